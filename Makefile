@@ -1,0 +1,55 @@
+# The README's commands. Each first installs missing Debian packages.
+#   make bench          Release build + a quick db_bench run on a temp dir
+#   make check          build + every test through CTest
+#   make bench-compare  our db_bench vs db_bench_leveldb vs /usr/bin/db_bench
+#   make check-asan     the tests under ASan+UBSan
+#   make check-tsan     the tests under TSan
+#   make install PREFIX=/dir
+.PHONY: all deps build release check bench bench-compare check-asan check-tsan install clean
+
+PREFIX ?= /usr/local
+JOBS ?= $(shell nproc)
+CMAKE_GEN := -G Ninja
+CTEST_ARGS ?=
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	cmake -S . -B build $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build build -j $(JOBS)
+
+release: deps
+	cmake -S . -B build-release $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release \
+	  -DSTRATA_BUILD_TESTS=OFF >/dev/null
+	cmake --build build-release -j $(JOBS)
+
+check: build
+	cd build && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+bench: release
+	scripts/bench.sh build-release
+
+bench-compare: release
+	scripts/bench_compare.sh build-release
+
+check-asan: deps
+	cmake -S . -B build-asan $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DSTRATA_SANITIZE=asan \
+	  -DSTRATA_BUILD_BENCH=OFF >/dev/null
+	cmake --build build-asan -j $(JOBS)
+	cd build-asan && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+check-tsan: deps
+	cmake -S . -B build-tsan $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DSTRATA_SANITIZE=tsan -DSTRATA_BUILD_BENCH=OFF -DCMAKE_C_COMPILER=clang \
+	  -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+	cmake --build build-tsan -j $(JOBS)
+	cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+install: release
+	cmake --install build-release --prefix $(PREFIX)
+
+clean:
+	rm -rf build build-release build-asan build-tsan

@@ -1,0 +1,1 @@
+# bench/: Google Benchmark micro-benchmarks.

@@ -1,0 +1,169 @@
+// Internal keys: how a user key is versioned inside Strata (FORMATS.md
+// section 4).
+//
+//   internal_key = user_key | fixed64((sequence << 8) | value_type)
+//
+// Internal keys order by user key ascending (user comparator), then by the
+// packed 64-bit trailer descending: for one user key, newer entries (higher
+// sequence) come first, so a lookup at snapshot S lands on the newest entry
+// with sequence <= S.
+// Thread-safety: pure functions and immutable comparators.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "strata/comparator.h"
+#include "strata/slice.h"
+#include "strata/status.h"
+#include "util/coding.h"
+
+namespace strata {
+
+using SequenceNumber = uint64_t;
+
+// 2^56 - 1: the sequence lives in the upper 56 bits of the trailer.
+constexpr SequenceNumber kMaxSequenceNumber = (1ull << 56) - 1;
+
+// Persisted in WAL records, memtables and SSTs: never renumber.
+enum ValueType : unsigned char {
+  kTypeDeletion = 0x0,
+  kTypeValue = 0x1,
+  kTypeMerge = 0x2,
+  kTypeLogData = 0x3,
+  kTypeColumnFamilyDeletion = 0x4,
+  kTypeColumnFamilyValue = 0x5,
+  kTypeColumnFamilyMerge = 0x6,
+  kTypeSingleDeletion = 0x7,
+  kTypeColumnFamilySingleDeletion = 0x8,
+  kTypeBeginPrepareXID = 0x9,
+  kTypeEndPrepareXID = 0xA,
+  kTypeCommitXID = 0xB,
+  kTypeRollbackXID = 0xC,
+  kTypeNoop = 0xD,
+  kTypeColumnFamilyRangeDeletion = 0xE,
+  kTypeRangeDeletion = 0xF,
+  kTypeColumnFamilyBlobIndex = 0x10,
+  kTypeBlobIndex = 0x11,
+  kTypeBeginPersistedPrepareXID = 0x12,
+  kTypeBeginUnprepareXID = 0x13,
+  kTypeDeletionWithTimestamp = 0x14,
+  kTypeCommitXIDAndTimestamp = 0x15,
+  kTypeWideColumnEntity = 0x16,
+  kTypeColumnFamilyWideColumnEntity = 0x17,
+  kTypeMaxValid,
+  kMaxValue = 0x7F
+};
+static_assert(kTypeWideColumnEntity == 0x16, "ValueType codes are persisted");
+
+// The highest type: a seek key with it sorts before every entry of the same
+// user key and sequence.
+constexpr ValueType kValueTypeForSeek = kTypeWideColumnEntity;
+// The lowest type, for SeekForPrev keys.
+constexpr ValueType kValueTypeForSeekForPrev = kTypeDeletion;
+
+// True for the types that may appear in a memtable or SST entry.
+inline bool IsValueTypeInTable(unsigned char t) {
+  return t == kTypeDeletion || t == kTypeValue || t == kTypeMerge ||
+         t == kTypeSingleDeletion || t == kTypeRangeDeletion || t == kTypeBlobIndex ||
+         t == kTypeDeletionWithTimestamp || t == kTypeWideColumnEntity;
+}
+
+constexpr size_t kInternalKeyTrailerSize = 8;
+
+inline uint64_t PackSequenceAndType(SequenceNumber seq, ValueType t) {
+  return (seq << 8) | t;
+}
+inline void UnpackSequenceAndType(uint64_t packed, SequenceNumber* seq, ValueType* t) {
+  *seq = packed >> 8;
+  *t = static_cast<ValueType>(packed & 0xff);
+}
+
+struct ParsedInternalKey {
+  Slice user_key;
+  SequenceNumber sequence = 0;
+  ValueType type = kTypeDeletion;
+
+  ParsedInternalKey() = default;
+  ParsedInternalKey(const Slice& u, SequenceNumber seq, ValueType t)
+      : user_key(u), sequence(seq), type(t) {}
+  std::string DebugString(bool hex = true) const;
+};
+
+inline void AppendInternalKey(std::string* result, const ParsedInternalKey& key) {
+  result->append(key.user_key.data(), key.user_key.size());
+  PutFixed64(result, PackSequenceAndType(key.sequence, key.type));
+}
+inline void AppendInternalKey(std::string* result, const Slice& user_key,
+                              SequenceNumber seq, ValueType t) {
+  result->append(user_key.data(), user_key.size());
+  PutFixed64(result, PackSequenceAndType(seq, t));
+}
+
+// REQUIRES: internal_key.size() >= 8
+inline Slice ExtractUserKey(const Slice& internal_key) {
+  return Slice(internal_key.data(), internal_key.size() - kInternalKeyTrailerSize);
+}
+// REQUIRES: internal_key.size() >= 8
+inline uint64_t ExtractInternalKeyFooter(const Slice& internal_key) {
+  return DecodeFixed64(internal_key.data() + internal_key.size() - kInternalKeyTrailerSize);
+}
+inline ValueType ExtractValueType(const Slice& internal_key) {
+  return static_cast<ValueType>(ExtractInternalKeyFooter(internal_key) & 0xff);
+}
+
+// Corruption if the key is shorter than the trailer or has a type that may
+// not be stored.
+Status ParseInternalKey(const Slice& internal_key, ParsedInternalKey* result);
+
+// Orders internal keys as described at the top of this file.
+class InternalKeyComparator {
+ public:
+  explicit InternalKeyComparator(const Comparator* user) : user_(user) {}
+  int Compare(const Slice& a, const Slice& b) const {
+    int r = user_->Compare(ExtractUserKey(a), ExtractUserKey(b));
+    if (r == 0) {
+      const uint64_t an = ExtractInternalKeyFooter(a);
+      const uint64_t bn = ExtractInternalKeyFooter(b);
+      if (an > bn) {
+        r = -1;
+      } else if (an < bn) {
+        r = +1;
+      }
+    }
+    return r;
+  }
+  const Comparator* user_comparator() const { return user_; }
+
+ private:
+  const Comparator* user_;
+};
+
+// A key for looking up user_key as of sequence s, in the three shapes the
+// layers need:
+//   memtable_key() = varint32(internal key length) | internal key
+//   internal_key() = user_key | trailer(s, kValueTypeForSeek)
+//   user_key()
+// Short keys live in an inline buffer (no allocation).
+class LookupKey {
+ public:
+  LookupKey(const Slice& user_key, SequenceNumber s);
+  ~LookupKey();
+  LookupKey(const LookupKey&) = delete;
+  LookupKey& operator=(const LookupKey&) = delete;
+
+  Slice memtable_key() const { return Slice(start_, static_cast<size_t>(end_ - start_)); }
+  Slice internal_key() const { return Slice(kstart_, static_cast<size_t>(end_ - kstart_)); }
+  Slice user_key() const {
+    return Slice(kstart_, static_cast<size_t>(end_ - kstart_) - kInternalKeyTrailerSize);
+  }
+
+ private:
+  const char* start_;
+  const char* kstart_;
+  const char* end_;
+  char* heap_ = nullptr;
+  char space_[200];
+};
+
+}  // namespace strata

@@ -1,0 +1,158 @@
+// DB: an open database -- a directory holding a log-structured merge tree.
+//
+// Open a DB with DB::Open, use it from any number of threads, and close it by
+// calling Close() or destroying it. Every write acknowledged with OK is in the
+// WAL before the call returns (unless WriteOptions::disableWAL), so it
+// survives a crash of the process; a write with WriteOptions::sync also
+// survives a crash of the machine.
+// Thread-safety: thread-safe. Snapshots and iterators belong to their DB and
+// must be released/destroyed before it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "strata/export.h"
+#include "strata/iterator.h"
+#include "strata/options.h"
+#include "strata/slice.h"
+#include "strata/snapshot.h"
+#include "strata/status.h"
+#include "strata/write_batch.h"
+
+namespace strata {
+
+STRATA_EXPORT extern const std::string kDefaultColumnFamilyName;  // "default"
+
+class STRATA_EXPORT ColumnFamilyHandle {
+ public:
+  virtual ~ColumnFamilyHandle() = default;
+  virtual const std::string& GetName() const = 0;
+  virtual uint32_t GetID() const = 0;
+};
+
+struct STRATA_EXPORT ColumnFamilyDescriptor {
+  std::string name;
+  ColumnFamilyOptions options;
+  ColumnFamilyDescriptor() : name(kDefaultColumnFamilyName) {}
+  ColumnFamilyDescriptor(std::string n, const ColumnFamilyOptions& o)
+      : name(std::move(n)), options(o) {}
+};
+
+class STRATA_EXPORT DB {
+ public:
+  // Opens (or with create_if_missing, creates) the database at path. On
+  // success *db owns the open database; on failure *db is reset.
+  // Errors: InvalidArgument for bad options or a missing database without
+  // create_if_missing; IOError naming the LOCK file when another process (or
+  // another DB object) has it open; Corruption naming the file and offset
+  // when recovery meets damage it may not skip.
+  static Status Open(const Options& options, const std::string& path,
+                     std::unique_ptr<DB>* db);
+  // Opens with explicit column families; handles[i] is the handle of
+  // column_families[i], owned by the caller (DestroyColumnFamilyHandle).
+  static Status Open(const DBOptions& options, const std::string& path,
+                     const std::vector<ColumnFamilyDescriptor>& column_families,
+                     std::vector<ColumnFamilyHandle*>* handles, std::unique_ptr<DB>* db);
+  static Status ListColumnFamilies(const DBOptions& options, const std::string& path,
+                                   std::vector<std::string>* names);
+
+  DB() = default;
+  virtual ~DB();
+  DB(const DB&) = delete;
+  DB& operator=(const DB&) = delete;
+
+  virtual Status Put(const WriteOptions& options, ColumnFamilyHandle* cf, const Slice& key,
+                     const Slice& value) = 0;
+  Status Put(const WriteOptions& options, const Slice& key, const Slice& value) {
+    return Put(options, DefaultColumnFamily(), key, value);
+  }
+  virtual Status Delete(const WriteOptions& options, ColumnFamilyHandle* cf,
+                        const Slice& key) = 0;
+  Status Delete(const WriteOptions& options, const Slice& key) {
+    return Delete(options, DefaultColumnFamily(), key);
+  }
+  // Removes a key written exactly once by Put since the last delete; see
+  // RocksDB's SingleDelete for the contract.
+  virtual Status SingleDelete(const WriteOptions& options, ColumnFamilyHandle* cf,
+                              const Slice& key) = 0;
+  Status SingleDelete(const WriteOptions& options, const Slice& key) {
+    return SingleDelete(options, DefaultColumnFamily(), key);
+  }
+  // Deletes every key in [begin, end).
+  virtual Status DeleteRange(const WriteOptions& options, ColumnFamilyHandle* cf,
+                             const Slice& begin, const Slice& end) = 0;
+  virtual Status Merge(const WriteOptions& options, ColumnFamilyHandle* cf, const Slice& key,
+                       const Slice& operand) = 0;
+  Status Merge(const WriteOptions& options, const Slice& key, const Slice& operand) {
+    return Merge(options, DefaultColumnFamily(), key, operand);
+  }
+  // Applies updates atomically. updates is not modified.
+  virtual Status Write(const WriteOptions& options, WriteBatch* updates) = 0;
+
+  // OK and *value set if found; NotFound if not; another status on error.
+  virtual Status Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
+                     std::string* value) = 0;
+  Status Get(const ReadOptions& options, const Slice& key, std::string* value) {
+    return Get(options, DefaultColumnFamily(), key, value);
+  }
+  virtual std::vector<Status> MultiGet(const ReadOptions& options,
+                                       const std::vector<Slice>& keys,
+                                       std::vector<std::string>* values);
+
+  // The iterator must be destroyed before the DB.
+  virtual std::unique_ptr<Iterator> NewIterator(const ReadOptions& options,
+                                                ColumnFamilyHandle* cf) = 0;
+  std::unique_ptr<Iterator> NewIterator(const ReadOptions& options) {
+    return NewIterator(options, DefaultColumnFamily());
+  }
+
+  // Never null. Release with ReleaseSnapshot before closing the DB.
+  virtual const Snapshot* GetSnapshot() = 0;
+  virtual void ReleaseSnapshot(const Snapshot* snapshot) = 0;
+
+  // Properties by name ("strata.<name>", with "rocksdb.<name>" accepted as
+  // an alias). False if the name is unknown.
+  virtual bool GetProperty(ColumnFamilyHandle* cf, const Slice& property,
+                           std::string* value) = 0;
+  bool GetProperty(const Slice& property, std::string* value) {
+    return GetProperty(DefaultColumnFamily(), property, value);
+  }
+  virtual bool GetIntProperty(ColumnFamilyHandle* cf, const Slice& property,
+                              uint64_t* value) = 0;
+  bool GetIntProperty(const Slice& property, uint64_t* value) {
+    return GetIntProperty(DefaultColumnFamily(), property, value);
+  }
+
+  virtual Status Flush(const FlushOptions& options, ColumnFamilyHandle* cf) = 0;
+  Status Flush(const FlushOptions& options) { return Flush(options, DefaultColumnFamily()); }
+  // Makes every WAL write so far durable (fdatasync), as if written with sync.
+  virtual Status SyncWAL() = 0;
+  virtual Status CompactRange(const CompactRangeOptions& options, ColumnFamilyHandle* cf,
+                              const Slice* begin, const Slice* end) = 0;
+  Status CompactRange(const CompactRangeOptions& options, const Slice* begin,
+                      const Slice* end) {
+    return CompactRange(options, DefaultColumnFamily(), begin, end);
+  }
+
+  virtual Status CreateColumnFamily(const ColumnFamilyOptions& options,
+                                    const std::string& name, ColumnFamilyHandle** handle) = 0;
+  virtual Status DropColumnFamily(ColumnFamilyHandle* handle) = 0;
+  virtual Status DestroyColumnFamilyHandle(ColumnFamilyHandle* handle) = 0;
+  virtual ColumnFamilyHandle* DefaultColumnFamily() const = 0;
+
+  virtual const std::string& GetName() const = 0;
+  virtual uint64_t GetLatestSequenceNumber() const = 0;
+
+  // Waits for background work, syncs nothing that was not asked to be
+  // synced, releases the LOCK. Idempotent; also done by the destructor.
+  virtual Status Close() = 0;
+};
+
+// Deletes the database at path and everything in its directory that belongs
+// to it. A database another process has open is left alone (IOError).
+STRATA_EXPORT Status DestroyDB(const std::string& path, const Options& options);
+
+}  // namespace strata

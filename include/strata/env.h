@@ -1,0 +1,232 @@
+// Env, FileSystem and SystemClock: every byte of I/O and every clock reading
+// Strata makes goes through these interfaces, so tests can swap in an
+// in-memory or fault-injecting file system and a mock clock.
+//
+//  - FileSystem: files and directories (POSIX, in-memory, fault-injecting).
+//  - SystemClock: wall-clock and monotonic time, sleeping.
+//  - Env: bundles one of each with the background thread pool (HIGH priority
+//    for flushes, LOW for compactions).
+// Thread-safety: FileSystem, SystemClock and Env are thread-safe. A file
+// object is not: use it from one thread at a time (RandomAccessFile::Read is
+// the exception and is thread-safe).
+#pragma once
+
+#include <cstdarg>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "strata/export.h"
+#include "strata/slice.h"
+#include "strata/status.h"
+
+namespace strata {
+
+// How a file is opened; ignored by file systems where it has no meaning.
+struct STRATA_EXPORT FileOptions {
+  // Append through a memory map of preallocated (fallocated) space instead of
+  // write(2): the bytes are in the page cache as soon as Append returns, so
+  // they survive a crash of the process without a system call per append.
+  bool use_mmap_writes = false;
+  bool use_mmap_reads = false;
+  bool use_direct_reads = false;
+  // Buffer size of a writable file opened without mmap; Append copies into
+  // the buffer and Flush (or a full buffer) issues one write(2).
+  size_t writable_file_max_buffer_size = 1024 * 1024;
+  // Chunk by which a writable file preallocates space (fallocate), 0 = none.
+  size_t preallocation_block_size = 0;
+};
+
+// A file read from start to end.
+class STRATA_EXPORT SequentialFile {
+ public:
+  virtual ~SequentialFile() = default;
+  // Reads up to n bytes. *result points into scratch or into the file's own
+  // memory; a result shorter than n means end of file. REQUIRES: scratch
+  // holds n bytes.
+  virtual Status Read(size_t n, Slice* result, char* scratch) = 0;
+  virtual Status Skip(uint64_t n) = 0;
+};
+
+// A file read at arbitrary offsets. Read is thread-safe.
+class STRATA_EXPORT RandomAccessFile {
+ public:
+  virtual ~RandomAccessFile() = default;
+  // Reads up to n bytes at offset; a short result means end of file.
+  virtual Status Read(uint64_t offset, size_t n, Slice* result, char* scratch) const = 0;
+  // Advice that [offset, offset+n) will be read soon; may do nothing.
+  virtual Status Prefetch(uint64_t /*offset*/, size_t /*n*/) { return Status::OK(); }
+};
+
+// A file written sequentially. Durability levels:
+//  - after Append+Flush the bytes survive a crash of the process;
+//  - after Sync (fdatasync) or Fsync they survive a crash of the machine.
+class STRATA_EXPORT WritableFile {
+ public:
+  virtual ~WritableFile() = default;
+  virtual Status Append(const Slice& data) = 0;
+  virtual Status Flush() = 0;
+  virtual Status Sync() = 0;
+  virtual Status Fsync() { return Sync(); }
+  // Flushes and closes; the file keeps exactly the appended bytes.
+  virtual Status Close() = 0;
+  virtual uint64_t GetFileSize() const = 0;
+  // Reserves space for [offset, offset+len) so later appends cannot fail
+  // with ENOSPC; may do nothing.
+  virtual Status Allocate(uint64_t /*offset*/, uint64_t /*len*/) { return Status::OK(); }
+};
+
+// An open directory, used to make entry changes (create, rename) durable.
+class STRATA_EXPORT Directory {
+ public:
+  virtual ~Directory() = default;
+  virtual Status Fsync() = 0;
+};
+
+// A held lock on a file (see FileSystem::LockFile).
+class STRATA_EXPORT FileLock {
+ public:
+  virtual ~FileLock() = default;
+};
+
+enum class InfoLogLevel : unsigned char {
+  kDebug = 0,
+  kInfo,
+  kWarn,
+  kError,
+  kFatal,
+  kHeader,
+};
+
+// The info log (the LOG file of a database). Thread-safe.
+class STRATA_EXPORT Logger {
+ public:
+  explicit Logger(InfoLogLevel level = InfoLogLevel::kInfo) : level_(level) {}
+  virtual ~Logger() = default;
+  virtual void Logv(InfoLogLevel level, const char* format, va_list ap) = 0;
+  virtual Status Flush() { return Status::OK(); }
+  virtual Status Close() { return Status::OK(); }
+  InfoLogLevel GetInfoLogLevel() const { return level_; }
+  void SetInfoLogLevel(InfoLogLevel level) { level_ = level; }
+
+ private:
+  InfoLogLevel level_;
+};
+
+// printf-style helpers; a null logger is allowed and ignored.
+STRATA_EXPORT void Log(InfoLogLevel level, Logger* logger, const char* format, ...)
+    __attribute__((format(printf, 3, 4)));
+STRATA_EXPORT void Log(Logger* logger, const char* format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+class STRATA_EXPORT FileSystem {
+ public:
+  virtual ~FileSystem() = default;
+  virtual const char* Name() const = 0;
+
+  // The process-wide POSIX file system.
+  static std::shared_ptr<FileSystem> Default();
+
+  virtual Status NewSequentialFile(const std::string& fname, const FileOptions& opts,
+                                   std::unique_ptr<SequentialFile>* result) = 0;
+  virtual Status NewRandomAccessFile(const std::string& fname, const FileOptions& opts,
+                                     std::unique_ptr<RandomAccessFile>* result) = 0;
+  // Creates or truncates fname.
+  virtual Status NewWritableFile(const std::string& fname, const FileOptions& opts,
+                                 std::unique_ptr<WritableFile>* result) = 0;
+  // Opens fname for appending at its end, creating it if missing.
+  virtual Status ReopenWritableFile(const std::string& fname, const FileOptions& opts,
+                                    std::unique_ptr<WritableFile>* result) = 0;
+  virtual Status NewDirectory(const std::string& name, std::unique_ptr<Directory>* result) = 0;
+
+  // OK if fname exists, NotFound if it does not, IOError otherwise.
+  virtual Status FileExists(const std::string& fname) = 0;
+  // Names (not paths) of the entries of dir, without "." and "..".
+  virtual Status GetChildren(const std::string& dir, std::vector<std::string>* result) = 0;
+  virtual Status DeleteFile(const std::string& fname) = 0;
+  virtual Status CreateDir(const std::string& dirname) = 0;
+  virtual Status CreateDirIfMissing(const std::string& dirname) = 0;
+  virtual Status DeleteDir(const std::string& dirname) = 0;
+  virtual Status GetFileSize(const std::string& fname, uint64_t* size) = 0;
+  // Atomically replaces target with src (rename(2) semantics).
+  virtual Status RenameFile(const std::string& src, const std::string& target) = 0;
+  virtual Status IsDirectory(const std::string& path, bool* is_dir) = 0;
+  virtual Status Truncate(const std::string& fname, uint64_t size) = 0;
+
+  // Takes an exclusive advisory lock on fname (creating it). A second lock of
+  // the same file -- from this or another process -- fails with IOError
+  // naming the file. Release with UnlockFile.
+  virtual Status LockFile(const std::string& fname, std::unique_ptr<FileLock>* lock) = 0;
+  virtual Status UnlockFile(std::unique_ptr<FileLock> lock) = 0;
+
+  // An info logger appending to fname (created or truncated).
+  virtual Status NewLogger(const std::string& fname, std::shared_ptr<Logger>* result);
+};
+
+class STRATA_EXPORT SystemClock {
+ public:
+  virtual ~SystemClock() = default;
+  virtual const char* Name() const = 0;
+  // The process-wide real clock.
+  static std::shared_ptr<SystemClock> Default();
+  // Wall-clock microseconds since the Unix epoch.
+  virtual uint64_t NowMicros() = 0;
+  // Monotonic nanoseconds, for measuring intervals.
+  virtual uint64_t NowNanos() = 0;
+  virtual void SleepForMicroseconds(int micros) = 0;
+  // Unix seconds.
+  virtual Status GetCurrentTime(int64_t* unix_time) = 0;
+};
+
+class STRATA_EXPORT Env {
+ public:
+  enum class Priority { kLow = 0, kHigh = 1, kTotal = 2 };
+
+  Env(std::shared_ptr<FileSystem> fs, std::shared_ptr<SystemClock> clock);
+  virtual ~Env();
+  Env(const Env&) = delete;
+  Env& operator=(const Env&) = delete;
+
+  // The process-wide POSIX environment; never destroyed.
+  static Env* Default();
+
+  FileSystem* GetFileSystem() const { return fs_.get(); }
+  const std::shared_ptr<FileSystem>& GetFileSystemPtr() const { return fs_; }
+  SystemClock* GetSystemClock() const { return clock_.get(); }
+
+  // Runs fn on a background thread of the given priority's pool. Pools start
+  // with one thread each and grow with SetBackgroundThreads.
+  virtual void Schedule(std::function<void()> fn, Priority pri = Priority::kLow);
+  virtual void SetBackgroundThreads(int n, Priority pri = Priority::kLow);
+  virtual int GetBackgroundThreads(Priority pri = Priority::kLow);
+  // Number of jobs queued (not yet running) in the given pool.
+  virtual unsigned int GetThreadPoolQueueLen(Priority pri = Priority::kLow) const;
+  // Waits for all queued and running jobs, then stops the pools' threads.
+  virtual void WaitForJobsAndJoinAllThreads();
+
+  uint64_t NowMicros() { return clock_->NowMicros(); }
+  uint64_t NowNanos() { return clock_->NowNanos(); }
+
+ private:
+  struct Pools;
+  std::shared_ptr<FileSystem> fs_;
+  std::shared_ptr<SystemClock> clock_;
+  std::unique_ptr<Pools> pools_;
+};
+
+// An Env whose file system lives in memory (for tests); time and threads are
+// real. Files are lost when the returned Env is destroyed.
+STRATA_EXPORT std::unique_ptr<Env> NewMemEnv();
+
+// An in-memory FileSystem on its own.
+STRATA_EXPORT std::shared_ptr<FileSystem> NewMemFileSystem();
+
+// Helpers on top of FileSystem.
+STRATA_EXPORT Status WriteStringToFile(FileSystem* fs, const Slice& data,
+                                       const std::string& fname, bool should_sync = false);
+STRATA_EXPORT Status ReadFileToString(FileSystem* fs, const std::string& fname,
+                                      std::string* data);
+
+}  // namespace strata

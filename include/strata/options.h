@@ -1,0 +1,157 @@
+// Options: everything a database is opened with, and the per-call options of
+// reads, writes and maintenance.
+//
+// Names and meanings follow RocksDB so a RocksDB user finds what they look
+// for; defaults are sensible on a 2-core machine and on a server. Options are
+// validated by DB::Open, which returns InvalidArgument naming the option.
+// Thread-safety: plain data; copy freely.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "strata/comparator.h"
+#include "strata/env.h"
+#include "strata/export.h"
+#include "strata/slice.h"
+#include "strata/statistics.h"
+
+namespace strata {
+
+class Snapshot;
+
+// Persisted in table trailers: never renumber (FORMATS.md section 5.3).
+enum CompressionType : unsigned char {
+  kNoCompression = 0x0,
+  kSnappyCompression = 0x1,
+  kZlibCompression = 0x2,
+  kBZip2Compression = 0x3,
+  kLZ4Compression = 0x4,
+  kLZ4HCCompression = 0x5,
+  kXpressCompression = 0x6,
+  kZSTD = 0x7,
+  kDisableCompressionOption = 0xff,
+};
+
+// What WAL replay does when it meets a damaged record (RocksDB's meanings).
+enum class WALRecoveryMode : char {
+  // A damaged record at the very end of the last WAL (a torn write) is
+  // dropped; any other damage fails Open with Corruption.
+  kTolerateCorruptedTailRecords = 0,
+  // Any damage, including an incomplete final record, fails Open.
+  kAbsoluteConsistency = 1,
+  // Replay stops at the first damaged record; everything before it is kept
+  // and everything after it is dropped (the database is a consistent prefix).
+  kPointInTimeRecovery = 2,
+  // Damaged records are skipped and replay continues (may lose writes).
+  kSkipAnyCorruptedRecords = 3,
+};
+
+struct STRATA_EXPORT DBOptions {
+  bool create_if_missing = false;
+  bool error_if_exists = false;
+  // Verify checksums and structures aggressively; stop on any damage.
+  bool paranoid_checks = true;
+  // Never null after DB::Open; defaults to Env::Default().
+  Env* env = Env::Default();
+  // Where the LOG goes; null = a LOG file in the DB directory.
+  std::shared_ptr<Logger> info_log;
+  InfoLogLevel info_log_level = InfoLogLevel::kInfo;
+  std::shared_ptr<Statistics> statistics;
+  int max_open_files = -1;
+  int max_background_jobs = 2;
+  // 0 = RocksDB's default; a WAL switch happens at a memtable switch.
+  uint64_t max_total_wal_size = 0;
+  WALRecoveryMode wal_recovery_mode = WALRecoveryMode::kPointInTimeRecovery;
+  // Let a write group's members insert into the memtable concurrently.
+  bool allow_concurrent_memtable_write = true;
+  bool enable_pipelined_write = false;
+  // Append to the WAL through a memory map instead of write(2) (see
+  // FileOptions::use_mmap_writes). Survives process crashes either way.
+  bool allow_mmap_writes = false;
+  bool allow_mmap_reads = false;
+  bool use_direct_reads = false;
+  bool use_fsync = false;
+  // Bytes preallocated for a WAL file at a time.
+  size_t wal_preallocation_size = 4 << 20;
+  size_t writable_file_max_buffer_size = 1024 * 1024;
+  // Most writes merged into one group-commit batch.
+  size_t max_write_batch_group_size_bytes = 1 << 20;
+  bool avoid_flush_during_recovery = false;
+  bool avoid_flush_during_shutdown = false;
+};
+
+struct STRATA_EXPORT ColumnFamilyOptions {
+  // Must outlive the DB. Its Name() is recorded in the MANIFEST.
+  const Comparator* comparator = BytewiseComparator();
+  size_t write_buffer_size = 64 << 20;
+  int max_write_buffer_number = 2;
+  CompressionType compression = kSnappyCompression;
+  int num_levels = 7;
+  int level0_file_num_compaction_trigger = 4;
+  int level0_slowdown_writes_trigger = 20;
+  int level0_stop_writes_trigger = 36;
+  uint64_t target_file_size_base = 64ull << 20;
+  uint64_t max_bytes_for_level_base = 256ull << 20;
+  double max_bytes_for_level_multiplier = 10;
+  bool level_compaction_dynamic_level_bytes = true;
+  uint32_t max_subcompactions = 1;
+  // Bytes of the arena block a memtable allocates at a time; 0 = derived
+  // from write_buffer_size (1/8 of it, clamped to [4 KiB, 1 MiB]).
+  size_t arena_block_size = 0;
+  // Height bound and branching of the memtable skip list.
+  int32_t memtable_max_height = 12;
+  int32_t memtable_branching_factor = 4;
+};
+
+struct STRATA_EXPORT Options : public DBOptions, public ColumnFamilyOptions {
+  Options() = default;
+  Options(const DBOptions& db, const ColumnFamilyOptions& cf)
+      : DBOptions(db), ColumnFamilyOptions(cf) {}
+};
+
+struct STRATA_EXPORT ReadOptions {
+  // Read as of this snapshot; null = the latest state at the time of the call
+  // (for an iterator: at the time it was created).
+  const Snapshot* snapshot = nullptr;
+  bool verify_checksums = true;
+  bool fill_cache = true;
+  // Iterators stop before keys < lower bound / >= upper bound. The Slices
+  // must outlive the iterator.
+  const Slice* iterate_lower_bound = nullptr;
+  const Slice* iterate_upper_bound = nullptr;
+  bool total_order_seek = false;
+  bool prefix_same_as_start = false;
+};
+
+struct STRATA_EXPORT WriteOptions {
+  // fdatasync the WAL before the write is acknowledged (survives power loss).
+  bool sync = false;
+  // Skip the WAL: the write lives only in the memtable until a flush.
+  bool disableWAL = false;
+  // Fail with Incomplete instead of waiting in a write stall.
+  bool no_slowdown = false;
+};
+
+struct STRATA_EXPORT FlushOptions {
+  bool wait = true;
+};
+
+enum class BottommostLevelCompaction {
+  kSkip,
+  kIfHaveCompactionFilter,
+  kForce,
+  kForceOptimized,
+};
+
+struct STRATA_EXPORT CompactRangeOptions {
+  bool exclusive_manual_compaction = true;
+  bool change_level = false;
+  int target_level = -1;
+  BottommostLevelCompaction bottommost_level_compaction =
+      BottommostLevelCompaction::kIfHaveCompactionFilter;
+};
+
+}  // namespace strata

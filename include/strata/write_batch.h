@@ -1,0 +1,89 @@
+// WriteBatch: an ordered list of updates applied atomically by DB::Write.
+//
+// The batch is kept in RocksDB's WriteBatch wire format (FORMATS.md section
+// 3) -- a 12-byte header (fixed64 sequence, fixed32 count) followed by tagged
+// records -- so Data() is exactly the payload of one WAL record and a batch
+// can be rebuilt from bytes RocksDB wrote. Records for column family 0 use
+// the plain tags; other families use the column-family tags.
+// Thread-safety: not thread-safe; const methods may run concurrently.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "strata/export.h"
+#include "strata/slice.h"
+#include "strata/status.h"
+
+namespace strata {
+
+class ColumnFamilyHandle;
+
+class STRATA_EXPORT WriteBatch {
+ public:
+  // reserved_bytes: initial capacity of the wire buffer (at least the header).
+  explicit WriteBatch(size_t reserved_bytes = 0);
+  // Builds a batch over existing wire bytes (validated lazily by Iterate).
+  explicit WriteBatch(std::string rep);
+  ~WriteBatch();
+  WriteBatch(const WriteBatch&);
+  WriteBatch& operator=(const WriteBatch&);
+  WriteBatch(WriteBatch&&) noexcept;
+  WriteBatch& operator=(WriteBatch&&) noexcept;
+
+  // Each returns InvalidArgument when a key or value exceeds 4 GiB - 1 bytes
+  // (the wire format stores lengths as varint32).
+  Status Put(const Slice& key, const Slice& value);
+  Status Put(ColumnFamilyHandle* cf, const Slice& key, const Slice& value);
+  Status Delete(const Slice& key);
+  Status Delete(ColumnFamilyHandle* cf, const Slice& key);
+  Status SingleDelete(const Slice& key);
+  Status SingleDelete(ColumnFamilyHandle* cf, const Slice& key);
+  // Deletes [begin_key, end_key).
+  Status DeleteRange(const Slice& begin_key, const Slice& end_key);
+  Status DeleteRange(ColumnFamilyHandle* cf, const Slice& begin_key, const Slice& end_key);
+  Status Merge(const Slice& key, const Slice& value);
+  Status Merge(ColumnFamilyHandle* cf, const Slice& key, const Slice& value);
+  // A blob stored in the WAL but never applied to the database.
+  Status PutLogData(const Slice& blob);
+
+  void Clear();
+  // Number of counted records (everything but LogData/Noop).
+  uint32_t Count() const;
+  // The wire bytes.
+  const std::string& Data() const { return rep_; }
+  size_t GetDataSize() const { return rep_.size(); }
+
+  // Receives the records of a batch, in order. The default implementations
+  // of the column-family variants forward to the plain ones for family 0 and
+  // return InvalidArgument for other families.
+  class STRATA_EXPORT Handler {
+   public:
+    virtual ~Handler();
+    virtual Status PutCF(uint32_t cf_id, const Slice& key, const Slice& value);
+    virtual Status DeleteCF(uint32_t cf_id, const Slice& key);
+    virtual Status SingleDeleteCF(uint32_t cf_id, const Slice& key);
+    virtual Status DeleteRangeCF(uint32_t cf_id, const Slice& begin_key, const Slice& end_key);
+    virtual Status MergeCF(uint32_t cf_id, const Slice& key, const Slice& value);
+    virtual void LogData(const Slice& blob);
+
+    virtual void Put(const Slice& key, const Slice& value);
+    virtual void Delete(const Slice& key);
+    virtual void SingleDelete(const Slice& key);
+    virtual void DeleteRange(const Slice& begin_key, const Slice& end_key);
+    virtual void Merge(const Slice& key, const Slice& value);
+
+    // Return false to stop the iteration early.
+    virtual bool Continue() { return true; }
+  };
+
+  // Calls handler for each record. Corruption names the byte offset of a
+  // malformed record; a count that disagrees with the records is Corruption.
+  Status Iterate(Handler* handler) const;
+
+ private:
+  friend class WriteBatchInternal;
+  std::string rep_;
+};
+
+}  // namespace strata

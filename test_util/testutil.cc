@@ -1,0 +1,77 @@
+#include "test_util/testutil.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace strata::test {
+
+TempDir::TempDir(const std::string& tag) {
+  static std::atomic<int> counter{0};
+  const char* base = getenv("TEST_TMPDIR");
+  std::string root = (base != nullptr && base[0] != '\0') ? base : "/tmp";
+  path_ = root + "/" + tag + "-" + std::to_string(getpid()) + "-" +
+          std::to_string(counter.fetch_add(1));
+  std::filesystem::remove_all(path_);
+  std::filesystem::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+uint64_t RandomSeed() {
+  uint64_t seed;
+  const char* env = getenv("STRATA_TEST_SEED");
+  if (env != nullptr && env[0] != '\0') {
+    seed = strtoull(env, nullptr, 10);
+  } else {
+    seed = static_cast<uint64_t>(
+        std::chrono::steady_clock::now().time_since_epoch().count());
+  }
+  printf("random seed: %llu (replay with STRATA_TEST_SEED=%llu)\n",
+         static_cast<unsigned long long>(seed), static_cast<unsigned long long>(seed));
+  ::testing::Test::RecordProperty("seed", std::to_string(seed));
+  return seed;
+}
+
+std::string RandomBytes(std::mt19937_64* rng, size_t n) {
+  std::string s(n, '\0');
+  for (size_t i = 0; i < n; i++) s[i] = static_cast<char>((*rng)() & 0xff);
+  return s;
+}
+
+std::string RandomPrintable(std::mt19937_64* rng, size_t n) {
+  std::string s(n, '\0');
+  for (size_t i = 0; i < n; i++) s[i] = static_cast<char>(' ' + (*rng)() % 95);
+  return s;
+}
+
+std::string ReadFileOrDie(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    ADD_FAILURE() << "cannot read " << path;
+    return "";
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void WriteFileOrDie(const std::string& path, const std::string& data) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) {
+    ADD_FAILURE() << "cannot write " << path;
+    return;
+  }
+  out.write(data.data(), static_cast<std::streamsize>(data.size()));
+}
+
+}  // namespace strata::test

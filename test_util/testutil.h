@@ -1,0 +1,54 @@
+// Helpers shared by the tests: Status assertions, scratch directories, random
+// data with a printed, replayable seed.
+// Thread-safety: the functions are thread-safe; objects are not.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+
+#include "strata/status.h"
+
+#define ASSERT_OK(expr)                                  \
+  do {                                                   \
+    const ::strata::Status _s = (expr);                  \
+    ASSERT_TRUE(_s.ok()) << #expr << ": " << _s.ToString(); \
+  } while (0)
+#define EXPECT_OK(expr)                                  \
+  do {                                                   \
+    const ::strata::Status _s = (expr);                  \
+    EXPECT_TRUE(_s.ok()) << #expr << ": " << _s.ToString(); \
+  } while (0)
+
+namespace strata::test {
+
+// A fresh, empty directory under $TEST_TMPDIR (or /tmp), unique per process
+// and call; removed (recursively) by the destructor.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& tag = "strata");
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// The seed for a randomized test: $STRATA_TEST_SEED if set, else derived from
+// the clock. Printed (via a gtest RecordProperty and stdout) so a failure can
+// be replayed.
+uint64_t RandomSeed();
+
+// n random bytes (any byte value) / n random printable characters.
+std::string RandomBytes(std::mt19937_64* rng, size_t n);
+std::string RandomPrintable(std::mt19937_64* rng, size_t n);
+
+// Reads / overwrites a whole file through POSIX (for corrupting files).
+std::string ReadFileOrDie(const std::string& path);
+void WriteFileOrDie(const std::string& path, const std::string& data);
+
+}  // namespace strata::test

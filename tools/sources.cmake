@@ -1,0 +1,1 @@
+# tools/: db_bench and friends.
