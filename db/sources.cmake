@@ -1,6 +1,8 @@
-# db/: internal keys, write batch, WAL, write thread, DBImpl.
-list(APPEND STRATA_SOURCES
-  db/dbformat.cc
+# db/: internal keys, write batch, WAL, write thread, versions, DBImpl.
+strata_layer(db
+  SOURCES
+    db/dbformat.cc
+  DEPS env memtable util
 )
-list(APPEND STRATA_TESTS
+strata_tests(db
 )

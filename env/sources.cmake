@@ -1,5 +1,7 @@
-# env/: file systems, clock, info log.
-list(APPEND STRATA_SOURCES
+# env/: file systems (POSIX, in-memory), clock, Env with thread pools, info log.
+strata_layer(env
+  SOURCES
+  DEPS util
 )
-list(APPEND STRATA_TESTS
+strata_tests(env
 )

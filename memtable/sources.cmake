@@ -1,5 +1,7 @@
-# memtable/: skip list and memtable.
-list(APPEND STRATA_SOURCES
+# memtable/: InlineSkipList and MemTable.
+strata_layer(memtable
+  SOURCES
+  DEPS util
 )
-list(APPEND STRATA_TESTS
+strata_tests(memtable
 )

@@ -1,9 +1,11 @@
-# util/: owned by the util layer. Sources, tests and benchmarks.
-list(APPEND STRATA_SOURCES
-  util/coding.cc
-  util/comparator.cc
-  util/slice.cc
-  util/status.cc
+# util/: coding, checksums, hashing, arenas, random, histogram, thread pool,
+# Status/Slice/comparators. Depends only on the public API.
+strata_layer(util
+  SOURCES
+    util/coding.cc
+    util/comparator.cc
+    util/slice.cc
+    util/status.cc
 )
-list(APPEND STRATA_TESTS
+strata_tests(util
 )
