@@ -1,8 +1,30 @@
 # db/: internal keys, write batch, WAL, write thread, versions, DBImpl.
 strata_layer(db
   SOURCES
+    db/db_impl.cc
+    db/db_impl_open.cc
+    db/db_impl_write.cc
+    db/db_iter.cc
     db/dbformat.cc
+    db/filename.cc
+    db/log_reader.cc
+    db/log_writer.cc
+    db/memtable_inserter.cc
+    db/version_edit.cc
+    db/write_batch.cc
+    db/write_thread.cc
   DEPS env memtable util
 )
 strata_tests(db
+  db/db_basic_test.cc
+  db/db_concurrency_test.cc
+  db/db_crash_test.cc
+  db/db_randomized_test.cc
+  db/db_recovery_test.cc
+  db/dbformat_test.cc
+  db/filename_test.cc
+  db/log_test.cc
+  db/version_edit_test.cc
+  db/write_batch_test.cc
+  db/write_thread_test.cc
 )

@@ -1,11 +1,28 @@
 # util/: coding, checksums, hashing, arenas, random, histogram, thread pool,
-# Status/Slice/comparators. Depends only on the public API.
+# statistics, Status/Slice/comparators. Depends only on the public API.
 strata_layer(util
   SOURCES
+    util/arena.cc
     util/coding.cc
     util/comparator.cc
+    util/crc32c.cc
+    util/crc32c_sse42.cc
+    util/hash.cc
+    util/histogram.cc
     util/slice.cc
+    util/statistics.cc
     util/status.cc
+    util/thread_pool.cc
 )
+if(EXISTS ${CMAKE_SOURCE_DIR}/util/crc32c_sse42.cc)
+  set_source_files_properties(util/crc32c_sse42.cc PROPERTIES COMPILE_OPTIONS "-msse4.2;-mpclmul")
+endif()
 strata_tests(util
+  util/arena_test.cc
+  util/coding_test.cc
+  util/crc32c_test.cc
+  util/hash_test.cc
+  util/histogram_test.cc
+  util/statistics_test.cc
+  util/thread_pool_test.cc
 )
