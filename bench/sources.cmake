@@ -1,1 +1,19 @@
-# bench/: Google Benchmark micro-benchmarks.
+# bench/: Google Benchmark micro-benchmarks of hot internals. Included by the
+# top-level CMakeLists.txt after find_package(benchmark) succeeded. Run them
+# from a Release build (-DCMAKE_BUILD_TYPE=Release).
+
+# strata_bench(<source>): one executable per file, named after it.
+function(strata_bench bench_src)
+  if(NOT EXISTS ${CMAKE_SOURCE_DIR}/${bench_src})
+    return()
+  endif()
+  get_filename_component(bench_name ${bench_src} NAME_WE)
+  add_executable(${bench_name} ${bench_src})
+  target_link_libraries(${bench_name} PRIVATE strata benchmark::benchmark)
+endfunction()
+
+strata_bench(bench/coding_bench.cc)
+strata_bench(bench/crc32c_bench.cc)
+if(EXISTS ${CMAKE_SOURCE_DIR}/bench/skiplist_bench.cc)
+  strata_bench(bench/skiplist_bench.cc)
+endif()

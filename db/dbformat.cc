@@ -6,9 +6,12 @@ namespace strata {
 
 std::string ParsedInternalKey::DebugString(bool hex) const {
   char buf[64];
-  snprintf(buf, sizeof(buf), " @ %llu : %u", static_cast<unsigned long long>(sequence),
+  snprintf(buf, sizeof(buf), "' @ %llu : %u", static_cast<unsigned long long>(sequence),
            static_cast<unsigned>(type));
-  return "'" + user_key.ToString(hex) + "'" + buf;
+  std::string result = "'";
+  result.append(user_key.ToString(hex));
+  result.append(buf);
+  return result;
 }
 
 Status ParseInternalKey(const Slice& internal_key, ParsedInternalKey* result) {
