@@ -10,6 +10,7 @@ strata_layer(db
     db/log_reader.cc
     db/log_writer.cc
     db/memtable_inserter.cc
+    db/super_version.cc
     db/version_edit.cc
     db/write_batch.cc
     db/write_thread.cc

@@ -1,7 +1,15 @@
 # env/: file systems (POSIX, in-memory), clock, Env with thread pools, info log.
 strata_layer(env
   SOURCES
+    env/env.cc
+    env/info_log.cc
+    env/mem_file_system.cc
+    env/posix_file_system.cc
+    env/system_clock.cc
   DEPS util
 )
 strata_tests(env
+  env/env_test.cc
+  env/mem_file_system_test.cc
+  env/posix_file_system_test.cc
 )

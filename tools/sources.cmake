@@ -1,1 +1,43 @@
 # tools/: db_bench and friends.
+
+# What db_bench and db_bench_leveldb share (flags, keys, values, stats,
+# threads, the workloads template); depends only on util/histogram.h.
+add_library(db_bench_common OBJECT tools/db_bench_common.cc)
+target_include_directories(db_bench_common PUBLIC
+  ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR})
+
+# db_bench: the workloads on Strata through the public API.
+add_executable(db_bench tools/db_bench.cc $<TARGET_OBJECTS:db_bench_common>)
+target_include_directories(db_bench PRIVATE ${CMAKE_SOURCE_DIR})
+target_link_libraries(db_bench PRIVATE strata Threads::Threads)
+target_compile_definitions(db_bench PRIVATE
+  STRATA_VERSION_STRING="${PROJECT_VERSION}")
+# Until the DB layer exists the executable cannot link: keep it out of the
+# default build then (scripts/bench*.sh build their targets explicitly).
+if(NOT EXISTS ${CMAKE_SOURCE_DIR}/db/db_impl.cc)
+  set_target_properties(db_bench PROPERTIES EXCLUDE_FROM_ALL ON)
+endif()
+
+# db_bench_leveldb: the same workloads on LevelDB (Debian libleveldb-dev),
+# for side-by-side numbers. Links LevelDB and, for Histogram, strata_util.
+find_library(LEVELDB_LIB leveldb)
+find_path(LEVELDB_INCLUDE_DIR leveldb/db.h)
+if(LEVELDB_LIB AND LEVELDB_INCLUDE_DIR AND TARGET strata_util_obj)
+  add_executable(db_bench_leveldb tools/db_bench_leveldb.cc
+                 $<TARGET_OBJECTS:db_bench_common>)
+  target_include_directories(db_bench_leveldb PRIVATE ${CMAKE_SOURCE_DIR}
+                             ${LEVELDB_INCLUDE_DIR})
+  target_link_libraries(db_bench_leveldb PRIVATE ${LEVELDB_LIB} strata_util
+                        Threads::Threads)
+else()
+  message(STATUS "LevelDB not found: db_bench_leveldb not built")
+endif()
+
+if(STRATA_BUILD_TESTS)
+  add_executable(db_bench_common_test tools/db_bench_common_test.cc
+                 $<TARGET_OBJECTS:db_bench_common>)
+  target_link_libraries(db_bench_common_test PRIVATE strata_util
+                        strata_test_util GTest::gtest_main Threads::Threads)
+  add_test(NAME db_bench_common_test COMMAND db_bench_common_test)
+  set_tests_properties(db_bench_common_test PROPERTIES LABELS tools TIMEOUT 900)
+endif()

@@ -1,0 +1,344 @@
+// DBImpl: construction, reads, snapshots, properties, close, and the
+// operations this slice does not support yet.
+#include "db/db_impl.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+#include "db/db_iter.h"
+
+namespace strata {
+
+const std::string kDefaultColumnFamilyName = "default";
+
+DB::~DB() = default;
+
+std::vector<Status> DB::MultiGet(const ReadOptions& options, const std::vector<Slice>& keys,
+                                 std::vector<std::string>* values) {
+  values->resize(keys.size());
+  std::vector<Status> statuses;
+  statuses.reserve(keys.size());
+  // Pin one view for all keys so the results are mutually consistent.
+  ReadOptions pinned = options;
+  const Snapshot* snapshot = nullptr;
+  if (pinned.snapshot == nullptr) {
+    snapshot = GetSnapshot();
+    pinned.snapshot = snapshot;
+  }
+  for (size_t i = 0; i < keys.size(); i++) {
+    statuses.push_back(Get(pinned, keys[i], &(*values)[i]));
+  }
+  if (snapshot != nullptr) ReleaseSnapshot(snapshot);
+  return statuses;
+}
+
+class DBImpl::DefaultColumnFamilyHandle final : public ColumnFamilyHandle {
+ public:
+  const std::string& GetName() const override { return kDefaultColumnFamilyName; }
+  uint32_t GetID() const override { return 0; }
+};
+
+namespace {
+
+size_t ArenaBlockSize(const Options& options) {
+  if (options.arena_block_size != 0) return options.arena_block_size;
+  size_t size = options.write_buffer_size / 8;
+  if (size < 4096) size = 4096;
+  if (size > (1 << 20)) size = 1 << 20;
+  return size;
+}
+
+}  // namespace
+
+DBImpl::DBImpl(const Options& options, const std::string& dbname)
+    : dbname_(dbname),
+      options_(options),
+      env_(options.env),
+      fs_(options.env->GetFileSystem()),
+      clock_(options.env->GetSystemClock()),
+      icmp_(options.comparator),
+      stats_(options.statistics.get()),
+      default_cf_(std::make_unique<DefaultColumnFamilyHandle>()),
+      write_thread_(options.max_write_batch_group_size_bytes) {
+  wal_file_options_.use_mmap_writes = options_.allow_mmap_writes;
+  wal_file_options_.writable_file_max_buffer_size = options_.writable_file_max_buffer_size;
+  wal_file_options_.preallocation_block_size = options_.wal_preallocation_size;
+  mem_options_.arena_block_size = ArenaBlockSize(options_);
+  mem_options_.max_height = options_.memtable_max_height;
+  mem_options_.branching_factor = options_.memtable_branching_factor;
+}
+
+DBImpl::~DBImpl() { Close().PermitUncheckedError(); }
+
+Status DBImpl::Close() {
+  {
+    MutexLock l(&mu_);
+    if (closed_) return Status::OK();
+    closed_ = true;
+  }
+  Status s;
+  // No writer may be in flight when the user closes the DB (contract); the
+  // WAL has been flushed to the OS after every group, so closing it loses
+  // nothing that was acknowledged.
+  if (log_ != nullptr) {
+    s = log_->Close();
+    log_.reset();
+  }
+  sv_cache_.ResetAll();
+  {
+    MutexLock l(&mu_);
+    if (!snapshots_.empty()) {
+      Log(InfoLogLevel::kWarn, info_log_.get(), "closing with %" PRIu64 " live snapshots",
+          snapshots_.count());
+    }
+    if (super_version_ != nullptr) {
+      super_version_->Unref();
+      super_version_ = nullptr;
+    }
+  }
+  mem_ = nullptr;
+  if (db_lock_ != nullptr) {
+    Status ls = fs_->UnlockFile(std::move(db_lock_));
+    if (s.ok()) s = ls;
+  }
+  if (info_log_ != nullptr) {
+    Log(info_log_.get(), "DB closed");
+    info_log_->Flush().PermitUncheckedError();
+  }
+  return s;
+}
+
+// ---- SuperVersion handling ----
+
+SuperVersion* DBImpl::AcquireSuperVersion() {
+  SuperVersion* sv = sv_cache_.Acquire();
+  if (sv == nullptr) {
+    MutexLock l(&mu_);
+    sv = super_version_->Ref();
+  }
+  return sv;
+}
+
+void DBImpl::ReleaseSuperVersion(SuperVersion* sv) { sv_cache_.Release(sv); }
+
+void DBImpl::InstallSuperVersion(SuperVersion* sv) {
+  mu_.AssertHeld();
+  sv->version_number = ++super_version_number_;
+  SuperVersion* old = super_version_;
+  super_version_ = sv->Ref();
+  sv_cache_.ResetAll();
+  if (old != nullptr) old->Unref();
+}
+
+SequenceNumber DBImpl::ReadSequence(const ReadOptions& options) const {
+  if (options.snapshot != nullptr) return options.snapshot->GetSequenceNumber();
+  return last_sequence_.load(std::memory_order_acquire);
+}
+
+// ---- reads ----
+
+Status DBImpl::Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
+                   std::string* value) {
+  if (cf != nullptr && cf->GetID() != 0) {
+    return Status::NotSupported("column families other than \"default\" are not supported yet");
+  }
+  const uint64_t start = stats_ != nullptr ? clock_->NowNanos() : 0;
+  SuperVersion* sv = AcquireSuperVersion();
+  const LookupKey lkey(key, ReadSequence(options));
+  Status s;
+  bool done = sv->mem->Get(lkey, value, &s);
+  for (size_t i = 0; !done && i < sv->imm.size(); i++) done = sv->imm[i]->Get(lkey, value, &s);
+  if (!done) s = Status::NotFound();
+  ReleaseSuperVersion(sv);
+  if (stats_ != nullptr) {
+    stats_->recordTick(NUMBER_KEYS_READ);
+    stats_->recordTick(done ? MEMTABLE_HIT : MEMTABLE_MISS);
+    if (s.ok()) {
+      stats_->recordTick(NUMBER_KEYS_FOUND);
+      stats_->recordTick(BYTES_READ, value->size());
+    }
+    stats_->measureTime(DB_GET, (clock_->NowNanos() - start) / 1000);
+  }
+  return s;
+}
+
+std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options,
+                                              ColumnFamilyHandle* cf) {
+  if (cf != nullptr && cf->GetID() != 0) {
+    return NewErrorIterator(Status::NotSupported(
+        "column families other than \"default\" are not supported yet"));
+  }
+  // The iterator keeps its own reference to the SuperVersion (not the
+  // thread's cached one: it may outlive this call and move between threads).
+  SuperVersion* sv;
+  {
+    MutexLock l(&mu_);
+    sv = super_version_->Ref();
+  }
+  const SequenceNumber seq = ReadSequence(options);
+  std::vector<InternalIterator*> children;
+  children.push_back(sv->mem->NewIterator());
+  for (MemTable* m : sv->imm) children.push_back(m->NewIterator());
+  return NewDBIterator(options, icmp_.user_comparator(), std::move(children), seq, stats_,
+                       [sv]() { sv->Unref(); });
+}
+
+const Snapshot* DBImpl::GetSnapshot() {
+  int64_t now = 0;
+  clock_->GetCurrentTime(&now).PermitUncheckedError();
+  MutexLock l(&mu_);
+  return snapshots_.New(last_sequence_.load(std::memory_order_acquire), now);
+}
+
+void DBImpl::ReleaseSnapshot(const Snapshot* snapshot) {
+  if (snapshot == nullptr) return;
+  MutexLock l(&mu_);
+  snapshots_.Delete(static_cast<const SnapshotImpl*>(snapshot));
+}
+
+// ---- properties ----
+
+namespace {
+
+// Strips "strata." or the "rocksdb." alias; false for other prefixes.
+bool StripPropertyPrefix(Slice* name) {
+  for (const char* prefix : {"strata.", "rocksdb."}) {
+    if (name->starts_with(prefix)) {
+      name->remove_prefix(strlen(prefix));
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool DBImpl::GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint64_t* value) {
+  if (cf != nullptr && cf->GetID() != 0) return false;
+  Slice name = property;
+  if (!StripPropertyPrefix(&name)) return false;
+  MutexLock l(&mu_);
+  const SuperVersion* sv = super_version_;
+  if (sv == nullptr) return false;
+  uint64_t imm_size = 0, imm_entries = 0, imm_deletes = 0;
+  for (const MemTable* m : sv->imm) {
+    imm_size += m->ApproximateMemoryUsage();
+    imm_entries += m->num_entries();
+    imm_deletes += m->num_deletes();
+  }
+  if (name == "cur-size-all-mem-tables" || name == "size-all-mem-tables") {
+    *value = sv->mem->ApproximateMemoryUsage() + imm_size;
+  } else if (name == "cur-size-active-mem-table") {
+    *value = sv->mem->ApproximateMemoryUsage();
+  } else if (name == "num-entries-active-mem-table") {
+    *value = sv->mem->num_entries();
+  } else if (name == "num-deletes-active-mem-table") {
+    *value = sv->mem->num_deletes();
+  } else if (name == "num-entries-imm-mem-tables") {
+    *value = imm_entries;
+  } else if (name == "num-deletes-imm-mem-tables") {
+    *value = imm_deletes;
+  } else if (name == "num-immutable-mem-table") {
+    *value = sv->imm.size();
+  } else if (name == "estimate-num-keys") {
+    // As RocksDB estimates it: entries minus twice the deletions (each
+    // deletion hides a key and is itself an entry).
+    const uint64_t entries = sv->mem->num_entries() + imm_entries;
+    const uint64_t deletes = sv->mem->num_deletes() + imm_deletes;
+    *value = entries > 2 * deletes ? entries - 2 * deletes : 0;
+  } else if (name == "num-snapshots") {
+    *value = snapshots_.count();
+  } else if (name == "oldest-snapshot-time") {
+    *value = snapshots_.empty() ? 0 : static_cast<uint64_t>(snapshots_.oldest()->unix_time());
+  } else if (name == "background-errors") {
+    *value = bg_error_.ok() ? 0 : 1;
+  } else if (name == "total-sst-files-size" || name == "live-sst-files-size" ||
+             name == "estimate-pending-compaction-bytes" || name == "is-write-stopped" ||
+             name == "actual-delayed-write-rate" || name == "num-running-compactions" ||
+             name == "num-running-flushes") {
+    *value = 0;  // no tables, flushes or compactions in this slice
+  } else if (name.starts_with("num-files-at-level")) {
+    Slice level = name;
+    level.remove_prefix(strlen("num-files-at-level"));
+    const int n = atoi(level.ToString().c_str());
+    if (level.empty() || n < 0 || n >= options_.num_levels) return false;
+    *value = 0;
+  } else if (name == "current-super-version-number") {
+    *value = sv->version_number;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool DBImpl::GetProperty(ColumnFamilyHandle* cf, const Slice& property, std::string* value) {
+  uint64_t n;
+  if (GetIntProperty(cf, property, &n)) {
+    *value = std::to_string(n);
+    return true;
+  }
+  if (cf != nullptr && cf->GetID() != 0) return false;
+  Slice name = property;
+  if (!StripPropertyPrefix(&name)) return false;
+  if (name != "stats" && name != "dbstats") return false;
+
+  uint64_t mem_bytes = 0, entries = 0, deletes = 0, imm_count = 0, snapshots = 0;
+  {
+    MutexLock l(&mu_);
+    mem_bytes = super_version_->mem->ApproximateMemoryUsage();
+    entries = super_version_->mem->num_entries();
+    deletes = super_version_->mem->num_deletes();
+    imm_count = super_version_->imm.size();
+    snapshots = snapshots_.count();
+  }
+  const uint64_t groups = write_groups_.load(std::memory_order_relaxed);
+  const uint64_t syncs = wal_syncs_.load(std::memory_order_relaxed);
+  const uint64_t wal_bytes = wal_bytes_.load(std::memory_order_relaxed);
+  char buf[1024];
+  snprintf(buf, sizeof(buf),
+           "\n** DB Stats **\n"
+           "Last sequence: %" PRIu64 "\n"
+           "Write groups: %" PRIu64 ", WAL syncs: %" PRIu64 ", WAL bytes: %" PRIu64 "\n"
+           "Current WAL: %06" PRIu64 ".log\n"
+           "\n** Memtables **\n"
+           "Active: %" PRIu64 " bytes, %" PRIu64 " entries, %" PRIu64 " deletes\n"
+           "Immutable: %" PRIu64 "\n"
+           "Snapshots: %" PRIu64 "\n"
+           "\n** Compaction Stats **\n"
+           "Level    Files   Size\n"
+           "  L0        0    0 B   (tables arrive with the block-based table layer)\n",
+           last_sequence_.load(std::memory_order_acquire), groups, syncs, wal_bytes,
+           log_number_, mem_bytes, entries, deletes, imm_count, snapshots);
+  *value = buf;
+  return true;
+}
+
+// ---- not in this slice ----
+
+Status DBImpl::Flush(const FlushOptions&, ColumnFamilyHandle*) {
+  return Status::NotSupported("Flush: table files are not supported yet (memtable-only build)");
+}
+
+Status DBImpl::CompactRange(const CompactRangeOptions&, ColumnFamilyHandle*, const Slice*,
+                            const Slice*) {
+  return Status::NotSupported("CompactRange: table files are not supported yet");
+}
+
+Status DBImpl::CreateColumnFamily(const ColumnFamilyOptions&, const std::string&,
+                                  ColumnFamilyHandle** handle) {
+  if (handle != nullptr) *handle = nullptr;
+  return Status::NotSupported("CreateColumnFamily: column families are not supported yet");
+}
+
+Status DBImpl::DropColumnFamily(ColumnFamilyHandle*) {
+  return Status::NotSupported("DropColumnFamily: column families are not supported yet");
+}
+
+Status DBImpl::DestroyColumnFamilyHandle(ColumnFamilyHandle* handle) {
+  if (handle == nullptr || handle == default_cf_.get()) return Status::OK();
+  return Status::InvalidArgument("DestroyColumnFamilyHandle: unknown handle");
+}
+
+ColumnFamilyHandle* DBImpl::DefaultColumnFamily() const { return default_cf_.get(); }
+
+}  // namespace strata

@@ -1,0 +1,177 @@
+// DBImpl: the database engine behind the public DB interface.
+//
+// This slice keeps all data in memtables backed by the WAL: writes go through
+// the WriteThread (group commit) into one WAL record per group and then into
+// the mutable memtable; reads take a SuperVersion without the DB mutex;
+// recovery replays the MANIFEST and then the WAL files. The shape is the one
+// the full LSM needs (DESIGN.md section 4): flush and compaction plug into
+// PreprocessWrite (memtable switch) and InstallSuperVersion.
+//
+// Implementation is split by concern: db_impl.cc (reads, snapshots,
+// properties, close), db_impl_write.cc (write path), db_impl_open.cc (open,
+// recovery, MANIFEST, DestroyDB).
+//
+// Locking: mu_ guards the metadata below it; it is never held during file
+// I/O or memtable inserts. Lock order: WriteThread's queue lock and mu_ are
+// never held together. See docs/design/locking.md.
+// Thread-safety: thread-safe.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/dbformat.h"
+#include "db/log_writer.h"
+#include "db/snapshot_impl.h"
+#include "db/super_version.h"
+#include "db/write_thread.h"
+#include "memtable/memtable.h"
+#include "strata/db.h"
+#include "util/mutex.h"
+
+namespace strata {
+
+class VersionEdit;
+
+class DBImpl final : public DB {
+ public:
+  DBImpl(const Options& options, const std::string& dbname);
+  ~DBImpl() override;
+
+  // Opens or creates the database (called once by DB::Open).
+  Status Open();
+
+  using DB::Delete;
+  using DB::Get;
+  using DB::GetIntProperty;
+  using DB::GetProperty;
+  using DB::Merge;
+  using DB::NewIterator;
+  using DB::Put;
+  using DB::SingleDelete;
+  using DB::Flush;
+  using DB::CompactRange;
+
+  Status Put(const WriteOptions& options, ColumnFamilyHandle* cf, const Slice& key,
+             const Slice& value) override;
+  Status Delete(const WriteOptions& options, ColumnFamilyHandle* cf, const Slice& key) override;
+  Status SingleDelete(const WriteOptions& options, ColumnFamilyHandle* cf,
+                      const Slice& key) override;
+  Status DeleteRange(const WriteOptions& options, ColumnFamilyHandle* cf, const Slice& begin,
+                     const Slice& end) override;
+  Status Merge(const WriteOptions& options, ColumnFamilyHandle* cf, const Slice& key,
+               const Slice& operand) override;
+  Status Write(const WriteOptions& options, WriteBatch* updates) override;
+
+  Status Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
+             std::string* value) override;
+  std::unique_ptr<Iterator> NewIterator(const ReadOptions& options,
+                                        ColumnFamilyHandle* cf) override;
+  const Snapshot* GetSnapshot() override;
+  void ReleaseSnapshot(const Snapshot* snapshot) override;
+  bool GetProperty(ColumnFamilyHandle* cf, const Slice& property, std::string* value) override;
+  bool GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint64_t* value) override;
+
+  Status Flush(const FlushOptions& options, ColumnFamilyHandle* cf) override;
+  Status SyncWAL() override;
+  Status CompactRange(const CompactRangeOptions& options, ColumnFamilyHandle* cf,
+                      const Slice* begin, const Slice* end) override;
+  Status CreateColumnFamily(const ColumnFamilyOptions& options, const std::string& name,
+                            ColumnFamilyHandle** handle) override;
+  Status DropColumnFamily(ColumnFamilyHandle* handle) override;
+  Status DestroyColumnFamilyHandle(ColumnFamilyHandle* handle) override;
+  ColumnFamilyHandle* DefaultColumnFamily() const override;
+
+  const std::string& GetName() const override { return dbname_; }
+  uint64_t GetLatestSequenceNumber() const override {
+    return last_sequence_.load(std::memory_order_acquire);
+  }
+  Status Close() override;
+
+  // Checks options before anything is touched on disk.
+  static Status ValidateOptions(const Options& options);
+
+ private:
+  class DefaultColumnFamilyHandle;
+  struct RecoveryState;
+
+  // ---- write path (db_impl_write.cc) ----
+  Status WriteImpl(const WriteOptions& options, WriteBatch* batch);
+  // Rejects batches this slice cannot apply (merge, range deletion, column
+  // families other than the default one) before anything is logged.
+  Status CheckBatchSupported(const WriteBatch& batch) const;
+  // Leader-only work before a group is logged: background error check, and
+  // (with tables) memtable switches and write stalls.
+  Status PreprocessWrite();
+  // Appends the group's batches to the WAL as one record (when it has any
+  // records) and syncs it when a member asked for sync.
+  Status WriteGroupToWAL(const WriteThread::WriteGroup& group, size_t total_count);
+  Status AppendGroupToWAL(const WriteThread::WriteGroup& group);
+  Status AppendRecordToWAL(const Slice& record);
+
+  // ---- open and recovery (db_impl_open.cc) ----
+  Status CreateNewDB();
+  Status RecoverManifest(RecoveryState* state);
+  Status ReplayWALs(RecoveryState* state);
+  Status ReplayOneWAL(uint64_t number, RecoveryState* state, bool* stop);
+  Status CreateWAL(uint64_t number);
+  Status WriteManifestSnapshot(const RecoveryState& state);
+  Status EnsureIdentity();
+  void LogOptions();
+
+  // ---- reads (db_impl.cc) ----
+  SuperVersion* AcquireSuperVersion();
+  void ReleaseSuperVersion(SuperVersion* sv);
+  // Publishes sv as current (takes its reference) and drops the old one.
+  void InstallSuperVersion(SuperVersion* sv) REQUIRES(mu_);
+  SequenceNumber ReadSequence(const ReadOptions& options) const;
+
+  // ---- immutable after Open ----
+  const std::string dbname_;
+  Options options_;
+  Env* const env_;
+  FileSystem* const fs_;
+  SystemClock* const clock_;
+  const InternalKeyComparator icmp_;
+  Statistics* stats_;  // borrowed from options_.statistics; may be null
+  std::shared_ptr<Logger> info_log_;
+  std::unique_ptr<FileLock> db_lock_;
+  std::unique_ptr<Directory> db_dir_;
+  std::unique_ptr<DefaultColumnFamilyHandle> default_cf_;
+  FileOptions wal_file_options_;
+  MemTableOptions mem_options_;
+
+  // ---- write path: used only by the current write-group leader ----
+  WriteThread write_thread_;
+  std::unique_ptr<log::Writer> log_;  // current WAL
+  MemTable* mem_ = nullptr;           // current mutable memtable (also in the SuperVersion)
+  uint64_t log_number_ = 0;
+  SequenceNumber last_allocated_sequence_ = 0;
+  WriteBatch group_batch_;  // concatenation buffer for multi-writer groups
+
+  // ---- guarded by mu_ ----
+  mutable Mutex mu_;
+  SuperVersion* super_version_ GUARDED_BY(mu_) = nullptr;
+  uint64_t super_version_number_ GUARDED_BY(mu_) = 0;
+  SnapshotList snapshots_ GUARDED_BY(mu_);
+  Status bg_error_ GUARDED_BY(mu_);
+  uint64_t manifest_number_ GUARDED_BY(mu_) = 0;
+  uint64_t next_file_number_ GUARDED_BY(mu_) = 0;
+  uint64_t min_log_number_ GUARDED_BY(mu_) = 0;  // oldest WAL still needed
+  bool closed_ GUARDED_BY(mu_) = false;
+
+  // ---- atomics ----
+  // The last sequence visible to readers (release-published by leaders).
+  std::atomic<SequenceNumber> last_sequence_{0};
+  // Mirrors !bg_error_.ok() so the write path checks it without mu_.
+  std::atomic<bool> has_bg_error_{false};
+  std::atomic<uint64_t> write_groups_{0};
+  std::atomic<uint64_t> wal_syncs_{0};
+  std::atomic<uint64_t> wal_bytes_{0};
+
+  LocalSuperVersionCache sv_cache_;
+};
+
+}  // namespace strata

@@ -1,0 +1,584 @@
+// DBImpl: opening a database -- option checks, creating a new database,
+// recovery from the MANIFEST and the WAL files, the new WAL and MANIFEST an
+// open session writes -- and DB::Open, ListColumnFamilies and DestroyDB.
+#include <algorithm>
+#include <cinttypes>
+#include <map>
+#include <random>
+
+#include "db/db_impl.h"
+#include "db/filename.h"
+#include "db/log_reader.h"
+#include "db/memtable_inserter.h"
+#include "db/version_edit.h"
+#include "db/write_batch_internal.h"
+
+namespace strata {
+
+struct DBImpl::RecoveryState {
+  uint64_t manifest_number = 0;
+  uint64_t log_number = 0;
+  uint64_t next_file_number = 0;
+  uint64_t min_log_number_to_keep = 0;
+  SequenceNumber last_sequence = 0;
+  // From WAL replay.
+  SequenceNumber max_sequence = 0;
+  bool wal_stopped = false;  // point-in-time recovery stopped at damage
+  std::vector<uint64_t> wal_numbers;  // WAL files found (>= log_number), ascending
+  uint64_t oldest_wal_with_data = 0;  // 0 = none
+};
+
+namespace {
+
+std::string NewUuid() {
+  std::random_device rd;
+  std::mt19937_64 rng((static_cast<uint64_t>(rd()) << 32) ^ rd());
+  const uint64_t hi = rng(), lo = rng();
+  char buf[40];
+  snprintf(buf, sizeof(buf), "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(hi >> 32),
+           static_cast<unsigned>((hi >> 16) & 0xffff), static_cast<unsigned>(hi & 0xfff),
+           static_cast<unsigned>(0x8000 | ((lo >> 48) & 0x3fff)),
+           static_cast<unsigned long long>(lo & 0xffffffffffffull));
+  return buf;
+}
+
+// Collects the first corruption a log reader reports.
+class LogReporter final : public log::Reader::Reporter {
+ public:
+  void Corruption(size_t bytes, const Status& status) override {
+    dropped_bytes += bytes;
+    if (first.ok()) first = status;
+  }
+  Status first;
+  size_t dropped_bytes = 0;
+};
+
+// Writes one VersionEdit as the only record of a new MANIFEST file, synced.
+Status WriteManifestFile(FileSystem* fs, const std::string& path, const VersionEdit& edit) {
+  std::unique_ptr<WritableFile> file;
+  Status s = fs->NewWritableFile(path, FileOptions(), &file);
+  if (!s.ok()) return s;
+  log::Writer writer(std::move(file), 0, false);
+  std::string record;
+  edit.EncodeTo(&record);
+  s = writer.AddRecord(record);
+  if (s.ok()) s = writer.Sync();
+  Status c = writer.Close();
+  if (s.ok()) s = c;
+  return s;
+}
+
+}  // namespace
+
+Status DBImpl::ValidateOptions(const Options& o) {
+  if (o.env == nullptr) return Status::InvalidArgument("options.env must not be null");
+  if (o.comparator == nullptr) return Status::InvalidArgument("options.comparator must not be null");
+  if (o.write_buffer_size < 4096) {
+    return Status::InvalidArgument("options.write_buffer_size must be at least 4096");
+  }
+  if (o.max_write_buffer_number < 1) {
+    return Status::InvalidArgument("options.max_write_buffer_number must be at least 1");
+  }
+  if (o.num_levels < 1) return Status::InvalidArgument("options.num_levels must be at least 1");
+  if (o.max_background_jobs < 1) {
+    return Status::InvalidArgument("options.max_background_jobs must be at least 1");
+  }
+  if (o.memtable_max_height < 1 || o.memtable_max_height > 32) {
+    return Status::InvalidArgument("options.memtable_max_height must be in [1, 32]");
+  }
+  if (o.memtable_branching_factor < 2) {
+    return Status::InvalidArgument("options.memtable_branching_factor must be at least 2");
+  }
+  if (o.max_write_batch_group_size_bytes == 0) {
+    return Status::InvalidArgument("options.max_write_batch_group_size_bytes must be positive");
+  }
+  if (o.allow_mmap_writes && o.wal_preallocation_size == 0) {
+    return Status::InvalidArgument("options.allow_mmap_writes needs wal_preallocation_size > 0");
+  }
+  switch (o.wal_recovery_mode) {
+    case WALRecoveryMode::kTolerateCorruptedTailRecords:
+    case WALRecoveryMode::kAbsoluteConsistency:
+    case WALRecoveryMode::kPointInTimeRecovery:
+    case WALRecoveryMode::kSkipAnyCorruptedRecords:
+      break;
+    default:
+      return Status::InvalidArgument("options.wal_recovery_mode is not a known mode");
+  }
+  return Status::OK();
+}
+
+Status DBImpl::Open() {
+  Status s;
+  bool is_dir = false;
+  if (fs_->IsDirectory(dbname_, &is_dir).ok() && !is_dir) {
+    return Status::IOError(dbname_, "exists but is not a directory");
+  }
+  bool exists = fs_->FileExists(CurrentFileName(dbname_)).ok();
+  if (!exists && !options_.create_if_missing) {
+    return Status::InvalidArgument(dbname_, "does not exist (create_if_missing is false)");
+  }
+  if (exists && options_.error_if_exists) {
+    return Status::InvalidArgument(dbname_, "exists (error_if_exists is true)");
+  }
+  s = fs_->CreateDirIfMissing(dbname_);
+  if (!s.ok()) return s;
+
+  if (options_.info_log != nullptr) {
+    info_log_ = options_.info_log;
+  } else {
+    const std::string log_name = InfoLogFileName(dbname_);
+    if (fs_->FileExists(log_name).ok()) {
+      fs_->RenameFile(log_name, OldInfoLogFileName(dbname_, clock_->NowMicros()))
+          .PermitUncheckedError();
+    }
+    s = fs_->NewLogger(log_name, &info_log_);
+    if (!s.ok()) return s;
+    info_log_->SetInfoLogLevel(options_.info_log_level);
+  }
+
+  s = fs_->LockFile(LockFileName(dbname_), &db_lock_);
+  if (!s.ok()) return s;
+  s = fs_->NewDirectory(dbname_, &db_dir_);
+  if (!s.ok()) return s;
+  LogOptions();
+
+  // Another process may have created the database before we took the lock.
+  exists = fs_->FileExists(CurrentFileName(dbname_)).ok();
+  if (!exists) {
+    Log(info_log_.get(), "Creating a new database at %s", dbname_.c_str());
+    s = CreateNewDB();
+    if (!s.ok()) return s;
+  }
+
+  RecoveryState state;
+  s = RecoverManifest(&state);
+  if (!s.ok()) return s;
+
+  mem_ = new MemTable(icmp_, mem_options_);
+  mem_->Ref();
+  s = ReplayWALs(&state);
+  if (!s.ok()) {
+    mem_->Unref();
+    mem_ = nullptr;
+    return s;
+  }
+
+  const SequenceNumber last = std::max(state.last_sequence, state.max_sequence);
+  last_allocated_sequence_ = last;
+  last_sequence_.store(last, std::memory_order_release);
+
+  // This session's WAL and MANIFEST.
+  const uint64_t new_log = state.next_file_number++;
+  const uint64_t new_manifest = state.next_file_number++;
+  s = CreateWAL(new_log);
+  if (s.ok()) {
+    MutexLock l(&mu_);
+    next_file_number_ = state.next_file_number;
+    min_log_number_ = state.oldest_wal_with_data != 0 ? state.oldest_wal_with_data : new_log;
+    manifest_number_ = new_manifest;
+  }
+  if (s.ok()) s = WriteManifestSnapshot(state);
+  if (s.ok()) s = EnsureIdentity();
+  if (!s.ok()) {
+    mem_->Unref();
+    mem_ = nullptr;
+    return s;
+  }
+
+  {
+    MutexLock l(&mu_);
+    auto* sv = new SuperVersion;
+    sv->mem = mem_;  // the SuperVersion takes over the creation reference
+    InstallSuperVersion(sv);
+  }
+  Log(info_log_.get(),
+      "DB opened: last sequence %" PRIu64 ", WAL %06" PRIu64 ".log, MANIFEST-%06" PRIu64, last,
+      new_log, new_manifest);
+  return Status::OK();
+}
+
+void DBImpl::LogOptions() {
+  Logger* log = info_log_.get();
+  Log(InfoLogLevel::kHeader, log, "Strata version 0.1.0");
+  Log(InfoLogLevel::kHeader, log, "DB path: %s", dbname_.c_str());
+  Log(InfoLogLevel::kHeader, log, "Options.comparator: %s", options_.comparator->Name());
+  Log(InfoLogLevel::kHeader, log, "Options.create_if_missing: %d", options_.create_if_missing);
+  Log(InfoLogLevel::kHeader, log, "Options.paranoid_checks: %d", options_.paranoid_checks);
+  Log(InfoLogLevel::kHeader, log, "Options.write_buffer_size: %zu", options_.write_buffer_size);
+  Log(InfoLogLevel::kHeader, log, "Options.max_write_buffer_number: %d",
+      options_.max_write_buffer_number);
+  Log(InfoLogLevel::kHeader, log, "Options.wal_recovery_mode: %d",
+      static_cast<int>(options_.wal_recovery_mode));
+  Log(InfoLogLevel::kHeader, log, "Options.allow_concurrent_memtable_write: %d",
+      options_.allow_concurrent_memtable_write);
+  Log(InfoLogLevel::kHeader, log, "Options.allow_mmap_writes: %d", options_.allow_mmap_writes);
+  Log(InfoLogLevel::kHeader, log, "Options.max_write_batch_group_size_bytes: %zu",
+      options_.max_write_batch_group_size_bytes);
+  Log(InfoLogLevel::kHeader, log, "Options.compression: %d",
+      static_cast<int>(options_.compression));
+}
+
+Status DBImpl::CreateNewDB() {
+  VersionEdit edit;
+  edit.SetComparatorName(options_.comparator->Name());
+  edit.SetLogNumber(0);
+  edit.SetNextFile(2);
+  edit.SetLastSequence(0);
+  const std::string manifest = DescriptorFileName(dbname_, 1);
+  Status s = WriteManifestFile(fs_, manifest, edit);
+  if (s.ok()) {
+    s = SetCurrentFile(fs_, dbname_, 1, db_dir_.get());
+  }
+  if (!s.ok()) fs_->DeleteFile(manifest).PermitUncheckedError();
+  return s;
+}
+
+Status DBImpl::RecoverManifest(RecoveryState* state) {
+  const std::string current_name = CurrentFileName(dbname_);
+  std::string current;
+  Status s = ReadFileToString(fs_, current_name, &current);
+  if (!s.ok()) return s;
+  if (current.empty() || current.back() != '\n') {
+    return Status::Corruption("CURRENT file does not end with newline", current_name);
+  }
+  current.pop_back();
+  uint64_t manifest_number = 0;
+  FileType type;
+  if (!ParseFileName(current, &manifest_number, &type) || type != FileType::kDescriptorFile) {
+    return Status::Corruption("CURRENT file does not name a MANIFEST", current_name);
+  }
+  const std::string manifest = dbname_ + "/" + current;
+  std::unique_ptr<SequentialFile> file;
+  s = fs_->NewSequentialFile(manifest, FileOptions(), &file);
+  if (!s.ok()) {
+    if (fs_->FileExists(manifest).IsNotFound()) {
+      return Status::Corruption("CURRENT points to a non-existent file", manifest);
+    }
+    return s;
+  }
+
+  LogReporter reporter;
+  log::Reader reader(std::move(file), &reporter, /*checksum=*/true, /*log_number=*/0, manifest);
+  std::optional<uint64_t> log_number, next_file, min_log_to_keep;
+  std::optional<SequenceNumber> last_sequence;
+  std::map<uint64_t, int> live_files;  // file number -> level
+  std::vector<std::string> families;
+  Slice record;
+  std::string scratch;
+  while (reader.ReadRecord(&record, &scratch, WALRecoveryMode::kTolerateCorruptedTailRecords)) {
+    if (!reporter.first.ok()) break;
+    VersionEdit edit;
+    s = edit.DecodeFrom(record);
+    if (!s.ok()) {
+      return Status::Corruption(s.getState(), manifest + " record at offset " +
+                                                  std::to_string(reader.LastRecordOffset()));
+    }
+    if (edit.column_family_add().has_value()) families.push_back(*edit.column_family_add());
+    if (edit.column_family() != 0) {
+      // Records of other families are tolerated only if the family is later
+      // dropped; anything else is data this build cannot serve.
+      if (edit.is_column_family_drop()) {
+        if (!families.empty()) families.pop_back();
+        continue;
+      }
+      if (!edit.new_files().empty() || edit.column_family_add().has_value()) continue;
+    }
+    if (edit.comparator().has_value() && edit.column_family() == 0 &&
+        *edit.comparator() != options_.comparator->Name()) {
+      return Status::InvalidArgument(
+          options_.comparator->Name(),
+          "does not match existing comparator " + *edit.comparator() + " (" + manifest + ")");
+    }
+    if (edit.log_number()) log_number = edit.log_number();
+    if (edit.next_file_number()) next_file = edit.next_file_number();
+    if (edit.last_sequence()) last_sequence = edit.last_sequence();
+    if (edit.min_log_number_to_keep()) min_log_to_keep = edit.min_log_number_to_keep();
+    if (edit.column_family() == 0) {
+      for (const auto& [level, number] : edit.deleted_files()) live_files.erase(number);
+      for (const auto& [level, f] : edit.new_files()) live_files[f.number] = level;
+    }
+  }
+  if (!reporter.first.ok()) return reporter.first;
+  if (!log_number || !next_file || !last_sequence) {
+    return Status::Corruption(
+        "no log_file_number, next_file_number, last_sequence entry in MANIFEST", manifest);
+  }
+  if (!families.empty()) {
+    return Status::NotSupported("database has column family \"" + families.front() +
+                                "\"; column families are not supported yet");
+  }
+  if (!live_files.empty()) {
+    return Status::NotSupported(manifest + " lists " + std::to_string(live_files.size()) +
+                                " table files; reading table files is not supported yet");
+  }
+  state->manifest_number = manifest_number;
+  state->log_number = *log_number;
+  state->next_file_number = std::max(*next_file, manifest_number + 1);
+  state->last_sequence = *last_sequence;
+  state->min_log_number_to_keep = min_log_to_keep.value_or(0);
+  Log(info_log_.get(), "Recovered %s: log number %" PRIu64 ", next file %" PRIu64
+      ", last sequence %" PRIu64, manifest.c_str(), state->log_number, state->next_file_number,
+      state->last_sequence);
+  return Status::OK();
+}
+
+Status DBImpl::ReplayWALs(RecoveryState* state) {
+  std::vector<std::string> children;
+  Status s = fs_->GetChildren(dbname_, &children);
+  if (!s.ok()) return s;
+  const uint64_t min_log = std::max(state->log_number, state->min_log_number_to_keep);
+  for (const std::string& name : children) {
+    uint64_t number;
+    FileType type;
+    if (ParseFileName(name, &number, &type) && type == FileType::kWalFile && number >= min_log) {
+      state->wal_numbers.push_back(number);
+    }
+  }
+  std::sort(state->wal_numbers.begin(), state->wal_numbers.end());
+  for (uint64_t number : state->wal_numbers) {
+    state->next_file_number = std::max(state->next_file_number, number + 1);
+    bool has_data = false;
+    s = ReplayOneWAL(number, state, &has_data);
+    if (!s.ok()) return s;
+    if (has_data && state->oldest_wal_with_data == 0) state->oldest_wal_with_data = number;
+    if (!has_data) {
+      // A WAL that holds no bytes at all (a session that wrote nothing) is
+      // garbage; any other WAL is kept until tables make it obsolete.
+      uint64_t size = 0;
+      const std::string fname = LogFileName(dbname_, number);
+      if (fs_->GetFileSize(fname, &size).ok() && size == 0) {
+        fs_->DeleteFile(fname).PermitUncheckedError();
+      } else if (state->oldest_wal_with_data == 0) {
+        state->oldest_wal_with_data = number;
+      }
+    }
+  }
+  return Status::OK();
+}
+
+Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_data) {
+  const std::string fname = LogFileName(dbname_, number);
+  std::unique_ptr<SequentialFile> file;
+  Status s = fs_->NewSequentialFile(fname, FileOptions(), &file);
+  if (!s.ok()) return s;
+  const WALRecoveryMode mode = options_.wal_recovery_mode;
+  LogReporter reporter;
+  log::Reader reader(std::move(file), &reporter, /*checksum=*/true, number, fname);
+  Slice record;
+  std::string scratch;
+  WriteBatch batch;
+  uint64_t records = 0;
+  bool first_record = true;
+
+  // Handles damage found by the reader or in a record; returns non-OK to
+  // fail the open, sets *stop to end this WAL's replay.
+  auto on_damage = [&](const Status& damage, bool* stop) -> Status {
+    Log(InfoLogLevel::kWarn, info_log_.get(), "WAL damage: %s", damage.ToString().c_str());
+    switch (mode) {
+      case WALRecoveryMode::kAbsoluteConsistency:
+      case WALRecoveryMode::kTolerateCorruptedTailRecords:
+        return damage;
+      case WALRecoveryMode::kPointInTimeRecovery:
+        state->wal_stopped = true;
+        *stop = true;
+        return Status::OK();
+      case WALRecoveryMode::kSkipAnyCorruptedRecords:
+        return Status::OK();
+    }
+    return damage;
+  };
+
+  while (reader.ReadRecord(&record, &scratch, mode)) {
+    bool stop = false;
+    if (!reporter.first.ok()) {
+      s = on_damage(reporter.first, &stop);
+      reporter.first = Status::OK();
+      if (!s.ok()) return s;
+      if (stop) break;
+    }
+    if (record.size() < WriteBatchInternal::kHeader) {
+      s = on_damage(Status::Corruption("log record too small",
+                                       fname + " offset " +
+                                           std::to_string(reader.LastRecordOffset())),
+                    &stop);
+      if (!s.ok()) return s;
+      if (stop) break;
+      continue;
+    }
+    s = WriteBatchInternal::SetContents(&batch, record);
+    BatchContents contents;
+    if (s.ok()) s = InspectBatch(batch, &contents);
+    if (!s.ok()) {
+      if (!s.IsCorruption()) return s;
+      s = on_damage(Status::Corruption(s.getState(), fname + " record at offset " +
+                                                         std::to_string(reader.LastRecordOffset())),
+                    &stop);
+      if (!s.ok()) return s;
+      if (stop) break;
+      continue;
+    }
+    const SequenceNumber seq = WriteBatchInternal::Sequence(&batch);
+    const uint32_t count = WriteBatchInternal::Count(&batch);
+    if (first_record && state->wal_stopped) {
+      // After point-in-time recovery stopped in an earlier WAL, a later WAL
+      // continues the history only if it starts right after what was kept.
+      const SequenceNumber expected =
+          std::max(state->last_sequence, state->max_sequence) + 1;
+      if (seq != expected) {
+        Log(InfoLogLevel::kWarn, info_log_.get(),
+            "skipping %s: starts at sequence %" PRIu64 ", expected %" PRIu64, fname.c_str(),
+            seq, expected);
+        return Status::OK();
+      }
+      state->wal_stopped = false;
+    }
+    first_record = false;
+    if (contents.merges > 0 || contents.range_deletes > 0) {
+      return Status::NotSupported(fname + " holds merge or range-deletion records, which this "
+                                          "version of Strata cannot apply");
+    }
+    s = InsertBatchIntoMemTable(batch, seq, mem_, /*concurrent=*/false, /*skip_other_cfs=*/true);
+    if (!s.ok()) return s;
+    if (count > 0) state->max_sequence = std::max(state->max_sequence, seq + count - 1);
+    records++;
+    *has_data = true;
+  }
+  if (!reporter.first.ok()) {
+    bool stop = false;
+    s = on_damage(reporter.first, &stop);
+    if (!s.ok()) return s;
+  }
+  Log(info_log_.get(), "Replayed %s: %" PRIu64 " records, last sequence %" PRIu64, fname.c_str(),
+      records, state->max_sequence);
+  return Status::OK();
+}
+
+Status DBImpl::CreateWAL(uint64_t number) {
+  std::unique_ptr<WritableFile> file;
+  const std::string fname = LogFileName(dbname_, number);
+  Status s = fs_->NewWritableFile(fname, wal_file_options_, &file);
+  if (!s.ok()) return s;
+  log_ = std::make_unique<log::Writer>(std::move(file), number, /*recycle_log_files=*/false);
+  log_number_ = number;
+  // Make the new file's directory entry durable, so a synced write in it
+  // survives power loss.
+  return db_dir_->Fsync();
+}
+
+Status DBImpl::WriteManifestSnapshot(const RecoveryState& state) {
+  VersionEdit edit;
+  uint64_t manifest_number;
+  {
+    MutexLock l(&mu_);
+    edit.SetComparatorName(options_.comparator->Name());
+    edit.SetLogNumber(min_log_number_);
+    edit.SetPrevLogNumber(0);
+    edit.SetNextFile(next_file_number_);
+    edit.SetLastSequence(last_sequence_.load(std::memory_order_acquire));
+    manifest_number = manifest_number_;
+  }
+  const std::string manifest = DescriptorFileName(dbname_, manifest_number);
+  Status s = WriteManifestFile(fs_, manifest, edit);
+  if (s.ok()) s = SetCurrentFile(fs_, dbname_, manifest_number, db_dir_.get());
+  if (!s.ok()) {
+    fs_->DeleteFile(manifest).PermitUncheckedError();
+    return s;
+  }
+  if (state.manifest_number != manifest_number) {
+    fs_->DeleteFile(DescriptorFileName(dbname_, state.manifest_number)).PermitUncheckedError();
+  }
+  return Status::OK();
+}
+
+Status DBImpl::EnsureIdentity() {
+  const std::string fname = IdentityFileName(dbname_);
+  if (fs_->FileExists(fname).ok()) return Status::OK();
+  return WriteStringToFile(fs_, NewUuid(), fname, /*should_sync=*/true);
+}
+
+// ---- DB static functions ----
+
+Status DB::Open(const Options& options, const std::string& path, std::unique_ptr<DB>* db) {
+  db->reset();
+  Status s = DBImpl::ValidateOptions(options);
+  if (!s.ok()) return s;
+  auto impl = std::make_unique<DBImpl>(options, path);
+  s = impl->Open();
+  if (!s.ok()) return s;
+  *db = std::move(impl);
+  return Status::OK();
+}
+
+Status DB::Open(const DBOptions& options, const std::string& path,
+                const std::vector<ColumnFamilyDescriptor>& column_families,
+                std::vector<ColumnFamilyHandle*>* handles, std::unique_ptr<DB>* db) {
+  handles->clear();
+  db->reset();
+  if (column_families.size() != 1 || column_families[0].name != kDefaultColumnFamilyName) {
+    return Status::NotSupported("only the \"default\" column family is supported yet");
+  }
+  Status s = Open(Options(options, column_families[0].options), path, db);
+  if (s.ok()) handles->push_back((*db)->DefaultColumnFamily());
+  return s;
+}
+
+Status DB::ListColumnFamilies(const DBOptions& options, const std::string& path,
+                              std::vector<std::string>* names) {
+  names->clear();
+  FileSystem* fs = options.env->GetFileSystem();
+  std::string current;
+  Status s = ReadFileToString(fs, CurrentFileName(path), &current);
+  if (!s.ok()) return s;
+  if (current.empty() || current.back() != '\n') {
+    return Status::Corruption("CURRENT file does not end with newline", CurrentFileName(path));
+  }
+  current.pop_back();
+  const std::string manifest = path + "/" + current;
+  std::unique_ptr<SequentialFile> file;
+  s = fs->NewSequentialFile(manifest, FileOptions(), &file);
+  if (!s.ok()) return s;
+  LogReporter reporter;
+  log::Reader reader(std::move(file), &reporter, true, 0, manifest);
+  std::map<uint32_t, std::string> families = {{0, kDefaultColumnFamilyName}};
+  Slice record;
+  std::string scratch;
+  while (reader.ReadRecord(&record, &scratch, WALRecoveryMode::kTolerateCorruptedTailRecords)) {
+    VersionEdit edit;
+    s = edit.DecodeFrom(record);
+    if (!s.ok()) return s;
+    if (edit.column_family_add()) families[edit.column_family()] = *edit.column_family_add();
+    if (edit.is_column_family_drop()) families.erase(edit.column_family());
+  }
+  if (!reporter.first.ok()) return reporter.first;
+  for (const auto& [id, name] : families) names->push_back(name);
+  return Status::OK();
+}
+
+Status DestroyDB(const std::string& path, const Options& options) {
+  FileSystem* fs = options.env->GetFileSystem();
+  std::vector<std::string> children;
+  Status s = fs->GetChildren(path, &children);
+  if (!s.ok()) {
+    // Nothing to destroy.
+    return fs->FileExists(path).IsNotFound() ? Status::OK() : s;
+  }
+  std::unique_ptr<FileLock> lock;
+  const std::string lock_name = LockFileName(path);
+  s = fs->LockFile(lock_name, &lock);
+  if (!s.ok()) return s;
+  Status result;
+  for (const std::string& name : children) {
+    uint64_t number;
+    FileType type;
+    if (!ParseFileName(name, &number, &type) || type == FileType::kDBLockFile) continue;
+    Status d = fs->DeleteFile(path + "/" + name);
+    if (result.ok() && !d.ok() && !d.IsNotFound() && !d.IsPathNotFound()) result = d;
+  }
+  fs->UnlockFile(std::move(lock)).PermitUncheckedError();
+  fs->DeleteFile(lock_name).PermitUncheckedError();
+  // Succeeds only if nothing else lives in the directory.
+  fs->DeleteDir(path).PermitUncheckedError();
+  return result;
+}
+
+}  // namespace strata

@@ -1,0 +1,59 @@
+// File names inside a database directory (FORMATS.md section 8.5), the same
+// as RocksDB's so either engine finds the other's files:
+//
+//   CURRENT            name of the live MANIFEST, one trailing '\n'
+//   MANIFEST-NNNNNN    VersionEdit log
+//   NNNNNN.log         write-ahead log
+//   NNNNNN.sst         table (NNNNNN.ldb accepted when reading)
+//   NNNNNN.dbtmp       temporary file (CURRENT is replaced through one)
+//   OPTIONS-NNNNNN     options file
+//   IDENTITY, LOCK, LOG, LOG.old.<micros>
+// Numbers are zero-padded to at least 6 digits and parsed as any-length
+// decimal. All files share one number space (VersionSet's next file number).
+// Thread-safety: pure functions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "strata/env.h"
+#include "strata/slice.h"
+#include "strata/status.h"
+
+namespace strata {
+
+enum class FileType {
+  kWalFile,
+  kDBLockFile,
+  kTableFile,
+  kDescriptorFile,  // MANIFEST
+  kCurrentFile,
+  kTempFile,
+  kInfoLogFile,
+  kIdentityFile,
+  kOptionsFile,
+  kBlobFile,
+};
+
+std::string LogFileName(const std::string& dbname, uint64_t number);
+std::string TableFileName(const std::string& dbname, uint64_t number);
+std::string DescriptorFileName(const std::string& dbname, uint64_t number);
+std::string CurrentFileName(const std::string& dbname);
+std::string LockFileName(const std::string& dbname);
+std::string TempFileName(const std::string& dbname, uint64_t number);
+std::string InfoLogFileName(const std::string& dbname);
+std::string OldInfoLogFileName(const std::string& dbname, uint64_t micros);
+std::string IdentityFileName(const std::string& dbname);
+std::string OptionsFileName(const std::string& dbname, uint64_t number);
+// "NNNNNN" zero-padded to 6 digits.
+std::string MakeFileNumber(uint64_t number);
+
+// Parses a file name (not a path). False for names that are not ours.
+bool ParseFileName(const std::string& filename, uint64_t* number, FileType* type);
+
+// Points CURRENT at MANIFEST-<descriptor_number>: writes a temp file, syncs
+// it, renames it over CURRENT and syncs the directory.
+Status SetCurrentFile(FileSystem* fs, const std::string& dbname, uint64_t descriptor_number,
+                      Directory* db_dir);
+
+}  // namespace strata

@@ -1,0 +1,335 @@
+#include "db/log_reader.h"
+
+#include <cstdio>
+
+#include "util/coding.h"
+#include "util/crc32c.h"
+
+namespace strata::log {
+
+namespace {
+
+bool IsAllZero(const Slice& s) {
+  const char* p = s.data();
+  const char* end = p + s.size();
+  for (; p != end; ++p) {
+    if (*p != 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Reader::Reporter::~Reporter() = default;
+
+Reader::Reader(std::unique_ptr<SequentialFile> file, Reporter* reporter,
+               bool checksum, uint64_t log_number,
+               std::string file_name_for_messages)
+    : file_(std::move(file)),
+      reporter_(reporter),
+      checksum_(checksum),
+      log_number_(log_number),
+      file_name_(std::move(file_name_for_messages)),
+      backing_store_(new char[kBlockSize]) {}
+
+Reader::~Reader() = default;
+
+void Reader::ReportCorruption(size_t bytes, uint64_t offset, const char* reason,
+                              WALRecoveryMode mode) {
+  if (mode == WALRecoveryMode::kPointInTimeRecovery) stopped_ = true;
+  if (reporter_ == nullptr) return;
+  reporter_->Corruption(
+      bytes, Status::Corruption(
+                 reason, file_name_ + " offset " + std::to_string(offset)));
+}
+
+bool Reader::ReadMore(size_t* drop_size, unsigned int* error) {
+  if (!eof_ && !read_error_) {
+    // Whatever is left is a block trailer (zero padding shorter than a
+    // header): skip it and read the next block.
+    buffer_.clear();
+    const uint64_t block_start = end_of_buffer_offset_;
+    Status s = file_->Read(kBlockSize, &buffer_, backing_store_.get());
+    if (!s.ok()) {
+      buffer_.clear();
+      read_error_ = true;
+      if (reporter_ != nullptr) {
+        reporter_->Corruption(
+            kBlockSize,
+            Status::IOError(s.getState(), file_name_ + " offset " +
+                                              std::to_string(block_start)));
+      }
+      *error = kEof;
+      return false;
+    }
+    end_of_buffer_offset_ += buffer_.size();
+    if (buffer_.size() < kBlockSize) eof_ = true;
+    return true;
+  }
+  // End of file. Bytes left over are a header cut by a crash mid-write,
+  // or zero padding (the writer padded a block and stopped).
+  if (!buffer_.empty() && !IsAllZero(buffer_)) {
+    *drop_size = buffer_.size();
+    buffer_.clear();
+    *error = kBadHeader;
+    return false;
+  }
+  buffer_.clear();
+  *error = kEof;
+  return false;
+}
+
+unsigned int Reader::ReadPhysicalRecord(Slice* result, size_t* drop_size,
+                                        uint64_t* offset) {
+  while (true) {
+    *offset = end_of_buffer_offset_ - buffer_.size();
+    if (buffer_.size() < kHeaderSize) {
+      unsigned int r = kEof;
+      if (!ReadMore(drop_size, &r)) return r;
+      continue;
+    }
+    const char* header = buffer_.data();
+    const uint32_t length =
+        static_cast<uint32_t>(static_cast<unsigned char>(header[4])) |
+        (static_cast<uint32_t>(static_cast<unsigned char>(header[5])) << 8);
+    const unsigned int type = static_cast<unsigned char>(header[6]);
+    size_t header_size = kHeaderSize;
+    if (IsRecyclableType(type)) {
+      if (*offset == 0) recycled_ = true;
+      header_size = kRecyclableHeaderSize;
+      if (buffer_.size() < kRecyclableHeaderSize) {
+        unsigned int r = kEof;
+        if (!ReadMore(drop_size, &r)) return r;
+        continue;
+      }
+      if (DecodeFixed32(header + kHeaderSize) !=
+          static_cast<uint32_t>(log_number_)) {
+        if (!recycled_) {
+          // A file that did not start with a recyclable record is not a
+          // reused one, so this is no stale record but a damaged header
+          // (e.g. a flipped type byte); don't let it end the log silently.
+          *drop_size = buffer_.size();
+          buffer_.clear();
+          return kBadRecordChecksum;
+        }
+        // Stale data of a reused file; skip it (only kSkipAnyCorruptedRecords
+        // reads on).
+        const size_t skip = header_size + length;
+        *drop_size = skip <= buffer_.size() ? skip : buffer_.size();
+        buffer_.remove_prefix(*drop_size);
+        return kOldRecord;
+      }
+    }
+    if (header_size + length > buffer_.size()) {
+      *drop_size = buffer_.size();
+      buffer_.clear();
+      return kBadRecordLen;
+    }
+    if (type == kZeroType && length == 0) {
+      // Unwritten (preallocated, zero-filled) space, or the zero padding of
+      // a recyclable log's block tail: skip the rest of the block.
+      const size_t n = buffer_.size();
+      const bool all_zero = IsAllZero(buffer_);
+      buffer_.clear();
+      if (!all_zero) {
+        *drop_size = n;
+        return kBadZeroRecord;
+      }
+      if (n >= kRecyclableHeaderSize) {
+        if (pending_zero_bytes_ == 0) pending_zero_offset_ = *offset;
+        pending_zero_bytes_ += n;
+      }
+      continue;
+    }
+    if (checksum_) {
+      const uint32_t expected = crc32c::Unmask(DecodeFixed32(header));
+      const uint32_t actual =
+          crc32c::Value(header + 6, header_size - 6 + length);
+      if (actual != expected) {
+        // The length may be the damaged field: trusting it could land on
+        // bytes that merely look like a record, so drop the whole block.
+        *drop_size = buffer_.size();
+        buffer_.clear();
+        return kBadRecordChecksum;
+      }
+    }
+    buffer_.remove_prefix(header_size + length);
+    *result = Slice(header + header_size, length);
+    return type;
+  }
+}
+
+bool Reader::ReadRecord(Slice* record, std::string* scratch,
+                        WALRecoveryMode mode) {
+  scratch->clear();
+  *record = Slice();
+  bool in_fragmented_record = false;
+  // Offset of the first fragment of the record being assembled.
+  uint64_t prospective_record_offset = 0;
+  const bool absolute = mode == WALRecoveryMode::kAbsoluteConsistency;
+
+  Slice fragment;
+  while (!stopped_) {
+    size_t drop_size = 0;
+    uint64_t offset = 0;
+    const unsigned int type =
+        ReadPhysicalRecord(&fragment, &drop_size, &offset);
+
+    if (pending_zero_bytes_ > 0 && type != kEof && type != kOldRecord) {
+      // Something follows the zero-filled stretch: it was a hole, not the
+      // end of the log. Whatever was being assembled around it is lost.
+      ReportCorruption(pending_zero_bytes_ + scratch->size(),
+                       pending_zero_offset_, "zero-filled hole in log", mode);
+      pending_zero_bytes_ = 0;
+      in_fragmented_record = false;
+      scratch->clear();
+      if (stopped_) break;
+    }
+
+    switch (type) {
+      case kFullType:
+      case kRecyclableFullType:
+        if (in_fragmented_record && !scratch->empty()) {
+          // An empty FIRST at a block tail followed by a FULL is what old
+          // RocksDB writers produced; only a non-empty one is damage.
+          ReportCorruption(scratch->size(), prospective_record_offset,
+                           "partial record without end", mode);
+          if (stopped_) break;
+        }
+        scratch->clear();
+        *record = fragment;
+        last_record_offset_ = offset;
+        return true;
+
+      case kFirstType:
+      case kRecyclableFirstType:
+        if (in_fragmented_record && !scratch->empty()) {
+          ReportCorruption(scratch->size(), prospective_record_offset,
+                           "partial record without end", mode);
+          if (stopped_) break;
+        }
+        prospective_record_offset = offset;
+        scratch->assign(fragment.data(), fragment.size());
+        in_fragmented_record = true;
+        break;
+
+      case kMiddleType:
+      case kRecyclableMiddleType:
+        if (!in_fragmented_record) {
+          ReportCorruption(fragment.size(), offset,
+                           "missing start of fragmented record", mode);
+        } else {
+          scratch->append(fragment.data(), fragment.size());
+        }
+        break;
+
+      case kLastType:
+      case kRecyclableLastType:
+        if (!in_fragmented_record) {
+          ReportCorruption(fragment.size(), offset,
+                           "missing start of fragmented record", mode);
+          break;
+        }
+        scratch->append(fragment.data(), fragment.size());
+        *record = Slice(*scratch);
+        last_record_offset_ = prospective_record_offset;
+        return true;
+
+      case kBadHeader:
+        if (absolute) {
+          ReportCorruption(
+              drop_size + scratch->size(),
+              in_fragmented_record ? prospective_record_offset : offset,
+              "truncated header", mode);
+        }
+        scratch->clear();
+        return false;
+
+      case kEof:
+        pending_zero_bytes_ = 0;
+        if (in_fragmented_record && absolute) {
+          ReportCorruption(scratch->size(), prospective_record_offset,
+                           "unfinished fragmented record at end of log", mode);
+        }
+        scratch->clear();
+        return false;
+
+      case kOldRecord:
+        pending_zero_bytes_ = 0;
+        if (mode != WALRecoveryMode::kSkipAnyCorruptedRecords) {
+          if (in_fragmented_record && absolute) {
+            ReportCorruption(scratch->size(), prospective_record_offset,
+                             "unfinished fragmented record at end of log",
+                             mode);
+          }
+          stopped_ = true;
+          scratch->clear();
+          return false;
+        }
+        if (in_fragmented_record) {
+          ReportCorruption(scratch->size(), prospective_record_offset,
+                           "error in middle of record", mode);
+          in_fragmented_record = false;
+          scratch->clear();
+        }
+        break;
+
+      case kBadRecordLen:
+        if (eof_) {
+          // The last record was cut short by the end of the file.
+          if (absolute) {
+            ReportCorruption(
+                drop_size + scratch->size(),
+                in_fragmented_record ? prospective_record_offset : offset,
+                "truncated record body", mode);
+          }
+          scratch->clear();
+          return false;
+        }
+        [[fallthrough]];
+      case kBadRecordChecksum:
+      case kBadZeroRecord:
+        if (recycled_ &&
+            mode == WALRecoveryMode::kTolerateCorruptedTailRecords) {
+          // In a reused file, damage past the new data is the old file's
+          // leftovers.
+          stopped_ = true;
+          scratch->clear();
+          return false;
+        }
+        ReportCorruption(
+            drop_size + scratch->size(),
+            in_fragmented_record ? prospective_record_offset : offset,
+            type == kBadRecordLen        ? "bad record length"
+            : type == kBadRecordChecksum ? "checksum mismatch"
+                                         : "bytes after a zero record header",
+            mode);
+        in_fragmented_record = false;
+        scratch->clear();
+        break;
+
+      case kSetCompressionType:
+        ReportCorruption(fragment.size() + scratch->size(), offset,
+                         "WAL compression not supported", mode);
+        stopped_ = true;
+        break;
+
+      default: {
+        char buf[48];
+        snprintf(buf, sizeof(buf), "unknown record type %u", type);
+        ReportCorruption(
+            fragment.size() + scratch->size(),
+            in_fragmented_record ? prospective_record_offset : offset, buf,
+            mode);
+        in_fragmented_record = false;
+        scratch->clear();
+        break;
+      }
+    }
+  }
+  scratch->clear();
+  *record = Slice();
+  return false;
+}
+
+}  // namespace strata::log

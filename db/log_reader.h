@@ -1,0 +1,140 @@
+// log::Reader: reads back the logical records of a log file (WAL or
+// MANIFEST) written in the format of db/log_format.h, reassembling
+// fragments and checking each physical record's crc and length. Damage is
+// reported to a Reporter and handled per WALRecoveryMode the way RocksDB
+// 7.8.3 handles it (FORMATS.md 2.4):
+//
+//  - End of file inside a header, inside a record body, or inside a
+//    FIRST..MIDDLE sequence: the log ends there (a torn final write). Only
+//    kAbsoluteConsistency reports it.
+//  - Bad crc, a length running past its block, or an unknown record type
+//    before the end: reported; the rest of the block is dropped and
+//    reading resumes at the next block (kTolerateCorruptedTailRecords,
+//    kAbsoluteConsistency, kSkipAnyCorruptedRecords -- the caller decides
+//    whether a report is fatal). In kPointInTimeRecovery the reader stops
+//    at the first report: ReadRecord returns false from then on, so the
+//    records returned are a prefix of the log.
+//  - A zero header (type 0, length 0), which is unwritten preallocated
+//    space (e.g. an mmap-written WAL cut by a crash): the rest of the block
+//    is skipped silently; an all-zero tail is the end of the log. If the
+//    zero-filled stretch is followed by more records, it was a hole and is
+//    reported once, when the next record is found.
+//  - A recyclable record carrying another log number is stale data of a
+//    reused file: end of log (kSkipAnyCorruptedRecords skips it instead).
+//    Only a file that starts with a recyclable record is a reused one;
+//    elsewhere such a header is damage and reported like a bad crc.
+//  - kSetCompressionType: reported ("WAL compression not supported"); the
+//    reader stops in every mode.
+//  - A failed read of the file is reported (IOError) and ends the log.
+// Every reported Status names the file and the byte offset of the damage.
+// The file is read in 32 KiB blocks into a buffer the reader owns.
+// Thread-safety: not thread-safe.
+// Invariants:
+//  1. end_of_buffer_offset_ is the file offset just past buffer_;
+//     end_of_buffer_offset_ - buffer_.size() is the offset of buffer_[0].
+//  2. The file offset of buffer_'s end is a multiple of kBlockSize unless
+//     eof_ (reads are whole blocks until the short one).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "db/log_format.h"
+#include "strata/env.h"
+#include "strata/options.h"
+#include "strata/slice.h"
+#include "strata/status.h"
+
+namespace strata::log {
+
+class Reader {
+ public:
+  // Receives damage found while reading.
+  struct Reporter {
+    virtual ~Reporter();
+    // bytes: about how many bytes were dropped; status: Corruption (or
+    // IOError for a failed read) naming the file and the offset.
+    virtual void Corruption(size_t bytes, const Status& status) = 0;
+  };
+
+  // file: read from its start; owned. reporter: may be null (damage is then
+  //   ignored); borrowed, must outlive the reader. checksum: verify crcs.
+  // log_number: the file's number (checked against recyclable headers).
+  // file_name_for_messages: used in every reported Status.
+  Reader(std::unique_ptr<SequentialFile> file, Reporter* reporter,
+         bool checksum, uint64_t log_number,
+         std::string file_name_for_messages);
+  ~Reader();
+
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+
+  // Reads the next logical record into *record and returns true, or returns
+  // false at the end of the log. *record points into *scratch or into the
+  // reader's buffer and is valid until the next call on this reader or a
+  // change of *scratch.
+  bool ReadRecord(
+      Slice* record, std::string* scratch,
+      WALRecoveryMode mode = WALRecoveryMode::kTolerateCorruptedTailRecords);
+
+  // File offset of the first header of the record last returned.
+  uint64_t LastRecordOffset() const { return last_record_offset_; }
+  // File offset just past the bytes read from the file so far.
+  uint64_t EndOfBufferOffset() const { return end_of_buffer_offset_; }
+  // True once a read came back short (the end of the file was seen).
+  bool IsEOF() const { return eof_; }
+  uint64_t log_number() const { return log_number_; }
+  SequentialFile* file() const { return file_.get(); }
+
+ private:
+  // Outcomes of ReadPhysicalRecord beyond the record types 0..255.
+  enum : unsigned int {
+    kEof = 0x100,
+    // Fewer than a header's bytes, not all zero, at the end of the file.
+    kBadHeader,
+    // header + length runs past the bytes of the block.
+    kBadRecordLen,
+    kBadRecordChecksum,
+    // A zero header followed by non-zero bytes in the same block.
+    kBadZeroRecord,
+    // A recyclable record of another log number.
+    kOldRecord,
+  };
+
+  // Returns a record type with *result set to its payload, or one of the
+  // outcomes above with *drop_size set to the bytes dropped. *offset is the
+  // file offset of the header (or of the dropped bytes).
+  unsigned int ReadPhysicalRecord(Slice* result, size_t* drop_size,
+                                  uint64_t* offset);
+  // Reads the next block into buffer_. False at the end of the file, with
+  // *error = kEof or kBadHeader (and *drop_size set).
+  bool ReadMore(size_t* drop_size, unsigned int* error);
+  // Reports damage at offset; in kPointInTimeRecovery also stops the reader.
+  void ReportCorruption(size_t bytes, uint64_t offset, const char* reason,
+                        WALRecoveryMode mode);
+
+  const std::unique_ptr<SequentialFile> file_;
+  Reporter* const reporter_;
+  const bool checksum_;
+  const uint64_t log_number_;
+  const std::string file_name_;
+  const std::unique_ptr<char[]> backing_store_;
+
+  Slice buffer_;
+  bool eof_ = false;
+  bool read_error_ = false;
+  // The log ended before the end of the file (stale records of a reused
+  // file, a report in kPointInTimeRecovery, a compression marker): every
+  // later ReadRecord returns false.
+  bool stopped_ = false;
+  // The file starts with a recyclable record (a reused file).
+  bool recycled_ = false;
+  uint64_t end_of_buffer_offset_ = 0;
+  uint64_t last_record_offset_ = 0;
+  // A zero-filled stretch skipped but not yet known to be the log's tail.
+  uint64_t pending_zero_offset_ = 0;
+  size_t pending_zero_bytes_ = 0;
+};
+
+}  // namespace strata::log

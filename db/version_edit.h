@@ -1,0 +1,161 @@
+// VersionEdit: one change to the set of live files and the database's
+// counters, serialized as one MANIFEST record (FORMATS.md section 8).
+//
+// Encoding: a sequence of (varint32 tag, fields) pairs, in RocksDB's tag
+// numbering (never renumber; see the Tag enum). Fields are written in
+// RocksDB's order; the decoder accepts any order, skips unknown tags that have
+// the "safe to ignore" bit (0x2000) by one length-prefixed field, and returns
+// Corruption naming the tag for any other unknown tag.
+//
+// kNewFile4 (tag 103):
+//   varint32 level | varint64 number | varint64 file_size
+//   lp smallest internal key | lp largest internal key
+//   varint64 smallest_seqno | varint64 largest_seqno
+//   { varint32 custom_tag, lp field }*  varint32 1 (kTerminate)
+// Custom tags with bit 0x40 set must be understood or the edit is rejected.
+// Thread-safety: not thread-safe (plain data).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "db/dbformat.h"
+#include "strata/slice.h"
+#include "strata/status.h"
+
+namespace strata {
+
+// Persisted: never renumber.
+enum VersionEditTag : uint32_t {
+  kComparator = 1,
+  kLogNumber = 2,
+  kNextFileNumber = 3,
+  kLastSequence = 4,
+  kCompactCursor = 5,
+  kDeletedFile = 6,
+  kNewFile = 7,
+  kPrevLogNumber = 9,
+  kMinLogNumberToKeep = 10,
+  kNewFile2 = 100,
+  kNewFile3 = 102,
+  kNewFile4 = 103,
+  kColumnFamily = 200,
+  kColumnFamilyAdd = 201,
+  kColumnFamilyDrop = 202,
+  kMaxColumnFamily = 203,
+  kInAtomicGroup = 300,
+  kBlobFileAddition = 400,
+  kBlobFileGarbage = 401,
+  kTagSafeIgnoreMask = 1 << 13,
+  kDbId = kTagSafeIgnoreMask + 1,
+  kBlobFileAdditionDeprecated = kTagSafeIgnoreMask + 2,
+  kBlobFileGarbageDeprecated = kTagSafeIgnoreMask + 3,
+  kWalAddition = kTagSafeIgnoreMask + 4,
+  kWalDeletion = kTagSafeIgnoreMask + 5,
+  kFullHistoryTsLow = kTagSafeIgnoreMask + 6,
+  kWalAddition2 = kTagSafeIgnoreMask + 7,
+  kWalDeletion2 = kTagSafeIgnoreMask + 8,
+};
+static_assert(kWalDeletion2 == 8200, "VersionEdit tags are persisted");
+
+// Custom field tags inside kNewFile4. Persisted: never renumber.
+enum NewFileCustomTag : uint32_t {
+  kTerminate = 1,
+  kNeedCompaction = 2,
+  kMinLogNumberToKeepHack = 3,
+  kOldestBlobFileNumber = 4,
+  kOldestAncesterTime = 5,
+  kFileCreationTime = 6,
+  kFileChecksum = 7,
+  kFileChecksumFuncName = 8,
+  kTemperature = 9,
+  kMinTimestamp = 10,
+  kMaxTimestamp = 11,
+  kUniqueId = 12,
+  kCustomTagNonSafeIgnoreMask = 1 << 6,
+  kPathId = kCustomTagNonSafeIgnoreMask + 1,
+};
+
+struct FileMetaData {
+  uint64_t number = 0;
+  uint32_t path_id = 0;
+  uint64_t file_size = 0;
+  std::string smallest;  // internal key
+  std::string largest;   // internal key
+  SequenceNumber smallest_seqno = kMaxSequenceNumber;
+  SequenceNumber largest_seqno = 0;
+  bool marked_for_compaction = false;
+  uint64_t oldest_blob_file_number = 0;
+  uint64_t oldest_ancester_time = 0;
+  uint64_t file_creation_time = 0;
+  std::string file_checksum;
+  std::string file_checksum_func_name = "Unknown";
+  uint8_t temperature = 0;
+  std::string unique_id;  // 16 bytes when present (kept, never verified)
+};
+
+class VersionEdit {
+ public:
+  void Clear() { *this = VersionEdit(); }
+
+  void SetComparatorName(const Slice& name) { comparator_ = name.ToString(); }
+  void SetLogNumber(uint64_t n) { log_number_ = n; }
+  void SetPrevLogNumber(uint64_t n) { prev_log_number_ = n; }
+  void SetNextFile(uint64_t n) { next_file_number_ = n; }
+  void SetLastSequence(SequenceNumber s) { last_sequence_ = s; }
+  void SetMinLogNumberToKeep(uint64_t n) { min_log_number_to_keep_ = n; }
+  void SetMaxColumnFamily(uint32_t n) { max_column_family_ = n; }
+  void SetDBId(const Slice& id) { db_id_ = id.ToString(); }
+  void SetColumnFamily(uint32_t id) { column_family_ = id; }
+  void AddColumnFamily(const Slice& name) { column_family_add_ = name.ToString(); }
+  void DropColumnFamily() { column_family_drop_ = true; }
+  void AddFile(int level, const FileMetaData& f) { new_files_.emplace_back(level, f); }
+  void DeleteFile(int level, uint64_t number) { deleted_files_.emplace_back(level, number); }
+
+  const std::optional<std::string>& comparator() const { return comparator_; }
+  const std::optional<uint64_t>& log_number() const { return log_number_; }
+  const std::optional<uint64_t>& prev_log_number() const { return prev_log_number_; }
+  const std::optional<uint64_t>& next_file_number() const { return next_file_number_; }
+  const std::optional<SequenceNumber>& last_sequence() const { return last_sequence_; }
+  const std::optional<uint64_t>& min_log_number_to_keep() const {
+    return min_log_number_to_keep_;
+  }
+  const std::optional<uint32_t>& max_column_family() const { return max_column_family_; }
+  const std::optional<std::string>& db_id() const { return db_id_; }
+  uint32_t column_family() const { return column_family_; }
+  const std::optional<std::string>& column_family_add() const { return column_family_add_; }
+  bool is_column_family_drop() const { return column_family_drop_; }
+  const std::vector<std::pair<int, FileMetaData>>& new_files() const { return new_files_; }
+  const std::vector<std::pair<int, uint64_t>>& deleted_files() const { return deleted_files_; }
+  // Remaining edits of the atomic group this edit belongs to, if any.
+  const std::optional<uint32_t>& remaining_in_atomic_group() const { return atomic_group_; }
+
+  // Appends the encoding to *dst.
+  void EncodeTo(std::string* dst) const;
+  // Replaces *this with the decoded edit. Corruption names the tag and the
+  // byte offset inside the record on bad input.
+  Status DecodeFrom(const Slice& src);
+
+  std::string DebugString() const;
+
+ private:
+  std::optional<std::string> comparator_;
+  std::optional<uint64_t> log_number_;
+  std::optional<uint64_t> prev_log_number_;
+  std::optional<uint64_t> next_file_number_;
+  std::optional<SequenceNumber> last_sequence_;
+  std::optional<uint64_t> min_log_number_to_keep_;
+  std::optional<uint32_t> max_column_family_;
+  std::optional<std::string> db_id_;
+  uint32_t column_family_ = 0;
+  std::optional<std::string> column_family_add_;
+  bool column_family_drop_ = false;
+  std::optional<uint32_t> atomic_group_;
+  std::vector<std::pair<int, FileMetaData>> new_files_;
+  std::vector<std::pair<int, uint64_t>> deleted_files_;
+};
+
+}  // namespace strata

@@ -1,0 +1,418 @@
+// WriteBatch and WriteBatchInternal; the wire format is documented in
+// db/write_batch_internal.h.
+
+#include "strata/write_batch.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+#include "db/dbformat.h"
+#include "db/write_batch_internal.h"
+#include "strata/db.h"
+#include "util/coding.h"
+
+namespace strata {
+
+namespace {
+
+constexpr size_t kHeader = WriteBatchInternal::kHeader;
+constexpr size_t kMaxSliceSize = std::numeric_limits<uint32_t>::max();
+
+inline uint32_t CfId(ColumnFamilyHandle* cf) {
+  return cf == nullptr ? 0 : cf->GetID();
+}
+
+// Starts a record: makes sure the header exists (a batch built from short
+// bytes), bumps the count when the record is counted, and writes the tag --
+// the plain one for family 0, the column-family one (followed by the id)
+// otherwise.
+inline void BeginRecord(std::string* rep, ValueType plain_tag, ValueType cf_tag,
+                        uint32_t cf_id) {
+  if (rep->size() < kHeader) rep->resize(kHeader);
+  char* count = rep->data() + 8;
+  EncodeFixed32(count, DecodeFixed32(count) + 1);
+  if (cf_id == 0) {
+    rep->push_back(static_cast<char>(plain_tag));
+  } else {
+    char buf[1 + kMaxVarint32Length];
+    buf[0] = static_cast<char>(cf_tag);
+    rep->append(buf, EncodeVarint32(buf + 1, cf_id) - buf);
+  }
+}
+
+Status TooLarge(const char* what) {
+  return Status::InvalidArgument(what, "larger than 4 GiB - 1 bytes");
+}
+
+std::string OffsetText(size_t offset) {
+  return "offset " + std::to_string(offset);
+}
+
+Status BadRecord(const char* what, size_t offset) {
+  return Status::Corruption(what, OffsetText(offset));
+}
+
+Status UnsupportedTag(unsigned int tag, const char* name, size_t offset) {
+  char buf[96];
+  snprintf(buf, sizeof(buf), "WriteBatch tag 0x%02x (%s) not supported", tag,
+           name);
+  return Status::NotSupported(buf, OffsetText(offset));
+}
+
+}  // namespace
+
+// ---- WriteBatchInternal ----
+
+uint32_t WriteBatchInternal::Count(const WriteBatch* batch) {
+  if (batch->rep_.size() < kHeader) return 0;
+  return DecodeFixed32(batch->rep_.data() + 8);
+}
+
+void WriteBatchInternal::SetCount(WriteBatch* batch, uint32_t n) {
+  if (batch->rep_.size() < kHeader) batch->rep_.resize(kHeader);
+  EncodeFixed32(batch->rep_.data() + 8, n);
+}
+
+SequenceNumber WriteBatchInternal::Sequence(const WriteBatch* batch) {
+  if (batch->rep_.size() < kHeader) return 0;
+  return DecodeFixed64(batch->rep_.data());
+}
+
+void WriteBatchInternal::SetSequence(WriteBatch* batch, SequenceNumber seq) {
+  if (batch->rep_.size() < kHeader) batch->rep_.resize(kHeader);
+  EncodeFixed64(batch->rep_.data(), seq);
+}
+
+Status WriteBatchInternal::SetContents(WriteBatch* batch,
+                                       const Slice& contents) {
+  if (contents.size() < kHeader)
+    return Status::Corruption("log record too small");
+  batch->rep_.assign(contents.data(), contents.size());
+  return Status::OK();
+}
+
+void WriteBatchInternal::Append(WriteBatch* dst, const WriteBatch* src) {
+  if (src->rep_.size() < kHeader) return;
+  SetCount(dst, Count(dst) + Count(src));
+  dst->rep_.append(src->rep_.data() + kHeader, src->rep_.size() - kHeader);
+}
+
+Status WriteBatchInternal::Put(WriteBatch* batch, uint32_t cf_id,
+                               const Slice& key, const Slice& value) {
+  if (key.size() > kMaxSliceSize) return TooLarge("key");
+  if (value.size() > kMaxSliceSize) return TooLarge("value");
+  std::string* rep = &batch->rep_;
+  BeginRecord(rep, kTypeValue, kTypeColumnFamilyValue, cf_id);
+  PutLengthPrefixedSlice(rep, key);
+  PutLengthPrefixedSlice(rep, value);
+  return Status::OK();
+}
+
+Status WriteBatchInternal::Delete(WriteBatch* batch, uint32_t cf_id,
+                                  const Slice& key) {
+  if (key.size() > kMaxSliceSize) return TooLarge("key");
+  std::string* rep = &batch->rep_;
+  BeginRecord(rep, kTypeDeletion, kTypeColumnFamilyDeletion, cf_id);
+  PutLengthPrefixedSlice(rep, key);
+  return Status::OK();
+}
+
+Status WriteBatchInternal::SingleDelete(WriteBatch* batch, uint32_t cf_id,
+                                        const Slice& key) {
+  if (key.size() > kMaxSliceSize) return TooLarge("key");
+  std::string* rep = &batch->rep_;
+  BeginRecord(rep, kTypeSingleDeletion, kTypeColumnFamilySingleDeletion, cf_id);
+  PutLengthPrefixedSlice(rep, key);
+  return Status::OK();
+}
+
+Status WriteBatchInternal::DeleteRange(WriteBatch* batch, uint32_t cf_id,
+                                       const Slice& begin_key,
+                                       const Slice& end_key) {
+  if (begin_key.size() > kMaxSliceSize) return TooLarge("begin key");
+  if (end_key.size() > kMaxSliceSize) return TooLarge("end key");
+  std::string* rep = &batch->rep_;
+  BeginRecord(rep, kTypeRangeDeletion, kTypeColumnFamilyRangeDeletion, cf_id);
+  PutLengthPrefixedSlice(rep, begin_key);
+  PutLengthPrefixedSlice(rep, end_key);
+  return Status::OK();
+}
+
+Status WriteBatchInternal::Merge(WriteBatch* batch, uint32_t cf_id,
+                                 const Slice& key, const Slice& value) {
+  if (key.size() > kMaxSliceSize) return TooLarge("key");
+  if (value.size() > kMaxSliceSize) return TooLarge("value");
+  std::string* rep = &batch->rep_;
+  BeginRecord(rep, kTypeMerge, kTypeColumnFamilyMerge, cf_id);
+  PutLengthPrefixedSlice(rep, key);
+  PutLengthPrefixedSlice(rep, value);
+  return Status::OK();
+}
+
+// ---- WriteBatch ----
+
+WriteBatch::WriteBatch(size_t reserved_bytes) {
+  rep_.reserve(std::max(reserved_bytes, kHeader));
+  rep_.resize(kHeader);
+}
+
+WriteBatch::WriteBatch(std::string rep) : rep_(std::move(rep)) {}
+
+WriteBatch::~WriteBatch() = default;
+WriteBatch::WriteBatch(const WriteBatch&) = default;
+WriteBatch& WriteBatch::operator=(const WriteBatch&) = default;
+
+// A moved-from batch is left empty and usable (the header fits in the
+// string's inline storage, so this does not allocate).
+WriteBatch::WriteBatch(WriteBatch&& other) noexcept
+    : rep_(std::move(other.rep_)) {
+  other.Clear();
+}
+
+WriteBatch& WriteBatch::operator=(WriteBatch&& other) noexcept {
+  if (this != &other) {
+    rep_ = std::move(other.rep_);
+    other.Clear();
+  }
+  return *this;
+}
+
+Status WriteBatch::Put(const Slice& key, const Slice& value) {
+  return WriteBatchInternal::Put(this, 0, key, value);
+}
+Status WriteBatch::Put(ColumnFamilyHandle* cf, const Slice& key,
+                       const Slice& value) {
+  return WriteBatchInternal::Put(this, CfId(cf), key, value);
+}
+Status WriteBatch::Delete(const Slice& key) {
+  return WriteBatchInternal::Delete(this, 0, key);
+}
+Status WriteBatch::Delete(ColumnFamilyHandle* cf, const Slice& key) {
+  return WriteBatchInternal::Delete(this, CfId(cf), key);
+}
+Status WriteBatch::SingleDelete(const Slice& key) {
+  return WriteBatchInternal::SingleDelete(this, 0, key);
+}
+Status WriteBatch::SingleDelete(ColumnFamilyHandle* cf, const Slice& key) {
+  return WriteBatchInternal::SingleDelete(this, CfId(cf), key);
+}
+Status WriteBatch::DeleteRange(const Slice& begin_key, const Slice& end_key) {
+  return WriteBatchInternal::DeleteRange(this, 0, begin_key, end_key);
+}
+Status WriteBatch::DeleteRange(ColumnFamilyHandle* cf, const Slice& begin_key,
+                               const Slice& end_key) {
+  return WriteBatchInternal::DeleteRange(this, CfId(cf), begin_key, end_key);
+}
+Status WriteBatch::Merge(const Slice& key, const Slice& value) {
+  return WriteBatchInternal::Merge(this, 0, key, value);
+}
+Status WriteBatch::Merge(ColumnFamilyHandle* cf, const Slice& key,
+                         const Slice& value) {
+  return WriteBatchInternal::Merge(this, CfId(cf), key, value);
+}
+
+Status WriteBatch::PutLogData(const Slice& blob) {
+  if (blob.size() > kMaxSliceSize) return TooLarge("log data");
+  if (rep_.size() < kHeader) rep_.resize(kHeader);
+  rep_.push_back(static_cast<char>(kTypeLogData));
+  PutLengthPrefixedSlice(&rep_, blob);
+  return Status::OK();
+}
+
+void WriteBatch::Clear() {
+  rep_.clear();
+  rep_.resize(kHeader);
+}
+
+uint32_t WriteBatch::Count() const { return WriteBatchInternal::Count(this); }
+
+// ---- Handler defaults ----
+
+WriteBatch::Handler::~Handler() = default;
+
+Status WriteBatch::Handler::PutCF(uint32_t cf_id, const Slice& key,
+                                  const Slice& value) {
+  if (cf_id != 0)
+    return Status::InvalidArgument(
+        "non-default column family and PutCF not implemented");
+  Put(key, value);
+  return Status::OK();
+}
+Status WriteBatch::Handler::DeleteCF(uint32_t cf_id, const Slice& key) {
+  if (cf_id != 0) {
+    return Status::InvalidArgument(
+        "non-default column family and DeleteCF not implemented");
+  }
+  Delete(key);
+  return Status::OK();
+}
+Status WriteBatch::Handler::SingleDeleteCF(uint32_t cf_id, const Slice& key) {
+  if (cf_id != 0) {
+    return Status::InvalidArgument(
+        "non-default column family and SingleDeleteCF not implemented");
+  }
+  SingleDelete(key);
+  return Status::OK();
+}
+Status WriteBatch::Handler::DeleteRangeCF(uint32_t cf_id,
+                                          const Slice& begin_key,
+                                          const Slice& end_key) {
+  if (cf_id != 0) {
+    return Status::InvalidArgument(
+        "non-default column family and DeleteRangeCF not implemented");
+  }
+  DeleteRange(begin_key, end_key);
+  return Status::OK();
+}
+Status WriteBatch::Handler::MergeCF(uint32_t cf_id, const Slice& key,
+                                    const Slice& value) {
+  if (cf_id != 0) {
+    return Status::InvalidArgument(
+        "non-default column family and MergeCF not implemented");
+  }
+  Merge(key, value);
+  return Status::OK();
+}
+void WriteBatch::Handler::LogData(const Slice& /*blob*/) {}
+void WriteBatch::Handler::Put(const Slice& /*key*/, const Slice& /*value*/) {}
+void WriteBatch::Handler::Delete(const Slice& /*key*/) {}
+void WriteBatch::Handler::SingleDelete(const Slice& /*key*/) {}
+void WriteBatch::Handler::DeleteRange(const Slice& /*begin_key*/,
+                                      const Slice& /*end_key*/) {}
+void WriteBatch::Handler::Merge(const Slice& /*key*/, const Slice& /*value*/) {}
+
+// ---- Iterate ----
+
+Status WriteBatch::Iterate(Handler* handler) const {
+  if (rep_.size() < kHeader) return Status::Corruption("log record too small");
+  const char* const base = rep_.data();
+  const char* const limit = base + rep_.size();
+  const char* p = base + kHeader;
+  uint32_t found = 0;
+  Slice key;
+  Slice value;
+  Status s;
+  while (p != limit) {
+    if (!handler->Continue()) return Status::OK();
+    const size_t offset = static_cast<size_t>(p - base);
+    const unsigned int tag = static_cast<unsigned char>(*p++);
+    uint32_t cf_id = 0;
+    switch (tag) {
+      case kTypeColumnFamilyValue:
+        if ((p = GetVarint32Ptr(p, limit, &cf_id)) == nullptr) {
+          return BadRecord("bad WriteBatch Put", offset);
+        }
+        [[fallthrough]];
+      case kTypeValue:
+        if ((p = GetLengthPrefixedSlicePtr(p, limit, &key)) == nullptr ||
+            (p = GetLengthPrefixedSlicePtr(p, limit, &value)) == nullptr) {
+          return BadRecord("bad WriteBatch Put", offset);
+        }
+        s = handler->PutCF(cf_id, key, value);
+        found++;
+        break;
+
+      case kTypeColumnFamilyDeletion:
+        if ((p = GetVarint32Ptr(p, limit, &cf_id)) == nullptr) {
+          return BadRecord("bad WriteBatch Delete", offset);
+        }
+        [[fallthrough]];
+      case kTypeDeletion:
+        if ((p = GetLengthPrefixedSlicePtr(p, limit, &key)) == nullptr) {
+          return BadRecord("bad WriteBatch Delete", offset);
+        }
+        s = handler->DeleteCF(cf_id, key);
+        found++;
+        break;
+
+      case kTypeColumnFamilySingleDeletion:
+        if ((p = GetVarint32Ptr(p, limit, &cf_id)) == nullptr) {
+          return BadRecord("bad WriteBatch SingleDelete", offset);
+        }
+        [[fallthrough]];
+      case kTypeSingleDeletion:
+        if ((p = GetLengthPrefixedSlicePtr(p, limit, &key)) == nullptr) {
+          return BadRecord("bad WriteBatch SingleDelete", offset);
+        }
+        s = handler->SingleDeleteCF(cf_id, key);
+        found++;
+        break;
+
+      case kTypeColumnFamilyRangeDeletion:
+        if ((p = GetVarint32Ptr(p, limit, &cf_id)) == nullptr) {
+          return BadRecord("bad WriteBatch DeleteRange", offset);
+        }
+        [[fallthrough]];
+      case kTypeRangeDeletion:
+        if ((p = GetLengthPrefixedSlicePtr(p, limit, &key)) == nullptr ||
+            (p = GetLengthPrefixedSlicePtr(p, limit, &value)) == nullptr) {
+          return BadRecord("bad WriteBatch DeleteRange", offset);
+        }
+        s = handler->DeleteRangeCF(cf_id, key, value);
+        found++;
+        break;
+
+      case kTypeColumnFamilyMerge:
+        if ((p = GetVarint32Ptr(p, limit, &cf_id)) == nullptr) {
+          return BadRecord("bad WriteBatch Merge", offset);
+        }
+        [[fallthrough]];
+      case kTypeMerge:
+        if ((p = GetLengthPrefixedSlicePtr(p, limit, &key)) == nullptr ||
+            (p = GetLengthPrefixedSlicePtr(p, limit, &value)) == nullptr) {
+          return BadRecord("bad WriteBatch Merge", offset);
+        }
+        s = handler->MergeCF(cf_id, key, value);
+        found++;
+        break;
+
+      case kTypeLogData:
+        if ((p = GetLengthPrefixedSlicePtr(p, limit, &value)) == nullptr) {
+          return BadRecord("bad WriteBatch LogData", offset);
+        }
+        handler->LogData(value);
+        break;
+
+      case kTypeNoop:
+        break;
+
+      case kTypeBeginPrepareXID:
+        return UnsupportedTag(tag, "BeginPrepareXID", offset);
+      case kTypeEndPrepareXID:
+        return UnsupportedTag(tag, "EndPrepareXID", offset);
+      case kTypeCommitXID:
+        return UnsupportedTag(tag, "CommitXID", offset);
+      case kTypeRollbackXID:
+        return UnsupportedTag(tag, "RollbackXID", offset);
+      case kTypeBeginPersistedPrepareXID:
+        return UnsupportedTag(tag, "BeginPersistedPrepareXID", offset);
+      case kTypeBeginUnprepareXID:
+        return UnsupportedTag(tag, "BeginUnprepareXID", offset);
+      case kTypeCommitXIDAndTimestamp:
+        return UnsupportedTag(tag, "CommitXIDAndTimestamp", offset);
+      case kTypeColumnFamilyBlobIndex:
+        return UnsupportedTag(tag, "CF BlobIndex", offset);
+      case kTypeBlobIndex:
+        return UnsupportedTag(tag, "BlobIndex", offset);
+      case kTypeWideColumnEntity:
+        return UnsupportedTag(tag, "PutEntity", offset);
+      case kTypeColumnFamilyWideColumnEntity:
+        return UnsupportedTag(tag, "CF PutEntity", offset);
+
+      default: {
+        char buf[48];
+        snprintf(buf, sizeof(buf), "unknown WriteBatch tag 0x%02x", tag);
+        return BadRecord(buf, offset);
+      }
+    }
+    if (!s.ok()) return s;
+  }
+  if (found != WriteBatchInternal::Count(this)) {
+    return Status::Corruption("WriteBatch has wrong count");
+  }
+  return Status::OK();
+}
+
+}  // namespace strata

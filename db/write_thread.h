@@ -1,0 +1,133 @@
+// WriteThread: group commit. Concurrent writers queue up; the writer at the
+// head of the queue becomes the leader, takes the compatible writers behind
+// it into a write group, appends ONE WAL record for the whole group (with at
+// most one sync), and then either inserts every batch into the memtable
+// itself or lets each member insert its own batch concurrently. The leader
+// publishes the group's last sequence number only after every member has
+// inserted, so readers see a group all at once, and then hands leadership to
+// the next queued writer.
+//
+// Life of a writer (the caller of DB::Write):
+//   JoinBatchGroup -> kLeader:   EnterAsBatchGroupLeader, write the WAL,
+//                                [LaunchParallelMemTableWriters, insert own,
+//                                 WaitForParallelMemTableWriters] or insert
+//                                all, ExitAsBatchGroupLeader.
+//                  -> kParallelMemTableWriter: insert own batch at
+//                                w->sequence, CompleteParallelMemTableWriter.
+//                  -> kCompleted: the leader did everything; read w->status.
+// Invariants:
+//  1. At most one leader exists at a time; the leader is the queue head and
+//     the group is a contiguous run of the queue starting at it.
+//  2. A group never mixes writers with and without the WAL.
+//  3. A member returns only after its group's sequence is published.
+// Thread-safety: thread-safe; the queue is guarded by an internal mutex that
+// is never held during I/O or memtable inserts.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "db/dbformat.h"
+#include "strata/status.h"
+#include "strata/write_batch.h"
+#include "util/mutex.h"
+
+namespace strata {
+
+class WriteThread {
+ public:
+  enum class State : uint8_t {
+    kInit,
+    kLeader,
+    kParallelMemTableWriter,
+    kCompleted,
+  };
+
+  struct WriteGroup;
+
+  struct Writer {
+    Writer(WriteBatch* b, bool s, bool no_wal) : batch(b), sync(s), disable_wal(no_wal) {}
+    Writer(const Writer&) = delete;
+    Writer& operator=(const Writer&) = delete;
+
+    WriteBatch* batch;
+    const bool sync;
+    const bool disable_wal;
+    // Set by the leader before the member is launched or completed.
+    Status status;
+    SequenceNumber sequence = 0;  // sequence of the batch's first record
+    WriteGroup* group = nullptr;
+
+   private:
+    friend class WriteThread;
+    State state = State::kInit;  // guarded by WriteThread::mu_
+    Writer* next = nullptr;      // guarded by WriteThread::mu_
+    CondVar* cv = nullptr;       // created on first wait
+  };
+
+  struct WriteGroup {
+    Writer* leader = nullptr;
+    Writer* last = nullptr;  // inclusive end of the group in queue order
+    size_t size = 0;
+    size_t total_bytes = 0;
+    bool need_sync = false;
+    bool disable_wal = false;
+    SequenceNumber last_sequence = 0;
+    // Members (leader included) still inserting into the memtable.
+    std::atomic<size_t> running{0};
+
+    // Calls fn(Writer*) for each member in queue order.
+    template <class Fn>
+    void ForEach(Fn&& fn) const {
+      for (Writer* w = leader;; w = w->next) {
+        fn(w);
+        if (w == last) break;
+      }
+    }
+  };
+
+  // max_group_bytes: upper bound on a group's total batch bytes (a group of
+  // one may be larger).
+  explicit WriteThread(size_t max_group_bytes);
+  WriteThread(const WriteThread&) = delete;
+  WriteThread& operator=(const WriteThread&) = delete;
+
+  // Queues w and blocks until it leads a group, must insert its batch as a
+  // parallel memtable writer, or was completed by a leader.
+  State JoinBatchGroup(Writer* w) EXCLUDES(mu_);
+
+  // REQUIRES: leader got kLeader from JoinBatchGroup.
+  void EnterAsBatchGroupLeader(Writer* leader, WriteGroup* group) EXCLUDES(mu_);
+
+  // Wakes every member except the leader as a parallel memtable writer and
+  // counts all members (leader included) as running.
+  void LaunchParallelMemTableWriters(WriteGroup* group) EXCLUDES(mu_);
+
+  // A member (not the leader) finished its insert: counts it done, then
+  // waits until the leader completes the group.
+  void CompleteParallelMemTableWriter(Writer* w) EXCLUDES(mu_);
+
+  // The leader finished its own insert: waits until every member has too.
+  void WaitForParallelMemTableWriters(WriteGroup* group) EXCLUDES(mu_);
+
+  // Removes the group from the queue, completes every member except the
+  // leader (a non-ok status is given to members that have none), and makes
+  // the next queued writer the leader.
+  void ExitAsBatchGroupLeader(WriteGroup* group, const Status& status) EXCLUDES(mu_);
+
+  // Writers queued, the leader included (tests only).
+  size_t TEST_QueueLength() EXCLUDES(mu_);
+
+ private:
+  void Wait(Writer* w) REQUIRES(mu_);
+  void SetState(Writer* w, State s) REQUIRES(mu_);
+
+  const size_t max_group_bytes_;
+  Mutex mu_;
+  Writer* head_ GUARDED_BY(mu_) = nullptr;
+  Writer* tail_ GUARDED_BY(mu_) = nullptr;
+  CondVar leader_cv_;  // the leader waits here for parallel writers
+};
+
+}  // namespace strata

@@ -1,0 +1,137 @@
+// Env's thread pools, the process-wide defaults, the Log helpers and the
+// whole-file helpers of strata/env.h.
+
+#include <cassert>
+#include <cstdarg>
+#include <cstring>
+
+#include "env/info_log.h"
+#include "env/mem_file_system.h"
+#include "strata/env.h"
+#include "util/thread_pool.h"
+
+namespace strata {
+
+// One pool per priority; threads start on first use.
+struct Env::Pools {
+  ThreadPool low{1, "strata:low"};
+  ThreadPool high{1, "strata:high"};
+
+  ThreadPool& Get(Priority pri) {
+    assert(pri == Priority::kLow || pri == Priority::kHigh);
+    return pri == Priority::kHigh ? high : low;
+  }
+};
+
+Env::Env(std::shared_ptr<FileSystem> fs, std::shared_ptr<SystemClock> clock)
+    : fs_(std::move(fs)), clock_(std::move(clock)), pools_(std::make_unique<Pools>()) {}
+
+// Runs and joins the background jobs while the file system and clock they
+// may use are still alive. A subclass whose overrides the jobs call must do
+// this in its own destructor.
+Env::~Env() { Env::WaitForJobsAndJoinAllThreads(); }
+
+Env* Env::Default() {
+  // Leaked: never destroyed, so background threads may outlive main().
+  static Env* const env = new Env(FileSystem::Default(), SystemClock::Default());
+  return env;
+}
+
+void Env::Schedule(std::function<void()> fn, Priority pri) {
+  pools_->Get(pri).Schedule(std::move(fn));
+}
+
+void Env::SetBackgroundThreads(int n, Priority pri) { pools_->Get(pri).SetBackgroundThreads(n); }
+
+int Env::GetBackgroundThreads(Priority pri) { return pools_->Get(pri).GetBackgroundThreads(); }
+
+unsigned int Env::GetThreadPoolQueueLen(Priority pri) const {
+  return pools_->Get(pri).QueueLen();
+}
+
+void Env::WaitForJobsAndJoinAllThreads() {
+  // A flush may schedule a compaction and the other way round: repeat until
+  // neither pool has anything left.
+  do {
+    pools_->high.WaitForJobsAndJoinAllThreads();
+    pools_->low.WaitForJobsAndJoinAllThreads();
+  } while (!pools_->high.IsIdle() || !pools_->low.IsIdle());
+}
+
+std::unique_ptr<Env> NewMemEnv() {
+  return std::make_unique<Env>(NewMemFileSystem(), SystemClock::Default());
+}
+
+std::shared_ptr<FileSystem> NewMemFileSystem() { return std::make_shared<MemFileSystem>(); }
+
+void Log(InfoLogLevel level, Logger* logger, const char* format, ...) {
+  if (logger == nullptr || level < logger->GetInfoLogLevel()) return;
+  va_list ap;
+  va_start(ap, format);
+  logger->Logv(level, format, ap);
+  va_end(ap);
+}
+
+void Log(Logger* logger, const char* format, ...) {
+  if (logger == nullptr || InfoLogLevel::kInfo < logger->GetInfoLogLevel()) return;
+  va_list ap;
+  va_start(ap, format);
+  logger->Logv(InfoLogLevel::kInfo, format, ap);
+  va_end(ap);
+}
+
+Status FileSystem::NewLogger(const std::string& fname, std::shared_ptr<Logger>* result) {
+  result->reset();
+  FileOptions opts;
+  // Every line is flushed at once, so a small buffer is enough; longer lines
+  // are written directly.
+  opts.writable_file_max_buffer_size = 64 << 10;
+  std::unique_ptr<WritableFile> file;
+  Status s = NewWritableFile(fname, opts, &file);
+  if (!s.ok()) return s;
+  *result = std::make_shared<InfoLog>(std::move(file));
+  return Status::OK();
+}
+
+Status WriteStringToFile(FileSystem* fs, const Slice& data, const std::string& fname,
+                         bool should_sync) {
+  std::unique_ptr<WritableFile> file;
+  Status s = fs->NewWritableFile(fname, FileOptions(), &file);
+  if (!s.ok()) return s;
+  s = file->Append(data);
+  if (s.ok() && should_sync) s = file->Sync();
+  if (s.ok()) {
+    s = file->Close();
+  } else {
+    file->Close().PermitUncheckedError();  // the first error is the one to report
+  }
+  file.reset();
+  if (!s.ok()) fs->DeleteFile(fname).PermitUncheckedError();  // leave no partial file
+  return s;
+}
+
+Status ReadFileToString(FileSystem* fs, const std::string& fname, std::string* data) {
+  data->clear();
+  std::unique_ptr<SequentialFile> file;
+  Status s = fs->NewSequentialFile(fname, FileOptions(), &file);
+  if (!s.ok()) return s;
+  constexpr size_t kChunk = 64 << 10;
+  while (true) {
+    const size_t old_size = data->size();
+    data->resize(old_size + kChunk);
+    char* scratch = data->data() + old_size;
+    Slice fragment;
+    s = file->Read(kChunk, &fragment, scratch);
+    if (!s.ok()) {
+      data->resize(old_size);
+      return s;
+    }
+    if (fragment.data() != scratch && !fragment.empty()) {
+      memmove(scratch, fragment.data(), fragment.size());  // the file's own memory
+    }
+    data->resize(old_size + fragment.size());
+    if (fragment.size() < kChunk) return Status::OK();  // a short read is the end
+  }
+}
+
+}  // namespace strata

@@ -1,0 +1,660 @@
+#include "env/posix_file_system.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cassert>
+#include <cerrno>
+#include <cstring>
+#include <set>
+
+#include "util/mutex.h"
+
+namespace strata {
+
+namespace {
+
+std::string ErrnoText(int err) {
+  char buf[128];
+  // The GNU strerror_r returns the text, in buf or in static storage.
+  return std::string(strerror_r(err, buf, sizeof(buf)));
+}
+
+// The Status for a failed system call on path: "<context>: <path>: <errno>".
+Status PosixError(const char* context, const std::string& path, int err) {
+  const std::string msg = path + ": " + ErrnoText(err);
+  switch (err) {
+    case ENOSPC:
+      return Status::NoSpace(context, msg);
+    case ENOENT:
+      return Status::PathNotFound(context, msg);
+    default:
+      return Status::IOError(context, msg);
+  }
+}
+
+size_t PageSize() {
+  static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  return page;
+}
+
+// Writes all n bytes at the file position, retrying partial writes and EINTR.
+// Returns 0 or an errno value.
+int WriteFully(int fd, const char* data, size_t n) {
+  while (n > 0) {
+    const ssize_t w = write(fd, data, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    data += w;
+    n -= static_cast<size_t>(w);
+  }
+  return 0;
+}
+
+class PosixSequentialFile final : public SequentialFile {
+ public:
+  PosixSequentialFile(std::string fname, int fd) : fname_(std::move(fname)), fd_(fd) {}
+  ~PosixSequentialFile() override { close(fd_); }
+
+  Status Read(size_t n, Slice* result, char* scratch) override {
+    size_t got = 0;
+    while (got < n) {
+      const ssize_t r = read(fd_, scratch + got, n - got);
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        *result = Slice();
+        return PosixError("While reading file sequentially", fname_, errno);
+      }
+      if (r == 0) break;  // end of file
+      got += static_cast<size_t>(r);
+    }
+    *result = Slice(scratch, got);
+    return Status::OK();
+  }
+
+  Status Skip(uint64_t n) override {
+    if (lseek(fd_, static_cast<off_t>(n), SEEK_CUR) == static_cast<off_t>(-1)) {
+      return PosixError("While skipping in file", fname_, errno);
+    }
+    return Status::OK();
+  }
+
+ private:
+  const std::string fname_;
+  const int fd_;
+};
+
+class PosixRandomAccessFile final : public RandomAccessFile {
+ public:
+  PosixRandomAccessFile(std::string fname, int fd) : fname_(std::move(fname)), fd_(fd) {}
+  ~PosixRandomAccessFile() override { close(fd_); }
+
+  Status Read(uint64_t offset, size_t n, Slice* result, char* scratch) const override {
+    size_t got = 0;
+    while (got < n) {
+      const ssize_t r = pread(fd_, scratch + got, n - got, static_cast<off_t>(offset + got));
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        *result = Slice();
+        return PosixError("While pread from file", fname_, errno);
+      }
+      if (r == 0) break;  // end of file
+      got += static_cast<size_t>(r);
+    }
+    *result = Slice(scratch, got);
+    return Status::OK();
+  }
+
+  Status Prefetch(uint64_t offset, size_t n) override {
+    // Advice only; an error here changes nothing for correctness.
+    (void)posix_fadvise(fd_, static_cast<off_t>(offset), static_cast<off_t>(n),
+                        POSIX_FADV_WILLNEED);
+    return Status::OK();
+  }
+
+ private:
+  const std::string fname_;
+  const int fd_;
+};
+
+// The whole file mapped read-only; the map is taken at open, so bytes
+// appended later are not visible.
+class PosixMmapReadableFile final : public RandomAccessFile {
+ public:
+  PosixMmapReadableFile(const char* base, size_t length) : base_(base), length_(length) {}
+  ~PosixMmapReadableFile() override { munmap(const_cast<char*>(base_), length_); }
+
+  Status Read(uint64_t offset, size_t n, Slice* result, char* /*scratch*/) const override {
+    if (offset >= length_) {
+      *result = Slice();
+      return Status::OK();
+    }
+    *result = Slice(base_ + offset, std::min<uint64_t>(n, length_ - offset));
+    return Status::OK();
+  }
+
+  Status Prefetch(uint64_t offset, size_t n) override {
+    if (offset >= length_) return Status::OK();
+    const size_t page = PageSize();
+    const uint64_t start = offset & ~static_cast<uint64_t>(page - 1);
+    const uint64_t end = std::min<uint64_t>(offset + n, length_);
+    (void)madvise(const_cast<char*>(base_) + start, end - start, MADV_WILLNEED);
+    return Status::OK();
+  }
+
+ private:
+  const char* const base_;
+  const size_t length_;
+};
+
+// Buffered writes through write(2).
+class PosixWritableFile final : public WritableFile {
+ public:
+  PosixWritableFile(std::string fname, int fd, uint64_t initial_size, const FileOptions& opts)
+      : fname_(std::move(fname)),
+        capacity_(opts.writable_file_max_buffer_size),
+        prealloc_block_(opts.preallocation_block_size),
+        fd_(fd),
+        filesize_(initial_size),
+        preallocated_(initial_size) {}
+
+  ~PosixWritableFile() override {
+    if (fd_ >= 0) Close().PermitUncheckedError();
+  }
+
+  Status Append(const Slice& data) override {
+    const char* src = data.data();
+    const size_t n = data.size();
+    if (n == 0) return Status::OK();
+    if (fd_ < 0) return PosixError("While appending to file", fname_, EBADF);
+    if (prealloc_block_ > 0 && filesize_ + n > preallocated_) {
+      Status s = Preallocate(filesize_ + n);
+      if (!s.ok()) return s;
+    }
+    if (n > capacity_ - buffered_) {
+      Status s = FlushBuffer();
+      if (!s.ok()) return s;
+      if (n >= capacity_) {  // too big to be worth a copy
+        const int err = WriteFully(fd_, src, n);
+        if (err != 0) return PosixError("While appending to file", fname_, err);
+        filesize_ += n;
+        return Status::OK();
+      }
+    }
+    if (buf_ == nullptr) buf_.reset(new char[capacity_]);
+    memcpy(buf_.get() + buffered_, src, n);
+    buffered_ += n;
+    filesize_ += n;
+    return Status::OK();
+  }
+
+  Status Flush() override { return FlushBuffer(); }
+
+  Status Sync() override {
+    Status s = FlushBuffer();
+    if (!s.ok()) return s;
+    if (fdatasync(fd_) < 0) return PosixError("While fdatasync", fname_, errno);
+    return Status::OK();
+  }
+
+  Status Fsync() override {
+    Status s = FlushBuffer();
+    if (!s.ok()) return s;
+    if (fsync(fd_) < 0) return PosixError("While fsync", fname_, errno);
+    return Status::OK();
+  }
+
+  Status Close() override {
+    if (fd_ < 0) return Status::OK();
+    Status s = FlushBuffer();
+    // Space reserved past the end (FALLOC_FL_KEEP_SIZE) is released by
+    // cutting the file at its size.
+    if (preallocated_ > filesize_ && ftruncate(fd_, static_cast<off_t>(filesize_)) < 0 &&
+        s.ok()) {
+      s = PosixError("While truncating file to its size", fname_, errno);
+    }
+    if (close(fd_) < 0 && s.ok()) s = PosixError("While closing file", fname_, errno);
+    fd_ = -1;
+    buf_.reset();
+    return s;
+  }
+
+  uint64_t GetFileSize() const override { return filesize_; }
+
+  Status Allocate(uint64_t offset, uint64_t len) override {
+    if (fd_ < 0) return PosixError("While allocating space in file", fname_, EBADF);
+    if (fallocate(fd_, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(offset),
+                  static_cast<off_t>(len)) < 0) {
+      if (errno == EOPNOTSUPP || errno == ENOSYS) return Status::OK();  // advisory
+      return PosixError("While allocating space in file", fname_, errno);
+    }
+    preallocated_ = std::max(preallocated_, offset + len);
+    return Status::OK();
+  }
+
+ private:
+  Status FlushBuffer() {
+    if (buffered_ == 0) return Status::OK();
+    if (fd_ < 0) return PosixError("While appending to file", fname_, EBADF);
+    const int err = WriteFully(fd_, buf_.get(), buffered_);
+    // On error the file's contents are unknown; the bytes are dropped and
+    // the caller must treat the file as failed.
+    buffered_ = 0;
+    if (err != 0) return PosixError("While appending to file", fname_, err);
+    return Status::OK();
+  }
+
+  // Reserves space up to `end`, rounded up to the preallocation block.
+  Status Preallocate(uint64_t end) {
+    const uint64_t block = prealloc_block_;
+    const uint64_t target = (end + block - 1) / block * block;
+    if (fallocate(fd_, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(preallocated_),
+                  static_cast<off_t>(target - preallocated_)) < 0) {
+      if (errno == EOPNOTSUPP || errno == ENOSYS) {
+        prealloc_block_ = 0;  // the file system cannot; stop trying
+        return Status::OK();
+      }
+      return PosixError("While allocating space in file", fname_, errno);
+    }
+    preallocated_ = target;
+    return Status::OK();
+  }
+
+  const std::string fname_;
+  const size_t capacity_;
+  size_t prealloc_block_;
+  int fd_;
+  std::unique_ptr<char[]> buf_;  // capacity_ bytes, allocated on first use
+  size_t buffered_ = 0;
+  uint64_t filesize_;      // bytes appended, including buffered ones
+  uint64_t preallocated_;  // file space reserved up to here
+};
+
+// Appends by memcpy into mapped, preallocated chunks of the file.
+class PosixMmapWritableFile final : public WritableFile {
+ public:
+  PosixMmapWritableFile(std::string fname, int fd, uint64_t initial_size, size_t chunk)
+      : fname_(std::move(fname)),
+        chunk_(chunk),
+        fd_(fd),
+        filesize_(initial_size),
+        reserved_(initial_size) {}
+
+  ~PosixMmapWritableFile() override {
+    if (fd_ >= 0) Close().PermitUncheckedError();
+  }
+
+  Status Append(const Slice& data) override {
+    const char* src = data.data();
+    size_t n = data.size();
+    if (n > 0 && fd_ < 0) return PosixError("While appending to file", fname_, EBADF);
+    while (n > 0) {
+      if (dst_ == limit_) {
+        Status s = MapNextChunk();
+        if (!s.ok()) return s;
+      }
+      const size_t k = std::min(n, static_cast<size_t>(limit_ - dst_));
+      memcpy(dst_, src, k);
+      dst_ += k;
+      src += k;
+      n -= k;
+      filesize_ += k;
+    }
+    return Status::OK();
+  }
+
+  // The bytes are in the page cache once copied: nothing to do.
+  Status Flush() override { return Status::OK(); }
+
+  // fdatasync writes back every dirty page of the file, including pages
+  // dirtied through this and earlier (already unmapped) chunks, so no msync
+  // is needed on Linux.
+  Status Sync() override {
+    if (fd_ >= 0 && fdatasync(fd_) < 0) return PosixError("While fdatasync", fname_, errno);
+    return Status::OK();
+  }
+
+  Status Fsync() override {
+    if (fd_ >= 0 && fsync(fd_) < 0) return PosixError("While fsync", fname_, errno);
+    return Status::OK();
+  }
+
+  Status Close() override {
+    if (fd_ < 0) return Status::OK();
+    Status s = Unmap();
+    if (ftruncate(fd_, static_cast<off_t>(filesize_)) < 0 && s.ok()) {
+      s = PosixError("While truncating file to its size", fname_, errno);
+    }
+    if (close(fd_) < 0 && s.ok()) s = PosixError("While closing file", fname_, errno);
+    fd_ = -1;
+    return s;
+  }
+
+  uint64_t GetFileSize() const override { return filesize_; }
+
+ private:
+  Status Unmap() {
+    if (base_ == nullptr) return Status::OK();
+    const int r = munmap(base_, static_cast<size_t>(limit_ - base_));
+    base_ = dst_ = limit_ = nullptr;
+    if (r < 0) return PosixError("While munmap file", fname_, errno);
+    return Status::OK();
+  }
+
+  // Maps the chunk that starts at the page holding filesize_, reserving its
+  // space on disk first (so a later page fault cannot hit a full disk).
+  Status MapNextChunk() {
+    Status s = Unmap();
+    if (!s.ok()) return s;
+    const uint64_t offset = filesize_ & ~static_cast<uint64_t>(PageSize() - 1);
+    const uint64_t end = offset + chunk_;
+    if (end > reserved_) {
+      // posix_fallocate uses fallocate(2) and, where the file system lacks
+      // it, writes the blocks: either way the space is really allocated.
+      int err;
+      do {
+        err = posix_fallocate(fd_, static_cast<off_t>(reserved_),
+                              static_cast<off_t>(end - reserved_));
+      } while (err == EINTR);
+      if (err != 0) return PosixError("While allocating space in file", fname_, err);
+      reserved_ = end;
+    }
+    void* p =
+        mmap(nullptr, chunk_, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, static_cast<off_t>(offset));
+    if (p == MAP_FAILED) return PosixError("While mmap file for writing", fname_, errno);
+    base_ = static_cast<char*>(p);
+    limit_ = base_ + chunk_;
+    dst_ = base_ + (filesize_ - offset);
+    return Status::OK();
+  }
+
+  const std::string fname_;
+  const size_t chunk_;  // a multiple of the page size
+  int fd_;
+  char* base_ = nullptr;   // start of the mapped chunk (page aligned)
+  char* dst_ = nullptr;    // next byte to write; dst_ == limit_ => map more
+  char* limit_ = nullptr;  // end of the mapped chunk
+  uint64_t filesize_;      // bytes appended
+  uint64_t reserved_;      // the file's size on disk (allocated) so far
+};
+
+class PosixDirectory final : public Directory {
+ public:
+  PosixDirectory(std::string name, int fd) : name_(std::move(name)), fd_(fd) {}
+  ~PosixDirectory() override { close(fd_); }
+
+  Status Fsync() override {
+    // Some file systems refuse fsync on a directory (EINVAL); there is
+    // nothing more to do on those.
+    if (fsync(fd_) < 0 && errno != EINVAL) {
+      return PosixError("While fsync directory", name_, errno);
+    }
+    return Status::OK();
+  }
+
+ private:
+  const std::string name_;
+  const int fd_;
+};
+
+// Paths locked by this process (fcntl locks alone do not conflict within a
+// process). Leaked so that a lock released during static destruction works.
+struct LockTable {
+  Mutex mu;
+  std::set<std::string> paths GUARDED_BY(mu);
+};
+
+LockTable* Locks() {
+  static LockTable* const table = new LockTable;
+  return table;
+}
+
+class PosixFileLock final : public FileLock {
+ public:
+  PosixFileLock(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+  const std::string& path() const { return path_; }
+  int fd() const { return fd_; }
+
+ private:
+  const std::string path_;
+  const int fd_;
+};
+
+// Sets (type F_WRLCK) or clears (F_UNLCK) a whole-file fcntl lock. Returns 0
+// or -1 with errno.
+int SetFileLock(int fd, short type) {
+  struct flock f;
+  memset(&f, 0, sizeof(f));
+  f.l_type = type;
+  f.l_whence = SEEK_SET;
+  f.l_start = 0;
+  f.l_len = 0;  // to the end of the file, however long
+  int r = fcntl(fd, F_OFD_SETLK, &f);
+  if (r < 0 && errno == EINVAL) r = fcntl(fd, F_SETLK, &f);  // kernel without OFD locks
+  return r;
+}
+
+int OpenRetryingEintr(const char* path, int flags, mode_t mode = 0644) {
+  int fd;
+  do {
+    fd = open(path, flags | O_CLOEXEC, mode);
+  } while (fd < 0 && errno == EINTR);
+  return fd;
+}
+
+}  // namespace
+
+std::shared_ptr<FileSystem> FileSystem::Default() {
+  // Leaked: usable from static destructors.
+  static auto* const fs = new std::shared_ptr<FileSystem>(std::make_shared<PosixFileSystem>());
+  return *fs;
+}
+
+Status PosixFileSystem::NewSequentialFile(const std::string& fname, const FileOptions& /*opts*/,
+                                          std::unique_ptr<SequentialFile>* result) {
+  result->reset();
+  const int fd = OpenRetryingEintr(fname.c_str(), O_RDONLY);
+  if (fd < 0) return PosixError("While open a file for sequential reading", fname, errno);
+  *result = std::make_unique<PosixSequentialFile>(fname, fd);
+  return Status::OK();
+}
+
+Status PosixFileSystem::NewRandomAccessFile(const std::string& fname, const FileOptions& opts,
+                                            std::unique_ptr<RandomAccessFile>* result) {
+  result->reset();
+  const int fd = OpenRetryingEintr(fname.c_str(), O_RDONLY);
+  if (fd < 0) return PosixError("While open a file for random read", fname, errno);
+  if (opts.use_mmap_reads) {
+    struct stat st;
+    if (fstat(fd, &st) < 0) {
+      const int err = errno;
+      close(fd);
+      return PosixError("While fstat a file for mmap", fname, err);
+    }
+    if (st.st_size > 0) {  // an empty file cannot be mapped; pread serves it
+      const size_t length = static_cast<size_t>(st.st_size);
+      void* base = mmap(nullptr, length, PROT_READ, MAP_SHARED, fd, 0);
+      const int err = errno;
+      close(fd);  // the map keeps its own reference to the file
+      if (base == MAP_FAILED) return PosixError("While mmap file for read", fname, err);
+      *result = std::make_unique<PosixMmapReadableFile>(static_cast<const char*>(base), length);
+      return Status::OK();
+    }
+  }
+  *result = std::make_unique<PosixRandomAccessFile>(fname, fd);
+  return Status::OK();
+}
+
+Status PosixFileSystem::OpenWritable(const std::string& fname, const FileOptions& opts,
+                                     bool truncate, std::unique_ptr<WritableFile>* result) {
+  result->reset();
+  int flags = O_CREAT | (truncate ? O_TRUNC : 0);
+  // The mmap file maps the descriptor PROT_WRITE, which needs O_RDWR.
+  flags |= opts.use_mmap_writes ? O_RDWR : (O_WRONLY | O_APPEND);
+  const int fd = OpenRetryingEintr(fname.c_str(), flags);
+  if (fd < 0) return PosixError("While open a file for appending", fname, errno);
+  uint64_t size = 0;
+  if (!truncate) {
+    struct stat st;
+    if (fstat(fd, &st) < 0) {
+      const int err = errno;
+      close(fd);
+      return PosixError("While fstat a file for appending", fname, err);
+    }
+    size = static_cast<uint64_t>(st.st_size);
+  }
+  if (opts.use_mmap_writes) {
+    const size_t page = PageSize();
+    size_t chunk = opts.preallocation_block_size == 0 ? size_t{4} << 20
+                                                       : opts.preallocation_block_size;
+    chunk = (chunk + page - 1) / page * page;
+    *result = std::make_unique<PosixMmapWritableFile>(fname, fd, size, chunk);
+  } else {
+    *result = std::make_unique<PosixWritableFile>(fname, fd, size, opts);
+  }
+  return Status::OK();
+}
+
+Status PosixFileSystem::NewWritableFile(const std::string& fname, const FileOptions& opts,
+                                        std::unique_ptr<WritableFile>* result) {
+  return OpenWritable(fname, opts, /*truncate=*/true, result);
+}
+
+Status PosixFileSystem::ReopenWritableFile(const std::string& fname, const FileOptions& opts,
+                                           std::unique_ptr<WritableFile>* result) {
+  return OpenWritable(fname, opts, /*truncate=*/false, result);
+}
+
+Status PosixFileSystem::NewDirectory(const std::string& name,
+                                     std::unique_ptr<Directory>* result) {
+  result->reset();
+  const int fd = OpenRetryingEintr(name.c_str(), O_RDONLY | O_DIRECTORY);
+  if (fd < 0) return PosixError("While open directory", name, errno);
+  *result = std::make_unique<PosixDirectory>(name, fd);
+  return Status::OK();
+}
+
+Status PosixFileSystem::FileExists(const std::string& fname) {
+  if (access(fname.c_str(), F_OK) == 0) return Status::OK();
+  const int err = errno;
+  if (err == ENOENT || err == ENOTDIR) return Status::NotFound(fname);
+  return PosixError("While checking whether file exists", fname, err);
+}
+
+Status PosixFileSystem::GetChildren(const std::string& dir, std::vector<std::string>* result) {
+  result->clear();
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return PosixError("While opendir", dir, errno);
+  while (true) {
+    errno = 0;
+    const struct dirent* entry = readdir(d);
+    if (entry == nullptr) {
+      const int err = errno;
+      closedir(d);
+      if (err != 0) return PosixError("While readdir", dir, err);
+      return Status::OK();
+    }
+    if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
+    result->emplace_back(entry->d_name);
+  }
+}
+
+Status PosixFileSystem::DeleteFile(const std::string& fname) {
+  if (unlink(fname.c_str()) < 0) return PosixError("While unlink", fname, errno);
+  return Status::OK();
+}
+
+Status PosixFileSystem::CreateDir(const std::string& dirname) {
+  if (mkdir(dirname.c_str(), 0755) < 0) return PosixError("While mkdir", dirname, errno);
+  return Status::OK();
+}
+
+Status PosixFileSystem::CreateDirIfMissing(const std::string& dirname) {
+  if (mkdir(dirname.c_str(), 0755) == 0) return Status::OK();
+  const int err = errno;
+  if (err != EEXIST) return PosixError("While mkdir if missing", dirname, err);
+  struct stat st;
+  if (stat(dirname.c_str(), &st) < 0) return PosixError("While mkdir if missing", dirname, errno);
+  if (!S_ISDIR(st.st_mode)) {
+    return Status::IOError("While mkdir if missing", dirname + ": exists but is not a directory");
+  }
+  return Status::OK();
+}
+
+Status PosixFileSystem::DeleteDir(const std::string& dirname) {
+  if (rmdir(dirname.c_str()) < 0) return PosixError("While rmdir", dirname, errno);
+  return Status::OK();
+}
+
+Status PosixFileSystem::GetFileSize(const std::string& fname, uint64_t* size) {
+  struct stat st;
+  if (stat(fname.c_str(), &st) < 0) {
+    *size = 0;
+    return PosixError("While stat a file for size", fname, errno);
+  }
+  *size = static_cast<uint64_t>(st.st_size);
+  return Status::OK();
+}
+
+Status PosixFileSystem::RenameFile(const std::string& src, const std::string& target) {
+  if (rename(src.c_str(), target.c_str()) < 0) {
+    return PosixError("While renaming a file", src + " to " + target, errno);
+  }
+  return Status::OK();
+}
+
+Status PosixFileSystem::IsDirectory(const std::string& path, bool* is_dir) {
+  struct stat st;
+  if (stat(path.c_str(), &st) < 0) return PosixError("While stat for IsDirectory", path, errno);
+  *is_dir = S_ISDIR(st.st_mode);
+  return Status::OK();
+}
+
+Status PosixFileSystem::Truncate(const std::string& fname, uint64_t size) {
+  if (truncate(fname.c_str(), static_cast<off_t>(size)) < 0) {
+    return PosixError("While truncate file", fname, errno);
+  }
+  return Status::OK();
+}
+
+Status PosixFileSystem::LockFile(const std::string& fname, std::unique_ptr<FileLock>* lock) {
+  lock->reset();
+  LockTable* table = Locks();
+  MutexLock l(&table->mu);
+  if (table->paths.count(fname) != 0) {
+    return Status::IOError("lock hold by current process", fname + ": " + ErrnoText(EAGAIN));
+  }
+  const int fd = OpenRetryingEintr(fname.c_str(), O_RDWR | O_CREAT);
+  if (fd < 0) return PosixError("While open a file for lock", fname, errno);
+  if (SetFileLock(fd, F_WRLCK) < 0) {
+    // Another process holds it: EAGAIN (or EACCES on some systems).
+    const int err = errno;
+    close(fd);
+    return Status::IOError("While lock file", fname + ": " + ErrnoText(err));
+  }
+  table->paths.insert(fname);
+  *lock = std::make_unique<PosixFileLock>(fname, fd);
+  return Status::OK();
+}
+
+Status PosixFileSystem::UnlockFile(std::unique_ptr<FileLock> lock) {
+  auto* posix_lock = static_cast<PosixFileLock*>(lock.get());
+  if (posix_lock == nullptr) return Status::InvalidArgument("UnlockFile: null lock");
+  Status s;
+  if (SetFileLock(posix_lock->fd(), F_UNLCK) < 0) {
+    s = PosixError("While unlock file", posix_lock->path(), errno);
+  }
+  close(posix_lock->fd());  // closing the descriptor drops the lock regardless
+  LockTable* table = Locks();
+  MutexLock l(&table->mu);
+  table->paths.erase(posix_lock->path());
+  return s;
+}
+
+}  // namespace strata

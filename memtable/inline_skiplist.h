@@ -1,0 +1,538 @@
+// InlineSkipList: the sorted, insert-only index under a MemTable.
+//
+// A skip list whose nodes carry their key inline: AllocateKey() makes one
+// arena allocation holding the node's links and key_size bytes for the key,
+// the caller writes the key there, and Insert() links it in. Nodes are never
+// removed; memory is reclaimed only when the arena goes away.
+//
+// Node layout (one AllocateAligned block; "links" are std::atomic<Node*>):
+//
+//   [link h-1] ... [link 1] [link 0] [key bytes ...]
+//                           ^ Node*  ^ Node::Key()
+//
+// A node of height h is on levels 0..h-1; link i points to the next node on
+// level i. Heights are drawn at random: a node reaches level i+1 with
+// probability 1/branching_factor, capped at max_height.
+//
+// Comparator is a copyable functor with
+//   using DecodedKey = ...;   // cheap to copy: a search target decoded once
+//   DecodedKey decode_key(const char* key) const;
+//   int operator()(const char* a, const char* b) const;         // stored keys
+//   int operator()(const char* a, const DecodedKey& b) const;   // stored vs target
+// A search decodes its target once and then pays only for decoding the
+// stored key of each node it visits.
+//
+// Writers. Insert() is for one writer at a time; it keeps a "splice" (the
+// nodes before and after the last inserted key on every level) and starts
+// the next search from it, so keys inserted in ascending order cost O(1)
+// each instead of O(log n). InsertConcurrently() may run in many threads at
+// once (links are swung with compare-and-swap); each thread keeps its own
+// splice. The two kinds of insert must not overlap in time.
+//
+// Thread-safety: readers (Contains, Iterator) need no lock and may run
+// concurrently with any writer; writers are as described above.
+// Invariants:
+//  1. Every level is sorted by Comparator, strictly (no two equal keys).
+//  2. A node is published on level i by a release store/CAS of the link that
+//     points to it, after its own link i and its key are written; readers
+//     follow links with acquire loads, so a reachable node is complete.
+//  3. Level i+1 is a sub-list of level i; head_ is on every level.
+//  4. max_height_ only grows; head_'s links above it are null.
+#pragma once
+
+#include <atomic>
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <new>
+#include <thread>
+
+#include "util/arena.h"
+#include "util/random.h"
+
+namespace strata {
+
+namespace skiplist_internal {
+
+// Node heights are drawn from a per-thread generator, so concurrent
+// inserters never share random state.
+inline Random& ThreadRandom() {
+  static std::atomic<uint32_t> next_seed{0x2545f491u};
+  thread_local Random rnd(static_cast<uint32_t>(
+      std::hash<std::thread::id>()(std::this_thread::get_id())) ^
+                          // relaxed: only needs distinct values per thread
+                          next_seed.fetch_add(0x9e3779b9u, std::memory_order_relaxed));
+  return rnd;
+}
+
+// Identifies a list for the per-thread splice cache; never reused, so a
+// cached splice can never point into a list that was destroyed.
+inline uint64_t NextListId() {
+  static std::atomic<uint64_t> next_id{1};
+  return next_id.fetch_add(1, std::memory_order_relaxed);  // relaxed: unique ids only
+}
+
+}  // namespace skiplist_internal
+
+template <class Comparator>
+class InlineSkipList {
+ private:
+  struct Node;
+  struct Splice;
+
+ public:
+  using DecodedKey = typename Comparator::DecodedKey;
+
+  // Upper bound for max_height (sizes the splice arrays).
+  static constexpr int32_t kMaxPossibleHeight = 32;
+
+  // allocator must outlive the list. max_height is clamped to
+  // [1, kMaxPossibleHeight] and branching_factor to at least 2.
+  // Allocates the head node.
+  explicit InlineSkipList(Comparator cmp, Allocator* allocator, int32_t max_height = 12,
+                          int32_t branching_factor = 4);
+  InlineSkipList(const InlineSkipList&) = delete;
+  InlineSkipList& operator=(const InlineSkipList&) = delete;
+
+  // Returns key_size writable bytes, inside a new unlinked node, for the key
+  // that the caller then passes to exactly one Insert or InsertConcurrently.
+  // Thread-safe if the allocator is.
+  char* AllocateKey(size_t key_size);
+
+  // Links a key returned by AllocateKey. Returns false (and links nothing)
+  // if an equal key is already in the list. REQUIRES: no other insert runs
+  // at the same time. O(1) when keys arrive in ascending order.
+  bool Insert(const char* key);
+
+  // Like Insert, but any number of threads may call it at once.
+  bool InsertConcurrently(const char* key);
+
+  // True iff a key equal to key is in the list.
+  bool Contains(const char* key) const;
+
+  const Comparator& comparator() const { return compare_; }
+
+  // Walks the list. Holds no reference: the list must outlive it. A key seen
+  // once stays valid (nodes are never freed or moved).
+  // Thread-safety: not thread-safe; one iterator per thread.
+  class Iterator {
+   public:
+    explicit Iterator(const InlineSkipList* list) : list_(list) {}
+
+    bool Valid() const { return node_ != nullptr; }
+    // REQUIRES: Valid()
+    const char* key() const {
+      assert(Valid());
+      return node_->Key();
+    }
+    // REQUIRES: Valid()
+    void Next() {
+      assert(Valid());
+      node_ = node_->Next(0);
+    }
+    // REQUIRES: Valid(). O(log n): the list has no back links.
+    void Prev() {
+      assert(Valid());
+      SetOrClear(list_->FindLessThan</*kOrEqual=*/false>(list_->compare_.decode_key(node_->Key())));
+    }
+    // First key >= target.
+    void Seek(const char* target) { SeekDecoded(list_->compare_.decode_key(target)); }
+    void SeekDecoded(const DecodedKey& target) { node_ = list_->FindGreaterOrEqual(target); }
+    // Last key <= target.
+    void SeekForPrev(const char* target) {
+      SeekForPrevDecoded(list_->compare_.decode_key(target));
+    }
+    void SeekForPrevDecoded(const DecodedKey& target) {
+      SetOrClear(list_->FindLessThan</*kOrEqual=*/true>(target));
+    }
+    void SeekToFirst() { node_ = list_->head_->Next(0); }
+    void SeekToLast() { SetOrClear(list_->FindLast()); }
+
+   private:
+    // The Find* helpers return head_ for "before the first node".
+    void SetOrClear(Node* x) { node_ = (x == list_->head_) ? nullptr : x; }
+
+    const InlineSkipList* list_;
+    Node* node_ = nullptr;
+  };
+
+ private:
+  // Search-path cache: prev[i] < key <= next[i] on level i for the key it
+  // was computed for. prev[height] / next[height] are head_ / nullptr.
+  // Nested: prev[i+1] is at or before prev[i], next[i+1] at or after next[i].
+  struct Splice {
+    int32_t height = 0;  // levels [0, height) are filled; 0 = empty
+    Node* prev[kMaxPossibleHeight + 1];
+    Node* next[kMaxPossibleHeight + 1];
+  };
+
+  // A thread's splice for InsertConcurrently, tagged with the list it
+  // belongs to.
+  struct ThreadSplice {
+    uint64_t list_id = 0;
+    Splice splice;
+  };
+
+  int32_t GetMaxHeight() const {
+    // relaxed: a stale (smaller) height only makes a search start lower;
+    // head_'s links above the true height are null, so a larger one is safe.
+    return max_height_.load(std::memory_order_relaxed);
+  }
+
+  int32_t RandomHeight();
+  Node* AllocateNode(size_t key_size, int32_t height);
+  static Node* NodeOf(const char* key) {
+    return reinterpret_cast<Node*>(const_cast<char*>(key)) - 1;
+  }
+
+  // True iff n is a real node whose key is < key.
+  bool KeyIsAfterNode(const DecodedKey& key, const Node* n) const {
+    return n != nullptr && compare_(n->Key(), key) < 0;
+  }
+
+  // First node >= key, or nullptr.
+  Node* FindGreaterOrEqual(const DecodedKey& key) const;
+  // Last node < key (<= key if kOrEqual), or head_.
+  template <bool kOrEqual>
+  Node* FindLessThan(const DecodedKey& key) const;
+  // Last node, or head_ if empty.
+  Node* FindLast() const;
+
+  // Starting at before (< key) on level, walks to the pair bracketing key.
+  // after, if not null, is a node known to be >= key: the walk stops there
+  // without comparing it.
+  void FindSpliceForLevel(const DecodedKey& key, Node* before, Node* after, int level,
+                          Node** out_prev, Node** out_next) const;
+  // Fills splice levels [0, level) from level `level` down.
+  void RecomputeSpliceLevels(const DecodedKey& key, Splice* splice, int level) const;
+
+  template <bool kConcurrent>
+  bool InsertImpl(const char* key, Splice* splice);
+
+  // Immutable after construction.
+  const Comparator compare_;
+  Allocator* const allocator_;
+  const int32_t max_height_limit_;
+  const uint32_t scaled_inverse_branching_;  // Random::Next() below this: go up a level
+  const uint64_t list_id_;
+  Node* const head_;
+
+  // Atomics.
+  std::atomic<int32_t> max_height_{1};  // height of the tallest node linked so far
+
+  // Used only by the single writer of Insert(). On its own cache lines:
+  // the writer stores to it on every insert, while readers load
+  // max_height_ on every search.
+  alignas(64) Splice seq_splice_;
+};
+
+// --------------------------------------------------------------- Node
+
+template <class Comparator>
+struct InlineSkipList<Comparator>::Node {
+  // Link 0. Link i (< height) is the i-th std::atomic<Node*> *before* this
+  // one in memory; the key begins right after it.
+  std::atomic<Node*> link0_;
+
+  const char* Key() const { return reinterpret_cast<const char*>(this + 1); }
+
+  std::atomic<Node*>* Link(int level) { return &link0_ - level; }
+  const std::atomic<Node*>* Link(int level) const { return &link0_ - level; }
+
+  // acquire: pairs with the release that published the node, so its key
+  // and links are visible before we read them.
+  Node* Next(int level) const { return Link(level)->load(std::memory_order_acquire); }
+  // release: publishes x (its key and links) to readers that reach it here.
+  void SetNext(int level, Node* x) { Link(level)->store(x, std::memory_order_release); }
+  // relaxed: for a node not yet reachable; its publication orders the store.
+  void NoBarrierSetNext(int level, Node* x) { Link(level)->store(x, std::memory_order_relaxed); }
+  // release on success publishes x; relaxed on failure: the caller re-reads
+  // the level with acquire loads.
+  bool CasNext(int level, Node* expected, Node* x) {
+    return Link(level)->compare_exchange_strong(expected, x, std::memory_order_release,
+                                                std::memory_order_relaxed);
+  }
+
+  // Between AllocateKey and Insert, link 0 holds the node's height (the
+  // caller owns the key bytes, so there is nowhere else to keep it).
+  // relaxed: the node is private to the inserting thread until linked.
+  void StashHeight(int32_t height) {
+    link0_.store(reinterpret_cast<Node*>(static_cast<uintptr_t>(height)),
+                 std::memory_order_relaxed);
+  }
+  int32_t UnstashHeight() const {
+    return static_cast<int32_t>(
+        reinterpret_cast<uintptr_t>(link0_.load(std::memory_order_relaxed)));
+  }
+};
+
+// -------------------------------------------------------- construction
+
+template <class Comparator>
+InlineSkipList<Comparator>::InlineSkipList(Comparator cmp, Allocator* allocator,
+                                           int32_t max_height, int32_t branching_factor)
+    : compare_(cmp),
+      allocator_(allocator),
+      max_height_limit_(max_height < 1                    ? 1
+                        : max_height > kMaxPossibleHeight ? kMaxPossibleHeight
+                                                          : max_height),
+      scaled_inverse_branching_(static_cast<uint32_t>(
+          (uint64_t{Random::kMaxNext} + 1) / static_cast<uint64_t>(branching_factor < 2 ? 2 : branching_factor))),
+      list_id_(skiplist_internal::NextListId()),
+      head_(AllocateNode(0, max_height_limit_)) {
+  static_assert(sizeof(Node) == sizeof(std::atomic<Node*>), "a node is exactly its link 0");
+  assert(max_height >= 1 && max_height <= kMaxPossibleHeight);
+  assert(branching_factor >= 2);
+  for (int i = 0; i < max_height_limit_; i++) head_->SetNext(i, nullptr);
+}
+
+template <class Comparator>
+int32_t InlineSkipList<Comparator>::RandomHeight() {
+  Random& rnd = skiplist_internal::ThreadRandom();
+  int32_t height = 1;
+  while (height < max_height_limit_ && rnd.Next() < scaled_inverse_branching_) height++;
+  return height;
+}
+
+template <class Comparator>
+typename InlineSkipList<Comparator>::Node* InlineSkipList<Comparator>::AllocateNode(
+    size_t key_size, int32_t height) {
+  using Link = std::atomic<Node*>;
+  const size_t prefix = sizeof(Link) * static_cast<size_t>(height - 1);
+  char* raw = allocator_->AllocateAligned(prefix + sizeof(Node) + key_size);
+  // Start the lifetime of every link; all but link 0 are overwritten when
+  // the node is linked, link 0 first holds the stashed height.
+  for (int32_t i = 0; i < height; i++) new (raw + i * sizeof(Link)) Link(nullptr);
+  Node* x = reinterpret_cast<Node*>(raw + prefix);
+  x->StashHeight(height);
+  return x;
+}
+
+template <class Comparator>
+char* InlineSkipList<Comparator>::AllocateKey(size_t key_size) {
+  return const_cast<char*>(AllocateNode(key_size, RandomHeight())->Key());
+}
+
+// ------------------------------------------------------------ searches
+
+// All searches go top-down: move right while the next node is before the
+// key, else go down a level. "last_bigger" remembers the node that sent us
+// down, so the level below stops there without comparing it again.
+// Each step prefetches the node after `next`, which the next step right
+// will need.
+
+template <class Comparator>
+typename InlineSkipList<Comparator>::Node* InlineSkipList<Comparator>::FindGreaterOrEqual(
+    const DecodedKey& key) const {
+  Node* x = head_;
+  int level = GetMaxHeight() - 1;
+  const Node* last_bigger = nullptr;
+  while (true) {
+    Node* next = x->Next(level);
+    if (next != nullptr) __builtin_prefetch(next->Next(level), 0, 3);
+    const int cmp = (next == nullptr || next == last_bigger) ? 1 : compare_(next->Key(), key);
+    if (cmp < 0) {
+      x = next;
+    } else if (cmp == 0 || level == 0) {
+      return next;
+    } else {
+      last_bigger = next;
+      level--;
+    }
+  }
+}
+
+template <class Comparator>
+template <bool kOrEqual>
+typename InlineSkipList<Comparator>::Node* InlineSkipList<Comparator>::FindLessThan(
+    const DecodedKey& key) const {
+  Node* x = head_;
+  int level = GetMaxHeight() - 1;
+  const Node* last_bigger = nullptr;
+  while (true) {
+    Node* next = x->Next(level);
+    if (next != nullptr) __builtin_prefetch(next->Next(level), 0, 3);
+    bool advance = false;
+    if (next != nullptr && next != last_bigger) {
+      const int cmp = compare_(next->Key(), key);
+      advance = kOrEqual ? cmp <= 0 : cmp < 0;
+    }
+    if (advance) {
+      x = next;
+    } else if (level == 0) {
+      return x;
+    } else {
+      last_bigger = next;
+      level--;
+    }
+  }
+}
+
+template <class Comparator>
+typename InlineSkipList<Comparator>::Node* InlineSkipList<Comparator>::FindLast() const {
+  Node* x = head_;
+  int level = GetMaxHeight() - 1;
+  while (true) {
+    Node* next = x->Next(level);
+    if (next != nullptr) {
+      x = next;
+    } else if (level == 0) {
+      return x;
+    } else {
+      level--;
+    }
+  }
+}
+
+template <class Comparator>
+bool InlineSkipList<Comparator>::Contains(const char* key) const {
+  const DecodedKey decoded = compare_.decode_key(key);
+  const Node* x = FindGreaterOrEqual(decoded);
+  return x != nullptr && compare_(x->Key(), decoded) == 0;
+}
+
+template <class Comparator>
+void InlineSkipList<Comparator>::FindSpliceForLevel(const DecodedKey& key, Node* before,
+                                                    Node* after, int level, Node** out_prev,
+                                                    Node** out_next) const {
+  while (true) {
+    Node* next = before->Next(level);
+    if (next != nullptr) __builtin_prefetch(next->Next(level), 0, 3);
+    if (next == after || !KeyIsAfterNode(key, next)) {
+      *out_prev = before;
+      *out_next = next;
+      return;
+    }
+    before = next;
+  }
+}
+
+template <class Comparator>
+void InlineSkipList<Comparator>::RecomputeSpliceLevels(const DecodedKey& key, Splice* splice,
+                                                       int level) const {
+  for (int i = level - 1; i >= 0; i--) {
+    FindSpliceForLevel(key, splice->prev[i + 1], splice->next[i + 1], i, &splice->prev[i],
+                       &splice->next[i]);
+  }
+}
+
+// ------------------------------------------------------------- inserts
+
+template <class Comparator>
+bool InlineSkipList<Comparator>::Insert(const char* key) {
+  return InsertImpl</*kConcurrent=*/false>(key, &seq_splice_);
+}
+
+template <class Comparator>
+bool InlineSkipList<Comparator>::InsertConcurrently(const char* key) {
+  thread_local ThreadSplice cached;
+  if (cached.list_id != list_id_) {
+    cached.list_id = list_id_;
+    cached.splice.height = 0;
+  }
+  return InsertImpl</*kConcurrent=*/true>(key, &cached.splice);
+}
+
+template <class Comparator>
+template <bool kConcurrent>
+bool InlineSkipList<Comparator>::InsertImpl(const char* key, Splice* splice) {
+  Node* x = NodeOf(key);
+  const DecodedKey decoded = compare_.decode_key(key);
+  const int height = x->UnstashHeight();
+  assert(height >= 1 && height <= max_height_limit_);
+
+  int max_height = GetMaxHeight();
+  while (height > max_height) {
+    // relaxed: see GetMaxHeight(); on failure max_height is reloaded.
+    if (max_height_.compare_exchange_weak(max_height, height, std::memory_order_relaxed)) {
+      max_height = height;
+      break;
+    }
+  }
+
+  // Find the lowest level at which the cached splice still brackets the key
+  // (and nothing was inserted inside the bracket); every level below it is
+  // searched again, starting from that bracket.
+  int recompute_height = 0;
+  if (splice->height < max_height) {
+    // Empty, or the list grew taller than the splice: search from the top.
+    splice->prev[max_height] = head_;
+    splice->next[max_height] = nullptr;
+    splice->height = max_height;
+    recompute_height = max_height;
+  } else {
+    // Levels at and above splice->height hold the head_/nullptr sentinel,
+    // which brackets every key, so the loop ends there at the latest.
+    while (recompute_height < max_height) {
+      Node* prev = splice->prev[recompute_height];
+      Node* next = splice->next[recompute_height];
+      if (prev->Next(recompute_height) != next) {
+        // Something was inserted in between: the bracket is stale.
+        recompute_height++;
+      } else if (prev != head_ && !KeyIsAfterNode(decoded, prev)) {
+        // The key is at or before prev, so it is before prev on every level
+        // that shares this prev too: skip them without comparing.
+        do {
+          recompute_height++;
+        } while (recompute_height < max_height && splice->prev[recompute_height] == prev);
+      } else if (KeyIsAfterNode(decoded, next)) {
+        // The key is after next; likewise for the levels sharing it.
+        do {
+          recompute_height++;
+        } while (recompute_height < max_height && splice->next[recompute_height] == next);
+      } else {
+        break;  // prev < key <= next, and the bracket is tight
+      }
+    }
+  }
+  if (recompute_height > 0) RecomputeSpliceLevels(decoded, splice, recompute_height);
+
+  bool splice_is_valid = true;
+  if constexpr (!kConcurrent) {
+    for (int i = 0; i < height; i++) {
+      if (i >= recompute_height && splice->prev[i]->Next(i) != splice->next[i]) {
+        // Above the recomputed levels a bracket may still be loose (only
+        // after an InsertConcurrently phase); narrow it from prev, which is
+        // still before the key.
+        FindSpliceForLevel(decoded, splice->prev[i], nullptr, i, &splice->prev[i],
+                           &splice->next[i]);
+      }
+      if (i == 0 && splice->next[0] != nullptr &&
+          compare_(splice->next[0]->Key(), decoded) == 0) {
+        return false;  // duplicate; nothing linked, splice still valid
+      }
+      x->NoBarrierSetNext(i, splice->next[i]);
+      splice->prev[i]->SetNext(i, x);
+    }
+  } else {
+    for (int i = 0; i < height; i++) {
+      while (true) {
+        if (i == 0 && splice->next[0] != nullptr &&
+            compare_(splice->next[0]->Key(), decoded) == 0) {
+          return false;  // duplicate; nothing linked
+        }
+        x->NoBarrierSetNext(i, splice->next[i]);
+        if (splice->prev[i]->CasNext(i, splice->next[i], x)) break;
+        // Another thread linked a node between prev and next: narrow the
+        // bracket from prev (still before the key) and try again.
+        FindSpliceForLevel(decoded, splice->prev[i], nullptr, i, &splice->prev[i],
+                           &splice->next[i]);
+        // Level i moved independently of level i-1: the nesting of the
+        // splice is no longer guaranteed, so do not reuse it.
+        if (i > 0) splice_is_valid = false;
+      }
+    }
+  }
+
+  if (splice_is_valid) {
+    // The next key in ascending order lands right after x on every level x
+    // is on; the levels above keep their (still bracketing) nodes.
+    for (int i = 0; i < height; i++) splice->prev[i] = x;
+  } else {
+    splice->height = 0;
+  }
+  return true;
+}
+
+}  // namespace strata

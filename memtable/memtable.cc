@@ -1,0 +1,168 @@
+// MemTable (see memtable/memtable.h for the contract and the entry layout).
+#include "memtable/memtable.h"
+
+#include <cassert>
+#include <string>
+
+namespace strata {
+
+namespace {
+
+// Which counter shard this thread adds to (concurrent Adds only).
+unsigned ThreadCounterShard() {
+  static std::atomic<unsigned> next{0};
+  // relaxed: only spreads threads over the shards.
+  thread_local const unsigned shard = next.fetch_add(1, std::memory_order_relaxed);
+  return shard;
+}
+
+}  // namespace
+
+// The iterator hands out internal keys and values straight from the arena.
+class MemTableIterator final : public InternalIterator {
+ public:
+  explicit MemTableIterator(const MemTable::Table* table) : iter_(table) {}
+
+  bool Valid() const override { return iter_.Valid(); }
+  void SeekToFirst() override { iter_.SeekToFirst(); }
+  void SeekToLast() override { iter_.SeekToLast(); }
+  void Seek(const Slice& target) override {
+    iter_.SeekDecoded(MemTableKeyComparator::DecodeInternalKey(target));
+  }
+  void SeekForPrev(const Slice& target) override {
+    iter_.SeekForPrevDecoded(MemTableKeyComparator::DecodeInternalKey(target));
+  }
+  void Next() override { iter_.Next(); }
+  void Prev() override { iter_.Prev(); }
+  Slice key() const override {
+    const char* end;
+    return MemTableKeyComparator::EntryInternalKey(iter_.key(), &end);
+  }
+  Slice value() const override {
+    const char* p;
+    MemTableKeyComparator::EntryInternalKey(iter_.key(), &p);
+    uint32_t size;
+    p = MemTableKeyComparator::DecodeEntryLength(p, &size);
+    return Slice(p, size);
+  }
+  Status status() const override { return Status::OK(); }
+
+ private:
+  MemTable::Table::Iterator iter_;
+};
+
+MemTable::MemTable(const InternalKeyComparator& cmp, const MemTableOptions& opts)
+    : comparator_(cmp),
+      arena_(opts.arena_block_size),
+      table_(MemTableKeyComparator(cmp.user_comparator()), &arena_, opts.max_height,
+             opts.branching_factor) {}
+
+MemTable::~MemTable() {
+  // relaxed: only a sanity check; 0 after the last Unref, 1 if the creator
+  // deletes an unshared memtable directly.
+  assert(refs_.load(std::memory_order_relaxed) <= 1);
+}
+
+void MemTable::Add(SequenceNumber seq, ValueType type, const Slice& user_key,
+                   const Slice& value, bool allow_concurrent) {
+  const size_t ikey_size = user_key.size() + kInternalKeyTrailerSize;
+  const size_t value_size = value.size();
+  assert(ikey_size <= UINT32_MAX && value_size <= UINT32_MAX);
+  const size_t encoded_size = static_cast<size_t>(VarintLength(ikey_size)) + ikey_size +
+                              static_cast<size_t>(VarintLength(value_size)) + value_size;
+
+  char* entry = table_.AllocateKey(encoded_size);
+  char* p = EncodeVarint32(entry, static_cast<uint32_t>(ikey_size));
+  memcpy(p, user_key.data(), user_key.size());
+  p += user_key.size();
+  EncodeFixed64(p, PackSequenceAndType(seq, type));
+  p += kInternalKeyTrailerSize;
+  p = EncodeVarint32(p, static_cast<uint32_t>(value_size));
+  memcpy(p, value.data(), value_size);
+  assert(p + value_size == entry + encoded_size);
+
+  const uint64_t is_delete = (type == kTypeDeletion || type == kTypeSingleDeletion) ? 1 : 0;
+  if (allow_concurrent) {
+    if (!table_.InsertConcurrently(entry)) return;
+    Counters& c = counters_[ThreadCounterShard() % kCounterShards];
+    // relaxed: see Counters.
+    c.entries.fetch_add(1, std::memory_order_relaxed);
+    if (is_delete) c.deletes.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    if (!table_.Insert(entry)) return;
+    // The only writer: a plain read-modify-write of shard 0 is enough (no
+    // locked instruction), and readers see either value.
+    Counters& c = counters_[0];
+    c.entries.store(c.entries.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    if (is_delete) {
+      c.deletes.store(c.deletes.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    }
+  }
+  UpdateFirstSequence(seq);
+}
+
+void MemTable::UpdateFirstSequence(SequenceNumber seq) {
+  // relaxed: a statistic (see GetFirstSequenceNumber). Written only while it
+  // is 0 or larger than seq, so the steady state is a read.
+  SequenceNumber current = first_seqno_.load(std::memory_order_relaxed);
+  while ((current == 0 || seq < current) &&
+         !first_seqno_.compare_exchange_weak(current, seq, std::memory_order_relaxed)) {
+  }
+}
+
+bool MemTable::Get(const LookupKey& key, std::string* value, Status* s) {
+  Table::Iterator iter(&table_);
+  iter.SeekDecoded(MemTableKeyComparator::DecodeInternalKey(key.internal_key()));
+  if (!iter.Valid()) return false;
+
+  // The first entry at or after (user_key, sequence) is the newest visible
+  // version of user_key -- if it is user_key at all.
+  const char* value_start;
+  const Slice ikey = MemTableKeyComparator::EntryInternalKey(iter.key(), &value_start);
+  const MemTableKeyComparator& cmp = table_.comparator();
+  if (!cmp.UserKeysEqual(ExtractUserKey(ikey), key.user_key())) return false;
+
+  const auto type = static_cast<ValueType>(ExtractInternalKeyFooter(ikey) & 0xff);
+  switch (type) {
+    case kTypeValue: {
+      uint32_t size;
+      const char* data = MemTableKeyComparator::DecodeEntryLength(value_start, &size);
+      value->assign(data, size);
+      *s = Status::OK();
+      return true;
+    }
+    case kTypeDeletion:
+    case kTypeSingleDeletion:
+      *s = Status::NotFound();
+      return true;
+    case kTypeMerge:
+      *s = Status::NotSupported("merge operands in memtable; no merge operator support yet");
+      return true;
+    default:
+      *s = Status::NotSupported("memtable entry of unsupported value type",
+                                std::to_string(static_cast<unsigned>(type)));
+      return true;
+  }
+}
+
+InternalIterator* MemTable::NewIterator() { return new MemTableIterator(&table_); }
+
+uint64_t MemTable::num_entries() const {
+  uint64_t n = 0;
+  for (const Counters& c : counters_) n += c.entries.load(std::memory_order_relaxed);
+  return n;
+}
+
+uint64_t MemTable::num_deletes() const {
+  uint64_t n = 0;
+  for (const Counters& c : counters_) n += c.deletes.load(std::memory_order_relaxed);
+  return n;
+}
+
+bool MemTable::IsEmpty() const {
+  Table::Iterator iter(&table_);
+  iter.SeekToFirst();
+  return !iter.Valid();
+}
+
+}  // namespace strata

@@ -1,0 +1,259 @@
+// MemTable: the in-memory, sorted buffer of recent writes, before they are
+// flushed to an L0 table. An InlineSkipList over entries stored in a
+// ConcurrentArena; entries are never removed or changed, and all memory is
+// released together when the last reference goes.
+//
+// Entry layout (one arena allocation, right after the skip-list links):
+//
+//   varint32  internal_key_size      (= user_key size + 8)
+//   bytes     user_key
+//   fixed64   (sequence << 8) | value_type      -- the internal key trailer
+//   varint32  value_size
+//   bytes     value
+//
+// Entries order as their internal keys (db/dbformat.h): user key ascending,
+// then trailer descending, so the newest version of a key comes first.
+//
+// Thread-safety: readers (Get, iterators, the statistics getters) need no
+// lock and may run alongside writers. Add(..., allow_concurrent=true) may
+// run in many threads at once; Add(..., false) needs the caller to be the
+// only writer at that time. Ref/Unref are thread-safe.
+// Invariants:
+//  1. No two entries have the same internal key (an Add repeating one is
+//     dropped).
+//  2. An entry visible to a reader is complete (skip-list publication).
+//  3. num_entries() counts entries linked; num_deletes() those of type
+//     kTypeDeletion or kTypeSingleDeletion.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "db/dbformat.h"
+#include "memtable/inline_skiplist.h"
+#include "strata/comparator.h"
+#include "strata/slice.h"
+#include "strata/status.h"
+#include "util/arena.h"
+#include "util/coding.h"
+#include "util/internal_iterator.h"
+
+namespace strata {
+
+struct MemTableOptions {
+  // Arena block size; the memtable's memory grows in steps of this size.
+  size_t arena_block_size = 1 << 20;
+  // Skip-list shape: tallest node, and 1/p for going up a level.
+  int32_t max_height = 12;
+  int32_t branching_factor = 4;
+};
+
+// Orders memtable entries (above) by internal key for the skip list. With
+// the bytewise user comparator (recognised by pointer) user keys are
+// compared inline, eight bytes at a time; any other comparator is called
+// through its virtual Compare.
+// Thread-safety: immutable; thread-safe.
+class MemTableKeyComparator {
+ public:
+  // An internal key taken apart once per search.
+  struct DecodedKey {
+    const char* user_key;
+    size_t user_key_size;
+    uint64_t trailer;  // (sequence << 8) | type
+  };
+
+  explicit MemTableKeyComparator(const Comparator* user)
+      : user_(user), bytewise_(user == BytewiseComparator()) {}
+
+  // entry: the start of a memtable entry.
+  DecodedKey decode_key(const char* entry) const {
+    uint32_t ikey_size;
+    const char* ikey = DecodeEntryLength(entry, &ikey_size);
+    return DecodeInternalKey(ikey, ikey_size);
+  }
+
+  // An internal key given as a Slice (a Seek target). A target shorter than
+  // the trailer is taken as a bare user key and sorts before all its
+  // versions.
+  static DecodedKey DecodeInternalKey(const Slice& ikey) {
+    if (ikey.size() < kInternalKeyTrailerSize) {
+      assert(false && "internal key shorter than its trailer");
+      return {ikey.data(), ikey.size(), ~uint64_t{0}};
+    }
+    return DecodeInternalKey(ikey.data(), ikey.size());
+  }
+
+  int operator()(const char* a, const char* b) const { return (*this)(a, decode_key(b)); }
+
+  int operator()(const char* entry, const DecodedKey& b) const {
+    const DecodedKey a = decode_key(entry);
+    const int r = CompareUserKeys(a.user_key, a.user_key_size, b.user_key, b.user_key_size);
+    if (r != 0) return r;
+    // Higher trailer (newer) first.
+    return a.trailer > b.trailer ? -1 : (a.trailer < b.trailer ? 1 : 0);
+  }
+
+  bool UserKeysEqual(const Slice& a, const Slice& b) const {
+    if (bytewise_) return a == b;
+    return user_->Equal(a, b);
+  }
+
+  // The internal key of an entry; *end is set to the byte after it (the
+  // value's length prefix).
+  static Slice EntryInternalKey(const char* entry, const char** end) {
+    uint32_t ikey_size;
+    const char* ikey = DecodeEntryLength(entry, &ikey_size);
+    *end = ikey + ikey_size;
+    return Slice(ikey, ikey_size);
+  }
+
+  // The length prefix at p, with an inline fast path for one-byte varints
+  // (internal keys shorter than 128 bytes). Entries were written by us, so
+  // no bounds are needed beyond the 5-byte maximum.
+  static const char* DecodeEntryLength(const char* p, uint32_t* value) {
+    const auto first = static_cast<unsigned char>(*p);
+    if (first < 0x80) {
+      *value = first;
+      return p + 1;
+    }
+    return GetVarint32PtrFallback(p, p + kMaxVarint32Length, value);
+  }
+
+ private:
+  static DecodedKey DecodeInternalKey(const char* ikey, size_t size) {
+    const size_t user_size = size - kInternalKeyTrailerSize;
+    return {ikey, user_size, DecodeFixed64(ikey + user_size)};
+  }
+
+  int CompareUserKeys(const char* a, size_t an, const char* b, size_t bn) const {
+    if (bytewise_) return BytewiseCompare(a, an, b, bn);
+    return user_->Compare(Slice(a, an), Slice(b, bn));
+  }
+
+  // memcmp order. Eight bytes per step, loaded as big-endian integers so one
+  // integer comparison decides a differing word.
+  static int BytewiseCompare(const char* a, size_t an, const char* b, size_t bn) {
+    const size_t n = an < bn ? an : bn;
+    size_t i = 0;
+    if (n > 64) {
+      // Long keys: the library memcmp (vectorized) wins.
+      const int r = memcmp(a, b, n);
+      if (r != 0) return r;
+      i = n;
+    }
+    for (; i + 8 <= n; i += 8) {
+      uint64_t x;
+      uint64_t y;
+      memcpy(&x, a + i, sizeof(x));
+      memcpy(&y, b + i, sizeof(y));
+      if (x != y) return __builtin_bswap64(x) < __builtin_bswap64(y) ? -1 : 1;
+    }
+    for (; i < n; i++) {
+      if (a[i] != b[i]) {
+        return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[i]) ? -1 : 1;
+      }
+    }
+    return an < bn ? -1 : (an > bn ? 1 : 0);
+  }
+
+  const Comparator* user_;
+  bool bytewise_;
+};
+
+class MemTableIterator;
+
+class MemTable {
+ public:
+  // The creator holds the first reference. The memtable must be allocated
+  // with new: the last Unref deletes it.
+  MemTable(const InternalKeyComparator& cmp, const MemTableOptions& opts);
+  ~MemTable();
+  MemTable(const MemTable&) = delete;
+  MemTable& operator=(const MemTable&) = delete;
+
+  void Ref() {
+    // relaxed: taking a reference needs no ordering; the caller already has
+    // access through another reference.
+    refs_.fetch_add(1, std::memory_order_relaxed);
+  }
+  // Deletes the memtable when the count reaches zero.
+  void Unref() {
+    // acq_rel: every holder's accesses happen-before the delete.
+    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+  }
+
+  // Adds an entry. With allow_concurrent, other threads may be calling
+  // Add(..., true) at the same time; without it the caller must be the only
+  // writer. An entry with the same user key, sequence and type as one
+  // already present is dropped. REQUIRES: user_key.size() + 8 and
+  // value.size() fit in 32 bits. Costs one arena allocation.
+  void Add(SequenceNumber seq, ValueType type, const Slice& user_key, const Slice& value,
+           bool allow_concurrent);
+
+  // Looks up key.user_key() as of the LookupKey's sequence: the newest entry
+  // for that user key with sequence <= it decides.
+  // Returns true if the memtable decides the answer:
+  //   kTypeValue                             *s = OK, *value = the value
+  //   kTypeDeletion / kTypeSingleDeletion    *s = NotFound
+  //   kTypeMerge                             *s = NotSupported (no merge yet)
+  //   any other type                         *s = NotSupported
+  // Returns false (leaving *value and *s alone) if there is no such entry.
+  // One skip-list search.
+  bool Get(const LookupKey& key, std::string* value, Status* s);
+
+  // An iterator over the entries as internal keys (key()) and values, both
+  // directions. Caller owns it; it must not outlive the memtable (hold a
+  // Ref). Sees entries added after its creation too.
+  InternalIterator* NewIterator();
+
+  // Bytes of arena blocks allocated so far. Thread-safe.
+  size_t ApproximateMemoryUsage() const { return arena_.MemoryUsage(); }
+
+  // Thread-safe; may trail concurrent Adds.
+  uint64_t num_entries() const;
+  uint64_t num_deletes() const;
+
+  bool IsEmpty() const;
+
+  // The smallest sequence added (the first Add's when sequences rise), or 0
+  // if empty.
+  SequenceNumber GetFirstSequenceNumber() const {
+    // relaxed: a statistic about entries the caller synchronizes with
+    // separately.
+    return first_seqno_.load(std::memory_order_relaxed);
+  }
+
+  const InternalKeyComparator& comparator() const { return comparator_; }
+
+ private:
+  friend class MemTableIterator;
+  using Table = InlineSkipList<MemTableKeyComparator>;
+
+  // Entry counts, split over cache lines so concurrent writers rarely
+  // touch the same one. Readers sum the shards.
+  static constexpr int kCounterShards = 4;
+  struct alignas(64) Counters {
+    // relaxed everywhere: counts, not synchronization.
+    std::atomic<uint64_t> entries{0};
+    std::atomic<uint64_t> deletes{0};
+  };
+
+  void UpdateFirstSequence(SequenceNumber seq);
+
+  // Immutable after construction.
+  const InternalKeyComparator comparator_;
+
+  // Atomics.
+  std::atomic<int> refs_{1};
+  std::atomic<SequenceNumber> first_seqno_{0};
+
+  // Thread-safe objects (see the header comment for the writer rules).
+  ConcurrentArena arena_;
+  Table table_;  // allocates from arena_, so declared after it
+  Counters counters_[kCounterShards];
+};
+
+}  // namespace strata

@@ -1,0 +1,256 @@
+// db_bench: Strata's benchmark driver. It takes RocksDB db_bench's flags,
+// generates the same keys and values and prints the same lines
+// (tools/db_bench_common.h), so one command line runs the same work on
+// Strata, on LevelDB (db_bench_leveldb) and on RocksDB (/usr/bin/db_bench).
+// It uses Strata's public API only (include/strata/).
+//
+// Workloads (--benchmarks, comma-separated, run in order):
+//   fillseq        fresh database; --num writes of keys 0, 1, 2, ...
+//   fillbatch      fillseq in batches of 1000
+//   fillrandom     fresh database; --num writes of uniform random keys in
+//                  [0, num) (duplicates overwrite; ~63% of keys end up set)
+//   overwrite      fillrandom without starting fresh
+//   fillsync       fresh database; synced random writes of keys in
+//                  [0, num/1000) (RocksDB's definition: --writes of them)
+//   readrandom     --reads Gets of uniform random keys; "(found of N found)"
+//   readmissing    readrandom with keys one byte longer (never found)
+//   readseq        one iterator from the first key, --reads Next()s at most
+//   readreverse    readseq backwards from the last key
+//   seekrandom     per op: a new iterator, Seek(random key), --seek_nexts
+//                  Next()s
+//   deleteseq      deletes keys 0..num-1 in order
+//   deleterandom   deletes random keys
+//   readwhilewriting  --threads readers doing readrandom while one extra
+//                  thread writes random keys; only the readers are counted
+//   stats          prints the "strata.stats" property
+// Writes go through DB::Write with a WriteBatch of --batch_size entries,
+// like RocksDB's db_bench.
+//
+// Options: write_buffer_size, max_write_buffer_number, compression_type,
+// allow_concurrent_memtable_write, mmap_write (allow_mmap_writes), mmap_read,
+// use_fsync, open_files (max_open_files), num_levels, max_background_jobs,
+// target_file_size_base, max_bytes_for_level_base, level0_* triggers,
+// subcompactions, use_direct_reads are set on Options; enable_pipelined_write
+// when given; statistics attaches CreateDBStatistics() and prints it at the
+// end. cache_size, bloom_bits and block_size are accepted for table options.
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "strata/db.h"
+#include "strata/iterator.h"
+#include "strata/options.h"
+#include "strata/slice.h"
+#include "strata/statistics.h"
+#include "strata/status.h"
+#include "strata/write_batch.h"
+#include "tools/db_bench_common.h"
+
+#ifndef STRATA_VERSION_STRING
+#define STRATA_VERSION_STRING "unknown"
+#endif
+
+namespace {
+
+using strata::bench::BenchFlags;
+using strata::bench::Compression;
+using strata::bench::GetResult;
+
+strata::Slice ToSlice(std::string_view s) {
+  return strata::Slice(s.data(), s.size());
+}
+
+strata::CompressionType ToStrata(Compression c) {
+  switch (c) {
+    case Compression::kNone:
+      return strata::kNoCompression;
+    case Compression::kSnappy:
+      return strata::kSnappyCompression;
+    case Compression::kZlib:
+      return strata::kZlibCompression;
+    case Compression::kBZip2:
+      return strata::kBZip2Compression;
+    case Compression::kLZ4:
+      return strata::kLZ4Compression;
+    case Compression::kLZ4HC:
+      return strata::kLZ4HCCompression;
+    case Compression::kXpress:
+      return strata::kXpressCompression;
+    case Compression::kZSTD:
+      return strata::kZSTD;
+  }
+  return strata::kSnappyCompression;
+}
+
+// The Engine of db_bench_common.h over strata::DB.
+class StrataEngine {
+ public:
+  using Iterator = strata::Iterator;
+  using Batch = strata::WriteBatch;
+
+  static const char* Name() { return "Strata"; }
+  static const char* PathPrefix() { return "strata"; }
+  static const char* StatsProperty() { return "strata.stats"; }
+
+  StrataEngine(const BenchFlags& flags, Compression compression)
+      : flags_(flags), compression_(compression) {
+    options_.create_if_missing = true;
+    options_.write_buffer_size = static_cast<size_t>(flags.write_buffer_size);
+    options_.max_write_buffer_number = flags.max_write_buffer_number;
+    options_.compression = ToStrata(compression);
+    options_.allow_concurrent_memtable_write =
+        flags.allow_concurrent_memtable_write;
+    if (flags.WasSet("enable_pipelined_write")) {
+      options_.enable_pipelined_write = flags.enable_pipelined_write;
+    }
+    options_.allow_mmap_writes = flags.mmap_write;
+    options_.allow_mmap_reads = flags.mmap_read;
+    options_.use_fsync = flags.use_fsync;
+    options_.max_open_files = flags.open_files;
+    options_.num_levels = flags.num_levels;
+    options_.max_background_jobs = flags.max_background_jobs;
+    options_.target_file_size_base =
+        static_cast<uint64_t>(flags.target_file_size_base);
+    options_.max_bytes_for_level_base = flags.max_bytes_for_level_base;
+    options_.level0_file_num_compaction_trigger =
+        flags.level0_file_num_compaction_trigger;
+    options_.level0_slowdown_writes_trigger =
+        flags.level0_slowdown_writes_trigger;
+    options_.level0_stop_writes_trigger = flags.level0_stop_writes_trigger;
+    options_.max_subcompactions = static_cast<uint32_t>(flags.subcompactions);
+    options_.use_direct_reads = flags.use_direct_reads;
+    if (flags.statistics) options_.statistics = strata::CreateDBStatistics();
+    read_options_.verify_checksums = flags.verify_checksum;
+  }
+
+  std::string Version() const { return STRATA_VERSION_STRING; }
+  const char* CompressionName() const {
+    return strata::bench::CompressionName(compression_);
+  }
+
+  bool Open(std::string* error) {
+    strata::Status s = strata::DB::Open(options_, flags_.db, &db_);
+    if (!s.ok()) {
+      *error = s.ToString();
+      return false;
+    }
+    cf_ = db_->DefaultColumnFamily();
+    return true;
+  }
+  void Close() {
+    if (db_ == nullptr) return;
+    strata::Status s = db_->Close();
+    if (!s.ok()) strata::bench::Fail("close error: %s", s.ToString().c_str());
+    db_.reset();
+    cf_ = nullptr;
+  }
+  bool Destroy(std::string* error) {
+    strata::Status s = strata::DestroyDB(flags_.db, options_);
+    if (!s.ok()) {
+      *error = s.ToString();
+      return false;
+    }
+    return true;
+  }
+
+  void SetWriteOptions(bool sync, bool disable_wal) {
+    write_options_.sync = sync;
+    write_options_.disableWAL = disable_wal;
+  }
+
+  void BatchClear(Batch* batch) { batch->Clear(); }
+  void BatchPut(Batch* batch, std::string_view key, std::string_view value) {
+    strata::Status s = batch->Put(ToSlice(key), ToSlice(value));
+    if (!s.ok()) strata::bench::Fail("put error: %s", s.ToString().c_str());
+  }
+  void BatchDelete(Batch* batch, std::string_view key) {
+    strata::Status s = batch->Delete(ToSlice(key));
+    if (!s.ok()) strata::bench::Fail("del error: %s", s.ToString().c_str());
+  }
+  bool Write(Batch* batch, std::string* error) {
+    strata::Status s = db_->Write(write_options_, batch);
+    if (!s.ok()) {
+      *error = s.ToString();
+      return false;
+    }
+    return true;
+  }
+  bool Put(std::string_view key, std::string_view value, std::string* error) {
+    strata::Status s =
+        db_->Put(write_options_, cf_, ToSlice(key), ToSlice(value));
+    if (!s.ok()) {
+      *error = s.ToString();
+      return false;
+    }
+    return true;
+  }
+  GetResult Get(std::string_view key, std::string* value, std::string* error) {
+    strata::Status s = db_->Get(read_options_, cf_, ToSlice(key), value);
+    if (s.ok()) return GetResult::kFound;
+    if (s.IsNotFound()) return GetResult::kNotFound;
+    *error = s.ToString();
+    return GetResult::kError;
+  }
+
+  std::unique_ptr<Iterator> NewIterator() {
+    return db_->NewIterator(read_options_, cf_);
+  }
+  static void Seek(Iterator* it, std::string_view target) {
+    it->Seek(ToSlice(target));
+  }
+  static std::string_view Key(const Iterator* it) {
+    return it->key().ToStringView();
+  }
+  static std::string_view Value(const Iterator* it) {
+    return it->value().ToStringView();
+  }
+  static bool IterOk(const Iterator* it, std::string* error) {
+    strata::Status s = it->status();
+    if (!s.ok()) {
+      *error = s.ToString();
+      return false;
+    }
+    return true;
+  }
+
+  bool GetProperty(const char* name, std::string* value) {
+    return db_->GetProperty(cf_, name, value);
+  }
+  std::string StatisticsString() {
+    return options_.statistics ? options_.statistics->ToString() : "";
+  }
+
+ private:
+  const BenchFlags& flags_;
+  const Compression compression_;
+  strata::Options options_;
+  strata::ReadOptions read_options_;
+  strata::WriteOptions write_options_;
+  std::unique_ptr<strata::DB> db_;
+  strata::ColumnFamilyHandle* cf_ = nullptr;  // owned by db_
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  BenchFlags flags;
+  std::string error;
+  if (!flags.Parse(argc, argv, &error)) {
+    std::fprintf(stderr, "ERROR: %s\n", error.c_str());
+    return 1;
+  }
+  Compression compression;
+  if (!strata::bench::ParseCompression(flags.compression_type, &compression)) {
+    std::fprintf(stderr, "Cannot parse compression type '%s'\n",
+                 flags.compression_type.c_str());
+    return 1;
+  }
+  if (flags.db.empty()) {
+    flags.db = strata::bench::DefaultDbPath(StrataEngine::PathPrefix());
+  }
+  StrataEngine engine(flags, compression);
+  strata::bench::Benchmark<StrataEngine> bench(flags, &engine);
+  return bench.Run();
+}

@@ -1,0 +1,732 @@
+// The engine-independent parts of db_bench: flag parsing, the value buffer,
+// per-thread stats and their report line, thread launch, and the header.
+
+#include "tools/db_bench_common.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cinttypes>
+#include <cmath>
+#include <cstdarg>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <limits>
+#include <thread>
+
+namespace strata::bench {
+
+// ---------------------------------------------------------------------------
+// Flags
+
+BenchFlags::BenchFlags() {
+  Add("benchmarks", &benchmarks,
+      "Comma-separated list of workloads to run in order: fillseq, "
+      "fillbatch, fillrandom, overwrite, fillsync, readrandom, readmissing, "
+      "readseq, readreverse, seekrandom, deleteseq, deleterandom, "
+      "readwhilewriting, stats");
+  Add("num", &num, "Number of key/values to place in database");
+  Add("reads", &reads, "Number of read operations to do; < 0: --num");
+  Add("writes", &writes, "Number of write operations to do; < 0: --num");
+  Add("deletes", &deletes, "Number of delete operations to do; < 0: --num");
+  Add("value_size", &value_size, "Size of each value");
+  Add("key_size", &key_size, "Size of each key");
+  Add("compression_ratio", &compression_ratio,
+      "Generate values that shrink to this fraction of their size when "
+      "compressed");
+  Add("threads", &threads, "Number of concurrent threads to run");
+  Add("duration", &duration,
+      "Seconds the random workloads run; 0: --num/--reads bound them");
+  Add("ops_between_duration_checks", &ops_between_duration_checks,
+      "Check the --duration limit every this many operations");
+  Add("db", &db, "Use the database in this directory");
+  Add("use_existing_db", &use_existing_db,
+      "Do not destroy the existing database; fill workloads are skipped");
+  Add("disable_wal", &disable_wal, "Do not write the WAL");
+  Add("sync", &sync, "Sync every write to disk");
+  Add("seed", &seed, "Seed base of the random generators; 0: from the clock");
+  Add("histogram", &histogram, "Print a histogram of operation timings");
+  Add("progress_reports", &progress_reports,
+      "Report the number of finished operations on stderr");
+  Add("stats_interval", &stats_interval,
+      "Report progress every this many operations; 0: growing interval");
+  Add("statistics", &statistics, "Collect and print database statistics");
+  Add("batch_size", &batch_size, "Writes per write batch");
+  Add("seek_nexts", &seek_nexts, "Next() calls after each seekrandom Seek()");
+  Add("reverse_iterator", &reverse_iterator,
+      "seekrandom steps with Prev() instead of Next()");
+  Add("verify_checksum", &verify_checksum, "Verify checksums on reads");
+  Add("benchmark_write_rate_limit", &benchmark_write_rate_limit,
+      "Limit writes to this many bytes/second; 0: no limit");
+  Add("benchmark_read_rate_limit", &benchmark_read_rate_limit,
+      "Limit reads to this many ops/second; 0: no limit");
+  Add("write_buffer_size", &write_buffer_size,
+      "Bytes to buffer in a memtable before flushing it");
+  Add("max_write_buffer_number", &max_write_buffer_number,
+      "Most memtables held in memory");
+  Add("compression_type", &compression_type,
+      "Block compression: none, snappy, zlib, bzip2, lz4, lz4hc, xpress, "
+      "zstd");
+  Add("allow_concurrent_memtable_write", &allow_concurrent_memtable_write,
+      "Let a write group insert into the memtable in parallel");
+  Add("enable_pipelined_write", &enable_pipelined_write,
+      "Pipeline WAL and memtable writes (applied when given)");
+  Add("mmap_write", &mmap_write, "Write files through memory maps");
+  Add("mmap_read", &mmap_read, "Read files through memory maps");
+  Add("use_fsync", &use_fsync, "fsync instead of fdatasync");
+  Add("open_files", &open_files, "Most files kept open; -1: no limit");
+  Add("cache_size", &cache_size, "Bytes of block cache");
+  Add("bloom_bits", &bloom_bits, "Bloom filter bits per key; < 0: default");
+  Add("block_size", &block_size, "Bytes per table block");
+  Add("num_levels", &num_levels, "Number of LSM levels");
+  Add("max_background_jobs", &max_background_jobs,
+      "Most concurrent flushes and compactions");
+  Add("target_file_size_base", &target_file_size_base,
+      "Target table file size at level 1");
+  Add("max_bytes_for_level_base", &max_bytes_for_level_base,
+      "Most bytes in level 1");
+  Add("level0_file_num_compaction_trigger", &level0_file_num_compaction_trigger,
+      "Level-0 files that start a compaction");
+  Add("level0_slowdown_writes_trigger", &level0_slowdown_writes_trigger,
+      "Level-0 files that slow writes down");
+  Add("level0_stop_writes_trigger", &level0_stop_writes_trigger,
+      "Level-0 files that stop writes");
+  Add("subcompactions", &subcompactions,
+      "Most subcompactions one compaction is split into");
+  Add("use_direct_reads", &use_direct_reads, "Read with O_DIRECT");
+}
+
+void BenchFlags::Add(const char* name, bool* p, const char* help) {
+  defs_.push_back({name, Type::kBool, p, help});
+}
+void BenchFlags::Add(const char* name, int32_t* p, const char* help) {
+  defs_.push_back({name, Type::kInt32, p, help});
+}
+void BenchFlags::Add(const char* name, int64_t* p, const char* help) {
+  defs_.push_back({name, Type::kInt64, p, help});
+}
+void BenchFlags::Add(const char* name, uint64_t* p, const char* help) {
+  defs_.push_back({name, Type::kUint64, p, help});
+}
+void BenchFlags::Add(const char* name, double* p, const char* help) {
+  defs_.push_back({name, Type::kDouble, p, help});
+}
+void BenchFlags::Add(const char* name, std::string* p, const char* help) {
+  defs_.push_back({name, Type::kString, p, help});
+}
+
+const BenchFlags::Def* BenchFlags::Find(std::string_view name) const {
+  for (const Def& def : defs_) {
+    if (name == def.name) return &def;
+  }
+  return nullptr;
+}
+
+namespace {
+
+const char* TypeName(int type) {
+  static const char* const kNames[] = {"bool",   "int32",  "int64",
+                                       "uint64", "double", "string"};
+  return kNames[type];
+}
+
+bool ParseBool(std::string_view v, bool* out) {
+  static const char* const kTrue[] = {"1", "t", "true", "y", "yes"};
+  static const char* const kFalse[] = {"0", "f", "false", "n", "no"};
+  std::string lower(v);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  for (const char* t : kTrue) {
+    if (lower == t) {
+      *out = true;
+      return true;
+    }
+  }
+  for (const char* f : kFalse) {
+    if (lower == f) {
+      *out = false;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Parses a whole decimal (or 0x hex) integer in [lo, hi].
+bool ParseInt(std::string_view v, int64_t lo, int64_t hi, int64_t* out) {
+  if (v.empty()) return false;
+  const std::string s(v);
+  char* end = nullptr;
+  errno = 0;
+  const long long x = std::strtoll(s.c_str(), &end, 0);
+  if (errno != 0 || *end != '\0' || x < lo || x > hi) return false;
+  *out = x;
+  return true;
+}
+
+bool ParseUint(std::string_view v, uint64_t* out) {
+  if (v.empty() || v[0] == '-') return false;
+  const std::string s(v);
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long x = std::strtoull(s.c_str(), &end, 0);
+  if (errno != 0 || *end != '\0') return false;
+  *out = x;
+  return true;
+}
+
+}  // namespace
+
+bool BenchFlags::SetValue(const Def& def, std::string_view value,
+                          std::string* error) {
+  bool ok = false;
+  switch (def.type) {
+    case Type::kBool:
+      ok = ParseBool(value, static_cast<bool*>(def.ptr));
+      break;
+    case Type::kInt32: {
+      int64_t x = 0;
+      ok = ParseInt(value, std::numeric_limits<int32_t>::min(),
+                    std::numeric_limits<int32_t>::max(), &x);
+      if (ok) *static_cast<int32_t*>(def.ptr) = static_cast<int32_t>(x);
+      break;
+    }
+    case Type::kInt64:
+      ok = ParseInt(value, std::numeric_limits<int64_t>::min(),
+                    std::numeric_limits<int64_t>::max(),
+                    static_cast<int64_t*>(def.ptr));
+      break;
+    case Type::kUint64:
+      ok = ParseUint(value, static_cast<uint64_t*>(def.ptr));
+      break;
+    case Type::kDouble: {
+      const std::string s(value);
+      char* end = nullptr;
+      errno = 0;
+      const double x = std::strtod(s.c_str(), &end);
+      ok = !s.empty() && errno == 0 && *end == '\0';
+      if (ok) *static_cast<double*>(def.ptr) = x;
+      break;
+    }
+    case Type::kString:
+      *static_cast<std::string*>(def.ptr) = std::string(value);
+      ok = true;
+      break;
+  }
+  if (!ok) {
+    *error = "illegal value '" + std::string(value) + "' specified for " +
+             TypeName(static_cast<int>(def.type)) + " flag '" + def.name + "'";
+  }
+  return ok;
+}
+
+std::string BenchFlags::ValueString(const Def& def) {
+  switch (def.type) {
+    case Type::kBool:
+      return *static_cast<bool*>(def.ptr) ? "true" : "false";
+    case Type::kInt32:
+      return std::to_string(*static_cast<int32_t*>(def.ptr));
+    case Type::kInt64:
+      return std::to_string(*static_cast<int64_t*>(def.ptr));
+    case Type::kUint64:
+      return std::to_string(*static_cast<uint64_t*>(def.ptr));
+    case Type::kDouble: {
+      char buf[32];
+      std::snprintf(buf, sizeof(buf), "%g", *static_cast<double*>(def.ptr));
+      return buf;
+    }
+    case Type::kString:
+      return "\"" + *static_cast<std::string*>(def.ptr) + "\"";
+  }
+  return "";
+}
+
+std::string BenchFlags::Usage() const {
+  std::string out;
+  for (const Def& def : defs_) {
+    out += "    -";
+    out += def.name;
+    out += " (";
+    out += def.help;
+    out += ") type: ";
+    out += TypeName(static_cast<int>(def.type));
+    out += " default: ";
+    out += ValueString(def);
+    out += "\n";
+  }
+  return out;
+}
+
+bool BenchFlags::Parse(int argc, char** argv, std::string* error) {
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (arg.size() < 2 || arg[0] != '-') {
+      *error = "unexpected argument '" + std::string(arg) + "'";
+      return false;
+    }
+    arg.remove_prefix(arg[1] == '-' ? 2 : 1);
+    std::string_view name = arg;
+    std::string_view value;
+    bool has_value = false;
+    if (const size_t eq = arg.find('='); eq != std::string_view::npos) {
+      name = arg.substr(0, eq);
+      value = arg.substr(eq + 1);
+      has_value = true;
+    }
+    if (name == "help" || name == "helpfull") {
+      std::printf("db_bench flags (RocksDB's names and defaults):\n%s",
+                  Usage().c_str());
+      std::exit(0);
+    }
+    const Def* def = Find(name);
+    if (def == nullptr && !has_value && name.substr(0, 2) == "no") {
+      // --nofoo sets the bool flag foo to false.
+      const Def* negated = Find(name.substr(2));
+      if (negated != nullptr && negated->type == Type::kBool) {
+        *static_cast<bool*>(negated->ptr) = false;
+        set_.emplace(negated->name);
+        continue;
+      }
+    }
+    if (def == nullptr) {
+      *error = "unknown command line flag '" + std::string(name) + "'";
+      return false;
+    }
+    if (!has_value) {
+      if (def->type == Type::kBool) {
+        value = "true";
+      } else if (i + 1 < argc) {
+        value = argv[++i];
+      } else {
+        *error = "flag '" + std::string(name) + "' is missing its argument";
+        return false;
+      }
+    }
+    if (!SetValue(*def, value, error)) return false;
+    set_.emplace(def->name);
+  }
+  return true;
+}
+
+bool BenchFlags::WasSet(std::string_view name) const {
+  return set_.find(name) != set_.end();
+}
+
+bool ParseCompression(std::string_view name, Compression* out) {
+  static const struct {
+    const char* name;
+    Compression c;
+  } kNames[] = {
+      {"none", Compression::kNone},     {"snappy", Compression::kSnappy},
+      {"zlib", Compression::kZlib},     {"bzip2", Compression::kBZip2},
+      {"lz4", Compression::kLZ4},       {"lz4hc", Compression::kLZ4HC},
+      {"xpress", Compression::kXpress}, {"zstd", Compression::kZSTD}};
+  for (const auto& entry : kNames) {
+    if (name == entry.name) {
+      *out = entry.c;
+      return true;
+    }
+  }
+  return false;
+}
+
+const char* CompressionName(Compression c) {
+  switch (c) {
+    case Compression::kNone:
+      return "NoCompression";
+    case Compression::kSnappy:
+      return "Snappy";
+    case Compression::kZlib:
+      return "Zlib";
+    case Compression::kBZip2:
+      return "BZip2";
+    case Compression::kLZ4:
+      return "LZ4";
+    case Compression::kLZ4HC:
+      return "LZ4HC";
+    case Compression::kXpress:
+      return "Xpress";
+    case Compression::kZSTD:
+      return "ZSTD";
+  }
+  return "?";
+}
+
+// ---------------------------------------------------------------------------
+// Values
+
+namespace {
+
+// The Lehmer / Park-Miller generator x' = 16807 x mod (2^31 - 1) that
+// RocksDB's value buffer is drawn from.
+class ParkMiller {
+ public:
+  explicit ParkMiller(uint32_t seed) {
+    constexpr uint32_t kM = 2147483647u;
+    state_ = seed & kM;
+    if (state_ == 0 || state_ == kM) state_ = 1;
+  }
+  uint32_t Next() {
+    constexpr uint32_t kM = 2147483647u;
+    const uint64_t product = static_cast<uint64_t>(state_) * 16807;
+    // product mod M, using (x << 31) mod M == x.
+    uint32_t r = static_cast<uint32_t>((product >> 31) + (product & kM));
+    if (r > kM) r -= kM;
+    state_ = r;
+    return r;
+  }
+  uint32_t Uniform(uint32_t n) { return Next() % n; }
+
+ private:
+  uint32_t state_;
+};
+
+}  // namespace
+
+std::string BuildValueData(int value_size, double compression_ratio) {
+  constexpr int kPiece = 100;
+  const size_t target =
+      static_cast<size_t>(std::max(1048576, std::max(value_size, 0)));
+  int raw_len = static_cast<int>(kPiece * compression_ratio);
+  if (raw_len < 1) raw_len = 1;
+  ParkMiller rnd(301);
+  std::string data;
+  data.reserve(target + kPiece);
+  std::string raw(raw_len, '\0');
+  while (data.size() < target) {
+    // One piece: raw_len printable characters, repeated to kPiece bytes.
+    for (char& c : raw) c = static_cast<char>(' ' + rnd.Uniform(95));
+    for (int filled = 0; filled < kPiece; filled += raw_len) {
+      data.append(raw, 0, std::min(raw_len, kPiece - filled));
+    }
+  }
+  return data;
+}
+
+// ---------------------------------------------------------------------------
+// Failure and rate limiting
+
+void Fail(const char* format, ...) {
+  std::fflush(stdout);
+  va_list ap;
+  va_start(ap, format);
+  std::vfprintf(stderr, format, ap);
+  va_end(ap);
+  std::fputc('\n', stderr);
+  std::fflush(stderr);
+  // _exit: other threads may still be inside the store.
+  _exit(1);
+}
+
+void RateLimiter::Request(uint64_t amount) {
+  double wait_until;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    const double now = static_cast<double>(NowMicros());
+    // Unused budget carries over for at most 100 ms (a bounded burst), so
+    // sleep overshoot does not lower the achieved rate.
+    if (next_free_micros_ < now - 1e5) next_free_micros_ = now - 1e5;
+    wait_until = next_free_micros_;
+    next_free_micros_ +=
+        static_cast<double>(amount) * 1e6 / static_cast<double>(per_second_);
+  }
+  const double now = static_cast<double>(NowMicros());
+  if (wait_until > now) {
+    std::this_thread::sleep_for(
+        std::chrono::microseconds(static_cast<int64_t>(wait_until - now)));
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Stats
+
+namespace {
+const char* const kOpNames[kNumOpTypes] = {"read", "write", "delete", "seek",
+                                           "op"};
+}  // namespace
+
+Stats::Stats(bool histogram, bool progress_reports, int64_t stats_interval)
+    : histogram_(histogram),
+      progress_reports_(progress_reports),
+      stats_interval_(stats_interval) {}
+
+void Stats::Start(int id) {
+  id_ = id;
+  next_report_ = stats_interval_ > 0 ? stats_interval_ : 100;
+  for (auto& h : hist_) h.reset();
+  done_ = 0;
+  bytes_ = 0;
+  seconds_ = 0;
+  start_ = NowMicros();
+  finish_ = start_;
+  last_op_finish_ = start_;
+  message_.clear();
+  exclude_from_merge_ = false;
+}
+
+void Stats::Stop() {
+  finish_ = NowMicros();
+  seconds_ = static_cast<double>(finish_ - start_) * 1e-6;
+}
+
+void Stats::Merge(const Stats& other) {
+  if (other.exclude_from_merge_) return;
+  for (int i = 0; i < kNumOpTypes; ++i) {
+    if (other.hist_[i] == nullptr) continue;
+    if (hist_[i] == nullptr) hist_[i] = std::make_unique<Histogram>();
+    hist_[i]->Merge(*other.hist_[i]);
+  }
+  // The first merged thread defines the span; later ones widen it.
+  if (start_ == 0) {
+    start_ = other.start_;
+    finish_ = other.finish_;
+  } else {
+    start_ = std::min(start_, other.start_);
+    finish_ = std::max(finish_, other.finish_);
+  }
+  done_ += other.done_;
+  bytes_ += other.bytes_;
+  seconds_ += other.seconds_;
+  if (message_.empty()) message_ = other.message_;
+}
+
+void Stats::AddMessage(std::string_view msg) {
+  if (msg.empty()) return;
+  if (!message_.empty()) message_.push_back(' ');
+  message_.append(msg);
+}
+
+void Stats::AddLatency(OpType type) {
+  const uint64_t now = NowMicros();
+  const int i = static_cast<int>(type);
+  if (hist_[i] == nullptr) hist_[i] = std::make_unique<Histogram>();
+  hist_[i]->Add(now - last_op_finish_);
+  last_op_finish_ = now;
+}
+
+void Stats::ReportProgress() {
+  if (stats_interval_ > 0) {
+    next_report_ += stats_interval_;
+  } else if (next_report_ < 1000) {
+    next_report_ += 100;
+  } else if (next_report_ < 5000) {
+    next_report_ += 500;
+  } else if (next_report_ < 10000) {
+    next_report_ += 1000;
+  } else if (next_report_ < 50000) {
+    next_report_ += 5000;
+  } else if (next_report_ < 100000) {
+    next_report_ += 10000;
+  } else if (next_report_ < 500000) {
+    next_report_ += 50000;
+  } else {
+    next_report_ += 100000;
+  }
+  if (progress_reports_) {
+    std::fprintf(stderr, "... finished %" PRIu64 " ops%30s\r", done_, "");
+    std::fflush(stderr);
+  }
+}
+
+double Stats::Throughput() const {
+  double elapsed = static_cast<double>(finish_ - start_) * 1e-6;
+  if (elapsed <= 0) elapsed = 1e-6;
+  return static_cast<double>(std::max<uint64_t>(done_, 1)) / elapsed;
+}
+
+void Stats::Report(std::string_view name) {
+  // Pretend one op was done for workloads that count none.
+  if (done_ < 1) done_ = 1;
+  double elapsed = static_cast<double>(finish_ - start_) * 1e-6;
+  if (elapsed <= 0) elapsed = 1e-6;
+  std::string extra;
+  if (bytes_ > 0) {
+    // The rate uses the elapsed span, not the sum of per-thread times.
+    char rate[100];
+    std::snprintf(rate, sizeof(rate), "%6.1f MB/s",
+                  (static_cast<double>(bytes_) / 1048576.0) / elapsed);
+    extra = rate;
+  }
+  if (!message_.empty()) {
+    if (!extra.empty()) extra.push_back(' ');
+    extra += message_;
+  }
+  const double throughput = static_cast<double>(done_) / elapsed;
+  std::printf("%-12s : %11.3f micros/op %ld ops/sec %.3f seconds %" PRIu64
+              " operations;%s%s\n",
+              std::string(name).c_str(),
+              seconds_ * 1e6 / static_cast<double>(done_),
+              static_cast<long>(throughput), elapsed, done_,
+              extra.empty() ? "" : " ", extra.c_str());
+  if (histogram_) {
+    for (int i = 0; i < kNumOpTypes; ++i) {
+      if (hist_[i] == nullptr) continue;
+      std::printf("Microseconds per %s:\n%s\n", kOpNames[i],
+                  hist_[i]->ToString().c_str());
+    }
+  }
+  std::fflush(stdout);
+}
+
+// ---------------------------------------------------------------------------
+// BenchmarkBase
+
+BenchmarkBase::BenchmarkBase(const BenchFlags& flags)
+    : flags_(flags), seed_base_(static_cast<uint64_t>(flags.seed)) {
+  if (flags.seed == 0) {
+    // Like RocksDB: wall-clock microseconds.
+    seed_base_ = static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::microseconds>(
+            std::chrono::system_clock::now().time_since_epoch())
+            .count());
+    std::printf("Set seed to %" PRIu64 " because --seed was 0\n", seed_base_);
+  }
+  value_data_ = BuildValueData(flags.value_size, flags.compression_ratio);
+}
+
+Stats BenchmarkBase::RunBenchmark(
+    int n, std::string_view name,
+    const std::function<void(ThreadState*)>& body) {
+  SharedState shared;
+  shared.total = n;
+  if (flags_.benchmark_write_rate_limit > 0) {
+    shared.write_rate_limiter =
+        std::make_unique<RateLimiter>(flags_.benchmark_write_rate_limit);
+  }
+  if (flags_.benchmark_read_rate_limit > 0) {
+    shared.read_rate_limiter =
+        std::make_unique<RateLimiter>(flags_.benchmark_read_rate_limit);
+  }
+  std::vector<std::unique_ptr<ThreadState>> states;
+  states.reserve(n);
+  for (int i = 0; i < n; ++i) {
+    // RocksDB seeds thread i of every run with seed + (threads started so
+    // far, this one included).
+    ++total_thread_count_;
+    states.push_back(std::make_unique<ThreadState>(
+        i, seed_base_ + static_cast<uint64_t>(total_thread_count_), flags_));
+    states.back()->shared = &shared;
+  }
+  std::vector<std::thread> threads;
+  threads.reserve(n);
+  for (int i = 0; i < n; ++i) {
+    ThreadState* state = states[i].get();
+    threads.emplace_back([&shared, &body, state] {
+      {
+        std::unique_lock<std::mutex> lock(shared.mu);
+        ++shared.num_initialized;
+        if (shared.num_initialized >= shared.total) shared.cv.notify_all();
+        shared.cv.wait(lock, [&shared] { return shared.start; });
+      }
+      state->stats.Start(state->tid);
+      body(state);
+      state->stats.Stop();
+      shared.num_done.fetch_add(1, std::memory_order_release);
+    });
+  }
+  {
+    std::unique_lock<std::mutex> lock(shared.mu);
+    shared.cv.wait(lock, [&shared, n] { return shared.num_initialized >= n; });
+    shared.start = true;
+  }
+  shared.cv.notify_all();
+  for (std::thread& t : threads) t.join();
+
+  Stats merged(flags_.histogram, false, 0);
+  for (const auto& state : states) merged.Merge(state->stats);
+  merged.Report(name);
+  return merged;
+}
+
+void BenchmarkBase::PrintEnvironment(const char* engine,
+                                     const std::string& version) {
+  std::fprintf(stderr, "%-11s version %s\n",
+               (std::string(engine) + ":").c_str(), version.c_str());
+  const time_t now = std::time(nullptr);
+  char date[64];
+  std::fprintf(stderr, "Date:       %s", ctime_r(&now, date));
+  if (FILE* cpuinfo = std::fopen("/proc/cpuinfo", "r")) {
+    char line[1000];
+    int num_cpus = 0;
+    std::string cpu_type;
+    std::string cache_size;
+    auto trim = [](std::string s) {
+      const size_t b = s.find_first_not_of(" \t\n");
+      const size_t e = s.find_last_not_of(" \t\n");
+      return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+    };
+    while (std::fgets(line, sizeof(line), cpuinfo) != nullptr) {
+      const char* sep = std::strchr(line, ':');
+      if (sep == nullptr) continue;
+      const std::string key = trim(std::string(line, sep - line));
+      const std::string val = trim(std::string(sep + 1));
+      if (key == "model name") {
+        ++num_cpus;
+        cpu_type = val;
+      } else if (key == "cache size") {
+        cache_size = val;
+      }
+    }
+    std::fclose(cpuinfo);
+    std::fprintf(stderr, "CPU:        %d * %s\n", num_cpus, cpu_type.c_str());
+    std::fprintf(stderr, "CPUCache:   %s\n", cache_size.c_str());
+  }
+}
+
+void BenchmarkBase::PrintHeader(const char* compression_name) const {
+  const int64_t num = flags_.num;
+  std::printf("Keys:       %d bytes each (+ 0 bytes user-defined timestamp)\n",
+              flags_.key_size);
+  std::printf(
+      "Values:     %d bytes each (%d bytes after compression)\n",
+      flags_.value_size,
+      static_cast<int>(flags_.value_size * flags_.compression_ratio + 0.5));
+  std::printf("Entries:    %" PRId64 "\n", num);
+  std::printf("Prefix:    0 bytes\n");
+  std::printf("Keys per prefix:    0\n");
+  std::printf(
+      "RawSize:    %.1f MB (estimated)\n",
+      static_cast<double>(
+          static_cast<int64_t>(flags_.key_size + flags_.value_size) * num) /
+          1048576.0);
+  std::printf(
+      "FileSize:   %.1f MB (estimated)\n",
+      ((flags_.key_size + flags_.value_size * flags_.compression_ratio) *
+       static_cast<double>(num)) /
+          1048576.0);
+  std::printf("Write rate: %" PRIu64 " bytes/second\n",
+              flags_.benchmark_write_rate_limit);
+  std::printf("Read rate: %" PRIu64 " ops/second\n",
+              flags_.benchmark_read_rate_limit);
+  std::printf("Compression: %s\n", compression_name);
+  std::printf("Memtablerep: SkipListFactory\n");
+#if defined(__GNUC__) && !defined(__OPTIMIZE__)
+  std::printf(
+      "WARNING: Optimization is disabled: benchmarks unnecessarily "
+      "slow\n");
+#endif
+#ifndef NDEBUG
+  std::printf(
+      "WARNING: Assertions are enabled; benchmarks unnecessarily "
+      "slow\n");
+#endif
+  std::printf("------------------------------------------------\n");
+  std::fflush(stdout);
+}
+
+std::string DefaultDbPath(const char* prefix) {
+  std::string dir;
+  if (const char* tmp = std::getenv("TEST_TMPDIR"); tmp != nullptr && *tmp) {
+    dir = tmp;
+  } else {
+    dir = "/tmp/" + std::string(prefix) + "test-" + std::to_string(geteuid());
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) Fail("cannot create %s: %s", dir.c_str(), ec.message().c_str());
+  return dir + "/dbbench";
+}
+
+}  // namespace strata::bench

@@ -1,0 +1,793 @@
+// db_bench_common: everything Strata's db_bench and db_bench_leveldb share,
+// so that one command line does the same work on Strata, LevelDB and
+// RocksDB's own db_bench (/usr/bin/db_bench) and prints the same lines.
+//
+// What "the same work" means, and how it is kept:
+//  1. Flags: RocksDB's names and defaults, gflags syntax (--name=value,
+//     -name=value, --name value, --bool / --nobool). An unknown flag is an
+//     error naming it.
+//  2. Keys: the integer k becomes key_size bytes: k as a big-endian integer of
+//     min(key_size, 8) bytes, then '0' padding (GenerateKeyFromInt).
+//  3. Values: slices, at advancing positions, of one buffer of at least 1 MiB
+//     built from 100-byte pieces that compress to compression_ratio of their
+//     size. The buffer's bytes are the ones RocksDB's db_bench builds (a
+//     Park-Miller generator seeded 301 drawing printable characters).
+//  4. Random keys: each thread owns a std::mt19937_64 seeded with
+//     seed + (running count of threads started by this process); every
+//     workload draws from it exactly as RocksDB's does (including the draw
+//     RocksDB spends choosing among databases), so a readrandom after a
+//     fillrandom finds the same number of keys as RocksDB's for the same
+//     --seed.
+//  5. Output: the RocksDB report line
+//       "%-12s : %11.3f micros/op %ld ops/sec %.3f seconds %ld operations;"
+//     followed by " %6.1f MB/s" when bytes were counted and the workload's
+//     message, and with --histogram "Microseconds per <op>:" and the
+//     histogram. Progress ("... finished N ops") goes to stderr.
+//
+// The workloads themselves are written once, in the Benchmark<Engine>
+// template below; each driver supplies an Engine adapter over its store's
+// public API (see "Engine requirements").
+// Thread-safety: BenchFlags, ValueGenerator and Stats are not thread-safe
+// (one per thread, Stats merged after the threads end); SharedState and
+// RateLimiter are thread-safe.
+#pragma once
+
+#include <atomic>
+#include <bit>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "util/histogram.h"
+
+namespace strata::bench {
+
+// ---------------------------------------------------------------------------
+// Flags
+
+struct BenchFlags {
+  BenchFlags();
+
+  // Parses argv in gflags syntax. On failure returns false and sets *error
+  // (e.g. "unknown command line flag 'foo'"). --help prints the flag list to
+  // stdout and exits 0.
+  bool Parse(int argc, char** argv, std::string* error);
+  // True if the flag was given on the command line (not just defaulted).
+  bool WasSet(std::string_view name) const;
+  // One line per flag: name, type, default.
+  std::string Usage() const;
+
+  std::string benchmarks =
+      "fillseq,fillrandom,overwrite,readrandom,readseq,readreverse,"
+      "seekrandom";
+  int64_t num = 1000000;
+  int64_t reads = -1;    // < 0: num
+  int64_t writes = -1;   // < 0: num
+  int64_t deletes = -1;  // < 0: num
+  int32_t value_size = 100;
+  int32_t key_size = 16;
+  double compression_ratio = 0.5;
+  int32_t threads = 1;
+  int32_t duration = 0;  // seconds; 0 = bounded by num/reads
+  int32_t ops_between_duration_checks = 1000;
+  std::string db;  // "" = <tmp>/<engine>test-<uid>/dbbench
+  bool use_existing_db = false;
+  bool disable_wal = false;
+  bool sync = false;
+  int64_t seed = 0;  // 0 = derived from the clock
+  bool histogram = false;
+  bool progress_reports = true;
+  int64_t stats_interval = 0;
+  bool statistics = false;
+  int64_t batch_size = 1;
+  int32_t seek_nexts = 0;
+  bool reverse_iterator = false;
+  bool verify_checksum = true;
+  uint64_t benchmark_write_rate_limit = 0;  // bytes/second, 0 = unlimited
+  uint64_t benchmark_read_rate_limit = 0;   // ops/second, 0 = unlimited
+
+  // Options of the store.
+  int64_t write_buffer_size = 64 << 20;
+  int32_t max_write_buffer_number = 2;
+  std::string compression_type = "snappy";
+  bool allow_concurrent_memtable_write = true;
+  bool enable_pipelined_write = true;
+  bool mmap_write = false;
+  bool mmap_read = false;
+  bool use_fsync = false;
+  int32_t open_files = -1;
+  int64_t cache_size = 8 << 20;
+  int32_t bloom_bits = -1;
+  int32_t block_size = 4096;
+  int32_t num_levels = 7;
+  int32_t max_background_jobs = 2;
+  int64_t target_file_size_base = 64 << 20;
+  uint64_t max_bytes_for_level_base = 256 << 20;
+  int32_t level0_file_num_compaction_trigger = 4;
+  int32_t level0_slowdown_writes_trigger = 20;
+  int32_t level0_stop_writes_trigger = 36;
+  uint64_t subcompactions = 1;
+  bool use_direct_reads = false;
+
+ private:
+  enum class Type { kBool, kInt32, kInt64, kUint64, kDouble, kString };
+  struct Def {
+    const char* name;
+    Type type;
+    void* ptr;
+    const char* help;
+  };
+  void Add(const char* name, bool* p, const char* help);
+  void Add(const char* name, int32_t* p, const char* help);
+  void Add(const char* name, int64_t* p, const char* help);
+  void Add(const char* name, uint64_t* p, const char* help);
+  void Add(const char* name, double* p, const char* help);
+  void Add(const char* name, std::string* p, const char* help);
+  const Def* Find(std::string_view name) const;
+  static bool SetValue(const Def& def, std::string_view value,
+                       std::string* error);
+  static std::string ValueString(const Def& def);
+
+  std::vector<Def> defs_;
+  std::set<std::string, std::less<>> set_;
+};
+
+// The compression algorithms RocksDB's --compression_type names.
+enum class Compression {
+  kNone,
+  kSnappy,
+  kZlib,
+  kBZip2,
+  kLZ4,
+  kLZ4HC,
+  kXpress,
+  kZSTD
+};
+// Parses RocksDB's spelling ("none", "snappy", "zlib", "bzip2", "lz4",
+// "lz4hc", "xpress", "zstd"); false if unknown.
+bool ParseCompression(std::string_view name, Compression* out);
+// RocksDB's display name ("NoCompression", "Snappy", ..., "ZSTD").
+const char* CompressionName(Compression c);
+
+// ---------------------------------------------------------------------------
+// Keys and values
+
+// Writes the key for integer v into dst[0, key_size): v as a big-endian
+// integer of min(key_size, 8) bytes (its low bytes when key_size < 8), then
+// '0' characters up to key_size.
+inline void GenerateKeyFromInt(uint64_t v, int key_size, char* dst) {
+  if (key_size >= 8) {
+    uint64_t be = v;
+    if constexpr (std::endian::native == std::endian::little) {
+      be = __builtin_bswap64(v);
+    }
+    std::memcpy(dst, &be, 8);
+    if (key_size > 8) std::memset(dst + 8, '0', key_size - 8);
+    return;
+  }
+  for (int i = 0; i < key_size; ++i) {
+    dst[i] = static_cast<char>(v >> (8 * (key_size - 1 - i)));
+  }
+}
+
+// The value bytes: at least max(1 MiB, value_size) bytes of 100-byte pieces,
+// each int(100 * compression_ratio) random printable characters repeated.
+// Identical to the buffer of RocksDB's db_bench RandomGenerator.
+std::string BuildValueData(int value_size, double compression_ratio);
+
+// Hands out value_size-byte slices of a shared value buffer at advancing
+// positions, wrapping to the start when the next slice would not fit.
+class ValueGenerator {
+ public:
+  // data must outlive the generator and be at least value_size bytes.
+  ValueGenerator(const std::string* data, size_t value_size)
+      : data_(data), value_size_(value_size) {}
+
+  std::string_view Next() {
+    if (pos_ + value_size_ > data_->size()) pos_ = 0;
+    pos_ += value_size_;
+    return std::string_view(data_->data() + pos_ - value_size_, value_size_);
+  }
+
+ private:
+  const std::string* data_;
+  size_t value_size_;
+  size_t pos_ = 0;
+};
+
+// ---------------------------------------------------------------------------
+// Time, failure, rate limiting
+
+// Microseconds on a monotonic clock.
+inline uint64_t NowMicros() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::microseconds>(
+          std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+
+// Prints the message (printf format) and a newline to stderr, flushes stdout
+// and stderr, and ends the process with exit code 1 (callable from any
+// thread).
+[[noreturn]] void Fail(const char* format, ...)
+    __attribute__((format(printf, 1, 2)));
+
+// <TEST_TMPDIR or /tmp/<prefix>test-<euid>>/dbbench, the parent directory
+// created (like RocksDB's /tmp/rocksdbtest-<euid>/dbbench).
+std::string DefaultDbPath(const char* prefix);
+
+// Paces callers to at most `per_second` units per second, shared by all
+// threads that hold it. Thread-safe.
+class RateLimiter {
+ public:
+  explicit RateLimiter(uint64_t per_second) : per_second_(per_second) {}
+  // Blocks until `amount` units fit under the rate.
+  void Request(uint64_t amount);
+
+ private:
+  std::mutex mu_;
+  const uint64_t per_second_;
+  double next_free_micros_ = 0;  // guarded by mu_
+};
+
+// ---------------------------------------------------------------------------
+// Per-thread statistics
+
+enum class OpType : uint8_t { kRead, kWrite, kDelete, kSeek, kOthers };
+inline constexpr int kNumOpTypes = 5;
+
+class Stats {
+ public:
+  Stats(bool histogram, bool progress_reports, int64_t stats_interval);
+  Stats(Stats&&) noexcept = default;
+  Stats& operator=(Stats&&) noexcept = default;
+
+  void Start(int id);
+  void Stop();
+  // Adds other's counts, histograms and time span (unless other was
+  // excluded); keeps the first non-empty message.
+  void Merge(const Stats& other);
+
+  // Counts n finished operations of the given kind.
+  void FinishedOps(int64_t n, OpType type) {
+    if (histogram_) AddLatency(type);
+    done_ += n;
+    if (done_ >= next_report_) ReportProgress();
+  }
+  // Makes time spent sleeping in a rate limiter invisible to the histogram.
+  void ResetLastOpTime() { last_op_finish_ = NowMicros(); }
+  void AddBytes(int64_t n) { bytes_ += n; }
+  void AddMessage(std::string_view msg);
+  void SetExcludeFromMerge() { exclude_from_merge_ = true; }
+
+  uint64_t done() const { return done_; }
+  // ops/second over the merged time span.
+  double Throughput() const;
+  // Prints RocksDB's report line (and the histograms with --histogram).
+  void Report(std::string_view name);
+
+ private:
+  void AddLatency(OpType type);
+  void ReportProgress();
+
+  bool histogram_;
+  bool progress_reports_;
+  int64_t stats_interval_;
+  int id_ = -1;
+  uint64_t start_ = 0;   // micros
+  uint64_t finish_ = 0;  // micros
+  double seconds_ = 0;   // sum of per-thread run times
+  uint64_t done_ = 0;
+  uint64_t next_report_ = 100;
+  uint64_t bytes_ = 0;
+  uint64_t last_op_finish_ = 0;
+  bool exclude_from_merge_ = false;
+  std::string message_;
+  std::unique_ptr<Histogram> hist_[kNumOpTypes];
+};
+
+// ---------------------------------------------------------------------------
+// Threads
+
+// State shared by the threads of one benchmark run. Thread-safe.
+struct SharedState {
+  std::mutex mu;
+  std::condition_variable cv;
+  int total = 0;            // guarded by mu
+  int num_initialized = 0;  // guarded by mu
+  bool start = false;       // guarded by mu
+  // Release on finish, acquire in OthersDone: a writer that sees every other
+  // thread done may stop.
+  std::atomic<int> num_done{0};
+  std::unique_ptr<RateLimiter> write_rate_limiter;
+  std::unique_ptr<RateLimiter> read_rate_limiter;
+
+  // True once every thread but one (the caller) has finished.
+  bool OthersDone() const {
+    return num_done.load(std::memory_order_acquire) + 1 >= total;
+  }
+};
+
+struct ThreadState {
+  ThreadState(int index, uint64_t seed, const BenchFlags& flags)
+      : tid(index),
+        rand(seed),
+        stats(flags.histogram, flags.progress_reports, flags.stats_interval) {}
+
+  int tid;  // 0..n-1 within one benchmark run
+  std::mt19937_64 rand;
+  Stats stats;
+  SharedState* shared = nullptr;
+};
+
+// Stops a loop after max_ops operations, or after max_seconds when that is
+// non-zero (checked every ops_between_checks operations).
+class Duration {
+ public:
+  Duration(uint64_t max_seconds, int64_t max_ops, int64_t ops_between_checks)
+      : max_seconds_(max_seconds),
+        max_ops_(max_ops),
+        granularity_(ops_between_checks > 0 ? ops_between_checks : 1),
+        start_at_(NowMicros()) {}
+
+  // Counts `increment` more operations; true when the loop must stop.
+  bool Done(int64_t increment) {
+    if (increment <= 0) increment = 1;
+    ops_ += increment;
+    if (max_seconds_ == 0) return ops_ > max_ops_;
+    if (ops_ / granularity_ == (ops_ - increment) / granularity_) return false;
+    return (NowMicros() - start_at_) / 1000000 >= max_seconds_;
+  }
+
+ private:
+  uint64_t max_seconds_;
+  int64_t max_ops_;
+  int64_t granularity_;
+  int64_t ops_ = 0;
+  uint64_t start_at_;
+};
+
+// The engine-independent half of a benchmark driver: seeds, thread launch,
+// header.
+class BenchmarkBase {
+ public:
+  explicit BenchmarkBase(const BenchFlags& flags);
+
+ protected:
+  // Runs body on n threads started together behind a barrier; returns (and
+  // prints) the merged stats of the threads not excluded from merging.
+  Stats RunBenchmark(int n, std::string_view name,
+                     const std::function<void(ThreadState*)>& body);
+  // "<engine>:    version <v>", date and CPU, to stderr (like RocksDB).
+  static void PrintEnvironment(const char* engine, const std::string& version);
+  // The "Keys:/Values:/Entries:..." block and the dashed line, to stdout.
+  void PrintHeader(const char* compression_name) const;
+
+  const BenchFlags& flags_;
+  uint64_t seed_base_;
+  int total_thread_count_ = 0;
+  std::string value_data_;  // BuildValueData(value_size, compression_ratio)
+};
+
+// ---------------------------------------------------------------------------
+// Workloads
+//
+// Engine requirements (all non-virtual; the hot calls are inlined):
+//   using Iterator = ...;  // Valid/SeekToFirst/SeekToLast/Next/Prev
+//   using Batch = ...;
+//   static const char* Name();           // "Strata", "LevelDB"
+//   static const char* PathPrefix();     // "strata" -> /tmp/stratatest-<uid>
+//   static const char* StatsProperty();  // property printed by "stats"
+//   std::string Version() const;
+//   const char* CompressionName() const;
+//   bool Open(std::string* error);
+//   void Close();
+//   bool Destroy(std::string* error);    // REQUIRES: closed
+//   void SetWriteOptions(bool sync, bool disable_wal);
+//   void BatchClear(Batch*);
+//   void BatchPut(Batch*, std::string_view key, std::string_view value);
+//   void BatchDelete(Batch*, std::string_view key);
+//   bool Write(Batch*, std::string* error);
+//   bool Put(std::string_view key, std::string_view value, std::string* err);
+//   GetResult Get(std::string_view key, std::string* value, std::string* err);
+//   std::unique_ptr<Iterator> NewIterator();
+//   static void Seek(Iterator*, std::string_view target);
+//   static std::string_view Key(const Iterator*);
+//   static std::string_view Value(const Iterator*);
+//   static bool IterOk(const Iterator*, std::string* error);
+//   bool GetProperty(const char* name, std::string* value);
+//   std::string StatisticsString();  // "" when unsupported
+
+enum class GetResult { kFound, kNotFound, kError };
+
+template <class Engine>
+class Benchmark : public BenchmarkBase {
+ public:
+  // flags.db must be set. engine must outlive the benchmark.
+  Benchmark(const BenchFlags& flags, Engine* engine)
+      : BenchmarkBase(flags), engine_(engine) {}
+
+  // Runs every benchmark of --benchmarks in order; returns the exit code.
+  int Run();
+
+ private:
+  enum class WriteMode { kSequential, kRandom };
+  using Method = void (Benchmark::*)(ThreadState*);
+
+  void Open();
+  void WriteSeq(ThreadState* t) { DoWrite(t, WriteMode::kSequential); }
+  void WriteRandom(ThreadState* t) { DoWrite(t, WriteMode::kRandom); }
+  void DoWrite(ThreadState* thread, WriteMode mode);
+  void ReadRandom(ThreadState* thread);
+  void ReadSequential(ThreadState* thread);
+  void ReadReverse(ThreadState* thread);
+  void SeekRandom(ThreadState* thread);
+  void DeleteSeq(ThreadState* t) { DoDelete(t, true); }
+  void DeleteRandom(ThreadState* t) { DoDelete(t, false); }
+  void DoDelete(ThreadState* thread, bool seq);
+  void ReadWhileWriting(ThreadState* thread);
+  void BGWriter(ThreadState* thread);
+  void PrintStats();
+
+  Engine* engine_;
+  // Per-benchmark settings, reset from the flags before each benchmark.
+  int64_t num_ = 0;
+  int64_t reads_ = 0;
+  int64_t writes_ = 0;
+  int64_t deletes_ = 0;
+  int key_size_ = 0;
+  int64_t entries_per_batch_ = 1;
+};
+
+template <class Engine>
+void Benchmark<Engine>::Open() {
+  std::string error;
+  if (!engine_->Open(&error)) Fail("open error: %s", error.c_str());
+}
+
+template <class Engine>
+int Benchmark<Engine>::Run() {
+  PrintEnvironment(Engine::Name(), engine_->Version());
+  if (!flags_.use_existing_db) {
+    std::string error;
+    if (!engine_->Destroy(&error)) Fail("destroy error: %s", error.c_str());
+  }
+  Open();
+  num_ = flags_.num;
+  PrintHeader(engine_->CompressionName());
+
+  std::string_view list = flags_.benchmarks;
+  while (!list.empty()) {
+    const size_t comma = list.find(',');
+    const std::string name(list.substr(0, comma));
+    list = comma == std::string_view::npos ? std::string_view()
+                                           : list.substr(comma + 1);
+    num_ = flags_.num;
+    reads_ = flags_.reads < 0 ? flags_.num : flags_.reads;
+    writes_ = flags_.writes < 0 ? flags_.num : flags_.writes;
+    deletes_ = flags_.deletes < 0 ? flags_.num : flags_.deletes;
+    key_size_ = flags_.key_size;
+    entries_per_batch_ = flags_.batch_size;
+    bool sync = flags_.sync;
+    Method method = nullptr;
+    bool fresh_db = false;
+    int num_threads = flags_.threads;
+
+    if (name == "fillseq") {
+      fresh_db = true;
+      method = &Benchmark::WriteSeq;
+    } else if (name == "fillbatch") {
+      fresh_db = true;
+      entries_per_batch_ = 1000;
+      method = &Benchmark::WriteSeq;
+    } else if (name == "fillrandom") {
+      fresh_db = true;
+      method = &Benchmark::WriteRandom;
+    } else if (name == "overwrite") {
+      method = &Benchmark::WriteRandom;
+    } else if (name == "fillsync") {
+      // As RocksDB: keys drawn from num/1000, --writes (default num)
+      // synced writes.
+      fresh_db = true;
+      num_ /= 1000;
+      sync = true;
+      method = &Benchmark::WriteRandom;
+    } else if (name == "readseq") {
+      method = &Benchmark::ReadSequential;
+    } else if (name == "readreverse") {
+      method = &Benchmark::ReadReverse;
+    } else if (name == "readrandom") {
+      method = &Benchmark::ReadRandom;
+    } else if (name == "readmissing") {
+      ++key_size_;
+      method = &Benchmark::ReadRandom;
+    } else if (name == "seekrandom") {
+      method = &Benchmark::SeekRandom;
+    } else if (name == "deleteseq") {
+      method = &Benchmark::DeleteSeq;
+    } else if (name == "deleterandom") {
+      method = &Benchmark::DeleteRandom;
+    } else if (name == "readwhilewriting") {
+      ++num_threads;  // the extra thread writes
+      method = &Benchmark::ReadWhileWriting;
+    } else if (name == "stats") {
+      PrintStats();
+    } else if (!name.empty()) {
+      Fail("unknown benchmark '%s'", name.c_str());
+    }
+    engine_->SetWriteOptions(sync, flags_.disable_wal);
+
+    if (fresh_db) {
+      if (flags_.use_existing_db) {
+        std::printf("%-12s : skipped (--use_existing_db is true)\n",
+                    name.c_str());
+        method = nullptr;
+      } else {
+        engine_->Close();
+        std::string error;
+        if (!engine_->Destroy(&error)) Fail("destroy error: %s", error.c_str());
+        Open();
+      }
+    }
+    if (method != nullptr) {
+      std::printf("DB path: [%s]\n", flags_.db.c_str());
+      RunBenchmark(num_threads, name,
+                   [this, method](ThreadState* t) { (this->*method)(t); });
+    }
+  }
+  if (flags_.statistics) {
+    std::string stats = engine_->StatisticsString();
+    if (stats.empty()) stats = "(statistics not supported)";
+    std::printf("STATISTICS:\n%s\n", stats.c_str());
+  }
+  std::fflush(stdout);
+  engine_->Close();
+  return 0;
+}
+
+template <class Engine>
+void Benchmark<Engine>::DoWrite(ThreadState* thread, WriteMode mode) {
+  const int64_t num_ops = writes_ == 0 ? num_ : writes_;
+  Duration duration(mode == WriteMode::kRandom ? flags_.duration : 0, num_ops,
+                    flags_.ops_between_duration_checks);
+  if (num_ != flags_.num) {
+    char msg[100];
+    std::snprintf(msg, sizeof(msg), "(%ld ops)", static_cast<long>(num_));
+    thread->stats.AddMessage(msg);
+  }
+  ValueGenerator gen(&value_data_, flags_.value_size);
+  typename Engine::Batch batch;
+  std::string key(key_size_, '\0');
+  std::string error;
+  const uint64_t key_range = static_cast<uint64_t>(num_);
+  RateLimiter* limiter = thread->shared->write_rate_limiter.get();
+  uint64_t next_seq = 0;
+  int64_t bytes = 0;
+  while (key_range != 0 && !duration.Done(entries_per_batch_)) {
+    // RocksDB draws a database index per batch of random writes.
+    if (mode != WriteMode::kSequential) thread->rand();
+    engine_->BatchClear(&batch);
+    int64_t batch_bytes = 0;
+    for (int64_t j = 0; j < entries_per_batch_; ++j) {
+      const uint64_t k = mode == WriteMode::kSequential
+                             ? next_seq++
+                             : thread->rand() % key_range;
+      GenerateKeyFromInt(k, key_size_, key.data());
+      const std::string_view value = gen.Next();
+      engine_->BatchPut(&batch, key, value);
+      batch_bytes += static_cast<int64_t>(value.size()) + key_size_;
+    }
+    bytes += batch_bytes;
+    if (limiter != nullptr) {
+      limiter->Request(batch_bytes);
+      thread->stats.ResetLastOpTime();
+    }
+    if (!engine_->Write(&batch, &error)) Fail("put error: %s", error.c_str());
+    thread->stats.FinishedOps(entries_per_batch_, OpType::kWrite);
+  }
+  thread->stats.AddBytes(bytes);
+}
+
+template <class Engine>
+void Benchmark<Engine>::ReadRandom(ThreadState* thread) {
+  int64_t read = 0;
+  int64_t found = 0;
+  int64_t bytes = 0;
+  std::string key(key_size_, '\0');
+  std::string value;
+  std::string error;
+  const uint64_t key_range = static_cast<uint64_t>(flags_.num);
+  RateLimiter* limiter = thread->shared->read_rate_limiter.get();
+  Duration duration(flags_.duration, reads_,
+                    flags_.ops_between_duration_checks);
+  while (!duration.Done(1)) {
+    thread->rand();  // RocksDB's database choice
+    GenerateKeyFromInt(thread->rand() % key_range, key_size_, key.data());
+    ++read;
+    switch (engine_->Get(key, &value, &error)) {
+      case GetResult::kFound:
+        ++found;
+        bytes += static_cast<int64_t>(key.size() + value.size());
+        break;
+      case GetResult::kNotFound:
+        break;
+      case GetResult::kError:
+        Fail("Get returned an error: %s", error.c_str());
+    }
+    if (limiter != nullptr && read % 256 == 255) limiter->Request(256);
+    thread->stats.FinishedOps(1, OpType::kRead);
+  }
+  char msg[100];
+  std::snprintf(msg, sizeof(msg), "(%ld of %ld found)\n",
+                static_cast<long>(found), static_cast<long>(read));
+  thread->stats.AddBytes(bytes);
+  thread->stats.AddMessage(msg);
+}
+
+template <class Engine>
+void Benchmark<Engine>::ReadSequential(ThreadState* thread) {
+  std::unique_ptr<typename Engine::Iterator> iter = engine_->NewIterator();
+  RateLimiter* limiter = thread->shared->read_rate_limiter.get();
+  int64_t i = 0;
+  int64_t bytes = 0;
+  for (iter->SeekToFirst(); i < reads_ && iter->Valid(); iter->Next()) {
+    bytes += static_cast<int64_t>(Engine::Key(iter.get()).size() +
+                                  Engine::Value(iter.get()).size());
+    thread->stats.FinishedOps(1, OpType::kRead);
+    ++i;
+    if (limiter != nullptr && i % 1024 == 1023) limiter->Request(1024);
+  }
+  std::string error;
+  if (!Engine::IterOk(iter.get(), &error)) {
+    Fail("iterator error: %s", error.c_str());
+  }
+  thread->stats.AddBytes(bytes);
+}
+
+template <class Engine>
+void Benchmark<Engine>::ReadReverse(ThreadState* thread) {
+  std::unique_ptr<typename Engine::Iterator> iter = engine_->NewIterator();
+  RateLimiter* limiter = thread->shared->read_rate_limiter.get();
+  int64_t i = 0;
+  int64_t bytes = 0;
+  for (iter->SeekToLast(); i < reads_ && iter->Valid(); iter->Prev()) {
+    bytes += static_cast<int64_t>(Engine::Key(iter.get()).size() +
+                                  Engine::Value(iter.get()).size());
+    thread->stats.FinishedOps(1, OpType::kRead);
+    ++i;
+    if (limiter != nullptr && i % 1024 == 1023) limiter->Request(1024);
+  }
+  std::string error;
+  if (!Engine::IterOk(iter.get(), &error)) {
+    Fail("iterator error: %s", error.c_str());
+  }
+  thread->stats.AddBytes(bytes);
+}
+
+template <class Engine>
+void Benchmark<Engine>::SeekRandom(ThreadState* thread) {
+  int64_t read = 0;
+  int64_t found = 0;
+  int64_t bytes = 0;
+  std::string key(key_size_, '\0');
+  std::string error;
+  char value_buffer[256];
+  const uint64_t key_range = static_cast<uint64_t>(flags_.num);
+  RateLimiter* limiter = thread->shared->read_rate_limiter.get();
+  Duration duration(flags_.duration, reads_,
+                    flags_.ops_between_duration_checks);
+  while (!duration.Done(1)) {
+    GenerateKeyFromInt(thread->rand() % key_range, key_size_, key.data());
+    // A fresh iterator per seek, as RocksDB's db_bench does by default.
+    std::unique_ptr<typename Engine::Iterator> iter = engine_->NewIterator();
+    Engine::Seek(iter.get(), key);
+    ++read;
+    if (iter->Valid() && Engine::Key(iter.get()) == std::string_view(key)) {
+      ++found;
+    }
+    for (int j = 0; j < flags_.seek_nexts && iter->Valid(); ++j) {
+      const std::string_view value = Engine::Value(iter.get());
+      std::memcpy(value_buffer, value.data(),
+                  std::min(value.size(), sizeof(value_buffer)));
+      bytes +=
+          static_cast<int64_t>(Engine::Key(iter.get()).size() + value.size());
+      if (flags_.reverse_iterator) {
+        iter->Prev();
+      } else {
+        iter->Next();
+      }
+    }
+    if (!Engine::IterOk(iter.get(), &error)) {
+      Fail("iterator error: %s", error.c_str());
+    }
+    if (limiter != nullptr && read % 256 == 255) limiter->Request(256);
+    thread->stats.FinishedOps(1, OpType::kSeek);
+  }
+  char msg[100];
+  std::snprintf(msg, sizeof(msg), "(%ld of %ld found)\n",
+                static_cast<long>(found), static_cast<long>(read));
+  thread->stats.AddBytes(bytes);
+  thread->stats.AddMessage(msg);
+}
+
+template <class Engine>
+void Benchmark<Engine>::DoDelete(ThreadState* thread, bool seq) {
+  typename Engine::Batch batch;
+  std::string key(key_size_, '\0');
+  std::string error;
+  const uint64_t key_range = static_cast<uint64_t>(flags_.num);
+  Duration duration(seq ? 0 : flags_.duration, deletes_,
+                    flags_.ops_between_duration_checks);
+  int64_t i = 0;
+  while (!duration.Done(entries_per_batch_)) {
+    thread->rand();  // RocksDB's database choice
+    engine_->BatchClear(&batch);
+    for (int64_t j = 0; j < entries_per_batch_; ++j) {
+      const uint64_t k =
+          seq ? static_cast<uint64_t>(i + j) : thread->rand() % key_range;
+      GenerateKeyFromInt(k, key_size_, key.data());
+      engine_->BatchDelete(&batch, key);
+    }
+    if (!engine_->Write(&batch, &error)) Fail("del error: %s", error.c_str());
+    thread->stats.FinishedOps(entries_per_batch_, OpType::kDelete);
+    i += entries_per_batch_;
+  }
+}
+
+template <class Engine>
+void Benchmark<Engine>::ReadWhileWriting(ThreadState* thread) {
+  if (thread->tid > 0) {
+    ReadRandom(thread);
+  } else {
+    BGWriter(thread);
+  }
+}
+
+template <class Engine>
+void Benchmark<Engine>::BGWriter(ThreadState* thread) {
+  // Writes random keys until every reader has finished; not counted.
+  thread->stats.SetExcludeFromMerge();
+  ValueGenerator gen(&value_data_, flags_.value_size);
+  std::unique_ptr<RateLimiter> limiter;
+  if (flags_.benchmark_write_rate_limit > 0) {
+    limiter = std::make_unique<RateLimiter>(flags_.benchmark_write_rate_limit);
+  }
+  std::string key(key_size_, '\0');
+  std::string error;
+  const uint64_t key_range = static_cast<uint64_t>(flags_.num);
+  int64_t bytes = 0;
+  while (true) {
+    thread->rand();  // RocksDB's database choice
+    if (thread->shared->OthersDone()) break;
+    GenerateKeyFromInt(thread->rand() % key_range, key_size_, key.data());
+    const std::string_view value = gen.Next();
+    if (!engine_->Put(key, value, &error)) {
+      Fail("put or merge error: %s", error.c_str());
+    }
+    bytes += static_cast<int64_t>(key.size() + value.size());
+    thread->stats.FinishedOps(1, OpType::kWrite);
+    if (limiter != nullptr) limiter->Request(key.size() + value.size());
+  }
+  thread->stats.AddBytes(bytes);
+}
+
+template <class Engine>
+void Benchmark<Engine>::PrintStats() {
+  std::string stats;
+  if (!engine_->GetProperty(Engine::StatsProperty(), &stats)) {
+    stats = "(failed)";
+  }
+  std::printf("\n%s\n", stats.c_str());
+}
+
+}  // namespace strata::bench

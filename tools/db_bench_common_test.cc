@@ -1,0 +1,442 @@
+// Tests of db_bench's shared half: flag parsing, the key and value bytes
+// (checked against bytes RocksDB 7.8.3's db_bench wrote), the report line,
+// thread seeding, and the workloads over an in-memory engine, whose found
+// counts must equal the ones RocksDB's db_bench prints for the same flags.
+
+#include "tools/db_bench_common.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <regex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "test_util/testutil.h"
+
+namespace strata::bench {
+namespace {
+
+// Parses args (without the program name) into *flags.
+bool ParseArgs(std::vector<std::string> args, BenchFlags* flags,
+               std::string* error) {
+  args.insert(args.begin(), "db_bench");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  return flags->Parse(static_cast<int>(argv.size()), argv.data(), error);
+}
+
+TEST(BenchFlagsTest, ParsesGflagsSyntax) {
+  BenchFlags f;
+  std::string error;
+  ASSERT_TRUE(ParseArgs({"--num=5", "-reads", "7", "--sync", "--nodisable_wal",
+                         "--compression_type=zstd", "--compression_ratio=0.25",
+                         "--benchmark_write_rate_limit=10", "-histogram=false",
+                         "--threads=0x10"},
+                        &f, &error))
+      << error;
+  EXPECT_EQ(f.num, 5);
+  EXPECT_EQ(f.reads, 7);
+  EXPECT_TRUE(f.sync);
+  EXPECT_FALSE(f.disable_wal);
+  EXPECT_EQ(f.compression_type, "zstd");
+  EXPECT_DOUBLE_EQ(f.compression_ratio, 0.25);
+  EXPECT_EQ(f.benchmark_write_rate_limit, 10u);
+  EXPECT_FALSE(f.histogram);
+  EXPECT_EQ(f.threads, 16);
+  EXPECT_TRUE(f.WasSet("num"));
+  EXPECT_TRUE(f.WasSet("disable_wal"));
+  EXPECT_FALSE(f.WasSet("value_size"));
+  EXPECT_EQ(f.value_size, 100);  // RocksDB's default
+  EXPECT_EQ(f.write_buffer_size, 64 << 20);
+}
+
+TEST(BenchFlagsTest, UnknownFlagIsAnErrorNamingIt) {
+  BenchFlags f;
+  std::string error;
+  EXPECT_FALSE(ParseArgs({"--num=5", "--bogus_flag=1"}, &f, &error));
+  EXPECT_EQ(error, "unknown command line flag 'bogus_flag'");
+  EXPECT_FALSE(ParseArgs({"--nonum"}, &f, &error));  // not a bool flag
+  EXPECT_EQ(error, "unknown command line flag 'nonum'");
+}
+
+TEST(BenchFlagsTest, IllegalValuesAreErrors) {
+  const std::vector<std::string> bad[] = {
+      {"--num=12x"},           {"--threads=99999999999"}, {"--sync=maybe"},
+      {"--subcompactions=-1"}, {"--compression_ratio="},  {"stray"},
+      {"--num"}};
+  for (const auto& args : bad) {
+    BenchFlags f;
+    std::string error;
+    EXPECT_FALSE(ParseArgs(args, &f, &error)) << args[0];
+    EXPECT_FALSE(error.empty()) << args[0];
+  }
+  BenchFlags f;
+  std::string error;
+  EXPECT_FALSE(ParseArgs({"--num=abc"}, &f, &error));
+  EXPECT_EQ(error, "illegal value 'abc' specified for int64 flag 'num'");
+}
+
+TEST(CompressionTest, ParsesRocksDbNames) {
+  Compression c;
+  ASSERT_TRUE(ParseCompression("none", &c));
+  EXPECT_STREQ(CompressionName(c), "NoCompression");
+  ASSERT_TRUE(ParseCompression("snappy", &c));
+  EXPECT_STREQ(CompressionName(c), "Snappy");
+  ASSERT_TRUE(ParseCompression("lz4", &c));
+  EXPECT_STREQ(CompressionName(c), "LZ4");
+  ASSERT_TRUE(ParseCompression("zstd", &c));
+  EXPECT_STREQ(CompressionName(c), "ZSTD");
+  EXPECT_FALSE(ParseCompression("brotli", &c));
+}
+
+std::string Key(uint64_t v, int key_size) {
+  std::string k(key_size, '\0');
+  GenerateKeyFromInt(v, key_size, k.data());
+  return k;
+}
+
+TEST(KeyTest, BigEndianThenZeroPadding) {
+  EXPECT_EQ(Key(0x0102030405060708ull, 16),
+            std::string("\x01\x02\x03\x04\x05\x06\x07\x08", 8) + "00000000");
+  EXPECT_EQ(Key(1, 16), std::string(7, '\0') + "\x01" + "00000000");
+  EXPECT_EQ(Key(0x0102030405060708ull, 8),
+            std::string("\x01\x02\x03\x04\x05\x06\x07\x08", 8));
+  // Shorter keys keep the low bytes, still big-endian.
+  EXPECT_EQ(Key(0x0102030405060708ull, 4), "\x05\x06\x07\x08");
+  EXPECT_EQ(Key(0x0102030405060708ull, 0), "");
+}
+
+TEST(KeyTest, ByteOrderIsIntegerOrder) {
+  const uint64_t seed = test::RandomSeed();
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < 10000; ++i) {
+    const uint64_t a = rng();
+    const uint64_t b = rng() >> (rng() % 64);
+    ASSERT_EQ(a < b, Key(a, 16) < Key(b, 16)) << a << " " << b;
+  }
+}
+
+TEST(ValueTest, SameBytesAsRocksDbDbBench) {
+  // The first three 100-byte values RocksDB 7.8.3's db_bench wrote with
+  // --value_size=100 (compression_ratio 0.5: 50 bytes, twice).
+  const std::string data = BuildValueData(100, 0.5);
+  EXPECT_EQ(data.size(), 1048600u);  // 10486 pieces of 100 bytes
+  const std::string v0 = R"(^{Vhz"!/%wMZ;'a F/REZJ4Tw@%NXxy2?.ArVCZ2B6[jnUd)4 )";
+  const std::string v1 = R"(bO{\^aT?Vm2.$hec;~2L(+=KOI,qT;Op5YW6sKv`i$ut_AZ:St)";
+  const std::string v2 = R"(~@~T4tpoQ8z!Foe"5DK3vK$4oY3gZ"p#@TM.9V=Zgcoo?LXy>T)";
+  EXPECT_EQ(data.substr(0, 100), v0 + v0);
+  EXPECT_EQ(data.substr(100, 100), v1 + v1);
+  EXPECT_EQ(data.substr(200, 100), v2 + v2);
+
+  ValueGenerator gen(&data, 100);
+  EXPECT_EQ(gen.Next(), v0 + v0);
+  EXPECT_EQ(gen.Next(), v1 + v1);
+}
+
+TEST(ValueTest, CompressionRatioSetsTheRepeat) {
+  const std::string quarter = BuildValueData(100, 0.25);
+  for (size_t piece = 0; piece < 50; ++piece) {
+    const std::string p = quarter.substr(piece * 100, 100);
+    for (int r = 1; r < 4; ++r) {
+      EXPECT_EQ(p.substr(r * 25, 25), p.substr(0, 25));
+    }
+    EXPECT_NE(p.substr(0, 25), quarter.substr(piece * 100 + 100, 25));
+  }
+  // Ratio 0 still draws one character per piece; ratio 1 repeats nothing.
+  const std::string zero = BuildValueData(100, 0);
+  EXPECT_EQ(zero.substr(0, 100), std::string(100, zero[0]));
+  const std::string one = BuildValueData(100, 1.0);
+  EXPECT_NE(one.substr(0, 50), one.substr(50, 50));
+  for (char c : one) ASSERT_TRUE(c >= ' ' && c <= '~');
+  // Large values get a buffer that holds them.
+  EXPECT_GE(BuildValueData(3 << 20, 0.5).size(), size_t{3} << 20);
+}
+
+TEST(ValueGeneratorTest, AdvancesAndWraps) {
+  const std::string data = "abcdefghij";
+  ValueGenerator gen(&data, 4);
+  EXPECT_EQ(gen.Next(), "abcd");
+  EXPECT_EQ(gen.Next(), "efgh");
+  EXPECT_EQ(gen.Next(), "abcd");  // "ij" is too short: wrap
+}
+
+TEST(DurationTest, StopsAfterMaxOps) {
+  Duration d(0, 10, 1000);
+  EXPECT_FALSE(d.Done(3));
+  EXPECT_FALSE(d.Done(3));
+  EXPECT_FALSE(d.Done(3));
+  EXPECT_TRUE(d.Done(3));  // 12 > 10: the batch does not fit
+  Duration exact(0, 2, 1000);
+  EXPECT_FALSE(exact.Done(1));
+  EXPECT_FALSE(exact.Done(1));
+  EXPECT_TRUE(exact.Done(1));
+}
+
+TEST(StatsTest, ReportLineHasRocksDbFormat) {
+  Stats thread(false, false, 0);
+  thread.Start(0);
+  thread.FinishedOps(1000, OpType::kWrite);
+  thread.AddBytes(116000);
+  thread.AddMessage("(found)");
+  thread.Stop();
+  Stats merged(false, false, 0);
+  merged.Merge(thread);
+  testing::internal::CaptureStdout();
+  merged.Report("fillrandom");
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_TRUE(std::regex_match(
+      out, std::regex(R"(fillrandom   : +\d+\.\d{3} micros/op \d+ ops/sec )"
+                      R"(\d+\.\d{3} seconds 1000 operations; +\d+\.\d MB/s )"
+                      R"(\(found\)\n)")))
+      << out;
+}
+
+TEST(StatsTest, MergeSumsKeepsFirstMessageAndSkipsExcluded) {
+  Stats a(true, false, 0), b(true, false, 0), c(true, false, 0);
+  a.Start(0);
+  b.Start(1);
+  c.Start(2);
+  a.FinishedOps(3, OpType::kRead);
+  b.FinishedOps(4, OpType::kRead);
+  c.FinishedOps(100, OpType::kWrite);
+  a.AddMessage("first");
+  b.AddMessage("second");
+  c.SetExcludeFromMerge();
+  a.Stop();
+  b.Stop();
+  c.Stop();
+  Stats merged(true, false, 0);
+  merged.Merge(a);
+  merged.Merge(b);
+  merged.Merge(c);
+  EXPECT_EQ(merged.done(), 7u);
+  testing::internal::CaptureStdout();
+  merged.Report("readrandom");
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("operations; first\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("Microseconds per read:\nCount: 7 "), std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("per write"), std::string::npos) << out;
+}
+
+// Exposes BenchmarkBase's thread launcher.
+class Launcher : public BenchmarkBase {
+ public:
+  using BenchmarkBase::BenchmarkBase;
+  using BenchmarkBase::RunBenchmark;
+  uint64_t seed() const { return seed_base_; }
+};
+
+TEST(RunBenchmarkTest, SeedsThreadsLikeRocksDb) {
+  BenchFlags flags;
+  flags.seed = 42;
+  flags.progress_reports = false;
+  Launcher launcher(flags);
+  ASSERT_EQ(launcher.seed(), 42u);
+  std::vector<uint64_t> first(4);
+  testing::internal::CaptureStdout();
+  for (int run = 0; run < 2; ++run) {
+    Stats merged = launcher.RunBenchmark(2, "probe", [&](ThreadState* t) {
+      first[run * 2 + t->tid] = t->rand();
+      if (t->tid == 0) t->stats.SetExcludeFromMerge();
+      t->stats.FinishedOps(5, OpType::kOthers);
+    });
+    EXPECT_EQ(merged.done(), 5u);  // thread 0 excluded
+  }
+  testing::internal::GetCapturedStdout();
+  // Thread i of every run: seed + (threads started so far, itself included).
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(first[i], std::mt19937_64(42 + i + 1)()) << i;
+  }
+}
+
+// An in-memory Engine: a std::map behind a mutex; iterators read an
+// immutable copy made at the first iterator after a write.
+class MapEngine {
+ public:
+  using Map = std::map<std::string, std::string>;
+  using Batch = std::vector<std::pair<std::string, std::optional<std::string>>>;
+  class Iterator {
+   public:
+    explicit Iterator(std::shared_ptr<const Map> map)
+        : map_(std::move(map)), it_(map_->end()) {}
+    bool Valid() const { return it_ != map_->end(); }
+    void SeekToFirst() { it_ = map_->begin(); }
+    void SeekToLast() {
+      it_ = map_->empty() ? map_->end() : std::prev(map_->end());
+    }
+    void Next() { ++it_; }
+    void Prev() { it_ = it_ == map_->begin() ? map_->end() : std::prev(it_); }
+    void Seek(std::string_view t) { it_ = map_->lower_bound(std::string(t)); }
+    const Map::value_type& entry() const { return *it_; }
+
+   private:
+    std::shared_ptr<const Map> map_;
+    Map::const_iterator it_;
+  };
+
+  static const char* Name() { return "Map"; }
+  static const char* PathPrefix() { return "map"; }
+  static const char* StatsProperty() { return "map.stats"; }
+  std::string Version() const { return "1"; }
+  const char* CompressionName() const { return "NoCompression"; }
+  bool Open(std::string*) { return true; }
+  void Close() {}
+  bool Destroy(std::string*) {
+    std::lock_guard<std::mutex> lock(mu_);
+    map_.clear();
+    dirty_ = true;
+    return true;
+  }
+  void SetWriteOptions(bool sync, bool) { last_sync_ = sync; }
+  void BatchClear(Batch* b) { b->clear(); }
+  void BatchPut(Batch* b, std::string_view k, std::string_view v) {
+    b->emplace_back(std::string(k), std::string(v));
+  }
+  void BatchDelete(Batch* b, std::string_view k) {
+    b->emplace_back(std::string(k), std::nullopt);
+  }
+  bool Write(Batch* b, std::string*) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [k, v] : *b) {
+      if (v) {
+        map_[k] = *v;
+      } else {
+        map_.erase(k);
+      }
+    }
+    writes_ += b->size();
+    dirty_ = true;
+    return true;
+  }
+  bool Put(std::string_view k, std::string_view v, std::string* e) {
+    Batch b;
+    BatchPut(&b, k, v);
+    return Write(&b, e);
+  }
+  GetResult Get(std::string_view k, std::string* value, std::string*) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = map_.find(std::string(k));
+    if (it == map_.end()) return GetResult::kNotFound;
+    *value = it->second;
+    return GetResult::kFound;
+  }
+  std::unique_ptr<Iterator> NewIterator() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (dirty_) {
+      snapshot_ = std::make_shared<const Map>(map_);
+      dirty_ = false;
+    }
+    return std::make_unique<Iterator>(snapshot_);
+  }
+  static void Seek(Iterator* it, std::string_view t) { it->Seek(t); }
+  static std::string_view Key(const Iterator* it) { return it->entry().first; }
+  static std::string_view Value(const Iterator* it) {
+    return it->entry().second;
+  }
+  static bool IterOk(const Iterator*, std::string*) { return true; }
+  bool GetProperty(const char*, std::string* v) {
+    std::lock_guard<std::mutex> lock(mu_);
+    *v = "keys=" + std::to_string(map_.size());
+    return true;
+  }
+  std::string StatisticsString() { return ""; }
+
+  size_t writes() const { return writes_; }
+  bool last_sync() const { return last_sync_; }
+
+ private:
+  std::mutex mu_;
+  Map map_;
+  bool dirty_ = true;
+  std::shared_ptr<const Map> snapshot_;
+  size_t writes_ = 0;
+  bool last_sync_ = false;
+};
+
+// Runs the benchmarks on a MapEngine; returns what they printed on stdout.
+std::string RunOnMap(std::vector<std::string> args, MapEngine* engine) {
+  BenchFlags flags;
+  std::string error;
+  args.push_back("--progress_reports=false");
+  args.push_back("--db=/nonexistent/map");
+  EXPECT_TRUE(ParseArgs(args, &flags, &error)) << error;
+  testing::internal::CaptureStdout();
+  Benchmark<MapEngine> bench(flags, engine);
+  EXPECT_EQ(bench.Run(), 0);
+  return testing::internal::GetCapturedStdout();
+}
+
+TEST(WorkloadTest, FoundCountMatchesRocksDb) {
+  // RocksDB 7.8.3: db_bench --benchmarks=fillrandom,readrandom --num=100000
+  // --seed=1 printed "(63293 of 100000 found)".
+  MapEngine engine;
+  const std::string out = RunOnMap(
+      {"--benchmarks=fillrandom,readrandom", "--num=100000", "--seed=1"},
+      &engine);
+  EXPECT_NE(out.find("(63293 of 100000 found)\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("DB path: [/nonexistent/map]\nfillrandom   : "),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(engine.writes(), 100000u);
+}
+
+TEST(WorkloadTest, MultiThreadedSequenceMatchesRocksDb) {
+  // The counts RocksDB 7.8.3's db_bench printed for the same flags.
+  MapEngine engine;
+  const std::string out = RunOnMap(
+      {"--benchmarks=fillrandom,readrandom,seekrandom,overwrite,readrandom,"
+       "deleterandom,readrandom,readseq,readreverse",
+       "--num=20000", "--seed=7", "--threads=2"},
+      &engine);
+  const char* expected[] = {"readrandom   : ", "(17318 of 20000 found)",
+                            "seekrandom   : ", "(17357 of 20000 found)",
+                            "readrandom   : ", "(19635 of 20000 found)",
+                            "readrandom   : ", "(2650 of 20000 found)",
+                            "readseq      : ", " 5330 operations;",
+                            "readreverse  : ", " 5330 operations;"};
+  size_t pos = 0;
+  for (const char* e : expected) {
+    pos = out.find(e, pos);
+    ASSERT_NE(pos, std::string::npos) << e << "\n" << out;
+  }
+}
+
+TEST(WorkloadTest, FillsyncBatchesDeletesAndSkips) {
+  MapEngine engine;
+  // fillsync: keys from num/1000, --num synced writes, "(N ops)" note.
+  std::string out = RunOnMap(
+      {"--benchmarks=fillsync,readseq", "--num=5000", "--seed=3"}, &engine);
+  EXPECT_TRUE(engine.last_sync());
+  EXPECT_NE(out.find("5000 operations;"), std::string::npos) << out;
+  EXPECT_NE(out.find(" (5 ops)\n"), std::string::npos) << out;
+  EXPECT_NE(out.find(" 5 operations;"), std::string::npos) << out;
+
+  // --batch_size: 1000 / 7 batches of 7; deleteseq removes every key.
+  out = RunOnMap({"--benchmarks=fillseq,deleteseq,readrandom,stats",
+                  "--num=1000", "--batch_size=7", "--seed=3"},
+                 &engine);
+  EXPECT_NE(out.find(" 994 operations;"), std::string::npos) << out;
+  EXPECT_NE(out.find("(0 of 1000 found)"), std::string::npos) << out;
+  EXPECT_NE(out.find("\nkeys=0\n"), std::string::npos) << out;
+
+  // --use_existing_db skips the fill workloads, as RocksDB does.
+  out = RunOnMap({"--benchmarks=fillseq,readwhilewriting", "--num=1000",
+                  "--use_existing_db=1", "--threads=2", "--seed=3"},
+                 &engine);
+  EXPECT_NE(out.find("fillseq      : skipped (--use_existing_db is true)"),
+            std::string::npos)
+      << out;
+  // Two readers counted, the writer not.
+  EXPECT_NE(out.find("readwhilewriting : "), std::string::npos) << out;
+  EXPECT_NE(out.find(" 2000 operations;"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace strata::bench

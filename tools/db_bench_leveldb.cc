@@ -1,0 +1,217 @@
+// db_bench_leveldb: db_bench's workloads on LevelDB (1.23, the Debian
+// libleveldb-dev), through LevelDB's public API only, with RocksDB
+// db_bench's flags, keys, values and report lines (tools/db_bench_common.h),
+// so one command line runs the same work on Strata, LevelDB and RocksDB.
+//
+// Workloads (--benchmarks, comma-separated, run in order):
+//   fillseq, fillbatch, fillrandom, fillsync  fresh database, then writes
+//   overwrite                random writes into the existing database
+//   readrandom, readmissing  random point reads, "(found of total found)"
+//   readseq, readreverse     a full forward / backward scan
+//   seekrandom               random Seek (+ --seek_nexts Next) per iterator
+//   deleteseq, deleterandom  deletes
+//   readwhilewriting         --threads readers and one uncounted writer
+//   stats                    prints the "leveldb.stats" property
+//
+// Flag mapping: write_buffer_size, cache_size (block cache), block_size,
+// compression_type (none or snappy only), bloom_bits (> 0: bloom filter),
+// open_files (> 0), verify_checksum, sync; target_file_size_base sets
+// max_file_size when given. LevelDB has no WAL switch: --disable_wal=1 is an
+// error (exit code 2). Flags for features LevelDB lacks are accepted and
+// ignored.
+
+#include <leveldb/cache.h>
+#include <leveldb/db.h>
+#include <leveldb/filter_policy.h>
+#include <leveldb/iterator.h>
+#include <leveldb/options.h>
+#include <leveldb/write_batch.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "tools/db_bench_common.h"
+
+namespace {
+
+using strata::bench::BenchFlags;
+using strata::bench::GetResult;
+
+leveldb::Slice ToSlice(std::string_view s) {
+  return leveldb::Slice(s.data(), s.size());
+}
+
+// The Engine of db_bench_common.h over leveldb::DB.
+class LevelDBEngine {
+ public:
+  using Iterator = leveldb::Iterator;
+  using Batch = leveldb::WriteBatch;
+
+  static const char* Name() { return "LevelDB"; }
+  static const char* PathPrefix() { return "leveldb"; }
+  static const char* StatsProperty() { return "leveldb.stats"; }
+
+  // REQUIRES: flags validated by Validate().
+  explicit LevelDBEngine(const BenchFlags& flags) : flags_(flags) {
+    options_.create_if_missing = true;
+    options_.write_buffer_size = static_cast<size_t>(flags.write_buffer_size);
+    if (flags.open_files > 0) options_.max_open_files = flags.open_files;
+    if (flags.cache_size > 0) {
+      cache_.reset(leveldb::NewLRUCache(static_cast<size_t>(flags.cache_size)));
+      options_.block_cache = cache_.get();
+    }
+    if (flags.block_size > 0) {
+      options_.block_size = static_cast<size_t>(flags.block_size);
+    }
+    if (flags.WasSet("target_file_size_base") &&
+        flags.target_file_size_base > 0) {
+      options_.max_file_size = static_cast<size_t>(flags.target_file_size_base);
+    }
+    if (flags.bloom_bits > 0) {
+      filter_.reset(leveldb::NewBloomFilterPolicy(flags.bloom_bits));
+      options_.filter_policy = filter_.get();
+    }
+    options_.compression = flags.compression_type == "none"
+                               ? leveldb::kNoCompression
+                               : leveldb::kSnappyCompression;
+    read_options_.verify_checksums = flags.verify_checksum;
+  }
+
+  // The flags LevelDB cannot honour; false with *error set.
+  static bool Validate(const BenchFlags& flags, std::string* error) {
+    if (flags.disable_wal) {
+      *error =
+          "--disable_wal=1 is not supported by LevelDB (it has no WAL "
+          "switch)";
+      return false;
+    }
+    if (flags.compression_type != "none" &&
+        flags.compression_type != "snappy") {
+      *error = "--compression_type=" + flags.compression_type +
+               " is not supported by LevelDB (none or snappy)";
+      return false;
+    }
+    return true;
+  }
+
+  std::string Version() const {
+    return std::to_string(leveldb::kMajorVersion) + "." +
+           std::to_string(leveldb::kMinorVersion);
+  }
+  const char* CompressionName() const {
+    return options_.compression == leveldb::kNoCompression ? "NoCompression"
+                                                           : "Snappy";
+  }
+
+  bool Open(std::string* error) {
+    leveldb::DB* db = nullptr;
+    leveldb::Status s = leveldb::DB::Open(options_, flags_.db, &db);
+    if (!s.ok()) {
+      *error = s.ToString();
+      return false;
+    }
+    db_.reset(db);
+    return true;
+  }
+  void Close() { db_.reset(); }
+  bool Destroy(std::string* error) {
+    leveldb::Status s = leveldb::DestroyDB(flags_.db, options_);
+    if (!s.ok()) {
+      *error = s.ToString();
+      return false;
+    }
+    return true;
+  }
+
+  void SetWriteOptions(bool sync, bool /*disable_wal*/) {
+    write_options_.sync = sync;
+  }
+
+  void BatchClear(Batch* batch) { batch->Clear(); }
+  void BatchPut(Batch* batch, std::string_view key, std::string_view value) {
+    batch->Put(ToSlice(key), ToSlice(value));
+  }
+  void BatchDelete(Batch* batch, std::string_view key) {
+    batch->Delete(ToSlice(key));
+  }
+  bool Write(Batch* batch, std::string* error) {
+    leveldb::Status s = db_->Write(write_options_, batch);
+    if (!s.ok()) *error = s.ToString();
+    return s.ok();
+  }
+  bool Put(std::string_view key, std::string_view value, std::string* error) {
+    leveldb::Status s = db_->Put(write_options_, ToSlice(key), ToSlice(value));
+    if (!s.ok()) *error = s.ToString();
+    return s.ok();
+  }
+  GetResult Get(std::string_view key, std::string* value, std::string* error) {
+    leveldb::Status s = db_->Get(read_options_, ToSlice(key), value);
+    if (s.ok()) return GetResult::kFound;
+    if (s.IsNotFound()) return GetResult::kNotFound;
+    *error = s.ToString();
+    return GetResult::kError;
+  }
+
+  std::unique_ptr<Iterator> NewIterator() {
+    return std::unique_ptr<Iterator>(db_->NewIterator(read_options_));
+  }
+  static void Seek(Iterator* it, std::string_view target) {
+    it->Seek(ToSlice(target));
+  }
+  static std::string_view Key(const Iterator* it) {
+    const leveldb::Slice k = it->key();
+    return std::string_view(k.data(), k.size());
+  }
+  static std::string_view Value(const Iterator* it) {
+    const leveldb::Slice v = it->value();
+    return std::string_view(v.data(), v.size());
+  }
+  static bool IterOk(const Iterator* it, std::string* error) {
+    leveldb::Status s = it->status();
+    if (!s.ok()) *error = s.ToString();
+    return s.ok();
+  }
+
+  bool GetProperty(const char* name, std::string* value) {
+    return db_->GetProperty(name, value);
+  }
+  std::string StatisticsString() { return ""; }
+
+ private:
+  const BenchFlags& flags_;
+  leveldb::Options options_;
+  leveldb::ReadOptions read_options_;
+  leveldb::WriteOptions write_options_;
+  std::unique_ptr<leveldb::Cache> cache_;
+  std::unique_ptr<const leveldb::FilterPolicy> filter_;
+  std::unique_ptr<leveldb::DB> db_;  // destroyed before cache_ and filter_
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  BenchFlags flags;
+  std::string error;
+  if (!flags.Parse(argc, argv, &error)) {
+    std::fprintf(stderr, "ERROR: %s\n", error.c_str());
+    return 1;
+  }
+  strata::bench::Compression compression;
+  if (!strata::bench::ParseCompression(flags.compression_type, &compression)) {
+    std::fprintf(stderr, "Cannot parse compression type '%s'\n",
+                 flags.compression_type.c_str());
+    return 1;
+  }
+  if (!LevelDBEngine::Validate(flags, &error)) {
+    std::fprintf(stderr, "ERROR: %s\n", error.c_str());
+    return 2;
+  }
+  if (flags.db.empty()) {
+    flags.db = strata::bench::DefaultDbPath(LevelDBEngine::PathPrefix());
+  }
+  LevelDBEngine engine(flags);
+  strata::bench::Benchmark<LevelDBEngine> bench(flags, &engine);
+  return bench.Run();
+}
