@@ -490,10 +490,10 @@ TEST_F(DBBasicTest, LargeValues) {
 TEST_F(DBBasicTest, BinaryKeysSortBytewise) {
   Open();
   const std::vector<std::string> keys = {
-      std::string("\0", 1),         std::string("\0\0", 2),     std::string("a\0b", 3),
-      std::string("a\0", 2),        std::string("a"),           std::string("\xff"),
-      std::string("\xff\xff", 2),   std::string("\x7f"),        std::string("\x80"),
-      std::string("\xff\0\xff", 3), std::string("b\xff\0", 3),  std::string("b"),
+      std::string("\0", 1),         std::string("\0\0", 2),    std::string("a\0b", 3),
+      std::string("a\0", 2),        std::string("a"),          std::string("\xff"),
+      std::string("\xff\xff", 2),   std::string("\x7f"),       std::string("\x80"),
+      std::string("\xff\0\xff", 3), std::string("b\xff\0", 3), std::string("b"),
   };
   std::map<std::string, std::string> model;
   for (size_t i = 0; i < keys.size(); i++) {
@@ -1108,8 +1108,9 @@ TEST_F(DBBasicTest, MemtableSizeProperty) {
     std::string value;
     ASSERT_TRUE(db_->GetProperty(name, &value));
     ASSERT_FALSE(value.empty());
-    ASSERT_TRUE(std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        << value;
+    ASSERT_TRUE(std::all_of(value.begin(), value.end(), [](char c) {
+      return c >= '0' && c <= '9';
+    })) << value;
     EXPECT_GE(std::stoull(value), 100u * 100u) << "100 entries of 100-byte values";
     uint64_t int_value = 0;
     ASSERT_TRUE(db_->GetIntProperty(name, &int_value));
@@ -1125,8 +1126,9 @@ TEST_F(DBBasicTest, EstimateNumKeysProperty) {
     std::string value;
     ASSERT_TRUE(db_->GetProperty(name, &value));
     ASSERT_FALSE(value.empty());
-    ASSERT_TRUE(std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        << value;
+    ASSERT_TRUE(std::all_of(value.begin(), value.end(), [](char c) {
+      return c >= '0' && c <= '9';
+    })) << value;
     uint64_t n = std::stoull(value);
     EXPECT_GE(n, 1u);
     EXPECT_LE(n, 200u);

@@ -158,7 +158,8 @@ class DBConcurrencyTest : public ::testing::Test {
   std::map<std::string, std::string> Dump() {
     std::map<std::string, std::string> m;
     std::unique_ptr<Iterator> it = db_->NewIterator(ReadOptions());
-    for (it->SeekToFirst(); it->Valid(); it->Next()) m[it->key().ToString()] = it->value().ToString();
+    for (it->SeekToFirst(); it->Valid(); it->Next())
+      m[it->key().ToString()] = it->value().ToString();
     EXPECT_OK(it->status());
     return m;
   }
@@ -303,7 +304,8 @@ TEST_F(DBConcurrencyTest, WritersAndSnapshotReaders) {
             found[j] = s.ok();
             if (!s.ok()) values[j].clear();
           }
-          const std::string e = CheckSlotAtomic("snapshot Get of " + SlotPrefix(t, slot), values, found);
+          const std::string e =
+              CheckSlotAtomic("snapshot Get of " + SlotPrefix(t, slot), values, found);
           if (!e.empty()) errors.Add(e);
           if (pass == 0) {
             first_values = values;
@@ -321,8 +323,7 @@ TEST_F(DBConcurrencyTest, WritersAndSnapshotReaders) {
         std::vector<Status> mg = db_->MultiGet(ro, keys, &mg_values);
         for (int j = 0; j < kBatchKeys && j < static_cast<int>(mg.size()); j++) {
           if (mg[j].ok() != first_found[j] || (mg[j].ok() && mg_values[j] != first_values[j])) {
-            errors.Add("MultiGet through a snapshot disagrees with Get for " +
-                       SlotKey(t, slot, j));
+            errors.Add("MultiGet through a snapshot disagrees with Get for " + SlotKey(t, slot, j));
             break;
           }
         }
@@ -494,7 +495,8 @@ TEST_F(DBConcurrencyTest, SnapshotsStayFrozenUnderConcurrentWrites) {
     ro.snapshot = frozen[i].snap;
     std::map<std::string, std::string> now;
     std::unique_ptr<Iterator> it = db_->NewIterator(ro);
-    for (it->SeekToLast(); it->Valid(); it->Prev()) now[it->key().ToString()] = it->value().ToString();
+    for (it->SeekToLast(); it->Valid(); it->Prev())
+      now[it->key().ToString()] = it->value().ToString();
     EXPECT_EQ(DescribeDiff(now, frozen[i].state), "");
     for (int k = 0; k < 200; k += 7) {
       const std::string key = "k" + std::to_string(k);

@@ -70,8 +70,8 @@ struct CrashParams {
 class DBCrashTest : public ::testing::Test {
  protected:
   DBCrashTest() : tmp_("db_crash_test"), dbname_(tmp_.path() + "/db") {
-    void* p = mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-                   -1, 0);
+    void* p =
+        mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     EXPECT_NE(p, MAP_FAILED);
     shared_ = new (p) Shared();
   }

@@ -115,7 +115,9 @@ class DBImpl final : public DB {
   Status CreateNewDB();
   Status RecoverManifest(RecoveryState* state);
   Status ReplayWALs(RecoveryState* state);
-  Status ReplayOneWAL(uint64_t number, RecoveryState* state, bool* stop);
+  // *has_data: some record was applied; *dropped: the whole file is to be
+  // deleted (history cut off by point-in-time recovery).
+  Status ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_data, bool* dropped);
   Status CreateWAL(uint64_t number);
   Status WriteManifestSnapshot(const RecoveryState& state);
   Status EnsureIdentity();

@@ -23,7 +23,8 @@ struct DBImpl::RecoveryState {
   SequenceNumber last_sequence = 0;
   // From WAL replay.
   SequenceNumber max_sequence = 0;
-  bool wal_stopped = false;  // point-in-time recovery stopped at damage
+  bool wal_stopped = false;   // point-in-time recovery stopped at damage
+  bool replayed_any = false;  // some WAL record was applied
   std::vector<uint64_t> wal_numbers;  // WAL files found (>= log_number), ascending
   uint64_t oldest_wal_with_data = 0;  // 0 = none
 };
@@ -337,26 +338,27 @@ Status DBImpl::ReplayWALs(RecoveryState* state) {
   std::sort(state->wal_numbers.begin(), state->wal_numbers.end());
   for (uint64_t number : state->wal_numbers) {
     state->next_file_number = std::max(state->next_file_number, number + 1);
+    const std::string fname = LogFileName(dbname_, number);
     bool has_data = false;
-    s = ReplayOneWAL(number, state, &has_data);
+    bool dropped = false;
+    s = ReplayOneWAL(number, state, &has_data, &dropped);
     if (!s.ok()) return s;
-    if (has_data && state->oldest_wal_with_data == 0) state->oldest_wal_with_data = number;
-    if (!has_data) {
-      // A WAL that holds no bytes at all (a session that wrote nothing) is
-      // garbage; any other WAL is kept until tables make it obsolete.
-      uint64_t size = 0;
-      const std::string fname = LogFileName(dbname_, number);
-      if (fs_->GetFileSize(fname, &size).ok() && size == 0) {
-        fs_->DeleteFile(fname).PermitUncheckedError();
-      } else if (state->oldest_wal_with_data == 0) {
-        state->oldest_wal_with_data = number;
-      }
+    uint64_t size = 0;
+    const bool sized = fs_->GetFileSize(fname, &size).ok();
+    if (dropped || (!has_data && sized && size == 0)) {
+      // A WAL holding no bytes (a session that wrote nothing), or one whose
+      // history point-in-time recovery cut off, is garbage.
+      s = fs_->DeleteFile(fname);
+      if (!s.ok()) return s;
+      continue;
     }
+    if (state->oldest_wal_with_data == 0) state->oldest_wal_with_data = number;
   }
   return Status::OK();
 }
 
-Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_data) {
+Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_data,
+                            bool* dropped) {
   const std::string fname = LogFileName(dbname_, number);
   std::unique_ptr<SequentialFile> file;
   Status s = fs_->NewSequentialFile(fname, FileOptions(), &file);
@@ -368,10 +370,12 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
   std::string scratch;
   WriteBatch batch;
   uint64_t records = 0;
+  uint64_t good_end = 0;  // file offset just past the last record applied
   bool first_record = true;
+  bool stopped_here = false;
 
-  // Handles damage found by the reader or in a record; returns non-OK to
-  // fail the open, sets *stop to end this WAL's replay.
+  // Handles damage found by the reader or in a record: a non-OK result
+  // fails the open; *stop ends this WAL's replay (point-in-time recovery).
   auto on_damage = [&](const Status& damage, bool* stop) -> Status {
     Log(InfoLogLevel::kWarn, info_log_.get(), "WAL damage: %s", damage.ToString().c_str());
     switch (mode) {
@@ -379,7 +383,6 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
       case WALRecoveryMode::kTolerateCorruptedTailRecords:
         return damage;
       case WALRecoveryMode::kPointInTimeRecovery:
-        state->wal_stopped = true;
         *stop = true;
         return Status::OK();
       case WALRecoveryMode::kSkipAnyCorruptedRecords:
@@ -394,7 +397,10 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
       s = on_damage(reporter.first, &stop);
       reporter.first = Status::OK();
       if (!s.ok()) return s;
-      if (stop) break;
+      if (stop) {
+        stopped_here = true;
+        break;
+      }
     }
     if (record.size() < WriteBatchInternal::kHeader) {
       s = on_damage(Status::Corruption("log record too small",
@@ -402,7 +408,10 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
                                            std::to_string(reader.LastRecordOffset())),
                     &stop);
       if (!s.ok()) return s;
-      if (stop) break;
+      if (stop) {
+        stopped_here = true;
+        break;
+      }
       continue;
     }
     s = WriteBatchInternal::SetContents(&batch, record);
@@ -414,20 +423,26 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
                                                          std::to_string(reader.LastRecordOffset())),
                     &stop);
       if (!s.ok()) return s;
-      if (stop) break;
+      if (stop) {
+        stopped_here = true;
+        break;
+      }
       continue;
     }
     const SequenceNumber seq = WriteBatchInternal::Sequence(&batch);
     const uint32_t count = WriteBatchInternal::Count(&batch);
     if (first_record && state->wal_stopped) {
-      // After point-in-time recovery stopped in an earlier WAL, a later WAL
-      // continues the history only if it starts right after what was kept.
+      // Point-in-time recovery stopped in an earlier WAL. This WAL continues
+      // the kept history only if it starts right after it (a session that
+      // began after an earlier lossy recovery); otherwise its writes came
+      // after lost ones and replaying them would leave a hole.
       const SequenceNumber expected =
-          std::max(state->last_sequence, state->max_sequence) + 1;
+          (state->replayed_any ? state->max_sequence : state->last_sequence) + 1;
       if (seq != expected) {
         Log(InfoLogLevel::kWarn, info_log_.get(),
-            "skipping %s: starts at sequence %" PRIu64 ", expected %" PRIu64, fname.c_str(),
+            "dropping %s: starts at sequence %" PRIu64 ", expected %" PRIu64, fname.c_str(),
             seq, expected);
+        *dropped = true;
         return Status::OK();
       }
       state->wal_stopped = false;
@@ -440,13 +455,27 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
     s = InsertBatchIntoMemTable(batch, seq, mem_, /*concurrent=*/false, /*skip_other_cfs=*/true);
     if (!s.ok()) return s;
     if (count > 0) state->max_sequence = std::max(state->max_sequence, seq + count - 1);
+    state->replayed_any = true;
+    good_end = reader.LastRecordEndOffset();
     records++;
     *has_data = true;
   }
-  if (!reporter.first.ok()) {
+  if (!stopped_here && !reporter.first.ok()) {
     bool stop = false;
     s = on_damage(reporter.first, &stop);
     if (!s.ok()) return s;
+    stopped_here = stop;
+  }
+  if (stopped_here) {
+    // Cut the damage off so later opens see a clean log that ends where the
+    // kept history ends (RocksDB instead flushes and deletes the WAL).
+    state->wal_stopped = true;
+    s = fs_->Truncate(fname, good_end);
+    if (!s.ok()) return s;
+    Log(InfoLogLevel::kWarn, info_log_.get(),
+        "point-in-time recovery stopped in %s; truncated it to %" PRIu64 " bytes",
+        fname.c_str(), good_end);
+    if (good_end == 0) *dropped = true;
   }
   Log(info_log_.get(), "Replayed %s: %" PRIu64 " records, last sequence %" PRIu64, fname.c_str(),
       records, state->max_sequence);

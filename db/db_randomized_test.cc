@@ -28,9 +28,9 @@
 #include "test_util/testutil.h"
 
 // ASSERT_OK that also names the seed and operation.
-#define ASSERT_OK_AT(expr)                                                    \
-  do {                                                                        \
-    const ::strata::Status _st = (expr);                                      \
+#define ASSERT_OK_AT(expr)                                                       \
+  do {                                                                           \
+    const ::strata::Status _st = (expr);                                         \
     ASSERT_TRUE(_st.ok()) << Where() << ": " << #expr << ": " << _st.ToString(); \
   } while (0)
 
@@ -227,8 +227,8 @@ class DBRandomizedTest : public ::testing::TestWithParam<RandomizedParams> {
     } else {
       ASSERT_TRUE(s.ok()) << Where() << ": Get('" << Slice(k).ToString(true) << "') "
                           << s.ToString();
-      ASSERT_TRUE(got == it->second) << Where() << ": Get('" << Slice(k).ToString(true)
-                                     << "') = '" << Slice(got).ToString(true) << "', expected '"
+      ASSERT_TRUE(got == it->second) << Where() << ": Get('" << Slice(k).ToString(true) << "') = '"
+                                     << Slice(got).ToString(true) << "', expected '"
                                      << Slice(it->second).ToString(true) << "'";
     }
   }
@@ -250,8 +250,8 @@ class DBRandomizedTest : public ::testing::TestWithParam<RandomizedParams> {
         ASSERT_TRUE(st[i].IsNotFound()) << Where() << ": MultiGet " << st[i].ToString();
       } else {
         ASSERT_TRUE(st[i].ok()) << Where() << ": MultiGet " << st[i].ToString();
-        ASSERT_TRUE(values[i] == it->second) << Where() << ": MultiGet value of '"
-                                             << Slice(key_strings[i]).ToString(true) << "'";
+        ASSERT_TRUE(values[i] == it->second)
+            << Where() << ": MultiGet value of '" << Slice(key_strings[i]).ToString(true) << "'";
       }
     }
   }
@@ -265,8 +265,8 @@ class DBRandomizedTest : public ::testing::TestWithParam<RandomizedParams> {
     for (it->SeekToFirst(); it->Valid(); it->Next(), ++m) {
       ASSERT_NE(m, model.end()) << Where() << ": extra key '" << it->key().ToString(true) << "'";
       ASSERT_EQ(it->key().ToString(true), Slice(m->first).ToString(true)) << Where();
-      ASSERT_TRUE(it->value() == Slice(m->second)) << Where() << ": value of '"
-                                                   << Slice(m->first).ToString(true) << "'";
+      ASSERT_TRUE(it->value() == Slice(m->second))
+          << Where() << ": value of '" << Slice(m->first).ToString(true) << "'";
     }
     ASSERT_OK(it->status());
     ASSERT_EQ(m, model.end()) << Where() << ": missing key '" << Slice(m->first).ToString(true)
@@ -335,7 +335,8 @@ class DBRandomizedTest : public ::testing::TestWithParam<RandomizedParams> {
       const bool want_valid = pos >= 0 && pos < static_cast<long>(visible.size());
       ASSERT_EQ(it->Valid(), want_valid)
           << Where() << ": after " << trace << " expected " << describe(pos) << ", got "
-          << (it->Valid() ? "'" + it->key().ToString(true) + "'" : "INVALID ") << it->status().ToString();
+          << (it->Valid() ? "'" + it->key().ToString(true) + "'" : "INVALID ")
+          << it->status().ToString();
       if (want_valid) {
         ASSERT_EQ(it->key().ToString(true), Slice(visible[pos].first).ToString(true))
             << Where() << ": after " << trace;
@@ -523,10 +524,10 @@ TEST_P(DBRandomizedTest, MatchesModel) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, DBRandomizedTest,
-                         ::testing::Values(RandomizedParams{300, false, 15000},
-                                           RandomizedParams{20, false, 8000},
-                                           RandomizedParams{300, true, 8000},
-                                           RandomizedParams{20, true, 8000}),
+                         ::testing::Values(RandomizedParams{300, false, 10000},
+                                           RandomizedParams{20, false, 5000},
+                                           RandomizedParams{300, true, 6000},
+                                           RandomizedParams{20, true, 4000}),
                          [](const ::testing::TestParamInfo<RandomizedParams>& info) {
                            return std::string(info.param.reverse ? "Reverse" : "Bytewise") +
                                   std::to_string(info.param.key_space) + "Keys";

@@ -145,7 +145,8 @@ class DBRecoveryTest : public ::testing::Test {
   }
   // Distinct per key, of varying length.
   static std::string Value(int i) {
-    return "value-" + std::to_string(i) + "-" + std::string(3 + i % 7, static_cast<char>('a' + i % 26));
+    return "value-" + std::to_string(i) + "-" +
+           std::string(3 + i % 7, static_cast<char>('a' + i % 26));
   }
 
   Options MakeOptions(WALRecoveryMode mode, bool create) const {
@@ -329,8 +330,8 @@ TEST_F(DBRecoveryTest, TruncatedLastRecordAtEveryOffset) {
   for (size_t p = last.begin + 1; p < last.end; p++) {
     const std::string at = "truncated at " + std::to_string(p) + " (record " +
                            std::to_string(last.begin) + ".." + std::to_string(last.end) + ")";
-    for (WALRecoveryMode mode : {WALRecoveryMode::kPointInTimeRecovery,
-                                 WALRecoveryMode::kTolerateCorruptedTailRecords}) {
+    for (WALRecoveryMode mode :
+         {WALRecoveryMode::kPointInTimeRecovery, WALRecoveryMode::kTolerateCorruptedTailRecords}) {
       Restore();
       test::WriteFileOrDie(log, data.substr(0, p));
       failures.Add(at + ", " + ModeName(mode), OpenAndCheck(mode, expected, last_sequence_ - 1));
@@ -435,9 +436,9 @@ TEST_F(DBRecoveryTest, DamagedFragmentedLastRecord) {
       const std::string at = "truncated at " + std::to_string(p);
       Restore();
       test::WriteFileOrDie(log, data.substr(0, p));
-      failures.Add(at + ", kPointInTimeRecovery",
-                   OpenAndCheck(WALRecoveryMode::kPointInTimeRecovery, expected,
-                                last_sequence_ - 1));
+      failures.Add(
+          at + ", kPointInTimeRecovery",
+          OpenAndCheck(WALRecoveryMode::kPointInTimeRecovery, expected, last_sequence_ - 1));
       Restore();
       test::WriteFileOrDie(log, data.substr(0, p));
       failures.Add(at + ", kAbsoluteConsistency",
@@ -449,8 +450,7 @@ TEST_F(DBRecoveryTest, DamagedFragmentedLastRecord) {
     Restore();
     test::WriteFileOrDie(log, damaged);
     failures.Add(at + ", kPointInTimeRecovery",
-                 OpenAndCheck(WALRecoveryMode::kPointInTimeRecovery, expected,
-                              last_sequence_ - 1));
+                 OpenAndCheck(WALRecoveryMode::kPointInTimeRecovery, expected, last_sequence_ - 1));
     Restore();
     test::WriteFileOrDie(log, damaged);
     failures.Add(at + ", kAbsoluteConsistency",
@@ -460,8 +460,8 @@ TEST_F(DBRecoveryTest, DamagedFragmentedLastRecord) {
   Restore();
   auto all = Prefix(kN - 1);
   all["zz-big"] = std::string(80000, 'B');
-  failures.Add("undamaged", OpenAndCheck(WALRecoveryMode::kAbsoluteConsistency, all,
-                                         last_sequence_));
+  failures.Add("undamaged",
+               OpenAndCheck(WALRecoveryMode::kAbsoluteConsistency, all, last_sequence_));
 }
 
 // ---- damage in the middle of the log --------------------------------------
@@ -515,7 +515,8 @@ class DBRecoveryMiddleTest : public DBRecoveryTest {
     Restore();
 
     std::unique_ptr<DB> db;
-    ASSERT_OK(DB::Open(MakeOptions(WALRecoveryMode::kSkipAnyCorruptedRecords, false), dbname_, &db));
+    ASSERT_OK(
+        DB::Open(MakeOptions(WALRecoveryMode::kSkipAnyCorruptedRecords, false), dbname_, &db));
     std::vector<bool> present(n, false);
     std::unique_ptr<Iterator> it = db->NewIterator(ReadOptions());
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
@@ -550,9 +551,10 @@ class DBRecoveryMiddleTest : public DBRecoveryTest {
                               << " lost after replay had resumed";
       }
     }
-    printf("kSkipAnyCorruptedRecords: damaged record %d at offset %zu; %d later records of its "
-           "block dropped with it\n",
-           victim, records[victim].begin, lost);
+    printf(
+        "kSkipAnyCorruptedRecords: damaged record %d at offset %zu; %d later records of its "
+        "block dropped with it\n",
+        victim, records[victim].begin, lost);
     ASSERT_OK(db->Close());
   }
 };
@@ -575,8 +577,7 @@ TEST_F(DBRecoveryMiddleTest, FlippedPayloadByteInALogOfSeveralBlocks) {
 
 // ---- torn writes: zeros after the last record -----------------------------
 
-class DBRecoveryZerosTest : public DBRecoveryTest,
-                            public ::testing::WithParamInterface<size_t> {};
+class DBRecoveryZerosTest : public DBRecoveryTest, public ::testing::WithParamInterface<size_t> {};
 
 TEST_P(DBRecoveryZerosTest, TrailingZerosAreATornWrite) {
   const size_t zeros = GetParam();
@@ -589,9 +590,9 @@ TEST_P(DBRecoveryZerosTest, TrailingZerosAreATornWrite) {
   // the zeros a crash can leave behind.
   const std::string written = data.substr(0, records.back().end);
   Backup();
-  for (WALRecoveryMode mode : {WALRecoveryMode::kPointInTimeRecovery,
-                               WALRecoveryMode::kTolerateCorruptedTailRecords,
-                               WALRecoveryMode::kSkipAnyCorruptedRecords}) {
+  for (WALRecoveryMode mode :
+       {WALRecoveryMode::kPointInTimeRecovery, WALRecoveryMode::kTolerateCorruptedTailRecords,
+        WALRecoveryMode::kSkipAnyCorruptedRecords}) {
     Restore();
     test::WriteFileOrDie(log, WithTrailingZeros(written, zeros));
     EXPECT_EQ(OpenAndCheck(mode, Prefix(kN), last_sequence_), "") << ModeName(mode);
@@ -635,9 +636,9 @@ TEST_F(DBRecoveryTest, TornLastRecordFollowedByZeros) {
   for (size_t p = last.begin + 1; p < last.end; p += 3) {
     Restore();
     test::WriteFileOrDie(log, WithTrailingZeros(data.substr(0, p), 4096));
-    failures.Add("torn at " + std::to_string(p) + " + 4096 zeros",
-                 OpenAndCheck(WALRecoveryMode::kPointInTimeRecovery, Prefix(kN - 1),
-                              last_sequence_ - 1));
+    failures.Add(
+        "torn at " + std::to_string(p) + " + 4096 zeros",
+        OpenAndCheck(WALRecoveryMode::kPointInTimeRecovery, Prefix(kN - 1), last_sequence_ - 1));
   }
 }
 
@@ -711,9 +712,9 @@ TEST_F(DBRecoveryTest, TornTailOfNewestOfSeveralWALs) {
             "");
   Restore();
   test::WriteFileOrDie(log, data.substr(0, records.back().end - 3));
-  EXPECT_EQ(OpenAndCheck(WALRecoveryMode::kTolerateCorruptedTailRecords, Prefix(29),
-                         last_sequence_ - 1),
-            "");
+  EXPECT_EQ(
+      OpenAndCheck(WALRecoveryMode::kTolerateCorruptedTailRecords, Prefix(29), last_sequence_ - 1),
+      "");
   Restore();
   test::WriteFileOrDie(log, data.substr(0, records.back().end - 3));
   EXPECT_EQ(OpenExpectCorruption(WALRecoveryMode::kAbsoluteConsistency, base, false), "");

@@ -80,6 +80,9 @@ class Reader {
 
   // File offset of the first header of the record last returned.
   uint64_t LastRecordOffset() const { return last_record_offset_; }
+  // File offset just past the record last returned (valid until the next
+  // ReadRecord call): where a log cut after that record would end.
+  uint64_t LastRecordEndOffset() const { return end_of_buffer_offset_ - buffer_.size(); }
   // File offset just past the bytes read from the file so far.
   uint64_t EndOfBufferOffset() const { return end_of_buffer_offset_; }
   // True once a read came back short (the end of the file was seen).
