@@ -60,7 +60,7 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname)
       stats_(options.statistics.get()),
       default_cf_(std::make_unique<DefaultColumnFamilyHandle>()),
       write_thread_(options.max_write_batch_group_size_bytes) {
-  wal_file_options_.use_mmap_writes = options_.allow_mmap_writes;
+  wal_file_options_.use_mmap_writes = options_.allow_mmap_writes || options_.wal_mmap_writes;
   wal_file_options_.writable_file_max_buffer_size = options_.writable_file_max_buffer_size;
   wal_file_options_.preallocation_block_size = options_.wal_preallocation_size;
   mem_options_.arena_block_size = ArenaBlockSize(options_);

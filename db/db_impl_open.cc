@@ -93,8 +93,8 @@ Status DBImpl::ValidateOptions(const Options& o) {
   if (o.max_write_batch_group_size_bytes == 0) {
     return Status::InvalidArgument("options.max_write_batch_group_size_bytes must be positive");
   }
-  if (o.allow_mmap_writes && o.wal_preallocation_size == 0) {
-    return Status::InvalidArgument("options.allow_mmap_writes needs wal_preallocation_size > 0");
+  if ((o.allow_mmap_writes || o.wal_mmap_writes) && o.wal_preallocation_size == 0) {
+    return Status::InvalidArgument("options.wal_mmap_writes needs wal_preallocation_size > 0");
   }
   switch (o.wal_recovery_mode) {
     case WALRecoveryMode::kTolerateCorruptedTailRecords:
@@ -213,6 +213,7 @@ void DBImpl::LogOptions() {
   Log(InfoLogLevel::kHeader, log, "Options.allow_concurrent_memtable_write: %d",
       options_.allow_concurrent_memtable_write);
   Log(InfoLogLevel::kHeader, log, "Options.allow_mmap_writes: %d", options_.allow_mmap_writes);
+  Log(InfoLogLevel::kHeader, log, "Options.wal_mmap_writes: %d", options_.wal_mmap_writes);
   Log(InfoLogLevel::kHeader, log, "Options.max_write_batch_group_size_bytes: %zu",
       options_.max_write_batch_group_size_bytes);
   Log(InfoLogLevel::kHeader, log, "Options.compression: %d",

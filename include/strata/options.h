@@ -68,8 +68,14 @@ struct STRATA_EXPORT DBOptions {
   // Let a write group's members insert into the memtable concurrently.
   bool allow_concurrent_memtable_write = true;
   bool enable_pipelined_write = false;
-  // Append to the WAL through a memory map instead of write(2) (see
-  // FileOptions::use_mmap_writes). Survives process crashes either way.
+  // Append to the WAL through a memory map of preallocated space instead of
+  // one write(2) per write group (see FileOptions::use_mmap_writes). An
+  // acknowledged write survives a crash of the process either way (the bytes
+  // are in the page cache); sync writes still fdatasync. Space is reserved
+  // with fallocate, so a full disk is an IOError, never a SIGBUS. Strata's
+  // default; false gives RocksDB's write(2) path.
+  bool wal_mmap_writes = true;
+  // Write every file (the WAL included) through memory maps.
   bool allow_mmap_writes = false;
   bool allow_mmap_reads = false;
   bool use_direct_reads = false;
