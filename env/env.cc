@@ -1,13 +1,14 @@
 // Env's thread pools, the process-wide defaults, the Log helpers and the
 // whole-file helpers of strata/env.h.
 
+#include "strata/env.h"
+
 #include <cassert>
 #include <cstdarg>
 #include <cstring>
 
 #include "env/info_log.h"
 #include "env/mem_file_system.h"
-#include "strata/env.h"
 #include "util/thread_pool.h"
 
 namespace strata {
@@ -45,9 +46,7 @@ void Env::SetBackgroundThreads(int n, Priority pri) { pools_->Get(pri).SetBackgr
 
 int Env::GetBackgroundThreads(Priority pri) { return pools_->Get(pri).GetBackgroundThreads(); }
 
-unsigned int Env::GetThreadPoolQueueLen(Priority pri) const {
-  return pools_->Get(pri).QueueLen();
-}
+unsigned int Env::GetThreadPoolQueueLen(Priority pri) const { return pools_->Get(pri).QueueLen(); }
 
 void Env::WaitForJobsAndJoinAllThreads() {
   // A flush may schedule a compaction and the other way round: repeat until

@@ -3,8 +3,8 @@
 #include <pthread.h>
 
 #include <atomic>
-#include <chrono>
 #include <cctype>
+#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <ctime>
@@ -183,8 +183,8 @@ TEST(LogTest, HelpersFilterByLevelAndAcceptNull) {
   Log(nullptr, "ignored %d", 1);
   Log(InfoLogLevel::kError, nullptr, "ignored %d", 2);
   RecordingLogger logger(InfoLogLevel::kWarn);
-  Log(&logger, "info %d", 1);                           // below kWarn
-  Log(InfoLogLevel::kDebug, &logger, "debug %d", 2);    // below kWarn
+  Log(&logger, "info %d", 1);                         // below kWarn
+  Log(InfoLogLevel::kDebug, &logger, "debug %d", 2);  // below kWarn
   Log(InfoLogLevel::kWarn, &logger, "warn %d", 3);
   Log(InfoLogLevel::kError, &logger, "error %s", "x");
   EXPECT_EQ(std::vector<std::string>({"2:warn 3", "3:error x"}), logger.lines);

@@ -25,8 +25,7 @@ namespace strata {
 class InfoLog final : public Logger {
  public:
   // Takes ownership of file, which is written from its current end.
-  explicit InfoLog(std::unique_ptr<WritableFile> file,
-                   InfoLogLevel level = InfoLogLevel::kInfo);
+  explicit InfoLog(std::unique_ptr<WritableFile> file, InfoLogLevel level = InfoLogLevel::kInfo);
   ~InfoLog() override;
 
   InfoLog(const InfoLog&) = delete;

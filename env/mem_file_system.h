@@ -65,8 +65,7 @@ class MemFileSystem final : public FileSystem {
   Status IsDirectory(const std::string& path, bool* is_dir) override EXCLUDES(mu_);
   Status Truncate(const std::string& fname, uint64_t size) override EXCLUDES(mu_);
 
-  Status LockFile(const std::string& fname, std::unique_ptr<FileLock>* lock) override
-      EXCLUDES(mu_);
+  Status LockFile(const std::string& fname, std::unique_ptr<FileLock>* lock) override EXCLUDES(mu_);
   Status UnlockFile(std::unique_ptr<FileLock> lock) override EXCLUDES(mu_);
 
   // The bytes of one file (defined in mem_file_system.cc).
@@ -81,8 +80,8 @@ class MemFileSystem final : public FileSystem {
   // Finds or creates the file at path (normalized) for writing.
   Status OpenForWriteLocked(const std::string& path, const char* context, bool truncate,
                             std::shared_ptr<FileData>* data) REQUIRES(mu_);
-  Status OpenForRead(const std::string& fname, const char* context,
-                     std::shared_ptr<FileData>* data) EXCLUDES(mu_);
+  Status OpenForRead(const std::string& fname, const char* context, std::shared_ptr<FileData>* data)
+      EXCLUDES(mu_);
   Status OpenWritable(const std::string& fname, bool truncate,
                       std::unique_ptr<WritableFile>* result) EXCLUDES(mu_);
 

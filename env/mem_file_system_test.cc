@@ -136,7 +136,8 @@ TEST_F(MemFileSystemTest, MemEnvUsesMemoryAndRealThreads) {
   ASSERT_OK(WriteStringToFile(env->GetFileSystem(), "in memory", "/mem/f"));
   EXPECT_TRUE(FileSystem::Default()->FileExists("/mem/f").IsNotFound());
   std::string got;
-  env->Schedule([&] { ReadFileToString(env->GetFileSystem(), "/mem/f", &got).PermitUncheckedError(); });
+  env->Schedule(
+      [&] { ReadFileToString(env->GetFileSystem(), "/mem/f", &got).PermitUncheckedError(); });
   env->WaitForJobsAndJoinAllThreads();
   EXPECT_EQ("in memory", got);
 }

@@ -215,8 +215,7 @@ class PosixWritableFile final : public WritableFile {
     Status s = FlushBuffer();
     // Space reserved past the end (FALLOC_FL_KEEP_SIZE) is released by
     // cutting the file at its size.
-    if (preallocated_ > filesize_ && ftruncate(fd_, static_cast<off_t>(filesize_)) < 0 &&
-        s.ok()) {
+    if (preallocated_ > filesize_ && ftruncate(fd_, static_cast<off_t>(filesize_)) < 0 && s.ok()) {
       s = PosixError("While truncating file to its size", fname_, errno);
     }
     if (close(fd_) < 0 && s.ok()) s = PosixError("While closing file", fname_, errno);
@@ -229,8 +228,8 @@ class PosixWritableFile final : public WritableFile {
 
   Status Allocate(uint64_t offset, uint64_t len) override {
     if (fd_ < 0) return PosixError("While allocating space in file", fname_, EBADF);
-    if (fallocate(fd_, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(offset),
-                  static_cast<off_t>(len)) < 0) {
+    if (fallocate(fd_, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(offset), static_cast<off_t>(len)) <
+        0) {
       if (errno == EOPNOTSUPP || errno == ENOSYS) return Status::OK();  // advisory
       return PosixError("While allocating space in file", fname_, errno);
     }
@@ -511,8 +510,8 @@ Status PosixFileSystem::OpenWritable(const std::string& fname, const FileOptions
   }
   if (opts.use_mmap_writes) {
     const size_t page = PageSize();
-    size_t chunk = opts.preallocation_block_size == 0 ? size_t{4} << 20
-                                                       : opts.preallocation_block_size;
+    size_t chunk =
+        opts.preallocation_block_size == 0 ? size_t{4} << 20 : opts.preallocation_block_size;
     chunk = (chunk + page - 1) / page * page;
     *result = std::make_unique<PosixMmapWritableFile>(fname, fd, size, chunk);
   } else {
@@ -531,8 +530,7 @@ Status PosixFileSystem::ReopenWritableFile(const std::string& fname, const FileO
   return OpenWritable(fname, opts, /*truncate=*/false, result);
 }
 
-Status PosixFileSystem::NewDirectory(const std::string& name,
-                                     std::unique_ptr<Directory>* result) {
+Status PosixFileSystem::NewDirectory(const std::string& name, std::unique_ptr<Directory>* result) {
   result->reset();
   const int fd = OpenRetryingEintr(name.c_str(), O_RDONLY | O_DIRECTORY);
   if (fd < 0) return PosixError("While open directory", name, errno);

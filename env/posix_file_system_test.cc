@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -140,6 +141,40 @@ TEST_F(PosixFileSystemTest, FlushedAppendsSurviveKillOfProcess) {
   });
   ASSERT_TRUE(WIFSIGNALED(status)) << status;
   EXPECT_TRUE(ReadFileOrDie(Path("f")) == data);
+}
+
+// A full disk cannot be staged here; a file-size limit (RLIMIT_FSIZE) makes
+// space reservation fail the same way. The mmap writer must then return an
+// error Status from Append -- never touch unreserved mapped pages (SIGBUS).
+TEST_F(PosixFileSystemTest, ReservationFailureIsAStatusNotASignal) {
+  for (bool mmap : {true, false}) {
+    SCOPED_TRACE(mmap ? "mmap" : "buffered");
+    const std::string fname = Path(mmap ? "mmap" : "buffered");
+    // Exit codes: 0 = Append failed cleanly with the path in the message.
+    const int status = RunInChild([&] {
+      signal(SIGXFSZ, SIG_IGN);  // get EFBIG instead of the signal
+      struct rlimit limit = {64 << 10, 64 << 10};
+      if (setrlimit(RLIMIT_FSIZE, &limit) != 0) _exit(10);
+      FileOptions opts;
+      opts.use_mmap_writes = mmap;
+      opts.preallocation_block_size = 16 << 10;
+      opts.writable_file_max_buffer_size = 4096;
+      std::unique_ptr<WritableFile> file;
+      if (!fs_->NewWritableFile(fname, opts, &file).ok()) _exit(11);
+      const std::string piece(1000, 'x');
+      for (int i = 0; i < 200; i++) {
+        Status s = file->Append(piece);
+        if (s.ok()) s = file->Flush();
+        if (!s.ok()) {
+          if (!s.IsIOError() || s.ToString().find(fname) == std::string::npos) _exit(12);
+          _exit(0);
+        }
+      }
+      _exit(13);  // 200 KB written past a 64 KB limit
+    });
+    ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+    EXPECT_EQ(0, WEXITSTATUS(status));
+  }
 }
 
 TEST_F(PosixFileSystemTest, PreallocatedSpaceIsReleasedOnClose) {

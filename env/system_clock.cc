@@ -53,8 +53,7 @@ class PosixClock final : public SystemClock {
 
 std::shared_ptr<SystemClock> SystemClock::Default() {
   // Leaked: usable from static destructors.
-  static auto* const clock =
-      new std::shared_ptr<SystemClock>(std::make_shared<PosixClock>());
+  static auto* const clock = new std::shared_ptr<SystemClock>(std::make_shared<PosixClock>());
   return *clock;
 }
 

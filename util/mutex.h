@@ -49,14 +49,16 @@ class CondVar {
   CondVar(const CondVar&) = delete;
   CondVar& operator=(const CondVar&) = delete;
 
-  // REQUIRES: mu held. Releases it while waiting.
-  void Wait() REQUIRES(mu_) {
+  // REQUIRES: the mutex given to the constructor is held; it is released
+  // while waiting. (Not annotated: clang's analysis cannot name the caller's
+  // mutex through this object.)
+  void Wait() {
     std::unique_lock<std::mutex> lock(mu_->mu_, std::adopt_lock);
     cv_.wait(lock);
     lock.release();
   }
-  // Returns true on timeout.
-  bool TimedWaitMicros(uint64_t micros) REQUIRES(mu_) {
+  // As Wait; returns true on timeout.
+  bool TimedWaitMicros(uint64_t micros) {
     std::unique_lock<std::mutex> lock(mu_->mu_, std::adopt_lock);
     bool timed_out =
         cv_.wait_for(lock, std::chrono::microseconds(micros)) == std::cv_status::timeout;
