@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <map>
 #include <memory>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -48,15 +47,30 @@ std::string JoinNames(const std::vector<std::string>& names) {
   return out;
 }
 
+// True if name is "<digits>.log"; *number gets the digits' value and
+// *digits their count.
+bool ParseLogName(const std::string& name, uint64_t* number, size_t* digits = nullptr) {
+  const std::string suffix = ".log";
+  if (name.size() <= suffix.size() ||
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return false;
+  }
+  const std::string num = name.substr(0, name.size() - suffix.size());
+  if (num.size() > 19 ||
+      !std::all_of(num.begin(), num.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return false;
+  }
+  *number = std::stoull(num);
+  if (digits != nullptr) *digits = num.size();
+  return true;
+}
+
 // Numbers of the NNNNNN.log files in dir, ascending.
 std::vector<uint64_t> LogNumbers(const std::string& dir) {
-  static const std::regex kLogName("^([0-9]+)\\.log$");
   std::vector<uint64_t> numbers;
   for (const auto& name : ListDir(dir)) {
-    std::smatch m;
-    if (std::regex_match(name, m, kLogName)) {
-      numbers.push_back(std::stoull(m[1].str()));
-    }
+    uint64_t number;
+    if (ParseLogName(name, &number)) numbers.push_back(number);
   }
   std::sort(numbers.begin(), numbers.end());
   return numbers;
@@ -164,17 +178,23 @@ TEST_F(DBBasicTest, OpenCreatesRocksDBDirectoryLayout) {
   ASSERT_TRUE(has("LOG"));
 
   std::string current = test::ReadFileOrDie(dbname_ + "/CURRENT");
-  std::smatch m;
-  ASSERT_TRUE(std::regex_match(current, m, std::regex("^(MANIFEST-[0-9]{6,})\n$")))
+  // "MANIFEST-" + at least 6 digits + exactly one newline.
+  const std::string prefix = "MANIFEST-";
+  ASSERT_TRUE(current.size() >= prefix.size() + 6 + 1 &&
+              current.compare(0, prefix.size(), prefix) == 0 && current.back() == '\n' &&
+              std::all_of(current.begin() + prefix.size(), current.end() - 1,
+                          [](char c) { return c >= '0' && c <= '9'; }))
       << "CURRENT holds '" << current << "'";
-  const std::string manifest = m[1].str();
+  const std::string manifest = current.substr(0, current.size() - 1);
   EXPECT_TRUE(has(manifest)) << manifest;
   EXPECT_GT(fs::file_size(dbname_ + "/" + manifest), 0u);
 
   EXPECT_EQ(LogNumbers(dbname_).size(), 1u);
   for (const auto& n : names) {
-    if (n.size() == 10 && n.substr(6) == ".log") {
-      EXPECT_TRUE(std::regex_match(n, std::regex("^[0-9]{6}\\.log$"))) << n;
+    uint64_t number;
+    size_t digits = 0;
+    if (ParseLogName(n, &number, &digits)) {
+      EXPECT_GE(digits, 6u) << n << ": not zero-padded to 6 digits";
     }
   }
   // IDENTITY holds some id text.

@@ -13,7 +13,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -108,6 +107,24 @@ bool ParseWal(const std::string& data, std::vector<WalRecord>* records, std::str
   return true;
 }
 
+// True if name is "<digits>.log"; *number gets the digits' value and
+// *digits their count.
+bool ParseLogName(const std::string& name, uint64_t* number, size_t* digits = nullptr) {
+  const std::string suffix = ".log";
+  if (name.size() <= suffix.size() ||
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return false;
+  }
+  const std::string num = name.substr(0, name.size() - suffix.size());
+  if (num.size() > 19 ||
+      !std::all_of(num.begin(), num.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return false;
+  }
+  *number = std::stoull(num);
+  if (digits != nullptr) *digits = num.size();
+  return true;
+}
+
 const char* ModeName(WALRecoveryMode mode) {
   switch (mode) {
     case WALRecoveryMode::kTolerateCorruptedTailRecords:
@@ -179,14 +196,12 @@ class DBRecoveryTest : public ::testing::Test {
 
   // Path of the WAL with the highest number.
   std::string NewestLog() const {
-    static const std::regex kLogName("^([0-9]+)\\.log$");
     uint64_t best = 0;
     std::string best_name;
     for (const auto& e : fs::directory_iterator(dbname_)) {
       const std::string name = e.path().filename().string();
-      std::smatch m;
-      if (std::regex_match(name, m, kLogName)) {
-        const uint64_t n = std::stoull(m[1].str());
+      uint64_t n;
+      if (ParseLogName(name, &n)) {
         if (best_name.empty() || n > best) {
           best = n;
           best_name = name;

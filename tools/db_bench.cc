@@ -58,9 +58,7 @@ using strata::bench::BenchFlags;
 using strata::bench::Compression;
 using strata::bench::GetResult;
 
-strata::Slice ToSlice(std::string_view s) {
-  return strata::Slice(s.data(), s.size());
-}
+strata::Slice ToSlice(std::string_view s) { return strata::Slice(s.data(), s.size()); }
 
 strata::CompressionType ToStrata(Compression c) {
   switch (c) {
@@ -100,24 +98,21 @@ class StrataEngine {
     options_.write_buffer_size = static_cast<size_t>(flags.write_buffer_size);
     options_.max_write_buffer_number = flags.max_write_buffer_number;
     options_.compression = ToStrata(compression);
-    options_.allow_concurrent_memtable_write =
-        flags.allow_concurrent_memtable_write;
+    options_.allow_concurrent_memtable_write = flags.allow_concurrent_memtable_write;
     if (flags.WasSet("enable_pipelined_write")) {
       options_.enable_pipelined_write = flags.enable_pipelined_write;
     }
     options_.allow_mmap_writes = flags.mmap_write;
+    options_.wal_mmap_writes = flags.wal_mmap_writes;
     options_.allow_mmap_reads = flags.mmap_read;
     options_.use_fsync = flags.use_fsync;
     options_.max_open_files = flags.open_files;
     options_.num_levels = flags.num_levels;
     options_.max_background_jobs = flags.max_background_jobs;
-    options_.target_file_size_base =
-        static_cast<uint64_t>(flags.target_file_size_base);
+    options_.target_file_size_base = static_cast<uint64_t>(flags.target_file_size_base);
     options_.max_bytes_for_level_base = flags.max_bytes_for_level_base;
-    options_.level0_file_num_compaction_trigger =
-        flags.level0_file_num_compaction_trigger;
-    options_.level0_slowdown_writes_trigger =
-        flags.level0_slowdown_writes_trigger;
+    options_.level0_file_num_compaction_trigger = flags.level0_file_num_compaction_trigger;
+    options_.level0_slowdown_writes_trigger = flags.level0_slowdown_writes_trigger;
     options_.level0_stop_writes_trigger = flags.level0_stop_writes_trigger;
     options_.max_subcompactions = static_cast<uint32_t>(flags.subcompactions);
     options_.use_direct_reads = flags.use_direct_reads;
@@ -126,9 +121,7 @@ class StrataEngine {
   }
 
   std::string Version() const { return STRATA_VERSION_STRING; }
-  const char* CompressionName() const {
-    return strata::bench::CompressionName(compression_);
-  }
+  const char* CompressionName() const { return strata::bench::CompressionName(compression_); }
 
   bool Open(std::string* error) {
     strata::Status s = strata::DB::Open(options_, flags_.db, &db_);
@@ -178,8 +171,7 @@ class StrataEngine {
     return true;
   }
   bool Put(std::string_view key, std::string_view value, std::string* error) {
-    strata::Status s =
-        db_->Put(write_options_, cf_, ToSlice(key), ToSlice(value));
+    strata::Status s = db_->Put(write_options_, cf_, ToSlice(key), ToSlice(value));
     if (!s.ok()) {
       *error = s.ToString();
       return false;
@@ -194,18 +186,10 @@ class StrataEngine {
     return GetResult::kError;
   }
 
-  std::unique_ptr<Iterator> NewIterator() {
-    return db_->NewIterator(read_options_, cf_);
-  }
-  static void Seek(Iterator* it, std::string_view target) {
-    it->Seek(ToSlice(target));
-  }
-  static std::string_view Key(const Iterator* it) {
-    return it->key().ToStringView();
-  }
-  static std::string_view Value(const Iterator* it) {
-    return it->value().ToStringView();
-  }
+  std::unique_ptr<Iterator> NewIterator() { return db_->NewIterator(read_options_, cf_); }
+  static void Seek(Iterator* it, std::string_view target) { it->Seek(ToSlice(target)); }
+  static std::string_view Key(const Iterator* it) { return it->key().ToStringView(); }
+  static std::string_view Value(const Iterator* it) { return it->value().ToStringView(); }
   static bool IterOk(const Iterator* it, std::string* error) {
     strata::Status s = it->status();
     if (!s.ok()) {
@@ -243,8 +227,7 @@ int main(int argc, char** argv) {
   }
   Compression compression;
   if (!strata::bench::ParseCompression(flags.compression_type, &compression)) {
-    std::fprintf(stderr, "Cannot parse compression type '%s'\n",
-                 flags.compression_type.c_str());
+    std::fprintf(stderr, "Cannot parse compression type '%s'\n", flags.compression_type.c_str());
     return 1;
   }
   if (flags.db.empty()) {

@@ -37,8 +37,7 @@ BenchFlags::BenchFlags() {
       "Generate values that shrink to this fraction of their size when "
       "compressed");
   Add("threads", &threads, "Number of concurrent threads to run");
-  Add("duration", &duration,
-      "Seconds the random workloads run; 0: --num/--reads bound them");
+  Add("duration", &duration, "Seconds the random workloads run; 0: --num/--reads bound them");
   Add("ops_between_duration_checks", &ops_between_duration_checks,
       "Check the --duration limit every this many operations");
   Add("db", &db, "Use the database in this directory");
@@ -48,24 +47,20 @@ BenchFlags::BenchFlags() {
   Add("sync", &sync, "Sync every write to disk");
   Add("seed", &seed, "Seed base of the random generators; 0: from the clock");
   Add("histogram", &histogram, "Print a histogram of operation timings");
-  Add("progress_reports", &progress_reports,
-      "Report the number of finished operations on stderr");
+  Add("progress_reports", &progress_reports, "Report the number of finished operations on stderr");
   Add("stats_interval", &stats_interval,
       "Report progress every this many operations; 0: growing interval");
   Add("statistics", &statistics, "Collect and print database statistics");
   Add("batch_size", &batch_size, "Writes per write batch");
   Add("seek_nexts", &seek_nexts, "Next() calls after each seekrandom Seek()");
-  Add("reverse_iterator", &reverse_iterator,
-      "seekrandom steps with Prev() instead of Next()");
+  Add("reverse_iterator", &reverse_iterator, "seekrandom steps with Prev() instead of Next()");
   Add("verify_checksum", &verify_checksum, "Verify checksums on reads");
   Add("benchmark_write_rate_limit", &benchmark_write_rate_limit,
       "Limit writes to this many bytes/second; 0: no limit");
   Add("benchmark_read_rate_limit", &benchmark_read_rate_limit,
       "Limit reads to this many ops/second; 0: no limit");
-  Add("write_buffer_size", &write_buffer_size,
-      "Bytes to buffer in a memtable before flushing it");
-  Add("max_write_buffer_number", &max_write_buffer_number,
-      "Most memtables held in memory");
+  Add("write_buffer_size", &write_buffer_size, "Bytes to buffer in a memtable before flushing it");
+  Add("max_write_buffer_number", &max_write_buffer_number, "Most memtables held in memory");
   Add("compression_type", &compression_type,
       "Block compression: none, snappy, zlib, bzip2, lz4, lz4hc, xpress, "
       "zstd");
@@ -74,6 +69,7 @@ BenchFlags::BenchFlags() {
   Add("enable_pipelined_write", &enable_pipelined_write,
       "Pipeline WAL and memtable writes (applied when given)");
   Add("mmap_write", &mmap_write, "Write files through memory maps");
+  Add("wal_mmap_writes", &wal_mmap_writes, "Strata only: append to the WAL through a memory map");
   Add("mmap_read", &mmap_read, "Read files through memory maps");
   Add("use_fsync", &use_fsync, "fsync instead of fdatasync");
   Add("open_files", &open_files, "Most files kept open; -1: no limit");
@@ -81,20 +77,15 @@ BenchFlags::BenchFlags() {
   Add("bloom_bits", &bloom_bits, "Bloom filter bits per key; < 0: default");
   Add("block_size", &block_size, "Bytes per table block");
   Add("num_levels", &num_levels, "Number of LSM levels");
-  Add("max_background_jobs", &max_background_jobs,
-      "Most concurrent flushes and compactions");
-  Add("target_file_size_base", &target_file_size_base,
-      "Target table file size at level 1");
-  Add("max_bytes_for_level_base", &max_bytes_for_level_base,
-      "Most bytes in level 1");
+  Add("max_background_jobs", &max_background_jobs, "Most concurrent flushes and compactions");
+  Add("target_file_size_base", &target_file_size_base, "Target table file size at level 1");
+  Add("max_bytes_for_level_base", &max_bytes_for_level_base, "Most bytes in level 1");
   Add("level0_file_num_compaction_trigger", &level0_file_num_compaction_trigger,
       "Level-0 files that start a compaction");
   Add("level0_slowdown_writes_trigger", &level0_slowdown_writes_trigger,
       "Level-0 files that slow writes down");
-  Add("level0_stop_writes_trigger", &level0_stop_writes_trigger,
-      "Level-0 files that stop writes");
-  Add("subcompactions", &subcompactions,
-      "Most subcompactions one compaction is split into");
+  Add("level0_stop_writes_trigger", &level0_stop_writes_trigger, "Level-0 files that stop writes");
+  Add("subcompactions", &subcompactions, "Most subcompactions one compaction is split into");
   Add("use_direct_reads", &use_direct_reads, "Read with O_DIRECT");
 }
 
@@ -127,8 +118,7 @@ const BenchFlags::Def* BenchFlags::Find(std::string_view name) const {
 namespace {
 
 const char* TypeName(int type) {
-  static const char* const kNames[] = {"bool",   "int32",  "int64",
-                                       "uint64", "double", "string"};
+  static const char* const kNames[] = {"bool", "int32", "int64", "uint64", "double", "string"};
   return kNames[type];
 }
 
@@ -178,8 +168,7 @@ bool ParseUint(std::string_view v, uint64_t* out) {
 
 }  // namespace
 
-bool BenchFlags::SetValue(const Def& def, std::string_view value,
-                          std::string* error) {
+bool BenchFlags::SetValue(const Def& def, std::string_view value, std::string* error) {
   bool ok = false;
   switch (def.type) {
     case Type::kBool:
@@ -187,14 +176,13 @@ bool BenchFlags::SetValue(const Def& def, std::string_view value,
       break;
     case Type::kInt32: {
       int64_t x = 0;
-      ok = ParseInt(value, std::numeric_limits<int32_t>::min(),
-                    std::numeric_limits<int32_t>::max(), &x);
+      ok = ParseInt(value, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max(),
+                    &x);
       if (ok) *static_cast<int32_t*>(def.ptr) = static_cast<int32_t>(x);
       break;
     }
     case Type::kInt64:
-      ok = ParseInt(value, std::numeric_limits<int64_t>::min(),
-                    std::numeric_limits<int64_t>::max(),
+      ok = ParseInt(value, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(),
                     static_cast<int64_t*>(def.ptr));
       break;
     case Type::kUint64:
@@ -276,8 +264,7 @@ bool BenchFlags::Parse(int argc, char** argv, std::string* error) {
       has_value = true;
     }
     if (name == "help" || name == "helpfull") {
-      std::printf("db_bench flags (RocksDB's names and defaults):\n%s",
-                  Usage().c_str());
+      std::printf("db_bench flags (RocksDB's names and defaults):\n%s", Usage().c_str());
       std::exit(0);
     }
     const Def* def = Find(name);
@@ -310,19 +297,16 @@ bool BenchFlags::Parse(int argc, char** argv, std::string* error) {
   return true;
 }
 
-bool BenchFlags::WasSet(std::string_view name) const {
-  return set_.find(name) != set_.end();
-}
+bool BenchFlags::WasSet(std::string_view name) const { return set_.find(name) != set_.end(); }
 
 bool ParseCompression(std::string_view name, Compression* out) {
   static const struct {
     const char* name;
     Compression c;
-  } kNames[] = {
-      {"none", Compression::kNone},     {"snappy", Compression::kSnappy},
-      {"zlib", Compression::kZlib},     {"bzip2", Compression::kBZip2},
-      {"lz4", Compression::kLZ4},       {"lz4hc", Compression::kLZ4HC},
-      {"xpress", Compression::kXpress}, {"zstd", Compression::kZSTD}};
+  } kNames[] = {{"none", Compression::kNone},     {"snappy", Compression::kSnappy},
+                {"zlib", Compression::kZlib},     {"bzip2", Compression::kBZip2},
+                {"lz4", Compression::kLZ4},       {"lz4hc", Compression::kLZ4HC},
+                {"xpress", Compression::kXpress}, {"zstd", Compression::kZSTD}};
   for (const auto& entry : kNames) {
     if (name == entry.name) {
       *out = entry.c;
@@ -387,8 +371,7 @@ class ParkMiller {
 
 std::string BuildValueData(int value_size, double compression_ratio) {
   constexpr int kPiece = 100;
-  const size_t target =
-      static_cast<size_t>(std::max(1048576, std::max(value_size, 0)));
+  const size_t target = static_cast<size_t>(std::max(1048576, std::max(value_size, 0)));
   int raw_len = static_cast<int>(kPiece * compression_ratio);
   if (raw_len < 1) raw_len = 1;
   ParkMiller rnd(301);
@@ -429,13 +412,11 @@ void RateLimiter::Request(uint64_t amount) {
     // sleep overshoot does not lower the achieved rate.
     if (next_free_micros_ < now - 1e5) next_free_micros_ = now - 1e5;
     wait_until = next_free_micros_;
-    next_free_micros_ +=
-        static_cast<double>(amount) * 1e6 / static_cast<double>(per_second_);
+    next_free_micros_ += static_cast<double>(amount) * 1e6 / static_cast<double>(per_second_);
   }
   const double now = static_cast<double>(NowMicros());
   if (wait_until > now) {
-    std::this_thread::sleep_for(
-        std::chrono::microseconds(static_cast<int64_t>(wait_until - now)));
+    std::this_thread::sleep_for(std::chrono::microseconds(static_cast<int64_t>(wait_until - now)));
   }
 }
 
@@ -443,14 +424,11 @@ void RateLimiter::Request(uint64_t amount) {
 // Stats
 
 namespace {
-const char* const kOpNames[kNumOpTypes] = {"read", "write", "delete", "seek",
-                                           "op"};
+const char* const kOpNames[kNumOpTypes] = {"read", "write", "delete", "seek", "op"};
 }  // namespace
 
 Stats::Stats(bool histogram, bool progress_reports, int64_t stats_interval)
-    : histogram_(histogram),
-      progress_reports_(progress_reports),
-      stats_interval_(stats_interval) {}
+    : histogram_(histogram), progress_reports_(progress_reports), stats_interval_(stats_interval) {}
 
 void Stats::Start(int id) {
   id_ = id;
@@ -554,17 +532,14 @@ void Stats::Report(std::string_view name) {
     extra += message_;
   }
   const double throughput = static_cast<double>(done_) / elapsed;
-  std::printf("%-12s : %11.3f micros/op %ld ops/sec %.3f seconds %" PRIu64
-              " operations;%s%s\n",
-              std::string(name).c_str(),
-              seconds_ * 1e6 / static_cast<double>(done_),
-              static_cast<long>(throughput), elapsed, done_,
-              extra.empty() ? "" : " ", extra.c_str());
+  std::printf("%-12s : %11.3f micros/op %ld ops/sec %.3f seconds %" PRIu64 " operations;%s%s\n",
+              std::string(name).c_str(), seconds_ * 1e6 / static_cast<double>(done_),
+              static_cast<long>(throughput), elapsed, done_, extra.empty() ? "" : " ",
+              extra.c_str());
   if (histogram_) {
     for (int i = 0; i < kNumOpTypes; ++i) {
       if (hist_[i] == nullptr) continue;
-      std::printf("Microseconds per %s:\n%s\n", kOpNames[i],
-                  hist_[i]->ToString().c_str());
+      std::printf("Microseconds per %s:\n%s\n", kOpNames[i], hist_[i]->ToString().c_str());
     }
   }
   std::fflush(stdout);
@@ -577,27 +552,23 @@ BenchmarkBase::BenchmarkBase(const BenchFlags& flags)
     : flags_(flags), seed_base_(static_cast<uint64_t>(flags.seed)) {
   if (flags.seed == 0) {
     // Like RocksDB: wall-clock microseconds.
-    seed_base_ = static_cast<uint64_t>(
-        std::chrono::duration_cast<std::chrono::microseconds>(
-            std::chrono::system_clock::now().time_since_epoch())
-            .count());
+    seed_base_ = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
+                                           std::chrono::system_clock::now().time_since_epoch())
+                                           .count());
     std::printf("Set seed to %" PRIu64 " because --seed was 0\n", seed_base_);
   }
   value_data_ = BuildValueData(flags.value_size, flags.compression_ratio);
 }
 
-Stats BenchmarkBase::RunBenchmark(
-    int n, std::string_view name,
-    const std::function<void(ThreadState*)>& body) {
+Stats BenchmarkBase::RunBenchmark(int n, std::string_view name,
+                                  const std::function<void(ThreadState*)>& body) {
   SharedState shared;
   shared.total = n;
   if (flags_.benchmark_write_rate_limit > 0) {
-    shared.write_rate_limiter =
-        std::make_unique<RateLimiter>(flags_.benchmark_write_rate_limit);
+    shared.write_rate_limiter = std::make_unique<RateLimiter>(flags_.benchmark_write_rate_limit);
   }
   if (flags_.benchmark_read_rate_limit > 0) {
-    shared.read_rate_limiter =
-        std::make_unique<RateLimiter>(flags_.benchmark_read_rate_limit);
+    shared.read_rate_limiter = std::make_unique<RateLimiter>(flags_.benchmark_read_rate_limit);
   }
   std::vector<std::unique_ptr<ThreadState>> states;
   states.reserve(n);
@@ -640,10 +611,8 @@ Stats BenchmarkBase::RunBenchmark(
   return merged;
 }
 
-void BenchmarkBase::PrintEnvironment(const char* engine,
-                                     const std::string& version) {
-  std::fprintf(stderr, "%-11s version %s\n",
-               (std::string(engine) + ":").c_str(), version.c_str());
+void BenchmarkBase::PrintEnvironment(const char* engine, const std::string& version) {
+  std::fprintf(stderr, "%-11s version %s\n", (std::string(engine) + ":").c_str(), version.c_str());
   const time_t now = std::time(nullptr);
   char date[64];
   std::fprintf(stderr, "Date:       %s", ctime_r(&now, date));
@@ -677,29 +646,21 @@ void BenchmarkBase::PrintEnvironment(const char* engine,
 
 void BenchmarkBase::PrintHeader(const char* compression_name) const {
   const int64_t num = flags_.num;
-  std::printf("Keys:       %d bytes each (+ 0 bytes user-defined timestamp)\n",
-              flags_.key_size);
-  std::printf(
-      "Values:     %d bytes each (%d bytes after compression)\n",
-      flags_.value_size,
-      static_cast<int>(flags_.value_size * flags_.compression_ratio + 0.5));
+  std::printf("Keys:       %d bytes each (+ 0 bytes user-defined timestamp)\n", flags_.key_size);
+  std::printf("Values:     %d bytes each (%d bytes after compression)\n", flags_.value_size,
+              static_cast<int>(flags_.value_size * flags_.compression_ratio + 0.5));
   std::printf("Entries:    %" PRId64 "\n", num);
   std::printf("Prefix:    0 bytes\n");
   std::printf("Keys per prefix:    0\n");
-  std::printf(
-      "RawSize:    %.1f MB (estimated)\n",
-      static_cast<double>(
-          static_cast<int64_t>(flags_.key_size + flags_.value_size) * num) /
-          1048576.0);
-  std::printf(
-      "FileSize:   %.1f MB (estimated)\n",
-      ((flags_.key_size + flags_.value_size * flags_.compression_ratio) *
-       static_cast<double>(num)) /
-          1048576.0);
-  std::printf("Write rate: %" PRIu64 " bytes/second\n",
-              flags_.benchmark_write_rate_limit);
-  std::printf("Read rate: %" PRIu64 " ops/second\n",
-              flags_.benchmark_read_rate_limit);
+  std::printf("RawSize:    %.1f MB (estimated)\n",
+              static_cast<double>(static_cast<int64_t>(flags_.key_size + flags_.value_size) * num) /
+                  1048576.0);
+  std::printf("FileSize:   %.1f MB (estimated)\n",
+              ((flags_.key_size + flags_.value_size * flags_.compression_ratio) *
+               static_cast<double>(num)) /
+                  1048576.0);
+  std::printf("Write rate: %" PRIu64 " bytes/second\n", flags_.benchmark_write_rate_limit);
+  std::printf("Read rate: %" PRIu64 " ops/second\n", flags_.benchmark_read_rate_limit);
   std::printf("Compression: %s\n", compression_name);
   std::printf("Memtablerep: SkipListFactory\n");
 #if defined(__GNUC__) && !defined(__OPTIMIZE__)

@@ -103,6 +103,7 @@ struct BenchFlags {
   bool allow_concurrent_memtable_write = true;
   bool enable_pipelined_write = true;
   bool mmap_write = false;
+  bool wal_mmap_writes = true;  // Strata only: append to the WAL through a map
   bool mmap_read = false;
   bool use_fsync = false;
   int32_t open_files = -1;
@@ -134,8 +135,7 @@ struct BenchFlags {
   void Add(const char* name, double* p, const char* help);
   void Add(const char* name, std::string* p, const char* help);
   const Def* Find(std::string_view name) const;
-  static bool SetValue(const Def& def, std::string_view value,
-                       std::string* error);
+  static bool SetValue(const Def& def, std::string_view value, std::string* error);
   static std::string ValueString(const Def& def);
 
   std::vector<Def> defs_;
@@ -143,16 +143,7 @@ struct BenchFlags {
 };
 
 // The compression algorithms RocksDB's --compression_type names.
-enum class Compression {
-  kNone,
-  kSnappy,
-  kZlib,
-  kBZip2,
-  kLZ4,
-  kLZ4HC,
-  kXpress,
-  kZSTD
-};
+enum class Compression { kNone, kSnappy, kZlib, kBZip2, kLZ4, kLZ4HC, kXpress, kZSTD };
 // Parses RocksDB's spelling ("none", "snappy", "zlib", "bzip2", "lz4",
 // "lz4hc", "xpress", "zstd"); false if unknown.
 bool ParseCompression(std::string_view name, Compression* out);
@@ -210,17 +201,15 @@ class ValueGenerator {
 
 // Microseconds on a monotonic clock.
 inline uint64_t NowMicros() {
-  return static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::microseconds>(
-          std::chrono::steady_clock::now().time_since_epoch())
-          .count());
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
+                                   std::chrono::steady_clock::now().time_since_epoch())
+                                   .count());
 }
 
 // Prints the message (printf format) and a newline to stderr, flushes stdout
 // and stderr, and ends the process with exit code 1 (callable from any
 // thread).
-[[noreturn]] void Fail(const char* format, ...)
-    __attribute__((format(printf, 1, 2)));
+[[noreturn]] void Fail(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
 // <TEST_TMPDIR or /tmp/<prefix>test-<euid>>/dbbench, the parent directory
 // created (like RocksDB's /tmp/rocksdbtest-<euid>/dbbench).
@@ -313,9 +302,7 @@ struct SharedState {
   std::unique_ptr<RateLimiter> read_rate_limiter;
 
   // True once every thread but one (the caller) has finished.
-  bool OthersDone() const {
-    return num_done.load(std::memory_order_acquire) + 1 >= total;
-  }
+  bool OthersDone() const { return num_done.load(std::memory_order_acquire) + 1 >= total; }
 };
 
 struct ThreadState {
@@ -366,8 +353,7 @@ class BenchmarkBase {
  protected:
   // Runs body on n threads started together behind a barrier; returns (and
   // prints) the merged stats of the threads not excluded from merging.
-  Stats RunBenchmark(int n, std::string_view name,
-                     const std::function<void(ThreadState*)>& body);
+  Stats RunBenchmark(int n, std::string_view name, const std::function<void(ThreadState*)>& body);
   // "<engine>:    version <v>", date and CPU, to stderr (like RocksDB).
   static void PrintEnvironment(const char* engine, const std::string& version);
   // The "Keys:/Values:/Entries:..." block and the dashed line, to stdout.
@@ -414,8 +400,7 @@ template <class Engine>
 class Benchmark : public BenchmarkBase {
  public:
   // flags.db must be set. engine must outlive the benchmark.
-  Benchmark(const BenchFlags& flags, Engine* engine)
-      : BenchmarkBase(flags), engine_(engine) {}
+  Benchmark(const BenchFlags& flags, Engine* engine) : BenchmarkBase(flags), engine_(engine) {}
 
   // Runs every benchmark of --benchmarks in order; returns the exit code.
   int Run();
@@ -457,6 +442,12 @@ void Benchmark<Engine>::Open() {
 
 template <class Engine>
 int Benchmark<Engine>::Run() {
+  if (flags_.num <= 0 || flags_.threads <= 0 || flags_.key_size < 0 || flags_.value_size < 0 ||
+      flags_.batch_size <= 0) {
+    Fail(
+        "--num, --threads and --batch_size must be positive, --key_size and "
+        "--value_size not negative");
+  }
   PrintEnvironment(Engine::Name(), engine_->Version());
   if (!flags_.use_existing_db) {
     std::string error;
@@ -470,8 +461,7 @@ int Benchmark<Engine>::Run() {
   while (!list.empty()) {
     const size_t comma = list.find(',');
     const std::string name(list.substr(0, comma));
-    list = comma == std::string_view::npos ? std::string_view()
-                                           : list.substr(comma + 1);
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
     num_ = flags_.num;
     reads_ = flags_.reads < 0 ? flags_.num : flags_.reads;
     writes_ = flags_.writes < 0 ? flags_.num : flags_.writes;
@@ -529,8 +519,7 @@ int Benchmark<Engine>::Run() {
 
     if (fresh_db) {
       if (flags_.use_existing_db) {
-        std::printf("%-12s : skipped (--use_existing_db is true)\n",
-                    name.c_str());
+        std::printf("%-12s : skipped (--use_existing_db is true)\n", name.c_str());
         method = nullptr;
       } else {
         engine_->Close();
@@ -541,8 +530,7 @@ int Benchmark<Engine>::Run() {
     }
     if (method != nullptr) {
       std::printf("DB path: [%s]\n", flags_.db.c_str());
-      RunBenchmark(num_threads, name,
-                   [this, method](ThreadState* t) { (this->*method)(t); });
+      RunBenchmark(num_threads, name, [this, method](ThreadState* t) { (this->*method)(t); });
     }
   }
   if (flags_.statistics) {
@@ -579,9 +567,7 @@ void Benchmark<Engine>::DoWrite(ThreadState* thread, WriteMode mode) {
     engine_->BatchClear(&batch);
     int64_t batch_bytes = 0;
     for (int64_t j = 0; j < entries_per_batch_; ++j) {
-      const uint64_t k = mode == WriteMode::kSequential
-                             ? next_seq++
-                             : thread->rand() % key_range;
+      const uint64_t k = mode == WriteMode::kSequential ? next_seq++ : thread->rand() % key_range;
       GenerateKeyFromInt(k, key_size_, key.data());
       const std::string_view value = gen.Next();
       engine_->BatchPut(&batch, key, value);
@@ -608,8 +594,7 @@ void Benchmark<Engine>::ReadRandom(ThreadState* thread) {
   std::string error;
   const uint64_t key_range = static_cast<uint64_t>(flags_.num);
   RateLimiter* limiter = thread->shared->read_rate_limiter.get();
-  Duration duration(flags_.duration, reads_,
-                    flags_.ops_between_duration_checks);
+  Duration duration(flags_.duration, reads_, flags_.ops_between_duration_checks);
   while (!duration.Done(1)) {
     thread->rand();  // RocksDB's database choice
     GenerateKeyFromInt(thread->rand() % key_range, key_size_, key.data());
@@ -628,8 +613,8 @@ void Benchmark<Engine>::ReadRandom(ThreadState* thread) {
     thread->stats.FinishedOps(1, OpType::kRead);
   }
   char msg[100];
-  std::snprintf(msg, sizeof(msg), "(%ld of %ld found)\n",
-                static_cast<long>(found), static_cast<long>(read));
+  std::snprintf(msg, sizeof(msg), "(%ld of %ld found)\n", static_cast<long>(found),
+                static_cast<long>(read));
   thread->stats.AddBytes(bytes);
   thread->stats.AddMessage(msg);
 }
@@ -641,8 +626,8 @@ void Benchmark<Engine>::ReadSequential(ThreadState* thread) {
   int64_t i = 0;
   int64_t bytes = 0;
   for (iter->SeekToFirst(); i < reads_ && iter->Valid(); iter->Next()) {
-    bytes += static_cast<int64_t>(Engine::Key(iter.get()).size() +
-                                  Engine::Value(iter.get()).size());
+    bytes +=
+        static_cast<int64_t>(Engine::Key(iter.get()).size() + Engine::Value(iter.get()).size());
     thread->stats.FinishedOps(1, OpType::kRead);
     ++i;
     if (limiter != nullptr && i % 1024 == 1023) limiter->Request(1024);
@@ -661,8 +646,8 @@ void Benchmark<Engine>::ReadReverse(ThreadState* thread) {
   int64_t i = 0;
   int64_t bytes = 0;
   for (iter->SeekToLast(); i < reads_ && iter->Valid(); iter->Prev()) {
-    bytes += static_cast<int64_t>(Engine::Key(iter.get()).size() +
-                                  Engine::Value(iter.get()).size());
+    bytes +=
+        static_cast<int64_t>(Engine::Key(iter.get()).size() + Engine::Value(iter.get()).size());
     thread->stats.FinishedOps(1, OpType::kRead);
     ++i;
     if (limiter != nullptr && i % 1024 == 1023) limiter->Request(1024);
@@ -684,8 +669,7 @@ void Benchmark<Engine>::SeekRandom(ThreadState* thread) {
   char value_buffer[256];
   const uint64_t key_range = static_cast<uint64_t>(flags_.num);
   RateLimiter* limiter = thread->shared->read_rate_limiter.get();
-  Duration duration(flags_.duration, reads_,
-                    flags_.ops_between_duration_checks);
+  Duration duration(flags_.duration, reads_, flags_.ops_between_duration_checks);
   while (!duration.Done(1)) {
     GenerateKeyFromInt(thread->rand() % key_range, key_size_, key.data());
     // A fresh iterator per seek, as RocksDB's db_bench does by default.
@@ -697,10 +681,8 @@ void Benchmark<Engine>::SeekRandom(ThreadState* thread) {
     }
     for (int j = 0; j < flags_.seek_nexts && iter->Valid(); ++j) {
       const std::string_view value = Engine::Value(iter.get());
-      std::memcpy(value_buffer, value.data(),
-                  std::min(value.size(), sizeof(value_buffer)));
-      bytes +=
-          static_cast<int64_t>(Engine::Key(iter.get()).size() + value.size());
+      std::memcpy(value_buffer, value.data(), std::min(value.size(), sizeof(value_buffer)));
+      bytes += static_cast<int64_t>(Engine::Key(iter.get()).size() + value.size());
       if (flags_.reverse_iterator) {
         iter->Prev();
       } else {
@@ -714,8 +696,8 @@ void Benchmark<Engine>::SeekRandom(ThreadState* thread) {
     thread->stats.FinishedOps(1, OpType::kSeek);
   }
   char msg[100];
-  std::snprintf(msg, sizeof(msg), "(%ld of %ld found)\n",
-                static_cast<long>(found), static_cast<long>(read));
+  std::snprintf(msg, sizeof(msg), "(%ld of %ld found)\n", static_cast<long>(found),
+                static_cast<long>(read));
   thread->stats.AddBytes(bytes);
   thread->stats.AddMessage(msg);
 }
@@ -726,15 +708,13 @@ void Benchmark<Engine>::DoDelete(ThreadState* thread, bool seq) {
   std::string key(key_size_, '\0');
   std::string error;
   const uint64_t key_range = static_cast<uint64_t>(flags_.num);
-  Duration duration(seq ? 0 : flags_.duration, deletes_,
-                    flags_.ops_between_duration_checks);
+  Duration duration(seq ? 0 : flags_.duration, deletes_, flags_.ops_between_duration_checks);
   int64_t i = 0;
   while (!duration.Done(entries_per_batch_)) {
     thread->rand();  // RocksDB's database choice
     engine_->BatchClear(&batch);
     for (int64_t j = 0; j < entries_per_batch_; ++j) {
-      const uint64_t k =
-          seq ? static_cast<uint64_t>(i + j) : thread->rand() % key_range;
+      const uint64_t k = seq ? static_cast<uint64_t>(i + j) : thread->rand() % key_range;
       GenerateKeyFromInt(k, key_size_, key.data());
       engine_->BatchDelete(&batch, key);
     }

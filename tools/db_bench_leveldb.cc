@@ -39,9 +39,7 @@ namespace {
 using strata::bench::BenchFlags;
 using strata::bench::GetResult;
 
-leveldb::Slice ToSlice(std::string_view s) {
-  return leveldb::Slice(s.data(), s.size());
-}
+leveldb::Slice ToSlice(std::string_view s) { return leveldb::Slice(s.data(), s.size()); }
 
 // The Engine of db_bench_common.h over leveldb::DB.
 class LevelDBEngine {
@@ -65,17 +63,15 @@ class LevelDBEngine {
     if (flags.block_size > 0) {
       options_.block_size = static_cast<size_t>(flags.block_size);
     }
-    if (flags.WasSet("target_file_size_base") &&
-        flags.target_file_size_base > 0) {
+    if (flags.WasSet("target_file_size_base") && flags.target_file_size_base > 0) {
       options_.max_file_size = static_cast<size_t>(flags.target_file_size_base);
     }
     if (flags.bloom_bits > 0) {
       filter_.reset(leveldb::NewBloomFilterPolicy(flags.bloom_bits));
       options_.filter_policy = filter_.get();
     }
-    options_.compression = flags.compression_type == "none"
-                               ? leveldb::kNoCompression
-                               : leveldb::kSnappyCompression;
+    options_.compression =
+        flags.compression_type == "none" ? leveldb::kNoCompression : leveldb::kSnappyCompression;
     read_options_.verify_checksums = flags.verify_checksum;
   }
 
@@ -87,8 +83,7 @@ class LevelDBEngine {
           "switch)";
       return false;
     }
-    if (flags.compression_type != "none" &&
-        flags.compression_type != "snappy") {
+    if (flags.compression_type != "none" && flags.compression_type != "snappy") {
       *error = "--compression_type=" + flags.compression_type +
                " is not supported by LevelDB (none or snappy)";
       return false;
@@ -97,12 +92,10 @@ class LevelDBEngine {
   }
 
   std::string Version() const {
-    return std::to_string(leveldb::kMajorVersion) + "." +
-           std::to_string(leveldb::kMinorVersion);
+    return std::to_string(leveldb::kMajorVersion) + "." + std::to_string(leveldb::kMinorVersion);
   }
   const char* CompressionName() const {
-    return options_.compression == leveldb::kNoCompression ? "NoCompression"
-                                                           : "Snappy";
+    return options_.compression == leveldb::kNoCompression ? "NoCompression" : "Snappy";
   }
 
   bool Open(std::string* error) {
@@ -125,17 +118,13 @@ class LevelDBEngine {
     return true;
   }
 
-  void SetWriteOptions(bool sync, bool /*disable_wal*/) {
-    write_options_.sync = sync;
-  }
+  void SetWriteOptions(bool sync, bool /*disable_wal*/) { write_options_.sync = sync; }
 
   void BatchClear(Batch* batch) { batch->Clear(); }
   void BatchPut(Batch* batch, std::string_view key, std::string_view value) {
     batch->Put(ToSlice(key), ToSlice(value));
   }
-  void BatchDelete(Batch* batch, std::string_view key) {
-    batch->Delete(ToSlice(key));
-  }
+  void BatchDelete(Batch* batch, std::string_view key) { batch->Delete(ToSlice(key)); }
   bool Write(Batch* batch, std::string* error) {
     leveldb::Status s = db_->Write(write_options_, batch);
     if (!s.ok()) *error = s.ToString();
@@ -157,9 +146,7 @@ class LevelDBEngine {
   std::unique_ptr<Iterator> NewIterator() {
     return std::unique_ptr<Iterator>(db_->NewIterator(read_options_));
   }
-  static void Seek(Iterator* it, std::string_view target) {
-    it->Seek(ToSlice(target));
-  }
+  static void Seek(Iterator* it, std::string_view target) { it->Seek(ToSlice(target)); }
   static std::string_view Key(const Iterator* it) {
     const leveldb::Slice k = it->key();
     return std::string_view(k.data(), k.size());
@@ -174,9 +161,7 @@ class LevelDBEngine {
     return s.ok();
   }
 
-  bool GetProperty(const char* name, std::string* value) {
-    return db_->GetProperty(name, value);
-  }
+  bool GetProperty(const char* name, std::string* value) { return db_->GetProperty(name, value); }
   std::string StatisticsString() { return ""; }
 
  private:
@@ -200,8 +185,7 @@ int main(int argc, char** argv) {
   }
   strata::bench::Compression compression;
   if (!strata::bench::ParseCompression(flags.compression_type, &compression)) {
-    std::fprintf(stderr, "Cannot parse compression type '%s'\n",
-                 flags.compression_type.c_str());
+    std::fprintf(stderr, "Cannot parse compression type '%s'\n", flags.compression_type.c_str());
     return 1;
   }
   if (!LevelDBEngine::Validate(flags, &error)) {

@@ -12,11 +12,6 @@ target_include_directories(db_bench PRIVATE ${CMAKE_SOURCE_DIR})
 target_link_libraries(db_bench PRIVATE strata Threads::Threads)
 target_compile_definitions(db_bench PRIVATE
   STRATA_VERSION_STRING="${PROJECT_VERSION}")
-# Until the DB layer exists the executable cannot link: keep it out of the
-# default build then (scripts/bench*.sh build their targets explicitly).
-if(NOT EXISTS ${CMAKE_SOURCE_DIR}/db/db_impl.cc)
-  set_target_properties(db_bench PROPERTIES EXCLUDE_FROM_ALL ON)
-endif()
 
 # db_bench_leveldb: the same workloads on LevelDB (Debian libleveldb-dev),
 # for side-by-side numbers. Links LevelDB and, for Histogram, strata_util.

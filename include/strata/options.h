@@ -105,7 +105,7 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   bool level_compaction_dynamic_level_bytes = true;
   uint32_t max_subcompactions = 1;
   // Bytes of the arena block a memtable allocates at a time; 0 = derived
-  // from write_buffer_size (1/8 of it, clamped to [4 KiB, 1 MiB]).
+  // from write_buffer_size (1/8 of it, clamped to [4 KiB, 2 MiB]).
   size_t arena_block_size = 0;
   // Height bound and branching of the memtable skip list.
   int32_t memtable_max_height = 12;
