@@ -155,8 +155,7 @@ Status DBImpl::Open() {
   s = RecoverManifest(&state);
   if (!s.ok()) return s;
 
-  mem_ = new MemTable(icmp_, mem_options_);
-  mem_->Ref();
+  mem_ = new MemTable(icmp_, mem_options_);  // starts with one reference: ours
   s = ReplayWALs(&state);
   if (!s.ok()) {
     mem_->Unref();

@@ -1,43 +1,51 @@
 #include "db/write_thread.h"
 
-#include <optional>
 
 #include "db/write_batch_internal.h"
 
 namespace strata {
 
-WriteThread::WriteThread(size_t max_group_bytes)
-    : max_group_bytes_(max_group_bytes), leader_cv_(&mu_) {}
+WriteThread::WriteThread(size_t max_group_bytes) : max_group_bytes_(max_group_bytes) {}
 
-void WriteThread::Wait(Writer* w) {
-  // The condition variable lives on the waiting thread's stack; it is
-  // created only when a writer actually has to wait.
-  std::optional<CondVar> cv;
-  cv.emplace(&mu_);
-  w->cv = &*cv;
-  const State entry = w->state;
-  while (w->state == entry) cv->Wait();
-  w->cv = nullptr;
+void WriteThread::AwaitStateChange(Writer* w, State entry) {
+  // A short spin catches the common case of a group that completes within a
+  // microsecond or two without a sleep and a wake-up.
+  for (int i = 0; i < 128; i++) {
+    if (w->state.load(std::memory_order_acquire) != entry) {
+      // SetState may still be inside its critical section on w->wait_mu;
+      // pass through it so w (and its mutex) outlive the notifier's use.
+      std::lock_guard<std::mutex> sync(w->wait_mu);
+      return;
+    }
+#if defined(__x86_64__)
+    __builtin_ia32_pause();
+#endif
+  }
+  std::unique_lock<std::mutex> l(w->wait_mu);
+  w->wait_cv.wait(l, [&] { return w->state.load(std::memory_order_acquire) != entry; });
 }
 
 void WriteThread::SetState(Writer* w, State s) {
-  w->state = s;
-  if (w->cv != nullptr) w->cv->Signal();
+  std::lock_guard<std::mutex> l(w->wait_mu);
+  // release: the waiter sees everything written for it (status, sequence).
+  w->state.store(s, std::memory_order_release);
+  w->wait_cv.notify_one();
 }
 
 WriteThread::State WriteThread::JoinBatchGroup(Writer* w) {
-  MutexLock l(&mu_);
-  w->next = nullptr;
-  if (tail_ == nullptr) {
-    head_ = tail_ = w;
-    w->state = State::kLeader;
-    return State::kLeader;
+  {
+    MutexLock l(&mu_);
+    w->next = nullptr;
+    if (tail_ == nullptr) {
+      head_ = tail_ = w;
+      w->state.store(State::kLeader, std::memory_order_relaxed);
+      return State::kLeader;
+    }
+    tail_->next = w;
+    tail_ = w;
   }
-  tail_->next = w;
-  tail_ = w;
-  w->state = State::kInit;
-  Wait(w);
-  return w->state;
+  AwaitStateChange(w, State::kInit);
+  return w->state.load(std::memory_order_acquire);
 }
 
 void WriteThread::EnterAsBatchGroupLeader(Writer* leader, WriteGroup* group) {
@@ -70,49 +78,56 @@ void WriteThread::EnterAsBatchGroupLeader(Writer* leader, WriteGroup* group) {
 
 void WriteThread::LaunchParallelMemTableWriters(WriteGroup* group) {
   group->running.store(group->size, std::memory_order_relaxed);
-  MutexLock l(&mu_);
-  for (Writer* w = group->leader->next;; w = w->next) {
+  // The members between leader and last are out of the queue's reach (only
+  // last->next changes, under mu_), so they are walked without the lock.
+  for (Writer* w = group->leader->next;;) {
+    Writer* next = w->next;
+    const bool is_last = w == group->last;
     SetState(w, State::kParallelMemTableWriter);
-    if (w == group->last) break;
+    if (is_last) break;
+    w = next;
   }
 }
 
 void WriteThread::CompleteParallelMemTableWriter(Writer* w) {
   WriteGroup* group = w->group;
-  MutexLock l(&mu_);
-  // acq_rel: the leader that sees the count reach 1 (only itself) must see
-  // this member's memtable inserts before publishing the sequence.
-  if (group->running.fetch_sub(1, std::memory_order_acq_rel) == 2) leader_cv_.SignalAll();
-  while (w->state == State::kParallelMemTableWriter) Wait(w);
+  Writer* leader = group->leader;
+  // acq_rel: the leader that sees the count reach 1 (only itself) sees this
+  // member's memtable inserts before it publishes the sequence.
+  if (group->running.fetch_sub(1, std::memory_order_acq_rel) == 2) {
+    std::lock_guard<std::mutex> l(leader->wait_mu);
+    leader->wait_cv.notify_one();
+  }
+  AwaitStateChange(w, State::kParallelMemTableWriter);
 }
 
 void WriteThread::WaitForParallelMemTableWriters(WriteGroup* group) {
-  MutexLock l(&mu_);
-  while (group->running.load(std::memory_order_acquire) > 1) leader_cv_.Wait();
+  Writer* leader = group->leader;
+  std::unique_lock<std::mutex> l(leader->wait_mu);
+  leader->wait_cv.wait(l, [&] { return group->running.load(std::memory_order_acquire) <= 1; });
   group->running.store(0, std::memory_order_relaxed);
 }
 
 void WriteThread::ExitAsBatchGroupLeader(WriteGroup* group, const Status& status) {
-  MutexLock l(&mu_);
-  Writer* const last = group->last;
-  Writer* w = group->leader->next;
+  Writer* next_leader;
+  {
+    MutexLock l(&mu_);
+    next_leader = group->last->next;
+    head_ = next_leader;
+    if (next_leader == nullptr) tail_ = nullptr;
+  }
+  // Wake the next leader first: its group can start its WAL append while
+  // this group's members wake up.
+  if (next_leader != nullptr) SetState(next_leader, State::kLeader);
   if (group->size > 1) {
-    for (;; w = w->next) {
-      Writer* next = w->next;
+    for (Writer* w = group->leader->next;;) {
+      Writer* next = w->next;  // read before w may vanish
+      const bool is_last = w == group->last;
       if (!status.ok() && w->status.ok()) w->status = status;
       SetState(w, State::kCompleted);
-      if (w == last) {
-        w = next;
-        break;
-      }
+      if (is_last) break;
+      w = next;
     }
-  }
-  // w is now the first writer after the group (or null).
-  head_ = w;
-  if (w == nullptr) {
-    tail_ = nullptr;
-  } else {
-    SetState(w, State::kLeader);
   }
 }
 

@@ -21,12 +21,16 @@
 //  2. A group never mixes writers with and without the WAL.
 //  3. A member returns only after its group's sequence is published.
 // Thread-safety: thread-safe; the queue is guarded by an internal mutex that
-// is never held during I/O or memtable inserts.
+// is never held during I/O or memtable inserts. Waiting writers sleep on
+// their own mutex/condition variable (lock order: queue mutex, then a
+// writer's wait mutex).
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 
 #include "db/dbformat.h"
 #include "strata/status.h"
@@ -61,9 +65,14 @@ class WriteThread {
 
    private:
     friend class WriteThread;
-    State state = State::kInit;  // guarded by WriteThread::mu_
-    Writer* next = nullptr;      // guarded by WriteThread::mu_
-    CondVar* cv = nullptr;       // created on first wait
+    // Changed only by SetState (under wait_mu); read with acquire loads, so
+    // a waiter can spin on it before blocking on wait_cv.
+    std::atomic<State> state{State::kInit};
+    Writer* next = nullptr;  // guarded by WriteThread::mu_
+    // Each writer blocks on its own mutex/condition variable, so waking the
+    // members of a group does not make them contend for the queue lock.
+    std::mutex wait_mu;
+    std::condition_variable wait_cv;
   };
 
   struct WriteGroup {
@@ -120,14 +129,15 @@ class WriteThread {
   size_t TEST_QueueLength() EXCLUDES(mu_);
 
  private:
-  void Wait(Writer* w) REQUIRES(mu_);
-  void SetState(Writer* w, State s) REQUIRES(mu_);
+  // Blocks until w's state differs from entry: spins briefly, then sleeps.
+  static void AwaitStateChange(Writer* w, State entry);
+  // Publishes w's new state and wakes it. After this returns, w may be gone.
+  static void SetState(Writer* w, State s);
 
   const size_t max_group_bytes_;
   Mutex mu_;
   Writer* head_ GUARDED_BY(mu_) = nullptr;
   Writer* tail_ GUARDED_BY(mu_) = nullptr;
-  CondVar leader_cv_;  // the leader waits here for parallel writers
 };
 
 }  // namespace strata
