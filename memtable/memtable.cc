@@ -55,7 +55,15 @@ MemTable::MemTable(const InternalKeyComparator& cmp, const MemTableOptions& opts
     : comparator_(cmp),
       arena_(opts.arena_block_size),
       table_(MemTableKeyComparator(cmp.user_comparator()), &arena_, opts.max_height,
-             opts.branching_factor) {}
+             opts.branching_factor) {
+  // The index matches keys by bytes, so it is only sound when the user
+  // comparator's equality is byte equality.
+  const Comparator* user = cmp.user_comparator();
+  if (opts.point_index_buckets > 0 &&
+      (user == BytewiseComparator() || user == ReverseBytewiseComparator())) {
+    point_index_ = std::make_unique<PointIndex>(opts.point_index_buckets);
+  }
+}
 
 MemTable::~MemTable() {
   // relaxed: only a sanity check; 0 after the last Unref, 1 if the creator
@@ -63,8 +71,8 @@ MemTable::~MemTable() {
   assert(refs_.load(std::memory_order_relaxed) <= 1);
 }
 
-void MemTable::Add(SequenceNumber seq, ValueType type, const Slice& user_key,
-                   const Slice& value, bool allow_concurrent) {
+void MemTable::Add(SequenceNumber seq, ValueType type, const Slice& user_key, const Slice& value,
+                   bool allow_concurrent) {
   const size_t ikey_size = user_key.size() + kInternalKeyTrailerSize;
   const size_t value_size = value.size();
   assert(ikey_size <= UINT32_MAX && value_size <= UINT32_MAX);
@@ -84,12 +92,14 @@ void MemTable::Add(SequenceNumber seq, ValueType type, const Slice& user_key,
   const uint64_t is_delete = (type == kTypeDeletion || type == kTypeSingleDeletion) ? 1 : 0;
   if (allow_concurrent) {
     if (!table_.InsertConcurrently(entry)) return;
+    if (point_index_) point_index_->Add(PointIndex::Hash(user_key), user_key, seq, entry);
     Counters& c = counters_[ThreadCounterShard() % kCounterShards];
     // relaxed: see Counters.
     c.entries.fetch_add(1, std::memory_order_relaxed);
     if (is_delete) c.deletes.fetch_add(1, std::memory_order_relaxed);
   } else {
     if (!table_.Insert(entry)) return;
+    if (point_index_) point_index_->Add(PointIndex::Hash(user_key), user_key, seq, entry);
     // The only writer: a plain read-modify-write of shard 0 is enough (no
     // locked instruction), and readers see either value.
     Counters& c = counters_[0];
@@ -111,17 +121,32 @@ void MemTable::UpdateFirstSequence(SequenceNumber seq) {
 }
 
 bool MemTable::Get(const LookupKey& key, std::string* value, Status* s) {
+  const char* value_start;
+  if (point_index_ != nullptr) {
+    // See memtable/point_index.h for why these conclusions are sound.
+    const char* entry = point_index_->Lookup(PointIndex::Hash(key.user_key()));
+    if (entry == nullptr) return false;  // never added: not in this memtable
+    const Slice ikey = MemTableKeyComparator::EntryInternalKey(entry, &value_start);
+    if (ExtractUserKey(ikey) == key.user_key() &&
+        (ExtractInternalKeyFooter(ikey) >> 8) <= (ExtractInternalKeyFooter(key.internal_key()) >> 8)) {
+      return EntryResult(ikey, value_start, value, s);
+    }
+  }
+
   Table::Iterator iter(&table_);
   iter.SeekDecoded(MemTableKeyComparator::DecodeInternalKey(key.internal_key()));
   if (!iter.Valid()) return false;
 
   // The first entry at or after (user_key, sequence) is the newest visible
   // version of user_key -- if it is user_key at all.
-  const char* value_start;
   const Slice ikey = MemTableKeyComparator::EntryInternalKey(iter.key(), &value_start);
   const MemTableKeyComparator& cmp = table_.comparator();
   if (!cmp.UserKeysEqual(ExtractUserKey(ikey), key.user_key())) return false;
+  return EntryResult(ikey, value_start, value, s);
+}
 
+bool MemTable::EntryResult(const Slice& ikey, const char* value_start, std::string* value,
+                           Status* s) {
   const auto type = static_cast<ValueType>(ExtractInternalKeyFooter(ikey) & 0xff);
   switch (type) {
     case kTypeValue: {

@@ -30,10 +30,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "db/dbformat.h"
 #include "memtable/inline_skiplist.h"
+#include "memtable/point_index.h"
 #include "strata/comparator.h"
 #include "strata/slice.h"
 #include "strata/status.h"
@@ -44,11 +46,16 @@
 namespace strata {
 
 struct MemTableOptions {
-  // Arena block size; the memtable's memory grows in steps of this size.
+  // Arena block size; the memtable's memory grows in steps of this size
+  // (sizes of 1 MiB and more are rounded up to a multiple of 2 MiB, so the
+  // blocks can sit on huge pages: see util/arena.cc).
   size_t arena_block_size = 1 << 20;
   // Skip-list shape: tallest node, and 1/p for going up a level.
   int32_t max_height = 12;
   int32_t branching_factor = 4;
+  // Buckets of the point-lookup index (memtable/point_index.h); 0 = none.
+  // Used only with comparators whose equality is byte equality.
+  size_t point_index_buckets = 0;
 };
 
 // Orders memtable entries (above) by internal key for the skip list. With
@@ -96,6 +103,20 @@ class MemTableKeyComparator {
     return a.trailer > b.trailer ? -1 : (a.trailer < b.trailer ? 1 : 0);
   }
 
+  // The skip list's order-preserving summary of a key (see
+  // memtable/inline_skiplist.h): the first 8 bytes of the user key as a
+  // big-endian number, zero-padded, for the bytewise order; 0 (no
+  // information) for any other comparator.
+  uint64_t key_prefix(const char* entry) const {
+    if (!bytewise_) return 0;
+    uint32_t ikey_size;
+    const char* ikey = DecodeEntryLength(entry, &ikey_size);
+    return UserKeyPrefix(ikey, ikey_size - kInternalKeyTrailerSize);
+  }
+  uint64_t decoded_key_prefix(const DecodedKey& key) const {
+    return bytewise_ ? UserKeyPrefix(key.user_key, key.user_key_size) : 0;
+  }
+
   bool UserKeysEqual(const Slice& a, const Slice& b) const {
     if (bytewise_) return a == b;
     return user_->Equal(a, b);
@@ -126,6 +147,12 @@ class MemTableKeyComparator {
   static DecodedKey DecodeInternalKey(const char* ikey, size_t size) {
     const size_t user_size = size - kInternalKeyTrailerSize;
     return {ikey, user_size, DecodeFixed64(ikey + user_size)};
+  }
+
+  static uint64_t UserKeyPrefix(const char* user_key, size_t size) {
+    uint64_t v = 0;
+    memcpy(&v, user_key, size < sizeof(v) ? size : sizeof(v));
+    return __builtin_bswap64(v);
   }
 
   int CompareUserKeys(const char* a, size_t an, const char* b, size_t bn) const {
@@ -210,7 +237,9 @@ class MemTable {
   InternalIterator* NewIterator();
 
   // Bytes of arena blocks allocated so far. Thread-safe.
-  size_t ApproximateMemoryUsage() const { return arena_.MemoryUsage(); }
+  size_t ApproximateMemoryUsage() const {
+    return arena_.MemoryUsage() + (point_index_ ? point_index_->MemoryUsage() : 0);
+  }
 
   // Thread-safe; may trail concurrent Adds.
   uint64_t num_entries() const;
@@ -242,6 +271,10 @@ class MemTable {
   };
 
   void UpdateFirstSequence(SequenceNumber seq);
+  // Answers a lookup from the entry found: the value, a deletion, or an
+  // unsupported type.
+  static bool EntryResult(const Slice& ikey, const char* value_start, std::string* value,
+                          Status* s);
 
   // Immutable after construction.
   const InternalKeyComparator comparator_;
@@ -253,6 +286,7 @@ class MemTable {
   // Thread-safe objects (see the header comment for the writer rules).
   ConcurrentArena arena_;
   Table table_;  // allocates from arena_, so declared after it
+  std::unique_ptr<PointIndex> point_index_;  // null when disabled
   Counters counters_[kCounterShards];
 };
 

@@ -110,6 +110,11 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // Height bound and branching of the memtable skip list.
   int32_t memtable_max_height = 12;
   int32_t memtable_branching_factor = 4;
+  // Give each memtable a hash index of its keys (8 bytes per 128 bytes of
+  // write_buffer_size) so point lookups skip the skip-list search, and
+  // lookups of absent keys usually cost one cache miss. Used only with the
+  // bytewise comparators.
+  bool memtable_point_index = true;
 };
 
 struct STRATA_EXPORT Options : public DBOptions, public ColumnFamilyOptions {

@@ -1,0 +1,127 @@
+#include "memtable/point_index.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <deque>
+#include <map>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "memtable/memtable.h"
+#include "test_util/testutil.h"
+#include "util/coding.h"
+
+namespace strata {
+
+namespace {
+
+// Encodes a memtable-style entry (varint32 ikey size | user key | trailer).
+std::string Entry(const std::string& user_key, SequenceNumber seq) {
+  std::string e;
+  PutVarint32(&e, static_cast<uint32_t>(user_key.size() + 8));
+  AppendInternalKey(&e, user_key, seq, kTypeValue);
+  return e;
+}
+
+SequenceNumber SeqOf(const char* entry) {
+  return ExtractInternalKeyFooter(PointIndex::EntryInternalKey(entry)) >> 8;
+}
+
+}  // namespace
+
+TEST(PointIndexTest, EmptyBucketsAndOwnership) {
+  PointIndex index(64);
+  const uint64_t h = 12345;
+  EXPECT_EQ(nullptr, index.Lookup(h));
+  const std::string a5 = Entry("a", 5), a3 = Entry("a", 3), a9 = Entry("a", 9), b7 = Entry("b", 7);
+  index.Add(h, "a", 5, a5.data());
+  EXPECT_EQ(a5.data(), index.Lookup(h));
+  index.Add(h, "a", 3, a3.data());  // older version: ignored
+  EXPECT_EQ(a5.data(), index.Lookup(h));
+  index.Add(h, "b", 7, b7.data());  // another key: not indexed
+  EXPECT_EQ(a5.data(), index.Lookup(h));
+  index.Add(h, "a", 9, a9.data());  // newer version replaces
+  EXPECT_EQ(a9.data(), index.Lookup(h));
+  EXPECT_EQ(nullptr, index.Lookup(h + 1));
+}
+
+TEST(PointIndexTest, ConcurrentAddsKeepTheNewestVersion) {
+  // Four threads add versions of 200 keys in scrambled orders; the bucket of
+  // each owning key must end at that key's highest sequence.
+  PointIndex index(1 << 12);
+  const int kKeys = 200, kVersions = 40;
+  std::deque<std::string> entries;  // stable addresses
+  std::vector<std::vector<std::pair<std::string, SequenceNumber>>> work(4);
+  std::mt19937_64 rng(test::RandomSeed());
+  std::vector<std::pair<std::string, SequenceNumber>> all;
+  for (int k = 0; k < kKeys; k++) {
+    for (int v = 1; v <= kVersions; v++) all.emplace_back("key" + std::to_string(k), k * 1000 + v);
+  }
+  std::shuffle(all.begin(), all.end(), rng);
+  std::vector<std::vector<const char*>> ptrs(4);
+  for (size_t i = 0; i < all.size(); i++) {
+    entries.push_back(Entry(all[i].first, all[i].second));
+    work[i % 4].push_back(all[i]);
+    ptrs[i % 4].push_back(entries.back().data());
+  }
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; t++) {
+    threads.emplace_back([&, t] {
+      for (size_t i = 0; i < work[t].size(); i++) {
+        const auto& [key, seq] = work[t][i];
+        index.Add(PointIndex::Hash(key), key, seq, ptrs[t][i]);
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (int k = 0; k < kKeys; k++) {
+    const std::string key = "key" + std::to_string(k);
+    const char* e = index.Lookup(PointIndex::Hash(key));
+    ASSERT_NE(nullptr, e);
+    if (ExtractUserKey(PointIndex::EntryInternalKey(e)) == Slice(key)) {
+      EXPECT_EQ(static_cast<SequenceNumber>(k * 1000 + kVersions), SeqOf(e)) << key;
+    }
+  }
+}
+
+TEST(PointIndexTest, MemTableGetWithAndWithoutIndexAgree) {
+  // Same operations into a memtable with a tiny index (many collisions) and
+  // one without; every lookup at every snapshot must agree.
+  InternalKeyComparator icmp(BytewiseComparator());
+  MemTableOptions with, without;
+  with.arena_block_size = without.arena_block_size = 64 << 10;
+  with.point_index_buckets = 64;
+  MemTable* a = new MemTable(icmp, with);
+  MemTable* b = new MemTable(icmp, without);
+  std::mt19937_64 rng(test::RandomSeed());
+  SequenceNumber seq = 0;
+  for (int i = 0; i < 5000; i++) {
+    const std::string key = "k" + std::to_string(rng() % 700);
+    const ValueType t = (rng() % 5 == 0) ? kTypeDeletion : kTypeValue;
+    const std::string value = t == kTypeValue ? "v" + std::to_string(i) : "";
+    ++seq;
+    a->Add(seq, t, key, value, false);
+    b->Add(seq, t, key, value, false);
+  }
+  for (int i = 0; i < 20000; i++) {
+    const std::string key = "k" + std::to_string(rng() % 800);  // some never written
+    const SequenceNumber snap = 1 + rng() % seq;
+    LookupKey lk(key, snap);
+    std::string va, vb;
+    Status sa, sb;
+    const bool fa = a->Get(lk, &va, &sa);
+    const bool fb = b->Get(lk, &vb, &sb);
+    ASSERT_EQ(fb, fa) << key << " @" << snap;
+    if (fa) {
+      ASSERT_EQ(sb.code(), sa.code()) << key << " @" << snap;
+      ASSERT_EQ(vb, va) << key << " @" << snap;
+    }
+  }
+  a->Unref();
+  b->Unref();
+}
+
+}  // namespace strata
