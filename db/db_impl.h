@@ -110,6 +110,8 @@ class DBImpl final : public DB {
   Status WriteGroupToWAL(const WriteThread::WriteGroup& group, size_t total_count);
   Status AppendGroupToWAL(const WriteThread::WriteGroup& group);
   Status AppendRecordToWAL(const Slice& record);
+  // Leader of a synced write: briefly waits for more writers to queue.
+  void WaitForSyncGroupMembers();
 
   // ---- open and recovery (db_impl_open.cc) ----
   Status CreateNewDB();
@@ -172,6 +174,7 @@ class DBImpl final : public DB {
   std::atomic<uint64_t> write_groups_{0};
   std::atomic<uint64_t> wal_syncs_{0};
   std::atomic<uint64_t> wal_bytes_{0};
+  std::atomic<size_t> last_sync_group_size_{0};  // a hint, relaxed
 
   LocalSuperVersionCache sv_cache_;
 };

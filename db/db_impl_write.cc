@@ -4,6 +4,8 @@
 #include "db/memtable_inserter.h"
 #include "db/write_batch_internal.h"
 
+#include <thread>
+
 namespace strata {
 
 namespace {
@@ -157,8 +159,10 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch) {
   }
 
   // This thread leads a write group.
+  if (w.sync) WaitForSyncGroupMembers();
   WriteThread::WriteGroup group;
   write_thread_.EnterAsBatchGroupLeader(&w, &group);
+  if (group.need_sync) last_sync_group_size_.store(group.size, std::memory_order_relaxed);
   Status s = PreprocessWrite();
 
   if (s.ok()) {
@@ -190,7 +194,11 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch) {
     if (s.ok()) {
       last_allocated_sequence_ = group.last_sequence;
       MemTable* mem = mem_;
-      if (group.size > 1 && options_.allow_concurrent_memtable_write) {
+      // Members insert their own batches in parallel only when the batches
+      // are big enough to repay the extra wake-up of every member; for
+      // one-key writes the leader inserting them all is cheaper.
+      if (group.size > 1 && options_.allow_concurrent_memtable_write &&
+          total_count >= 4 * group.size) {
         write_thread_.LaunchParallelMemTableWriters(&group);
         w.status = InsertBatchIntoMemTable(*batch, w.sequence, mem, true, false);
         write_thread_.WaitForParallelMemTableWriters(&group);
@@ -215,6 +223,23 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch) {
   write_thread_.ExitAsBatchGroupLeader(&group, s);
   if (!s.ok()) return s;
   return w.status;
+}
+
+void DBImpl::WaitForSyncGroupMembers() {
+  // Commit delay: a synced write costs one fdatasync whatever the group's
+  // size, so when the previous synced group was larger than the queue is
+  // now, the writers it released are probably about to come back; wait a
+  // little (yielding the CPU to them) so they share this fdatasync instead
+  // of paying for the next one. Bounded by a fraction of a sync's cost; a
+  // lone synced writer never waits.
+  const size_t target = last_sync_group_size_.load(std::memory_order_relaxed);
+  if (target <= 1) return;
+  const uint64_t start = clock_->NowNanos();
+  const uint64_t budget_ns = 50000;
+  while (write_thread_.ApproximateQueueLength() < target &&
+         clock_->NowNanos() - start < budget_ns) {
+    std::this_thread::yield();
+  }
 }
 
 Status DBImpl::SyncWAL() {

@@ -36,6 +36,7 @@ WriteThread::State WriteThread::JoinBatchGroup(Writer* w) {
   {
     MutexLock l(&mu_);
     w->next = nullptr;
+    queue_len_.fetch_add(1, std::memory_order_relaxed);
     if (tail_ == nullptr) {
       head_ = tail_ = w;
       w->state.store(State::kLeader, std::memory_order_relaxed);
@@ -114,6 +115,7 @@ void WriteThread::ExitAsBatchGroupLeader(WriteGroup* group, const Status& status
     MutexLock l(&mu_);
     next_leader = group->last->next;
     head_ = next_leader;
+    queue_len_.fetch_sub(group->size, std::memory_order_relaxed);
     if (next_leader == nullptr) tail_ = nullptr;
   }
   // Wake the next leader first: its group can start its WAL append while

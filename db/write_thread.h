@@ -128,6 +128,10 @@ class WriteThread {
   // Writers queued, the leader included (tests only).
   size_t TEST_QueueLength() EXCLUDES(mu_);
 
+  // Writers queued right now, the leader included; a hint for a leader
+  // deciding whether to wait for more members (relaxed, may lag).
+  size_t ApproximateQueueLength() const { return queue_len_.load(std::memory_order_relaxed); }
+
  private:
   // Blocks until w's state differs from entry: spins briefly, then sleeps.
   static void AwaitStateChange(Writer* w, State entry);
@@ -138,6 +142,7 @@ class WriteThread {
   Mutex mu_;
   Writer* head_ GUARDED_BY(mu_) = nullptr;
   Writer* tail_ GUARDED_BY(mu_) = nullptr;
+  std::atomic<size_t> queue_len_{0};
 };
 
 }  // namespace strata
