@@ -8,13 +8,14 @@
 //   BM_SkipListInsertSequential/N   N ascending keys into an empty list (the
 //                                   splice path: fillseq)
 //   BM_SkipListInsertRandom/N       N keys in random order (fillrandom)
-//   BM_SkipListInsertConcurrent/N   the same N random keys from 2 threads
+//   BM_SkipListInsertConcurrent/N/T the same N random keys from T threads
 //                                   with InsertConcurrently
 //   BM_SkipListContains/N           Contains() of a random present key in an
 //                                   N-entry list (readrandom)
 //   BM_SkipListSeek/N               Iterator::SeekDecoded to a random key
-//   BM_MemTableAdd{Sequential,Random}/N   MemTable::Add with 100-byte values
-//   BM_MemTableGet/N                MemTable::Get of a random present key
+//   BM_MemTableAdd{Sequential,Random}/N/B MemTable::Add with 100-byte values,
+//                                   arena blocks of B bytes
+//   BM_MemTableGet/N/B              MemTable::Get of a random present key
 //
 // The insert benchmarks report ns_per_key (time of the insert loop only,
 // manual timing); the lookup ones report the usual time per iteration.
@@ -81,12 +82,13 @@ MemTableKeyComparator BytewiseKeyComparator() {
   return MemTableKeyComparator(BytewiseComparator());
 }
 
-void ReportPerKey(benchmark::State& state, size_t keys_per_iteration) {
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * keys_per_iteration));
-  // Manual time is the insert loop; inverted rate = seconds per key.
-  state.counters["ns_per_key"] = benchmark::Counter(
-      static_cast<double>(state.iterations() * keys_per_iteration) * 1e-9,
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+// Reports the mean insert-loop time per key; total_seconds sums the manual
+// iteration times.
+void ReportPerKey(benchmark::State& state, size_t keys_per_iteration, double total_seconds) {
+  const double keys =
+      static_cast<double>(state.iterations()) * static_cast<double>(keys_per_iteration);
+  state.SetItemsProcessed(static_cast<int64_t>(keys));
+  state.counters["ns_per_key"] = benchmark::Counter(total_seconds * 1e9 / keys);
 }
 
 double SecondsSince(std::chrono::steady_clock::time_point start) {
@@ -95,47 +97,58 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
 
 void BM_SkipListInsertSequential(benchmark::State& state) {
   const auto n = static_cast<uint64_t>(state.range(0));
+  double total_seconds = 0;
   for (auto _ : state) {
     auto arena = std::make_unique<ConcurrentArena>(kArenaBlockSize);
     auto table = std::make_unique<Table>(BytewiseKeyComparator(), arena.get());
     const auto start = std::chrono::steady_clock::now();
     for (uint64_t i = 0; i < n; i++) InsertKey(table.get(), i, false);
-    state.SetIterationTime(SecondsSince(start));
+    const double seconds = SecondsSince(start);
+    total_seconds += seconds;
+    state.SetIterationTime(seconds);
   }
-  ReportPerKey(state, n);
+  ReportPerKey(state, n, total_seconds);
 }
 
 void BM_SkipListInsertRandom(benchmark::State& state) {
   const auto n = static_cast<uint64_t>(state.range(0));
   const std::vector<uint64_t> keys = Shuffled(n, 301);
+  double total_seconds = 0;
   for (auto _ : state) {
     auto arena = std::make_unique<ConcurrentArena>(kArenaBlockSize);
     auto table = std::make_unique<Table>(BytewiseKeyComparator(), arena.get());
     const auto start = std::chrono::steady_clock::now();
     for (uint64_t k : keys) InsertKey(table.get(), k, false);
-    state.SetIterationTime(SecondsSince(start));
+    const double seconds = SecondsSince(start);
+    total_seconds += seconds;
+    state.SetIterationTime(seconds);
   }
-  ReportPerKey(state, n);
+  ReportPerKey(state, n, total_seconds);
 }
 
 void BM_SkipListInsertConcurrent(benchmark::State& state) {
   const auto n = static_cast<uint64_t>(state.range(0));
-  constexpr int kThreads = 2;
+  const auto num_threads = static_cast<size_t>(state.range(1));
   const std::vector<uint64_t> keys = Shuffled(n, 302);
+  double total_seconds = 0;
   for (auto _ : state) {
     auto arena = std::make_unique<ConcurrentArena>(kArenaBlockSize);
     auto table = std::make_unique<Table>(BytewiseKeyComparator(), arena.get());
     const auto start = std::chrono::steady_clock::now();
     std::vector<std::thread> threads;
-    for (int t = 0; t < kThreads; t++) {
+    for (size_t t = 0; t < num_threads; t++) {
       threads.emplace_back([&, t] {
-        for (size_t i = t; i < keys.size(); i += kThreads) InsertKey(table.get(), keys[i], true);
+        for (size_t i = t; i < keys.size(); i += num_threads) {
+          InsertKey(table.get(), keys[i], true);
+        }
       });
     }
     for (auto& th : threads) th.join();
-    state.SetIterationTime(SecondsSince(start));
+    const double seconds = SecondsSince(start);
+    total_seconds += seconds;
+    state.SetIterationTime(seconds);
   }
-  ReportPerKey(state, n);
+  ReportPerKey(state, n, total_seconds);
 }
 
 // A list of n keys 0..n-1 built once per size and kept for the process.
@@ -178,9 +191,8 @@ void BM_SkipListSeek(benchmark::State& state) {
   for (auto _ : state) {
     MakeUserKey(b->probes[i], user_key);
     // A LookupKey-style target: newest version visible at any snapshot.
-    const MemTableKeyComparator::DecodedKey decoded{user_key, kKeySize,
-                                                   PackSequenceAndType(kMaxSequenceNumber,
-                                                                       kValueTypeForSeek)};
+    const MemTableKeyComparator::DecodedKey decoded{
+        user_key, kKeySize, PackSequenceAndType(kMaxSequenceNumber, kValueTypeForSeek)};
     iter.SeekDecoded(decoded);
     found += iter.Valid() ? 1 : 0;
     if (++i == b->probes.size()) i = 0;
@@ -190,22 +202,26 @@ void BM_SkipListSeek(benchmark::State& state) {
 
 void MemTableAdd(benchmark::State& state, bool sequential) {
   const auto n = static_cast<uint64_t>(state.range(0));
+  const auto block_size = static_cast<size_t>(state.range(1));
   const std::vector<uint64_t> keys = Shuffled(n, 303);
   const std::string value(100, 'v');
   char user_key[kKeySize];
+  double total_seconds = 0;
   for (auto _ : state) {
     MemTableOptions opts;
-    opts.arena_block_size = kArenaBlockSize;
+    opts.arena_block_size = block_size;
     auto* mem = new MemTable(InternalKeyComparator(BytewiseComparator()), opts);
     const auto start = std::chrono::steady_clock::now();
     for (uint64_t i = 0; i < n; i++) {
       MakeUserKey(sequential ? i : keys[i], user_key);
       mem->Add(i + 1, kTypeValue, Slice(user_key, kKeySize), value, false);
     }
-    state.SetIterationTime(SecondsSince(start));
+    const double seconds = SecondsSince(start);
+    total_seconds += seconds;
+    state.SetIterationTime(seconds);
     mem->Unref();
   }
-  ReportPerKey(state, n);
+  ReportPerKey(state, n, total_seconds);
 }
 
 void BM_MemTableAddSequential(benchmark::State& state) { MemTableAdd(state, true); }
@@ -213,14 +229,17 @@ void BM_MemTableAddRandom(benchmark::State& state) { MemTableAdd(state, false); 
 
 void BM_MemTableGet(benchmark::State& state) {
   const auto n = static_cast<uint64_t>(state.range(0));
+  const auto block_size = static_cast<size_t>(state.range(1));
   static MemTable* mem = nullptr;
   static uint64_t mem_size = 0;
-  if (mem == nullptr || mem_size != n) {
+  static size_t mem_block_size = 0;
+  if (mem == nullptr || mem_size != n || mem_block_size != block_size) {
     if (mem != nullptr) mem->Unref();
     MemTableOptions opts;
-    opts.arena_block_size = kArenaBlockSize;
+    opts.arena_block_size = block_size;
     mem = new MemTable(InternalKeyComparator(BytewiseComparator()), opts);
     mem_size = n;
+    mem_block_size = block_size;
     const std::vector<uint64_t> keys = Shuffled(n, 304);
     const std::string value(100, 'v');
     char user_key[kKeySize];
@@ -246,14 +265,32 @@ void BM_MemTableGet(benchmark::State& state) {
 
 constexpr int64_t kMillion = 1 << 20;
 
-BENCHMARK(BM_SkipListInsertSequential)->Arg(kMillion)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SkipListInsertSequential)
+    ->Arg(kMillion)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SkipListInsertRandom)->Arg(kMillion)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_SkipListInsertConcurrent)->Arg(kMillion)->UseManualTime()->Unit(benchmark::kMillisecond);
+// Second argument: threads calling InsertConcurrently.
+BENCHMARK(BM_SkipListInsertConcurrent)
+    ->Args({kMillion, 1})
+    ->Args({kMillion, 2})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SkipListContains)->Arg(kMillion);
 BENCHMARK(BM_SkipListSeek)->Arg(kMillion);
-BENCHMARK(BM_MemTableAddSequential)->Arg(kMillion)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_MemTableAddRandom)->Arg(kMillion)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_MemTableGet)->Arg(kMillion);
+// Second argument: arena block size. 256 KiB blocks sit on small pages; the
+// memtable's arena rounds 1 MiB blocks up to 2 MiB on huge pages.
+BENCHMARK(BM_MemTableAddSequential)
+    ->Args({kMillion, 1 << 20})
+    ->Args({kMillion, 256 << 10})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MemTableAddRandom)
+    ->Args({kMillion, 1 << 20})
+    ->Args({kMillion, 256 << 10})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MemTableGet)->Args({kMillion, 1 << 20})->Args({kMillion, 256 << 10});
 
 }  // namespace
 }  // namespace strata

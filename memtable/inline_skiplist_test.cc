@@ -16,11 +16,16 @@ namespace {
 
 using Key = uint64_t;
 
+// How much the key prefix says: the whole key, the key without its low 5
+// bits (so neighbouring keys tie and need a real comparison), or nothing.
+enum class PrefixMode { kExact, kCoarse, kNone };
+
 // Keys are 8-byte host-order integers; the decoded form is the integer.
 // Optionally counts comparisons (single-threaded tests only).
 struct TestComparator {
   using DecodedKey = Key;
   uint64_t* count = nullptr;
+  PrefixMode prefix_mode = PrefixMode::kExact;
 
   static Key Decode(const char* p) {
     Key k;
@@ -30,6 +35,18 @@ struct TestComparator {
   DecodedKey decode_key(const char* key) const { return Decode(key); }
   int operator()(const char* a, const char* b) const { return Compare(Decode(a), Decode(b)); }
   int operator()(const char* a, const DecodedKey& b) const { return Compare(Decode(a), b); }
+  uint64_t key_prefix(const char* key) const { return decoded_key_prefix(Decode(key)); }
+  uint64_t decoded_key_prefix(const DecodedKey& key) const {
+    switch (prefix_mode) {
+      case PrefixMode::kExact:
+        return key;
+      case PrefixMode::kCoarse:
+        return key >> 5;
+      case PrefixMode::kNone:
+      default:
+        return 0;
+    }
+  }
 
  private:
   int Compare(Key a, Key b) const {
@@ -135,7 +152,14 @@ TEST(InlineSkipListTest, Empty) {
 struct Shape {
   int32_t max_height;
   int32_t branching;
+  PrefixMode prefix_mode;
 };
+
+TestComparator ComparatorFor(const Shape& shape) {
+  TestComparator cmp;
+  cmp.prefix_mode = shape.prefix_mode;
+  return cmp;
+}
 
 class InlineSkipListShapeTest : public ::testing::TestWithParam<Shape> {};
 
@@ -143,7 +167,7 @@ TEST_P(InlineSkipListShapeTest, RandomInsertsMatchModel) {
   const uint64_t seed = test::RandomSeed();
   std::mt19937_64 rng(seed);
   Arena arena;
-  TestList list(TestComparator(), &arena, GetParam().max_height, GetParam().branching);
+  TestList list(ComparatorFor(GetParam()), &arena, GetParam().max_height, GetParam().branching);
   std::set<Key> model;
   constexpr Key kLimit = 3000;
   for (int i = 0; i < 2000; i++) {
@@ -152,13 +176,14 @@ TEST_P(InlineSkipListShapeTest, RandomInsertsMatchModel) {
     ASSERT_EQ(InsertKey(&list, k), fresh) << "key " << k;
   }
   CheckAgainstModel(list, model, kLimit);
+  EXPECT_TRUE(list.TEST_Validate());
 }
 
 TEST_P(InlineSkipListShapeTest, SequentialAndRandomInsertsMixed) {
   const uint64_t seed = test::RandomSeed();
   std::mt19937_64 rng(seed);
   Arena arena;
-  TestList list(TestComparator(), &arena, GetParam().max_height, GetParam().branching);
+  TestList list(ComparatorFor(GetParam()), &arena, GetParam().max_height, GetParam().branching);
   std::set<Key> model;
   auto add = [&](Key k) {
     const bool fresh = model.insert(k).second;
@@ -175,26 +200,30 @@ TEST_P(InlineSkipListShapeTest, SequentialAndRandomInsertsMixed) {
   }
   for (Key k = 4000; k < 4500; k++) ASSERT_NO_FATAL_FAILURE(add(k));
   CheckAgainstModel(list, model, 4600);
+  EXPECT_TRUE(list.TEST_Validate());
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, InlineSkipListShapeTest,
-                         ::testing::Values(Shape{12, 4}, Shape{1, 2}, Shape{4, 2}, Shape{20, 8},
-                                           Shape{32, 4}));
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, InlineSkipListShapeTest,
+    ::testing::Values(Shape{12, 4, PrefixMode::kExact}, Shape{12, 4, PrefixMode::kCoarse},
+                      Shape{12, 4, PrefixMode::kNone}, Shape{1, 2, PrefixMode::kExact},
+                      Shape{4, 2, PrefixMode::kCoarse}, Shape{20, 8, PrefixMode::kCoarse},
+                      Shape{32, 4, PrefixMode::kExact}));
 
 // The splice makes ascending inserts cost O(1) comparisons each, where
-// random inserts pay O(log n).
+// random inserts pay O(log n). (Prefixes off: they would hide comparisons.)
 TEST(InlineSkipListTest, AscendingInsertsUseTheSplice) {
   constexpr int kN = 100000;
   uint64_t sequential_compares = 0;
   {
     Arena arena;
-    TestList list(TestComparator{&sequential_compares}, &arena);
+    TestList list(TestComparator{&sequential_compares, PrefixMode::kNone}, &arena);
     for (Key k = 0; k < kN; k++) ASSERT_TRUE(InsertKey(&list, k));
   }
   uint64_t random_compares = 0;
   {
     Arena arena;
-    TestList list(TestComparator{&random_compares}, &arena);
+    TestList list(TestComparator{&random_compares, PrefixMode::kNone}, &arena);
     std::vector<Key> keys(kN);
     for (Key k = 0; k < kN; k++) keys[k] = k;
     std::shuffle(keys.begin(), keys.end(), std::mt19937_64(test::RandomSeed()));
@@ -202,6 +231,28 @@ TEST(InlineSkipListTest, AscendingInsertsUseTheSplice) {
   }
   EXPECT_LT(sequential_compares, 4u * kN);
   EXPECT_GT(random_compares, 10u * kN);
+}
+
+// With exact prefixes the single writer decides almost every step from the
+// links alone: far fewer key comparisons for the same random inserts.
+TEST(InlineSkipListTest, PrefixesSaveComparisons) {
+  constexpr int kN = 100000;
+  std::vector<Key> keys(kN);
+  for (Key k = 0; k < kN; k++) keys[k] = k;
+  std::shuffle(keys.begin(), keys.end(), std::mt19937_64(test::RandomSeed()));
+  uint64_t compares[2] = {0, 0};
+  for (int exact = 0; exact < 2; exact++) {
+    Arena arena;
+    TestList list(TestComparator{&compares[exact], exact ? PrefixMode::kExact : PrefixMode::kNone},
+                  &arena);
+    for (Key k : keys) ASSERT_TRUE(InsertKey(&list, k));
+    const uint64_t insert_compares = compares[exact];
+    for (Key k : keys) ASSERT_TRUE(ListContains(list, k));
+    ASSERT_FALSE(ListContains(list, kN));
+    compares[exact] = insert_compares;
+  }
+  // About 7 against 40 per key.
+  EXPECT_LT(compares[1] * 3, compares[0]);
 }
 
 // Readers walk the list while writers insert. Each pass must be strictly
@@ -242,11 +293,13 @@ void ReaderLoop(const TestList* list, const std::atomic<bool>* stop, std::atomic
 
 enum class KeyPattern { kDisjointRandom, kDisjointAscending, kOverlappingRandom };
 
-void ConcurrentRun(KeyPattern pattern, uint64_t seed) {
+void ConcurrentRun(KeyPattern pattern, PrefixMode prefix_mode, uint64_t seed) {
   constexpr int kWriters = 4;
   constexpr int kPerWriter = 20000;
   ConcurrentArena arena;
-  TestList list(TestComparator(), &arena);
+  TestComparator cmp;
+  cmp.prefix_mode = prefix_mode;
+  TestList list(cmp, &arena);
   std::atomic<bool> stop{false};
   std::atomic<int> failures{0};
   std::atomic<uint64_t> passes{0};
@@ -293,11 +346,13 @@ void ConcurrentRun(KeyPattern pattern, uint64_t seed) {
   for (auto& r : readers) r.join();
 
   EXPECT_EQ(failures.load(), 0);
+  EXPECT_TRUE(list.TEST_Validate());
   // Each distinct key was linked exactly once, and the list is their union.
   EXPECT_EQ(inserted.load(), expected.size());
   std::vector<Key> final_keys;
   TestList::Iterator it(&list);
-  for (it.SeekToFirst(); it.Valid(); it.Next()) final_keys.push_back(TestComparator::Decode(it.key()));
+  for (it.SeekToFirst(); it.Valid(); it.Next())
+    final_keys.push_back(TestComparator::Decode(it.key()));
   EXPECT_TRUE(std::equal(final_keys.begin(), final_keys.end(), expected.begin(), expected.end()));
 
   // A single writer may continue after the concurrent phase (its cached
@@ -309,21 +364,31 @@ void ConcurrentRun(KeyPattern pattern, uint64_t seed) {
     ASSERT_EQ(InsertKey(&list, k), expected.insert(k).second) << "key " << k;
   }
   final_keys.clear();
-  for (it.SeekToFirst(); it.Valid(); it.Next()) final_keys.push_back(TestComparator::Decode(it.key()));
+  for (it.SeekToFirst(); it.Valid(); it.Next())
+    final_keys.push_back(TestComparator::Decode(it.key()));
   EXPECT_TRUE(std::equal(final_keys.begin(), final_keys.end(), expected.begin(), expected.end()));
   for (Key k : expected) ASSERT_TRUE(ListContains(list, k));
+  EXPECT_TRUE(list.TEST_Validate());
 }
 
 TEST(InlineSkipListTest, ConcurrentDisjointRandomKeys) {
-  ConcurrentRun(KeyPattern::kDisjointRandom, test::RandomSeed());
+  ConcurrentRun(KeyPattern::kDisjointRandom, PrefixMode::kExact, test::RandomSeed());
 }
 
 TEST(InlineSkipListTest, ConcurrentDisjointAscendingKeys) {
-  ConcurrentRun(KeyPattern::kDisjointAscending, test::RandomSeed());
+  ConcurrentRun(KeyPattern::kDisjointAscending, PrefixMode::kExact, test::RandomSeed());
 }
 
 TEST(InlineSkipListTest, ConcurrentOverlappingRandomKeys) {
-  ConcurrentRun(KeyPattern::kOverlappingRandom, test::RandomSeed());
+  ConcurrentRun(KeyPattern::kOverlappingRandom, PrefixMode::kExact, test::RandomSeed());
+}
+
+TEST(InlineSkipListTest, ConcurrentRandomKeysCoarsePrefix) {
+  ConcurrentRun(KeyPattern::kOverlappingRandom, PrefixMode::kCoarse, test::RandomSeed());
+}
+
+TEST(InlineSkipListTest, ConcurrentRandomKeysNoPrefix) {
+  ConcurrentRun(KeyPattern::kDisjointRandom, PrefixMode::kNone, test::RandomSeed());
 }
 
 // One writer with Insert() while readers walk the list.

@@ -186,7 +186,8 @@ TEST(MemTableTest, IteratorOrderAndSeeks) {
     it->Next();
     if (!it->Valid()) break;
     if (ExtractUserKey(it->key()) == ExtractUserKey(first_copy)) {
-      ASSERT_GT(ExtractInternalKeyFooter(first_copy) >> 8, ExtractInternalKeyFooter(it->key()) >> 8);
+      ASSERT_GT(ExtractInternalKeyFooter(first_copy) >> 8,
+                ExtractInternalKeyFooter(it->key()) >> 8);
     }
     it->Prev();
   }

