@@ -82,8 +82,10 @@ void WriteThread::LaunchParallelMemTableWriters(WriteGroup* group) {
   // The members between leader and last are out of the queue's reach (only
   // last->next changes, under mu_), so they are walked without the lock.
   for (Writer* w = group->leader->next;;) {
-    Writer* next = w->next;
+    // last->next may be written by a joining writer (under mu_): never read
+    // it here.
     const bool is_last = w == group->last;
+    Writer* next = is_last ? nullptr : w->next;
     SetState(w, State::kParallelMemTableWriter);
     if (is_last) break;
     w = next;
@@ -123,8 +125,8 @@ void WriteThread::ExitAsBatchGroupLeader(WriteGroup* group, const Status& status
   if (next_leader != nullptr) SetState(next_leader, State::kLeader);
   if (group->size > 1) {
     for (Writer* w = group->leader->next;;) {
-      Writer* next = w->next;  // read before w may vanish
       const bool is_last = w == group->last;
+      Writer* next = is_last ? nullptr : w->next;  // read before w may vanish
       if (!status.ok() && w->status.ok()) w->status = status;
       SetState(w, State::kCompleted);
       if (is_last) break;
