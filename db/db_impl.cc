@@ -2,6 +2,7 @@
 // operations this slice does not support yet.
 #include "db/db_impl.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 
@@ -68,8 +69,7 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname)
   mem_options_.arena_block_size = ArenaBlockSize(options_);
   mem_options_.max_height = options_.memtable_max_height;
   mem_options_.branching_factor = options_.memtable_branching_factor;
-  mem_options_.point_index_buckets =
-      options_.memtable_point_index ? options_.write_buffer_size / 128 : 0;
+  mem_options_.point_index = options_.memtable_point_index;
 }
 
 DBImpl::~DBImpl() { Close().PermitUncheckedError(); }

@@ -55,17 +55,15 @@ MemTable::MemTable(const InternalKeyComparator& cmp, const MemTableOptions& opts
     : comparator_(cmp),
       arena_(opts.arena_block_size),
       table_(MemTableKeyComparator(cmp.user_comparator()), &arena_, opts.max_height,
-             opts.branching_factor) {
-  // The index matches keys by bytes, so it is only sound when the user
-  // comparator's equality is byte equality.
-  const Comparator* user = cmp.user_comparator();
-  if (opts.point_index_buckets > 0 &&
-      (user == BytewiseComparator() || user == ReverseBytewiseComparator())) {
-    point_index_ = std::make_unique<PointIndex>(opts.point_index_buckets);
-  }
-}
+             opts.branching_factor),
+      // The index matches keys by bytes, so it is only sound when the user
+      // comparator's equality is byte equality.
+      point_index_allowed_(opts.point_index &&
+                           (cmp.user_comparator() == BytewiseComparator() ||
+                            cmp.user_comparator() == ReverseBytewiseComparator())) {}
 
 MemTable::~MemTable() {
+  delete building_index_.load(std::memory_order_relaxed);
   // relaxed: only a sanity check; 0 after the last Unref, 1 if the creator
   // deletes an unshared memtable directly.
   assert(refs_.load(std::memory_order_relaxed) <= 1);
@@ -92,14 +90,14 @@ void MemTable::Add(SequenceNumber seq, ValueType type, const Slice& user_key, co
   const uint64_t is_delete = (type == kTypeDeletion || type == kTypeSingleDeletion) ? 1 : 0;
   if (allow_concurrent) {
     if (!table_.InsertConcurrently(entry)) return;
-    if (point_index_) point_index_->Add(PointIndex::Hash(user_key), user_key, seq, entry);
+    IndexAddedEntry(user_key, seq, entry);
     Counters& c = counters_[ThreadCounterShard() % kCounterShards];
     // relaxed: see Counters.
     c.entries.fetch_add(1, std::memory_order_relaxed);
     if (is_delete) c.deletes.fetch_add(1, std::memory_order_relaxed);
   } else {
     if (!table_.Insert(entry)) return;
-    if (point_index_) point_index_->Add(PointIndex::Hash(user_key), user_key, seq, entry);
+    IndexAddedEntry(user_key, seq, entry);
     // The only writer: a plain read-modify-write of shard 0 is enough (no
     // locked instruction), and readers see either value.
     Counters& c = counters_[0];
@@ -109,6 +107,34 @@ void MemTable::Add(SequenceNumber seq, ValueType type, const Slice& user_key, co
     }
   }
   UpdateFirstSequence(seq);
+}
+
+void MemTable::IndexAddedEntry(const Slice& user_key, SequenceNumber seq, const char* entry) {
+  if (!point_index_allowed_) return;
+  // Pairs with the fence in BuildPointIndex: either this load sees the
+  // index, or the builder's scan sees the entry just linked.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  PointIndex* index = building_index_.load(std::memory_order_acquire);
+  if (index != nullptr) {
+    // Concurrent even for a single writer: the builder may be adding too.
+    index->Add(PointIndex::Hash(user_key), user_key, seq, entry, /*concurrent=*/true);
+  }
+}
+
+void MemTable::BuildPointIndex() {
+  auto* index = new PointIndex(2 * num_entries());
+  building_index_.store(index, std::memory_order_seq_cst);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  Table::Iterator iter(&table_);
+  for (iter.SeekToFirst(); iter.Valid(); iter.Next()) {
+    const char* entry = iter.key();
+    const Slice ikey = PointIndex::EntryInternalKey(entry);
+    const Slice user_key = ExtractUserKey(ikey);
+    index->Add(PointIndex::Hash(user_key), user_key, ExtractInternalKeyFooter(ikey) >> 8, entry,
+               /*concurrent=*/true);
+  }
+  // release: lookups that see the index see every Add the scan made.
+  ready_index_.store(index, std::memory_order_release);
 }
 
 void MemTable::UpdateFirstSequence(SequenceNumber seq) {
@@ -122,13 +148,23 @@ void MemTable::UpdateFirstSequence(SequenceNumber seq) {
 
 bool MemTable::Get(const LookupKey& key, std::string* value, Status* s) {
   const char* value_start;
-  if (point_index_ != nullptr) {
+  const PointIndex* index = ready_index_.load(std::memory_order_acquire);
+  if (index == nullptr && point_index_allowed_ &&
+      !index_build_started_.load(std::memory_order_relaxed) &&
+      num_entries() >= kMinEntriesForIndex &&
+      !index_build_started_.exchange(true, std::memory_order_relaxed)) {
+    // The first lookup of a big enough memtable builds the index.
+    BuildPointIndex();
+    index = ready_index_.load(std::memory_order_acquire);
+  }
+  if (index != nullptr) {
     // See memtable/point_index.h for why these conclusions are sound.
-    const char* entry = point_index_->Lookup(PointIndex::Hash(key.user_key()));
+    const char* entry = index->Lookup(PointIndex::Hash(key.user_key()));
     if (entry == nullptr) return false;  // never added: not in this memtable
     const Slice ikey = MemTableKeyComparator::EntryInternalKey(entry, &value_start);
     if (ExtractUserKey(ikey) == key.user_key() &&
-        (ExtractInternalKeyFooter(ikey) >> 8) <= (ExtractInternalKeyFooter(key.internal_key()) >> 8)) {
+        (ExtractInternalKeyFooter(ikey) >> 8) <=
+            (ExtractInternalKeyFooter(key.internal_key()) >> 8)) {
       return EntryResult(ikey, value_start, value, s);
     }
   }

@@ -53,9 +53,9 @@ struct MemTableOptions {
   // Skip-list shape: tallest node, and 1/p for going up a level.
   int32_t max_height = 12;
   int32_t branching_factor = 4;
-  // Buckets of the point-lookup index (memtable/point_index.h); 0 = none.
-  // Used only with comparators whose equality is byte equality.
-  size_t point_index_buckets = 0;
+  // Build a point-lookup index (memtable/point_index.h) once this memtable
+  // serves lookups; only with comparators whose equality is byte equality.
+  bool point_index = false;
 };
 
 // Orders memtable entries (above) by internal key for the skip list. With
@@ -238,7 +238,9 @@ class MemTable {
 
   // Bytes of arena blocks allocated so far. Thread-safe.
   size_t ApproximateMemoryUsage() const {
-    return arena_.MemoryUsage() + (point_index_ ? point_index_->MemoryUsage() : 0);
+    // relaxed: an estimate.
+    const PointIndex* index = building_index_.load(std::memory_order_relaxed);
+    return arena_.MemoryUsage() + (index != nullptr ? index->MemoryUsage() : 0);
   }
 
   // Thread-safe; may trail concurrent Adds.
@@ -271,6 +273,8 @@ class MemTable {
   };
 
   void UpdateFirstSequence(SequenceNumber seq);
+  // Indexes a just-linked entry if the point index is being built or ready.
+  void IndexAddedEntry(const Slice& user_key, SequenceNumber seq, const char* entry);
   // Answers a lookup from the entry found: the value, a deletion, or an
   // unsupported type.
   static bool EntryResult(const Slice& ikey, const char* value_start, std::string* value,
@@ -286,7 +290,21 @@ class MemTable {
   // Thread-safe objects (see the header comment for the writer rules).
   ConcurrentArena arena_;
   Table table_;  // allocates from arena_, so declared after it
-  std::unique_ptr<PointIndex> point_index_;  // null when disabled
+  // The point index is built lazily, by the first Get on a memtable of at
+  // least kMinEntriesForIndex entries (so write-only memtables never pay
+  // for it), sized from the entry count at that time:
+  //  1. the builder publishes the new index in building_index_; from then
+  //     on every Add also indexes its entry;
+  //  2. it scans the skip list and indexes every entry (a seq_cst fence on
+  //     both sides guarantees that an entry is indexed by its writer, by the
+  //     scan, or by both);
+  //  3. it publishes the index in ready_index_, which lookups use.
+  static constexpr uint64_t kMinEntriesForIndex = 4096;
+  void BuildPointIndex();
+  const bool point_index_allowed_;
+  std::atomic<bool> index_build_started_{false};
+  std::atomic<PointIndex*> building_index_{nullptr};  // owned; deleted with the memtable
+  std::atomic<PointIndex*> ready_index_{nullptr};
   Counters counters_[kCounterShards];
 };
 

@@ -5,8 +5,10 @@
 #include <cstdlib>
 #include <new>
 
+#define XXH_INLINE_ALL  // the hash is on every memtable insert: inline it
+#include <xxhash.h>
+
 #include "util/coding.h"
-#include "util/hash.h"
 
 namespace strata {
 
@@ -37,7 +39,7 @@ PointIndex::PointIndex(size_t num_buckets) {
 PointIndex::~PointIndex() { free(buckets_); }
 
 uint64_t PointIndex::Hash(const Slice& user_key) {
-  return XXH3_64(user_key.data(), user_key.size());
+  return XXH3_64bits(user_key.data(), user_key.size());
 }
 
 Slice PointIndex::EntryInternalKey(const char* entry) {
@@ -47,8 +49,8 @@ Slice PointIndex::EntryInternalKey(const char* entry) {
   return Slice(p, len);
 }
 
-void PointIndex::Add(uint64_t hash, const Slice& user_key, SequenceNumber seq,
-                     const char* entry) {
+void PointIndex::Add(uint64_t hash, const Slice& user_key, SequenceNumber seq, const char* entry,
+                     bool concurrent) {
   std::atomic<const char*>& bucket = buckets_[hash & mask_];
   const char* cur = bucket.load(std::memory_order_acquire);
   while (true) {
@@ -57,6 +59,11 @@ void PointIndex::Add(uint64_t hash, const Slice& user_key, SequenceNumber seq,
       // Owned by another key, or already at a newer version of this key.
       if (ExtractUserKey(ikey) != user_key) return;
       if ((ExtractInternalKeyFooter(ikey) >> 8) >= seq) return;
+    }
+    if (!concurrent) {
+      // The only writer: a plain release store (no locked instruction).
+      bucket.store(entry, std::memory_order_release);
+      return;
     }
     // release: publishes the entry's bytes with the pointer. On failure cur
     // is reloaded (acquire) and the checks run again.

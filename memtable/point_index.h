@@ -41,8 +41,14 @@ class PointIndex {
 
   static uint64_t Hash(const Slice& user_key);
 
+  // Starts loading the bucket of hash into the cache (call early, Add later).
+  void Prefetch(uint64_t hash) const { __builtin_prefetch(&buckets_[hash & mask_], 1, 1); }
+
   // entry: the memtable entry just added for user_key at sequence seq.
-  void Add(uint64_t hash, const Slice& user_key, SequenceNumber seq, const char* entry);
+  // concurrent: other threads may Add at the same time (a CAS instead of a
+  // plain store).
+  void Add(uint64_t hash, const Slice& user_key, SequenceNumber seq, const char* entry,
+           bool concurrent);
 
   // The bucket's entry (nullptr when empty). The caller decodes it and
   // applies the rules above.

@@ -37,13 +37,13 @@ TEST(PointIndexTest, EmptyBucketsAndOwnership) {
   const uint64_t h = 12345;
   EXPECT_EQ(nullptr, index.Lookup(h));
   const std::string a5 = Entry("a", 5), a3 = Entry("a", 3), a9 = Entry("a", 9), b7 = Entry("b", 7);
-  index.Add(h, "a", 5, a5.data());
+  index.Add(h, "a", 5, a5.data(), false);
   EXPECT_EQ(a5.data(), index.Lookup(h));
-  index.Add(h, "a", 3, a3.data());  // older version: ignored
+  index.Add(h, "a", 3, a3.data(), false);  // older version: ignored
   EXPECT_EQ(a5.data(), index.Lookup(h));
-  index.Add(h, "b", 7, b7.data());  // another key: not indexed
+  index.Add(h, "b", 7, b7.data(), false);  // another key: not indexed
   EXPECT_EQ(a5.data(), index.Lookup(h));
-  index.Add(h, "a", 9, a9.data());  // newer version replaces
+  index.Add(h, "a", 9, a9.data(), false);  // newer version replaces
   EXPECT_EQ(a9.data(), index.Lookup(h));
   EXPECT_EQ(nullptr, index.Lookup(h + 1));
 }
@@ -72,7 +72,7 @@ TEST(PointIndexTest, ConcurrentAddsKeepTheNewestVersion) {
     threads.emplace_back([&, t] {
       for (size_t i = 0; i < work[t].size(); i++) {
         const auto& [key, seq] = work[t][i];
-        index.Add(PointIndex::Hash(key), key, seq, ptrs[t][i]);
+        index.Add(PointIndex::Hash(key), key, seq, ptrs[t][i], true);
       }
     });
   }
@@ -93,35 +93,95 @@ TEST(PointIndexTest, MemTableGetWithAndWithoutIndexAgree) {
   InternalKeyComparator icmp(BytewiseComparator());
   MemTableOptions with, without;
   with.arena_block_size = without.arena_block_size = 64 << 10;
-  with.point_index_buckets = 64;
+  with.point_index = true;
   MemTable* a = new MemTable(icmp, with);
   MemTable* b = new MemTable(icmp, without);
   std::mt19937_64 rng(test::RandomSeed());
   SequenceNumber seq = 0;
-  for (int i = 0; i < 5000; i++) {
-    const std::string key = "k" + std::to_string(rng() % 700);
-    const ValueType t = (rng() % 5 == 0) ? kTypeDeletion : kTypeValue;
-    const std::string value = t == kTypeValue ? "v" + std::to_string(i) : "";
-    ++seq;
-    a->Add(seq, t, key, value, false);
-    b->Add(seq, t, key, value, false);
-  }
-  for (int i = 0; i < 20000; i++) {
-    const std::string key = "k" + std::to_string(rng() % 800);  // some never written
-    const SequenceNumber snap = 1 + rng() % seq;
-    LookupKey lk(key, snap);
-    std::string va, vb;
-    Status sa, sb;
-    const bool fa = a->Get(lk, &va, &sa);
-    const bool fb = b->Get(lk, &vb, &sb);
-    ASSERT_EQ(fb, fa) << key << " @" << snap;
-    if (fa) {
-      ASSERT_EQ(sb.code(), sa.code()) << key << " @" << snap;
-      ASSERT_EQ(vb, va) << key << " @" << snap;
+  // Enough entries that the first Get builds the index, then more adds
+  // after it exists (indexed by their writers).
+  auto add_some = [&](int n) {
+    for (int i = 0; i < n; i++) {
+      const std::string key = "k" + std::to_string(rng() % 700);
+      const ValueType t = (rng() % 5 == 0) ? kTypeDeletion : kTypeValue;
+      const std::string value = t == kTypeValue ? "v" + std::to_string(i) : "";
+      ++seq;
+      a->Add(seq, t, key, value, false);
+      b->Add(seq, t, key, value, false);
     }
-  }
+  };
+  auto check_some = [&](int n) {
+    for (int i = 0; i < n; i++) {
+      const std::string key = "k" + std::to_string(rng() % 800);  // some never written
+      const SequenceNumber snap = 1 + rng() % seq;
+      LookupKey lk(key, snap);
+      std::string va, vb;
+      Status sa, sb;
+      const bool fa = a->Get(lk, &va, &sa);
+      const bool fb = b->Get(lk, &vb, &sb);
+      ASSERT_EQ(fb, fa) << key << " @" << snap;
+      if (fa) {
+        ASSERT_EQ(sb.code(), sa.code()) << key << " @" << snap;
+        ASSERT_EQ(vb, va) << key << " @" << snap;
+      }
+    }
+  };
+  add_some(5000);
+  check_some(10000);
+  add_some(5000);
+  check_some(10000);
   a->Unref();
   b->Unref();
+}
+
+}  // namespace strata
+
+namespace strata {
+
+TEST(PointIndexTest, IndexBuiltWhileWritersAdd) {
+  // Writers keep adding while a reader's first Get builds the index; every
+  // entry must end up findable through it (by its writer or by the scan).
+  InternalKeyComparator icmp(BytewiseComparator());
+  MemTableOptions opts;
+  opts.arena_block_size = 256 << 10;
+  opts.point_index = true;
+  MemTable* mem = new MemTable(icmp, opts);
+  std::atomic<SequenceNumber> next_seq{1};
+  const int kPerThread = 20000;
+  for (int i = 0; i < 5000; i++) {  // enough for the first Get to build
+    mem->Add(next_seq++, kTypeValue, "pre" + std::to_string(i), "v", false);
+  }
+  std::vector<std::thread> writers;
+  for (int t = 0; t < 2; t++) {
+    writers.emplace_back([&, t] {
+      for (int i = 0; i < kPerThread; i++) {
+        mem->Add(next_seq++, kTypeValue, "w" + std::to_string(t) + "_" + std::to_string(i),
+                 std::to_string(i), true);
+      }
+    });
+  }
+  std::thread reader([&] {
+    for (int i = 0; i < 2000; i++) {
+      std::string v;
+      Status s;
+      LookupKey lk("pre" + std::to_string(i), kMaxSequenceNumber);
+      ASSERT_TRUE(mem->Get(lk, &v, &s));
+      ASSERT_TRUE(s.ok());
+    }
+  });
+  for (auto& w : writers) w.join();
+  reader.join();
+  for (int t = 0; t < 2; t++) {
+    for (int i = 0; i < kPerThread; i++) {
+      std::string v;
+      Status s;
+      LookupKey lk("w" + std::to_string(t) + "_" + std::to_string(i), kMaxSequenceNumber);
+      ASSERT_TRUE(mem->Get(lk, &v, &s)) << t << " " << i;
+      ASSERT_TRUE(s.ok());
+      ASSERT_EQ(std::to_string(i), v);
+    }
+  }
+  mem->Unref();
 }
 
 }  // namespace strata

@@ -110,10 +110,10 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // Height bound and branching of the memtable skip list.
   int32_t memtable_max_height = 12;
   int32_t memtable_branching_factor = 4;
-  // Give each memtable a hash index of its keys (8 bytes per 128 bytes of
-  // write_buffer_size) so point lookups skip the skip-list search, and
-  // lookups of absent keys usually cost one cache miss. Used only with the
-  // bytewise comparators.
+  // Give a memtable a hash index of its keys once it serves lookups (built
+  // by the first Get on a memtable of 4096+ entries, 16 bytes per entry),
+  // so point lookups skip the skip-list search and lookups of absent keys
+  // usually cost one cache miss. Used only with the bytewise comparators.
   bool memtable_point_index = true;
 };
 
