@@ -23,8 +23,7 @@ std::vector<T> MixedLengthValues(int max_bytes) {
   std::mt19937_64 rng(301);
   std::vector<T> values(kNumValues);
   for (auto& v : values) {
-    const int bytes =
-        1 + static_cast<int>(rng() % static_cast<uint64_t>(max_bytes));
+    const int bytes = 1 + static_cast<int>(rng() % static_cast<uint64_t>(max_bytes));
     const int bits = std::min(7 * bytes, static_cast<int>(8 * sizeof(T)));
     const uint64_t mask = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
     v = static_cast<T>(rng() & mask);
@@ -41,8 +40,7 @@ void BM_PutVarint32(benchmark::State& state) {
     for (uint32_t v : values) PutVarint32(&dst, v);
     benchmark::DoNotOptimize(dst.data());
   }
-  state.SetItemsProcessed(
-      static_cast<int64_t>(state.iterations() * kNumValues));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kNumValues));
 }
 
 void BM_PutVarint64(benchmark::State& state) {
@@ -54,14 +52,12 @@ void BM_PutVarint64(benchmark::State& state) {
     for (uint64_t v : values) PutVarint64(&dst, v);
     benchmark::DoNotOptimize(dst.data());
   }
-  state.SetItemsProcessed(
-      static_cast<int64_t>(state.iterations() * kNumValues));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kNumValues));
 }
 
 void BM_GetVarint32Ptr(benchmark::State& state) {
   std::string encoded;
-  for (uint32_t v : MixedLengthValues<uint32_t>(kMaxVarint32Length))
-    PutVarint32(&encoded, v);
+  for (uint32_t v : MixedLengthValues<uint32_t>(kMaxVarint32Length)) PutVarint32(&encoded, v);
   const char* const limit = encoded.data() + encoded.size();
   for (auto _ : state) {
     const char* p = encoded.data();
@@ -73,16 +69,13 @@ void BM_GetVarint32Ptr(benchmark::State& state) {
     }
     benchmark::DoNotOptimize(sum);
   }
-  state.SetItemsProcessed(
-      static_cast<int64_t>(state.iterations() * kNumValues));
-  state.SetBytesProcessed(
-      static_cast<int64_t>(state.iterations() * encoded.size()));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kNumValues));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * encoded.size()));
 }
 
 void BM_GetVarint64Ptr(benchmark::State& state) {
   std::string encoded;
-  for (uint64_t v : MixedLengthValues<uint64_t>(kMaxVarint64Length))
-    PutVarint64(&encoded, v);
+  for (uint64_t v : MixedLengthValues<uint64_t>(kMaxVarint64Length)) PutVarint64(&encoded, v);
   const char* const limit = encoded.data() + encoded.size();
   for (auto _ : state) {
     const char* p = encoded.data();
@@ -94,10 +87,8 @@ void BM_GetVarint64Ptr(benchmark::State& state) {
     }
     benchmark::DoNotOptimize(sum);
   }
-  state.SetItemsProcessed(
-      static_cast<int64_t>(state.iterations() * kNumValues));
-  state.SetBytesProcessed(
-      static_cast<int64_t>(state.iterations() * encoded.size()));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kNumValues));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * encoded.size()));
 }
 
 void BM_EncodeFixed64(benchmark::State& state) {
@@ -112,22 +103,18 @@ void BM_EncodeFixed64(benchmark::State& state) {
     benchmark::DoNotOptimize(buf.data());
     benchmark::ClobberMemory();
   }
-  state.SetItemsProcessed(
-      static_cast<int64_t>(state.iterations() * kNumValues));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kNumValues));
 }
 
 void BM_DecodeFixed64(benchmark::State& state) {
   std::string encoded;
-  for (uint64_t v : MixedLengthValues<uint64_t>(kMaxVarint64Length))
-    PutFixed64(&encoded, v);
+  for (uint64_t v : MixedLengthValues<uint64_t>(kMaxVarint64Length)) PutFixed64(&encoded, v);
   for (auto _ : state) {
     uint64_t sum = 0;
-    for (size_t i = 0; i < kNumValues; i++)
-      sum += DecodeFixed64(encoded.data() + 8 * i);
+    for (size_t i = 0; i < kNumValues; i++) sum += DecodeFixed64(encoded.data() + 8 * i);
     benchmark::DoNotOptimize(sum);
   }
-  state.SetItemsProcessed(
-      static_cast<int64_t>(state.iterations() * kNumValues));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kNumValues));
 }
 
 BENCHMARK(BM_PutVarint32);

@@ -40,11 +40,7 @@ void BM_Crc32cPortable(benchmark::State& state) {
 }
 
 BENCHMARK(BM_Crc32cValue)->Arg(64)->Arg(4 << 10)->Arg(64 << 10)->Arg(1 << 20);
-BENCHMARK(BM_Crc32cPortable)
-    ->Arg(64)
-    ->Arg(4 << 10)
-    ->Arg(64 << 10)
-    ->Arg(1 << 20);
+BENCHMARK(BM_Crc32cPortable)->Arg(64)->Arg(4 << 10)->Arg(64 << 10)->Arg(1 << 20);
 
 }  // namespace
 }  // namespace strata

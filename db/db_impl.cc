@@ -166,11 +166,10 @@ Status DBImpl::Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Sli
   return s;
 }
 
-std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options,
-                                              ColumnFamilyHandle* cf) {
+std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options, ColumnFamilyHandle* cf) {
   if (cf != nullptr && cf->GetID() != 0) {
-    return NewErrorIterator(Status::NotSupported(
-        "column families other than \"default\" are not supported yet"));
+    return NewErrorIterator(
+        Status::NotSupported("column families other than \"default\" are not supported yet"));
   }
   // The iterator keeps its own reference to the SuperVersion (not the
   // thread's cached one: it may outlive this call and move between threads).
@@ -301,18 +300,24 @@ bool DBImpl::GetProperty(ColumnFamilyHandle* cf, const Slice& property, std::str
   char buf[1024];
   snprintf(buf, sizeof(buf),
            "\n** DB Stats **\n"
-           "Last sequence: %" PRIu64 "\n"
-           "Write groups: %" PRIu64 ", WAL syncs: %" PRIu64 ", WAL bytes: %" PRIu64 "\n"
-           "Current WAL: %06" PRIu64 ".log\n"
+           "Last sequence: %" PRIu64
+           "\n"
+           "Write groups: %" PRIu64 ", WAL syncs: %" PRIu64 ", WAL bytes: %" PRIu64
+           "\n"
+           "Current WAL: %06" PRIu64
+           ".log\n"
            "\n** Memtables **\n"
-           "Active: %" PRIu64 " bytes, %" PRIu64 " entries, %" PRIu64 " deletes\n"
-           "Immutable: %" PRIu64 "\n"
-           "Snapshots: %" PRIu64 "\n"
+           "Active: %" PRIu64 " bytes, %" PRIu64 " entries, %" PRIu64
+           " deletes\n"
+           "Immutable: %" PRIu64
+           "\n"
+           "Snapshots: %" PRIu64
+           "\n"
            "\n** Compaction Stats **\n"
            "Level    Files   Size\n"
            "  L0        0    0 B   (tables arrive with the block-based table layer)\n",
-           last_sequence_.load(std::memory_order_acquire), groups, syncs, wal_bytes,
-           log_number_, mem_bytes, entries, deletes, imm_count, snapshots);
+           last_sequence_.load(std::memory_order_acquire), groups, syncs, wal_bytes, log_number_,
+           mem_bytes, entries, deletes, imm_count, snapshots);
   *value = buf;
   return true;
 }

@@ -43,7 +43,9 @@ class DBImpl final : public DB {
   // Opens or creates the database (called once by DB::Open).
   Status Open();
 
+  using DB::CompactRange;
   using DB::Delete;
+  using DB::Flush;
   using DB::Get;
   using DB::GetIntProperty;
   using DB::GetProperty;
@@ -51,8 +53,6 @@ class DBImpl final : public DB {
   using DB::NewIterator;
   using DB::Put;
   using DB::SingleDelete;
-  using DB::Flush;
-  using DB::CompactRange;
 
   Status Put(const WriteOptions& options, ColumnFamilyHandle* cf, const Slice& key,
              const Slice& value) override;

@@ -23,8 +23,8 @@ struct DBImpl::RecoveryState {
   SequenceNumber last_sequence = 0;
   // From WAL replay.
   SequenceNumber max_sequence = 0;
-  bool wal_stopped = false;   // point-in-time recovery stopped at damage
-  bool replayed_any = false;  // some WAL record was applied
+  bool wal_stopped = false;           // point-in-time recovery stopped at damage
+  bool replayed_any = false;          // some WAL record was applied
   std::vector<uint64_t> wal_numbers;  // WAL files found (>= log_number), ascending
   uint64_t oldest_wal_with_data = 0;  // 0 = none
 };
@@ -73,7 +73,8 @@ Status WriteManifestFile(FileSystem* fs, const std::string& path, const VersionE
 
 Status DBImpl::ValidateOptions(const Options& o) {
   if (o.env == nullptr) return Status::InvalidArgument("options.env must not be null");
-  if (o.comparator == nullptr) return Status::InvalidArgument("options.comparator must not be null");
+  if (o.comparator == nullptr)
+    return Status::InvalidArgument("options.comparator must not be null");
   if (o.write_buffer_size < 4096) {
     return Status::InvalidArgument("options.write_buffer_size must be at least 4096");
   }
@@ -317,9 +318,9 @@ Status DBImpl::RecoverManifest(RecoveryState* state) {
   state->next_file_number = std::max(*next_file, manifest_number + 1);
   state->last_sequence = *last_sequence;
   state->min_log_number_to_keep = min_log_to_keep.value_or(0);
-  Log(info_log_.get(), "Recovered %s: log number %" PRIu64 ", next file %" PRIu64
-      ", last sequence %" PRIu64, manifest.c_str(), state->log_number, state->next_file_number,
-      state->last_sequence);
+  Log(info_log_.get(),
+      "Recovered %s: log number %" PRIu64 ", next file %" PRIu64 ", last sequence %" PRIu64,
+      manifest.c_str(), state->log_number, state->next_file_number, state->last_sequence);
   return Status::OK();
 }
 
@@ -357,8 +358,7 @@ Status DBImpl::ReplayWALs(RecoveryState* state) {
   return Status::OK();
 }
 
-Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_data,
-                            bool* dropped) {
+Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_data, bool* dropped) {
   const std::string fname = LogFileName(dbname_, number);
   std::unique_ptr<SequentialFile> file;
   Status s = fs_->NewSequentialFile(fname, FileOptions(), &file);
@@ -403,10 +403,10 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
       }
     }
     if (record.size() < WriteBatchInternal::kHeader) {
-      s = on_damage(Status::Corruption("log record too small",
-                                       fname + " offset " +
-                                           std::to_string(reader.LastRecordOffset())),
-                    &stop);
+      s = on_damage(
+          Status::Corruption("log record too small",
+                             fname + " offset " + std::to_string(reader.LastRecordOffset())),
+          &stop);
       if (!s.ok()) return s;
       if (stop) {
         stopped_here = true;
@@ -440,8 +440,8 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
           (state->replayed_any ? state->max_sequence : state->last_sequence) + 1;
       if (seq != expected) {
         Log(InfoLogLevel::kWarn, info_log_.get(),
-            "dropping %s: starts at sequence %" PRIu64 ", expected %" PRIu64, fname.c_str(),
-            seq, expected);
+            "dropping %s: starts at sequence %" PRIu64 ", expected %" PRIu64, fname.c_str(), seq,
+            expected);
         *dropped = true;
         return Status::OK();
       }
@@ -449,8 +449,9 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
     }
     first_record = false;
     if (contents.merges > 0 || contents.range_deletes > 0) {
-      return Status::NotSupported(fname + " holds merge or range-deletion records, which this "
-                                          "version of Strata cannot apply");
+      return Status::NotSupported(fname +
+                                  " holds merge or range-deletion records, which this "
+                                  "version of Strata cannot apply");
     }
     s = InsertBatchIntoMemTable(batch, seq, mem_, /*concurrent=*/false, /*skip_other_cfs=*/true);
     if (!s.ok()) return s;
@@ -473,8 +474,8 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
     s = fs_->Truncate(fname, good_end);
     if (!s.ok()) return s;
     Log(InfoLogLevel::kWarn, info_log_.get(),
-        "point-in-time recovery stopped in %s; truncated it to %" PRIu64 " bytes",
-        fname.c_str(), good_end);
+        "point-in-time recovery stopped in %s; truncated it to %" PRIu64 " bytes", fname.c_str(),
+        good_end);
     if (good_end == 0) *dropped = true;
   }
   Log(info_log_.get(), "Replayed %s: %" PRIu64 " records, last sequence %" PRIu64, fname.c_str(),

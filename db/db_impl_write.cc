@@ -1,10 +1,10 @@
 // DBImpl's write path: single-key operations, Write, the group-commit
 // leader's work (WAL append, sync, memtable inserts, sequence publication).
+#include <thread>
+
 #include "db/db_impl.h"
 #include "db/memtable_inserter.h"
 #include "db/write_batch_internal.h"
-
-#include <thread>
 
 namespace strata {
 
@@ -43,8 +43,7 @@ Status DBImpl::Delete(const WriteOptions& options, ColumnFamilyHandle* cf, const
   return WriteImpl(options, batch);
 }
 
-Status DBImpl::SingleDelete(const WriteOptions& options, ColumnFamilyHandle* cf,
-                            const Slice& key) {
+Status DBImpl::SingleDelete(const WriteOptions& options, ColumnFamilyHandle* cf, const Slice& key) {
   if (!IsDefaultFamily(cf)) return ColumnFamilyNotSupported();
   WriteBatch* batch = ThreadLocalBatch();
   Status s = batch->SingleDelete(key);
@@ -52,8 +51,7 @@ Status DBImpl::SingleDelete(const WriteOptions& options, ColumnFamilyHandle* cf,
   return WriteImpl(options, batch);
 }
 
-Status DBImpl::DeleteRange(const WriteOptions&, ColumnFamilyHandle*, const Slice&,
-                           const Slice&) {
+Status DBImpl::DeleteRange(const WriteOptions&, ColumnFamilyHandle*, const Slice&, const Slice&) {
   return Status::NotSupported("DeleteRange is not supported by this version of Strata");
 }
 
@@ -121,9 +119,8 @@ Status DBImpl::AppendGroupToWAL(const WriteThread::WriteGroup& group) {
     // One WAL record for the whole group: the group's first sequence in the
     // header, every member's records appended in queue order.
     group_batch_.Clear();
-    group.ForEach([this](WriteThread::Writer* w) {
-      WriteBatchInternal::Append(&group_batch_, w->batch);
-    });
+    group.ForEach(
+        [this](WriteThread::Writer* w) { WriteBatchInternal::Append(&group_batch_, w->batch); });
     WriteBatchInternal::SetSequence(&group_batch_, group.leader->sequence);
     s = AppendRecordToWAL(WriteBatchInternal::Contents(&group_batch_));
   }
@@ -185,8 +182,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch) {
         if (bg_error_.ok()) {
           bg_error_ = s;
           has_bg_error_.store(true, std::memory_order_release);
-          Log(InfoLogLevel::kError, info_log_.get(), "WAL write failed: %s",
-              s.ToString().c_str());
+          Log(InfoLogLevel::kError, info_log_.get(), "WAL write failed: %s", s.ToString().c_str());
         }
       }
     }

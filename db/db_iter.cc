@@ -10,11 +10,7 @@ class DBIter final : public Iterator {
  public:
   DBIter(const ReadOptions& options, const Comparator* cmp, InternalIterator* input,
          SequenceNumber sequence, Statistics* stats, std::function<void()> cleanup)
-      : cmp_(cmp),
-        iter_(input),
-        sequence_(sequence),
-        stats_(stats),
-        cleanup_(std::move(cleanup)) {
+      : cmp_(cmp), iter_(input), sequence_(sequence), stats_(stats), cleanup_(std::move(cleanup)) {
     if (options.iterate_lower_bound != nullptr) {
       lower_ = options.iterate_lower_bound->ToString();
       has_lower_ = true;

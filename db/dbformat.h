@@ -64,16 +64,14 @@ constexpr ValueType kValueTypeForSeekForPrev = kTypeDeletion;
 
 // True for the types that may appear in a memtable or SST entry.
 inline bool IsValueTypeInTable(unsigned char t) {
-  return t == kTypeDeletion || t == kTypeValue || t == kTypeMerge ||
-         t == kTypeSingleDeletion || t == kTypeRangeDeletion || t == kTypeBlobIndex ||
-         t == kTypeDeletionWithTimestamp || t == kTypeWideColumnEntity;
+  return t == kTypeDeletion || t == kTypeValue || t == kTypeMerge || t == kTypeSingleDeletion ||
+         t == kTypeRangeDeletion || t == kTypeBlobIndex || t == kTypeDeletionWithTimestamp ||
+         t == kTypeWideColumnEntity;
 }
 
 constexpr size_t kInternalKeyTrailerSize = 8;
 
-inline uint64_t PackSequenceAndType(SequenceNumber seq, ValueType t) {
-  return (seq << 8) | t;
-}
+inline uint64_t PackSequenceAndType(SequenceNumber seq, ValueType t) { return (seq << 8) | t; }
 inline void UnpackSequenceAndType(uint64_t packed, SequenceNumber* seq, ValueType* t) {
   *seq = packed >> 8;
   *t = static_cast<ValueType>(packed & 0xff);
@@ -94,8 +92,8 @@ inline void AppendInternalKey(std::string* result, const ParsedInternalKey& key)
   result->append(key.user_key.data(), key.user_key.size());
   PutFixed64(result, PackSequenceAndType(key.sequence, key.type));
 }
-inline void AppendInternalKey(std::string* result, const Slice& user_key,
-                              SequenceNumber seq, ValueType t) {
+inline void AppendInternalKey(std::string* result, const Slice& user_key, SequenceNumber seq,
+                              ValueType t) {
   result->append(user_key.data(), user_key.size());
   PutFixed64(result, PackSequenceAndType(seq, t));
 }

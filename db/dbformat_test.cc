@@ -18,8 +18,16 @@ std::string IKey(const std::string& user_key, uint64_t seq, ValueType vt) {
 
 TEST(FormatTest, InternalKeyEncodeDecode) {
   const char* keys[] = {"", "k", "hello", "longggggggggggggggggggggg"};
-  const uint64_t seq[] = {1, 2, 3, (1ull << 8) - 1, 1ull << 8, (1ull << 8) + 1,
-                          (1ull << 16) - 1, 1ull << 16, (1ull << 32) + 1, kMaxSequenceNumber};
+  const uint64_t seq[] = {1,
+                          2,
+                          3,
+                          (1ull << 8) - 1,
+                          1ull << 8,
+                          (1ull << 8) + 1,
+                          (1ull << 16) - 1,
+                          1ull << 16,
+                          (1ull << 32) + 1,
+                          kMaxSequenceNumber};
   for (const char* k : keys) {
     for (uint64_t s : seq) {
       for (ValueType t : {kTypeValue, kTypeDeletion, kTypeSingleDeletion, kTypeMerge}) {
@@ -41,7 +49,8 @@ TEST(FormatTest, TrailerBytesMatchRocksDB) {
   // FORMATS.md 5.4: "apple" at seq 0 type 1 is apple + 01 00 00 00 00 00 00 00.
   EXPECT_EQ(std::string("apple\x01\0\0\0\0\0\0\0", 13), IKey("apple", 0, kTypeValue));
   // seq 606 range deletion: 0f 5e 02 00 00 00 00 00
-  EXPECT_EQ(std::string("key00300\x0f\x5e\x02\0\0\0\0\0", 16), IKey("key00300", 606, kTypeRangeDeletion));
+  EXPECT_EQ(std::string("key00300\x0f\x5e\x02\0\0\0\0\0", 16),
+            IKey("key00300", 606, kTypeRangeDeletion));
 }
 
 TEST(FormatTest, InternalKeyOrder) {

@@ -36,10 +36,25 @@ TEST(FileNameTest, Parse) {
     EXPECT_EQ(c.number, number) << c.name;
     EXPECT_EQ(static_cast<int>(c.type), static_cast<int>(type)) << c.name;
   }
-  const char* bad[] = {"",          "foo",        "foo-dx-100.log", ".log",       "",
-                       "manifest",  "CURREN",     "CURRENTX",       "MANIFES",    "MANIFEST",
-                       "MANIFEST-", "XMANIFEST-3", "MANIFEST-3x",   "LOC",        "LOCKx",
-                       "100",       "100.",       "100.lop",        "18446744073709551616.log",
+  const char* bad[] = {"",
+                       "foo",
+                       "foo-dx-100.log",
+                       ".log",
+                       "",
+                       "manifest",
+                       "CURREN",
+                       "CURRENTX",
+                       "MANIFES",
+                       "MANIFEST",
+                       "MANIFEST-",
+                       "XMANIFEST-3",
+                       "MANIFEST-3x",
+                       "LOC",
+                       "LOCKx",
+                       "100",
+                       "100.",
+                       "100.lop",
+                       "18446744073709551616.log",
                        "184467440737095516150.log"};
   for (const char* name : bad) {
     uint64_t number;

@@ -53,8 +53,7 @@ enum RecordType : uint8_t {
   // WAL compression marker (RocksDB wal_compression); never written by us.
   kSetCompressionType = 9,
 };
-static_assert(kFullType == 1 && kRecyclableFullType == 5 &&
-                  kSetCompressionType == 9,
+static_assert(kFullType == 1 && kRecyclableFullType == 5 && kSetCompressionType == 9,
               "log record types are persisted");
 
 constexpr uint8_t kMaxRecordType = kSetCompressionType;

@@ -22,9 +22,8 @@ bool IsAllZero(const Slice& s) {
 
 Reader::Reporter::~Reporter() = default;
 
-Reader::Reader(std::unique_ptr<SequentialFile> file, Reporter* reporter,
-               bool checksum, uint64_t log_number,
-               std::string file_name_for_messages)
+Reader::Reader(std::unique_ptr<SequentialFile> file, Reporter* reporter, bool checksum,
+               uint64_t log_number, std::string file_name_for_messages)
     : file_(std::move(file)),
       reporter_(reporter),
       checksum_(checksum),
@@ -39,8 +38,7 @@ void Reader::ReportCorruption(size_t bytes, uint64_t offset, const char* reason,
   if (mode == WALRecoveryMode::kPointInTimeRecovery) stopped_ = true;
   if (reporter_ == nullptr) return;
   reporter_->Corruption(
-      bytes, Status::Corruption(
-                 reason, file_name_ + " offset " + std::to_string(offset)));
+      bytes, Status::Corruption(reason, file_name_ + " offset " + std::to_string(offset)));
 }
 
 bool Reader::ReadMore(size_t* drop_size, unsigned int* error) {
@@ -56,8 +54,7 @@ bool Reader::ReadMore(size_t* drop_size, unsigned int* error) {
       if (reporter_ != nullptr) {
         reporter_->Corruption(
             kBlockSize,
-            Status::IOError(s.getState(), file_name_ + " offset " +
-                                              std::to_string(block_start)));
+            Status::IOError(s.getState(), file_name_ + " offset " + std::to_string(block_start)));
       }
       *error = kEof;
       return false;
@@ -79,8 +76,7 @@ bool Reader::ReadMore(size_t* drop_size, unsigned int* error) {
   return false;
 }
 
-unsigned int Reader::ReadPhysicalRecord(Slice* result, size_t* drop_size,
-                                        uint64_t* offset) {
+unsigned int Reader::ReadPhysicalRecord(Slice* result, size_t* drop_size, uint64_t* offset) {
   while (true) {
     *offset = end_of_buffer_offset_ - buffer_.size();
     if (buffer_.size() < kHeaderSize) {
@@ -89,9 +85,8 @@ unsigned int Reader::ReadPhysicalRecord(Slice* result, size_t* drop_size,
       continue;
     }
     const char* header = buffer_.data();
-    const uint32_t length =
-        static_cast<uint32_t>(static_cast<unsigned char>(header[4])) |
-        (static_cast<uint32_t>(static_cast<unsigned char>(header[5])) << 8);
+    const uint32_t length = static_cast<uint32_t>(static_cast<unsigned char>(header[4])) |
+                            (static_cast<uint32_t>(static_cast<unsigned char>(header[5])) << 8);
     const unsigned int type = static_cast<unsigned char>(header[6]);
     size_t header_size = kHeaderSize;
     if (IsRecyclableType(type)) {
@@ -102,8 +97,7 @@ unsigned int Reader::ReadPhysicalRecord(Slice* result, size_t* drop_size,
         if (!ReadMore(drop_size, &r)) return r;
         continue;
       }
-      if (DecodeFixed32(header + kHeaderSize) !=
-          static_cast<uint32_t>(log_number_)) {
+      if (DecodeFixed32(header + kHeaderSize) != static_cast<uint32_t>(log_number_)) {
         if (!recycled_) {
           // A file that did not start with a recyclable record is not a
           // reused one, so this is no stale record but a damaged header
@@ -143,8 +137,7 @@ unsigned int Reader::ReadPhysicalRecord(Slice* result, size_t* drop_size,
     }
     if (checksum_) {
       const uint32_t expected = crc32c::Unmask(DecodeFixed32(header));
-      const uint32_t actual =
-          crc32c::Value(header + 6, header_size - 6 + length);
+      const uint32_t actual = crc32c::Value(header + 6, header_size - 6 + length);
       if (actual != expected) {
         // The length may be the damaged field: trusting it could land on
         // bytes that merely look like a record, so drop the whole block.
@@ -159,8 +152,7 @@ unsigned int Reader::ReadPhysicalRecord(Slice* result, size_t* drop_size,
   }
 }
 
-bool Reader::ReadRecord(Slice* record, std::string* scratch,
-                        WALRecoveryMode mode) {
+bool Reader::ReadRecord(Slice* record, std::string* scratch, WALRecoveryMode mode) {
   scratch->clear();
   *record = Slice();
   bool in_fragmented_record = false;
@@ -172,14 +164,13 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch,
   while (!stopped_) {
     size_t drop_size = 0;
     uint64_t offset = 0;
-    const unsigned int type =
-        ReadPhysicalRecord(&fragment, &drop_size, &offset);
+    const unsigned int type = ReadPhysicalRecord(&fragment, &drop_size, &offset);
 
     if (pending_zero_bytes_ > 0 && type != kEof && type != kOldRecord) {
       // Something follows the zero-filled stretch: it was a hole, not the
       // end of the log. Whatever was being assembled around it is lost.
-      ReportCorruption(pending_zero_bytes_ + scratch->size(),
-                       pending_zero_offset_, "zero-filled hole in log", mode);
+      ReportCorruption(pending_zero_bytes_ + scratch->size(), pending_zero_offset_,
+                       "zero-filled hole in log", mode);
       pending_zero_bytes_ = 0;
       in_fragmented_record = false;
       scratch->clear();
@@ -192,8 +183,8 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch,
         if (in_fragmented_record && !scratch->empty()) {
           // An empty FIRST at a block tail followed by a FULL is what old
           // RocksDB writers produced; only a non-empty one is damage.
-          ReportCorruption(scratch->size(), prospective_record_offset,
-                           "partial record without end", mode);
+          ReportCorruption(scratch->size(), prospective_record_offset, "partial record without end",
+                           mode);
           if (stopped_) break;
         }
         scratch->clear();
@@ -204,8 +195,8 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch,
       case kFirstType:
       case kRecyclableFirstType:
         if (in_fragmented_record && !scratch->empty()) {
-          ReportCorruption(scratch->size(), prospective_record_offset,
-                           "partial record without end", mode);
+          ReportCorruption(scratch->size(), prospective_record_offset, "partial record without end",
+                           mode);
           if (stopped_) break;
         }
         prospective_record_offset = offset;
@@ -216,8 +207,7 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch,
       case kMiddleType:
       case kRecyclableMiddleType:
         if (!in_fragmented_record) {
-          ReportCorruption(fragment.size(), offset,
-                           "missing start of fragmented record", mode);
+          ReportCorruption(fragment.size(), offset, "missing start of fragmented record", mode);
         } else {
           scratch->append(fragment.data(), fragment.size());
         }
@@ -226,8 +216,7 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch,
       case kLastType:
       case kRecyclableLastType:
         if (!in_fragmented_record) {
-          ReportCorruption(fragment.size(), offset,
-                           "missing start of fragmented record", mode);
+          ReportCorruption(fragment.size(), offset, "missing start of fragmented record", mode);
           break;
         }
         scratch->append(fragment.data(), fragment.size());
@@ -237,10 +226,9 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch,
 
       case kBadHeader:
         if (absolute) {
-          ReportCorruption(
-              drop_size + scratch->size(),
-              in_fragmented_record ? prospective_record_offset : offset,
-              "truncated header", mode);
+          ReportCorruption(drop_size + scratch->size(),
+                           in_fragmented_record ? prospective_record_offset : offset,
+                           "truncated header", mode);
         }
         scratch->clear();
         return false;
@@ -259,16 +247,15 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch,
         if (mode != WALRecoveryMode::kSkipAnyCorruptedRecords) {
           if (in_fragmented_record && absolute) {
             ReportCorruption(scratch->size(), prospective_record_offset,
-                             "unfinished fragmented record at end of log",
-                             mode);
+                             "unfinished fragmented record at end of log", mode);
           }
           stopped_ = true;
           scratch->clear();
           return false;
         }
         if (in_fragmented_record) {
-          ReportCorruption(scratch->size(), prospective_record_offset,
-                           "error in middle of record", mode);
+          ReportCorruption(scratch->size(), prospective_record_offset, "error in middle of record",
+                           mode);
           in_fragmented_record = false;
           scratch->clear();
         }
@@ -278,10 +265,9 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch,
         if (eof_) {
           // The last record was cut short by the end of the file.
           if (absolute) {
-            ReportCorruption(
-                drop_size + scratch->size(),
-                in_fragmented_record ? prospective_record_offset : offset,
-                "truncated record body", mode);
+            ReportCorruption(drop_size + scratch->size(),
+                             in_fragmented_record ? prospective_record_offset : offset,
+                             "truncated record body", mode);
           }
           scratch->clear();
           return false;
@@ -289,38 +275,34 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch,
         [[fallthrough]];
       case kBadRecordChecksum:
       case kBadZeroRecord:
-        if (recycled_ &&
-            mode == WALRecoveryMode::kTolerateCorruptedTailRecords) {
+        if (recycled_ && mode == WALRecoveryMode::kTolerateCorruptedTailRecords) {
           // In a reused file, damage past the new data is the old file's
           // leftovers.
           stopped_ = true;
           scratch->clear();
           return false;
         }
-        ReportCorruption(
-            drop_size + scratch->size(),
-            in_fragmented_record ? prospective_record_offset : offset,
-            type == kBadRecordLen        ? "bad record length"
-            : type == kBadRecordChecksum ? "checksum mismatch"
-                                         : "bytes after a zero record header",
-            mode);
+        ReportCorruption(drop_size + scratch->size(),
+                         in_fragmented_record ? prospective_record_offset : offset,
+                         type == kBadRecordLen        ? "bad record length"
+                         : type == kBadRecordChecksum ? "checksum mismatch"
+                                                      : "bytes after a zero record header",
+                         mode);
         in_fragmented_record = false;
         scratch->clear();
         break;
 
       case kSetCompressionType:
-        ReportCorruption(fragment.size() + scratch->size(), offset,
-                         "WAL compression not supported", mode);
+        ReportCorruption(fragment.size() + scratch->size(), offset, "WAL compression not supported",
+                         mode);
         stopped_ = true;
         break;
 
       default: {
         char buf[48];
         snprintf(buf, sizeof(buf), "unknown record type %u", type);
-        ReportCorruption(
-            fragment.size() + scratch->size(),
-            in_fragmented_record ? prospective_record_offset : offset, buf,
-            mode);
+        ReportCorruption(fragment.size() + scratch->size(),
+                         in_fragmented_record ? prospective_record_offset : offset, buf, mode);
         in_fragmented_record = false;
         scratch->clear();
         break;

@@ -62,9 +62,8 @@ class Reader {
   //   ignored); borrowed, must outlive the reader. checksum: verify crcs.
   // log_number: the file's number (checked against recyclable headers).
   // file_name_for_messages: used in every reported Status.
-  Reader(std::unique_ptr<SequentialFile> file, Reporter* reporter,
-         bool checksum, uint64_t log_number,
-         std::string file_name_for_messages);
+  Reader(std::unique_ptr<SequentialFile> file, Reporter* reporter, bool checksum,
+         uint64_t log_number, std::string file_name_for_messages);
   ~Reader();
 
   Reader(const Reader&) = delete;
@@ -74,9 +73,8 @@ class Reader {
   // false at the end of the log. *record points into *scratch or into the
   // reader's buffer and is valid until the next call on this reader or a
   // change of *scratch.
-  bool ReadRecord(
-      Slice* record, std::string* scratch,
-      WALRecoveryMode mode = WALRecoveryMode::kTolerateCorruptedTailRecords);
+  bool ReadRecord(Slice* record, std::string* scratch,
+                  WALRecoveryMode mode = WALRecoveryMode::kTolerateCorruptedTailRecords);
 
   // File offset of the first header of the record last returned.
   uint64_t LastRecordOffset() const { return last_record_offset_; }
@@ -108,14 +106,12 @@ class Reader {
   // Returns a record type with *result set to its payload, or one of the
   // outcomes above with *drop_size set to the bytes dropped. *offset is the
   // file offset of the header (or of the dropped bytes).
-  unsigned int ReadPhysicalRecord(Slice* result, size_t* drop_size,
-                                  uint64_t* offset);
+  unsigned int ReadPhysicalRecord(Slice* result, size_t* drop_size, uint64_t* offset);
   // Reads the next block into buffer_. False at the end of the file, with
   // *error = kEof or kBadHeader (and *drop_size set).
   bool ReadMore(size_t* drop_size, unsigned int* error);
   // Reports damage at offset; in kPointInTimeRecovery also stops the reader.
-  void ReportCorruption(size_t bytes, uint64_t offset, const char* reason,
-                        WALRecoveryMode mode);
+  void ReportCorruption(size_t bytes, uint64_t offset, const char* reason, WALRecoveryMode mode);
 
   const std::unique_ptr<SequentialFile> file_;
   Reporter* const reporter_;

@@ -156,12 +156,11 @@ struct ReadResult {
 };
 
 // Reads every record of contents with a fresh reader.
-ReadResult ReadAll(const std::string& contents, WALRecoveryMode mode,
-                   bool checksum = true, uint64_t log_number = kLogNumber,
-                   bool own_memory = false) {
+ReadResult ReadAll(const std::string& contents, WALRecoveryMode mode, bool checksum = true,
+                   uint64_t log_number = kLogNumber, bool own_memory = false) {
   ReadResult r;
-  Reader reader(std::make_unique<StringSource>(contents, own_memory), &r.report,
-                checksum, log_number, kFileName);
+  Reader reader(std::make_unique<StringSource>(contents, own_memory), &r.report, checksum,
+                log_number, kFileName);
   Slice record;
   std::string scratch;
   while (reader.ReadRecord(&record, &scratch, mode)) {
@@ -182,12 +181,10 @@ std::vector<std::string> Prefix(const std::vector<std::string>& v, size_t n) {
 class LogTest : public ::testing::TestWithParam<bool> {
  protected:
   LogTest()
-      : recyclable_(GetParam()),
-        header_size_(recyclable_ ? kRecyclableHeaderSize : kHeaderSize) {
+      : recyclable_(GetParam()), header_size_(recyclable_ ? kRecyclableHeaderSize : kHeaderSize) {
     auto sink = std::make_unique<StringSink>(&dest_);
     sink_ = sink.get();
-    writer_ =
-        std::make_unique<Writer>(std::move(sink), kLogNumber, recyclable_);
+    writer_ = std::make_unique<Writer>(std::move(sink), kLogNumber, recyclable_);
   }
 
   void Write(const std::string& msg) {
@@ -200,12 +197,8 @@ class LogTest : public ::testing::TestWithParam<bool> {
     return left < header_size_ ? dest_.size() + left : dest_.size();
   }
 
-  unsigned int TypeAt(size_t offset) const {
-    return static_cast<unsigned char>(dest_[offset + 6]);
-  }
-  size_t LengthAt(size_t offset) const {
-    return DecodeFixed16(dest_.data() + offset + 4);
-  }
+  unsigned int TypeAt(size_t offset) const { return static_cast<unsigned char>(dest_[offset + 6]); }
+  size_t LengthAt(size_t offset) const { return DecodeFixed16(dest_.data() + offset + 4); }
   RecordType Type(RecordType legacy) const {
     return recyclable_ ? static_cast<RecordType>(legacy + 4) : legacy;
   }
@@ -213,8 +206,7 @@ class LogTest : public ::testing::TestWithParam<bool> {
   // type and length.
   void FixChecksum(size_t offset) {
     const size_t len = LengthAt(offset);
-    const uint32_t crc =
-        crc32c::Value(dest_.data() + offset + 6, header_size_ - 6 + len);
+    const uint32_t crc = crc32c::Value(dest_.data() + offset + 6, header_size_ - 6 + len);
     EncodeFixed32(dest_.data() + offset, crc32c::Mask(crc));
   }
 
@@ -249,9 +241,8 @@ TEST_P(LogTest, ReadWrite) {
   for (WALRecoveryMode mode : kAllModes) {
     ReadResult r = ReadAll(dest_, mode);
     EXPECT_EQ(r.records, written_);
-    EXPECT_EQ(r.offsets,
-              (std::vector<uint64_t>{0, header_size_ + 3, 2 * header_size_ + 6,
-                                     3 * header_size_ + 6}));
+    EXPECT_EQ(r.offsets, (std::vector<uint64_t>{0, header_size_ + 3, 2 * header_size_ + 6,
+                                                3 * header_size_ + 6}));
     EXPECT_TRUE(r.report.messages.empty());
   }
 }
@@ -269,8 +260,8 @@ TEST_P(LogTest, ManyBlocks) {
   for (int i = 0; i < 100000; i++) Write(NumberString(i));
   EXPECT_GT(dest_.size(), 10 * kBlockSize);
   for (bool own_memory : {false, true}) {
-    ReadResult r = ReadAll(dest_, WALRecoveryMode::kAbsoluteConsistency, true,
-                           kLogNumber, own_memory);
+    ReadResult r =
+        ReadAll(dest_, WALRecoveryMode::kAbsoluteConsistency, true, kLogNumber, own_memory);
     EXPECT_EQ(r.records, written_);
     EXPECT_TRUE(r.report.messages.empty()) << r.report.All();
   }
@@ -286,8 +277,7 @@ TEST_P(LogTest, Fragmentation) {
 }
 
 TEST_P(LogTest, HugeRecordIsFirstMiddleLast) {
-  const std::string big =
-      BigString("0123456789abcdefghijklmnopqrstuvwxyz", 100 * 1024);
+  const std::string big = BigString("0123456789abcdefghijklmnopqrstuvwxyz", 100 * 1024);
   Write(big);
   const size_t per_block = kBlockSize - header_size_;
   const size_t full_blocks = big.size() / per_block;
@@ -324,34 +314,26 @@ TEST_P(LogTest, RecordFillsBlockExactly) {
 // the reader gets everything back.
 TEST_P(LogTest, EverySizeAroundBlockBoundary) {
   for (size_t left = 0; left <= header_size_ + 2; left++) {
-    for (size_t second :
-         {size_t{0}, size_t{1}, size_t{100}, kBlockSize, 3 * kBlockSize}) {
-      SCOPED_TRACE("left " + std::to_string(left) + " second " +
-                   std::to_string(second));
+    for (size_t second : {size_t{0}, size_t{1}, size_t{100}, kBlockSize, 3 * kBlockSize}) {
+      SCOPED_TRACE("left " + std::to_string(left) + " second " + std::to_string(second));
       std::string contents;
-      std::vector<std::string> records = {
-          BigString("a", kBlockSize - header_size_ - left),
-          BigString("bcd", second), "tail"};
+      std::vector<std::string> records = {BigString("a", kBlockSize - header_size_ - left),
+                                          BigString("bcd", second), "tail"};
       auto sink = std::make_unique<StringSink>(&contents);
       Writer writer(std::move(sink), kLogNumber, recyclable_);
       for (const auto& rec : records) ASSERT_OK(writer.AddRecord(rec));
       ASSERT_EQ(writer.file_size(), contents.size());
 
       const size_t second_start = kBlockSize - left;
-      auto type_at = [&](size_t off) {
-        return static_cast<unsigned char>(contents[off + 6]);
-      };
-      auto length_at = [&](size_t off) {
-        return DecodeFixed16(contents.data() + off + 4);
-      };
+      auto type_at = [&](size_t off) { return static_cast<unsigned char>(contents[off + 6]); };
+      auto length_at = [&](size_t off) { return DecodeFixed16(contents.data() + off + 4); };
       size_t second_record_offset;
       if (left < header_size_) {
         // Zero padding, the second record starts the next block.
         EXPECT_EQ(contents.substr(second_start, left), std::string(left, '\0'));
         second_record_offset = kBlockSize;
-        EXPECT_EQ(
-            type_at(kBlockSize),
-            Type(second + header_size_ <= kBlockSize ? kFullType : kFirstType));
+        EXPECT_EQ(type_at(kBlockSize),
+                  Type(second + header_size_ <= kBlockSize ? kFullType : kFirstType));
       } else if (left == header_size_) {
         second_record_offset = second_start;
         if (second == 0) {
@@ -361,14 +343,12 @@ TEST_P(LogTest, EverySizeAroundBlockBoundary) {
           EXPECT_EQ(type_at(second_start), Type(kFirstType));
           EXPECT_EQ(length_at(second_start), 0u);
           EXPECT_EQ(type_at(kBlockSize),
-                    Type(second + header_size_ <= kBlockSize ? kLastType
-                                                             : kMiddleType));
+                    Type(second + header_size_ <= kBlockSize ? kLastType : kMiddleType));
         }
       } else {
         second_record_offset = second_start;
         const size_t room = left - header_size_;
-        EXPECT_EQ(type_at(second_start),
-                  Type(second <= room ? kFullType : kFirstType));
+        EXPECT_EQ(type_at(second_start), Type(second <= room ? kFullType : kFirstType));
         EXPECT_EQ(length_at(second_start), std::min(second, room));
       }
       for (WALRecoveryMode mode : kAllModes) {
@@ -428,8 +408,7 @@ TEST_P(LogTest, WriterAppendsToExistingFile) {
   // Leaves 3 bytes in block 0.
   Write(BigString("p", kBlockSize - header_size_ - 3));
   writer_.reset();
-  writer_ = std::make_unique<Writer>(std::make_unique<StringSink>(&dest_),
-                                     kLogNumber, recyclable_);
+  writer_ = std::make_unique<Writer>(std::make_unique<StringSink>(&dest_), kLogNumber, recyclable_);
   EXPECT_EQ(writer_->file_size(), dest_.size());
   Write("q");
   Write(BigString("r", 40000));
@@ -447,9 +426,8 @@ TEST_P(LogTest, RandomRecords) {
     const size_t n = static_cast<size_t>(rng() % (size_t{1} << skew));
     Write(test::RandomBytes(&rng, n));
   }
-  ReadResult r =
-      ReadAll(dest_, WALRecoveryMode::kAbsoluteConsistency, true, kLogNumber,
-              /*own_memory=*/seed % 2 == 0);
+  ReadResult r = ReadAll(dest_, WALRecoveryMode::kAbsoluteConsistency, true, kLogNumber,
+                         /*own_memory=*/seed % 2 == 0);
   EXPECT_EQ(r.records, written_);
   EXPECT_TRUE(r.report.messages.empty()) << r.report.All();
 }
@@ -457,8 +435,7 @@ TEST_P(LogTest, RandomRecords) {
 TEST_P(LogTest, EndOfBufferOffset) {
   Write("hello");
   Write(BigString("w", 40000));
-  Reader reader(std::make_unique<StringSource>(dest_), nullptr, true,
-                kLogNumber, kFileName);
+  Reader reader(std::make_unique<StringSource>(dest_), nullptr, true, kLogNumber, kFileName);
   Slice record;
   std::string scratch;
   ASSERT_TRUE(reader.ReadRecord(&record, &scratch));
@@ -478,10 +455,8 @@ TEST_P(LogTest, EndOfBufferOffset) {
 TEST_P(LogTest, TruncateLastRecordAtEveryByte) {
   for (size_t last_size : {size_t{100}, size_t{0}, 2 * kBlockSize + 500}) {
     std::string contents;
-    Writer writer(std::make_unique<StringSink>(&contents), kLogNumber,
-                  recyclable_);
-    const std::vector<std::string> records = {"first record",
-                                              BigString("second", 1000),
+    Writer writer(std::make_unique<StringSink>(&contents), kLogNumber, recyclable_);
+    const std::vector<std::string> records = {"first record", BigString("second", 1000),
                                               BigString("last-", last_size)};
     ASSERT_OK(writer.AddRecord(records[0]));
     ASSERT_OK(writer.AddRecord(records[1]));
@@ -492,23 +467,20 @@ TEST_P(LogTest, TruncateLastRecordAtEveryByte) {
       // Every byte near a fragment header, a sample elsewhere.
       const size_t in_block = cut % kBlockSize;
       if (last_size > kBlockSize && cut - last_start > 2 * header_size_ &&
-          in_block > 2 * header_size_ &&
-          in_block < kBlockSize - 2 * header_size_ &&
+          in_block > 2 * header_size_ && in_block < kBlockSize - 2 * header_size_ &&
           cut + 2 * header_size_ < end && cut % 61 != 0) {
         continue;
       }
       const std::string cut_file = contents.substr(0, cut);
       for (WALRecoveryMode mode : kAllModes) {
-        SCOPED_TRACE(std::string(ModeName(mode)) + " cut at " +
-                     std::to_string(cut));
+        SCOPED_TRACE(std::string(ModeName(mode)) + " cut at " + std::to_string(cut));
         ReadResult r = ReadAll(cut_file, mode);
         EXPECT_EQ(r.records, Prefix(records, 2));
         if (mode == WALRecoveryMode::kAbsoluteConsistency && cut > last_start) {
           ASSERT_EQ(r.report.messages.size(), 1u);
-          EXPECT_NE(
-              r.report.messages[0].find(std::string(kFileName) + " offset " +
-                                        std::to_string(last_start)),
-              std::string::npos)
+          EXPECT_NE(r.report.messages[0].find(std::string(kFileName) + " offset " +
+                                              std::to_string(last_start)),
+                    std::string::npos)
               << r.report.messages[0];
           EXPECT_GT(r.report.dropped_bytes, 0u);
           EXPECT_LE(r.report.dropped_bytes, cut - last_start);
@@ -550,11 +522,9 @@ struct MiddleLayout {
 MiddleLayout MakeMiddleLayout(bool recyclable) {
   const size_t hs = recyclable ? kRecyclableHeaderSize : kHeaderSize;
   MiddleLayout l;
-  l.records = {BigString("A", 100), BigString("B", 200), "",
-               BigString("C", 300)};
+  l.records = {BigString("A", 100), BigString("B", 200), "", BigString("C", 300)};
   l.records[2] = BigString("F", kBlockSize - 3 * hs - 300);
-  Writer writer(std::make_unique<StringSink>(&l.contents), kLogNumber,
-                recyclable);
+  Writer writer(std::make_unique<StringSink>(&l.contents), kLogNumber, recyclable);
   for (size_t i = 0; i < l.records.size(); i++) {
     if (i == 1) l.b_offset = l.contents.size();
     if (i == 2) l.f_offset = l.contents.size();
@@ -566,35 +536,30 @@ MiddleLayout MakeMiddleLayout(bool recyclable) {
 
 TEST_P(LogTest, FlipEveryByteOfMiddleRecord) {
   const MiddleLayout l = MakeMiddleLayout(recyclable_);
-  const std::string at_b =
-      std::string(kFileName) + " offset " + std::to_string(l.b_offset);
+  const std::string at_b = std::string(kFileName) + " offset " + std::to_string(l.b_offset);
   for (size_t pos = l.b_offset; pos < l.f_offset; pos++) {
     for (unsigned char flip : {0x01, 0x04, 0x80, 0xff}) {
       std::string damaged = l.contents;
       damaged[pos] = static_cast<char>(damaged[pos] ^ flip);
-      const bool log_number_byte = recyclable_ &&
-                                   pos >= l.b_offset + kHeaderSize &&
-                                   pos < l.b_offset + header_size_;
+      const bool log_number_byte =
+          recyclable_ && pos >= l.b_offset + kHeaderSize && pos < l.b_offset + header_size_;
       for (WALRecoveryMode mode : kAllModes) {
-        SCOPED_TRACE(std::string(ModeName(mode)) + " pos " +
-                     std::to_string(pos - l.b_offset) + " flip " +
-                     std::to_string(flip));
+        SCOPED_TRACE(std::string(ModeName(mode)) + " pos " + std::to_string(pos - l.b_offset) +
+                     " flip " + std::to_string(flip));
         ReadResult r = ReadAll(damaged, mode);
         if (log_number_byte) {
           // A recyclable record of another log number is stale data of a
           // reused file: the end of the log, silently (RocksDB's rule).
           if (mode == WALRecoveryMode::kSkipAnyCorruptedRecords) {
             EXPECT_EQ(r.records,
-                      (std::vector<std::string>{l.records[0], l.records[2],
-                                                l.records[3]}));
+                      (std::vector<std::string>{l.records[0], l.records[2], l.records[3]}));
           } else {
             EXPECT_EQ(r.records, Prefix(l.records, 1));
           }
           EXPECT_TRUE(r.report.messages.empty()) << r.report.All();
           continue;
         }
-        if (recyclable_ &&
-            mode == WALRecoveryMode::kTolerateCorruptedTailRecords) {
+        if (recyclable_ && mode == WALRecoveryMode::kTolerateCorruptedTailRecords) {
           // In a reused file damage is taken for the old file's leftovers.
           EXPECT_EQ(r.records, Prefix(l.records, 1));
           EXPECT_TRUE(r.report.messages.empty()) << r.report.All();
@@ -603,13 +568,11 @@ TEST_P(LogTest, FlipEveryByteOfMiddleRecord) {
         if (mode == WALRecoveryMode::kPointInTimeRecovery) {
           EXPECT_EQ(r.records, Prefix(l.records, 1));
         } else {
-          EXPECT_EQ(r.records,
-                    (std::vector<std::string>{l.records[0], l.records[3]}));
+          EXPECT_EQ(r.records, (std::vector<std::string>{l.records[0], l.records[3]}));
         }
         ASSERT_EQ(r.report.messages.size(), 1u);
         EXPECT_NE(r.report.messages[0].find("Corruption: "), std::string::npos);
-        EXPECT_NE(r.report.messages[0].find(at_b), std::string::npos)
-            << r.report.messages[0];
+        EXPECT_NE(r.report.messages[0].find(at_b), std::string::npos) << r.report.messages[0];
         EXPECT_EQ(r.report.dropped_bytes, kBlockSize - l.b_offset);
       }
     }
@@ -621,9 +584,8 @@ TEST_P(LogTest, ChecksumMismatchMessage) {
   l.contents[l.b_offset + header_size_ + 10] ^= 0x20;
   ReadResult r = ReadAll(l.contents, WALRecoveryMode::kSkipAnyCorruptedRecords);
   ASSERT_EQ(r.report.messages.size(), 1u);
-  EXPECT_EQ(r.report.messages[0],
-            "Corruption: checksum mismatch: " + std::string(kFileName) +
-                " offset " + std::to_string(l.b_offset));
+  EXPECT_EQ(r.report.messages[0], "Corruption: checksum mismatch: " + std::string(kFileName) +
+                                      " offset " + std::to_string(l.b_offset));
 }
 
 TEST_P(LogTest, ChecksumOff) {
@@ -644,15 +606,12 @@ TEST_P(LogTest, BadLengthInTheMiddle) {
   MiddleLayout l = MakeMiddleLayout(recyclable_);
   EncodeFixed16(l.contents.data() + l.b_offset + 4, 0xffff);
   for (WALRecoveryMode mode : kAllModes) {
-    if (recyclable_ && mode == WALRecoveryMode::kTolerateCorruptedTailRecords)
-      continue;
+    if (recyclable_ && mode == WALRecoveryMode::kTolerateCorruptedTailRecords) continue;
     ReadResult r = ReadAll(l.contents, mode);
     ASSERT_EQ(r.report.messages.size(), 1u) << ModeName(mode);
-    EXPECT_EQ(r.report.messages[0],
-              "Corruption: bad record length: " + std::string(kFileName) +
-                  " offset " + std::to_string(l.b_offset));
-    EXPECT_EQ(r.records.size(),
-              mode == WALRecoveryMode::kPointInTimeRecovery ? 1u : 2u);
+    EXPECT_EQ(r.report.messages[0], "Corruption: bad record length: " + std::string(kFileName) +
+                                        " offset " + std::to_string(l.b_offset));
+    EXPECT_EQ(r.records.size(), mode == WALRecoveryMode::kPointInTimeRecovery ? 1u : 2u);
   }
 }
 
@@ -667,8 +626,7 @@ TEST_P(LogTest, BadLengthInLastBlock) {
   for (WALRecoveryMode mode : kAllModes) {
     ReadResult r = ReadAll(dest_, mode);
     EXPECT_EQ(r.records, Prefix(written_, 1));
-    EXPECT_EQ(r.report.messages.size(),
-              mode == WALRecoveryMode::kAbsoluteConsistency ? 1u : 0u);
+    EXPECT_EQ(r.report.messages.size(), mode == WALRecoveryMode::kAbsoluteConsistency ? 1u : 0u);
   }
 }
 
@@ -679,22 +637,20 @@ TEST_P(LogTest, UnknownRecordType) {
   MiddleLayout l = MakeMiddleLayout(recyclable_);
   l.contents[l.b_offset + 6] = 10;
   const size_t len = DecodeFixed16(l.contents.data() + l.b_offset + 4);
-  const uint32_t crc =
-      crc32c::Value(l.contents.data() + l.b_offset + 6, 1 + len);
+  const uint32_t crc = crc32c::Value(l.contents.data() + l.b_offset + 6, 1 + len);
   EncodeFixed32(l.contents.data() + l.b_offset, crc32c::Mask(crc));
   for (WALRecoveryMode mode : kAllModes) {
     ReadResult r = ReadAll(l.contents, mode);
     ASSERT_EQ(r.report.messages.size(), 1u) << ModeName(mode);
     EXPECT_EQ(r.report.messages[0],
-              "Corruption: unknown record type 10: " + std::string(kFileName) +
-                  " offset " + std::to_string(l.b_offset));
+              "Corruption: unknown record type 10: " + std::string(kFileName) + " offset " +
+                  std::to_string(l.b_offset));
     EXPECT_EQ(r.report.dropped_bytes, len);
     if (mode == WALRecoveryMode::kPointInTimeRecovery) {
       EXPECT_EQ(r.records, Prefix(l.records, 1));
     } else {
       // Only the record itself is dropped: its length was right.
-      EXPECT_EQ(r.records, (std::vector<std::string>{l.records[0], l.records[2],
-                                                     l.records[3]}));
+      EXPECT_EQ(r.records, (std::vector<std::string>{l.records[0], l.records[2], l.records[3]}));
     }
   }
 }
@@ -704,18 +660,15 @@ TEST_P(LogTest, CompressionRecordStopsTheReader) {
   MiddleLayout l = MakeMiddleLayout(recyclable_);
   l.contents[l.b_offset + 6] = kSetCompressionType;
   const size_t len = DecodeFixed16(l.contents.data() + l.b_offset + 4);
-  const uint32_t crc =
-      crc32c::Value(l.contents.data() + l.b_offset + 6, 1 + len);
+  const uint32_t crc = crc32c::Value(l.contents.data() + l.b_offset + 6, 1 + len);
   EncodeFixed32(l.contents.data() + l.b_offset, crc32c::Mask(crc));
   for (WALRecoveryMode mode : kAllModes) {
     ReadResult r = ReadAll(l.contents, mode);
     EXPECT_EQ(r.records, Prefix(l.records, 1)) << ModeName(mode);
     ASSERT_EQ(r.report.messages.size(), 1u);
-    EXPECT_NE(r.report.messages[0].find("WAL compression not supported"),
+    EXPECT_NE(r.report.messages[0].find("WAL compression not supported"), std::string::npos);
+    EXPECT_NE(r.report.messages[0].find(" offset " + std::to_string(l.b_offset)),
               std::string::npos);
-    EXPECT_NE(
-        r.report.messages[0].find(" offset " + std::to_string(l.b_offset)),
-        std::string::npos);
   }
 }
 
@@ -727,8 +680,7 @@ TEST_P(LogTest, MissingStartOfFragmentedRecord) {
   for (WALRecoveryMode mode : kAllModes) {
     ReadResult r = ReadAll(without_first_block, mode);
     ASSERT_EQ(r.report.messages.size(), 1u) << ModeName(mode);
-    EXPECT_NE(r.report.messages[0].find("missing start of fragmented record"),
-              std::string::npos);
+    EXPECT_NE(r.report.messages[0].find("missing start of fragmented record"), std::string::npos);
     EXPECT_NE(r.report.messages[0].find(" offset 0"), std::string::npos);
     EXPECT_EQ(r.report.dropped_bytes, 50000 - (kBlockSize - header_size_));
     if (mode == WALRecoveryMode::kPointInTimeRecovery) {
@@ -744,14 +696,12 @@ TEST_P(LogTest, MissingStartOfFragmentedRecord) {
 TEST_P(LogTest, PartialRecordWithoutEnd) {
   Write(BigString("big", 50000));
   std::string contents = dest_.substr(0, kBlockSize);
-  Writer writer(std::make_unique<StringSink>(&contents), kLogNumber,
-                recyclable_);
+  Writer writer(std::make_unique<StringSink>(&contents), kLogNumber, recyclable_);
   ASSERT_OK(writer.AddRecord("hello"));
   for (WALRecoveryMode mode : kAllModes) {
     ReadResult r = ReadAll(contents, mode);
     ASSERT_EQ(r.report.messages.size(), 1u) << ModeName(mode);
-    EXPECT_NE(r.report.messages[0].find("partial record without end"),
-              std::string::npos);
+    EXPECT_NE(r.report.messages[0].find("partial record without end"), std::string::npos);
     EXPECT_NE(r.report.messages[0].find(" offset 0"), std::string::npos);
     EXPECT_EQ(r.report.dropped_bytes, kBlockSize - header_size_);
     if (mode == WALRecoveryMode::kPointInTimeRecovery) {
@@ -815,16 +765,14 @@ TEST_P(LogTest, ZeroFilledTailInsideFragmentedRecord) {
   Write("one");
   const size_t big_start = dest_.size();
   Write(BigString("big", 50000));
-  const std::string contents =
-      dest_.substr(0, kBlockSize) + std::string(40000, '\0');
+  const std::string contents = dest_.substr(0, kBlockSize) + std::string(40000, '\0');
   for (WALRecoveryMode mode : kAllModes) {
     ReadResult r = ReadAll(contents, mode);
     EXPECT_EQ(r.records, Prefix(written_, 1));
     if (mode == WALRecoveryMode::kAbsoluteConsistency) {
       ASSERT_EQ(r.report.messages.size(), 1u);
-      EXPECT_NE(
-          r.report.messages[0].find(" offset " + std::to_string(big_start)),
-          std::string::npos);
+      EXPECT_NE(r.report.messages[0].find(" offset " + std::to_string(big_start)),
+                std::string::npos);
     } else {
       EXPECT_TRUE(r.report.messages.empty()) << r.report.All();
     }
@@ -837,16 +785,14 @@ TEST_P(LogTest, ZeroFilledHoleBeforeMoreRecords) {
   const size_t hole_start = dest_.size();
   dest_.append(kBlockSize + (kBlockSize - hole_start), '\0');  // up to block 2
   ASSERT_EQ(dest_.size(), 2 * kBlockSize);
-  writer_ = std::make_unique<Writer>(std::make_unique<StringSink>(&dest_),
-                                     kLogNumber, recyclable_);
+  writer_ = std::make_unique<Writer>(std::make_unique<StringSink>(&dest_), kLogNumber, recyclable_);
   Write("two");
   for (WALRecoveryMode mode : kAllModes) {
     ReadResult r = ReadAll(dest_, mode);
     ASSERT_EQ(r.report.messages.size(), 1u) << ModeName(mode);
     EXPECT_NE(r.report.messages[0].find("zero-filled hole"), std::string::npos);
-    EXPECT_NE(
-        r.report.messages[0].find(" offset " + std::to_string(hole_start)),
-        std::string::npos);
+    EXPECT_NE(r.report.messages[0].find(" offset " + std::to_string(hole_start)),
+              std::string::npos);
     EXPECT_EQ(r.report.dropped_bytes, 2 * kBlockSize - hole_start);
     if (mode == WALRecoveryMode::kPointInTimeRecovery) {
       EXPECT_EQ(r.records, Prefix(written_, 1));
@@ -862,8 +808,7 @@ TEST_P(LogTest, ZeroHeaderFollowedByDataInBlock) {
   Write("one");
   const size_t zero_start = dest_.size();
   dest_.append(20, '\0');
-  writer_ = std::make_unique<Writer>(std::make_unique<StringSink>(&dest_),
-                                     kLogNumber, recyclable_);
+  writer_ = std::make_unique<Writer>(std::make_unique<StringSink>(&dest_), kLogNumber, recyclable_);
   Write("lost");
   Write(BigString("pad", kBlockSize - dest_.size() - header_size_));
   ASSERT_EQ(dest_.size(), kBlockSize);
@@ -877,9 +822,8 @@ TEST_P(LogTest, ZeroHeaderFollowedByDataInBlock) {
       continue;
     }
     ASSERT_EQ(r.report.messages.size(), 1u) << ModeName(mode);
-    EXPECT_NE(
-        r.report.messages[0].find(" offset " + std::to_string(zero_start)),
-        std::string::npos);
+    EXPECT_NE(r.report.messages[0].find(" offset " + std::to_string(zero_start)),
+              std::string::npos);
     if (mode == WALRecoveryMode::kPointInTimeRecovery) {
       EXPECT_EQ(r.records, Prefix(written_, 1));
     } else {
@@ -899,15 +843,11 @@ TEST_P(LogTest, ReadErrorEndsTheLog) {
   Reader reader(std::move(source), &report, true, kLogNumber, kFileName);
   Slice record;
   std::string scratch;
-  EXPECT_FALSE(reader.ReadRecord(&record, &scratch,
-                                 WALRecoveryMode::kSkipAnyCorruptedRecords));
-  EXPECT_FALSE(reader.ReadRecord(&record, &scratch,
-                                 WALRecoveryMode::kSkipAnyCorruptedRecords));
+  EXPECT_FALSE(reader.ReadRecord(&record, &scratch, WALRecoveryMode::kSkipAnyCorruptedRecords));
+  EXPECT_FALSE(reader.ReadRecord(&record, &scratch, WALRecoveryMode::kSkipAnyCorruptedRecords));
   ASSERT_EQ(report.messages.size(), 1u);
-  EXPECT_NE(report.messages[0].find("IO error"), std::string::npos)
-      << report.messages[0];
-  EXPECT_NE(report.messages[0].find("offset 32768"), std::string::npos)
-      << report.messages[0];
+  EXPECT_NE(report.messages[0].find("IO error"), std::string::npos) << report.messages[0];
+  EXPECT_NE(report.messages[0].find("offset 32768"), std::string::npos) << report.messages[0];
 }
 
 // ---- recyclable records and log numbers ----
@@ -934,10 +874,8 @@ TEST(LogRecycleTest, LogNumberIsLow32Bits) {
   Writer writer(std::make_unique<StringSink>(&contents), number, true);
   ASSERT_OK(writer.AddRecord("r"));
   EXPECT_EQ(DecodeFixed32(contents.data() + 7), 12u);
-  EXPECT_EQ(
-      ReadAll(contents, WALRecoveryMode::kAbsoluteConsistency, true, number)
-          .records,
-      std::vector<std::string>{"r"});
+  EXPECT_EQ(ReadAll(contents, WALRecoveryMode::kAbsoluteConsistency, true, number).records,
+            std::vector<std::string>{"r"});
 }
 
 // A reused file: log 6's records over log 5's. Reading stops where the old
@@ -945,8 +883,7 @@ TEST(LogRecycleTest, LogNumberIsLow32Bits) {
 TEST(LogRecycleTest, ReusedFileEndsAtOldRecords) {
   std::string old_log;
   Writer old_writer(std::make_unique<StringSink>(&old_log), 5, true);
-  for (int i = 0; i < 400; i++)
-    ASSERT_OK(old_writer.AddRecord(BigString(NumberString(i), 100)));
+  for (int i = 0; i < 400; i++) ASSERT_OK(old_writer.AddRecord(BigString(NumberString(i), 100)));
   std::string new_log;
   Writer new_writer(std::make_unique<StringSink>(&new_log), 6, true);
   std::vector<std::string> expected;
@@ -968,8 +905,7 @@ TEST(LogRecycleTest, RecyclableHeaderInLegacyFileIsReported) {
   const MiddleLayout l = MakeMiddleLayout(false);
   std::string damaged = l.contents;
   damaged[l.b_offset + 6] = kRecyclableFullType;
-  ReadResult r =
-      ReadAll(damaged, WALRecoveryMode::kTolerateCorruptedTailRecords);
+  ReadResult r = ReadAll(damaged, WALRecoveryMode::kTolerateCorruptedTailRecords);
   EXPECT_EQ(r.records, (std::vector<std::string>{l.records[0], l.records[3]}));
   ASSERT_EQ(r.report.messages.size(), 1u);
 }
@@ -978,10 +914,9 @@ TEST(LogRecycleTest, RecyclableHeaderInLegacyFileIsReported) {
 
 // The 30-byte WAL RocksDB 7.8.3 wrote for Put(k5, value5) at sequence 5
 // (FORMATS.md section 3).
-const unsigned char kRocksDbWal[] = {
-    0xbb, 0xf8, 0x77, 0x9f, 0x17, 0x00, 0x01, 0x05, 0x00, 0x00,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01,
-    0x02, 0x6b, 0x35, 0x06, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x35};
+const unsigned char kRocksDbWal[] = {0xbb, 0xf8, 0x77, 0x9f, 0x17, 0x00, 0x01, 0x05, 0x00, 0x00,
+                                     0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01,
+                                     0x02, 0x6b, 0x35, 0x06, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x35};
 
 TEST(LogRocksDbTest, PutBatchBytesMatchRocksDb) {
   WriteBatch batch;
@@ -990,15 +925,13 @@ TEST(LogRocksDbTest, PutBatchBytesMatchRocksDb) {
   std::string contents;
   Writer writer(std::make_unique<StringSink>(&contents), 24, false);
   ASSERT_OK(writer.AddRecord(WriteBatchInternal::Contents(&batch)));
-  const std::string expected(reinterpret_cast<const char*>(kRocksDbWal),
-                             sizeof(kRocksDbWal));
+  const std::string expected(reinterpret_cast<const char*>(kRocksDbWal), sizeof(kRocksDbWal));
   EXPECT_EQ(Hex(contents), Hex(expected));
   EXPECT_EQ(crc32c::Unmask(DecodeFixed32(contents.data())), 0x86f1fe7au);
 }
 
 TEST(LogRocksDbTest, ReadRocksDbWal) {
-  const std::string wal(reinterpret_cast<const char*>(kRocksDbWal),
-                        sizeof(kRocksDbWal));
+  const std::string wal(reinterpret_cast<const char*>(kRocksDbWal), sizeof(kRocksDbWal));
   ReadResult r = ReadAll(wal, WALRecoveryMode::kAbsoluteConsistency, true, 24);
   ASSERT_EQ(r.records.size(), 1u);
   EXPECT_TRUE(r.report.messages.empty());
@@ -1020,8 +953,7 @@ TEST(LogRocksDbTest, ReadRocksDbWal) {
 TEST(LogRocksDbTest, ManifestComparatorRecordBytes) {
   std::string contents;
   Writer writer(std::make_unique<StringSink>(&contents), 1, false);
-  ASSERT_OK(
-      writer.AddRecord(std::string("\x01\x1a") + "leveldb.BytewiseComparator"));
+  ASSERT_OK(writer.AddRecord(std::string("\x01\x1a") + "leveldb.BytewiseComparator"));
   const std::string expected_header("\x56\xf9\xb8\xf8\x1c\x00\x01", 7);
   EXPECT_EQ(Hex(contents.substr(0, 7)), Hex(expected_header));
   EXPECT_EQ(contents.size(), 7u + 28u);
@@ -1050,8 +982,7 @@ TEST(LogRocksDbTest, LdbDumpsOurWal) {
   const std::string path = dir.path() + "/000012.log";
   test::WriteFileOrDie(path, contents);
 
-  const std::string cmd =
-      std::string(ldb) + " dump_wal --walfile=" + path + " --header 2>&1";
+  const std::string cmd = std::string(ldb) + " dump_wal --walfile=" + path + " --header 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   ASSERT_NE(p, nullptr);
   std::string out;
@@ -1060,8 +991,7 @@ TEST(LogRocksDbTest, LdbDumpsOurWal) {
   while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
   ASSERT_EQ(pclose(p), 0) << out;
   EXPECT_NE(out.find("100,3,"), std::string::npos) << out;
-  EXPECT_NE(out.find("PUT(0) : 0x6B31 DELETE(0) : 0x6B32 MERGE(0) : 0x6B33"),
-            std::string::npos)
+  EXPECT_NE(out.find("PUT(0) : 0x6B31 DELETE(0) : 0x6B32 MERGE(0) : 0x6B33"), std::string::npos)
       << out;
   EXPECT_NE(out.find("103,3,"), std::string::npos) << out;
   EXPECT_NE(out.find("SINGLE_DELETE(0) : 0x6B34 DELETE_RANGE(0) : 0x61 0x62 "
@@ -1069,8 +999,7 @@ TEST(LogRocksDbTest, LdbDumpsOurWal) {
             std::string::npos)
       << out;
   // The second record starts right after the first (physical offset).
-  const std::string second_offset =
-      "," + std::to_string(7 + b1.GetDataSize()) + ",";
+  const std::string second_offset = "," + std::to_string(7 + b1.GetDataSize()) + ",";
   EXPECT_NE(out.find(second_offset), std::string::npos) << out;
 }
 

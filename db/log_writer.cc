@@ -17,8 +17,8 @@ const char kZeros[kRecyclableHeaderSize] = {};
 
 }  // namespace
 
-Writer::Writer(std::unique_ptr<WritableFile> dest, uint64_t log_number,
-               bool recycle_log_files, bool manual_flush)
+Writer::Writer(std::unique_ptr<WritableFile> dest, uint64_t log_number, bool recycle_log_files,
+               bool manual_flush)
     : dest_(std::move(dest)),
       log_number_(log_number),
       recycle_log_files_(recycle_log_files),
@@ -41,12 +41,10 @@ Writer::~Writer() {
 }
 
 Status Writer::AddRecord(const Slice& slice) {
-  if (dest_ == nullptr)
-    return Status::InvalidArgument("log::Writer::AddRecord after Close");
+  if (dest_ == nullptr) return Status::InvalidArgument("log::Writer::AddRecord after Close");
   const char* ptr = slice.data();
   size_t left = slice.size();
-  const uint8_t type_offset =
-      recycle_log_files_ ? kRecyclableFullType - kFullType : 0;
+  const uint8_t type_offset = recycle_log_files_ ? kRecyclableFullType - kFullType : 0;
   buf_.clear();
   Status s;
   bool begin = true;
@@ -70,8 +68,7 @@ Status Writer::AddRecord(const Slice& slice) {
     } else {
       type = kMiddleType;
     }
-    EmitPhysicalRecord(static_cast<RecordType>(type + type_offset), ptr,
-                       fragment);
+    EmitPhysicalRecord(static_cast<RecordType>(type + type_offset), ptr, fragment);
     ptr += fragment;
     left -= fragment;
     begin = false;
@@ -94,8 +91,7 @@ void Writer::EmitPhysicalRecord(RecordType type, const char* data, size_t n) {
   header[4] = static_cast<char>(n & 0xff);
   header[5] = static_cast<char>(n >> 8);
   header[6] = static_cast<char>(type);
-  if (IsRecyclableType(type))
-    EncodeFixed32(header + 7, static_cast<uint32_t>(log_number_));
+  if (IsRecyclableType(type)) EncodeFixed32(header + 7, static_cast<uint32_t>(log_number_));
   const uint32_t crc = crc32c::Extend(type_crc_[type], data, n);
   EncodeFixed32(header, crc32c::Mask(crc));
   buf_.append(header, header_size_);
@@ -104,14 +100,12 @@ void Writer::EmitPhysicalRecord(RecordType type, const char* data, size_t n) {
 }
 
 Status Writer::WriteBuffer() {
-  if (dest_ == nullptr)
-    return Status::InvalidArgument("log::Writer::WriteBuffer after Close");
+  if (dest_ == nullptr) return Status::InvalidArgument("log::Writer::WriteBuffer after Close");
   return dest_->Flush();
 }
 
 Status Writer::Sync() {
-  if (dest_ == nullptr)
-    return Status::InvalidArgument("log::Writer::Sync after Close");
+  if (dest_ == nullptr) return Status::InvalidArgument("log::Writer::Sync after Close");
   return dest_->Sync();
 }
 

@@ -33,8 +33,8 @@ class Writer {
   // log_number: the file's number; its low 32 bits go into recyclable
   //   headers. recycle_log_files: write recyclable (11-byte header) records.
   // manual_flush: AddRecord does not flush; the caller calls WriteBuffer().
-  Writer(std::unique_ptr<WritableFile> dest, uint64_t log_number,
-         bool recycle_log_files, bool manual_flush = false);
+  Writer(std::unique_ptr<WritableFile> dest, uint64_t log_number, bool recycle_log_files,
+         bool manual_flush = false);
   // Flushes what AddRecord appended (errors are dropped; Close reports them).
   ~Writer();
 

@@ -33,8 +33,8 @@
 namespace strata {
 
 struct SuperVersion {
-  MemTable* mem = nullptr;         // referenced
-  std::vector<MemTable*> imm;      // referenced, newest first
+  MemTable* mem = nullptr;     // referenced
+  std::vector<MemTable*> imm;  // referenced, newest first
   uint64_t version_number = 0;
 
   SuperVersion() = default;

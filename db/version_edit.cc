@@ -161,8 +161,8 @@ bool SkipWalAddition(Slice* in) {
   while (true) {
     uint32_t tag;
     if (!GetVarint32(in, &tag)) return false;
-    if (tag == 1) return true;        // terminate
-    if (tag == 2) {                   // synced size
+    if (tag == 1) return true;  // terminate
+    if (tag == 2) {             // synced size
       uint64_t size;
       if (!GetVarint64(in, &size)) return false;
     } else {
@@ -214,8 +214,7 @@ void VersionEdit::EncodeTo(std::string* dst) const {
   bool first_file = true;
   for (const auto& [level, f] : new_files_) {
     // RocksDB repeats min_log_number_to_keep in the first new file of an edit.
-    EncodeNewFile4(dst, level, f,
-                   first_file ? min_log_number_to_keep_ : std::optional<uint64_t>());
+    EncodeNewFile4(dst, level, f, first_file ? min_log_number_to_keep_ : std::optional<uint64_t>());
     first_file = false;
   }
   if (column_family_ != 0) {
@@ -241,7 +240,8 @@ Status VersionEdit::DecodeFrom(const Slice& src) {
   while (msg == nullptr && !in.empty()) {
     const size_t tag_offset = src.size() - in.size();
     if (!GetVarint32(&in, &tag)) {
-      return Status::Corruption("VersionEdit", "invalid tag at offset " + std::to_string(tag_offset));
+      return Status::Corruption("VersionEdit",
+                                "invalid tag at offset " + std::to_string(tag_offset));
     }
     uint64_t u64;
     uint32_t u32;
@@ -384,8 +384,7 @@ Status VersionEdit::DecodeFrom(const Slice& src) {
           if (!GetLengthPrefixedSlice(&in, &str)) msg = "safe-to-ignore field";
         } else {
           return Status::Corruption("VersionEdit", "unknown tag " + std::to_string(tag) +
-                                                       " at offset " +
-                                                       std::to_string(tag_offset));
+                                                       " at offset " + std::to_string(tag_offset));
         }
         break;
     }

@@ -120,9 +120,7 @@ class VersionEdit {
   const std::optional<uint64_t>& prev_log_number() const { return prev_log_number_; }
   const std::optional<uint64_t>& next_file_number() const { return next_file_number_; }
   const std::optional<SequenceNumber>& last_sequence() const { return last_sequence_; }
-  const std::optional<uint64_t>& min_log_number_to_keep() const {
-    return min_log_number_to_keep_;
-  }
+  const std::optional<uint64_t>& min_log_number_to_keep() const { return min_log_number_to_keep_; }
   const std::optional<uint32_t>& max_column_family() const { return max_column_family_; }
   const std::optional<std::string>& db_id() const { return db_id_; }
   uint32_t column_family() const { return column_family_; }

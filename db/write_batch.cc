@@ -20,16 +20,13 @@ namespace {
 constexpr size_t kHeader = WriteBatchInternal::kHeader;
 constexpr size_t kMaxSliceSize = std::numeric_limits<uint32_t>::max();
 
-inline uint32_t CfId(ColumnFamilyHandle* cf) {
-  return cf == nullptr ? 0 : cf->GetID();
-}
+inline uint32_t CfId(ColumnFamilyHandle* cf) { return cf == nullptr ? 0 : cf->GetID(); }
 
 // Starts a record: makes sure the header exists (a batch built from short
 // bytes), bumps the count when the record is counted, and writes the tag --
 // the plain one for family 0, the column-family one (followed by the id)
 // otherwise.
-inline void BeginRecord(std::string* rep, ValueType plain_tag, ValueType cf_tag,
-                        uint32_t cf_id) {
+inline void BeginRecord(std::string* rep, ValueType plain_tag, ValueType cf_tag, uint32_t cf_id) {
   if (rep->size() < kHeader) rep->resize(kHeader);
   char* count = rep->data() + 8;
   EncodeFixed32(count, DecodeFixed32(count) + 1);
@@ -46,9 +43,7 @@ Status TooLarge(const char* what) {
   return Status::InvalidArgument(what, "larger than 4 GiB - 1 bytes");
 }
 
-std::string OffsetText(size_t offset) {
-  return "offset " + std::to_string(offset);
-}
+std::string OffsetText(size_t offset) { return "offset " + std::to_string(offset); }
 
 Status BadRecord(const char* what, size_t offset) {
   return Status::Corruption(what, OffsetText(offset));
@@ -56,8 +51,7 @@ Status BadRecord(const char* what, size_t offset) {
 
 Status UnsupportedTag(unsigned int tag, const char* name, size_t offset) {
   char buf[96];
-  snprintf(buf, sizeof(buf), "WriteBatch tag 0x%02x (%s) not supported", tag,
-           name);
+  snprintf(buf, sizeof(buf), "WriteBatch tag 0x%02x (%s) not supported", tag, name);
   return Status::NotSupported(buf, OffsetText(offset));
 }
 
@@ -85,10 +79,8 @@ void WriteBatchInternal::SetSequence(WriteBatch* batch, SequenceNumber seq) {
   EncodeFixed64(batch->rep_.data(), seq);
 }
 
-Status WriteBatchInternal::SetContents(WriteBatch* batch,
-                                       const Slice& contents) {
-  if (contents.size() < kHeader)
-    return Status::Corruption("log record too small");
+Status WriteBatchInternal::SetContents(WriteBatch* batch, const Slice& contents) {
+  if (contents.size() < kHeader) return Status::Corruption("log record too small");
   batch->rep_.assign(contents.data(), contents.size());
   return Status::OK();
 }
@@ -99,8 +91,8 @@ void WriteBatchInternal::Append(WriteBatch* dst, const WriteBatch* src) {
   dst->rep_.append(src->rep_.data() + kHeader, src->rep_.size() - kHeader);
 }
 
-Status WriteBatchInternal::Put(WriteBatch* batch, uint32_t cf_id,
-                               const Slice& key, const Slice& value) {
+Status WriteBatchInternal::Put(WriteBatch* batch, uint32_t cf_id, const Slice& key,
+                               const Slice& value) {
   if (key.size() > kMaxSliceSize) return TooLarge("key");
   if (value.size() > kMaxSliceSize) return TooLarge("value");
   std::string* rep = &batch->rep_;
@@ -110,8 +102,7 @@ Status WriteBatchInternal::Put(WriteBatch* batch, uint32_t cf_id,
   return Status::OK();
 }
 
-Status WriteBatchInternal::Delete(WriteBatch* batch, uint32_t cf_id,
-                                  const Slice& key) {
+Status WriteBatchInternal::Delete(WriteBatch* batch, uint32_t cf_id, const Slice& key) {
   if (key.size() > kMaxSliceSize) return TooLarge("key");
   std::string* rep = &batch->rep_;
   BeginRecord(rep, kTypeDeletion, kTypeColumnFamilyDeletion, cf_id);
@@ -119,8 +110,7 @@ Status WriteBatchInternal::Delete(WriteBatch* batch, uint32_t cf_id,
   return Status::OK();
 }
 
-Status WriteBatchInternal::SingleDelete(WriteBatch* batch, uint32_t cf_id,
-                                        const Slice& key) {
+Status WriteBatchInternal::SingleDelete(WriteBatch* batch, uint32_t cf_id, const Slice& key) {
   if (key.size() > kMaxSliceSize) return TooLarge("key");
   std::string* rep = &batch->rep_;
   BeginRecord(rep, kTypeSingleDeletion, kTypeColumnFamilySingleDeletion, cf_id);
@@ -128,8 +118,7 @@ Status WriteBatchInternal::SingleDelete(WriteBatch* batch, uint32_t cf_id,
   return Status::OK();
 }
 
-Status WriteBatchInternal::DeleteRange(WriteBatch* batch, uint32_t cf_id,
-                                       const Slice& begin_key,
+Status WriteBatchInternal::DeleteRange(WriteBatch* batch, uint32_t cf_id, const Slice& begin_key,
                                        const Slice& end_key) {
   if (begin_key.size() > kMaxSliceSize) return TooLarge("begin key");
   if (end_key.size() > kMaxSliceSize) return TooLarge("end key");
@@ -140,8 +129,8 @@ Status WriteBatchInternal::DeleteRange(WriteBatch* batch, uint32_t cf_id,
   return Status::OK();
 }
 
-Status WriteBatchInternal::Merge(WriteBatch* batch, uint32_t cf_id,
-                                 const Slice& key, const Slice& value) {
+Status WriteBatchInternal::Merge(WriteBatch* batch, uint32_t cf_id, const Slice& key,
+                                 const Slice& value) {
   if (key.size() > kMaxSliceSize) return TooLarge("key");
   if (value.size() > kMaxSliceSize) return TooLarge("value");
   std::string* rep = &batch->rep_;
@@ -166,10 +155,7 @@ WriteBatch& WriteBatch::operator=(const WriteBatch&) = default;
 
 // A moved-from batch is left empty and usable (the header fits in the
 // string's inline storage, so this does not allocate).
-WriteBatch::WriteBatch(WriteBatch&& other) noexcept
-    : rep_(std::move(other.rep_)) {
-  other.Clear();
-}
+WriteBatch::WriteBatch(WriteBatch&& other) noexcept : rep_(std::move(other.rep_)) { other.Clear(); }
 
 WriteBatch& WriteBatch::operator=(WriteBatch&& other) noexcept {
   if (this != &other) {
@@ -182,13 +168,10 @@ WriteBatch& WriteBatch::operator=(WriteBatch&& other) noexcept {
 Status WriteBatch::Put(const Slice& key, const Slice& value) {
   return WriteBatchInternal::Put(this, 0, key, value);
 }
-Status WriteBatch::Put(ColumnFamilyHandle* cf, const Slice& key,
-                       const Slice& value) {
+Status WriteBatch::Put(ColumnFamilyHandle* cf, const Slice& key, const Slice& value) {
   return WriteBatchInternal::Put(this, CfId(cf), key, value);
 }
-Status WriteBatch::Delete(const Slice& key) {
-  return WriteBatchInternal::Delete(this, 0, key);
-}
+Status WriteBatch::Delete(const Slice& key) { return WriteBatchInternal::Delete(this, 0, key); }
 Status WriteBatch::Delete(ColumnFamilyHandle* cf, const Slice& key) {
   return WriteBatchInternal::Delete(this, CfId(cf), key);
 }
@@ -208,8 +191,7 @@ Status WriteBatch::DeleteRange(ColumnFamilyHandle* cf, const Slice& begin_key,
 Status WriteBatch::Merge(const Slice& key, const Slice& value) {
   return WriteBatchInternal::Merge(this, 0, key, value);
 }
-Status WriteBatch::Merge(ColumnFamilyHandle* cf, const Slice& key,
-                         const Slice& value) {
+Status WriteBatch::Merge(ColumnFamilyHandle* cf, const Slice& key, const Slice& value) {
   return WriteBatchInternal::Merge(this, CfId(cf), key, value);
 }
 
@@ -232,45 +214,37 @@ uint32_t WriteBatch::Count() const { return WriteBatchInternal::Count(this); }
 
 WriteBatch::Handler::~Handler() = default;
 
-Status WriteBatch::Handler::PutCF(uint32_t cf_id, const Slice& key,
-                                  const Slice& value) {
+Status WriteBatch::Handler::PutCF(uint32_t cf_id, const Slice& key, const Slice& value) {
   if (cf_id != 0)
-    return Status::InvalidArgument(
-        "non-default column family and PutCF not implemented");
+    return Status::InvalidArgument("non-default column family and PutCF not implemented");
   Put(key, value);
   return Status::OK();
 }
 Status WriteBatch::Handler::DeleteCF(uint32_t cf_id, const Slice& key) {
   if (cf_id != 0) {
-    return Status::InvalidArgument(
-        "non-default column family and DeleteCF not implemented");
+    return Status::InvalidArgument("non-default column family and DeleteCF not implemented");
   }
   Delete(key);
   return Status::OK();
 }
 Status WriteBatch::Handler::SingleDeleteCF(uint32_t cf_id, const Slice& key) {
   if (cf_id != 0) {
-    return Status::InvalidArgument(
-        "non-default column family and SingleDeleteCF not implemented");
+    return Status::InvalidArgument("non-default column family and SingleDeleteCF not implemented");
   }
   SingleDelete(key);
   return Status::OK();
 }
-Status WriteBatch::Handler::DeleteRangeCF(uint32_t cf_id,
-                                          const Slice& begin_key,
+Status WriteBatch::Handler::DeleteRangeCF(uint32_t cf_id, const Slice& begin_key,
                                           const Slice& end_key) {
   if (cf_id != 0) {
-    return Status::InvalidArgument(
-        "non-default column family and DeleteRangeCF not implemented");
+    return Status::InvalidArgument("non-default column family and DeleteRangeCF not implemented");
   }
   DeleteRange(begin_key, end_key);
   return Status::OK();
 }
-Status WriteBatch::Handler::MergeCF(uint32_t cf_id, const Slice& key,
-                                    const Slice& value) {
+Status WriteBatch::Handler::MergeCF(uint32_t cf_id, const Slice& key, const Slice& value) {
   if (cf_id != 0) {
-    return Status::InvalidArgument(
-        "non-default column family and MergeCF not implemented");
+    return Status::InvalidArgument("non-default column family and MergeCF not implemented");
   }
   Merge(key, value);
   return Status::OK();
@@ -279,8 +253,7 @@ void WriteBatch::Handler::LogData(const Slice& /*blob*/) {}
 void WriteBatch::Handler::Put(const Slice& /*key*/, const Slice& /*value*/) {}
 void WriteBatch::Handler::Delete(const Slice& /*key*/) {}
 void WriteBatch::Handler::SingleDelete(const Slice& /*key*/) {}
-void WriteBatch::Handler::DeleteRange(const Slice& /*begin_key*/,
-                                      const Slice& /*end_key*/) {}
+void WriteBatch::Handler::DeleteRange(const Slice& /*begin_key*/, const Slice& /*end_key*/) {}
 void WriteBatch::Handler::Merge(const Slice& /*key*/, const Slice& /*value*/) {}
 
 // ---- Iterate ----

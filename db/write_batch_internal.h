@@ -68,15 +68,12 @@ class WriteBatchInternal {
 
   // Record appenders by column family id (0 = default, plain tags). Each
   // returns InvalidArgument when a key or value exceeds 4 GiB - 1 bytes.
-  static Status Put(WriteBatch* batch, uint32_t cf_id, const Slice& key,
-                    const Slice& value);
+  static Status Put(WriteBatch* batch, uint32_t cf_id, const Slice& key, const Slice& value);
   static Status Delete(WriteBatch* batch, uint32_t cf_id, const Slice& key);
-  static Status SingleDelete(WriteBatch* batch, uint32_t cf_id,
-                             const Slice& key);
-  static Status DeleteRange(WriteBatch* batch, uint32_t cf_id,
-                            const Slice& begin_key, const Slice& end_key);
-  static Status Merge(WriteBatch* batch, uint32_t cf_id, const Slice& key,
-                      const Slice& value);
+  static Status SingleDelete(WriteBatch* batch, uint32_t cf_id, const Slice& key);
+  static Status DeleteRange(WriteBatch* batch, uint32_t cf_id, const Slice& begin_key,
+                            const Slice& end_key);
+  static Status Merge(WriteBatch* batch, uint32_t cf_id, const Slice& key, const Slice& value);
 };
 
 }  // namespace strata

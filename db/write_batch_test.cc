@@ -19,8 +19,7 @@ namespace {
 
 class FakeColumnFamily : public ColumnFamilyHandle {
  public:
-  explicit FakeColumnFamily(uint32_t id)
-      : id_(id), name_("cf" + std::to_string(id)) {}
+  explicit FakeColumnFamily(uint32_t id) : id_(id), name_("cf" + std::to_string(id)) {}
   const std::string& GetName() const override { return name_; }
   uint32_t GetID() const override { return id_; }
 
@@ -44,8 +43,7 @@ class Recorder : public WriteBatch::Handler {
     Add("SingleDelete", cf, key.ToString());
     return Status::OK();
   }
-  Status DeleteRangeCF(uint32_t cf, const Slice& begin,
-                       const Slice& end) override {
+  Status DeleteRangeCF(uint32_t cf, const Slice& begin, const Slice& end) override {
     Add("DeleteRange", cf, begin.ToString() + "," + end.ToString());
     return Status::OK();
   }
@@ -53,9 +51,7 @@ class Recorder : public WriteBatch::Handler {
     Add("Merge", cf, key.ToString() + "," + value.ToString());
     return Status::OK();
   }
-  void LogData(const Slice& blob) override {
-    log += "LogData(" + blob.ToString() + ")";
-  }
+  void LogData(const Slice& blob) override { log += "LogData(" + blob.ToString() + ")"; }
 
   std::string log;
 
@@ -74,12 +70,8 @@ class PlainRecorder : public WriteBatch::Handler {
   void Put(const Slice& key, const Slice& value) override {
     log += "Put(" + key.ToString() + "," + value.ToString() + ")";
   }
-  void Delete(const Slice& key) override {
-    log += "Delete(" + key.ToString() + ")";
-  }
-  void SingleDelete(const Slice& key) override {
-    log += "SingleDelete(" + key.ToString() + ")";
-  }
+  void Delete(const Slice& key) override { log += "Delete(" + key.ToString() + ")"; }
+  void SingleDelete(const Slice& key) override { log += "SingleDelete(" + key.ToString() + ")"; }
   void DeleteRange(const Slice& begin, const Slice& end) override {
     log += "DeleteRange(" + begin.ToString() + "," + end.ToString() + ")";
   }
@@ -137,12 +129,11 @@ TEST(WriteBatchTest, EveryRecordTypeRoundTrips) {
   ASSERT_OK(batch.Put(&cf0, "k9", "v9"));
   ASSERT_OK(batch.Put(nullptr, "", ""));
   EXPECT_EQ(batch.Count(), 12u);
-  EXPECT_EQ(
-      PrintContents(batch),
-      "Put(k1,v1)Delete(k2)SingleDelete(k3)DeleteRange(a,b)Merge(k4,m)LogData("
-      "blob)"
-      "Put(cf3:k5,v5)Delete(cf3:k6)SingleDelete(cf300:k7)DeleteRange(cf3:c,d)"
-      "Merge(cf300:k8,n)Put(k9,v9)Put(,)");
+  EXPECT_EQ(PrintContents(batch),
+            "Put(k1,v1)Delete(k2)SingleDelete(k3)DeleteRange(a,b)Merge(k4,m)LogData("
+            "blob)"
+            "Put(cf3:k5,v5)Delete(cf3:k6)SingleDelete(cf300:k7)DeleteRange(cf3:c,d)"
+            "Merge(cf300:k8,n)Put(k9,v9)Put(,)");
   // Family 0 by handle uses the plain tag: the same bytes as without one.
   WriteBatch by_handle;
   WriteBatch plain;
@@ -270,8 +261,7 @@ TEST(WriteBatchTest, HandlerDefaults) {
   ASSERT_OK(batch.PutLogData("ignored by default"));
   PlainRecorder plain;
   ASSERT_OK(batch.Iterate(&plain));
-  EXPECT_EQ(plain.log,
-            "Put(a,1)Delete(b)SingleDelete(c)DeleteRange(d,e)Merge(f,2)");
+  EXPECT_EQ(plain.log, "Put(a,1)Delete(b)SingleDelete(c)DeleteRange(d,e)Merge(f,2)");
 
   // Other families are refused by the defaults.
   for (int op = 0; op < 5; op++) {
@@ -305,9 +295,7 @@ TEST(WriteBatchTest, HandlerDefaults) {
 
 TEST(WriteBatchTest, HandlerErrorStopsIteration) {
   struct Failing : WriteBatch::Handler {
-    Status DeleteCF(uint32_t, const Slice&) override {
-      return Status::Busy("no");
-    }
+    Status DeleteCF(uint32_t, const Slice&) override { return Status::Busy("no"); }
     void Put(const Slice& k, const Slice&) override { seen += k.ToString(); }
     std::string seen;
   } h;
@@ -339,9 +327,8 @@ TEST(WriteBatchTest, PutBytesMatchRocksDb) {
   WriteBatch batch;
   ASSERT_OK(batch.Put("k5", "value5"));
   WriteBatchInternal::SetSequence(&batch, 5);
-  EXPECT_EQ(
-      Hex(batch.Data()),
-      "05 00 00 00 00 00 00 00 01 00 00 00 01 02 6b 35 06 76 61 6c 75 65 35");
+  EXPECT_EQ(Hex(batch.Data()),
+            "05 00 00 00 00 00 00 00 01 00 00 00 01 02 6b 35 06 76 61 6c 75 65 35");
 }
 
 TEST(WriteBatchTest, RecordBytes) {
@@ -433,9 +420,8 @@ TEST(WriteBatchTest, UnknownTag) {
     Status s = bad.Iterate(&r);
     EXPECT_TRUE(s.IsCorruption()) << s.ToString();
     char expected[80];
-    snprintf(expected, sizeof(expected),
-             "Corruption: unknown WriteBatch tag 0x%02x: offset %zu", tag,
-             offset);
+    snprintf(expected, sizeof(expected), "Corruption: unknown WriteBatch tag 0x%02x: offset %zu",
+             tag, offset);
     EXPECT_EQ(s.ToString(), expected);
     EXPECT_EQ(r.log, "Put(a,1)");
   }
@@ -467,8 +453,7 @@ TEST(WriteBatchTest, UnsupportedTags) {
     char tag_text[16];
     snprintf(tag_text, sizeof(tag_text), "0x%02x", tag);
     EXPECT_NE(s.ToString().find(tag_text), std::string::npos) << s.ToString();
-    EXPECT_NE(s.ToString().find("offset 15"), std::string::npos)
-        << s.ToString();
+    EXPECT_NE(s.ToString().find("offset 15"), std::string::npos) << s.ToString();
   }
 }
 
@@ -503,8 +488,7 @@ TEST(WriteBatchTest, TruncatedAtEveryByte) {
   mark();
   ASSERT_OK(batch.Merge(&cf, "key8", "mm"));
   const size_t end = batch.GetDataSize();
-  ASSERT_EQ(PrintContents(batch).find('<'), std::string::npos)
-      << PrintContents(batch);
+  ASSERT_EQ(PrintContents(batch).find('<'), std::string::npos) << PrintContents(batch);
 
   for (size_t cut = 12; cut < end; cut++) {
     // Copy into an exactly sized heap buffer so ASan sees any overread.
@@ -512,8 +496,7 @@ TEST(WriteBatchTest, TruncatedAtEveryByte) {
     Recorder r;
     Status s = truncated.Iterate(&r);
     ASSERT_TRUE(s.IsCorruption()) << cut << " " << s.ToString();
-    const bool at_boundary =
-        std::find(starts.begin(), starts.end(), cut) != starts.end();
+    const bool at_boundary = std::find(starts.begin(), starts.end(), cut) != starts.end();
     if (at_boundary) {
       EXPECT_EQ(s.ToString(), "Corruption: WriteBatch has wrong count") << cut;
     } else {
@@ -521,8 +504,7 @@ TEST(WriteBatchTest, TruncatedAtEveryByte) {
       for (size_t st : starts) {
         if (st < cut) record_start = st;
       }
-      EXPECT_NE(s.ToString().find("offset " + std::to_string(record_start)),
-                std::string::npos)
+      EXPECT_NE(s.ToString().find("offset " + std::to_string(record_start)), std::string::npos)
           << cut << " " << s.ToString();
     }
   }

@@ -1,6 +1,5 @@
 #include "db/write_thread.h"
 
-
 #include "db/write_batch_internal.h"
 
 namespace strata {

@@ -33,8 +33,7 @@ uint64_t RandomSeed() {
   if (env != nullptr && env[0] != '\0') {
     seed = strtoull(env, nullptr, 10);
   } else {
-    seed = static_cast<uint64_t>(
-        std::chrono::steady_clock::now().time_since_epoch().count());
+    seed = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
   }
   printf("random seed: %llu (replay with STRATA_TEST_SEED=%llu)\n",
          static_cast<unsigned long long>(seed), static_cast<unsigned long long>(seed));

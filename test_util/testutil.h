@@ -11,14 +11,14 @@
 
 #include "strata/status.h"
 
-#define ASSERT_OK(expr)                                  \
-  do {                                                   \
-    const ::strata::Status _s = (expr);                  \
+#define ASSERT_OK(expr)                                     \
+  do {                                                      \
+    const ::strata::Status _s = (expr);                     \
     ASSERT_TRUE(_s.ok()) << #expr << ": " << _s.ToString(); \
   } while (0)
-#define EXPECT_OK(expr)                                  \
-  do {                                                   \
-    const ::strata::Status _s = (expr);                  \
+#define EXPECT_OK(expr)                                     \
+  do {                                                      \
+    const ::strata::Status _s = (expr);                     \
     EXPECT_TRUE(_s.ok()) << #expr << ": " << _s.ToString(); \
   } while (0)
 

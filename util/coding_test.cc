@@ -28,8 +28,7 @@ std::vector<T> InterestingValues() {
 
 TEST(CodingTest, Fixed16) {
   std::string s;
-  for (uint32_t v = 0; v <= 0xffff; v++)
-    PutFixed16(&s, static_cast<uint16_t>(v));
+  for (uint32_t v = 0; v <= 0xffff; v++) PutFixed16(&s, static_cast<uint16_t>(v));
   ASSERT_EQ(2u * 0x10000, s.size());
   for (uint32_t v = 0; v <= 0xffff; v++) {
     ASSERT_EQ(v, DecodeFixed16(s.data() + 2 * v));
@@ -81,8 +80,7 @@ TEST(CodingTest, Fixed64) {
 
   char buf[8];
   EncodeFixed64(buf, 0x0807060504030201ull);
-  EXPECT_EQ(std::string("\x01\x02\x03\x04\x05\x06\x07\x08", 8),
-            std::string(buf, 8));
+  EXPECT_EQ(std::string("\x01\x02\x03\x04\x05\x06\x07\x08", 8), std::string(buf, 8));
 }
 
 TEST(CodingTest, Varint32RoundTrip) {
@@ -184,14 +182,12 @@ TEST(CodingTest, Varint32TruncatedAtEveryPoint) {
     PutVarint32(&s, v);
     for (size_t len = 0; len < s.size(); len++) {
       uint32_t got = 12345;
-      ASSERT_EQ(nullptr, GetVarint32Ptr(s.data(), s.data() + len, &got))
-          << v << " cut at " << len;
+      ASSERT_EQ(nullptr, GetVarint32Ptr(s.data(), s.data() + len, &got)) << v << " cut at " << len;
       Slice in(s.data(), len);
       ASSERT_FALSE(GetVarint32(&in, &got)) << v << " cut at " << len;
     }
     uint32_t got;
-    ASSERT_EQ(s.data() + s.size(),
-              GetVarint32Ptr(s.data(), s.data() + s.size(), &got));
+    ASSERT_EQ(s.data() + s.size(), GetVarint32Ptr(s.data(), s.data() + s.size(), &got));
     ASSERT_EQ(v, got);
   }
 }
@@ -202,14 +198,12 @@ TEST(CodingTest, Varint64TruncatedAtEveryPoint) {
     PutVarint64(&s, v);
     for (size_t len = 0; len < s.size(); len++) {
       uint64_t got = 12345;
-      ASSERT_EQ(nullptr, GetVarint64Ptr(s.data(), s.data() + len, &got))
-          << v << " cut at " << len;
+      ASSERT_EQ(nullptr, GetVarint64Ptr(s.data(), s.data() + len, &got)) << v << " cut at " << len;
       Slice in(s.data(), len);
       ASSERT_FALSE(GetVarint64(&in, &got)) << v << " cut at " << len;
     }
     uint64_t got;
-    ASSERT_EQ(s.data() + s.size(),
-              GetVarint64Ptr(s.data(), s.data() + s.size(), &got));
+    ASSERT_EQ(s.data() + s.size(), GetVarint64Ptr(s.data(), s.data() + s.size(), &got));
     ASSERT_EQ(v, got);
   }
 }
@@ -218,22 +212,18 @@ TEST(CodingTest, Varint32OverlongOrOverflowingRejected) {
   uint32_t got;
   // Five bytes whose last one carries bits above bit 31.
   for (int last = 0x10; last <= 0x7f; last++) {
-    const std::string s =
-        std::string("\xff\xff\xff\xff", 4) + static_cast<char>(last);
-    ASSERT_EQ(nullptr, GetVarint32Ptr(s.data(), s.data() + s.size(), &got))
-        << last;
+    const std::string s = std::string("\xff\xff\xff\xff", 4) + static_cast<char>(last);
+    ASSERT_EQ(nullptr, GetVarint32Ptr(s.data(), s.data() + s.size(), &got)) << last;
   }
   // The largest legal five-byte encoding still decodes.
   const std::string max32("\xff\xff\xff\xff\x0f", 5);
-  ASSERT_EQ(max32.data() + 5,
-            GetVarint32Ptr(max32.data(), max32.data() + 5, &got));
+  ASSERT_EQ(max32.data() + 5, GetVarint32Ptr(max32.data(), max32.data() + 5, &got));
   EXPECT_EQ(0xffffffffu, got);
   // A continuation bit on the fifth byte: more than 5 bytes.
   const std::string six("\x80\x80\x80\x80\x80\x00", 6);
   EXPECT_EQ(nullptr, GetVarint32Ptr(six.data(), six.data() + six.size(), &got));
   const std::string cont5("\xff\xff\xff\xff\x8f\x00", 6);
-  EXPECT_EQ(nullptr,
-            GetVarint32Ptr(cont5.data(), cont5.data() + cont5.size(), &got));
+  EXPECT_EQ(nullptr, GetVarint32Ptr(cont5.data(), cont5.data() + cont5.size(), &got));
 }
 
 TEST(CodingTest, Varint64OverlongOrOverflowingRejected) {
@@ -241,20 +231,16 @@ TEST(CodingTest, Varint64OverlongOrOverflowingRejected) {
   // Ten bytes whose last carries bits above bit 63.
   for (int last = 0x02; last <= 0x7f; last++) {
     const std::string s = std::string(9, '\xff') + static_cast<char>(last);
-    ASSERT_EQ(nullptr, GetVarint64Ptr(s.data(), s.data() + s.size(), &got))
-        << last;
+    ASSERT_EQ(nullptr, GetVarint64Ptr(s.data(), s.data() + s.size(), &got)) << last;
   }
   const std::string max64 = std::string(9, '\xff') + '\x01';
-  ASSERT_EQ(max64.data() + 10,
-            GetVarint64Ptr(max64.data(), max64.data() + 10, &got));
+  ASSERT_EQ(max64.data() + 10, GetVarint64Ptr(max64.data(), max64.data() + 10, &got));
   EXPECT_EQ(std::numeric_limits<uint64_t>::max(), got);
   // Eleven bytes (continuation bits on the first ten).
   const std::string eleven = std::string(10, '\x80') + '\x00';
-  EXPECT_EQ(nullptr,
-            GetVarint64Ptr(eleven.data(), eleven.data() + eleven.size(), &got));
+  EXPECT_EQ(nullptr, GetVarint64Ptr(eleven.data(), eleven.data() + eleven.size(), &got));
   const std::string eleven_ff = std::string(10, '\xff') + '\x01';
-  EXPECT_EQ(nullptr, GetVarint64Ptr(eleven_ff.data(),
-                                    eleven_ff.data() + eleven_ff.size(), &got));
+  EXPECT_EQ(nullptr, GetVarint64Ptr(eleven_ff.data(), eleven_ff.data() + eleven_ff.size(), &got));
   Slice in(eleven);
   EXPECT_FALSE(GetVarint64(&in, &got));
 }
@@ -297,8 +283,7 @@ TEST(CodingTest, LengthPrefixedSlice) {
 
   const char* p = s.data();
   const char* limit = s.data() + s.size();
-  for (const std::string& expected :
-       {std::string(), std::string("foo"), std::string("bar"), big}) {
+  for (const std::string& expected : {std::string(), std::string("foo"), std::string("bar"), big}) {
     p = GetLengthPrefixedSlicePtr(p, limit, &v);
     ASSERT_NE(nullptr, p);
     EXPECT_EQ(expected, v.ToString());
@@ -313,8 +298,7 @@ TEST(CodingTest, LengthPrefixedSliceTruncated) {
     Slice in(s.data(), len);
     Slice v;
     ASSERT_FALSE(GetLengthPrefixedSlice(&in, &v)) << len;
-    ASSERT_EQ(nullptr, GetLengthPrefixedSlicePtr(s.data(), s.data() + len, &v))
-        << len;
+    ASSERT_EQ(nullptr, GetLengthPrefixedSlicePtr(s.data(), s.data() + len, &v)) << len;
   }
   // A length that overflows the remaining input, even near SIZE_MAX.
   std::string huge;
@@ -323,8 +307,7 @@ TEST(CodingTest, LengthPrefixedSliceTruncated) {
   Slice in(huge);
   Slice v;
   EXPECT_FALSE(GetLengthPrefixedSlice(&in, &v));
-  EXPECT_EQ(nullptr, GetLengthPrefixedSlicePtr(huge.data(),
-                                               huge.data() + huge.size(), &v));
+  EXPECT_EQ(nullptr, GetLengthPrefixedSlicePtr(huge.data(), huge.data() + huge.size(), &v));
 }
 
 }  // namespace

@@ -75,9 +75,8 @@ uint32_t ExtendPortable(uint32_t init_crc, const char* data, size_t n) {
   while (n >= 8) {
     const uint32_t lo = DecodeFixed32(reinterpret_cast<const char*>(p)) ^ crc;
     const uint32_t hi = DecodeFixed32(reinterpret_cast<const char*>(p + 4));
-    crc = t[7][lo & 0xff] ^ t[6][(lo >> 8) & 0xff] ^ t[5][(lo >> 16) & 0xff] ^
-          t[4][lo >> 24] ^ t[3][hi & 0xff] ^ t[2][(hi >> 8) & 0xff] ^
-          t[1][(hi >> 16) & 0xff] ^ t[0][hi >> 24];
+    crc = t[7][lo & 0xff] ^ t[6][(lo >> 8) & 0xff] ^ t[5][(lo >> 16) & 0xff] ^ t[4][lo >> 24] ^
+          t[3][hi & 0xff] ^ t[2][(hi >> 8) & 0xff] ^ t[1][(hi >> 16) & 0xff] ^ t[0][hi >> 24];
     p += 8;
     n -= 8;
   }

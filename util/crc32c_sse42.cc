@@ -69,16 +69,12 @@ inline uint16_t Load16(const unsigned char* p) {
 }
 
 // crc_a shifted over 2L bytes, xor crc_b shifted over L bytes, reduced.
-inline uint64_t ShiftTwo(uint64_t crc_a, uint32_t k2, uint64_t crc_b,
-                         uint32_t k1) {
-  const __m128i pa =
-      _mm_clmulepi64_si128(_mm_cvtsi64_si128(static_cast<int64_t>(crc_a)),
-                           _mm_cvtsi32_si128(static_cast<int>(k2)), 0x00);
-  const __m128i pb =
-      _mm_clmulepi64_si128(_mm_cvtsi64_si128(static_cast<int64_t>(crc_b)),
-                           _mm_cvtsi32_si128(static_cast<int>(k1)), 0x00);
-  const uint64_t folded =
-      static_cast<uint64_t>(_mm_cvtsi128_si64(_mm_xor_si128(pa, pb)));
+inline uint64_t ShiftTwo(uint64_t crc_a, uint32_t k2, uint64_t crc_b, uint32_t k1) {
+  const __m128i pa = _mm_clmulepi64_si128(_mm_cvtsi64_si128(static_cast<int64_t>(crc_a)),
+                                          _mm_cvtsi32_si128(static_cast<int>(k2)), 0x00);
+  const __m128i pb = _mm_clmulepi64_si128(_mm_cvtsi64_si128(static_cast<int64_t>(crc_b)),
+                                          _mm_cvtsi32_si128(static_cast<int>(k1)), 0x00);
+  const uint64_t folded = static_cast<uint64_t>(_mm_cvtsi128_si64(_mm_xor_si128(pa, pb)));
   return _mm_crc32_u64(0, folded);
 }
 

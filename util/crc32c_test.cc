@@ -50,9 +50,7 @@ TEST(Crc32cTest, EmptyInput) {
   EXPECT_EQ(0x12345678u, ExtendPortable(0x12345678u, "", 0));
 }
 
-TEST(Crc32cTest, DifferentInputsDiffer) {
-  EXPECT_NE(Value("a", 1), Value("foo", 3));
-}
+TEST(Crc32cTest, DifferentInputsDiffer) { EXPECT_NE(Value("a", 1), Value("foo", 3)); }
 
 TEST(Crc32cTest, ExtendEqualsValueOfConcatenationAtEverySplit) {
   std::mt19937_64 rng(test::RandomSeed());
@@ -62,16 +60,14 @@ TEST(Crc32cTest, ExtendEqualsValueOfConcatenationAtEverySplit) {
   ASSERT_EQ(whole, ExtendPortable(0, data.data(), data.size()));
   for (size_t split = 0; split <= data.size(); split++) {
     const uint32_t head = Value(data.data(), split);
-    ASSERT_EQ(whole, Extend(head, data.data() + split, data.size() - split))
-        << "split " << split;
+    ASSERT_EQ(whole, Extend(head, data.data() + split, data.size() - split)) << "split " << split;
   }
   // Portable, at every split of a shorter prefix.
   const size_t short_len = 3000;
   const uint32_t short_whole = ExtendPortable(0, data.data(), short_len);
   for (size_t split = 0; split <= short_len; split++) {
     const uint32_t head = ExtendPortable(0, data.data(), split);
-    ASSERT_EQ(short_whole,
-              ExtendPortable(head, data.data() + split, short_len - split))
+    ASSERT_EQ(short_whole, ExtendPortable(head, data.data() + split, short_len - split))
         << "split " << split;
   }
   EXPECT_EQ(Value("hello world", 11), Extend(Value("hello ", 6), "world", 5));
@@ -95,12 +91,10 @@ TEST(Crc32cTest, HardwareMatchesPortableAtEveryLengthAndAlignment) {
 TEST(Crc32cTest, HardwareMatchesPortableForLargeBuffers) {
   std::mt19937_64 rng(test::RandomSeed());
   const std::string data = test::RandomBytes(&rng, (1 << 20) + 77);
-  for (size_t len :
-       {size_t{12287}, size_t{12288}, size_t{12289}, size_t{24576},
-        size_t{65536}, size_t{100003}, size_t{1} << 20, data.size()}) {
+  for (size_t len : {size_t{12287}, size_t{12288}, size_t{12289}, size_t{24576}, size_t{65536},
+                     size_t{100003}, size_t{1} << 20, data.size()}) {
     const uint32_t init = static_cast<uint32_t>(rng());
-    EXPECT_EQ(ExtendPortable(init, data.data(), len),
-              Extend(init, data.data(), len))
+    EXPECT_EQ(ExtendPortable(init, data.data(), len), Extend(init, data.data(), len))
         << "len " << len;
   }
 }

@@ -57,9 +57,8 @@ static_assert(kLimits[kNumBuckets - 2] == 18000000000000000000ull);
 
 inline size_t BucketIndex(uint64_t value) {
   // The first limit >= value; the last limit is UINT64_MAX, so one exists.
-  return static_cast<size_t>(
-      std::lower_bound(kLimits.begin(), kLimits.end(), value) -
-      kLimits.begin());
+  return static_cast<size_t>(std::lower_bound(kLimits.begin(), kLimits.end(), value) -
+                             kLimits.begin());
 }
 
 inline uint64_t BucketLeft(size_t b) { return b == 0 ? 0 : kLimits[b - 1]; }
@@ -126,17 +125,14 @@ double Histogram::Percentile(double p) const {
     const double below = static_cast<double>(cumulative - in_bucket);
     const double left = static_cast<double>(BucketLeft(b));
     const double right = static_cast<double>(kLimits[b]);
-    const double fraction =
-        (threshold - below) / static_cast<double>(in_bucket);
+    const double fraction = (threshold - below) / static_cast<double>(in_bucket);
     const double r = left + (right - left) * fraction;
     return std::clamp(r, static_cast<double>(min_), static_cast<double>(max_));
   }
   return static_cast<double>(max_);
 }
 
-double Histogram::Average() const {
-  return num_ == 0 ? 0 : sum_ / static_cast<double>(num_);
-}
+double Histogram::Average() const { return num_ == 0 ? 0 : sum_ / static_cast<double>(num_); }
 
 double Histogram::StandardDeviation() const {
   if (num_ == 0) return 0;
@@ -148,18 +144,16 @@ double Histogram::StandardDeviation() const {
 std::string Histogram::ToString() const {
   std::string r;
   char buf[256];
-  snprintf(buf, sizeof(buf), "Count: %" PRIu64 " Average: %.4f  StdDev: %.2f\n",
-           num_, Average(), StandardDeviation());
+  snprintf(buf, sizeof(buf), "Count: %" PRIu64 " Average: %.4f  StdDev: %.2f\n", num_, Average(),
+           StandardDeviation());
   r.append(buf);
-  snprintf(buf, sizeof(buf),
-           "Min: %" PRIu64 "  Median: %.4f  Max: %" PRIu64 "\n", min_, Median(),
+  snprintf(buf, sizeof(buf), "Min: %" PRIu64 "  Median: %.4f  Max: %" PRIu64 "\n", min_, Median(),
            max_);
   r.append(buf);
   snprintf(buf, sizeof(buf),
            "Percentiles: P50: %.2f P75: %.2f P99: %.2f P99.9: %.2f P99.99: "
            "%.2f\n",
-           Percentile(50), Percentile(75), Percentile(99), Percentile(99.9),
-           Percentile(99.99));
+           Percentile(50), Percentile(75), Percentile(99), Percentile(99.9), Percentile(99.99));
   r.append(buf);
   r.append("------------------------------------------------------\n");
   if (num_ == 0) return r;
@@ -170,8 +164,7 @@ std::string Histogram::ToString() const {
     if (in_bucket == 0) continue;
     cumulative += in_bucket;
     const double percent = percent_per_value * static_cast<double>(in_bucket);
-    snprintf(buf, sizeof(buf),
-             "%c %7" PRIu64 ", %7" PRIu64 " ] %8" PRIu64 " %7.3f%% %7.3f%% ",
+    snprintf(buf, sizeof(buf), "%c %7" PRIu64 ", %7" PRIu64 " ] %8" PRIu64 " %7.3f%% %7.3f%% ",
              b == 0 ? '[' : '(', BucketLeft(b), kLimits[b], in_bucket, percent,
              percent_per_value * static_cast<double>(cumulative));
     r.append(buf);

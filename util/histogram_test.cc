@@ -15,11 +15,10 @@ namespace {
 
 TEST(HistogramTest, BucketLimits) {
   const std::vector<uint64_t>& limits = Histogram::BucketLimits();
-  const uint64_t expected_prefix[] = {
-      1,   2,   3,   4,   5,   6,   7,   8,   9,    10,  12,
-      14,  16,  18,  20,  25,  30,  35,  40,  45,   50,  60,
-      70,  80,  90,  100, 120, 140, 160, 180, 200,  250, 300,
-      350, 400, 450, 500, 600, 700, 800, 900, 1000, 1200};
+  const uint64_t expected_prefix[] = {1,   2,   3,   4,   5,   6,   7,   8,   9,    10,  12,
+                                      14,  16,  18,  20,  25,  30,  35,  40,  45,   50,  60,
+                                      70,  80,  90,  100, 120, 140, 160, 180, 200,  250, 300,
+                                      350, 400, 450, 500, 600, 700, 800, 900, 1000, 1200};
   ASSERT_GT(limits.size(), std::size(expected_prefix));
   for (size_t i = 0; i < std::size(expected_prefix); i++) {
     EXPECT_EQ(expected_prefix[i], limits[i]) << i;
@@ -80,11 +79,9 @@ TEST(HistogramTest, ZeroAndHugeValues) {
   EXPECT_EQ(0.0, h.Percentile(0));
   EXPECT_EQ(h.Max(), h.Percentile(100));
   const std::string s = h.ToString();
-  EXPECT_NE(std::string::npos, s.find("[       0,       1 ]        1  50.000%"))
-      << s;
-  EXPECT_NE(std::string::npos,
-            s.find("( 18000000000000000000, 18446744073709551615 ]        1 "
-                   " 50.000% 100.000% ##########"))
+  EXPECT_NE(std::string::npos, s.find("[       0,       1 ]        1  50.000%")) << s;
+  EXPECT_NE(std::string::npos, s.find("( 18000000000000000000, 18446744073709551615 ]        1 "
+                                      " 50.000% 100.000% ##########"))
       << s;
 }
 
@@ -118,8 +115,7 @@ TEST(HistogramTest, Uniform1To100) {
   std::getline(lines, line);
   EXPECT_EQ("Min: 1  Median: 50.0000  Max: 100", line);
   std::getline(lines, line);
-  EXPECT_EQ(0u, line.find("Percentiles: P50: 50.00 P75: 75.00 P99: 99.00"))
-      << line;
+  EXPECT_EQ(0u, line.find("Percentiles: P50: 50.00 P75: 75.00 P99: 99.00")) << line;
   std::getline(lines, line);
   EXPECT_EQ(std::string(54, '-'), line);
   std::getline(lines, line);
@@ -154,8 +150,7 @@ TEST(HistogramTest, MergeEqualsAddingAll) {
   // Sums are doubles added in another order: equal up to rounding.
   EXPECT_NEAR(all.Sum(), merged.Sum(), 1e-12 * all.Sum());
   EXPECT_NEAR(all.Average(), merged.Average(), 1e-12 * all.Average());
-  EXPECT_NEAR(all.StandardDeviation(), merged.StandardDeviation(),
-              1e-9 * all.StandardDeviation());
+  EXPECT_NEAR(all.StandardDeviation(), merged.StandardDeviation(), 1e-9 * all.StandardDeviation());
   for (double p : {0.0, 10.0, 50.0, 75.0, 99.0, 99.9, 100.0}) {
     EXPECT_DOUBLE_EQ(all.Percentile(p), merged.Percentile(p)) << p;
   }

@@ -86,10 +86,8 @@ constexpr bool HistogramTableInOrder() {
   }
   return true;
 }
-static_assert(TickerTableInOrder(),
-              "kTickerInfo must list every ticker in order");
-static_assert(HistogramTableInOrder(),
-              "kHistogramInfo must list every histogram in order");
+static_assert(TickerTableInOrder(), "kTickerInfo must list every ticker in order");
+static_assert(HistogramTableInOrder(), "kHistogramInfo must list every histogram in order");
 
 constexpr size_t kCacheLine = 64;
 
@@ -112,8 +110,7 @@ size_t ShardCount() {
 
 class StatisticsImpl final : public Statistics {
  public:
-  StatisticsImpl()
-      : num_shards_(ShardCount()), shards_(new Shard[num_shards_]) {}
+  StatisticsImpl() : num_shards_(ShardCount()), shards_(new Shard[num_shards_]) {}
 
   uint64_t getTickerCount(uint32_t ticker) const override {
     if (ticker >= TICKER_ENUM_MAX) return 0;
@@ -135,8 +132,7 @@ class StatisticsImpl final : public Statistics {
   void setTickerCount(uint32_t ticker, uint64_t count) override {
     if (ticker >= TICKER_ENUM_MAX) return;
     for (size_t s = 0; s < num_shards_; s++) {
-      shards_[s].tickers[ticker].store(s == 0 ? count : 0,
-                                       std::memory_order_relaxed);
+      shards_[s].tickers[ticker].store(s == 0 ? count : 0, std::memory_order_relaxed);
     }
   }
 
@@ -178,18 +174,15 @@ class StatisticsImpl final : public Statistics {
     std::string r;
     char buf[512];
     for (const TickerInfo& t : kTickerInfo) {
-      snprintf(buf, sizeof(buf), "%s COUNT : %" PRIu64 "\n", t.name,
-               getTickerCount(t.ticker));
+      snprintf(buf, sizeof(buf), "%s COUNT : %" PRIu64 "\n", t.name, getTickerCount(t.ticker));
       r.append(buf);
     }
     for (const HistogramInfo& h : kHistogramInfo) {
       HistogramData d;
       histogramData(h.histogram, &d);
       snprintf(buf, sizeof(buf),
-               "%s P50 : %f P95 : %f P99 : %f P100 : %f COUNT : %" PRIu64
-               " SUM : %" PRIu64 "\n",
-               h.name, d.median, d.percentile95, d.percentile99, d.max, d.count,
-               d.sum);
+               "%s P50 : %f P95 : %f P99 : %f P100 : %f COUNT : %" PRIu64 " SUM : %" PRIu64 "\n",
+               h.name, d.median, d.percentile95, d.percentile99, d.max, d.count, d.sum);
       r.append(buf);
     }
     return r;
@@ -221,8 +214,7 @@ class StatisticsImpl final : public Statistics {
 }  // namespace
 
 const char* TickerName(uint32_t ticker) {
-  return ticker < TICKER_ENUM_MAX ? kTickerInfo[ticker].name
-                                  : "strata.unknown.ticker";
+  return ticker < TICKER_ENUM_MAX ? kTickerInfo[ticker].name : "strata.unknown.ticker";
 }
 
 const char* HistogramName(uint32_t histogram) {
@@ -230,8 +222,6 @@ const char* HistogramName(uint32_t histogram) {
                                         : "strata.unknown.histogram";
 }
 
-std::shared_ptr<Statistics> CreateDBStatistics() {
-  return std::make_shared<StatisticsImpl>();
-}
+std::shared_ptr<Statistics> CreateDBStatistics() { return std::make_shared<StatisticsImpl>(); }
 
 }  // namespace strata

@@ -17,8 +17,8 @@ namespace {
 bool IsDottedLowercase(const std::string& name) {
   if (name.rfind("strata.", 0) != 0 || name.back() == '.') return false;
   for (char c : name) {
-    if (!(islower(static_cast<unsigned char>(c)) ||
-          isdigit(static_cast<unsigned char>(c)) || c == '.')) {
+    if (!(islower(static_cast<unsigned char>(c)) || isdigit(static_cast<unsigned char>(c)) ||
+          c == '.')) {
       return false;
     }
   }
@@ -118,26 +118,21 @@ TEST(StatisticsTest, ToStringListsEverything) {
   std::string line;
   int lines = 0;
   while (std::getline(in, line)) lines++;
-  EXPECT_EQ(
-      static_cast<int>(TICKER_ENUM_MAX) + static_cast<int>(HISTOGRAM_ENUM_MAX),
-      lines);
+  EXPECT_EQ(static_cast<int>(TICKER_ENUM_MAX) + static_cast<int>(HISTOGRAM_ENUM_MAX), lines);
   for (uint32_t t = 0; t < TICKER_ENUM_MAX; t++) {
     const std::string expected =
-        std::string(TickerName(t)) +
-        " COUNT : " + std::to_string(stats->getTickerCount(t)) + "\n";
+        std::string(TickerName(t)) + " COUNT : " + std::to_string(stats->getTickerCount(t)) + "\n";
     EXPECT_NE(std::string::npos, s.find(expected)) << expected;
   }
   EXPECT_NE(std::string::npos, s.find("strata.wal.bytes COUNT : 4096\n"));
   // The 95th and 99th percentiles interpolate inside the bucket (25, 30]
   // holding 30: 25 + 5 * 0.9 and 25 + 5 * 0.98.
-  EXPECT_NE(std::string::npos,
-            s.find("strata.wal.file.sync.micros P50 : 10.000000 P95 : "
-                   "29.500000 P99 : 29.900000 P100 : 30.000000 COUNT : 2 "
-                   "SUM : 40\n"))
+  EXPECT_NE(std::string::npos, s.find("strata.wal.file.sync.micros P50 : 10.000000 P95 : "
+                                      "29.500000 P99 : 29.900000 P100 : 30.000000 COUNT : 2 "
+                                      "SUM : 40\n"))
       << s;
-  EXPECT_NE(std::string::npos,
-            s.find("strata.db.get.micros P50 : 0.000000 P95 : 0.000000 P99 : "
-                   "0.000000 P100 : 0.000000 COUNT : 0 SUM : 0\n"))
+  EXPECT_NE(std::string::npos, s.find("strata.db.get.micros P50 : 0.000000 P95 : 0.000000 P99 : "
+                                      "0.000000 P100 : 0.000000 COUNT : 0 SUM : 0\n"))
       << s;
 }
 

@@ -15,21 +15,36 @@ std::unique_ptr<const char[]> CopyState(const char* s) {
 
 const char* CodeName(Status::Code code) {
   switch (code) {
-    case Status::kOk: return "OK";
-    case Status::kNotFound: return "NotFound: ";
-    case Status::kCorruption: return "Corruption: ";
-    case Status::kNotSupported: return "Not implemented: ";
-    case Status::kInvalidArgument: return "Invalid argument: ";
-    case Status::kIOError: return "IO error: ";
-    case Status::kMergeInProgress: return "Merge in progress: ";
-    case Status::kIncomplete: return "Result incomplete: ";
-    case Status::kShutdownInProgress: return "Shutdown in progress: ";
-    case Status::kTimedOut: return "Operation timed out: ";
-    case Status::kAborted: return "Operation aborted: ";
-    case Status::kBusy: return "Resource busy: ";
-    case Status::kExpired: return "Operation expired: ";
-    case Status::kTryAgain: return "Operation failed. Try again.: ";
-    default: return "Unknown code: ";
+    case Status::kOk:
+      return "OK";
+    case Status::kNotFound:
+      return "NotFound: ";
+    case Status::kCorruption:
+      return "Corruption: ";
+    case Status::kNotSupported:
+      return "Not implemented: ";
+    case Status::kInvalidArgument:
+      return "Invalid argument: ";
+    case Status::kIOError:
+      return "IO error: ";
+    case Status::kMergeInProgress:
+      return "Merge in progress: ";
+    case Status::kIncomplete:
+      return "Result incomplete: ";
+    case Status::kShutdownInProgress:
+      return "Shutdown in progress: ";
+    case Status::kTimedOut:
+      return "Operation timed out: ";
+    case Status::kAborted:
+      return "Operation aborted: ";
+    case Status::kBusy:
+      return "Resource busy: ";
+    case Status::kExpired:
+      return "Operation expired: ";
+    case Status::kTryAgain:
+      return "Operation failed. Try again.: ";
+    default:
+      return "Unknown code: ";
   }
 }
 

@@ -21,9 +21,7 @@ class STRATA_EXPORT Comparator {
   virtual int Compare(const Slice& a, const Slice& b) const = 0;
 
   // True iff a and b are equal under this order. May be faster than Compare.
-  virtual bool Equal(const Slice& a, const Slice& b) const {
-    return Compare(a, b) == 0;
-  }
+  virtual bool Equal(const Slice& a, const Slice& b) const { return Compare(a, b) == 0; }
 
   // The persisted name, e.g. "leveldb.BytewiseComparator".
   virtual const char* Name() const = 0;

@@ -49,8 +49,7 @@ class STRATA_EXPORT DB {
   // create_if_missing; IOError naming the LOCK file when another process (or
   // another DB object) has it open; Corruption naming the file and offset
   // when recovery meets damage it may not skip.
-  static Status Open(const Options& options, const std::string& path,
-                     std::unique_ptr<DB>* db);
+  static Status Open(const Options& options, const std::string& path, std::unique_ptr<DB>* db);
   // Opens with explicit column families; handles[i] is the handle of
   // column_families[i], owned by the caller (DestroyColumnFamilyHandle).
   static Status Open(const DBOptions& options, const std::string& path,
@@ -69,8 +68,7 @@ class STRATA_EXPORT DB {
   Status Put(const WriteOptions& options, const Slice& key, const Slice& value) {
     return Put(options, DefaultColumnFamily(), key, value);
   }
-  virtual Status Delete(const WriteOptions& options, ColumnFamilyHandle* cf,
-                        const Slice& key) = 0;
+  virtual Status Delete(const WriteOptions& options, ColumnFamilyHandle* cf, const Slice& key) = 0;
   Status Delete(const WriteOptions& options, const Slice& key) {
     return Delete(options, DefaultColumnFamily(), key);
   }
@@ -98,8 +96,7 @@ class STRATA_EXPORT DB {
   Status Get(const ReadOptions& options, const Slice& key, std::string* value) {
     return Get(options, DefaultColumnFamily(), key, value);
   }
-  virtual std::vector<Status> MultiGet(const ReadOptions& options,
-                                       const std::vector<Slice>& keys,
+  virtual std::vector<Status> MultiGet(const ReadOptions& options, const std::vector<Slice>& keys,
                                        std::vector<std::string>* values);
 
   // The iterator must be destroyed before the DB.
@@ -115,13 +112,11 @@ class STRATA_EXPORT DB {
 
   // Properties by name ("strata.<name>", with "rocksdb.<name>" accepted as
   // an alias). False if the name is unknown.
-  virtual bool GetProperty(ColumnFamilyHandle* cf, const Slice& property,
-                           std::string* value) = 0;
+  virtual bool GetProperty(ColumnFamilyHandle* cf, const Slice& property, std::string* value) = 0;
   bool GetProperty(const Slice& property, std::string* value) {
     return GetProperty(DefaultColumnFamily(), property, value);
   }
-  virtual bool GetIntProperty(ColumnFamilyHandle* cf, const Slice& property,
-                              uint64_t* value) = 0;
+  virtual bool GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint64_t* value) = 0;
   bool GetIntProperty(const Slice& property, uint64_t* value) {
     return GetIntProperty(DefaultColumnFamily(), property, value);
   }
@@ -132,13 +127,12 @@ class STRATA_EXPORT DB {
   virtual Status SyncWAL() = 0;
   virtual Status CompactRange(const CompactRangeOptions& options, ColumnFamilyHandle* cf,
                               const Slice* begin, const Slice* end) = 0;
-  Status CompactRange(const CompactRangeOptions& options, const Slice* begin,
-                      const Slice* end) {
+  Status CompactRange(const CompactRangeOptions& options, const Slice* begin, const Slice* end) {
     return CompactRange(options, DefaultColumnFamily(), begin, end);
   }
 
-  virtual Status CreateColumnFamily(const ColumnFamilyOptions& options,
-                                    const std::string& name, ColumnFamilyHandle** handle) = 0;
+  virtual Status CreateColumnFamily(const ColumnFamilyOptions& options, const std::string& name,
+                                    ColumnFamilyHandle** handle) = 0;
   virtual Status DropColumnFamily(ColumnFamilyHandle* handle) = 0;
   virtual Status DestroyColumnFamilyHandle(ColumnFamilyHandle* handle) = 0;
   virtual ColumnFamilyHandle* DefaultColumnFamily() const = 0;

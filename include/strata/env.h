@@ -224,9 +224,8 @@ STRATA_EXPORT std::unique_ptr<Env> NewMemEnv();
 STRATA_EXPORT std::shared_ptr<FileSystem> NewMemFileSystem();
 
 // Helpers on top of FileSystem.
-STRATA_EXPORT Status WriteStringToFile(FileSystem* fs, const Slice& data,
-                                       const std::string& fname, bool should_sync = false);
-STRATA_EXPORT Status ReadFileToString(FileSystem* fs, const std::string& fname,
-                                      std::string* data);
+STRATA_EXPORT Status WriteStringToFile(FileSystem* fs, const Slice& data, const std::string& fname,
+                                       bool should_sync = false);
+STRATA_EXPORT Status ReadFileToString(FileSystem* fs, const std::string& fname, std::string* data);
 
 }  // namespace strata

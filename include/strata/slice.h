@@ -78,8 +78,7 @@ class STRATA_EXPORT Slice {
 };
 
 inline bool operator==(const Slice& x, const Slice& y) {
-  return x.size() == y.size() &&
-         (x.size() == 0 || memcmp(x.data(), y.data(), x.size()) == 0);
+  return x.size() == y.size() && (x.size() == 0 || memcmp(x.data(), y.data(), x.size()) == 0);
 }
 inline bool operator!=(const Slice& x, const Slice& y) { return !(x == y); }
 

@@ -17,23 +17,23 @@ namespace strata {
 
 // Never renumber: the order is the index into the counter array.
 enum Tickers : uint32_t {
-  BYTES_WRITTEN = 0,       // user bytes given to Put/Delete/Write (batch payload)
-  BYTES_READ,              // value bytes returned by Get
-  NUMBER_KEYS_WRITTEN,     // counted records applied
-  NUMBER_KEYS_READ,        // Get calls
-  NUMBER_KEYS_FOUND,       // Get calls that found a value
+  BYTES_WRITTEN = 0,    // user bytes given to Put/Delete/Write (batch payload)
+  BYTES_READ,           // value bytes returned by Get
+  NUMBER_KEYS_WRITTEN,  // counted records applied
+  NUMBER_KEYS_READ,     // Get calls
+  NUMBER_KEYS_FOUND,    // Get calls that found a value
   MEMTABLE_HIT,
   MEMTABLE_MISS,
-  WAL_FILE_BYTES,          // bytes appended to WAL files
-  WAL_FILE_SYNCED,         // WAL syncs
-  WRITE_DONE_BY_SELF,      // write groups led by the calling thread
-  WRITE_DONE_BY_OTHER,     // writes committed by another thread's group
-  WRITE_WITH_WAL,          // writes that went through the WAL
+  WAL_FILE_BYTES,       // bytes appended to WAL files
+  WAL_FILE_SYNCED,      // WAL syncs
+  WRITE_DONE_BY_SELF,   // write groups led by the calling thread
+  WRITE_DONE_BY_OTHER,  // writes committed by another thread's group
+  WRITE_WITH_WAL,       // writes that went through the WAL
   NUMBER_DB_SEEK,
   NUMBER_DB_NEXT,
   NUMBER_DB_PREV,
   ITER_BYTES_READ,
-  STALL_MICROS,            // time writers spent in a write stall
+  STALL_MICROS,  // time writers spent in a write stall
   TICKER_ENUM_MAX
 };
 
