@@ -273,6 +273,25 @@ TEST_F(DBBasicTest, CloseIsIdempotent) {
   EXPECT_EQ(Get("a"), "1");
 }
 
+TEST_F(DBBasicTest, OperationsAfterCloseFailCleanly) {
+  Open();
+  ASSERT_OK(Put("a", "1"));
+  std::string v;
+  ASSERT_OK(db_->Get(ReadOptions(), "a", &v));  // fills this thread's cached view
+  ASSERT_OK(db_->Close());
+  EXPECT_TRUE(db_->Put(WriteOptions(), "b", "2").IsShutdownInProgress());
+  EXPECT_TRUE(db_->Get(ReadOptions(), "a", &v).IsShutdownInProgress());
+  auto it = db_->NewIterator(ReadOptions());
+  it->SeekToFirst();
+  EXPECT_FALSE(it->Valid());
+  EXPECT_TRUE(it->status().IsShutdownInProgress());
+  it.reset();
+  std::string prop;
+  EXPECT_FALSE(db_->GetProperty("strata.stats", &prop));
+  EXPECT_FALSE(db_->GetProperty("strata.cur-size-all-mem-tables", &prop));
+  EXPECT_TRUE(db_->SyncWAL().IsShutdownInProgress());
+}
+
 // A child process tries to open the database this process holds open.
 TEST_F(DBBasicTest, OpenFromChildProcessWhileParentHoldsItFails) {
   Open();

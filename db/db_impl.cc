@@ -118,6 +118,11 @@ SuperVersion* DBImpl::AcquireSuperVersion() {
   SuperVersion* sv = sv_cache_.Acquire();
   if (sv == nullptr) {
     MutexLock l(&mu_);
+    if (super_version_ == nullptr) {
+      // Closed: hand the slot back empty; the caller reports the shutdown.
+      sv_cache_.Release(nullptr);
+      return nullptr;
+    }
     sv = super_version_->Ref();
   }
   return sv;
@@ -148,6 +153,7 @@ Status DBImpl::Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Sli
   }
   const uint64_t start = stats_ != nullptr ? clock_->NowNanos() : 0;
   SuperVersion* sv = AcquireSuperVersion();
+  if (sv == nullptr) return Status::ShutdownInProgress("Get on a closed database");
   const LookupKey lkey(key, ReadSequence(options));
   Status s;
   bool done = sv->mem->Get(lkey, value, &s);
@@ -176,6 +182,9 @@ std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options, Column
   SuperVersion* sv;
   {
     MutexLock l(&mu_);
+    if (super_version_ == nullptr) {
+      return NewErrorIterator(Status::ShutdownInProgress("NewIterator on a closed database"));
+    }
     sv = super_version_->Ref();
   }
   const SequenceNumber seq = ReadSequence(options);
@@ -288,6 +297,7 @@ bool DBImpl::GetProperty(ColumnFamilyHandle* cf, const Slice& property, std::str
   uint64_t mem_bytes = 0, entries = 0, deletes = 0, imm_count = 0, snapshots = 0;
   {
     MutexLock l(&mu_);
+    if (super_version_ == nullptr) return false;
     mem_bytes = super_version_->mem->ApproximateMemoryUsage();
     entries = super_version_->mem->num_entries();
     deletes = super_version_->mem->num_deletes();

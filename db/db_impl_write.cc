@@ -81,6 +81,7 @@ Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
 }
 
 Status DBImpl::PreprocessWrite() {
+  if (mem_ == nullptr) return Status::ShutdownInProgress("write to a closed database");
   if (has_bg_error_.load(std::memory_order_acquire)) {
     MutexLock l(&mu_);
     if (!bg_error_.ok()) return bg_error_;

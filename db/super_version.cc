@@ -56,7 +56,7 @@ void LocalSuperVersionCache::Release(SuperVersion* sv) {
   if (!ThreadSlot()->sv.compare_exchange_strong(expected, sv, std::memory_order_release,
                                                 std::memory_order_relaxed)) {
     // Scraped while in use: the slot no longer owns a reference.
-    sv->Unref();
+    if (sv != nullptr) sv->Unref();
   }
 }
 

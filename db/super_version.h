@@ -68,7 +68,8 @@ class LocalSuperVersionCache {
 
   // A referenced SuperVersion from this thread's slot, or nullptr if the slot
   // is empty; in that case the caller gets one from the DB (ref'd) instead.
-  // Either way the caller must hand it back with Release.
+  // Either way the caller must hand it back with Release (nullptr allowed:
+  // leaves the slot empty).
   SuperVersion* Acquire();
   void Release(SuperVersion* sv);
   // Empties every slot, dropping the references they held.
