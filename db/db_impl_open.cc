@@ -402,26 +402,24 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
         break;
       }
     }
-    if (record.size() < WriteBatchInternal::kHeader) {
-      s = on_damage(
-          Status::Corruption("log record too small",
-                             fname + " offset " + std::to_string(reader.LastRecordOffset())),
-          &stop);
-      if (!s.ok()) return s;
-      if (stop) {
-        stopped_here = true;
-        break;
-      }
-      continue;
-    }
-    s = WriteBatchInternal::SetContents(&batch, record);
+    // A record that passed its checksum but is not a valid batch is damage
+    // too, handled the same way.
+    Status damage;
     BatchContents contents;
-    if (s.ok()) s = InspectBatch(batch, &contents);
-    if (!s.ok()) {
-      if (!s.IsCorruption()) return s;
-      s = on_damage(Status::Corruption(s.getState(), fname + " record at offset " +
-                                                         std::to_string(reader.LastRecordOffset())),
-                    &stop);
+    if (record.size() < WriteBatchInternal::kHeader) {
+      damage = Status::Corruption("log record too small",
+                                  fname + " offset " + std::to_string(reader.LastRecordOffset()));
+    } else {
+      s = WriteBatchInternal::SetContents(&batch, record);
+      if (s.ok()) s = InspectBatch(batch, &contents);
+      if (!s.ok()) {
+        if (!s.IsCorruption()) return s;
+        damage = Status::Corruption(
+            s.getState(), fname + " record at offset " + std::to_string(reader.LastRecordOffset()));
+      }
+    }
+    if (!damage.ok()) {
+      s = on_damage(damage, &stop);
       if (!s.ok()) return s;
       if (stop) {
         stopped_here = true;
