@@ -20,6 +20,7 @@ strata_tests(db
   db/db_basic_test.cc
   db/db_concurrency_test.cc
   db/db_crash_test.cc
+  db/db_interop_test.cc
   db/db_randomized_test.cc
   db/db_recovery_test.cc
   db/dbformat_test.cc
