@@ -1,0 +1,134 @@
+// Cache: a map from keys to client-owned values with a total "charge"
+// budget, used as the block cache (uncompressed data, index and filter
+// blocks shared by all table readers). NewLRUCache() builds the standard
+// implementation: a sharded LRU cache with a high-priority pool.
+//
+// Entries are reached through handles. Lookup and Insert (with a handle out
+// parameter) return a referenced handle; the client reads the value with
+// Value() and must give every handle back with Release() exactly once. While
+// any handle to an entry is outstanding, the entry is "pinned": it is never
+// evicted and its value stays valid, even if it is erased or replaced (then
+// it is freed at its last Release).
+//
+// Thread-safety: thread-safe; every method may be called concurrently.
+// Invariants:
+//  1. The deleter of an inserted value runs exactly once, when the entry is
+//     no longer in the cache and no handle to it is outstanding (or at once
+//     when an Insert does not keep the entry). It runs without any cache
+//     lock held, so it may call back into the cache.
+//  2. GetUsage() is the sum of the charges of the entries not yet freed
+//     (resident ones plus erased ones still pinned); GetPinnedUsage() is the
+//     part of it held by outstanding handles.
+//  3. Eviction removes unpinned entries only, least recently used first,
+//     low-priority entries before high-priority ones.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "strata/export.h"
+#include "strata/slice.h"
+#include "strata/status.h"
+
+namespace strata {
+
+class STRATA_EXPORT Cache {
+ public:
+  // An opaque reference to one entry, returned by Lookup and Insert.
+  struct Handle;
+
+  // Where a new entry goes in the LRU order. kHigh entries (index and filter
+  // blocks) live in a protected pool of the capacity and are evicted only
+  // after every unpinned kLow entry.
+  enum class Priority { kHigh, kLow };
+
+  // Frees a value once the cache is done with it (invariant 1). `key` is a
+  // view valid only during the call.
+  using Deleter = void (*)(const Slice& key, void* value);
+
+  // Counters since the cache was created. A hit/miss is a Lookup that did /
+  // did not find its key; an insert is an Insert that added its entry; an
+  // eviction is an unpinned entry removed to make room, by Insert or by a
+  // shrinking SetCapacity (not by Erase, replacement or EraseUnRefEntries).
+  struct CacheStats {
+    uint64_t hits = 0;
+    uint64_t misses = 0;
+    uint64_t inserts = 0;
+    uint64_t evictions = 0;
+  };
+
+  Cache() = default;
+  Cache(const Cache&) = delete;
+  Cache& operator=(const Cache&) = delete;
+  // REQUIRES: no handle is outstanding. Runs the deleters of all entries.
+  virtual ~Cache() = default;
+
+  // Adds key -> value with the given charge, replacing any entry for key
+  // (the replaced entry is freed once unpinned). The cache copies the key
+  // and takes ownership of value: the deleter frees it later, or at once if
+  // the Insert fails.
+  // If handle is not null, *handle is set to a pinned handle to the new entry
+  // (release it). If room cannot be made -- with strict_capacity_limit, or
+  // for an entry larger than the capacity -- then: with a handle out
+  // parameter, *handle = nullptr and the result is Incomplete; without one,
+  // the value is freed at once and the result is OK (as if the entry had been
+  // inserted and evicted). Cost: O(1) plus the evictions it causes.
+  virtual Status Insert(const Slice& key, void* value, size_t charge, Deleter deleter,
+                        Handle** handle = nullptr, Priority priority = Priority::kLow) = 0;
+
+  // A pinned handle to key's entry, or nullptr if absent (not an error).
+  virtual Handle* Lookup(const Slice& key) = 0;
+
+  // Gives back a handle from Lookup or Insert. With erase_if_last_ref, an
+  // entry whose last handle this was is also removed from the cache. Returns
+  // true if the entry was freed (its deleter ran) by this call.
+  virtual bool Release(Handle* handle, bool erase_if_last_ref = false) = 0;
+
+  // The value of a handle that has not been released.
+  virtual void* Value(Handle* handle) = 0;
+
+  // Removes key's entry, if any; it is freed now or at its last Release.
+  virtual void Erase(const Slice& key) = 0;
+
+  // A new id, unique within this cache, for clients sharing the cache to
+  // build disjoint key spaces (table readers prefix their block keys).
+  virtual uint64_t NewId() = 0;
+
+  // Changes the capacity; shrinking evicts unpinned entries at once.
+  virtual void SetCapacity(size_t capacity) = 0;
+  virtual size_t GetCapacity() const = 0;
+  virtual size_t GetUsage() const = 0;
+  virtual size_t GetPinnedUsage() const = 0;
+
+  // With a strict limit, Insert fails rather than exceed the capacity.
+  virtual void SetStrictCapacityLimit(bool strict_capacity_limit) = 0;
+
+  // Removes every unpinned entry.
+  virtual void EraseUnRefEntries() = 0;
+
+  virtual const char* Name() const = 0;
+  virtual CacheStats GetStats() const = 0;
+};
+
+struct LRUCacheOptions {
+  // Total charge budget of the cache, split evenly among the shards.
+  size_t capacity = 0;
+  // log2 of the number of shards (each has its own mutex). -1 derives it
+  // from the capacity: one shard per 512 KiB, at most 64 shards.
+  int num_shard_bits = -1;
+  // If true, Insert fails (see Cache::Insert) instead of exceeding capacity.
+  bool strict_capacity_limit = false;
+  // Fraction of each shard's capacity reserved for Priority::kHigh entries,
+  // in [0, 1]. 0 disables the high-priority pool.
+  double high_pri_pool_ratio = 0.5;
+};
+
+// A sharded LRU cache, or nullptr if an argument is out of range
+// (num_shard_bits >= 20, high_pri_pool_ratio outside [0, 1]).
+STRATA_EXPORT std::shared_ptr<Cache> NewLRUCache(size_t capacity, int num_shard_bits = -1,
+                                                 bool strict_capacity_limit = false,
+                                                 double high_pri_pool_ratio = 0.5);
+STRATA_EXPORT std::shared_ptr<Cache> NewLRUCache(const LRUCacheOptions& options);
+
+}  // namespace strata
