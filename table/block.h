@@ -1,0 +1,124 @@
+// Block: a read-only view of one uncompressed block in the generic block
+// format (FORMATS.md section 5.4), with iterators over its entries and a
+// point-lookup path through the optional data-block hash index (section 5.5).
+//
+//   entry*  restart[num_restarts]: fixed32 each  [hash index]  footer: fixed32
+//   entry := varint32 shared | varint32 non_shared | varint32 value_len |
+//            key_delta[non_shared] | value[value_len]
+//   footer  = num_restarts | (hash index present ? 1 << 31 : 0)
+//             (bit 31 is only a flag in blocks <= 64 KiB)
+//   hash index := bucket[num_buckets]: u8 each | num_buckets: fixed16
+//
+// Thread-safety: a Block is immutable and may be shared by threads; each
+// BlockIter is not thread-safe.
+// Invariants:
+//  1. A Block whose restart array, hash index or footer does not fit its size
+//     is "malformed": its iterators are never Valid() and report Corruption.
+//  2. Iterators never read outside [data, data + size) whatever the bytes;
+//     an undecodable entry turns the iterator invalid with Corruption.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "strata/comparator.h"
+#include "strata/slice.h"
+#include "strata/status.h"
+#include "util/internal_iterator.h"
+
+namespace strata {
+
+class BlockIter;
+
+class Block {
+ public:
+  // Takes ownership of the contents.
+  explicit Block(std::string&& contents);
+  // Borrows the contents; they must outlive the Block and its iterators.
+  explicit Block(const Slice& contents);
+  Block(const Block&) = delete;
+  Block& operator=(const Block&) = delete;
+
+  size_t size() const { return size_; }
+  const char* data() const { return data_; }
+  // False if the block is malformed (see invariant 1).
+  bool ok() const { return num_restarts_ != 0; }
+  uint32_t num_restarts() const { return num_restarts_; }
+  bool has_hash_index() const { return num_buckets_ != 0; }
+
+  // A new iterator (caller owns) ordering keys by cmp as stored: pass an
+  // InternalComparatorAdapter (table/internal_comparator.h) for data blocks
+  // and BytewiseComparator for the metaindex. cmp and the Block must outlive
+  // the iterator.
+  BlockIter* NewIterator(const Comparator* cmp) const;
+  // Re-targets an existing iterator at this block (no allocation).
+  void InitIterator(const Comparator* cmp, BlockIter* iter) const;
+
+ private:
+  void Parse();
+
+  std::string owned_;
+  const char* data_;
+  size_t size_;
+  uint32_t restart_offset_ = 0;  // start of the restart array
+  uint32_t num_restarts_ = 0;    // 0 when malformed
+  const char* hash_map_ = nullptr;
+  uint16_t num_buckets_ = 0;
+};
+
+class BlockIter final : public InternalIterator {
+ public:
+  BlockIter() = default;
+
+  bool Valid() const override { return current_ < restarts_; }
+  void SeekToFirst() override;
+  void SeekToLast() override;
+  void Seek(const Slice& target) override;
+  void SeekForPrev(const Slice& target) override;
+  void Next() override;
+  void Prev() override;
+  Slice key() const override { return key_; }
+  Slice value() const override { return value_; }
+  Status status() const override { return status_; }
+
+  // Point lookup of an internal key `target` in a data block, using the
+  // hash index when the block has one (else the same as Seek). user_cmp
+  // orders user keys (stored keys minus their 8-byte trailer).
+  // Returns false if the user key is certainly absent from this block and
+  // from every later block of the table. Returns true otherwise, with the
+  // iterator positioned as Seek(target) would (invalid means: continue in
+  // the next block).
+  bool SeekForGet(const Slice& target, const Comparator* user_cmp);
+
+ private:
+  friend class Block;
+
+  void Init(const Comparator* cmp, const char* data, uint32_t restarts, uint32_t num_restarts,
+            const char* hash_map, uint16_t num_buckets);
+  uint32_t RestartPoint(uint32_t index) const;
+  void SeekToRestartPoint(uint32_t index);
+  // Decodes the entry at next_offset_; false at the end or on corruption.
+  bool ParseNextKey();
+  void CorruptionError();
+  // Binary search: index of the last restart whose key is < target (0 if
+  // none). false on corruption.
+  bool BinarySeek(const Slice& target, uint32_t* index);
+
+  const Comparator* cmp_ = nullptr;
+  const char* data_ = nullptr;
+  uint32_t restarts_ = 0;  // offset of the restart array = end of entries
+  uint32_t num_restarts_ = 0;
+  const char* hash_map_ = nullptr;
+  uint16_t num_buckets_ = 0;
+
+  uint32_t current_ = 0;        // offset of the current entry; restarts_ if invalid
+  uint32_t next_ = 0;           // offset of the entry after the current one
+  uint32_t restart_index_ = 0;  // restart interval containing current_
+  Slice key_;
+  Slice value_;
+  std::string key_buf_;  // backs key_ when the key was delta-encoded
+  Status status_;
+};
+
+}  // namespace strata
