@@ -36,3 +36,14 @@ if(STRATA_BUILD_TESTS)
   add_test(NAME db_bench_common_test COMMAND db_bench_common_test)
   set_tests_properties(db_bench_common_test PROPERTIES LABELS tools TIMEOUT 900)
 endif()
+
+# filter_bench: the full Bloom filter alone (build, present and absent
+# queries, FP rate); uses internal headers (table/filter_policy.h).
+add_executable(filter_bench tools/filter_bench.cc)
+target_link_libraries(filter_bench PRIVATE strata)
+
+if(STRATA_BUILD_TESTS)
+  add_test(NAME filter_bench_smoke
+           COMMAND filter_bench --num_keys=10000 --queries=20000)
+  set_tests_properties(filter_bench_smoke PROPERTIES LABELS tools)
+endif()
