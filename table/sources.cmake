@@ -7,6 +7,7 @@ strata_layer(table
     table/format.cc
     table/filter_policy.cc
     table/full_filter_block.cc
+    table/compression.cc
   DEPS env util
 )
 strata_tests(table
@@ -15,4 +16,5 @@ strata_tests(table
   table/format_test.cc
   table/filter_policy_test.cc
   table/full_filter_block_test.cc
+  table/compression_test.cc
 )

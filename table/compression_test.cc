@@ -1,0 +1,333 @@
+#include "table/compression.h"
+
+#include <lz4.h>
+#include <snappy.h>
+#include <zstd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <string>
+
+#include "test_util/testutil.h"
+#include "util/coding.h"
+
+namespace strata {
+namespace {
+
+const CompressionType kCodecs[] = {kSnappyCompression, kLZ4Compression, kZSTD};
+
+// Text-like data: words from a small vocabulary, so every codec shrinks it
+// by well over 1/8.
+std::string Compressible(std::mt19937_64* rng, size_t n) {
+  static const char* const kWords[] = {"alpha", "beta", "gamma", "delta", "key", "value", "0042"};
+  std::string s;
+  s.reserve(n + 8);
+  while (s.size() < n) {
+    s += kWords[(*rng)() % 7];
+    s += ' ';
+  }
+  s.resize(n);
+  return s;
+}
+
+std::string FromHex(const char* hex) {
+  std::string out;
+  for (const char* p = hex; p[0] != '\0' && p[1] != '\0'; p += 2) {
+    out.push_back(static_cast<char>(std::stoi(std::string(p, 2), nullptr, 16)));
+  }
+  return out;
+}
+
+std::string Varint32(uint32_t v) {
+  std::string s;
+  PutVarint32(&s, v);
+  return s;
+}
+
+// Status of a decode that may legitimately fail: it must be Corruption.
+void ExpectCorruptionOrOk(const Status& s, const std::string& what) {
+  EXPECT_TRUE(s.ok() || s.IsCorruption()) << what << ": " << s.ToString();
+}
+
+TEST(CompressionTest, Names) {
+  EXPECT_STREQ(CompressionTypeName(kNoCompression), "NoCompression");
+  EXPECT_STREQ(CompressionTypeName(kSnappyCompression), "Snappy");
+  EXPECT_STREQ(CompressionTypeName(kZlibCompression), "Zlib");
+  EXPECT_STREQ(CompressionTypeName(kBZip2Compression), "BZip2");
+  EXPECT_STREQ(CompressionTypeName(kLZ4Compression), "LZ4");
+  EXPECT_STREQ(CompressionTypeName(kLZ4HCCompression), "LZ4HC");
+  EXPECT_STREQ(CompressionTypeName(kXpressCompression), "Xpress");
+  EXPECT_STREQ(CompressionTypeName(kZSTD), "ZSTD");
+  EXPECT_STREQ(CompressionTypeName(static_cast<CompressionType>(0x40)), "ZSTDNotFinal");
+  EXPECT_STREQ(CompressionTypeName(static_cast<CompressionType>(0x33)), "Unknown");
+}
+
+TEST(CompressionTest, Supported) {
+  EXPECT_TRUE(CompressionTypeSupported(kNoCompression));
+  EXPECT_TRUE(CompressionTypeSupported(kSnappyCompression));
+  EXPECT_TRUE(CompressionTypeSupported(kLZ4Compression));
+  EXPECT_TRUE(CompressionTypeSupported(kZSTD));
+  EXPECT_FALSE(CompressionTypeSupported(kZlibCompression));
+  EXPECT_FALSE(CompressionTypeSupported(kBZip2Compression));
+  EXPECT_FALSE(CompressionTypeSupported(kLZ4HCCompression));
+  EXPECT_FALSE(CompressionTypeSupported(kXpressCompression));
+  EXPECT_FALSE(CompressionTypeSupported(kDisableCompressionOption));
+}
+
+TEST(CompressionTest, RoundTrip) {
+  const uint64_t seed = test::RandomSeed();
+  std::mt19937_64 rng(seed);
+  for (size_t n : {size_t{0}, size_t{1}, size_t{100}, size_t{4096}, size_t{1} << 20}) {
+    const std::string text = Compressible(&rng, n);
+    const std::string noise = test::RandomBytes(&rng, n);
+    std::string stored = "garbage";
+    std::string back = "garbage";
+    // kNoCompression never "compresses"; its stored form is the raw block.
+    EXPECT_FALSE(CompressBlock(kNoCompression, text, &stored));
+    ASSERT_OK(UncompressBlock(kNoCompression, text, &back));
+    EXPECT_EQ(back, text);
+    for (CompressionType t : kCodecs) {
+      SCOPED_TRACE(std::string(CompressionTypeName(t)) + " n=" + std::to_string(n));
+      stored = "garbage";
+      const bool compressed = CompressBlock(t, text, &stored);
+      EXPECT_EQ(compressed, n >= 100);
+      if (compressed) {
+        EXPECT_LT(stored.size(), n - n / 8);
+        // Every format here starts with the varint32 raw size (Snappy's own
+        // header has the same encoding).
+        const std::string prefix = Varint32(static_cast<uint32_t>(n));
+        EXPECT_EQ(stored.substr(0, prefix.size()), prefix);
+        back = "garbage";
+        ASSERT_OK(UncompressBlock(t, stored, &back));
+        EXPECT_EQ(back, text);
+      } else {
+        EXPECT_TRUE(stored.empty());
+      }
+      stored = "garbage";
+      EXPECT_FALSE(CompressBlock(t, noise, &stored)) << "incompressible data compressed";
+      EXPECT_TRUE(stored.empty());
+    }
+  }
+}
+
+TEST(CompressionTest, OneEighthRule) {
+  // 64 bytes: a stored block must be at most 55 bytes (< 64 - 8).
+  std::mt19937_64 rng(7);
+  for (CompressionType t : kCodecs) {
+    SCOPED_TRACE(CompressionTypeName(t));
+    std::string out;
+    // Half repeated, half random: compresses to roughly 60-70%, just inside
+    // or outside the limit depending on the codec; the rule must hold.
+    for (int i = 0; i < 200; i++) {
+      const size_t keep = rng() % 64;
+      std::string raw = test::RandomBytes(&rng, keep) + std::string(64 - keep, 'x');
+      if (CompressBlock(t, raw, &out)) {
+        EXPECT_LE(out.size(), 55u);
+        std::string back;
+        ASSERT_OK(UncompressBlock(t, out, &back));
+        EXPECT_EQ(back, raw);
+      }
+    }
+  }
+}
+
+// CompressBlock accepts exactly the blocks whose full-buffer library output
+// (plus the size prefix) beats the 1/8 rule: a tight output buffer must never
+// make a codec give up on a block that would have fit.
+TEST(CompressionTest, CompressesWheneverTheResultFits) {
+  const uint64_t seed = test::RandomSeed();
+  std::mt19937_64 rng(seed);
+  std::string out;
+  std::string full;
+  for (int trial = 0; trial < 600; trial++) {
+    const size_t n = 40 + rng() % 400;
+    const size_t noisy = rng() % (n / 2);
+    std::string raw = test::RandomBytes(&rng, noisy) + Compressible(&rng, n - noisy);
+    const size_t limit = n - n / 8;
+    const size_t prefix = Varint32(static_cast<uint32_t>(n)).size();
+    // Snappy.
+    full.resize(snappy::MaxCompressedLength(n));
+    size_t len = 0;
+    snappy::RawCompress(raw.data(), n, full.data(), &len);
+    EXPECT_EQ(CompressBlock(kSnappyCompression, raw, &out), len < limit) << "n=" << n;
+    // LZ4.
+    full.resize(static_cast<size_t>(LZ4_compressBound(static_cast<int>(n))));
+    const int lz = LZ4_compress_default(raw.data(), full.data(), static_cast<int>(n),
+                                        static_cast<int>(full.size()));
+    ASSERT_GT(lz, 0);
+    const bool lz_fits = prefix + static_cast<size_t>(lz) < limit;
+    ASSERT_EQ(CompressBlock(kLZ4Compression, raw, &out), lz_fits) << "n=" << n;
+    if (lz_fits) {
+      EXPECT_EQ(out, Varint32(static_cast<uint32_t>(n)) + full.substr(0, lz));
+    }
+    // ZSTD.
+    full.resize(ZSTD_compressBound(n));
+    const size_t zs = ZSTD_compress(full.data(), full.size(), raw.data(), n, 3);
+    ASSERT_FALSE(ZSTD_isError(zs));
+    const bool zs_fits = prefix + zs < limit;
+    ASSERT_EQ(CompressBlock(kZSTD, raw, &out), zs_fits) << "n=" << n;
+    if (zs_fits) {
+      EXPECT_EQ(out, Varint32(static_cast<uint32_t>(n)) + full.substr(0, zs));
+    }
+  }
+}
+
+TEST(CompressionTest, PrefixIsExactVarint) {
+  std::mt19937_64 rng(11);
+  const std::string raw = Compressible(&rng, 300);  // Two-byte varint: ac 02.
+  for (CompressionType t : {kLZ4Compression, kZSTD}) {
+    SCOPED_TRACE(CompressionTypeName(t));
+    std::string stored;
+    ASSERT_TRUE(CompressBlock(t, raw, &stored));
+    ASSERT_EQ(static_cast<uint8_t>(stored[0]), 0xac);
+    ASSERT_EQ(static_cast<uint8_t>(stored[1]), 0x02);
+    std::string back;
+    for (uint32_t wrong : {299u, 301u, 0u, 1u << 20}) {
+      std::string bad = Varint32(wrong) + stored.substr(2);
+      Status s = UncompressBlock(t, bad, &back);
+      EXPECT_TRUE(s.IsCorruption()) << wrong << ": " << s.ToString();
+      EXPECT_NE(s.ToString().find(CompressionTypeName(t)), std::string::npos) << s.ToString();
+    }
+    // A size prefix at or over 2^31-1 is never valid and must not allocate.
+    Status s = UncompressBlock(t, Varint32(0xFFFFFFFFu) + stored.substr(2), &back);
+    EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+    s = UncompressBlock(t, Slice("\x80\x80", 2), &back);
+    EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  }
+  std::string back;
+  // Snappy header claiming 4 GiB - 1 from a handful of bytes.
+  Status s = UncompressBlock(kSnappyCompression, Slice("\xff\xff\xff\xff\x0f\x00", 6), &back);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+}
+
+// Blocks written by the reference Python writer (/work/shared/tools/rocksfmt
+// writer.py, the codec libraries called through ctypes) for the 640-byte
+// block "key0000:value-0;key0001:value-1;...key0039:value-4;".
+constexpr const char* kRefSnappy =
+    "80053c6b6579303030303a76616c75652d303b091000310d1000310d1000320d1000320d1000330d"
+    "1000330d1000340d1000340d1000350d1000350d1000360d1000360d1000370d10117000380d1011"
+    "7000390d100d70003111a00d70003111a00d70003111a00d70003111a00d70003111a00d70003111"
+    "a00d70003111a0117011a0117000380d90117011a00d70003211a00d70003211a00d70003211a00d"
+    "70003211a00d70003211a00d70003211a00d70003211a0117011a0117011a0117011a00d70003311"
+    "a00d70003311a00d70003311a00d70003311a00d70003311a00d70003311a00d70003311a0117011"
+    "a0117011a0117024393a76616c75652d343b";
+constexpr const char* kRefLZ4 =
+    "8005f2016b6579303030303a76616c75652d303b1000133110001331100013321000133210001333"
+    "10001333100013341000133410001335100013351000133610001336100013371000047000133810"
+    "00047000133910000370001431a0000370001431a0000370001431a0000370001431a00003700014"
+    "31a0000370001431a0000370001431a00004700004a00004700004a00004700004a0000370001432"
+    "a0000370001432a0000370001432a0000370001432a0000370001432a0000370001432a000037000"
+    "1432a00004700004a00004700004a00004700004a0000370001433a0000370001433a00003700014"
+    "33a0000370001433a0000370001433a0000370001433a0000370001433a00004700004a000047000"
+    "04a000047000a0393a76616c75652d343b";
+constexpr const char* kRefZstd =
+    "800528b52ffd608001e5020022c61013a02739002cc29aabeaaf7d42685352d0aaeacc844b09c746"
+    "1fbf6647754564c6c7afd9511bf1c5a483b3cbd3d3abc632a231f3db2db91102140582c01090a443"
+    "31084ea811d0bb7f06e0e7101c1f229761668c6270cc4d55";
+
+TEST(CompressionTest, ReferenceWriterBlocks) {
+  std::string raw;
+  for (int i = 0; i < 40; i++) {
+    char buf[32];
+    snprintf(buf, sizeof(buf), "key%04d:value-%d;", i, i % 7);
+    raw += buf;
+  }
+  ASSERT_EQ(raw.size(), 640u);
+  const struct {
+    CompressionType type;
+    const char* hex;
+  } cases[] = {{kSnappyCompression, kRefSnappy}, {kLZ4Compression, kRefLZ4}, {kZSTD, kRefZstd}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(CompressionTypeName(c.type));
+    const std::string ref = FromHex(c.hex);
+    std::string back;
+    ASSERT_OK(UncompressBlock(c.type, ref, &back));
+    EXPECT_EQ(back, raw);
+    // Same libraries, same parameters: our bytes are identical.
+    std::string ours;
+    ASSERT_TRUE(CompressBlock(c.type, raw, &ours));
+    EXPECT_EQ(ours, ref);
+  }
+  // LZ4HC shares the LZ4 format; 0x40 (ZSTDNotFinal) the ZSTD one.
+  std::string back;
+  ASSERT_OK(UncompressBlock(kLZ4HCCompression, FromHex(kRefLZ4), &back));
+  EXPECT_EQ(back, raw);
+  ASSERT_OK(UncompressBlock(static_cast<CompressionType>(0x40), FromHex(kRefZstd), &back));
+  EXPECT_EQ(back, raw);
+}
+
+TEST(CompressionTest, UnsupportedAndUnknownTypes) {
+  std::mt19937_64 rng(3);
+  const std::string raw = Compressible(&rng, 4096);
+  std::string out = "x";
+  for (CompressionType t : {kZlibCompression, kBZip2Compression, kLZ4HCCompression,
+                            kXpressCompression, kDisableCompressionOption}) {
+    EXPECT_FALSE(CompressBlock(t, raw, &out)) << CompressionTypeName(t);
+    EXPECT_TRUE(out.empty());
+  }
+  for (CompressionType t : {kZlibCompression, kBZip2Compression, kXpressCompression}) {
+    Status s = UncompressBlock(t, raw, &out);
+    EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+    EXPECT_NE(s.ToString().find(CompressionTypeName(t)), std::string::npos) << s.ToString();
+  }
+  Status s = UncompressBlock(static_cast<CompressionType>(0x33), raw, &out);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_NE(s.ToString().find("51"), std::string::npos) << s.ToString();
+}
+
+TEST(CompressionTest, TruncationsNeverCrash) {
+  std::mt19937_64 rng(test::RandomSeed());
+  const std::string raw = Compressible(&rng, 4096);
+  for (CompressionType t : kCodecs) {
+    SCOPED_TRACE(CompressionTypeName(t));
+    std::string stored;
+    ASSERT_TRUE(CompressBlock(t, raw, &stored));
+    std::string back;
+    for (size_t len = 0; len < stored.size(); len++) {
+      Status s = UncompressBlock(t, Slice(stored.data(), len), &back);
+      // A strict prefix of one compressed buffer can never decode fully.
+      EXPECT_TRUE(s.IsCorruption()) << "len=" << len << ": " << s.ToString();
+    }
+    // Trailing garbage after a complete block.
+    ExpectCorruptionOrOk(UncompressBlock(t, stored + "zz", &back), "trailing bytes");
+  }
+}
+
+TEST(CompressionTest, ByteFlipsNeverCrash) {
+  const uint64_t seed = test::RandomSeed();
+  std::mt19937_64 rng(seed);
+  const std::string raw = Compressible(&rng, 4096) + test::RandomBytes(&rng, 200);
+  for (CompressionType t : kCodecs) {
+    SCOPED_TRACE(CompressionTypeName(t));
+    std::string stored;
+    ASSERT_TRUE(CompressBlock(t, raw, &stored));
+    std::string back;
+    int corrupt = 0;
+    for (int trial = 0; trial < 3000; trial++) {
+      std::string bad = stored;
+      const int flips = 1 + static_cast<int>(rng() % 3);
+      for (int f = 0; f < flips; f++) {
+        bad[rng() % bad.size()] ^= static_cast<char>(1 + rng() % 255);
+      }
+      Status s = UncompressBlock(t, bad, &back);
+      ExpectCorruptionOrOk(s, "trial " + std::to_string(trial));
+      if (!s.ok()) corrupt++;
+    }
+    EXPECT_GT(corrupt, 0);
+  }
+}
+
+TEST(CompressionTest, RandomInputNeverCrashes) {
+  std::mt19937_64 rng(test::RandomSeed());
+  std::string back;
+  for (int trial = 0; trial < 3000; trial++) {
+    const std::string junk = test::RandomBytes(&rng, rng() % 64);
+    for (CompressionType t : kCodecs) {
+      ExpectCorruptionOrOk(UncompressBlock(t, junk, &back), CompressionTypeName(t));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace strata
