@@ -183,12 +183,16 @@ bool FilterBitsReader::FastLocalMayMatch(const Slice& key) const {
   const auto* line = reinterpret_cast<const uint8_t*>(data_) +
                      (size_t{FastRange32(static_cast<uint32_t>(h), num_lines_)} << 6);
   uint32_t h2 = static_cast<uint32_t>(h >> 32);
+  // All probes, no early exit: the line is one cache line already loaded,
+  // and a branch per probe mispredicts on absent keys (measured with
+  // filter_bench: absent queries were twice as slow as present ones).
+  uint32_t all_set = 1;
   for (int i = 0; i < num_probes_; ++i) {
     const uint32_t bit = h2 >> 23;
-    if ((line[bit >> 3] & (1u << (bit & 7))) == 0) return false;
+    all_set &= static_cast<uint32_t>(line[bit >> 3] >> (bit & 7));
     h2 *= kProbeMultiplier;
   }
-  return true;
+  return (all_set & 1) != 0;
 }
 
 bool FilterBitsReader::LegacyMayMatch(const Slice& key) const {
