@@ -182,18 +182,22 @@ void LRUCacheShard::MaintainPoolSize() {
   }
 }
 
+void LRUCacheShard::DropUnreferenced(LRUHandle* e, LRUHandle** to_free) {
+  LRURemove(e);
+  LRUHandle* removed = table_.Remove(e->key(), e->hash);
+  assert(removed == e);
+  (void)removed;
+  e->in_cache = false;
+  usage_ -= e->charge;
+  e->next = *to_free;
+  *to_free = e;
+}
+
 void LRUCacheShard::EvictFromLRU(size_t charge, LRUHandle** to_free) {
   while (usage_ + charge > capacity_ && lru_.next != &lru_) {
     LRUHandle* old = lru_.next;
     assert(old->in_cache && old->refs == 0);
-    LRURemove(old);
-    LRUHandle* removed = table_.Remove(old->key(), old->hash);
-    assert(removed == old);
-    (void)removed;
-    old->in_cache = false;
-    usage_ -= old->charge;
-    old->next = *to_free;
-    *to_free = old;
+    DropUnreferenced(old, to_free);
     Bump(&evictions_);
   }
 }
@@ -338,15 +342,7 @@ void LRUCacheShard::EraseUnRefEntries() {
   {
     MutexLock l(&mu_);
     while (lru_.next != &lru_) {
-      LRUHandle* old = lru_.next;
-      LRURemove(old);
-      LRUHandle* removed = table_.Remove(old->key(), old->hash);
-      assert(removed == old);
-      (void)removed;
-      old->in_cache = false;
-      usage_ -= old->charge;
-      old->next = to_free;
-      to_free = old;
+      DropUnreferenced(lru_.next, &to_free);
     }
   }
   FreeChain(to_free);

@@ -131,6 +131,9 @@ class alignas(64) LRUCacheShard {
   // Moves the oldest pool entries into the low-priority section until the
   // pool fits its capacity.
   void MaintainPoolSize() REQUIRES(mu_);
+  // Takes an unreferenced entry off the LRU list and out of the table and
+  // queues it on *to_free (its deleter runs later, outside mu_).
+  void DropUnreferenced(LRUHandle* e, LRUHandle** to_free) REQUIRES(mu_);
   // Evicts unpinned entries, oldest first, until charge more fits or the
   // list is empty; chains them on *to_free.
   void EvictFromLRU(size_t charge, LRUHandle** to_free) REQUIRES(mu_);

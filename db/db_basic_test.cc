@@ -47,30 +47,12 @@ std::string JoinNames(const std::vector<std::string>& names) {
   return out;
 }
 
-// True if name is "<digits>.log"; *number gets the digits' value and
-// *digits their count.
-bool ParseLogName(const std::string& name, uint64_t* number, size_t* digits = nullptr) {
-  const std::string suffix = ".log";
-  if (name.size() <= suffix.size() ||
-      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
-    return false;
-  }
-  const std::string num = name.substr(0, name.size() - suffix.size());
-  if (num.size() > 19 ||
-      !std::all_of(num.begin(), num.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-    return false;
-  }
-  *number = std::stoull(num);
-  if (digits != nullptr) *digits = num.size();
-  return true;
-}
-
 // Numbers of the NNNNNN.log files in dir, ascending.
 std::vector<uint64_t> LogNumbers(const std::string& dir) {
   std::vector<uint64_t> numbers;
   for (const auto& name : ListDir(dir)) {
     uint64_t number;
-    if (ParseLogName(name, &number)) numbers.push_back(number);
+    if (test::ParseLogFileName(name, &number)) numbers.push_back(number);
   }
   std::sort(numbers.begin(), numbers.end());
   return numbers;
@@ -193,7 +175,7 @@ TEST_F(DBBasicTest, OpenCreatesRocksDBDirectoryLayout) {
   for (const auto& n : names) {
     uint64_t number;
     size_t digits = 0;
-    if (ParseLogName(n, &number, &digits)) {
+    if (test::ParseLogFileName(n, &number, &digits)) {
       EXPECT_GE(digits, 6u) << n << ": not zero-padded to 6 digits";
     }
   }

@@ -107,24 +107,6 @@ bool ParseWal(const std::string& data, std::vector<WalRecord>* records, std::str
   return true;
 }
 
-// True if name is "<digits>.log"; *number gets the digits' value and
-// *digits their count.
-bool ParseLogName(const std::string& name, uint64_t* number, size_t* digits = nullptr) {
-  const std::string suffix = ".log";
-  if (name.size() <= suffix.size() ||
-      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
-    return false;
-  }
-  const std::string num = name.substr(0, name.size() - suffix.size());
-  if (num.size() > 19 ||
-      !std::all_of(num.begin(), num.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-    return false;
-  }
-  *number = std::stoull(num);
-  if (digits != nullptr) *digits = num.size();
-  return true;
-}
-
 const char* ModeName(WALRecoveryMode mode) {
   switch (mode) {
     case WALRecoveryMode::kTolerateCorruptedTailRecords:
@@ -201,7 +183,7 @@ class DBRecoveryTest : public ::testing::Test {
     for (const auto& e : fs::directory_iterator(dbname_)) {
       const std::string name = e.path().filename().string();
       uint64_t n;
-      if (ParseLogName(name, &n)) {
+      if (test::ParseLogFileName(name, &n)) {
         if (best_name.empty() || n > best) {
           best = n;
           best_name = name;

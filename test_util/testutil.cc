@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -51,6 +52,22 @@ std::string RandomPrintable(std::mt19937_64* rng, size_t n) {
   std::string s(n, '\0');
   for (size_t i = 0; i < n; i++) s[i] = static_cast<char>(' ' + (*rng)() % 95);
   return s;
+}
+
+bool ParseLogFileName(const std::string& name, uint64_t* number, size_t* digits) {
+  const std::string suffix = ".log";
+  if (name.size() <= suffix.size() ||
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return false;
+  }
+  const std::string num = name.substr(0, name.size() - suffix.size());
+  if (num.size() > 19 ||
+      !std::all_of(num.begin(), num.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return false;
+  }
+  *number = std::stoull(num);
+  if (digits != nullptr) *digits = num.size();
+  return true;
 }
 
 std::string ReadFileOrDie(const std::string& path) {

@@ -47,6 +47,11 @@ uint64_t RandomSeed();
 std::string RandomBytes(std::mt19937_64* rng, size_t n);
 std::string RandomPrintable(std::mt19937_64* rng, size_t n);
 
+// True if name is "<digits>.log" (a WAL file name); *number gets the value
+// and *digits the digit count. Written independently of db/filename.cc so
+// tests check the on-disk names against the format, not against our parser.
+bool ParseLogFileName(const std::string& name, uint64_t* number, size_t* digits = nullptr);
+
 // Reads / overwrites a whole file through POSIX (for corrupting files).
 std::string ReadFileOrDie(const std::string& path);
 void WriteFileOrDie(const std::string& path, const std::string& data);
