@@ -631,15 +631,20 @@ TEST_F(DBBasicTest, MergeAndDeleteRangeAreNotSupported) {
   EXPECT_EQ(Contents(), "a=1 d=4");
 }
 
-TEST_F(DBBasicTest, FlushCompactAndColumnFamiliesAreNotSupported) {
+TEST_F(DBBasicTest, FlushAndCompactKeepDataColumnFamiliesAreNotSupported) {
   Open();
   ASSERT_OK(Put("a", "1"));
-  Status s = db_->Flush(FlushOptions());
-  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
-  s = db_->CompactRange(CompactRangeOptions(), nullptr, nullptr);
-  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  uint64_t files = 0;
+  ASSERT_TRUE(db_->GetIntProperty("strata.num-files-at-level0", &files));
+  EXPECT_EQ(files, 1u);
+  ASSERT_OK(Put("b", "2"));
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  ASSERT_TRUE(db_->GetIntProperty("strata.num-files-at-level0", &files));
+  EXPECT_EQ(files, 0u);
+  EXPECT_EQ(Get("b"), "2");
   ColumnFamilyHandle* handle = nullptr;
-  s = db_->CreateColumnFamily(ColumnFamilyOptions(), "cf1", &handle);
+  Status s = db_->CreateColumnFamily(ColumnFamilyOptions(), "cf1", &handle);
   EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
   EXPECT_EQ(handle, nullptr);
   ASSERT_NE(db_->DefaultColumnFamily(), nullptr);

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "db/db_iter.h"
+#include "table/merging_iterator.h"
 
 namespace strata {
 
@@ -79,6 +80,11 @@ Status DBImpl::Close() {
     MutexLock l(&mu_);
     if (closed_) return Status::OK();
     closed_ = true;
+    // Background jobs finish the step they are in and stop.
+    shutting_down_.store(true, std::memory_order_release);
+    while (flush_scheduled_ || compactions_scheduled_ > 0 || manual_compactions_ > 0) {
+      bg_cv_.TimedWaitMicros(10000);
+    }
   }
   Status s;
   // No writer may be in flight when the user closes the DB (contract); the
@@ -99,8 +105,14 @@ Status DBImpl::Close() {
       super_version_->Unref();
       super_version_ = nullptr;
     }
+    // Unflushed immutable memtables are in their WALs: recovery replays them.
+    for (const ImmMemTable& imm : imm_) imm.mem->Unref();
+    imm_.clear();
   }
+  if (mem_ != nullptr) mem_->Unref();
   mem_ = nullptr;
+  versions_.reset();
+  table_cache_.reset();
   if (db_lock_ != nullptr) {
     Status ls = fs_->UnlockFile(std::move(db_lock_));
     if (s.ok()) s = ls;
@@ -158,11 +170,31 @@ Status DBImpl::Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Sli
   Status s;
   bool done = sv->mem->Get(lkey, value, &s);
   for (size_t i = 0; !done && i < sv->imm.size(); i++) done = sv->imm[i]->Get(lkey, value, &s);
-  if (!done) s = Status::NotFound();
+  const bool memtable_hit = done;
+  if (!done) {
+    GetContext ctx(icmp_.user_comparator(), key, value);
+    s = sv->current->Get(options, lkey.internal_key(), &ctx);
+    if (s.ok()) {
+      switch (ctx.state()) {
+        case GetContext::kFound:
+          break;
+        case GetContext::kNotFound:
+        case GetContext::kDeleted:
+          s = Status::NotFound();
+          break;
+        case GetContext::kMerge:
+          s = Status::NotSupported("Merge is not supported by this version of Strata");
+          break;
+        case GetContext::kCorrupt:
+          s = Status::Corruption("bad entry type for key in a table file");
+          break;
+      }
+    }
+  }
   ReleaseSuperVersion(sv);
   if (stats_ != nullptr) {
     stats_->recordTick(NUMBER_KEYS_READ);
-    stats_->recordTick(done ? MEMTABLE_HIT : MEMTABLE_MISS);
+    stats_->recordTick(memtable_hit ? MEMTABLE_HIT : MEMTABLE_MISS);
     if (s.ok()) {
       stats_->recordTick(NUMBER_KEYS_FOUND);
       stats_->recordTick(BYTES_READ, value->size());
@@ -188,10 +220,13 @@ std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options, Column
     sv = super_version_->Ref();
   }
   const SequenceNumber seq = ReadSequence(options);
-  std::vector<InternalIterator*> children;
-  children.push_back(sv->mem->NewIterator());
-  for (MemTable* m : sv->imm) children.push_back(m->NewIterator());
-  return NewDBIterator(options, icmp_.user_comparator(), std::move(children), seq, stats_,
+  std::vector<std::unique_ptr<InternalIterator>> children;
+  children.emplace_back(sv->mem->NewIterator());
+  for (MemTable* m : sv->imm) children.emplace_back(m->NewIterator());
+  sv->current->AddIterators(options, &children);
+  std::vector<InternalIterator*> input;
+  input.push_back(NewMergingIterator(&icmp_, std::move(children)));
+  return NewDBIterator(options, icmp_.user_comparator(), std::move(input), seq, stats_,
                        [sv]() { sv->Unref(); });
 }
 
@@ -255,8 +290,21 @@ bool DBImpl::GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint6
   } else if (name == "estimate-num-keys") {
     // As RocksDB estimates it: entries minus twice the deletions (each
     // deletion hides a key and is itself an entry).
-    const uint64_t entries = sv->mem->num_entries() + imm_entries;
-    const uint64_t deletes = sv->mem->num_deletes() + imm_deletes;
+    uint64_t entries = sv->mem->num_entries() + imm_entries;
+    uint64_t deletes = sv->mem->num_deletes() + imm_deletes;
+    // Tables: their entry and deletion counts as written (properties read
+    // through the table cache would cost I/O under the mutex; the file
+    // sizes give the estimate instead when properties are not at hand).
+    for (int level = 0; level < sv->current->num_levels(); ++level) {
+      for (const FileMetaData* f : sv->current->files(level)) {
+        std::shared_ptr<const TableProperties> props;
+        if (table_cache_->GetTableProperties(TableFileMeta{f->number, f->file_size, level}, &props)
+                .ok()) {
+          entries += props->num_entries;
+          deletes += props->num_deletions;
+        }
+      }
+    }
     *value = entries > 2 * deletes ? entries - 2 * deletes : 0;
   } else if (name == "num-snapshots") {
     *value = snapshots_.count();
@@ -264,17 +312,37 @@ bool DBImpl::GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint6
     *value = snapshots_.empty() ? 0 : static_cast<uint64_t>(snapshots_.oldest()->unix_time());
   } else if (name == "background-errors") {
     *value = bg_error_.ok() ? 0 : 1;
-  } else if (name == "total-sst-files-size" || name == "live-sst-files-size" ||
-             name == "estimate-pending-compaction-bytes" || name == "is-write-stopped" ||
-             name == "actual-delayed-write-rate" || name == "num-running-compactions" ||
-             name == "num-running-flushes") {
-    *value = 0;  // no tables, flushes or compactions in this slice
+  } else if (name == "total-sst-files-size" || name == "live-sst-files-size") {
+    *value = sv->current->TotalFileBytes();
+  } else if (name == "estimate-pending-compaction-bytes") {
+    *value = sv->current->EstimatedPendingCompactionBytes();
+  } else if (name == "is-write-stopped") {
+    *value = write_stopped_ ? 1 : 0;
+  } else if (name == "actual-delayed-write-rate") {
+    *value = stall_check_needed_.load() ? (options_.delayed_write_rate != 0
+                                               ? options_.delayed_write_rate
+                                               : 16ull << 20)
+                                        : 0;
+  } else if (name == "num-running-compactions") {
+    *value = static_cast<uint64_t>(picker_->running_compactions());
+  } else if (name == "num-running-flushes") {
+    *value = flush_scheduled_ ? 1 : 0;
+  } else if (name == "compaction-pending") {
+    *value = picker_->NeedsCompaction(sv->current) ? 1 : 0;
+  } else if (name == "mem-table-flush-pending") {
+    *value = imm_.empty() ? 0 : 1;
+  } else if (name == "base-level") {
+    *value = static_cast<uint64_t>(sv->current->base_level());
+  } else if (name == "num-live-versions") {
+    *value = 1;
+  } else if (name == "stall-micros") {
+    *value = stall_micros_;
   } else if (name.starts_with("num-files-at-level")) {
     Slice level = name;
     level.remove_prefix(strlen("num-files-at-level"));
     const int n = atoi(level.ToString().c_str());
-    if (level.empty() || n < 0 || n >= options_.num_levels) return false;
-    *value = 0;
+    if (level.empty() || n < 0 || n >= sv->current->num_levels()) return false;
+    *value = sv->current->files(n).size();
   } else if (name == "current-super-version-number") {
     *value = sv->version_number;
   } else {
@@ -321,27 +389,16 @@ bool DBImpl::GetProperty(ColumnFamilyHandle* cf, const Slice& property, std::str
            " deletes\n"
            "Immutable: %" PRIu64
            "\n"
-           "Snapshots: %" PRIu64
-           "\n"
-           "\n** Compaction Stats **\n"
-           "Level    Files   Size\n"
-           "  L0        0    0 B   (tables arrive with the block-based table layer)\n",
+           "Snapshots: %" PRIu64 "\n",
            last_sequence_.load(std::memory_order_acquire), groups, syncs, wal_bytes, log_number_,
            mem_bytes, entries, deletes, imm_count, snapshots);
   *value = buf;
+  MutexLock l(&mu_);
+  *value += LevelStatsString();
   return true;
 }
 
 // ---- not in this slice ----
-
-Status DBImpl::Flush(const FlushOptions&, ColumnFamilyHandle*) {
-  return Status::NotSupported("Flush: table files are not supported yet (memtable-only build)");
-}
-
-Status DBImpl::CompactRange(const CompactRangeOptions&, ColumnFamilyHandle*, const Slice*,
-                            const Slice*) {
-  return Status::NotSupported("CompactRange: table files are not supported yet");
-}
 
 Status DBImpl::CreateColumnFamily(const ColumnFamilyOptions&, const std::string&,
                                   ColumnFamilyHandle** handle) {

@@ -19,13 +19,17 @@
 
 #include <atomic>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "db/compaction/compaction.h"
 #include "db/dbformat.h"
 #include "db/log_writer.h"
 #include "db/snapshot_impl.h"
 #include "db/super_version.h"
+#include "db/table_cache.h"
+#include "db/version_set.h"
 #include "db/write_thread.h"
 #include "memtable/memtable.h"
 #include "strata/db.h"
@@ -93,18 +97,25 @@ class DBImpl final : public DB {
   // Checks options before anything is touched on disk.
   static Status ValidateOptions(const Options& options);
 
+  // Waits until no flush or compaction is running or needed (tests, tools).
+  Status WaitForCompact();
+
  private:
   class DefaultColumnFamilyHandle;
   struct RecoveryState;
 
   // ---- write path (db_impl_write.cc) ----
-  Status WriteImpl(const WriteOptions& options, WriteBatch* batch);
+  // force: go through the write thread even with an empty batch (memtable
+  // switch requests).
+  Status WriteImpl(const WriteOptions& options, WriteBatch* batch, bool force = false);
   // Rejects batches this slice cannot apply (merge, range deletion, column
   // families other than the default one) before anything is logged.
   Status CheckBatchSupported(const WriteBatch& batch) const;
-  // Leader-only work before a group is logged: background error check, and
-  // (with tables) memtable switches and write stalls.
-  Status PreprocessWrite();
+  // Leader-only work before a group is logged: background error check,
+  // memtable switches and write stalls. group_bytes sizes the slowdown.
+  Status PreprocessWrite(uint64_t group_bytes);
+  // Delays or stops the leader while flushes and compactions are behind.
+  Status MaybeStallWrite(uint64_t group_bytes);
   // Appends the group's batches to the WAL as one record (when it has any
   // records) and syncs it when a member asked for sync.
   Status WriteGroupToWAL(const WriteThread::WriteGroup& group, size_t total_count);
@@ -124,6 +135,30 @@ class DBImpl final : public DB {
   Status WriteManifestSnapshot(const RecoveryState& state);
   Status EnsureIdentity();
   void LogOptions();
+
+  // ---- flush and compaction (db_impl_compaction_flush.cc) ----
+  // Makes the mutable memtable immutable and starts a new WAL and memtable.
+  // Leader-only (or during open); takes mu_.
+  Status SwitchMemtable();
+  // Asks the next write-group leader to switch memtables; returns when done.
+  Status SwitchMemtableThroughWriteThread();
+  void MaybeScheduleFlushOrCompaction() REQUIRES(mu_);
+  void BackgroundCallFlush();
+  void BackgroundCallCompaction();
+  Status BackgroundFlush() REQUIRES(mu_);
+  // Runs one picked (or manual) compaction; releases mu_ while it works.
+  Status RunCompaction(Compaction* c) REQUIRES(mu_);
+  // Writes mem as one level-0 table and records it in edit (mu_ released
+  // meanwhile). *meta_out gets the file (number 0 if nothing was written).
+  Status WriteLevel0Table(MemTable* mem, VersionEdit* edit, FileMetaData* meta_out)
+      REQUIRES(mu_);
+  void DeleteObsoleteFiles() REQUIRES(mu_);
+  // Whether user_key may be in a level below c's output (without mu_).
+  bool KeyMayExistBelow(Compaction* c, const Slice& user_key);
+  void RecordBackgroundError(const Status& s) REQUIRES(mu_);
+  // A SuperVersion of the current memtables and Version, installed.
+  void InstallNewSuperVersion() REQUIRES(mu_);
+  std::string LevelStatsString() REQUIRES(mu_);
 
   // ---- reads (db_impl.cc) ----
   SuperVersion* AcquireSuperVersion();
@@ -147,12 +182,24 @@ class DBImpl final : public DB {
   FileOptions wal_file_options_;
   MemTableOptions mem_options_;
 
+  std::unique_ptr<TableCache> table_cache_;
+  std::unique_ptr<VersionSet> versions_;
+  std::unique_ptr<CompactionPicker> picker_;
+  BlockBasedTableOptions table_options_;
+  std::string db_id_;
+  std::string db_session_id_;
+  int max_flushes_ = 1;
+  int max_compactions_ = 1;
+
   // ---- write path: used only by the current write-group leader ----
   WriteThread write_thread_;
   std::unique_ptr<log::Writer> log_;  // current WAL
-  MemTable* mem_ = nullptr;           // current mutable memtable (also in the SuperVersion)
+  // Current mutable memtable; we hold one reference (the SuperVersion another).
+  MemTable* mem_ = nullptr;
   uint64_t log_number_ = 0;
   SequenceNumber last_allocated_sequence_ = 0;
+  // Set by Flush: the next leader switches memtables.
+  std::atomic<bool> switch_requested_{false};
   WriteBatch group_batch_;  // concatenation buffer for multi-writer groups
 
   // ---- guarded by mu_ ----
@@ -161,10 +208,45 @@ class DBImpl final : public DB {
   uint64_t super_version_number_ GUARDED_BY(mu_) = 0;
   SnapshotList snapshots_ GUARDED_BY(mu_);
   Status bg_error_ GUARDED_BY(mu_);
-  uint64_t manifest_number_ GUARDED_BY(mu_) = 0;
-  uint64_t next_file_number_ GUARDED_BY(mu_) = 0;
-  uint64_t min_log_number_ GUARDED_BY(mu_) = 0;  // oldest WAL still needed
   bool closed_ GUARDED_BY(mu_) = false;
+  CondVar bg_cv_{&mu_};  // signalled when background work finishes
+  // Immutable memtables, newest first, each with the oldest WAL holding
+  // its data.
+  struct ImmMemTable {
+    MemTable* mem;
+    uint64_t log_number;
+  };
+  std::vector<ImmMemTable> imm_ GUARDED_BY(mu_);
+  uint64_t mem_log_number_ GUARDED_BY(mu_) = 0;  // oldest WAL with data of mem_
+  uint64_t memtables_switched_ GUARDED_BY(mu_) = 0;
+  uint64_t memtables_flushed_ GUARDED_BY(mu_) = 0;
+  bool flush_scheduled_ GUARDED_BY(mu_) = false;
+  int compactions_scheduled_ GUARDED_BY(mu_) = 0;
+  int manual_compactions_ GUARDED_BY(mu_) = 0;
+  // Lowest file numbers that running jobs may create: files at or above
+  // the smallest are never deleted as obsolete.
+  std::multiset<uint64_t> pending_outputs_ GUARDED_BY(mu_);
+  std::atomic<bool> shutting_down_{false};
+  // Set when the current Version is past a slowdown trigger: write leaders
+  // then take the stall path (read without mu_ on every write).
+  std::atomic<bool> stall_check_needed_{false};
+
+  // Statistics for strata.stats.
+  struct LevelStats {
+    uint64_t bytes_read = 0;      // input bytes of compactions into this level
+    uint64_t bytes_written = 0;   // bytes written to this level
+    uint64_t bytes_moved = 0;     // trivially moved into this level
+    uint64_t micros = 0;
+    uint64_t count = 0;
+    uint64_t files_in = 0;
+    uint64_t files_out = 0;
+  };
+  LevelStats level_stats_[kMaxLevels] GUARDED_BY(mu_);
+  uint64_t stall_micros_ GUARDED_BY(mu_) = 0;
+  uint64_t stall_stops_ GUARDED_BY(mu_) = 0;
+  uint64_t stall_slowdowns_ GUARDED_BY(mu_) = 0;
+  bool write_stopped_ GUARDED_BY(mu_) = false;
+  uint64_t user_bytes_written_ GUARDED_BY(mu_) = 0;
 
   // ---- atomics ----
   // The last sequence visible to readers (release-published by leaders).

@@ -12,6 +12,7 @@
 #include "db/memtable_inserter.h"
 #include "db/version_edit.h"
 #include "db/write_batch_internal.h"
+#include "strata/table.h"
 
 namespace strata {
 
@@ -27,6 +28,8 @@ struct DBImpl::RecoveryState {
   bool replayed_any = false;          // some WAL record was applied
   std::vector<uint64_t> wal_numbers;  // WAL files found (>= log_number), ascending
   uint64_t oldest_wal_with_data = 0;  // 0 = none
+  // Level-0 tables written while replaying (memtable filled up).
+  VersionEdit edit;
 };
 
 namespace {
@@ -55,20 +58,6 @@ class LogReporter final : public log::Reader::Reporter {
 };
 
 // Writes one VersionEdit as the only record of a new MANIFEST file, synced.
-Status WriteManifestFile(FileSystem* fs, const std::string& path, const VersionEdit& edit) {
-  std::unique_ptr<WritableFile> file;
-  Status s = fs->NewWritableFile(path, FileOptions(), &file);
-  if (!s.ok()) return s;
-  log::Writer writer(std::move(file), 0, false);
-  std::string record;
-  edit.EncodeTo(&record);
-  s = writer.AddRecord(record);
-  if (s.ok()) s = writer.Sync();
-  Status c = writer.Close();
-  if (s.ok()) s = c;
-  return s;
-}
-
 }  // namespace
 
 Status DBImpl::ValidateOptions(const Options& o) {
@@ -144,17 +133,44 @@ Status DBImpl::Open() {
   if (!s.ok()) return s;
   LogOptions();
 
+  // Tables: the factory's options (with its block cache), the table
+  // cache, the version set and the compaction picker.
+  if (options_.table_factory == nullptr) options_.table_factory = NewBlockBasedTableFactory();
+  table_options_ = options_.table_factory->table_options();
+  table_cache_ =
+      std::make_unique<TableCache>(dbname_, options_, table_options_, options_.max_open_files);
+  versions_ = std::make_unique<VersionSet>(dbname_, options_, fs_, table_cache_.get(),
+                                           db_dir_.get(), info_log_.get());
+  picker_ = std::make_unique<CompactionPicker>(options_, icmp_);
+  db_session_id_ = NewUuid().substr(0, 20);
+  // Background threads: a quarter of the jobs (at least one) flush on the
+  // HIGH pool, the rest compact on the LOW pool.
+  const int jobs = std::max(2, options_.max_background_jobs);
+  max_flushes_ = std::max(1, jobs / 4);
+  max_compactions_ = std::max(1, jobs - max_flushes_);
+  if (env_->GetBackgroundThreads(Env::Priority::kHigh) < max_flushes_) {
+    env_->SetBackgroundThreads(max_flushes_, Env::Priority::kHigh);
+  }
+  if (env_->GetBackgroundThreads(Env::Priority::kLow) < max_compactions_) {
+    env_->SetBackgroundThreads(max_compactions_, Env::Priority::kLow);
+  }
+
   // Another process may have created the database before we took the lock.
   exists = fs_->FileExists(CurrentFileName(dbname_)).ok();
   if (!exists) {
     Log(info_log_.get(), "Creating a new database at %s", dbname_.c_str());
-    s = CreateNewDB();
+    s = versions_->CreateNew();
     if (!s.ok()) return s;
   }
 
-  RecoveryState state;
-  s = RecoverManifest(&state);
+  s = versions_->Recover();
   if (!s.ok()) return s;
+  RecoveryState state;
+  state.manifest_number = versions_->manifest_file_number();
+  state.log_number = versions_->log_number();
+  state.next_file_number = versions_->next_file_number();
+  state.min_log_number_to_keep = versions_->min_log_number_to_keep();
+  state.last_sequence = versions_->LastSequence();
 
   mem_ = new MemTable(icmp_, mem_options_);  // starts with one reference: ours
   s = ReplayWALs(&state);
@@ -167,18 +183,31 @@ Status DBImpl::Open() {
   const SequenceNumber last = std::max(state.last_sequence, state.max_sequence);
   last_allocated_sequence_ = last;
   last_sequence_.store(last, std::memory_order_release);
+  versions_->MarkFileNumberUsed(state.next_file_number - 1);
 
-  // This session's WAL and MANIFEST.
-  const uint64_t new_log = state.next_file_number++;
-  const uint64_t new_manifest = state.next_file_number++;
+  // This session's WAL. Recovered data goes to a level-0 table (unless
+  // avoid_flush_during_recovery), so older WALs become obsolete.
+  const uint64_t new_log = versions_->NewFileNumber();
   s = CreateWAL(new_log);
   if (s.ok()) {
     MutexLock l(&mu_);
-    next_file_number_ = state.next_file_number;
-    min_log_number_ = state.oldest_wal_with_data != 0 ? state.oldest_wal_with_data : new_log;
-    manifest_number_ = new_manifest;
+    versions_->SetLastSequence(last);
+    VersionEdit& edit = state.edit;
+    if (mem_->num_entries() > 0 && !options_.avoid_flush_during_recovery) {
+      FileMetaData meta;
+      s = WriteLevel0Table(mem_, &edit, &meta);
+      if (s.ok()) {
+        mem_->Unref();
+        mem_ = new MemTable(icmp_, mem_options_);
+      }
+    }
+    if (s.ok()) {
+      const bool keep_old = mem_->num_entries() > 0 && state.oldest_wal_with_data != 0;
+      mem_log_number_ = keep_old ? state.oldest_wal_with_data : new_log;
+      edit.SetLogNumber(mem_log_number_);
+      s = versions_->LogAndApply(&edit, &mu_);
+    }
   }
-  if (s.ok()) s = WriteManifestSnapshot(state);
   if (s.ok()) s = EnsureIdentity();
   if (!s.ok()) {
     mem_->Unref();
@@ -188,13 +217,15 @@ Status DBImpl::Open() {
 
   {
     MutexLock l(&mu_);
-    auto* sv = new SuperVersion;
-    sv->mem = mem_;  // the SuperVersion takes over the creation reference
-    InstallSuperVersion(sv);
+    InstallNewSuperVersion();  // takes its own reference; ours stays with mem_
+    DeleteObsoleteFiles();
+    MaybeScheduleFlushOrCompaction();
+    Log(info_log_.get(),
+        "DB opened: last sequence %" PRIu64 ", WAL %06" PRIu64 ".log, MANIFEST-%06" PRIu64
+        ", %s",
+        last, new_log, versions_->manifest_file_number(),
+        versions_->current()->LevelSummary().c_str());
   }
-  Log(info_log_.get(),
-      "DB opened: last sequence %" PRIu64 ", WAL %06" PRIu64 ".log, MANIFEST-%06" PRIu64, last,
-      new_log, new_manifest);
   return Status::OK();
 }
 
@@ -218,110 +249,6 @@ void DBImpl::LogOptions() {
       options_.max_write_batch_group_size_bytes);
   Log(InfoLogLevel::kHeader, log, "Options.compression: %d",
       static_cast<int>(options_.compression));
-}
-
-Status DBImpl::CreateNewDB() {
-  VersionEdit edit;
-  edit.SetComparatorName(options_.comparator->Name());
-  edit.SetLogNumber(0);
-  edit.SetNextFile(2);
-  edit.SetLastSequence(0);
-  const std::string manifest = DescriptorFileName(dbname_, 1);
-  Status s = WriteManifestFile(fs_, manifest, edit);
-  if (s.ok()) {
-    s = SetCurrentFile(fs_, dbname_, 1, db_dir_.get());
-  }
-  if (!s.ok()) fs_->DeleteFile(manifest).PermitUncheckedError();
-  return s;
-}
-
-Status DBImpl::RecoverManifest(RecoveryState* state) {
-  const std::string current_name = CurrentFileName(dbname_);
-  std::string current;
-  Status s = ReadFileToString(fs_, current_name, &current);
-  if (!s.ok()) return s;
-  if (current.empty() || current.back() != '\n') {
-    return Status::Corruption("CURRENT file does not end with newline", current_name);
-  }
-  current.pop_back();
-  uint64_t manifest_number = 0;
-  FileType type;
-  if (!ParseFileName(current, &manifest_number, &type) || type != FileType::kDescriptorFile) {
-    return Status::Corruption("CURRENT file does not name a MANIFEST", current_name);
-  }
-  const std::string manifest = dbname_ + "/" + current;
-  std::unique_ptr<SequentialFile> file;
-  s = fs_->NewSequentialFile(manifest, FileOptions(), &file);
-  if (!s.ok()) {
-    if (fs_->FileExists(manifest).IsNotFound()) {
-      return Status::Corruption("CURRENT points to a non-existent file", manifest);
-    }
-    return s;
-  }
-
-  LogReporter reporter;
-  log::Reader reader(std::move(file), &reporter, /*checksum=*/true, /*log_number=*/0, manifest);
-  std::optional<uint64_t> log_number, next_file, min_log_to_keep;
-  std::optional<SequenceNumber> last_sequence;
-  std::map<uint64_t, int> live_files;  // file number -> level
-  std::vector<std::string> families;
-  Slice record;
-  std::string scratch;
-  while (reader.ReadRecord(&record, &scratch, WALRecoveryMode::kTolerateCorruptedTailRecords)) {
-    if (!reporter.first.ok()) break;
-    VersionEdit edit;
-    s = edit.DecodeFrom(record);
-    if (!s.ok()) {
-      return Status::Corruption(s.getState(), manifest + " record at offset " +
-                                                  std::to_string(reader.LastRecordOffset()));
-    }
-    if (edit.column_family_add().has_value()) families.push_back(*edit.column_family_add());
-    if (edit.column_family() != 0) {
-      // Records of other families are tolerated only if the family is later
-      // dropped; anything else is data this build cannot serve.
-      if (edit.is_column_family_drop()) {
-        if (!families.empty()) families.pop_back();
-        continue;
-      }
-      if (!edit.new_files().empty() || edit.column_family_add().has_value()) continue;
-    }
-    if (edit.comparator().has_value() && edit.column_family() == 0 &&
-        *edit.comparator() != options_.comparator->Name()) {
-      return Status::InvalidArgument(
-          options_.comparator->Name(),
-          "does not match existing comparator " + *edit.comparator() + " (" + manifest + ")");
-    }
-    if (edit.log_number()) log_number = edit.log_number();
-    if (edit.next_file_number()) next_file = edit.next_file_number();
-    if (edit.last_sequence()) last_sequence = edit.last_sequence();
-    if (edit.min_log_number_to_keep()) min_log_to_keep = edit.min_log_number_to_keep();
-    if (edit.column_family() == 0) {
-      for (const auto& [level, number] : edit.deleted_files()) live_files.erase(number);
-      for (const auto& [level, f] : edit.new_files()) live_files[f.number] = level;
-    }
-  }
-  if (!reporter.first.ok()) return reporter.first;
-  if (!log_number || !next_file || !last_sequence) {
-    return Status::Corruption(
-        "no log_file_number, next_file_number, last_sequence entry in MANIFEST", manifest);
-  }
-  if (!families.empty()) {
-    return Status::NotSupported("database has column family \"" + families.front() +
-                                "\"; column families are not supported yet");
-  }
-  if (!live_files.empty()) {
-    return Status::NotSupported(manifest + " lists " + std::to_string(live_files.size()) +
-                                " table files; reading table files is not supported yet");
-  }
-  state->manifest_number = manifest_number;
-  state->log_number = *log_number;
-  state->next_file_number = std::max(*next_file, manifest_number + 1);
-  state->last_sequence = *last_sequence;
-  state->min_log_number_to_keep = min_log_to_keep.value_or(0);
-  Log(info_log_.get(),
-      "Recovered %s: log number %" PRIu64 ", next file %" PRIu64 ", last sequence %" PRIu64,
-      manifest.c_str(), state->log_number, state->next_file_number, state->last_sequence);
-  return Status::OK();
 }
 
 Status DBImpl::ReplayWALs(RecoveryState* state) {
@@ -453,6 +380,16 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
     }
     s = InsertBatchIntoMemTable(batch, seq, mem_, /*concurrent=*/false, /*skip_other_cfs=*/true);
     if (!s.ok()) return s;
+    if (mem_->ApproximateMemoryUsage() > options_.write_buffer_size) {
+      // A full memtable during replay goes to a level-0 table at once.
+      MutexLock l(&mu_);
+      versions_->SetLastSequence(std::max(versions_->LastSequence(), seq + count));
+      FileMetaData meta;
+      s = WriteLevel0Table(mem_, &state->edit, &meta);
+      if (!s.ok()) return s;
+      mem_->Unref();
+      mem_ = new MemTable(icmp_, mem_options_);
+    }
     if (count > 0) state->max_sequence = std::max(state->max_sequence, seq + count - 1);
     state->replayed_any = true;
     good_end = reader.LastRecordEndOffset();
@@ -491,31 +428,6 @@ Status DBImpl::CreateWAL(uint64_t number) {
   // Make the new file's directory entry durable, so a synced write in it
   // survives power loss.
   return db_dir_->Fsync();
-}
-
-Status DBImpl::WriteManifestSnapshot(const RecoveryState& state) {
-  VersionEdit edit;
-  uint64_t manifest_number;
-  {
-    MutexLock l(&mu_);
-    edit.SetComparatorName(options_.comparator->Name());
-    edit.SetLogNumber(min_log_number_);
-    edit.SetPrevLogNumber(0);
-    edit.SetNextFile(next_file_number_);
-    edit.SetLastSequence(last_sequence_.load(std::memory_order_acquire));
-    manifest_number = manifest_number_;
-  }
-  const std::string manifest = DescriptorFileName(dbname_, manifest_number);
-  Status s = WriteManifestFile(fs_, manifest, edit);
-  if (s.ok()) s = SetCurrentFile(fs_, dbname_, manifest_number, db_dir_.get());
-  if (!s.ok()) {
-    fs_->DeleteFile(manifest).PermitUncheckedError();
-    return s;
-  }
-  if (state.manifest_number != manifest_number) {
-    fs_->DeleteFile(DescriptorFileName(dbname_, state.manifest_number)).PermitUncheckedError();
-  }
-  return Status::OK();
 }
 
 Status DBImpl::EnsureIdentity() {

@@ -80,13 +80,28 @@ Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
   return WriteImpl(options, updates);
 }
 
-Status DBImpl::PreprocessWrite() {
+Status DBImpl::PreprocessWrite(uint64_t group_bytes) {
   if (mem_ == nullptr) return Status::ShutdownInProgress("write to a closed database");
   if (has_bg_error_.load(std::memory_order_acquire)) {
     MutexLock l(&mu_);
     if (!bg_error_.ok()) return bg_error_;
   }
-  // Memtable switches and write stalls join here once flushes exist.
+  const bool requested = switch_requested_.load(std::memory_order_acquire);
+  const bool full = mem_->ApproximateMemoryUsage() >= options_.write_buffer_size;
+  if (requested || full) {
+    // Waits first if the immutable memtables are all still unflushed.
+    Status s = MaybeStallWrite(group_bytes);
+    if (!s.ok()) return s;
+    switch_requested_.store(false, std::memory_order_release);
+    if (mem_->num_entries() > 0) {
+      s = SwitchMemtable();
+      if (!s.ok()) return s;
+    }
+    return Status::OK();
+  }
+  // Cheap check without the mutex: stalls only matter when level 0 or the
+  // compaction debt grew (the Version pointer is read under mu_ inside).
+  if (stall_check_needed_.load(std::memory_order_acquire)) return MaybeStallWrite(group_bytes);
   return Status::OK();
 }
 
@@ -134,12 +149,12 @@ Status DBImpl::AppendRecordToWAL(const Slice& record) {
   return log_->AddRecord(record);
 }
 
-Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch) {
+Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool force) {
   if (options.sync && options.disableWAL) {
     return Status::InvalidArgument("sync writes need the WAL (disableWAL is set)");
   }
   // An empty batch is a no-op, unless it asks for a sync (SyncWAL).
-  if (WriteBatchInternal::Count(batch) == 0 && !options.sync) return Status::OK();
+  if (WriteBatchInternal::Count(batch) == 0 && !options.sync && !force) return Status::OK();
 
   WriteThread::Writer w(batch, options.sync, options.disableWAL);
   const WriteThread::State state = write_thread_.JoinBatchGroup(&w);
@@ -161,7 +176,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch) {
   WriteThread::WriteGroup group;
   write_thread_.EnterAsBatchGroupLeader(&w, &group);
   if (group.need_sync) last_sync_group_size_.store(group.size, std::memory_order_relaxed);
-  Status s = PreprocessWrite();
+  Status s = PreprocessWrite(group.total_bytes);
 
   if (s.ok()) {
     SequenceNumber next = last_allocated_sequence_ + 1;

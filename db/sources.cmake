@@ -4,17 +4,24 @@ strata_layer(db
     db/db_impl.cc
     db/db_impl_open.cc
     db/db_impl_write.cc
+    db/db_impl_compaction_flush.cc
+    db/version_set.cc
+    db/compaction/compaction_picker.cc
+    db/compaction/compaction_job.cc
     db/db_iter.cc
-    db/dbformat.cc
     db/filename.cc
     db/log_reader.cc
     db/log_writer.cc
     db/memtable_inserter.cc
     db/super_version.cc
+    db/table_cache.cc
+    db/level_iterator.cc
+    db/compaction/compaction_iterator.cc
+    db/sst_file_reader.cc
     db/version_edit.cc
     db/write_batch.cc
     db/write_thread.cc
-  DEPS env memtable util
+  DEPS env memtable table cache dbformat util
 )
 strata_tests(db
   db/db_basic_test.cc
@@ -26,6 +33,10 @@ strata_tests(db
   db/dbformat_test.cc
   db/filename_test.cc
   db/log_test.cc
+  db/table_cache_test.cc
+  db/level_iterator_test.cc
+  db/compaction/compaction_iterator_test.cc
+  db/sst_file_reader_test.cc
   db/version_edit_test.cc
   db/write_batch_test.cc
   db/write_thread_test.cc

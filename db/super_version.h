@@ -27,6 +27,7 @@
 #include <memory>
 #include <vector>
 
+#include "db/version_set.h"
 #include "memtable/memtable.h"
 #include "util/mutex.h"
 
@@ -35,6 +36,7 @@ namespace strata {
 struct SuperVersion {
   MemTable* mem = nullptr;     // referenced
   std::vector<MemTable*> imm;  // referenced, newest first
+  Version* current = nullptr;  // referenced
   uint64_t version_number = 0;
 
   SuperVersion() = default;
@@ -51,6 +53,7 @@ struct SuperVersion {
     if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       mem->Unref();
       for (MemTable* m : imm) m->Unref();
+      if (current != nullptr) current->Unref();
       delete this;
     }
   }

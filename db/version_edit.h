@@ -95,6 +95,11 @@ struct FileMetaData {
   std::string file_checksum_func_name = "Unknown";
   uint8_t temperature = 0;
   std::string unique_id;  // 16 bytes when present (kept, never verified)
+
+  // In memory only (never encoded): Versions listing the file, and whether
+  // a running compaction has taken it as input (guarded by the DB mutex).
+  int refs = 0;
+  bool being_compacted = false;
 };
 
 class VersionEdit {

@@ -1,19 +1,21 @@
+# The internal key format (db/dbformat.cc) is shared by memtable/, table/ and
+# db/: it is its own small library so the lower layers link it without the
+# rest of db/.
+strata_layer(dbformat
+  SOURCES
+    db/dbformat.cc
+  DEPS util
+)
+
 # memtable/: InlineSkipList and MemTable.
 strata_layer(memtable
   SOURCES
     memtable/memtable.cc
     memtable/point_index.cc
-  DEPS util
+  DEPS util dbformat
 )
 strata_tests(memtable
   memtable/inline_skiplist_test.cc
   memtable/memtable_test.cc
   memtable/point_index_test.cc
 )
-# MemTable::Get takes a LookupKey, whose constructor lives in the db layer
-# (db/dbformat.cc, above this one); the test compiles that one file in.
-foreach(t memtable_test point_index_test)
-  if(TARGET ${t})
-    target_sources(${t} PRIVATE db/dbformat.cc)
-  endif()
-endforeach()

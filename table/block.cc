@@ -81,6 +81,50 @@ void Block::InitIterator(const Comparator* cmp, BlockIter* iter) const {
   if (num_restarts_ == 0) iter->status_ = Status::Corruption("bad block contents");
 }
 
+void Block::InitIndexIterator(const Comparator* cmp, bool value_delta_encoded,
+                              BlockIter* iter) const {
+  InitIterator(cmp, iter);
+  iter->index_mode_ = value_delta_encoded ? 2 : 1;
+}
+
+const char* BlockIter::DecodeHeader(const char* p, const char* limit, uint32_t* shared,
+                                    uint32_t* non_shared, uint32_t* value_length) const {
+  if (index_mode_ != 2) return DecodeEntry(p, limit, shared, non_shared, value_length);
+  // No value length: the handle's varints delimit the value.
+  if (limit - p < 2) return nullptr;
+  *shared = static_cast<uint8_t>(p[0]);
+  *non_shared = static_cast<uint8_t>(p[1]);
+  if ((*shared | *non_shared) < 128) {
+    p += 2;
+  } else {
+    if ((p = GetVarint32Ptr(p, limit, shared)) == nullptr) return nullptr;
+    if ((p = GetVarint32Ptr(p, limit, non_shared)) == nullptr) return nullptr;
+  }
+  if (static_cast<uint64_t>(limit - p) < *non_shared) return nullptr;
+  *value_length = 0;
+  return p;
+}
+
+bool BlockIter::DecodeIndexValue(const char* p, const char* limit, uint32_t shared) {
+  uint64_t offset, size;
+  const char* q;
+  if (index_mode_ == 1 || shared == 0) {
+    if ((q = GetVarint64Ptr(p, limit, &offset)) == nullptr) return false;
+    if ((q = GetVarint64Ptr(q, limit, &size)) == nullptr) return false;
+  } else {
+    // Size delta against the previous handle (zigzag); the block follows
+    // the previous one and its trailer.
+    uint64_t zigzag;
+    if ((q = GetVarint64Ptr(p, limit, &zigzag)) == nullptr) return false;
+    const int64_t delta = static_cast<int64_t>(zigzag >> 1) ^ -static_cast<int64_t>(zigzag & 1);
+    offset = handle_.offset() + handle_.size() + kBlockTrailerSize;
+    size = handle_.size() + static_cast<uint64_t>(delta);
+  }
+  handle_ = BlockHandle(offset, size);
+  if (index_mode_ == 2) value_ = Slice(p, static_cast<size_t>(q - p));
+  return true;
+}
+
 void BlockIter::Init(const Comparator* cmp, const char* data, uint32_t restarts,
                      uint32_t num_restarts, const char* hash_map, uint16_t num_buckets) {
   cmp_ = cmp;
@@ -92,6 +136,7 @@ void BlockIter::Init(const Comparator* cmp, const char* data, uint32_t restarts,
   current_ = restarts_;
   next_ = restarts_;
   restart_index_ = num_restarts_;
+  index_mode_ = 0;
   key_ = Slice();
   value_ = Slice();
   status_ = Status::OK();
@@ -133,7 +178,7 @@ bool BlockIter::ParseNextKey() {
   const char* p = data_ + current_;
   const char* limit = data_ + restarts_;
   uint32_t shared, non_shared, value_length;
-  p = DecodeEntry(p, limit, &shared, &non_shared, &value_length);
+  p = DecodeHeader(p, limit, &shared, &non_shared, &value_length);
   if (p == nullptr || key_.size() < shared) {
     CorruptionError();
     return false;
@@ -150,7 +195,16 @@ bool BlockIter::ParseNextKey() {
     key_ = Slice(key_buf_);
   }
   value_ = Slice(p + non_shared, value_length);
-  next_ = static_cast<uint32_t>((p + non_shared + value_length) - data_);
+  if (index_mode_ != 0) {
+    if (!DecodeIndexValue(p + non_shared,
+                          index_mode_ == 1 ? p + non_shared + value_length : limit, shared)) {
+      CorruptionError();
+      return false;
+    }
+    next_ = static_cast<uint32_t>((value_.data() + value_.size()) - data_);
+  } else {
+    next_ = static_cast<uint32_t>((p + non_shared + value_length) - data_);
+  }
   while (restart_index_ + 1 < num_restarts_ && RestartPoint(restart_index_ + 1) <= current_) {
     ++restart_index_;
   }
@@ -203,8 +257,8 @@ bool BlockIter::BinarySeek(const Slice& target, uint32_t* index) {
     const uint32_t mid = left + (right - left + 1) / 2;
     const uint32_t offset = RestartPoint(mid);
     uint32_t shared, non_shared, value_length;
-    const char* p = offset < restarts_ ? DecodeEntry(data_ + offset, data_ + restarts_, &shared,
-                                                     &non_shared, &value_length)
+    const char* p = offset < restarts_ ? DecodeHeader(data_ + offset, data_ + restarts_, &shared,
+                                                      &non_shared, &value_length)
                                        : nullptr;
     if (p == nullptr || shared != 0) {
       CorruptionError();

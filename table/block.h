@@ -25,6 +25,7 @@
 #include "strata/comparator.h"
 #include "strata/slice.h"
 #include "strata/status.h"
+#include "table/format.h"
 #include "util/internal_iterator.h"
 
 namespace strata {
@@ -54,6 +55,11 @@ class Block {
   BlockIter* NewIterator(const Comparator* cmp) const;
   // Re-targets an existing iterator at this block (no allocation).
   void InitIterator(const Comparator* cmp, BlockIter* iter) const;
+  // Targets `iter` at this block read as an index block (FORMATS.md 5.6):
+  // every value is a BlockHandle, available decoded through
+  // BlockIter::handle(). With value_delta_encoded the entries have no value
+  // length and non-restart handles are size deltas (format_version >= 4).
+  void InitIndexIterator(const Comparator* cmp, bool value_delta_encoded, BlockIter* iter) const;
 
  private:
   void Parse();
@@ -91,11 +97,20 @@ class BlockIter final : public InternalIterator {
   // the next block).
   bool SeekForGet(const Slice& target, const Comparator* user_cmp);
 
+  // Index blocks only (Block::InitIndexIterator): the current entry's data
+  // block handle. REQUIRES: Valid().
+  const BlockHandle& handle() const { return handle_; }
+
  private:
   friend class Block;
 
   void Init(const Comparator* cmp, const char* data, uint32_t restarts, uint32_t num_restarts,
             const char* hash_map, uint16_t num_buckets);
+  // Decodes the entry header at p; nullptr when it does not fit.
+  const char* DecodeHeader(const char* p, const char* limit, uint32_t* shared,
+                           uint32_t* non_shared, uint32_t* value_length) const;
+  // Index mode: decodes handle_ from the value at p (limit = end of entries).
+  bool DecodeIndexValue(const char* p, const char* limit, uint32_t shared);
   uint32_t RestartPoint(uint32_t index) const;
   void SeekToRestartPoint(uint32_t index);
   // Decodes the entry at next_offset_; false at the end or on corruption.
@@ -115,6 +130,10 @@ class BlockIter final : public InternalIterator {
   uint32_t current_ = 0;        // offset of the current entry; restarts_ if invalid
   uint32_t next_ = 0;           // offset of the entry after the current one
   uint32_t restart_index_ = 0;  // restart interval containing current_
+  // 0 = data/meta block, 1 = index with value lengths, 2 = index with
+  // delta-encoded handles.
+  uint8_t index_mode_ = 0;
+  BlockHandle handle_;
   Slice key_;
   Slice value_;
   std::string key_buf_;  // backs key_ when the key was delta-encoded

@@ -45,7 +45,14 @@ size_t BlockBuilder::EstimateSizeAfterKV(const Slice& key, const Slice& value) c
   return est;
 }
 
-void BlockBuilder::Add(const Slice& key, const Slice& value) {
+void BlockBuilder::Add(const Slice& key, const Slice& value) { AddEntry(key, value, nullptr); }
+
+void BlockBuilder::AddIndexEntry(const Slice& key, const Slice& full_value,
+                                 const Slice& delta_value) {
+  AddEntry(key, full_value, &delta_value);
+}
+
+void BlockBuilder::AddEntry(const Slice& key, const Slice& full_value, const Slice* delta_value) {
   assert(!finished_);
   const size_t before = buffer_.size();
   size_t shared = 0;
@@ -58,10 +65,13 @@ void BlockBuilder::Add(const Slice& key, const Slice& value) {
     while (shared < min_len && last_key_[shared] == key[shared]) ++shared;
   }
   const size_t non_shared = key.size() - shared;
+  // Index entries with delta values carry no value length; their value is
+  // the full one at entries that share nothing with the previous key.
+  const Slice& value = (delta_value != nullptr && shared != 0) ? *delta_value : full_value;
   char header[15];
   char* p = EncodeVarint32(header, static_cast<uint32_t>(shared));
   p = EncodeVarint32(p, static_cast<uint32_t>(non_shared));
-  p = EncodeVarint32(p, static_cast<uint32_t>(value.size()));
+  if (delta_value == nullptr) p = EncodeVarint32(p, static_cast<uint32_t>(value.size()));
   buffer_.append(header, static_cast<size_t>(p - header));
   buffer_.append(key.data() + shared, non_shared);
   buffer_.append(value.data(), value.size());

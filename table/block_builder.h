@@ -35,6 +35,10 @@ class BlockBuilder {
   // REQUIRES: Finish() not called since the last Reset(); key is greater
   // than every key added before (and >= 8 bytes with the hash index).
   void Add(const Slice& key, const Slice& value);
+  // An index entry in the delta-encoded layout (FORMATS.md 5.6): no value
+  // length; full_value (the encoded handle) when the entry shares no key
+  // bytes with the previous one, else delta_value (the zigzag size delta).
+  void AddIndexEntry(const Slice& key, const Slice& full_value, const Slice& delta_value);
 
   // Appends the restart array, hash index and footer word. The result stays
   // valid until Reset() or destruction.
@@ -51,6 +55,8 @@ class BlockBuilder {
   bool empty() const { return buffer_.empty(); }
 
  private:
+  void AddEntry(const Slice& key, const Slice& full_value, const Slice* delta_value);
+
   const int restart_interval_;
   const bool use_delta_encoding_;
   const bool use_hash_index_;

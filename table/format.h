@@ -40,17 +40,10 @@
 
 #include "strata/slice.h"
 #include "strata/status.h"
+#include "strata/table.h"  // ChecksumType
 
 namespace strata {
 
-// Persisted in the footer: never renumber.
-enum ChecksumType : unsigned char {
-  kNoChecksum = 0x0,
-  kCRC32c = 0x1,
-  kxxHash = 0x2,
-  kxxHash64 = 0x3,
-  kXXH3 = 0x4,
-};
 static_assert(kXXH3 == 4, "ChecksumType codes are persisted");
 
 constexpr size_t kBlockTrailerSize = 5;

@@ -8,7 +8,15 @@ strata_layer(table
     table/filter_policy.cc
     table/full_filter_block.cc
     table/compression.cc
-  DEPS env util
+    table/meta_blocks.cc
+    table/get_context.cc
+    table/merging_iterator.cc
+    table/block_based_table_builder.cc
+    table/block_based_table_reader.cc
+    table/block_based_table_factory.cc
+    table/sst_file_writer.cc
+    table/table_properties.cc
+  DEPS env cache dbformat util
 )
 strata_tests(table
   table/block_test.cc
@@ -17,4 +25,26 @@ strata_tests(table
   table/filter_policy_test.cc
   table/full_filter_block_test.cc
   table/compression_test.cc
+  table/meta_blocks_test.cc
+  table/merging_iterator_test.cc
+  table/block_based_table_test.cc
+  table/table_corruption_test.cc
+  table/sst_file_writer_test.cc
+  table/table_interop_test.cc
+  table/table_properties_test.cc
+  table/block_based_table_factory_test.cc
 )
+# RocksDB interoperability (table_interop_test): a helper program linked
+# against the system librocksdb only -- never with our libraries, so no
+# symbol can clash. Without librocksdb the test builds and skips itself.
+find_library(ROCKSDB_LIB rocksdb)
+if(STRATA_BUILD_TESTS AND ROCKSDB_LIB)
+  add_executable(rocksdb_sst_tool test_util/rocksdb_sst_tool.cc)
+  target_link_libraries(rocksdb_sst_tool PRIVATE ${ROCKSDB_LIB})
+  if(TARGET table_interop_test)
+    add_dependencies(table_interop_test rocksdb_sst_tool)
+    target_compile_definitions(table_interop_test PRIVATE
+      STRATA_ROCKSDB_SST_TOOL="$<TARGET_FILE:rocksdb_sst_tool>")
+    set_tests_properties(table_interop_test PROPERTIES LABELS "table;interop")
+  endif()
+endif()

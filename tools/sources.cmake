@@ -47,3 +47,19 @@ if(STRATA_BUILD_TESTS)
            COMMAND filter_bench --num_keys=10000 --queries=20000)
   set_tests_properties(filter_bench_smoke PROPERTIES LABELS tools)
 endif()
+
+# sst_dump: inspects table files (ours or RocksDB's) with RocksDB's flags;
+# uses internal table headers.
+add_executable(sst_dump tools/sst_dump.cc)
+target_link_libraries(sst_dump PRIVATE strata)
+
+if(STRATA_BUILD_TESTS AND EXISTS ${CMAKE_SOURCE_DIR}/tools/sst_dump_test.cc)
+  # Builds tables with BlockBasedTableBuilder and runs the sst_dump binary.
+  add_executable(sst_dump_test tools/sst_dump_test.cc)
+  target_link_libraries(sst_dump_test PRIVATE strata strata_test_util GTest::gtest_main)
+  add_dependencies(sst_dump_test sst_dump)
+  target_compile_definitions(sst_dump_test PRIVATE
+    STRATA_SST_DUMP_PATH="$<TARGET_FILE:sst_dump>")
+  add_test(NAME sst_dump_test COMMAND sst_dump_test)
+  set_tests_properties(sst_dump_test PROPERTIES LABELS tools)
+endif()

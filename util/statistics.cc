@@ -56,6 +56,13 @@ constexpr TickerInfo kTickerInfo[] = {
     {NUMBER_DB_PREV, "strata.number.db.prev"},
     {ITER_BYTES_READ, "strata.db.iter.bytes.read"},
     {STALL_MICROS, "strata.stall.micros"},
+    {BLOCK_CACHE_MISS, "strata.block.cache.miss"},
+    {BLOCK_CACHE_HIT, "strata.block.cache.hit"},
+    {BLOCK_CACHE_ADD, "strata.block.cache.add"},
+    {BLOCK_CACHE_ADD_FAILURES, "strata.block.cache.add.failures"},
+    {BLOCK_READ_BYTES, "strata.block.read.bytes"},
+    {BLOOM_FILTER_USEFUL, "strata.bloom.filter.useful"},
+    {BLOOM_FILTER_FULL_POSITIVE, "strata.bloom.filter.full.positive"},
 };
 
 struct HistogramInfo {

@@ -21,6 +21,7 @@
 namespace strata {
 
 class Snapshot;
+class TableFactory;  // strata/table.h
 
 // Persisted in table trailers: never renumber (FORMATS.md section 5.3).
 enum CompressionType : unsigned char {
@@ -61,7 +62,15 @@ struct STRATA_EXPORT DBOptions {
   InfoLogLevel info_log_level = InfoLogLevel::kInfo;
   std::shared_ptr<Statistics> statistics;
   int max_open_files = -1;
+  // Background threads for flushes (a quarter, at least one) and
+  // compactions (the rest).
   int max_background_jobs = 2;
+  // A new MANIFEST (starting with a snapshot of the state) is begun when the
+  // current one grows past this.
+  uint64_t max_manifest_file_size = 1024 * 1024 * 1024;
+  // Write rate, bytes/s, while writes are slowed down by compaction debt
+  // (0 = 16 MiB/s).
+  uint64_t delayed_write_rate = 0;
   // 0 = RocksDB's default; a WAL switch happens at a memtable switch.
   uint64_t max_total_wal_size = 0;
   WALRecoveryMode wal_recovery_mode = WALRecoveryMode::kPointInTimeRecovery;
@@ -95,10 +104,24 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   size_t write_buffer_size = 64 << 20;
   int max_write_buffer_number = 2;
   CompressionType compression = kSnappyCompression;
+  // Table format and its options (strata/table.h); null = a block-based
+  // table factory with default BlockBasedTableOptions.
+  std::shared_ptr<TableFactory> table_factory;
   int num_levels = 7;
   int level0_file_num_compaction_trigger = 4;
   int level0_slowdown_writes_trigger = 20;
   int level0_stop_writes_trigger = 36;
+  // Writes slow down / stop when compactions are behind by this many bytes
+  // (0 disables).
+  uint64_t soft_pending_compaction_bytes_limit = 64ull << 30;
+  uint64_t hard_pending_compaction_bytes_limit = 256ull << 30;
+  // Compaction outputs of one file at most this large (target_file_size_base
+  // times multiplier^(level-1)).
+  int target_file_size_multiplier = 1;
+  // A compaction takes at most this many times target_file_size_base of
+  // input.
+  uint64_t max_compaction_bytes = 0;  // 0 = 25 x target_file_size_base
+  bool disable_auto_compactions = false;
   uint64_t target_file_size_base = 64ull << 20;
   uint64_t max_bytes_for_level_base = 256ull << 20;
   double max_bytes_for_level_multiplier = 10;

@@ -1,0 +1,759 @@
+#include "db/compaction/compaction_iterator.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "test_util/testutil.h"
+
+namespace strata {
+
+namespace {
+
+std::string IKey(const std::string& user_key, SequenceNumber seq, ValueType t) {
+  std::string k;
+  AppendInternalKey(&k, user_key, seq, t);
+  return k;
+}
+
+struct Entry {
+  std::string key;  // internal key
+  std::string value;
+};
+
+// An InternalIterator over a vector of entries (already in order), with an
+// optional error status reported at the end.
+class VectorIterator final : public InternalIterator {
+ public:
+  explicit VectorIterator(std::vector<Entry> entries, Status end_status = Status::OK())
+      : entries_(std::move(entries)), end_status_(std::move(end_status)) {}
+  bool Valid() const override { return pos_ < entries_.size(); }
+  void SeekToFirst() override { pos_ = 0; }
+  void SeekToLast() override { pos_ = entries_.empty() ? 0 : entries_.size() - 1; }
+  void Seek(const Slice&) override { ADD_FAILURE() << "not used"; }
+  void SeekForPrev(const Slice&) override { ADD_FAILURE() << "not used"; }
+  void Next() override { ++pos_; }
+  void Prev() override { pos_ = pos_ == 0 ? entries_.size() : pos_ - 1; }
+  Slice key() const override { return entries_[pos_].key; }
+  Slice value() const override { return entries_[pos_].value; }
+  Status status() const override { return Valid() ? Status::OK() : end_status_; }
+
+ private:
+  std::vector<Entry> entries_;
+  Status end_status_;
+  size_t pos_ = 0;
+};
+
+// Short spelling for hand-written inputs: {"a", 3, kTypeValue, "v"}.
+struct Op {
+  std::string user_key;
+  SequenceNumber seq;
+  ValueType type;
+  std::string value;
+};
+
+std::vector<Entry> Build(const std::vector<Op>& ops) {
+  std::vector<Entry> v;
+  for (const Op& op : ops) v.push_back({IKey(op.user_key, op.seq, op.type), op.value});
+  return v;
+}
+
+// "a@3:1" style rendering of output for readable expectations.
+std::string Render(const Slice& ikey) {
+  ParsedInternalKey p;
+  if (!ParseInternalKey(ikey, &p).ok()) return "<corrupt>";
+  return p.user_key.ToString() + "@" + std::to_string(p.sequence) + ":" +
+         std::to_string(static_cast<int>(p.type));
+}
+
+struct RunResult {
+  std::vector<Entry> out;
+  Status status;
+  CompactionIteratorStats stats;
+  std::string Keys() const {
+    std::string s;
+    for (const Entry& e : out) {
+      if (!s.empty()) s += " ";
+      s += Render(e.key);
+    }
+    return s;
+  }
+};
+
+RunResult Compact(std::vector<Entry> input, std::vector<SequenceNumber> snapshots, bool bottommost,
+                  std::function<bool(const Slice&)> may_exist_below = {},
+                  Status end_status = Status::OK()) {
+  VectorIterator it(std::move(input), std::move(end_status));
+  CompactionIterator ci(&it, BytewiseComparator(), std::move(snapshots), bottommost,
+                        std::move(may_exist_below));
+  RunResult r;
+  for (ci.SeekToFirst(); ci.Valid(); ci.Next()) {
+    r.out.push_back({ci.key().ToString(), ci.value().ToString()});
+  }
+  r.status = ci.status();
+  r.stats = ci.stats();
+  return r;
+}
+
+// Every input entry is either written or counted in exactly one drop bucket.
+void CheckAccounting(const RunResult& r, size_t input_size) {
+  const CompactionIteratorStats& s = r.stats;
+  EXPECT_EQ(input_size, s.num_input_records);
+  EXPECT_EQ(r.out.size(), s.num_output_records);
+  EXPECT_EQ(s.num_input_records, s.num_output_records + s.num_dropped_hidden +
+                                     s.num_dropped_deletions + s.num_dropped_covered +
+                                     2 * s.num_single_delete_pairs);
+}
+
+const std::vector<SequenceNumber> kNoSnapshots;
+
+}  // namespace
+
+// ---- stripes ----
+
+TEST(CompactionIteratorTest, EmptyInput) {
+  RunResult r = Compact({}, kNoSnapshots, true);
+  ASSERT_OK(r.status);
+  EXPECT_TRUE(r.out.empty());
+  CheckAccounting(r, 0);
+}
+
+TEST(CompactionIteratorTest, NoSnapshotKeepsOnlyNewestVersion) {
+  auto in = Build({{"a", 3, kTypeValue, "a3"},
+                   {"a", 2, kTypeValue, "a2"},
+                   {"a", 1, kTypeValue, "a1"},
+                   {"b", 5, kTypeValue, "b5"}});
+  RunResult r = Compact(in, kNoSnapshots, false);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("a@3:1 b@5:1", r.Keys());
+  EXPECT_EQ("a3", r.out[0].value);
+  EXPECT_EQ("b5", r.out[1].value);
+  EXPECT_EQ(2u, r.stats.num_dropped_hidden);
+  CheckAccounting(r, in.size());
+}
+
+TEST(CompactionIteratorTest, SnapshotsSplitStripes) {
+  // Stripes: (4, latest] = {5}, (2, 4] = {4, 3}, [0, 2] = {2, 1}.
+  auto in = Build({{"a", 5, kTypeValue, ""},
+                   {"a", 4, kTypeValue, ""},
+                   {"a", 3, kTypeValue, ""},
+                   {"a", 2, kTypeValue, ""},
+                   {"a", 1, kTypeValue, ""}});
+  RunResult r = Compact(in, {2, 4}, false);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("a@5:1 a@4:1 a@2:1", r.Keys());
+  EXPECT_EQ(2u, r.stats.num_dropped_hidden);
+  CheckAccounting(r, in.size());
+}
+
+TEST(CompactionIteratorTest, UnsortedDuplicateSnapshotsAreNormalized) {
+  auto in = Build({{"a", 5, kTypeValue, ""},
+                   {"a", 4, kTypeValue, ""},
+                   {"a", 3, kTypeValue, ""},
+                   {"a", 2, kTypeValue, ""},
+                   {"a", 1, kTypeValue, ""}});
+  RunResult r = Compact(in, {4, 2, 4}, false);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("a@5:1 a@4:1 a@2:1", r.Keys());
+}
+
+TEST(CompactionIteratorTest, SnapshotsAboveAndBelowAllVersions) {
+  auto in = Build({{"a", 5, kTypeValue, ""}, {"a", 4, kTypeValue, ""}});
+  // Both versions in the stripe of snapshot 100: only the newest survives.
+  EXPECT_EQ("a@5:1", Compact(in, {100}, false).Keys());
+  // Both in the latest stripe (snapshot 1 is below them).
+  EXPECT_EQ("a@5:1", Compact(in, {1}, false).Keys());
+  // Snapshot 4 separates them.
+  EXPECT_EQ("a@5:1 a@4:1", Compact(in, {1, 4, 100}, false).Keys());
+}
+
+TEST(CompactionIteratorTest, StripesRestartPerKey) {
+  auto in = Build({{"a", 9, kTypeValue, ""},
+                   {"a", 1, kTypeValue, ""},
+                   {"b", 8, kTypeValue, ""},
+                   {"b", 7, kTypeValue, ""},
+                   {"c", 2, kTypeValue, ""},
+                   {"c", 1, kTypeValue, ""}});
+  RunResult r = Compact(in, {5}, false);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("a@9:1 a@1:1 b@8:1 c@2:1", r.Keys());
+  CheckAccounting(r, in.size());
+}
+
+// ---- merge operands ----
+
+TEST(CompactionIteratorTest, MergeOperandsAbovePutKeptOlderDropped) {
+  auto in = Build({{"a", 5, kTypeMerge, "m5"},
+                   {"a", 4, kTypeMerge, "m4"},
+                   {"a", 3, kTypeValue, "v3"},
+                   {"a", 2, kTypeMerge, "m2"},
+                   {"a", 1, kTypeValue, "v1"}});
+  RunResult r = Compact(in, kNoSnapshots, false);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("a@5:2 a@4:2 a@3:1", r.Keys());
+  EXPECT_EQ("m5", r.out[0].value);
+  EXPECT_EQ(2u, r.stats.num_dropped_hidden);
+  CheckAccounting(r, in.size());
+}
+
+TEST(CompactionIteratorTest, MergeChainAcrossStripesKept) {
+  auto in = Build({{"a", 4, kTypeMerge, ""},
+                   {"a", 3, kTypeMerge, ""},
+                   {"a", 2, kTypeMerge, ""},
+                   {"a", 1, kTypeValue, ""},
+                   {"b", 2, kTypeMerge, ""},
+                   {"b", 1, kTypeDeletion, ""}});
+  RunResult r = Compact(in, {2}, false);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("a@4:2 a@3:2 a@2:2 a@1:1 b@2:2 b@1:0", r.Keys());
+}
+
+TEST(CompactionIteratorTest, MergeBelowDeleteInSameStripeDropped) {
+  auto in =
+      Build({{"a", 3, kTypeDeletion, ""}, {"a", 2, kTypeMerge, ""}, {"a", 1, kTypeMerge, ""}});
+  RunResult r = Compact(in, kNoSnapshots, false);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("a@3:0", r.Keys());
+  EXPECT_EQ(2u, r.stats.num_dropped_hidden);
+}
+
+// ---- deletions ----
+
+TEST(CompactionIteratorTest, DeletionDroppedAtBottommostWithOlderVersions) {
+  auto in = Build({{"a", 3, kTypeDeletion, ""},
+                   {"a", 2, kTypeValue, ""},
+                   {"a", 1, kTypeMerge, ""},
+                   {"b", 4, kTypeValue, "b"}});
+  RunResult r = Compact(in, kNoSnapshots, true);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("b@4:1", r.Keys());
+  EXPECT_EQ(1u, r.stats.num_dropped_deletions);
+  EXPECT_EQ(2u, r.stats.num_dropped_covered);
+  EXPECT_EQ(0u, r.stats.num_dropped_hidden);
+  CheckAccounting(r, in.size());
+}
+
+TEST(CompactionIteratorTest, DeletionKeptWhenKeyMayExistBelow) {
+  auto in = Build({{"a", 3, kTypeDeletion, ""}, {"a", 2, kTypeValue, ""}});
+  // No function: the key is assumed to exist below.
+  RunResult r = Compact(in, kNoSnapshots, false);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("a@3:0", r.Keys());
+  EXPECT_EQ(1u, r.stats.num_dropped_hidden);
+  EXPECT_EQ(0u, r.stats.num_dropped_deletions);
+  // A function saying yes.
+  r = Compact(in, kNoSnapshots, false, [](const Slice&) { return true; });
+  EXPECT_EQ("a@3:0", r.Keys());
+}
+
+TEST(CompactionIteratorTest, DeletionDroppedWhenKeyCannotExistBelow) {
+  auto in = Build({{"a", 3, kTypeDeletion, ""},
+                   {"a", 2, kTypeValue, ""},
+                   {"b", 3, kTypeDeletion, ""},
+                   {"b", 2, kTypeValue, ""}});
+  std::vector<std::string> asked;
+  RunResult r = Compact(in, kNoSnapshots, false, [&asked](const Slice& k) {
+    asked.push_back(k.ToString());
+    return k == Slice("b");
+  });
+  ASSERT_OK(r.status);
+  EXPECT_EQ("b@3:0", r.Keys());
+  EXPECT_EQ((std::vector<std::string>{"a", "b"}), asked);
+  EXPECT_EQ(1u, r.stats.num_dropped_deletions);
+  EXPECT_EQ(1u, r.stats.num_dropped_covered);
+  CheckAccounting(r, in.size());
+}
+
+TEST(CompactionIteratorTest, DeletionAboveASnapshotKept) {
+  // The deletion is in the latest stripe, the Put in snapshot 2's stripe: a
+  // reader at snapshot 2 must still see the Put, so both stay.
+  auto in = Build({{"a", 3, kTypeDeletion, ""}, {"a", 1, kTypeValue, ""}});
+  RunResult r = Compact(in, {2}, true);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("a@3:0 a@1:1", r.Keys());
+  EXPECT_EQ(0u, r.stats.num_dropped_deletions);
+}
+
+TEST(CompactionIteratorTest, DeletionBelowAllSnapshotsDroppedNewerKept) {
+  auto in = Build({{"a", 7, kTypeValue, "a7"},
+                   {"a", 6, kTypeDeletion, ""},
+                   {"a", 3, kTypeDeletion, ""},
+                   {"a", 2, kTypeValue, ""}});
+  RunResult r = Compact(in, {5}, true);
+  ASSERT_OK(r.status);
+  // a@6 is hidden by a@7 (same stripe); a@3 is the newest in the earliest
+  // stripe and goes with a@2.
+  EXPECT_EQ("a@7:1", r.Keys());
+  EXPECT_EQ(1u, r.stats.num_dropped_hidden);
+  EXPECT_EQ(1u, r.stats.num_dropped_deletions);
+  EXPECT_EQ(1u, r.stats.num_dropped_covered);
+  CheckAccounting(r, in.size());
+}
+
+TEST(CompactionIteratorTest, DeletionNewerThanSnapshotKeptWhenOnlyInLatestStripe) {
+  auto in = Build({{"a", 7, kTypeDeletion, ""}, {"a", 6, kTypeValue, ""}});
+  RunResult r = Compact(in, {5}, true);
+  ASSERT_OK(r.status);
+  // Latest stripe, not the earliest: the tombstone stays (a reader at 5 sees
+  // nothing either way, but the rule only drops tombstones of stripe 0).
+  EXPECT_EQ("a@7:0", r.Keys());
+}
+
+TEST(CompactionIteratorTest, DeletionUnderMergeInEarliestStripeKept) {
+  // Not the newest of its key in the earliest stripe: kept (merging is not
+  // done here), the Put under it is hidden.
+  auto in =
+      Build({{"a", 3, kTypeMerge, "m"}, {"a", 2, kTypeDeletion, ""}, {"a", 1, kTypeValue, ""}});
+  RunResult r = Compact(in, kNoSnapshots, true);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("a@3:2 a@2:0", r.Keys());
+  EXPECT_EQ(1u, r.stats.num_dropped_hidden);
+}
+
+TEST(CompactionIteratorTest, DeletionAtSnapshotSequenceIsInThatStripe) {
+  // seq 5 == snapshot 5: it belongs to the stripe of 5, the earliest one.
+  auto in = Build({{"a", 5, kTypeDeletion, ""}, {"a", 4, kTypeValue, ""}});
+  RunResult r = Compact(in, {5}, true);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("", r.Keys());
+  EXPECT_EQ(1u, r.stats.num_dropped_deletions);
+}
+
+TEST(CompactionIteratorTest, DeletionWithTimestampTypeTreatedAsDeletion) {
+  auto in = Build({{"a", 3, kTypeDeletionWithTimestamp, ""}, {"a", 2, kTypeValue, ""}});
+  EXPECT_EQ("", Compact(in, kNoSnapshots, true).Keys());
+  EXPECT_EQ("a@3:20", Compact(in, kNoSnapshots, false).Keys());
+}
+
+// ---- single deletes ----
+
+TEST(CompactionIteratorTest, SingleDeleteMeetsPutBothDropped) {
+  auto in = Build(
+      {{"a", 2, kTypeSingleDeletion, ""}, {"a", 1, kTypeValue, "v"}, {"b", 1, kTypeValue, "b"}});
+  // Not bottommost, key may exist below: still dropped (the pair annihilates).
+  RunResult r = Compact(in, kNoSnapshots, false);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("b@1:1", r.Keys());
+  EXPECT_EQ(1u, r.stats.num_single_delete_pairs);
+  CheckAccounting(r, in.size());
+}
+
+TEST(CompactionIteratorTest, SingleDeletePairAtEndOfInput) {
+  auto in = Build({{"a", 2, kTypeSingleDeletion, ""}, {"a", 1, kTypeValue, "v"}});
+  RunResult r = Compact(in, kNoSnapshots, false);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("", r.Keys());
+  EXPECT_EQ(1u, r.stats.num_single_delete_pairs);
+  CheckAccounting(r, in.size());
+}
+
+TEST(CompactionIteratorTest, SingleDeleteAndPutSeparatedBySnapshotKept) {
+  auto in = Build({{"a", 2, kTypeSingleDeletion, ""}, {"a", 1, kTypeValue, "v"}});
+  for (bool bottom : {false, true}) {
+    RunResult r = Compact(in, {1}, bottom);
+    ASSERT_OK(r.status);
+    EXPECT_EQ("a@2:7 a@1:1", r.Keys()) << bottom;
+    EXPECT_EQ(0u, r.stats.num_single_delete_pairs);
+    CheckAccounting(r, in.size());
+  }
+}
+
+TEST(CompactionIteratorTest, SingleDeleteAloneDroppedOnlyWhenNothingBelow) {
+  auto in = Build({{"a", 2, kTypeSingleDeletion, ""}, {"b", 1, kTypeValue, ""}});
+  RunResult r = Compact(in, kNoSnapshots, true);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("b@1:1", r.Keys());
+  EXPECT_EQ(1u, r.stats.num_dropped_deletions);
+  CheckAccounting(r, in.size());
+
+  r = Compact(in, kNoSnapshots, false);
+  EXPECT_EQ("a@2:7 b@1:1", r.Keys());
+  r = Compact(in, kNoSnapshots, false, [](const Slice& k) { return k != Slice("a"); });
+  EXPECT_EQ("b@1:1", r.Keys());
+  // Above a snapshot: not in the earliest stripe.
+  r = Compact(in, {1}, true);
+  EXPECT_EQ("a@2:7 b@1:1", r.Keys());
+}
+
+TEST(CompactionIteratorTest, SingleDeleteOverDeleteOrMergeKeptAndHides) {
+  for (ValueType t : {kTypeDeletion, kTypeMerge, kTypeSingleDeletion}) {
+    auto in = Build({{"a", 3, kTypeSingleDeletion, ""}, {"a", 2, t, ""}, {"a", 1, kTypeValue, ""}});
+    RunResult r = Compact(in, kNoSnapshots, false);
+    ASSERT_OK(r.status);
+    EXPECT_EQ("a@3:7", r.Keys()) << static_cast<int>(t);
+    EXPECT_EQ(0u, r.stats.num_single_delete_pairs);
+    EXPECT_EQ(2u, r.stats.num_dropped_hidden);
+    CheckAccounting(r, in.size());
+  }
+}
+
+TEST(CompactionIteratorTest, SingleDeleteOverPutAtBottommostCountsAsDeletion) {
+  auto in = Build({{"a", 3, kTypeSingleDeletion, ""}, {"a", 2, kTypeValue, ""}});
+  RunResult r = Compact(in, kNoSnapshots, true);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("", r.Keys());
+  EXPECT_EQ(1u, r.stats.num_dropped_deletions + r.stats.num_single_delete_pairs);
+  CheckAccounting(r, in.size());
+}
+
+TEST(CompactionIteratorTest, SingleDeleteUnderMergeStillPairsWithPut) {
+  auto in = Build({{"a", 4, kTypeMerge, "m"},
+                   {"a", 3, kTypeSingleDeletion, ""},
+                   {"a", 2, kTypeValue, ""},
+                   {"b", 1, kTypeValue, ""}});
+  RunResult r = Compact(in, kNoSnapshots, false);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("a@4:2 b@1:1", r.Keys());
+  EXPECT_EQ(1u, r.stats.num_single_delete_pairs);
+  CheckAccounting(r, in.size());
+}
+
+TEST(CompactionIteratorTest, SingleDeleteKeptWhenAnOlderValueWouldReappear) {
+  // The contract is broken (the key was written twice), and the older write
+  // sits under a snapshot: dropping the pair would resurrect a@1 for the
+  // latest reader, so the SingleDelete stays.
+  auto in = Build({{"a", 5, kTypeSingleDeletion, ""},
+                   {"a", 4, kTypeValue, "v4"},
+                   {"a", 3, kTypeValue, "v3"},
+                   {"a", 1, kTypeValue, "v1"},
+                   {"b", 1, kTypeValue, ""}});
+  RunResult r = Compact(in, {2}, false);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("a@5:7 a@1:1 b@1:1", r.Keys());
+  EXPECT_EQ("v1", r.out[1].value);
+  EXPECT_EQ(0u, r.stats.num_single_delete_pairs);
+  EXPECT_EQ(2u, r.stats.num_dropped_hidden);
+  CheckAccounting(r, in.size());
+
+  // Same with a merge operand as the older value.
+  in = Build(
+      {{"a", 5, kTypeSingleDeletion, ""}, {"a", 4, kTypeValue, ""}, {"a", 1, kTypeMerge, ""}});
+  r = Compact(in, {2}, false);
+  EXPECT_EQ("a@5:7 a@1:2", r.Keys());
+}
+
+TEST(CompactionIteratorTest, SingleDeleteKeptWhenKeyWrittenAgainInItsStripe) {
+  // Put, Delete, Put, SingleDelete in one stripe: dropping the pair would
+  // also drop the hidden Delete, exposing whatever lies below. The
+  // SingleDelete stays and hides the rest of its stripe.
+  for (ValueType t : {kTypeDeletion, kTypeValue, kTypeMerge, kTypeSingleDeletion}) {
+    auto in = Build({{"a", 4, kTypeSingleDeletion, ""},
+                     {"a", 3, kTypeValue, ""},
+                     {"a", 2, t, ""},
+                     {"a", 1, kTypeValue, ""},
+                     {"b", 1, kTypeValue, ""}});
+    RunResult r = Compact(in, kNoSnapshots, false);
+    ASSERT_OK(r.status);
+    EXPECT_EQ("a@4:7 b@1:1", r.Keys()) << static_cast<int>(t);
+    EXPECT_EQ(0u, r.stats.num_single_delete_pairs);
+    EXPECT_EQ(3u, r.stats.num_dropped_hidden);
+    CheckAccounting(r, in.size());
+  }
+}
+
+TEST(CompactionIteratorTest, SingleDeletePairOverOlderTombstoneDropped) {
+  auto in = Build({{"a", 5, kTypeSingleDeletion, ""},
+                   {"a", 4, kTypeValue, ""},
+                   {"a", 1, kTypeDeletion, ""},
+                   {"a", 0, kTypeValue, ""}});
+  RunResult r = Compact(in, {2}, false);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("a@1:0", r.Keys());
+  EXPECT_EQ(1u, r.stats.num_single_delete_pairs);
+  CheckAccounting(r, in.size());
+  // Bottommost: the old tombstone goes too.
+  r = Compact(in, {2}, true);
+  EXPECT_EQ("", r.Keys());
+  CheckAccounting(r, in.size());
+}
+
+TEST(CompactionIteratorTest, SingleDeleteValueIsPreserved) {
+  auto in = Build({{"a", 2, kTypeSingleDeletion, "sd-payload"}, {"a", 1, kTypeMerge, ""}});
+  RunResult r = Compact(in, kNoSnapshots, false);
+  ASSERT_OK(r.status);
+  ASSERT_EQ(1u, r.out.size());
+  EXPECT_EQ(in[0].key, r.out[0].key);
+  EXPECT_EQ("sd-payload", r.out[0].value);
+}
+
+// ---- other behaviour ----
+
+TEST(CompactionIteratorTest, SequenceNumbersNeverZeroed) {
+  auto in = Build({{"a", 9, kTypeValue, "v"}});
+  RunResult r = Compact(in, kNoSnapshots, true);
+  ASSERT_EQ(1u, r.out.size());
+  EXPECT_EQ(in[0].key, r.out[0].key);
+}
+
+TEST(CompactionIteratorTest, CorruptKeyStopsWithCorruption) {
+  std::vector<Entry> in = Build({{"a", 2, kTypeValue, "a"}});
+  in.push_back({std::string("xy"), "short"});  // shorter than a trailer
+  in.push_back({IKey("c", 1, kTypeValue), "c"});
+  RunResult r = Compact(in, kNoSnapshots, false);
+  EXPECT_TRUE(r.status.IsCorruption()) << r.status.ToString();
+  EXPECT_NE(std::string::npos, r.status.ToString().find("7879")) << r.status.ToString();
+  EXPECT_EQ("a@2:1", r.Keys());
+  EXPECT_EQ(1u, r.stats.num_corrupt_keys);
+
+  // An unknown value type (0x42).
+  std::string bad = "b";
+  PutFixed64(&bad, (7ull << 8) | 0x42);
+  in = Build({{"a", 2, kTypeValue, "a"}});
+  in.push_back({bad, ""});
+  r = Compact(in, kNoSnapshots, true);
+  EXPECT_TRUE(r.status.IsCorruption());
+  EXPECT_NE(std::string::npos, r.status.ToString().find(Slice(bad).ToString(true)))
+      << r.status.ToString();
+  EXPECT_EQ("a@2:1", r.Keys());
+}
+
+TEST(CompactionIteratorTest, CorruptKeyAfterSingleDelete) {
+  // The SingleDelete looks ahead; a corrupt key there is not mistaken for
+  // anything: the SingleDelete is written, then the corruption reported.
+  std::vector<Entry> in = Build({{"a", 2, kTypeSingleDeletion, ""}});
+  in.push_back({std::string("z"), ""});
+  RunResult r = Compact(in, kNoSnapshots, false);
+  EXPECT_TRUE(r.status.IsCorruption());
+  EXPECT_EQ("a@2:7", r.Keys());
+}
+
+TEST(CompactionIteratorTest, InputErrorIsReported) {
+  auto in = Build({{"a", 1, kTypeValue, ""}});
+  RunResult r = Compact(in, kNoSnapshots, false, {}, Status::IOError("disk on fire"));
+  EXPECT_TRUE(r.status.IsIOError()) << r.status.ToString();
+  EXPECT_EQ("a@1:1", r.Keys());
+}
+
+TEST(CompactionIteratorTest, SeekToFirstRestarts) {
+  VectorIterator it(Build({{"a", 2, kTypeSingleDeletion, ""},
+                           {"a", 1, kTypeValue, ""},
+                           {"b", 3, kTypeValue, ""},
+                           {"b", 2, kTypeValue, ""}}));
+  CompactionIterator ci(&it, BytewiseComparator(), {}, false);
+  for (int round = 0; round < 2; ++round) {
+    std::string got;
+    for (ci.SeekToFirst(); ci.Valid(); ci.Next()) got += Render(ci.key()) + " ";
+    EXPECT_EQ("b@3:1 ", got);
+    ASSERT_OK(ci.status());
+    EXPECT_EQ(4u, ci.stats().num_input_records);
+    EXPECT_EQ(1u, ci.stats().num_single_delete_pairs);
+  }
+}
+
+TEST(CompactionIteratorTest, UsesTheUserComparator) {
+  // Reverse order: "b" before "a".
+  std::vector<Entry> in = Build({{"b", 3, kTypeValue, ""},
+                                 {"b", 2, kTypeValue, ""},
+                                 {"a", 5, kTypeDeletion, ""},
+                                 {"a", 1, kTypeValue, ""}});
+  VectorIterator it(in);
+  CompactionIterator ci(&it, ReverseBytewiseComparator(), {}, true);
+  std::string got;
+  for (ci.SeekToFirst(); ci.Valid(); ci.Next()) got += Render(ci.key()) + " ";
+  ASSERT_OK(ci.status());
+  EXPECT_EQ("b@3:1 ", got);
+}
+
+// ---- randomized comparison against a reader model ----
+
+namespace {
+
+// What a reader at some snapshot sees for one key: the merge operands on top
+// (newest first) and the base under them (a Put's value, or none for a
+// deletion / no entry).
+struct View {
+  std::vector<std::string> operands;
+  std::optional<std::string> base;
+  bool operator==(const View& o) const { return operands == o.operands && base == o.base; }
+};
+
+std::string ToString(const View& v) {
+  std::string s = "[";
+  for (const auto& o : v.operands) s += o + ",";
+  s += "] base=";
+  s += v.base ? *v.base : "<none>";
+  return s;
+}
+
+// Newest entry of user_key with seq <= snap (plus the operands above it),
+// over entries sorted in internal-key order. `layers` are read in order,
+// newest first (the input, then what lies below it).
+View Read(const std::vector<const std::vector<Entry>*>& layers, const std::string& user_key,
+          SequenceNumber snap) {
+  View v;
+  for (const auto* layer : layers) {
+    for (const Entry& e : *layer) {
+      ParsedInternalKey p;
+      EXPECT_OK(ParseInternalKey(e.key, &p));
+      if (p.user_key != Slice(user_key) || p.sequence > snap) continue;
+      if (p.type == kTypeMerge) {
+        v.operands.push_back(e.value);
+        continue;
+      }
+      if (p.type == kTypeValue) v.base = e.value;
+      return v;
+    }
+  }
+  return v;
+}
+
+struct History {
+  std::vector<Entry> input;  // newer part, internal-key order
+  std::vector<Entry> below;  // older part (a lower level), internal-key order
+  std::vector<SequenceNumber> snapshots;
+  std::vector<std::string> keys;
+};
+
+// strict_single_delete: a SingleDelete only where RocksDB allows it (exactly
+// one Put since the key's last deletion); otherwise only "the previous write
+// of the key is a Put" (the key may have been overwritten).
+History MakeHistory(std::mt19937_64* rng, bool strict_single_delete, bool with_below) {
+  History h;
+  const int num_keys = 1 + static_cast<int>((*rng)() % 6);
+  for (int i = 0; i < num_keys; ++i) h.keys.push_back(std::string(1, static_cast<char>('a' + i)));
+  const int num_ops = 1 + static_cast<int>((*rng)() % 60);
+  // Per key: the types written so far (oldest first).
+  std::map<std::string, std::vector<ValueType>> written;
+  std::vector<std::pair<Entry, SequenceNumber>> all;
+  for (int i = 0; i < num_ops; ++i) {
+    const SequenceNumber seq = static_cast<SequenceNumber>(i + 1);
+    const std::string& k = h.keys[(*rng)() % h.keys.size()];
+    std::vector<ValueType>& w = written[k];
+    ValueType t;
+    const unsigned r = static_cast<unsigned>((*rng)() % 10);
+    bool sd_allowed = !w.empty() && w.back() == kTypeValue;
+    if (strict_single_delete && sd_allowed && w.size() >= 2) {
+      const ValueType before = w[w.size() - 2];
+      sd_allowed = before == kTypeDeletion || before == kTypeSingleDeletion;
+    }
+    if (r < 4) {
+      t = kTypeValue;
+    } else if (r < 6) {
+      t = kTypeMerge;
+    } else if (r < 8 && sd_allowed) {
+      t = kTypeSingleDeletion;
+    } else {
+      t = kTypeDeletion;
+    }
+    w.push_back(t);
+    std::string value;
+    if (t == kTypeValue) value = "v" + std::to_string(seq);
+    if (t == kTypeMerge) value = "m" + std::to_string(seq);
+    all.push_back({{IKey(k, seq, t), value}, seq});
+  }
+  SequenceNumber cut = 0;  // entries with seq <= cut lie below the input
+  if (with_below) cut = (*rng)() % (num_ops + 1);
+  InternalKeyComparator icmp(BytewiseComparator());
+  for (auto& [e, seq] : all) (seq <= cut ? h.below : h.input).push_back(std::move(e));
+  auto by_key = [&icmp](const Entry& a, const Entry& b) { return icmp.Compare(a.key, b.key) < 0; };
+  std::sort(h.input.begin(), h.input.end(), by_key);
+  std::sort(h.below.begin(), h.below.end(), by_key);
+  const int num_snaps = static_cast<int>((*rng)() % 5);
+  for (int i = 0; i < num_snaps; ++i) {
+    h.snapshots.push_back((*rng)() % (static_cast<SequenceNumber>(num_ops) + 2));
+  }
+  std::sort(h.snapshots.begin(), h.snapshots.end());
+  h.snapshots.erase(std::unique(h.snapshots.begin(), h.snapshots.end()), h.snapshots.end());
+  return h;
+}
+
+std::string Dump(const std::vector<Entry>& v) {
+  std::string s;
+  for (const Entry& e : v) s += Render(e.key) + "=" + e.value + " ";
+  return s;
+}
+
+// Runs one history through the iterator and checks the invariants.
+void CheckHistory(const History& h, bool bottommost,
+                  const std::function<bool(const Slice&)>& may_exist_below,
+                  const std::string& what) {
+  RunResult r = Compact(h.input, h.snapshots, bottommost, may_exist_below);
+  std::string snaps;
+  for (SequenceNumber s : h.snapshots) snaps += std::to_string(s) + " ";
+  const std::string ctx = what + "\n input: " + Dump(h.input) + "\n below: " + Dump(h.below) +
+                          "\n snapshots: " + snaps + "\n output: " + Dump(r.out);
+  ASSERT_OK(r.status);
+  CheckAccounting(r, h.input.size());
+
+  // Output: strictly increasing, and every entry is an input entry unchanged.
+  InternalKeyComparator icmp(BytewiseComparator());
+  size_t j = 0;
+  for (size_t i = 0; i < r.out.size(); ++i) {
+    if (i > 0) {
+      ASSERT_LT(icmp.Compare(r.out[i - 1].key, r.out[i].key), 0) << ctx;
+    }
+    while (j < h.input.size() && h.input[j].key != r.out[i].key) ++j;
+    ASSERT_LT(j, h.input.size()) << "output entry not in input\n" << ctx;
+    ASSERT_EQ(h.input[j].value, r.out[i].value) << ctx;
+  }
+
+  // Every snapshot and the latest state read the same over output + below as
+  // over input + below.
+  std::vector<SequenceNumber> read_at = h.snapshots;
+  read_at.push_back(kMaxSequenceNumber);
+  for (SequenceNumber snap : read_at) {
+    for (const std::string& k : h.keys) {
+      const View want = Read({&h.input, &h.below}, k, snap);
+      const View got = Read({&r.out, &h.below}, k, snap);
+      ASSERT_TRUE(want == got) << "key " << k << " at " << snap << ": want " << ToString(want)
+                               << " got " << ToString(got) << "\n"
+                               << ctx;
+    }
+  }
+}
+
+}  // namespace
+
+TEST(CompactionIteratorTest, RandomizedAgainstReaderModel) {
+  const uint64_t seed = test::RandomSeed();
+  std::mt19937_64 rng(seed);
+  CompactionIteratorStats total;
+  for (int iter = 0; iter < 3000; ++iter) {
+    SCOPED_TRACE("seed " + std::to_string(seed) + " iteration " + std::to_string(iter));
+    // (1) Nothing below the input; SingleDelete even on overwritten keys.
+    {
+      History h = MakeHistory(&rng, /*strict_single_delete=*/false, /*with_below=*/false);
+      ASSERT_NO_FATAL_FAILURE(CheckHistory(h, true, {}, "bottommost"));
+      ASSERT_NO_FATAL_FAILURE(CheckHistory(h, false, {}, "not bottommost, no function"));
+      // Any answer is right when nothing is below; answer per key at random.
+      const uint64_t mask = rng();
+      ASSERT_NO_FATAL_FAILURE(CheckHistory(
+          h, false, [mask](const Slice& k) { return ((mask >> (k[0] & 63)) & 1) != 0; },
+          "not bottommost, random answers"));
+    }
+    // (2) Older entries below the input; SingleDelete used as RocksDB
+    // requires (the pair rule trusts that for what lies below).
+    {
+      History h = MakeHistory(&rng, /*strict_single_delete=*/true, /*with_below=*/true);
+      std::set<std::string> below_keys;
+      for (const Entry& e : h.below) below_keys.insert(ExtractUserKey(e.key).ToString());
+      const bool bottom = h.below.empty();
+      ASSERT_NO_FATAL_FAILURE(CheckHistory(h, bottom, {}, "below, no function"));
+      ASSERT_NO_FATAL_FAILURE(CheckHistory(
+          h, bottom, [&below_keys](const Slice& k) { return below_keys.count(k.ToString()) > 0; },
+          "below, exact function"));
+      RunResult r = Compact(h.input, h.snapshots, bottom, [&below_keys](const Slice& k) {
+        return below_keys.count(k.ToString()) > 0;
+      });
+      total.num_dropped_hidden += r.stats.num_dropped_hidden;
+      total.num_dropped_deletions += r.stats.num_dropped_deletions;
+      total.num_dropped_covered += r.stats.num_dropped_covered;
+      total.num_single_delete_pairs += r.stats.num_single_delete_pairs;
+    }
+  }
+  // The histories exercise every rule.
+  EXPECT_GT(total.num_dropped_hidden, 0u);
+  EXPECT_GT(total.num_dropped_deletions, 0u);
+  EXPECT_GT(total.num_dropped_covered, 0u);
+  EXPECT_GT(total.num_single_delete_pairs, 0u);
+}
+
+}  // namespace strata

@@ -1,0 +1,79 @@
+// Table output of flushes and compactions: runs a sorted internal-key input
+// through a CompactionIterator and writes the surviving entries as one or
+// more table files, each synced and closed before it is reported.
+//
+// Output files are cut when they reach max_output_file_size, or when the
+// next key would make the current file overlap more than
+// 10 x max_output_file_size of the level below (grandparents), but never
+// between two versions of one user key, so a user key lives in exactly one
+// file of a level. A compaction can be split by key range into
+// subcompactions that run in parallel threads, each writing its own files.
+//
+// Thread-safety: RunTableOutput is called without the DB mutex; the inputs
+// (Version files, memtables) are kept alive by the caller.
+// Invariants: on failure every file this call created is deleted and
+// *outputs is empty; on success each output's FileMetaData (size,
+// smallest/largest keys, sequence range) describes the synced file.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/compaction/compaction_iterator.h"
+#include "db/dbformat.h"
+#include "db/version_edit.h"
+#include "strata/env.h"
+#include "strata/options.h"
+#include "strata/table.h"
+#include "util/internal_iterator.h"
+
+namespace strata {
+
+struct TableOutputStats {
+  uint64_t bytes_written = 0;
+  uint64_t num_output_files = 0;
+  uint64_t num_output_records = 0;
+  CompactionIteratorStats iter;
+};
+
+struct TableOutputOptions {
+  std::string dbname;
+  const Options* options = nullptr;
+  FileSystem* fs = nullptr;
+  BlockBasedTableOptions table_options;
+  CompressionType compression = kNoCompression;
+  int output_level = 0;
+  uint64_t max_output_file_size = ~0ull;
+  // Files of the level below the output, sorted (for cutting outputs);
+  // may be empty.
+  std::vector<FileMetaData*> grandparents;
+  std::vector<SequenceNumber> snapshots;  // ascending
+  bool bottommost = false;
+  // See CompactionIterator; empty = every key may exist below.
+  std::function<bool(const Slice& user_key)> key_may_exist_below;
+  // Gives a fresh file number (thread-safe).
+  std::function<uint64_t()> new_file_number;
+  std::string db_id;
+  std::string db_session_id;
+  uint64_t creation_time = 0;
+  // Only user keys in [begin, end) are written (null = unbounded); the
+  // input is positioned by Seek(begin) / SeekToFirst.
+  const Slice* begin = nullptr;
+  const Slice* end = nullptr;
+};
+
+// Writes the input's surviving entries. *outputs receives one FileMetaData
+// per file (level not included: the caller records the output level).
+Status RunTableOutput(const TableOutputOptions& options, InternalIterator* input,
+                      std::vector<FileMetaData>* outputs, TableOutputStats* stats);
+
+// Splits a compaction of `inputs` into at most n key ranges of similar input
+// size; returns the n-1 boundaries (user keys, ascending).
+std::vector<std::string> SubcompactionBoundaries(const Comparator* user_cmp,
+                                                 const std::vector<FileMetaData*>& inputs,
+                                                 int n);
+
+}  // namespace strata

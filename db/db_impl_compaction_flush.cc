@@ -1,0 +1,677 @@
+// DBImpl's background work: memtable switches, flushes to level 0,
+// leveled compactions (picked or manual), write stalls, obsolete files,
+// and the strata.stats table.
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <thread>
+
+#include "db/compaction/compaction_job.h"
+#include "db/db_impl.h"
+#include "db/filename.h"
+#include "db/level_iterator.h"
+#include "table/merging_iterator.h"
+
+namespace strata {
+
+namespace {
+
+// Options of one table-output job shared by flushes and compactions.
+TableOutputOptions MakeOutputOptions(const std::string& dbname, const Options& options,
+                                     FileSystem* fs, const BlockBasedTableOptions& table_options,
+                                     VersionSet* versions, const std::string& db_id,
+                                     const std::string& session_id, SystemClock* clock) {
+  TableOutputOptions o;
+  o.dbname = dbname;
+  o.options = &options;
+  o.fs = fs;
+  o.table_options = table_options;
+  o.compression = options.compression;
+  o.new_file_number = [versions]() { return versions->NewFileNumber(); };
+  o.db_id = db_id;
+  o.db_session_id = session_id;
+  int64_t now = 0;
+  clock->GetCurrentTime(&now).PermitUncheckedError();
+  o.creation_time = static_cast<uint64_t>(now);
+  return o;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// SuperVersions and memtable switches
+
+void DBImpl::InstallNewSuperVersion() {
+  mu_.AssertHeld();
+  auto* sv = new SuperVersion;
+  mem_->Ref();
+  sv->mem = mem_;
+  for (const ImmMemTable& imm : imm_) {
+    imm.mem->Ref();
+    sv->imm.push_back(imm.mem);
+  }
+  sv->current = versions_->current();
+  sv->current->Ref();
+  InstallSuperVersion(sv);
+  const Version* v = versions_->current();
+  const bool stall = !options_.disable_auto_compactions &&
+                     (v->NumLevelFiles(0) >= options_.level0_slowdown_writes_trigger ||
+                      (options_.soft_pending_compaction_bytes_limit > 0 &&
+                       v->EstimatedPendingCompactionBytes() >=
+                           options_.soft_pending_compaction_bytes_limit));
+  stall_check_needed_.store(stall, std::memory_order_release);
+}
+
+Status DBImpl::SwitchMemtable() {
+  // A new WAL first: if it cannot be created, nothing changes.
+  const uint64_t new_log = versions_->NewFileNumber();
+  std::unique_ptr<log::Writer> old_log = std::move(log_);
+  const uint64_t old_log_number = log_number_;
+  Status s = CreateWAL(new_log);
+  if (!s.ok()) {
+    log_ = std::move(old_log);
+    log_number_ = old_log_number;
+    return s;
+  }
+  // The old WAL is complete: later recovery reads it to its end.
+  s = old_log->Close();
+  old_log.reset();
+  auto* fresh = new MemTable(icmp_, mem_options_);
+  MutexLock l(&mu_);
+  // Our reference to the old memtable moves to imm_; fresh's creation
+  // reference is ours now.
+  imm_.insert(imm_.begin(), ImmMemTable{mem_, mem_log_number_});
+  mem_ = fresh;
+  mem_log_number_ = new_log;
+  ++memtables_switched_;
+  InstallNewSuperVersion();
+  MaybeScheduleFlushOrCompaction();
+  if (!s.ok()) RecordBackgroundError(s);
+  return s;
+}
+
+Status DBImpl::SwitchMemtableThroughWriteThread() {
+  // Any leader that takes this empty write into its group switches first.
+  switch_requested_.store(true, std::memory_order_release);
+  WriteBatch empty;
+  WriteOptions options;
+  return WriteImpl(options, &empty, /*force=*/true);
+}
+
+// ---------------------------------------------------------------------------
+// Write stalls
+
+Status DBImpl::MaybeStallWrite(uint64_t group_bytes) {
+  uint64_t delay_micros = 0;
+  {
+    MutexLock l(&mu_);
+    const uint64_t start = clock_->NowMicros();
+    bool stopped = false;
+    while (true) {
+      if (shutting_down_.load(std::memory_order_acquire)) {
+        return Status::ShutdownInProgress("write during close");
+      }
+      if (!bg_error_.ok()) return bg_error_;
+      const Version* v = versions_->current();
+      const bool too_many_memtables =
+          static_cast<int>(imm_.size()) >= std::max(1, options_.max_write_buffer_number - 1) &&
+          mem_->ApproximateMemoryUsage() >= options_.write_buffer_size;
+      // Without automatic compactions nothing would ever clear these.
+      const bool auto_compact = !options_.disable_auto_compactions;
+      const bool too_many_l0 =
+          auto_compact && v->NumLevelFiles(0) >= options_.level0_stop_writes_trigger;
+      const bool too_much_debt = auto_compact && options_.hard_pending_compaction_bytes_limit > 0 &&
+                                 v->EstimatedPendingCompactionBytes() >=
+                                     options_.hard_pending_compaction_bytes_limit;
+      if (!too_many_memtables && !too_many_l0 && !too_much_debt) break;
+      if (!stopped) {
+        stopped = true;
+        ++stall_stops_;
+        write_stopped_ = true;
+        MaybeScheduleFlushOrCompaction();
+      }
+      bg_cv_.TimedWaitMicros(10000);
+    }
+    write_stopped_ = false;
+    if (stopped) {
+      const uint64_t waited = clock_->NowMicros() - start;
+      stall_micros_ += waited;
+      if (stats_ != nullptr) {
+        stats_->recordTick(STALL_MICROS, waited);
+        stats_->measureTime(WRITE_STALL, waited);
+      }
+    }
+    const Version* v = versions_->current();
+    const bool slowdown =
+        !options_.disable_auto_compactions &&
+        (v->NumLevelFiles(0) >= options_.level0_slowdown_writes_trigger ||
+         (options_.soft_pending_compaction_bytes_limit > 0 &&
+          v->EstimatedPendingCompactionBytes() >= options_.soft_pending_compaction_bytes_limit));
+    if (slowdown) {
+      const uint64_t rate =
+          options_.delayed_write_rate != 0 ? options_.delayed_write_rate : 16ull << 20;
+      delay_micros = std::max<uint64_t>(1, group_bytes * 1000000 / rate);
+      delay_micros = std::min<uint64_t>(delay_micros, 100000);
+      ++stall_slowdowns_;
+      stall_micros_ += delay_micros;
+    }
+  }
+  if (delay_micros > 0) {
+    clock_->SleepForMicroseconds(static_cast<int>(delay_micros));
+    if (stats_ != nullptr) stats_->recordTick(STALL_MICROS, delay_micros);
+  }
+  return Status::OK();
+}
+
+// ---------------------------------------------------------------------------
+// Scheduling
+
+void DBImpl::MaybeScheduleFlushOrCompaction() {
+  mu_.AssertHeld();
+  if (shutting_down_.load(std::memory_order_acquire) || !bg_error_.ok()) return;
+  if (!imm_.empty() && !flush_scheduled_) {
+    flush_scheduled_ = true;
+    env_->Schedule([this]() { BackgroundCallFlush(); }, Env::Priority::kHigh);
+  }
+  if (options_.disable_auto_compactions) return;
+  while (compactions_scheduled_ < max_compactions_ &&
+         compactions_scheduled_ < picker_->running_compactions() + 1 &&
+         picker_->NeedsCompaction(versions_->current())) {
+    ++compactions_scheduled_;
+    env_->Schedule([this]() { BackgroundCallCompaction(); }, Env::Priority::kLow);
+  }
+}
+
+void DBImpl::RecordBackgroundError(const Status& s) {
+  mu_.AssertHeld();
+  if (s.ok() || s.IsShutdownInProgress() || !bg_error_.ok()) return;
+  bg_error_ = s;
+  has_bg_error_.store(true, std::memory_order_release);
+  Log(InfoLogLevel::kError, info_log_.get(), "background error: %s", s.ToString().c_str());
+  bg_cv_.SignalAll();
+}
+
+void DBImpl::BackgroundCallFlush() {
+  MutexLock l(&mu_);
+  Status s;
+  while (s.ok() && !imm_.empty() && !shutting_down_.load(std::memory_order_acquire) &&
+         bg_error_.ok()) {
+    s = BackgroundFlush();
+  }
+  if (!s.ok()) RecordBackgroundError(s);
+  // DeleteObsoleteFiles releases mu_: the job counts as running until
+  // after it, so Close never tears down what it uses.
+  DeleteObsoleteFiles();
+  flush_scheduled_ = false;
+  MaybeScheduleFlushOrCompaction();
+  bg_cv_.SignalAll();
+}
+
+void DBImpl::BackgroundCallCompaction() {
+  MutexLock l(&mu_);
+  Status s;
+  if (!shutting_down_.load(std::memory_order_acquire) && bg_error_.ok() &&
+      !options_.disable_auto_compactions) {
+    std::unique_ptr<Compaction> c = picker_->PickCompaction(versions_->current());
+    if (c != nullptr) {
+      s = RunCompaction(c.get());
+      picker_->ReleaseCompaction(c.get());
+      c.reset();
+    }
+  }
+  if (!s.ok()) RecordBackgroundError(s);
+  DeleteObsoleteFiles();
+  --compactions_scheduled_;
+  MaybeScheduleFlushOrCompaction();
+  bg_cv_.SignalAll();
+}
+
+// ---------------------------------------------------------------------------
+// Flush
+
+Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit, FileMetaData* meta_out) {
+  mu_.AssertHeld();
+  const uint64_t start = clock_->NowMicros();
+  TableOutputOptions o = MakeOutputOptions(dbname_, options_, fs_, table_options_, versions_.get(),
+                                           db_id_, db_session_id_, clock_);
+  o.output_level = 0;
+  o.snapshots = snapshots_.GetAll();
+  o.bottommost = false;
+  auto pending = pending_outputs_.insert(versions_->next_file_number());
+  mem->Ref();
+  std::vector<FileMetaData> outputs;
+  TableOutputStats stats;
+  Status s;
+  {
+    mu_.Unlock();
+    std::unique_ptr<InternalIterator> iter(mem->NewIterator());
+    s = RunTableOutput(o, iter.get(), &outputs, &stats);
+    iter.reset();
+    mu_.Lock();
+  }
+  mem->Unref();
+  pending_outputs_.erase(pending);
+  *meta_out = FileMetaData();
+  if (!s.ok()) return s;
+  for (const FileMetaData& meta : outputs) {
+    edit->AddFile(0, meta);
+    *meta_out = meta;
+  }
+  LevelStats& ls = level_stats_[0];
+  ls.bytes_written += stats.bytes_written;
+  ls.micros += clock_->NowMicros() - start;
+  ls.count++;
+  ls.files_out += outputs.size();
+  Log(info_log_.get(),
+      "flush: memtable of %" PRIu64 " entries -> %zu level-0 table(s), %" PRIu64
+      " bytes, %" PRIu64 " us",
+      mem->num_entries(), outputs.size(), stats.bytes_written, clock_->NowMicros() - start);
+  return Status::OK();
+}
+
+Status DBImpl::BackgroundFlush() {
+  mu_.AssertHeld();
+  // Oldest first: the MANIFEST's log number only moves forward.
+  const ImmMemTable imm = imm_.back();
+  VersionEdit edit;
+  FileMetaData meta;
+  Status s = WriteLevel0Table(imm.mem, &edit, &meta);
+  if (!s.ok()) return s;
+  // WALs older than the next memtable's (or the mutable one's) are now
+  // obsolete.
+  const uint64_t next_log = imm_.size() >= 2 ? imm_[imm_.size() - 2].log_number : mem_log_number_;
+  edit.SetLogNumber(next_log);
+  versions_->SetLastSequence(
+      std::max(versions_->LastSequence(), last_sequence_.load(std::memory_order_acquire)));
+  s = versions_->LogAndApply(&edit, &mu_);
+  if (!s.ok()) return s;
+  // The memtable that was flushed is the oldest one still (flushes are
+  // serial and switches only add at the front).
+  imm_.pop_back();
+  ++memtables_flushed_;
+  InstallNewSuperVersion();
+  imm.mem->Unref();
+  return Status::OK();
+}
+
+Status DBImpl::Flush(const FlushOptions& options, ColumnFamilyHandle* cf) {
+  if (cf != nullptr && cf->GetID() != 0) {
+    return Status::NotSupported("column families other than \"default\" are not supported yet");
+  }
+  uint64_t target;
+  {
+    MutexLock l(&mu_);
+    if (closed_ || mem_ == nullptr) return Status::ShutdownInProgress("Flush on a closed database");
+    target = memtables_switched_;
+  }
+  bool switched = false;
+  {
+    // Whether the mutable memtable holds anything is only stable in the
+    // write path; an empty switch is harmless.
+    SuperVersion* sv = AcquireSuperVersion();
+    const bool has_data = sv != nullptr && sv->mem->num_entries() > 0;
+    ReleaseSuperVersion(sv);
+    if (has_data) {
+      Status s = SwitchMemtableThroughWriteThread();
+      if (!s.ok()) return s;
+      switched = true;
+    }
+  }
+  MutexLock l(&mu_);
+  if (switched) target = memtables_switched_;
+  MaybeScheduleFlushOrCompaction();
+  if (!options.wait) return Status::OK();
+  while (memtables_flushed_ < target && bg_error_.ok() &&
+         !shutting_down_.load(std::memory_order_acquire)) {
+    bg_cv_.Wait();
+  }
+  return bg_error_;
+}
+
+// ---------------------------------------------------------------------------
+// Compaction
+
+Status DBImpl::RunCompaction(Compaction* c) {
+  mu_.AssertHeld();
+  const uint64_t start = clock_->NowMicros();
+  const int out = c->output_level();
+  LevelStats& ls = level_stats_[out];
+  if (c->trivial_move()) {
+    VersionEdit edit;
+    uint64_t bytes = 0;
+    for (const FileMetaData* f : c->inputs(0)) {
+      edit.DeleteFile(c->start_level(), f->number);
+      edit.AddFile(out, *f);
+      bytes += f->file_size;
+    }
+    Status s = versions_->LogAndApply(&edit, &mu_);
+    if (!s.ok()) return s;
+    ls.bytes_moved += bytes;
+    InstallNewSuperVersion();
+    Log(info_log_.get(), "compaction %s: %" PRIu64 " bytes moved, %s", c->Summary().c_str(),
+        bytes, versions_->current()->LevelSummary().c_str());
+    return Status::OK();
+  }
+
+  TableOutputOptions o = MakeOutputOptions(dbname_, options_, fs_, table_options_, versions_.get(),
+                                           db_id_, db_session_id_, clock_);
+  o.output_level = out;
+  o.max_output_file_size = c->max_output_file_size();
+  o.grandparents = c->grandparents();
+  o.snapshots = snapshots_.GetAll();
+  o.bottommost = c->bottommost();
+  const uint64_t pending_number = versions_->next_file_number();
+  auto pending = pending_outputs_.insert(pending_number);
+
+  // Subcompactions by key range when the job is big enough.
+  std::vector<FileMetaData*> all_inputs = c->inputs(0);
+  all_inputs.insert(all_inputs.end(), c->inputs(1).begin(), c->inputs(1).end());
+  const int max_sub = static_cast<int>(std::max<uint32_t>(1, options_.max_subcompactions));
+  std::vector<std::string> bounds;
+  if (max_sub > 1 && c->TotalInputBytes() > 2 * c->max_output_file_size() / 4) {
+    bounds = SubcompactionBoundaries(icmp_.user_comparator(), all_inputs, max_sub);
+  }
+  const size_t parts = bounds.size() + 1;
+  std::vector<std::vector<FileMetaData>> outputs(parts);
+  std::vector<TableOutputStats> stats(parts);
+  std::vector<Status> statuses(parts);
+  uint64_t bytes_read = c->TotalInputBytes();
+
+  mu_.Unlock();
+  auto run_part = [&](size_t i) {
+    ReadOptions ro;
+    ro.fill_cache = false;
+    ro.verify_checksums = true;
+    std::vector<std::unique_ptr<InternalIterator>> children;
+    for (int which = 0; which < 2; ++which) {
+      const std::vector<FileMetaData*>& files = c->inputs(which);
+      if (files.empty()) continue;
+      const int level = which == 0 ? c->start_level() : out;
+      if (level == 0) {
+        for (const FileMetaData* f : files) {
+          children.emplace_back(
+              table_cache_->NewIterator(ro, TableFileMeta{f->number, f->file_size, 0}));
+        }
+      } else {
+        children.emplace_back(NewLevelIterator(table_cache_.get(), ro, &icmp_, files, level));
+      }
+    }
+    std::unique_ptr<InternalIterator> input(NewMergingIterator(&icmp_, std::move(children)));
+    TableOutputOptions po = o;
+    Slice begin, end;
+    if (i > 0) {
+      begin = bounds[i - 1];
+      po.begin = &begin;
+    }
+    if (i < bounds.size()) {
+      end = bounds[i];
+      po.end = &end;
+    }
+    po.key_may_exist_below = [c, this](const Slice& user_key) {
+      return KeyMayExistBelow(c, user_key);
+    };
+    statuses[i] = RunTableOutput(po, input.get(), &outputs[i], &stats[i]);
+  };
+  if (parts == 1) {
+    run_part(0);
+  } else {
+    std::vector<std::thread> threads;
+    for (size_t i = 1; i < parts; ++i) threads.emplace_back(run_part, i);
+    run_part(0);
+    for (std::thread& t : threads) t.join();
+  }
+  mu_.Lock();
+
+  Status s;
+  for (const Status& ps : statuses) {
+    if (s.ok() && !ps.ok()) s = ps;
+  }
+  VersionEdit edit;
+  TableOutputStats total;
+  for (size_t i = 0; i < parts; ++i) {
+    for (const FileMetaData& meta : outputs[i]) edit.AddFile(out, meta);
+    total.bytes_written += stats[i].bytes_written;
+    total.num_output_files += stats[i].num_output_files;
+    total.num_output_records += stats[i].num_output_records;
+    total.iter.num_input_records += stats[i].iter.num_input_records;
+  }
+  if (s.ok()) {
+    c->AddInputDeletions(&edit);
+    s = versions_->LogAndApply(&edit, &mu_);
+  }
+  pending_outputs_.erase(pending);
+  if (!s.ok()) {
+    // Outputs of a failed compaction are garbage: the obsolete-file scan
+    // removes them (nothing lists them).
+    return s;
+  }
+  InstallNewSuperVersion();
+  const uint64_t micros = clock_->NowMicros() - start;
+  ls.bytes_read += bytes_read;
+  ls.bytes_written += total.bytes_written;
+  ls.micros += micros;
+  ls.count++;
+  ls.files_in += c->num_input_files();
+  ls.files_out += total.num_output_files;
+  Log(info_log_.get(),
+      "compaction %s%s: %" PRIu64 " bytes read, %" PRIu64 " bytes written, %" PRIu64
+      " records in, %" PRIu64 " out, %zu part(s), %" PRIu64 " us, %s",
+      c->Summary().c_str(), c->manual() ? " (manual)" : "", bytes_read, total.bytes_written,
+      total.iter.num_input_records, total.num_output_records, parts, micros,
+      versions_->current()->LevelSummary().c_str());
+  return Status::OK();
+}
+
+bool DBImpl::KeyMayExistBelow(Compaction* c, const Slice& user_key) {
+  // Without the DB mutex: the input Version is immutable and referenced.
+  if (c->bottommost()) return false;
+  const Version* v = c->input_version();
+  const Comparator* ucmp = icmp_.user_comparator();
+  for (int level = c->output_level() + 1; level < v->num_levels(); ++level) {
+    const std::vector<FileMetaData*>& files = v->files(level);
+    if (files.empty()) continue;
+    std::string key;
+    AppendInternalKey(&key, user_key, kMaxSequenceNumber, kValueTypeForSeek);
+    const size_t i = FindFile(icmp_, files, key);
+    if (i < files.size() && ucmp->Compare(ExtractUserKey(files[i]->smallest), user_key) <= 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHandle* cf,
+                            const Slice* begin, const Slice* end) {
+  if (cf != nullptr && cf->GetID() != 0) {
+    return Status::NotSupported("column families other than \"default\" are not supported yet");
+  }
+  // Memtable data in the range is compacted too: flush it first.
+  Status s = Flush(FlushOptions(), cf);
+  if (!s.ok()) return s;
+  MutexLock l(&mu_);
+  ++manual_compactions_;
+  const int num_levels = versions_->num_levels();
+  // The deepest level holding data in the range: compactions go down to it.
+  int max_level = -1;
+  for (int level = 0; level < num_levels; ++level) {
+    std::vector<FileMetaData*> files;
+    versions_->current()->GetOverlappingInputs(level, begin, end, &files);
+    if (!files.empty()) max_level = level;
+  }
+  // Every level above the deepest one holding data in range is pushed down;
+  // level 0 always (into the base level) when it holds data in range.
+  for (int level = 0; s.ok() && (level < max_level || (level == 0 && max_level == 0)); ++level) {
+    const int output_level =
+        level == 0 ? std::max(1, versions_->current()->base_level()) : level + 1;
+    while (s.ok()) {
+      if (shutting_down_.load(std::memory_order_acquire)) {
+        s = Status::ShutdownInProgress("CompactRange during close");
+        break;
+      }
+      if (!bg_error_.ok()) {
+        s = bg_error_;
+        break;
+      }
+      bool conflict = false;
+      std::unique_ptr<Compaction> c = picker_->CompactRange(versions_->current(), level,
+                                                            output_level, begin, end, &conflict);
+      if (c == nullptr && !conflict) break;  // nothing (left) in range at this level
+      if (c == nullptr) {
+        bg_cv_.TimedWaitMicros(10000);  // wait for the background job holding the files
+        continue;
+      }
+      s = RunCompaction(c.get());
+      picker_->ReleaseCompaction(c.get());
+      c.reset();
+      bg_cv_.SignalAll();
+      if (level == 0) break;  // all level-0 files were in that one job
+    }
+    if (level == 0 && output_level > 1) level = output_level - 1;
+  }
+  // Optionally rewrite the bottommost level itself.
+  const bool force_bottom =
+      options.bottommost_level_compaction == BottommostLevelCompaction::kForce ||
+      options.bottommost_level_compaction == BottommostLevelCompaction::kForceOptimized;
+  if (s.ok() && force_bottom && max_level > 0) {
+    bool conflict = true;
+    while (conflict && s.ok()) {
+      std::unique_ptr<Compaction> c =
+          picker_->CompactRange(versions_->current(), max_level, max_level, begin, end, &conflict);
+      if (c != nullptr) {
+        s = RunCompaction(c.get());
+        picker_->ReleaseCompaction(c.get());
+        break;
+      }
+      if (conflict) bg_cv_.TimedWaitMicros(10000);
+    }
+  }
+  DeleteObsoleteFiles();
+  --manual_compactions_;
+  MaybeScheduleFlushOrCompaction();
+  bg_cv_.SignalAll();
+  if (!s.ok()) RecordBackgroundError(s.IsShutdownInProgress() ? Status::OK() : s);
+  return s;
+}
+
+Status DBImpl::WaitForCompact() {
+  MutexLock l(&mu_);
+  while (true) {
+    if (!bg_error_.ok()) return bg_error_;
+    if (shutting_down_.load(std::memory_order_acquire)) {
+      return Status::ShutdownInProgress("WaitForCompact during close");
+    }
+    MaybeScheduleFlushOrCompaction();
+    const bool busy = flush_scheduled_ || compactions_scheduled_ > 0 || !imm_.empty() ||
+                      (!options_.disable_auto_compactions &&
+                       picker_->NeedsCompaction(versions_->current()));
+    if (!busy) return Status::OK();
+    bg_cv_.TimedWaitMicros(10000);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Obsolete files
+
+void DBImpl::DeleteObsoleteFiles() {
+  mu_.AssertHeld();
+  std::set<uint64_t> live;
+  versions_->AddLiveFiles(&live);
+  const uint64_t min_pending =
+      pending_outputs_.empty() ? ~0ull : *pending_outputs_.begin();
+  uint64_t min_log = mem_log_number_;
+  for (const ImmMemTable& imm : imm_) min_log = std::min(min_log, imm.log_number);
+  min_log = std::min(min_log, std::max(versions_->log_number(), uint64_t{1}));
+  const uint64_t manifest = versions_->manifest_file_number();
+  const uint64_t current_log = log_number_;
+
+  mu_.Unlock();
+  std::vector<std::string> children;
+  Status s = fs_->GetChildren(dbname_, &children);
+  std::vector<uint64_t> evict;
+  if (s.ok()) {
+    for (const std::string& name : children) {
+      uint64_t number;
+      FileType type;
+      if (!ParseFileName(name, &number, &type)) continue;
+      bool keep = true;
+      switch (type) {
+        case FileType::kTableFile:
+          keep = live.count(number) > 0 || number >= min_pending;
+          if (!keep) evict.push_back(number);
+          break;
+        case FileType::kWalFile:
+          keep = number >= min_log || number == current_log;
+          break;
+        case FileType::kDescriptorFile:
+          keep = number >= manifest;
+          break;
+        default:
+          break;
+      }
+      if (keep) continue;
+      if (type == FileType::kTableFile) table_cache_->Evict(number);
+      Status ds = fs_->DeleteFile(dbname_ + "/" + name);
+      Log(info_log_.get(), "deleted obsolete file %s: %s", name.c_str(), ds.ToString().c_str());
+    }
+  }
+  mu_.Lock();
+}
+
+// ---------------------------------------------------------------------------
+// strata.stats
+
+std::string DBImpl::LevelStatsString() {
+  mu_.AssertHeld();
+  const Version* v = versions_->current();
+  std::string r;
+  char buf[512];
+  r += "\n** Compaction Stats [default] **\n";
+  r +=
+      "Level    Files   Size(MB) Score Target(MB) Read(GB) Write(GB) Moved(GB) W-Amp "
+      "Comp(sec) Comp(cnt)\n";
+  r += std::string(100, '-') + "\n";
+  std::map<int, double> scores;
+  for (const Version::LevelScore& s : v->compaction_scores()) scores[s.level] = s.score;
+  uint64_t total_files = 0, total_bytes = 0, total_read = 0, total_written = 0, total_moved = 0,
+           total_micros = 0, total_count = 0;
+  for (int level = 0; level < v->num_levels(); ++level) {
+    const LevelStats& ls = level_stats_[level];
+    const uint64_t bytes = v->NumLevelBytes(level);
+    const uint64_t files = v->files(level).size();
+    const double wamp =
+        ls.bytes_read > 0 ? static_cast<double>(ls.bytes_written) / ls.bytes_read : 0.0;
+    snprintf(buf, sizeof(buf),
+             "  L%-2d %8" PRIu64 " %10.1f %5.2f %10.1f %8.3f %9.3f %9.3f %5.1f %9.2f %9" PRIu64
+             "\n",
+             level, files, bytes / 1048576.0, scores.count(level) ? scores[level] : 0.0,
+             v->MaxBytesForLevel(level) / 1048576.0, ls.bytes_read / 1073741824.0,
+             ls.bytes_written / 1073741824.0, ls.bytes_moved / 1073741824.0, wamp,
+             ls.micros / 1e6, ls.count);
+    r += buf;
+    total_files += files;
+    total_bytes += bytes;
+    total_read += ls.bytes_read;
+    total_written += ls.bytes_written;
+    total_moved += ls.bytes_moved;
+    total_micros += ls.micros;
+    total_count += ls.count;
+  }
+  const uint64_t user = wal_bytes_.load(std::memory_order_relaxed);
+  snprintf(buf, sizeof(buf),
+           " Sum %8" PRIu64 " %10.1f %5s %10s %8.3f %9.3f %9.3f %5s %9.2f %9" PRIu64 "\n",
+           total_files, total_bytes / 1048576.0, "", "", total_read / 1073741824.0,
+           total_written / 1073741824.0, total_moved / 1073741824.0, "", total_micros / 1e6,
+           total_count);
+  r += buf;
+  snprintf(buf, sizeof(buf),
+           "Base level: %d, pending compaction bytes: %" PRIu64
+           "\nWrite amplification (flush+compaction bytes / WAL bytes): %.2f\n"
+           "Stalls: %" PRIu64 " stops, %" PRIu64 " slowdowns, %.3f s stalled%s\n",
+           v->base_level(), v->EstimatedPendingCompactionBytes(),
+           user > 0 ? static_cast<double>(total_written) / user : 0.0, stall_stops_,
+           stall_slowdowns_, stall_micros_ / 1e6, write_stopped_ ? " (writes stopped now)" : "");
+  r += buf;
+  return r;
+}
+
+}  // namespace strata

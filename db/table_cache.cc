@@ -1,0 +1,222 @@
+// TableCache (db/table_cache.h): open BlockBasedTable readers in a
+// strata::Cache keyed by the fixed64 file number, one charge unit each.
+//
+// A lookup that misses opens the file under one of kLoadStripes mutexes
+// (chosen by file number) and looks again first, so concurrent misses on
+// one file open it once. Get pins the reader's handle for the call only; an
+// iterator pins it until the iterator is destroyed (PinnedTableIterator).
+//
+// Capacity: max(max_open_files - 10, 20) readers for max_open_files > 0,
+// else (-1) practically unbounded. The cache has up to 16 shards with at
+// least 8 readers each; the capacity is rounded down to a multiple of the
+// shard count (losing at most 15 readers), so the shards together never hold
+// more than the bound.
+#include "db/table_cache.h"
+
+#include <cassert>
+#include <string>
+#include <utility>
+
+#include "db/filename.h"
+#include "util/coding.h"
+#include "util/mutex.h"
+
+namespace strata {
+
+namespace {
+
+constexpr size_t kUnboundedCapacity = size_t{4} << 20;  // readers, for max_open_files = -1
+constexpr int kMaxShardBits = 4;
+constexpr size_t kMinReadersPerShard = 8;
+constexpr size_t kLoadStripes = 16;
+
+size_t CapacityFor(int max_open_files) {
+  if (max_open_files <= 0) return kUnboundedCapacity;
+  const int c = max_open_files - 10;
+  return c < 20 ? 20 : static_cast<size_t>(c);
+}
+
+int ShardBitsFor(size_t capacity) {
+  int bits = 0;
+  while (bits < kMaxShardBits && (capacity >> (bits + 1)) >= kMinReadersPerShard) bits++;
+  return bits;
+}
+
+void DeleteTable(const Slice& /*key*/, void* value) { delete static_cast<BlockBasedTable*>(value); }
+
+// Forwards to a table iterator and releases the table's cache handle when
+// destroyed (after the table iterator, which reads the table).
+class PinnedTableIterator final : public InternalIterator {
+ public:
+  PinnedTableIterator(InternalIterator* iter, Cache* cache, Cache::Handle* handle)
+      : iter_(iter), cache_(cache), handle_(handle) {}
+  ~PinnedTableIterator() override {
+    delete iter_;
+    cache_->Release(handle_);
+  }
+
+  bool Valid() const override { return iter_->Valid(); }
+  void SeekToFirst() override { iter_->SeekToFirst(); }
+  void SeekToLast() override { iter_->SeekToLast(); }
+  void Seek(const Slice& target) override { iter_->Seek(target); }
+  void SeekForPrev(const Slice& target) override { iter_->SeekForPrev(target); }
+  void Next() override { iter_->Next(); }
+  void Prev() override { iter_->Prev(); }
+  Slice key() const override { return iter_->key(); }
+  Slice value() const override { return iter_->value(); }
+  Status status() const override { return iter_->status(); }
+
+ private:
+  InternalIterator* const iter_;  // owned
+  Cache* const cache_;
+  Cache::Handle* const handle_;
+};
+
+// Never valid; reports an error.
+class ErrorInternalIterator final : public InternalIterator {
+ public:
+  explicit ErrorInternalIterator(Status status) : status_(std::move(status)) {}
+  bool Valid() const override { return false; }
+  void SeekToFirst() override {}
+  void SeekToLast() override {}
+  void Seek(const Slice&) override {}
+  void SeekForPrev(const Slice&) override {}
+  void Next() override { assert(false); }
+  void Prev() override { assert(false); }
+  Slice key() const override {
+    assert(false);
+    return Slice();
+  }
+  Slice value() const override {
+    assert(false);
+    return Slice();
+  }
+  Status status() const override { return status_; }
+
+ private:
+  Status status_;
+};
+
+}  // namespace
+
+struct TableCache::Rep {
+  Rep(const std::string& path, const Options& opts, const BlockBasedTableOptions& topts,
+      int max_open_files)
+      : db_path(path), options(opts), table_options(topts) {
+    if (options.env == nullptr) options.env = Env::Default();
+    if (options.comparator == nullptr) options.comparator = BytewiseComparator();
+    fs = options.env->GetFileSystem();
+    file_options.use_mmap_reads = options.allow_mmap_reads;
+    file_options.use_direct_reads = options.use_direct_reads;
+    size_t capacity = CapacityFor(max_open_files);
+    const int shard_bits = ShardBitsFor(capacity);
+    // A multiple of the shard count, so the shards' (rounded-up) capacities
+    // add up to no more than the bound.
+    capacity &= ~((size_t{1} << shard_bits) - 1);
+    cache = NewLRUCache(capacity, shard_bits, /*strict_capacity_limit=*/false,
+                        /*high_pri_pool_ratio=*/0.0);
+  }
+
+  // Sets *handle to a pinned handle whose value is the file's reader,
+  // opening the file if it is not cached.
+  Status FindTable(const TableFileMeta& meta, Cache::Handle** handle);
+  Status OpenTable(const TableFileMeta& meta, std::unique_ptr<BlockBasedTable>* table);
+
+  const std::string db_path;
+  Options options;  // env and comparator never null
+  const BlockBasedTableOptions table_options;
+  FileSystem* fs = nullptr;
+  FileOptions file_options;
+  std::shared_ptr<Cache> cache;
+  Mutex load_mu[kLoadStripes];
+};
+
+Status TableCache::Rep::OpenTable(const TableFileMeta& meta,
+                                  std::unique_ptr<BlockBasedTable>* table) {
+  std::string fname = TableFileName(db_path, meta.number);
+  std::unique_ptr<RandomAccessFile> file;
+  Status s = fs->NewRandomAccessFile(fname, file_options, &file);
+  if (!s.ok()) {
+    // RocksDB (and LevelDB before it) also name tables NNNNNN.ldb.
+    std::string legacy = db_path + "/" + MakeFileNumber(meta.number) + ".ldb";
+    Status legacy_status = fs->NewRandomAccessFile(legacy, file_options, &file);
+    if (!legacy_status.ok()) {
+      legacy_status.PermitUncheckedError();
+      return s;  // the error about the name we expect
+    }
+    s.PermitUncheckedError();
+    fname = std::move(legacy);
+  }
+  TableReaderOptions tro;
+  tro.table_options = table_options;
+  tro.user_comparator = options.comparator;
+  tro.file_name = std::move(fname);
+  tro.statistics = options.statistics.get();
+  tro.level = meta.level;
+  return BlockBasedTable::Open(tro, std::move(file), meta.file_size, table);
+}
+
+Status TableCache::Rep::FindTable(const TableFileMeta& meta, Cache::Handle** handle) {
+  char key_buf[8];
+  EncodeFixed64(key_buf, meta.number);
+  const Slice key(key_buf, sizeof(key_buf));
+  *handle = cache->Lookup(key);
+  if (*handle != nullptr) return Status::OK();
+
+  // File numbers are dense, so consecutive files take different stripes.
+  MutexLock l(&load_mu[meta.number % kLoadStripes]);
+  *handle = cache->Lookup(key);  // another thread may have opened it meanwhile
+  if (*handle != nullptr) return Status::OK();
+  std::unique_ptr<BlockBasedTable> table;
+  Status s = OpenTable(meta, &table);
+  if (!s.ok()) return s;  // errors are not cached: a later lookup retries
+  return cache->Insert(key, table.release(), 1, &DeleteTable, handle);
+}
+
+TableCache::TableCache(const std::string& db_path, const Options& options,
+                       const BlockBasedTableOptions& table_options, int max_open_files)
+    : rep_(std::make_unique<Rep>(db_path, options, table_options, max_open_files)) {}
+
+TableCache::~TableCache() = default;
+
+Status TableCache::Get(const ReadOptions& read_options, const TableFileMeta& file, const Slice& key,
+                       GetContext* get_context) {
+  Cache::Handle* handle = nullptr;
+  Status s = rep_->FindTable(file, &handle);
+  if (!s.ok()) return s;
+  auto* table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
+  s = table->Get(read_options, key, get_context);
+  rep_->cache->Release(handle);
+  return s;
+}
+
+InternalIterator* TableCache::NewIterator(const ReadOptions& read_options,
+                                          const TableFileMeta& file, BlockBasedTable** table_out) {
+  if (table_out != nullptr) *table_out = nullptr;
+  Cache::Handle* handle = nullptr;
+  Status s = rep_->FindTable(file, &handle);
+  if (!s.ok()) return new ErrorInternalIterator(std::move(s));
+  auto* table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
+  if (table_out != nullptr) *table_out = table;
+  return new PinnedTableIterator(table->NewIterator(read_options), rep_->cache.get(), handle);
+}
+
+Status TableCache::GetTableProperties(const TableFileMeta& file,
+                                      std::shared_ptr<const TableProperties>* props) {
+  Cache::Handle* handle = nullptr;
+  Status s = rep_->FindTable(file, &handle);
+  if (!s.ok()) return s;
+  *props = static_cast<BlockBasedTable*>(rep_->cache->Value(handle))->GetTableProperties();
+  rep_->cache->Release(handle);
+  return Status::OK();
+}
+
+void TableCache::Evict(uint64_t file_number) {
+  char key_buf[8];
+  EncodeFixed64(key_buf, file_number);
+  rep_->cache->Erase(Slice(key_buf, sizeof(key_buf)));
+}
+
+size_t TableCache::NumOpenReaders() const { return rep_->cache->GetUsage(); }
+
+}  // namespace strata

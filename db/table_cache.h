@@ -1,0 +1,73 @@
+// TableCache: the open table readers of one DB, keyed by file number and
+// bounded by max_open_files (LRU over a strata::Cache whose entries are
+// BlockBasedTable readers, charge 1 each). Point lookups and iterators go
+// through it; a file that is not open is opened on demand.
+//
+// Thread-safety: thread-safe.
+// Invariants:
+//  1. At most max(max_open_files - 10, 20) readers stay open when
+//     max_open_files > 0 (unbounded for -1), plus the ones pinned by live
+//     iterators or in-flight lookups.
+//  2. Evict(file_number) makes later lookups reopen the file; readers still
+//     pinned stay valid until released.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "db/dbformat.h"
+#include "strata/cache.h"
+#include "strata/options.h"
+#include "strata/status.h"
+#include "strata/table.h"
+#include "table/block_based_table_reader.h"
+#include "table/get_context.h"
+#include "util/internal_iterator.h"
+
+namespace strata {
+
+// What the table cache needs to know of a file.
+struct TableFileMeta {
+  uint64_t number = 0;
+  uint64_t file_size = 0;  // exact: the footer is found from it
+  int level = -1;
+};
+
+class TableCache {
+ public:
+  // db_path: directory holding the table files (<number>.sst, with
+  // RocksDB's legacy <number>.ldb accepted). options and table_options are
+  // copied; options.env and options.comparator must outlive the cache.
+  TableCache(const std::string& db_path, const Options& options,
+             const BlockBasedTableOptions& table_options, int max_open_files);
+  ~TableCache();
+  TableCache(const TableCache&) = delete;
+  TableCache& operator=(const TableCache&) = delete;
+
+  // Point lookup in one file (see BlockBasedTable::Get).
+  Status Get(const ReadOptions& read_options, const TableFileMeta& file, const Slice& key,
+             GetContext* get_context);
+
+  // An iterator over one file; it keeps the reader pinned until destroyed.
+  // On error returns an iterator whose status() is the error. If table_out
+  // is not null it gets the reader (valid while the iterator lives).
+  InternalIterator* NewIterator(const ReadOptions& read_options, const TableFileMeta& file,
+                                BlockBasedTable** table_out = nullptr);
+
+  // The file's properties (opens it if needed).
+  Status GetTableProperties(const TableFileMeta& file,
+                            std::shared_ptr<const TableProperties>* props);
+
+  // Drops the reader of a deleted file from the cache.
+  void Evict(uint64_t file_number);
+
+  // Open readers (for tests and properties).
+  size_t NumOpenReaders() const;
+
+ private:
+  struct Rep;
+  std::unique_ptr<Rep> rep_;
+};
+
+}  // namespace strata

@@ -1,0 +1,679 @@
+#include "db/version_set.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <map>
+#include <optional>
+
+#include "db/filename.h"
+#include "db/level_iterator.h"
+#include "db/log_reader.h"
+#include "env/info_log.h"
+
+namespace strata {
+
+namespace {
+
+// Level 0: newest data first. Flushes give disjoint sequence ranges, so the
+// largest sequence orders them; the file number breaks ties.
+bool NewestFirst(const FileMetaData* a, const FileMetaData* b) {
+  if (a->largest_seqno != b->largest_seqno) return a->largest_seqno > b->largest_seqno;
+  if (a->smallest_seqno != b->smallest_seqno) return a->smallest_seqno > b->smallest_seqno;
+  return a->number > b->number;
+}
+
+struct LogReporter : public log::Reader::Reporter {
+  Status first;
+  void Corruption(size_t /*bytes*/, const Status& s) override {
+    if (first.ok()) first = s;
+  }
+};
+
+// First file of a sorted, disjoint level whose largest key is >= key.
+size_t FindFileIndex(const InternalKeyComparator& icmp, const std::vector<FileMetaData*>& files,
+                     const Slice& key) {
+  size_t left = 0, right = files.size();
+  while (left < right) {
+    const size_t mid = left + (right - left) / 2;
+    if (icmp.Compare(files[mid]->largest, key) < 0) {
+      left = mid + 1;
+    } else {
+      right = mid;
+    }
+  }
+  return left;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// VersionBuilder: base Version + edits -> the next Version's file lists.
+
+class VersionBuilder {
+ public:
+  VersionBuilder(const InternalKeyComparator& icmp, Version* base, int num_levels)
+      : icmp_(icmp), base_(base), num_levels_(num_levels) {}
+
+  ~VersionBuilder() {
+    for (auto& level : added_) {
+      for (auto& [number, f] : level) {
+        if (f->refs == 0) delete f;
+      }
+    }
+  }
+
+  Status Apply(const VersionEdit& edit) {
+    for (const auto& [level, number] : edit.deleted_files()) {
+      if (level < 0 || level >= num_levels_) {
+        return Status::Corruption("deleted file " + std::to_string(number) + " at level " +
+                                  std::to_string(level) + " beyond num_levels");
+      }
+      auto it = added_[level].find(number);
+      if (it != added_[level].end()) {
+        if (it->second->refs == 0) delete it->second;
+        added_[level].erase(it);
+      } else {
+        deleted_[level].insert(number);
+      }
+    }
+    for (const auto& [level, meta] : edit.new_files()) {
+      if (level < 0 || level >= num_levels_) {
+        return Status::Corruption("new file " + std::to_string(meta.number) + " at level " +
+                                  std::to_string(level) + " beyond num_levels " +
+                                  std::to_string(num_levels_));
+      }
+      auto* f = new FileMetaData(meta);
+      f->refs = 0;
+      f->being_compacted = false;
+      deleted_[level].erase(f->number);
+      auto [it, inserted] = added_[level].emplace(f->number, f);
+      if (!inserted) {
+        if (it->second->refs == 0) delete it->second;
+        it->second = f;
+      }
+    }
+    return Status::OK();
+  }
+
+  // Fills v's levels; Corruption if a level >= 1 overlaps itself.
+  Status SaveTo(Version* v) {
+    for (int level = 0; level < num_levels_; ++level) {
+      std::vector<FileMetaData*>& out = v->files_[level];
+      if (base_ != nullptr && level < base_->num_levels()) {
+        for (FileMetaData* f : base_->files(level)) {
+          if (deleted_[level].count(f->number) == 0 && added_[level].count(f->number) == 0) {
+            out.push_back(f);
+          }
+        }
+      }
+      for (auto& [number, f] : added_[level]) out.push_back(f);
+      if (level == 0) {
+        std::sort(out.begin(), out.end(), NewestFirst);
+      } else {
+        std::sort(out.begin(), out.end(), [this](const FileMetaData* a, const FileMetaData* b) {
+          const int c = icmp_.Compare(a->smallest, b->smallest);
+          return c != 0 ? c < 0 : a->number < b->number;
+        });
+        for (size_t i = 1; i < out.size(); ++i) {
+          if (icmp_.Compare(out[i - 1]->largest, out[i]->smallest) >= 0) {
+            const uint64_t a = out[i - 1]->number, b = out[i]->number;
+            // v is discarded: it must not list files the builder still owns.
+            for (int l = 0; l < num_levels_; ++l) v->files_[l].clear();
+            return Status::Corruption("files " + std::to_string(a) + " and " +
+                                      std::to_string(b) + " overlap in level " +
+                                      std::to_string(level));
+          }
+        }
+      }
+    }
+    // Every added file now belongs to v (or was dropped and deleted above).
+    for (auto& level : added_) level.clear();
+    return Status::OK();
+  }
+
+ private:
+  const InternalKeyComparator& icmp_;
+  Version* base_;
+  const int num_levels_;
+  std::set<uint64_t> deleted_[kMaxLevels];
+  std::map<uint64_t, FileMetaData*> added_[kMaxLevels];
+};
+
+// ---------------------------------------------------------------------------
+// Version
+
+Version::Version(VersionSet* vset, uint64_t version_number)
+    : vset_(vset), version_number_(version_number), num_levels_(vset->num_levels()) {}
+
+Version::~Version() { vset_->RemoveVersion(this); }
+
+const Comparator* Version::user_comparator() const {
+  return vset_->icmp().user_comparator();
+}
+
+void Version::Ref() { refs_.fetch_add(1, std::memory_order_relaxed); }
+
+void Version::Unref() {
+  if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+}
+
+uint64_t Version::NumLevelBytes(int level) const {
+  uint64_t sum = 0;
+  for (const FileMetaData* f : files_[level]) sum += f->file_size;
+  return sum;
+}
+
+uint64_t Version::TotalFileBytes() const {
+  uint64_t sum = 0;
+  for (int level = 0; level < num_levels_; ++level) sum += NumLevelBytes(level);
+  return sum;
+}
+
+uint64_t Version::NumFiles() const {
+  uint64_t n = 0;
+  for (int level = 0; level < num_levels_; ++level) n += files_[level].size();
+  return n;
+}
+
+Status Version::Get(const ReadOptions& options, const Slice& internal_key,
+                    GetContext* get_context) {
+  const Comparator* ucmp = vset_->icmp().user_comparator();
+  const Slice user_key = ExtractUserKey(internal_key);
+  TableCache* tc = vset_->table_cache();
+  for (FileMetaData* f : files_[0]) {
+    if (ucmp->Compare(user_key, ExtractUserKey(f->smallest)) < 0 ||
+        ucmp->Compare(user_key, ExtractUserKey(f->largest)) > 0) {
+      continue;
+    }
+    Status s = tc->Get(options, TableFileMeta{f->number, f->file_size, 0}, internal_key,
+                       get_context);
+    if (!s.ok()) return s;
+    if (get_context->state() != GetContext::kNotFound) return Status::OK();
+  }
+  for (int level = 1; level < num_levels_; ++level) {
+    const std::vector<FileMetaData*>& files = files_[level];
+    if (files.empty()) continue;
+    const size_t i = FindFileIndex(vset_->icmp(), files, internal_key);
+    if (i == files.size()) continue;
+    FileMetaData* f = files[i];
+    if (ucmp->Compare(user_key, ExtractUserKey(f->smallest)) < 0) continue;
+    Status s = tc->Get(options, TableFileMeta{f->number, f->file_size, level}, internal_key,
+                       get_context);
+    if (!s.ok()) return s;
+    if (get_context->state() != GetContext::kNotFound) return Status::OK();
+  }
+  return Status::OK();
+}
+
+void Version::AddIterators(const ReadOptions& options,
+                           std::vector<std::unique_ptr<InternalIterator>>* iters) {
+  TableCache* tc = vset_->table_cache();
+  const Comparator* ucmp = vset_->icmp().user_comparator();
+  for (FileMetaData* f : files_[0]) {
+    // Files wholly outside the bounds need not be opened.
+    if (options.iterate_upper_bound != nullptr &&
+        ucmp->Compare(ExtractUserKey(f->smallest), *options.iterate_upper_bound) >= 0) {
+      continue;
+    }
+    if (options.iterate_lower_bound != nullptr &&
+        ucmp->Compare(ExtractUserKey(f->largest), *options.iterate_lower_bound) < 0) {
+      continue;
+    }
+    iters->emplace_back(tc->NewIterator(options, TableFileMeta{f->number, f->file_size, 0}));
+  }
+  for (int level = 1; level < num_levels_; ++level) {
+    if (files_[level].empty()) continue;
+    iters->emplace_back(
+        NewLevelIterator(tc, options, &vset_->icmp(), files_[level], level));
+  }
+}
+
+void Version::GetOverlappingInputs(int level, const Slice* begin, const Slice* end,
+                                   std::vector<FileMetaData*>* inputs) const {
+  inputs->clear();
+  const Comparator* ucmp = vset_->icmp().user_comparator();
+  std::string lo = begin != nullptr ? begin->ToString() : std::string();
+  std::string hi = end != nullptr ? end->ToString() : std::string();
+  bool has_lo = begin != nullptr, has_hi = end != nullptr;
+  const std::vector<FileMetaData*>& files = files_[level];
+  for (size_t i = 0; i < files.size();) {
+    FileMetaData* f = files[i++];
+    const Slice fs = ExtractUserKey(f->smallest);
+    const Slice fl = ExtractUserKey(f->largest);
+    if (has_hi && ucmp->Compare(fs, hi) > 0) continue;
+    if (has_lo && ucmp->Compare(fl, lo) < 0) continue;
+    inputs->push_back(f);
+    if (level == 0) {
+      // Level-0 files overlap each other: widen the range and start over
+      // whenever this file sticks out of it.
+      bool restart = false;
+      if (has_lo && ucmp->Compare(fs, lo) < 0) {
+        lo = fs.ToString();
+        restart = true;
+      }
+      if (has_hi && ucmp->Compare(fl, hi) > 0) {
+        hi = fl.ToString();
+        restart = true;
+      }
+      if (restart) {
+        inputs->clear();
+        i = 0;
+      }
+    }
+  }
+}
+
+bool Version::OverlapInLevel(int level, const Slice& smallest, const Slice& largest) const {
+  const Comparator* ucmp = vset_->icmp().user_comparator();
+  const std::vector<FileMetaData*>& files = files_[level];
+  if (level == 0) {
+    for (const FileMetaData* f : files) {
+      if (ucmp->Compare(ExtractUserKey(f->largest), smallest) >= 0 &&
+          ucmp->Compare(ExtractUserKey(f->smallest), largest) <= 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+  std::string key;
+  AppendInternalKey(&key, smallest, kMaxSequenceNumber, kValueTypeForSeek);
+  const size_t i = FindFileIndex(vset_->icmp(), files, key);
+  if (i == files.size()) return false;
+  return ucmp->Compare(ExtractUserKey(files[i]->smallest), largest) <= 0;
+}
+
+void Version::ComputeCompactionScores(const ColumnFamilyOptions& o) {
+  const double multiplier = std::max(1.0, o.max_bytes_for_level_multiplier);
+  const uint64_t base = std::max<uint64_t>(1, o.max_bytes_for_level_base);
+  const int last = num_levels_ - 1;
+  for (int i = 0; i < kMaxLevels; ++i) level_max_bytes_[i] = 0;
+
+  if (num_levels_ <= 1) {
+    base_level_ = 0;
+  } else if (!o.level_compaction_dynamic_level_bytes) {
+    base_level_ = 1;
+    double target = static_cast<double>(base);
+    for (int level = 1; level < num_levels_; ++level) {
+      level_max_bytes_[level] = static_cast<uint64_t>(std::min(target, 9.0e18));
+      target *= multiplier;
+    }
+  } else {
+    // Targets are set from the largest level down: each level above it
+    // is 1/multiplier of the one below, and the base level (where L0 goes)
+    // is the highest level whose target is still >= base / multiplier.
+    uint64_t max_level_size = 0;
+    for (int level = 1; level < num_levels_; ++level) {
+      max_level_size = std::max(max_level_size, NumLevelBytes(level));
+    }
+    double cur = static_cast<double>(std::max(max_level_size, base));
+    int base_level = last;
+    while (base_level > 1 && cur > static_cast<double>(base)) {
+      cur /= multiplier;
+      --base_level;
+    }
+    base_level_ = base_level;
+    double target = cur;
+    for (int level = base_level; level < num_levels_; ++level) {
+      level_max_bytes_[level] = static_cast<uint64_t>(std::min(target, 9.0e18));
+      target *= multiplier;
+    }
+    // Levels above the base level hold nothing in a dynamic-sized tree;
+    // data found there (e.g. from a non-dynamic DB) is pushed down.
+    for (int level = 1; level < base_level; ++level) level_max_bytes_[level] = 0;
+  }
+
+  scores_.clear();
+  pending_compaction_bytes_ = 0;
+  // Level 0 by file count.
+  {
+    int files = 0;
+    uint64_t bytes = 0;
+    for (const FileMetaData* f : files_[0]) {
+      if (!f->being_compacted) {
+        ++files;
+        bytes += f->file_size;
+      }
+    }
+    double score = static_cast<double>(files) /
+                   std::max(1, o.level0_file_num_compaction_trigger);
+    if (num_levels_ > 1 && files >= o.level0_file_num_compaction_trigger) {
+      score = std::max(score, static_cast<double>(bytes) / static_cast<double>(base));
+    }
+    scores_.push_back({0, score});
+    if (files >= o.level0_file_num_compaction_trigger) pending_compaction_bytes_ += bytes;
+  }
+  for (int level = 1; level < last; ++level) {
+    uint64_t bytes = 0;
+    for (const FileMetaData* f : files_[level]) {
+      if (!f->being_compacted) bytes += f->file_size;
+    }
+    double score;
+    if (level_max_bytes_[level] == 0) {
+      score = bytes > 0 ? 1e6 : 0;  // must be emptied into the base level
+    } else {
+      score = static_cast<double>(bytes) / static_cast<double>(level_max_bytes_[level]);
+    }
+    scores_.push_back({level, score});
+    if (bytes > level_max_bytes_[level]) {
+      pending_compaction_bytes_ += static_cast<uint64_t>(
+          static_cast<double>(bytes - level_max_bytes_[level]) * (multiplier + 1));
+    }
+  }
+  std::stable_sort(scores_.begin(), scores_.end(),
+                   [](const LevelScore& a, const LevelScore& b) { return a.score > b.score; });
+}
+
+std::string Version::LevelSummary() const {
+  std::string r = "files[";
+  for (int level = 0; level < num_levels_; ++level) {
+    r += " " + std::to_string(files_[level].size());
+  }
+  r += " ]";
+  return r;
+}
+
+// ---------------------------------------------------------------------------
+// VersionSet
+
+VersionSet::VersionSet(const std::string& dbname, const Options& options, FileSystem* fs,
+                       TableCache* table_cache, Directory* db_dir, Logger* info_log)
+    : dbname_(dbname),
+      options_(options),
+      icmp_(options.comparator),
+      fs_(fs),
+      table_cache_(table_cache),
+      db_dir_(db_dir),
+      info_log_(info_log),
+      num_levels_(std::clamp(options.num_levels, 1, kMaxLevels)) {
+  AppendVersion(new Version(this, next_version_number_++));
+}
+
+VersionSet::~VersionSet() {
+  if (current_ != nullptr) current_->Unref();
+  // Versions still referenced by others would outlive us: a caller bug.
+}
+
+void VersionSet::AppendVersion(Version* v) {
+  v->Ref();
+  {
+    MutexLock l(&versions_mu_);
+    versions_.insert(v);
+    for (int level = 0; level < v->num_levels(); ++level) {
+      for (FileMetaData* f : v->files_[level]) ++f->refs;
+    }
+  }
+  Version* old = current_;
+  current_ = v;
+  if (old != nullptr) old->Unref();
+}
+
+void VersionSet::RemoveVersion(Version* v) {
+  // Readers drop Versions without the DB mutex: file reference counts are
+  // guarded by versions_mu_.
+  std::vector<FileMetaData*> dead;
+  {
+    MutexLock l(&versions_mu_);
+    if (versions_.erase(v) == 0) {
+      // Never installed: its files hold no reference from it. Delete the
+      // ones no installed Version references either.
+      for (int level = 0; level < v->num_levels(); ++level) {
+        for (FileMetaData* f : v->files_[level]) {
+          if (f->refs == 0) dead.push_back(f);
+        }
+      }
+    } else {
+      for (int level = 0; level < v->num_levels(); ++level) {
+        for (FileMetaData* f : v->files_[level]) {
+          if (--f->refs == 0) dead.push_back(f);
+        }
+      }
+    }
+  }
+  for (FileMetaData* f : dead) delete f;
+}
+
+void VersionSet::AddLiveFiles(std::set<uint64_t>* live) const {
+  MutexLock l(&versions_mu_);
+  for (const Version* v : versions_) {
+    for (int level = 0; level < v->num_levels(); ++level) {
+      for (const FileMetaData* f : v->files(level)) live->insert(f->number);
+    }
+  }
+}
+
+void VersionSet::MarkFileNumberUsed(uint64_t number) {
+  uint64_t cur = next_file_number_.load();
+  while (cur <= number && !next_file_number_.compare_exchange_weak(cur, number + 1)) {
+  }
+}
+
+Status VersionSet::CreateNew() {
+  VersionEdit edit;
+  edit.SetComparatorName(options_.comparator->Name());
+  edit.SetLogNumber(0);
+  edit.SetNextFile(2);
+  edit.SetLastSequence(0);
+  if (!db_id_.empty()) edit.SetDBId(db_id_);
+  const std::string manifest = DescriptorFileName(dbname_, 1);
+  std::unique_ptr<WritableFile> file;
+  Status s = fs_->NewWritableFile(manifest, FileOptions(), &file);
+  if (!s.ok()) return s;
+  log::Writer writer(std::move(file), 0, false);
+  std::string record;
+  edit.EncodeTo(&record);
+  s = writer.AddRecord(record);
+  if (s.ok()) s = writer.Sync();
+  Status c = writer.Close();
+  if (s.ok()) s = c;
+  if (s.ok()) s = SetCurrentFile(fs_, dbname_, 1, db_dir_);
+  if (!s.ok()) fs_->DeleteFile(manifest).PermitUncheckedError();
+  return s;
+}
+
+Status VersionSet::Recover() {
+  const std::string current_name = CurrentFileName(dbname_);
+  std::string current;
+  Status s = ReadFileToString(fs_, current_name, &current);
+  if (!s.ok()) return s;
+  if (current.empty() || current.back() != '\n') {
+    return Status::Corruption("CURRENT file does not end with newline", current_name);
+  }
+  current.pop_back();
+  uint64_t manifest_number = 0;
+  FileType type;
+  if (!ParseFileName(current, &manifest_number, &type) || type != FileType::kDescriptorFile) {
+    return Status::Corruption("CURRENT file does not name a MANIFEST", current_name);
+  }
+  const std::string manifest = dbname_ + "/" + current;
+  std::unique_ptr<SequentialFile> file;
+  s = fs_->NewSequentialFile(manifest, FileOptions(), &file);
+  if (!s.ok()) {
+    if (fs_->FileExists(manifest).IsNotFound()) {
+      return Status::Corruption("CURRENT points to a non-existent file", manifest);
+    }
+    return s;
+  }
+
+  LogReporter reporter;
+  log::Reader reader(std::move(file), &reporter, /*checksum=*/true, /*log_number=*/0, manifest);
+  std::optional<uint64_t> log_number, prev_log, next_file, min_log_to_keep;
+  std::optional<SequenceNumber> last_sequence;
+  std::map<uint32_t, std::string> families;  // live non-default families
+  VersionBuilder builder(icmp_, current_, num_levels_);
+  Slice record;
+  std::string scratch;
+  while (reader.ReadRecord(&record, &scratch, WALRecoveryMode::kTolerateCorruptedTailRecords)) {
+    if (!reporter.first.ok()) break;
+    VersionEdit edit;
+    const std::string where =
+        manifest + " record at offset " + std::to_string(reader.LastRecordOffset());
+    s = edit.DecodeFrom(record);
+    if (!s.ok()) return Status::Corruption(s.getState(), where);
+    const uint32_t cf = edit.column_family();
+    if (edit.column_family_add().has_value()) families[cf] = *edit.column_family_add();
+    if (cf != 0) {
+      if (edit.is_column_family_drop()) families.erase(cf);
+      // Files of other families are not ours to serve; the family check
+      // below rejects the DB if one is still live.
+    } else {
+      if (edit.comparator().has_value() && *edit.comparator() != options_.comparator->Name()) {
+        return Status::InvalidArgument(options_.comparator->Name(),
+                                       "does not match existing comparator " +
+                                           *edit.comparator() + " (" + manifest + ")");
+      }
+      s = builder.Apply(edit);
+      if (!s.ok()) return Status::Corruption(s.getState(), where);
+    }
+    if (edit.log_number() && cf == 0) log_number = edit.log_number();
+    if (edit.prev_log_number()) prev_log = edit.prev_log_number();
+    if (edit.next_file_number()) next_file = edit.next_file_number();
+    if (edit.last_sequence()) last_sequence = edit.last_sequence();
+    if (edit.min_log_number_to_keep()) min_log_to_keep = edit.min_log_number_to_keep();
+    if (edit.db_id()) db_id_ = *edit.db_id();
+  }
+  if (!reporter.first.ok()) return reporter.first;
+  if (!next_file || !last_sequence) {
+    return Status::Corruption("no next_file_number or last_sequence entry in MANIFEST", manifest);
+  }
+  if (!log_number) log_number = 0;
+  for (const auto& [id, name] : families) {
+    if (id != 0) {
+      return Status::NotSupported("database has column family \"" + name +
+                                  "\"; column families are not supported yet");
+    }
+  }
+  auto* v = new Version(this, next_version_number_++);
+  s = builder.SaveTo(v);
+  if (!s.ok()) {
+    delete v;
+    return Status::Corruption(s.getState(), manifest);
+  }
+  uint64_t max_number = manifest_number;
+  for (int level = 0; level < num_levels_; ++level) {
+    for (const FileMetaData* f : v->files(level)) {
+      max_number = std::max(max_number, f->number);
+      if (f->largest_seqno > *last_sequence) {
+        const uint64_t seq = f->largest_seqno;
+        delete v;
+        return Status::Corruption("file " + std::to_string(max_number) +
+                                      " has sequence numbers up to " + std::to_string(seq) +
+                                      ", beyond the last sequence of the MANIFEST",
+                                  manifest);
+      }
+    }
+  }
+  v->ComputeCompactionScores(options_);
+  AppendVersion(v);
+  manifest_file_number_ = manifest_number;
+  next_file_number_.store(std::max(*next_file, max_number + 1));
+  last_sequence_ = *last_sequence;
+  log_number_ = *log_number;
+  prev_log_number_ = prev_log.value_or(0);
+  min_log_number_to_keep_ = min_log_to_keep.value_or(0);
+  Log(info_log_,
+      "Recovered %s: %s, log number %" PRIu64 ", next file %" PRIu64 ", last sequence %" PRIu64,
+      manifest.c_str(), v->LevelSummary().c_str(), log_number_, next_file_number_.load(),
+      last_sequence_);
+  return Status::OK();
+}
+
+Status VersionSet::WriteSnapshot(log::Writer* log) const {
+  VersionEdit edit;
+  edit.SetComparatorName(options_.comparator->Name());
+  if (!db_id_.empty()) edit.SetDBId(db_id_);
+  for (int level = 0; level < current_->num_levels(); ++level) {
+    for (const FileMetaData* f : current_->files(level)) edit.AddFile(level, *f);
+  }
+  edit.SetLogNumber(log_number_);
+  edit.SetPrevLogNumber(prev_log_number_);
+  edit.SetNextFile(next_file_number_.load());
+  edit.SetLastSequence(last_sequence_);
+  std::string record;
+  edit.EncodeTo(&record);
+  return log->AddRecord(record);
+}
+
+Status VersionSet::LogAndApply(VersionEdit* edit, Mutex* mu) {
+  mu->AssertHeld();
+  if (manifest_cv_ == nullptr) manifest_cv_ = std::make_unique<CondVar>(mu);
+  while (manifest_writing_) manifest_cv_->Wait();
+  manifest_writing_ = true;
+
+  if (edit->log_number().has_value()) {
+    if (*edit->log_number() < log_number_) edit->SetLogNumber(log_number_);
+  } else {
+    edit->SetLogNumber(log_number_);
+  }
+  if (!edit->prev_log_number().has_value()) edit->SetPrevLogNumber(prev_log_number_);
+  if (!edit->last_sequence().has_value() || *edit->last_sequence() < last_sequence_) {
+    edit->SetLastSequence(last_sequence_);
+  }
+
+  auto* v = new Version(this, next_version_number_++);
+  Status s;
+  {
+    VersionBuilder builder(icmp_, current_, num_levels_);
+    s = builder.Apply(*edit);
+    if (s.ok()) s = builder.SaveTo(v);
+  }
+  if (!s.ok()) {
+    delete v;
+    manifest_writing_ = false;
+    manifest_cv_->SignalAll();
+    return s;
+  }
+  v->ComputeCompactionScores(options_);
+
+  const bool new_manifest =
+      descriptor_log_ == nullptr || descriptor_size_ > options_.max_manifest_file_size;
+  const uint64_t manifest_number = new_manifest ? NewFileNumber() : manifest_file_number_;
+  edit->SetNextFile(next_file_number_.load());
+  std::string record;
+  edit->EncodeTo(&record);
+
+  std::unique_ptr<log::Writer> new_log;
+  mu->Unlock();
+  if (new_manifest) {
+    std::unique_ptr<WritableFile> file;
+    s = fs_->NewWritableFile(DescriptorFileName(dbname_, manifest_number), FileOptions(), &file);
+    if (s.ok()) {
+      new_log = std::make_unique<log::Writer>(std::move(file), 0, false);
+      s = WriteSnapshot(new_log.get());
+    }
+  }
+  log::Writer* log = new_manifest ? new_log.get() : descriptor_log_.get();
+  if (s.ok()) s = log->AddRecord(record);
+  if (s.ok()) s = log->Sync();
+  if (s.ok() && new_manifest) s = SetCurrentFile(fs_, dbname_, manifest_number, db_dir_);
+  mu->Lock();
+
+  if (s.ok()) {
+    if (new_manifest) {
+      if (descriptor_log_ != nullptr) descriptor_log_->Close().PermitUncheckedError();
+      descriptor_log_ = std::move(new_log);
+      manifest_file_number_ = manifest_number;
+    }
+    descriptor_size_ = descriptor_log_->file_size();
+    log_number_ = *edit->log_number();
+    prev_log_number_ = *edit->prev_log_number();
+    if (edit->min_log_number_to_keep()) min_log_number_to_keep_ = *edit->min_log_number_to_keep();
+    AppendVersion(v);
+  } else {
+    Log(InfoLogLevel::kError, info_log_, "MANIFEST write failed: %s", s.ToString().c_str());
+    delete v;
+    if (new_manifest) {
+      if (new_log != nullptr) new_log->Close().PermitUncheckedError();
+      fs_->DeleteFile(DescriptorFileName(dbname_, manifest_number)).PermitUncheckedError();
+    } else {
+      // The MANIFEST may now end in a partial record: start a new one next
+      // time rather than append after it.
+      descriptor_log_.reset();
+    }
+  }
+  manifest_writing_ = false;
+  manifest_cv_->SignalAll();
+  return s;
+}
+
+}  // namespace strata

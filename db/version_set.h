@@ -1,0 +1,210 @@
+// Versions: which table files make up the database at a moment, and the
+// MANIFEST that records every change to that set (FORMATS.md section 8).
+//
+// A Version is an immutable snapshot of the LSM shape: files per level
+// (level 0 newest first, may overlap; levels >= 1 sorted by smallest key,
+// disjoint), plus the compaction scores computed when it was built. Readers
+// and compactions hold a reference; a file is deleted from disk only when no
+// live Version lists it.
+//
+// VersionSet owns the chain of Versions and the MANIFEST. LogAndApply(edit)
+// builds the next Version from the current one plus the edit, appends the
+// edit as one MANIFEST record (a new MANIFEST, starting with a snapshot of
+// the whole state, is begun at the first edit after open and whenever the
+// file grows past max_manifest_file_size), syncs it, and installs the new
+// Version as current.
+//
+// Thread-safety: the DB mutex (passed to LogAndApply) guards current(), the
+// counters and the Version list; LogAndApply releases it while writing the
+// MANIFEST and serializes concurrent callers. Version::Get / AddIterators
+// need no lock (the caller holds a reference).
+// Invariants:
+//  1. In every Version, each level >= 1 is sorted and disjoint; level 0 is
+//     ordered newest first (by largest sequence number, then file number).
+//  2. The MANIFEST on disk, replayed, gives exactly current().
+//  3. next_file_number() is greater than every file number in use.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "db/dbformat.h"
+#include "db/log_writer.h"
+#include "db/table_cache.h"
+#include "db/version_edit.h"
+#include "strata/env.h"
+#include "strata/options.h"
+#include "table/get_context.h"
+#include "util/internal_iterator.h"
+#include "util/mutex.h"
+
+namespace strata {
+
+class VersionSet;
+
+// The most levels a DB may have (options.num_levels is clamped to it).
+constexpr int kMaxLevels = 12;
+
+class Version {
+ public:
+  Version(const Version&) = delete;
+  Version& operator=(const Version&) = delete;
+
+  void Ref();
+  // The last Unref deletes the Version and releases its files.
+  void Unref();
+
+  int num_levels() const { return num_levels_; }
+  const std::vector<FileMetaData*>& files(int level) const { return files_[level]; }
+  int NumLevelFiles(int level) const { return static_cast<int>(files_[level].size()); }
+  uint64_t NumLevelBytes(int level) const;
+  uint64_t TotalFileBytes() const;
+  uint64_t NumFiles() const;
+
+  // Point lookup in the tables: L0 files newest first, then one file per
+  // level. Stops as soon as get_context decides. key is a LookupKey's
+  // internal key.
+  Status Get(const ReadOptions& options, const Slice& internal_key, GetContext* get_context);
+
+  // Appends iterators over every L0 file and one LevelIterator per
+  // non-empty deeper level.
+  void AddIterators(const ReadOptions& options,
+                    std::vector<std::unique_ptr<InternalIterator>>* iters);
+
+  // Files of `level` overlapping the user-key range [begin, end] (null =
+  // unbounded). For level 0 the range grows to cover every overlapping file
+  // transitively (as a compaction must take them all).
+  void GetOverlappingInputs(int level, const Slice* begin_user_key, const Slice* end_user_key,
+                            std::vector<FileMetaData*>* inputs) const;
+
+  // True if some file of `level` overlaps [smallest, largest] (user keys).
+  bool OverlapInLevel(int level, const Slice& smallest_user_key,
+                      const Slice& largest_user_key) const;
+
+  // Compaction scores (computed when the Version was built): a level needs
+  // compaction when its score is >= 1. Sorted by score, highest first.
+  struct LevelScore {
+    int level;
+    double score;
+  };
+  const std::vector<LevelScore>& compaction_scores() const { return scores_; }
+  // With level_compaction_dynamic_level_bytes: the level L0 compacts into.
+  int base_level() const { return base_level_; }
+  uint64_t MaxBytesForLevel(int level) const { return level_max_bytes_[level]; }
+  // Bytes that compactions still have to rewrite to get every level under
+  // its target (an estimate, for write stalls).
+  uint64_t EstimatedPendingCompactionBytes() const { return pending_compaction_bytes_; }
+
+  // Summary: "files[ 3 0 5 ... ]".
+  std::string LevelSummary() const;
+  uint64_t version_number() const { return version_number_; }
+  const Comparator* user_comparator() const;
+
+ private:
+  friend class VersionSet;
+  friend class VersionBuilder;
+  Version(VersionSet* vset, uint64_t version_number);
+  ~Version();
+
+  // Fills scores_, base_level_, level_max_bytes_, pending_compaction_bytes_.
+  void ComputeCompactionScores(const ColumnFamilyOptions& options);
+
+  VersionSet* const vset_;
+  const uint64_t version_number_;
+  const int num_levels_;
+  std::vector<FileMetaData*> files_[kMaxLevels];
+  std::vector<LevelScore> scores_;
+  int base_level_ = 1;
+  uint64_t level_max_bytes_[kMaxLevels] = {};
+  uint64_t pending_compaction_bytes_ = 0;
+  std::atomic<int> refs_{0};
+};
+
+class VersionSet {
+ public:
+  // options, table_cache, fs, db_dir and info_log must outlive the set.
+  VersionSet(const std::string& dbname, const Options& options, FileSystem* fs,
+             TableCache* table_cache, Directory* db_dir, Logger* info_log);
+  ~VersionSet();
+  VersionSet(const VersionSet&) = delete;
+  VersionSet& operator=(const VersionSet&) = delete;
+
+  // Reads CURRENT and the MANIFEST it names, building current(). Checks
+  // the comparator name and the consistency of the file set (RocksDB's
+  // force_consistency_checks); Corruption names the MANIFEST and the
+  // record offset. Column families other than "default" give NotSupported.
+  Status Recover();
+
+  // Writes a first MANIFEST (number 1) and CURRENT for a new database.
+  Status CreateNew();
+
+  // Applies edit to current() and makes the result current, after writing
+  // the edit to the MANIFEST. The edit gets the next file number and last
+  // sequence filled in. REQUIRES: *mu held (released during the write).
+  Status LogAndApply(VersionEdit* edit, Mutex* mu) REQUIRES(*mu);
+
+  Version* current() const { return current_; }
+
+  uint64_t NewFileNumber() { return next_file_number_.fetch_add(1); }
+  uint64_t next_file_number() const { return next_file_number_.load(); }
+  void MarkFileNumberUsed(uint64_t number);
+  SequenceNumber LastSequence() const { return last_sequence_; }
+  void SetLastSequence(SequenceNumber s) { last_sequence_ = s; }
+  // WALs older than this hold nothing not in tables.
+  uint64_t log_number() const { return log_number_; }
+  uint64_t min_log_number_to_keep() const { return min_log_number_to_keep_; }
+  uint64_t manifest_file_number() const { return manifest_file_number_; }
+  const std::string& db_id() const { return db_id_; }
+  void set_db_id(const std::string& id) { db_id_ = id; }
+
+  // Numbers of every file listed by a live Version.
+  void AddLiveFiles(std::set<uint64_t>* live) const;
+
+  TableCache* table_cache() const { return table_cache_; }
+  const Options& options() const { return options_; }
+  const InternalKeyComparator& icmp() const { return icmp_; }
+  int num_levels() const { return num_levels_; }
+
+ private:
+  friend class Version;
+  // Writes a new MANIFEST holding the whole current state, and points
+  // CURRENT at it.
+  Status WriteSnapshot(log::Writer* log) const;
+  void AppendVersion(Version* v);
+  // Called by Version::~Version.
+  void RemoveVersion(Version* v);
+
+  const std::string dbname_;
+  const Options& options_;
+  const InternalKeyComparator icmp_;
+  FileSystem* const fs_;
+  TableCache* const table_cache_;
+  Directory* const db_dir_;
+  Logger* const info_log_;
+  const int num_levels_;
+
+  std::atomic<uint64_t> next_file_number_{2};
+  uint64_t manifest_file_number_ = 0;
+  SequenceNumber last_sequence_ = 0;
+  uint64_t log_number_ = 0;
+  uint64_t prev_log_number_ = 0;
+  uint64_t min_log_number_to_keep_ = 0;
+  std::string db_id_;
+  uint64_t next_version_number_ = 0;
+
+  std::unique_ptr<log::Writer> descriptor_log_;
+  uint64_t descriptor_size_ = 0;
+  bool manifest_writing_ = false;
+  std::unique_ptr<CondVar> manifest_cv_;
+
+  Version* current_ = nullptr;
+  // Every Version still referenced (current_ included).
+  std::set<Version*> versions_;
+  mutable Mutex versions_mu_;
+};
+
+}  // namespace strata

@@ -1,0 +1,100 @@
+// Table options: how a column family lays out its sorted table files (SSTs).
+// The one table kind is RocksDB's block-based table at format_version 5, so
+// RocksDB's tools read our files and we read theirs (FORMATS.md section 5).
+//
+// BlockBasedTableOptions keeps RocksDB's names and defaults; wrap it with
+// NewBlockBasedTableFactory() and set ColumnFamilyOptions::table_factory.
+// Thread-safety: plain data; a TableFactory is immutable and shareable.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "strata/cache.h"
+#include "strata/export.h"
+#include "strata/filter_policy.h"
+
+namespace strata {
+
+// Block checksum kinds, stored in byte 0 of every table footer: never
+// renumber (FORMATS.md section 5.2).
+enum ChecksumType : unsigned char {
+  kNoChecksum = 0x0,
+  kCRC32c = 0x1,
+  kxxHash = 0x2,
+  kxxHash64 = 0x3,
+  kXXH3 = 0x4,
+};
+
+struct STRATA_EXPORT BlockBasedTableOptions {
+  // Index block layouts. Only binary search is written; files with other
+  // index types are rejected cleanly by the reader.
+  enum class IndexType : unsigned char { kBinarySearch = 0 };
+  // Data block layouts: binary search over restart points, or that plus a
+  // hash index of the user keys for point lookups (section 5.5).
+  enum class DataBlockIndexType : unsigned char {
+    kDataBlockBinarySearch = 0,
+    kDataBlockBinaryAndHash = 1,
+  };
+
+  // Target uncompressed size of a data block.
+  size_t block_size = 4 * 1024;
+  // A block closes early when the next entry would overflow block_size and
+  // the block is already more than (100 - deviation)% full.
+  int block_size_deviation = 10;
+  // Entries between restart points in data blocks and index blocks.
+  int block_restart_interval = 16;
+  int index_block_restart_interval = 1;
+  // Prefix-compress keys in data blocks.
+  bool use_delta_encoding = true;
+  IndexType index_type = IndexType::kBinarySearch;
+  DataBlockIndexType data_block_index_type = DataBlockIndexType::kDataBlockBinarySearch;
+  double data_block_hash_table_util_ratio = 0.75;
+  // Compress index blocks with the table's compression too.
+  bool enable_index_compression = true;
+
+  // Uncompressed data (and, per the next options, index and filter) blocks.
+  // Null means a private 32 MiB LRU cache per table factory, unless
+  // no_block_cache is set.
+  std::shared_ptr<Cache> block_cache;
+  bool no_block_cache = false;
+  // Index and filter blocks go through the block cache (charged, evictable)
+  // instead of being held by each open table reader.
+  bool cache_index_and_filter_blocks = false;
+  // ...in the cache's high-priority pool.
+  bool cache_index_and_filter_blocks_with_high_priority = true;
+  // With cache_index_and_filter_blocks: keep the index and filter of level-0
+  // tables pinned while the table is open.
+  bool pin_l0_filter_and_index_blocks_in_cache = false;
+
+  // Null: no filter block is written or read.
+  std::shared_ptr<const FilterPolicy> filter_policy;
+  // Add whole user keys to the filter.
+  bool whole_key_filtering = true;
+
+  ChecksumType checksum = kXXH3;
+  // Only 5 is written; 0..5 are read.
+  uint32_t format_version = 5;
+
+  // Iterators that read many consecutive blocks double their read-ahead from
+  // initial_auto_readahead_size up to max_auto_readahead_size (0 = off).
+  size_t initial_auto_readahead_size = 8 * 1024;
+  size_t max_auto_readahead_size = 256 * 1024;
+};
+
+// Produces table builders and readers for a column family. Implementations
+// are internal; NewBlockBasedTableFactory() returns the one kind.
+class STRATA_EXPORT TableFactory {
+ public:
+  virtual ~TableFactory();
+  // "BlockBasedTable".
+  virtual const char* Name() const = 0;
+  // The options the factory was made with (the block cache filled in).
+  virtual const BlockBasedTableOptions& table_options() const = 0;
+};
+
+STRATA_EXPORT std::shared_ptr<TableFactory> NewBlockBasedTableFactory(
+    const BlockBasedTableOptions& options = BlockBasedTableOptions());
+
+}  // namespace strata

@@ -1,0 +1,387 @@
+#include "table/block_based_table_builder.h"
+
+#include <algorithm>
+#include <cassert>
+#include <utility>
+#include <vector>
+
+#include "table/block_builder.h"
+#include "table/compression.h"
+#include "table/filter_policy.h"
+#include "table/format.h"
+#include "table/full_filter_block.h"
+#include "table/meta_blocks.h"
+#include "util/coding.h"
+
+namespace strata {
+
+namespace {
+
+// RocksDB's default compression_options string, recorded for information.
+constexpr char kCompressionOptionsString[] =
+    "window_bits=-14; level=32767; strategy=0; max_dict_bytes=0; zstd_max_train_bytes=0; "
+    "enabled=0; max_dict_buffer_bytes=0; use_zstd_dict_trainer=1; ";
+
+struct RangeTombstone {
+  std::string begin_ikey;  // begin user key | trailer(seq, kTypeRangeDeletion)
+  std::string end_user_key;
+};
+
+}  // namespace
+
+struct BlockBasedTableBuilder::Rep {
+  Rep(const TableBuilderOptions& opts, WritableFile* f)
+      : options(opts),
+        table_options(options.table_options),
+        user_cmp(opts.user_comparator),
+        icmp(opts.user_comparator),
+        file(f),
+        data_block(std::max(1, table_options.block_restart_interval),
+                   table_options.use_delta_encoding,
+                   table_options.data_block_index_type ==
+                       BlockBasedTableOptions::DataBlockIndexType::kDataBlockBinaryAndHash,
+                   table_options.data_block_hash_table_util_ratio),
+        index_block(std::max(1, table_options.index_block_restart_interval), true),
+        user_index_block(std::max(1, table_options.index_block_restart_interval), true),
+        compression(CompressionTypeSupported(opts.compression) ? opts.compression
+                                                               : kNoCompression),
+        checksum(table_options.checksum) {
+    if (checksum > kXXH3) checksum = kXXH3;
+    if (table_options.whole_key_filtering || table_options.filter_policy != nullptr) {
+      auto bits = NewFilterBitsBuilder(table_options.filter_policy.get());
+      if (bits != nullptr && table_options.whole_key_filtering) {
+        filter = std::make_unique<FullFilterBlockBuilder>(std::move(bits));
+      }
+    }
+    const size_t block_size = std::max<size_t>(1, table_options.block_size);
+    const int deviation = std::clamp(table_options.block_size_deviation, 0, 100);
+    block_size_limit = block_size;
+    block_size_deviation_limit = (block_size * static_cast<size_t>(100 - deviation) + 99) / 100;
+  }
+
+  const TableBuilderOptions options;
+  const BlockBasedTableOptions& table_options;
+  const Comparator* user_cmp;
+  InternalKeyComparator icmp;
+  WritableFile* file;
+  uint64_t offset = 0;
+  Status status;
+
+  BlockBuilder data_block;
+  // The index is built twice, with internal-key separators and with their
+  // user-key part; Finish keeps the second unless a user key spans blocks.
+  BlockBuilder index_block;
+  BlockBuilder user_index_block;
+  bool separator_needs_sequence = false;
+  std::unique_ptr<FullFilterBlockBuilder> filter;
+  std::vector<RangeTombstone> tombstones;
+
+  CompressionType compression;
+  ChecksumType checksum;
+  size_t block_size_limit;
+  size_t block_size_deviation_limit;
+
+  std::string last_key;
+  bool pending_index_entry = false;
+  BlockHandle pending_handle;
+  BlockHandle last_index_handle;
+  bool has_last_index_handle = false;
+  std::string compressed_buf;
+  std::string handle_buf;
+  std::string delta_buf;
+  std::string separator_buf;
+
+  TableProperties props;
+  bool closed = false;
+};
+
+BlockBasedTableBuilder::BlockBasedTableBuilder(const TableBuilderOptions& options,
+                                               WritableFile* file)
+    : rep_(new Rep(options, file)) {}
+
+BlockBasedTableBuilder::~BlockBasedTableBuilder() {
+  assert(rep_->closed || rep_->props.num_entries == 0);
+  delete rep_;
+}
+
+Status BlockBasedTableBuilder::status() const { return rep_->status; }
+uint64_t BlockBasedTableBuilder::NumEntries() const { return rep_->props.num_entries; }
+bool BlockBasedTableBuilder::IsEmpty() const {
+  return rep_->props.num_entries == 0 && rep_->tombstones.empty();
+}
+uint64_t BlockBasedTableBuilder::FileSize() const { return rep_->offset; }
+const TableProperties& BlockBasedTableBuilder::GetTableProperties() const { return rep_->props; }
+
+void BlockBasedTableBuilder::Add(const Slice& key, const Slice& value) {
+  Rep* r = rep_;
+  assert(!r->closed);
+  if (!r->status.ok()) return;
+  if (key.size() < kInternalKeyTrailerSize) {
+    r->status = Status::InvalidArgument("table builder: key shorter than an internal key");
+    return;
+  }
+  if (r->props.num_entries > 0 && r->icmp.Compare(key, r->last_key) <= 0) {
+    r->status = Status::InvalidArgument("table builder: keys added out of order");
+    return;
+  }
+  if (!r->data_block.empty()) {
+    const size_t current = r->data_block.CurrentSizeEstimate();
+    if (current >= r->block_size_limit ||
+        (current > r->block_size_deviation_limit &&
+         r->data_block.EstimateSizeAfterKV(key, value) > r->block_size_limit)) {
+      FlushDataBlock();
+      if (!r->status.ok()) return;
+    }
+  }
+  if (r->pending_index_entry) {
+    AddIndexEntry(&key);
+  }
+  const Slice user_key = ExtractUserKey(key);
+  if (r->filter != nullptr) r->filter->Add(user_key);
+
+  r->data_block.Add(key, value);
+  r->last_key.assign(key.data(), key.size());
+
+  TableProperties& p = r->props;
+  ++p.num_entries;
+  p.raw_key_size += key.size();
+  p.raw_value_size += value.size();
+  switch (ExtractValueType(key)) {
+    case kTypeDeletion:
+    case kTypeSingleDeletion:
+    case kTypeDeletionWithTimestamp:
+      ++p.num_deletions;
+      break;
+    case kTypeMerge:
+      ++p.num_merge_operands;
+      break;
+    default:
+      break;
+  }
+}
+
+void BlockBasedTableBuilder::AddRangeTombstone(const Slice& begin_user_key, SequenceNumber seq,
+                                               const Slice& end_user_key) {
+  Rep* r = rep_;
+  assert(!r->closed);
+  RangeTombstone t;
+  AppendInternalKey(&t.begin_ikey, begin_user_key, seq, kTypeRangeDeletion);
+  t.end_user_key.assign(end_user_key.data(), end_user_key.size());
+  r->props.raw_key_size += t.begin_ikey.size();
+  r->props.raw_value_size += t.end_user_key.size();
+  r->tombstones.push_back(std::move(t));
+}
+
+void BlockBasedTableBuilder::FlushDataBlock() {
+  Rep* r = rep_;
+  if (r->data_block.empty()) return;
+  assert(!r->pending_index_entry);
+  const Slice raw = r->data_block.Finish();
+  uint64_t start = r->offset;
+  r->handle_buf.clear();
+  WriteBlock(raw, true, &r->handle_buf);
+  if (!r->status.ok()) return;
+  r->pending_handle = BlockHandle(start, r->offset - start - kBlockTrailerSize);
+  r->pending_index_entry = true;
+  r->data_block.Reset();
+  ++r->props.num_data_blocks;
+  r->props.data_size = r->offset;
+}
+
+void BlockBasedTableBuilder::AddIndexEntry(const Slice* next_key) {
+  Rep* r = rep_;
+  // Separator between the last key of the finished block and next_key.
+  std::string& sep = r->separator_buf;
+  sep.assign(r->last_key);
+  const Slice last_user = ExtractUserKey(r->last_key);
+  if (next_key != nullptr) {
+    const Slice next_user = ExtractUserKey(*next_key);
+    if (r->user_cmp->Compare(last_user, next_user) == 0) {
+      // One user key on both sides: only internal keys can separate them.
+      r->separator_needs_sequence = true;
+    } else {
+      std::string shortened(last_user.data(), last_user.size());
+      r->user_cmp->FindShortestSeparator(&shortened, next_user);
+      if (shortened.size() < last_user.size() &&
+          r->user_cmp->Compare(last_user, shortened) < 0) {
+        sep.clear();
+        AppendInternalKey(&sep, shortened, kMaxSequenceNumber, kValueTypeForSeek);
+      }
+    }
+  }
+
+  const BlockHandle& h = r->pending_handle;
+  r->handle_buf.clear();
+  h.EncodeTo(&r->handle_buf);
+  r->delta_buf.clear();
+  if (r->has_last_index_handle) {
+    const int64_t delta =
+        static_cast<int64_t>(h.size()) - static_cast<int64_t>(r->last_index_handle.size());
+    PutVarint64(&r->delta_buf,
+                (static_cast<uint64_t>(delta) << 1) ^ static_cast<uint64_t>(delta >> 63));
+  }
+  r->index_block.AddIndexEntry(sep, r->handle_buf, r->delta_buf);
+  r->user_index_block.AddIndexEntry(ExtractUserKey(sep), r->handle_buf, r->delta_buf);
+  r->last_index_handle = h;
+  r->has_last_index_handle = true;
+  r->pending_index_entry = false;
+}
+
+void BlockBasedTableBuilder::WriteBlock(const Slice& raw, bool may_compress,
+                                        std::string* encoded_handle, uint64_t* stored_size) {
+  Rep* r = rep_;
+  Slice contents = raw;
+  unsigned char type = kNoCompression;
+  if (may_compress && r->compression != kNoCompression &&
+      CompressBlock(r->compression, raw, &r->compressed_buf)) {
+    contents = Slice(r->compressed_buf);
+    type = r->compression;
+  }
+  if (stored_size != nullptr) *stored_size = contents.size();
+  WriteRawBlock(contents, type, encoded_handle);
+}
+
+void BlockBasedTableBuilder::WriteRawBlock(const Slice& contents, unsigned char type,
+                                           std::string* encoded_handle) {
+  Rep* r = rep_;
+  if (!r->status.ok()) return;
+  const BlockHandle handle(r->offset, contents.size());
+  r->status = r->file->Append(contents);
+  if (r->status.ok()) {
+    char trailer[kBlockTrailerSize];
+    trailer[0] = static_cast<char>(type);
+    EncodeFixed32(trailer + 1, ComputeBlockChecksum(r->checksum, contents.data(),
+                                                    contents.size(), static_cast<char>(type)));
+    r->status = r->file->Append(Slice(trailer, kBlockTrailerSize));
+  }
+  if (!r->status.ok()) return;
+  r->offset += contents.size() + kBlockTrailerSize;
+  if (encoded_handle != nullptr) {
+    encoded_handle->clear();
+    handle.EncodeTo(encoded_handle);
+  }
+}
+
+Status BlockBasedTableBuilder::Finish() {
+  Rep* r = rep_;
+  assert(!r->closed);
+  r->closed = true;
+  FlushDataBlock();
+  if (r->pending_index_entry) AddIndexEntry(nullptr);
+  if (!r->status.ok()) return r->status;
+  TableProperties& p = r->props;
+  p.data_size = r->offset;
+
+  // Filter block (stored uncompressed).
+  std::string filter_name;
+  std::string filter_handle;
+  if (r->filter != nullptr && r->filter->NumAdded() > 0) {
+    p.num_filter_entries = r->filter->NumAdded();
+    const Slice filter = r->filter->Finish();
+    p.filter_size = filter.size();
+    WriteRawBlock(filter, kNoCompression, &filter_handle);
+    filter_name = std::string(kFullFilterBlockPrefix) +
+                  r->table_options.filter_policy->CompatibilityName();
+  }
+
+  // Index block.
+  BlockHandle index_handle;
+  {
+    BlockBuilder& index = r->separator_needs_sequence ? r->index_block : r->user_index_block;
+    const Slice raw = index.Finish();
+    const uint64_t start = r->offset;
+    uint64_t stored = 0;
+    std::string unused;
+    WriteBlock(raw, r->table_options.enable_index_compression, &unused, &stored);
+    index_handle = BlockHandle(start, stored);
+    p.index_size = stored + kBlockTrailerSize;
+    p.index_key_is_user_key = r->separator_needs_sequence ? 0 : 1;
+    p.index_value_is_delta_encoded = 1;
+  }
+
+  // Range deletions: sorted by internal key, restart interval 1, raw.
+  std::string range_del_handle;
+  if (!r->tombstones.empty()) {
+    std::sort(r->tombstones.begin(), r->tombstones.end(),
+              [r](const RangeTombstone& a, const RangeTombstone& b) {
+                const int c = r->icmp.Compare(a.begin_ikey, b.begin_ikey);
+                if (c != 0) return c < 0;
+                return r->user_cmp->Compare(a.end_user_key, b.end_user_key) < 0;
+              });
+    // Block keys must be distinct: of tombstones with the same begin and
+    // sequence keep the widest (the last, as ends sort ascending).
+    BlockBuilder range_del(1, true);
+    for (size_t i = 0; i < r->tombstones.size(); ++i) {
+      if (i + 1 < r->tombstones.size() &&
+          r->tombstones[i + 1].begin_ikey == r->tombstones[i].begin_ikey) {
+        continue;
+      }
+      range_del.Add(r->tombstones[i].begin_ikey, r->tombstones[i].end_user_key);
+      ++p.num_range_deletions;
+    }
+    p.num_entries += p.num_range_deletions;
+    p.num_deletions += p.num_range_deletions;
+    WriteRawBlock(range_del.Finish(), kNoCompression, &range_del_handle);
+  }
+
+  // Properties block (raw).
+  p.format_version = 0;
+  p.fixed_key_len = 0;
+  p.column_family_id = r->options.column_family_id;
+  p.column_family_name = r->options.column_family_name;
+  p.comparator_name = r->user_cmp->Name();
+  p.merge_operator_name = r->options.merge_operator_name;
+  p.prefix_extractor_name = r->options.prefix_extractor_name;
+  p.property_collectors_names = "[]";
+  p.compression_name = CompressionTypeName(r->compression);
+  p.compression_options = kCompressionOptionsString;
+  p.filter_policy_name =
+      r->table_options.filter_policy != nullptr ? r->table_options.filter_policy->Name() : "";
+  p.whole_key_filtering = r->table_options.whole_key_filtering ? "1" : "0";
+  p.prefix_filtering = "0";
+  p.index_type = 0;
+  p.creation_time = r->options.creation_time;
+  p.oldest_key_time = r->options.oldest_key_time;
+  p.file_creation_time = r->options.file_creation_time;
+  p.original_file_number = r->options.original_file_number;
+  p.db_id = r->options.db_id;
+  p.db_session_id = r->options.db_session_id;
+  p.db_host_id = r->options.db_host_id;
+  p.user_collected_properties.clear();
+  for (const auto& [name, value] : r->options.extra_properties) {
+    p.user_collected_properties[name] = value;
+  }
+  std::string props_block;
+  EncodePropertiesBlock(p, &props_block);
+  std::string props_handle;
+  WriteRawBlock(props_block, kNoCompression, &props_handle);
+
+  // Metaindex, names in bytewise order: "fullfilter..." <
+  // "rocksdb.properties" < "rocksdb.range_del".
+  MetaIndexBuilder metaindex;
+  if (!filter_name.empty()) metaindex.Add(filter_name, filter_handle);
+  metaindex.Add(kPropertiesBlockName, props_handle);
+  if (!range_del_handle.empty()) metaindex.Add(kRangeDelBlockName, range_del_handle);
+  const uint64_t metaindex_offset = r->offset;
+  const Slice metaindex_contents = metaindex.Finish();
+  WriteRawBlock(metaindex_contents, kNoCompression, nullptr);
+  if (!r->status.ok()) return r->status;
+
+  Footer footer;
+  footer.set_checksum_type(r->checksum);
+  footer.set_format_version(kFormatVersion);
+  footer.set_metaindex_handle(BlockHandle(metaindex_offset, metaindex_contents.size()));
+  footer.set_index_handle(index_handle);
+  std::string footer_bytes;
+  footer.EncodeTo(&footer_bytes);
+  r->status = r->file->Append(footer_bytes);
+  if (r->status.ok()) r->offset += footer_bytes.size();
+  return r->status;
+}
+
+void BlockBasedTableBuilder::Abandon() {
+  assert(!rep_->closed);
+  rep_->closed = true;
+}
+
+}  // namespace strata

@@ -1,0 +1,102 @@
+// BlockBasedTableBuilder: writes one table file in RocksDB's block-based
+// format at format_version 5 (FORMATS.md section 5, "Writing an SST"):
+//
+//   [data block + trailer]*  [filter block + trailer]  [index block + trailer]
+//   [range-del block + trailer]  [properties block + trailer]
+//   [metaindex block + trailer]  [footer, 53 bytes]
+//
+// Data blocks hold internal keys in order and close at block_size (with
+// block_size_deviation); each is compressed when that saves 1/8 and
+// checksummed. The index has one entry per data block: a shortened separator
+// stored as a user key while no user key spans two blocks (else full
+// internal keys for the whole file), with delta-encoded block handles.
+//
+// Thread-safety: not thread-safe.
+// Invariants:
+//  1. Keys are added in strictly increasing internal-key order (checked in
+//     debug builds; out-of-order input makes status() InvalidArgument).
+//  2. After Finish() returns OK the file holds a complete table that
+//     RocksDB 7.8.3's sst_dump reads, and FileSize() is its exact length.
+//  3. The first error of the file sticks: status() reports it and later
+//     calls do nothing.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "db/dbformat.h"
+#include "strata/env.h"
+#include "strata/options.h"
+#include "strata/slice.h"
+#include "strata/status.h"
+#include "strata/table.h"
+#include "strata/table_properties.h"
+
+namespace strata {
+
+struct TableBuilderOptions {
+  BlockBasedTableOptions table_options;
+  // Orders user keys; its Name() goes into the properties.
+  const Comparator* user_comparator = BytewiseComparator();
+  CompressionType compression = kNoCompression;
+  std::string column_family_name = "default";
+  uint32_t column_family_id = 0x7fffffff;
+  std::string merge_operator_name = "nullptr";
+  std::string prefix_extractor_name = "nullptr";
+  uint64_t creation_time = 0;
+  uint64_t oldest_key_time = 0;
+  uint64_t file_creation_time = 0;
+  uint64_t original_file_number = 0;
+  std::string db_id;
+  std::string db_session_id;
+  std::string db_host_id;
+  // Written verbatim among the properties (e.g. SstFileWriter's
+  // "rocksdb.external_sst_file.version").
+  std::map<std::string, std::string> extra_properties;
+};
+
+class BlockBasedTableBuilder {
+ public:
+  // `file` is borrowed and must outlive the builder; the builder appends to
+  // it and never closes or syncs it (the caller does, after Finish).
+  BlockBasedTableBuilder(const TableBuilderOptions& options, WritableFile* file);
+  ~BlockBasedTableBuilder();
+  BlockBasedTableBuilder(const BlockBasedTableBuilder&) = delete;
+  BlockBasedTableBuilder& operator=(const BlockBasedTableBuilder&) = delete;
+
+  // Adds an entry (internal key, value). REQUIRES: Finish/Abandon not called.
+  void Add(const Slice& internal_key, const Slice& value);
+
+  // Adds a range tombstone [begin_user_key, end_user_key) at `seq` to the
+  // range-deletion block. Tombstones may come in any order (they are sorted
+  // at Finish).
+  void AddRangeTombstone(const Slice& begin_user_key, SequenceNumber seq,
+                         const Slice& end_user_key);
+
+  Status status() const;
+
+  // Writes the remaining data block and every meta block and the footer.
+  Status Finish();
+  // Stops without finishing; the file contents are then unspecified.
+  void Abandon();
+
+  uint64_t NumEntries() const;
+  bool IsEmpty() const;
+  // Bytes appended to the file so far (exact after Finish).
+  uint64_t FileSize() const;
+  // The properties written (complete after Finish).
+  const TableProperties& GetTableProperties() const;
+
+ private:
+  struct Rep;
+  void FlushDataBlock();
+  void WriteBlock(const Slice& raw, bool may_compress, std::string* encoded_handle,
+                  uint64_t* stored_size = nullptr);
+  void WriteRawBlock(const Slice& contents, unsigned char type, std::string* encoded_handle);
+  void AddIndexEntry(const Slice* next_key);
+  Rep* rep_;
+};
+
+}  // namespace strata

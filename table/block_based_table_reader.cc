@@ -1,0 +1,914 @@
+#include "table/block_based_table_reader.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+#include <utility>
+
+#include "table/block.h"
+#include "table/compression.h"
+#include "table/filter_policy.h"
+#include "table/full_filter_block.h"
+#include "table/internal_comparator.h"
+#include "table/meta_blocks.h"
+#include "util/coding.h"
+
+namespace strata {
+
+namespace {
+
+// Metaindex suffixes under which a full filter readable by the built-in
+// Bloom reader may be stored (FORMATS.md 5.7).
+constexpr const char* kAcceptedFilterNames[] = {
+    "rocksdb.BuiltinBloomFilter",
+    "rocksdb.internal.LegacyBloomFilter",
+    "rocksdb.internal.FastLocalBloomFilter",
+    "rocksdb.internal.Standard128RibbonFilter",
+    "bloomfilter",
+    "ribbonfilter",
+};
+
+void DeleteCachedBlock(const Slice& /*key*/, void* value) { delete static_cast<Block*>(value); }
+void DeleteCachedFilter(const Slice& /*key*/, void* value) {
+  delete static_cast<FullFilterBlockReader*>(value);
+}
+
+inline void RecordTick(Statistics* stats, uint32_t ticker, uint64_t n = 1) {
+  if (stats != nullptr) stats->recordTick(ticker, n);
+}
+
+// A reference to a block that is either owned, borrowed from the reader, or
+// pinned in the block cache; releases what it holds.
+template <typename T>
+class CachableRef {
+ public:
+  CachableRef() = default;
+  CachableRef(const CachableRef&) = delete;
+  CachableRef& operator=(const CachableRef&) = delete;
+  ~CachableRef() { Reset(); }
+
+  void SetOwned(T* value) {
+    Reset();
+    value_ = value;
+    owned_ = true;
+  }
+  void SetBorrowed(const T* value) {
+    Reset();
+    value_ = const_cast<T*>(value);
+  }
+  void SetCached(Cache* cache, Cache::Handle* handle) {
+    Reset();
+    cache_ = cache;
+    handle_ = handle;
+    value_ = static_cast<T*>(cache->Value(handle));
+  }
+  void Reset() {
+    if (handle_ != nullptr) {
+      cache_->Release(handle_);
+      handle_ = nullptr;
+    } else if (owned_) {
+      delete value_;
+    }
+    value_ = nullptr;
+    owned_ = false;
+  }
+  T* get() const { return value_; }
+  T* operator->() const { return value_; }
+  bool empty() const { return value_ == nullptr; }
+
+ private:
+  T* value_ = nullptr;
+  bool owned_ = false;
+  Cache* cache_ = nullptr;
+  Cache::Handle* handle_ = nullptr;
+};
+
+// Bytes read ahead for an iterator that walks consecutive blocks; grows from
+// the initial size to the maximum while the walk goes on.
+class ReadaheadBuffer {
+ public:
+  ReadaheadBuffer(size_t initial, size_t max) : initial_(initial), max_(max), next_size_(initial) {}
+
+  // If [offset, offset + n) is in the buffer, points *result at it.
+  bool TryRead(uint64_t offset, size_t n, Slice* result) const {
+    if (offset >= buf_offset_ && offset + n <= buf_offset_ + buf_.size()) {
+      *result = Slice(buf_.data() + (offset - buf_offset_), n);
+      return true;
+    }
+    return false;
+  }
+
+  // Called on every block the iterator needs that was not cached. Returns
+  // true when it filled the buffer from `offset` (read-ahead is on).
+  Status Fill(const RandomAccessFile* file, uint64_t offset, size_t n, uint64_t file_size,
+              bool* filled) {
+    *filled = false;
+    if (max_ == 0) return Status::OK();
+    const bool sequential = offset == last_end_;
+    last_end_ = offset + n;
+    if (!sequential) {
+      run_ = 0;
+      next_size_ = initial_;
+      return Status::OK();
+    }
+    if (++run_ < 2) return Status::OK();  // read ahead from the third block on
+    size_t want = std::max(n, next_size_);
+    if (offset + want > file_size) want = static_cast<size_t>(file_size - offset);
+    if (want < n) return Status::OK();
+    buf_.resize(want);
+    Slice result;
+    Status s = file->Read(offset, want, &result, buf_.data());
+    if (!s.ok()) return s;
+    if (result.data() != buf_.data()) std::memmove(buf_.data(), result.data(), result.size());
+    buf_.resize(result.size());
+    buf_offset_ = offset;
+    next_size_ = std::min(max_, next_size_ * 2);
+    *filled = result.size() >= n;
+    return Status::OK();
+  }
+
+ private:
+  const size_t initial_;
+  const size_t max_;
+  size_t next_size_;
+  int run_ = 0;
+  uint64_t last_end_ = ~0ull;
+  std::string buf_;
+  uint64_t buf_offset_ = 0;
+};
+
+}  // namespace
+
+struct BlockBasedTable::Rep {
+  Rep(const TableReaderOptions& opts, std::unique_ptr<RandomAccessFile>&& f, uint64_t size)
+      : options(opts),
+        table_options(options.table_options),
+        user_cmp(opts.user_comparator),
+        icmp(opts.user_comparator),
+        file(std::move(f)),
+        file_size(size),
+        statistics(opts.statistics) {
+    if (!table_options.no_block_cache) block_cache = table_options.block_cache.get();
+  }
+
+  const TableReaderOptions options;
+  const BlockBasedTableOptions& table_options;
+  const Comparator* user_cmp;
+  InternalComparatorAdapter icmp;
+  std::unique_ptr<RandomAccessFile> file;
+  const uint64_t file_size;
+  Statistics* statistics;
+
+  Footer footer;
+  std::shared_ptr<TableProperties> props;
+  bool index_key_is_user_key = false;
+  bool index_value_delta_encoded = false;
+  const Comparator* index_cmp = nullptr;
+
+  BlockHandle metaindex_handle;
+  BlockHandle filter_handle;
+  bool has_filter = false;
+  BlockHandle range_del_handle;
+  bool has_range_del = false;
+  BlockHandle properties_handle;
+  BlockHandle compression_dict_handle;
+  bool has_compression_dict = false;
+
+  // Held by the reader unless cache_index_and_filter_blocks.
+  std::unique_ptr<Block> index_block;
+  std::unique_ptr<FullFilterBlockReader> filter;
+  // With cache_index_and_filter_blocks and pinning: handles held open.
+  Cache::Handle* pinned_index = nullptr;
+  Cache::Handle* pinned_filter = nullptr;
+
+  Cache* block_cache = nullptr;
+  // Block cache keys: prefix (fixed64 cache id) | varint64 block offset.
+  char cache_prefix[8];
+
+  std::string Context(uint64_t offset) const {
+    return options.file_name + ": block at offset " + std::to_string(offset);
+  }
+
+  size_t CacheKey(uint64_t offset, char* buf) const {
+    std::memcpy(buf, cache_prefix, sizeof(cache_prefix));
+    char* end = EncodeVarint64(buf + sizeof(cache_prefix), offset);
+    return static_cast<size_t>(end - buf);
+  }
+
+  // Reads a block's stored bytes plus trailer, verifies, and uncompresses
+  // into *contents. `readahead` may serve or prefetch the bytes.
+  Status ReadBlock(const BlockHandle& handle, bool verify, bool uncompress, std::string* contents,
+                   ReadaheadBuffer* readahead) const;
+
+  // The uncompressed block at handle, through the block cache when there is
+  // one (fill_cache decides whether a miss is inserted).
+  Status RetrieveBlock(const ReadOptions& ro, const BlockHandle& handle, Cache::Priority pri,
+                       CachableRef<Block>* out, ReadaheadBuffer* readahead) const;
+
+  Status GetIndexBlock(const ReadOptions& ro, CachableRef<Block>* out) const;
+  Status GetFilter(const ReadOptions& ro, CachableRef<FullFilterBlockReader>* out) const;
+
+  ~Rep() {
+    if (pinned_index != nullptr) block_cache->Release(pinned_index);
+    if (pinned_filter != nullptr) block_cache->Release(pinned_filter);
+  }
+};
+
+Status BlockBasedTable::Rep::ReadBlock(const BlockHandle& handle, bool verify, bool uncompress,
+                                       std::string* contents, ReadaheadBuffer* readahead) const {
+  const uint64_t offset = handle.offset();
+  const uint64_t size = handle.size();
+  if (offset > file_size || size + kBlockTrailerSize > file_size - offset) {
+    return Status::Corruption(options.file_name + ": block handle (offset " +
+                              std::to_string(offset) + ", size " + std::to_string(size) +
+                              ") outside the file of " + std::to_string(file_size) + " bytes");
+  }
+  const size_t n = static_cast<size_t>(size) + kBlockTrailerSize;
+  Slice raw;
+  std::string scratch;
+  bool from_buffer = false;
+  if (readahead != nullptr) {
+    from_buffer = readahead->TryRead(offset, n, &raw);
+    if (!from_buffer) {
+      bool filled = false;
+      Status s = readahead->Fill(file.get(), offset, n, file_size, &filled);
+      if (!s.ok()) return Status::IOError(options.file_name + ": " + s.ToString());
+      if (filled) from_buffer = readahead->TryRead(offset, n, &raw);
+    }
+  }
+  if (!from_buffer) {
+    scratch.resize(n);
+    Status s = file->Read(offset, n, &raw, scratch.data());
+    if (!s.ok()) return s;
+  }
+  RecordTick(statistics, BLOCK_READ_BYTES, n);
+  if (raw.size() != n) {
+    return Status::Corruption(options.file_name + ": truncated block read at offset " +
+                              std::to_string(offset) + " (wanted " + std::to_string(n) +
+                              " bytes, got " + std::to_string(raw.size()) + ")");
+  }
+  if (verify) {
+    Status s = VerifyBlockChecksum(footer.checksum_type(), raw.data(), static_cast<size_t>(size),
+                                   Context(offset));
+    if (!s.ok()) return s;
+  }
+  const auto type = static_cast<CompressionType>(static_cast<unsigned char>(raw[size]));
+  if (type == kNoCompression || !uncompress) {
+    if (!from_buffer && raw.data() == scratch.data()) {
+      scratch.resize(static_cast<size_t>(size));
+      *contents = std::move(scratch);
+    } else {
+      contents->assign(raw.data(), static_cast<size_t>(size));
+    }
+    return Status::OK();
+  }
+  Status s = UncompressBlock(type, Slice(raw.data(), static_cast<size_t>(size)), contents);
+  if (!s.ok()) {
+    return Status::Corruption(Context(offset) + ": " + s.ToString());
+  }
+  return Status::OK();
+}
+
+Status BlockBasedTable::Rep::RetrieveBlock(const ReadOptions& ro, const BlockHandle& handle,
+                                           Cache::Priority pri, CachableRef<Block>* out,
+                                           ReadaheadBuffer* readahead) const {
+  char key_buf[sizeof(cache_prefix) + kMaxVarint64Length];
+  Slice key;
+  if (block_cache != nullptr) {
+    key = Slice(key_buf, CacheKey(handle.offset(), key_buf));
+    Cache::Handle* h = block_cache->Lookup(key);
+    if (h != nullptr) {
+      RecordTick(statistics, BLOCK_CACHE_HIT);
+      out->SetCached(block_cache, h);
+      return Status::OK();
+    }
+    RecordTick(statistics, BLOCK_CACHE_MISS);
+  }
+  std::string contents;
+  Status s = ReadBlock(handle, ro.verify_checksums, true, &contents, readahead);
+  if (!s.ok()) return s;
+  auto* block = new Block(std::move(contents));
+  if (!block->ok()) {
+    delete block;
+    return Status::Corruption(Context(handle.offset()) + ": bad block contents");
+  }
+  if (block_cache != nullptr && ro.fill_cache) {
+    Cache::Handle* h = nullptr;
+    const size_t charge = block->size() + sizeof(Block);
+    s = block_cache->Insert(key, block, charge, &DeleteCachedBlock, &h, pri);
+    if (s.ok()) {
+      RecordTick(statistics, BLOCK_CACHE_ADD);
+      out->SetCached(block_cache, h);
+      return Status::OK();
+    }
+    // Full under a strict limit: the cache already freed the block; read
+    // it again for this caller alone.
+    RecordTick(statistics, BLOCK_CACHE_ADD_FAILURES);
+    s = ReadBlock(handle, ro.verify_checksums, true, &contents, readahead);
+    if (!s.ok()) return s;
+    block = new Block(std::move(contents));
+  }
+  out->SetOwned(block);
+  return Status::OK();
+}
+
+Status BlockBasedTable::Rep::GetIndexBlock(const ReadOptions& ro, CachableRef<Block>* out) const {
+  if (index_block != nullptr) {
+    out->SetBorrowed(index_block.get());
+    return Status::OK();
+  }
+  if (pinned_index != nullptr) {
+    out->SetBorrowed(static_cast<Block*>(block_cache->Value(pinned_index)));
+    return Status::OK();
+  }
+  const Cache::Priority pri = table_options.cache_index_and_filter_blocks_with_high_priority
+                                  ? Cache::Priority::kHigh
+                                  : Cache::Priority::kLow;
+  ReadOptions index_ro = ro;
+  index_ro.fill_cache = true;
+  return RetrieveBlock(index_ro, footer.index_handle(), pri, out, nullptr);
+}
+
+Status BlockBasedTable::Rep::GetFilter(const ReadOptions& ro,
+                                       CachableRef<FullFilterBlockReader>* out) const {
+  if (!has_filter) return Status::OK();
+  if (filter != nullptr) {
+    out->SetBorrowed(filter.get());
+    return Status::OK();
+  }
+  if (pinned_filter != nullptr) {
+    out->SetBorrowed(static_cast<FullFilterBlockReader*>(block_cache->Value(pinned_filter)));
+    return Status::OK();
+  }
+  if (block_cache == nullptr) return Status::OK();
+  char key_buf[sizeof(cache_prefix) + kMaxVarint64Length];
+  const Slice key(key_buf, CacheKey(filter_handle.offset(), key_buf));
+  Cache::Handle* h = block_cache->Lookup(key);
+  if (h != nullptr) {
+    RecordTick(statistics, BLOCK_CACHE_HIT);
+    out->SetCached(block_cache, h);
+    return Status::OK();
+  }
+  RecordTick(statistics, BLOCK_CACHE_MISS);
+  std::string contents;
+  Status s = ReadBlock(filter_handle, ro.verify_checksums, false, &contents, nullptr);
+  if (!s.ok()) return s;
+  const size_t charge = contents.size() + sizeof(FullFilterBlockReader);
+  auto* reader = new FullFilterBlockReader(std::move(contents));
+  const Cache::Priority pri = table_options.cache_index_and_filter_blocks_with_high_priority
+                                  ? Cache::Priority::kHigh
+                                  : Cache::Priority::kLow;
+  s = block_cache->Insert(key, reader, charge, &DeleteCachedFilter, &h, pri);
+  if (!s.ok()) return Status::OK();  // no room: lookups go on without the filter
+  RecordTick(statistics, BLOCK_CACHE_ADD);
+  out->SetCached(block_cache, h);
+  return Status::OK();
+}
+
+// ---------------------------------------------------------------------------
+
+BlockBasedTable::BlockBasedTable(Rep* rep) : rep_(rep) {}
+BlockBasedTable::~BlockBasedTable() { delete rep_; }
+
+Status BlockBasedTable::Open(const TableReaderOptions& options,
+                             std::unique_ptr<RandomAccessFile>&& file, uint64_t file_size,
+                             std::unique_ptr<BlockBasedTable>* table) {
+  table->reset();
+  auto rep = std::make_unique<Rep>(options, std::move(file), file_size);
+  Rep* r = rep.get();
+  const std::string& fname = options.file_name;
+
+  // Footer.
+  if (file_size < Footer::kLegacyFooterLength) {
+    return Status::Corruption(fname + ": file is too short (" + std::to_string(file_size) +
+                              " bytes) to be an sstable");
+  }
+  {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(file_size, Footer::kNewFooterLength));
+    char buf[Footer::kNewFooterLength];
+    Slice result;
+    Status s = r->file->Read(file_size - n, n, &result, buf);
+    if (!s.ok()) return s;
+    if (result.size() != n) {
+      return Status::Corruption(fname + ": short read of the footer at offset " +
+                                std::to_string(file_size - n));
+    }
+    s = r->footer.DecodeFrom(result);
+    if (!s.ok()) {
+      return Status::Corruption(fname + ": footer at offset " + std::to_string(file_size - n) +
+                                ": " + s.ToString());
+    }
+  }
+
+  // Metaindex.
+  ReadOptions verify_ro;
+  verify_ro.verify_checksums = true;
+  verify_ro.fill_cache = false;
+  std::string meta_contents;
+  Status s = r->ReadBlock(r->footer.metaindex_handle(), true, true, &meta_contents, nullptr);
+  if (!s.ok()) return s;
+  Block meta(std::move(meta_contents));
+  if (!meta.ok()) {
+    return Status::Corruption(r->Context(r->footer.metaindex_handle().offset()) +
+                              ": bad metaindex block");
+  }
+  {
+    std::unique_ptr<BlockIter> it(meta.NewIterator(BytewiseComparator()));
+    bool have_props = false;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      const Slice name = it->key();
+      Slice v = it->value();
+      BlockHandle h;
+      if (!h.DecodeFrom(&v).ok()) {
+        return Status::Corruption(r->Context(r->footer.metaindex_handle().offset()) +
+                                  ": bad handle for meta block " + name.ToString());
+      }
+      if (name == Slice(kPropertiesBlockName) ||
+          (!have_props && name == Slice(kPropertiesBlockOldName))) {
+        r->properties_handle = h;
+        have_props = true;
+      } else if (name == Slice(kRangeDelBlockName)) {
+        r->range_del_handle = h;
+        r->has_range_del = true;
+      } else if (name == Slice(kCompressionDictBlockName)) {
+        r->compression_dict_handle = h;
+        r->has_compression_dict = true;
+      } else if (name.starts_with(kFullFilterBlockPrefix) && !options.skip_filters &&
+                 r->table_options.filter_policy != nullptr) {
+        Slice suffix = name;
+        suffix.remove_prefix(std::strlen(kFullFilterBlockPrefix));
+        for (const char* accepted : kAcceptedFilterNames) {
+          if (suffix == Slice(accepted)) {
+            r->filter_handle = h;
+            r->has_filter = true;
+          }
+        }
+      }
+    }
+    if (!it->status().ok()) {
+      return Status::Corruption(r->Context(r->footer.metaindex_handle().offset()) + ": " +
+                                it->status().ToString());
+    }
+    r->props = std::make_shared<TableProperties>();
+    if (have_props) {
+      std::string props_contents;
+      s = r->ReadBlock(r->properties_handle, true, false, &props_contents, nullptr);
+      if (!s.ok()) return s;
+      s = DecodePropertiesBlock(props_contents, r->props.get());
+      if (!s.ok()) {
+        return Status::Corruption(r->Context(r->properties_handle.offset()) +
+                                  ": properties: " + s.ToString());
+      }
+    }
+  }
+  const TableProperties& props = *r->props;
+  if (props.index_type != 0) {
+    return Status::NotSupported(fname + ": index type " + std::to_string(props.index_type) +
+                                " is not supported (only binary search, 0)");
+  }
+  if (r->has_compression_dict) {
+    return Status::NotSupported(fname + ": compression dictionaries are not supported");
+  }
+  if (!props.comparator_name.empty() && props.comparator_name != r->user_cmp->Name()) {
+    return Status::InvalidArgument(fname + ": written with comparator " + props.comparator_name +
+                                   ", opened with " + r->user_cmp->Name());
+  }
+  r->index_key_is_user_key = props.index_key_is_user_key != 0;
+  r->index_value_delta_encoded = props.index_value_is_delta_encoded != 0;
+  r->index_cmp = r->index_key_is_user_key ? r->user_cmp : static_cast<const Comparator*>(&r->icmp);
+
+  if (r->block_cache != nullptr) {
+    EncodeFixed64(r->cache_prefix, r->block_cache->NewId());
+  } else {
+    std::memset(r->cache_prefix, 0, sizeof(r->cache_prefix));
+  }
+
+  // Index and filter: held by the reader, or in the block cache.
+  const bool in_cache = r->table_options.cache_index_and_filter_blocks && r->block_cache != nullptr;
+  if (!in_cache) {
+    std::string index_contents;
+    s = r->ReadBlock(r->footer.index_handle(), true, true, &index_contents, nullptr);
+    if (!s.ok()) return s;
+    r->index_block = std::make_unique<Block>(std::move(index_contents));
+    if (!r->index_block->ok()) {
+      return Status::Corruption(r->Context(r->footer.index_handle().offset()) +
+                                ": bad index block");
+    }
+    if (r->has_filter) {
+      std::string filter_contents;
+      s = r->ReadBlock(r->filter_handle, true, false, &filter_contents, nullptr);
+      if (!s.ok()) return s;
+      r->filter = std::make_unique<FullFilterBlockReader>(std::move(filter_contents));
+    }
+  } else {
+    // Load both into the cache now (so a damaged one fails Open), pinned
+    // for level-0 files when asked.
+    CachableRef<Block> index;
+    s = r->GetIndexBlock(verify_ro, &index);
+    if (!s.ok()) return s;
+    if (!index->ok()) {
+      return Status::Corruption(r->Context(r->footer.index_handle().offset()) +
+                                ": bad index block");
+    }
+    CachableRef<FullFilterBlockReader> filter;
+    s = r->GetFilter(verify_ro, &filter);
+    if (!s.ok()) return s;
+    if (r->table_options.pin_l0_filter_and_index_blocks_in_cache && options.level == 0) {
+      char key_buf[sizeof(r->cache_prefix) + kMaxVarint64Length];
+      r->pinned_index = r->block_cache->Lookup(
+          Slice(key_buf, r->CacheKey(r->footer.index_handle().offset(), key_buf)));
+      if (r->has_filter) {
+        r->pinned_filter = r->block_cache->Lookup(
+            Slice(key_buf, r->CacheKey(r->filter_handle.offset(), key_buf)));
+      }
+    }
+  }
+  table->reset(new BlockBasedTable(rep.release()));
+  return Status::OK();
+}
+
+bool BlockBasedTable::KeyMayMatch(const Slice& user_key) const {
+  CachableRef<FullFilterBlockReader> filter;
+  ReadOptions ro;
+  if (!rep_->GetFilter(ro, &filter).ok() || filter.empty()) return true;
+  return filter->KeyMayMatch(user_key);
+}
+
+Status BlockBasedTable::Get(const ReadOptions& read_options, const Slice& key,
+                            GetContext* get_context, bool skip_filters) {
+  Rep* r = rep_;
+  const Slice user_key = ExtractUserKey(key);
+  if (!skip_filters && r->has_filter) {
+    CachableRef<FullFilterBlockReader> filter;
+    Status s = r->GetFilter(read_options, &filter);
+    if (!s.ok()) return s;
+    if (!filter.empty()) {
+      if (!filter->KeyMayMatch(user_key)) {
+        RecordTick(r->statistics, BLOOM_FILTER_USEFUL);
+        return Status::OK();
+      }
+      RecordTick(r->statistics, BLOOM_FILTER_FULL_POSITIVE);
+    }
+  }
+
+  CachableRef<Block> index;
+  Status s = r->GetIndexBlock(read_options, &index);
+  if (!s.ok()) return s;
+  BlockIter index_iter;
+  index->InitIndexIterator(r->index_cmp, r->index_value_delta_encoded, &index_iter);
+  index_iter.Seek(r->index_key_is_user_key ? user_key : key);
+
+  BlockIter data_iter;
+  for (; index_iter.Valid(); index_iter.Next()) {
+    CachableRef<Block> data;
+    s = r->RetrieveBlock(read_options, index_iter.handle(), Cache::Priority::kLow, &data, nullptr);
+    if (!s.ok()) return s;
+    data->InitIterator(&r->icmp, &data_iter);
+    if (!data_iter.SeekForGet(key, r->user_cmp)) break;  // hash index: absent
+    bool done = false;
+    for (; data_iter.Valid(); data_iter.Next()) {
+      ParsedInternalKey parsed;
+      s = ParseInternalKey(data_iter.key(), &parsed);
+      if (!s.ok()) {
+        return Status::Corruption(r->Context(index_iter.handle().offset()) + ": " +
+                                  s.ToString());
+      }
+      if (!get_context->SaveValue(parsed, data_iter.value())) {
+        done = true;
+        break;
+      }
+    }
+    if (!data_iter.status().ok()) {
+      return Status::Corruption(r->Context(index_iter.handle().offset()) + ": " +
+                                data_iter.status().ToString());
+    }
+    if (done) break;
+  }
+  if (!index_iter.status().ok()) {
+    return Status::Corruption(r->Context(r->footer.index_handle().offset()) + ": index: " +
+                              index_iter.status().ToString());
+  }
+  return Status::OK();
+}
+
+// ---------------------------------------------------------------------------
+// Two-level iterator: the index block picks data blocks.
+
+class BlockBasedTable::Iter final : public InternalIterator {
+ public:
+  Iter(const BlockBasedTable::Rep* rep, const ReadOptions& ro)
+      : rep_(rep),
+        ro_(ro),
+        upper_bound_(ro.iterate_upper_bound != nullptr ? *ro.iterate_upper_bound : Slice()),
+        has_upper_bound_(ro.iterate_upper_bound != nullptr),
+        readahead_(rep->table_options.initial_auto_readahead_size,
+                   rep->table_options.max_auto_readahead_size) {
+    ro_.iterate_upper_bound = nullptr;
+    ro_.iterate_lower_bound = nullptr;
+    status_ = rep_->GetIndexBlock(ro_, &index_);
+    if (status_.ok()) {
+      index_->InitIndexIterator(rep_->index_cmp, rep_->index_value_delta_encoded, &index_iter_);
+    }
+  }
+
+  bool Valid() const override { return data_valid_ && data_iter_.Valid(); }
+
+  void SeekToFirst() override {
+    if (!status_.ok()) return;
+    index_iter_.SeekToFirst();
+    if (!LoadBlock()) return;
+    data_iter_.SeekToFirst();
+    SkipForward();
+  }
+
+  void SeekToLast() override {
+    if (!status_.ok()) return;
+    index_iter_.SeekToLast();
+    if (!LoadBlock()) return;
+    data_iter_.SeekToLast();
+    SkipBackward();
+  }
+
+  void Seek(const Slice& target) override {
+    if (!status_.ok()) return;
+    index_iter_.Seek(rep_->index_key_is_user_key ? ExtractUserKey(target) : target);
+    if (!LoadBlock()) return;
+    data_iter_.Seek(target);
+    SkipForward();
+  }
+
+  void SeekForPrev(const Slice& target) override {
+    if (!status_.ok()) return;
+    index_iter_.Seek(rep_->index_key_is_user_key ? ExtractUserKey(target) : target);
+    if (!index_iter_.Valid()) {
+      if (!index_iter_.status().ok()) {
+        SetIndexError();
+        return;
+      }
+      index_iter_.SeekToLast();
+    }
+    if (!LoadBlock()) return;
+    data_iter_.SeekForPrev(target);
+    SkipBackward();
+  }
+
+  void Next() override {
+    assert(Valid());
+    data_iter_.Next();
+    SkipForward();
+  }
+
+  void Prev() override {
+    assert(Valid());
+    data_iter_.Prev();
+    SkipBackward();
+  }
+
+  Slice key() const override { return data_iter_.key(); }
+  Slice value() const override { return data_iter_.value(); }
+  Status status() const override { return status_; }
+
+ private:
+  void SetIndexError() {
+    status_ = Status::Corruption(rep_->Context(rep_->footer.index_handle().offset()) +
+                                 ": index: " + index_iter_.status().ToString());
+    data_valid_ = false;
+  }
+
+  // Points data_iter_ at the block index_iter_ is on (data_valid_ false
+  // when the index is exhausted or on error). Returns false on error.
+  bool LoadBlock() {
+    data_valid_ = false;
+    if (!index_iter_.Valid()) {
+      if (!index_iter_.status().ok()) {
+        SetIndexError();
+        return false;
+      }
+      return true;
+    }
+    const BlockHandle& h = index_iter_.handle();
+    if (!data_.empty() && h.offset() == data_offset_) {
+      data_valid_ = true;  // same block (e.g. Seek within it): reuse
+      data_->InitIterator(&rep_->icmp, &data_iter_);
+      return true;
+    }
+    data_.Reset();
+    Status s = rep_->RetrieveBlock(ro_, h, Cache::Priority::kLow, &data_, &readahead_);
+    if (!s.ok()) {
+      status_ = s;
+      return false;
+    }
+    data_offset_ = h.offset();
+    data_->InitIterator(&rep_->icmp, &data_iter_);
+    data_valid_ = true;
+    return true;
+  }
+
+  bool CheckDataStatus() {
+    if (data_valid_ && !data_iter_.status().ok()) {
+      status_ = Status::Corruption(rep_->Context(data_offset_) + ": " +
+                                   data_iter_.status().ToString());
+      data_valid_ = false;
+      return false;
+    }
+    return true;
+  }
+
+  // The index separator of the current block is at or beyond the upper
+  // bound: no later block can hold a key below it.
+  bool PastUpperBound() const {
+    if (!has_upper_bound_ || !rep_->index_key_is_user_key) return false;
+    return rep_->user_cmp->Compare(index_iter_.key(), upper_bound_) >= 0;
+  }
+
+  void SkipForward() {
+    while (data_valid_ && !data_iter_.Valid()) {
+      if (!CheckDataStatus()) return;
+      if (PastUpperBound()) {
+        data_valid_ = false;
+        return;
+      }
+      index_iter_.Next();
+      if (!LoadBlock()) return;
+      if (data_valid_) data_iter_.SeekToFirst();
+    }
+    CheckDataStatus();
+  }
+
+  void SkipBackward() {
+    while (data_valid_ && !data_iter_.Valid()) {
+      if (!CheckDataStatus()) return;
+      index_iter_.Prev();
+      if (!LoadBlock()) return;
+      if (data_valid_) data_iter_.SeekToLast();
+    }
+    CheckDataStatus();
+  }
+
+  const BlockBasedTable::Rep* rep_;
+  ReadOptions ro_;
+  Slice upper_bound_;
+  bool has_upper_bound_;
+  Status status_;
+  CachableRef<Block> index_;
+  BlockIter index_iter_;
+  CachableRef<Block> data_;
+  uint64_t data_offset_ = 0;
+  BlockIter data_iter_;
+  bool data_valid_ = false;
+  ReadaheadBuffer readahead_;
+};
+
+InternalIterator* BlockBasedTable::NewIterator(const ReadOptions& read_options) {
+  return new Iter(rep_, read_options);
+}
+
+namespace {
+
+// Iterates a block the iterator owns.
+class OwnedBlockIterator final : public InternalIterator {
+ public:
+  // context (file and offset) prefixes every error.
+  OwnedBlockIterator(std::unique_ptr<Block> block, const Comparator* cmp, int index_mode,
+                     std::string context)
+      : block_(std::move(block)), context_(std::move(context)) {
+    if (index_mode == 0) {
+      block_->InitIterator(cmp, &iter_);
+    } else {
+      block_->InitIndexIterator(cmp, index_mode == 2, &iter_);
+    }
+    index_mode_ = index_mode;
+  }
+  explicit OwnedBlockIterator(Status s) : status_(std::move(s)) {}
+
+  bool Valid() const override { return block_ != nullptr && iter_.Valid(); }
+  void SeekToFirst() override {
+    if (block_) iter_.SeekToFirst();
+    Refresh();
+  }
+  void SeekToLast() override {
+    if (block_) iter_.SeekToLast();
+    Refresh();
+  }
+  void Seek(const Slice& t) override {
+    if (block_) iter_.Seek(t);
+    Refresh();
+  }
+  void SeekForPrev(const Slice& t) override {
+    if (block_) iter_.SeekForPrev(t);
+    Refresh();
+  }
+  void Next() override {
+    iter_.Next();
+    Refresh();
+  }
+  void Prev() override {
+    iter_.Prev();
+    Refresh();
+  }
+  Slice key() const override { return iter_.key(); }
+  Slice value() const override { return index_mode_ != 0 ? Slice(handle_buf_) : iter_.value(); }
+  Status status() const override {
+    if (!status_.ok()) return status_;
+    if (block_ == nullptr || iter_.status().ok()) return Status::OK();
+    return Status::Corruption(context_ + ": " + iter_.status().ToString());
+  }
+
+ private:
+  void Refresh() {
+    if (index_mode_ != 0 && iter_.Valid()) {
+      handle_buf_.clear();
+      iter_.handle().EncodeTo(&handle_buf_);
+    }
+  }
+  std::unique_ptr<Block> block_;
+  std::string context_;
+  BlockIter iter_;
+  int index_mode_ = 0;
+  std::string handle_buf_;
+  Status status_;
+};
+
+}  // namespace
+
+InternalIterator* BlockBasedTable::NewRangeTombstoneIterator(const ReadOptions& read_options) {
+  if (!rep_->has_range_del) return nullptr;
+  std::string contents;
+  Status s = rep_->ReadBlock(rep_->range_del_handle, read_options.verify_checksums, true,
+                             &contents, nullptr);
+  if (!s.ok()) return new OwnedBlockIterator(s);
+  auto block = std::make_unique<Block>(std::move(contents));
+  return new OwnedBlockIterator(std::move(block), &rep_->icmp, 0,
+                                rep_->Context(rep_->range_del_handle.offset()));
+}
+
+InternalIterator* BlockBasedTable::NewIndexIterator() {
+  std::string contents;
+  Status s = rep_->ReadBlock(rep_->footer.index_handle(), true, true, &contents, nullptr);
+  if (!s.ok()) return new OwnedBlockIterator(s);
+  auto block = std::make_unique<Block>(std::move(contents));
+  return new OwnedBlockIterator(std::move(block), rep_->index_cmp,
+                                rep_->index_value_delta_encoded ? 2 : 1,
+                                rep_->Context(rep_->footer.index_handle().offset()));
+}
+
+Status BlockBasedTable::ReadBlockContents(const BlockHandle& handle, std::string* contents) const {
+  return rep_->ReadBlock(handle, true, true, contents, nullptr);
+}
+
+Status BlockBasedTable::VerifyChecksum() {
+  Rep* r = rep_;
+  std::string contents;
+  Status s = r->ReadBlock(r->footer.metaindex_handle(), true, true, &contents, nullptr);
+  if (s.ok()) s = r->ReadBlock(r->footer.index_handle(), true, true, &contents, nullptr);
+  if (s.ok() && r->has_filter) s = r->ReadBlock(r->filter_handle, true, false, &contents, nullptr);
+  if (s.ok() && r->has_range_del) {
+    s = r->ReadBlock(r->range_del_handle, true, true, &contents, nullptr);
+  }
+  if (s.ok() && r->properties_handle.size() > 0) {
+    s = r->ReadBlock(r->properties_handle, true, false, &contents, nullptr);
+  }
+  if (!s.ok()) return s;
+  std::unique_ptr<InternalIterator> index(NewIndexIterator());
+  ReadaheadBuffer readahead(r->table_options.initial_auto_readahead_size,
+                            std::max<size_t>(r->table_options.max_auto_readahead_size, 1 << 20));
+  for (index->SeekToFirst(); index->Valid(); index->Next()) {
+    Slice v = index->value();
+    BlockHandle h;
+    s = h.DecodeFrom(&v);
+    if (s.ok()) s = r->ReadBlock(h, true, true, &contents, &readahead);
+    if (!s.ok()) return s;
+    Block block(std::move(contents));
+    if (!block.ok()) return Status::Corruption(r->Context(h.offset()) + ": bad block contents");
+    contents.clear();
+  }
+  return index->status();
+}
+
+uint64_t BlockBasedTable::ApproximateOffsetOf(const Slice& key) {
+  Rep* r = rep_;
+  CachableRef<Block> index;
+  ReadOptions ro;
+  if (!r->GetIndexBlock(ro, &index).ok()) return 0;
+  BlockIter it;
+  index->InitIndexIterator(r->index_cmp, r->index_value_delta_encoded, &it);
+  it.Seek(r->index_key_is_user_key ? ExtractUserKey(key) : key);
+  if (it.Valid()) return it.handle().offset();
+  // Past the last key (or a damaged index): about the end of the data.
+  return r->props->data_size > 0 ? r->props->data_size : r->footer.metaindex_handle().offset();
+}
+
+std::shared_ptr<const TableProperties> BlockBasedTable::GetTableProperties() const {
+  return rep_->props;
+}
+const Footer& BlockBasedTable::footer() const { return rep_->footer; }
+uint64_t BlockBasedTable::file_size() const { return rep_->file_size; }
+
+size_t BlockBasedTable::ApproximateMemoryUsage() const {
+  size_t usage = sizeof(Rep);
+  if (rep_->index_block != nullptr) usage += rep_->index_block->size();
+  if (rep_->filter != nullptr) usage += rep_->filter_handle.size();
+  return usage;
+}
+
+}  // namespace strata

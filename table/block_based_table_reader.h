@@ -1,0 +1,114 @@
+// BlockBasedTable: an open table file in RocksDB's block-based format
+// (format_version 0..5 read; FORMATS.md section 6 "Reading an SST"), with
+// point lookups, iterators and checksum verification.
+//
+// Open reads and verifies the footer, metaindex, properties, index and (with
+// a filter policy) filter; the index and filter are held by the reader, or
+// with cache_index_and_filter_blocks live in the block cache. Data blocks are
+// read on demand through the block cache (key = per-table cache id | block
+// offset), checksum-verified when ReadOptions::verify_checksums, inserted
+// only when ReadOptions::fill_cache.
+//
+// Thread-safety: after Open, every method may be called concurrently;
+// iterators are single-threaded. The table must outlive its iterators.
+// Invariants:
+//  1. No input bytes crash the reader or make it read outside the file: a
+//     damaged block gives Status::Corruption naming the file and the block
+//     offset ("<file>: block checksum mismatch at offset N", ...).
+//  2. Get and iterators never return an entry that is not in the file.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "db/dbformat.h"
+#include "strata/cache.h"
+#include "strata/env.h"
+#include "strata/options.h"
+#include "strata/statistics.h"
+#include "strata/status.h"
+#include "strata/table.h"
+#include "strata/table_properties.h"
+#include "table/format.h"
+#include "table/get_context.h"
+#include "util/internal_iterator.h"
+
+namespace strata {
+
+struct TableReaderOptions {
+  // Copied by the reader. A null block_cache (and !no_block_cache) means:
+  // no caching of data blocks (each read goes to the file); the table
+  // factory supplies a default cache before it gets here.
+  BlockBasedTableOptions table_options;
+  // Orders user keys; must match the file's "rocksdb.comparator" (or the
+  // file has none). Must outlive the reader.
+  const Comparator* user_comparator = BytewiseComparator();
+  // Used in every error message.
+  std::string file_name;
+  // May be null.
+  Statistics* statistics = nullptr;
+  // LSM level of the file (-1 unknown); level 0 may pin index and filter.
+  int level = -1;
+  // Do not read or use the filter block.
+  bool skip_filters = false;
+};
+
+class BlockBasedTable {
+ public:
+  // Opens the table in `file` of exactly file_size bytes.
+  static Status Open(const TableReaderOptions& options, std::unique_ptr<RandomAccessFile>&& file,
+                     uint64_t file_size, std::unique_ptr<BlockBasedTable>* table);
+  ~BlockBasedTable();
+  BlockBasedTable(const BlockBasedTable&) = delete;
+  BlockBasedTable& operator=(const BlockBasedTable&) = delete;
+
+  // Point lookup of internal key `key` (user key + trailer(snapshot seq,
+  // kValueTypeForSeek)): filter, then index, then one data block (two if a
+  // user key's versions straddle blocks). Feeds matching entries to
+  // get_context. A Corruption/IOError is returned; not finding the key is OK.
+  Status Get(const ReadOptions& read_options, const Slice& key, GetContext* get_context,
+             bool skip_filters = false);
+
+  // False only if the filter proves user_key is absent (true without a
+  // filter).
+  bool KeyMayMatch(const Slice& user_key) const;
+
+  // An iterator over every entry (internal keys), both directions. Caller
+  // owns it. Reads ahead when it walks many consecutive blocks.
+  InternalIterator* NewIterator(const ReadOptions& read_options);
+
+  // An iterator over the range-deletion block's entries (key = internal key
+  // begin|seq|type, value = end user key), or nullptr if the file has none.
+  InternalIterator* NewRangeTombstoneIterator(const ReadOptions& read_options);
+
+  // An iterator over the index block as stored: key() = separator (user key
+  // or internal key per index_key_is_user_key), value() = the data block's
+  // BlockHandle encoded in full (varint64 offset, varint64 size). For tools.
+  InternalIterator* NewIndexIterator();
+
+  // Reads one block (handle from the index or metaindex) and returns its
+  // uncompressed contents, checksum verified. For tools.
+  Status ReadBlockContents(const BlockHandle& handle, std::string* contents) const;
+
+  // Reads and verifies every block of the file (data, index, filter,
+  // properties, metaindex, range-del).
+  Status VerifyChecksum();
+
+  // Approximate file offset where `key` (internal key) would be.
+  uint64_t ApproximateOffsetOf(const Slice& key);
+
+  std::shared_ptr<const TableProperties> GetTableProperties() const;
+  const Footer& footer() const;
+  uint64_t file_size() const;
+  // Memory held by the reader (index, filter, not the block cache).
+  size_t ApproximateMemoryUsage() const;
+
+ private:
+  struct Rep;
+  class Iter;
+  explicit BlockBasedTable(Rep* rep);
+  Rep* rep_;
+};
+
+}  // namespace strata
