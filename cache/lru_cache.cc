@@ -33,8 +33,9 @@ LRUHandle* LRUHandleTable::Insert(LRUHandle* h) {
   *ptr = h;
   if (old == nullptr) {
     ++elems_;
-    // Keep the average chain at most one entry long.
-    if (elems_ > length_) Resize();
+    // Keep the table at most half full: a lookup then rarely follows a
+    // chain past a non-matching entry (each link is a cache miss).
+    if (elems_ > length_ / 2) Resize();
   }
   return old;
 }
@@ -87,6 +88,7 @@ LRUHandle* NewHandle(const Slice& key, uint32_t hash, void* value, size_t charge
   e->in_cache = false;
   e->is_high_pri = priority == Cache::Priority::kHigh;
   e->in_high_pri_pool = false;
+  e->referenced = false;
   if (key.size() > 0) {
     std::memcpy(static_cast<char*>(mem) + offsetof(LRUHandle, key_data), key.data(), key.size());
   }
@@ -141,7 +143,7 @@ void LRUCacheShard::LRURemove(LRUHandle* e) {
   e->next->prev = e->prev;
   e->prev->next = e->next;
   e->next = e->prev = nullptr;
-  lru_usage_ -= e->charge;
+  --list_length_;
   if (e->in_high_pri_pool) {
     assert(high_pri_pool_usage_ >= e->charge);
     high_pri_pool_usage_ -= e->charge;
@@ -159,7 +161,7 @@ void LRUCacheShard::LRUInsert(LRUHandle* e) {
     lru_.prev = e;
     e->in_high_pri_pool = true;
     high_pri_pool_usage_ += e->charge;
-    lru_usage_ += e->charge;
+    ++list_length_;
     MaintainPoolSize();
   } else {
     // Newest end of the low-priority section.
@@ -169,7 +171,7 @@ void LRUCacheShard::LRUInsert(LRUHandle* e) {
     e->next->prev = e;
     e->in_high_pri_pool = false;
     lru_low_pri_ = e;
-    lru_usage_ += e->charge;
+    ++list_length_;
   }
 }
 
@@ -194,9 +196,18 @@ void LRUCacheShard::DropUnreferenced(LRUHandle* e, LRUHandle** to_free) {
 }
 
 void LRUCacheShard::EvictFromLRU(size_t charge, LRUHandle** to_free) {
-  while (usage_ + charge > capacity_ && lru_.next != &lru_) {
+  // Each entry is passed over at most twice (once to clear its bit, once
+  // more if pinned), so the walk ends even when everything is pinned.
+  size_t budget = 2 * list_length_ + 1;
+  while (usage_ + charge > capacity_ && lru_.next != &lru_ && budget-- > 0) {
     LRUHandle* old = lru_.next;
-    assert(old->in_cache && old->refs == 0);
+    assert(old->in_cache);
+    if (old->refs > 0 || old->referenced) {
+      old->referenced = false;
+      LRURemove(old);
+      LRUInsert(old);
+      continue;
+    }
     DropUnreferenced(old, to_free);
     Bump(&evictions_);
   }
@@ -267,11 +278,12 @@ Status LRUCacheShard::Insert(const Slice& key, uint32_t hash, void* value, size_
         // Release.
         assert(old->refs > 0);
         old->in_cache = false;
+        LRURemove(old);
       }
-      if (handle == nullptr) {
-        LRUInsert(e);
-      } else {
+      LRUInsert(e);
+      if (handle != nullptr) {
         e->refs = 1;
+        pinned_usage_ += charge;
         *handle = e;
       }
       Bump(&inserts_);
@@ -289,8 +301,8 @@ LRUHandle* LRUCacheShard::Lookup(const Slice& key, uint32_t hash) {
     return nullptr;
   }
   assert(e->in_cache);
-  if (e->refs == 0) LRURemove(e);
-  ++e->refs;
+  if (e->refs++ == 0) pinned_usage_ += e->charge;
+  e->referenced = true;
   Bump(&hits_);
   return e;
 }
@@ -301,16 +313,17 @@ bool LRUCacheShard::Release(LRUHandle* e, bool erase_if_last_ref) {
     MutexLock l(&mu_);
     assert(e->refs > 0);
     last_reference = --e->refs == 0;
+    if (last_reference) pinned_usage_ -= e->charge;
     if (last_reference && e->in_cache) {
       if (usage_ > capacity_ || erase_if_last_ref) {
         // Over budget (a pinned entry kept it so) or asked to: drop it now.
+        LRURemove(e);
         LRUHandle* removed = table_.Remove(e->key(), e->hash);
         assert(removed == e);
         (void)removed;
         e->in_cache = false;
       } else {
-        LRUInsert(e);
-        last_reference = false;
+        last_reference = false;  // stays resident, in its list position
       }
     }
     if (last_reference) usage_ -= e->charge;
@@ -327,8 +340,8 @@ void LRUCacheShard::Erase(const Slice& key, uint32_t hash) {
     e = table_.Remove(key, hash);
     if (e != nullptr) {
       e->in_cache = false;
+      LRURemove(e);
       if (e->refs == 0) {
-        LRURemove(e);
         usage_ -= e->charge;
         last_reference = true;
       }
@@ -341,8 +354,10 @@ void LRUCacheShard::EraseUnRefEntries() {
   LRUHandle* to_free = nullptr;
   {
     MutexLock l(&mu_);
-    while (lru_.next != &lru_) {
-      DropUnreferenced(lru_.next, &to_free);
+    for (LRUHandle* e = lru_.next; e != &lru_;) {
+      LRUHandle* next = e->next;
+      if (e->refs == 0) DropUnreferenced(e, &to_free);
+      e = next;
     }
   }
   FreeChain(to_free);
@@ -355,8 +370,7 @@ size_t LRUCacheShard::GetUsage() const {
 
 size_t LRUCacheShard::GetPinnedUsage() const {
   MutexLock l(&mu_);
-  assert(usage_ >= lru_usage_);
-  return usage_ - lru_usage_;
+  return pinned_usage_;
 }
 
 void LRUCacheShard::AddStats(Cache::CacheStats* stats) const {

@@ -5,9 +5,8 @@
 // LRU list and an equal share of the capacity.
 //
 // A shard keeps every resident entry in an intrusive chained hash table
-// (doubling when it holds more entries than buckets). Resident entries with
-// no outstanding client reference are also on a circular LRU list, oldest
-// first after the dummy head lru_:
+// (doubling when it holds more entries than buckets). Every resident entry is
+// also on a circular list, oldest first after the dummy head lru_:
 //
 //   lru_ -> [ low-priority section ... lru_low_pri_ ] -> [ high-priority
 //           section (the high-pri pool) ... newest ] -> lru_
@@ -15,19 +14,26 @@
 // A kHigh entry is linked at the newest end (inside the pool); a kLow entry
 // is linked just after lru_low_pri_, the newest low-priority entry. When the
 // pool's charge exceeds high_pri_pool_ratio * capacity, its oldest entries
-// move into the low-priority section by advancing lru_low_pri_. Eviction
-// always takes lru_.next, so every low-priority entry goes before any
-// high-priority one.
+// move into the low-priority section by advancing lru_low_pri_.
+//
+// A hit does not move its entry (that would cost two dependent cache misses
+// on the neighbours, under the shard lock, on every lookup): it only sets
+// the entry's `referenced` bit. Eviction walks from lru_.next: a pinned entry
+// (refs > 0) or one referenced since it was last passed is moved to the
+// newest end of its section (the bit cleared: a second chance), the first
+// other entry is evicted. This approximates LRU ("CLOCK"), keeps every
+// low-priority entry ahead of the high-priority ones, and moves list links
+// only when the cache is full.
 //
 // Thread-safety: thread-safe. A shard's state is guarded by its mu_; handle
 // fields too (a handle belongs to one shard). Deleters run after mu_ is
 // released. Stats counters are atomics written under mu_, read without it.
 // Invariants (per shard, under mu_):
-//  1. An entry is in the table iff in_cache; it is on the LRU list iff
-//     in_cache && refs == 0.
-//  2. usage_ = sum of charges of entries not yet freed; lru_usage_ = sum of
-//     charges of entries on the LRU list; high_pri_pool_usage_ = sum of
-//     charges of list entries in the pool (after lru_low_pri_).
+//  1. An entry is in the table iff in_cache iff it is on the list.
+//  2. usage_ = sum of charges of entries not yet freed; pinned_usage_ = sum
+//     of charges of entries with refs > 0 (resident or erased);
+//     high_pri_pool_usage_ = sum of charges of list entries in the pool
+//     (after lru_low_pri_).
 //  3. usage_ <= capacity_ after every operation, except for pinned entries
 //     and entries admitted without strict_capacity_limit.
 #pragma once
@@ -59,6 +65,7 @@ struct LRUHandle {
   bool in_cache;          // reachable through the table
   bool is_high_pri;       // inserted with Priority::kHigh
   bool in_high_pri_pool;  // on the list, in the high-priority section
+  bool referenced;        // looked up since eviction last passed it
   char key_data[1];       // key_length bytes
 
   Slice key() const { return Slice(key_data, key_length); }
@@ -131,11 +138,12 @@ class alignas(64) LRUCacheShard {
   // Moves the oldest pool entries into the low-priority section until the
   // pool fits its capacity.
   void MaintainPoolSize() REQUIRES(mu_);
-  // Takes an unreferenced entry off the LRU list and out of the table and
+  // Takes an unreferenced entry off the list and out of the table and
   // queues it on *to_free (its deleter runs later, outside mu_).
   void DropUnreferenced(LRUHandle* e, LRUHandle** to_free) REQUIRES(mu_);
-  // Evicts unpinned entries, oldest first, until charge more fits or the
-  // list is empty; chains them on *to_free.
+  // Evicts unpinned entries, oldest (not recently referenced) first, until
+  // charge more fits or only pinned entries are left; chains them on
+  // *to_free.
   void EvictFromLRU(size_t charge, LRUHandle** to_free) REQUIRES(mu_);
   // Runs the deleters of a chain built by EvictFromLRU and friends.
   static void FreeChain(LRUHandle* to_free) EXCLUDES(mu_);
@@ -148,7 +156,8 @@ class alignas(64) LRUCacheShard {
   double high_pri_pool_ratio_ GUARDED_BY(mu_) = 0;
   bool strict_capacity_limit_ GUARDED_BY(mu_) = false;
   size_t usage_ GUARDED_BY(mu_) = 0;
-  size_t lru_usage_ GUARDED_BY(mu_) = 0;
+  size_t pinned_usage_ GUARDED_BY(mu_) = 0;
+  size_t list_length_ GUARDED_BY(mu_) = 0;
   size_t high_pri_pool_usage_ GUARDED_BY(mu_) = 0;
   LRUHandle lru_ GUARDED_BY(mu_);  // dummy head of the circular list
   LRUHandle* lru_low_pri_ GUARDED_BY(mu_);

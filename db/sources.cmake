@@ -40,4 +40,10 @@ strata_tests(db
   db/version_edit_test.cc
   db/write_batch_test.cc
   db/write_thread_test.cc
+  db/db_lsm_test.cc
+  db/db_compaction_test.cc
 )
+# The RocksDB interoperability tests also carry the "interop" label.
+if(TEST db_interop_test)
+  set_tests_properties(db_interop_test PROPERTIES LABELS "db;interop")
+endif()

@@ -6,9 +6,11 @@
 # temporary directory; the table shows each engine's median ops/sec.
 #
 # Usage: scripts/bench_compare.sh BUILD_DIR
+#        MODE=lsm scripts/bench_compare.sh BUILD_DIR   (or LSM=1)
 # Environment:
-#   ROUNDS=3          runs per engine and workload (median reported)
-#   NUM=1000000       keys for the fill/read workloads
+#   MODE=default|lsm  which set of workloads (lsm: see "LSM mode" below)
+#   ROUNDS=3          runs per engine and workload (median reported; lsm: 1)
+#   NUM=1000000       keys for the fill/read workloads (lsm: 5000000)
 #   SYNC_NUM=2000     synced writes per thread for the group-commit rows
 #   SEED=1            --seed for every run
 #   OUT=path          also write the markdown table to this file
@@ -21,6 +23,26 @@
 #       fillseq, and readrandom after fillrandom
 #   (c) group commit: fillrandom --sync=1 with --threads=1 and --threads=8
 #       (--num is per thread, as in RocksDB)
+#
+# LSM mode (issue 4, "How good"): the tree under load, default RocksDB tree
+# options (64 MiB memtables, L0 trigger 4, 256 MiB level 1, ...). Every run
+# gets --value_size=100 --key_size=16 --compression_type=none --seed=SEED
+# --cache_size=1073741824 --bloom_bits=10 (WAL on, sync off; LevelDB applies
+# what it has: cache, bloom filter, no compression) plus EXTRA_FLAGS.
+#   1. fillrandom --num=NUM, then waitforcompaction and stats, with
+#      --statistics: ops/sec, write amplification = table bytes written by
+#      flushes and compactions (Strata/LevelDB: their "Write amplification:"
+#      line; RocksDB: rocksdb.flush.write.bytes + rocksdb.compact.write.bytes)
+#      over NUM * (key + value) bytes, the same divisor for every engine, and
+#      the process's peak RSS (/usr/bin/time -v).
+#   2. on that database (--use_existing_db=1), one process each: readrandom
+#      (--reads=READS), readseq, seekrandom (--reads=SEEKS).
+#   3. fillseq --num=NUM on a fresh database.
+# Within a round each workload runs on the three engines in turn; each
+# engine's database lives in its own temporary directory, removed after the
+# round. Extra environment: READS (default NUM), SEEKS (default READS),
+# EXTRA_FLAGS (appended to every run), LOG_DIR (keep every run's output
+# there).
 set -euo pipefail
 
 if [ $# -ne 1 ]; then
@@ -28,8 +50,22 @@ if [ $# -ne 1 ]; then
   exit 2
 fi
 build=$1
-rounds=${ROUNDS:-3}
-num=${NUM:-1000000}
+mode=${MODE:-default}
+if [ "${LSM:-0}" = 1 ]; then mode=lsm; fi
+case "$mode" in
+  default | lsm) ;;
+  *)
+    echo "bench_compare.sh: MODE must be default or lsm" >&2
+    exit 2
+    ;;
+esac
+if [ "$mode" = lsm ]; then
+  rounds=${ROUNDS:-1}
+  num=${NUM:-5000000}
+else
+  rounds=${ROUNDS:-3}
+  num=${NUM:-1000000}
+fi
 sync_num=${SYNC_NUM:-2000}
 seed=${SEED:-1}
 out=${OUT:-}
@@ -62,6 +98,213 @@ done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/strata-compare.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
+# ops_of LINE FILE: the ops/sec of the first report line LINE in FILE.
+ops_of() {
+  awk -v name="$1" '$1 == name && $2 == ":" {
+    for (i = 3; i <= NF; i++) if ($i == "ops/sec") { print $(i - 1); exit }
+  }' "$2"
+}
+
+# median VALUES...: the median (mean of the middle two for an even count).
+median() {
+  printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
+    if (NR == 0) exit
+    if (NR % 2) print v[(NR + 1) / 2]; else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2
+  }'
+}
+
+ratio() {
+  if [ "$1" = n/a ] || [ "$2" = n/a ] || [ "$2" = 0 ]; then
+    echo n/a
+  else
+    awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f\n", a / b }'
+  fi
+}
+
+# ---------------------------------------------------------------------------
+# LSM mode
+
+# table_bytes_of ENGINE FILE: bytes the engine wrote to tables in flushes and
+# compactions, as its output with --statistics reports them.
+table_bytes_of() {
+  if [ "$1" = rocksdb ]; then
+    awk '$1 == "rocksdb.flush.write.bytes" || $1 == "rocksdb.compact.write.bytes" {
+      s += $4; n++ } END { if (n == 2) printf "%.0f\n", s }' "$2"
+  else
+    sed -n 's/^Write amplification: .*flush+compaction bytes written: \([0-9]*\),.*/\1/p' "$2" |
+      tail -n 1
+  fi
+}
+
+# peak_rss_mb FILE: "Maximum resident set size" of /usr/bin/time -v, in MiB.
+peak_rss_mb() {
+  awk -F: '/Maximum resident set size/ { printf "%.0f\n", $2 / 1024 }' "$1"
+}
+
+# run_lsm ENGINE LABEL DIR FLAGS...: one db_bench process; its stdout is left
+# in $tmp/out (and LOG_DIR), the /usr/bin/time report in $tmp/time. Returns
+# the exit code.
+run_lsm() {
+  local e=$1 label=$2 dir=$3
+  shift 3
+  local rc=0
+  local timer=()
+  if [ -x /usr/bin/time ]; then timer=(/usr/bin/time -v -o "$tmp/time"); fi
+  : >"$tmp/time"
+  # shellcheck disable=SC2086  # EXTRA_FLAGS is a word list by design
+  "${timer[@]}" "${binary[$e]}" --db="$dir/db" "$@" ${EXTRA_FLAGS:-} >"$tmp/out" 2>"$tmp/err" ||
+    rc=$?
+  if [ -n "${LOG_DIR:-}" ]; then
+    mkdir -p "$LOG_DIR"
+    cp "$tmp/out" "$LOG_DIR/$label.$e.out"
+    tr '\r' '\n' <"$tmp/err" | grep -v '^\.\.\. finished' >"$LOG_DIR/$label.$e.err" || true
+  fi
+  if [ $rc -ne 0 ]; then
+    echo "   $label $e: failed (exit $rc): $(tr '\r' '\n' <"$tmp/err" |
+      grep -v '^\.\.\. finished' | grep -v 'Command exited' | tail -n 1)" >&2
+  fi
+  return $rc
+}
+
+lsm_mode() {
+  local reads=${READS:-$num}
+  local seeks=${SEEKS:-$reads}
+  local common=(--value_size=100 --key_size=16 --compression_type=none --seed="$seed"
+    --cache_size=1073741824 --bloom_bits=10)
+  # Room for three databases of num * 116 bytes plus WALs and compaction
+  # output (about 2x).
+  local need_kb=$((num * 116 * 3 * 2 / 1024))
+  local avail_kb
+  avail_kb=$(df -Pk "$tmp" | awk 'NR == 2 { print $4 }')
+  if [ -n "$avail_kb" ] && [ "$avail_kb" -lt "$need_kb" ]; then
+    echo "bench_compare.sh: $((avail_kb / 1024)) MiB free under $tmp, about" \
+      "$((need_kb / 1024)) MiB needed for NUM=$num" >&2
+    exit 1
+  fi
+  local workloads=(fillrandom readrandom readseq seekrandom fillseq)
+  declare -A res=()   # "<workload> <engine>" -> ops/sec values
+  declare -A wamp=()  # engine -> write amplification values
+  declare -A rss=()   # engine -> peak RSS (MiB) values
+  declare -A filled=()
+  local r e w dir ops found bytes
+  for ((r = 1; r <= rounds; r++)); do
+    echo "== round $r/$rounds: fillrandom --num=$num, reads on it, fillseq" >&2
+    filled=()
+    for e in "${engines[@]}"; do
+      [ -n "${binary[$e]}" ] || continue
+      mkdir -p "$tmp/$e"
+      rm -rf "${tmp:?}/$e/db"
+      if run_lsm "$e" "r$r.fillrandom" "$tmp/$e" "${common[@]}" --num="$num" \
+        --benchmarks=fillrandom,waitforcompaction,stats --statistics=1; then
+        ops=$(ops_of fillrandom "$tmp/out")
+        bytes=$(table_bytes_of "$e" "$tmp/out")
+        local amp=n/a mem
+        if [ -n "$bytes" ]; then
+          amp=$(awk -v b="$bytes" -v n="$num" 'BEGIN { printf "%.2f\n", b / (n * 116) }')
+          wamp[$e]+="$amp "
+        fi
+        mem=$(peak_rss_mb "$tmp/time")
+        [ -n "$mem" ] && rss[$e]+="$mem "
+        echo "   fillrandom $e: ${ops:-?} ops/sec, write amp $amp, peak RSS ${mem:-?} MiB" >&2
+        if [ -n "$ops" ]; then
+          res["fillrandom $e"]+="$ops "
+          filled[$e]=1
+        fi
+        if [ "$e" = strata ]; then cp "$tmp/out" "$tmp/strata-fillrandom.out"; fi
+      fi
+    done
+    for w in readrandom readseq seekrandom; do
+      local extra=()
+      case $w in
+        readrandom) extra=(--reads="$reads") ;;
+        seekrandom) extra=(--reads="$seeks") ;;
+      esac
+      for e in "${engines[@]}"; do
+        [ -n "${filled[$e]:-}" ] || continue
+        if run_lsm "$e" "r$r.$w" "$tmp/$e" "${common[@]}" --num="$num" --use_existing_db=1 \
+          --benchmarks="$w" "${extra[@]}"; then
+          ops=$(ops_of "$w" "$tmp/out")
+          found=$(grep -o '([0-9]* of [0-9]* found)' "$tmp/out" | head -n 1 || true)
+          echo "   $w $e: ${ops:-?} ops/sec $found" >&2
+          [ -n "$ops" ] && res["$w $e"]+="$ops "
+        fi
+      done
+    done
+    for e in "${engines[@]}"; do rm -rf "${tmp:?}/$e"; done
+    for e in "${engines[@]}"; do
+      [ -n "${binary[$e]}" ] || continue
+      mkdir -p "$tmp/$e"
+      if run_lsm "$e" "r$r.fillseq" "$tmp/$e" "${common[@]}" --num="$num" \
+        --benchmarks=fillseq; then
+        ops=$(ops_of fillseq "$tmp/out")
+        echo "   fillseq $e: ${ops:-?} ops/sec" >&2
+        [ -n "$ops" ] && res["fillseq $e"]+="$ops "
+      fi
+      rm -rf "${tmp:?}/$e"
+    done
+  done
+
+  declare -A goal=(
+    [fillrandom]="1.5x / 3x" [readrandom]="1.5x / 3x" [readseq]="1.3x / 2x"
+    [seekrandom]="1.3x / 2x" [fillseq]="1.5x / 3x"
+  )
+  local table m
+  table="| workload | strata ops/s | leveldb ops/s | rocksdb ops/s | strata/leveldb | strata/rocksdb | goal (L / R) |
+|---|---:|---:|---:|---:|---:|---|"
+  for w in "${workloads[@]}"; do
+    declare -A med=()
+    for e in "${engines[@]}"; do
+      # shellcheck disable=SC2086
+      m=$(median ${res["$w $e"]:-})
+      med[$e]=${m:-n/a}
+    done
+    table+="
+| $w | ${med[strata]} | ${med[leveldb]} | ${med[rocksdb]} | $(ratio "${med[strata]}" "${med[leveldb]}") | $(ratio "${med[strata]}" "${med[rocksdb]}") | ${goal[$w]} |"
+  done
+  local table2="| fillrandom | strata | leveldb | rocksdb |
+|---|---:|---:|---:|"
+  local row_amp="| write amplification | " row_rss="| peak RSS (MiB) | "
+  for e in "${engines[@]}"; do
+    # Median write amplification (a decimal): sort numerically, take the middle.
+    # shellcheck disable=SC2086
+    m=$(printf '%s\n' ${wamp[$e]:-} | sort -g | awk '{ v[NR] = $1 } END {
+      if (NR) print v[int((NR + 1) / 2)] }')
+    row_amp+="${m:-n/a} | "
+    # shellcheck disable=SC2086
+    m=$(median ${rss[$e]:-})
+    row_rss+="${m:-n/a} | "
+  done
+  table2+="
+${row_amp% }
+${row_rss% }"
+
+  echo
+  echo "db_bench LSM workloads, median of $rounds round(s): num=$num, reads=$reads, seeks=$seeks," \
+    "seed=$seed; key 16 B, value 100 B, no compression, WAL on, sync off," \
+    "--cache_size=1073741824 --bloom_bits=10 ${EXTRA_FLAGS:-}"
+  echo
+  echo "$table"
+  echo
+  echo "Write amplification = table bytes written by flushes and compactions (after" \
+    "waitforcompaction) / (num * 116 B); peak RSS of the fillrandom process."
+  echo
+  echo "$table2"
+  if [ -f "$tmp/strata-fillrandom.out" ]; then
+    echo
+    echo "strata.stats after Strata's fillrandom (last round):"
+    sed -n '/^\*\* Compaction Stats/,/^Stalls:/p' "$tmp/strata-fillrandom.out"
+    grep '^Write amplification:' "$tmp/strata-fillrandom.out" || true
+  fi
+  if [ -n "$out" ]; then
+    printf '%s\n\n%s\n' "$table" "$table2" >"$out"
+  fi
+}
+
+if [ "$mode" = lsm ]; then
+  lsm_mode
+  exit 0
+fi
+
 base=(--value_size=100 --key_size=16 --compression_type=none --seed="$seed")
 wal=(--write_buffer_size=2000000000)
 mem=(--disable_wal=1 --write_buffer_size=2000000000)
@@ -92,21 +335,6 @@ add "fillrandom sync, 1 thread" fillrandom "" \
 add "fillrandom sync, 8 threads" fillrandom "" \
   "${base[*]} --sync=1 --threads=8 --num=$sync_num --benchmarks=fillrandom"
 
-# ops_of LINE FILE: the ops/sec of the first report line LINE in FILE.
-ops_of() {
-  awk -v name="$1" '$1 == name && $2 == ":" {
-    for (i = 3; i <= NF; i++) if ($i == "ops/sec") { print $(i - 1); exit }
-  }' "$2"
-}
-
-# median VALUES...: the median (mean of the middle two for an even count).
-median() {
-  printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
-    if (NR == 0) exit
-    if (NR % 2) print v[(NR + 1) / 2]; else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2
-  }'
-}
-
 declare -A results  # "<workload index> <engine>" -> space-separated ops/sec
 for w in "${!labels[@]}"; do
   echo "== ${labels[$w]}: ${flagsets[$w]}" >&2
@@ -135,14 +363,6 @@ for w in "${!labels[@]}"; do
     done
   done
 done
-
-ratio() {
-  if [ "$1" = n/a ] || [ "$2" = n/a ] || [ "$2" = 0 ]; then
-    echo n/a
-  else
-    awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f\n", a / b }'
-  fi
-}
 
 table="| workload | strata ops/s | leveldb ops/s | rocksdb ops/s | strata/leveldb | strata/rocksdb |
 |---|---:|---:|---:|---:|---:|"

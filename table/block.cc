@@ -211,6 +211,16 @@ bool BlockIter::ParseNextKey() {
   return true;
 }
 
+void BlockIter::SeekToRestart(uint32_t index) {
+  if (!status_.ok() || num_restarts_ == 0) return;
+  if (index >= num_restarts_) {
+    CorruptionError();
+    return;
+  }
+  SeekToRestartPoint(index);
+  if (status_.ok()) ParseNextKey();
+}
+
 void BlockIter::SeekToFirst() {
   if (!status_.ok() || num_restarts_ == 0) return;
   SeekToRestartPoint(0);

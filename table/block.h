@@ -97,6 +97,10 @@ class BlockIter final : public InternalIterator {
   // the next block).
   bool SeekForGet(const Slice& target, const Comparator* user_cmp);
 
+  // Positions at the entry that starts restart interval `index` (invalid,
+  // with Corruption, if out of range).
+  void SeekToRestart(uint32_t index);
+
   // Index blocks only (Block::InitIndexIterator): the current entry's data
   // block handle. REQUIRES: Valid().
   const BlockHandle& handle() const { return handle_; }

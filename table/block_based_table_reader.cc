@@ -176,6 +176,11 @@ struct BlockBasedTable::Rep {
 
   // Held by the reader unless cache_index_and_filter_blocks.
   std::unique_ptr<Block> index_block;
+  // For a held index of user keys under the bytewise comparator with one
+  // entry per restart point: each separator's first 8 bytes, big-endian and
+  // zero padded. Index searches run over this dense array (a few cache
+  // lines) instead of over the block's scattered entries.
+  std::vector<uint64_t> index_prefixes;
   std::unique_ptr<FullFilterBlockReader> filter;
   // With cache_index_and_filter_blocks and pinning: handles held open.
   Cache::Handle* pinned_index = nullptr;
@@ -206,6 +211,38 @@ struct BlockBasedTable::Rep {
                        CachableRef<Block>* out, ReadaheadBuffer* readahead) const;
 
   Status GetIndexBlock(const ReadOptions& ro, CachableRef<Block>* out) const;
+
+  // Positions iter (over the index) at the first separator >= target (a
+  // user key or internal key as the index stores them).
+  void IndexSeek(BlockIter* iter, const Slice& target, const Block* index) const {
+    if (index_prefixes.empty() || index != index_block.get()) {
+      iter->Seek(target);
+      return;
+    }
+    const uint64_t t = KeyPrefix(target);
+    size_t i = static_cast<size_t>(
+        std::lower_bound(index_prefixes.begin(), index_prefixes.end(), t) -
+        index_prefixes.begin());
+    if (i == index_prefixes.size()) {
+      iter->SeekToRestart(static_cast<uint32_t>(i - 1));
+      if (iter->Valid()) iter->Next();  // past the last entry: invalid
+      return;
+    }
+    iter->SeekToRestart(static_cast<uint32_t>(i));
+    // Equal prefixes need the full comparison; the rest is decided.
+    while (iter->Valid() && index_prefixes[i] == t && user_cmp->Compare(iter->key(), target) < 0) {
+      iter->Next();
+      ++i;
+      if (i == index_prefixes.size()) break;
+    }
+  }
+
+  static uint64_t KeyPrefix(const Slice& key) {
+    uint64_t v = 0;
+    const size_t n = std::min<size_t>(8, key.size());
+    for (size_t j = 0; j < n; ++j) v |= static_cast<uint64_t>(static_cast<uint8_t>(key[j])) << (56 - 8 * j);
+    return v;
+  }
   Status GetFilter(const ReadOptions& ro, CachableRef<FullFilterBlockReader>* out) const;
 
   ~Rep() {
@@ -494,6 +531,18 @@ Status BlockBasedTable::Open(const TableReaderOptions& options,
       return Status::Corruption(r->Context(r->footer.index_handle().offset()) +
                                 ": bad index block");
     }
+    if (r->index_key_is_user_key && r->user_cmp == BytewiseComparator()) {
+      BlockIter it;
+      r->index_block->InitIndexIterator(r->index_cmp, r->index_value_delta_encoded, &it);
+      std::vector<uint64_t> prefixes;
+      prefixes.reserve(r->index_block->num_restarts());
+      for (it.SeekToFirst(); it.Valid(); it.Next()) prefixes.push_back(Rep::KeyPrefix(it.key()));
+      // Only when every entry is a restart point (index_block_restart_interval
+      // 1, RocksDB's default) and the block parsed cleanly.
+      if (it.status().ok() && prefixes.size() == r->index_block->num_restarts()) {
+        r->index_prefixes = std::move(prefixes);
+      }
+    }
     if (r->has_filter) {
       std::string filter_contents;
       s = r->ReadBlock(r->filter_handle, true, false, &filter_contents, nullptr);
@@ -556,7 +605,7 @@ Status BlockBasedTable::Get(const ReadOptions& read_options, const Slice& key,
   if (!s.ok()) return s;
   BlockIter index_iter;
   index->InitIndexIterator(r->index_cmp, r->index_value_delta_encoded, &index_iter);
-  index_iter.Seek(r->index_key_is_user_key ? user_key : key);
+  r->IndexSeek(&index_iter, r->index_key_is_user_key ? user_key : key, index.get());
 
   BlockIter data_iter;
   for (; index_iter.Valid(); index_iter.Next()) {
@@ -631,7 +680,8 @@ class BlockBasedTable::Iter final : public InternalIterator {
 
   void Seek(const Slice& target) override {
     if (!status_.ok()) return;
-    index_iter_.Seek(rep_->index_key_is_user_key ? ExtractUserKey(target) : target);
+    rep_->IndexSeek(&index_iter_, rep_->index_key_is_user_key ? ExtractUserKey(target) : target,
+                    index_.get());
     if (!LoadBlock()) return;
     data_iter_.Seek(target);
     SkipForward();
@@ -639,7 +689,8 @@ class BlockBasedTable::Iter final : public InternalIterator {
 
   void SeekForPrev(const Slice& target) override {
     if (!status_.ok()) return;
-    index_iter_.Seek(rep_->index_key_is_user_key ? ExtractUserKey(target) : target);
+    rep_->IndexSeek(&index_iter_, rep_->index_key_is_user_key ? ExtractUserKey(target) : target,
+                    index_.get());
     if (!index_iter_.Valid()) {
       if (!index_iter_.status().ok()) {
         SetIndexError();
@@ -906,7 +957,9 @@ uint64_t BlockBasedTable::file_size() const { return rep_->file_size; }
 
 size_t BlockBasedTable::ApproximateMemoryUsage() const {
   size_t usage = sizeof(Rep);
-  if (rep_->index_block != nullptr) usage += rep_->index_block->size();
+  if (rep_->index_block != nullptr) {
+    usage += rep_->index_block->size() + rep_->index_prefixes.size() * sizeof(uint64_t);
+  }
   if (rep_->filter != nullptr) usage += rep_->filter_handle.size();
   return usage;
 }

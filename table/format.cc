@@ -110,7 +110,7 @@ Status VerifyBlockChecksum(ChecksumType type, const char* data, size_t n,
   const uint32_t stored = DecodeFixed32(data + n + 1);
   const uint32_t computed = ComputeBlockChecksum(type, data, n, data[n]);
   if (stored != computed) {
-    return Status::Corruption("block checksum mismatch: ", context);
+    return Status::Corruption("block checksum mismatch", context);
   }
   return Status::OK();
 }

@@ -22,6 +22,12 @@
 //   deleterandom   deletes random keys
 //   readwhilewriting  --threads readers doing readrandom while one extra
 //                  thread writes random keys; only the readers are counted
+//   compact        CompactRange over every key (bottommost level rewritten
+//                  as RocksDB's kForceOptimized); its time is the report
+//                  line of one operation ("compactall" is the same)
+//   flush          DB::Flush, waiting; prints "flush memtable"
+//   waitforcompaction  returns once no flush or compaction is running or
+//                  pending (per the strata.* properties)
 //   stats          prints the "strata.stats" property
 // Writes go through DB::Write with a WriteBatch of --batch_size entries,
 // like RocksDB's db_bench.
@@ -29,15 +35,28 @@
 // Options: write_buffer_size, max_write_buffer_number, compression_type,
 // allow_concurrent_memtable_write, mmap_write (allow_mmap_writes), mmap_read,
 // use_fsync, open_files (max_open_files), num_levels, max_background_jobs,
-// target_file_size_base, max_bytes_for_level_base, level0_* triggers,
-// subcompactions, use_direct_reads are set on Options; enable_pipelined_write
-// when given; statistics attaches CreateDBStatistics() and prints it at the
-// end. cache_size, bloom_bits and block_size are accepted for table options.
+// target_file_size_base, max_bytes_for_level_base,
+// max_bytes_for_level_multiplier, level_compaction_dynamic_level_bytes
+// (db_bench's default false, as RocksDB's db_bench), disable_auto_compactions,
+// level0_* triggers, subcompactions (max_subcompactions) are set on Options;
+// enable_pipelined_write when given. Table options (BlockBasedTableOptions
+// through NewBlockBasedTableFactory): cache_size (an LRU block cache of
+// 2^cache_numshardbits shards; <= 0: no_block_cache), bloom_bits (> 0: the
+// Bloom filter policy), block_size, cache_index_and_filter_blocks.
+// use_direct_reads is accepted and ignored with a warning (Strata reads
+// through the page cache). statistics attaches CreateDBStatistics(); the
+// end of the run prints it and the write amplification, whose numerator is
+// the Write(GB) column of strata.stats summed over the levels.
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <vector>
 
 #include "strata/db.h"
 #include "strata/iterator.h"
@@ -45,6 +64,7 @@
 #include "strata/slice.h"
 #include "strata/statistics.h"
 #include "strata/status.h"
+#include "strata/table.h"
 #include "strata/write_batch.h"
 #include "tools/db_bench_common.h"
 
@@ -111,12 +131,35 @@ class StrataEngine {
     options_.max_background_jobs = flags.max_background_jobs;
     options_.target_file_size_base = static_cast<uint64_t>(flags.target_file_size_base);
     options_.max_bytes_for_level_base = flags.max_bytes_for_level_base;
+    options_.max_bytes_for_level_multiplier = flags.max_bytes_for_level_multiplier;
+    options_.level_compaction_dynamic_level_bytes = flags.level_compaction_dynamic_level_bytes;
+    options_.disable_auto_compactions = flags.disable_auto_compactions;
     options_.level0_file_num_compaction_trigger = flags.level0_file_num_compaction_trigger;
     options_.level0_slowdown_writes_trigger = flags.level0_slowdown_writes_trigger;
     options_.level0_stop_writes_trigger = flags.level0_stop_writes_trigger;
     options_.max_subcompactions = static_cast<uint32_t>(flags.subcompactions);
-    options_.use_direct_reads = flags.use_direct_reads;
+    if (flags.use_direct_reads) {
+      std::fprintf(stderr,
+                   "WARNING: --use_direct_reads is ignored: Strata has no direct I/O and "
+                   "reads through the page cache\n");
+    }
     if (flags.statistics) options_.statistics = strata::CreateDBStatistics();
+
+    strata::BlockBasedTableOptions table;
+    if (flags.block_size > 0) table.block_size = static_cast<size_t>(flags.block_size);
+    if (flags.cache_size > 0) {
+      table.block_cache =
+          strata::NewLRUCache(static_cast<size_t>(flags.cache_size), flags.cache_numshardbits);
+      if (table.block_cache == nullptr) {
+        strata::bench::Fail("cannot make a block cache of %ld bytes with %d shard bits",
+                            static_cast<long>(flags.cache_size), flags.cache_numshardbits);
+      }
+    } else {
+      table.no_block_cache = true;  // as RocksDB's db_bench
+    }
+    table.cache_index_and_filter_blocks = flags.cache_index_and_filter_blocks;
+    if (flags.bloom_bits > 0) table.filter_policy = strata::NewBloomFilterPolicy(flags.bloom_bits);
+    options_.table_factory = strata::NewBlockBasedTableFactory(table);
     read_options_.verify_checksums = flags.verify_checksum;
   }
 
@@ -206,7 +249,71 @@ class StrataEngine {
     return options_.statistics ? options_.statistics->ToString() : "";
   }
 
+  bool CompactAll(std::string* error) {
+    strata::CompactRangeOptions cro;
+    cro.bottommost_level_compaction = strata::BottommostLevelCompaction::kForceOptimized;
+    return Check(db_->CompactRange(cro, cf_, nullptr, nullptr), error);
+  }
+  bool Flush(std::string* error) { return Check(db_->Flush(strata::FlushOptions(), cf_), error); }
+  bool WaitForCompaction(std::string* error) {
+    // Idle when nothing is flushing or waiting to flush and no compaction is
+    // running or wanted (with auto compactions off, none is ever started).
+    static const char* const kBusy[] = {"strata.mem-table-flush-pending",
+                                        "strata.num-running-flushes",
+                                        "strata.num-running-compactions",
+                                        "strata.compaction-pending"};
+    const size_t checked = options_.disable_auto_compactions ? 3 : 4;
+    while (true) {
+      bool busy = false;
+      for (size_t i = 0; i < checked && !busy; ++i) {
+        uint64_t v = 0;
+        if (!db_->GetIntProperty(cf_, kBusy[i], &v)) {
+          *error = std::string("property ") + kBusy[i] + " is unknown";
+          return false;
+        }
+        busy = v != 0;
+      }
+      if (!busy) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+  bool FlushCompactionBytes(uint64_t* bytes) {
+    // strata.stats has no exact byte counter: sum the Write(GB) column of
+    // the per-level rows ("  L<n> ..."), each rounded to 1 MB.
+    std::string stats;
+    if (!db_->GetProperty(cf_, "strata.stats", &stats)) return false;
+    std::istringstream in(stats);
+    std::string line;
+    int column = -1;
+    double gb = 0;
+    bool any = false;
+    while (std::getline(in, line)) {
+      std::istringstream words(line);
+      std::vector<std::string> w;
+      for (std::string x; words >> x;) w.push_back(x);
+      if (w.empty()) continue;
+      if (w[0] == "Level") {
+        column = -1;
+        for (size_t i = 0; i < w.size(); ++i) {
+          if (w[i] == "Write(GB)") column = static_cast<int>(i);
+        }
+      } else if (column >= 0 && w[0].size() >= 2 && w[0][0] == 'L' && w[0][1] >= '0' &&
+                 w[0][1] <= '9' && static_cast<size_t>(column) < w.size()) {
+        gb += std::strtod(w[column].c_str(), nullptr);
+        any = true;
+      }
+    }
+    if (!any) return false;
+    *bytes = static_cast<uint64_t>(gb * 1073741824.0 + 0.5);
+    return true;
+  }
+
  private:
+  static bool Check(const strata::Status& s, std::string* error) {
+    if (!s.ok()) *error = s.ToString();
+    return s.ok();
+  }
+
   const BenchFlags& flags_;
   const Compression compression_;
   strata::Options options_;

@@ -26,7 +26,8 @@ BenchFlags::BenchFlags() {
       "Comma-separated list of workloads to run in order: fillseq, "
       "fillbatch, fillrandom, overwrite, fillsync, readrandom, readmissing, "
       "readseq, readreverse, seekrandom, deleteseq, deleterandom, "
-      "readwhilewriting, stats");
+      "readwhilewriting, compact (compactall), flush, waitforcompaction, "
+      "stats");
   Add("num", &num, "Number of key/values to place in database");
   Add("reads", &reads, "Number of read operations to do; < 0: --num");
   Add("writes", &writes, "Number of write operations to do; < 0: --num");
@@ -50,7 +51,9 @@ BenchFlags::BenchFlags() {
   Add("progress_reports", &progress_reports, "Report the number of finished operations on stderr");
   Add("stats_interval", &stats_interval,
       "Report progress every this many operations; 0: growing interval");
-  Add("statistics", &statistics, "Collect and print database statistics");
+  Add("statistics", &statistics,
+      "Collect database statistics; print them and the write amplification "
+      "at the end");
   Add("batch_size", &batch_size, "Writes per write batch");
   Add("seek_nexts", &seek_nexts, "Next() calls after each seekrandom Seek()");
   Add("reverse_iterator", &reverse_iterator, "seekrandom steps with Prev() instead of Next()");
@@ -73,20 +76,32 @@ BenchFlags::BenchFlags() {
   Add("mmap_read", &mmap_read, "Read files through memory maps");
   Add("use_fsync", &use_fsync, "fsync instead of fdatasync");
   Add("open_files", &open_files, "Most files kept open; -1: no limit");
-  Add("cache_size", &cache_size, "Bytes of block cache");
-  Add("bloom_bits", &bloom_bits, "Bloom filter bits per key; < 0: default");
+  Add("cache_size", &cache_size, "Bytes of block cache; <= 0: no block cache");
+  Add("cache_numshardbits", &cache_numshardbits,
+      "The block cache has 2^this shards; < 0: the cache's default");
+  Add("cache_index_and_filter_blocks", &cache_index_and_filter_blocks,
+      "Keep index and filter blocks in the block cache");
+  Add("bloom_bits", &bloom_bits, "Bloom filter bits per key; <= 0: no filter");
   Add("block_size", &block_size, "Bytes per table block");
   Add("num_levels", &num_levels, "Number of LSM levels");
   Add("max_background_jobs", &max_background_jobs, "Most concurrent flushes and compactions");
   Add("target_file_size_base", &target_file_size_base, "Target table file size at level 1");
   Add("max_bytes_for_level_base", &max_bytes_for_level_base, "Most bytes in level 1");
+  Add("max_bytes_for_level_multiplier", &max_bytes_for_level_multiplier,
+      "Each level below level 1 holds this many times the level above");
+  Add("level_compaction_dynamic_level_bytes", &level_compaction_dynamic_level_bytes,
+      "Size levels from the last level up");
+  Add("disable_auto_compactions", &disable_auto_compactions,
+      "Start no compaction except on request (compact)");
   Add("level0_file_num_compaction_trigger", &level0_file_num_compaction_trigger,
       "Level-0 files that start a compaction");
   Add("level0_slowdown_writes_trigger", &level0_slowdown_writes_trigger,
       "Level-0 files that slow writes down");
   Add("level0_stop_writes_trigger", &level0_stop_writes_trigger, "Level-0 files that stop writes");
   Add("subcompactions", &subcompactions, "Most subcompactions one compaction is split into");
-  Add("use_direct_reads", &use_direct_reads, "Read with O_DIRECT");
+  Add("use_direct_reads", &use_direct_reads,
+      "Read with O_DIRECT (Strata and LevelDB: accepted, ignored with a "
+      "warning)");
 }
 
 void BenchFlags::Add(const char* name, bool* p, const char* help) {

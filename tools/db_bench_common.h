@@ -22,7 +22,16 @@
 //       "%-12s : %11.3f micros/op %ld ops/sec %.3f seconds %ld operations;"
 //     followed by " %6.1f MB/s" when bytes were counted and the workload's
 //     message, and with --histogram "Microseconds per <op>:" and the
-//     histogram. Progress ("... finished N ops") goes to stderr.
+//     histogram. Progress ("... finished N ops") goes to stderr. The meta
+//     workloads print what RocksDB's print: "compact" a report line of one
+//     operation (its time), "flush" "flush memtable", "waitforcompaction"
+//     "waitforcompaction(<db>): started" / "...: finished", "stats" the
+//     store's stats property. With --statistics the end of the run prints
+//     "STATISTICS:", the store's tickers, and one extra line,
+//       "Write amplification: %.3f (flush+compaction bytes written: %lu,
+//        user bytes written: %lu)"
+//     where user bytes are the key+value bytes the workloads wrote since
+//     the database was last created.
 //
 // The workloads themselves are written once, in the Benchmark<Engine>
 // template below; each driver supplies an Engine adapter over its store's
@@ -35,6 +44,7 @@
 #include <atomic>
 #include <bit>
 #include <chrono>
+#include <cinttypes>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
@@ -107,13 +117,22 @@ struct BenchFlags {
   bool mmap_read = false;
   bool use_fsync = false;
   int32_t open_files = -1;
+  // Table options (RocksDB db_bench: a cache_size <= 0 means no block cache;
+  // bloom_bits <= 0 means no filter).
   int64_t cache_size = 8 << 20;
+  int32_t cache_numshardbits = -1;  // < 0: the cache's default
+  bool cache_index_and_filter_blocks = false;
   int32_t bloom_bits = -1;
   int32_t block_size = 4096;
+  // Shape of the tree and background work.
   int32_t num_levels = 7;
   int32_t max_background_jobs = 2;
   int64_t target_file_size_base = 64 << 20;
   uint64_t max_bytes_for_level_base = 256 << 20;
+  double max_bytes_for_level_multiplier = 10;
+  // db_bench's default is false even where the store's default is true.
+  bool level_compaction_dynamic_level_bytes = false;
+  bool disable_auto_compactions = false;
   int32_t level0_file_num_compaction_trigger = 4;
   int32_t level0_slowdown_writes_trigger = 20;
   int32_t level0_stop_writes_trigger = 36;
@@ -393,6 +412,13 @@ class BenchmarkBase {
 //   static bool IterOk(const Iterator*, std::string* error);
 //   bool GetProperty(const char* name, std::string* value);
 //   std::string StatisticsString();  // "" when unsupported
+//   bool CompactAll(std::string* error);  // compacts every key, waits
+//   bool Flush(std::string* error);       // memtable to a table, waits
+//   // Returns once no flush or compaction is running or wanted.
+//   bool WaitForCompaction(std::string* error);
+//   // Bytes written to table files by flushes and compactions since Open;
+//   // false when the store does not say.
+//   bool FlushCompactionBytes(uint64_t* bytes);
 
 enum class GetResult { kFound, kNotFound, kError };
 
@@ -422,7 +448,11 @@ class Benchmark : public BenchmarkBase {
   void DoDelete(ThreadState* thread, bool seq);
   void ReadWhileWriting(ThreadState* thread);
   void BGWriter(ThreadState* thread);
+  void Compact(ThreadState* thread);
+  void Flush();
+  void WaitForCompaction();
   void PrintStats();
+  void PrintWriteAmplification();
 
   Engine* engine_;
   // Per-benchmark settings, reset from the flags before each benchmark.
@@ -432,6 +462,9 @@ class Benchmark : public BenchmarkBase {
   int64_t deletes_ = 0;
   int key_size_ = 0;
   int64_t entries_per_batch_ = 1;
+  // Key and value bytes handed to the store by every write and delete since
+  // the database was last opened fresh (the write-amplification divisor).
+  std::atomic<uint64_t> user_bytes_written_{0};
 };
 
 template <class Engine>
@@ -510,6 +543,15 @@ int Benchmark<Engine>::Run() {
     } else if (name == "readwhilewriting") {
       ++num_threads;  // the extra thread writes
       method = &Benchmark::ReadWhileWriting;
+    } else if (name == "compact" || name == "compactall") {
+      // One thread: a second CompactRange over the same keys finds nothing
+      // to do.
+      num_threads = 1;
+      method = &Benchmark::Compact;
+    } else if (name == "flush") {
+      Flush();
+    } else if (name == "waitforcompaction") {
+      WaitForCompaction();
     } else if (name == "stats") {
       PrintStats();
     } else if (!name.empty()) {
@@ -526,6 +568,7 @@ int Benchmark<Engine>::Run() {
         std::string error;
         if (!engine_->Destroy(&error)) Fail("destroy error: %s", error.c_str());
         Open();
+        user_bytes_written_.store(0, std::memory_order_relaxed);
       }
     }
     if (method != nullptr) {
@@ -537,6 +580,7 @@ int Benchmark<Engine>::Run() {
     std::string stats = engine_->StatisticsString();
     if (stats.empty()) stats = "(statistics not supported)";
     std::printf("STATISTICS:\n%s\n", stats.c_str());
+    PrintWriteAmplification();
   }
   std::fflush(stdout);
   engine_->Close();
@@ -582,6 +626,7 @@ void Benchmark<Engine>::DoWrite(ThreadState* thread, WriteMode mode) {
     thread->stats.FinishedOps(entries_per_batch_, OpType::kWrite);
   }
   thread->stats.AddBytes(bytes);
+  user_bytes_written_.fetch_add(static_cast<uint64_t>(bytes), std::memory_order_relaxed);
 }
 
 template <class Engine>
@@ -722,6 +767,8 @@ void Benchmark<Engine>::DoDelete(ThreadState* thread, bool seq) {
     thread->stats.FinishedOps(entries_per_batch_, OpType::kDelete);
     i += entries_per_batch_;
   }
+  user_bytes_written_.fetch_add(static_cast<uint64_t>(i) * static_cast<uint64_t>(key_size_),
+                                std::memory_order_relaxed);
 }
 
 template <class Engine>
@@ -759,6 +806,31 @@ void Benchmark<Engine>::BGWriter(ThreadState* thread) {
     if (limiter != nullptr) limiter->Request(key.size() + value.size());
   }
   thread->stats.AddBytes(bytes);
+  user_bytes_written_.fetch_add(static_cast<uint64_t>(bytes), std::memory_order_relaxed);
+}
+
+template <class Engine>
+void Benchmark<Engine>::Compact(ThreadState* /*thread*/) {
+  std::string error;
+  if (!engine_->CompactAll(&error)) Fail("compact error: %s", error.c_str());
+}
+
+template <class Engine>
+void Benchmark<Engine>::Flush() {
+  std::string error;
+  if (!engine_->Flush(&error)) Fail("flush error: %s", error.c_str());
+  std::printf("flush memtable\n");
+  std::fflush(stdout);
+}
+
+template <class Engine>
+void Benchmark<Engine>::WaitForCompaction() {
+  std::printf("waitforcompaction(%s): started\n", flags_.db.c_str());
+  std::fflush(stdout);
+  std::string error;
+  if (!engine_->WaitForCompaction(&error)) Fail("waitforcompaction error: %s", error.c_str());
+  std::printf("waitforcompaction(%s): finished\n", flags_.db.c_str());
+  std::fflush(stdout);
 }
 
 template <class Engine>
@@ -768,6 +840,25 @@ void Benchmark<Engine>::PrintStats() {
     stats = "(failed)";
   }
   std::printf("\n%s\n", stats.c_str());
+}
+
+template <class Engine>
+void Benchmark<Engine>::PrintWriteAmplification() {
+  // Bytes the store wrote to tables (flushes and compactions) over the
+  // key+value bytes the workloads gave it since the last fresh database.
+  const uint64_t user = user_bytes_written_.load(std::memory_order_relaxed);
+  uint64_t written = 0;
+  if (!engine_->FlushCompactionBytes(&written)) {
+    std::printf("Write amplification: n/a (the store does not report flush and compaction bytes)\n");
+  } else if (user == 0) {
+    std::printf("Write amplification: n/a (no user bytes written)\n");
+  } else {
+    std::printf(
+        "Write amplification: %.3f (flush+compaction bytes written: %" PRIu64
+        ", user bytes written: %" PRIu64 ")\n",
+        static_cast<double>(written) / static_cast<double>(user), written, user);
+  }
+  std::fflush(stdout);
 }
 
 }  // namespace strata::bench

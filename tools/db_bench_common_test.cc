@@ -54,6 +54,48 @@ TEST(BenchFlagsTest, ParsesGflagsSyntax) {
   EXPECT_EQ(f.write_buffer_size, 64 << 20);
 }
 
+TEST(BenchFlagsTest, TableAndTreeFlagsHaveRocksDbDefaults) {
+  // /usr/bin/db_bench --help (RocksDB 7.8.3).
+  BenchFlags f;
+  EXPECT_EQ(f.cache_size, 8388608);
+  EXPECT_EQ(f.cache_numshardbits, -1);
+  EXPECT_FALSE(f.cache_index_and_filter_blocks);
+  EXPECT_EQ(f.bloom_bits, -1);
+  EXPECT_EQ(f.block_size, 4096);
+  EXPECT_EQ(f.num_levels, 7);
+  EXPECT_EQ(f.max_background_jobs, 2);
+  EXPECT_EQ(f.target_file_size_base, 67108864);
+  EXPECT_EQ(f.max_bytes_for_level_base, 268435456u);
+  EXPECT_DOUBLE_EQ(f.max_bytes_for_level_multiplier, 10);
+  EXPECT_FALSE(f.level_compaction_dynamic_level_bytes);
+  EXPECT_FALSE(f.disable_auto_compactions);
+  EXPECT_EQ(f.level0_file_num_compaction_trigger, 4);
+  EXPECT_EQ(f.level0_slowdown_writes_trigger, 20);
+  EXPECT_EQ(f.level0_stop_writes_trigger, 36);
+  EXPECT_EQ(f.max_write_buffer_number, 2);
+  EXPECT_EQ(f.open_files, -1);
+  EXPECT_EQ(f.subcompactions, 1u);
+  EXPECT_EQ(f.compression_type, "snappy");
+
+  std::string error;
+  ASSERT_TRUE(ParseArgs({"--cache_size=1073741824", "--bloom_bits=10", "--block_size=16384",
+                         "--cache_index_and_filter_blocks", "--level_compaction_dynamic_level_bytes",
+                         "--disable_auto_compactions=true", "--max_bytes_for_level_multiplier=8",
+                         "--cache_numshardbits=4", "--subcompactions=2", "--use_direct_reads"},
+                        &f, &error))
+      << error;
+  EXPECT_EQ(f.cache_size, 1073741824);
+  EXPECT_EQ(f.bloom_bits, 10);
+  EXPECT_EQ(f.block_size, 16384);
+  EXPECT_TRUE(f.cache_index_and_filter_blocks);
+  EXPECT_TRUE(f.level_compaction_dynamic_level_bytes);
+  EXPECT_TRUE(f.disable_auto_compactions);
+  EXPECT_DOUBLE_EQ(f.max_bytes_for_level_multiplier, 8);
+  EXPECT_EQ(f.cache_numshardbits, 4);
+  EXPECT_EQ(f.subcompactions, 2u);
+  EXPECT_TRUE(f.use_direct_reads);
+}
+
 TEST(BenchFlagsTest, UnknownFlagIsAnErrorNamingIt) {
   BenchFlags f;
   std::string error;
@@ -288,6 +330,7 @@ class MapEngine {
   bool Destroy(std::string*) {
     std::lock_guard<std::mutex> lock(mu_);
     map_.clear();
+    user_bytes_ = 0;  // a store's counters start again with a new database
     dirty_ = true;
     return true;
   }
@@ -307,6 +350,7 @@ class MapEngine {
       }
     }
     writes_ += b->size();
+    for (auto& [k, v] : *b) user_bytes_ += k.size() + (v ? v->size() : 0);
     if (sync_) synced_writes_ += b->size();
     dirty_ = true;
     return true;
@@ -340,9 +384,30 @@ class MapEngine {
     *v = "keys=" + std::to_string(map_.size());
     return true;
   }
-  std::string StatisticsString() { return ""; }
+  std::string StatisticsString() { return "map.tickers COUNT : 1"; }
+  bool CompactAll(std::string*) {
+    ++compactions_;
+    return true;
+  }
+  bool Flush(std::string*) {
+    ++flushes_;
+    return true;
+  }
+  bool WaitForCompaction(std::string*) {
+    ++waits_;
+    return true;
+  }
+  // Pretends every user byte was written to tables twice.
+  bool FlushCompactionBytes(uint64_t* bytes) {
+    std::lock_guard<std::mutex> lock(mu_);
+    *bytes = 2 * user_bytes_;
+    return true;
+  }
 
   size_t writes() const { return writes_; }
+  int compactions() const { return compactions_; }
+  int flushes() const { return flushes_; }
+  int waits() const { return waits_; }
   size_t synced_writes() const { return synced_writes_; }
 
  private:
@@ -353,6 +418,10 @@ class MapEngine {
   size_t writes_ = 0;
   bool sync_ = false;
   size_t synced_writes_ = 0;
+  uint64_t user_bytes_ = 0;
+  int compactions_ = 0;
+  int flushes_ = 0;
+  int waits_ = 0;
 };
 
 // Runs the benchmarks on a MapEngine; returns what they printed on stdout.
@@ -424,6 +493,55 @@ TEST(WorkloadTest, FillsyncBatchesDeletesAndSkips) {
   // Two readers counted, the writer not.
   EXPECT_NE(out.find("readwhilewriting : "), std::string::npos) << out;
   EXPECT_NE(out.find(" 2000 operations;"), std::string::npos) << out;
+}
+
+TEST(WorkloadTest, MetaWorkloadsPrintLikeRocksDb) {
+  MapEngine engine;
+  const std::string out =
+      RunOnMap({"--benchmarks=fillseq,flush,waitforcompaction,compact,compactall,stats",
+                "--num=1000", "--threads=3", "--seed=5"},
+               &engine);
+  // compact runs on one thread whatever --threads says, and reports its time
+  // as one operation, as RocksDB's does.
+  EXPECT_EQ(engine.compactions(), 2);
+  EXPECT_EQ(engine.flushes(), 1);
+  EXPECT_EQ(engine.waits(), 1);
+  EXPECT_TRUE(std::regex_search(
+      out, std::regex("\ncompact      : +[0-9.]+ micros/op [0-9]+ ops/sec [0-9.]+ seconds 1 "
+                      "operations;\n")))
+      << out;
+  EXPECT_NE(out.find("compactall   : "), std::string::npos) << out;
+  EXPECT_NE(out.find("\nflush memtable\nwaitforcompaction(/nonexistent/map): started\n"
+                     "waitforcompaction(/nonexistent/map): finished\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("\nkeys=1000\n"), std::string::npos) << out;
+  // No --statistics: no statistics block.
+  EXPECT_EQ(out.find("STATISTICS:"), std::string::npos) << out;
+}
+
+TEST(WorkloadTest, StatisticsEndWithWriteAmplification) {
+  MapEngine engine;
+  // 1000 fillrandom writes of 16 + 100 bytes, then 500 deletes of 16-byte
+  // keys; the map engine claims twice the user bytes were written.
+  std::string out = RunOnMap({"--benchmarks=fillrandom,deleterandom", "--num=1000",
+                              "--deletes=500", "--statistics", "--seed=9"},
+                             &engine);
+  const uint64_t user = 1000 * 116 + 500 * 16;
+  const std::string expected = "STATISTICS:\nmap.tickers COUNT : 1\nWrite amplification: 2.000 "
+                               "(flush+compaction bytes written: " +
+                               std::to_string(2 * user) +
+                               ", user bytes written: " + std::to_string(user) + ")\n";
+  EXPECT_NE(out.find(expected), std::string::npos) << out;
+
+  // A fresh fill starts the count again; reads add nothing.
+  MapEngine fresh;
+  out = RunOnMap({"--benchmarks=fillseq,readrandom,fillrandom", "--num=300", "--statistics",
+                  "--seed=9"},
+                 &fresh);
+  EXPECT_NE(out.find("(flush+compaction bytes written: 69600, user bytes written: 34800)\n"),
+            std::string::npos)
+      << out;
 }
 
 }  // namespace

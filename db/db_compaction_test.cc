@@ -1,0 +1,450 @@
+// Targeted compaction behaviour, checked through the public API, the
+// strata.stats table and the files in the database directory: sorted input
+// is only trivially moved, CompactRange pushes everything to the bottom
+// level, bottommost_level_compaction=kForce rewrites it, the level-0 file
+// trigger starts compactions, write stalls happen and resolve, obsolete
+// tables/WALs/MANIFESTs are deleted, and the properties agree with the
+// directory. Only the public API is used, plus DBImpl::WaitForCompact().
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <cinttypes>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "db/db_impl.h"
+#include "strata/db.h"
+#include "strata/iterator.h"
+#include "strata/options.h"
+#include "strata/status.h"
+#include "strata/table.h"
+#include "test_util/testutil.h"
+
+namespace strata {
+namespace {
+
+// One row of the strata.stats level table.
+struct LevelRow {
+  int level = -1;
+  uint64_t files = 0;
+  double size_mb = 0, score = 0, target_mb = 0, read_gb = 0, write_gb = 0, moved_gb = 0;
+  double wamp = 0, comp_sec = 0;
+  uint64_t comp_cnt = 0;
+};
+
+struct ParsedStats {
+  std::vector<LevelRow> levels;
+  bool has_sum = false;
+  uint64_t sum_files = 0;
+  uint64_t stops = 0, slowdowns = 0;
+  bool has_stalls = false;
+};
+
+ParsedStats ParseStats(const std::string& stats) {
+  ParsedStats p;
+  std::istringstream in(stats);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    std::string first;
+    ls >> first;
+    if (first.size() >= 2 && first[0] == 'L' && isdigit(static_cast<unsigned char>(first[1]))) {
+      LevelRow r;
+      r.level = atoi(first.c_str() + 1);
+      ls >> r.files >> r.size_mb >> r.score >> r.target_mb >> r.read_gb >> r.write_gb >>
+          r.moved_gb >> r.wamp >> r.comp_sec >> r.comp_cnt;
+      if (!ls.fail()) p.levels.push_back(r);
+    } else if (first == "Sum") {
+      p.has_sum = static_cast<bool>(ls >> p.sum_files);
+    } else if (first == "Stalls:") {
+      unsigned long long stops = 0, slowdowns = 0;
+      if (sscanf(line.c_str(), "Stalls: %llu stops, %llu slowdowns", &stops, &slowdowns) == 2) {
+        p.stops = stops;
+        p.slowdowns = slowdowns;
+        p.has_stalls = true;
+      }
+    }
+  }
+  return p;
+}
+
+class DBCompactionTest : public ::testing::Test {
+ protected:
+  DBCompactionTest() : tmp_("db_compaction_test"), dbname_(tmp_.path() + "/db") {}
+  ~DBCompactionTest() override {
+    if (db_ != nullptr) db_->Close().PermitUncheckedError();
+  }
+
+  static Options Small() {
+    Options o;
+    o.create_if_missing = true;
+    o.write_buffer_size = 64 << 10;
+    o.target_file_size_base = 64 << 10;
+    o.max_bytes_for_level_base = 256 << 10;
+    o.max_bytes_for_level_multiplier = 4;
+    o.level0_file_num_compaction_trigger = 2;
+    o.num_levels = 5;
+    o.compression = kNoCompression;
+    BlockBasedTableOptions t;
+    t.block_size = 1024;
+    o.table_factory = NewBlockBasedTableFactory(t);
+    return o;
+  }
+
+  void Open(const Options& o) {
+    options_ = o;
+    ASSERT_OK(DB::Open(options_, dbname_, &db_));
+  }
+  void Reopen() {
+    ASSERT_OK(db_->Close());
+    db_.reset();
+    ASSERT_OK(DB::Open(options_, dbname_, &db_));
+  }
+  Status WaitForCompact() { return static_cast<DBImpl*>(db_.get())->WaitForCompact(); }
+
+  static std::string Key(uint64_t i) {
+    char buf[32];
+    snprintf(buf, sizeof(buf), "key%010" PRIu64, i);
+    return buf;
+  }
+  static std::string Value(uint64_t i, int gen = 0) {
+    std::string v = std::to_string(gen) + ":" + std::to_string(i) + ":";
+    v.append(180, static_cast<char>('a' + (i + gen) % 26));
+    return v;
+  }
+
+  uint64_t IntProp(const std::string& name) {
+    uint64_t v = 0;
+    EXPECT_TRUE(db_->GetIntProperty(name, &v)) << name;
+    return v;
+  }
+  uint64_t FilesAt(int level) { return IntProp("strata.num-files-at-level" + std::to_string(level)); }
+  std::string Stats() {
+    std::string s;
+    EXPECT_TRUE(db_->GetProperty("strata.stats", &s));
+    return s;
+  }
+  std::string FilesPerLevel() {
+    std::string r;
+    for (int l = 0; l < options_.num_levels; l++) r += std::to_string(FilesAt(l)) + ",";
+    return r;
+  }
+
+  std::vector<std::string> Children() {
+    std::vector<std::string> names;
+    DIR* d = opendir(dbname_.c_str());
+    EXPECT_NE(d, nullptr);
+    if (d == nullptr) return names;
+    while (dirent* e = readdir(d)) names.push_back(e->d_name);
+    closedir(d);
+    return names;
+  }
+  static bool EndsWith(const std::string& s, const std::string& suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  }
+  std::set<std::string> SstFiles() {
+    std::set<std::string> r;
+    for (const std::string& n : Children()) {
+      if (EndsWith(n, ".sst")) r.insert(n);
+    }
+    return r;
+  }
+  uint64_t FileSize(const std::string& name) {
+    struct stat st;
+    EXPECT_EQ(0, stat((dbname_ + "/" + name).c_str(), &st)) << name;
+    return static_cast<uint64_t>(st.st_size);
+  }
+
+  void CheckAll(const std::map<std::string, std::string>& model) {
+    std::unique_ptr<Iterator> it = db_->NewIterator(ReadOptions());
+    auto m = model.begin();
+    for (it->SeekToFirst(); it->Valid(); it->Next(), ++m) {
+      ASSERT_TRUE(m != model.end()) << "extra key " << it->key().ToString();
+      ASSERT_EQ(m->first, it->key().ToString());
+      ASSERT_EQ(m->second, it->value().ToString()) << m->first;
+    }
+    ASSERT_OK(it->status());
+    ASSERT_TRUE(m == model.end()) << "missing key " << m->first;
+  }
+
+  test::TempDir tmp_;
+  std::string dbname_;
+  Options options_;
+  std::unique_ptr<DB> db_;
+};
+
+TEST_F(DBCompactionTest, FillSeqIsOnlyTriviallyMoved) {
+  Options o = Small();
+  o.level_compaction_dynamic_level_bytes = false;
+  Open(o);
+  std::map<std::string, std::string> model;
+  // About 4 MiB of sorted input: every flush is a level-0 file that
+  // overlaps nothing, so it (and everything after it) can just move down.
+  constexpr uint64_t kN = 20000;
+  for (uint64_t i = 0; i < kN; i++) {
+    ASSERT_OK(db_->Put(WriteOptions(), Key(i), Value(i)));
+    model[Key(i)] = Value(i);
+  }
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  ASSERT_OK(WaitForCompact());
+  const std::string stats = Stats();
+  const ParsedStats p = ParseStats(stats);
+  ASSERT_EQ(static_cast<size_t>(o.num_levels), p.levels.size()) << stats;
+  double moved = 0;
+  uint64_t below_l0_files = 0;
+  for (const LevelRow& r : p.levels) {
+    moved += r.moved_gb;
+    if (r.level == 0) continue;
+    below_l0_files += r.files;
+    // Nothing below level 0 was rewritten.
+    EXPECT_EQ(0u, r.comp_cnt) << "level " << r.level << " was compacted, not moved\n" << stats;
+    EXPECT_EQ(0.0, r.write_gb) << "level " << r.level << "\n" << stats;
+  }
+  EXPECT_GT(below_l0_files, 0u) << stats;
+  EXPECT_GE(moved, 0.002) << "expected ~4 MB moved\n" << stats;
+  CheckAll(model);
+}
+
+TEST_F(DBCompactionTest, CompactRangeMovesDataToTheBottomLevel) {
+  Options o = Small();
+  o.level_compaction_dynamic_level_bytes = true;
+  o.num_levels = 7;
+  o.disable_auto_compactions = true;
+  Open(o);
+  std::map<std::string, std::string> model;
+  std::mt19937_64 rng(test::RandomSeed());
+  for (int i = 0; i < 6000; i++) {
+    const uint64_t k = rng() % 4000;
+    ASSERT_OK(db_->Put(WriteOptions(), Key(k), Value(k, i)));
+    model[Key(k)] = Value(k, i);
+    if (i % 1500 == 0) ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+  EXPECT_GT(FilesAt(0), 1u);
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  EXPECT_GT(FilesAt(6), 1u) << FilesPerLevel();
+  for (int l = 0; l < 6; l++) EXPECT_EQ(0u, FilesAt(l)) << "level " << l << ": " << FilesPerLevel();
+  CheckAll(model);
+
+  // Without a compaction filter the default bottommost mode leaves the
+  // last level alone; kForce rewrites every file of it.
+  const std::set<std::string> before = SstFiles();
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  EXPECT_EQ(before, SstFiles());
+  CompactRangeOptions force;
+  force.bottommost_level_compaction = BottommostLevelCompaction::kForce;
+  ASSERT_OK(db_->CompactRange(force, nullptr, nullptr));
+  const std::set<std::string> after = SstFiles();
+  for (const std::string& f : after) EXPECT_EQ(0u, before.count(f)) << f << " was not rewritten";
+  EXPECT_GT(FilesAt(6), 1u) << FilesPerLevel();
+  for (int l = 0; l < 6; l++) EXPECT_EQ(0u, FilesAt(l)) << FilesPerLevel();
+  CheckAll(model);
+  Reopen();
+  CheckAll(model);
+}
+
+TEST_F(DBCompactionTest, PartialCompactRangeOnlyTouchesTheRange) {
+  Options o = Small();
+  o.disable_auto_compactions = true;
+  o.level_compaction_dynamic_level_bytes = false;
+  Open(o);
+  std::map<std::string, std::string> model;
+  for (int round = 0; round < 3; round++) {
+    for (uint64_t i = 0; i < 3000; i += 1 + round) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i), Value(i, round)));
+      model[Key(i)] = Value(i, round);
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+  const uint64_t l0 = FilesAt(0);
+  ASSERT_GT(l0, 2u);
+  // A range inside the keys: all level-0 files overlap it and go down.
+  const std::string b = Key(1000), e = Key(1100);
+  Slice bs(b), es(e);
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), &bs, &es));
+  EXPECT_EQ(0u, FilesAt(0)) << FilesPerLevel();
+  CheckAll(model);
+  // A range beyond every key compacts nothing.
+  const std::set<std::string> before = SstFiles();
+  const std::string z1 = "zzz1", z2 = "zzz2";
+  Slice z1s(z1), z2s(z2);
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), &z1s, &z2s));
+  EXPECT_EQ(before, SstFiles());
+  CheckAll(model);
+}
+
+TEST_F(DBCompactionTest, Level0FileCountTriggersCompaction) {
+  Options o = Small();
+  o.level0_file_num_compaction_trigger = 3;
+  Open(o);
+  std::map<std::string, std::string> model;
+  auto fill = [&](int gen) {
+    for (uint64_t i = 0; i < 200; i++) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i * 3), Value(i, gen)));
+      model[Key(i * 3)] = Value(i, gen);
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+    ASSERT_OK(WaitForCompact());
+  };
+  fill(0);
+  fill(1);
+  EXPECT_EQ(2u, FilesAt(0)) << "below the trigger nothing compacts: " << FilesPerLevel();
+  fill(2);
+  EXPECT_EQ(0u, FilesAt(0)) << "the third file triggers a compaction: " << FilesPerLevel();
+  uint64_t deeper = 0;
+  for (int l = 1; l < o.num_levels; l++) deeper += FilesAt(l);
+  EXPECT_GT(deeper, 0u);
+  const ParsedStats p = ParseStats(Stats());
+  uint64_t count = 0;
+  for (const LevelRow& r : p.levels) {
+    if (r.level > 0) count += r.comp_cnt;
+  }
+  EXPECT_GT(count, 0u) << Stats();
+  CheckAll(model);
+}
+
+TEST_F(DBCompactionTest, WriteStallsHappenAndResolve) {
+  Options o = Small();
+  o.write_buffer_size = 32 << 10;
+  o.level0_file_num_compaction_trigger = 2;
+  o.level0_slowdown_writes_trigger = 2;
+  o.level0_stop_writes_trigger = 3;
+  o.max_background_jobs = 2;
+  o.delayed_write_rate = 8 << 20;
+  Open(o);
+  std::map<std::string, std::string> model;
+  std::mt19937_64 rng(test::RandomSeed());
+  for (uint64_t i = 0; i < 12000; i++) {
+    const uint64_t k = rng() % 8000;
+    ASSERT_OK(db_->Put(WriteOptions(), Key(k), Value(k, static_cast<int>(i))));
+    model[Key(k)] = Value(k, static_cast<int>(i));
+  }
+  ASSERT_OK(WaitForCompact());
+  const std::string stats = Stats();
+  const ParsedStats p = ParseStats(stats);
+  ASSERT_TRUE(p.has_stalls) << stats;
+  EXPECT_GT(p.stops + p.slowdowns, 0u) << stats;
+  EXPECT_GT(IntProp("strata.stall-micros"), 0u);
+  EXPECT_EQ(0u, IntProp("strata.is-write-stopped"));
+  // Writes go on after the stall.
+  ASSERT_OK(db_->Put(WriteOptions(), "after", "stall"));
+  model["after"] = "stall";
+  CheckAll(model);
+}
+
+TEST_F(DBCompactionTest, ObsoleteFilesAreDeleted) {
+  Options o = Small();
+  o.write_buffer_size = 32 << 10;
+  Open(o);
+  std::map<std::string, std::string> model;
+  std::mt19937_64 rng(test::RandomSeed());
+  for (int session = 0; session < 4; session++) {
+    for (int i = 0; i < 3000; i++) {
+      const uint64_t k = rng() % 5000;
+      if (rng() % 6 == 0) {
+        ASSERT_OK(db_->Delete(WriteOptions(), Key(k)));
+        model.erase(Key(k));
+      } else {
+        ASSERT_OK(db_->Put(WriteOptions(), Key(k), Value(k, i)));
+        model[Key(k)] = Value(k, i);
+      }
+    }
+    if (session == 2) ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+    Reopen();
+  }
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  ASSERT_OK(WaitForCompact());
+  CheckAll(model);
+
+  uint64_t listed = 0;
+  for (int l = 0; l < o.num_levels; l++) listed += FilesAt(l);
+  const std::set<std::string> ssts = SstFiles();
+  EXPECT_EQ(listed, ssts.size()) << "tables in the directory that no level lists";
+  uint64_t bytes = 0;
+  for (const std::string& f : ssts) bytes += FileSize(f);
+  EXPECT_EQ(bytes, IntProp("strata.total-sst-files-size"));
+
+  const std::string current = test::ReadFileOrDie(dbname_ + "/CURRENT");
+  int manifests = 0, wals = 0, options_files = 0;
+  for (const std::string& n : Children()) {
+    if (n.rfind("MANIFEST-", 0) == 0) {
+      manifests++;
+      EXPECT_EQ(n + "\n", current) << "a MANIFEST other than CURRENT's is left";
+    } else if (EndsWith(n, ".log")) {
+      wals++;
+    } else if (n.rfind("OPTIONS-", 0) == 0) {
+      options_files++;
+    }
+  }
+  EXPECT_EQ(1, manifests);
+  // Everything is flushed: only the live WAL remains.
+  EXPECT_LE(wals, 1);
+  EXPECT_LE(options_files, 2);
+}
+
+TEST_F(DBCompactionTest, StatsAndPropertiesAreSane) {
+  Options o = Small();
+  o.num_levels = 6;
+  Open(o);
+  std::map<std::string, std::string> model;
+  std::mt19937_64 rng(test::RandomSeed());
+  for (int i = 0; i < 8000; i++) {
+    const uint64_t k = rng() % 6000;
+    ASSERT_OK(db_->Put(WriteOptions(), Key(k), Value(k, i)));
+    model[Key(k)] = Value(k, i);
+  }
+  EXPECT_GT(IntProp("strata.cur-size-all-mem-tables"), 0u);
+  ASSERT_OK(WaitForCompact());
+  std::string stats = Stats();
+  ParsedStats p = ParseStats(stats);
+  ASSERT_EQ(6u, p.levels.size()) << stats;
+  ASSERT_TRUE(p.has_sum) << stats;
+  ASSERT_TRUE(p.has_stalls) << stats;
+  uint64_t total = 0;
+  for (const LevelRow& r : p.levels) {
+    EXPECT_EQ(FilesAt(r.level), r.files) << "level " << r.level << "\n" << stats;
+    EXPECT_GE(r.score, 0.0);
+    EXPECT_GE(r.size_mb, 0.0);
+    total += r.files;
+  }
+  EXPECT_EQ(total, p.sum_files) << stats;
+  EXPECT_GT(total, 0u);
+  // Flushes wrote level 0.
+  EXPECT_GT(p.levels[0].comp_cnt, 0u) << stats;
+  const uint64_t base = IntProp("strata.base-level");
+  EXPECT_GE(base, 1u);
+  EXPECT_LE(base, 5u);
+  uint64_t v1 = 0, v2 = 0;
+  ASSERT_TRUE(db_->GetIntProperty("rocksdb.total-sst-files-size", &v1));
+  ASSERT_TRUE(db_->GetIntProperty("strata.total-sst-files-size", &v2));
+  EXPECT_EQ(v1, v2);
+  EXPECT_GT(v1, 0u);
+  std::string s;
+  EXPECT_TRUE(db_->GetProperty("rocksdb.stats", &s));
+  EXPECT_FALSE(db_->GetProperty("strata.no-such-property", &s));
+  EXPECT_FALSE(db_->GetIntProperty("strata.num-files-at-level6", &v1));
+  EXPECT_FALSE(db_->GetIntProperty("leveldb.stats", &v1));
+
+  // After a full compaction every key is in exactly one table entry.
+  CompactRangeOptions force;
+  force.bottommost_level_compaction = BottommostLevelCompaction::kForce;
+  ASSERT_OK(db_->CompactRange(force, nullptr, nullptr));
+  const uint64_t est = IntProp("strata.estimate-num-keys");
+  EXPECT_EQ(model.size(), est);
+  uint64_t bytes = 0;
+  for (const std::string& f : SstFiles()) bytes += FileSize(f);
+  EXPECT_EQ(bytes, IntProp("strata.total-sst-files-size"));
+  EXPECT_EQ(0u, IntProp("strata.num-immutable-mem-table"));
+  EXPECT_EQ(0u, IntProp("strata.background-errors"));
+  CheckAll(model);
+}
+
+}  // namespace
+}  // namespace strata
