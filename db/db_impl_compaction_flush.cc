@@ -237,7 +237,6 @@ Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit, FileMetaData* 
   o.output_level = 0;
   o.snapshots = snapshots_.GetAll();
   o.bottommost = false;
-  auto pending = pending_outputs_.insert(versions_->next_file_number());
   mem->Ref();
   std::vector<FileMetaData> outputs;
   TableOutputStats stats;
@@ -250,7 +249,6 @@ Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit, FileMetaData* 
     mu_.Lock();
   }
   mem->Unref();
-  pending_outputs_.erase(pending);
   *meta_out = FileMetaData();
   if (!s.ok()) return s;
   for (const FileMetaData& meta : outputs) {
@@ -275,8 +273,14 @@ Status DBImpl::BackgroundFlush() {
   const ImmMemTable imm = imm_.back();
   VersionEdit edit;
   FileMetaData meta;
+  // The new file is not listed by any Version until LogAndApply returns:
+  // the pending marker keeps the obsolete-file scan away from it until then.
+  auto pending = pending_outputs_.insert(versions_->next_file_number());
   Status s = WriteLevel0Table(imm.mem, &edit, &meta);
-  if (!s.ok()) return s;
+  if (!s.ok()) {
+    pending_outputs_.erase(pending);
+    return s;
+  }
   // WALs older than the next memtable's (or the mutable one's) are now
   // obsolete.
   const uint64_t next_log = imm_.size() >= 2 ? imm_[imm_.size() - 2].log_number : mem_log_number_;
@@ -284,6 +288,7 @@ Status DBImpl::BackgroundFlush() {
   versions_->SetLastSequence(
       std::max(versions_->LastSequence(), last_sequence_.load(std::memory_order_acquire)));
   s = versions_->LogAndApply(&edit, &mu_);
+  pending_outputs_.erase(pending);
   if (!s.ok()) return s;
   // The memtable that was flushed is the oldest one still (flushes are
   // serial and switches only add at the front).
@@ -576,8 +581,12 @@ void DBImpl::DeleteObsoleteFiles() {
   mu_.AssertHeld();
   std::set<uint64_t> live;
   versions_->AddLiveFiles(&live);
+  // A file numbered at or above next_file_number() now may be created by a
+  // job that starts while the directory is scanned below without mu_: keep
+  // those too, not only the outputs of jobs already running.
   const uint64_t min_pending =
-      pending_outputs_.empty() ? ~0ull : *pending_outputs_.begin();
+      std::min<uint64_t>(pending_outputs_.empty() ? ~0ull : *pending_outputs_.begin(),
+               versions_->next_file_number());
   uint64_t min_log = mem_log_number_;
   for (const ImmMemTable& imm : imm_) min_log = std::min(min_log, imm.log_number);
   min_log = std::min(min_log, std::max(versions_->log_number(), uint64_t{1}));

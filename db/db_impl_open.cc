@@ -10,6 +10,7 @@
 #include "db/filename.h"
 #include "db/log_reader.h"
 #include "db/memtable_inserter.h"
+#include "db/options_file.h"
 #include "db/version_edit.h"
 #include "db/write_batch_internal.h"
 #include "strata/table.h"
@@ -209,6 +210,16 @@ Status DBImpl::Open() {
     }
   }
   if (s.ok()) s = EnsureIdentity();
+  if (s.ok()) {
+    // Like RocksDB (fail_if_options_file_error=false): a failure here is
+    // logged, not fatal.
+    Status os = WriteOptionsFile(fs_, dbname_, versions_->NewFileNumber(), options_,
+                                 table_options_, db_dir_.get());
+    if (!os.ok()) {
+      Log(InfoLogLevel::kWarn, info_log_.get(), "could not write the OPTIONS file: %s",
+          os.ToString().c_str());
+    }
+  }
   if (!s.ok()) {
     mem_->Unref();
     mem_ = nullptr;

@@ -264,7 +264,8 @@ TEST_P(DBInteropLsmTest, RocksDBReadsStrataMultiLevelDB) {
   ASSERT_OK(DB::Open(options, path_, &db));
   std::map<std::string, std::string> strata;
   auto it = db->NewIterator(ReadOptions());
-  for (it->SeekToFirst(); it->Valid(); it->Next()) strata[it->key().ToString()] = it->value().ToString();
+  for (it->SeekToFirst(); it->Valid(); it->Next())
+    strata[it->key().ToString()] = it->value().ToString();
   ASSERT_OK(it->status());
   EXPECT_TRUE(strata == model);
   it.reset();
@@ -275,12 +276,12 @@ TEST_P(DBInteropLsmTest, StrataContinuesADbBenchDB) {
   constexpr const char* kDbBench = "/usr/bin/db_bench";
   if (access(kDbBench, X_OK) != 0) GTEST_SKIP() << kDbBench << " not installed";
   int rc = 0;
-  const std::string out = RunCommand(
-      std::string(kDbBench) + " --benchmarks=fillrandom --num=20000 --db=" + path_ +
-          " --compression_type=" + (GetParam() == kNoCompression ? "none" : "snappy") +
-          " --write_buffer_size=65536 --target_file_size_base=65536"
-          " --max_bytes_for_level_base=262144 --level0_file_num_compaction_trigger=2",
-      &rc);
+  const std::string out =
+      RunCommand(std::string(kDbBench) + " --benchmarks=fillrandom --num=20000 --db=" + path_ +
+                     " --compression_type=" + (GetParam() == kNoCompression ? "none" : "snappy") +
+                     " --write_buffer_size=65536 --target_file_size_base=65536"
+                     " --max_bytes_for_level_base=262144 --level0_file_num_compaction_trigger=2",
+                 &rc);
   ASSERT_EQ(0, rc) << out;
   std::map<std::string, std::string> model = ParseLdbHexScan(LdbHexScan(path_));
   ASSERT_GT(model.size(), 10000u);
@@ -302,7 +303,7 @@ TEST_P(DBInteropLsmTest, StrataContinuesADbBenchDB) {
       if (n++ % 500 != 0) continue;
       std::string v;
       ASSERT_OK(db->Get(ReadOptions(), k, &v));
-      ASSERT_EQ(expected, v);
+      ASSERT_EQ(expected, v) << "Get(" << Hex(k) << ") differs from ldb and iteration";
     }
     // Keep writing over RocksDB's keys, flush and compact everything.
     std::mt19937_64 rng(test::RandomSeed());

@@ -287,9 +287,9 @@ class DBLsmRandomizedTest : public ::testing::TestWithParam<LsmParams> {
         const std::string v = NewValue(k);
         ASSERT_OK_AT(db_->Put(WriteOptions(), k, v));
         model[k] = v;
-      } else if (r < 500) {
+      } else if (r < 440) {
         // A burst of sequential keys past everything written so far.
-        const int n = 5 + static_cast<int>(rng_() % 60);
+        const int n = 5 + static_cast<int>(rng_() % 40);
         for (int i = 0; i < n; i++) {
           char buf[32];
           snprintf(buf, sizeof(buf), "q%08" PRIu64, seq_next++);
@@ -298,6 +298,8 @@ class DBLsmRandomizedTest : public ::testing::TestWithParam<LsmParams> {
           model[buf] = v;
         }
       } else if (r < 580) {
+        // Deletes (more often than the 140/1000 suggests: the burst slot
+        // above is narrower than its range).
         const std::string k = RandomKey();
         ASSERT_OK_AT(db_->Delete(WriteOptions(), k));
         model.erase(k);
@@ -365,8 +367,8 @@ class DBLsmRandomizedTest : public ::testing::TestWithParam<LsmParams> {
           if (b < a) std::swap(a, b);
           Slice as(a), bs(b);
           const int which = static_cast<int>(rng_() % 3);
-          ASSERT_OK_AT(db_->CompactRange(cro, which == 1 ? nullptr : &as,
-                                         which == 2 ? nullptr : &bs));
+          ASSERT_OK_AT(
+              db_->CompactRange(cro, which == 1 ? nullptr : &as, which == 2 ? nullptr : &bs));
         }
         compactions++;
       } else if (r < 848) {
@@ -389,8 +391,8 @@ class DBLsmRandomizedTest : public ::testing::TestWithParam<LsmParams> {
     CheckScan(db_.get(), model, nullptr, Where() + " final after reopen");
     std::string levels;
     for (int l : levels_used_) levels += " L" + std::to_string(l);
-    printf("%s: %zu keys, %d flushes, %d manual compactions, %d reopens, levels used:%s\n",
-           p.name, model.size(), flushes, compactions, reopens, levels.c_str());
+    printf("%s: %zu keys, %d flushes, %d manual compactions, %d reopens, levels used:%s\n", p.name,
+           model.size(), flushes, compactions, reopens, levels.c_str());
     std::string stats;
     ASSERT_TRUE(db_->GetProperty("strata.stats", &stats));
     // Level 0 and at least two deeper levels held files at some point.
@@ -416,7 +418,7 @@ INSTANTIATE_TEST_SUITE_P(
     Tiny, DBLsmRandomizedTest,
     ::testing::Values(LsmParams{"static_levels_sub1", false, 1, 4, 16 << 10, 64 << 10},
                       LsmParams{"dynamic_levels_sub3", true, 3, 7, 32 << 10, 128 << 10},
-                      LsmParams{"static_levels_sub3", false, 3, 5, 64 << 10, 96 << 10},
+                      LsmParams{"static_levels_sub3", false, 3, 4, 64 << 10, 96 << 10},
                       LsmParams{"dynamic_levels_sub1", true, 1, 5, 16 << 10, 64 << 10}),
     [](const ::testing::TestParamInfo<LsmParams>& info) { return std::string(info.param.name); });
 
@@ -525,10 +527,10 @@ TEST(DBLsmConcurrentTest, WritersAndReadersDuringCompaction) {
         } else {
           it->Seek(prefix);
         }
-        for (; it->Valid() && it->key().starts_with(prefix);
-             backward ? it->Prev() : it->Next()) {
+        for (; it->Valid() && it->key().starts_with(prefix); backward ? it->Prev() : it->Next()) {
           const std::string k = it->key().ToString();
-          if (!prev.empty() && (backward ? k >= prev : k <= prev)) fail("scan out of order at " + k);
+          if (!prev.empty() && (backward ? k >= prev : k <= prev))
+            fail("scan out of order at " + k);
           prev = k;
           const int i = atoi(k.c_str() + prefix.size());
           uint64_t ver = 0;
@@ -542,7 +544,8 @@ TEST(DBLsmConcurrentTest, WritersAndReadersDuringCompaction) {
         if (!it->status().ok()) fail("scan: " + it->status().ToString());
         int expected = 0;
         for (uint64_t f : floors) expected += f > 0 ? 1 : 0;
-        if (seen < expected) fail("scan saw " + std::to_string(seen) + " < " + std::to_string(expected));
+        if (seen < expected)
+          fail("scan saw " + std::to_string(seen) + " < " + std::to_string(expected));
         scans++;
       }
     }
@@ -743,6 +746,30 @@ TEST_F(DBLsmTest, SnapshotsKeepOldVersionsThroughCompaction) {
   CheckScan(db_.get(), m2, nullptr, "reopened");
 }
 
+// ENGINE BUG (open, reported to the lead): live tables are deleted by the
+// obsolete-file scan. DBImpl::DeleteObsoleteFiles
+// (db/db_impl_compaction_flush.cc) snapshots the live set and
+// min_pending = pending_outputs_.empty() ? ~0 : min(pending) under the
+// mutex, then lists the directory without it; a table a flush or compaction
+// creates after the snapshot is neither live nor >= min_pending (~0 when
+// nothing was pending) and is unlinked. Also WriteLevel0Table erases its
+// pending_outputs_ entry before BackgroundFlush's LogAndApply (which drops
+// the mutex), leaving the new L0 table unprotected in that window. Symptom:
+// "IO error: While open a file for random read: .../NNNNNN.sst: No such
+// file or directory" from Get/iterators/compactions and a sticky background
+// error. (RocksDB protects by min_pending = next file number at snapshot.)
+TEST_F(DBLsmTest, NewTablesSurviveTheObsoleteFileScan) {
+  Open(TinyOptions(LsmParams{"obsolete", true, 1, 5, 16 << 10, 64 << 10}));
+  Model model;
+  for (int i = 0; i < 4000; i++) {
+    ASSERT_OK(db_->Put(WriteOptions(), Key(i * 13 % 4000), Val(i, 0)));
+    model[Key(i * 13 % 4000)] = Val(i, 0);
+  }
+  ASSERT_OK(WaitForCompact(db_.get()));
+  CheckScan(db_.get(), model, nullptr, "after concurrent flushes and compactions");
+  EXPECT_EQ(0u, IntProp("strata.background-errors"));
+}
+
 // ---------------------------------------------------------------------------
 // (d) recovery
 
@@ -805,8 +832,8 @@ void ApplyCrashOp(uint64_t i, Model* m) {
 
 TEST_F(DBLsmTest, KillDuringFlushAndCompaction) {
   Options o = TinyOptions(LsmParams{"crash", true, 2, 5, 16 << 10, 64 << 10});
-  void* mem = mmap(nullptr, sizeof(CrashShared), PROT_READ | PROT_WRITE,
-                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  void* mem =
+      mmap(nullptr, sizeof(CrashShared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   ASSERT_NE(mem, MAP_FAILED);
   CrashShared* shared = new (mem) CrashShared();
   const uint64_t seed = test::RandomSeed();
@@ -834,7 +861,8 @@ TEST_F(DBLsmTest, KillDuringFlushAndCompaction) {
       WriteOptions wo;
       wo.sync = true;
       for (uint64_t i = next;; i++) {
-        Status s = i % 5 == 4 ? db->Delete(wo, CrashKey(i - 2)) : db->Put(wo, CrashKey(i), CrashValue(i));
+        Status s =
+            i % 5 == 4 ? db->Delete(wo, CrashKey(i - 2)) : db->Put(wo, CrashKey(i), CrashValue(i));
         if (!s.ok()) _exit(3);
         shared->acked.store(i + 1, std::memory_order_release);
       }
@@ -844,7 +872,7 @@ TEST_F(DBLsmTest, KillDuringFlushAndCompaction) {
     while (shared->acked.load() == next && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(std::chrono::microseconds(300));
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50 + rng() % 400));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100 + rng() % 700));
     kill(pid, SIGKILL);
     int wstatus = 0;
     ASSERT_EQ(pid, waitpid(pid, &wstatus, 0));

@@ -13,6 +13,7 @@ strata_layer(db
     db/log_reader.cc
     db/log_writer.cc
     db/memtable_inserter.cc
+    db/options_file.cc
     db/super_version.cc
     db/table_cache.cc
     db/level_iterator.cc

@@ -303,24 +303,35 @@ void Version::ComputeCompactionScores(const ColumnFamilyOptions& o) {
     // is 1/multiplier of the one below, and the base level (where L0 goes)
     // is the highest level whose target is still >= base / multiplier.
     uint64_t max_level_size = 0;
+    int first_non_empty = 0;
     for (int level = 1; level < num_levels_; ++level) {
-      max_level_size = std::max(max_level_size, NumLevelBytes(level));
+      const uint64_t bytes = NumLevelBytes(level);
+      max_level_size = std::max(max_level_size, bytes);
+      if (first_non_empty == 0 && !files_[level].empty()) first_non_empty = level;
     }
     double cur = static_cast<double>(std::max(max_level_size, base));
+    double targets[kMaxLevels] = {};
+    targets[last] = cur;
     int base_level = last;
     while (base_level > 1 && cur > static_cast<double>(base)) {
       cur /= multiplier;
       --base_level;
+      targets[base_level] = cur;
+    }
+    // Newer data must never sit below older data: L0 may only skip levels
+    // that are empty. A tree with data above the natural base level (a DB
+    // written with other settings) keeps its base at the first non-empty
+    // level, whose small targets then drain it downward.
+    if (first_non_empty != 0 && first_non_empty < base_level) {
+      for (int level = base_level - 1; level >= first_non_empty; --level) {
+        targets[level] = targets[level + 1] / multiplier;
+      }
+      base_level = first_non_empty;
     }
     base_level_ = base_level;
-    double target = cur;
     for (int level = base_level; level < num_levels_; ++level) {
-      level_max_bytes_[level] = static_cast<uint64_t>(std::min(target, 9.0e18));
-      target *= multiplier;
+      level_max_bytes_[level] = static_cast<uint64_t>(std::min(std::max(targets[level], 1.0), 9.0e18));
     }
-    // Levels above the base level hold nothing in a dynamic-sized tree;
-    // data found there (e.g. from a non-dynamic DB) is pushed down.
-    for (int level = 1; level < base_level; ++level) level_max_bytes_[level] = 0;
   }
 
   scores_.clear();
@@ -348,12 +359,11 @@ void Version::ComputeCompactionScores(const ColumnFamilyOptions& o) {
     for (const FileMetaData* f : files_[level]) {
       if (!f->being_compacted) bytes += f->file_size;
     }
-    double score;
-    if (level_max_bytes_[level] == 0) {
-      score = bytes > 0 ? 1e6 : 0;  // must be emptied into the base level
-    } else {
-      score = static_cast<double>(bytes) / static_cast<double>(level_max_bytes_[level]);
-    }
+    // Levels above the base level are empty (see above).
+    const double score =
+        level_max_bytes_[level] == 0
+            ? 0.0
+            : static_cast<double>(bytes) / static_cast<double>(level_max_bytes_[level]);
     scores_.push_back({level, score});
     if (bytes > level_max_bytes_[level]) {
       pending_compaction_bytes_ += static_cast<uint64_t>(

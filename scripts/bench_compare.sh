@@ -36,7 +36,14 @@
 #      over NUM * (key + value) bytes, the same divisor for every engine, and
 #      the process's peak RSS (/usr/bin/time -v).
 #   2. on that database (--use_existing_db=1), one process each: readrandom
-#      (--reads=READS), readseq, seekrandom (--reads=SEEKS).
+#      (--reads=READS), readseq, seekrandom (--reads=SEEKS), with
+#      --seed=READ_SEED (default SEED+1: with the fill's seed, a readrandom
+#      process would draw exactly the keys the fill wrote and find all of
+#      them; another seed finds ~63% and exercises the filters). With
+#      COMPACT=1 a "compact" process (CompactRange over everything) runs on
+#      each database first, so every engine reads a fully compacted tree
+#      (otherwise LevelDB's seek-triggered compactions during readrandom
+#      leave it a different shape than Strata's and RocksDB's).
 #   3. fillseq --num=NUM on a fresh database.
 # Within a round each workload runs on the three engines in turn; each
 # engine's database lives in its own temporary directory, removed after the
@@ -169,7 +176,8 @@ run_lsm() {
 lsm_mode() {
   local reads=${READS:-$num}
   local seeks=${SEEKS:-$reads}
-  local common=(--value_size=100 --key_size=16 --compression_type=none --seed="$seed"
+  local read_seed=${READ_SEED:-$((seed + 1))}
+  local common=(--value_size=100 --key_size=16 --compression_type=none
     --cache_size=1073741824 --bloom_bits=10)
   # Room for three databases of num * 116 bytes plus WALs and compaction
   # output (about 2x).
@@ -194,7 +202,7 @@ lsm_mode() {
       [ -n "${binary[$e]}" ] || continue
       mkdir -p "$tmp/$e"
       rm -rf "${tmp:?}/$e/db"
-      if run_lsm "$e" "r$r.fillrandom" "$tmp/$e" "${common[@]}" --num="$num" \
+      if run_lsm "$e" "r$r.fillrandom" "$tmp/$e" "${common[@]}" --seed="$seed" --num="$num" \
         --benchmarks=fillrandom,waitforcompaction,stats --statistics=1; then
         ops=$(ops_of fillrandom "$tmp/out")
         bytes=$(table_bytes_of "$e" "$tmp/out")
@@ -213,6 +221,15 @@ lsm_mode() {
         if [ "$e" = strata ]; then cp "$tmp/out" "$tmp/strata-fillrandom.out"; fi
       fi
     done
+    if [ "${COMPACT:-0}" = 1 ]; then
+      for e in "${engines[@]}"; do
+        [ -n "${filled[$e]:-}" ] || continue
+        if run_lsm "$e" "r$r.compact" "$tmp/$e" "${common[@]}" --seed="$seed" --num="$num" \
+          --use_existing_db=1 --benchmarks=compact; then
+          echo "   compact $e: $(awk '$1 == "compact" { print $7 " s" }' "$tmp/out")" >&2
+        fi
+      done
+    fi
     for w in readrandom readseq seekrandom; do
       local extra=()
       case $w in
@@ -221,8 +238,8 @@ lsm_mode() {
       esac
       for e in "${engines[@]}"; do
         [ -n "${filled[$e]:-}" ] || continue
-        if run_lsm "$e" "r$r.$w" "$tmp/$e" "${common[@]}" --num="$num" --use_existing_db=1 \
-          --benchmarks="$w" "${extra[@]}"; then
+        if run_lsm "$e" "r$r.$w" "$tmp/$e" "${common[@]}" --seed="$read_seed" --num="$num" \
+          --use_existing_db=1 --benchmarks="$w" "${extra[@]}"; then
           ops=$(ops_of "$w" "$tmp/out")
           found=$(grep -o '([0-9]* of [0-9]* found)' "$tmp/out" | head -n 1 || true)
           echo "   $w $e: ${ops:-?} ops/sec $found" >&2
@@ -234,7 +251,7 @@ lsm_mode() {
     for e in "${engines[@]}"; do
       [ -n "${binary[$e]}" ] || continue
       mkdir -p "$tmp/$e"
-      if run_lsm "$e" "r$r.fillseq" "$tmp/$e" "${common[@]}" --num="$num" \
+      if run_lsm "$e" "r$r.fillseq" "$tmp/$e" "${common[@]}" --seed="$seed" --num="$num" \
         --benchmarks=fillseq; then
         ops=$(ops_of fillseq "$tmp/out")
         echo "   fillseq $e: ${ops:-?} ops/sec" >&2
@@ -280,7 +297,7 @@ ${row_rss% }"
 
   echo
   echo "db_bench LSM workloads, median of $rounds round(s): num=$num, reads=$reads, seeks=$seeks," \
-    "seed=$seed; key 16 B, value 100 B, no compression, WAL on, sync off," \
+    "seed=$seed (reads: $read_seed); key 16 B, value 100 B, no compression, WAL on, sync off," \
     "--cache_size=1073741824 --bloom_bits=10 ${EXTRA_FLAGS:-}"
   echo
   echo "$table"

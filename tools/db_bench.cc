@@ -258,10 +258,9 @@ class StrataEngine {
   bool WaitForCompaction(std::string* error) {
     // Idle when nothing is flushing or waiting to flush and no compaction is
     // running or wanted (with auto compactions off, none is ever started).
-    static const char* const kBusy[] = {"strata.mem-table-flush-pending",
-                                        "strata.num-running-flushes",
-                                        "strata.num-running-compactions",
-                                        "strata.compaction-pending"};
+    static const char* const kBusy[] = {
+        "strata.mem-table-flush-pending", "strata.num-running-flushes",
+        "strata.num-running-compactions", "strata.compaction-pending"};
     const size_t checked = options_.disable_auto_compactions ? 3 : 4;
     while (true) {
       bool busy = false;

@@ -849,14 +849,14 @@ void Benchmark<Engine>::PrintWriteAmplification() {
   const uint64_t user = user_bytes_written_.load(std::memory_order_relaxed);
   uint64_t written = 0;
   if (!engine_->FlushCompactionBytes(&written)) {
-    std::printf("Write amplification: n/a (the store does not report flush and compaction bytes)\n");
+    std::printf(
+        "Write amplification: n/a (the store does not report flush and compaction bytes)\n");
   } else if (user == 0) {
     std::printf("Write amplification: n/a (no user bytes written)\n");
   } else {
-    std::printf(
-        "Write amplification: %.3f (flush+compaction bytes written: %" PRIu64
-        ", user bytes written: %" PRIu64 ")\n",
-        static_cast<double>(written) / static_cast<double>(user), written, user);
+    std::printf("Write amplification: %.3f (flush+compaction bytes written: %" PRIu64
+                ", user bytes written: %" PRIu64 ")\n",
+                static_cast<double>(written) / static_cast<double>(user), written, user);
   }
   std::fflush(stdout);
 }

@@ -78,11 +78,12 @@ TEST(BenchFlagsTest, TableAndTreeFlagsHaveRocksDbDefaults) {
   EXPECT_EQ(f.compression_type, "snappy");
 
   std::string error;
-  ASSERT_TRUE(ParseArgs({"--cache_size=1073741824", "--bloom_bits=10", "--block_size=16384",
-                         "--cache_index_and_filter_blocks", "--level_compaction_dynamic_level_bytes",
-                         "--disable_auto_compactions=true", "--max_bytes_for_level_multiplier=8",
-                         "--cache_numshardbits=4", "--subcompactions=2", "--use_direct_reads"},
-                        &f, &error))
+  ASSERT_TRUE(
+      ParseArgs({"--cache_size=1073741824", "--bloom_bits=10", "--block_size=16384",
+                 "--cache_index_and_filter_blocks", "--level_compaction_dynamic_level_bytes",
+                 "--disable_auto_compactions=true", "--max_bytes_for_level_multiplier=8",
+                 "--cache_numshardbits=4", "--subcompactions=2", "--use_direct_reads"},
+                &f, &error))
       << error;
   EXPECT_EQ(f.cache_size, 1073741824);
   EXPECT_EQ(f.bloom_bits, 10);
@@ -524,21 +525,21 @@ TEST(WorkloadTest, StatisticsEndWithWriteAmplification) {
   MapEngine engine;
   // 1000 fillrandom writes of 16 + 100 bytes, then 500 deletes of 16-byte
   // keys; the map engine claims twice the user bytes were written.
-  std::string out = RunOnMap({"--benchmarks=fillrandom,deleterandom", "--num=1000",
-                              "--deletes=500", "--statistics", "--seed=9"},
+  std::string out = RunOnMap({"--benchmarks=fillrandom,deleterandom", "--num=1000", "--deletes=500",
+                              "--statistics", "--seed=9"},
                              &engine);
   const uint64_t user = 1000 * 116 + 500 * 16;
-  const std::string expected = "STATISTICS:\nmap.tickers COUNT : 1\nWrite amplification: 2.000 "
-                               "(flush+compaction bytes written: " +
-                               std::to_string(2 * user) +
-                               ", user bytes written: " + std::to_string(user) + ")\n";
+  const std::string expected =
+      "STATISTICS:\nmap.tickers COUNT : 1\nWrite amplification: 2.000 "
+      "(flush+compaction bytes written: " +
+      std::to_string(2 * user) + ", user bytes written: " + std::to_string(user) + ")\n";
   EXPECT_NE(out.find(expected), std::string::npos) << out;
 
   // A fresh fill starts the count again; reads add nothing.
   MapEngine fresh;
-  out = RunOnMap({"--benchmarks=fillseq,readrandom,fillrandom", "--num=300", "--statistics",
-                  "--seed=9"},
-                 &fresh);
+  out = RunOnMap(
+      {"--benchmarks=fillseq,readrandom,fillrandom", "--num=300", "--statistics", "--seed=9"},
+      &fresh);
   EXPECT_NE(out.find("(flush+compaction bytes written: 69600, user bytes written: 34800)\n"),
             std::string::npos)
       << out;

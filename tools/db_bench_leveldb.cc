@@ -15,13 +15,14 @@
 //   flush                    the memtable to a table (LevelDB's CompactRange
 //                            over the empty key range does exactly that)
 //   waitforcompaction        returns once leveldb.stats shows no level over
-//                            its compaction trigger and stops changing
-//                            (LevelDB does not expose its background state,
-//                            so this is approximate)
+//                            its compaction trigger and stops changing and
+//                            no immutable memtable is held (LevelDB does
+//                            not expose its background state, so this is
+//                            approximate)
 //   stats                    prints the "leveldb.stats" property
 //
-// Flag mapping: write_buffer_size, cache_size (block cache; <= 0: LevelDB's
-// own 8 MiB default cache, LevelDB cannot run without one), block_size,
+// Flag mapping: write_buffer_size, cache_size (block cache; <= 0: an 8 MiB
+// cache, LevelDB's default, as LevelDB cannot run without one), block_size,
 // compression_type (none or snappy only), bloom_bits (> 0: bloom filter),
 // open_files (> 0), verify_checksum, sync; target_file_size_base sets
 // max_file_size when given. LevelDB has no WAL switch: --disable_wal=1 is an
@@ -73,10 +74,11 @@ class LevelDBEngine {
     options_.create_if_missing = true;
     options_.write_buffer_size = static_cast<size_t>(flags.write_buffer_size);
     if (flags.open_files > 0) options_.max_open_files = flags.open_files;
-    if (flags.cache_size > 0) {
-      cache_.reset(leveldb::NewLRUCache(static_cast<size_t>(flags.cache_size)));
-      options_.block_cache = cache_.get();
-    }
+    // Our own cache even for cache_size <= 0 (LevelDB's default 8 MiB), so
+    // WaitForCompaction can tell its usage from the memtables'.
+    cache_.reset(leveldb::NewLRUCache(flags.cache_size > 0 ? static_cast<size_t>(flags.cache_size)
+                                                           : size_t{8} << 20));
+    options_.block_cache = cache_.get();
     if (flags.block_size > 0) {
       options_.block_size = static_cast<size_t>(flags.block_size);
     }
@@ -193,18 +195,32 @@ class LevelDBEngine {
     return true;
   }
   bool WaitForCompaction(std::string* error) {
+    // Idle: no level over its trigger, no immutable memtable waiting to be
+    // flushed, and the stats unchanged over one poll. An immutable memtable
+    // shows as memtable memory past write_buffer_size (the active one is
+    // switched out once it passes it); 1 MiB of slack keeps a last write
+    // that overshot from looking like one. Gives up after 10 minutes.
     std::string previous;
-    while (true) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(10);
+    while (std::chrono::steady_clock::now() < deadline) {
       std::string stats;
+      std::string memory;
       if (!db_->GetProperty("leveldb.stats", &stats) ||
-          stats.find("Size(MB)") == std::string::npos) {
-        *error = "leveldb.stats is missing or has no Size(MB) column";
+          stats.find("Size(MB)") == std::string::npos ||
+          !db_->GetProperty("leveldb.approximate-memory-usage", &memory)) {
+        *error = "leveldb.stats or leveldb.approximate-memory-usage is missing";
         return false;
       }
-      if (stats == previous && !NeedsCompaction(stats)) return true;
+      const double memtables =
+          std::strtod(memory.c_str(), nullptr) - static_cast<double>(cache_->TotalCharge());
+      const bool flush_pending =
+          memtables > static_cast<double>(options_.write_buffer_size) + 1048576.0;
+      if (stats == previous && !flush_pending && !NeedsCompaction(stats)) return true;
       previous = std::move(stats);
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
+    std::fprintf(stderr, "WARNING: waitforcompaction gave up after 10 minutes\n");
+    return true;
   }
   bool FlushCompactionBytes(uint64_t* bytes) {
     // Sum of the Write(MB) column (memtable flushes are counted at level 0).

@@ -204,9 +204,9 @@ std::unique_ptr<Compaction> CompactionPicker::PickCompaction(Version* v) {
       return c;
     }
     if (level >= num_levels - 1) continue;
-    // Levels above the base level (only non-empty when converting a DB to
-    // dynamic sizing) drain into the base level.
-    const int output_level = std::max(level + 1, level < v->base_level() ? v->base_level() : 0);
+    // Always the next level: skipping a level that holds older versions of
+    // the same keys would put newer data below them.
+    const int output_level = level + 1;
     const std::vector<FileMetaData*>& files = v->files(level);
     // Candidates by overlap ratio with the output level, smallest first.
     std::vector<std::pair<double, FileMetaData*>> candidates;

@@ -1,0 +1,192 @@
+#include "db/options_file.h"
+
+#include <cstdio>
+#include <vector>
+
+#include "db/filename.h"
+#include "table/filter_policy.h"
+
+namespace strata {
+
+namespace {
+
+const char* Bool(bool b) { return b ? "true" : "false"; }
+
+const char* CompressionName(CompressionType t) {
+  switch (t) {
+    case kNoCompression:
+      return "kNoCompression";
+    case kSnappyCompression:
+      return "kSnappyCompression";
+    case kZlibCompression:
+      return "kZlibCompression";
+    case kBZip2Compression:
+      return "kBZip2Compression";
+    case kLZ4Compression:
+      return "kLZ4Compression";
+    case kLZ4HCCompression:
+      return "kLZ4HCCompression";
+    case kXpressCompression:
+      return "kXpressCompression";
+    case kZSTD:
+      return "kZSTD";
+    default:
+      return "kNoCompression";
+  }
+}
+
+const char* ChecksumName(ChecksumType t) {
+  switch (t) {
+    case kNoChecksum:
+      return "kNoChecksum";
+    case kCRC32c:
+      return "kCRC32c";
+    case kxxHash:
+      return "kxxHash";
+    case kxxHash64:
+      return "kxxHash64";
+    default:
+      return "kXXH3";
+  }
+}
+
+const char* RecoveryModeName(WALRecoveryMode m) {
+  switch (m) {
+    case WALRecoveryMode::kTolerateCorruptedTailRecords:
+      return "kTolerateCorruptedTailRecords";
+    case WALRecoveryMode::kAbsoluteConsistency:
+      return "kAbsoluteConsistency";
+    case WALRecoveryMode::kSkipAnyCorruptedRecords:
+      return "kSkipAnyCorruptedRecords";
+    default:
+      return "kPointInTimeRecovery";
+  }
+}
+
+void Line(std::string* out, const char* name, const std::string& value) {
+  *out += "  ";
+  *out += name;
+  *out += "=";
+  *out += value;
+  *out += "\n";
+}
+
+void Line(std::string* out, const char* name, uint64_t value) {
+  Line(out, name, std::to_string(value));
+}
+
+}  // namespace
+
+std::string OptionsFileContents(const Options& o, const BlockBasedTableOptions& t) {
+  std::string r =
+      "# Options of a Strata database, in RocksDB's OPTIONS file format.\n"
+      "# Written at every open; RocksDB tools read it.\n\n"
+      "[Version]\n"
+      "  rocksdb_version=7.8.3\n"
+      "  options_file_version=1.1\n\n"
+      "[DBOptions]\n";
+  Line(&r, "create_if_missing", Bool(o.create_if_missing));
+  Line(&r, "error_if_exists", Bool(o.error_if_exists));
+  Line(&r, "paranoid_checks", Bool(o.paranoid_checks));
+  Line(&r, "max_open_files", std::to_string(o.max_open_files));
+  Line(&r, "max_background_jobs", std::to_string(o.max_background_jobs));
+  Line(&r, "max_manifest_file_size", o.max_manifest_file_size);
+  Line(&r, "max_total_wal_size", o.max_total_wal_size);
+  Line(&r, "delayed_write_rate", o.delayed_write_rate != 0 ? o.delayed_write_rate : 16777216);
+  Line(&r, "wal_recovery_mode", RecoveryModeName(o.wal_recovery_mode));
+  Line(&r, "allow_concurrent_memtable_write", Bool(o.allow_concurrent_memtable_write));
+  Line(&r, "enable_pipelined_write", Bool(o.enable_pipelined_write));
+  Line(&r, "allow_mmap_writes", Bool(o.allow_mmap_writes));
+  Line(&r, "allow_mmap_reads", Bool(o.allow_mmap_reads));
+  Line(&r, "use_direct_reads", Bool(o.use_direct_reads));
+  Line(&r, "use_fsync", Bool(o.use_fsync));
+  Line(&r, "writable_file_max_buffer_size", o.writable_file_max_buffer_size);
+  Line(&r, "max_write_batch_group_size_bytes", o.max_write_batch_group_size_bytes);
+  Line(&r, "avoid_flush_during_recovery", Bool(o.avoid_flush_during_recovery));
+  Line(&r, "avoid_flush_during_shutdown", Bool(o.avoid_flush_during_shutdown));
+
+  r += "\n[CFOptions \"default\"]\n";
+  Line(&r, "comparator", o.comparator->Name());
+  Line(&r, "table_factory", "BlockBasedTable");
+  Line(&r, "compaction_style", "kCompactionStyleLevel");
+  Line(&r, "write_buffer_size", o.write_buffer_size);
+  Line(&r, "max_write_buffer_number", std::to_string(o.max_write_buffer_number));
+  Line(&r, "compression", CompressionName(o.compression));
+  Line(&r, "num_levels", std::to_string(o.num_levels));
+  Line(&r, "level0_file_num_compaction_trigger",
+       std::to_string(o.level0_file_num_compaction_trigger));
+  Line(&r, "level0_slowdown_writes_trigger", std::to_string(o.level0_slowdown_writes_trigger));
+  Line(&r, "level0_stop_writes_trigger", std::to_string(o.level0_stop_writes_trigger));
+  Line(&r, "target_file_size_base", o.target_file_size_base);
+  Line(&r, "target_file_size_multiplier", std::to_string(o.target_file_size_multiplier));
+  Line(&r, "max_bytes_for_level_base", o.max_bytes_for_level_base);
+  char buf[64];
+  snprintf(buf, sizeof(buf), "%f", o.max_bytes_for_level_multiplier);
+  Line(&r, "max_bytes_for_level_multiplier", buf);
+  Line(&r, "level_compaction_dynamic_level_bytes", Bool(o.level_compaction_dynamic_level_bytes));
+  Line(&r, "max_compaction_bytes",
+       o.max_compaction_bytes != 0 ? o.max_compaction_bytes : 25 * o.target_file_size_base);
+  Line(&r, "soft_pending_compaction_bytes_limit", o.soft_pending_compaction_bytes_limit);
+  Line(&r, "hard_pending_compaction_bytes_limit", o.hard_pending_compaction_bytes_limit);
+  Line(&r, "disable_auto_compactions", Bool(o.disable_auto_compactions));
+
+  r += "\n[TableOptions/BlockBasedTable \"default\"]\n";
+  Line(&r, "block_size", t.block_size);
+  Line(&r, "block_size_deviation", std::to_string(t.block_size_deviation));
+  Line(&r, "block_restart_interval", std::to_string(t.block_restart_interval));
+  Line(&r, "index_block_restart_interval", std::to_string(t.index_block_restart_interval));
+  Line(&r, "checksum", ChecksumName(t.checksum));
+  Line(&r, "format_version", std::to_string(t.format_version));
+  Line(&r, "whole_key_filtering", Bool(t.whole_key_filtering));
+  Line(&r, "no_block_cache", Bool(t.no_block_cache));
+  Line(&r, "cache_index_and_filter_blocks", Bool(t.cache_index_and_filter_blocks));
+  Line(&r, "cache_index_and_filter_blocks_with_high_priority",
+       Bool(t.cache_index_and_filter_blocks_with_high_priority));
+  Line(&r, "pin_l0_filter_and_index_blocks_in_cache",
+       Bool(t.pin_l0_filter_and_index_blocks_in_cache));
+  Line(&r, "enable_index_compression", Bool(t.enable_index_compression));
+  Line(&r, "data_block_index_type",
+       t.data_block_index_type ==
+               BlockBasedTableOptions::DataBlockIndexType::kDataBlockBinaryAndHash
+           ? "kDataBlockBinaryAndHash"
+           : "kDataBlockBinarySearch");
+  snprintf(buf, sizeof(buf), "%f", t.data_block_hash_table_util_ratio);
+  Line(&r, "data_block_hash_table_util_ratio", buf);
+  std::string filter = "nullptr";
+  if (t.filter_policy != nullptr) {
+    const auto* bloom = dynamic_cast<const BloomFilterPolicy*>(t.filter_policy.get());
+    if (bloom != nullptr) {
+      snprintf(buf, sizeof(buf), "bloomfilter:%g:false", bloom->millibits_per_key() / 1000.0);
+      filter = buf;
+    }
+  }
+  Line(&r, "filter_policy", filter);
+  return r;
+}
+
+Status WriteOptionsFile(FileSystem* fs, const std::string& dbname, uint64_t number,
+                        const Options& options, const BlockBasedTableOptions& table,
+                        Directory* db_dir) {
+  const std::string tmp = TempFileName(dbname, number);
+  const std::string final_name = OptionsFileName(dbname, number);
+  Status s = WriteStringToFile(fs, OptionsFileContents(options, table), tmp, /*should_sync=*/true);
+  if (s.ok()) s = fs->RenameFile(tmp, final_name);
+  if (s.ok() && db_dir != nullptr) s = db_dir->Fsync();
+  if (!s.ok()) {
+    fs->DeleteFile(tmp).PermitUncheckedError();
+    return s;
+  }
+  std::vector<std::string> children;
+  if (fs->GetChildren(dbname, &children).ok()) {
+    for (const std::string& name : children) {
+      uint64_t n;
+      FileType type;
+      if (ParseFileName(name, &n, &type) && type == FileType::kOptionsFile && n < number) {
+        fs->DeleteFile(dbname + "/" + name).PermitUncheckedError();
+      }
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace strata

@@ -1,0 +1,33 @@
+// The OPTIONS-NNNNNN file: the options a database was last opened with, in
+// RocksDB's INI-like format (FORMATS.md 9.3), written at every open so
+// RocksDB's tools (ldb, sst_dump) and a RocksDB user see the same settings.
+//
+//   [Version]      rocksdb_version, options_file_version=1.1
+//   [DBOptions]    name=value lines
+//   [CFOptions "default"]
+//   [TableOptions/BlockBasedTable "default"]
+//
+// Only options Strata has, under RocksDB's names and value spellings, are
+// written; RocksDB takes its defaults for the rest.
+// Thread-safety: stateless functions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "strata/env.h"
+#include "strata/options.h"
+#include "strata/table.h"
+
+namespace strata {
+
+// The file's text.
+std::string OptionsFileContents(const Options& options, const BlockBasedTableOptions& table);
+
+// Writes OPTIONS-<number> through a temporary file and a rename (synced),
+// then deletes older OPTIONS files.
+Status WriteOptionsFile(FileSystem* fs, const std::string& dbname, uint64_t number,
+                        const Options& options, const BlockBasedTableOptions& table,
+                        Directory* db_dir);
+
+}  // namespace strata
