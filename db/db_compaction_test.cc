@@ -449,12 +449,12 @@ TEST_F(DBCompactionTest, StatsAndPropertiesAreSane) {
   CheckAll(model);
 }
 
-// ENGINE BUG (open, reported to the lead): with
+// Regression test for an engine bug db_interop_test found, as it was: with
 // level_compaction_dynamic_level_bytes the base level is computed from sizes
 // alone (Version::ComputeCompactionScores, db/version_set.cc, the `while
 // (base_level > 1 && cur > base)` loop) and may end up BELOW levels that
 // still hold data -- e.g. a DB written with static level sizes (or by
-// RocksDB's db_bench, which is how db_interop_test found it). Level-0
+// RocksDB's db_bench). Level-0
 // compactions then write to the base level (compaction_picker.cc:198) and
 // levels above it drain straight into it (compaction_picker.cc:209),
 // skipping the non-empty levels in between: newer versions land below older

@@ -337,6 +337,15 @@ bool DBImpl::GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint6
     *value = 1;
   } else if (name == "stall-micros") {
     *value = stall_micros_;
+  } else if (name == "flush-write-bytes") {
+    *value = level_stats_[0].bytes_written;
+  } else if (name == "compact-write-bytes" || name == "compact-read-bytes") {
+    const bool write = name == "compact-write-bytes";
+    uint64_t sum = 0;
+    for (int level = 1; level < kMaxLevels; ++level) {
+      sum += write ? level_stats_[level].bytes_written : level_stats_[level].bytes_read;
+    }
+    *value = sum;
   } else if (name.starts_with("num-files-at-level")) {
     Slice level = name;
     level.remove_prefix(strlen("num-files-at-level"));

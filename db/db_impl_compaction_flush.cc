@@ -257,6 +257,7 @@ Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit, FileMetaData* 
   }
   LevelStats& ls = level_stats_[0];
   ls.bytes_written += stats.bytes_written;
+  if (stats_ != nullptr) stats_->recordTick(FLUSH_WRITE_BYTES, stats.bytes_written);
   ls.micros += clock_->NowMicros() - start;
   ls.count++;
   ls.files_out += outputs.size();
@@ -452,6 +453,10 @@ Status DBImpl::RunCompaction(Compaction* c) {
   }
   InstallNewSuperVersion();
   const uint64_t micros = clock_->NowMicros() - start;
+  if (stats_ != nullptr) {
+    stats_->recordTick(COMPACT_READ_BYTES, bytes_read);
+    stats_->recordTick(COMPACT_WRITE_BYTES, total.bytes_written);
+  }
   ls.bytes_read += bytes_read;
   ls.bytes_written += total.bytes_written;
   ls.micros += micros;

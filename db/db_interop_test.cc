@@ -256,6 +256,7 @@ TEST_P(DBInteropLsmTest, RocksDBReadsStrataMultiLevelDB) {
     }
     ASSERT_OK(db->Close());
   }
+  printf("levels with tables (at most): %d\n", max_levels_seen);
   EXPECT_GE(max_levels_seen, 2) << "the database never had tables in two levels";
   LdbCheckConsistencyAndManifest(path_);
   EXPECT_EQ(ExpectedHex(model), LdbHexScan(path_));

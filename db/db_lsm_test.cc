@@ -746,8 +746,8 @@ TEST_F(DBLsmTest, SnapshotsKeepOldVersionsThroughCompaction) {
   CheckScan(db_.get(), m2, nullptr, "reopened");
 }
 
-// ENGINE BUG (open, reported to the lead): live tables are deleted by the
-// obsolete-file scan. DBImpl::DeleteObsoleteFiles
+// Regression test for an engine bug this file found (live tables deleted by
+// the obsolete-file scan), as it was: DBImpl::DeleteObsoleteFiles
 // (db/db_impl_compaction_flush.cc) snapshots the live set and
 // min_pending = pending_outputs_.empty() ? ~0 : min(pending) under the
 // mutex, then lists the directory without it; a table a flush or compaction

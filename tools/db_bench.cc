@@ -277,33 +277,12 @@ class StrataEngine {
     }
   }
   bool FlushCompactionBytes(uint64_t* bytes) {
-    // strata.stats has no exact byte counter: sum the Write(GB) column of
-    // the per-level rows ("  L<n> ..."), each rounded to 1 MB.
-    std::string stats;
-    if (!db_->GetProperty(cf_, "strata.stats", &stats)) return false;
-    std::istringstream in(stats);
-    std::string line;
-    int column = -1;
-    double gb = 0;
-    bool any = false;
-    while (std::getline(in, line)) {
-      std::istringstream words(line);
-      std::vector<std::string> w;
-      for (std::string x; words >> x;) w.push_back(x);
-      if (w.empty()) continue;
-      if (w[0] == "Level") {
-        column = -1;
-        for (size_t i = 0; i < w.size(); ++i) {
-          if (w[i] == "Write(GB)") column = static_cast<int>(i);
-        }
-      } else if (column >= 0 && w[0].size() >= 2 && w[0][0] == 'L' && w[0][1] >= '0' &&
-                 w[0][1] <= '9' && static_cast<size_t>(column) < w.size()) {
-        gb += std::strtod(w[column].c_str(), nullptr);
-        any = true;
-      }
+    uint64_t flush = 0, compact = 0;
+    if (!db_->GetIntProperty(cf_, "strata.flush-write-bytes", &flush) ||
+        !db_->GetIntProperty(cf_, "strata.compact-write-bytes", &compact)) {
+      return false;
     }
-    if (!any) return false;
-    *bytes = static_cast<uint64_t>(gb * 1073741824.0 + 0.5);
+    *bytes = flush + compact;
     return true;
   }
 

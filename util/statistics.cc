@@ -63,6 +63,9 @@ constexpr TickerInfo kTickerInfo[] = {
     {BLOCK_READ_BYTES, "strata.block.read.bytes"},
     {BLOOM_FILTER_USEFUL, "strata.bloom.filter.useful"},
     {BLOOM_FILTER_FULL_POSITIVE, "strata.bloom.filter.full.positive"},
+    {FLUSH_WRITE_BYTES, "strata.flush.write.bytes"},
+    {COMPACT_READ_BYTES, "strata.compact.read.bytes"},
+    {COMPACT_WRITE_BYTES, "strata.compact.write.bytes"},
 };
 
 struct HistogramInfo {

@@ -41,6 +41,9 @@ enum Tickers : uint32_t {
   BLOCK_READ_BYTES,         // bytes read from table files for blocks
   BLOOM_FILTER_USEFUL,      // point lookups a filter answered "absent"
   BLOOM_FILTER_FULL_POSITIVE,  // point lookups a filter let through
+  FLUSH_WRITE_BYTES,           // bytes of level-0 tables written by flushes
+  COMPACT_READ_BYTES,          // input bytes of compactions (trivial moves excluded)
+  COMPACT_WRITE_BYTES,         // bytes of tables written by compactions
   TICKER_ENUM_MAX
 };
 
