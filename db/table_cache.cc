@@ -106,8 +106,9 @@ struct TableCache::Rep {
     if (options.env == nullptr) options.env = Env::Default();
     if (options.comparator == nullptr) options.comparator = BytewiseComparator();
     fs = options.env->GetFileSystem();
-    file_options.use_mmap_reads = options.allow_mmap_reads;
+    file_options.use_mmap_reads = options.allow_mmap_reads || options.table_mmap_reads;
     file_options.use_direct_reads = options.use_direct_reads;
+    unbounded = max_open_files <= 0;
     size_t capacity = CapacityFor(max_open_files);
     const int shard_bits = ShardBitsFor(capacity);
     // A multiple of the shard count, so the shards' (rounded-up) capacities
@@ -123,6 +124,7 @@ struct TableCache::Rep {
   Status OpenTable(const TableFileMeta& meta, std::unique_ptr<BlockBasedTable>* table);
 
   const std::string db_path;
+  bool unbounded = false;  // max_open_files <= 0: readers may stay pinned by file metadata
   Options options;  // env and comparator never null
   const BlockBasedTableOptions table_options;
   FileSystem* fs = nullptr;
@@ -199,6 +201,22 @@ InternalIterator* TableCache::NewIterator(const ReadOptions& read_options,
   auto* table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
   if (table_out != nullptr) *table_out = table;
   return new PinnedTableIterator(table->NewIterator(read_options), rep_->cache.get(), handle);
+}
+
+Status TableCache::Get(const ReadOptions& read_options, FileMetaData* file, int level,
+                       const Slice& key, GetContext* get_context) {
+  auto* table = static_cast<BlockBasedTable*>(file->pinned_table.table());
+  if (table != nullptr) return table->Get(read_options, key, get_context);
+  const TableFileMeta meta{file->number, file->file_size, level};
+  if (!rep_->unbounded) return Get(read_options, meta, key, get_context);
+  Cache::Handle* handle = nullptr;
+  Status s = rep_->FindTable(meta, &handle);
+  if (!s.ok()) return s;
+  table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
+  // The slot keeps the handle (released when the file's metadata goes);
+  // if another thread pinned first, ours goes back now.
+  if (!file->pinned_table.Install(rep_->cache.get(), handle, table)) rep_->cache->Release(handle);
+  return table->Get(read_options, key, get_context);
 }
 
 Status TableCache::GetTableProperties(const TableFileMeta& file,

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "db/dbformat.h"
+#include "db/version_edit.h"
 #include "strata/cache.h"
 #include "strata/options.h"
 #include "strata/status.h"
@@ -47,6 +48,12 @@ class TableCache {
 
   // Point lookup in one file (see BlockBasedTable::Get).
   Status Get(const ReadOptions& read_options, const TableFileMeta& file, const Slice& key,
+             GetContext* get_context);
+
+  // The same for a file of a Version: with an unbounded cache
+  // (max_open_files = -1) the reader stays pinned in file->pinned_table
+  // after the first lookup, and later lookups skip the cache.
+  Status Get(const ReadOptions& read_options, FileMetaData* file, int level, const Slice& key,
              GetContext* get_context);
 
   // An iterator over one file; it keeps the reader pinned until destroyed.

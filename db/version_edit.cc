@@ -7,6 +7,23 @@
 
 namespace strata {
 
+PinnedTableSlot::~PinnedTableSlot() {
+  Pin* p = pin_.load(std::memory_order_acquire);
+  if (p != nullptr) {
+    p->cache->Release(p->handle);
+    delete p;
+  }
+}
+
+bool PinnedTableSlot::Install(Cache* cache, Cache::Handle* handle, void* table) {
+  auto* p = new Pin{cache, handle, table};
+  Pin* expected = nullptr;
+  if (pin_.compare_exchange_strong(expected, p, std::memory_order_acq_rel)) return true;
+  delete p;
+  return false;
+}
+
+
 namespace {
 
 void PutVarint64Field(std::string* dst, uint32_t custom_tag, uint64_t v) {

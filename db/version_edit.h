@@ -16,6 +16,7 @@
 // Thread-safety: not thread-safe (plain data).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "db/dbformat.h"
+#include "strata/cache.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 
@@ -79,6 +81,35 @@ enum NewFileCustomTag : uint32_t {
   kPathId = kCustomTagNonSafeIgnoreMask + 1,
 };
 
+// In memory only: a table reader held open for one FileMetaData, so point
+// lookups skip the table cache (see TableCache::Get with a FileMetaData).
+// Copies start empty; the destructor gives the reader back.
+// Thread-safety: Install and table() may race; the first Install wins.
+class PinnedTableSlot {
+ public:
+  PinnedTableSlot() = default;
+  PinnedTableSlot(const PinnedTableSlot&) {}
+  PinnedTableSlot& operator=(const PinnedTableSlot&) { return *this; }
+  ~PinnedTableSlot();
+
+  // The pinned reader (a BlockBasedTable*), or nullptr.
+  void* table() const {
+    const Pin* p = pin_.load(std::memory_order_acquire);
+    return p != nullptr ? p->table : nullptr;
+  }
+  // Takes over (cache, handle) if the slot is empty and returns true;
+  // otherwise returns false and the caller keeps its handle.
+  bool Install(Cache* cache, Cache::Handle* handle, void* table);
+
+ private:
+  struct Pin {
+    Cache* cache;
+    Cache::Handle* handle;
+    void* table;
+  };
+  std::atomic<Pin*> pin_{nullptr};
+};
+
 struct FileMetaData {
   uint64_t number = 0;
   uint32_t path_id = 0;
@@ -100,6 +131,7 @@ struct FileMetaData {
   // a running compaction has taken it as input (guarded by the DB mutex).
   int refs = 0;
   bool being_compacted = false;
+  PinnedTableSlot pinned_table;
 };
 
 class VersionEdit {

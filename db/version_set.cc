@@ -186,8 +186,7 @@ Status Version::Get(const ReadOptions& options, const Slice& internal_key,
         ucmp->Compare(user_key, ExtractUserKey(f->largest)) > 0) {
       continue;
     }
-    Status s = tc->Get(options, TableFileMeta{f->number, f->file_size, 0}, internal_key,
-                       get_context);
+    Status s = tc->Get(options, f, 0, internal_key, get_context);
     if (!s.ok()) return s;
     if (get_context->state() != GetContext::kNotFound) return Status::OK();
   }
@@ -198,8 +197,7 @@ Status Version::Get(const ReadOptions& options, const Slice& internal_key,
     if (i == files.size()) continue;
     FileMetaData* f = files[i];
     if (ucmp->Compare(user_key, ExtractUserKey(f->smallest)) < 0) continue;
-    Status s = tc->Get(options, TableFileMeta{f->number, f->file_size, level}, internal_key,
-                       get_context);
+    Status s = tc->Get(options, f, level, internal_key, get_context);
     if (!s.ok()) return s;
     if (get_context->state() != GetContext::kNotFound) return Status::OK();
   }

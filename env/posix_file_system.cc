@@ -130,6 +130,8 @@ class PosixMmapReadableFile final : public RandomAccessFile {
   PosixMmapReadableFile(const char* base, size_t length) : base_(base), length_(length) {}
   ~PosixMmapReadableFile() override { munmap(const_cast<char*>(base_), length_); }
 
+  Slice mapped_contents() const override { return Slice(base_, length_); }
+
   Status Read(uint64_t offset, size_t n, Slice* result, char* /*scratch*/) const override {
     if (offset >= length_) {
       *result = Slice();

@@ -1,6 +1,7 @@
 #include "table/block_based_table_reader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <cstring>
 #include <utility>
@@ -190,6 +191,29 @@ struct BlockBasedTable::Rep {
   // Block cache keys: prefix (fixed64 cache id) | varint64 block offset.
   char cache_prefix[8];
 
+  // The file is memory-mapped (its reads return views into the mapping):
+  // uncompressed data blocks are then used in place, and a bit per 64-byte
+  // granule of the file records which blocks' checksums were verified
+  // (blocks of at least 64 bytes start in distinct granules; smaller ones
+  // are verified on every read).
+  bool mmap_file = false;
+  Slice mapped;  // the whole file when mmap_file
+  std::unique_ptr<std::atomic<uint64_t>[]> verified;
+
+  bool IsVerified(uint64_t offset) const {
+    const uint64_t g = offset >> 6;
+    return (verified[g >> 6].load(std::memory_order_relaxed) >> (g & 63)) & 1;
+  }
+  void SetVerified(uint64_t offset) const {
+    const uint64_t g = offset >> 6;
+    verified[g >> 6].fetch_or(uint64_t{1} << (g & 63), std::memory_order_relaxed);
+  }
+
+  // The mmap path of RetrieveBlock: true if it produced *out (an
+  // uncompressed block used in place); false to take the copying path.
+  bool RetrieveMappedBlock(const ReadOptions& ro, const BlockHandle& handle,
+                           CachableRef<Block>* out, Status* s) const;
+
   std::string Context(uint64_t offset) const {
     return options.file_name + ": block at offset " + std::to_string(offset);
   }
@@ -306,9 +330,43 @@ Status BlockBasedTable::Rep::ReadBlock(const BlockHandle& handle, bool verify, b
   return Status::OK();
 }
 
+bool BlockBasedTable::Rep::RetrieveMappedBlock(const ReadOptions& ro, const BlockHandle& handle,
+                                               CachableRef<Block>* out, Status* s) const {
+  const uint64_t offset = handle.offset();
+  const uint64_t size = handle.size();
+  if (offset > file_size || size + kBlockTrailerSize > file_size - offset) return false;
+  const size_t n = static_cast<size_t>(size) + kBlockTrailerSize;
+  if (offset + n > mapped.size()) return false;
+  const Slice raw(mapped.data() + offset, n);
+  if (static_cast<unsigned char>(raw[size]) != kNoCompression) return false;
+  if (ro.verify_checksums) {
+    const bool trackable = n >= 64;
+    if (!trackable || !IsVerified(offset)) {
+      *s = VerifyBlockChecksum(footer.checksum_type(), raw.data(), static_cast<size_t>(size),
+                               Context(offset));
+      if (!s->ok()) return true;
+      if (trackable) SetVerified(offset);
+    }
+  }
+  auto* block = new Block(Slice(raw.data(), static_cast<size_t>(size)));
+  if (!block->ok()) {
+    delete block;
+    *s = Status::Corruption(Context(offset) + ": bad block contents");
+    return true;
+  }
+  RecordTick(statistics, BLOCK_READ_BYTES, n);
+  out->SetOwned(block);
+  *s = Status::OK();
+  return true;
+}
+
 Status BlockBasedTable::Rep::RetrieveBlock(const ReadOptions& ro, const BlockHandle& handle,
                                            Cache::Priority pri, CachableRef<Block>* out,
                                            ReadaheadBuffer* readahead) const {
+  if (mmap_file) {
+    Status s;
+    if (RetrieveMappedBlock(ro, handle, out, &s)) return s;
+  }
   char key_buf[sizeof(cache_prefix) + kMaxVarint64Length];
   Slice key;
   if (block_cache != nullptr) {
@@ -430,6 +488,8 @@ Status BlockBasedTable::Open(const TableReaderOptions& options,
       return Status::Corruption(fname + ": short read of the footer at offset " +
                                 std::to_string(file_size - n));
     }
+    r->mapped = r->file->mapped_contents();
+    r->mmap_file = r->mapped.size() >= file_size && file_size > 0;
     s = r->footer.DecodeFrom(result);
     if (!s.ok()) {
       return Status::Corruption(fname + ": footer at offset " + std::to_string(file_size - n) +
@@ -514,6 +574,10 @@ Status BlockBasedTable::Open(const TableReaderOptions& options,
   r->index_value_delta_encoded = props.index_value_is_delta_encoded != 0;
   r->index_cmp = r->index_key_is_user_key ? r->user_cmp : static_cast<const Comparator*>(&r->icmp);
 
+  if (r->mmap_file) {
+    const uint64_t granules = (file_size >> 6) + 1;
+    r->verified = std::make_unique<std::atomic<uint64_t>[]>((granules + 63) / 64);
+  }
   if (r->block_cache != nullptr) {
     EncodeFixed64(r->cache_prefix, r->block_cache->NewId());
   } else {

@@ -124,6 +124,7 @@ class StrataEngine {
     }
     options_.allow_mmap_writes = flags.mmap_write;
     options_.wal_mmap_writes = flags.wal_mmap_writes;
+    options_.table_mmap_reads = flags.table_mmap_reads;
     options_.allow_mmap_reads = flags.mmap_read;
     options_.use_fsync = flags.use_fsync;
     options_.max_open_files = flags.open_files;

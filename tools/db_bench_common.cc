@@ -73,6 +73,8 @@ BenchFlags::BenchFlags() {
       "Pipeline WAL and memtable writes (applied when given)");
   Add("mmap_write", &mmap_write, "Write files through memory maps");
   Add("wal_mmap_writes", &wal_mmap_writes, "Strata only: append to the WAL through a memory map");
+  Add("table_mmap_reads", &table_mmap_reads,
+      "Strata only: read table files through memory maps (uncompressed blocks in place)");
   Add("mmap_read", &mmap_read, "Read files through memory maps");
   Add("use_fsync", &use_fsync, "fsync instead of fdatasync");
   Add("open_files", &open_files, "Most files kept open; -1: no limit");

@@ -114,6 +114,7 @@ struct BenchFlags {
   bool enable_pipelined_write = true;
   bool mmap_write = false;
   bool wal_mmap_writes = true;  // Strata only: append to the WAL through a map
+  bool table_mmap_reads = true;  // Strata only: read tables through maps
   bool mmap_read = false;
   bool use_fsync = false;
   int32_t open_files = -1;

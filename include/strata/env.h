@@ -58,6 +58,9 @@ class STRATA_EXPORT RandomAccessFile {
   virtual Status Read(uint64_t offset, size_t n, Slice* result, char* scratch) const = 0;
   // Advice that [offset, offset+n) will be read soon; may do nothing.
   virtual Status Prefetch(uint64_t /*offset*/, size_t /*n*/) { return Status::OK(); }
+  // For a file mapped into memory: its bytes (as of open), valid as long as
+  // this object lives, so readers may use them in place. Empty otherwise.
+  virtual Slice mapped_contents() const { return Slice(); }
 };
 
 // A file written sequentially. Durability levels:

@@ -87,6 +87,13 @@ struct STRATA_EXPORT DBOptions {
   // Write every file (the WAL included) through memory maps.
   bool allow_mmap_writes = false;
   bool allow_mmap_reads = false;
+  // Read table files through memory maps (Strata's default; LevelDB's
+  // behaviour): uncompressed blocks are used in place -- no read system
+  // call, no copy, no block-cache entry -- and their checksum is verified
+  // the first time each block is read. Compressed blocks still go through
+  // the block cache. false (with allow_mmap_reads false) gives RocksDB's
+  // pread path.
+  bool table_mmap_reads = true;
   bool use_direct_reads = false;
   bool use_fsync = false;
   // Bytes preallocated for a WAL file at a time.
