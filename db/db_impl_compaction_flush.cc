@@ -54,11 +54,11 @@ void DBImpl::InstallNewSuperVersion() {
   sv->current->Ref();
   InstallSuperVersion(sv);
   const Version* v = versions_->current();
-  const bool stall = !options_.disable_auto_compactions &&
-                     (v->NumLevelFiles(0) >= options_.level0_slowdown_writes_trigger ||
-                      (options_.soft_pending_compaction_bytes_limit > 0 &&
-                       v->EstimatedPendingCompactionBytes() >=
-                           options_.soft_pending_compaction_bytes_limit));
+  const bool stall =
+      !options_.disable_auto_compactions &&
+      (v->NumLevelFiles(0) >= options_.level0_slowdown_writes_trigger ||
+       (options_.soft_pending_compaction_bytes_limit > 0 &&
+        v->EstimatedPendingCompactionBytes() >= options_.soft_pending_compaction_bytes_limit));
   stall_check_needed_.store(stall, std::memory_order_release);
 }
 
@@ -120,9 +120,9 @@ Status DBImpl::MaybeStallWrite(uint64_t group_bytes) {
       const bool auto_compact = !options_.disable_auto_compactions;
       const bool too_many_l0 =
           auto_compact && v->NumLevelFiles(0) >= options_.level0_stop_writes_trigger;
-      const bool too_much_debt = auto_compact && options_.hard_pending_compaction_bytes_limit > 0 &&
-                                 v->EstimatedPendingCompactionBytes() >=
-                                     options_.hard_pending_compaction_bytes_limit;
+      const bool too_much_debt =
+          auto_compact && options_.hard_pending_compaction_bytes_limit > 0 &&
+          v->EstimatedPendingCompactionBytes() >= options_.hard_pending_compaction_bytes_limit;
       if (!too_many_memtables && !too_many_l0 && !too_much_debt) break;
       if (!stopped) {
         stopped = true;
@@ -262,8 +262,8 @@ Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit, FileMetaData* 
   ls.count++;
   ls.files_out += outputs.size();
   Log(info_log_.get(),
-      "flush: memtable of %" PRIu64 " entries -> %zu level-0 table(s), %" PRIu64
-      " bytes, %" PRIu64 " us",
+      "flush: memtable of %" PRIu64 " entries -> %zu level-0 table(s), %" PRIu64 " bytes, %" PRIu64
+      " us",
       mem->num_entries(), outputs.size(), stats.bytes_written, clock_->NowMicros() - start);
   return Status::OK();
 }
@@ -354,8 +354,8 @@ Status DBImpl::RunCompaction(Compaction* c) {
     if (!s.ok()) return s;
     ls.bytes_moved += bytes;
     InstallNewSuperVersion();
-    Log(info_log_.get(), "compaction %s: %" PRIu64 " bytes moved, %s", c->Summary().c_str(),
-        bytes, versions_->current()->LevelSummary().c_str());
+    Log(info_log_.get(), "compaction %s: %" PRIu64 " bytes moved, %s", c->Summary().c_str(), bytes,
+        versions_->current()->LevelSummary().c_str());
     return Status::OK();
   }
 
@@ -523,8 +523,8 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
         break;
       }
       bool conflict = false;
-      std::unique_ptr<Compaction> c = picker_->CompactRange(versions_->current(), level,
-                                                            output_level, begin, end, &conflict);
+      std::unique_ptr<Compaction> c =
+          picker_->CompactRange(versions_->current(), level, output_level, begin, end, &conflict);
       if (c == nullptr && !conflict) break;  // nothing (left) in range at this level
       if (c == nullptr) {
         bg_cv_.TimedWaitMicros(10000);  // wait for the background job holding the files
@@ -571,9 +571,9 @@ Status DBImpl::WaitForCompact() {
       return Status::ShutdownInProgress("WaitForCompact during close");
     }
     MaybeScheduleFlushOrCompaction();
-    const bool busy = flush_scheduled_ || compactions_scheduled_ > 0 || !imm_.empty() ||
-                      (!options_.disable_auto_compactions &&
-                       picker_->NeedsCompaction(versions_->current()));
+    const bool busy =
+        flush_scheduled_ || compactions_scheduled_ > 0 || !imm_.empty() ||
+        (!options_.disable_auto_compactions && picker_->NeedsCompaction(versions_->current()));
     if (!busy) return Status::OK();
     bg_cv_.TimedWaitMicros(10000);
   }
@@ -589,9 +589,8 @@ void DBImpl::DeleteObsoleteFiles() {
   // A file numbered at or above next_file_number() now may be created by a
   // job that starts while the directory is scanned below without mu_: keep
   // those too, not only the outputs of jobs already running.
-  const uint64_t min_pending =
-      std::min<uint64_t>(pending_outputs_.empty() ? ~0ull : *pending_outputs_.begin(),
-               versions_->next_file_number());
+  const uint64_t min_pending = std::min<uint64_t>(
+      pending_outputs_.empty() ? ~0ull : *pending_outputs_.begin(), versions_->next_file_number());
   uint64_t min_log = mem_log_number_;
   for (const ImmMemTable& imm : imm_) min_log = std::min(min_log, imm.log_number);
   min_log = std::min(min_log, std::max(versions_->log_number(), uint64_t{1}));
@@ -640,9 +639,8 @@ std::string DBImpl::LevelStatsString() {
   std::string r;
   char buf[512];
   r += "\n** Compaction Stats [default] **\n";
-  r +=
-      "Level    Files   Size(MB) Score Target(MB) Read(GB) Write(GB) Moved(GB) W-Amp "
-      "Comp(sec) Comp(cnt)\n";
+  r += "Level    Files   Size(MB) Score Target(MB) Read(GB) Write(GB) Moved(GB) W-Amp "
+       "Comp(sec) Comp(cnt)\n";
   r += std::string(100, '-') + "\n";
   std::map<int, double> scores;
   for (const Version::LevelScore& s : v->compaction_scores()) scores[s.level] = s.score;
@@ -659,8 +657,8 @@ std::string DBImpl::LevelStatsString() {
              "\n",
              level, files, bytes / 1048576.0, scores.count(level) ? scores[level] : 0.0,
              v->MaxBytesForLevel(level) / 1048576.0, ls.bytes_read / 1073741824.0,
-             ls.bytes_written / 1073741824.0, ls.bytes_moved / 1073741824.0, wamp,
-             ls.micros / 1e6, ls.count);
+             ls.bytes_written / 1073741824.0, ls.bytes_moved / 1073741824.0, wamp, ls.micros / 1e6,
+             ls.count);
     r += buf;
     total_files += files;
     total_bytes += bytes;

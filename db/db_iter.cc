@@ -69,13 +69,13 @@ class DBIter final : public Iterator {
     direction_ = kReverse;
     ClearSaved();
     if (has_upper_) {
-      // The last entry before every version of the upper bound.
-      SeekInternal(upper_, kMaxSequenceNumber);
-      if (iter_->Valid()) {
-        iter_->Prev();
-      } else {
-        iter_->SeekToLast();
-      }
+      // The last entry before every version of the upper bound: (upper,
+      // max sequence) sorts before all of them. (Seek + Prev would not do:
+      // sources may stop short of the bound, leaving nothing to step back
+      // from.)
+      scratch_.clear();
+      AppendInternalKey(&scratch_, upper_, kMaxSequenceNumber, kValueTypeForSeek);
+      iter_->SeekForPrev(scratch_);
     } else {
       iter_->SeekToLast();
     }
@@ -214,7 +214,10 @@ class DBIter final : public Iterator {
     ParsedInternalKey ikey;
     while (iter_->Valid()) {
       if (!Parse(&ikey)) return;
-      if (ikey.sequence <= sequence_) {
+      // Entries at or past the upper bound are never shown (a source may
+      // hand them out after a direction change).
+      if (ikey.sequence <= sequence_ &&
+          !(has_upper_ && cmp_->Compare(ikey.user_key, upper_) >= 0)) {
         if (value_type != kTypeDeletion && cmp_->Compare(ikey.user_key, saved_key_) < 0) {
           break;  // saved_key_ is complete: all its entries are behind us
         }

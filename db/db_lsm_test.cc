@@ -192,7 +192,8 @@ class DBLsmRandomizedTest : public ::testing::TestWithParam<LsmParams> {
     const std::string target = RandomKey();
     Model::const_iterator m;
     bool valid;
-    switch (rng_() % 4) {
+    const int kind = static_cast<int>(rng_() % 4);
+    switch (kind) {
       case 0:
         it->Seek(target);
         m = model.lower_bound(use_lo ? std::max(target, lo) : target);
@@ -231,7 +232,10 @@ class DBLsmRandomizedTest : public ::testing::TestWithParam<LsmParams> {
                                     << (valid ? " expected " + m->first : std::string())
                                     << (it->Valid() ? " got " + it->key().ToString() : "");
       if (!valid) break;
-      ASSERT_EQ(m->first, it->key().ToString()) << Where() << " step " << i;
+      ASSERT_EQ(m->first, it->key().ToString())
+          << Where() << " step " << i << " kind " << kind << " target " << target
+          << " lo=" << (use_lo ? lo : "-") << " hi=" << (use_hi ? hi : "-") << " snap "
+          << (snap != nullptr);
       ASSERT_EQ(m->second, it->value().ToString()) << Where() << " step " << i;
       if (rng_() % 4 == 0) {
         it->Prev();

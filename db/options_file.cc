@@ -145,11 +145,11 @@ std::string OptionsFileContents(const Options& o, const BlockBasedTableOptions& 
   Line(&r, "pin_l0_filter_and_index_blocks_in_cache",
        Bool(t.pin_l0_filter_and_index_blocks_in_cache));
   Line(&r, "enable_index_compression", Bool(t.enable_index_compression));
-  Line(&r, "data_block_index_type",
-       t.data_block_index_type ==
-               BlockBasedTableOptions::DataBlockIndexType::kDataBlockBinaryAndHash
-           ? "kDataBlockBinaryAndHash"
-           : "kDataBlockBinarySearch");
+  Line(
+      &r, "data_block_index_type",
+      t.data_block_index_type == BlockBasedTableOptions::DataBlockIndexType::kDataBlockBinaryAndHash
+          ? "kDataBlockBinaryAndHash"
+          : "kDataBlockBinarySearch");
   snprintf(buf, sizeof(buf), "%f", t.data_block_hash_table_util_ratio);
   Line(&r, "data_block_hash_table_util_ratio", buf);
   std::string filter = "nullptr";

@@ -125,7 +125,7 @@ struct TableCache::Rep {
 
   const std::string db_path;
   bool unbounded = false;  // max_open_files <= 0: readers may stay pinned by file metadata
-  Options options;  // env and comparator never null
+  Options options;         // env and comparator never null
   const BlockBasedTableOptions table_options;
   FileSystem* fs = nullptr;
   FileOptions file_options;

@@ -23,7 +23,6 @@ bool PinnedTableSlot::Install(Cache* cache, Cache::Handle* handle, void* table) 
   return false;
 }
 
-
 namespace {
 
 void PutVarint64Field(std::string* dst, uint32_t custom_tag, uint64_t v) {

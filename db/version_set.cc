@@ -120,9 +120,8 @@ class VersionBuilder {
             const uint64_t a = out[i - 1]->number, b = out[i]->number;
             // v is discarded: it must not list files the builder still owns.
             for (int l = 0; l < num_levels_; ++l) v->files_[l].clear();
-            return Status::Corruption("files " + std::to_string(a) + " and " +
-                                      std::to_string(b) + " overlap in level " +
-                                      std::to_string(level));
+            return Status::Corruption("files " + std::to_string(a) + " and " + std::to_string(b) +
+                                      " overlap in level " + std::to_string(level));
           }
         }
       }
@@ -148,9 +147,7 @@ Version::Version(VersionSet* vset, uint64_t version_number)
 
 Version::~Version() { vset_->RemoveVersion(this); }
 
-const Comparator* Version::user_comparator() const {
-  return vset_->icmp().user_comparator();
-}
+const Comparator* Version::user_comparator() const { return vset_->icmp().user_comparator(); }
 
 void Version::Ref() { refs_.fetch_add(1, std::memory_order_relaxed); }
 
@@ -222,8 +219,7 @@ void Version::AddIterators(const ReadOptions& options,
   }
   for (int level = 1; level < num_levels_; ++level) {
     if (files_[level].empty()) continue;
-    iters->emplace_back(
-        NewLevelIterator(tc, options, &vset_->icmp(), files_[level], level));
+    iters->emplace_back(NewLevelIterator(tc, options, &vset_->icmp(), files_[level], level));
   }
 }
 
@@ -328,7 +324,8 @@ void Version::ComputeCompactionScores(const ColumnFamilyOptions& o) {
     }
     base_level_ = base_level;
     for (int level = base_level; level < num_levels_; ++level) {
-      level_max_bytes_[level] = static_cast<uint64_t>(std::min(std::max(targets[level], 1.0), 9.0e18));
+      level_max_bytes_[level] =
+          static_cast<uint64_t>(std::min(std::max(targets[level], 1.0), 9.0e18));
     }
   }
 
@@ -344,8 +341,7 @@ void Version::ComputeCompactionScores(const ColumnFamilyOptions& o) {
         bytes += f->file_size;
       }
     }
-    double score = static_cast<double>(files) /
-                   std::max(1, o.level0_file_num_compaction_trigger);
+    double score = static_cast<double>(files) / std::max(1, o.level0_file_num_compaction_trigger);
     if (num_levels_ > 1 && files >= o.level0_file_num_compaction_trigger) {
       score = std::max(score, static_cast<double>(bytes) / static_cast<double>(base));
     }
@@ -526,9 +522,9 @@ Status VersionSet::Recover() {
       // below rejects the DB if one is still live.
     } else {
       if (edit.comparator().has_value() && *edit.comparator() != options_.comparator->Name()) {
-        return Status::InvalidArgument(options_.comparator->Name(),
-                                       "does not match existing comparator " +
-                                           *edit.comparator() + " (" + manifest + ")");
+        return Status::InvalidArgument(
+            options_.comparator->Name(),
+            "does not match existing comparator " + *edit.comparator() + " (" + manifest + ")");
       }
       s = builder.Apply(edit);
       if (!s.ok()) return Status::Corruption(s.getState(), where);

@@ -196,8 +196,8 @@ bool BlockIter::ParseNextKey() {
   }
   value_ = Slice(p + non_shared, value_length);
   if (index_mode_ != 0) {
-    if (!DecodeIndexValue(p + non_shared,
-                          index_mode_ == 1 ? p + non_shared + value_length : limit, shared)) {
+    if (!DecodeIndexValue(p + non_shared, index_mode_ == 1 ? p + non_shared + value_length : limit,
+                          shared)) {
       CorruptionError();
       return false;
     }

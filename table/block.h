@@ -111,8 +111,8 @@ class BlockIter final : public InternalIterator {
   void Init(const Comparator* cmp, const char* data, uint32_t restarts, uint32_t num_restarts,
             const char* hash_map, uint16_t num_buckets);
   // Decodes the entry header at p; nullptr when it does not fit.
-  const char* DecodeHeader(const char* p, const char* limit, uint32_t* shared,
-                           uint32_t* non_shared, uint32_t* value_length) const;
+  const char* DecodeHeader(const char* p, const char* limit, uint32_t* shared, uint32_t* non_shared,
+                           uint32_t* value_length) const;
   // Index mode: decodes handle_ from the value at p (limit = end of entries).
   bool DecodeIndexValue(const char* p, const char* limit, uint32_t shared);
   uint32_t RestartPoint(uint32_t index) const;

@@ -245,8 +245,7 @@ struct BlockBasedTable::Rep {
     }
     const uint64_t t = KeyPrefix(target);
     size_t i = static_cast<size_t>(
-        std::lower_bound(index_prefixes.begin(), index_prefixes.end(), t) -
-        index_prefixes.begin());
+        std::lower_bound(index_prefixes.begin(), index_prefixes.end(), t) - index_prefixes.begin());
     if (i == index_prefixes.size()) {
       iter->SeekToRestart(static_cast<uint32_t>(i - 1));
       if (iter->Valid()) iter->Next();  // past the last entry: invalid
@@ -264,7 +263,8 @@ struct BlockBasedTable::Rep {
   static uint64_t KeyPrefix(const Slice& key) {
     uint64_t v = 0;
     const size_t n = std::min<size_t>(8, key.size());
-    for (size_t j = 0; j < n; ++j) v |= static_cast<uint64_t>(static_cast<uint8_t>(key[j])) << (56 - 8 * j);
+    for (size_t j = 0; j < n; ++j)
+      v |= static_cast<uint64_t>(static_cast<uint8_t>(key[j])) << (56 - 8 * j);
     return v;
   }
   Status GetFilter(const ReadOptions& ro, CachableRef<FullFilterBlockReader>* out) const;
@@ -631,8 +631,8 @@ Status BlockBasedTable::Open(const TableReaderOptions& options,
       r->pinned_index = r->block_cache->Lookup(
           Slice(key_buf, r->CacheKey(r->footer.index_handle().offset(), key_buf)));
       if (r->has_filter) {
-        r->pinned_filter = r->block_cache->Lookup(
-            Slice(key_buf, r->CacheKey(r->filter_handle.offset(), key_buf)));
+        r->pinned_filter =
+            r->block_cache->Lookup(Slice(key_buf, r->CacheKey(r->filter_handle.offset(), key_buf)));
       }
     }
   }
@@ -683,8 +683,7 @@ Status BlockBasedTable::Get(const ReadOptions& read_options, const Slice& key,
       ParsedInternalKey parsed;
       s = ParseInternalKey(data_iter.key(), &parsed);
       if (!s.ok()) {
-        return Status::Corruption(r->Context(index_iter.handle().offset()) + ": " +
-                                  s.ToString());
+        return Status::Corruption(r->Context(index_iter.handle().offset()) + ": " + s.ToString());
       }
       if (!get_context->SaveValue(parsed, data_iter.value())) {
         done = true;
@@ -698,8 +697,8 @@ Status BlockBasedTable::Get(const ReadOptions& read_options, const Slice& key,
     if (done) break;
   }
   if (!index_iter.status().ok()) {
-    return Status::Corruption(r->Context(r->footer.index_handle().offset()) + ": index: " +
-                              index_iter.status().ToString());
+    return Status::Corruption(r->Context(r->footer.index_handle().offset()) +
+                              ": index: " + index_iter.status().ToString());
   }
   return Status::OK();
 }
@@ -821,8 +820,8 @@ class BlockBasedTable::Iter final : public InternalIterator {
 
   bool CheckDataStatus() {
     if (data_valid_ && !data_iter_.status().ok()) {
-      status_ = Status::Corruption(rep_->Context(data_offset_) + ": " +
-                                   data_iter_.status().ToString());
+      status_ =
+          Status::Corruption(rep_->Context(data_offset_) + ": " + data_iter_.status().ToString());
       data_valid_ = false;
       return false;
     }
@@ -949,8 +948,8 @@ class OwnedBlockIterator final : public InternalIterator {
 InternalIterator* BlockBasedTable::NewRangeTombstoneIterator(const ReadOptions& read_options) {
   if (!rep_->has_range_del) return nullptr;
   std::string contents;
-  Status s = rep_->ReadBlock(rep_->range_del_handle, read_options.verify_checksums, true,
-                             &contents, nullptr);
+  Status s = rep_->ReadBlock(rep_->range_del_handle, read_options.verify_checksums, true, &contents,
+                             nullptr);
   if (!s.ok()) return new OwnedBlockIterator(s);
   auto block = std::make_unique<Block>(std::move(contents));
   return new OwnedBlockIterator(std::move(block), &rep_->icmp, 0,

@@ -140,7 +140,8 @@ void CheckGets(BlockBasedTable* table, const Model& model) {
   for (const auto& [k, v] : model) {
     ParsedInternalKey p;
     ASSERT_OK(ParseInternalKey(k, &p));
-    by_user[p.user_key.ToString()].push_back({p.sequence, p.type == kTypeValue ? v : kDeletedMarker});
+    by_user[p.user_key.ToString()].push_back(
+        {p.sequence, p.type == kTypeValue ? v : kDeletedMarker});
   }
   ReadOptions ro;
   for (const auto& [user, versions] : by_user) {
@@ -186,7 +187,8 @@ TEST_P(TableFormatTest, RoundTrip) {
   topts.filter_policy = NewBloomFilterPolicy(10);
   topts.block_cache = NewLRUCache(1 << 20);
   if (hash_index) {
-    topts.data_block_index_type = BlockBasedTableOptions::DataBlockIndexType::kDataBlockBinaryAndHash;
+    topts.data_block_index_type =
+        BlockBasedTableOptions::DataBlockIndexType::kDataBlockBinaryAndHash;
   }
   Build(model, topts, compression);
   auto props = table_->GetTableProperties();
@@ -349,8 +351,8 @@ TEST_F(TableTest, FilterSkipsAbsentKeysAndCountsInStatistics) {
     EXPECT_TRUE(table_->KeyMayMatch(present));
     const std::string absent = "key" + std::to_string(i * 2 + 1);
     GetContext ctx(BytewiseComparator(), absent, nullptr);
-    ASSERT_OK(table_->Get(ReadOptions(), IKey(absent, kMaxSequenceNumber, kValueTypeForSeek),
-                          &ctx));
+    ASSERT_OK(
+        table_->Get(ReadOptions(), IKey(absent, kMaxSequenceNumber, kValueTypeForSeek), &ctx));
     EXPECT_EQ(ctx.state(), GetContext::kNotFound);
     if (table_->KeyMayMatch(absent)) ++false_positives;
   }
@@ -458,7 +460,8 @@ TEST_F(TableTest, UpperBoundStopsAtTheBlockPastIt) {
 
 TEST_F(TableTest, ApproximateOffsets) {
   Model model;
-  for (int i = 0; i < 1000; ++i) model[IKey("key" + std::to_string(10000 + i), 5)] = std::string(100, 'x');
+  for (int i = 0; i < 1000; ++i)
+    model[IKey("key" + std::to_string(10000 + i), 5)] = std::string(100, 'x');
   BlockBasedTableOptions topts;
   Build(model, topts);
   const uint64_t a = table_->ApproximateOffsetOf(IKey("key10000", 5));

@@ -178,9 +178,8 @@ std::vector<std::string> SubcompactionBoundaries(const Comparator* ucmp,
     points.emplace_back(std::string(s.data(), s.size()), f->file_size);
     total += f->file_size;
   }
-  std::sort(points.begin(), points.end(), [ucmp](const auto& a, const auto& b) {
-    return ucmp->Compare(a.first, b.first) < 0;
-  });
+  std::sort(points.begin(), points.end(),
+            [ucmp](const auto& a, const auto& b) { return ucmp->Compare(a.first, b.first) < 0; });
   uint64_t running = 0;
   int next = 1;
   for (size_t i = 0; i < points.size() && next < n; ++i) {

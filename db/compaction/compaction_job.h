@@ -73,7 +73,6 @@ Status RunTableOutput(const TableOutputOptions& options, InternalIterator* input
 // Splits a compaction of `inputs` into at most n key ranges of similar input
 // size; returns the n-1 boundaries (user keys, ascending).
 std::vector<std::string> SubcompactionBoundaries(const Comparator* user_cmp,
-                                                 const std::vector<FileMetaData*>& inputs,
-                                                 int n);
+                                                 const std::vector<FileMetaData*>& inputs, int n);
 
 }  // namespace strata

@@ -8,8 +8,8 @@ namespace strata {
 namespace {
 
 // User-key range [*smallest, *largest] of a set of files.
-void KeyRange(const std::vector<FileMetaData*>& files, const Comparator* ucmp, std::string* smallest,
-              std::string* largest) {
+void KeyRange(const std::vector<FileMetaData*>& files, const Comparator* ucmp,
+              std::string* smallest, std::string* largest) {
   bool first = true;
   for (const FileMetaData* f : files) {
     const Slice s = ExtractUserKey(f->smallest);
@@ -187,8 +187,9 @@ std::unique_ptr<Compaction> CompactionPicker::PickCompaction(Version* v) {
   const int num_levels = v->num_levels();
   if (num_levels <= 1) return nullptr;
   const uint64_t max_compaction_bytes =
-      options_.max_compaction_bytes != 0 ? options_.max_compaction_bytes
-                                         : 25 * std::max<uint64_t>(1, options_.target_file_size_base);
+      options_.max_compaction_bytes != 0
+          ? options_.max_compaction_bytes
+          : 25 * std::max<uint64_t>(1, options_.target_file_size_base);
   for (const Version::LevelScore& ls : v->compaction_scores()) {
     if (ls.score < 1) break;
     const int level = ls.level;
@@ -239,8 +240,8 @@ std::unique_ptr<Compaction> CompactionPicker::PickCompaction(Version* v) {
 }
 
 std::unique_ptr<Compaction> CompactionPicker::CompactRange(Version* v, int level, int output_level,
-                                                          const Slice* begin, const Slice* end,
-                                                          bool* conflict) {
+                                                           const Slice* begin, const Slice* end,
+                                                           bool* conflict) {
   *conflict = false;
   std::vector<FileMetaData*> inputs;
   v->GetOverlappingInputs(level, begin, end, &inputs);
