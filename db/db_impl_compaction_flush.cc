@@ -396,10 +396,11 @@ Status DBImpl::RunCompaction(Compaction* c) {
       if (level == 0) {
         for (const FileMetaData* f : files) {
           children.emplace_back(
-              table_cache_->NewIterator(ro, TableFileMeta{f->number, f->file_size, 0}));
+              table_cache_->NewCompactionIterator(ro, TableFileMeta{f->number, f->file_size, 0}));
         }
       } else {
-        children.emplace_back(NewLevelIterator(table_cache_.get(), ro, &icmp_, files, level));
+        children.emplace_back(NewLevelIterator(table_cache_.get(), ro, &icmp_, files, level,
+                                               /*for_compaction=*/true));
       }
     }
     std::unique_ptr<InternalIterator> input(NewMergingIterator(&icmp_, std::move(children)));

@@ -23,8 +23,9 @@ class LevelIterator final : public InternalIterator {
  public:
   LevelIterator(TableCache* table_cache, const ReadOptions& read_options,
                 const InternalKeyComparator* icmp, const std::vector<FileMetaData*>& files,
-                int level)
-      : table_cache_(table_cache),
+                int level, bool for_compaction)
+      : for_compaction_(for_compaction),
+        table_cache_(table_cache),
         read_options_(read_options),
         icmp_(icmp),
         ucmp_(icmp->user_comparator()),
@@ -140,7 +141,8 @@ class LevelIterator final : public InternalIterator {
     meta.number = files_[i]->number;
     meta.file_size = files_[i]->file_size;
     meta.level = level_;
-    file_iter_.reset(table_cache_->NewIterator(read_options_, meta));
+    file_iter_.reset(for_compaction_ ? table_cache_->NewCompactionIterator(read_options_, meta)
+                                     : table_cache_->NewIterator(read_options_, meta));
     file_index_ = i;
   }
 
@@ -175,6 +177,7 @@ class LevelIterator final : public InternalIterator {
     valid_ = true;
   }
 
+  const bool for_compaction_;
   TableCache* const table_cache_;
   const ReadOptions read_options_;
   const InternalKeyComparator* const icmp_;
@@ -200,8 +203,9 @@ size_t FindFile(const InternalKeyComparator& icmp, const std::vector<FileMetaDat
 
 InternalIterator* NewLevelIterator(TableCache* table_cache, const ReadOptions& read_options,
                                    const InternalKeyComparator* icmp,
-                                   const std::vector<FileMetaData*>& files, int level) {
-  return new LevelIterator(table_cache, read_options, icmp, files, level);
+                                   const std::vector<FileMetaData*>& files, int level,
+                                   bool for_compaction) {
+  return new LevelIterator(table_cache, read_options, icmp, files, level, for_compaction);
 }
 
 }  // namespace strata

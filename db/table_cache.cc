@@ -121,7 +121,8 @@ struct TableCache::Rep {
   // Sets *handle to a pinned handle whose value is the file's reader,
   // opening the file if it is not cached.
   Status FindTable(const TableFileMeta& meta, Cache::Handle** handle);
-  Status OpenTable(const TableFileMeta& meta, std::unique_ptr<BlockBasedTable>* table);
+  Status OpenTable(const TableFileMeta& meta, std::unique_ptr<BlockBasedTable>* table,
+                   bool for_compaction = false);
 
   const std::string db_path;
   bool unbounded = false;  // max_open_files <= 0: readers may stay pinned by file metadata
@@ -134,14 +135,16 @@ struct TableCache::Rep {
 };
 
 Status TableCache::Rep::OpenTable(const TableFileMeta& meta,
-                                  std::unique_ptr<BlockBasedTable>* table) {
+                                  std::unique_ptr<BlockBasedTable>* table, bool for_compaction) {
   std::string fname = TableFileName(db_path, meta.number);
   std::unique_ptr<RandomAccessFile> file;
-  Status s = fs->NewRandomAccessFile(fname, file_options, &file);
+  FileOptions fopts = file_options;
+  if (for_compaction) fopts.use_mmap_reads = false;
+  Status s = fs->NewRandomAccessFile(fname, fopts, &file);
   if (!s.ok()) {
     // RocksDB (and LevelDB before it) also name tables NNNNNN.ldb.
     std::string legacy = db_path + "/" + MakeFileNumber(meta.number) + ".ldb";
-    Status legacy_status = fs->NewRandomAccessFile(legacy, file_options, &file);
+    Status legacy_status = fs->NewRandomAccessFile(legacy, fopts, &file);
     if (!legacy_status.ok()) {
       legacy_status.PermitUncheckedError();
       return s;  // the error about the name we expect
@@ -155,6 +158,13 @@ Status TableCache::Rep::OpenTable(const TableFileMeta& meta,
   tro.file_name = std::move(fname);
   tro.statistics = options.statistics.get();
   tro.level = meta.level;
+  if (for_compaction) {
+    // A one-pass sequential read: no filter, no block cache.
+    tro.skip_filters = true;
+    tro.table_options.block_cache = nullptr;
+    tro.table_options.no_block_cache = true;
+    tro.table_options.cache_index_and_filter_blocks = false;
+  }
   return BlockBasedTable::Open(tro, std::move(file), meta.file_size, table);
 }
 
@@ -201,6 +211,43 @@ InternalIterator* TableCache::NewIterator(const ReadOptions& read_options,
   auto* table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
   if (table_out != nullptr) *table_out = table;
   return new PinnedTableIterator(table->NewIterator(read_options), rep_->cache.get(), handle);
+}
+
+namespace {
+
+// Owns a private table reader and the iterator over it.
+class OwningTableIterator final : public InternalIterator {
+ public:
+  explicit OwningTableIterator(std::unique_ptr<BlockBasedTable> table, const ReadOptions& ro)
+      : table_(std::move(table)), iter_(table_->NewIterator(ro)) {}
+  ~OwningTableIterator() override {
+    iter_.reset();  // before the table it reads
+    table_.reset();
+  }
+  bool Valid() const override { return iter_->Valid(); }
+  void SeekToFirst() override { iter_->SeekToFirst(); }
+  void SeekToLast() override { iter_->SeekToLast(); }
+  void Seek(const Slice& target) override { iter_->Seek(target); }
+  void SeekForPrev(const Slice& target) override { iter_->SeekForPrev(target); }
+  void Next() override { iter_->Next(); }
+  void Prev() override { iter_->Prev(); }
+  Slice key() const override { return iter_->key(); }
+  Slice value() const override { return iter_->value(); }
+  Status status() const override { return iter_->status(); }
+
+ private:
+  std::unique_ptr<BlockBasedTable> table_;
+  std::unique_ptr<InternalIterator> iter_;
+};
+
+}  // namespace
+
+InternalIterator* TableCache::NewCompactionIterator(const ReadOptions& read_options,
+                                                    const TableFileMeta& file) {
+  std::unique_ptr<BlockBasedTable> table;
+  Status s = rep_->OpenTable(file, &table, /*for_compaction=*/true);
+  if (!s.ok()) return new ErrorInternalIterator(std::move(s));
+  return new OwningTableIterator(std::move(table), read_options);
 }
 
 Status TableCache::Get(const ReadOptions& read_options, FileMetaData* file, int level,

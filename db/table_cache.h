@@ -62,6 +62,13 @@ class TableCache {
   InternalIterator* NewIterator(const ReadOptions& read_options, const TableFileMeta& file,
                                 BlockBasedTable** table_out = nullptr);
 
+  // An iterator for a compaction input: a private reader of its own that
+  // reads with pread (never through a memory map, so a compaction does not
+  // map its whole input into the process), without filters or the table
+  // cache; the iterator owns it.
+  InternalIterator* NewCompactionIterator(const ReadOptions& read_options,
+                                          const TableFileMeta& file);
+
   // The file's properties (opens it if needed).
   Status GetTableProperties(const TableFileMeta& file,
                             std::shared_ptr<const TableProperties>* props);

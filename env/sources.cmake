@@ -2,6 +2,7 @@
 strata_layer(env
   SOURCES
     env/env.cc
+    env/fault_injection_fs.cc
     env/info_log.cc
     env/mem_file_system.cc
     env/posix_file_system.cc
@@ -12,4 +13,5 @@ strata_tests(env
   env/env_test.cc
   env/mem_file_system_test.cc
   env/posix_file_system_test.cc
+  env/fault_injection_fs_test.cc
 )

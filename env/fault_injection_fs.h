@@ -1,0 +1,175 @@
+// FaultInjectionFileSystem: a FileSystem wrapping another one (POSIX or
+// in-memory) that remembers what has been made durable, so a test can cut
+// the power at any moment and see only what a real disk would still hold.
+//
+// What counts as durable (the model of a POSIX file system after power loss):
+//  - File contents: the bytes up to the size the file had at its last
+//    WritableFile::Sync/Fsync. Appended-but-unsynced bytes are lost.
+//  - Directory entries: the names a directory held at its last
+//    Directory::Fsync. A file created (or a rename made) since then
+//    disappears (is undone) on power loss; a rename that replaced a file
+//    brings the replaced file's durable contents back under the target name
+//    (CURRENT is switched by renaming a temp file over it), and the source
+//    name comes back with the renamed file's durable bytes. A delete not yet
+//    made durable is undone too (the file reappears with its durable bytes).
+//  - Files this wrapper has never seen created (they existed before it or
+//    were never opened for writing through it) are taken as fully durable,
+//    as are the entries of a directory up to the first change made in it
+//    through this wrapper. Directories themselves (CreateDir, DeleteDir) are
+//    passed through and assumed durable at once.
+//
+// Operations:
+//  - DropUnsyncedData(): the power loss. Rewrites the base file system to
+//    the durable state above. REQUIRES: nobody writes through this file
+//    system meanwhile (close the DB first; open file objects must not be
+//    used again).
+//  - SetFilesystemActive(false): the crash moment. Every later mutating
+//    operation (create, append, flush, sync, close, rename, delete,
+//    truncate, directory fsync) fails with IOError and changes nothing, so
+//    the DB may keep running while nothing more reaches the "disk". Reads,
+//    locks and directory listing keep working.
+//  - FailAfter(n, mode): fault injection at a chosen operation. The next n
+//    mutating operations succeed; the one after fails with IOError. With
+//    FaultMode::kCrash it also deactivates the file system at that moment
+//    (a crash exactly there); with kOneShot only that operation fails.
+//    mutating_ops() counts the mutating operations attempted so far, so a
+//    test can run a workload once, count, and then walk n over the count.
+//
+// Future growth (issue 6): more fault kinds (ENOSPC, short reads, read
+// errors) and random injection plug into CheckFault(), which every
+// mutating operation already passes through.
+//
+// Thread-safety: thread-safe. One mutex guards all bookkeeping and is held
+// across each base-file-system call it records, so the bookkeeping and the
+// base never disagree. File objects follow strata/env.h (one thread at a
+// time). Costs: every mutating call takes the mutex; deleting or replacing
+// a durable file copies its durable bytes into memory (to undo it later).
+//
+// Invariants:
+//  1. Every tracked name maps to a FileState; a FileState is live under at
+//     most one name, and durable under at most one name per directory.
+//  2. A FileState's synced_size <= its size; both describe the base file
+//     currently at its live name (while it has one).
+//  3. saved_ holds the durable bytes of a FileState that is durable
+//     somewhere but no longer live anywhere.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "strata/env.h"
+#include "util/mutex.h"
+
+namespace strata {
+
+enum class FaultMode {
+  kCrash,    // the failing operation deactivates the file system
+  kOneShot,  // only the failing operation fails
+};
+
+class FaultInjectionFileSystem final : public FileSystem {
+ public:
+  // base is shared with the caller, who may keep using it (for instance to
+  // reopen the DB on the base after a simulated crash).
+  explicit FaultInjectionFileSystem(std::shared_ptr<FileSystem> base);
+  ~FaultInjectionFileSystem() override;
+  FaultInjectionFileSystem(const FaultInjectionFileSystem&) = delete;
+  FaultInjectionFileSystem& operator=(const FaultInjectionFileSystem&) = delete;
+
+  const char* Name() const override { return "FaultInjectionFileSystem"; }
+  FileSystem* base() const { return base_.get(); }
+
+  // --- Fault control -------------------------------------------------------
+
+  // Simulates power loss (see the file comment). Returns the first error of
+  // the base file system, if any. Works whether or not the file system is
+  // active; afterwards every tracked file counts as fully durable.
+  Status DropUnsyncedData() EXCLUDES(mu_);
+  // Active (the default): operations reach the base. Inactive: every
+  // mutating operation fails with IOError("file system inactive").
+  void SetFilesystemActive(bool active) EXCLUDES(mu_);
+  bool IsFilesystemActive() const EXCLUDES(mu_);
+  // Arms the countdown described in the file comment; replaces an earlier one.
+  void FailAfter(uint64_t n, FaultMode mode) EXCLUDES(mu_);
+  void ClearFailAfter() EXCLUDES(mu_);
+  // Mutating operations attempted (whether they succeeded or not).
+  uint64_t mutating_ops() const EXCLUDES(mu_);
+  // Operations failed by the countdown or by inactivity.
+  uint64_t injected_faults() const EXCLUDES(mu_);
+
+  // --- FileSystem ----------------------------------------------------------
+
+  Status NewSequentialFile(const std::string& fname, const FileOptions& opts,
+                           std::unique_ptr<SequentialFile>* result) override;
+  Status NewRandomAccessFile(const std::string& fname, const FileOptions& opts,
+                             std::unique_ptr<RandomAccessFile>* result) override;
+  Status NewWritableFile(const std::string& fname, const FileOptions& opts,
+                         std::unique_ptr<WritableFile>* result) override EXCLUDES(mu_);
+  Status ReopenWritableFile(const std::string& fname, const FileOptions& opts,
+                            std::unique_ptr<WritableFile>* result) override EXCLUDES(mu_);
+  Status NewDirectory(const std::string& name, std::unique_ptr<Directory>* result) override;
+
+  Status FileExists(const std::string& fname) override;
+  Status GetChildren(const std::string& dir, std::vector<std::string>* result) override;
+  Status DeleteFile(const std::string& fname) override EXCLUDES(mu_);
+  Status CreateDir(const std::string& dirname) override EXCLUDES(mu_);
+  Status CreateDirIfMissing(const std::string& dirname) override EXCLUDES(mu_);
+  Status DeleteDir(const std::string& dirname) override EXCLUDES(mu_);
+  Status GetFileSize(const std::string& fname, uint64_t* size) override;
+  Status RenameFile(const std::string& src, const std::string& target) override EXCLUDES(mu_);
+  Status IsDirectory(const std::string& path, bool* is_dir) override;
+  Status Truncate(const std::string& fname, uint64_t size) override EXCLUDES(mu_);
+
+  Status LockFile(const std::string& fname, std::unique_ptr<FileLock>* lock) override;
+  Status UnlockFile(std::unique_ptr<FileLock> lock) override;
+
+  // What one file has made durable (defined in fault_injection_fs.cc).
+  struct FileState;
+
+ private:
+  friend class FaultWritableFile;
+  friend class FaultDirectory;
+
+  using NameMap = std::map<std::string, std::shared_ptr<FileState>>;  // entry name -> file
+  struct DirState {
+    NameMap live;     // the entries now
+    NameMap durable;  // the entries at the last Directory::Fsync
+  };
+
+  // Counts one mutating operation and decides whether it is to fail.
+  Status CheckFault(const char* op, const std::string& path) REQUIRES(mu_);
+  // The directory's state, created from the base's listing on first use
+  // (existing entries are taken as durable).
+  DirState* GetDir(const std::string& dir) REQUIRES(mu_);
+  // Looks up (or starts tracking, as fully durable) the file at path.
+  std::shared_ptr<FileState> Lookup(const std::string& path) REQUIRES(mu_);
+  // Removes the live entry at path; if its file is durable somewhere,
+  // keeps the durable bytes for DropUnsyncedData.
+  void Unlink(const std::string& path) REQUIRES(mu_);
+  bool IsDurableSomewhere(const FileState* f) const REQUIRES(mu_);
+
+  // Entry points of the file objects.
+  Status FileAppend(const std::string& path, FileState* f, WritableFile* base, const Slice& data)
+      EXCLUDES(mu_);
+  Status FileFlush(const std::string& path, WritableFile* base) EXCLUDES(mu_);
+  Status FileSync(const std::string& path, FileState* f, WritableFile* base, bool fsync)
+      EXCLUDES(mu_);
+  Status FileClose(const std::string& path, WritableFile* base) EXCLUDES(mu_);
+  Status DirFsync(const std::string& dir, Directory* base) EXCLUDES(mu_);
+
+  const std::shared_ptr<FileSystem> base_;
+
+  mutable Mutex mu_;
+  std::map<std::string, DirState> dirs_ GUARDED_BY(mu_);  // normalized dir path -> state
+  bool active_ GUARDED_BY(mu_) = true;
+  bool countdown_armed_ GUARDED_BY(mu_) = false;
+  uint64_t countdown_ GUARDED_BY(mu_) = 0;
+  FaultMode countdown_mode_ GUARDED_BY(mu_) = FaultMode::kCrash;
+  uint64_t mutating_ops_ GUARDED_BY(mu_) = 0;
+  uint64_t injected_faults_ GUARDED_BY(mu_) = 0;
+};
+
+}  // namespace strata
