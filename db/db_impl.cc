@@ -94,6 +94,11 @@ Status DBImpl::Close() {
     s = log_->Close();
     log_.reset();
   }
+  for (auto& old : old_logs_) {
+    Status c = old->Close();
+    if (s.ok()) s = c;
+  }
+  old_logs_.clear();
   sv_cache_.ResetAll();
   {
     MutexLock l(&mu_);
@@ -319,10 +324,9 @@ bool DBImpl::GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint6
   } else if (name == "is-write-stopped") {
     *value = write_stopped_ ? 1 : 0;
   } else if (name == "actual-delayed-write-rate") {
-    *value = stall_check_needed_.load() ? (options_.delayed_write_rate != 0
-                                               ? options_.delayed_write_rate
-                                               : 16ull << 20)
-                                        : 0;
+    *value = stall_check_needed_.load()
+                 ? (options_.delayed_write_rate != 0 ? options_.delayed_write_rate : 16ull << 20)
+                 : 0;
   } else if (name == "num-running-compactions") {
     *value = static_cast<uint64_t>(picker_->running_compactions());
   } else if (name == "num-running-flushes") {

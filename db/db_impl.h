@@ -150,8 +150,7 @@ class DBImpl final : public DB {
   Status RunCompaction(Compaction* c) REQUIRES(mu_);
   // Writes mem as one level-0 table and records it in edit (mu_ released
   // meanwhile). *meta_out gets the file (number 0 if nothing was written).
-  Status WriteLevel0Table(MemTable* mem, VersionEdit* edit, FileMetaData* meta_out)
-      REQUIRES(mu_);
+  Status WriteLevel0Table(MemTable* mem, VersionEdit* edit, FileMetaData* meta_out) REQUIRES(mu_);
   void DeleteObsoleteFiles() REQUIRES(mu_);
   // Whether user_key may be in a level below c's output (without mu_).
   bool KeyMayExistBelow(Compaction* c, const Slice& user_key);
@@ -194,6 +193,11 @@ class DBImpl final : public DB {
   // ---- write path: used only by the current write-group leader ----
   WriteThread write_thread_;
   std::unique_ptr<log::Writer> log_;  // current WAL
+  // WALs of immutable memtables, kept open and not yet synced: a synced
+  // write syncs them first, so after power loss the surviving writes are a
+  // prefix (never a later synced write without an earlier one). Dropped
+  // once their memtable is in a table.
+  std::vector<std::unique_ptr<log::Writer>> old_logs_;
   // Current mutable memtable; we hold one reference (the SuperVersion another).
   MemTable* mem_ = nullptr;
   uint64_t log_number_ = 0;
@@ -233,9 +237,9 @@ class DBImpl final : public DB {
 
   // Statistics for strata.stats.
   struct LevelStats {
-    uint64_t bytes_read = 0;      // input bytes of compactions into this level
-    uint64_t bytes_written = 0;   // bytes written to this level
-    uint64_t bytes_moved = 0;     // trivially moved into this level
+    uint64_t bytes_read = 0;     // input bytes of compactions into this level
+    uint64_t bytes_written = 0;  // bytes written to this level
+    uint64_t bytes_moved = 0;    // trivially moved into this level
     uint64_t micros = 0;
     uint64_t count = 0;
     uint64_t files_in = 0;

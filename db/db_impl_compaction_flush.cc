@@ -73,11 +73,20 @@ Status DBImpl::SwitchMemtable() {
     log_number_ = old_log_number;
     return s;
   }
-  // The old WAL is complete: later recovery reads it to its end.
-  s = old_log->Close();
-  old_log.reset();
+  // The old WAL stays open, unsynced, until a synced write or its flush.
+  old_logs_.push_back(std::move(old_log));
   auto* fresh = new MemTable(icmp_, mem_options_);
   MutexLock l(&mu_);
+  // WALs whose memtables are already in tables need no sync any more.
+  const uint64_t min_log = versions_->log_number();
+  for (auto it = old_logs_.begin(); it != old_logs_.end();) {
+    if ((*it)->log_number() < min_log) {
+      (*it)->Close().PermitUncheckedError();
+      it = old_logs_.erase(it);
+    } else {
+      ++it;
+    }
+  }
   // Our reference to the old memtable moves to imm_; fresh's creation
   // reference is ours now.
   imm_.insert(imm_.begin(), ImmMemTable{mem_, mem_log_number_});
@@ -246,6 +255,9 @@ Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit, FileMetaData* 
     std::unique_ptr<InternalIterator> iter(mem->NewIterator());
     s = RunTableOutput(o, iter.get(), &outputs, &stats);
     iter.reset();
+    // The new file's directory entry must be durable before the MANIFEST
+    // names it (and the WAL holding its data becomes obsolete).
+    if (s.ok() && !outputs.empty()) s = db_dir_->Fsync();
     mu_.Lock();
   }
   mem->Unref();
@@ -427,6 +439,14 @@ Status DBImpl::RunCompaction(Compaction* c) {
     run_part(0);
     for (std::thread& t : threads) t.join();
   }
+  bool any_output = false;
+  bool all_ok = true;
+  for (size_t i = 0; i < parts; ++i) {
+    any_output = any_output || !outputs[i].empty();
+    all_ok = all_ok && statuses[i].ok();
+  }
+  // Outputs' directory entries are durable before the MANIFEST lists them.
+  if (all_ok && any_output) statuses[0] = db_dir_->Fsync();
   mu_.Lock();
 
   Status s;

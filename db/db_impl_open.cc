@@ -166,6 +166,33 @@ Status DBImpl::Open() {
 
   s = versions_->Recover();
   if (!s.ok()) return s;
+  // Every table the MANIFEST lists must be there, at its recorded size: a
+  // missing one is damage to report now, not an I/O error on some later read.
+  {
+    const Version* v = versions_->current();
+    for (int level = 0; level < v->num_levels(); ++level) {
+      for (const FileMetaData* f : v->files(level)) {
+        std::string name = TableFileName(dbname_, f->number);
+        uint64_t size = 0;
+        Status fs = fs_->GetFileSize(name, &size);
+        if (!fs.ok()) {
+          const std::string legacy = dbname_ + "/" + MakeFileNumber(f->number) + ".ldb";
+          if (fs_->GetFileSize(legacy, &size).ok()) {
+            fs = Status::OK();
+            name = legacy;
+          }
+        }
+        if (!fs.ok()) {
+          return Status::Corruption("table file listed in the MANIFEST is missing", name);
+        }
+        if (size != f->file_size) {
+          return Status::Corruption(name, "size " + std::to_string(size) + " differs from " +
+                                              std::to_string(f->file_size) +
+                                              " recorded in the MANIFEST");
+        }
+      }
+    }
+  }
   RecoveryState state;
   state.manifest_number = versions_->manifest_file_number();
   state.log_number = versions_->log_number();
@@ -213,8 +240,8 @@ Status DBImpl::Open() {
   if (s.ok()) {
     // Like RocksDB (fail_if_options_file_error=false): a failure here is
     // logged, not fatal.
-    Status os = WriteOptionsFile(fs_, dbname_, versions_->NewFileNumber(), options_,
-                                 table_options_, db_dir_.get());
+    Status os = WriteOptionsFile(fs_, dbname_, versions_->NewFileNumber(), options_, table_options_,
+                                 db_dir_.get());
     if (!os.ok()) {
       Log(InfoLogLevel::kWarn, info_log_.get(), "could not write the OPTIONS file: %s",
           os.ToString().c_str());
@@ -232,8 +259,7 @@ Status DBImpl::Open() {
     DeleteObsoleteFiles();
     MaybeScheduleFlushOrCompaction();
     Log(info_log_.get(),
-        "DB opened: last sequence %" PRIu64 ", WAL %06" PRIu64 ".log, MANIFEST-%06" PRIu64
-        ", %s",
+        "DB opened: last sequence %" PRIu64 ", WAL %06" PRIu64 ".log, MANIFEST-%06" PRIu64 ", %s",
         last, new_log, versions_->manifest_file_number(),
         versions_->current()->LevelSummary().c_str());
   }

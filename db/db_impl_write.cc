@@ -110,7 +110,13 @@ Status DBImpl::WriteGroupToWAL(const WriteThread::WriteGroup& group, size_t tota
   if (total_count > 0) s = AppendGroupToWAL(group);
   if (s.ok() && group.need_sync) {
     const uint64_t start = stats_ != nullptr ? clock_->NowMicros() : 0;
-    s = log_->Sync();
+    // Earlier WALs first: a synced write makes everything before it durable.
+    for (auto& old : old_logs_) {
+      if (s.ok()) s = old->Sync();
+      if (s.ok()) s = old->Close();
+    }
+    if (s.ok()) old_logs_.clear();
+    if (s.ok()) s = log_->Sync();
     wal_syncs_.fetch_add(1, std::memory_order_relaxed);
     if (stats_ != nullptr) {
       stats_->recordTick(WAL_FILE_SYNCED);

@@ -43,6 +43,7 @@ strata_tests(db
   db/write_thread_test.cc
   db/db_lsm_test.cc
   db/db_compaction_test.cc
+  db/db_fault_injection_test.cc
 )
 # The RocksDB interoperability tests also carry the "interop" label.
 if(TEST db_interop_test)

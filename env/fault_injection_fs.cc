@@ -289,8 +289,8 @@ Status FaultInjectionFileSystem::FileFlush(const std::string& path, WritableFile
   return base->Flush();
 }
 
-Status FaultInjectionFileSystem::FileSync(const std::string& path, FileState* f,
-                                          WritableFile* base, bool fsync) {
+Status FaultInjectionFileSystem::FileSync(const std::string& path, FileState* f, WritableFile* base,
+                                          bool fsync) {
   MutexLock l(&mu_);
   Status s = CheckFault("While syncing file", path);
   if (!s.ok()) return s;

@@ -146,8 +146,8 @@ class FaultInjectionFileSystem final : public FileSystem {
   DirState* GetDir(const std::string& dir) REQUIRES(mu_);
   // Looks up (or starts tracking, as fully durable) the file at path.
   std::shared_ptr<FileState> Lookup(const std::string& path) REQUIRES(mu_);
-  // Removes the live entry at path; if its file is durable somewhere,
-  // keeps the durable bytes for DropUnsyncedData.
+  // Removes the live entry at path (callers first save the durable bytes of
+  // a file that is durable somewhere, for DropUnsyncedData).
   void Unlink(const std::string& path) REQUIRES(mu_);
   bool IsDurableSomewhere(const FileState* f) const REQUIRES(mu_);
 

@@ -62,6 +62,10 @@ echo "db_bench: $bench   num=$num seed=$seed"
 run "WAL on: fill, overwrite, reads (--num=$num)" \
   --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq,seekrandom \
   --num="$num"
+run "LSM: 4 MB memtables and files, 16 MB level base, 10-bit Bloom filters (--num=$num)" \
+  --benchmarks=fillrandom,waitforcompaction,readrandom,readseq,seekrandom,compact,readrandom \
+  --num="$num" --write_buffer_size=4194304 --target_file_size_base=4194304 \
+  --max_bytes_for_level_base=16777216 --bloom_bits=10 --cache_size=67108864
 run "memtable only: --disable_wal=1 --write_buffer_size=2000000000" \
   --benchmarks=fillrandom,readrandom --num="$num" --disable_wal=1 \
   --write_buffer_size=2000000000

@@ -164,8 +164,9 @@ void CheckGets(BlockBasedTable* table, const Model& model) {
       ASSERT_EQ(ctx.state(), GetContext::kNotFound) << user;
     }
     // A key just after this one (absent).
-    GetContext absent(BytewiseComparator(), user + "~", nullptr);
-    ASSERT_OK(table->Get(ro, IKey(user + "~", kMaxSequenceNumber, kValueTypeForSeek), &absent));
+    const std::string absent_key = user + "~";  // the context keeps a view of it
+    GetContext absent(BytewiseComparator(), absent_key, nullptr);
+    ASSERT_OK(table->Get(ro, IKey(absent_key, kMaxSequenceNumber, kValueTypeForSeek), &absent));
     ASSERT_EQ(absent.state(), GetContext::kNotFound);
   }
 }
