@@ -616,7 +616,6 @@ void DBImpl::DeleteObsoleteFiles() {
   for (const ImmMemTable& imm : imm_) min_log = std::min(min_log, imm.log_number);
   min_log = std::min(min_log, std::max(versions_->log_number(), uint64_t{1}));
   const uint64_t manifest = versions_->manifest_file_number();
-  const uint64_t current_log = log_number_;
 
   mu_.Unlock();
   std::vector<std::string> children;
@@ -634,7 +633,9 @@ void DBImpl::DeleteObsoleteFiles() {
           if (!keep) evict.push_back(number);
           break;
         case FileType::kWalFile:
-          keep = number >= min_log || number == current_log;
+          // The current WAL is never below min_log (it holds mem_'s data or
+          // is newer); log_number_ belongs to the write leader, not to mu_.
+          keep = number >= min_log;
           break;
         case FileType::kDescriptorFile:
           keep = number >= manifest;

@@ -49,3 +49,13 @@ strata_tests(db
 if(TEST db_interop_test)
   set_tests_properties(db_interop_test PROPERTIES LABELS "db;interop")
 endif()
+# Tests that fork a writer and kill it: under TSan the child starts threads
+# after a multi-threaded fork (the parent's background pool), which TSan
+# refuses unless told otherwise; the child only writes and is killed.
+if(STRATA_SANITIZE STREQUAL "tsan")
+  foreach(t db_crash_test db_lsm_test)
+    if(TEST ${t})
+      set_tests_properties(${t} PROPERTIES ENVIRONMENT "TSAN_OPTIONS=halt_on_error=1 die_after_fork=0")
+    endif()
+  endforeach()
+endif()

@@ -110,6 +110,32 @@ class PinnedTableSlot {
   std::atomic<Pin*> pin_{nullptr};
 };
 
+// A value read and written with relaxed atomics that stays copyable: the
+// in-memory fields of FileMetaData are guarded by locks, but whole-struct
+// copies (into VersionEdits, MANIFEST snapshots) may read them concurrently.
+template <typename T>
+class RelaxedValue {
+ public:
+  RelaxedValue(T v = T()) : v_(v) {}  // NOLINT: implicit by design
+  RelaxedValue(const RelaxedValue& o) : v_(o.load()) {}
+  RelaxedValue& operator=(const RelaxedValue& o) {
+    store(o.load());
+    return *this;
+  }
+  RelaxedValue& operator=(T v) {
+    store(v);
+    return *this;
+  }
+  operator T() const { return load(); }  // NOLINT: implicit by design
+  T operator++() { return v_.fetch_add(1, std::memory_order_relaxed) + 1; }
+  T operator--() { return v_.fetch_sub(1, std::memory_order_relaxed) - 1; }
+
+ private:
+  T load() const { return v_.load(std::memory_order_relaxed); }
+  void store(T v) { v_.store(v, std::memory_order_relaxed); }
+  std::atomic<T> v_;
+};
+
 struct FileMetaData {
   uint64_t number = 0;
   uint32_t path_id = 0;
@@ -129,8 +155,8 @@ struct FileMetaData {
 
   // In memory only (never encoded): Versions listing the file, and whether
   // a running compaction has taken it as input (guarded by the DB mutex).
-  int refs = 0;
-  bool being_compacted = false;
+  RelaxedValue<int> refs = 0;
+  RelaxedValue<bool> being_compacted = false;
   PinnedTableSlot pinned_table;
 };
 

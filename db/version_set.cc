@@ -582,7 +582,7 @@ Status VersionSet::Recover() {
   return Status::OK();
 }
 
-Status VersionSet::WriteSnapshot(log::Writer* log) const {
+void VersionSet::EncodeSnapshot(std::string* record) const {
   VersionEdit edit;
   edit.SetComparatorName(options_.comparator->Name());
   if (!db_id_.empty()) edit.SetDBId(db_id_);
@@ -593,9 +593,8 @@ Status VersionSet::WriteSnapshot(log::Writer* log) const {
   edit.SetPrevLogNumber(prev_log_number_);
   edit.SetNextFile(next_file_number_.load());
   edit.SetLastSequence(last_sequence_);
-  std::string record;
-  edit.EncodeTo(&record);
-  return log->AddRecord(record);
+  record->clear();
+  edit.EncodeTo(record);
 }
 
 Status VersionSet::LogAndApply(VersionEdit* edit, Mutex* mu) {
@@ -635,6 +634,10 @@ Status VersionSet::LogAndApply(VersionEdit* edit, Mutex* mu) {
   edit->SetNextFile(next_file_number_.load());
   std::string record;
   edit->EncodeTo(&record);
+  // The snapshot a new MANIFEST starts with is taken under the mutex (the
+  // counters change under it); it describes the state before this edit.
+  std::string snapshot;
+  if (new_manifest) EncodeSnapshot(&snapshot);
 
   std::unique_ptr<log::Writer> new_log;
   mu->Unlock();
@@ -643,7 +646,7 @@ Status VersionSet::LogAndApply(VersionEdit* edit, Mutex* mu) {
     s = fs_->NewWritableFile(DescriptorFileName(dbname_, manifest_number), FileOptions(), &file);
     if (s.ok()) {
       new_log = std::make_unique<log::Writer>(std::move(file), 0, false);
-      s = WriteSnapshot(new_log.get());
+      s = new_log->AddRecord(snapshot);
     }
   }
   log::Writer* log = new_manifest ? new_log.get() : descriptor_log_.get();

@@ -171,9 +171,9 @@ class VersionSet {
 
  private:
   friend class Version;
-  // Writes a new MANIFEST holding the whole current state, and points
-  // CURRENT at it.
-  Status WriteSnapshot(log::Writer* log) const;
+  // The MANIFEST record describing the whole current state (a new
+  // MANIFEST's first record). REQUIRES: the DB mutex.
+  void EncodeSnapshot(std::string* record) const;
   void AppendVersion(Version* v);
   // Called by Version::~Version.
   void RemoveVersion(Version* v);
