@@ -4,7 +4,7 @@
 // A lookup that misses opens the file under one of kLoadStripes mutexes
 // (chosen by file number) and looks again first, so concurrent misses on
 // one file open it once. Get pins the reader's handle for the call only; an
-// iterator pins it until the iterator is destroyed (PinnedTableIterator).
+// iterator pins it until the iterator is destroyed (TableIterator).
 //
 // Capacity: max(max_open_files - 10, 20) readers for max_open_files > 0,
 // else (-1) practically unbounded. The cache has up to 16 shards with at
@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "db/filename.h"
+#include "table/merging_iterator.h"
 #include "util/coding.h"
 #include "util/mutex.h"
 
@@ -44,15 +45,18 @@ int ShardBitsFor(size_t capacity) {
 
 void DeleteTable(const Slice& /*key*/, void* value) { delete static_cast<BlockBasedTable*>(value); }
 
-// Forwards to a table iterator and releases the table's cache handle when
-// destroyed (after the table iterator, which reads the table).
-class PinnedTableIterator final : public InternalIterator {
+// Forwards to a table iterator and, when destroyed (after the table
+// iterator, which reads the table), releases the table: a cache handle, or
+// a private reader it owns.
+class TableIterator final : public InternalIterator {
  public:
-  PinnedTableIterator(InternalIterator* iter, Cache* cache, Cache::Handle* handle)
+  TableIterator(InternalIterator* iter, Cache* cache, Cache::Handle* handle)
       : iter_(iter), cache_(cache), handle_(handle) {}
-  ~PinnedTableIterator() override {
+  TableIterator(std::unique_ptr<BlockBasedTable> table, const ReadOptions& ro)
+      : owned_table_(std::move(table)), iter_(owned_table_->NewIterator(ro)) {}
+  ~TableIterator() override {
     delete iter_;
-    cache_->Release(handle_);
+    if (handle_ != nullptr) cache_->Release(handle_);
   }
 
   bool Valid() const override { return iter_->Valid(); }
@@ -67,34 +71,10 @@ class PinnedTableIterator final : public InternalIterator {
   Status status() const override { return iter_->status(); }
 
  private:
-  InternalIterator* const iter_;  // owned
-  Cache* const cache_;
-  Cache::Handle* const handle_;
-};
-
-// Never valid; reports an error.
-class ErrorInternalIterator final : public InternalIterator {
- public:
-  explicit ErrorInternalIterator(Status status) : status_(std::move(status)) {}
-  bool Valid() const override { return false; }
-  void SeekToFirst() override {}
-  void SeekToLast() override {}
-  void Seek(const Slice&) override {}
-  void SeekForPrev(const Slice&) override {}
-  void Next() override { assert(false); }
-  void Prev() override { assert(false); }
-  Slice key() const override {
-    assert(false);
-    return Slice();
-  }
-  Slice value() const override {
-    assert(false);
-    return Slice();
-  }
-  Status status() const override { return status_; }
-
- private:
-  Status status_;
+  std::unique_ptr<BlockBasedTable> owned_table_;  // declared first: dies last
+  InternalIterator* const iter_;                  // owned
+  Cache* const cache_ = nullptr;
+  Cache::Handle* const handle_ = nullptr;
 };
 
 }  // namespace
@@ -207,47 +187,20 @@ InternalIterator* TableCache::NewIterator(const ReadOptions& read_options,
   if (table_out != nullptr) *table_out = nullptr;
   Cache::Handle* handle = nullptr;
   Status s = rep_->FindTable(file, &handle);
-  if (!s.ok()) return new ErrorInternalIterator(std::move(s));
+  if (!s.ok()) return NewEmptyInternalIterator(std::move(s));
   auto* table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
   if (table_out != nullptr) *table_out = table;
-  return new PinnedTableIterator(table->NewIterator(read_options), rep_->cache.get(), handle);
+  return new TableIterator(table->NewIterator(read_options), rep_->cache.get(), handle);
 }
 
-namespace {
 
-// Owns a private table reader and the iterator over it.
-class OwningTableIterator final : public InternalIterator {
- public:
-  explicit OwningTableIterator(std::unique_ptr<BlockBasedTable> table, const ReadOptions& ro)
-      : table_(std::move(table)), iter_(table_->NewIterator(ro)) {}
-  ~OwningTableIterator() override {
-    iter_.reset();  // before the table it reads
-    table_.reset();
-  }
-  bool Valid() const override { return iter_->Valid(); }
-  void SeekToFirst() override { iter_->SeekToFirst(); }
-  void SeekToLast() override { iter_->SeekToLast(); }
-  void Seek(const Slice& target) override { iter_->Seek(target); }
-  void SeekForPrev(const Slice& target) override { iter_->SeekForPrev(target); }
-  void Next() override { iter_->Next(); }
-  void Prev() override { iter_->Prev(); }
-  Slice key() const override { return iter_->key(); }
-  Slice value() const override { return iter_->value(); }
-  Status status() const override { return iter_->status(); }
-
- private:
-  std::unique_ptr<BlockBasedTable> table_;
-  std::unique_ptr<InternalIterator> iter_;
-};
-
-}  // namespace
 
 InternalIterator* TableCache::NewCompactionIterator(const ReadOptions& read_options,
                                                     const TableFileMeta& file) {
   std::unique_ptr<BlockBasedTable> table;
   Status s = rep_->OpenTable(file, &table, /*for_compaction=*/true);
-  if (!s.ok()) return new ErrorInternalIterator(std::move(s));
-  return new OwningTableIterator(std::move(table), read_options);
+  if (!s.ok()) return NewEmptyInternalIterator(std::move(s));
+  return new TableIterator(std::move(table), read_options);
 }
 
 Status TableCache::Get(const ReadOptions& read_options, FileMetaData* file, int level,
