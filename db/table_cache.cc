@@ -193,8 +193,6 @@ InternalIterator* TableCache::NewIterator(const ReadOptions& read_options,
   return new TableIterator(table->NewIterator(read_options), rep_->cache.get(), handle);
 }
 
-
-
 InternalIterator* TableCache::NewCompactionIterator(const ReadOptions& read_options,
                                                     const TableFileMeta& file) {
   std::unique_ptr<BlockBasedTable> table;

@@ -43,8 +43,7 @@ struct BlockBasedTableBuilder::Rep {
                    table_options.data_block_hash_table_util_ratio),
         index_block(std::max(1, table_options.index_block_restart_interval), true),
         user_index_block(std::max(1, table_options.index_block_restart_interval), true),
-        compression(CompressionTypeSupported(opts.compression) ? opts.compression
-                                                               : kNoCompression),
+        compression(CompressionTypeSupported(opts.compression) ? opts.compression : kNoCompression),
         checksum(table_options.checksum) {
     if (checksum > kXXH3) checksum = kXXH3;
     if (table_options.whole_key_filtering || table_options.filter_policy != nullptr) {
@@ -202,8 +201,7 @@ void BlockBasedTableBuilder::AddIndexEntry(const Slice* next_key) {
     } else {
       std::string shortened(last_user.data(), last_user.size());
       r->user_cmp->FindShortestSeparator(&shortened, next_user);
-      if (shortened.size() < last_user.size() &&
-          r->user_cmp->Compare(last_user, shortened) < 0) {
+      if (shortened.size() < last_user.size() && r->user_cmp->Compare(last_user, shortened) < 0) {
         sep.clear();
         AppendInternalKey(&sep, shortened, kMaxSequenceNumber, kValueTypeForSeek);
       }
@@ -250,8 +248,8 @@ void BlockBasedTableBuilder::WriteRawBlock(const Slice& contents, unsigned char 
   if (r->status.ok()) {
     char trailer[kBlockTrailerSize];
     trailer[0] = static_cast<char>(type);
-    EncodeFixed32(trailer + 1, ComputeBlockChecksum(r->checksum, contents.data(),
-                                                    contents.size(), static_cast<char>(type)));
+    EncodeFixed32(trailer + 1, ComputeBlockChecksum(r->checksum, contents.data(), contents.size(),
+                                                    static_cast<char>(type)));
     r->status = r->file->Append(Slice(trailer, kBlockTrailerSize));
   }
   if (!r->status.ok()) return;
@@ -280,8 +278,8 @@ Status BlockBasedTableBuilder::Finish() {
     const Slice filter = r->filter->Finish();
     p.filter_size = filter.size();
     WriteRawBlock(filter, kNoCompression, &filter_handle);
-    filter_name = std::string(kFullFilterBlockPrefix) +
-                  r->table_options.filter_policy->CompatibilityName();
+    filter_name =
+        std::string(kFullFilterBlockPrefix) + r->table_options.filter_policy->CompatibilityName();
   }
 
   // Index block.

@@ -236,6 +236,22 @@ struct BlockBasedTable::Rep {
 
   Status GetIndexBlock(const ReadOptions& ro, CachableRef<Block>* out) const;
 
+  // Looks the block at offset up in the block cache (counting the hit or
+  // miss). On a hit *out holds it; *key is the cache key either way
+  // (pointing into key_buf).
+  template <typename T>
+  bool LookupCached(uint64_t offset, char* key_buf, Slice* key, CachableRef<T>* out) const {
+    *key = Slice(key_buf, CacheKey(offset, key_buf));
+    Cache::Handle* h = block_cache->Lookup(*key);
+    if (h == nullptr) {
+      RecordTick(statistics, BLOCK_CACHE_MISS);
+      return false;
+    }
+    RecordTick(statistics, BLOCK_CACHE_HIT);
+    out->SetCached(block_cache, h);
+    return true;
+  }
+
   // Positions iter (over the index) at the first separator >= target (a
   // user key or internal key as the index stores them).
   void IndexSeek(BlockIter* iter, const Slice& target, const Block* index) const {
@@ -369,15 +385,8 @@ Status BlockBasedTable::Rep::RetrieveBlock(const ReadOptions& ro, const BlockHan
   }
   char key_buf[sizeof(cache_prefix) + kMaxVarint64Length];
   Slice key;
-  if (block_cache != nullptr) {
-    key = Slice(key_buf, CacheKey(handle.offset(), key_buf));
-    Cache::Handle* h = block_cache->Lookup(key);
-    if (h != nullptr) {
-      RecordTick(statistics, BLOCK_CACHE_HIT);
-      out->SetCached(block_cache, h);
-      return Status::OK();
-    }
-    RecordTick(statistics, BLOCK_CACHE_MISS);
+  if (block_cache != nullptr && LookupCached(handle.offset(), key_buf, &key, out)) {
+    return Status::OK();
   }
   std::string contents;
   Status s = ReadBlock(handle, ro.verify_checksums, true, &contents, readahead);
@@ -437,14 +446,8 @@ Status BlockBasedTable::Rep::GetFilter(const ReadOptions& ro,
   }
   if (block_cache == nullptr) return Status::OK();
   char key_buf[sizeof(cache_prefix) + kMaxVarint64Length];
-  const Slice key(key_buf, CacheKey(filter_handle.offset(), key_buf));
-  Cache::Handle* h = block_cache->Lookup(key);
-  if (h != nullptr) {
-    RecordTick(statistics, BLOCK_CACHE_HIT);
-    out->SetCached(block_cache, h);
-    return Status::OK();
-  }
-  RecordTick(statistics, BLOCK_CACHE_MISS);
+  Slice key;
+  if (LookupCached(filter_handle.offset(), key_buf, &key, out)) return Status::OK();
   std::string contents;
   Status s = ReadBlock(filter_handle, ro.verify_checksums, false, &contents, nullptr);
   if (!s.ok()) return s;
@@ -453,6 +456,7 @@ Status BlockBasedTable::Rep::GetFilter(const ReadOptions& ro,
   const Cache::Priority pri = table_options.cache_index_and_filter_blocks_with_high_priority
                                   ? Cache::Priority::kHigh
                                   : Cache::Priority::kLow;
+  Cache::Handle* h = nullptr;
   s = block_cache->Insert(key, reader, charge, &DeleteCachedFilter, &h, pri);
   if (!s.ok()) return Status::OK();  // no room: lookups go on without the filter
   RecordTick(statistics, BLOCK_CACHE_ADD);

@@ -24,12 +24,12 @@
 namespace strata {
 
 // Metaindex keys.
-extern const char kPropertiesBlockName[];      // "rocksdb.properties"
-extern const char kPropertiesBlockOldName[];   // "rocksdb.stats" (read only)
-extern const char kRangeDelBlockName[];        // "rocksdb.range_del"
-extern const char kFullFilterBlockPrefix[];    // "fullfilter."
+extern const char kPropertiesBlockName[];           // "rocksdb.properties"
+extern const char kPropertiesBlockOldName[];        // "rocksdb.stats" (read only)
+extern const char kRangeDelBlockName[];             // "rocksdb.range_del"
+extern const char kFullFilterBlockPrefix[];         // "fullfilter."
 extern const char kPartitionedFilterBlockPrefix[];  // "partitionedfilter."
-extern const char kCompressionDictBlockName[];  // "rocksdb.compression_dict"
+extern const char kCompressionDictBlockName[];      // "rocksdb.compression_dict"
 
 // Property names (RocksDB's), e.g. "rocksdb.data.size".
 namespace TablePropertiesNames {
@@ -66,10 +66,10 @@ extern const char kFilterPolicy[];
 extern const char kDbId[];
 extern const char kDbSessionId[];
 extern const char kDbHostId[];
-extern const char kIndexType[];          // "rocksdb.block.based.table.index.type"
-extern const char kWholeKeyFiltering[];  // "rocksdb.block.based.table.whole.key.filtering"
-extern const char kPrefixFiltering[];    // "rocksdb.block.based.table.prefix.filtering"
-extern const char kExternalSstFileVersion[];     // "rocksdb.external_sst_file.version"
+extern const char kIndexType[];                   // "rocksdb.block.based.table.index.type"
+extern const char kWholeKeyFiltering[];           // "rocksdb.block.based.table.whole.key.filtering"
+extern const char kPrefixFiltering[];             // "rocksdb.block.based.table.prefix.filtering"
+extern const char kExternalSstFileVersion[];      // "rocksdb.external_sst_file.version"
 extern const char kExternalSstFileGlobalSeqno[];  // "rocksdb.external_sst_file.global_seqno"
 }  // namespace TablePropertiesNames
 

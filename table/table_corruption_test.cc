@@ -33,7 +33,8 @@ struct Outcome {
   std::vector<std::string> gets;  // one per probe key: value or a state tag
 };
 
-class TableCorruptionTest : public testing::TestWithParam<std::tuple<CompressionType, ChecksumType>> {
+class TableCorruptionTest
+    : public testing::TestWithParam<std::tuple<CompressionType, ChecksumType>> {
  protected:
   TableCorruptionTest() : fs_(NewMemFileSystem()) {}
 

@@ -113,7 +113,7 @@ struct BenchFlags {
   bool allow_concurrent_memtable_write = true;
   bool enable_pipelined_write = true;
   bool mmap_write = false;
-  bool wal_mmap_writes = true;  // Strata only: append to the WAL through a map
+  bool wal_mmap_writes = true;   // Strata only: append to the WAL through a map
   bool table_mmap_reads = true;  // Strata only: read tables through maps
   bool mmap_read = false;
   bool use_fsync = false;

@@ -33,13 +33,13 @@ enum Tickers : uint32_t {
   NUMBER_DB_NEXT,
   NUMBER_DB_PREV,
   ITER_BYTES_READ,
-  STALL_MICROS,  // time writers spent in a write stall
-  BLOCK_CACHE_MISS,         // table blocks not found in the block cache
+  STALL_MICROS,      // time writers spent in a write stall
+  BLOCK_CACHE_MISS,  // table blocks not found in the block cache
   BLOCK_CACHE_HIT,
-  BLOCK_CACHE_ADD,          // blocks inserted into the block cache
+  BLOCK_CACHE_ADD,  // blocks inserted into the block cache
   BLOCK_CACHE_ADD_FAILURES,
-  BLOCK_READ_BYTES,         // bytes read from table files for blocks
-  BLOOM_FILTER_USEFUL,      // point lookups a filter answered "absent"
+  BLOCK_READ_BYTES,            // bytes read from table files for blocks
+  BLOOM_FILTER_USEFUL,         // point lookups a filter answered "absent"
   BLOOM_FILTER_FULL_POSITIVE,  // point lookups a filter let through
   FLUSH_WRITE_BYTES,           // bytes of level-0 tables written by flushes
   COMPACT_READ_BYTES,          // input bytes of compactions (trivial moves excluded)
