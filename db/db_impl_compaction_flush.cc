@@ -219,19 +219,24 @@ void DBImpl::BackgroundCallFlush() {
 void DBImpl::BackgroundCallCompaction() {
   MutexLock l(&mu_);
   Status s;
+  bool picked = false;
   if (!shutting_down_.load(std::memory_order_acquire) && bg_error_.ok() &&
       !options_.disable_auto_compactions) {
     std::unique_ptr<Compaction> c = picker_->PickCompaction(versions_->current());
     if (c != nullptr) {
+      picked = true;
       s = RunCompaction(c.get());
       picker_->ReleaseCompaction(c.get());
       c.reset();
     }
   }
   if (!s.ok()) RecordBackgroundError(s);
-  DeleteObsoleteFiles();
+  if (picked) DeleteObsoleteFiles();
   --compactions_scheduled_;
-  MaybeScheduleFlushOrCompaction();
+  // A job that found nothing to do (every candidate busy) does not schedule
+  // another: it would spin while a long compaction runs. The running jobs
+  // and flushes schedule more when they finish.
+  if (picked) MaybeScheduleFlushOrCompaction();
   bg_cv_.SignalAll();
 }
 
