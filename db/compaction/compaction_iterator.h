@@ -32,6 +32,8 @@
 
 #include "db/dbformat.h"
 #include "strata/comparator.h"
+#include "strata/compaction_filter.h"
+#include "strata/merge_operator.h"
 #include "util/internal_iterator.h"
 
 namespace strata {
@@ -46,8 +48,34 @@ struct CompactionIteratorStats {
   uint64_t num_corrupt_keys = 0;
 };
 
+class CompactionRangeDelAggregator;  // db/range_del_aggregator.h
+class Logger;
+class Statistics;
+
+struct CompactionIteratorOptions {
+  const Comparator* user_cmp = nullptr;
+  std::vector<SequenceNumber> snapshots;  // ascending
+  // No level below the output holds any of these keys.
+  bool bottommost = false;
+  // Used when !bottommost; empty = every key may exist below.
+  std::function<bool(const Slice& user_key)> key_may_exist_below;
+  // Combines merge operands (MergeHelper); null = operands pass through
+  // unchanged.
+  const MergeOperator* merge_operator = nullptr;
+  // Run on values and operands no snapshot can see; null = none.
+  const CompactionFilter* compaction_filter = nullptr;
+  int filter_level = 0;  // the level passed to the filter
+  // Range tombstones of the inputs: a key covered by a newer tombstone in
+  // its snapshot stripe is dropped. null = none.
+  CompactionRangeDelAggregator* range_del_agg = nullptr;
+  Logger* logger = nullptr;
+  Statistics* statistics = nullptr;
+};
+
 class CompactionIterator {
  public:
+  // input: borrowed; positioned by SeekToFirst.
+  CompactionIterator(InternalIterator* input, CompactionIteratorOptions options);
   // input: borrowed; positioned by SeekToFirst. snapshots: ascending.
   // bottommost: no level below the output holds any of these keys.
   // key_may_exist_below: used when !bottommost; may be empty (then: true).

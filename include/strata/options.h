@@ -20,6 +20,10 @@
 
 namespace strata {
 
+class CompactionFilter;         // strata/compaction_filter.h
+class CompactionFilterFactory;  // strata/compaction_filter.h
+class MergeOperator;            // strata/merge_operator.h
+class SliceTransform;           // strata/slice_transform.h
 class Snapshot;
 class TableFactory;  // strata/table.h
 
@@ -147,6 +151,26 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // the memtable (about 0.2 s per million entries on a small server). Used
   // only with the bytewise comparators.
   bool memtable_point_index = true;
+
+  // Combines Merge operands (strata/merge_operator.h); null = Merge is an
+  // InvalidArgument. Its name is recorded in table properties.
+  std::shared_ptr<MergeOperator> merge_operator;
+  // Run on entries as compactions rewrite them (strata/compaction_filter.h).
+  // Borrowed: must outlive the DB and be thread-safe. Takes precedence over
+  // compaction_filter_factory.
+  const CompactionFilter* compaction_filter = nullptr;
+  // Makes one filter per compaction (used when compaction_filter is null).
+  std::shared_ptr<CompactionFilterFactory> compaction_filter_factory;
+  // Maps keys to prefixes (strata/slice_transform.h): tables then filter by
+  // prefix (plus whole keys unless BlockBasedTableOptions::
+  // whole_key_filtering is false), and iterators may stop at the end of the
+  // prefix (ReadOptions::prefix_same_as_start). null = no prefixes.
+  std::shared_ptr<const SliceTransform> prefix_extractor;
+  // A memtable Bloom filter of this fraction of write_buffer_size bytes
+  // (0 = none, at most 0.25): over prefixes when prefix_extractor is set,
+  // plus whole keys when memtable_whole_key_filtering.
+  double memtable_prefix_bloom_size_ratio = 0;
+  bool memtable_whole_key_filtering = false;
 };
 
 struct STRATA_EXPORT Options : public DBOptions, public ColumnFamilyOptions {

@@ -1,0 +1,158 @@
+// Range tombstones (DeleteRange) as the read and compaction paths use them.
+//
+// A range tombstone [start, end)@seq deletes every entry of a user key k with
+// start <= k < end and sequence < seq. Sources (memtables, table files)
+// store tombstones unfragmented: (internal key start|seq|kTypeRangeDeletion,
+// value = end user key), overlapping freely. FragmentedRangeTombstoneList
+// cuts them into disjoint fragments, each with the descending list of the
+// sequence numbers covering it, so "the newest tombstone covering k visible
+// at sequence r" is one binary search plus a scan of a short list.
+//
+// Thread-safety: a FragmentedRangeTombstoneList is immutable after
+// construction and may be shared by threads; cursors and the compaction
+// aggregator are single-threaded.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/dbformat.h"
+#include "strata/comparator.h"
+#include "strata/slice.h"
+#include "strata/status.h"
+#include "util/internal_iterator.h"
+
+namespace strata {
+
+// One tombstone with owned keys (for building and for output).
+struct RangeTombstone {
+  std::string start;  // user key, inclusive
+  std::string end;    // user key, exclusive
+  SequenceNumber seq = 0;
+};
+
+class FragmentedRangeTombstoneList {
+ public:
+  // Disjoint, ascending; seqs_[seq_begin, seq_end) are the sequence numbers
+  // of the tombstones covering [start, end), descending, no duplicates.
+  struct Fragment {
+    Slice start;
+    Slice end;
+    uint32_t seq_begin;
+    uint32_t seq_end;
+  };
+
+  // Reads every entry of unfragmented (any order; keys are internal keys of
+  // type kTypeRangeDeletion, values end user keys; the iterator is
+  // borrowed, positioned with SeekToFirst). Tombstones with start >= end are
+  // ignored. A key that does not parse, or an iterator error, makes status()
+  // non-OK (and the list empty).
+  FragmentedRangeTombstoneList(InternalIterator* unfragmented, const Comparator* user_cmp);
+  // From owned tombstones (any order).
+  FragmentedRangeTombstoneList(const std::vector<RangeTombstone>& tombstones,
+                               const Comparator* user_cmp);
+  FragmentedRangeTombstoneList(const FragmentedRangeTombstoneList&) = delete;
+  FragmentedRangeTombstoneList& operator=(const FragmentedRangeTombstoneList&) = delete;
+
+  const Status& status() const { return status_; }
+  bool empty() const { return fragments_.empty(); }
+  const std::vector<Fragment>& fragments() const { return fragments_; }
+  const std::vector<SequenceNumber>& seqs() const { return seqs_; }
+  const Comparator* user_comparator() const { return ucmp_; }
+  // The number of unfragmented tombstones read.
+  size_t num_tombstones() const { return num_tombstones_; }
+  // Largest / smallest sequence of any tombstone (0 if empty).
+  SequenceNumber max_seq() const { return max_seq_; }
+  SequenceNumber min_seq() const { return min_seq_; }
+
+  // The largest sequence <= read_seq of a tombstone covering user_key, or 0.
+  // O(log fragments + seqs per fragment).
+  SequenceNumber MaxCoveringSeq(const Slice& user_key, SequenceNumber read_seq) const;
+
+  // Index of the first fragment whose end > user_key (num fragments if
+  // none): the fragment containing user_key, or the next one after it.
+  size_t LowerBound(const Slice& user_key) const;
+
+  // The largest sequence <= read_seq in fragment i, or 0.
+  SequenceNumber FragmentSeq(size_t i, SequenceNumber read_seq) const;
+
+  // Every tombstone piece again, unfragmented per fragment: (fragment start,
+  // fragment end, seq) for each seq, in fragment order.
+  void ToTombstones(std::vector<RangeTombstone>* out) const;
+
+  size_t ApproximateMemoryUsage() const;
+
+ private:
+  void Build(std::vector<RangeTombstone> tombstones);
+
+  const Comparator* ucmp_;
+  Status status_;
+  std::vector<std::string> keys_;  // storage the fragments point into
+  std::vector<Fragment> fragments_;
+  std::vector<SequenceNumber> seqs_;
+  size_t num_tombstones_ = 0;
+  SequenceNumber max_seq_ = 0;
+  SequenceNumber min_seq_ = 0;
+};
+
+// A position in one source's fragment list for a read at read_seq. Keys are
+// expected mostly in order (either direction): stepping from the last
+// position is tried before a binary search.
+class RangeTombstoneCursor {
+ public:
+  // list is borrowed (may be null = no tombstones).
+  RangeTombstoneCursor(const FragmentedRangeTombstoneList* list, SequenceNumber read_seq);
+
+  // The largest visible sequence of a tombstone covering user_key, or 0.
+  SequenceNumber CoveringSeq(const Slice& user_key);
+  // After CoveringSeq returned non-zero: the covering fragment's bounds.
+  Slice fragment_start() const;
+  Slice fragment_end() const;
+
+ private:
+  const FragmentedRangeTombstoneList* list_;
+  SequenceNumber read_seq_;
+  size_t pos_ = 0;  // last fragment index looked at
+};
+
+// The range tombstones of a compaction's (or flush's) inputs, with the
+// snapshot stripes of CompactionIterator (see compaction_iterator.h).
+class CompactionRangeDelAggregator {
+ public:
+  // snapshots: ascending.
+  CompactionRangeDelAggregator(const InternalKeyComparator* icmp,
+                               std::vector<SequenceNumber> snapshots);
+  ~CompactionRangeDelAggregator();
+  CompactionRangeDelAggregator(const CompactionRangeDelAggregator&) = delete;
+  CompactionRangeDelAggregator& operator=(const CompactionRangeDelAggregator&) = delete;
+
+  // Adds one input's tombstones (entries as for FragmentedRangeTombstoneList;
+  // iterator borrowed). Corruption for an undecodable entry.
+  Status AddTombstones(InternalIterator* range_del_iter);
+  // Adds owned tombstones.
+  void AddTombstones(const std::vector<RangeTombstone>& tombstones);
+
+  bool empty() const;
+
+  // Whether key is covered by a tombstone with a larger sequence in the
+  // same snapshot stripe (then no reader can see key). Amortized O(1) when
+  // keys arrive in ascending order.
+  bool ShouldDelete(const ParsedInternalKey& key);
+
+  // Appends the tombstones an output file covering user keys [lower, upper)
+  // must carry (lower/upper null = unbounded), ascending by start: every
+  // fragment overlapping the range, clipped to it; of a fragment's sequence
+  // numbers only the newest in each snapshot stripe is kept, and when
+  // bottommost, those in the earliest stripe (below every snapshot) are
+  // dropped.
+  void GetTombstonesForOutput(const Slice* lower, const Slice* upper, bool bottommost,
+                              std::vector<RangeTombstone>* out);
+
+ private:
+  struct Rep;
+  Rep* rep_;
+};
+
+}  // namespace strata

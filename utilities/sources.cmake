@@ -1,0 +1,3 @@
+# utilities/: features built on the public DB API.
+include(utilities/merge_operators/sources.cmake OPTIONAL)
+include(utilities/write_batch_with_index/sources.cmake OPTIONAL)
