@@ -13,6 +13,9 @@ strata_layer(util
     util/statistics.cc
     util/status.cc
     util/thread_pool.cc
+    util/merge_operator.cc
+    util/compaction_filter.cc
+    util/slice_transform.cc
 )
 if(EXISTS ${CMAKE_SOURCE_DIR}/util/crc32c_sse42.cc)
   set_source_files_properties(util/crc32c_sse42.cc PROPERTIES COMPILE_OPTIONS "-msse4.2;-mpclmul")

@@ -255,6 +255,12 @@ CompactionIterator::CompactionIterator(
     : rep_(new Rep(input, user_cmp, std::move(snapshots), bottommost,
                    std::move(key_may_exist_below))) {}
 
+// Placeholder until merge, filter and range-deletion support land: only the
+// visibility rules are applied.
+CompactionIterator::CompactionIterator(InternalIterator* input, CompactionIteratorOptions options)
+    : rep_(new Rep(input, options.user_cmp, std::move(options.snapshots), options.bottommost,
+                   std::move(options.key_may_exist_below))) {}
+
 CompactionIterator::~CompactionIterator() { delete rep_; }
 
 void CompactionIterator::SeekToFirst() {
