@@ -32,6 +32,7 @@
 #include "db/version_set.h"
 #include "db/write_thread.h"
 #include "memtable/memtable.h"
+#include "strata/compaction_filter.h"
 #include "strata/db.h"
 #include "util/mutex.h"
 
@@ -71,6 +72,8 @@ class DBImpl final : public DB {
 
   Status Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
              std::string* value) override;
+  std::vector<Status> MultiGet(const ReadOptions& options, const std::vector<Slice>& keys,
+                               std::vector<std::string>* values) override;
   std::unique_ptr<Iterator> NewIterator(const ReadOptions& options,
                                         ColumnFamilyHandle* cf) override;
   const Snapshot* GetSnapshot() override;
@@ -152,6 +155,10 @@ class DBImpl final : public DB {
   // meanwhile). *meta_out gets the file (number 0 if nothing was written).
   Status WriteLevel0Table(MemTable* mem, VersionEdit* edit, FileMetaData* meta_out) REQUIRES(mu_);
   void DeleteObsoleteFiles() REQUIRES(mu_);
+  // The compaction filter for one job: options' filter, or a new one from
+  // the factory (kept in *owned), or null.
+  const CompactionFilter* CompactionFilterFor(bool manual, bool full,
+                                              std::unique_ptr<CompactionFilter>* owned);
   // Whether user_key may be in a level below c's output (without mu_).
   bool KeyMayExistBelow(Compaction* c, const Slice& user_key);
   void RecordBackgroundError(const Status& s) REQUIRES(mu_);
@@ -160,6 +167,9 @@ class DBImpl final : public DB {
   std::string LevelStatsString() REQUIRES(mu_);
 
   // ---- reads (db_impl.cc) ----
+  // One point lookup in sv at sequence seq.
+  Status GetImpl(const ReadOptions& options, SuperVersion* sv, SequenceNumber seq,
+                 const Slice& key, std::string* value, bool* memtable_hit);
   SuperVersion* AcquireSuperVersion();
   void ReleaseSuperVersion(SuperVersion* sv);
   // Publishes sv as current (takes its reference) and drops the old one.

@@ -27,6 +27,9 @@ TableOutputOptions MakeOutputOptions(const std::string& dbname, const Options& o
   o.fs = fs;
   o.table_options = table_options;
   o.compression = options.compression;
+  o.merge_operator = options.merge_operator.get();
+  o.logger = options.info_log.get();
+  o.statistics = options.statistics.get();
   o.new_file_number = [versions]() { return versions->NewFileNumber(); };
   o.db_id = db_id;
   o.db_session_id = session_id;
@@ -257,8 +260,24 @@ Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit, FileMetaData* 
   Status s;
   {
     mu_.Unlock();
+    // A compaction filter runs at flush time only when it asks to.
+    std::unique_ptr<CompactionFilter> owned_filter;
+    if (options_.compaction_filter != nullptr) {
+      if (options_.compaction_filter->FilterDuringFlush()) {
+        o.compaction_filter = options_.compaction_filter;
+      }
+    } else if (options_.compaction_filter_factory != nullptr &&
+               options_.compaction_filter_factory->FilterDuringFlush()) {
+      o.compaction_filter = CompactionFilterFor(/*manual=*/false, /*full=*/false, &owned_filter);
+    }
+    CompactionRangeDelAggregator range_del_agg(&icmp_, o.snapshots);
+    if (mem->num_range_deletes() != 0) {
+      std::unique_ptr<InternalIterator> range_dels(mem->NewRangeTombstoneIterator());
+      s = range_del_agg.AddTombstones(range_dels.get());
+      o.range_del_agg = &range_del_agg;
+    }
     std::unique_ptr<InternalIterator> iter(mem->NewIterator());
-    s = RunTableOutput(o, iter.get(), &outputs, &stats);
+    if (s.ok()) s = RunTableOutput(o, iter.get(), &outputs, &stats);
     iter.reset();
     // The new file's directory entry must be durable before the MANIFEST
     // names it (and the WAL holding its data becomes obsolete).
@@ -383,6 +402,9 @@ Status DBImpl::RunCompaction(Compaction* c) {
   o.grandparents = c->grandparents();
   o.snapshots = snapshots_.GetAll();
   o.bottommost = c->bottommost();
+  o.filter_level = c->start_level();
+  const bool full_compaction =
+      versions_->current()->NumFiles() == c->inputs(0).size() + c->inputs(1).size();
   const uint64_t pending_number = versions_->next_file_number();
   auto pending = pending_outputs_.insert(pending_number);
 
@@ -401,7 +423,23 @@ Status DBImpl::RunCompaction(Compaction* c) {
   uint64_t bytes_read = c->TotalInputBytes();
 
   mu_.Unlock();
+  // The inputs' range tombstones, shared by every subcompaction.
+  std::vector<RangeTombstone> input_tombstones;
+  Status tombstone_status;
+  for (int which = 0; which < 2 && tombstone_status.ok(); ++which) {
+    const int level = which == 0 ? c->start_level() : out;
+    for (FileMetaData* f : c->inputs(which)) {
+      const FragmentedRangeTombstoneList* list = nullptr;
+      tombstone_status = table_cache_->GetRangeTombstones(f, level, &list);
+      if (!tombstone_status.ok()) break;
+      if (list != nullptr) list->ToTombstones(&input_tombstones);
+    }
+  }
   auto run_part = [&](size_t i) {
+    if (!tombstone_status.ok()) {
+      statuses[i] = tombstone_status;
+      return;
+    }
     ReadOptions ro;
     ro.fill_cache = false;
     ro.verify_checksums = true;
@@ -434,6 +472,13 @@ Status DBImpl::RunCompaction(Compaction* c) {
     po.key_may_exist_below = [c, this](const Slice& user_key) {
       return KeyMayExistBelow(c, user_key);
     };
+    std::unique_ptr<CompactionFilter> owned_filter;
+    po.compaction_filter = CompactionFilterFor(c->manual(), full_compaction, &owned_filter);
+    CompactionRangeDelAggregator range_del_agg(&icmp_, po.snapshots);
+    if (!input_tombstones.empty()) {
+      range_del_agg.AddTombstones(input_tombstones);
+      po.range_del_agg = &range_del_agg;
+    }
     statuses[i] = RunTableOutput(po, input.get(), &outputs[i], &stats[i]);
   };
   if (parts == 1) {
@@ -496,6 +541,18 @@ Status DBImpl::RunCompaction(Compaction* c) {
       total.iter.num_input_records, total.num_output_records, parts, micros,
       versions_->current()->LevelSummary().c_str());
   return Status::OK();
+}
+
+const CompactionFilter* DBImpl::CompactionFilterFor(bool manual, bool full,
+                                                    std::unique_ptr<CompactionFilter>* owned) {
+  if (options_.compaction_filter != nullptr) return options_.compaction_filter;
+  if (options_.compaction_filter_factory == nullptr) return nullptr;
+  CompactionFilter::Context context;
+  context.is_full_compaction = full;
+  context.is_manual_compaction = manual;
+  context.column_family_id = 0;
+  *owned = options_.compaction_filter_factory->CreateCompactionFilter(context);
+  return owned->get();
 }
 
 bool DBImpl::KeyMayExistBelow(Compaction* c, const Slice& user_key) {
@@ -564,10 +621,21 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
     }
     if (level == 0 && output_level > 1) level = output_level - 1;
   }
-  // Optionally rewrite the bottommost level itself.
+  // Optionally rewrite the bottommost level itself (where the data now
+  // is: pushing level 0 down may have moved it).
+  for (int level = max_level + 1; s.ok() && level < num_levels; ++level) {
+    std::vector<FileMetaData*> files;
+    versions_->current()->GetOverlappingInputs(level, begin, end, &files);
+    if (!files.empty()) max_level = level;
+  }
+  const bool has_filter =
+      options_.compaction_filter != nullptr || options_.compaction_filter_factory != nullptr;
   const bool force_bottom =
       options.bottommost_level_compaction == BottommostLevelCompaction::kForce ||
-      options.bottommost_level_compaction == BottommostLevelCompaction::kForceOptimized;
+      options.bottommost_level_compaction == BottommostLevelCompaction::kForceOptimized ||
+      (options.bottommost_level_compaction ==
+           BottommostLevelCompaction::kIfHaveCompactionFilter &&
+       has_filter);
   if (s.ok() && force_bottom && max_level > 0) {
     bool conflict = true;
     while (conflict && s.ok()) {

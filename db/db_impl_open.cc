@@ -410,11 +410,6 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
       state->wal_stopped = false;
     }
     first_record = false;
-    if (contents.merges > 0 || contents.range_deletes > 0) {
-      return Status::NotSupported(fname +
-                                  " holds merge or range-deletion records, which this "
-                                  "version of Strata cannot apply");
-    }
     s = InsertBatchIntoMemTable(batch, seq, mem_, /*concurrent=*/false, /*skip_other_cfs=*/true);
     if (!s.ok()) return s;
     if (mem_->ApproximateMemoryUsage() > options_.write_buffer_size) {

@@ -20,6 +20,10 @@ WriteBatch* ThreadLocalBatch() {
 
 bool IsDefaultFamily(ColumnFamilyHandle* cf) { return cf == nullptr || cf->GetID() == 0; }
 
+Status NoMergeOperator() {
+  return Status::InvalidArgument("Merge: no merge_operator is configured for the column family");
+}
+
 Status ColumnFamilyNotSupported() {
   return Status::NotSupported("column families other than \"default\" are not supported yet");
 }
@@ -51,12 +55,28 @@ Status DBImpl::SingleDelete(const WriteOptions& options, ColumnFamilyHandle* cf,
   return WriteImpl(options, batch);
 }
 
-Status DBImpl::DeleteRange(const WriteOptions&, ColumnFamilyHandle*, const Slice&, const Slice&) {
-  return Status::NotSupported("DeleteRange is not supported by this version of Strata");
+Status DBImpl::DeleteRange(const WriteOptions& options, ColumnFamilyHandle* cf,
+                           const Slice& begin, const Slice& end) {
+  if (!IsDefaultFamily(cf)) return ColumnFamilyNotSupported();
+  const int order = icmp_.user_comparator()->Compare(begin, end);
+  if (order > 0) {
+    return Status::InvalidArgument("DeleteRange: end key comes before start key");
+  }
+  if (order == 0) return Status::OK();  // an empty range deletes nothing
+  WriteBatch* batch = ThreadLocalBatch();
+  Status s = batch->DeleteRange(begin, end);
+  if (!s.ok()) return s;
+  return WriteImpl(options, batch);
 }
 
-Status DBImpl::Merge(const WriteOptions&, ColumnFamilyHandle*, const Slice&, const Slice&) {
-  return Status::NotSupported("Merge is not supported by this version of Strata");
+Status DBImpl::Merge(const WriteOptions& options, ColumnFamilyHandle* cf, const Slice& key,
+                     const Slice& operand) {
+  if (!IsDefaultFamily(cf)) return ColumnFamilyNotSupported();
+  if (options_.merge_operator == nullptr) return NoMergeOperator();
+  WriteBatch* batch = ThreadLocalBatch();
+  Status s = batch->Merge(key, operand);
+  if (!s.ok()) return s;
+  return WriteImpl(options, batch);
 }
 
 Status DBImpl::CheckBatchSupported(const WriteBatch& batch) const {
@@ -64,12 +84,7 @@ Status DBImpl::CheckBatchSupported(const WriteBatch& batch) const {
   Status s = InspectBatch(batch, &contents);
   if (!s.ok()) return s;
   if (contents.non_default_cf > 0) return ColumnFamilyNotSupported();
-  if (contents.merges > 0) {
-    return Status::NotSupported("Merge is not supported by this version of Strata");
-  }
-  if (contents.range_deletes > 0) {
-    return Status::NotSupported("DeleteRange is not supported by this version of Strata");
-  }
+  if (contents.merges > 0 && options_.merge_operator == nullptr) return NoMergeOperator();
   return Status::OK();
 }
 

@@ -23,9 +23,9 @@ Status InspectBatch(const WriteBatch& batch, BatchContents* contents);
 
 // Inserts every record of batch into mem. Records for a column family other
 // than 0 are skipped (they still consume a sequence number) when
-// skip_other_cfs, else they fail with InvalidArgument; merges and range
-// deletions fail with NotSupported (callers check with InspectBatch first, so
-// nothing is half-applied in normal operation).
+// skip_other_cfs, else they fail with InvalidArgument (callers check with
+// InspectBatch first, so nothing is half-applied in normal operation). Range
+// deletions go to the memtable's range tombstones.
 Status InsertBatchIntoMemTable(const WriteBatch& batch, SequenceNumber first_seq, MemTable* mem,
                                bool concurrent, bool skip_other_cfs);
 
