@@ -208,7 +208,13 @@ Status Version::Get(const ReadOptions& options, const Slice& internal_key,
   for (int level = 1; level < num_levels_; ++level) {
     const std::vector<FileMetaData*>& files = files_[level];
     if (files.empty()) continue;
-    const size_t i = FindFileIndex(vset_->icmp(), files, internal_key);
+    size_t i = FindFileIndex(vset_->icmp(), files, internal_key);
+    // A sentinel largest key is exclusive: that file holds nothing of
+    // user_key (a lookup at kMaxSequenceNumber sorts before the sentinel).
+    if (i < files.size() && IsRangeDelSentinel(files[i]->largest) &&
+        ucmp->Compare(user_key, ExtractUserKey(files[i]->largest)) == 0) {
+      ++i;
+    }
     if (i == files.size()) continue;
     FileMetaData* f = files[i];
     if (ucmp->Compare(user_key, ExtractUserKey(f->smallest)) < 0) continue;

@@ -152,6 +152,7 @@ Status RunTableOutput(const TableOutputOptions& o, InternalIterator* input,
     bo.user_comparator = ucmp;
     bo.compression = o.compression;
     if (o.merge_operator != nullptr) bo.merge_operator_name = o.merge_operator->Name();
+    if (o.options != nullptr) bo.prefix_extractor = o.options->prefix_extractor.get();
     bo.column_family_name = "default";
     bo.column_family_id = 0;
     bo.creation_time = o.creation_time;

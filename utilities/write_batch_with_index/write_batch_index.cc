@@ -262,18 +262,8 @@ Status ApplyMerge(const MergeOperator* merge_operator, const Slice& key, const S
   return Status::OK();
 }
 
-namespace {
-// Picks Status::MergeInProgress() once strata::Status has it.
-template <class S>
-S MakeMergeInProgress() {
-  if constexpr (requires { S::MergeInProgress(); }) {
-    return S::MergeInProgress();
-  } else {
-    return S::Incomplete("merge in progress", "the batch holds only merge operands for the key");
-  }
+Status MergeInProgressStatus() {
+  return Status::MergeInProgress("the batch holds only merge operands for the key");
 }
-}  // namespace
-
-Status MergeInProgressStatus() { return MakeMergeInProgress<Status>(); }
 
 }  // namespace strata

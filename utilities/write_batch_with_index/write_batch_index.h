@@ -75,9 +75,8 @@ struct WbwiResolved {
 Status ApplyMerge(const MergeOperator* merge_operator, const Slice& key, const Slice* base,
                   const std::vector<Slice>& operands, std::string* result);
 
-// Status::MergeInProgress (RocksDB's answer when a batch holds only operands
-// for a key). strata::Status has no public factory for that code yet; until
-// it has, this returns Incomplete with a message saying so.
+// Status::MergeInProgress: RocksDB's answer when a batch holds only operands
+// for a key and nothing to merge them over.
 Status MergeInProgressStatus();
 
 class WriteBatchIndex {

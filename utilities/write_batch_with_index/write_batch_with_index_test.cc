@@ -87,11 +87,7 @@ class MapIterator : public Iterator {
   int pos_ = -1;
 };
 
-// strata::Status cannot make MergeInProgress yet; the batch then answers
-// Incomplete (see write_batch_index.h).
-bool IsMergeInProgress(const Status& s) {
-  return s.code() == Status::kMergeInProgress || s.IsIncomplete();
-}
+bool IsMergeInProgress(const Status& s) { return s.IsMergeInProgress(); }
 
 std::string Get(WriteBatchWithIndex* b, const std::string& key, const MergeOperator* op = nullptr,
                 ColumnFamilyHandle* cf = nullptr) {
