@@ -554,8 +554,8 @@ class DBMergeIterTest : public DBMergeTest {
     for (int i = 0; i < 20; i++) {
       if (i % 2 == 0) {
         EXPECT_OK(Merge(key(i), "x" + std::to_string(i)));
-        m[key(i)] = m.count(key(i)) ? m[key(i)] + "," + "x" + std::to_string(i)
-                                     : "x" + std::to_string(i);
+        m[key(i)] =
+            m.count(key(i)) ? m[key(i)] + "," + "x" + std::to_string(i) : "x" + std::to_string(i);
       } else {
         EXPECT_OK(Put(key(i), "p" + std::to_string(i)));
         m[key(i)] = "p" + std::to_string(i);
@@ -643,12 +643,15 @@ TEST_F(DBMergeIterTest, BothDirectionsSeeksBoundsDirectionChanges) {
     ro.iterate_upper_bound = &hi;
     std::unique_ptr<Iterator> b = db_->NewIterator(ro);
     std::string got, want;
-    for (b->SeekToFirst(); b->Valid(); b->Next()) got += b->key().ToString() + "=" + b->value().ToString() + " ";
-    for (auto i = m.lower_bound("k06"); i != m.lower_bound("k13"); ++i) want += i->first + "=" + i->second + " ";
+    for (b->SeekToFirst(); b->Valid(); b->Next())
+      got += b->key().ToString() + "=" + b->value().ToString() + " ";
+    for (auto i = m.lower_bound("k06"); i != m.lower_bound("k13"); ++i)
+      want += i->first + "=" + i->second + " ";
     EXPECT_EQ(want, got);
     got.clear();
     want.clear();
-    for (b->SeekToLast(); b->Valid(); b->Prev()) got += b->key().ToString() + "=" + b->value().ToString() + " ";
+    for (b->SeekToLast(); b->Valid(); b->Prev())
+      got += b->key().ToString() + "=" + b->value().ToString() + " ";
     for (auto i = m.lower_bound("k13"); i != m.lower_bound("k06");) {
       --i;
       want += i->first + "=" + i->second + " ";

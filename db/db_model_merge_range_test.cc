@@ -99,7 +99,6 @@ class DBModelMergeRangeTest : public ::testing::TestWithParam<ModelParams> {
     return "?";
   }
 
-
   std::string Where() const {
     return std::string(GetParam().name) + " seed " + std::to_string(seed_) + " op " +
            std::to_string(op_) + " (" + last_op_ + ")";
@@ -218,9 +217,8 @@ class DBModelMergeRangeTest : public ::testing::TestWithParam<ModelParams> {
     Status s = db_->Get(ro, key, &v);
     auto it = model.find(key);
     if (it == model.end()) {
-      ASSERT_TRUE(s.IsNotFound()) << Where() << " Get " << key << " snap " << SnapName(snap)
-                                  << ": " << s.ToString() << " value size " << v.size()
-                                  << History(key);
+      ASSERT_TRUE(s.IsNotFound()) << Where() << " Get " << key << " snap " << SnapName(snap) << ": "
+                                  << s.ToString() << " value size " << v.size() << History(key);
     } else {
       ASSERT_TRUE(s.ok()) << Where() << " Get " << key << " snap " << SnapName(snap) << ": "
                           << s.ToString() << History(key);
@@ -247,10 +245,10 @@ class DBModelMergeRangeTest : public ::testing::TestWithParam<ModelParams> {
             << Where() << " MultiGet " << keys[i] << " snap " << SnapName(snap) << ": "
             << st[i].ToString() << History(keys[i]);
       } else {
-        ASSERT_TRUE(st[i].ok()) << Where() << " MultiGet " << keys[i] << " snap "
-                                << SnapName(snap) << ": " << st[i].ToString() << History(keys[i]);
-        ASSERT_EQ(it->second, values[i]) << Where() << " MultiGet " << keys[i] << " snap "
-                                         << SnapName(snap) << History(keys[i]);
+        ASSERT_TRUE(st[i].ok()) << Where() << " MultiGet " << keys[i] << " snap " << SnapName(snap)
+                                << ": " << st[i].ToString() << History(keys[i]);
+        ASSERT_EQ(it->second, values[i])
+            << Where() << " MultiGet " << keys[i] << " snap " << SnapName(snap) << History(keys[i]);
       }
     }
   }
@@ -261,9 +259,9 @@ class DBModelMergeRangeTest : public ::testing::TestWithParam<ModelParams> {
     std::unique_ptr<Iterator> it = db_->NewIterator(ro);
     auto m = model.begin();
     for (it->SeekToFirst(); it->Valid(); it->Next(), ++m) {
-      ASSERT_TRUE(m != model.end()) << Where() << " " << what << " snap " << SnapName(snap)
-                                    << ": extra key " << it->key().ToString()
-                                    << History(it->key().ToString());
+      ASSERT_TRUE(m != model.end())
+          << Where() << " " << what << " snap " << SnapName(snap) << ": extra key "
+          << it->key().ToString() << History(it->key().ToString());
       ASSERT_EQ(m->first, it->key().ToString())
           << Where() << " " << what << " snap " << SnapName(snap) << History(m->first)
           << History(it->key().ToString());
@@ -276,9 +274,9 @@ class DBModelMergeRangeTest : public ::testing::TestWithParam<ModelParams> {
                                   << ": missing key " << m->first << History(m->first);
     auto r = model.rbegin();
     for (it->SeekToLast(); it->Valid(); it->Prev(), ++r) {
-      ASSERT_TRUE(r != model.rend()) << Where() << " " << what << " snap " << SnapName(snap)
-                                     << ": extra key (backward) " << it->key().ToString()
-                                     << History(it->key().ToString());
+      ASSERT_TRUE(r != model.rend())
+          << Where() << " " << what << " snap " << SnapName(snap) << ": extra key (backward) "
+          << it->key().ToString() << History(it->key().ToString());
       ASSERT_EQ(r->first, it->key().ToString())
           << Where() << " " << what << " snap " << SnapName(snap) << " (backward)"
           << History(r->first) << History(it->key().ToString());
@@ -649,10 +647,11 @@ class DBModelMergeRangeTest : public ::testing::TestWithParam<ModelParams> {
     CheckAll("final reopen");
     std::string levels;
     for (int l : levels_used_) levels += " L" + std::to_string(l);
-    printf("%s: %zu keys, %d batches, %d flushes, %d manual compactions, %d waits, %d reopens, "
-           "levels used:%s\n",
-           GetParam().name, model_.size(), batches, flushes, compactions, waits, reopens,
-           levels.c_str());
+    printf(
+        "%s: %zu keys, %d batches, %d flushes, %d manual compactions, %d waits, %d reopens, "
+        "levels used:%s\n",
+        GetParam().name, model_.size(), batches, flushes, compactions, waits, reopens,
+        levels.c_str());
     // The LSM was exercised: level 0 and at least one deeper level held files.
     EXPECT_TRUE(levels_used_.count(0)) << levels;
     EXPECT_GE(levels_used_.size(), 2u) << levels;

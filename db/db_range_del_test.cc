@@ -151,8 +151,8 @@ class DBRangeDelTest : public ::testing::Test {
     for (size_t i = 0; i < st.size() && i < probe.size(); i++) {
       auto m = model.find(probe[i]);
       if (m == model.end()) {
-        EXPECT_TRUE(st[i].IsNotFound()) << where << " MultiGet " << probe[i] << ": "
-                                        << st[i].ToString();
+        EXPECT_TRUE(st[i].IsNotFound())
+            << where << " MultiGet " << probe[i] << ": " << st[i].ToString();
       } else {
         EXPECT_TRUE(st[i].ok()) << where << " MultiGet " << probe[i] << ": " << st[i].ToString();
         if (st[i].ok()) {
