@@ -50,6 +50,7 @@ strata_tests(db
   db/compaction_job_test.cc
   db/db_merge_test.cc
   db/db_range_del_test.cc
+  db/db_prefix_test.cc
   db/db_model_merge_range_test.cc
 )
 # The RocksDB interoperability tests also carry the "interop" label.

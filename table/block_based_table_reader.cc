@@ -681,7 +681,10 @@ bool BlockBasedTable::KeyMayMatch(const Slice& user_key) const {
 bool BlockBasedTable::HasUsablePrefixFilter() const { return rep_->prefix_extractor != nullptr; }
 
 bool BlockBasedTable::PrefixMayMatch(const Slice& user_key_or_prefix_source) const {
-  const Rep* r = rep_;
+  return RepPrefixMayMatch(rep_, user_key_or_prefix_source);
+}
+
+bool BlockBasedTable::RepPrefixMayMatch(const Rep* r, const Slice& user_key_or_prefix_source) {
   const SliceTransform* pe = r->prefix_extractor;
   if (pe == nullptr || !pe->InDomain(user_key_or_prefix_source)) return true;
   CachableRef<FullFilterBlockReader> filter;
@@ -770,7 +773,11 @@ class BlockBasedTable::Iter final : public InternalIterator {
         upper_bound_(ro.iterate_upper_bound != nullptr ? *ro.iterate_upper_bound : Slice()),
         has_upper_bound_(ro.iterate_upper_bound != nullptr),
         readahead_(rep->table_options.initial_auto_readahead_size,
-                   rep->table_options.max_auto_readahead_size) {
+                   rep->table_options.max_auto_readahead_size),
+        // RocksDB's prefix seek mode: with a usable prefix filter and no
+        // total_order_seek, a Seek whose target's prefix the filter rules
+        // out finds nothing in this file.
+        prefix_seek_(!ro.total_order_seek && rep->prefix_extractor != nullptr) {
     ro_.iterate_upper_bound = nullptr;
     ro_.iterate_lower_bound = nullptr;
     status_ = rep_->GetIndexBlock(ro_, &index_);
@@ -799,6 +806,10 @@ class BlockBasedTable::Iter final : public InternalIterator {
 
   void Seek(const Slice& target) override {
     if (!status_.ok()) return;
+    if (prefix_seek_ && !RepPrefixMayMatch(rep_, ExtractUserKey(target))) {
+      data_valid_ = false;
+      return;
+    }
     rep_->IndexSeek(&index_iter_, rep_->index_key_is_user_key ? ExtractUserKey(target) : target,
                     index_.get());
     if (!LoadBlock()) return;
@@ -808,6 +819,10 @@ class BlockBasedTable::Iter final : public InternalIterator {
 
   void SeekForPrev(const Slice& target) override {
     if (!status_.ok()) return;
+    if (prefix_seek_ && !RepPrefixMayMatch(rep_, ExtractUserKey(target))) {
+      data_valid_ = false;
+      return;
+    }
     rep_->IndexSeek(&index_iter_, rep_->index_key_is_user_key ? ExtractUserKey(target) : target,
                     index_.get());
     if (!index_iter_.Valid()) {
@@ -927,6 +942,7 @@ class BlockBasedTable::Iter final : public InternalIterator {
   BlockIter data_iter_;
   bool data_valid_ = false;
   ReadaheadBuffer readahead_;
+  const bool prefix_seek_;
 };
 
 InternalIterator* BlockBasedTable::NewIterator(const ReadOptions& read_options) {

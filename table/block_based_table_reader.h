@@ -124,6 +124,7 @@ class BlockBasedTable {
 
  private:
   struct Rep;
+  static bool RepPrefixMayMatch(const Rep* r, const Slice& user_key_or_prefix_source);
   class Iter;
   explicit BlockBasedTable(Rep* rep);
   Rep* rep_;
