@@ -34,43 +34,17 @@ std::vector<Status> DB::MultiGet(const ReadOptions& options, const std::vector<S
   return statuses;
 }
 
-class DBImpl::DefaultColumnFamilyHandle final : public ColumnFamilyHandle {
- public:
-  const std::string& GetName() const override { return kDefaultColumnFamilyName; }
-  uint32_t GetID() const override { return 0; }
-};
-
-namespace {
-
-size_t ArenaBlockSize(const Options& options) {
-  if (options.arena_block_size != 0) return options.arena_block_size;
-  size_t size = options.write_buffer_size / 8;
-  if (size < 4096) size = 4096;
-  // 2 MiB blocks go on transparent huge pages (see util/arena.cc): far fewer
-  // TLB misses for the random walks of a large skip list.
-  if (size > (2 << 20)) size = 2 << 20;
-  return size;
-}
-
-}  // namespace
-
 DBImpl::DBImpl(const Options& options, const std::string& dbname)
     : dbname_(dbname),
       options_(options),
       env_(options.env),
       fs_(options.env->GetFileSystem()),
       clock_(options.env->GetSystemClock()),
-      icmp_(options.comparator),
       stats_(options.statistics.get()),
-      default_cf_(std::make_unique<DefaultColumnFamilyHandle>()),
       write_thread_(options.max_write_batch_group_size_bytes) {
   wal_file_options_.use_mmap_writes = options_.allow_mmap_writes || options_.wal_mmap_writes;
   wal_file_options_.writable_file_max_buffer_size = options_.writable_file_max_buffer_size;
   wal_file_options_.preallocation_block_size = options_.wal_preallocation_size;
-  mem_options_.arena_block_size = ArenaBlockSize(options_);
-  mem_options_.max_height = options_.memtable_max_height;
-  mem_options_.branching_factor = options_.memtable_branching_factor;
-  mem_options_.point_index = options_.memtable_point_index;
 }
 
 DBImpl::~DBImpl() { Close().PermitUncheckedError(); }
@@ -99,25 +73,20 @@ Status DBImpl::Close() {
     if (s.ok()) s = c;
   }
   old_logs_.clear();
-  sv_cache_.ResetAll();
   {
     MutexLock l(&mu_);
     if (!snapshots_.empty()) {
       Log(InfoLogLevel::kWarn, info_log_.get(), "closing with %" PRIu64 " live snapshots",
           snapshots_.count());
     }
-    if (super_version_ != nullptr) {
-      super_version_->Unref();
-      super_version_ = nullptr;
+    // Unflushed immutable memtables are in their WALs: recovery replays
+    // them. Handles the user still holds are dangling from here on.
+    if (versions_ != nullptr) {
+      for (const auto& cfd : versions_->column_families()->all()) cfd->ReleaseResources();
     }
-    // Unflushed immutable memtables are in their WALs: recovery replays them.
-    for (const ImmMemTable& imm : imm_) imm.mem->Unref();
-    imm_.clear();
   }
-  if (mem_ != nullptr) mem_->Unref();
-  mem_ = nullptr;
+  default_cfd_ = nullptr;
   versions_.reset();
-  table_cache_.reset();
   if (db_lock_ != nullptr) {
     Status ls = fs_->UnlockFile(std::move(db_lock_));
     if (s.ok()) s = ls;
@@ -131,29 +100,22 @@ Status DBImpl::Close() {
 
 // ---- SuperVersion handling ----
 
-SuperVersion* DBImpl::AcquireSuperVersion() {
-  SuperVersion* sv = sv_cache_.Acquire();
+SuperVersion* DBImpl::AcquireSuperVersion(ColumnFamilyData* cfd) {
+  SuperVersion* sv = cfd->sv_cache.Acquire();
   if (sv == nullptr) {
     MutexLock l(&mu_);
-    if (super_version_ == nullptr) {
+    if (cfd->super_version == nullptr) {
       // Closed: hand the slot back empty; the caller reports the shutdown.
-      sv_cache_.Release(nullptr);
+      cfd->sv_cache.Release(nullptr);
       return nullptr;
     }
-    sv = super_version_->Ref();
+    sv = cfd->super_version->Ref();
   }
   return sv;
 }
 
-void DBImpl::ReleaseSuperVersion(SuperVersion* sv) { sv_cache_.Release(sv); }
-
-void DBImpl::InstallSuperVersion(SuperVersion* sv) {
-  mu_.AssertHeld();
-  sv->version_number = ++super_version_number_;
-  SuperVersion* old = super_version_;
-  super_version_ = sv->Ref();
-  sv_cache_.ResetAll();
-  if (old != nullptr) old->Unref();
+void DBImpl::ReleaseSuperVersion(ColumnFamilyData* cfd, SuperVersion* sv) {
+  cfd->sv_cache.Release(sv);
 }
 
 SequenceNumber DBImpl::ReadSequence(const ReadOptions& options) const {
@@ -165,11 +127,9 @@ SequenceNumber DBImpl::ReadSequence(const ReadOptions& options) const {
 
 Status DBImpl::Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
                    std::string* value) {
-  if (cf != nullptr && cf->GetID() != 0) {
-    return Status::NotSupported("column families other than \"default\" are not supported yet");
-  }
+  ColumnFamilyData* cfd = FamilyOf(cf);
   const uint64_t start = stats_ != nullptr ? clock_->NowNanos() : 0;
-  SuperVersion* sv = AcquireSuperVersion();
+  SuperVersion* sv = AcquireSuperVersion(cfd);
   if (sv == nullptr) return Status::ShutdownInProgress("Get on a closed database");
   const LookupKey lkey(key, ReadSequence(options));
   Status s;
@@ -177,7 +137,7 @@ Status DBImpl::Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Sli
   for (size_t i = 0; !done && i < sv->imm.size(); i++) done = sv->imm[i]->Get(lkey, value, &s);
   const bool memtable_hit = done;
   if (!done) {
-    GetContext ctx(icmp_.user_comparator(), key, value);
+    GetContext ctx(cfd->user_comparator(), key, value);
     s = sv->current->Get(options, lkey.internal_key(), &ctx);
     if (s.ok()) {
       switch (ctx.state()) {
@@ -196,7 +156,7 @@ Status DBImpl::Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Sli
       }
     }
   }
-  ReleaseSuperVersion(sv);
+  ReleaseSuperVersion(cfd, sv);
   if (stats_ != nullptr) {
     stats_->recordTick(NUMBER_KEYS_READ);
     stats_->recordTick(memtable_hit ? MEMTABLE_HIT : MEMTABLE_MISS);
@@ -210,28 +170,26 @@ Status DBImpl::Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Sli
 }
 
 std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options, ColumnFamilyHandle* cf) {
-  if (cf != nullptr && cf->GetID() != 0) {
-    return NewErrorIterator(
-        Status::NotSupported("column families other than \"default\" are not supported yet"));
-  }
+  ColumnFamilyData* cfd = FamilyOf(cf);
   // The iterator keeps its own reference to the SuperVersion (not the
   // thread's cached one: it may outlive this call and move between threads).
   SuperVersion* sv;
   {
     MutexLock l(&mu_);
-    if (super_version_ == nullptr) {
+    if (cfd->super_version == nullptr) {
       return NewErrorIterator(Status::ShutdownInProgress("NewIterator on a closed database"));
     }
-    sv = super_version_->Ref();
+    sv = cfd->super_version->Ref();
   }
+  const InternalKeyComparator& icmp = cfd->icmp();
   const SequenceNumber seq = ReadSequence(options);
   std::vector<std::unique_ptr<InternalIterator>> children;
   children.emplace_back(sv->mem->NewIterator());
   for (MemTable* m : sv->imm) children.emplace_back(m->NewIterator());
   sv->current->AddIterators(options, &children);
   std::vector<InternalIterator*> input;
-  input.push_back(NewMergingIterator(&icmp_, std::move(children)));
-  return NewDBIterator(options, icmp_.user_comparator(), std::move(input), seq, stats_,
+  input.push_back(NewMergingIterator(&icmp, std::move(children)));
+  return NewDBIterator(options, icmp.user_comparator(), std::move(input), seq, stats_,
                        [sv]() { sv->Unref(); });
 }
 
@@ -266,11 +224,11 @@ bool StripPropertyPrefix(Slice* name) {
 }  // namespace
 
 bool DBImpl::GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint64_t* value) {
-  if (cf != nullptr && cf->GetID() != 0) return false;
+  ColumnFamilyData* cfd = FamilyOf(cf);
   Slice name = property;
   if (!StripPropertyPrefix(&name)) return false;
   MutexLock l(&mu_);
-  const SuperVersion* sv = super_version_;
+  const SuperVersion* sv = cfd->super_version;
   if (sv == nullptr) return false;
   uint64_t imm_size = 0, imm_entries = 0, imm_deletes = 0;
   for (const MemTable* m : sv->imm) {
@@ -303,7 +261,7 @@ bool DBImpl::GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint6
     for (int level = 0; level < sv->current->num_levels(); ++level) {
       for (const FileMetaData* f : sv->current->files(level)) {
         std::shared_ptr<const TableProperties> props;
-        if (table_cache_->GetTableProperties(TableFileMeta{f->number, f->file_size, level}, &props)
+        if (cfd->table_cache()->GetTableProperties(TableFileMeta{f->number, f->file_size, level}, &props)
                 .ok()) {
           entries += props->num_entries;
           deletes += props->num_deletions;
@@ -328,13 +286,13 @@ bool DBImpl::GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint6
                  ? (options_.delayed_write_rate != 0 ? options_.delayed_write_rate : 16ull << 20)
                  : 0;
   } else if (name == "num-running-compactions") {
-    *value = static_cast<uint64_t>(picker_->running_compactions());
+    *value = static_cast<uint64_t>(cfd->picker()->running_compactions());
   } else if (name == "num-running-flushes") {
     *value = flush_scheduled_ ? 1 : 0;
   } else if (name == "compaction-pending") {
-    *value = picker_->NeedsCompaction(sv->current) ? 1 : 0;
+    *value = cfd->picker()->NeedsCompaction(sv->current) ? 1 : 0;
   } else if (name == "mem-table-flush-pending") {
-    *value = imm_.empty() ? 0 : 1;
+    *value = cfd->imm.empty() ? 0 : 1;
   } else if (name == "base-level") {
     *value = static_cast<uint64_t>(sv->current->base_level());
   } else if (name == "num-live-versions") {
@@ -342,12 +300,12 @@ bool DBImpl::GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint6
   } else if (name == "stall-micros") {
     *value = stall_micros_;
   } else if (name == "flush-write-bytes") {
-    *value = level_stats_[0].bytes_written;
+    *value = cfd->level_stats[0].bytes_written;
   } else if (name == "compact-write-bytes" || name == "compact-read-bytes") {
     const bool write = name == "compact-write-bytes";
     uint64_t sum = 0;
     for (int level = 1; level < kMaxLevels; ++level) {
-      sum += write ? level_stats_[level].bytes_written : level_stats_[level].bytes_read;
+      sum += write ? cfd->level_stats[level].bytes_written : cfd->level_stats[level].bytes_read;
     }
     *value = sum;
   } else if (name.starts_with("num-files-at-level")) {
@@ -370,7 +328,7 @@ bool DBImpl::GetProperty(ColumnFamilyHandle* cf, const Slice& property, std::str
     *value = std::to_string(n);
     return true;
   }
-  if (cf != nullptr && cf->GetID() != 0) return false;
+  ColumnFamilyData* cfd = FamilyOf(cf);
   Slice name = property;
   if (!StripPropertyPrefix(&name)) return false;
   if (name != "stats" && name != "dbstats") return false;
@@ -378,11 +336,12 @@ bool DBImpl::GetProperty(ColumnFamilyHandle* cf, const Slice& property, std::str
   uint64_t mem_bytes = 0, entries = 0, deletes = 0, imm_count = 0, snapshots = 0;
   {
     MutexLock l(&mu_);
-    if (super_version_ == nullptr) return false;
-    mem_bytes = super_version_->mem->ApproximateMemoryUsage();
-    entries = super_version_->mem->num_entries();
-    deletes = super_version_->mem->num_deletes();
-    imm_count = super_version_->imm.size();
+    const SuperVersion* sv = cfd->super_version;
+    if (sv == nullptr) return false;
+    mem_bytes = sv->mem->ApproximateMemoryUsage();
+    entries = sv->mem->num_entries();
+    deletes = sv->mem->num_deletes();
+    imm_count = sv->imm.size();
     snapshots = snapshots_.count();
   }
   const uint64_t groups = write_groups_.load(std::memory_order_relaxed);
@@ -407,25 +366,99 @@ bool DBImpl::GetProperty(ColumnFamilyHandle* cf, const Slice& property, std::str
            mem_bytes, entries, deletes, imm_count, snapshots);
   *value = buf;
   MutexLock l(&mu_);
-  *value += LevelStatsString();
+  *value += LevelStatsString(cfd);
   return true;
 }
 
-// ---- not in this slice ----
+// ---- column families ----
 
-Status DBImpl::CreateColumnFamily(const ColumnFamilyOptions&, const std::string&,
+Status DBImpl::CreateColumnFamily(const ColumnFamilyOptions& options, const std::string& name,
                                   ColumnFamilyHandle** handle) {
-  if (handle != nullptr) *handle = nullptr;
-  return Status::NotSupported("CreateColumnFamily: column families are not supported yet");
+  if (handle == nullptr) return Status::InvalidArgument("CreateColumnFamily: handle is null");
+  *handle = nullptr;
+  return CreateColumnFamilyImpl(options, name, handle);
 }
 
-Status DBImpl::DropColumnFamily(ColumnFamilyHandle*) {
-  return Status::NotSupported("DropColumnFamily: column families are not supported yet");
+Status DBImpl::CreateColumnFamilyImpl(const ColumnFamilyOptions& options, const std::string& name,
+                                      ColumnFamilyHandle** handle) {
+  Status s = ValidateColumnFamilyOptions(options);
+  if (!s.ok()) return s;
+  if (name.empty()) return Status::InvalidArgument("column family name must not be empty");
+  ColumnFamilyData* created = nullptr;
+  // Exclusive: the write path reads the family set without the mutex.
+  s = RunExclusive([&]() -> Status {
+    {
+      MutexLock l(&mu_);
+      if (versions_->column_families()->GetByName(name) != nullptr) {
+        return Status::InvalidArgument("column family already exists", name);
+      }
+      // The family's data starts in the current WAL.
+      Status st = versions_->CreateColumnFamily(name, options, log_number_, &mu_, &created);
+      if (!st.ok()) return st;
+      created->mem = new MemTable(created->icmp(), created->mem_options());
+      created->mem_log_number = log_number_;
+      created->Ref();  // the handle's
+      InstallNewSuperVersion(created);
+      multi_cf_ = versions_->column_families()->NumberOfColumnFamilies() > 1;
+      Log(info_log_.get(), "created column family \"%s\" (id %u)", name.c_str(), created->id());
+    }
+    RewriteOptionsFile();
+    return Status::OK();
+  });
+  if (!s.ok()) return s;
+  *handle = new ColumnFamilyHandleImpl(created);
+  return Status::OK();
+}
+
+Status DBImpl::DropColumnFamily(ColumnFamilyHandle* handle) {
+  if (handle == nullptr) return Status::InvalidArgument("DropColumnFamily: handle is null");
+  ColumnFamilyData* cfd = FamilyOf(handle);
+  if (cfd->id() == 0) {
+    return Status::InvalidArgument("Can't drop default column family");
+  }
+  return RunExclusive([&]() -> Status {
+    {
+      MutexLock l(&mu_);
+      if (cfd->dropped()) {
+        return Status::InvalidArgument("column family already dropped", cfd->name());
+      }
+      Status st = versions_->DropColumnFamily(cfd, &mu_);
+      if (!st.ok()) return st;
+      // Out of the live set: no write, flush or compaction picks it again;
+      // the set's reference goes (handles keep theirs).
+      multi_cf_ = versions_->column_families()->NumberOfColumnFamilies() > 1;
+      Log(info_log_.get(), "dropped column family \"%s\" (id %u)", cfd->name().c_str(),
+          cfd->id());
+      UnrefFamily(cfd);
+      // Its WAL data is no longer needed: older WALs may go.
+      DeleteObsoleteFiles();
+    }
+    RewriteOptionsFile();
+    return Status::OK();
+  });
+}
+
+void DBImpl::UnrefFamily(ColumnFamilyData* cfd) {
+  mu_.AssertHeld();
+  if (cfd->Unref() && cfd->dropped()) {
+    // Nothing refers to the dropped family any more: its Versions go, and
+    // with them (once iterators let go of their SuperVersions) its files.
+    cfd->ReleaseResources();
+  }
 }
 
 Status DBImpl::DestroyColumnFamilyHandle(ColumnFamilyHandle* handle) {
   if (handle == nullptr || handle == default_cf_.get()) return Status::OK();
-  return Status::InvalidArgument("DestroyColumnFamilyHandle: unknown handle");
+  auto* impl = static_cast<ColumnFamilyHandleImpl*>(handle);
+  {
+    MutexLock l(&mu_);
+    if (!closed_) {
+      UnrefFamily(impl->cfd());
+      DeleteObsoleteFiles();
+    }
+  }
+  delete impl;
+  return Status::OK();
 }
 
 ColumnFamilyHandle* DBImpl::DefaultColumnFamily() const { return default_cf_.get(); }
