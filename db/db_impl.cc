@@ -85,8 +85,8 @@ Status DBImpl::Close() {
       for (const auto& cfd : versions_->column_families()->all()) cfd->ReleaseResources();
     }
   }
-  default_cfd_ = nullptr;
-  versions_.reset();
+  // The family objects (and the version set) stay until the destructor:
+  // calls after Close find no memtable or SuperVersion and fail cleanly.
   if (db_lock_ != nullptr) {
     Status ls = fs_->UnlockFile(std::move(db_lock_));
     if (s.ok()) s = ls;
