@@ -267,6 +267,8 @@ void DBImpl::BackgroundCallCompaction() {
       s = RunCompaction(cfd, c.get());
       cfd->picker()->ReleaseCompaction(c.get());
       c.reset();
+      // A family dropped meanwhile refuses the result: not a DB error.
+      if (cfd->dropped()) s = Status::OK();
       UnrefFamily(cfd);
       break;
     }
@@ -653,6 +655,14 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
       }
       if (conflict) bg_cv_.TimedWaitMicros(10000);
     }
+  }
+  if (cfd->dropped() && !s.ok()) {
+    s = Status::InvalidArgument("column family was dropped", cfd->name());
+    UnrefFamily(cfd);
+    DeleteObsoleteFiles();
+    --manual_compactions_;
+    bg_cv_.SignalAll();
+    return s;
   }
   UnrefFamily(cfd);
   DeleteObsoleteFiles();

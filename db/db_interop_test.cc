@@ -195,12 +195,13 @@ TEST_F(DBInteropTest, RocksDBReadsStrataColumnFamilies) {
 
 TEST_F(DBInteropTest, StrataOpensRocksDBColumnFamily) {
   int rc = 0;
-  std::string out = RunCommand(
-      std::string(kLdb) + " --db=" + path_ + " --create_if_missing create_column_family cf1", &rc);
+  // (create_column_family takes no --create_if_missing: the DB comes first.)
+  std::string out =
+      RunCommand(std::string(kLdb) + " --db=" + path_ + " --create_if_missing put dk dv", &rc);
+  ASSERT_EQ(0, rc) << out;
+  out = RunCommand(std::string(kLdb) + " --db=" + path_ + " create_column_family cf1", &rc);
   ASSERT_EQ(0, rc) << out;
   out = RunCommand(std::string(kLdb) + " --db=" + path_ + " --column_family=cf1 put k v", &rc);
-  ASSERT_EQ(0, rc) << out;
-  out = RunCommand(std::string(kLdb) + " --db=" + path_ + " put dk dv", &rc);
   ASSERT_EQ(0, rc) << out;
 
   std::vector<std::string> names;
