@@ -299,7 +299,8 @@ TEST_F(ColumnFamilyTest, AtomicMultiFamilyBatch) {
       EXPECT_OK(b.Put(H("default"), k, "0"));
       EXPECT_OK(b.Put(H("cf1"), k, "1"));
       EXPECT_OK(b.Put(H("cf2"), k, "2"));
-      EXPECT_OK(b.Delete(H("cf2"), "k" + std::to_string(i - 1)));
+      EXPECT_OK(b.Delete(H("cf2"), "gone" + std::to_string(i - 1)));
+      EXPECT_OK(b.Put(H("cf2"), "gone" + std::to_string(i), "x"));
       EXPECT_OK(db_->Write(WriteOptions(), &b));
       written.store(i + 1, std::memory_order_release);
     }
@@ -312,13 +313,20 @@ TEST_F(ColumnFamilyTest, AtomicMultiFamilyBatch) {
     const Snapshot* snap = db_->GetSnapshot();
     ReadOptions ro;
     ro.snapshot = snap;
+    // Batch n (maybe in flight) puts k<n> everywhere and gone<n>, and
+    // deletes gone<n-1>.
     const std::string k = "k" + std::to_string(n);
-    std::string v0, v1, v2;
+    std::string v0, v1, v2, v3;
     const bool in0 = db_->Get(ro, H("default"), k, &v0).ok();
     const bool in1 = db_->Get(ro, H("cf1"), k, &v1).ok();
     const bool in2 = db_->Get(ro, H("cf2"), k, &v2).ok();
+    const bool prev_gone =
+        db_->Get(ro, H("cf2"), "gone" + std::to_string(n - 1), &v3).IsNotFound();
     EXPECT_EQ(in0, in1) << k;
     EXPECT_EQ(in1, in2) << k;
+    if (n > 0) {
+      EXPECT_EQ(in0, prev_gone) << k;
+    }
     db_->ReleaseSnapshot(snap);
     checks++;
   }
@@ -326,8 +334,10 @@ TEST_F(ColumnFamilyTest, AtomicMultiFamilyBatch) {
   EXPECT_GT(checks, 0);
   EXPECT_EQ(Get("cf1", "k2999"), "1");
   EXPECT_EQ(Get("cf2", "k2999"), "2");
-  EXPECT_EQ(Get("cf2", "k2998"), "NOT_FOUND");
-  EXPECT_EQ(db_->GetLatestSequenceNumber(), 3000u * 4);
+  EXPECT_EQ(Get("cf2", "k2998"), "2");
+  EXPECT_EQ(Get("cf2", "gone2998"), "NOT_FOUND");
+  EXPECT_EQ(Get("cf2", "gone2999"), "x");
+  EXPECT_EQ(db_->GetLatestSequenceNumber(), 3000u * 5);
 }
 
 TEST_F(ColumnFamilyTest, FlushAndCompactRangePerFamily) {
@@ -434,6 +444,36 @@ TEST_F(ColumnFamilyTest, DropWhileIteratorIsOpen) {
   Open({"default"});
   EXPECT_EQ(Get("default", "a"), "1");
   EXPECT_EQ(List(), std::vector<std::string>{"default"});
+}
+
+TEST_F(ColumnFamilyTest, DropWhileBackgroundWorkRuns) {
+  ColumnFamilyOptions busy;
+  busy.write_buffer_size = 32 << 10;
+  busy.level0_file_num_compaction_trigger = 2;
+  busy.target_file_size_base = 32 << 10;
+  busy.max_bytes_for_level_base = 64 << 10;
+  cf_options_["busy"] = busy;
+  Open({"default"});
+  for (int round = 0; round < 3; round++) {
+    Create("busy");
+    const std::string value(500, 'b');
+    for (int i = 0; i < 1500; i++) ASSERT_OK(Put("busy", "k" + std::to_string(i % 700), value));
+    // Flushes and compactions of the family are likely running now.
+    ASSERT_OK(db_->DropColumnFamily(H("busy")));
+    ASSERT_OK(db_->DestroyColumnFamilyHandle(H("busy")));
+    handles_.erase("busy");
+    // The DB carries on: no background error from the dropped family.
+    ASSERT_OK(Put("default", "r" + std::to_string(round), "x"));
+    ASSERT_OK(db_->Flush(FlushOptions(), H("default")));
+  }
+  uint64_t errors = 1;
+  ASSERT_TRUE(db_->GetIntProperty(H("default"), "strata.background-errors", &errors));
+  EXPECT_EQ(errors, 0u);
+  Open({"default"});
+  EXPECT_EQ(Contents("default"), "r0=x r1=x r2=x");
+  EXPECT_EQ(List(), std::vector<std::string>{"default"});
+  // Only default's tables are left.
+  EXPECT_LE(Files(FileType::kTableFile).size(), 3u);
 }
 
 TEST_F(ColumnFamilyTest, RandomizedModelOverThreeFamilies) {
