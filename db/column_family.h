@@ -126,8 +126,8 @@ class ColumnFamilyData {
   bool NeedsWriteSlowdown() const;
 
   // ---- memtables: changed by the write leader under the DB mutex ----
-  MemTable* mem = nullptr;      // one reference ours
-  uint64_t mem_log_number = 0;  // oldest WAL with data of mem
+  MemTable* mem = nullptr;       // one reference ours
+  uint64_t mem_log_number = 0;   // oldest WAL with data of mem
   std::vector<ImmMemTable> imm;  // newest first, references ours
   // Set by Flush(cf): the next write leader switches this memtable.
   std::atomic<bool> switch_requested{false};

@@ -71,8 +71,8 @@ class ColumnFamilyTest : public ::testing::Test {
   void Create(const std::string& name) {
     auto it = cf_options_.find(name);
     ColumnFamilyHandle* h = nullptr;
-    ASSERT_OK(db_->CreateColumnFamily(
-        it != cf_options_.end() ? it->second : ColumnFamilyOptions(), name, &h));
+    ASSERT_OK(db_->CreateColumnFamily(it != cf_options_.end() ? it->second : ColumnFamilyOptions(),
+                                      name, &h));
     ASSERT_NE(h, nullptr);
     EXPECT_EQ(h->GetName(), name);
     handles_[name] = h;
@@ -320,8 +320,7 @@ TEST_F(ColumnFamilyTest, AtomicMultiFamilyBatch) {
     const bool in0 = db_->Get(ro, H("default"), k, &v0).ok();
     const bool in1 = db_->Get(ro, H("cf1"), k, &v1).ok();
     const bool in2 = db_->Get(ro, H("cf2"), k, &v2).ok();
-    const bool prev_gone =
-        db_->Get(ro, H("cf2"), "gone" + std::to_string(n - 1), &v3).IsNotFound();
+    const bool prev_gone = db_->Get(ro, H("cf2"), "gone" + std::to_string(n - 1), &v3).IsNotFound();
     EXPECT_EQ(in0, in1) << k;
     EXPECT_EQ(in1, in2) << k;
     if (n > 0) {

@@ -261,7 +261,8 @@ bool DBImpl::GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint6
     for (int level = 0; level < sv->current->num_levels(); ++level) {
       for (const FileMetaData* f : sv->current->files(level)) {
         std::shared_ptr<const TableProperties> props;
-        if (cfd->table_cache()->GetTableProperties(TableFileMeta{f->number, f->file_size, level}, &props)
+        if (cfd->table_cache()
+                ->GetTableProperties(TableFileMeta{f->number, f->file_size, level}, &props)
                 .ok()) {
           entries += props->num_entries;
           deletes += props->num_deletions;
@@ -427,8 +428,7 @@ Status DBImpl::DropColumnFamily(ColumnFamilyHandle* handle) {
       // Out of the live set: no write, flush or compaction picks it again;
       // the set's reference goes (handles keep theirs).
       multi_cf_ = versions_->column_families()->NumberOfColumnFamilies() > 1;
-      Log(info_log_.get(), "dropped column family \"%s\" (id %u)", cfd->name().c_str(),
-          cfd->id());
+      Log(info_log_.get(), "dropped column family \"%s\" (id %u)", cfd->name().c_str(), cfd->id());
       UnrefFamily(cfd);
       // Its WAL data is no longer needed: older WALs may go.
       DeleteObsoleteFiles();

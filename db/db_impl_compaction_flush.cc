@@ -65,7 +65,9 @@ Status DBImpl::SwitchMemtables(const std::vector<ColumnFamilyData*>& families) {
   // The old WAL stays open, unsynced, until a synced write or its flush.
   old_logs_.push_back(std::move(old_log));
   std::vector<MemTable*> fresh;
-  for (ColumnFamilyData* cfd : families) fresh.push_back(new MemTable(cfd->icmp(), cfd->mem_options()));
+  for (ColumnFamilyData* cfd : families) {
+    fresh.push_back(new MemTable(cfd->icmp(), cfd->mem_options()));
+  }
   MutexLock l(&mu_);
   for (size_t i = 0; i < families.size(); ++i) {
     ColumnFamilyData* cfd = families[i];
@@ -211,7 +213,8 @@ void DBImpl::MaybeScheduleFlushOrCompaction() {
 bool DBImpl::AnyCompactionNeeded() const {
   mu_.AssertHeld();
   for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
-    if (!cfd->options().disable_auto_compactions && cfd->picker()->NeedsCompaction(cfd->current())) {
+    if (!cfd->options().disable_auto_compactions &&
+        cfd->picker()->NeedsCompaction(cfd->current())) {
       return true;
     }
   }
@@ -290,9 +293,8 @@ Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd, MemTable* mem, VersionEdi
                                 FileMetaData* meta_out) {
   mu_.AssertHeld();
   const uint64_t start = clock_->NowMicros();
-  TableOutputOptions o =
-      MakeOutputOptions(dbname_, cfd->options(), fs_, cfd->table_options(), versions_.get(),
-                        db_id_, db_session_id_, clock_);
+  TableOutputOptions o = MakeOutputOptions(dbname_, cfd->options(), fs_, cfd->table_options(),
+                                           versions_.get(), db_id_, db_session_id_, clock_);
   o.output_level = 0;
   o.snapshots = snapshots_.GetAll();
   o.bottommost = false;
@@ -441,14 +443,13 @@ Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c) {
     if (!s.ok()) return s;
     ls.bytes_moved += bytes;
     InstallNewSuperVersion(cfd);
-    Log(info_log_.get(), "[%s] compaction %s: %" PRIu64 " bytes moved, %s", cfd->name().c_str(), c->Summary().c_str(), bytes,
-        cfd->current()->LevelSummary().c_str());
+    Log(info_log_.get(), "[%s] compaction %s: %" PRIu64 " bytes moved, %s", cfd->name().c_str(),
+        c->Summary().c_str(), bytes, cfd->current()->LevelSummary().c_str());
     return Status::OK();
   }
 
-  TableOutputOptions o =
-      MakeOutputOptions(dbname_, cfd->options(), fs_, cfd->table_options(), versions_.get(),
-                        db_id_, db_session_id_, clock_);
+  TableOutputOptions o = MakeOutputOptions(dbname_, cfd->options(), fs_, cfd->table_options(),
+                                           versions_.get(), db_id_, db_session_id_, clock_);
   const InternalKeyComparator& icmp = cfd->icmp();
   TableCache* table_cache = cfd->table_cache();
   o.output_level = out;
@@ -565,8 +566,8 @@ Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c) {
   Log(info_log_.get(),
       "[%s] compaction %s%s: %" PRIu64 " bytes read, %" PRIu64 " bytes written, %" PRIu64
       " records in, %" PRIu64 " out, %zu part(s), %" PRIu64 " us, %s",
-      cfd->name().c_str(), c->Summary().c_str(), c->manual() ? " (manual)" : "", bytes_read, total.bytes_written,
-      total.iter.num_input_records, total.num_output_records, parts, micros,
+      cfd->name().c_str(), c->Summary().c_str(), c->manual() ? " (manual)" : "", bytes_read,
+      total.bytes_written, total.iter.num_input_records, total.num_output_records, parts, micros,
       cfd->current()->LevelSummary().c_str());
   return Status::OK();
 }
@@ -612,8 +613,7 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
   // Every level above the deepest one holding data in range is pushed down;
   // level 0 always (into the base level) when it holds data in range.
   for (int level = 0; s.ok() && (level < max_level || (level == 0 && max_level == 0)); ++level) {
-    const int output_level =
-        level == 0 ? std::max(1, cfd->current()->base_level()) : level + 1;
+    const int output_level = level == 0 ? std::max(1, cfd->current()->base_level()) : level + 1;
     while (s.ok()) {
       if (shutting_down_.load(std::memory_order_acquire)) {
         s = Status::ShutdownInProgress("CompactRange during close");

@@ -548,7 +548,8 @@ Status DB::Open(const DBOptions& options, const std::string& path,
   auto impl = std::make_unique<DBImpl>(merged, path);
   s = impl->Open(column_families, handles, /*descriptors_given=*/true);
   if (!s.ok()) {
-    for (ColumnFamilyHandle* h : *handles) impl->DestroyColumnFamilyHandle(h).PermitUncheckedError();
+    for (ColumnFamilyHandle* h : *handles)
+      impl->DestroyColumnFamilyHandle(h).PermitUncheckedError();
     handles->clear();
     return s;
   }

@@ -144,10 +144,9 @@ TEST_F(DBInteropTest, RocksDBReadsStrataColumnFamilies) {
     DBOptions options;
     options.create_if_missing = true;
     options.create_missing_column_families = true;
-    std::vector<ColumnFamilyDescriptor> descs = {
-        {kDefaultColumnFamilyName, ColumnFamilyOptions()},
-        {"cf1", ColumnFamilyOptions()},
-        {"cf2", ColumnFamilyOptions()}};
+    std::vector<ColumnFamilyDescriptor> descs = {{kDefaultColumnFamilyName, ColumnFamilyOptions()},
+                                                 {"cf1", ColumnFamilyOptions()},
+                                                 {"cf2", ColumnFamilyOptions()}};
     std::vector<ColumnFamilyHandle*> handles;
     std::unique_ptr<DB> db;
     ASSERT_OK(DB::Open(options, path_, descs, &handles, &db));
@@ -170,16 +169,15 @@ TEST_F(DBInteropTest, RocksDBReadsStrataColumnFamilies) {
     ASSERT_OK(db->Close());
   }
   int rc = 0;
-  std::string out =
-      RunCommand(std::string(kLdb) + " --db=" + path_ + " list_column_families", &rc);
+  std::string out = RunCommand(std::string(kLdb) + " --db=" + path_ + " list_column_families", &rc);
   ASSERT_EQ(0, rc) << out;
   EXPECT_NE(out.find("default"), std::string::npos) << out;
   EXPECT_NE(out.find("cf1"), std::string::npos) << out;
   EXPECT_NE(out.find("cf2"), std::string::npos) << out;
   for (const char* cf : {"default", "cf1", "cf2"}) {
     SCOPED_TRACE(cf);
-    out = RunCommand(std::string(kLdb) + " --db=" + path_ + " --column_family=" + cf + " scan",
-                     &rc);
+    out =
+        RunCommand(std::string(kLdb) + " --db=" + path_ + " --column_family=" + cf + " scan", &rc);
     ASSERT_EQ(0, rc) << out;
     EXPECT_EQ(Expected(model[cf]), out);
   }

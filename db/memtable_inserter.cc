@@ -87,7 +87,8 @@ class Inserter final : public WriteBatch::Handler {
     }
     *mem = nullptr;
     if (cf != 0) {
-      ColumnFamilyData* cfd = targets_.families != nullptr ? targets_.families->Lookup(cf) : nullptr;
+      ColumnFamilyData* cfd =
+          targets_.families != nullptr ? targets_.families->Lookup(cf) : nullptr;
       if (cfd != nullptr) {
         if (targets_.recovery_log_number == 0 ||
             cfd->log_number() <= targets_.recovery_log_number) {

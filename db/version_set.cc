@@ -555,8 +555,7 @@ Status VersionSet::Recover(const std::map<std::string, ColumnFamilyOptions>& fam
     if (edit.max_column_family()) max_cf = std::max(max_cf, *edit.max_column_family());
     if (edit.column_family_add().has_value()) {
       if (fams.count(id) > 0) {
-        return Status::Corruption("column family id " + std::to_string(id) + " added twice",
-                                  where);
+        return Status::Corruption("column family id " + std::to_string(id) + " added twice", where);
       }
       open_family(id, *edit.column_family_add());
     }
@@ -569,11 +568,12 @@ Status VersionSet::Recover(const std::map<std::string, ColumnFamilyOptions>& fam
       if (id == 0) return Status::Corruption("the default column family is dropped", where);
       fams.erase(it);
     } else if (fam.cfd != nullptr) {
-      if (edit.comparator().has_value() && *edit.comparator() != fam.cfd->user_comparator()->Name()) {
-        return Status::InvalidArgument(
-            fam.cfd->user_comparator()->Name(),
-            "does not match existing comparator " + *edit.comparator() + " of column family \"" +
-                fam.name + "\" (" + manifest + ")");
+      if (edit.comparator().has_value() &&
+          *edit.comparator() != fam.cfd->user_comparator()->Name()) {
+        return Status::InvalidArgument(fam.cfd->user_comparator()->Name(),
+                                       "does not match existing comparator " + *edit.comparator() +
+                                           " of column family \"" + fam.name + "\" (" + manifest +
+                                           ")");
       }
       s = fam.builder->Apply(edit);
       if (!s.ok()) return Status::Corruption(s.getState(), where);
@@ -721,8 +721,8 @@ Status VersionSet::LogAndApplyImpl(ColumnFamilyData* cfd, VersionEdit* edit, Mut
   uint32_t new_id = 0;
   if (is_add) {
     if (column_families_->GetByName(*edit->column_family_add()) != nullptr) {
-      return finish(Status::InvalidArgument("column family already exists",
-                                            *edit->column_family_add()));
+      return finish(
+          Status::InvalidArgument("column family already exists", *edit->column_family_add()));
     }
     new_id = column_families_->max_column_family() + 1;
     edit->SetColumnFamily(new_id);

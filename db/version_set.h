@@ -164,8 +164,7 @@ class VersionSet {
   // Records a new family (next id) in the MANIFEST and adds it to the live
   // set; its WALs older than log_number hold none of its data.
   Status CreateColumnFamily(const std::string& name, const ColumnFamilyOptions& options,
-                            uint64_t log_number, Mutex* mu, ColumnFamilyData** cfd)
-      REQUIRES(*mu);
+                            uint64_t log_number, Mutex* mu, ColumnFamilyData** cfd) REQUIRES(*mu);
   // Records the drop in the MANIFEST and removes the family from the live
   // set (the object stays, referenced by its handles).
   Status DropColumnFamily(ColumnFamilyData* cfd, Mutex* mu) REQUIRES(*mu);
