@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "memtable/dynamic_bloom.h"
+
 namespace strata {
 
 MemTableOptions MemTableOptionsFor(const Options& options) {
@@ -18,6 +20,10 @@ MemTableOptions MemTableOptionsFor(const Options& options) {
   m.max_height = options.memtable_max_height;
   m.branching_factor = options.memtable_branching_factor;
   m.point_index = options.memtable_point_index;
+  m.prefix_extractor = options.prefix_extractor.get();
+  m.whole_key_filtering = options.memtable_whole_key_filtering;
+  m.bloom_bits = DynamicBloom::TotalBitsFor(
+      options.write_buffer_size, std::min(options.memtable_prefix_bloom_size_ratio, 0.25));
   return m;
 }
 

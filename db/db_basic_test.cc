@@ -16,6 +16,7 @@
 
 #include "strata/db.h"
 #include "strata/env.h"
+#include "strata/merge_operator.h"
 #include "strata/iterator.h"
 #include "strata/options.h"
 #include "strata/snapshot.h"
@@ -602,33 +603,110 @@ TEST_F(DBBasicTest, EmptyWriteBatchIsOk) {
   EXPECT_EQ(Contents(), "a=1");
 }
 
-TEST_F(DBBasicTest, MergeAndDeleteRangeAreNotSupported) {
+TEST_F(DBBasicTest, MergeWithoutOperatorAndBadRangesAreRejected) {
   Open();
   ASSERT_OK(Put("a", "1"));
   Status s = db_->Merge(WriteOptions(), "a", "2");
-  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
-  s = db_->DeleteRange(WriteOptions(), db_->DefaultColumnFamily(), "a", "z");
-  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  s = db_->DeleteRange(WriteOptions(), db_->DefaultColumnFamily(), "z", "a");
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  ASSERT_OK(db_->DeleteRange(WriteOptions(), db_->DefaultColumnFamily(), "a", "a"));
   EXPECT_EQ(Get("a"), "1");
 
   WriteBatch with_merge;
   ASSERT_OK(with_merge.Put("b", "1"));
   ASSERT_OK(with_merge.Merge("a", "2"));
   s = db_->Write(WriteOptions(), &with_merge);
-  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
 
+  // A rejected batch is not applied at all, before or after a reopen; a
+  // range deletion in a batch applies with the rest of it.
+  EXPECT_EQ(Contents(), "a=1");
   WriteBatch with_range;
   ASSERT_OK(with_range.Put("c", "1"));
-  ASSERT_OK(with_range.DeleteRange("a", "z"));
-  s = db_->Write(WriteOptions(), &with_range);
-  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
-
-  // A rejected batch is not applied at all, before or after a reopen.
-  EXPECT_EQ(Contents(), "a=1");
+  ASSERT_OK(with_range.DeleteRange("a", "b"));
+  ASSERT_OK(db_->Write(WriteOptions(), &with_range));
+  EXPECT_EQ(Contents(), "c=1");
   Reopen();
-  EXPECT_EQ(Contents(), "a=1");
+  EXPECT_EQ(Contents(), "c=1");
   ASSERT_OK(Put("d", "4"));
-  EXPECT_EQ(Contents(), "a=1 d=4");
+  EXPECT_EQ(Contents(), "c=1 d=4");
+}
+
+namespace {
+
+// Joins operands with '+' (no base: the operands alone).
+class JoinOperator final : public MergeOperator {
+ public:
+  bool FullMergeV2(const MergeOperationInput& in, MergeOperationOutput* out) const override {
+    std::string& r = out->new_value;
+    if (in.existing_value != nullptr) r.assign(in.existing_value->data(), in.existing_value->size());
+    for (const Slice& op : in.operand_list) {
+      if (!r.empty()) r.push_back('+');
+      r.append(op.data(), op.size());
+    }
+    return true;
+  }
+  const char* Name() const override { return "JoinOperator"; }
+};
+
+}  // namespace
+
+TEST_F(DBBasicTest, MergeThroughMemtableFlushCompactionAndReopen) {
+  options_.merge_operator = std::make_shared<JoinOperator>();
+  Open();
+  ASSERT_OK(Put("a", "1"));
+  ASSERT_OK(db_->Merge(WriteOptions(), "a", "2"));
+  ASSERT_OK(db_->Merge(WriteOptions(), "b", "x"));
+  const Snapshot* snap = db_->GetSnapshot();
+  ASSERT_OK(db_->Merge(WriteOptions(), "a", "3"));
+  ASSERT_OK(db_->Merge(WriteOptions(), "b", "y"));
+  ASSERT_OK(Delete("c"));
+  ASSERT_OK(db_->Merge(WriteOptions(), "c", "z"));
+  EXPECT_EQ(Get("a"), "1+2+3");
+  EXPECT_EQ(Get("a", snap), "1+2");
+  EXPECT_EQ(Contents(), "a=1+2+3 b=x+y c=z");
+  EXPECT_EQ(ContentsBackward(), "c=z b=x+y a=1+2+3");
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  ASSERT_OK(db_->Merge(WriteOptions(), "a", "4"));
+  EXPECT_EQ(Get("a"), "1+2+3+4");
+  EXPECT_EQ(Get("b", snap), "x");
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  EXPECT_EQ(Get("a"), "1+2+3+4");
+  EXPECT_EQ(Get("a", snap), "1+2");
+  EXPECT_EQ(Contents(), "a=1+2+3+4 b=x+y c=z");
+  EXPECT_EQ(ContentsBackward(), "c=z b=x+y a=1+2+3+4");
+  db_->ReleaseSnapshot(snap);
+  Reopen();
+  EXPECT_EQ(Contents(), "a=1+2+3+4 b=x+y c=z");
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  EXPECT_EQ(Contents(), "a=1+2+3+4 b=x+y c=z");
+}
+
+TEST_F(DBBasicTest, DeleteRangeThroughMemtableFlushCompactionAndReopen) {
+  Open();
+  for (char c = 'a'; c <= 'h'; c++) ASSERT_OK(Put(std::string(1, c), "v"));
+  const Snapshot* snap = db_->GetSnapshot();
+  ASSERT_OK(db_->DeleteRange(WriteOptions(), db_->DefaultColumnFamily(), "b", "e"));
+  ASSERT_OK(Put("c", "new"));
+  EXPECT_EQ(Contents(), "a=v c=new e=v f=v g=v h=v");
+  EXPECT_EQ(ContentsBackward(), "h=v g=v f=v e=v c=new a=v");
+  EXPECT_EQ(Get("b"), "NOT_FOUND");
+  EXPECT_EQ(Get("b", snap), "v");
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  EXPECT_EQ(Contents(), "a=v c=new e=v f=v g=v h=v");
+  EXPECT_EQ(Get("d"), "NOT_FOUND");
+  ASSERT_OK(db_->DeleteRange(WriteOptions(), db_->DefaultColumnFamily(), "f", "zz"));
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  EXPECT_EQ(Contents(), "a=v c=new e=v");
+  EXPECT_EQ(ContentsBackward(), "e=v c=new a=v");
+  EXPECT_EQ(Get("d", snap), "v");
+  db_->ReleaseSnapshot(snap);
+  Reopen();
+  EXPECT_EQ(Contents(), "a=v c=new e=v");
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  EXPECT_EQ(Contents(), "a=v c=new e=v");
+  EXPECT_EQ(Get("g"), "NOT_FOUND");
 }
 
 TEST_F(DBBasicTest, FlushAndCompactKeepDataAndFamiliesAreCreated) {

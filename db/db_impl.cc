@@ -7,6 +7,8 @@
 #include <cstdio>
 
 #include "db/db_iter.h"
+#include "db/merge_context.h"
+#include "db/merge_helper.h"
 #include "table/merging_iterator.h"
 
 namespace strata {
@@ -125,37 +127,54 @@ SequenceNumber DBImpl::ReadSequence(const ReadOptions& options) const {
 
 // ---- reads ----
 
+Status DBImpl::GetImpl(const ReadOptions& options, ColumnFamilyData* cfd, SuperVersion* sv,
+                       SequenceNumber seq, const Slice& key, std::string* value,
+                       bool* memtable_hit) {
+  const LookupKey lkey(key, seq);
+  // One operand buffer per thread, reused by every lookup.
+  thread_local MergeContext merge_context;
+  merge_context.Clear();
+  SequenceNumber max_covering_tombstone_seq = 0;
+  const MergeOperator* merge_operator = cfd->options().merge_operator.get();
+  Status s;
+  bool done = sv->mem->Get(lkey, value, &s, &merge_context, &max_covering_tombstone_seq,
+                           merge_operator);
+  for (size_t i = 0; !done && i < sv->imm.size(); i++) {
+    done = sv->imm[i]->Get(lkey, value, &s, &merge_context, &max_covering_tombstone_seq,
+                           merge_operator);
+  }
+  *memtable_hit = done;
+  if (done) return s;
+  GetContext ctx(cfd->user_comparator(), key, value, merge_operator, &merge_context,
+                 &max_covering_tombstone_seq);
+  if (!merge_context.empty()) ctx.SetMergeInProgress();
+  s = sv->current->Get(options, lkey.internal_key(), &ctx, &max_covering_tombstone_seq);
+  if (!s.ok()) return s;
+  switch (ctx.state()) {
+    case GetContext::kFound:
+      return Status::OK();
+    case GetContext::kNotFound:
+    case GetContext::kDeleted:
+      return Status::NotFound();
+    case GetContext::kMerge:
+      // Operands all the way down: merge them over no base value.
+      return MergeHelper::TimedFullMerge(merge_operator, key, nullptr,
+                                         merge_context.GetOperands(), value, info_log_.get(),
+                                         stats_);
+    case GetContext::kCorrupt:
+      return ctx.error();
+  }
+  return Status::Corruption("unreachable lookup state");
+}
+
 Status DBImpl::Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
                    std::string* value) {
   ColumnFamilyData* cfd = FamilyOf(cf);
   const uint64_t start = stats_ != nullptr ? clock_->NowNanos() : 0;
   SuperVersion* sv = AcquireSuperVersion(cfd);
   if (sv == nullptr) return Status::ShutdownInProgress("Get on a closed database");
-  const LookupKey lkey(key, ReadSequence(options));
-  Status s;
-  bool done = sv->mem->Get(lkey, value, &s);
-  for (size_t i = 0; !done && i < sv->imm.size(); i++) done = sv->imm[i]->Get(lkey, value, &s);
-  const bool memtable_hit = done;
-  if (!done) {
-    GetContext ctx(cfd->user_comparator(), key, value);
-    s = sv->current->Get(options, lkey.internal_key(), &ctx);
-    if (s.ok()) {
-      switch (ctx.state()) {
-        case GetContext::kFound:
-          break;
-        case GetContext::kNotFound:
-        case GetContext::kDeleted:
-          s = Status::NotFound();
-          break;
-        case GetContext::kMerge:
-          s = Status::NotSupported("Merge is not supported by this version of Strata");
-          break;
-        case GetContext::kCorrupt:
-          s = Status::Corruption("bad entry type for key in a table file");
-          break;
-      }
-    }
-  }
+  bool memtable_hit = false;
+  Status s = GetImpl(options, cfd, sv, ReadSequence(options), key, value, &memtable_hit);
   ReleaseSuperVersion(cfd, sv);
   if (stats_ != nullptr) {
     stats_->recordTick(NUMBER_KEYS_READ);
@@ -167,6 +186,37 @@ Status DBImpl::Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Sli
     stats_->measureTime(DB_GET, (clock_->NowNanos() - start) / 1000);
   }
   return s;
+}
+
+std::vector<Status> DBImpl::MultiGet(const ReadOptions& options, const std::vector<Slice>& keys,
+                                     std::vector<std::string>* values) {
+  values->resize(keys.size());
+  std::vector<Status> statuses(keys.size());
+  SuperVersion* sv = AcquireSuperVersion(default_cfd_);
+  if (sv == nullptr) {
+    for (Status& s : statuses) s = Status::ShutdownInProgress("MultiGet on a closed database");
+    return statuses;
+  }
+  // One SuperVersion and one sequence for every key: mutually consistent
+  // answers.
+  const SequenceNumber seq = ReadSequence(options);
+  uint64_t found = 0;
+  uint64_t bytes = 0;
+  for (size_t i = 0; i < keys.size(); i++) {
+    bool memtable_hit;
+    statuses[i] = GetImpl(options, default_cfd_, sv, seq, keys[i], &(*values)[i], &memtable_hit);
+    if (statuses[i].ok()) {
+      found++;
+      bytes += (*values)[i].size();
+    }
+  }
+  ReleaseSuperVersion(default_cfd_, sv);
+  if (stats_ != nullptr) {
+    stats_->recordTick(NUMBER_KEYS_READ, keys.size());
+    stats_->recordTick(NUMBER_KEYS_FOUND, found);
+    stats_->recordTick(BYTES_READ, bytes);
+  }
+  return statuses;
 }
 
 std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options, ColumnFamilyHandle* cf) {
@@ -184,13 +234,36 @@ std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options, Column
   const InternalKeyComparator& icmp = cfd->icmp();
   const SequenceNumber seq = ReadSequence(options);
   std::vector<std::unique_ptr<InternalIterator>> children;
-  children.emplace_back(sv->mem->NewIterator());
-  for (MemTable* m : sv->imm) children.emplace_back(m->NewIterator());
-  sv->current->AddIterators(options, &children);
+  // Range tombstones of every source; the memtables' lists are shared, the
+  // Version's live as long as the Version (held by sv).
+  std::vector<std::shared_ptr<const FragmentedRangeTombstoneList>> owned;
+  std::vector<const FragmentedRangeTombstoneList*> tombstones;
+  auto add_memtable = [&](MemTable* m) {
+    children.emplace_back(m->NewIterator());
+    if (m->num_range_deletes() != 0) {
+      owned.push_back(m->GetRangeTombstones());
+      tombstones.push_back(owned.back().get());
+    }
+  };
+  add_memtable(sv->mem);
+  for (MemTable* m : sv->imm) add_memtable(m);
+  const FragmentedRangeTombstoneList* version_tombstones = nullptr;
+  Status s = sv->current->GetRangeTombstones(&version_tombstones);
+  if (!s.ok()) {
+    sv->Unref();
+    return NewErrorIterator(s);
+  }
+  if (version_tombstones != nullptr) tombstones.push_back(version_tombstones);
+  sv->current->AddIterators(options, &children, &tombstones, seq);
   std::vector<InternalIterator*> input;
   input.push_back(NewMergingIterator(&icmp, std::move(children)));
-  return NewDBIterator(options, icmp.user_comparator(), std::move(input), seq, stats_,
-                       [sv]() { sv->Unref(); });
+  return NewDBIterator(
+      options, icmp.user_comparator(), std::move(input), seq, stats_,
+      [sv, owned = std::move(owned)]() mutable {
+        owned.clear();
+        sv->Unref();
+      },
+      cfd->options().merge_operator.get(), std::move(tombstones), cfd->options().prefix_extractor.get());
 }
 
 const Snapshot* DBImpl::GetSnapshot() {

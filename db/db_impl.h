@@ -39,6 +39,7 @@
 #include "db/version_set.h"
 #include "db/write_thread.h"
 #include "memtable/memtable.h"
+#include "strata/compaction_filter.h"
 #include "strata/db.h"
 #include "util/mutex.h"
 
@@ -82,6 +83,8 @@ class DBImpl final : public DB {
 
   Status Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
              std::string* value) override;
+  std::vector<Status> MultiGet(const ReadOptions& options, const std::vector<Slice>& keys,
+                               std::vector<std::string>* values) override;
   std::unique_ptr<Iterator> NewIterator(const ReadOptions& options,
                                         ColumnFamilyHandle* cf) override;
   const Snapshot* GetSnapshot() override;
@@ -186,6 +189,10 @@ class DBImpl final : public DB {
   void DeleteObsoleteFiles() REQUIRES(mu_);
   // The oldest WAL some live family still needs. REQUIRES: mu_.
   uint64_t MinLogNumberInUse() const REQUIRES(mu_);
+  // The compaction filter for one job of cfd: its options' filter, or a new
+  // one from the factory (kept in *owned), or null.
+  const CompactionFilter* CompactionFilterFor(ColumnFamilyData* cfd, bool manual, bool full,
+                                              std::unique_ptr<CompactionFilter>* owned);
   // Whether user_key may be in a level below c's output (without mu_).
   bool KeyMayExistBelow(Compaction* c, const Slice& user_key);
   void RecordBackgroundError(const Status& s) REQUIRES(mu_);
@@ -198,6 +205,9 @@ class DBImpl final : public DB {
   std::string LevelStatsString(ColumnFamilyData* cfd) REQUIRES(mu_);
 
   // ---- reads (db_impl.cc) ----
+  // One point lookup in cfd's sv at sequence seq.
+  Status GetImpl(const ReadOptions& options, ColumnFamilyData* cfd, SuperVersion* sv,
+                 SequenceNumber seq, const Slice& key, std::string* value, bool* memtable_hit);
   SuperVersion* AcquireSuperVersion(ColumnFamilyData* cfd);
   void ReleaseSuperVersion(ColumnFamilyData* cfd, SuperVersion* sv);
   SequenceNumber ReadSequence(const ReadOptions& options) const;

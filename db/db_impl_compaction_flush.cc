@@ -27,6 +27,9 @@ TableOutputOptions MakeOutputOptions(const std::string& dbname, const Options& o
   o.fs = fs;
   o.table_options = table_options;
   o.compression = options.compression;
+  o.merge_operator = options.merge_operator.get();
+  o.logger = options.info_log.get();
+  o.statistics = options.statistics.get();
   o.new_file_number = [versions]() { return versions->NewFileNumber(); };
   o.db_id = db_id;
   o.db_session_id = session_id;
@@ -304,8 +307,24 @@ Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd, MemTable* mem, VersionEdi
   Status s;
   {
     mu_.Unlock();
+    // A compaction filter runs at flush time only when it asks to.
+    std::unique_ptr<CompactionFilter> owned_filter;
+    if (cfd->options().compaction_filter != nullptr) {
+      if (cfd->options().compaction_filter->FilterDuringFlush()) {
+        o.compaction_filter = cfd->options().compaction_filter;
+      }
+    } else if (cfd->options().compaction_filter_factory != nullptr &&
+               cfd->options().compaction_filter_factory->FilterDuringFlush()) {
+      o.compaction_filter = CompactionFilterFor(cfd, /*manual=*/false, /*full=*/false, &owned_filter);
+    }
+    CompactionRangeDelAggregator range_del_agg(&cfd->icmp(), o.snapshots);
+    if (mem->num_range_deletes() != 0) {
+      std::unique_ptr<InternalIterator> range_dels(mem->NewRangeTombstoneIterator());
+      s = range_del_agg.AddTombstones(range_dels.get());
+      o.range_del_agg = &range_del_agg;
+    }
     std::unique_ptr<InternalIterator> iter(mem->NewIterator());
-    s = RunTableOutput(o, iter.get(), &outputs, &stats);
+    if (s.ok()) s = RunTableOutput(o, iter.get(), &outputs, &stats);
     iter.reset();
     // The new file's directory entry must be durable before the MANIFEST
     // names it (and the WAL holding its data becomes obsolete).
@@ -457,6 +476,9 @@ Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c) {
   o.grandparents = c->grandparents();
   o.snapshots = snapshots_.GetAll();
   o.bottommost = c->bottommost();
+  o.filter_level = c->start_level();
+  const bool full_compaction =
+      cfd->current()->NumFiles() == c->inputs(0).size() + c->inputs(1).size();
   const uint64_t pending_number = versions_->next_file_number();
   auto pending = pending_outputs_.insert(pending_number);
 
@@ -475,7 +497,23 @@ Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c) {
   uint64_t bytes_read = c->TotalInputBytes();
 
   mu_.Unlock();
+  // The inputs' range tombstones, shared by every subcompaction.
+  std::vector<RangeTombstone> input_tombstones;
+  Status tombstone_status;
+  for (int which = 0; which < 2 && tombstone_status.ok(); ++which) {
+    const int level = which == 0 ? c->start_level() : out;
+    for (FileMetaData* f : c->inputs(which)) {
+      const FragmentedRangeTombstoneList* list = nullptr;
+      tombstone_status = table_cache->GetRangeTombstones(f, level, &list);
+      if (!tombstone_status.ok()) break;
+      if (list != nullptr) list->ToTombstones(&input_tombstones);
+    }
+  }
   auto run_part = [&](size_t i) {
+    if (!tombstone_status.ok()) {
+      statuses[i] = tombstone_status;
+      return;
+    }
     ReadOptions ro;
     ro.fill_cache = false;
     ro.verify_checksums = true;
@@ -508,6 +546,13 @@ Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c) {
     po.key_may_exist_below = [c, this](const Slice& user_key) {
       return KeyMayExistBelow(c, user_key);
     };
+    std::unique_ptr<CompactionFilter> owned_filter;
+    po.compaction_filter = CompactionFilterFor(cfd, c->manual(), full_compaction, &owned_filter);
+    CompactionRangeDelAggregator range_del_agg(&icmp, po.snapshots);
+    if (!input_tombstones.empty()) {
+      range_del_agg.AddTombstones(input_tombstones);
+      po.range_del_agg = &range_del_agg;
+    }
     statuses[i] = RunTableOutput(po, input.get(), &outputs[i], &stats[i]);
   };
   if (parts == 1) {
@@ -570,6 +615,19 @@ Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c) {
       total.bytes_written, total.iter.num_input_records, total.num_output_records, parts, micros,
       cfd->current()->LevelSummary().c_str());
   return Status::OK();
+}
+
+const CompactionFilter* DBImpl::CompactionFilterFor(ColumnFamilyData* cfd, bool manual, bool full,
+                                                    std::unique_ptr<CompactionFilter>* owned) {
+  const Options& o = cfd->options();
+  if (o.compaction_filter != nullptr) return o.compaction_filter;
+  if (o.compaction_filter_factory == nullptr) return nullptr;
+  CompactionFilter::Context context;
+  context.is_full_compaction = full;
+  context.is_manual_compaction = manual;
+  context.column_family_id = cfd->id();
+  *owned = o.compaction_filter_factory->CreateCompactionFilter(context);
+  return owned->get();
 }
 
 bool DBImpl::KeyMayExistBelow(Compaction* c, const Slice& user_key) {
@@ -639,10 +697,21 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
     }
     if (level == 0 && output_level > 1) level = output_level - 1;
   }
-  // Optionally rewrite the bottommost level itself.
+  // Optionally rewrite the bottommost level itself (where the data now
+  // is: pushing level 0 down may have moved it).
+  for (int level = max_level + 1; s.ok() && level < num_levels; ++level) {
+    std::vector<FileMetaData*> files;
+    cfd->current()->GetOverlappingInputs(level, begin, end, &files);
+    if (!files.empty()) max_level = level;
+  }
+  const bool has_filter =
+      cfd->options().compaction_filter != nullptr || cfd->options().compaction_filter_factory != nullptr;
   const bool force_bottom =
       options.bottommost_level_compaction == BottommostLevelCompaction::kForce ||
-      options.bottommost_level_compaction == BottommostLevelCompaction::kForceOptimized;
+      options.bottommost_level_compaction == BottommostLevelCompaction::kForceOptimized ||
+      (options.bottommost_level_compaction ==
+           BottommostLevelCompaction::kIfHaveCompactionFilter &&
+       has_filter);
   if (s.ok() && force_bottom && max_level > 0) {
     bool conflict = true;
     while (conflict && s.ok()) {

@@ -448,11 +448,6 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
       state->wal_stopped = false;
     }
     first_record = false;
-    if (contents.merges > 0 || contents.range_deletes > 0) {
-      return Status::NotSupported(fname +
-                                  " holds merge or range-deletion records, which this "
-                                  "version of Strata cannot apply");
-    }
     // Each family takes the records of WALs not older than its log number
     // (older ones are in its tables); records of dropped families go.
     MemTableTargets targets;

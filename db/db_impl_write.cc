@@ -30,6 +30,10 @@ Status WriteFamily(ColumnFamilyHandle* cf, ColumnFamilyHandle** out) {
   return Status::OK();
 }
 
+Status NoMergeOperator() {
+  return Status::InvalidArgument("Merge: no merge_operator is configured for the column family");
+}
+
 }  // namespace
 
 Status DBImpl::Put(const WriteOptions& options, ColumnFamilyHandle* cf, const Slice& key,
@@ -60,23 +64,40 @@ Status DBImpl::SingleDelete(const WriteOptions& options, ColumnFamilyHandle* cf,
   return WriteImpl(options, batch);
 }
 
-Status DBImpl::DeleteRange(const WriteOptions&, ColumnFamilyHandle*, const Slice&, const Slice&) {
-  return Status::NotSupported("DeleteRange is not supported by this version of Strata");
+Status DBImpl::DeleteRange(const WriteOptions& options, ColumnFamilyHandle* cf,
+                           const Slice& begin, const Slice& end) {
+  const int order = FamilyOf(cf)->user_comparator()->Compare(begin, end);
+  Status s = WriteFamily(cf, &cf);
+  if (!s.ok()) return s;
+  if (order > 0) {
+    return Status::InvalidArgument("DeleteRange: end key comes before start key");
+  }
+  if (order == 0) return Status::OK();  // an empty range deletes nothing
+  WriteBatch* batch = ThreadLocalBatch();
+  s = cf == nullptr ? batch->DeleteRange(begin, end) : batch->DeleteRange(cf, begin, end);
+  if (!s.ok()) return s;
+  return WriteImpl(options, batch);
 }
 
-Status DBImpl::Merge(const WriteOptions&, ColumnFamilyHandle*, const Slice&, const Slice&) {
-  return Status::NotSupported("Merge is not supported by this version of Strata");
+Status DBImpl::Merge(const WriteOptions& options, ColumnFamilyHandle* cf, const Slice& key,
+                     const Slice& operand) {
+  if (FamilyOf(cf)->options().merge_operator == nullptr) return NoMergeOperator();
+  Status s = WriteFamily(cf, &cf);
+  if (!s.ok()) return s;
+  WriteBatch* batch = ThreadLocalBatch();
+  s = cf == nullptr ? batch->Merge(key, operand) : batch->Merge(cf, key, operand);
+  if (!s.ok()) return s;
+  return WriteImpl(options, batch);
 }
 
 Status DBImpl::CheckBatchSupported(const WriteBatch& batch) const {
   BatchContents contents;
   Status s = InspectBatch(batch, &contents, versions_->column_families());
   if (!s.ok()) return s;
-  if (contents.merges > 0) {
-    return Status::NotSupported("Merge is not supported by this version of Strata");
-  }
-  if (contents.range_deletes > 0) {
-    return Status::NotSupported("DeleteRange is not supported by this version of Strata");
+  // (Batches whose merges touch other families are checked when read.)
+  if (contents.merges > 0 && contents.non_default_cf == 0 &&
+      default_cfd_->options().merge_operator == nullptr) {
+    return NoMergeOperator();
   }
   return Status::OK();
 }

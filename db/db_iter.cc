@@ -2,6 +2,9 @@
 
 #include <cassert>
 
+#include "db/merge_context.h"
+#include "db/merge_helper.h"
+
 namespace strata {
 
 namespace {
@@ -9,8 +12,22 @@ namespace {
 class DBIter final : public Iterator {
  public:
   DBIter(const ReadOptions& options, const Comparator* cmp, InternalIterator* input,
-         SequenceNumber sequence, Statistics* stats, std::function<void()> cleanup)
-      : cmp_(cmp), iter_(input), sequence_(sequence), stats_(stats), cleanup_(std::move(cleanup)) {
+         SequenceNumber sequence, Statistics* stats, std::function<void()> cleanup,
+         const MergeOperator* merge_operator,
+         const std::vector<const FragmentedRangeTombstoneList*>& range_tombstones,
+         const SliceTransform* prefix_extractor)
+      : cmp_(cmp),
+        iter_(input),
+        sequence_(sequence),
+        stats_(stats),
+        cleanup_(std::move(cleanup)),
+        merge_operator_(merge_operator),
+        prefix_extractor_(options.prefix_same_as_start && !options.total_order_seek
+                              ? prefix_extractor
+                              : nullptr) {
+    for (const FragmentedRangeTombstoneList* list : range_tombstones) {
+      if (list != nullptr && !list->empty()) cursors_.emplace_back(list, sequence);
+    }
     if (options.iterate_lower_bound != nullptr) {
       lower_ = options.iterate_lower_bound->ToString();
       has_lower_ = true;
@@ -29,11 +46,12 @@ class DBIter final : public Iterator {
   bool Valid() const override { return valid_; }
   Slice key() const override {
     assert(valid_);
-    return direction_ == kForward ? ExtractUserKey(iter_->key()) : Slice(saved_key_);
+    return direction_ == kForward && !forward_saved_ ? ExtractUserKey(iter_->key())
+                                                     : Slice(saved_key_);
   }
   Slice value() const override {
     assert(valid_);
-    return direction_ == kForward ? iter_->value() : Slice(saved_value_);
+    return direction_ == kForward && !forward_saved_ ? iter_->value() : Slice(saved_value_);
   }
   Status status() const override {
     if (!status_.ok()) return status_;
@@ -44,18 +62,21 @@ class DBIter final : public Iterator {
     Count(NUMBER_DB_SEEK);
     direction_ = kForward;
     ClearSaved();
+    has_prefix_ = false;
     if (has_lower_) {
       SeekInternal(lower_, sequence_);
     } else {
       iter_->SeekToFirst();
     }
     FindNextUserEntry(false);
+    if (valid_) SetPrefixFrom(key());
   }
 
   void Seek(const Slice& target) override {
     Count(NUMBER_DB_SEEK);
     direction_ = kForward;
     ClearSaved();
+    SetPrefixFrom(target);
     if (has_lower_ && cmp_->Compare(target, lower_) < 0) {
       SeekInternal(lower_, sequence_);
     } else {
@@ -68,6 +89,7 @@ class DBIter final : public Iterator {
     Count(NUMBER_DB_SEEK);
     direction_ = kReverse;
     ClearSaved();
+    has_prefix_ = false;
     if (has_upper_) {
       // The last entry before every version of the upper bound: (upper,
       // max sequence) sorts before all of them. (Seek + Prev would not do:
@@ -80,6 +102,7 @@ class DBIter final : public Iterator {
       iter_->SeekToLast();
     }
     FindPrevUserEntry();
+    if (valid_) SetPrefixFrom(key());
   }
 
   void SeekForPrev(const Slice& target) override {
@@ -90,6 +113,7 @@ class DBIter final : public Iterator {
     }
     direction_ = kReverse;
     ClearSaved();
+    SetPrefixFrom(target);
     // The last entry of target's versions: (target, seq 0, lowest type).
     scratch_.clear();
     AppendInternalKey(&scratch_, target, 0, kValueTypeForSeekForPrev);
@@ -115,6 +139,10 @@ class DBIter final : public Iterator {
         return;
       }
       // saved_key_ holds the key to skip.
+    } else if (forward_saved_) {
+      // A merged key: the input already rests past its entries, and
+      // saved_key_ holds it.
+      forward_saved_ = false;
     } else {
       saved_key_.assign(ExtractUserKey(iter_->key()).data(), ExtractUserKey(iter_->key()).size());
       iter_->Next();
@@ -126,17 +154,21 @@ class DBIter final : public Iterator {
     assert(valid_);
     Count(NUMBER_DB_PREV);
     if (direction_ == kForward) {
-      // Back out of every entry of the current key, then scan backwards.
-      const Slice current = ExtractUserKey(iter_->key());
-      saved_key_.assign(current.data(), current.size());
-      while (true) {
+      // Back out of every entry of the current key, then scan backwards. A
+      // merged key (forward_saved_) left the input past its entries.
+      if (!forward_saved_) {
+        const Slice current = ExtractUserKey(iter_->key());
+        saved_key_.assign(current.data(), current.size());
+      }
+      forward_saved_ = false;
+      if (!iter_->Valid()) iter_->SeekToLast();
+      while (iter_->Valid() && cmp_->Compare(ExtractUserKey(iter_->key()), saved_key_) >= 0) {
         iter_->Prev();
-        if (!iter_->Valid()) {
-          valid_ = false;
-          ClearSaved();
-          return;
-        }
-        if (cmp_->Compare(ExtractUserKey(iter_->key()), saved_key_) < 0) break;
+      }
+      if (!iter_->Valid()) {
+        valid_ = false;
+        ClearSaved();
+        return;
       }
       direction_ = kReverse;
     }
@@ -153,6 +185,91 @@ class DBIter final : public Iterator {
   void ClearSaved() {
     saved_key_.clear();
     saved_value_.clear();
+    forward_saved_ = false;
+  }
+
+  // prefix_same_as_start: later keys must share the prefix of key.
+  void SetPrefixFrom(const Slice& key) {
+    has_prefix_ = false;
+    if (prefix_extractor_ == nullptr || !prefix_extractor_->InDomain(key)) return;
+    const Slice p = prefix_extractor_->Transform(key);
+    prefix_.assign(p.data(), p.size());
+    has_prefix_ = true;
+  }
+
+  // Whether user_key is outside the prefix the iteration is held to.
+  bool OutsidePrefix(const Slice& user_key) const {
+    if (!has_prefix_) return false;
+    return !prefix_extractor_->InDomain(user_key) ||
+           prefix_extractor_->Transform(user_key) != Slice(prefix_);
+  }
+
+  // Whether a range tombstone visible at sequence_ deletes ikey.
+  bool Covered(const ParsedInternalKey& ikey) {
+    for (RangeTombstoneCursor& c : cursors_) {
+      if (c.CoveringSeq(ikey.user_key) > ikey.sequence) return true;
+    }
+    return false;
+  }
+
+  ValueType EffectiveType(const ParsedInternalKey& ikey) {
+    if (!cursors_.empty() && ikey.type != kTypeRangeDeletion && Covered(ikey)) {
+      return kTypeDeletion;
+    }
+    return ikey.type;
+  }
+
+  bool FailMerge(const Status& s) {
+    status_ = s;
+    valid_ = false;
+    return false;
+  }
+
+  // Forward, at the newest visible entry of saved_key_, a merge operand:
+  // collects the operands down to a base value, a deletion or the key's
+  // end, merges them into saved_value_, and leaves the input past the
+  // entries used. Returns false on failure (status_ set).
+  bool MergeForward() {
+    if (merge_operator_ == nullptr) {
+      return FailMerge(
+          Status::InvalidArgument("merge operands found but no merge operator is configured"));
+    }
+    merge_context_.Clear();
+    merge_context_.PushOperand(iter_->value(), /*copy=*/true);
+    ParsedInternalKey ikey;
+    for (iter_->Next(); iter_->Valid(); iter_->Next()) {
+      if (!Parse(&ikey)) return false;
+      if (!cmp_->Equal(ikey.user_key, saved_key_)) break;
+      if (ikey.sequence > sequence_) continue;
+      switch (EffectiveType(ikey)) {
+        case kTypeDeletion:
+        case kTypeSingleDeletion:
+          return Merge(nullptr);
+        case kTypeValue: {
+          const Slice base = iter_->value();
+          if (!Merge(&base)) return false;
+          iter_->Next();
+          return true;
+        }
+        case kTypeMerge:
+          merge_context_.PushOperand(iter_->value(), /*copy=*/true);
+          break;
+        default:
+          return FailMerge(Status::Corruption("unexpected value type in iterator",
+                                              std::to_string(static_cast<int>(ikey.type))));
+      }
+    }
+    if (!iter_->status().ok()) return false;
+    return Merge(nullptr);
+  }
+
+  bool Merge(const Slice* base) {
+    saved_value_.clear();
+    Status s = MergeHelper::TimedFullMerge(merge_operator_, saved_key_, base,
+                                           merge_context_.GetOperands(), &saved_value_, nullptr,
+                                           stats_);
+    if (!s.ok()) return FailMerge(s);
+    return true;
   }
 
   void SeekInternal(const Slice& user_key, SequenceNumber seq) {
@@ -181,7 +298,8 @@ class DBIter final : public Iterator {
       if (ikey.sequence > sequence_) continue;  // written after our view
       if (skipping && cmp_->Compare(ikey.user_key, saved_key_) <= 0) continue;
       if (has_upper_ && cmp_->Compare(ikey.user_key, upper_) >= 0) break;
-      switch (ikey.type) {
+      if (OutsidePrefix(ikey.user_key)) break;
+      switch (EffectiveType(ikey)) {
         case kTypeDeletion:
         case kTypeSingleDeletion:
           // Hide every older version of this key.
@@ -189,11 +307,14 @@ class DBIter final : public Iterator {
           skipping = true;
           break;
         case kTypeValue:
+          forward_saved_ = false;
           valid_ = true;
           return;
         case kTypeMerge:
-          status_ = Status::NotSupported("merge operands found; merge is not supported yet");
-          valid_ = false;
+          saved_key_.assign(ikey.user_key.data(), ikey.user_key.size());
+          if (!MergeForward()) return;
+          forward_saved_ = true;
+          valid_ = true;
           return;
         default:
           status_ = Status::Corruption("unexpected value type in iterator",
@@ -207,10 +328,15 @@ class DBIter final : public Iterator {
   }
 
   // Backward: from the input's position, finds the previous user key whose
-  // newest visible version is a value; leaves it in saved_key_/saved_value_
-  // and the input just before its entries.
+  // newest visible version is a value or a merge result; leaves it in
+  // saved_key_/saved_value_ and the input just before its entries. Going
+  // backward a key's versions come oldest first: a value or deletion
+  // restarts the key's state, operands pile up on top of it.
   void FindPrevUserEntry() {
+    forward_saved_ = false;
     ValueType value_type = kTypeDeletion;  // of the newest visible version seen for saved_key_
+    bool has_base = false;                 // merging over saved_value_ as a base
+    size_t num_operands = 0;               // reverse_operands_[0, n): oldest first
     ParsedInternalKey ikey;
     while (iter_->Valid()) {
       if (!Parse(&ikey)) return;
@@ -221,27 +347,40 @@ class DBIter final : public Iterator {
         if (value_type != kTypeDeletion && cmp_->Compare(ikey.user_key, saved_key_) < 0) {
           break;  // saved_key_ is complete: all its entries are behind us
         }
-        if (has_lower_ && cmp_->Compare(ikey.user_key, lower_) < 0) {
+        if ((has_lower_ && cmp_->Compare(ikey.user_key, lower_) < 0) ||
+            OutsidePrefix(ikey.user_key)) {
           if (value_type != kTypeDeletion) break;
           valid_ = false;
           ClearSaved();
           return;
         }
-        value_type = ikey.type;
-        switch (ikey.type) {
+        const ValueType type = EffectiveType(ikey);
+        switch (type) {
           case kTypeDeletion:
           case kTypeSingleDeletion:
             value_type = kTypeDeletion;
+            has_base = false;
+            num_operands = 0;
             ClearSaved();
             break;
           case kTypeValue:
+            value_type = kTypeValue;
+            has_base = true;
+            num_operands = 0;
             saved_key_.assign(ikey.user_key.data(), ikey.user_key.size());
             saved_value_.assign(iter_->value().data(), iter_->value().size());
             break;
           case kTypeMerge:
-            status_ = Status::NotSupported("merge operands found; merge is not supported yet");
-            valid_ = false;
-            return;
+            if (value_type == kTypeDeletion) {
+              has_base = false;
+              num_operands = 0;
+            }
+            value_type = kTypeMerge;
+            saved_key_.assign(ikey.user_key.data(), ikey.user_key.size());
+            if (num_operands == reverse_operands_.size()) reverse_operands_.emplace_back();
+            reverse_operands_[num_operands++].assign(iter_->value().data(),
+                                                     iter_->value().size());
+            break;
           default:
             status_ = Status::Corruption("unexpected value type in iterator",
                                          std::to_string(static_cast<int>(ikey.type)));
@@ -251,13 +390,37 @@ class DBIter final : public Iterator {
       }
       iter_->Prev();
     }
+    if (!iter_->status().ok()) {
+      valid_ = false;
+      return;
+    }
     if (value_type == kTypeDeletion) {
       valid_ = false;
       ClearSaved();
       direction_ = kForward;
-    } else {
-      valid_ = true;
+      return;
     }
+    if (value_type == kTypeMerge) {
+      if (merge_operator_ == nullptr) {
+        FailMerge(
+            Status::InvalidArgument("merge operands found but no merge operator is configured"));
+        return;
+      }
+      operand_slices_.clear();
+      for (size_t i = 0; i < num_operands; i++) operand_slices_.emplace_back(reverse_operands_[i]);
+      merge_base_.clear();
+      if (has_base) merge_base_.swap(saved_value_);
+      const Slice base(merge_base_);
+      saved_value_.clear();
+      Status s = MergeHelper::TimedFullMerge(merge_operator_, saved_key_,
+                                             has_base ? &base : nullptr, operand_slices_,
+                                             &saved_value_, nullptr, stats_);
+      if (!s.ok()) {
+        FailMerge(s);
+        return;
+      }
+    }
+    valid_ = true;
   }
 
   const Comparator* const cmp_;
@@ -274,6 +437,19 @@ class DBIter final : public Iterator {
   std::string saved_key_;    // reverse: current key; forward: key being skipped
   std::string saved_value_;  // reverse: current value
   std::string scratch_;      // seek key buffer
+  // Forward, the current key is a merge result held in saved_key_ /
+  // saved_value_, and the input rests past its entries.
+  bool forward_saved_ = false;
+  const MergeOperator* const merge_operator_;
+  MergeContext merge_context_;                   // forward operands, reused
+  std::vector<std::string> reverse_operands_;    // reverse operands, reused
+  std::vector<Slice> operand_slices_;
+  std::string merge_base_;
+  std::vector<RangeTombstoneCursor> cursors_;  // one per source list with tombstones
+  // prefix_same_as_start (null when off): keys outside prefix_ end the walk.
+  const SliceTransform* const prefix_extractor_;
+  std::string prefix_;
+  bool has_prefix_ = false;
 };
 
 class ErrorIterator final : public Iterator {
@@ -305,10 +481,15 @@ class ErrorIterator final : public Iterator {
 std::unique_ptr<Iterator> NewDBIterator(const ReadOptions& options, const Comparator* user_cmp,
                                         std::vector<InternalIterator*> input_list,
                                         SequenceNumber sequence, Statistics* stats,
-                                        std::function<void()> cleanup) {
+                                        std::function<void()> cleanup,
+                                        const MergeOperator* merge_operator,
+                                        std::vector<const FragmentedRangeTombstoneList*>
+                                            range_tombstones,
+                                        const SliceTransform* prefix_extractor) {
   assert(input_list.size() == 1);
   return std::make_unique<DBIter>(options, user_cmp, input_list[0], sequence, stats,
-                                  std::move(cleanup));
+                                  std::move(cleanup), merge_operator, range_tombstones,
+                                  prefix_extractor);
 }
 
 std::unique_ptr<Iterator> NewErrorIterator(const Status& status) {

@@ -1,13 +1,18 @@
 // DBIter: turns a stream of internal keys (newest version first for each
 // user key) into the user's view at one sequence number: entries newer than
 // the sequence are invisible, a deletion hides older versions of its key, and
-// only the newest visible value of each user key is shown. It walks in both
-// directions, honours iterate_lower_bound / iterate_upper_bound, and reports
-// merge operands (not supported in this slice) as an error status.
+// only the newest visible value of each user key is shown; merge operands
+// are resolved with the merge operator, and entries covered by a visible
+// range tombstone count as deleted. It walks in both directions and honours
+// iterate_lower_bound / iterate_upper_bound, and with prefix_same_as_start
+// (and a prefix extractor) stops at the first key whose prefix differs from
+// the seek target's (or, after SeekToFirst/SeekToLast, the first key's).
 //
-// Forward, the wrapped iterator sits on the entry being shown; backward, it
-// sits just before (in internal order) all entries of the key being shown,
-// whose key and value are then held in saved_key_ / saved_value_.
+// Forward, the wrapped iterator sits on the entry being shown, except for a
+// merge result: then it rests past the key's entries and the key and merged
+// value are held in saved_key_ / saved_value_. Backward, it sits just before
+// (in internal order) all entries of the key being shown, whose key and
+// value are then held in saved_key_ / saved_value_.
 // Thread-safety: not thread-safe.
 #pragma once
 
@@ -16,7 +21,10 @@
 #include <vector>
 
 #include "db/dbformat.h"
+#include "db/range_del_aggregator.h"
 #include "strata/iterator.h"
+#include "strata/merge_operator.h"
+#include "strata/slice_transform.h"
 #include "strata/options.h"
 #include "util/internal_iterator.h"
 
@@ -24,12 +32,15 @@ namespace strata {
 
 // Takes ownership of input; calls cleanup (if any) when destroyed, after
 // input is deleted. REQUIRES: input orders keys by InternalKeyComparator over
-// user_cmp. Several inputs need a merging iterator (arrives with tables); for
-// now input_list must hold exactly one.
-std::unique_ptr<Iterator> NewDBIterator(const ReadOptions& options, const Comparator* user_cmp,
-                                        std::vector<InternalIterator*> input_list,
-                                        SequenceNumber sequence, Statistics* stats,
-                                        std::function<void()> cleanup);
+// user_cmp. input_list must hold exactly one iterator (merge several with a
+// merging iterator first). range_tombstones: the fragmented tombstones of
+// every source (nulls allowed), kept alive by the caller until cleanup runs.
+std::unique_ptr<Iterator> NewDBIterator(
+    const ReadOptions& options, const Comparator* user_cmp,
+    std::vector<InternalIterator*> input_list, SequenceNumber sequence, Statistics* stats,
+    std::function<void()> cleanup, const MergeOperator* merge_operator = nullptr,
+    std::vector<const FragmentedRangeTombstoneList*> range_tombstones = {},
+    const SliceTransform* prefix_extractor = nullptr);
 
 // An iterator that is never valid and reports status.
 std::unique_ptr<Iterator> NewErrorIterator(const Status& status);

@@ -106,6 +106,16 @@ inline Slice ExtractUserKey(const Slice& internal_key) {
 inline uint64_t ExtractInternalKeyFooter(const Slice& internal_key) {
   return DecodeFixed64(internal_key.data() + internal_key.size() - kInternalKeyTrailerSize);
 }
+
+// Whether ikey is a range deletion sentinel (user key, kMaxSequenceNumber,
+// kTypeRangeDeletion): the exclusive upper bound a table file gets when a
+// range tombstone extends its key range. It sorts before every real entry
+// of its user key.
+inline bool IsRangeDelSentinel(const Slice& ikey) {
+  return ikey.size() >= kInternalKeyTrailerSize &&
+         ExtractInternalKeyFooter(ikey) ==
+             PackSequenceAndType(kMaxSequenceNumber, kTypeRangeDeletion);
+}
 inline ValueType ExtractValueType(const Slice& internal_key) {
   return static_cast<ValueType>(ExtractInternalKeyFooter(internal_key) & 0xff);
 }

@@ -106,6 +106,16 @@ class LevelIterator final : public InternalIterator {
 
   Status status() const override { return status_; }
 
+  bool CurrentFileRange(uint64_t* largest_seqno, Slice* smallest_user_key,
+                        Slice* largest_user_key) const override {
+    if (!valid_) return false;
+    const FileMetaData* f = files_[file_index_];
+    *largest_seqno = f->largest_seqno;
+    *smallest_user_key = ExtractUserKey(f->smallest);
+    *largest_user_key = ExtractUserKey(f->largest);
+    return true;
+  }
+
  private:
   void SetInvalid() { valid_ = false; }
 

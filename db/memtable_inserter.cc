@@ -63,17 +63,11 @@ class Inserter final : public WriteBatch::Handler {
   Status SingleDeleteCF(uint32_t cf, const Slice& key) override {
     return Add(cf, kTypeSingleDeletion, key, Slice());
   }
-  Status DeleteRangeCF(uint32_t cf, const Slice&, const Slice&) override {
-    MemTable* mem = nullptr;
-    Status s = Target(cf, &mem);
-    if (!s.ok() || mem == nullptr) return s;
-    return Status::NotSupported("DeleteRange is not supported by this version of Strata");
+  Status DeleteRangeCF(uint32_t cf, const Slice& begin, const Slice& end) override {
+    return Add(cf, kTypeRangeDeletion, begin, end);
   }
-  Status MergeCF(uint32_t cf, const Slice&, const Slice&) override {
-    MemTable* mem = nullptr;
-    Status s = Target(cf, &mem);
-    if (!s.ok() || mem == nullptr) return s;
-    return Status::NotSupported("Merge is not supported by this version of Strata");
+  Status MergeCF(uint32_t cf, const Slice& key, const Slice& value) override {
+    return Add(cf, kTypeMerge, key, value);
   }
   void LogData(const Slice&) override {}
 

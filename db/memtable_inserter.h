@@ -41,9 +41,9 @@ struct MemTableTargets {
 
 // Inserts every record of batch into its family's memtable. Skipped
 // records still consume a sequence number. A record of an unknown family
-// fails with InvalidArgument outside recovery; merges and range deletions
-// fail with NotSupported (callers check with InspectBatch first, so nothing
-// is half-applied in normal operation).
+// fails with InvalidArgument outside recovery (callers check with
+// InspectBatch first, so nothing is half-applied in normal operation). Range
+// deletions go to the memtable's range tombstones.
 Status InsertBatchIntoMemTable(const WriteBatch& batch, SequenceNumber first_seq,
                                const MemTableTargets& targets, bool concurrent);
 

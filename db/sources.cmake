@@ -18,6 +18,7 @@ strata_layer(db
     db/super_version.cc
     db/table_cache.cc
     db/level_iterator.cc
+    db/range_del_skip_iterator.cc
     db/compaction/compaction_iterator.cc
     db/sst_file_reader.cc
     db/version_edit.cc
@@ -39,6 +40,7 @@ strata_tests(db
   db/table_cache_test.cc
   db/level_iterator_test.cc
   db/compaction/compaction_iterator_test.cc
+  db/merge_helper_test.cc
   db/sst_file_reader_test.cc
   db/version_edit_test.cc
   db/write_batch_test.cc
@@ -46,6 +48,11 @@ strata_tests(db
   db/db_lsm_test.cc
   db/db_compaction_test.cc
   db/db_fault_injection_test.cc
+  db/range_del_aggregator_test.cc
+  db/compaction_job_test.cc
+  db/db_merge_test.cc
+  db/db_range_del_test.cc
+  db/db_model_merge_range_test.cc
 )
 # The RocksDB interoperability tests also carry the "interop" label.
 if(TEST db_interop_test)
@@ -61,3 +68,9 @@ if(STRATA_SANITIZE STREQUAL "tsan")
     endif()
   endforeach()
 endif()
+# Tests that use the built-in merge operators.
+foreach(t db_merge_test db_range_del_test db_model_merge_range_test)
+  if(TARGET ${t})
+    target_link_libraries(${t} PRIVATE strata_merge_operators)
+  endif()
+endforeach()

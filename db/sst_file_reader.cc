@@ -57,6 +57,7 @@ Status SstFileReader::Open(const std::string& file_path) {
     tro.table_options = r->options.table_factory->table_options();
   }
   tro.user_comparator = r->options.comparator;
+  tro.prefix_extractor = r->options.prefix_extractor.get();
   tro.file_name = file_path;
   tro.statistics = r->options.statistics.get();
   return BlockBasedTable::Open(tro, std::move(file), file_size, &r->table);

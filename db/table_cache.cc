@@ -135,6 +135,7 @@ Status TableCache::Rep::OpenTable(const TableFileMeta& meta,
   TableReaderOptions tro;
   tro.table_options = table_options;
   tro.user_comparator = options.comparator;
+  tro.prefix_extractor = options.prefix_extractor.get();
   tro.file_name = std::move(fname);
   tro.statistics = options.statistics.get();
   tro.level = meta.level;
@@ -215,6 +216,36 @@ Status TableCache::Get(const ReadOptions& read_options, FileMetaData* file, int 
   // if another thread pinned first, ours goes back now.
   if (!file->pinned_table.Install(rep_->cache.get(), handle, table)) rep_->cache->Release(handle);
   return table->Get(read_options, key, get_context);
+}
+
+Status TableCache::GetRangeTombstones(FileMetaData* file, int level,
+                                      const FragmentedRangeTombstoneList** list) {
+  if (file->range_tombstones.loaded()) {
+    *list = file->range_tombstones.get();
+    return Status::OK();
+  }
+  const TableFileMeta meta{file->number, file->file_size, level};
+  Cache::Handle* handle = nullptr;
+  Status s = rep_->FindTable(meta, &handle);
+  if (!s.ok()) return s;
+  auto* table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
+  ReadOptions ro;
+  std::unique_ptr<InternalIterator> iter(table->NewRangeTombstoneIterator(ro));
+  std::unique_ptr<FragmentedRangeTombstoneList> fragmented;
+  if (iter != nullptr) {
+    fragmented = std::make_unique<FragmentedRangeTombstoneList>(iter.get(),
+                                                                rep_->options.comparator);
+    if (!fragmented->status().ok()) {
+      s = Status::Corruption(TableFileName(rep_->db_path, file->number) +
+                             ": range deletion block: " + fragmented->status().ToString());
+    } else if (fragmented->empty()) {
+      fragmented.reset();
+    }
+  }
+  rep_->cache->Release(handle);
+  if (!s.ok()) return s;
+  *list = file->range_tombstones.Install(fragmented.release());
+  return Status::OK();
 }
 
 Status TableCache::GetTableProperties(const TableFileMeta& file,

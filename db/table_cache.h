@@ -59,6 +59,12 @@ class TableCache {
   // An iterator over one file; it keeps the reader pinned until destroyed.
   // On error returns an iterator whose status() is the error. If table_out
   // is not null it gets the reader (valid while the iterator lives).
+  // The file's range tombstones, fragmented (cached in file->range_tombstones
+  // after the first call); *list = nullptr if it has none. Opens the file if
+  // needed.
+  Status GetRangeTombstones(FileMetaData* file, int level,
+                            const FragmentedRangeTombstoneList** list);
+
   InternalIterator* NewIterator(const ReadOptions& read_options, const TableFileMeta& file,
                                 BlockBasedTable** table_out = nullptr);
 

@@ -23,6 +23,22 @@ bool PinnedTableSlot::Install(Cache* cache, Cache::Handle* handle, void* table) 
   return false;
 }
 
+RangeTombstoneSlot::~RangeTombstoneSlot() {
+  FragmentedRangeTombstoneList* p = state_.load(std::memory_order_acquire);
+  if (p != nullptr && p != None()) delete p;
+}
+
+const FragmentedRangeTombstoneList* RangeTombstoneSlot::Install(
+    FragmentedRangeTombstoneList* list) {
+  FragmentedRangeTombstoneList* desired = list != nullptr ? list : None();
+  FragmentedRangeTombstoneList* expected = nullptr;
+  if (!state_.compare_exchange_strong(expected, desired, std::memory_order_acq_rel)) {
+    delete list;
+    return expected == None() ? nullptr : expected;
+  }
+  return list;
+}
+
 namespace {
 
 void PutVarint64Field(std::string* dst, uint32_t custom_tag, uint64_t v) {

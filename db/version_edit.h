@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "db/dbformat.h"
+#include "db/range_del_aggregator.h"
 #include "strata/cache.h"
 #include "strata/slice.h"
 #include "strata/status.h"
@@ -110,6 +111,35 @@ class PinnedTableSlot {
   std::atomic<Pin*> pin_{nullptr};
 };
 
+// A table file's range tombstones, fragmented once on first use and kept
+// while its FileMetaData lives (readers pin the Version, hence the file).
+// Copies start empty.
+// Thread-safety: Get and Install may race; the first Install wins.
+class RangeTombstoneSlot {
+ public:
+  RangeTombstoneSlot() = default;
+  RangeTombstoneSlot(const RangeTombstoneSlot&) {}
+  RangeTombstoneSlot& operator=(const RangeTombstoneSlot&) { return *this; }
+  ~RangeTombstoneSlot();
+
+  // Whether Install has been called.
+  bool loaded() const { return state_.load(std::memory_order_acquire) != nullptr; }
+  // The file's tombstones; nullptr if none (or not loaded).
+  const FragmentedRangeTombstoneList* get() const {
+    const FragmentedRangeTombstoneList* p = state_.load(std::memory_order_acquire);
+    return p == None() ? nullptr : p;
+  }
+  // Takes ownership of list (null = the file has none); a loser's list is
+  // deleted. Returns the installed value.
+  const FragmentedRangeTombstoneList* Install(FragmentedRangeTombstoneList* list);
+
+ private:
+  static FragmentedRangeTombstoneList* None() {
+    return reinterpret_cast<FragmentedRangeTombstoneList*>(uintptr_t{1});
+  }
+  std::atomic<FragmentedRangeTombstoneList*> state_{nullptr};
+};
+
 // A value read and written with relaxed atomics that stays copyable: the
 // in-memory fields of FileMetaData are guarded by locks, but whole-struct
 // copies (into VersionEdits, MANIFEST snapshots) may read them concurrently.
@@ -158,6 +188,7 @@ struct FileMetaData {
   RelaxedValue<int> refs = 0;
   RelaxedValue<bool> being_compacted = false;
   PinnedTableSlot pinned_table;
+  RangeTombstoneSlot range_tombstones;
 };
 
 class VersionEdit {

@@ -10,6 +10,7 @@
 #include "db/filename.h"
 #include "db/level_iterator.h"
 #include "db/log_reader.h"
+#include "db/range_del_skip_iterator.h"
 #include "env/info_log.h"
 
 namespace strata {
@@ -175,35 +176,81 @@ uint64_t Version::NumFiles() const {
 }
 
 Status Version::Get(const ReadOptions& options, const Slice& internal_key,
-                    GetContext* get_context) {
+                    GetContext* get_context, SequenceNumber* max_covering_tombstone_seq) {
   const Comparator* ucmp = cfd_->icmp().user_comparator();
   const Slice user_key = ExtractUserKey(internal_key);
+  const SequenceNumber read_seq = ExtractInternalKeyFooter(internal_key) >> 8;
   TableCache* tc = cfd_->table_cache();
+  // Raises *max_covering_tombstone_seq by f's range tombstones, then looks
+  // the key up in f. Returns false when the search is over.
+  auto search = [&](FileMetaData* f, int level, Status* s) {
+    if (max_covering_tombstone_seq != nullptr) {
+      const FragmentedRangeTombstoneList* tombstones = nullptr;
+      if (!f->range_tombstones.loaded() || f->range_tombstones.get() != nullptr) {
+        *s = tc->GetRangeTombstones(f, level, &tombstones);
+        if (!s->ok()) return false;
+      }
+      if (tombstones != nullptr) {
+        const SequenceNumber covering = tombstones->MaxCoveringSeq(user_key, read_seq);
+        if (covering > *max_covering_tombstone_seq) *max_covering_tombstone_seq = covering;
+      }
+    }
+    *s = tc->Get(options, f, level, internal_key, get_context);
+    return s->ok() && !get_context->done();
+  };
+  Status s;
   for (FileMetaData* f : files_[0]) {
     if (ucmp->Compare(user_key, ExtractUserKey(f->smallest)) < 0 ||
         ucmp->Compare(user_key, ExtractUserKey(f->largest)) > 0) {
       continue;
     }
-    Status s = tc->Get(options, f, 0, internal_key, get_context);
-    if (!s.ok()) return s;
-    if (get_context->state() != GetContext::kNotFound) return Status::OK();
+    if (!search(f, 0, &s)) return s;
   }
   for (int level = 1; level < num_levels_; ++level) {
     const std::vector<FileMetaData*>& files = files_[level];
     if (files.empty()) continue;
-    const size_t i = FindFileIndex(cfd_->icmp(), files, internal_key);
+    size_t i = FindFileIndex(cfd_->icmp(), files, internal_key);
+    // A sentinel largest key is exclusive: that file holds nothing of
+    // user_key (a lookup at kMaxSequenceNumber sorts before the sentinel).
+    if (i < files.size() && IsRangeDelSentinel(files[i]->largest) &&
+        ucmp->Compare(user_key, ExtractUserKey(files[i]->largest)) == 0) {
+      ++i;
+    }
     if (i == files.size()) continue;
     FileMetaData* f = files[i];
     if (ucmp->Compare(user_key, ExtractUserKey(f->smallest)) < 0) continue;
-    Status s = tc->Get(options, f, level, internal_key, get_context);
-    if (!s.ok()) return s;
-    if (get_context->state() != GetContext::kNotFound) return Status::OK();
+    if (!search(f, level, &s)) return s;
   }
   return Status::OK();
 }
 
+Status Version::GetRangeTombstones(const FragmentedRangeTombstoneList** list) {
+  MutexLock l(&range_del_mu_);
+  if (!range_del_built_) {
+    std::vector<RangeTombstone> all;
+    TableCache* tc = cfd_->table_cache();
+    for (int level = 0; level < num_levels_; ++level) {
+      for (FileMetaData* f : files_[level]) {
+        const FragmentedRangeTombstoneList* file_list = nullptr;
+        Status s = tc->GetRangeTombstones(f, level, &file_list);
+        if (!s.ok()) return s;  // not cached: a later call retries
+        if (file_list != nullptr) file_list->ToTombstones(&all);
+      }
+    }
+    if (!all.empty()) {
+      range_del_ = std::make_unique<FragmentedRangeTombstoneList>(all, user_comparator());
+    }
+    range_del_built_ = true;
+  }
+  *list = range_del_.get();
+  return Status::OK();
+}
+
 void Version::AddIterators(const ReadOptions& options,
-                           std::vector<std::unique_ptr<InternalIterator>>* iters) {
+                           std::vector<std::unique_ptr<InternalIterator>>* iters,
+                           const std::vector<const FragmentedRangeTombstoneList*>* range_tombstones,
+                           SequenceNumber read_seq) {
+  const bool skip_deleted = range_tombstones != nullptr && !range_tombstones->empty();
   TableCache* tc = cfd_->table_cache();
   const Comparator* ucmp = cfd_->icmp().user_comparator();
   for (FileMetaData* f : files_[0]) {
@@ -216,11 +263,15 @@ void Version::AddIterators(const ReadOptions& options,
         ucmp->Compare(ExtractUserKey(f->largest), *options.iterate_lower_bound) < 0) {
       continue;
     }
-    iters->emplace_back(tc->NewIterator(options, TableFileMeta{f->number, f->file_size, 0}));
+    InternalIterator* it = tc->NewIterator(options, TableFileMeta{f->number, f->file_size, 0});
+    if (skip_deleted) it = NewRangeDelSkipIterator(it, ucmp, *range_tombstones, read_seq, f);
+    iters->emplace_back(it);
   }
   for (int level = 1; level < num_levels_; ++level) {
     if (files_[level].empty()) continue;
-    iters->emplace_back(NewLevelIterator(tc, options, &cfd_->icmp(), files_[level], level));
+    InternalIterator* it = NewLevelIterator(tc, options, &cfd_->icmp(), files_[level], level);
+    if (skip_deleted) it = NewRangeDelSkipIterator(it, ucmp, *range_tombstones, read_seq, nullptr);
+    iters->emplace_back(it);
   }
 }
 

@@ -72,13 +72,26 @@ class Version {
 
   // Point lookup in the tables: L0 files newest first, then one file per
   // level. Stops as soon as get_context decides. key is a LookupKey's
-  // internal key.
-  Status Get(const ReadOptions& options, const Slice& internal_key, GetContext* get_context);
+  // internal key. Each file consulted first raises
+  // *max_covering_tombstone_seq (shared with get_context; null = ignore
+  // range tombstones) by its range tombstones covering the key.
+  Status Get(const ReadOptions& options, const Slice& internal_key, GetContext* get_context,
+             SequenceNumber* max_covering_tombstone_seq = nullptr);
 
   // Appends iterators over every L0 file and one LevelIterator per
-  // non-empty deeper level.
+  // non-empty deeper level. With range tombstones (every source's, read at
+  // read_seq), each iterator skips runs of entries they delete (see
+  // db/range_del_skip_iterator.h); the lists must outlive the iterators.
   void AddIterators(const ReadOptions& options,
-                    std::vector<std::unique_ptr<InternalIterator>>* iters);
+                    std::vector<std::unique_ptr<InternalIterator>>* iters,
+                    const std::vector<const FragmentedRangeTombstoneList*>* range_tombstones =
+                        nullptr,
+                    SequenceNumber read_seq = kMaxSequenceNumber);
+
+  // Every range tombstone of the Version's files, fragmented together
+  // (built on first use and kept: a Version never changes); *list = nullptr
+  // when no file has any. Opens the files not opened yet.
+  Status GetRangeTombstones(const FragmentedRangeTombstoneList** list);
 
   // Files of `level` overlapping the user-key range [begin, end] (null =
   // unbounded). For level 0 the range grows to cover every overlapping file
@@ -129,6 +142,9 @@ class Version {
   uint64_t level_max_bytes_[kMaxLevels] = {};
   uint64_t pending_compaction_bytes_ = 0;
   std::atomic<int> refs_{0};
+  Mutex range_del_mu_;
+  bool range_del_built_ GUARDED_BY(range_del_mu_) = false;
+  std::unique_ptr<FragmentedRangeTombstoneList> range_del_ GUARDED_BY(range_del_mu_);
 };
 
 class VersionSet {

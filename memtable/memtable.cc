@@ -4,6 +4,8 @@
 #include <cassert>
 #include <string>
 
+#include "db/merge_helper.h"
+
 namespace strata {
 
 namespace {
@@ -56,11 +58,19 @@ MemTable::MemTable(const InternalKeyComparator& cmp, const MemTableOptions& opts
       arena_(opts.arena_block_size),
       table_(MemTableKeyComparator(cmp.user_comparator()), &arena_, opts.max_height,
              opts.branching_factor),
+      range_del_table_(MemTableKeyComparator(cmp.user_comparator()), &arena_, opts.max_height,
+                       opts.branching_factor),
       // The index matches keys by bytes, so it is only sound when the user
       // comparator's equality is byte equality.
       point_index_allowed_(opts.point_index &&
                            (cmp.user_comparator() == BytewiseComparator() ||
-                            cmp.user_comparator() == ReverseBytewiseComparator())) {}
+                            cmp.user_comparator() == ReverseBytewiseComparator())),
+      prefix_extractor_(opts.prefix_extractor),
+      bloom_whole_keys_(opts.whole_key_filtering) {
+  if (opts.bloom_bits > 0 && (prefix_extractor_ != nullptr || bloom_whole_keys_)) {
+    bloom_ = std::make_unique<DynamicBloom>(&arena_, opts.bloom_bits);
+  }
+}
 
 MemTable::~MemTable() {
   delete building_index_.load(std::memory_order_relaxed);
@@ -77,7 +87,8 @@ void MemTable::Add(SequenceNumber seq, ValueType type, const Slice& user_key, co
   const size_t encoded_size = static_cast<size_t>(VarintLength(ikey_size)) + ikey_size +
                               static_cast<size_t>(VarintLength(value_size)) + value_size;
 
-  char* entry = table_.AllocateKey(encoded_size);
+  Table& table = type == kTypeRangeDeletion ? range_del_table_ : table_;
+  char* entry = table.AllocateKey(encoded_size);
   char* p = EncodeVarint32(entry, static_cast<uint32_t>(ikey_size));
   memcpy(p, user_key.data(), user_key.size());
   p += user_key.size();
@@ -88,6 +99,20 @@ void MemTable::Add(SequenceNumber seq, ValueType type, const Slice& user_key, co
   assert(p + value_size == entry + encoded_size);
 
   const uint64_t is_delete = (type == kTypeDeletion || type == kTypeSingleDeletion) ? 1 : 0;
+  if (type == kTypeRangeDeletion) {
+    if (allow_concurrent ? !range_del_table_.InsertConcurrently(entry)
+                         : !range_del_table_.Insert(entry)) {
+      return;
+    }
+    // release: readers that see the count see the entry (GetRangeTombstones).
+    num_range_deletes_.fetch_add(1, std::memory_order_release);
+    Counters& c = counters_[allow_concurrent ? ThreadCounterShard() % kCounterShards : 0];
+    c.entries.fetch_add(1, std::memory_order_relaxed);
+    c.deletes.fetch_add(1, std::memory_order_relaxed);
+    UpdateFirstSequence(seq);
+    return;
+  }
+  if (bloom_ != nullptr) AddToBloom(user_key, allow_concurrent);
   if (allow_concurrent) {
     if (!table_.InsertConcurrently(entry)) return;
     IndexAddedEntry(user_key, seq, entry);
@@ -107,6 +132,24 @@ void MemTable::Add(SequenceNumber seq, ValueType type, const Slice& user_key, co
     }
   }
   UpdateFirstSequence(seq);
+}
+
+void MemTable::AddToBloom(const Slice& user_key, bool concurrent) {
+  // Added before the entry is linked: a reader that can see the entry (its
+  // sequence published after this) also sees the bits.
+  if (prefix_extractor_ != nullptr && prefix_extractor_->InDomain(user_key)) {
+    const Slice prefix = prefix_extractor_->Transform(user_key);
+    concurrent ? bloom_->AddConcurrently(prefix) : bloom_->Add(prefix);
+  }
+  if (bloom_whole_keys_) concurrent ? bloom_->AddConcurrently(user_key) : bloom_->Add(user_key);
+}
+
+bool MemTable::BloomMayContain(const Slice& user_key) const {
+  if (bloom_whole_keys_) return bloom_->MayContain(user_key);
+  if (prefix_extractor_->InDomain(user_key)) {
+    return bloom_->MayContain(prefix_extractor_->Transform(user_key));
+  }
+  return true;
 }
 
 void MemTable::IndexAddedEntry(const Slice& user_key, SequenceNumber seq, const char* entry) {
@@ -146,7 +189,18 @@ void MemTable::UpdateFirstSequence(SequenceNumber seq) {
   }
 }
 
-bool MemTable::Get(const LookupKey& key, std::string* value, Status* s) {
+bool MemTable::Get(const LookupKey& key, std::string* value, Status* s,
+                   MergeContext* merge_context, SequenceNumber* max_covering_tombstone_seq,
+                   const MergeOperator* merge_operator) {
+  const SequenceNumber read_seq = ExtractInternalKeyFooter(key.internal_key()) >> 8;
+  if (num_range_deletes() != 0) {
+    std::shared_ptr<const FragmentedRangeTombstoneList> tombstones = GetRangeTombstones();
+    if (tombstones != nullptr) {
+      const SequenceNumber covering = tombstones->MaxCoveringSeq(key.user_key(), read_seq);
+      if (covering > *max_covering_tombstone_seq) *max_covering_tombstone_seq = covering;
+    }
+  }
+  if (bloom_ != nullptr && !BloomMayContain(key.user_key())) return false;
   const char* value_start;
   const PointIndex* index = ready_index_.load(std::memory_order_acquire);
   if (index == nullptr && point_index_allowed_ &&
@@ -160,50 +214,107 @@ bool MemTable::Get(const LookupKey& key, std::string* value, Status* s) {
   if (index != nullptr) {
     // See memtable/point_index.h for why these conclusions are sound.
     const char* entry = index->Lookup(PointIndex::Hash(key.user_key()));
-    if (entry == nullptr) return false;  // never added: not in this memtable
+    if (entry == nullptr) {
+      // Never added: not in this memtable.
+      return false;
+    }
     const Slice ikey = MemTableKeyComparator::EntryInternalKey(entry, &value_start);
-    if (ExtractUserKey(ikey) == key.user_key() &&
-        (ExtractInternalKeyFooter(ikey) >> 8) <=
-            (ExtractInternalKeyFooter(key.internal_key()) >> 8)) {
-      return EntryResult(ikey, value_start, value, s);
+    const uint64_t footer = ExtractInternalKeyFooter(ikey);
+    const auto type = static_cast<ValueType>(footer & 0xff);
+    if ((footer >> 8) >= *max_covering_tombstone_seq &&
+        (type == kTypeValue || type == kTypeDeletion || type == kTypeSingleDeletion) &&
+        merge_context->empty() && ExtractUserKey(ikey) == key.user_key() &&
+        (footer >> 8) <= read_seq) {
+      // The newest version decides on its own.
+      if (type == kTypeValue) {
+        uint32_t size;
+        const char* data = MemTableKeyComparator::DecodeEntryLength(value_start, &size);
+        value->assign(data, size);
+        *s = Status::OK();
+      } else {
+        *s = Status::NotFound();
+      }
+      return true;
     }
   }
 
   Table::Iterator iter(&table_);
   iter.SeekDecoded(MemTableKeyComparator::DecodeInternalKey(key.internal_key()));
-  if (!iter.Valid()) return false;
-
-  // The first entry at or after (user_key, sequence) is the newest visible
-  // version of user_key -- if it is user_key at all.
-  const Slice ikey = MemTableKeyComparator::EntryInternalKey(iter.key(), &value_start);
-  const MemTableKeyComparator& cmp = table_.comparator();
-  if (!cmp.UserKeysEqual(ExtractUserKey(ikey), key.user_key())) return false;
-  return EntryResult(ikey, value_start, value, s);
+  return GetFromEntries(&iter, key, value, s, merge_context, *max_covering_tombstone_seq,
+                        merge_operator);
 }
 
-bool MemTable::EntryResult(const Slice& ikey, const char* value_start, std::string* value,
-                           Status* s) {
-  const auto type = static_cast<ValueType>(ExtractInternalKeyFooter(ikey) & 0xff);
-  switch (type) {
-    case kTypeValue: {
-      uint32_t size;
-      const char* data = MemTableKeyComparator::DecodeEntryLength(value_start, &size);
-      value->assign(data, size);
-      *s = Status::OK();
-      return true;
-    }
-    case kTypeDeletion:
-    case kTypeSingleDeletion:
-      *s = Status::NotFound();
-      return true;
-    case kTypeMerge:
-      *s = Status::NotSupported("merge operands in memtable; no merge operator support yet");
-      return true;
-    default:
-      *s = Status::NotSupported("memtable entry of unsupported value type",
+bool MemTable::GetFromEntries(Table::Iterator* iter, const LookupKey& key, std::string* value,
+                              Status* s, MergeContext* merge_context,
+                              SequenceNumber max_covering_tombstone_seq,
+                              const MergeOperator* merge_operator) {
+  const MemTableKeyComparator& cmp = table_.comparator();
+  for (; iter->Valid(); iter->Next()) {
+    // Entries at or after (user_key, sequence): the versions of user_key
+    // visible at the sequence, newest first -- while the user key matches.
+    const char* value_start;
+    const Slice ikey = MemTableKeyComparator::EntryInternalKey(iter->key(), &value_start);
+    if (!cmp.UserKeysEqual(ExtractUserKey(ikey), key.user_key())) return false;
+    const uint64_t footer = ExtractInternalKeyFooter(ikey);
+    auto type = static_cast<ValueType>(footer & 0xff);
+    if ((footer >> 8) < max_covering_tombstone_seq) type = kTypeDeletion;  // range-deleted
+    uint32_t size;
+    switch (type) {
+      case kTypeValue: {
+        const char* data = MemTableKeyComparator::DecodeEntryLength(value_start, &size);
+        if (merge_context->empty()) {
+          value->assign(data, size);
+          *s = Status::OK();
+        } else {
+          const Slice base(data, size);
+          *s = MergeHelper::TimedFullMerge(merge_operator, key.user_key(), &base,
+                                           merge_context->GetOperands(), value, nullptr, nullptr);
+        }
+        return true;
+      }
+      case kTypeDeletion:
+      case kTypeSingleDeletion:
+        if (merge_context->empty()) {
+          *s = Status::NotFound();
+        } else {
+          *s = MergeHelper::TimedFullMerge(merge_operator, key.user_key(), nullptr,
+                                           merge_context->GetOperands(), value, nullptr, nullptr);
+        }
+        return true;
+      case kTypeMerge: {
+        if (merge_operator == nullptr) {
+          *s = Status::InvalidArgument("merge operands found but no merge operator is configured");
+          return true;
+        }
+        const char* data = MemTableKeyComparator::DecodeEntryLength(value_start, &size);
+        merge_context->PushOperand(Slice(data, size), /*copy=*/false);
+        break;
+      }
+      default:
+        *s = Status::Corruption("memtable entry of unknown value type",
                                 std::to_string(static_cast<unsigned>(type)));
-      return true;
+        return true;
+    }
   }
+  return false;
+}
+
+std::shared_ptr<const FragmentedRangeTombstoneList> MemTable::GetRangeTombstones() {
+  const uint64_t count = num_range_deletes();
+  if (count == 0) return nullptr;
+  std::lock_guard<std::mutex> l(range_del_mu_);
+  if (fragmented_ == nullptr || fragmented_count_ < count) {
+    // Count first, then scan: the scan sees at least `count` tombstones.
+    std::unique_ptr<InternalIterator> iter(NewRangeTombstoneIterator());
+    fragmented_ = std::make_shared<const FragmentedRangeTombstoneList>(
+        iter.get(), comparator_.user_comparator());
+    fragmented_count_ = count;
+  }
+  return fragmented_;
+}
+
+InternalIterator* MemTable::NewRangeTombstoneIterator() {
+  return new MemTableIterator(&range_del_table_);
 }
 
 InternalIterator* MemTable::NewIterator() { return new MemTableIterator(&table_); }

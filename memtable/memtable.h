@@ -18,6 +18,9 @@
 // lock and may run alongside writers. Add(..., allow_concurrent=true) may
 // run in many threads at once; Add(..., false) needs the caller to be the
 // only writer at that time. Ref/Unref are thread-safe.
+// Range tombstones (kTypeRangeDeletion: key = start, value = end) live in a
+// second skip list of the same entry layout; readers get them fragmented
+// (FragmentedRangeTombstoneList), rebuilt when tombstones were added since.
 // Invariants:
 //  1. No two entries have the same internal key (an Add repeating one is
 //     dropped).
@@ -31,12 +34,18 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "db/dbformat.h"
+#include "db/merge_context.h"
+#include "db/range_del_aggregator.h"
+#include "memtable/dynamic_bloom.h"
 #include "memtable/inline_skiplist.h"
 #include "memtable/point_index.h"
 #include "strata/comparator.h"
+#include "strata/merge_operator.h"
+#include "strata/slice_transform.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 #include "util/arena.h"
@@ -56,6 +65,12 @@ struct MemTableOptions {
   // Build a point-lookup index (memtable/point_index.h) once this memtable
   // serves lookups; only with comparators whose equality is byte equality.
   bool point_index = false;
+  // A Bloom filter of this many bits (0 = none) over the keys' prefixes
+  // (when prefix_extractor is set) and whole keys (when
+  // whole_key_filtering), consulted by Get before the skip list.
+  uint32_t bloom_bits = 0;
+  const SliceTransform* prefix_extractor = nullptr;  // borrowed
+  bool whole_key_filtering = false;
 };
 
 // Orders memtable entries (above) by internal key for the skip list. With
@@ -220,16 +235,40 @@ class MemTable {
   void Add(SequenceNumber seq, ValueType type, const Slice& user_key, const Slice& value,
            bool allow_concurrent);
 
-  // Looks up key.user_key() as of the LookupKey's sequence: the newest entry
-  // for that user key with sequence <= it decides.
-  // Returns true if the memtable decides the answer:
-  //   kTypeValue                             *s = OK, *value = the value
-  //   kTypeDeletion / kTypeSingleDeletion    *s = NotFound
-  //   kTypeMerge                             *s = NotSupported (no merge yet)
-  //   any other type                         *s = NotSupported
-  // Returns false (leaving *value and *s alone) if there is no such entry.
-  // One skip-list search.
-  bool Get(const LookupKey& key, std::string* value, Status* s);
+  // Looks up key.user_key() as of the LookupKey's sequence, newest entry
+  // first. *max_covering_tombstone_seq is first raised to this memtable's
+  // newest visible range tombstone covering the key; entries older than it
+  // count as deleted. Returns true if the lookup is decided here:
+  //   a value          *s = OK, *value = it (merged with the operands in
+  //                    merge_context, oldest first, if any)
+  //   a deletion       *s = NotFound, or OK with the operands merged over
+  //                    no base
+  //   merge failure    *s = Corruption; no operator: *s = InvalidArgument
+  //   bad entry type   *s = Corruption
+  // Returns false if older sources must be consulted: no entry, or only
+  // merge operands (pushed onto merge_context; they point into this
+  // memtable, which the caller keeps referenced). One skip-list search (or
+  // a point-index probe) plus a step per operand.
+  bool Get(const LookupKey& key, std::string* value, Status* s, MergeContext* merge_context,
+           SequenceNumber* max_covering_tombstone_seq, const MergeOperator* merge_operator);
+  // Without merges or range deletions (tests).
+  bool Get(const LookupKey& key, std::string* value, Status* s) {
+    MergeContext mc;
+    SequenceNumber max_covering = 0;
+    return Get(key, value, s, &mc, &max_covering, nullptr);
+  }
+
+  // The range tombstones added so far, fragmented; null if there are none.
+  // Cheap when none were added since the last call (one atomic load and a
+  // lock when some exist).
+  std::shared_ptr<const FragmentedRangeTombstoneList> GetRangeTombstones();
+  // The raw range tombstone entries (for flushes); caller owns it.
+  InternalIterator* NewRangeTombstoneIterator();
+  uint64_t num_range_deletes() const {
+    // acquire: pairs with the release increment in Add, so a reader that
+    // sees the count sees the linked entries.
+    return num_range_deletes_.load(std::memory_order_acquire);
+  }
 
   // An iterator over the entries as internal keys (key()) and values, both
   // directions. Caller owns it; it must not outlive the memtable (hold a
@@ -273,12 +312,17 @@ class MemTable {
   };
 
   void UpdateFirstSequence(SequenceNumber seq);
+  void AddToBloom(const Slice& user_key, bool concurrent);
+  // False only if the filter proves user_key absent.
+  bool BloomMayContain(const Slice& user_key) const;
+
   // Indexes a just-linked entry if the point index is being built or ready.
   void IndexAddedEntry(const Slice& user_key, SequenceNumber seq, const char* entry);
-  // Answers a lookup from the entry found: the value, a deletion, or an
-  // unsupported type.
-  static bool EntryResult(const Slice& ikey, const char* value_start, std::string* value,
-                          Status* s);
+  // Walks the versions of key's user key from iter (positioned at the
+  // newest visible one), resolving merges; see Get.
+  bool GetFromEntries(Table::Iterator* iter, const LookupKey& key, std::string* value, Status* s,
+                      MergeContext* merge_context, SequenceNumber max_covering_tombstone_seq,
+                      const MergeOperator* merge_operator);
 
   // Immutable after construction.
   const InternalKeyComparator comparator_;
@@ -290,6 +334,12 @@ class MemTable {
   // Thread-safe objects (see the header comment for the writer rules).
   ConcurrentArena arena_;
   Table table_;  // allocates from arena_, so declared after it
+  Table range_del_table_;  // range tombstones
+  std::atomic<uint64_t> num_range_deletes_{0};
+  // The fragmented tombstones as of fragmented_count_ tombstones.
+  std::mutex range_del_mu_;
+  std::shared_ptr<const FragmentedRangeTombstoneList> fragmented_;
+  uint64_t fragmented_count_ = 0;
   // The point index is built lazily, by the first Get on a memtable of at
   // least kMinEntriesForIndex entries (so write-only memtables never pay
   // for it), sized from the entry count at that time:
@@ -302,6 +352,10 @@ class MemTable {
   static constexpr uint64_t kMinEntriesForIndex = 4096;
   void BuildPointIndex();
   const bool point_index_allowed_;
+  // Filter over prefixes / whole keys (bits from arena_); null if none.
+  const SliceTransform* const prefix_extractor_;
+  const bool bloom_whole_keys_;
+  std::unique_ptr<DynamicBloom> bloom_;
   std::atomic<bool> index_build_started_{false};
   std::atomic<PointIndex*> building_index_{nullptr};  // owned; deleted with the memtable
   std::atomic<PointIndex*> ready_index_{nullptr};

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "db/dbformat.h"
+#include "strata/merge_operator.h"
+#include "strata/slice_transform.h"
 #include "test_util/testutil.h"
 
 namespace strata {
@@ -27,7 +29,7 @@ MemTablePtr NewMemTable(const Comparator* user = BytewiseComparator(),
 }
 
 // Result of a Get: "<none>" if the memtable does not decide, "NotFound",
-// "NotSupported", or the value.
+// "InvalidArgument" (a merge without an operator), or the value.
 std::string GetAt(MemTable* mem, const std::string& user_key, SequenceNumber seq) {
   LookupKey lkey(user_key, seq);
   std::string value = "untouched";
@@ -38,8 +40,41 @@ std::string GetAt(MemTable* mem, const std::string& user_key, SequenceNumber seq
     return "<none>";
   }
   if (s.IsNotFound()) return "NotFound";
-  if (s.IsNotSupported()) return "NotSupported";
+  if (s.IsInvalidArgument()) return "InvalidArgument";
   EXPECT_TRUE(s.ok()) << s.ToString();
+  return value;
+}
+
+// Joins the base (if any) and the operands with '+'.
+class JoinOperator final : public MergeOperator {
+ public:
+  bool FullMergeV2(const MergeOperationInput& in, MergeOperationOutput* out) const override {
+    std::string& r = out->new_value;
+    if (in.existing_value != nullptr) r.assign(in.existing_value->data(), in.existing_value->size());
+    for (const Slice& op : in.operand_list) {
+      if (!r.empty()) r.push_back('+');
+      r.append(op.data(), op.size());
+    }
+    return true;
+  }
+  const char* Name() const override { return "JoinOperator"; }
+};
+
+// A Get with merges and range tombstones: "<none: ops>" when undecided
+// (with the operands collected, oldest first), else as GetAt.
+std::string FullGet(MemTable* mem, const std::string& user_key, SequenceNumber seq,
+                    SequenceNumber* max_covering, const MergeOperator* op) {
+  LookupKey lkey(user_key, seq);
+  std::string value;
+  Status s;
+  MergeContext mc;
+  if (!mem->Get(lkey, &value, &s, &mc, max_covering, op)) {
+    std::string ops;
+    for (const Slice& o : mc.GetOperands()) ops += (ops.empty() ? "" : ",") + o.ToString();
+    return "<none:" + ops + ">";
+  }
+  if (s.IsNotFound()) return "NotFound";
+  if (!s.ok()) return s.ToString();
   return value;
 }
 
@@ -144,7 +179,7 @@ TEST(MemTableTest, SingleDeletionAndMerge) {
   EXPECT_EQ(GetAt(mem.get(), "a", 1), "va");
   EXPECT_EQ(GetAt(mem.get(), "a", 2), "NotFound");
   EXPECT_EQ(GetAt(mem.get(), "b", 2), "<none>");
-  EXPECT_EQ(GetAt(mem.get(), "b", 3), "NotSupported");
+  EXPECT_EQ(GetAt(mem.get(), "b", 3), "InvalidArgument");
   EXPECT_EQ(GetAt(mem.get(), "c", 4), "vc");
   EXPECT_EQ(GetAt(mem.get(), "c", 5), "NotFound");
 }
@@ -367,4 +402,92 @@ TEST(MemTableTest, ReferencesKeepItAlive) {
 }
 
 }  // namespace
+TEST(MemTableTest, MergesResolveOverValuesDeletionsAndOlderSources) {
+  auto mem = NewMemTable();
+  JoinOperator op;
+  mem->Add(1, kTypeValue, "a", "1", false);
+  mem->Add(2, kTypeMerge, "a", "2", false);
+  mem->Add(3, kTypeMerge, "a", "3", false);
+  mem->Add(4, kTypeDeletion, "b", "", false);
+  mem->Add(5, kTypeMerge, "b", "x", false);
+  mem->Add(6, kTypeMerge, "c", "p", false);
+  mem->Add(7, kTypeMerge, "c", "q", false);
+  SequenceNumber covering = 0;
+  EXPECT_EQ(FullGet(mem.get(), "a", 100, &covering, &op), "1+2+3");
+  EXPECT_EQ(FullGet(mem.get(), "a", 2, &covering, &op), "1+2");
+  EXPECT_EQ(FullGet(mem.get(), "a", 1, &covering, &op), "1");
+  EXPECT_EQ(FullGet(mem.get(), "b", 100, &covering, &op), "x");
+  EXPECT_EQ(FullGet(mem.get(), "b", 4, &covering, &op), "NotFound");
+  // Operands only: older sources decide; they are handed back oldest first.
+  EXPECT_EQ(FullGet(mem.get(), "c", 100, &covering, &op), "<none:p,q>");
+  EXPECT_EQ(FullGet(mem.get(), "c", 6, &covering, &op), "<none:p>");
+  EXPECT_EQ(FullGet(mem.get(), "d", 100, &covering, &op), "<none:>");
+}
+
+TEST(MemTableTest, RangeTombstonesHideOlderEntries) {
+  auto mem = NewMemTable();
+  JoinOperator op;
+  mem->Add(1, kTypeValue, "a", "1", false);
+  mem->Add(2, kTypeValue, "b", "1", false);
+  mem->Add(3, kTypeRangeDeletion, "a", "c", false);
+  mem->Add(4, kTypeValue, "b", "2", false);
+  mem->Add(5, kTypeMerge, "a", "m", false);
+  EXPECT_EQ(mem->num_range_deletes(), 1u);
+  EXPECT_EQ(mem->num_entries(), 5u);
+  SequenceNumber covering = 0;
+  EXPECT_EQ(FullGet(mem.get(), "a", 2, &covering, &op), "1");
+  EXPECT_EQ(covering, 0u);
+  EXPECT_EQ(FullGet(mem.get(), "a", 3, &covering, &op), "NotFound");
+  EXPECT_EQ(covering, 3u);
+  covering = 0;
+  EXPECT_EQ(FullGet(mem.get(), "a", 100, &covering, &op), "m");  // merge over a deleted base
+  covering = 0;
+  EXPECT_EQ(FullGet(mem.get(), "b", 100, &covering, &op), "2");
+  covering = 0;
+  EXPECT_EQ(FullGet(mem.get(), "c", 100, &covering, &op), "<none:>");
+  EXPECT_EQ(covering, 0u);
+  // A tombstone from a newer source (covering given by the caller) hides
+  // this memtable's older entries too.
+  covering = 10;
+  EXPECT_EQ(FullGet(mem.get(), "b", 100, &covering, &op), "NotFound");
+
+  std::shared_ptr<const FragmentedRangeTombstoneList> list = mem->GetRangeTombstones();
+  ASSERT_NE(list, nullptr);
+  EXPECT_EQ(list->num_tombstones(), 1u);
+  EXPECT_EQ(mem->GetRangeTombstones(), list);  // cached while nothing is added
+  mem->Add(6, kTypeRangeDeletion, "x", "z", false);
+  EXPECT_NE(mem->GetRangeTombstones(), list);
+  EXPECT_EQ(mem->GetRangeTombstones()->num_tombstones(), 2u);
+  // The point iterator does not show range tombstones.
+  std::unique_ptr<InternalIterator> it(mem->NewIterator());
+  int n = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) n++;
+  EXPECT_EQ(n, 4);
+}
+
+TEST(MemTableTest, BloomFilterSkipsAbsentPrefixesAndKeys) {
+  std::unique_ptr<const SliceTransform> prefix(NewFixedPrefixTransform(2));
+  for (bool whole : {false, true}) {
+    MemTableOptions opts;
+    opts.bloom_bits = 1 << 16;
+    opts.prefix_extractor = prefix.get();
+    opts.whole_key_filtering = whole;
+    auto* mem = new MemTable(InternalKeyComparator(BytewiseComparator()), opts);
+    for (int i = 0; i < 500; i++) {
+      mem->Add(i + 1, kTypeValue, "p" + std::to_string(i % 10) + "-" + std::to_string(i), "v",
+               false);
+    }
+    for (int i = 0; i < 500; i++) {
+      EXPECT_EQ(GetAt(mem, "p" + std::to_string(i % 10) + "-" + std::to_string(i), 1000), "v");
+    }
+    // Keys of absent prefixes: almost all rejected by the filter, and the
+    // answer is right either way.
+    for (int i = 0; i < 100; i++) {
+      EXPECT_EQ(GetAt(mem, "q" + std::to_string(i % 10) + "-" + std::to_string(i), 1000),
+                "<none>");
+    }
+    mem->Unref();
+  }
+}
+
 }  // namespace strata

@@ -7,10 +7,11 @@
 #
 # Usage: scripts/bench_compare.sh BUILD_DIR
 #        MODE=lsm scripts/bench_compare.sh BUILD_DIR   (or LSM=1)
+#        MODE=ops scripts/bench_compare.sh BUILD_DIR
 # Environment:
-#   MODE=default|lsm  which set of workloads (lsm: see "LSM mode" below)
-#   ROUNDS=3          runs per engine and workload (median reported; lsm: 1)
-#   NUM=1000000       keys for the fill/read workloads (lsm: 5000000)
+#   MODE=default|lsm|ops  which set of workloads (lsm, ops: see below)
+#   ROUNDS=3          runs per engine and workload (median reported; lsm, ops: 1)
+#   NUM=1000000       keys for the fill/read workloads (lsm, ops: 5000000)
 #   SYNC_NUM=2000     synced writes per thread for the group-commit rows
 #   SEED=1            --seed for every run
 #   OUT=path          also write the markdown table to this file
@@ -50,6 +51,27 @@
 # round. Extra environment: READS (default NUM), SEEKS (default READS),
 # EXTRA_FLAGS (appended to every run), LOG_DIR (keep every run's output
 # there).
+#
+# Ops mode (issue 5: merge, MultiGet, range deletion), Strata against
+# RocksDB only (LevelDB has none of the three): each comparison runs on both
+# engines in turn, ROUNDS times (default 1), on fresh directories. Every run
+# gets --key_size=16 --compression_type=none --seed=SEED plus EXTRA_FLAGS.
+#   a. --benchmarks=mergerandom,readseq,readseq,readseq,readseq
+#      --merge_operator=put --merge_keys=10000 --num=10000 (value 100 B):
+#      rows for mergerandom and the last readseq.
+#   b. the same with --num=MERGE_NUM (1000000) --merge_keys=MERGE_KEYS
+#      (100000) --merge_operator=uint64add --value_size=8. The 8-byte value
+#      makes the operands valid uint64s on both: with RocksDB's default
+#      --value_size=100, RocksDB's uint64add logs and counts each 100-byte
+#      operand as 0, while Strata's fails the read with Corruption.
+#   c. fillrandom --num=NUM (5000000), then in a second process on that
+#      database (--use_existing_db=1, --seed=READ_SEED) multireadrandom
+#      --batch_size=32 --reads=READS (1000000; each key is one operation).
+#   d. fillrandom --num=RT_NUM (1000000) --writes_per_range_tombstone=RT_NUM
+#      --max_num_range_tombstones=1 --range_tombstone_width=RT_NUM/10: one
+#      DeleteRange over 10% of the key space (from a random start, so less
+#      when it starts in the last tenth) in the fill's last batch; then in a
+#      second process seekrandom --seek_nexts=10 --reads=SEEKS (100000).
 set -euo pipefail
 
 if [ $# -ne 1 ]; then
@@ -60,13 +82,13 @@ build=$1
 mode=${MODE:-default}
 if [ "${LSM:-0}" = 1 ]; then mode=lsm; fi
 case "$mode" in
-  default | lsm) ;;
+  default | lsm | ops) ;;
   *)
-    echo "bench_compare.sh: MODE must be default or lsm" >&2
+    echo "bench_compare.sh: MODE must be default, lsm or ops" >&2
     exit 2
     ;;
 esac
-if [ "$mode" = lsm ]; then
+if [ "$mode" = lsm ] || [ "$mode" = ops ]; then
   rounds=${ROUNDS:-1}
   num=${NUM:-5000000}
 else
@@ -110,6 +132,13 @@ ops_of() {
   awk -v name="$1" '$1 == name && $2 == ":" {
     for (i = 3; i <= NF; i++) if ($i == "ops/sec") { print $(i - 1); exit }
   }' "$2"
+}
+
+# last_ops_of LINE FILE: the ops/sec of the last report line LINE in FILE.
+last_ops_of() {
+  awk -v name="$1" '$1 == name && $2 == ":" {
+    for (i = 3; i <= NF; i++) if ($i == "ops/sec") ops = $(i - 1)
+  } END { if (ops != "") print ops }' "$2"
 }
 
 # median VALUES...: the median (mean of the middle two for an even count).
@@ -317,8 +346,141 @@ ${row_rss% }"
   fi
 }
 
+# ---------------------------------------------------------------------------
+# Ops mode
+
+ops_mode() {
+  local merge_num=${MERGE_NUM:-1000000}
+  local merge_keys=${MERGE_KEYS:-100000}
+  local reads=${READS:-1000000}
+  local rt_num=${RT_NUM:-1000000}
+  local seeks=${SEEKS:-100000}
+  local read_seed=${READ_SEED:-$((seed + 1))}
+  local common=(--key_size=16 --compression_type=none)
+  local ops_engines=(strata rocksdb)
+  # Rows: label | comparison | report line | which one (first / last).
+  local row_labels=("a. mergerandom (put, 10k keys)" "a. readseq (4th)"
+    "b. mergerandom (uint64add, $merge_keys keys)" "b. readseq (4th)"
+    "c. fillrandom ($num)" "c. multireadrandom (batch 32)"
+    "d. fillrandom + 1 range tombstone ($rt_num)" "d. seekrandom (10 nexts)")
+  local row_cmp=(a a b b c c d d)
+  local row_line=(mergerandom readseq mergerandom readseq fillrandom multireadrandom
+    fillrandom seekrandom)
+  local row_pick=(first last first last first first first first)
+  declare -A res=()  # "<row> <engine>" -> ops/sec values
+  declare -A outs=() # "<comparison> <engine>" -> output files of its steps
+  local r e c i dir ops
+  for ((r = 1; r <= rounds; r++)); do
+    for c in a b c d; do
+      echo "== round $r/$rounds: comparison $c" >&2
+      for e in "${ops_engines[@]}"; do
+        [ -n "${binary[$e]}" ] || continue
+        dir=$tmp/$e
+        rm -rf "$dir"
+        mkdir -p "$dir"
+        outs["$c $e"]=""
+        local ok=1
+        case $c in
+          a)
+            run_lsm "$e" "r$r.a" "$dir" "${common[@]}" --seed="$seed" --value_size=100 \
+              --benchmarks=mergerandom,readseq,readseq,readseq,readseq --merge_operator=put \
+              --merge_keys=10000 --num=10000 || ok=0
+            cp "$tmp/out" "$tmp/$c.$e.1"
+            outs["$c $e"]="$tmp/$c.$e.1"
+            ;;
+          b)
+            run_lsm "$e" "r$r.b" "$dir" "${common[@]}" --seed="$seed" --value_size=8 \
+              --benchmarks=mergerandom,readseq,readseq,readseq,readseq \
+              --merge_operator=uint64add --merge_keys="$merge_keys" --num="$merge_num" || ok=0
+            cp "$tmp/out" "$tmp/$c.$e.1"
+            outs["$c $e"]="$tmp/$c.$e.1"
+            ;;
+          c)
+            run_lsm "$e" "r$r.c.fill" "$dir" "${common[@]}" --seed="$seed" --value_size=100 \
+              --benchmarks=fillrandom --num="$num" || ok=0
+            cp "$tmp/out" "$tmp/$c.$e.1"
+            if [ $ok = 1 ]; then
+              run_lsm "$e" "r$r.c.read" "$dir" "${common[@]}" --seed="$read_seed" \
+                --value_size=100 --use_existing_db=1 --benchmarks=multireadrandom \
+                --batch_size=32 --num="$num" --reads="$reads" || ok=0
+              cp "$tmp/out" "$tmp/$c.$e.2"
+            fi
+            outs["$c $e"]="$tmp/$c.$e.1 $tmp/$c.$e.2"
+            ;;
+          d)
+            run_lsm "$e" "r$r.d.fill" "$dir" "${common[@]}" --seed="$seed" --value_size=100 \
+              --benchmarks=fillrandom --num="$rt_num" --writes_per_range_tombstone="$rt_num" \
+              --max_num_range_tombstones=1 --range_tombstone_width=$((rt_num / 10)) || ok=0
+            cp "$tmp/out" "$tmp/$c.$e.1"
+            if [ $ok = 1 ]; then
+              run_lsm "$e" "r$r.d.seek" "$dir" "${common[@]}" --seed="$read_seed" \
+                --value_size=100 --use_existing_db=1 --benchmarks=seekrandom --seek_nexts=10 \
+                --num="$rt_num" --reads="$seeks" || ok=0
+              cp "$tmp/out" "$tmp/$c.$e.2"
+            fi
+            outs["$c $e"]="$tmp/$c.$e.1 $tmp/$c.$e.2"
+            ;;
+        esac
+        rm -rf "$dir"
+        for i in "${!row_labels[@]}"; do
+          [ "${row_cmp[$i]}" = "$c" ] || continue
+          local f
+          ops=""
+          for f in ${outs["$c $e"]}; do
+            [ -f "$f" ] || continue
+            if [ "${row_pick[$i]}" = last ]; then
+              ops=$(last_ops_of "${row_line[$i]}" "$f")
+            else
+              ops=$(ops_of "${row_line[$i]}" "$f")
+            fi
+            [ -n "$ops" ] && break
+          done
+          if [ -n "$ops" ]; then
+            res["$i $e"]+="$ops "
+            echo "   ${row_labels[$i]} $e: $ops ops/sec" >&2
+          fi
+        done
+        # What each engine found or did, to show both did the same work.
+        for f in ${outs["$c $e"]}; do
+          [ -f "$f" ] || continue
+          grep -o -E '\([0-9]+ of [0-9]+ found\)|\(reads:[^)]*\)|Number of range deletions: [0-9]+' \
+            "$f" | sed "s/^/   $e: /" >&2 || true
+        done
+      done
+    done
+  done
+
+  local table m
+  table="| workload | strata ops/s | rocksdb ops/s | strata/rocksdb |
+|---|---:|---:|---:|"
+  for i in "${!row_labels[@]}"; do
+    declare -A med=()
+    for e in "${ops_engines[@]}"; do
+      # shellcheck disable=SC2086
+      m=$(median ${res["$i $e"]:-})
+      med[$e]=${m:-n/a}
+    done
+    table+="
+| ${row_labels[$i]} | ${med[strata]} | ${med[rocksdb]} | $(ratio "${med[strata]}" "${med[rocksdb]}") |"
+  done
+  echo
+  echo "db_bench merge / MultiGet / range-deletion workloads, median of $rounds round(s):" \
+    "seed=$seed (reads: $read_seed); key 16 B, no compression, WAL on, sync off;" \
+    "merge_num=$merge_num merge_keys=$merge_keys num=$num reads=$reads rt_num=$rt_num" \
+    "seeks=$seeks ${EXTRA_FLAGS:-}"
+  echo
+  echo "$table"
+  if [ -n "$out" ]; then
+    printf '%s\n' "$table" >"$out"
+  fi
+}
+
 if [ "$mode" = lsm ]; then
   lsm_mode
+  exit 0
+fi
+if [ "$mode" = ops ]; then
+  ops_mode
   exit 0
 fi
 

@@ -46,10 +46,14 @@ struct BlockBasedTableBuilder::Rep {
         compression(CompressionTypeSupported(opts.compression) ? opts.compression : kNoCompression),
         checksum(table_options.checksum) {
     if (checksum > kXXH3) checksum = kXXH3;
-    if (table_options.whole_key_filtering || table_options.filter_policy != nullptr) {
+    if (table_options.whole_key_filtering || opts.prefix_extractor != nullptr) {
       auto bits = NewFilterBitsBuilder(table_options.filter_policy.get());
-      if (bits != nullptr && table_options.whole_key_filtering) {
-        filter = std::make_unique<FullFilterBlockBuilder>(std::move(bits));
+      if (bits != nullptr) {
+        filter =
+            opts.prefix_extractor == nullptr
+                ? std::make_unique<FullFilterBlockBuilder>(std::move(bits))
+                : std::make_unique<FullFilterBlockBuilder>(std::move(bits), opts.prefix_extractor,
+                                                           table_options.whole_key_filtering);
       }
     }
     const size_t block_size = std::max<size_t>(1, table_options.block_size);
@@ -329,14 +333,16 @@ Status BlockBasedTableBuilder::Finish() {
   p.column_family_name = r->options.column_family_name;
   p.comparator_name = r->user_cmp->Name();
   p.merge_operator_name = r->options.merge_operator_name;
-  p.prefix_extractor_name = r->options.prefix_extractor_name;
+  p.prefix_extractor_name = r->options.prefix_extractor != nullptr
+                                ? std::string(r->options.prefix_extractor->Name())
+                                : r->options.prefix_extractor_name;
   p.property_collectors_names = "[]";
   p.compression_name = CompressionTypeName(r->compression);
   p.compression_options = kCompressionOptionsString;
   p.filter_policy_name =
       r->table_options.filter_policy != nullptr ? r->table_options.filter_policy->Name() : "";
   p.whole_key_filtering = r->table_options.whole_key_filtering ? "1" : "0";
-  p.prefix_filtering = "0";
+  p.prefix_filtering = r->options.prefix_extractor != nullptr ? "1" : "0";
   p.index_type = 0;
   p.creation_time = r->options.creation_time;
   p.oldest_key_time = r->options.oldest_key_time;

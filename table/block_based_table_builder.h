@@ -30,6 +30,7 @@
 #include "strata/env.h"
 #include "strata/options.h"
 #include "strata/slice.h"
+#include "strata/slice_transform.h"
 #include "strata/status.h"
 #include "strata/table.h"
 #include "strata/table_properties.h"
@@ -44,7 +45,13 @@ struct TableBuilderOptions {
   std::string column_family_name = "default";
   uint32_t column_family_id = 0x7fffffff;
   std::string merge_operator_name = "nullptr";
+  // Recorded as "rocksdb.prefix.extractor.name"; replaced by
+  // prefix_extractor->Name() when an extractor is given.
   std::string prefix_extractor_name = "nullptr";
+  // With a filter policy, the filter also holds Transform(key) of every key
+  // InDomain (and whole keys only when table_options.whole_key_filtering).
+  // Borrowed; must outlive the builder. Null = no prefixes.
+  const SliceTransform* prefix_extractor = nullptr;
   uint64_t creation_time = 0;
   uint64_t oldest_key_time = 0;
   uint64_t file_creation_time = 0;

@@ -169,6 +169,14 @@ struct BlockBasedTable::Rep {
   BlockHandle metaindex_handle;
   BlockHandle filter_handle;
   bool has_filter = false;
+  // What the filter holds (from the properties): whole keys, and prefixes of
+  // `prefix_extractor` (non-null only when the file's recorded extractor is
+  // the configured one).
+  bool filter_whole_keys = true;
+  const SliceTransform* prefix_extractor = nullptr;
+  // How Get consults the filter, decided at Open.
+  enum class FilterUse : uint8_t { kNone, kWholeKey, kPrefix };
+  FilterUse filter_use = FilterUse::kNone;
   BlockHandle range_del_handle;
   bool has_range_del = false;
   BlockHandle properties_handle;
@@ -574,6 +582,22 @@ Status BlockBasedTable::Open(const TableReaderOptions& options,
     return Status::InvalidArgument(fname + ": written with comparator " + props.comparator_name +
                                    ", opened with " + r->user_cmp->Name());
   }
+  if (r->has_filter) {
+    // RocksDB writes "1"/"0"; an absent property leaves the configuration's
+    // word.
+    r->filter_whole_keys = props.whole_key_filtering.empty() ? r->table_options.whole_key_filtering
+                                                             : props.whole_key_filtering[0] == '1';
+    const SliceTransform* pe = options.prefix_extractor;
+    if (pe != nullptr && props.prefix_extractor_name == pe->Name() &&
+        (props.prefix_filtering.empty() || props.prefix_filtering[0] == '1')) {
+      r->prefix_extractor = pe;
+    }
+    if (r->filter_whole_keys) {
+      r->filter_use = Rep::FilterUse::kWholeKey;
+    } else if (r->prefix_extractor != nullptr) {
+      r->filter_use = Rep::FilterUse::kPrefix;
+    }
+  }
   r->index_key_is_user_key = props.index_key_is_user_key != 0;
   r->index_value_delta_encoded = props.index_value_is_delta_encoded != 0;
   r->index_cmp = r->index_key_is_user_key ? r->user_cmp : static_cast<const Comparator*>(&r->icmp);
@@ -645,26 +669,54 @@ Status BlockBasedTable::Open(const TableReaderOptions& options,
 }
 
 bool BlockBasedTable::KeyMayMatch(const Slice& user_key) const {
+  const Rep* r = rep_;
+  if (r->filter_use == Rep::FilterUse::kNone) return true;
+  if (r->filter_use == Rep::FilterUse::kPrefix) return PrefixMayMatch(user_key);
   CachableRef<FullFilterBlockReader> filter;
   ReadOptions ro;
-  if (!rep_->GetFilter(ro, &filter).ok() || filter.empty()) return true;
+  if (!r->GetFilter(ro, &filter).ok() || filter.empty()) return true;
   return filter->KeyMayMatch(user_key);
+}
+
+bool BlockBasedTable::HasUsablePrefixFilter() const { return rep_->prefix_extractor != nullptr; }
+
+bool BlockBasedTable::PrefixMayMatch(const Slice& user_key_or_prefix_source) const {
+  const Rep* r = rep_;
+  const SliceTransform* pe = r->prefix_extractor;
+  if (pe == nullptr || !pe->InDomain(user_key_or_prefix_source)) return true;
+  CachableRef<FullFilterBlockReader> filter;
+  ReadOptions ro;
+  if (!r->GetFilter(ro, &filter).ok() || filter.empty()) return true;
+  RecordTick(r->statistics, BLOOM_FILTER_PREFIX_CHECKED);
+  if (filter->PrefixMayMatch(pe->Transform(user_key_or_prefix_source))) return true;
+  RecordTick(r->statistics, BLOOM_FILTER_PREFIX_USEFUL);
+  return false;
 }
 
 Status BlockBasedTable::Get(const ReadOptions& read_options, const Slice& key,
                             GetContext* get_context, bool skip_filters) {
   Rep* r = rep_;
   const Slice user_key = ExtractUserKey(key);
-  if (!skip_filters && r->has_filter) {
+  if (!skip_filters && r->filter_use != Rep::FilterUse::kNone) {
     CachableRef<FullFilterBlockReader> filter;
     Status s = r->GetFilter(read_options, &filter);
     if (!s.ok()) return s;
     if (!filter.empty()) {
-      if (!filter->KeyMayMatch(user_key)) {
-        RecordTick(r->statistics, BLOOM_FILTER_USEFUL);
-        return Status::OK();
+      if (r->filter_use == Rep::FilterUse::kWholeKey) {
+        if (!filter->KeyMayMatch(user_key)) {
+          RecordTick(r->statistics, BLOOM_FILTER_USEFUL);
+          return Status::OK();
+        }
+        RecordTick(r->statistics, BLOOM_FILTER_FULL_POSITIVE);
+      } else if (r->prefix_extractor->InDomain(user_key)) {
+        // The file holds prefixes only: a missing prefix rules the key out.
+        RecordTick(r->statistics, BLOOM_FILTER_PREFIX_CHECKED);
+        if (!filter->PrefixMayMatch(r->prefix_extractor->Transform(user_key))) {
+          RecordTick(r->statistics, BLOOM_FILTER_PREFIX_USEFUL);
+          RecordTick(r->statistics, BLOOM_FILTER_USEFUL);
+          return Status::OK();
+        }
       }
-      RecordTick(r->statistics, BLOOM_FILTER_FULL_POSITIVE);
     }
   }
 

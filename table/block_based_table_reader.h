@@ -4,7 +4,13 @@
 //
 // Open reads and verifies the footer, metaindex, properties, index and (with
 // a filter policy) filter; the index and filter are held by the reader, or
-// with cache_index_and_filter_blocks live in the block cache. Data blocks are
+// with cache_index_and_filter_blocks live in the block cache. The filter
+// holds whole keys unless the file's "rocksdb.block.based.table.whole.key.
+// filtering" property is "0" (absent: as table_options.whole_key_filtering
+// says), and prefixes when the file recorded a prefix extractor; its
+// prefixes are used only when that recorded name equals the configured
+// extractor's Name(). Get probes whole keys when the file has them, else the
+// prefix of a key in the extractor's domain, else nothing. Data blocks are
 // read on demand through the block cache (key = per-table cache id | block
 // offset), checksum-verified when ReadOptions::verify_checksums, inserted
 // only when ReadOptions::fill_cache.
@@ -26,6 +32,7 @@
 #include "strata/cache.h"
 #include "strata/env.h"
 #include "strata/options.h"
+#include "strata/slice_transform.h"
 #include "strata/statistics.h"
 #include "strata/status.h"
 #include "strata/table.h"
@@ -52,6 +59,9 @@ struct TableReaderOptions {
   int level = -1;
   // Do not read or use the filter block.
   bool skip_filters = false;
+  // The column family's prefix extractor (ColumnFamilyOptions::
+  // prefix_extractor), or null. Borrowed; must outlive the reader.
+  const SliceTransform* prefix_extractor = nullptr;
 };
 
 class BlockBasedTable {
@@ -71,8 +81,16 @@ class BlockBasedTable {
              bool skip_filters = false);
 
   // False only if the filter proves user_key is absent (true without a
-  // filter).
+  // filter). Uses the prefix filter when the file holds no whole keys.
   bool KeyMayMatch(const Slice& user_key) const;
+
+  // False only when the file has a usable prefix filter (same extractor
+  // name), user_key_or_prefix_source is in the extractor's domain, and the
+  // filter proves its Transform() absent: then no key of the file has that
+  // prefix. True otherwise. Counts BLOOM_FILTER_PREFIX_CHECKED/USEFUL.
+  bool PrefixMayMatch(const Slice& user_key_or_prefix_source) const;
+  // Whether PrefixMayMatch can ever answer false for this file.
+  bool HasUsablePrefixFilter() const;
 
   // An iterator over every entry (internal keys), both directions. Caller
   // owns it. Reads ahead when it walks many consecutive blocks.

@@ -1,13 +1,24 @@
-// Full filter block: one filter over every user key of a table file
-// (whole_key_filtering), stored uncompressed under metaindex key
-// "fullfilter." + FilterPolicy::CompatibilityName() (FORMATS.md 7.1).
-// Thin wrappers over FilterBitsBuilder / FilterBitsReader.
+// Full filter block: one filter over the user keys of a table file, stored
+// uncompressed under metaindex key "fullfilter." +
+// FilterPolicy::CompatibilityName() (FORMATS.md 7.1). Thin wrappers over
+// FilterBitsBuilder / FilterBitsReader.
+//
+// What goes in, per user key (RocksDB's rule, so either side reads the
+// other's filters): the whole key when whole_key_filtering, and
+// prefix_extractor->Transform(key) when an extractor is set and the key is
+// InDomain. Both kinds share one bit array; a reader learns which kinds a
+// file holds from its properties ("rocksdb.block.based.table.whole.key.
+// filtering", "...prefix.filtering", "rocksdb.prefix.extractor.name").
+// Consecutive duplicates count once: the bits builder drops a hash equal to
+// the previous one, and with both kinds interleaved the builder also
+// remembers the last whole key and the last prefix.
 //
 // Thread-safety: a builder needs external synchronization; a reader is
 // immutable and thread-safe.
 // Invariants:
-//  1. KeyMayMatch(k) is true for every k passed to Add() of the builder that
-//     produced the contents.
+//  1. KeyMayMatch(k) is true for every k passed to Add() of a builder with
+//     whole_key_filtering, and PrefixMayMatch(Transform(k)) for every k in the
+//     extractor's domain when the builder had an extractor.
 //  2. A table with no added keys has no filter block (callers check
 //     NumAdded() before Finish()).
 #pragma once
@@ -16,20 +27,33 @@
 #include <string>
 
 #include "strata/slice.h"
+#include "strata/slice_transform.h"
 #include "table/filter_policy.h"
 
 namespace strata {
 
 class FullFilterBlockBuilder {
  public:
-  // REQUIRES: bits_builder != nullptr (see NewFilterBitsBuilder()).
+  // Whole keys only. REQUIRES: bits_builder != nullptr (see
+  // NewFilterBitsBuilder()).
   explicit FullFilterBlockBuilder(std::unique_ptr<FilterBitsBuilder> bits_builder);
+  // Whole keys when whole_key_filtering, plus prefixes when prefix_extractor
+  // is non-null (borrowed; must outlive the builder). REQUIRES: bits_builder
+  // != nullptr and (whole_key_filtering or prefix_extractor != nullptr).
+  FullFilterBlockBuilder(std::unique_ptr<FilterBitsBuilder> bits_builder,
+                         const SliceTransform* prefix_extractor, bool whole_key_filtering);
   FullFilterBlockBuilder(const FullFilterBlockBuilder&) = delete;
   FullFilterBlockBuilder& operator=(const FullFilterBlockBuilder&) = delete;
 
-  // Adds a user key (timestamp already stripped). Adjacent duplicates count
-  // once.
-  void Add(const Slice& user_key) { bits_builder_->AddKey(user_key); }
+  // Adds a user key (timestamp already stripped), and its prefix when there
+  // is an extractor. Adjacent duplicates count once.
+  void Add(const Slice& user_key) {
+    if (prefix_extractor_ == nullptr) {
+      bits_builder_->AddKey(user_key);
+    } else {
+      AddWithPrefix(user_key);
+    }
+  }
 
   // Distinct hashes added so far (rocksdb.num.filter_entries).
   size_t NumAdded() const { return bits_builder_->EstimateEntriesAdded(); }
@@ -39,7 +63,17 @@ class FullFilterBlockBuilder {
   Slice Finish();
 
  private:
+  void AddWithPrefix(const Slice& user_key);
+
   std::unique_ptr<FilterBitsBuilder> bits_builder_;
+  const SliceTransform* const prefix_extractor_ = nullptr;
+  const bool whole_key_filtering_ = true;
+  // With both kinds interleaved, the bits builder's "same as the previous
+  // hash" check no longer sees repeats: remember the last of each.
+  bool have_last_whole_key_ = false;
+  bool have_last_prefix_ = false;
+  std::string last_whole_key_;
+  std::string last_prefix_;
   std::unique_ptr<const char[]> buf_;
 };
 
@@ -53,8 +87,12 @@ class FullFilterBlockReader {
   FullFilterBlockReader(const FullFilterBlockReader&) = delete;
   FullFilterBlockReader& operator=(const FullFilterBlockReader&) = delete;
 
-  // False only if user_key was certainly not added.
+  // False only if user_key was certainly not added (meaningful only for a
+  // filter built with whole keys).
   bool KeyMayMatch(const Slice& user_key) const { return reader_.MayMatch(user_key); }
+  // False only if prefix was certainly not added (meaningful only for a
+  // filter built with the same prefix extractor).
+  bool PrefixMayMatch(const Slice& prefix) const { return reader_.MayMatch(prefix); }
 
  private:
   const std::string owned_;  // declared before reader_, which points into it

@@ -33,6 +33,8 @@ strata_tests(table
   table/table_interop_test.cc
   table/table_properties_test.cc
   table/block_based_table_factory_test.cc
+  table/prefix_filter_test.cc
+  table/prefix_filter_interop_test.cc
 )
 # RocksDB interoperability (table_interop_test): a helper program linked
 # against the system librocksdb only -- never with our libraries, so no
@@ -57,5 +59,11 @@ if(STRATA_BUILD_TESTS AND ROCKSDB_LIB)
     target_compile_definitions(table_interop_test PRIVATE
       STRATA_ROCKSDB_SST_TOOL="$<TARGET_FILE:rocksdb_sst_tool>")
     set_tests_properties(table_interop_test PROPERTIES LABELS "table;interop")
+  endif()
+  if(TARGET prefix_filter_interop_test)
+    add_dependencies(prefix_filter_interop_test rocksdb_sst_tool)
+    target_compile_definitions(prefix_filter_interop_test PRIVATE
+      STRATA_ROCKSDB_SST_TOOL="$<TARGET_FILE:rocksdb_sst_tool>")
+    set_tests_properties(prefix_filter_interop_test PROPERTIES LABELS "table;interop")
   endif()
 endif()

@@ -24,6 +24,7 @@
 #include <string>
 
 #include "db/dbformat.h"
+#include "strata/merge_operator.h"
 #include "strata/table.h"
 #include "table/block_based_table_builder.h"
 #include "util/coding.h"
@@ -129,6 +130,10 @@ Status SstFileWriter::Open(const std::string& file_path) {
   tbo = TableBuilderOptions();
   tbo.table_options = r->table_options;
   tbo.user_comparator = r->options.comparator;
+  tbo.prefix_extractor = r->options.prefix_extractor.get();
+  if (r->options.merge_operator != nullptr) {
+    tbo.merge_operator_name = r->options.merge_operator->Name();
+  }
   tbo.compression =
       r->options.compression == kDisableCompressionOption ? kNoCompression : r->options.compression;
   tbo.column_family_name = "";

@@ -6,7 +6,7 @@
 //   write PATH [--compression=none|snappy|lz4|zstd]
 //              [--checksum=crc32c|xxh3|xxhash|xxhash64] [--bloom_bits=N]
 //              [--hash_index=0|1] [--index_restart=N] [--block_size=N]
-//              [--num=N] [--seed=S]
+//              [--num=N] [--seed=S] [--prefix_len=N] [--whole_key_filtering=0|1]
 //       Writes an SST with rocksdb::SstFileWriter (format_version 5, every
 //       entry at sequence 0) and prints each entry it added, in order:
 //         P <key> <value>      a Put
@@ -18,15 +18,20 @@
 //       prints what a RocksDB iterator over it shows -- for each user key the
 //       newest entry, deletions hidden -- one "<key> <value>" line each, then
 //       verifies every block checksum. Exit 1 on any error.
-//   get PATH --bloom_bits=N [--keys=FILE] [KEY...]
+//   get PATH --bloom_bits=N [--prefix_len=N] [--whole_key_filtering=0|1]
+//            [--keys=FILE] [KEY...]
 //       Ingests a copy of PATH into a fresh temporary DB whose table options
-//       carry a Bloom filter policy of N bits/key, then Gets each key (hex,
+//       carry a Bloom filter policy of N bits/key (and, with --prefix_len, a
+//       fixed prefix extractor of that length), then Gets each key (hex,
 //       from the arguments or whitespace-separated in FILE). Prints
 //         FOUND <key> <value>   or   NOTFOUND <key>
 //       and finally a statistics line proving the file's filter was read:
 //         STATS found=F notfound=M filter_useful=U filter_positive=P
+//               prefix_checked=C prefix_useful=R
 //       (filter_useful = lookups the filter answered "absent",
-//       filter_positive = lookups it answered "may be present"). The file
+//       filter_positive = lookups it answered "may be present" by whole key,
+//       prefix_checked / prefix_useful = lookups that probed the prefix
+//       filter / that it answered "absent"). The file
 //       must be ingestible: every sequence 0 and the SstFileWriter
 //       properties "rocksdb.external_sst_file.version" (2) and
 //       "...global_seqno".
@@ -37,6 +42,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/options.h>
+#include <rocksdb/slice_transform.h>
 #include <rocksdb/sst_file_reader.h>
 #include <rocksdb/sst_file_writer.h>
 #include <rocksdb/statistics.h>
@@ -216,11 +222,22 @@ bool MakeOptions(const Args& args, rocksdb::Options* options) {
     return false;
   }
   long long bloom_bits = 0, hash_index = 0, index_restart = 1, block_size = 4096;
+  long long prefix_len = 0, whole_key_filtering = 1;
   if (!args.GetInt("bloom_bits", 0, &bloom_bits) || !args.GetInt("hash_index", 0, &hash_index) ||
       !args.GetInt("index_restart", 1, &index_restart) ||
-      !args.GetInt("block_size", 4096, &block_size)) {
+      !args.GetInt("block_size", 4096, &block_size) || !args.GetInt("prefix_len", 0, &prefix_len) ||
+      !args.GetInt("whole_key_filtering", 1, &whole_key_filtering)) {
     return false;
   }
+  if (prefix_len < 0) {
+    std::fprintf(stderr, "--prefix_len must not be negative\n");
+    return false;
+  }
+  if (prefix_len > 0) {
+    options->prefix_extractor.reset(
+        rocksdb::NewFixedPrefixTransform(static_cast<size_t>(prefix_len)));
+  }
+  t.whole_key_filtering = whole_key_filtering != 0;
   if (index_restart < 1 || block_size < 1) {
     std::fprintf(stderr, "--index_restart and --block_size must be positive\n");
     return false;
@@ -322,6 +339,9 @@ int CmdGet(const std::string& path, const Args& args) {
   rocksdb::Options options;
   Args table_args;
   table_args.flags["bloom_bits"] = std::to_string(bloom_bits);
+  for (const char* name : {"prefix_len", "whole_key_filtering"}) {
+    if (args.flags.count(name) != 0) table_args.flags[name] = args.flags.at(name);
+  }
   if (!MakeOptions(table_args, &options)) return 2;
   options.create_if_missing = true;
   options.statistics = rocksdb::CreateDBStatistics();
@@ -361,9 +381,14 @@ int CmdGet(const std::string& path, const Args& args) {
       const uint64_t useful = options.statistics->getTickerCount(rocksdb::BLOOM_FILTER_USEFUL);
       const uint64_t positive =
           options.statistics->getTickerCount(rocksdb::BLOOM_FILTER_FULL_POSITIVE);
-      out += "STATS found=" + std::to_string(found) + " notfound=" + std::to_string(notfound) +
-             " filter_useful=" + std::to_string(useful) +
-             " filter_positive=" + std::to_string(positive) + "\n";
+      out +=
+          "STATS found=" + std::to_string(found) + " notfound=" + std::to_string(notfound) +
+          " filter_useful=" + std::to_string(useful) +
+          " filter_positive=" + std::to_string(positive) + " prefix_checked=" +
+          std::to_string(options.statistics->getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_CHECKED)) +
+          " prefix_useful=" +
+          std::to_string(options.statistics->getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_USEFUL)) +
+          "\n";
       std::fwrite(out.data(), 1, out.size(), stdout);
     }
   }
@@ -379,9 +404,10 @@ int Usage() {
                "usage: rocksdb_sst_tool write PATH [--compression=none|snappy|lz4|zstd]\n"
                "         [--checksum=crc32c|xxh3|xxhash|xxhash64] [--bloom_bits=N]\n"
                "         [--hash_index=0|1] [--index_restart=N] [--block_size=N]\n"
-               "         [--num=N] [--seed=S]\n"
+               "         [--num=N] [--seed=S] [--prefix_len=N] [--whole_key_filtering=0|1]\n"
                "       rocksdb_sst_tool read PATH\n"
-               "       rocksdb_sst_tool get PATH --bloom_bits=N [--keys=FILE] [KEYHEX...]\n");
+               "       rocksdb_sst_tool get PATH --bloom_bits=N [--prefix_len=N]\n"
+               "         [--whole_key_filtering=0|1] [--keys=FILE] [KEYHEX...]\n");
   return 2;
 }
 

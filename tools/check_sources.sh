@@ -14,8 +14,12 @@
 #     (tests may use test_util/ and anything they test).
 #       util      util/ strata/
 #       env       env/ util/ strata/
-#       memtable  memtable/ util/ db/dbformat.h strata/
-#       table     table/ util/ env/ db/dbformat.h strata/
+#       memtable  memtable/ util/ <dbformat> strata/
+#       table     table/ util/ env/ <dbformat> strata/
+#     <dbformat> is the small library of internal-key vocabulary the lower
+#     layers share (memtable/sources.cmake): db/dbformat.h, and the merge
+#     and range-tombstone helpers a point lookup needs in every layer
+#     (db/merge_context.h, db/merge_helper.h, db/range_del_aggregator.h).
 #       cache     cache/ util/ strata/
 #       db        anything but tools/ utilities/ bench/
 #       examples  strata/
@@ -49,11 +53,15 @@ if ! LC_ALL=C awk '
       printf "%s:1: header lacks #pragma once\n", cur; bad = 1
     }
   }
+  function dbformat_layer(inc) {
+    return inc == "db/dbformat.h" || inc == "db/merge_context.h" ||
+           inc == "db/merge_helper.h" || inc == "db/range_del_aggregator.h"
+  }
   function layer_allows(folder, inc) {
     if (folder == "util")     return inc ~ /^(util|strata)\//
     if (folder == "env")      return inc ~ /^(env|util|strata)\//
-    if (folder == "memtable") return inc ~ /^(memtable|util|strata)\// || inc == "db/dbformat.h"
-    if (folder == "table")    return inc ~ /^(table|util|env|strata)\// || inc == "db/dbformat.h"
+    if (folder == "memtable") return inc ~ /^(memtable|util|strata)\// || dbformat_layer(inc)
+    if (folder == "table")    return inc ~ /^(table|util|env|strata)\// || dbformat_layer(inc)
     if (folder == "cache")    return inc ~ /^(cache|util|strata)\//
     if (folder == "db")       return inc !~ /^(tools|utilities|bench)\//
     if (folder == "examples") return inc ~ /^strata\//

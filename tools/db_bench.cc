@@ -18,8 +18,18 @@
 //   readreverse    readseq backwards from the last key
 //   seekrandom     per op: a new iterator, Seek(random key), --seek_nexts
 //                  Next()s
-//   deleteseq      deletes keys 0..num-1 in order
+//   deleteseq      deletes keys 0..num-1 in order (--batch_size per batch)
 //   deleterandom   deletes random keys
+//   multireadrandom  --reads keys looked up by MultiGet, --batch_size random
+//                  keys per call (--multiread_stride: evenly spaced from a
+//                  random start); each key counts as one operation
+//   mergerandom    max(--reads, --writes) Merges of a value_size operand into
+//                  random keys among --merge_keys (default --num); needs
+//                  --merge_operator
+//   readrandommergerandom  the same count of operations on --merge_keys
+//                  keys: a Merge with probability --mergereadpercent/100,
+//                  else a Get; "(reads:R merges:M total:T hits:H
+//                  maxlength:L)"
 //   readwhilewriting  --threads readers doing readrandom while one extra
 //                  thread writes random keys; only the readers are counted
 //   compact        CompactRange over every key (bottommost level rewritten
@@ -30,7 +40,24 @@
 //                  pending (per the strata.* properties)
 //   stats          prints the "strata.stats" property
 // Writes go through DB::Write with a WriteBatch of --batch_size entries,
-// like RocksDB's db_bench.
+// like RocksDB's db_bench. With --writes_per_range_tombstone=N the fill
+// workloads add, after every N writes (past --writes_before_delete_range),
+// one DeleteRange of --range_tombstone_width keys from a random start (the
+// next key for fillseq) to the same batch, at most
+// --max_num_range_tombstones per thread, and random keys are drawn from
+// num + max_num_range_tombstones -- all as RocksDB's db_bench does.
+//
+// Keys: --keys_per_prefix > 0 gives keys a --prefix_size-byte prefix
+// (tools/db_bench_common.h); --prefix_size != 0 sets a fixed-prefix
+// extractor of that size, with memtable_bloom_size_ratio,
+// memtable_whole_key_filtering, whole_key_filtering, total_order_seek and
+// prefix_same_as_start passed through.
+//
+// Merge operators (--merge_operator) come from
+// MergeOperators::CreateFromStringId; an unknown name ends the run with
+// exit code 1, as RocksDB's does. Note: RocksDB's uint64add treats an
+// operand that is not 8 bytes as 0 (and logs), while Strata's fails the read
+// with Corruption; with uint64add pass --value_size=8 (RocksDB's advice).
 //
 // Options: write_buffer_size, max_write_buffer_number, compression_type,
 // allow_concurrent_memtable_write, mmap_write (allow_mmap_writes), mmap_read,
@@ -60,8 +87,10 @@
 
 #include "strata/db.h"
 #include "strata/iterator.h"
+#include "strata/merge_operator.h"
 #include "strata/options.h"
 #include "strata/slice.h"
+#include "strata/slice_transform.h"
 #include "strata/statistics.h"
 #include "strata/status.h"
 #include "strata/table.h"
@@ -107,6 +136,10 @@ class StrataEngine {
  public:
   using Iterator = strata::Iterator;
   using Batch = strata::WriteBatch;
+  // Reused key views, so a MultiGet call allocates only what the API must.
+  struct MultiGetScratch {
+    std::vector<strata::Slice> keys;
+  };
 
   static const char* Name() { return "Strata"; }
   static const char* PathPrefix() { return "strata"; }
@@ -145,6 +178,22 @@ class StrataEngine {
                    "reads through the page cache\n");
     }
     if (flags.statistics) options_.statistics = strata::CreateDBStatistics();
+    if (!flags.merge_operator.empty()) {
+      options_.merge_operator = strata::MergeOperators::CreateFromStringId(flags.merge_operator);
+      if (options_.merge_operator == nullptr) {
+        strata::bench::Fail(
+            "invalid merge operator[%s]: unknown name (put, put_v1, uint64add, stringappend, "
+            "max, or an operator's Name())",
+            flags.merge_operator.c_str());
+      }
+    }
+    if (flags.prefix_size != 0) {
+      if (flags.prefix_size < 0) strata::bench::Fail("--prefix_size must not be negative");
+      options_.prefix_extractor.reset(
+          strata::NewFixedPrefixTransform(static_cast<size_t>(flags.prefix_size)));
+    }
+    options_.memtable_prefix_bloom_size_ratio = flags.memtable_bloom_size_ratio;
+    options_.memtable_whole_key_filtering = flags.memtable_whole_key_filtering;
 
     strata::BlockBasedTableOptions table;
     if (flags.block_size > 0) table.block_size = static_cast<size_t>(flags.block_size);
@@ -159,9 +208,12 @@ class StrataEngine {
       table.no_block_cache = true;  // as RocksDB's db_bench
     }
     table.cache_index_and_filter_blocks = flags.cache_index_and_filter_blocks;
+    table.whole_key_filtering = flags.whole_key_filtering;
     if (flags.bloom_bits > 0) table.filter_policy = strata::NewBloomFilterPolicy(flags.bloom_bits);
     options_.table_factory = strata::NewBlockBasedTableFactory(table);
     read_options_.verify_checksums = flags.verify_checksum;
+    read_options_.total_order_seek = flags.total_order_seek;
+    read_options_.prefix_same_as_start = flags.prefix_same_as_start;
   }
 
   std::string Version() const { return STRATA_VERSION_STRING; }
@@ -206,6 +258,10 @@ class StrataEngine {
     strata::Status s = batch->Delete(ToSlice(key));
     if (!s.ok()) strata::bench::Fail("del error: %s", s.ToString().c_str());
   }
+  void BatchDeleteRange(Batch* batch, std::string_view begin, std::string_view end) {
+    strata::Status s = batch->DeleteRange(ToSlice(begin), ToSlice(end));
+    if (!s.ok()) strata::bench::Fail("deleterange error: %s", s.ToString().c_str());
+  }
   bool Write(Batch* batch, std::string* error) {
     strata::Status s = db_->Write(write_options_, batch);
     if (!s.ok()) {
@@ -228,6 +284,31 @@ class StrataEngine {
     if (s.IsNotFound()) return GetResult::kNotFound;
     *error = s.ToString();
     return GetResult::kError;
+  }
+
+  bool Merge(std::string_view key, std::string_view operand, std::string* error) {
+    return Check(db_->Merge(write_options_, cf_, ToSlice(key), ToSlice(operand)), error);
+  }
+  void MultiGet(MultiGetScratch* scratch, const std::vector<std::string>& keys,
+                std::vector<std::string>* values, std::vector<GetResult>* results,
+                std::string* error) {
+    scratch->keys.clear();
+    for (const std::string& k : keys) scratch->keys.emplace_back(k.data(), k.size());
+    const std::vector<strata::Status> statuses =
+        db_->MultiGet(read_options_, scratch->keys, values);
+    bool failed = false;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      const strata::Status& s = statuses[i];
+      if (s.ok()) {
+        (*results)[i] = GetResult::kFound;
+      } else if (s.IsNotFound()) {
+        (*results)[i] = GetResult::kNotFound;
+      } else {
+        if (!failed) *error = s.ToString();
+        failed = true;
+        (*results)[i] = GetResult::kError;
+      }
+    }
   }
 
   std::unique_ptr<Iterator> NewIterator() { return db_->NewIterator(read_options_, cf_); }

@@ -26,8 +26,9 @@ BenchFlags::BenchFlags() {
       "Comma-separated list of workloads to run in order: fillseq, "
       "fillbatch, fillrandom, overwrite, fillsync, readrandom, readmissing, "
       "readseq, readreverse, seekrandom, deleteseq, deleterandom, "
-      "readwhilewriting, compact (compactall), flush, waitforcompaction, "
-      "stats");
+      "readwhilewriting, multireadrandom, mergerandom, "
+      "readrandommergerandom, compact (compactall), flush, "
+      "waitforcompaction, stats");
   Add("num", &num, "Number of key/values to place in database");
   Add("reads", &reads, "Number of read operations to do; < 0: --num");
   Add("writes", &writes, "Number of write operations to do; < 0: --num");
@@ -55,6 +56,11 @@ BenchFlags::BenchFlags() {
       "Collect database statistics; print them and the write amplification "
       "at the end");
   Add("batch_size", &batch_size, "Writes per write batch");
+  Add("multiread_stride", &multiread_stride,
+      "multireadrandom (and readrandom with --batch_size > 1): the keys of one "
+      "batch are this far apart from a random start; 0: independent keys");
+  Add("multiread_batched", &multiread_batched,
+      "Use the batched MultiGet API (Strata: the same call)");
   Add("seek_nexts", &seek_nexts, "Next() calls after each seekrandom Seek()");
   Add("reverse_iterator", &reverse_iterator, "seekrandom steps with Prev() instead of Next()");
   Add("verify_checksum", &verify_checksum, "Verify checksums on reads");
@@ -62,6 +68,37 @@ BenchFlags::BenchFlags() {
       "Limit writes to this many bytes/second; 0: no limit");
   Add("benchmark_read_rate_limit", &benchmark_read_rate_limit,
       "Limit reads to this many ops/second; 0: no limit");
+  Add("merge_operator", &merge_operator,
+      "The merge operator: put, put_v1, uint64add, stringappend, max (or an "
+      "operator's Name()); needed by mergerandom and readrandommergerandom");
+  Add("merge_keys", &merge_keys,
+      "Distinct keys of mergerandom and readrandommergerandom; < 0: --num");
+  Add("mergereadpercent", &mergereadpercent,
+      "readrandommergerandom: percentage of operations that are merges (the "
+      "rest are Gets)");
+  Add("prefix_size", &prefix_size,
+      "Bytes of the key prefix; != 0: a fixed-prefix extractor of this size");
+  Add("keys_per_prefix", &keys_per_prefix,
+      "> 0: keys open with a prefix_size-byte prefix shared by about this "
+      "many keys; 0: no prefix part");
+  Add("memtable_bloom_size_ratio", &memtable_bloom_size_ratio,
+      "Fraction of the memtable size given to a memtable Bloom filter; 0: none");
+  Add("memtable_whole_key_filtering", &memtable_whole_key_filtering,
+      "Add whole keys to the memtable Bloom filter");
+  Add("whole_key_filtering", &whole_key_filtering,
+      "Add whole keys (besides prefixes) to table filters");
+  Add("total_order_seek", &total_order_seek, "Iterators ignore the prefix extractor");
+  Add("prefix_same_as_start", &prefix_same_as_start,
+      "Iterators stop at the end of the Seek target's prefix");
+  Add("writes_per_range_tombstone", &writes_per_range_tombstone,
+      "Fill workloads issue a DeleteRange every this many writes; 0: none");
+  Add("range_tombstone_width", &range_tombstone_width, "Keys covered by each range tombstone");
+  Add("max_num_range_tombstones", &max_num_range_tombstones,
+      "Most range tombstones one fill thread issues");
+  Add("writes_before_delete_range", &writes_before_delete_range,
+      "Writes before the first range tombstone is counted towards");
+  Add("expand_range_tombstones", &expand_range_tombstones,
+      "Issue each range tombstone as range_tombstone_width point deletes");
   Add("write_buffer_size", &write_buffer_size, "Bytes to buffer in a memtable before flushing it");
   Add("max_write_buffer_number", &max_write_buffer_number, "Most memtables held in memory");
   Add("compression_type", &compression_type,
@@ -441,7 +478,7 @@ void RateLimiter::Request(uint64_t amount) {
 // Stats
 
 namespace {
-const char* const kOpNames[kNumOpTypes] = {"read", "write", "delete", "seek", "op"};
+const char* const kOpNames[kNumOpTypes] = {"read", "write", "delete", "seek", "merge", "op"};
 }  // namespace
 
 Stats::Stats(bool histogram, bool progress_reports, int64_t stats_interval)
@@ -667,8 +704,8 @@ void BenchmarkBase::PrintHeader(const char* compression_name) const {
   std::printf("Values:     %d bytes each (%d bytes after compression)\n", flags_.value_size,
               static_cast<int>(flags_.value_size * flags_.compression_ratio + 0.5));
   std::printf("Entries:    %" PRId64 "\n", num);
-  std::printf("Prefix:    0 bytes\n");
-  std::printf("Keys per prefix:    0\n");
+  std::printf("Prefix:    %d bytes\n", flags_.prefix_size);
+  std::printf("Keys per prefix:    %" PRId64 "\n", flags_.keys_per_prefix);
   std::printf("RawSize:    %.1f MB (estimated)\n",
               static_cast<double>(static_cast<int64_t>(flags_.key_size + flags_.value_size) * num) /
                   1048576.0);

@@ -7,7 +7,10 @@
 //     -name=value, --name value, --bool / --nobool). An unknown flag is an
 //     error naming it.
 //  2. Keys: the integer k becomes key_size bytes: k as a big-endian integer of
-//     min(key_size, 8) bytes, then '0' padding (GenerateKeyFromInt).
+//     min(key_size, 8) bytes, then '0' padding (GenerateKeyFromInt). With
+//     --keys_per_prefix > 0 the key opens with a prefix_size-byte prefix
+//     made the same way from k % (num_keys / keys_per_prefix), so about
+//     keys_per_prefix of the num_keys keys share each prefix.
 //  3. Values: slices, at advancing positions, of one buffer of at least 1 MiB
 //     built from 100-byte pieces that compress to compression_ratio of their
 //     size. The buffer's bytes are the ones RocksDB's db_bench builds (a
@@ -41,10 +44,12 @@
 // RateLimiter are thread-safe.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <chrono>
 #include <cinttypes>
+#include <concepts>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
@@ -100,11 +105,31 @@ struct BenchFlags {
   int64_t stats_interval = 0;
   bool statistics = false;
   int64_t batch_size = 1;
+  int64_t multiread_stride = 0;    // > 0: a MultiGet reads keys this far apart
+  bool multiread_batched = false;  // accepted; Strata has one MultiGet
   int32_t seek_nexts = 0;
   bool reverse_iterator = false;
   bool verify_checksum = true;
   uint64_t benchmark_write_rate_limit = 0;  // bytes/second, 0 = unlimited
   uint64_t benchmark_read_rate_limit = 0;   // ops/second, 0 = unlimited
+  // Merge workloads.
+  std::string merge_operator;  // "" = none (the merge workloads refuse to run)
+  int64_t merge_keys = -1;     // < 0: num
+  int32_t mergereadpercent = 70;
+  // Key prefixes.
+  int32_t prefix_size = 0;      // != 0: a fixed-prefix extractor of this size
+  int64_t keys_per_prefix = 0;  // > 0: keys carry a prefix (see Keys above)
+  double memtable_bloom_size_ratio = 0;
+  bool memtable_whole_key_filtering = false;
+  bool whole_key_filtering = true;
+  bool total_order_seek = false;
+  bool prefix_same_as_start = false;
+  // Range tombstones issued by the fill workloads.
+  int64_t writes_per_range_tombstone = 0;  // 0 = none
+  int64_t range_tombstone_width = 100;
+  int64_t max_num_range_tombstones = 0;
+  int64_t writes_before_delete_range = 0;
+  bool expand_range_tombstones = false;  // point deletes instead
 
   // Options of the store.
   int64_t write_buffer_size = 64 << 20;
@@ -191,6 +216,31 @@ inline void GenerateKeyFromInt(uint64_t v, int key_size, char* dst) {
   }
 }
 
+// How keys are shaped: key_size bytes, and with keys_per_prefix > 0 a
+// prefix_size-byte prefix first. REQUIRES: prefix_size <= key_size when
+// keys_per_prefix > 0.
+struct KeyFormat {
+  int key_size = 16;
+  int prefix_size = 0;
+  int64_t keys_per_prefix = 0;
+};
+
+// The key for integer v among num_keys keys (RocksDB db_bench's
+// GenerateKeyFromInt): with keys_per_prefix > 0, first the prefix
+// v % max(1, num_keys / keys_per_prefix) written as above in prefix_size
+// bytes; then v in the remaining key_size - prefix_size bytes. Writes
+// dst[0, key_size).
+inline void GenerateKeyFromInt(uint64_t v, int64_t num_keys, const KeyFormat& format, char* dst) {
+  if (format.keys_per_prefix <= 0) {
+    GenerateKeyFromInt(v, format.key_size, dst);
+    return;
+  }
+  // RocksDB divides by zero when num_keys < keys_per_prefix; one prefix here.
+  const int64_t num_prefixes = std::max<int64_t>(1, num_keys / format.keys_per_prefix);
+  GenerateKeyFromInt(v % static_cast<uint64_t>(num_prefixes), format.prefix_size, dst);
+  GenerateKeyFromInt(v, format.key_size - format.prefix_size, dst + format.prefix_size);
+}
+
 // The value bytes: at least max(1 MiB, value_size) bytes of 100-byte pieces,
 // each int(100 * compression_ratio) random printable characters repeated.
 // Identical to the buffer of RocksDB's db_bench RandomGenerator.
@@ -252,8 +302,9 @@ class RateLimiter {
 // ---------------------------------------------------------------------------
 // Per-thread statistics
 
-enum class OpType : uint8_t { kRead, kWrite, kDelete, kSeek, kOthers };
-inline constexpr int kNumOpTypes = 5;
+// In RocksDB's order (the order histograms are printed in).
+enum class OpType : uint8_t { kRead, kWrite, kDelete, kSeek, kMerge, kOthers };
+inline constexpr int kNumOpTypes = 6;
 
 class Stats {
  public:
@@ -420,8 +471,35 @@ class BenchmarkBase {
 //   // Bytes written to table files by flushes and compactions since Open;
 //   // false when the store does not say.
 //   bool FlushCompactionBytes(uint64_t* bytes);
+//
+// Optional (detected at compile time; a store without one reports the
+// workloads that need it as skipped, or the flags that need it as errors):
+//   bool Merge(std::string_view key, std::string_view operand, std::string* err);
+//   using MultiGetScratch = ...;  // per-thread state, default-constructible
+//   // Looks every key up; results[i] / values[i] per key (values[i] is
+//   // meaningful only when found). Sets *err from the first kError.
+//   void MultiGet(MultiGetScratch*, const std::vector<std::string>& keys,
+//                 std::vector<std::string>* values, std::vector<GetResult>* results,
+//                 std::string* err);
+//   void BatchDeleteRange(Batch*, std::string_view begin, std::string_view end);
 
 enum class GetResult { kFound, kNotFound, kError };
+
+template <class E>
+concept EngineWithMerge = requires(E& e, std::string_view k, std::string* err) {
+  { e.Merge(k, k, err) } -> std::same_as<bool>;
+};
+template <class E>
+concept EngineWithMultiGet = requires(E& e, typename E::MultiGetScratch* scratch,
+                                      const std::vector<std::string>& keys,
+                                      std::vector<std::string>* values,
+                                      std::vector<GetResult>* results, std::string* err) {
+  e.MultiGet(scratch, keys, values, results, err);
+};
+template <class E>
+concept EngineWithDeleteRange = requires(E& e, typename E::Batch* b, std::string_view k) {
+  e.BatchDeleteRange(b, k, k);
+};
 
 template <class Engine>
 class Benchmark : public BenchmarkBase {
@@ -447,8 +525,18 @@ class Benchmark : public BenchmarkBase {
   void DeleteSeq(ThreadState* t) { DoDelete(t, true); }
   void DeleteRandom(ThreadState* t) { DoDelete(t, false); }
   void DoDelete(ThreadState* thread, bool seq);
+  void MultiReadRandom(ThreadState* thread);
+  void MergeRandom(ThreadState* thread);
+  void ReadRandomMergeRandom(ThreadState* thread);
   void ReadWhileWriting(ThreadState* thread);
   void BGWriter(ThreadState* thread);
+  // The next key of readrandom / multireadrandom (RocksDB's GetRandomKey).
+  static uint64_t RandomKey(ThreadState* thread, uint64_t key_range) {
+    return thread->rand() % key_range;
+  }
+  KeyFormat key_format() const {
+    return KeyFormat{key_size_, flags_.prefix_size, flags_.keys_per_prefix};
+  }
   void Compact(ThreadState* thread);
   void Flush();
   void WaitForCompaction();
@@ -461,6 +549,8 @@ class Benchmark : public BenchmarkBase {
   int64_t reads_ = 0;
   int64_t writes_ = 0;
   int64_t deletes_ = 0;
+  int64_t readwrites_ = 0;  // max(reads_, writes_): the merge workloads' count
+  int64_t merge_keys_ = 0;
   int key_size_ = 0;
   int64_t entries_per_batch_ = 1;
   // Key and value bytes handed to the store by every write and delete since
@@ -482,6 +572,18 @@ int Benchmark<Engine>::Run() {
         "--num, --threads and --batch_size must be positive, --key_size and "
         "--value_size not negative");
   }
+  if (flags_.keys_per_prefix > 0 &&
+      (flags_.prefix_size < 0 || flags_.prefix_size > flags_.key_size)) {
+    Fail("--prefix_size must be in [0, --key_size] when --keys_per_prefix > 0");
+  }
+  if (flags_.writes_per_range_tombstone > 0 && !flags_.expand_range_tombstones) {
+    if constexpr (!EngineWithDeleteRange<Engine>) {
+      Fail(
+          "%s has no DeleteRange: --writes_per_range_tombstone needs "
+          "--expand_range_tombstones (point deletes) here",
+          Engine::Name());
+    }
+  }
   PrintEnvironment(Engine::Name(), engine_->Version());
   if (!flags_.use_existing_db) {
     std::string error;
@@ -500,6 +602,8 @@ int Benchmark<Engine>::Run() {
     reads_ = flags_.reads < 0 ? flags_.num : flags_.reads;
     writes_ = flags_.writes < 0 ? flags_.num : flags_.writes;
     deletes_ = flags_.deletes < 0 ? flags_.num : flags_.deletes;
+    readwrites_ = std::max(reads_, writes_);
+    merge_keys_ = flags_.merge_keys < 0 ? flags_.num : flags_.merge_keys;
     key_size_ = flags_.key_size;
     entries_per_batch_ = flags_.batch_size;
     bool sync = flags_.sync;
@@ -541,6 +645,31 @@ int Benchmark<Engine>::Run() {
       method = &Benchmark::DeleteSeq;
     } else if (name == "deleterandom") {
       method = &Benchmark::DeleteRandom;
+    } else if (name == "multireadrandom") {
+      if constexpr (EngineWithMultiGet<Engine>) {
+        std::fprintf(stderr, "entries_per_batch = %" PRId64 "\n", entries_per_batch_);
+        method = &Benchmark::MultiReadRandom;
+      } else {
+        std::printf("%-12s : skipped (%s has no MultiGet)\n", name.c_str(), Engine::Name());
+        // Count the threads RocksDB would have started, so later workloads
+        // still draw RocksDB's keys.
+        total_thread_count_ += num_threads;
+      }
+    } else if (name == "mergerandom" || name == "readrandommergerandom") {
+      if constexpr (EngineWithMerge<Engine>) {
+        if (flags_.merge_operator.empty()) {
+          // RocksDB's db_bench stops here with exit code 1.
+          std::printf("%-12s : skipped (--merge_operator is unknown)\n", name.c_str());
+          std::fflush(stdout);
+          engine_->Close();
+          return 1;
+        }
+        method =
+            name == "mergerandom" ? &Benchmark::MergeRandom : &Benchmark::ReadRandomMergeRandom;
+      } else {
+        std::printf("%-12s : skipped (%s has no Merge)\n", name.c_str(), Engine::Name());
+        total_thread_count_ += num_threads;  // as above
+      }
     } else if (name == "readwhilewriting") {
       ++num_threads;  // the extra thread writes
       method = &Benchmark::ReadWhileWriting;
@@ -600,12 +729,24 @@ void Benchmark<Engine>::DoWrite(ThreadState* thread, WriteMode mode) {
   }
   ValueGenerator gen(&value_data_, flags_.value_size);
   typename Engine::Batch batch;
+  const KeyFormat format = key_format();
   std::string key(key_size_, '\0');
+  std::string begin_key(key_size_, '\0');
+  std::string end_key(key_size_, '\0');
   std::string error;
-  const uint64_t key_range = static_cast<uint64_t>(num_);
+  // As RocksDB: random keys (and range tombstone starts) are drawn from
+  // num + max_num_range_tombstones; a sequential fill takes each tombstone's
+  // start from the same counter as its keys.
+  const int64_t max_tombstones = flags_.max_num_range_tombstones;
+  const int64_t per_tombstone = flags_.writes_per_range_tombstone;
+  const int64_t before_tombstones = flags_.writes_before_delete_range;
+  const int64_t width = flags_.range_tombstone_width;
+  const uint64_t key_range = static_cast<uint64_t>(num_ + max_tombstones);
   RateLimiter* limiter = thread->shared->write_rate_limiter.get();
   uint64_t next_seq = 0;
   int64_t bytes = 0;
+  int64_t num_written = 0;
+  int64_t num_range_deletions = 0;
   while (key_range != 0 && !duration.Done(entries_per_batch_)) {
     // RocksDB draws a database index per batch of random writes.
     if (mode != WriteMode::kSequential) thread->rand();
@@ -613,10 +754,30 @@ void Benchmark<Engine>::DoWrite(ThreadState* thread, WriteMode mode) {
     int64_t batch_bytes = 0;
     for (int64_t j = 0; j < entries_per_batch_; ++j) {
       const uint64_t k = mode == WriteMode::kSequential ? next_seq++ : thread->rand() % key_range;
-      GenerateKeyFromInt(k, key_size_, key.data());
+      GenerateKeyFromInt(k, flags_.num, format, key.data());
       const std::string_view value = gen.Next();
       engine_->BatchPut(&batch, key, value);
       batch_bytes += static_cast<int64_t>(value.size()) + key_size_;
+      ++num_written;
+      if (per_tombstone > 0 && num_written > before_tombstones &&
+          (num_written - before_tombstones) / per_tombstone <= max_tombstones &&
+          (num_written - before_tombstones) % per_tombstone == 0) {
+        ++num_range_deletions;
+        const uint64_t begin =
+            mode == WriteMode::kSequential ? next_seq++ : thread->rand() % key_range;
+        if (flags_.expand_range_tombstones) {
+          for (int64_t offset = 0; offset < width; ++offset) {
+            GenerateKeyFromInt(begin + static_cast<uint64_t>(offset), flags_.num, format,
+                               begin_key.data());
+            engine_->BatchDelete(&batch, begin_key);
+          }
+        } else if constexpr (EngineWithDeleteRange<Engine>) {
+          GenerateKeyFromInt(begin, flags_.num, format, begin_key.data());
+          GenerateKeyFromInt(begin + static_cast<uint64_t>(width), flags_.num, format,
+                             end_key.data());
+          engine_->BatchDeleteRange(&batch, begin_key, end_key);
+        }
+      }
     }
     bytes += batch_bytes;
     if (limiter != nullptr) {
@@ -625,6 +786,9 @@ void Benchmark<Engine>::DoWrite(ThreadState* thread, WriteMode mode) {
     }
     if (!engine_->Write(&batch, &error)) Fail("put error: %s", error.c_str());
     thread->stats.FinishedOps(entries_per_batch_, OpType::kWrite);
+  }
+  if (num_range_deletions > 0) {
+    std::printf("Number of range deletions: %" PRId64 "\n", num_range_deletions);
   }
   thread->stats.AddBytes(bytes);
   user_bytes_written_.fetch_add(static_cast<uint64_t>(bytes), std::memory_order_relaxed);
@@ -635,15 +799,34 @@ void Benchmark<Engine>::ReadRandom(ThreadState* thread) {
   int64_t read = 0;
   int64_t found = 0;
   int64_t bytes = 0;
+  const KeyFormat format = key_format();
   std::string key(key_size_, '\0');
   std::string value;
   std::string error;
   const uint64_t key_range = static_cast<uint64_t>(flags_.num);
+  const int64_t stride = entries_per_batch_ > 1 ? flags_.multiread_stride : 0;
+  int64_t batch_pos = 0;
+  uint64_t k = 0;
   RateLimiter* limiter = thread->shared->read_rate_limiter.get();
   Duration duration(flags_.duration, reads_, flags_.ops_between_duration_checks);
   while (!duration.Done(1)) {
     thread->rand();  // RocksDB's database choice
-    GenerateKeyFromInt(thread->rand() % key_range, key_size_, key.data());
+    if (stride != 0) {
+      // RocksDB's strided readrandom: a fresh random start every
+      // batch_size keys (pulled back so the run fits), else one stride on.
+      if (++batch_pos == entries_per_batch_) {
+        batch_pos = 0;
+        k = RandomKey(thread, key_range);
+        if (static_cast<int64_t>(k) + (entries_per_batch_ - 1) * stride >= flags_.num) {
+          k = static_cast<uint64_t>(flags_.num - entries_per_batch_ * stride);
+        }
+      } else {
+        k += static_cast<uint64_t>(stride);
+      }
+    } else {
+      k = RandomKey(thread, key_range);
+    }
+    GenerateKeyFromInt(k, flags_.num, format, key.data());
     ++read;
     switch (engine_->Get(key, &value, &error)) {
       case GetResult::kFound:
@@ -663,6 +846,139 @@ void Benchmark<Engine>::ReadRandom(ThreadState* thread) {
                 static_cast<long>(read));
   thread->stats.AddBytes(bytes);
   thread->stats.AddMessage(msg);
+}
+
+template <class Engine>
+void Benchmark<Engine>::MultiReadRandom(ThreadState* thread) {
+  if constexpr (EngineWithMultiGet<Engine>) {
+    int64_t read = 0;
+    int64_t found = 0;
+    int64_t bytes = 0;
+    int64_t num_multireads = 0;
+    const KeyFormat format = key_format();
+    const size_t n = static_cast<size_t>(entries_per_batch_);
+    std::vector<std::string> keys(n, std::string(key_size_, '\0'));
+    std::vector<std::string> values(n);
+    std::vector<GetResult> results(n);
+    typename Engine::MultiGetScratch scratch;
+    std::string error;
+    const uint64_t key_range = static_cast<uint64_t>(flags_.num);
+    const int64_t stride = flags_.multiread_stride;
+    RateLimiter* limiter = thread->shared->read_rate_limiter.get();
+    Duration duration(flags_.duration, reads_, flags_.ops_between_duration_checks);
+    while (!duration.Done(entries_per_batch_)) {
+      thread->rand();  // RocksDB's database choice
+      if (stride != 0) {
+        uint64_t k = RandomKey(thread, key_range);
+        if (static_cast<int64_t>(k) + (entries_per_batch_ - 1) * stride >= flags_.num) {
+          k = static_cast<uint64_t>(flags_.num - entries_per_batch_ * stride);
+        }
+        for (size_t i = 0; i < n; ++i, k += static_cast<uint64_t>(stride)) {
+          GenerateKeyFromInt(k, flags_.num, format, keys[i].data());
+        }
+      } else {
+        for (size_t i = 0; i < n; ++i) {
+          GenerateKeyFromInt(RandomKey(thread, key_range), flags_.num, format, keys[i].data());
+        }
+      }
+      engine_->MultiGet(&scratch, keys, &values, &results, &error);
+      read += entries_per_batch_;
+      ++num_multireads;
+      for (size_t i = 0; i < n; ++i) {
+        if (results[i] == GetResult::kFound) {
+          ++found;
+          bytes += static_cast<int64_t>(keys[i].size() + values[i].size());
+        } else if (results[i] == GetResult::kError) {
+          Fail("MultiGet returned an error: %s", error.c_str());
+        }
+      }
+      if (limiter != nullptr && num_multireads % 256 == 255) {
+        limiter->Request(static_cast<uint64_t>(256 * entries_per_batch_));
+      }
+      thread->stats.FinishedOps(entries_per_batch_, OpType::kRead);
+    }
+    char msg[100];
+    std::snprintf(msg, sizeof(msg), "(%ld of %ld found)", static_cast<long>(found),
+                  static_cast<long>(read));
+    thread->stats.AddBytes(bytes);
+    thread->stats.AddMessage(msg);
+  }
+}
+
+template <class Engine>
+void Benchmark<Engine>::MergeRandom(ThreadState* thread) {
+  if constexpr (EngineWithMerge<Engine>) {
+    // Each op merges a value_size operand into a random key among
+    // merge_keys (for uint64add RocksDB's advice is --value_size=8).
+    ValueGenerator gen(&value_data_, flags_.value_size);
+    const KeyFormat format = key_format();
+    std::string key(key_size_, '\0');
+    std::string error;
+    const uint64_t key_range = static_cast<uint64_t>(merge_keys_);
+    int64_t bytes = 0;
+    Duration duration(flags_.duration, readwrites_, flags_.ops_between_duration_checks);
+    while (key_range != 0 && !duration.Done(1)) {
+      thread->rand();  // RocksDB's database choice
+      GenerateKeyFromInt(thread->rand() % key_range, merge_keys_, format, key.data());
+      const std::string_view value = gen.Next();
+      if (!engine_->Merge(key, value, &error)) Fail("merge error: %s", error.c_str());
+      bytes += static_cast<int64_t>(key.size() + value.size());
+      thread->stats.FinishedOps(1, OpType::kMerge);
+    }
+    char msg[100];
+    std::snprintf(msg, sizeof(msg), "( updates:%ld)", static_cast<long>(readwrites_));
+    thread->stats.AddBytes(bytes);
+    thread->stats.AddMessage(msg);
+    user_bytes_written_.fetch_add(static_cast<uint64_t>(bytes), std::memory_order_relaxed);
+  }
+}
+
+template <class Engine>
+void Benchmark<Engine>::ReadRandomMergeRandom(ThreadState* thread) {
+  if constexpr (EngineWithMerge<Engine>) {
+    ValueGenerator gen(&value_data_, flags_.value_size);
+    const KeyFormat format = key_format();
+    std::string key(key_size_, '\0');
+    std::string value;
+    std::string error;
+    const uint64_t key_range = static_cast<uint64_t>(merge_keys_);
+    int64_t num_hits = 0;
+    int64_t num_gets = 0;
+    int64_t num_merges = 0;
+    size_t max_length = 0;
+    uint64_t merged_bytes = 0;
+    Duration duration(flags_.duration, readwrites_, flags_.ops_between_duration_checks);
+    while (key_range != 0 && !duration.Done(1)) {
+      thread->rand();  // RocksDB's database choice
+      GenerateKeyFromInt(thread->rand() % key_range, merge_keys_, format, key.data());
+      const bool do_merge = static_cast<int>(thread->rand() % 100) < flags_.mergereadpercent;
+      if (do_merge) {
+        const std::string_view operand = gen.Next();
+        if (!engine_->Merge(key, operand, &error)) Fail("merge error: %s", error.c_str());
+        merged_bytes += key.size() + operand.size();
+        ++num_merges;
+        thread->stats.FinishedOps(1, OpType::kMerge);
+      } else {
+        const GetResult r = engine_->Get(key, &value, &error);
+        max_length = std::max(max_length, value.size());
+        if (r == GetResult::kError) {
+          // As RocksDB: report and go on, so later errors show too.
+          std::fprintf(stderr, "get error: %s\n", error.c_str());
+        } else if (r == GetResult::kFound) {
+          ++num_hits;
+        }
+        ++num_gets;
+        thread->stats.FinishedOps(1, OpType::kRead);
+      }
+    }
+    char msg[160];
+    std::snprintf(msg, sizeof(msg),
+                  "(reads:%" PRId64 " merges:%" PRId64 " total:%" PRId64 " hits:%" PRId64
+                  " maxlength:%zu)",
+                  num_gets, num_merges, readwrites_, num_hits, max_length);
+    thread->stats.AddMessage(msg);
+    user_bytes_written_.fetch_add(merged_bytes, std::memory_order_relaxed);
+  }
 }
 
 template <class Engine>
@@ -710,6 +1026,7 @@ void Benchmark<Engine>::SeekRandom(ThreadState* thread) {
   int64_t read = 0;
   int64_t found = 0;
   int64_t bytes = 0;
+  const KeyFormat format = key_format();
   std::string key(key_size_, '\0');
   std::string error;
   char value_buffer[256];
@@ -717,7 +1034,7 @@ void Benchmark<Engine>::SeekRandom(ThreadState* thread) {
   RateLimiter* limiter = thread->shared->read_rate_limiter.get();
   Duration duration(flags_.duration, reads_, flags_.ops_between_duration_checks);
   while (!duration.Done(1)) {
-    GenerateKeyFromInt(thread->rand() % key_range, key_size_, key.data());
+    GenerateKeyFromInt(thread->rand() % key_range, flags_.num, format, key.data());
     // A fresh iterator per seek, as RocksDB's db_bench does by default.
     std::unique_ptr<typename Engine::Iterator> iter = engine_->NewIterator();
     Engine::Seek(iter.get(), key);
@@ -751,6 +1068,7 @@ void Benchmark<Engine>::SeekRandom(ThreadState* thread) {
 template <class Engine>
 void Benchmark<Engine>::DoDelete(ThreadState* thread, bool seq) {
   typename Engine::Batch batch;
+  const KeyFormat format = key_format();
   std::string key(key_size_, '\0');
   std::string error;
   const uint64_t key_range = static_cast<uint64_t>(flags_.num);
@@ -761,7 +1079,7 @@ void Benchmark<Engine>::DoDelete(ThreadState* thread, bool seq) {
     engine_->BatchClear(&batch);
     for (int64_t j = 0; j < entries_per_batch_; ++j) {
       const uint64_t k = seq ? static_cast<uint64_t>(i + j) : thread->rand() % key_range;
-      GenerateKeyFromInt(k, key_size_, key.data());
+      GenerateKeyFromInt(k, flags_.num, format, key.data());
       engine_->BatchDelete(&batch, key);
     }
     if (!engine_->Write(&batch, &error)) Fail("del error: %s", error.c_str());
@@ -790,6 +1108,7 @@ void Benchmark<Engine>::BGWriter(ThreadState* thread) {
   if (flags_.benchmark_write_rate_limit > 0) {
     limiter = std::make_unique<RateLimiter>(flags_.benchmark_write_rate_limit);
   }
+  const KeyFormat format = key_format();
   std::string key(key_size_, '\0');
   std::string error;
   const uint64_t key_range = static_cast<uint64_t>(flags_.num);
@@ -797,7 +1116,7 @@ void Benchmark<Engine>::BGWriter(ThreadState* thread) {
   while (true) {
     thread->rand();  // RocksDB's database choice
     if (thread->shared->OthersDone()) break;
-    GenerateKeyFromInt(thread->rand() % key_range, key_size_, key.data());
+    GenerateKeyFromInt(thread->rand() % key_range, flags_.num, format, key.data());
     const std::string_view value = gen.Next();
     if (!engine_->Put(key, value, &error)) {
       Fail("put or merge error: %s", error.c_str());

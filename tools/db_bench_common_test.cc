@@ -165,6 +165,46 @@ TEST(KeyTest, ByteOrderIsIntegerOrder) {
   }
 }
 
+std::string PrefixKey(uint64_t v, int64_t num_keys, int key_size, int prefix_size,
+                      int64_t keys_per_prefix) {
+  std::string k(key_size, '\0');
+  GenerateKeyFromInt(v, num_keys, KeyFormat{key_size, prefix_size, keys_per_prefix}, k.data());
+  return k;
+}
+
+TEST(KeyTest, PrefixFromKeyIndex) {
+  // keys_per_prefix 0: the plain key, whatever prefix_size says.
+  EXPECT_EQ(PrefixKey(77, 1000, 16, 4, 0), Key(77, 16));
+  // 1000 keys, 10 per prefix: prefix 77 % 100 in 4 bytes, then 77 in the
+  // remaining 12 (8 bytes and '0' padding). RocksDB 7.8.3's db_bench wrote
+  // these bytes (ldb scan --hex of --key_size=16 --prefix_size=4
+  // --keys_per_prefix=5 --num=40 holds 0x00000000000000000000000830303030).
+  EXPECT_EQ(PrefixKey(77, 1000, 16, 4, 10),
+            std::string("\0\0\0\x4d", 4) + std::string(7, '\0') + "\x4d" + "0000");
+  EXPECT_EQ(PrefixKey(8, 40, 16, 4, 5), std::string(11, '\0') + "\x08" + "0000");
+  // A prefix wider than 8 bytes is '0'-padded; a key part under 8 bytes keeps
+  // v's low bytes (--key_size=12 --prefix_size=10 --keys_per_prefix=8
+  // --num=40: 0x000000000000000030300005 for v = 5).
+  EXPECT_EQ(PrefixKey(5, 40, 12, 10, 8), std::string(8, '\0') + "00" + std::string("\0\x05", 2));
+  EXPECT_EQ(PrefixKey(0x0102, 40, 12, 10, 8),
+            std::string(7, '\0') + "\x03" + "00" + std::string("\x01\x02", 2));  // 258 % 5
+  // A prefix under 8 bytes keeps the prefix's low bytes.
+  EXPECT_EQ(PrefixKey(0x1234567, 0x10000000, 10, 2, 1), "\x45\x67" + Key(0x1234567, 8));
+  // Fewer keys than keys_per_prefix: one prefix (RocksDB would divide by 0).
+  EXPECT_EQ(PrefixKey(3, 5, 8, 4, 10), std::string("\0\0\0\0\0\0\0\x03", 8));
+}
+
+TEST(KeyTest, KeysSharingAPrefixAreAdjacent) {
+  // With prefixes, the keys of one prefix sort together and about
+  // keys_per_prefix keys share each prefix.
+  std::map<std::string, int> per_prefix;
+  for (uint64_t v = 0; v < 1000; ++v) {
+    ++per_prefix[PrefixKey(v, 1000, 16, 8, 10).substr(0, 8)];
+  }
+  EXPECT_EQ(per_prefix.size(), 100u);
+  for (const auto& [prefix, n] : per_prefix) EXPECT_EQ(n, 10);
+}
+
 TEST(ValueTest, SameBytesAsRocksDbDbBench) {
   // The first three 100-byte values RocksDB 7.8.3's db_bench wrote with
   // --value_size=100 (compression_ratio 0.5: 50 bytes, twice).
@@ -300,11 +340,21 @@ TEST(RunBenchmarkTest, SeedsThreadsLikeRocksDb) {
 }
 
 // An in-memory Engine: a std::map behind a mutex; iterators read an
-// immutable copy made at the first iterator after a write.
-class MapEngine {
+// immutable copy made at the first iterator after a write. With kExtras it
+// also has Merge (StringAppendOperator's rule, ',' between operands),
+// MultiGet and DeleteRange; without, it stands for a store like LevelDB.
+template <bool kExtras>
+class BasicMapEngine {
  public:
   using Map = std::map<std::string, std::string>;
-  using Batch = std::vector<std::pair<std::string, std::optional<std::string>>>;
+  // A write: key, value (nullopt = delete), and for a range delete its end.
+  struct Op {
+    std::string key;
+    std::optional<std::string> value;
+    std::optional<std::string> range_end;
+  };
+  using Batch = std::vector<Op>;
+  struct MultiGetScratch {};
   class Iterator {
    public:
     explicit Iterator(std::shared_ptr<const Map> map) : map_(std::move(map)), it_(map_->end()) {}
@@ -338,23 +388,57 @@ class MapEngine {
   void SetWriteOptions(bool sync, bool) { sync_ = sync; }
   void BatchClear(Batch* b) { b->clear(); }
   void BatchPut(Batch* b, std::string_view k, std::string_view v) {
-    b->emplace_back(std::string(k), std::string(v));
+    b->push_back(Op{std::string(k), std::string(v), std::nullopt});
   }
-  void BatchDelete(Batch* b, std::string_view k) { b->emplace_back(std::string(k), std::nullopt); }
+  void BatchDelete(Batch* b, std::string_view k) {
+    b->push_back(Op{std::string(k), std::nullopt, std::nullopt});
+  }
+  void BatchDeleteRange(Batch* b, std::string_view begin, std::string_view end) requires kExtras {
+    b->push_back(Op{std::string(begin), std::nullopt, std::string(end)});
+    ++range_deletes_;
+  }
   bool Write(Batch* b, std::string*) {
     std::lock_guard<std::mutex> lock(mu_);
-    for (auto& [k, v] : *b) {
-      if (v) {
-        map_[k] = *v;
+    size_t points = 0;
+    for (const Op& op : *b) {
+      if (op.range_end) {
+        if (op.key < *op.range_end) {
+          map_.erase(map_.lower_bound(op.key), map_.lower_bound(*op.range_end));
+        }
+        continue;
+      }
+      ++points;
+      user_bytes_ += op.key.size() + (op.value ? op.value->size() : 0);
+      if (op.value) {
+        map_[op.key] = *op.value;
       } else {
-        map_.erase(k);
+        map_.erase(op.key);
       }
     }
-    writes_ += b->size();
-    for (auto& [k, v] : *b) user_bytes_ += k.size() + (v ? v->size() : 0);
-    if (sync_) synced_writes_ += b->size();
+    writes_ += points;
+    if (sync_) synced_writes_ += points;
     dirty_ = true;
     return true;
+  }
+  bool Merge(std::string_view k, std::string_view operand, std::string*) requires kExtras {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto [it, fresh] = map_.try_emplace(std::string(k));
+    if (!fresh) it->second.push_back(',');
+    it->second.append(operand);
+    ++merges_;
+    dirty_ = true;
+    return true;
+  }
+  void MultiGet(MultiGetScratch*, const std::vector<std::string>& keys,
+                std::vector<std::string>* values, std::vector<GetResult>* results,
+                std::string*) requires kExtras {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (size_t i = 0; i < keys.size(); ++i) {
+      auto it = map_.find(keys[i]);
+      (*results)[i] = it == map_.end() ? GetResult::kNotFound : GetResult::kFound;
+      if (it != map_.end()) (*values)[i] = it->second;
+    }
+    multigets_ += 1;
   }
   bool Put(std::string_view k, std::string_view v, std::string* e) {
     Batch b;
@@ -410,6 +494,15 @@ class MapEngine {
   int flushes() const { return flushes_; }
   int waits() const { return waits_; }
   size_t synced_writes() const { return synced_writes_; }
+  size_t merges() const { return merges_; }
+  size_t multigets() const { return multigets_; }
+  size_t range_deletes() const { return range_deletes_; }
+  std::vector<std::string> Keys() {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<std::string> keys;
+    for (const auto& [k, v] : map_) keys.push_back(k);
+    return keys;
+  }
 
  private:
   std::mutex mu_;
@@ -419,23 +512,43 @@ class MapEngine {
   size_t writes_ = 0;
   bool sync_ = false;
   size_t synced_writes_ = 0;
+  size_t merges_ = 0;
+  size_t multigets_ = 0;
+  size_t range_deletes_ = 0;
   uint64_t user_bytes_ = 0;
   int compactions_ = 0;
   int flushes_ = 0;
   int waits_ = 0;
 };
 
-// Runs the benchmarks on a MapEngine; returns what they printed on stdout.
-std::string RunOnMap(std::vector<std::string> args, MapEngine* engine) {
+using MapEngine = BasicMapEngine<true>;
+using PlainMapEngine = BasicMapEngine<false>;
+static_assert(EngineWithMerge<MapEngine> && EngineWithMultiGet<MapEngine> &&
+              EngineWithDeleteRange<MapEngine>);
+static_assert(!EngineWithMerge<PlainMapEngine> && !EngineWithMultiGet<PlainMapEngine> &&
+              !EngineWithDeleteRange<PlainMapEngine>);
+
+// Runs the benchmarks on a map engine; returns what they printed on stdout.
+template <class Engine>
+std::string RunOnMap(std::vector<std::string> args, Engine* engine, int expected_exit = 0) {
   BenchFlags flags;
   std::string error;
   args.push_back("--progress_reports=false");
   args.push_back("--db=/nonexistent/map");
   EXPECT_TRUE(ParseArgs(args, &flags, &error)) << error;
   testing::internal::CaptureStdout();
-  Benchmark<MapEngine> bench(flags, engine);
-  EXPECT_EQ(bench.Run(), 0);
+  Benchmark<Engine> bench(flags, engine);
+  EXPECT_EQ(bench.Run(), expected_exit);
   return testing::internal::GetCapturedStdout();
+}
+
+// Expects each string of `expected` in `out`, in order.
+void ExpectInOrder(const std::string& out, const std::vector<std::string>& expected) {
+  size_t pos = 0;
+  for (const std::string& e : expected) {
+    pos = out.find(e, pos);
+    ASSERT_NE(pos, std::string::npos) << e << "\n" << out;
+  }
 }
 
 TEST(WorkloadTest, FoundCountMatchesRocksDb) {
@@ -543,6 +656,147 @@ TEST(WorkloadTest, StatisticsEndWithWriteAmplification) {
   EXPECT_NE(out.find("(flush+compaction bytes written: 69600, user bytes written: 34800)\n"),
             std::string::npos)
       << out;
+}
+
+// The new workloads' counts below are the ones RocksDB 7.8.3's db_bench
+// printed for the same flags (with --compression_type=none).
+
+TEST(WorkloadTest, MultiReadRandomMatchesRocksDb) {
+  MapEngine engine;
+  std::string out = RunOnMap({"--benchmarks=fillrandom,multireadrandom,readrandom,deleterandom,"
+                              "readrandom,deleteseq,readrandom",
+                              "--num=10000", "--batch_size=7", "--seed=1"},
+                             &engine);
+  // Each key of a MultiGet is one operation; 9996 = 1428 batches of 7.
+  ExpectInOrder(out, {"multireadrandom : ", " 9996 operations;", "(6271 of 9996 found)\n",
+                      "readrandom   : ", "(6234 of 10000 found)", "deleterandom : ",
+                      " 9996 operations;", "readrandom   : ", "(2344 of 10000 found)",
+                      "deleteseq    : ", "readrandom   : ", "(0 of 10000 found)"});
+  EXPECT_EQ(engine.multigets(), 1428u);
+
+  // --multiread_stride: MultiGet batches, and readrandom with --batch_size.
+  MapEngine strided;
+  out = RunOnMap({"--benchmarks=fillrandom,multireadrandom", "--num=10000", "--batch_size=16",
+                  "--multiread_stride=3", "--seed=1"},
+                 &strided);
+  ExpectInOrder(out, {"(6263 of 10000 found)"});
+  MapEngine strided_get;
+  out = RunOnMap({"--benchmarks=fillrandom,readrandom", "--num=10000", "--batch_size=16",
+                  "--multiread_stride=3", "--seed=1"},
+                 &strided_get);
+  ExpectInOrder(out, {"(6289 of 10000 found)"});
+}
+
+TEST(WorkloadTest, PrefixedKeysMatchRocksDb) {
+  MapEngine engine;
+  const std::string out =
+      RunOnMap({"--benchmarks=fillseq,multireadrandom,readrandom", "--num=1000", "--batch_size=32",
+                "--prefix_size=4", "--keys_per_prefix=10", "--seed=1"},
+               &engine);
+  ExpectInOrder(out, {"Prefix:    4 bytes\nKeys per prefix:    10\n", "fillseq      : ",
+                      " 992 operations;", "(984 of 992 found)", "(991 of 1000 found)"});
+  // Every stored key is the prefixed form of one of 0..991.
+  std::vector<std::string> expected;
+  for (uint64_t v = 0; v < 992; ++v) expected.push_back(PrefixKey(v, 1000, 16, 4, 10));
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(engine.Keys(), expected);
+}
+
+TEST(WorkloadTest, RangeTombstonesMatchRocksDb) {
+  MapEngine engine;
+  std::string out = RunOnMap({"--benchmarks=fillrandom,readrandom,seekrandom", "--num=10000",
+                              "--writes_per_range_tombstone=100", "--range_tombstone_width=10",
+                              "--max_num_range_tombstones=50", "--seed=1"},
+                             &engine);
+  ExpectInOrder(out, {"Number of range deletions: 50\nfillrandom   : ", " 10000 operations;",
+                      "(6282 of 10000 found)", "seekrandom   : ", "(6310 of 10000 found)"});
+  EXPECT_EQ(engine.range_deletes(), 50u);
+
+  // fillseq: each tombstone takes the next key as its start.
+  MapEngine seq;
+  out = RunOnMap({"--benchmarks=fillseq,readrandom", "--num=10000", "--batch_size=10",
+                  "--writes_per_range_tombstone=1000", "--range_tombstone_width=100",
+                  "--max_num_range_tombstones=5", "--seed=1"},
+                 &seq);
+  ExpectInOrder(out, {"Number of range deletions: 5\n", "(9994 of 10000 found)"});
+
+  // Expanded into point deletes, after 500 writes.
+  MapEngine expanded;
+  out = RunOnMap(
+      {"--benchmarks=fillrandom,readrandom", "--num=10000", "--writes_per_range_tombstone=100",
+       "--range_tombstone_width=10", "--max_num_range_tombstones=50", "--expand_range_tombstones",
+       "--writes_before_delete_range=500", "--seed=1"},
+      &expanded);
+  ExpectInOrder(out, {"Number of range deletions: 50\n", "(6239 of 10000 found)"});
+  EXPECT_EQ(expanded.range_deletes(), 0u);
+}
+
+TEST(WorkloadTest, MergeWorkloadsMatchRocksDb) {
+  MapEngine engine;
+  std::string out =
+      RunOnMap({"--benchmarks=mergerandom,readrandommergerandom", "--merge_operator=stringappend",
+                "--num=1000", "--merge_keys=10", "--mergereadpercent=50", "--seed=1"},
+               &engine);
+  ExpectInOrder(out, {"mergerandom  : ", " 1000 operations;", "( updates:1000)\n",
+                      "readrandommergerandom : ", " 1000 operations;",
+                      "(reads:504 merges:496 total:1000 hits:504 maxlength:17371)\n"});
+  EXPECT_EQ(engine.merges(), 1496u);
+
+  // The put operator's counts (hits do not depend on the operator).
+  MapEngine all;
+  out = RunOnMap({"--benchmarks=mergerandom,readseq,readrandommergerandom", "--merge_operator=put",
+                  "--num=1000", "--merge_keys=100", "--seed=1"},
+                 &all);
+  ExpectInOrder(
+      out, {"readseq      : ", " 100 operations;", "(reads:299 merges:701 total:1000 hits:299"});
+
+  // Without --merge_operator RocksDB's db_bench stops with exit code 1.
+  MapEngine none;
+  out = RunOnMap({"--benchmarks=fillseq,mergerandom,readseq", "--num=100", "--seed=1"}, &none,
+                 /*expected_exit=*/1);
+  ExpectInOrder(out, {"fillseq      : ", "mergerandom  : skipped (--merge_operator is unknown)\n"});
+  EXPECT_EQ(out.find("readseq"), std::string::npos) << out;
+}
+
+TEST(WorkloadTest, StoreWithoutMergeMultiGetOrDeleteRangeSkips) {
+  PlainMapEngine engine;
+  const std::string out =
+      RunOnMap({"--benchmarks=fillseq,mergerandom,readrandommergerandom,multireadrandom,readrandom",
+                "--merge_operator=put", "--num=100", "--seed=1"},
+               &engine);
+  ExpectInOrder(out, {"mergerandom  : skipped (Map has no Merge)\n",
+                      "readrandommergerandom : skipped (Map has no Merge)\n",
+                      "multireadrandom : skipped (Map has no MultiGet)\n",
+                      "readrandom   : ", "(100 of 100 found)"});
+  // Range tombstones become point deletes there when asked to.
+  PlainMapEngine expanded;
+  const std::string out2 = RunOnMap(
+      {"--benchmarks=fillrandom,readrandom", "--num=10000", "--writes_per_range_tombstone=100",
+       "--range_tombstone_width=10", "--max_num_range_tombstones=50", "--expand_range_tombstones",
+       "--writes_before_delete_range=500", "--seed=1"},
+      &expanded);
+  ExpectInOrder(out2, {"(6239 of 10000 found)"});
+}
+
+TEST(BenchFlagsTest, NewFlagsHaveRocksDbDefaults) {
+  BenchFlags f;
+  EXPECT_EQ(f.merge_operator, "");
+  EXPECT_EQ(f.merge_keys, -1);
+  EXPECT_EQ(f.mergereadpercent, 70);
+  EXPECT_EQ(f.prefix_size, 0);
+  EXPECT_EQ(f.keys_per_prefix, 0);
+  EXPECT_EQ(f.memtable_bloom_size_ratio, 0.0);
+  EXPECT_FALSE(f.memtable_whole_key_filtering);
+  EXPECT_TRUE(f.whole_key_filtering);
+  EXPECT_FALSE(f.total_order_seek);
+  EXPECT_FALSE(f.prefix_same_as_start);
+  EXPECT_EQ(f.writes_per_range_tombstone, 0);
+  EXPECT_EQ(f.range_tombstone_width, 100);
+  EXPECT_EQ(f.max_num_range_tombstones, 0);
+  EXPECT_EQ(f.writes_before_delete_range, 0);
+  EXPECT_FALSE(f.expand_range_tombstones);
+  EXPECT_EQ(f.multiread_stride, 0);
+  EXPECT_FALSE(f.multiread_batched);
 }
 
 }  // namespace

@@ -10,6 +10,10 @@ target_include_directories(db_bench_common PUBLIC
 add_executable(db_bench tools/db_bench.cc $<TARGET_OBJECTS:db_bench_common>)
 target_include_directories(db_bench PRIVATE ${CMAKE_SOURCE_DIR})
 target_link_libraries(db_bench PRIVATE strata Threads::Threads)
+# --merge_operator: MergeOperators::CreateFromStringId (utilities/merge_operators).
+if(TARGET strata_merge_operators)
+  target_link_libraries(db_bench PRIVATE strata_merge_operators)
+endif()
 target_compile_definitions(db_bench PRIVATE
   STRATA_VERSION_STRING="${PROJECT_VERSION}")
 

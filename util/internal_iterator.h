@@ -32,6 +32,14 @@ class InternalIterator {
   virtual Slice key() const = 0;
   virtual Slice value() const = 0;
   virtual Status status() const = 0;
+
+  // For iterators over table files: the largest sequence number of the
+  // file under the current position and its user-key range (valid while
+  // the position stays in that file). False if not known.
+  virtual bool CurrentFileRange(uint64_t* /*largest_seqno*/, Slice* /*smallest_user_key*/,
+                                Slice* /*largest_user_key*/) const {
+    return false;
+  }
 };
 
 }  // namespace strata

@@ -28,4 +28,5 @@ strata_tests(util
   util/histogram_test.cc
   util/statistics_test.cc
   util/thread_pool_test.cc
+  util/slice_transform_test.cc
 )

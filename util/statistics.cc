@@ -66,6 +66,8 @@ constexpr TickerInfo kTickerInfo[] = {
     {FLUSH_WRITE_BYTES, "strata.flush.write.bytes"},
     {COMPACT_READ_BYTES, "strata.compact.read.bytes"},
     {COMPACT_WRITE_BYTES, "strata.compact.write.bytes"},
+    {BLOOM_FILTER_PREFIX_CHECKED, "strata.bloom.filter.prefix.checked"},
+    {BLOOM_FILTER_PREFIX_USEFUL, "strata.bloom.filter.prefix.useful"},
 };
 
 struct HistogramInfo {

@@ -17,11 +17,26 @@
 // written more than once: the SingleDelete is then written after all (hiding
 // the rest of its stripe), so no older value is resurrected. Versions below
 // the output level are trusted to the contract, as in RocksDB.
+//
+// Merges. At the first operand of a key in a stripe the whole run is handed
+// to MergeHelper, which reads it (and the Put or deletion under it in the
+// same stripe) and leaves its output in its own buffers; those entries are
+// then written one by one straight from there (no copy). A full merge makes
+// the stripe "occupied" as a Put would.
+//
+// Output. The current entry is the input's (kInput), a rewritten one in
+// saved_key/saved_value (kSaved: a SingleDelete held back, a filtered value)
+// or one of the MergeHelper's outputs (kMerge). Only kInput leaves the input
+// on the entry; the others have moved past it.
 #include "db/compaction/compaction_iterator.h"
 
 #include <algorithm>
 #include <cassert>
+#include <optional>
 #include <utility>
+
+#include "db/merge_helper.h"
+#include "db/range_del_aggregator.h"
 
 namespace strata {
 
@@ -46,6 +61,10 @@ struct CompactionIterator::Rep {
   std::vector<SequenceNumber> snapshots;  // ascending, unique
   bool bottommost;
   std::function<bool(const Slice&)> key_may_exist_below;
+  const CompactionFilter* filter;
+  int filter_level;
+  CompactionRangeDelAggregator* range_del_agg;
+  std::optional<MergeHelper> merge_helper;  // set iff there is an operator
 
   // Iteration state.
   bool valid = false;
@@ -58,29 +77,43 @@ struct CompactionIterator::Rep {
   bool key_started = false;       // a version of cur_user_key set `stripe`
   size_t stripe = 0;              // index into snapshots (size() = latest)
   bool stripe_has_value = false;  // a Put/Delete/SingleDelete is in `stripe`
+  bool stripe_emitted = false;    // something of the key in `stripe` was written
   bool drop_rest = false;         // a dropped tombstone covers the rest
 
   // A SingleDelete dropped with its Put, held back until the next input
   // entry shows whether it is needed after all (see top).
   bool sd_pending = false;
-  // The current output is saved_key/saved_value (the input is already past
-  // it) rather than the input's current entry.
-  bool out_saved = false;
+
+  // Where the current output comes from (see the top of the file).
+  enum class Out { kInput, kSaved, kMerge };
+  Out out = Out::kInput;
+  size_t merge_pos = 0;  // for kMerge: index into the helper's output
   std::string saved_key;
   std::string saved_value;
 
-  Rep(InternalIterator* in, const Comparator* c, std::vector<SequenceNumber> snaps, bool bottom,
-      std::function<bool(const Slice&)> below)
+  // Filter scratch, reused.
+  std::string filter_value;
+  std::string skip_until;
+  std::string seek_key;
+
+  Rep(InternalIterator* in, CompactionIteratorOptions&& o)
       : input(in),
-        ucmp(c),
-        snapshots(std::move(snaps)),
-        bottommost(bottom),
-        key_may_exist_below(std::move(below)) {
+        ucmp(o.user_cmp),
+        snapshots(std::move(o.snapshots)),
+        bottommost(o.bottommost),
+        key_may_exist_below(std::move(o.key_may_exist_below)),
+        filter(o.compaction_filter),
+        filter_level(o.filter_level),
+        range_del_agg(o.range_del_agg) {
+    assert(ucmp != nullptr);
     // The caller passes them sorted; make the invariant hold regardless.
     if (!std::is_sorted(snapshots.begin(), snapshots.end())) {
       std::sort(snapshots.begin(), snapshots.end());
     }
     snapshots.erase(std::unique(snapshots.begin(), snapshots.end()), snapshots.end());
+    if (o.merge_operator != nullptr) {
+      merge_helper.emplace(ucmp, o.merge_operator, filter, filter_level, o.logger, o.statistics);
+    }
   }
 
   // The stripe of `seq`, a version of cur_user_key no newer than the last one
@@ -100,12 +133,17 @@ struct CompactionIterator::Rep {
     return bottommost || (key_may_exist_below && !key_may_exist_below(user_key));
   }
 
+  // Whether the filter may see versions of stripe st: only the latest
+  // stripe (above every snapshot) is invisible to all snapshots.
+  bool FilterApplies(size_t st) const { return filter != nullptr && st == snapshots.size(); }
+
   void StartKey(const Slice& user_key) {
     cur_user_key.assign(user_key.data(), user_key.size());
     has_cur_key = true;
     key_started = false;
     stripe = 0;
     stripe_has_value = false;
+    stripe_emitted = false;
     drop_rest = false;
   }
 
@@ -120,26 +158,141 @@ struct CompactionIterator::Rep {
   void EmitInput() {
     ++stats.num_input_records;
     ++stats.num_output_records;
-    out_saved = false;
+    out = Out::kInput;
+    stripe_emitted = true;
     valid = true;
   }
 
   // Makes saved_key/saved_value the output.
   void EmitSaved() {
     ++stats.num_output_records;
-    out_saved = true;
+    out = Out::kSaved;
+    stripe_emitted = true;
     valid = true;
   }
 
+  // What the filter made of a value about to be written.
+  enum class Verdict {
+    kWrite,    // write it as it is
+    kWritten,  // write saved_key/saved_value instead
+    kDropped,  // drop it (and, drop_rest set, the rest of its stripe)
+    kSkip,     // drop it and jump the input to skip_until
+  };
+  // ikey/value: a kTypeValue entry of the latest stripe. droppable: a
+  // Deletion in its place would be dropped (see the header).
+  Verdict FilterValue(const Slice& ikey, const Slice& value, bool droppable);
+
+  // Jumps the input to the first entry of a user key >= skip_until.
+  void SkipUntil() {
+    ++stats.num_filter_skips;
+    seek_key.clear();
+    AppendInternalKey(&seek_key, skip_until, kMaxSequenceNumber, kValueTypeForSeek);
+    input->Seek(seek_key);
+    has_cur_key = false;
+  }
+
+  // Runs the MergeHelper from the input's current operand p (in stripe st).
+  // True if an output was set up; false to go on with the next input entry
+  // (or stop: status set).
+  bool MergeRun(const ParsedInternalKey& p, size_t st);
+
   void FindNext();
 };
+
+CompactionIterator::Rep::Verdict CompactionIterator::Rep::FilterValue(const Slice& ikey,
+                                                                      const Slice& value,
+                                                                      bool droppable) {
+  const Slice user_key = ExtractUserKey(ikey);
+  filter_value.clear();
+  CompactionFilter::Decision d =
+      filter->FilterV2(filter_level, user_key, CompactionFilter::ValueType::kValue, value,
+                       &filter_value, &skip_until);
+  if (d == CompactionFilter::Decision::kRemoveAndSkipUntil) {
+    // Honoured only without snapshots (it drops without tombstones) and
+    // when it moves forward.
+    if (snapshots.empty() && ucmp->Compare(skip_until, user_key) > 0) return Verdict::kSkip;
+    d = CompactionFilter::Decision::kKeep;
+  }
+  switch (d) {
+    case CompactionFilter::Decision::kKeep:
+    case CompactionFilter::Decision::kRemoveAndSkipUntil:
+      return Verdict::kWrite;
+    case CompactionFilter::Decision::kChangeValue:
+      saved_key.assign(ikey.data(), ikey.size());
+      std::swap(saved_value, filter_value);
+      ++stats.num_filter_changed;
+      return Verdict::kWritten;
+    case CompactionFilter::Decision::kRemove:
+      break;
+  }
+  if (droppable) {
+    drop_rest = true;
+    return Verdict::kDropped;
+  }
+  const SequenceNumber seq = ExtractInternalKeyFooter(ikey) >> 8;
+  saved_key.clear();
+  AppendInternalKey(&saved_key, user_key, seq, kTypeDeletion);
+  saved_value.clear();
+  ++stats.num_filter_to_deletion;
+  return Verdict::kWritten;
+}
+
+bool CompactionIterator::Rep::MergeRun(const ParsedInternalKey& p, size_t st) {
+  MergeHelper& mh = *merge_helper;
+  const SequenceNumber stop = st == 0 ? MergeHelper::kNoStripeBelow : snapshots[st - 1];
+  const bool at_bottom = st == 0 && KeyCannotExistBelow(p.user_key);
+  const bool may_filter = FilterApplies(st);
+  // p's slices die as the helper moves the input.
+  const Status ms = mh.MergeUntil(input, stop, at_bottom, may_filter, range_del_agg);
+  stats.num_input_records += mh.consumed();
+  stats.num_filter_removed += mh.filtered();
+  stats.num_filter_changed += mh.filter_changed();
+  if (!ms.ok()) {
+    status = ms;
+    // The entries read are lost with the failed compaction; keep the
+    // accounting whole anyway.
+    stats.num_merge_absorbed += mh.consumed() - mh.filtered();
+    return false;
+  }
+  const size_t n = mh.keys().size();
+  stats.num_merge_absorbed += mh.consumed() - mh.filtered() - n;
+  if (mh.partial_merged()) ++stats.num_partial_merges;
+  if (mh.full_merged()) {
+    ++stats.num_full_merges;
+    // The merged Put hides the rest of the stripe.
+    stripe_has_value = true;
+  }
+  if (n == 0) return false;  // every operand filtered away
+  if (mh.full_merged() && may_filter) {
+    switch (FilterValue(mh.keys()[0], mh.values()[0], at_bottom && !stripe_emitted)) {
+      case Verdict::kWrite:
+        break;
+      case Verdict::kWritten:
+        EmitSaved();
+        return true;
+      case Verdict::kDropped:
+        ++stats.num_filter_removed;
+        return false;
+      case Verdict::kSkip:
+        ++stats.num_filter_removed;
+        SkipUntil();
+        return false;
+    }
+  }
+  stats.num_output_records += n;
+  out = Out::kMerge;
+  merge_pos = 0;
+  stripe_emitted = true;
+  valid = true;
+  return true;
+}
 
 // Advances from the input's current (unprocessed) entry to the next entry to
 // output, or to the end / a corrupt key.
 void CompactionIterator::Rep::FindNext() {
   valid = false;
-  out_saved = false;
-  while (input->Valid()) {
+  out = Out::kInput;
+  while (status.ok() && input->Valid()) {
     const Slice ikey = input->key();
     ParsedInternalKey p;
     const Status ps = ParseInternalKey(ikey, &p);
@@ -196,21 +349,53 @@ void CompactionIterator::Rep::FindNext() {
       key_started = true;
       stripe = st;
       stripe_has_value = false;
+      stripe_emitted = false;
+    }
+
+    if (range_del_agg != nullptr && range_del_agg->ShouldDelete(p)) {
+      // Covered by a newer tombstone of the stripe (so is everything older
+      // of the stripe, dropped the same way).
+      Skip(&stats.num_dropped_range_del);
+      continue;
     }
 
     if (p.type == kTypeMerge) {
-      EmitInput();
-      return;
+      if (!merge_helper) {
+        EmitInput();
+        return;
+      }
+      if (MergeRun(p, st)) return;
+      continue;
     }
     stripe_has_value = true;
     if (IsValueLike(p.type)) {
+      if (p.type == kTypeValue && FilterApplies(st)) {
+        const bool droppable = st == 0 && !stripe_emitted && KeyCannotExistBelow(p.user_key);
+        switch (FilterValue(ikey, input->value(), droppable)) {
+          case Verdict::kWrite:
+            break;
+          case Verdict::kWritten:
+            ++stats.num_input_records;
+            input->Next();
+            EmitSaved();
+            return;
+          case Verdict::kDropped:
+            Skip(&stats.num_filter_removed);
+            continue;
+          case Verdict::kSkip:
+            ++stats.num_input_records;
+            ++stats.num_filter_removed;
+            SkipUntil();
+            continue;
+        }
+      }
       EmitInput();
       return;
     }
     assert(IsDeletion(p.type) || p.type == kTypeSingleDeletion);
-    if (st == 0 && new_stripe && KeyCannotExistBelow(p.user_key)) {
-      // Newest version in the earliest stripe, nothing below: no reader can
-      // tell the tombstone and everything older from absence.
+    if (st == 0 && !stripe_emitted && KeyCannotExistBelow(p.user_key)) {
+      // Newest written version in the earliest stripe, nothing below: no
+      // reader can tell the tombstone and everything older from absence.
       drop_rest = true;
       Skip(&stats.num_dropped_deletions);
       continue;
@@ -249,17 +434,20 @@ void CompactionIterator::Rep::FindNext() {
   }
 }
 
+CompactionIterator::CompactionIterator(InternalIterator* input, CompactionIteratorOptions options)
+    : rep_(new Rep(input, std::move(options))) {}
+
 CompactionIterator::CompactionIterator(
     InternalIterator* input, const Comparator* user_cmp, std::vector<SequenceNumber> snapshots,
     bool bottommost, std::function<bool(const Slice& user_key)> key_may_exist_below)
-    : rep_(new Rep(input, user_cmp, std::move(snapshots), bottommost,
-                   std::move(key_may_exist_below))) {}
-
-// Placeholder until merge, filter and range-deletion support land: only the
-// visibility rules are applied.
-CompactionIterator::CompactionIterator(InternalIterator* input, CompactionIteratorOptions options)
-    : rep_(new Rep(input, options.user_cmp, std::move(options.snapshots), options.bottommost,
-                   std::move(options.key_may_exist_below))) {}
+    : CompactionIterator(input, [&] {
+        CompactionIteratorOptions o;
+        o.user_cmp = user_cmp;
+        o.snapshots = std::move(snapshots);
+        o.bottommost = bottommost;
+        o.key_may_exist_below = std::move(key_may_exist_below);
+        return o;
+      }()) {}
 
 CompactionIterator::~CompactionIterator() { delete rep_; }
 
@@ -272,9 +460,11 @@ void CompactionIterator::SeekToFirst() {
   r->key_started = false;
   r->stripe = 0;
   r->stripe_has_value = false;
+  r->stripe_emitted = false;
   r->drop_rest = false;
   r->sd_pending = false;
-  r->out_saved = false;
+  r->out = Rep::Out::kInput;
+  r->merge_pos = 0;
   r->input->SeekToFirst();
   r->FindNext();
 }
@@ -284,18 +474,45 @@ bool CompactionIterator::Valid() const { return rep_->valid; }
 void CompactionIterator::Next() {
   Rep* r = rep_;
   assert(r->valid);
-  if (!r->out_saved) r->input->Next();
+  switch (r->out) {
+    case Rep::Out::kInput:
+      r->input->Next();
+      break;
+    case Rep::Out::kMerge:
+      if (++r->merge_pos < r->merge_helper->keys().size()) return;
+      break;
+    case Rep::Out::kSaved:
+      break;
+  }
   r->FindNext();
 }
 
 Slice CompactionIterator::key() const {
-  assert(rep_->valid);
-  return rep_->out_saved ? Slice(rep_->saved_key) : rep_->input->key();
+  const Rep* r = rep_;
+  assert(r->valid);
+  switch (r->out) {
+    case Rep::Out::kInput:
+      break;
+    case Rep::Out::kSaved:
+      return r->saved_key;
+    case Rep::Out::kMerge:
+      return r->merge_helper->keys()[r->merge_pos];
+  }
+  return r->input->key();
 }
 
 Slice CompactionIterator::value() const {
-  assert(rep_->valid);
-  return rep_->out_saved ? Slice(rep_->saved_value) : rep_->input->value();
+  const Rep* r = rep_;
+  assert(r->valid);
+  switch (r->out) {
+    case Rep::Out::kInput:
+      break;
+    case Rep::Out::kSaved:
+      return r->saved_value;
+    case Rep::Out::kMerge:
+      return r->merge_helper->values()[r->merge_pos];
+  }
+  return r->input->value();
 }
 
 Status CompactionIterator::status() const {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "db/filename.h"
+#include "db/range_del_aggregator.h"
 #include "table/block_based_table_builder.h"
 
 namespace strata {
@@ -62,7 +63,28 @@ Status RunTableOutput(const TableOutputOptions& o, InternalIterator* input,
   const Comparator* ucmp = o.options->comparator;
   const InternalKeyComparator icmp(ucmp);
   RangeIterator ranged(input, ucmp, o.begin, o.end);
-  CompactionIterator citer(&ranged, ucmp, o.snapshots, o.bottommost, o.key_may_exist_below);
+  CompactionIteratorOptions copts;
+  copts.user_cmp = ucmp;
+  copts.snapshots = o.snapshots;
+  copts.bottommost = o.bottommost;
+  copts.key_may_exist_below = o.key_may_exist_below;
+  copts.merge_operator = o.merge_operator;
+  copts.compaction_filter = o.compaction_filter;
+  copts.filter_level = o.filter_level;
+  copts.range_del_agg = o.range_del_agg;
+  copts.logger = o.logger;
+  copts.statistics = o.statistics;
+  CompactionIterator citer(&ranged, std::move(copts));
+
+  // Range tombstones: file i owns user keys [file_lower, next file's first
+  // user key); see the header.
+  CompactionRangeDelAggregator* const agg =
+      o.range_del_agg != nullptr && !o.range_del_agg->empty() ? o.range_del_agg : nullptr;
+  std::string file_lower;
+  bool file_has_lower = o.begin != nullptr;
+  if (file_has_lower) file_lower.assign(o.begin->data(), o.begin->size());
+  std::vector<RangeTombstone> tombstones;
+  std::string tkey;
 
   std::vector<std::string> created;
   std::unique_ptr<WritableFile> file;
@@ -76,7 +98,34 @@ Status RunTableOutput(const TableOutputOptions& o, InternalIterator* input,
       o.max_output_file_size > (~0ull / 16) ? ~0ull : 10 * o.max_output_file_size;
   Status s;
 
-  auto finish_file = [&]() -> Status {
+  // Fills `tombstones` with what the current file's range must carry.
+  auto collect_tombstones = [&](const Slice* upper) {
+    tombstones.clear();
+    if (agg == nullptr) return;
+    const Slice lower(file_lower);
+    agg->GetTombstonesForOutput(file_has_lower ? &lower : nullptr, upper, o.bottommost,
+                                &tombstones);
+  };
+  // Writes `tombstones` into the current file and widens its bounds.
+  auto add_tombstones = [&]() {
+    for (const RangeTombstone& t : tombstones) {
+      builder->AddRangeTombstone(t.start, t.seq, t.end);
+      tkey.clear();
+      AppendInternalKey(&tkey, t.start, t.seq, kTypeRangeDeletion);
+      if (meta.smallest.empty() || icmp.Compare(tkey, meta.smallest) < 0) meta.smallest = tkey;
+      tkey.clear();
+      AppendInternalKey(&tkey, t.end, kMaxSequenceNumber, kTypeRangeDeletion);
+      if (meta.largest.empty() || icmp.Compare(tkey, meta.largest) > 0) meta.largest = tkey;
+      meta.smallest_seqno = std::min(meta.smallest_seqno, t.seq);
+      meta.largest_seqno = std::max(meta.largest_seqno, t.seq);
+      stats->num_output_range_tombstones++;
+    }
+  };
+
+  // upper: the first user key of the next file, or o.end for the last.
+  auto finish_file = [&](const Slice* upper) -> Status {
+    collect_tombstones(upper);
+    add_tombstones();
     Status fs = builder->Finish();
     if (fs.ok()) fs = file->Sync();
     if (fs.ok()) fs = file->Close();
@@ -102,6 +151,8 @@ Status RunTableOutput(const TableOutputOptions& o, InternalIterator* input,
     bo.table_options = o.table_options;
     bo.user_comparator = ucmp;
     bo.compression = o.compression;
+    if (o.merge_operator != nullptr) bo.merge_operator_name = o.merge_operator->Name();
+    if (o.options != nullptr) bo.prefix_extractor = o.options->prefix_extractor.get();
     bo.column_family_name = "default";
     bo.column_family_id = 0;
     bo.creation_time = o.creation_time;
@@ -131,9 +182,11 @@ Status RunTableOutput(const TableOutputOptions& o, InternalIterator* input,
 
     if (builder != nullptr && ucmp->Compare(user_key, last_user_key) != 0 &&
         (builder->FileSize() >= o.max_output_file_size || cut_for_grandparents)) {
-      s = finish_file();
+      s = finish_file(&user_key);
       if (!s.ok()) break;
       gp_overlapped = 0;
+      file_lower.assign(user_key.data(), user_key.size());
+      file_has_lower = true;
     }
     if (builder == nullptr) {
       s = open_file();
@@ -153,7 +206,15 @@ Status RunTableOutput(const TableOutputOptions& o, InternalIterator* input,
     }
   }
   if (s.ok()) s = citer.status();
-  if (s.ok() && builder != nullptr) s = finish_file();
+  if (s.ok() && builder != nullptr) s = finish_file(o.end);
+  if (s.ok() && builder == nullptr && outputs->empty() && agg != nullptr) {
+    // No point key survived: the range's tombstones may still need a file.
+    collect_tombstones(o.end);
+    if (!tombstones.empty()) {
+      s = open_file();
+      if (s.ok()) s = finish_file(o.end);
+    }
+  }
   stats->iter = citer.stats();
   if (!s.ok()) {
     if (builder != nullptr) builder->Abandon();

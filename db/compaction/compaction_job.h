@@ -9,8 +9,22 @@
 // file of a level. A compaction can be split by key range into
 // subcompactions that run in parallel threads, each writing its own files.
 //
+// Range tombstones. With a range-deletion aggregator holding the inputs'
+// tombstones, the output files partition the user-key range [begin, end):
+// file i owns [its first user key, file i+1's first user key), the first
+// file from `begin` (or unbounded) and the last up to `end` (or unbounded).
+// Each file carries the aggregator's output tombstones for its range
+// (clipped to it), and its smallest/largest keys are widened to cover them:
+// a tombstone [s, e)@q widens smallest to (s, q, kTypeRangeDeletion) and
+// largest to the sentinel (e, kMaxSequenceNumber, kTypeRangeDeletion),
+// which sorts before every entry of user key e, so consecutive files stay
+// disjoint in internal-key order even when one's sentinel and the next one's
+// first key share a user key. A range holding tombstones but no point keys
+// still gets a (tombstone-only) file.
+//
 // Thread-safety: RunTableOutput is called without the DB mutex; the inputs
-// (Version files, memtables) are kept alive by the caller.
+// (Version files, memtables) are kept alive by the caller. The aggregator is
+// single-threaded: parallel subcompactions need one aggregator each.
 // Invariants: on failure every file this call created is deleted and
 // *outputs is empty; on success each output's FileMetaData (size,
 // smallest/largest keys, sequence range) describes the synced file.
@@ -35,7 +49,8 @@ namespace strata {
 struct TableOutputStats {
   uint64_t bytes_written = 0;
   uint64_t num_output_files = 0;
-  uint64_t num_output_records = 0;
+  uint64_t num_output_records = 0;  // point entries
+  uint64_t num_output_range_tombstones = 0;
   CompactionIteratorStats iter;
 };
 
@@ -63,6 +78,16 @@ struct TableOutputOptions {
   // input is positioned by Seek(begin) / SeekToFirst.
   const Slice* begin = nullptr;
   const Slice* end = nullptr;
+  // Passed to the CompactionIterator (see CompactionIteratorOptions); the
+  // merge operator's name also goes into the table properties.
+  const MergeOperator* merge_operator = nullptr;
+  const CompactionFilter* compaction_filter = nullptr;
+  int filter_level = 0;
+  // The inputs' range tombstones (borrowed; null = none): covered entries
+  // are dropped and the surviving tombstones written (see the top).
+  CompactionRangeDelAggregator* range_del_agg = nullptr;
+  Logger* logger = nullptr;
+  Statistics* statistics = nullptr;
 };
 
 // Writes the input's surviving entries. *outputs receives one FileMetaData

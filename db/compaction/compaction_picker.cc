@@ -257,8 +257,13 @@ std::unique_ptr<Compaction> CompactionPicker::CompactRange(Version* v, int level
     *conflict = true;
     return nullptr;
   }
-  // A manual compaction of the last level into itself rewrites the files.
-  if (level == output_level) c->trivial_move_ = false;
+  // A manual compaction of the last level into itself rewrites the files;
+  // with a compaction filter a manual compaction always rewrites them, so
+  // the filter sees every entry (as RocksDB does).
+  if (level == output_level || options_.compaction_filter != nullptr ||
+      options_.compaction_filter_factory != nullptr) {
+    c->trivial_move_ = false;
+  }
   Register(c.get());
   return c;
 }

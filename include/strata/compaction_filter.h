@@ -2,11 +2,12 @@
 // rewrite them, to drop or rewrite data (TTL expiry, garbage collection)
 // without separate deletes. RocksDB's interface and semantics.
 //
-// The filter is called only for an entry no live snapshot can still see in
-// its current form (the newest version of its key in the earliest snapshot
-// stripe), so a snapshot reader never observes a filtered change. Removing
-// a value acts as a Delete of that version (older versions below the output
-// level may then show through, as in RocksDB); kChangeValue rewrites it.
+// The filter is called only for an entry no live snapshot can see (a
+// version newer than every snapshot), so a snapshot reader never observes a
+// filtered change. kRemove turns the version into a deletion (the key reads
+// as absent afterwards); kChangeValue rewrites it. A manual compaction
+// (CompactRange) with a filter configured rewrites every file it covers,
+// the bottommost level included, so the filter sees every entry.
 // Merge operands are offered through FilterMergeOperand / FilterV2 with
 // ValueType::kMergeOperand.
 // Thread-safety: a filter set in ColumnFamilyOptions::compaction_filter is
@@ -72,6 +73,9 @@ class STRATA_EXPORT CompactionFilterFactory {
   virtual ~CompactionFilterFactory();
   virtual std::unique_ptr<CompactionFilter> CreateCompactionFilter(
       const CompactionFilter::Context& context) = 0;
+  // Whether flushes also get a filter from this factory (default: only
+  // compactions, as RocksDB's ShouldFilterTableFileCreation).
+  virtual bool FilterDuringFlush() const { return false; }
   virtual const char* Name() const = 0;
 };
 

@@ -46,7 +46,8 @@ class STRATA_EXPORT MergeOperator {
     std::string& new_value;
     // Alternatively (to save a copy) the operator may point this at the base
     // value or at one of the operands; it then takes precedence over
-    // new_value. Arrives empty (data() == nullptr).
+    // new_value. Arrives as Slice(nullptr, 0): callers test data() != nullptr
+    // afterwards (a default Slice() points at "" and would read as set).
     Slice& existing_operand;
   };
 

@@ -44,6 +44,10 @@ enum Tickers : uint32_t {
   FLUSH_WRITE_BYTES,           // bytes of level-0 tables written by flushes
   COMPACT_READ_BYTES,          // input bytes of compactions (trivial moves excluded)
   COMPACT_WRITE_BYTES,         // bytes of tables written by compactions
+  // Prefix filter probes (table Get on a prefix-only filter, PrefixMayMatch)
+  BLOOM_FILTER_PREFIX_CHECKED,
+  // ...that answered "absent"
+  BLOOM_FILTER_PREFIX_USEFUL,
   TICKER_ENUM_MAX
 };
 

@@ -77,6 +77,11 @@ class STRATA_EXPORT [[nodiscard]] Status {
   static Status PathNotFound(const Slice& msg, const Slice& msg2 = Slice()) {
     return Status(kIOError, kPathNotFound, msg, msg2);
   }
+  // A merge whose operands cannot be resolved here (WriteBatchWithIndex::
+  // GetFromBatch with operands but no base in the batch).
+  static Status MergeInProgress(const Slice& msg = Slice(), const Slice& msg2 = Slice()) {
+    return Status(kMergeInProgress, kNone, msg, msg2);
+  }
   static Status Incomplete(const Slice& msg, const Slice& msg2 = Slice()) {
     return Status(kIncomplete, kNone, msg, msg2);
   }
@@ -105,6 +110,7 @@ class STRATA_EXPORT [[nodiscard]] Status {
   bool IsNoSpace() const { return code_ == kIOError && subcode_ == kNoSpace; }
   bool IsPathNotFound() const { return code_ == kIOError && subcode_ == kPathNotFound; }
   bool IsIncomplete() const { return code_ == kIncomplete; }
+  bool IsMergeInProgress() const { return code_ == kMergeInProgress; }
   bool IsShutdownInProgress() const { return code_ == kShutdownInProgress; }
   bool IsAborted() const { return code_ == kAborted; }
   bool IsBusy() const { return code_ == kBusy; }
