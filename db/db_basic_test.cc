@@ -709,7 +709,7 @@ TEST_F(DBBasicTest, DeleteRangeThroughMemtableFlushCompactionAndReopen) {
   EXPECT_EQ(Get("g"), "NOT_FOUND");
 }
 
-TEST_F(DBBasicTest, FlushAndCompactKeepDataColumnFamiliesAreNotSupported) {
+TEST_F(DBBasicTest, FlushAndCompactKeepDataAndFamiliesAreCreated) {
   Open();
   ASSERT_OK(Put("a", "1"));
   ASSERT_OK(db_->Flush(FlushOptions()));
@@ -722,9 +722,14 @@ TEST_F(DBBasicTest, FlushAndCompactKeepDataColumnFamiliesAreNotSupported) {
   EXPECT_EQ(files, 0u);
   EXPECT_EQ(Get("b"), "2");
   ColumnFamilyHandle* handle = nullptr;
-  Status s = db_->CreateColumnFamily(ColumnFamilyOptions(), "cf1", &handle);
-  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
-  EXPECT_EQ(handle, nullptr);
+  ASSERT_OK(db_->CreateColumnFamily(ColumnFamilyOptions(), "cf1", &handle));
+  ASSERT_NE(handle, nullptr);
+  EXPECT_EQ(handle->GetName(), "cf1");
+  EXPECT_EQ(handle->GetID(), 1u);
+  // The new family is empty; the default one keeps its data.
+  std::string v;
+  EXPECT_TRUE(db_->Get(ReadOptions(), handle, "a", &v).IsNotFound());
+  ASSERT_OK(db_->DestroyColumnFamilyHandle(handle));
   ASSERT_NE(db_->DefaultColumnFamily(), nullptr);
   EXPECT_EQ(db_->DefaultColumnFamily()->GetName(), kDefaultColumnFamilyName);
   EXPECT_EQ(db_->DefaultColumnFamily()->GetID(), 0u);

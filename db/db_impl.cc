@@ -36,48 +36,17 @@ std::vector<Status> DB::MultiGet(const ReadOptions& options, const std::vector<S
   return statuses;
 }
 
-class DBImpl::DefaultColumnFamilyHandle final : public ColumnFamilyHandle {
- public:
-  const std::string& GetName() const override { return kDefaultColumnFamilyName; }
-  uint32_t GetID() const override { return 0; }
-};
-
-namespace {
-
-size_t ArenaBlockSize(const Options& options) {
-  if (options.arena_block_size != 0) return options.arena_block_size;
-  size_t size = options.write_buffer_size / 8;
-  if (size < 4096) size = 4096;
-  // 2 MiB blocks go on transparent huge pages (see util/arena.cc): far fewer
-  // TLB misses for the random walks of a large skip list.
-  if (size > (2 << 20)) size = 2 << 20;
-  return size;
-}
-
-}  // namespace
-
 DBImpl::DBImpl(const Options& options, const std::string& dbname)
     : dbname_(dbname),
       options_(options),
       env_(options.env),
       fs_(options.env->GetFileSystem()),
       clock_(options.env->GetSystemClock()),
-      icmp_(options.comparator),
       stats_(options.statistics.get()),
-      default_cf_(std::make_unique<DefaultColumnFamilyHandle>()),
       write_thread_(options.max_write_batch_group_size_bytes) {
   wal_file_options_.use_mmap_writes = options_.allow_mmap_writes || options_.wal_mmap_writes;
   wal_file_options_.writable_file_max_buffer_size = options_.writable_file_max_buffer_size;
   wal_file_options_.preallocation_block_size = options_.wal_preallocation_size;
-  mem_options_.arena_block_size = ArenaBlockSize(options_);
-  mem_options_.max_height = options_.memtable_max_height;
-  mem_options_.branching_factor = options_.memtable_branching_factor;
-  mem_options_.point_index = options_.memtable_point_index;
-  mem_options_.prefix_extractor = options_.prefix_extractor.get();
-  mem_options_.whole_key_filtering = options_.memtable_whole_key_filtering;
-  mem_options_.bloom_bits =
-      DynamicBloom::TotalBitsFor(options_.write_buffer_size,
-                                 std::min(options_.memtable_prefix_bloom_size_ratio, 0.25));
 }
 
 DBImpl::~DBImpl() { Close().PermitUncheckedError(); }
@@ -106,25 +75,20 @@ Status DBImpl::Close() {
     if (s.ok()) s = c;
   }
   old_logs_.clear();
-  sv_cache_.ResetAll();
   {
     MutexLock l(&mu_);
     if (!snapshots_.empty()) {
       Log(InfoLogLevel::kWarn, info_log_.get(), "closing with %" PRIu64 " live snapshots",
           snapshots_.count());
     }
-    if (super_version_ != nullptr) {
-      super_version_->Unref();
-      super_version_ = nullptr;
+    // Unflushed immutable memtables are in their WALs: recovery replays
+    // them. Handles the user still holds are dangling from here on.
+    if (versions_ != nullptr) {
+      for (const auto& cfd : versions_->column_families()->all()) cfd->ReleaseResources();
     }
-    // Unflushed immutable memtables are in their WALs: recovery replays them.
-    for (const ImmMemTable& imm : imm_) imm.mem->Unref();
-    imm_.clear();
   }
-  if (mem_ != nullptr) mem_->Unref();
-  mem_ = nullptr;
-  versions_.reset();
-  table_cache_.reset();
+  // The family objects (and the version set) stay until the destructor:
+  // calls after Close find no memtable or SuperVersion and fail cleanly.
   if (db_lock_ != nullptr) {
     Status ls = fs_->UnlockFile(std::move(db_lock_));
     if (s.ok()) s = ls;
@@ -138,29 +102,22 @@ Status DBImpl::Close() {
 
 // ---- SuperVersion handling ----
 
-SuperVersion* DBImpl::AcquireSuperVersion() {
-  SuperVersion* sv = sv_cache_.Acquire();
+SuperVersion* DBImpl::AcquireSuperVersion(ColumnFamilyData* cfd) {
+  SuperVersion* sv = cfd->sv_cache.Acquire();
   if (sv == nullptr) {
     MutexLock l(&mu_);
-    if (super_version_ == nullptr) {
+    if (cfd->super_version == nullptr) {
       // Closed: hand the slot back empty; the caller reports the shutdown.
-      sv_cache_.Release(nullptr);
+      cfd->sv_cache.Release(nullptr);
       return nullptr;
     }
-    sv = super_version_->Ref();
+    sv = cfd->super_version->Ref();
   }
   return sv;
 }
 
-void DBImpl::ReleaseSuperVersion(SuperVersion* sv) { sv_cache_.Release(sv); }
-
-void DBImpl::InstallSuperVersion(SuperVersion* sv) {
-  mu_.AssertHeld();
-  sv->version_number = ++super_version_number_;
-  SuperVersion* old = super_version_;
-  super_version_ = sv->Ref();
-  sv_cache_.ResetAll();
-  if (old != nullptr) old->Unref();
+void DBImpl::ReleaseSuperVersion(ColumnFamilyData* cfd, SuperVersion* sv) {
+  cfd->sv_cache.Release(sv);
 }
 
 SequenceNumber DBImpl::ReadSequence(const ReadOptions& options) const {
@@ -170,14 +127,15 @@ SequenceNumber DBImpl::ReadSequence(const ReadOptions& options) const {
 
 // ---- reads ----
 
-Status DBImpl::GetImpl(const ReadOptions& options, SuperVersion* sv, SequenceNumber seq,
-                       const Slice& key, std::string* value, bool* memtable_hit) {
+Status DBImpl::GetImpl(const ReadOptions& options, ColumnFamilyData* cfd, SuperVersion* sv,
+                       SequenceNumber seq, const Slice& key, std::string* value,
+                       bool* memtable_hit) {
   const LookupKey lkey(key, seq);
   // One operand buffer per thread, reused by every lookup.
   thread_local MergeContext merge_context;
   merge_context.Clear();
   SequenceNumber max_covering_tombstone_seq = 0;
-  const MergeOperator* merge_operator = options_.merge_operator.get();
+  const MergeOperator* merge_operator = cfd->options().merge_operator.get();
   Status s;
   bool done = sv->mem->Get(lkey, value, &s, &merge_context, &max_covering_tombstone_seq,
                            merge_operator);
@@ -187,7 +145,7 @@ Status DBImpl::GetImpl(const ReadOptions& options, SuperVersion* sv, SequenceNum
   }
   *memtable_hit = done;
   if (done) return s;
-  GetContext ctx(icmp_.user_comparator(), key, value, merge_operator, &merge_context,
+  GetContext ctx(cfd->user_comparator(), key, value, merge_operator, &merge_context,
                  &max_covering_tombstone_seq);
   if (!merge_context.empty()) ctx.SetMergeInProgress();
   s = sv->current->Get(options, lkey.internal_key(), &ctx, &max_covering_tombstone_seq);
@@ -211,15 +169,13 @@ Status DBImpl::GetImpl(const ReadOptions& options, SuperVersion* sv, SequenceNum
 
 Status DBImpl::Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
                    std::string* value) {
-  if (cf != nullptr && cf->GetID() != 0) {
-    return Status::NotSupported("column families other than \"default\" are not supported yet");
-  }
+  ColumnFamilyData* cfd = FamilyOf(cf);
   const uint64_t start = stats_ != nullptr ? clock_->NowNanos() : 0;
-  SuperVersion* sv = AcquireSuperVersion();
+  SuperVersion* sv = AcquireSuperVersion(cfd);
   if (sv == nullptr) return Status::ShutdownInProgress("Get on a closed database");
   bool memtable_hit = false;
-  Status s = GetImpl(options, sv, ReadSequence(options), key, value, &memtable_hit);
-  ReleaseSuperVersion(sv);
+  Status s = GetImpl(options, cfd, sv, ReadSequence(options), key, value, &memtable_hit);
+  ReleaseSuperVersion(cfd, sv);
   if (stats_ != nullptr) {
     stats_->recordTick(NUMBER_KEYS_READ);
     stats_->recordTick(memtable_hit ? MEMTABLE_HIT : MEMTABLE_MISS);
@@ -236,7 +192,7 @@ std::vector<Status> DBImpl::MultiGet(const ReadOptions& options, const std::vect
                                      std::vector<std::string>* values) {
   values->resize(keys.size());
   std::vector<Status> statuses(keys.size());
-  SuperVersion* sv = AcquireSuperVersion();
+  SuperVersion* sv = AcquireSuperVersion(default_cfd_);
   if (sv == nullptr) {
     for (Status& s : statuses) s = Status::ShutdownInProgress("MultiGet on a closed database");
     return statuses;
@@ -248,13 +204,13 @@ std::vector<Status> DBImpl::MultiGet(const ReadOptions& options, const std::vect
   uint64_t bytes = 0;
   for (size_t i = 0; i < keys.size(); i++) {
     bool memtable_hit;
-    statuses[i] = GetImpl(options, sv, seq, keys[i], &(*values)[i], &memtable_hit);
+    statuses[i] = GetImpl(options, default_cfd_, sv, seq, keys[i], &(*values)[i], &memtable_hit);
     if (statuses[i].ok()) {
       found++;
       bytes += (*values)[i].size();
     }
   }
-  ReleaseSuperVersion(sv);
+  ReleaseSuperVersion(default_cfd_, sv);
   if (stats_ != nullptr) {
     stats_->recordTick(NUMBER_KEYS_READ, keys.size());
     stats_->recordTick(NUMBER_KEYS_FOUND, found);
@@ -264,20 +220,18 @@ std::vector<Status> DBImpl::MultiGet(const ReadOptions& options, const std::vect
 }
 
 std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options, ColumnFamilyHandle* cf) {
-  if (cf != nullptr && cf->GetID() != 0) {
-    return NewErrorIterator(
-        Status::NotSupported("column families other than \"default\" are not supported yet"));
-  }
+  ColumnFamilyData* cfd = FamilyOf(cf);
   // The iterator keeps its own reference to the SuperVersion (not the
   // thread's cached one: it may outlive this call and move between threads).
   SuperVersion* sv;
   {
     MutexLock l(&mu_);
-    if (super_version_ == nullptr) {
+    if (cfd->super_version == nullptr) {
       return NewErrorIterator(Status::ShutdownInProgress("NewIterator on a closed database"));
     }
-    sv = super_version_->Ref();
+    sv = cfd->super_version->Ref();
   }
+  const InternalKeyComparator& icmp = cfd->icmp();
   const SequenceNumber seq = ReadSequence(options);
   std::vector<std::unique_ptr<InternalIterator>> children;
   // Range tombstones of every source; the memtables' lists are shared, the
@@ -302,14 +256,14 @@ std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options, Column
   if (version_tombstones != nullptr) tombstones.push_back(version_tombstones);
   sv->current->AddIterators(options, &children, &tombstones, seq);
   std::vector<InternalIterator*> input;
-  input.push_back(NewMergingIterator(&icmp_, std::move(children)));
+  input.push_back(NewMergingIterator(&icmp, std::move(children)));
   return NewDBIterator(
-      options, icmp_.user_comparator(), std::move(input), seq, stats_,
+      options, icmp.user_comparator(), std::move(input), seq, stats_,
       [sv, owned = std::move(owned)]() mutable {
         owned.clear();
         sv->Unref();
       },
-      options_.merge_operator.get(), std::move(tombstones), options_.prefix_extractor.get());
+      cfd->options().merge_operator.get(), std::move(tombstones), cfd->options().prefix_extractor.get());
 }
 
 const Snapshot* DBImpl::GetSnapshot() {
@@ -343,11 +297,11 @@ bool StripPropertyPrefix(Slice* name) {
 }  // namespace
 
 bool DBImpl::GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint64_t* value) {
-  if (cf != nullptr && cf->GetID() != 0) return false;
+  ColumnFamilyData* cfd = FamilyOf(cf);
   Slice name = property;
   if (!StripPropertyPrefix(&name)) return false;
   MutexLock l(&mu_);
-  const SuperVersion* sv = super_version_;
+  const SuperVersion* sv = cfd->super_version;
   if (sv == nullptr) return false;
   uint64_t imm_size = 0, imm_entries = 0, imm_deletes = 0;
   for (const MemTable* m : sv->imm) {
@@ -380,7 +334,8 @@ bool DBImpl::GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint6
     for (int level = 0; level < sv->current->num_levels(); ++level) {
       for (const FileMetaData* f : sv->current->files(level)) {
         std::shared_ptr<const TableProperties> props;
-        if (table_cache_->GetTableProperties(TableFileMeta{f->number, f->file_size, level}, &props)
+        if (cfd->table_cache()
+                ->GetTableProperties(TableFileMeta{f->number, f->file_size, level}, &props)
                 .ok()) {
           entries += props->num_entries;
           deletes += props->num_deletions;
@@ -405,13 +360,13 @@ bool DBImpl::GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint6
                  ? (options_.delayed_write_rate != 0 ? options_.delayed_write_rate : 16ull << 20)
                  : 0;
   } else if (name == "num-running-compactions") {
-    *value = static_cast<uint64_t>(picker_->running_compactions());
+    *value = static_cast<uint64_t>(cfd->picker()->running_compactions());
   } else if (name == "num-running-flushes") {
     *value = flush_scheduled_ ? 1 : 0;
   } else if (name == "compaction-pending") {
-    *value = picker_->NeedsCompaction(sv->current) ? 1 : 0;
+    *value = cfd->picker()->NeedsCompaction(sv->current) ? 1 : 0;
   } else if (name == "mem-table-flush-pending") {
-    *value = imm_.empty() ? 0 : 1;
+    *value = cfd->imm.empty() ? 0 : 1;
   } else if (name == "base-level") {
     *value = static_cast<uint64_t>(sv->current->base_level());
   } else if (name == "num-live-versions") {
@@ -419,12 +374,12 @@ bool DBImpl::GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint6
   } else if (name == "stall-micros") {
     *value = stall_micros_;
   } else if (name == "flush-write-bytes") {
-    *value = level_stats_[0].bytes_written;
+    *value = cfd->level_stats[0].bytes_written;
   } else if (name == "compact-write-bytes" || name == "compact-read-bytes") {
     const bool write = name == "compact-write-bytes";
     uint64_t sum = 0;
     for (int level = 1; level < kMaxLevels; ++level) {
-      sum += write ? level_stats_[level].bytes_written : level_stats_[level].bytes_read;
+      sum += write ? cfd->level_stats[level].bytes_written : cfd->level_stats[level].bytes_read;
     }
     *value = sum;
   } else if (name.starts_with("num-files-at-level")) {
@@ -447,7 +402,7 @@ bool DBImpl::GetProperty(ColumnFamilyHandle* cf, const Slice& property, std::str
     *value = std::to_string(n);
     return true;
   }
-  if (cf != nullptr && cf->GetID() != 0) return false;
+  ColumnFamilyData* cfd = FamilyOf(cf);
   Slice name = property;
   if (!StripPropertyPrefix(&name)) return false;
   if (name != "stats" && name != "dbstats") return false;
@@ -455,11 +410,12 @@ bool DBImpl::GetProperty(ColumnFamilyHandle* cf, const Slice& property, std::str
   uint64_t mem_bytes = 0, entries = 0, deletes = 0, imm_count = 0, snapshots = 0;
   {
     MutexLock l(&mu_);
-    if (super_version_ == nullptr) return false;
-    mem_bytes = super_version_->mem->ApproximateMemoryUsage();
-    entries = super_version_->mem->num_entries();
-    deletes = super_version_->mem->num_deletes();
-    imm_count = super_version_->imm.size();
+    const SuperVersion* sv = cfd->super_version;
+    if (sv == nullptr) return false;
+    mem_bytes = sv->mem->ApproximateMemoryUsage();
+    entries = sv->mem->num_entries();
+    deletes = sv->mem->num_deletes();
+    imm_count = sv->imm.size();
     snapshots = snapshots_.count();
   }
   const uint64_t groups = write_groups_.load(std::memory_order_relaxed);
@@ -484,25 +440,98 @@ bool DBImpl::GetProperty(ColumnFamilyHandle* cf, const Slice& property, std::str
            mem_bytes, entries, deletes, imm_count, snapshots);
   *value = buf;
   MutexLock l(&mu_);
-  *value += LevelStatsString();
+  *value += LevelStatsString(cfd);
   return true;
 }
 
-// ---- not in this slice ----
+// ---- column families ----
 
-Status DBImpl::CreateColumnFamily(const ColumnFamilyOptions&, const std::string&,
+Status DBImpl::CreateColumnFamily(const ColumnFamilyOptions& options, const std::string& name,
                                   ColumnFamilyHandle** handle) {
-  if (handle != nullptr) *handle = nullptr;
-  return Status::NotSupported("CreateColumnFamily: column families are not supported yet");
+  if (handle == nullptr) return Status::InvalidArgument("CreateColumnFamily: handle is null");
+  *handle = nullptr;
+  return CreateColumnFamilyImpl(options, name, handle);
 }
 
-Status DBImpl::DropColumnFamily(ColumnFamilyHandle*) {
-  return Status::NotSupported("DropColumnFamily: column families are not supported yet");
+Status DBImpl::CreateColumnFamilyImpl(const ColumnFamilyOptions& options, const std::string& name,
+                                      ColumnFamilyHandle** handle) {
+  Status s = ValidateColumnFamilyOptions(options);
+  if (!s.ok()) return s;
+  if (name.empty()) return Status::InvalidArgument("column family name must not be empty");
+  ColumnFamilyData* created = nullptr;
+  // Exclusive: the write path reads the family set without the mutex.
+  s = RunExclusive([&]() -> Status {
+    {
+      MutexLock l(&mu_);
+      if (versions_->column_families()->GetByName(name) != nullptr) {
+        return Status::InvalidArgument("column family already exists", name);
+      }
+      // The family's data starts in the current WAL.
+      Status st = versions_->CreateColumnFamily(name, options, log_number_, &mu_, &created);
+      if (!st.ok()) return st;
+      created->mem = new MemTable(created->icmp(), created->mem_options());
+      created->mem_log_number = log_number_;
+      created->Ref();  // the handle's
+      InstallNewSuperVersion(created);
+      multi_cf_ = versions_->column_families()->NumberOfColumnFamilies() > 1;
+      Log(info_log_.get(), "created column family \"%s\" (id %u)", name.c_str(), created->id());
+    }
+    RewriteOptionsFile();
+    return Status::OK();
+  });
+  if (!s.ok()) return s;
+  *handle = new ColumnFamilyHandleImpl(created);
+  return Status::OK();
+}
+
+Status DBImpl::DropColumnFamily(ColumnFamilyHandle* handle) {
+  if (handle == nullptr) return Status::InvalidArgument("DropColumnFamily: handle is null");
+  ColumnFamilyData* cfd = FamilyOf(handle);
+  if (cfd->id() == 0) {
+    return Status::InvalidArgument("Can't drop default column family");
+  }
+  return RunExclusive([&]() -> Status {
+    {
+      MutexLock l(&mu_);
+      if (cfd->dropped()) {
+        return Status::InvalidArgument("column family already dropped", cfd->name());
+      }
+      Status st = versions_->DropColumnFamily(cfd, &mu_);
+      if (!st.ok()) return st;
+      // Out of the live set: no write, flush or compaction picks it again;
+      // the set's reference goes (handles keep theirs).
+      multi_cf_ = versions_->column_families()->NumberOfColumnFamilies() > 1;
+      Log(info_log_.get(), "dropped column family \"%s\" (id %u)", cfd->name().c_str(), cfd->id());
+      UnrefFamily(cfd);
+      // Its WAL data is no longer needed: older WALs may go.
+      DeleteObsoleteFiles();
+    }
+    RewriteOptionsFile();
+    return Status::OK();
+  });
+}
+
+void DBImpl::UnrefFamily(ColumnFamilyData* cfd) {
+  mu_.AssertHeld();
+  if (cfd->Unref() && cfd->dropped()) {
+    // Nothing refers to the dropped family any more: its Versions go, and
+    // with them (once iterators let go of their SuperVersions) its files.
+    cfd->ReleaseResources();
+  }
 }
 
 Status DBImpl::DestroyColumnFamilyHandle(ColumnFamilyHandle* handle) {
   if (handle == nullptr || handle == default_cf_.get()) return Status::OK();
-  return Status::InvalidArgument("DestroyColumnFamilyHandle: unknown handle");
+  auto* impl = static_cast<ColumnFamilyHandleImpl*>(handle);
+  {
+    MutexLock l(&mu_);
+    if (!closed_) {
+      UnrefFamily(impl->cfd());
+      DeleteObsoleteFiles();
+    }
+  }
+  delete impl;
+  return Status::OK();
 }
 
 ColumnFamilyHandle* DBImpl::DefaultColumnFamily() const { return default_cf_.get(); }

@@ -1,11 +1,14 @@
 // DBImpl: the database engine behind the public DB interface.
 //
-// This slice keeps all data in memtables backed by the WAL: writes go through
-// the WriteThread (group commit) into one WAL record per group and then into
-// the mutable memtable; reads take a SuperVersion without the DB mutex;
-// recovery replays the MANIFEST and then the WAL files. The shape is the one
-// the full LSM needs (DESIGN.md section 4): flush and compaction plug into
-// PreprocessWrite (memtable switch) and InstallSuperVersion.
+// Writes go through the WriteThread (group commit) into one WAL record per
+// group -- shared by every column family, so a batch touching several
+// families is atomic by construction -- and then into each family's mutable
+// memtable; reads take the family's SuperVersion without the DB mutex;
+// recovery replays the MANIFEST and then the WAL files (each record only
+// into the families whose log number is not past that WAL). A full memtable
+// switches that family's memtable and starts a new WAL; a WAL is deleted
+// once no live family has unflushed data in it. Flushes and compactions
+// work per family (db/column_family.h holds a family's state).
 //
 // Implementation is split by concern: db_impl.cc (reads, snapshots,
 // properties, close), db_impl_write.cc (write path), db_impl_open.cc (open,
@@ -18,14 +21,18 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "db/column_family.h"
 #include "db/compaction/compaction.h"
 #include "db/dbformat.h"
 #include "db/log_writer.h"
+#include "db/memtable_inserter.h"
 #include "db/snapshot_impl.h"
 #include "db/super_version.h"
 #include "db/table_cache.h"
@@ -45,8 +52,12 @@ class DBImpl final : public DB {
   DBImpl(const Options& options, const std::string& dbname);
   ~DBImpl() override;
 
-  // Opens or creates the database (called once by DB::Open).
-  Status Open();
+  // Opens or creates the database (called once by DB::Open) with the
+  // given families; *handles gets one per descriptor, in order.
+  // descriptors_given: false for DB::Open without descriptors (a DB with
+  // more families is then an InvalidArgument "You have to open all ...").
+  Status Open(const std::vector<ColumnFamilyDescriptor>& families,
+              std::vector<ColumnFamilyHandle*>* handles, bool descriptors_given);
 
   using DB::CompactRange;
   using DB::Delete;
@@ -104,16 +115,23 @@ class DBImpl final : public DB {
   Status WaitForCompact();
 
  private:
-  class DefaultColumnFamilyHandle;
   struct RecoveryState;
+
+  // The family of a handle (null = default) without a lookup.
+  ColumnFamilyData* FamilyOf(ColumnFamilyHandle* cf) const {
+    return cf == nullptr ? default_cfd_ : static_cast<ColumnFamilyHandleImpl*>(cf)->cfd();
+  }
 
   // ---- write path (db_impl_write.cc) ----
   // force: go through the write thread even with an empty batch (memtable
   // switch requests).
   Status WriteImpl(const WriteOptions& options, WriteBatch* batch, bool force = false);
-  // Rejects batches this slice cannot apply (merge, range deletion, column
-  // families other than the default one) before anything is logged.
+  // Rejects batches this slice cannot apply (merge, range deletion, unknown
+  // or dropped column families) before anything is logged.
   Status CheckBatchSupported(const WriteBatch& batch) const;
+  // Runs fn as the (exclusive) leader of a write group: no write is being
+  // logged or inserted meanwhile. For family creation and drop.
+  Status RunExclusive(const std::function<Status()>& fn);
   // Leader-only work before a group is logged: background error check,
   // memtable switches and write stalls. group_bytes sizes the slowdown.
   Status PreprocessWrite(uint64_t group_bytes);
@@ -135,45 +153,63 @@ class DBImpl final : public DB {
   // deleted (history cut off by point-in-time recovery).
   Status ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_data, bool* dropped);
   Status CreateWAL(uint64_t number);
-  Status WriteManifestSnapshot(const RecoveryState& state);
   Status EnsureIdentity();
   void LogOptions();
+  // Rewrites the OPTIONS file with every live family (failures are
+  // logged). Called without mu_ by the exclusive write leader or in Open.
+  void RewriteOptionsFile();
+  Status CreateColumnFamilyImpl(const ColumnFamilyOptions& options, const std::string& name,
+                                ColumnFamilyHandle** handle);
+  // Drops a reference to cfd; a dropped family's last one releases its
+  // memtables and Versions. REQUIRES: mu_.
+  void UnrefFamily(ColumnFamilyData* cfd) REQUIRES(mu_);
 
   // ---- flush and compaction (db_impl_compaction_flush.cc) ----
-  // Makes the mutable memtable immutable and starts a new WAL and memtable.
-  // Leader-only (or during open); takes mu_.
-  Status SwitchMemtable();
-  // Asks the next write-group leader to switch memtables; returns when done.
-  Status SwitchMemtableThroughWriteThread();
+  // Starts a new WAL and makes the mutable memtable of each family in
+  // `families` immutable (a new empty one replaces it). Families with an
+  // empty memtable move their WAL number to the new WAL. Leader-only (or
+  // during open); takes mu_.
+  Status SwitchMemtables(const std::vector<ColumnFamilyData*>& families);
+  // Asks the next write-group leader to switch cfd's memtable; returns when
+  // done.
+  Status SwitchMemtableThroughWriteThread(ColumnFamilyData* cfd);
   void MaybeScheduleFlushOrCompaction() REQUIRES(mu_);
   void BackgroundCallFlush();
   void BackgroundCallCompaction();
-  Status BackgroundFlush() REQUIRES(mu_);
-  // Runs one picked (or manual) compaction; releases mu_ while it works.
-  Status RunCompaction(Compaction* c) REQUIRES(mu_);
-  // Writes mem as one level-0 table and records it in edit (mu_ released
-  // meanwhile). *meta_out gets the file (number 0 if nothing was written).
-  Status WriteLevel0Table(MemTable* mem, VersionEdit* edit, FileMetaData* meta_out) REQUIRES(mu_);
+  // Flushes the oldest immutable memtable of one family that has one.
+  Status BackgroundFlush(bool* flushed) REQUIRES(mu_);
+  // Runs one picked (or manual) compaction of cfd; releases mu_ while it
+  // works.
+  Status RunCompaction(ColumnFamilyData* cfd, Compaction* c) REQUIRES(mu_);
+  // Writes mem as one level-0 table of cfd and records it in edit (mu_
+  // released meanwhile). *meta_out gets the file (number 0 if nothing was
+  // written).
+  Status WriteLevel0Table(ColumnFamilyData* cfd, MemTable* mem, VersionEdit* edit,
+                          FileMetaData* meta_out) REQUIRES(mu_);
   void DeleteObsoleteFiles() REQUIRES(mu_);
-  // The compaction filter for one job: options' filter, or a new one from
-  // the factory (kept in *owned), or null.
-  const CompactionFilter* CompactionFilterFor(bool manual, bool full,
+  // The oldest WAL some live family still needs. REQUIRES: mu_.
+  uint64_t MinLogNumberInUse() const REQUIRES(mu_);
+  // The compaction filter for one job of cfd: its options' filter, or a new
+  // one from the factory (kept in *owned), or null.
+  const CompactionFilter* CompactionFilterFor(ColumnFamilyData* cfd, bool manual, bool full,
                                               std::unique_ptr<CompactionFilter>* owned);
   // Whether user_key may be in a level below c's output (without mu_).
   bool KeyMayExistBelow(Compaction* c, const Slice& user_key);
   void RecordBackgroundError(const Status& s) REQUIRES(mu_);
-  // A SuperVersion of the current memtables and Version, installed.
-  void InstallNewSuperVersion() REQUIRES(mu_);
-  std::string LevelStatsString() REQUIRES(mu_);
+  // A SuperVersion of cfd's current memtables and Version, installed; the
+  // write-stall flag is recomputed.
+  void InstallNewSuperVersion(ColumnFamilyData* cfd) REQUIRES(mu_);
+  // Whether a family's compaction picker has work, and the family whose
+  // need is the most urgent.
+  bool AnyCompactionNeeded() const REQUIRES(mu_);
+  std::string LevelStatsString(ColumnFamilyData* cfd) REQUIRES(mu_);
 
   // ---- reads (db_impl.cc) ----
-  // One point lookup in sv at sequence seq.
-  Status GetImpl(const ReadOptions& options, SuperVersion* sv, SequenceNumber seq,
-                 const Slice& key, std::string* value, bool* memtable_hit);
-  SuperVersion* AcquireSuperVersion();
-  void ReleaseSuperVersion(SuperVersion* sv);
-  // Publishes sv as current (takes its reference) and drops the old one.
-  void InstallSuperVersion(SuperVersion* sv) REQUIRES(mu_);
+  // One point lookup in cfd's sv at sequence seq.
+  Status GetImpl(const ReadOptions& options, ColumnFamilyData* cfd, SuperVersion* sv,
+                 SequenceNumber seq, const Slice& key, std::string* value, bool* memtable_hit);
+  SuperVersion* AcquireSuperVersion(ColumnFamilyData* cfd);
+  void ReleaseSuperVersion(ColumnFamilyData* cfd, SuperVersion* sv);
   SequenceNumber ReadSequence(const ReadOptions& options) const;
 
   // ---- immutable after Open ----
@@ -182,19 +218,16 @@ class DBImpl final : public DB {
   Env* const env_;
   FileSystem* const fs_;
   SystemClock* const clock_;
-  const InternalKeyComparator icmp_;
   Statistics* stats_;  // borrowed from options_.statistics; may be null
   std::shared_ptr<Logger> info_log_;
   std::unique_ptr<FileLock> db_lock_;
   std::unique_ptr<Directory> db_dir_;
-  std::unique_ptr<DefaultColumnFamilyHandle> default_cf_;
   FileOptions wal_file_options_;
-  MemTableOptions mem_options_;
 
-  std::unique_ptr<TableCache> table_cache_;
   std::unique_ptr<VersionSet> versions_;
-  std::unique_ptr<CompactionPicker> picker_;
-  BlockBasedTableOptions table_options_;
+  // The default family and its handle, cached for the single-family paths.
+  ColumnFamilyData* default_cfd_ = nullptr;
+  std::unique_ptr<ColumnFamilyHandleImpl> default_cf_;
   std::string db_id_;
   std::string db_session_id_;
   int max_flushes_ = 1;
@@ -208,32 +241,29 @@ class DBImpl final : public DB {
   // prefix (never a later synced write without an earlier one). Dropped
   // once their memtable is in a table.
   std::vector<std::unique_ptr<log::Writer>> old_logs_;
-  // Current mutable memtable; we hold one reference (the SuperVersion another).
-  MemTable* mem_ = nullptr;
   uint64_t log_number_ = 0;
   SequenceNumber last_allocated_sequence_ = 0;
-  // Set by Flush: the next leader switches memtables.
+  // Set by Flush (with the family's switch_requested): the next leader
+  // switches the requested families' memtables.
   std::atomic<bool> switch_requested_{false};
+  // Set while RunExclusive waits: the next leader runs the function.
+  std::atomic<const std::function<Status()>*> exclusive_fn_{nullptr};
+  Status exclusive_status_;
+  std::mutex exclusive_mu_;  // one RunExclusive at a time
+  // More than one live family (leader-owned: families change only in
+  // RunExclusive or during open).
+  bool multi_cf_ = false;
   WriteBatch group_batch_;  // concatenation buffer for multi-writer groups
+  // Where the current group's records go (set by the leader, read by the
+  // group's parallel memtable writers).
+  MemTableTargets write_targets_;
 
   // ---- guarded by mu_ ----
   mutable Mutex mu_;
-  SuperVersion* super_version_ GUARDED_BY(mu_) = nullptr;
-  uint64_t super_version_number_ GUARDED_BY(mu_) = 0;
   SnapshotList snapshots_ GUARDED_BY(mu_);
   Status bg_error_ GUARDED_BY(mu_);
   bool closed_ GUARDED_BY(mu_) = false;
   CondVar bg_cv_{&mu_};  // signalled when background work finishes
-  // Immutable memtables, newest first, each with the oldest WAL holding
-  // its data.
-  struct ImmMemTable {
-    MemTable* mem;
-    uint64_t log_number;
-  };
-  std::vector<ImmMemTable> imm_ GUARDED_BY(mu_);
-  uint64_t mem_log_number_ GUARDED_BY(mu_) = 0;  // oldest WAL with data of mem_
-  uint64_t memtables_switched_ GUARDED_BY(mu_) = 0;
-  uint64_t memtables_flushed_ GUARDED_BY(mu_) = 0;
   bool flush_scheduled_ GUARDED_BY(mu_) = false;
   int compactions_scheduled_ GUARDED_BY(mu_) = 0;
   int manual_compactions_ GUARDED_BY(mu_) = 0;
@@ -246,16 +276,6 @@ class DBImpl final : public DB {
   std::atomic<bool> stall_check_needed_{false};
 
   // Statistics for strata.stats.
-  struct LevelStats {
-    uint64_t bytes_read = 0;     // input bytes of compactions into this level
-    uint64_t bytes_written = 0;  // bytes written to this level
-    uint64_t bytes_moved = 0;    // trivially moved into this level
-    uint64_t micros = 0;
-    uint64_t count = 0;
-    uint64_t files_in = 0;
-    uint64_t files_out = 0;
-  };
-  LevelStats level_stats_[kMaxLevels] GUARDED_BY(mu_);
   uint64_t stall_micros_ GUARDED_BY(mu_) = 0;
   uint64_t stall_stops_ GUARDED_BY(mu_) = 0;
   uint64_t stall_slowdowns_ GUARDED_BY(mu_) = 0;
@@ -271,8 +291,6 @@ class DBImpl final : public DB {
   std::atomic<uint64_t> wal_syncs_{0};
   std::atomic<uint64_t> wal_bytes_{0};
   std::atomic<size_t> last_sync_group_size_{0};  // a hint, relaxed
-
-  LocalSuperVersionCache sv_cache_;
 };
 
 }  // namespace strata

@@ -44,28 +44,17 @@ TableOutputOptions MakeOutputOptions(const std::string& dbname, const Options& o
 // ---------------------------------------------------------------------------
 // SuperVersions and memtable switches
 
-void DBImpl::InstallNewSuperVersion() {
+void DBImpl::InstallNewSuperVersion(ColumnFamilyData* cfd) {
   mu_.AssertHeld();
-  auto* sv = new SuperVersion;
-  mem_->Ref();
-  sv->mem = mem_;
-  for (const ImmMemTable& imm : imm_) {
-    imm.mem->Ref();
-    sv->imm.push_back(imm.mem);
+  cfd->InstallSuperVersion();
+  bool stall = false;
+  for (const ColumnFamilyData* c : versions_->column_families()->live()) {
+    stall = stall || c->NeedsWriteSlowdown();
   }
-  sv->current = versions_->current();
-  sv->current->Ref();
-  InstallSuperVersion(sv);
-  const Version* v = versions_->current();
-  const bool stall =
-      !options_.disable_auto_compactions &&
-      (v->NumLevelFiles(0) >= options_.level0_slowdown_writes_trigger ||
-       (options_.soft_pending_compaction_bytes_limit > 0 &&
-        v->EstimatedPendingCompactionBytes() >= options_.soft_pending_compaction_bytes_limit));
   stall_check_needed_.store(stall, std::memory_order_release);
 }
 
-Status DBImpl::SwitchMemtable() {
+Status DBImpl::SwitchMemtables(const std::vector<ColumnFamilyData*>& families) {
   // A new WAL first: if it cannot be created, nothing changes.
   const uint64_t new_log = versions_->NewFileNumber();
   std::unique_ptr<log::Writer> old_log = std::move(log_);
@@ -78,10 +67,26 @@ Status DBImpl::SwitchMemtable() {
   }
   // The old WAL stays open, unsynced, until a synced write or its flush.
   old_logs_.push_back(std::move(old_log));
-  auto* fresh = new MemTable(icmp_, mem_options_);
+  std::vector<MemTable*> fresh;
+  for (ColumnFamilyData* cfd : families) {
+    fresh.push_back(new MemTable(cfd->icmp(), cfd->mem_options()));
+  }
   MutexLock l(&mu_);
-  // WALs whose memtables are already in tables need no sync any more.
-  const uint64_t min_log = versions_->log_number();
+  for (size_t i = 0; i < families.size(); ++i) {
+    ColumnFamilyData* cfd = families[i];
+    // Our reference to the old memtable moves to imm; fresh's creation
+    // reference is ours now.
+    cfd->imm.insert(cfd->imm.begin(), ImmMemTable{cfd->mem, cfd->mem_log_number});
+    cfd->mem = fresh[i];
+    ++cfd->memtables_switched;
+  }
+  // Every family whose mutable memtable is empty has no data in the older
+  // WALs any more (only the leader inserts): it needs the new WAL only.
+  for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+    if (cfd->mem->num_entries() == 0) cfd->mem_log_number = new_log;
+  }
+  // WALs whose data is all in tables need no sync any more.
+  const uint64_t min_log = MinLogNumberInUse();
   for (auto it = old_logs_.begin(); it != old_logs_.end();) {
     if ((*it)->log_number() < min_log) {
       (*it)->Close().PermitUncheckedError();
@@ -90,20 +95,23 @@ Status DBImpl::SwitchMemtable() {
       ++it;
     }
   }
-  // Our reference to the old memtable moves to imm_; fresh's creation
-  // reference is ours now.
-  imm_.insert(imm_.begin(), ImmMemTable{mem_, mem_log_number_});
-  mem_ = fresh;
-  mem_log_number_ = new_log;
-  ++memtables_switched_;
-  InstallNewSuperVersion();
+  for (ColumnFamilyData* cfd : families) InstallNewSuperVersion(cfd);
   MaybeScheduleFlushOrCompaction();
-  if (!s.ok()) RecordBackgroundError(s);
   return s;
 }
 
-Status DBImpl::SwitchMemtableThroughWriteThread() {
+uint64_t DBImpl::MinLogNumberInUse() const {
+  mu_.AssertHeld();
+  uint64_t min_log = ~uint64_t{0};
+  for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
+    min_log = std::min(min_log, cfd->OldestLogWithData());
+  }
+  return min_log;
+}
+
+Status DBImpl::SwitchMemtableThroughWriteThread(ColumnFamilyData* cfd) {
   // Any leader that takes this empty write into its group switches first.
+  cfd->switch_requested.store(true, std::memory_order_release);
   switch_requested_.store(true, std::memory_order_release);
   WriteBatch empty;
   WriteOptions options;
@@ -124,17 +132,23 @@ Status DBImpl::MaybeStallWrite(uint64_t group_bytes) {
         return Status::ShutdownInProgress("write during close");
       }
       if (!bg_error_.ok()) return bg_error_;
-      const Version* v = versions_->current();
-      const bool too_many_memtables =
-          static_cast<int>(imm_.size()) >= std::max(1, options_.max_write_buffer_number - 1) &&
-          mem_->ApproximateMemoryUsage() >= options_.write_buffer_size;
-      // Without automatic compactions nothing would ever clear these.
-      const bool auto_compact = !options_.disable_auto_compactions;
-      const bool too_many_l0 =
-          auto_compact && v->NumLevelFiles(0) >= options_.level0_stop_writes_trigger;
-      const bool too_much_debt =
-          auto_compact && options_.hard_pending_compaction_bytes_limit > 0 &&
-          v->EstimatedPendingCompactionBytes() >= options_.hard_pending_compaction_bytes_limit;
+      bool too_many_memtables = false, too_many_l0 = false, too_much_debt = false;
+      for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
+        const Options& o = cfd->options();
+        const Version* v = cfd->current();
+        too_many_memtables =
+            too_many_memtables ||
+            (static_cast<int>(cfd->imm.size()) >= std::max(1, o.max_write_buffer_number - 1) &&
+             cfd->mem->ApproximateMemoryUsage() >= o.write_buffer_size);
+        // Without automatic compactions nothing would ever clear these.
+        const bool auto_compact = !o.disable_auto_compactions;
+        too_many_l0 =
+            too_many_l0 || (auto_compact && v->NumLevelFiles(0) >= o.level0_stop_writes_trigger);
+        too_much_debt =
+            too_much_debt ||
+            (auto_compact && o.hard_pending_compaction_bytes_limit > 0 &&
+             v->EstimatedPendingCompactionBytes() >= o.hard_pending_compaction_bytes_limit);
+      }
       if (!too_many_memtables && !too_many_l0 && !too_much_debt) break;
       if (!stopped) {
         stopped = true;
@@ -153,12 +167,10 @@ Status DBImpl::MaybeStallWrite(uint64_t group_bytes) {
         stats_->measureTime(WRITE_STALL, waited);
       }
     }
-    const Version* v = versions_->current();
-    const bool slowdown =
-        !options_.disable_auto_compactions &&
-        (v->NumLevelFiles(0) >= options_.level0_slowdown_writes_trigger ||
-         (options_.soft_pending_compaction_bytes_limit > 0 &&
-          v->EstimatedPendingCompactionBytes() >= options_.soft_pending_compaction_bytes_limit));
+    bool slowdown = false;
+    for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
+      slowdown = slowdown || cfd->NeedsWriteSlowdown();
+    }
     if (slowdown) {
       const uint64_t rate =
           options_.delayed_write_rate != 0 ? options_.delayed_write_rate : 16ull << 20;
@@ -181,17 +193,35 @@ Status DBImpl::MaybeStallWrite(uint64_t group_bytes) {
 void DBImpl::MaybeScheduleFlushOrCompaction() {
   mu_.AssertHeld();
   if (shutting_down_.load(std::memory_order_acquire) || !bg_error_.ok()) return;
-  if (!imm_.empty() && !flush_scheduled_) {
-    flush_scheduled_ = true;
-    env_->Schedule([this]() { BackgroundCallFlush(); }, Env::Priority::kHigh);
+  const ColumnFamilySet* families = versions_->column_families();
+  if (!flush_scheduled_) {
+    bool any_imm = false;
+    for (const ColumnFamilyData* cfd : families->live()) any_imm = any_imm || !cfd->imm.empty();
+    if (any_imm) {
+      flush_scheduled_ = true;
+      env_->Schedule([this]() { BackgroundCallFlush(); }, Env::Priority::kHigh);
+    }
   }
-  if (options_.disable_auto_compactions) return;
-  while (compactions_scheduled_ < max_compactions_ &&
-         compactions_scheduled_ < picker_->running_compactions() + 1 &&
-         picker_->NeedsCompaction(versions_->current())) {
+  int running = 0;
+  for (const ColumnFamilyData* cfd : families->live()) {
+    running += cfd->picker()->running_compactions();
+  }
+  while (compactions_scheduled_ < max_compactions_ && compactions_scheduled_ < running + 1 &&
+         AnyCompactionNeeded()) {
     ++compactions_scheduled_;
     env_->Schedule([this]() { BackgroundCallCompaction(); }, Env::Priority::kLow);
   }
+}
+
+bool DBImpl::AnyCompactionNeeded() const {
+  mu_.AssertHeld();
+  for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
+    if (!cfd->options().disable_auto_compactions &&
+        cfd->picker()->NeedsCompaction(cfd->current())) {
+      return true;
+    }
+  }
+  return false;
 }
 
 void DBImpl::RecordBackgroundError(const Status& s) {
@@ -206,9 +236,9 @@ void DBImpl::RecordBackgroundError(const Status& s) {
 void DBImpl::BackgroundCallFlush() {
   MutexLock l(&mu_);
   Status s;
-  while (s.ok() && !imm_.empty() && !shutting_down_.load(std::memory_order_acquire) &&
-         bg_error_.ok()) {
-    s = BackgroundFlush();
+  bool flushed = true;
+  while (s.ok() && flushed && !shutting_down_.load(std::memory_order_acquire) && bg_error_.ok()) {
+    s = BackgroundFlush(&flushed);
   }
   if (!s.ok()) RecordBackgroundError(s);
   // DeleteObsoleteFiles releases mu_: the job counts as running until
@@ -223,14 +253,30 @@ void DBImpl::BackgroundCallCompaction() {
   MutexLock l(&mu_);
   Status s;
   bool picked = false;
-  if (!shutting_down_.load(std::memory_order_acquire) && bg_error_.ok() &&
-      !options_.disable_auto_compactions) {
-    std::unique_ptr<Compaction> c = picker_->PickCompaction(versions_->current());
-    if (c != nullptr) {
+  if (!shutting_down_.load(std::memory_order_acquire) && bg_error_.ok()) {
+    // The family with the most urgent need first; a family whose
+    // candidates are all busy yields to the next.
+    std::vector<std::pair<double, ColumnFamilyData*>> order;
+    for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+      if (cfd->options().disable_auto_compactions) continue;
+      const auto& scores = cfd->current()->compaction_scores();
+      const double top = scores.empty() ? 0.0 : scores.front().score;
+      if (top >= 1) order.emplace_back(top, cfd);
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (const auto& [score, cfd] : order) {
+      std::unique_ptr<Compaction> c = cfd->picker()->PickCompaction(cfd->current());
+      if (c == nullptr) continue;
       picked = true;
-      s = RunCompaction(c.get());
-      picker_->ReleaseCompaction(c.get());
+      cfd->Ref();
+      s = RunCompaction(cfd, c.get());
+      cfd->picker()->ReleaseCompaction(c.get());
       c.reset();
+      // A family dropped meanwhile refuses the result: not a DB error.
+      if (cfd->dropped()) s = Status::OK();
+      UnrefFamily(cfd);
+      break;
     }
   }
   if (!s.ok()) RecordBackgroundError(s);
@@ -246,11 +292,12 @@ void DBImpl::BackgroundCallCompaction() {
 // ---------------------------------------------------------------------------
 // Flush
 
-Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit, FileMetaData* meta_out) {
+Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd, MemTable* mem, VersionEdit* edit,
+                                FileMetaData* meta_out) {
   mu_.AssertHeld();
   const uint64_t start = clock_->NowMicros();
-  TableOutputOptions o = MakeOutputOptions(dbname_, options_, fs_, table_options_, versions_.get(),
-                                           db_id_, db_session_id_, clock_);
+  TableOutputOptions o = MakeOutputOptions(dbname_, cfd->options(), fs_, cfd->table_options(),
+                                           versions_.get(), db_id_, db_session_id_, clock_);
   o.output_level = 0;
   o.snapshots = snapshots_.GetAll();
   o.bottommost = false;
@@ -262,15 +309,15 @@ Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit, FileMetaData* 
     mu_.Unlock();
     // A compaction filter runs at flush time only when it asks to.
     std::unique_ptr<CompactionFilter> owned_filter;
-    if (options_.compaction_filter != nullptr) {
-      if (options_.compaction_filter->FilterDuringFlush()) {
-        o.compaction_filter = options_.compaction_filter;
+    if (cfd->options().compaction_filter != nullptr) {
+      if (cfd->options().compaction_filter->FilterDuringFlush()) {
+        o.compaction_filter = cfd->options().compaction_filter;
       }
-    } else if (options_.compaction_filter_factory != nullptr &&
-               options_.compaction_filter_factory->FilterDuringFlush()) {
-      o.compaction_filter = CompactionFilterFor(/*manual=*/false, /*full=*/false, &owned_filter);
+    } else if (cfd->options().compaction_filter_factory != nullptr &&
+               cfd->options().compaction_filter_factory->FilterDuringFlush()) {
+      o.compaction_filter = CompactionFilterFor(cfd, /*manual=*/false, /*full=*/false, &owned_filter);
     }
-    CompactionRangeDelAggregator range_del_agg(&icmp_, o.snapshots);
+    CompactionRangeDelAggregator range_del_agg(&cfd->icmp(), o.snapshots);
     if (mem->num_range_deletes() != 0) {
       std::unique_ptr<InternalIterator> range_dels(mem->NewRangeTombstoneIterator());
       s = range_del_agg.AddTombstones(range_dels.get());
@@ -291,79 +338,104 @@ Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit, FileMetaData* 
     edit->AddFile(0, meta);
     *meta_out = meta;
   }
-  LevelStats& ls = level_stats_[0];
+  LevelStats& ls = cfd->level_stats[0];
   ls.bytes_written += stats.bytes_written;
   if (stats_ != nullptr) stats_->recordTick(FLUSH_WRITE_BYTES, stats.bytes_written);
   ls.micros += clock_->NowMicros() - start;
   ls.count++;
   ls.files_out += outputs.size();
   Log(info_log_.get(),
-      "flush: memtable of %" PRIu64 " entries -> %zu level-0 table(s), %" PRIu64 " bytes, %" PRIu64
-      " us",
-      mem->num_entries(), outputs.size(), stats.bytes_written, clock_->NowMicros() - start);
+      "[%s] flush: memtable of %" PRIu64 " entries -> %zu level-0 table(s), %" PRIu64
+      " bytes, %" PRIu64 " us",
+      cfd->name().c_str(), mem->num_entries(), outputs.size(), stats.bytes_written,
+      clock_->NowMicros() - start);
   return Status::OK();
 }
 
-Status DBImpl::BackgroundFlush() {
+Status DBImpl::BackgroundFlush(bool* flushed) {
   mu_.AssertHeld();
-  // Oldest first: the MANIFEST's log number only moves forward.
-  const ImmMemTable imm = imm_.back();
+  *flushed = false;
+  // The family whose oldest immutable memtable holds the oldest WAL: its
+  // flush frees WALs soonest.
+  ColumnFamilyData* cfd = nullptr;
+  for (ColumnFamilyData* c : versions_->column_families()->live()) {
+    if (c->imm.empty() || c->flush_running) continue;
+    if (cfd == nullptr || c->imm.back().log_number < cfd->imm.back().log_number) cfd = c;
+  }
+  if (cfd == nullptr) return Status::OK();
+  // Oldest first: the family's MANIFEST log number only moves forward.
+  const ImmMemTable imm = cfd->imm.back();
+  cfd->Ref();
+  cfd->flush_running = true;
   VersionEdit edit;
   FileMetaData meta;
   // The new file is not listed by any Version until LogAndApply returns:
   // the pending marker keeps the obsolete-file scan away from it until then.
   auto pending = pending_outputs_.insert(versions_->next_file_number());
-  Status s = WriteLevel0Table(imm.mem, &edit, &meta);
-  if (!s.ok()) {
+  Status s = WriteLevel0Table(cfd, imm.mem, &edit, &meta);
+  if (s.ok() && cfd->dropped()) {
+    // Dropped meanwhile: the table is garbage (the obsolete-file scan takes
+    // it); the memtable goes with the family.
     pending_outputs_.erase(pending);
-    return s;
+    cfd->flush_running = false;
+    UnrefFamily(cfd);
+    *flushed = true;
+    return Status::OK();
   }
-  // WALs older than the next memtable's (or the mutable one's) are now
-  // obsolete.
-  const uint64_t next_log = imm_.size() >= 2 ? imm_[imm_.size() - 2].log_number : mem_log_number_;
-  edit.SetLogNumber(next_log);
-  versions_->SetLastSequence(
-      std::max(versions_->LastSequence(), last_sequence_.load(std::memory_order_acquire)));
-  s = versions_->LogAndApply(&edit, &mu_);
+  if (s.ok()) {
+    // WALs older than the family's next memtable (or the mutable one) hold
+    // none of its data now.
+    const uint64_t next_log =
+        cfd->imm.size() >= 2 ? cfd->imm[cfd->imm.size() - 2].log_number : cfd->mem_log_number;
+    edit.SetLogNumber(next_log);
+    versions_->SetLastSequence(
+        std::max(versions_->LastSequence(), last_sequence_.load(std::memory_order_acquire)));
+    s = versions_->LogAndApply(cfd, &edit, &mu_);
+  }
   pending_outputs_.erase(pending);
-  if (!s.ok()) return s;
-  // The memtable that was flushed is the oldest one still (flushes are
-  // serial and switches only add at the front).
-  imm_.pop_back();
-  ++memtables_flushed_;
-  InstallNewSuperVersion();
-  imm.mem->Unref();
-  return Status::OK();
+  cfd->flush_running = false;
+  if (s.ok() && !cfd->dropped()) {
+    // The memtable that was flushed is the family's oldest one still
+    // (one flush per family at a time; switches only add at the front).
+    cfd->imm.pop_back();
+    ++cfd->memtables_flushed;
+    InstallNewSuperVersion(cfd);
+    imm.mem->Unref();
+    *flushed = true;
+  }
+  UnrefFamily(cfd);
+  return s.IsInvalidArgument() ? Status::OK() : s;  // dropped during the MANIFEST wait
 }
 
 Status DBImpl::Flush(const FlushOptions& options, ColumnFamilyHandle* cf) {
-  if (cf != nullptr && cf->GetID() != 0) {
-    return Status::NotSupported("column families other than \"default\" are not supported yet");
-  }
+  ColumnFamilyData* cfd = FamilyOf(cf);
   uint64_t target;
   {
     MutexLock l(&mu_);
-    if (closed_ || mem_ == nullptr) return Status::ShutdownInProgress("Flush on a closed database");
-    target = memtables_switched_;
+    if (closed_ || cfd->mem == nullptr) {
+      return Status::ShutdownInProgress("Flush on a closed database");
+    }
+    if (cfd->dropped()) return Status::InvalidArgument("column family was dropped", cfd->name());
+    target = cfd->memtables_switched;
   }
   bool switched = false;
   {
     // Whether the mutable memtable holds anything is only stable in the
     // write path; an empty switch is harmless.
-    SuperVersion* sv = AcquireSuperVersion();
+    SuperVersion* sv = AcquireSuperVersion(cfd);
     const bool has_data = sv != nullptr && sv->mem->num_entries() > 0;
-    ReleaseSuperVersion(sv);
+    ReleaseSuperVersion(cfd, sv);
     if (has_data) {
-      Status s = SwitchMemtableThroughWriteThread();
+      Status s = SwitchMemtableThroughWriteThread(cfd);
       if (!s.ok()) return s;
       switched = true;
     }
   }
   MutexLock l(&mu_);
-  if (switched) target = memtables_switched_;
+  if (switched) target = cfd->memtables_switched;
   MaybeScheduleFlushOrCompaction();
   if (!options.wait) return Status::OK();
-  while (memtables_flushed_ < target && bg_error_.ok() &&
+  while (cfd->memtables_flushed < target && !cfd->dropped() && bg_error_.ok() &&
          !shutting_down_.load(std::memory_order_acquire)) {
     bg_cv_.Wait();
   }
@@ -373,11 +445,11 @@ Status DBImpl::Flush(const FlushOptions& options, ColumnFamilyHandle* cf) {
 // ---------------------------------------------------------------------------
 // Compaction
 
-Status DBImpl::RunCompaction(Compaction* c) {
+Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c) {
   mu_.AssertHeld();
   const uint64_t start = clock_->NowMicros();
   const int out = c->output_level();
-  LevelStats& ls = level_stats_[out];
+  LevelStats& ls = cfd->level_stats[out];
   if (c->trivial_move()) {
     VersionEdit edit;
     uint64_t bytes = 0;
@@ -386,17 +458,19 @@ Status DBImpl::RunCompaction(Compaction* c) {
       edit.AddFile(out, *f);
       bytes += f->file_size;
     }
-    Status s = versions_->LogAndApply(&edit, &mu_);
+    Status s = versions_->LogAndApply(cfd, &edit, &mu_);
     if (!s.ok()) return s;
     ls.bytes_moved += bytes;
-    InstallNewSuperVersion();
-    Log(info_log_.get(), "compaction %s: %" PRIu64 " bytes moved, %s", c->Summary().c_str(), bytes,
-        versions_->current()->LevelSummary().c_str());
+    InstallNewSuperVersion(cfd);
+    Log(info_log_.get(), "[%s] compaction %s: %" PRIu64 " bytes moved, %s", cfd->name().c_str(),
+        c->Summary().c_str(), bytes, cfd->current()->LevelSummary().c_str());
     return Status::OK();
   }
 
-  TableOutputOptions o = MakeOutputOptions(dbname_, options_, fs_, table_options_, versions_.get(),
-                                           db_id_, db_session_id_, clock_);
+  TableOutputOptions o = MakeOutputOptions(dbname_, cfd->options(), fs_, cfd->table_options(),
+                                           versions_.get(), db_id_, db_session_id_, clock_);
+  const InternalKeyComparator& icmp = cfd->icmp();
+  TableCache* table_cache = cfd->table_cache();
   o.output_level = out;
   o.max_output_file_size = c->max_output_file_size();
   o.grandparents = c->grandparents();
@@ -404,17 +478,17 @@ Status DBImpl::RunCompaction(Compaction* c) {
   o.bottommost = c->bottommost();
   o.filter_level = c->start_level();
   const bool full_compaction =
-      versions_->current()->NumFiles() == c->inputs(0).size() + c->inputs(1).size();
+      cfd->current()->NumFiles() == c->inputs(0).size() + c->inputs(1).size();
   const uint64_t pending_number = versions_->next_file_number();
   auto pending = pending_outputs_.insert(pending_number);
 
   // Subcompactions by key range when the job is big enough.
   std::vector<FileMetaData*> all_inputs = c->inputs(0);
   all_inputs.insert(all_inputs.end(), c->inputs(1).begin(), c->inputs(1).end());
-  const int max_sub = static_cast<int>(std::max<uint32_t>(1, options_.max_subcompactions));
+  const int max_sub = static_cast<int>(std::max<uint32_t>(1, cfd->options().max_subcompactions));
   std::vector<std::string> bounds;
   if (max_sub > 1 && c->TotalInputBytes() > 2 * c->max_output_file_size() / 4) {
-    bounds = SubcompactionBoundaries(icmp_.user_comparator(), all_inputs, max_sub);
+    bounds = SubcompactionBoundaries(icmp.user_comparator(), all_inputs, max_sub);
   }
   const size_t parts = bounds.size() + 1;
   std::vector<std::vector<FileMetaData>> outputs(parts);
@@ -430,7 +504,7 @@ Status DBImpl::RunCompaction(Compaction* c) {
     const int level = which == 0 ? c->start_level() : out;
     for (FileMetaData* f : c->inputs(which)) {
       const FragmentedRangeTombstoneList* list = nullptr;
-      tombstone_status = table_cache_->GetRangeTombstones(f, level, &list);
+      tombstone_status = table_cache->GetRangeTombstones(f, level, &list);
       if (!tombstone_status.ok()) break;
       if (list != nullptr) list->ToTombstones(&input_tombstones);
     }
@@ -451,14 +525,14 @@ Status DBImpl::RunCompaction(Compaction* c) {
       if (level == 0) {
         for (const FileMetaData* f : files) {
           children.emplace_back(
-              table_cache_->NewCompactionIterator(ro, TableFileMeta{f->number, f->file_size, 0}));
+              table_cache->NewCompactionIterator(ro, TableFileMeta{f->number, f->file_size, 0}));
         }
       } else {
-        children.emplace_back(NewLevelIterator(table_cache_.get(), ro, &icmp_, files, level,
+        children.emplace_back(NewLevelIterator(table_cache, ro, &icmp, files, level,
                                                /*for_compaction=*/true));
       }
     }
-    std::unique_ptr<InternalIterator> input(NewMergingIterator(&icmp_, std::move(children)));
+    std::unique_ptr<InternalIterator> input(NewMergingIterator(&icmp, std::move(children)));
     TableOutputOptions po = o;
     Slice begin, end;
     if (i > 0) {
@@ -473,8 +547,8 @@ Status DBImpl::RunCompaction(Compaction* c) {
       return KeyMayExistBelow(c, user_key);
     };
     std::unique_ptr<CompactionFilter> owned_filter;
-    po.compaction_filter = CompactionFilterFor(c->manual(), full_compaction, &owned_filter);
-    CompactionRangeDelAggregator range_del_agg(&icmp_, po.snapshots);
+    po.compaction_filter = CompactionFilterFor(cfd, c->manual(), full_compaction, &owned_filter);
+    CompactionRangeDelAggregator range_del_agg(&icmp, po.snapshots);
     if (!input_tombstones.empty()) {
       range_del_agg.AddTombstones(input_tombstones);
       po.range_del_agg = &range_del_agg;
@@ -514,7 +588,7 @@ Status DBImpl::RunCompaction(Compaction* c) {
   }
   if (s.ok()) {
     c->AddInputDeletions(&edit);
-    s = versions_->LogAndApply(&edit, &mu_);
+    s = versions_->LogAndApply(cfd, &edit, &mu_);
   }
   pending_outputs_.erase(pending);
   if (!s.ok()) {
@@ -522,7 +596,7 @@ Status DBImpl::RunCompaction(Compaction* c) {
     // removes them (nothing lists them).
     return s;
   }
-  InstallNewSuperVersion();
+  InstallNewSuperVersion(cfd);
   const uint64_t micros = clock_->NowMicros() - start;
   if (stats_ != nullptr) {
     stats_->recordTick(COMPACT_READ_BYTES, bytes_read);
@@ -535,23 +609,24 @@ Status DBImpl::RunCompaction(Compaction* c) {
   ls.files_in += c->num_input_files();
   ls.files_out += total.num_output_files;
   Log(info_log_.get(),
-      "compaction %s%s: %" PRIu64 " bytes read, %" PRIu64 " bytes written, %" PRIu64
+      "[%s] compaction %s%s: %" PRIu64 " bytes read, %" PRIu64 " bytes written, %" PRIu64
       " records in, %" PRIu64 " out, %zu part(s), %" PRIu64 " us, %s",
-      c->Summary().c_str(), c->manual() ? " (manual)" : "", bytes_read, total.bytes_written,
-      total.iter.num_input_records, total.num_output_records, parts, micros,
-      versions_->current()->LevelSummary().c_str());
+      cfd->name().c_str(), c->Summary().c_str(), c->manual() ? " (manual)" : "", bytes_read,
+      total.bytes_written, total.iter.num_input_records, total.num_output_records, parts, micros,
+      cfd->current()->LevelSummary().c_str());
   return Status::OK();
 }
 
-const CompactionFilter* DBImpl::CompactionFilterFor(bool manual, bool full,
+const CompactionFilter* DBImpl::CompactionFilterFor(ColumnFamilyData* cfd, bool manual, bool full,
                                                     std::unique_ptr<CompactionFilter>* owned) {
-  if (options_.compaction_filter != nullptr) return options_.compaction_filter;
-  if (options_.compaction_filter_factory == nullptr) return nullptr;
+  const Options& o = cfd->options();
+  if (o.compaction_filter != nullptr) return o.compaction_filter;
+  if (o.compaction_filter_factory == nullptr) return nullptr;
   CompactionFilter::Context context;
   context.is_full_compaction = full;
   context.is_manual_compaction = manual;
-  context.column_family_id = 0;
-  *owned = options_.compaction_filter_factory->CreateCompactionFilter(context);
+  context.column_family_id = cfd->id();
+  *owned = o.compaction_filter_factory->CreateCompactionFilter(context);
   return owned->get();
 }
 
@@ -559,13 +634,14 @@ bool DBImpl::KeyMayExistBelow(Compaction* c, const Slice& user_key) {
   // Without the DB mutex: the input Version is immutable and referenced.
   if (c->bottommost()) return false;
   const Version* v = c->input_version();
-  const Comparator* ucmp = icmp_.user_comparator();
+  const InternalKeyComparator& icmp = v->cfd()->icmp();
+  const Comparator* ucmp = icmp.user_comparator();
   for (int level = c->output_level() + 1; level < v->num_levels(); ++level) {
     const std::vector<FileMetaData*>& files = v->files(level);
     if (files.empty()) continue;
     std::string key;
     AppendInternalKey(&key, user_key, kMaxSequenceNumber, kValueTypeForSeek);
-    const size_t i = FindFile(icmp_, files, key);
+    const size_t i = FindFile(icmp, files, key);
     if (i < files.size() && ucmp->Compare(ExtractUserKey(files[i]->smallest), user_key) <= 0) {
       return true;
     }
@@ -575,27 +651,27 @@ bool DBImpl::KeyMayExistBelow(Compaction* c, const Slice& user_key) {
 
 Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHandle* cf,
                             const Slice* begin, const Slice* end) {
-  if (cf != nullptr && cf->GetID() != 0) {
-    return Status::NotSupported("column families other than \"default\" are not supported yet");
-  }
+  ColumnFamilyData* cfd = FamilyOf(cf);
   // Memtable data in the range is compacted too: flush it first.
   Status s = Flush(FlushOptions(), cf);
   if (!s.ok()) return s;
   MutexLock l(&mu_);
+  if (cfd->dropped()) return Status::InvalidArgument("column family was dropped", cfd->name());
   ++manual_compactions_;
-  const int num_levels = versions_->num_levels();
+  cfd->Ref();
+  CompactionPicker* picker = cfd->picker();
+  const int num_levels = cfd->num_levels();
   // The deepest level holding data in the range: compactions go down to it.
   int max_level = -1;
   for (int level = 0; level < num_levels; ++level) {
     std::vector<FileMetaData*> files;
-    versions_->current()->GetOverlappingInputs(level, begin, end, &files);
+    cfd->current()->GetOverlappingInputs(level, begin, end, &files);
     if (!files.empty()) max_level = level;
   }
   // Every level above the deepest one holding data in range is pushed down;
   // level 0 always (into the base level) when it holds data in range.
   for (int level = 0; s.ok() && (level < max_level || (level == 0 && max_level == 0)); ++level) {
-    const int output_level =
-        level == 0 ? std::max(1, versions_->current()->base_level()) : level + 1;
+    const int output_level = level == 0 ? std::max(1, cfd->current()->base_level()) : level + 1;
     while (s.ok()) {
       if (shutting_down_.load(std::memory_order_acquire)) {
         s = Status::ShutdownInProgress("CompactRange during close");
@@ -607,14 +683,14 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
       }
       bool conflict = false;
       std::unique_ptr<Compaction> c =
-          picker_->CompactRange(versions_->current(), level, output_level, begin, end, &conflict);
+          picker->CompactRange(cfd->current(), level, output_level, begin, end, &conflict);
       if (c == nullptr && !conflict) break;  // nothing (left) in range at this level
       if (c == nullptr) {
         bg_cv_.TimedWaitMicros(10000);  // wait for the background job holding the files
         continue;
       }
-      s = RunCompaction(c.get());
-      picker_->ReleaseCompaction(c.get());
+      s = RunCompaction(cfd, c.get());
+      picker->ReleaseCompaction(c.get());
       c.reset();
       bg_cv_.SignalAll();
       if (level == 0) break;  // all level-0 files were in that one job
@@ -625,11 +701,11 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
   // is: pushing level 0 down may have moved it).
   for (int level = max_level + 1; s.ok() && level < num_levels; ++level) {
     std::vector<FileMetaData*> files;
-    versions_->current()->GetOverlappingInputs(level, begin, end, &files);
+    cfd->current()->GetOverlappingInputs(level, begin, end, &files);
     if (!files.empty()) max_level = level;
   }
   const bool has_filter =
-      options_.compaction_filter != nullptr || options_.compaction_filter_factory != nullptr;
+      cfd->options().compaction_filter != nullptr || cfd->options().compaction_filter_factory != nullptr;
   const bool force_bottom =
       options.bottommost_level_compaction == BottommostLevelCompaction::kForce ||
       options.bottommost_level_compaction == BottommostLevelCompaction::kForceOptimized ||
@@ -640,15 +716,24 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
     bool conflict = true;
     while (conflict && s.ok()) {
       std::unique_ptr<Compaction> c =
-          picker_->CompactRange(versions_->current(), max_level, max_level, begin, end, &conflict);
+          picker->CompactRange(cfd->current(), max_level, max_level, begin, end, &conflict);
       if (c != nullptr) {
-        s = RunCompaction(c.get());
-        picker_->ReleaseCompaction(c.get());
+        s = RunCompaction(cfd, c.get());
+        picker->ReleaseCompaction(c.get());
         break;
       }
       if (conflict) bg_cv_.TimedWaitMicros(10000);
     }
   }
+  if (cfd->dropped() && !s.ok()) {
+    s = Status::InvalidArgument("column family was dropped", cfd->name());
+    UnrefFamily(cfd);
+    DeleteObsoleteFiles();
+    --manual_compactions_;
+    bg_cv_.SignalAll();
+    return s;
+  }
+  UnrefFamily(cfd);
   DeleteObsoleteFiles();
   --manual_compactions_;
   MaybeScheduleFlushOrCompaction();
@@ -665,9 +750,12 @@ Status DBImpl::WaitForCompact() {
       return Status::ShutdownInProgress("WaitForCompact during close");
     }
     MaybeScheduleFlushOrCompaction();
+    bool any_imm = false;
+    for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
+      any_imm = any_imm || !cfd->imm.empty();
+    }
     const bool busy =
-        flush_scheduled_ || compactions_scheduled_ > 0 || !imm_.empty() ||
-        (!options_.disable_auto_compactions && picker_->NeedsCompaction(versions_->current()));
+        flush_scheduled_ || compactions_scheduled_ > 0 || any_imm || AnyCompactionNeeded();
     if (!busy) return Status::OK();
     bg_cv_.TimedWaitMicros(10000);
   }
@@ -685,10 +773,12 @@ void DBImpl::DeleteObsoleteFiles() {
   // those too, not only the outputs of jobs already running.
   const uint64_t min_pending = std::min<uint64_t>(
       pending_outputs_.empty() ? ~0ull : *pending_outputs_.begin(), versions_->next_file_number());
-  uint64_t min_log = mem_log_number_;
-  for (const ImmMemTable& imm : imm_) min_log = std::min(min_log, imm.log_number);
-  min_log = std::min(min_log, std::max(versions_->log_number(), uint64_t{1}));
+  // A WAL goes once no live family has unflushed data in it (families
+  // with empty memtables moved past it at the last WAL switch).
+  const uint64_t min_log = std::max<uint64_t>(MinLogNumberInUse(), 1);
   const uint64_t manifest = versions_->manifest_file_number();
+  std::vector<TableCache*> caches;
+  for (const auto& cfd : versions_->column_families()->all()) caches.push_back(cfd->table_cache());
 
   mu_.Unlock();
   std::vector<std::string> children;
@@ -706,7 +796,7 @@ void DBImpl::DeleteObsoleteFiles() {
           if (!keep) evict.push_back(number);
           break;
         case FileType::kWalFile:
-          // The current WAL is never below min_log (it holds mem_'s data or
+          // The current WAL is never below min_log (it holds a memtable's data or
           // is newer); log_number_ belongs to the write leader, not to mu_.
           keep = number >= min_log;
           break;
@@ -717,7 +807,9 @@ void DBImpl::DeleteObsoleteFiles() {
           break;
       }
       if (keep) continue;
-      if (type == FileType::kTableFile) table_cache_->Evict(number);
+      if (type == FileType::kTableFile) {
+        for (TableCache* tc : caches) tc->Evict(number);
+      }
       Status ds = fs_->DeleteFile(dbname_ + "/" + name);
       Log(info_log_.get(), "deleted obsolete file %s: %s", name.c_str(), ds.ToString().c_str());
     }
@@ -728,12 +820,12 @@ void DBImpl::DeleteObsoleteFiles() {
 // ---------------------------------------------------------------------------
 // strata.stats
 
-std::string DBImpl::LevelStatsString() {
+std::string DBImpl::LevelStatsString(ColumnFamilyData* cfd) {
   mu_.AssertHeld();
-  const Version* v = versions_->current();
+  const Version* v = cfd->current();
   std::string r;
   char buf[512];
-  r += "\n** Compaction Stats [default] **\n";
+  r += "\n** Compaction Stats [" + cfd->name() + "] **\n";
   r += "Level    Files   Size(MB) Score Target(MB) Read(GB) Write(GB) Moved(GB) W-Amp "
        "Comp(sec) Comp(cnt)\n";
   r += std::string(100, '-') + "\n";
@@ -742,7 +834,7 @@ std::string DBImpl::LevelStatsString() {
   uint64_t total_files = 0, total_bytes = 0, total_read = 0, total_written = 0, total_moved = 0,
            total_micros = 0, total_count = 0;
   for (int level = 0; level < v->num_levels(); ++level) {
-    const LevelStats& ls = level_stats_[level];
+    const LevelStats& ls = cfd->level_stats[level];
     const uint64_t bytes = v->NumLevelBytes(level);
     const uint64_t files = v->files(level).size();
     const double wamp =

@@ -29,8 +29,9 @@ struct DBImpl::RecoveryState {
   bool replayed_any = false;          // some WAL record was applied
   std::vector<uint64_t> wal_numbers;  // WAL files found (>= log_number), ascending
   uint64_t oldest_wal_with_data = 0;  // 0 = none
-  // Level-0 tables written while replaying (memtable filled up).
-  VersionEdit edit;
+  // Level-0 tables written while replaying (memtable filled up), by
+  // family id.
+  std::map<uint32_t, VersionEdit> edits;
 };
 
 namespace {
@@ -63,23 +64,10 @@ class LogReporter final : public log::Reader::Reporter {
 
 Status DBImpl::ValidateOptions(const Options& o) {
   if (o.env == nullptr) return Status::InvalidArgument("options.env must not be null");
-  if (o.comparator == nullptr)
-    return Status::InvalidArgument("options.comparator must not be null");
-  if (o.write_buffer_size < 4096) {
-    return Status::InvalidArgument("options.write_buffer_size must be at least 4096");
-  }
-  if (o.max_write_buffer_number < 1) {
-    return Status::InvalidArgument("options.max_write_buffer_number must be at least 1");
-  }
-  if (o.num_levels < 1) return Status::InvalidArgument("options.num_levels must be at least 1");
+  Status s = ValidateColumnFamilyOptions(o);
+  if (!s.ok()) return s;
   if (o.max_background_jobs < 1) {
     return Status::InvalidArgument("options.max_background_jobs must be at least 1");
-  }
-  if (o.memtable_max_height < 1 || o.memtable_max_height > 32) {
-    return Status::InvalidArgument("options.memtable_max_height must be in [1, 32]");
-  }
-  if (o.memtable_branching_factor < 2) {
-    return Status::InvalidArgument("options.memtable_branching_factor must be at least 2");
   }
   if (o.max_write_batch_group_size_bytes == 0) {
     return Status::InvalidArgument("options.max_write_batch_group_size_bytes must be positive");
@@ -99,8 +87,20 @@ Status DBImpl::ValidateOptions(const Options& o) {
   return Status::OK();
 }
 
-Status DBImpl::Open() {
+Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
+                    std::vector<ColumnFamilyHandle*>* handles, bool descriptors_given) {
   Status s;
+  std::map<std::string, ColumnFamilyOptions> by_name;
+  for (const ColumnFamilyDescriptor& d : families) {
+    if (!by_name.emplace(d.name, d.options).second) {
+      return Status::InvalidArgument("column family listed twice", d.name);
+    }
+    s = ValidateColumnFamilyOptions(d.options);
+    if (!s.ok()) return s;
+  }
+  if (by_name.count(kDefaultColumnFamilyName) == 0) {
+    return Status::InvalidArgument("Default column family not specified");
+  }
   bool is_dir = false;
   if (fs_->IsDirectory(dbname_, &is_dir).ok() && !is_dir) {
     return Status::IOError(dbname_, "exists but is not a directory");
@@ -134,15 +134,9 @@ Status DBImpl::Open() {
   if (!s.ok()) return s;
   LogOptions();
 
-  // Tables: the factory's options (with its block cache), the table
-  // cache, the version set and the compaction picker.
-  if (options_.table_factory == nullptr) options_.table_factory = NewBlockBasedTableFactory();
-  table_options_ = options_.table_factory->table_options();
-  table_cache_ =
-      std::make_unique<TableCache>(dbname_, options_, table_options_, options_.max_open_files);
-  versions_ = std::make_unique<VersionSet>(dbname_, options_, fs_, table_cache_.get(),
-                                           db_dir_.get(), info_log_.get());
-  picker_ = std::make_unique<CompactionPicker>(options_, icmp_);
+  // The version set (each family gets its table cache and compaction
+  // picker as the MANIFEST is read).
+  versions_ = std::make_unique<VersionSet>(dbname_, options_, fs_, db_dir_.get(), info_log_.get());
   db_session_id_ = NewUuid().substr(0, 20);
   // Background threads: a quarter of the jobs (at least one) flush on the
   // HIGH pool, the rest compact on the LOW pool.
@@ -164,12 +158,31 @@ Status DBImpl::Open() {
     if (!s.ok()) return s;
   }
 
-  s = versions_->Recover();
-  if (!s.ok()) return s;
+  std::vector<std::string> not_found;
+  s = versions_->Recover(by_name, &not_found);
+  if (!s.ok()) {
+    if (!descriptors_given && s.IsInvalidArgument() &&
+        s.ToString().find("Column families not opened") != std::string::npos) {
+      // As RocksDB words it for DB::Open without descriptors.
+      return Status::InvalidArgument("You have to open all column families. " +
+                                     std::string(s.getState()));
+    }
+    return s;
+  }
+  if (!not_found.empty() && !options_.create_missing_column_families) {
+    std::string list;
+    for (const std::string& n : not_found) list += (list.empty() ? "" : ", ") + n;
+    return Status::InvalidArgument("Column family not found: " + list);
+  }
+  ColumnFamilySet* cfs = versions_->column_families();
+  default_cfd_ = versions_->default_cfd();
+  default_cf_ = std::make_unique<ColumnFamilyHandleImpl>(default_cfd_);
+  multi_cf_ = cfs->NumberOfColumnFamilies() > 1;
+  write_targets_.families = cfs;
   // Every table the MANIFEST lists must be there, at its recorded size: a
   // missing one is damage to report now, not an I/O error on some later read.
-  {
-    const Version* v = versions_->current();
+  for (const ColumnFamilyData* cfd : cfs->live()) {
+    const Version* v = cfd->current();
     for (int level = 0; level < v->num_levels(); ++level) {
       for (const FileMetaData* f : v->files(level)) {
         std::string name = TableFileName(dbname_, f->number);
@@ -195,75 +208,98 @@ Status DBImpl::Open() {
   }
   RecoveryState state;
   state.manifest_number = versions_->manifest_file_number();
-  state.log_number = versions_->log_number();
+  state.log_number = versions_->MinLogNumber();
   state.next_file_number = versions_->next_file_number();
   state.min_log_number_to_keep = versions_->min_log_number_to_keep();
   state.last_sequence = versions_->LastSequence();
 
-  mem_ = new MemTable(icmp_, mem_options_);  // starts with one reference: ours
-  s = ReplayWALs(&state);
-  if (!s.ok()) {
-    mem_->Unref();
-    mem_ = nullptr;
-    return s;
+  // Each family's memtable starts with one reference: the family's.
+  for (ColumnFamilyData* cfd : cfs->live()) {
+    cfd->mem = new MemTable(cfd->icmp(), cfd->mem_options());
   }
+  s = ReplayWALs(&state);
+  if (!s.ok()) return s;
 
   const SequenceNumber last = std::max(state.last_sequence, state.max_sequence);
   last_allocated_sequence_ = last;
   last_sequence_.store(last, std::memory_order_release);
   versions_->MarkFileNumberUsed(state.next_file_number - 1);
 
-  // This session's WAL. Recovered data goes to a level-0 table (unless
+  // This session's WAL. Recovered data goes to level-0 tables (unless
   // avoid_flush_during_recovery), so older WALs become obsolete.
   const uint64_t new_log = versions_->NewFileNumber();
   s = CreateWAL(new_log);
   if (s.ok()) {
     MutexLock l(&mu_);
     versions_->SetLastSequence(last);
-    VersionEdit& edit = state.edit;
-    if (mem_->num_entries() > 0 && !options_.avoid_flush_during_recovery) {
-      FileMetaData meta;
-      s = WriteLevel0Table(mem_, &edit, &meta);
-      if (s.ok()) {
-        mem_->Unref();
-        mem_ = new MemTable(icmp_, mem_options_);
+    for (ColumnFamilyData* cfd : cfs->live()) {
+      VersionEdit& edit = state.edits[cfd->id()];
+      if (cfd->mem->num_entries() > 0 && !options_.avoid_flush_during_recovery) {
+        FileMetaData meta;
+        s = WriteLevel0Table(cfd, cfd->mem, &edit, &meta);
+        if (!s.ok()) break;
+        cfd->mem->Unref();
+        cfd->mem = new MemTable(cfd->icmp(), cfd->mem_options());
       }
-    }
-    if (s.ok()) {
-      const bool keep_old = mem_->num_entries() > 0 && state.oldest_wal_with_data != 0;
-      mem_log_number_ = keep_old ? state.oldest_wal_with_data : new_log;
-      edit.SetLogNumber(mem_log_number_);
-      s = versions_->LogAndApply(&edit, &mu_);
+      const bool keep_old = cfd->mem->num_entries() > 0 && state.oldest_wal_with_data != 0;
+      cfd->mem_log_number = keep_old ? state.oldest_wal_with_data : new_log;
+      edit.SetLogNumber(cfd->mem_log_number);
+      // One MANIFEST record per family: a crash in between leaves the
+      // later families' log numbers behind, and their WALs are replayed
+      // again (the WALs go only after all records are written).
+      s = versions_->LogAndApply(cfd, &edit, &mu_);
+      if (!s.ok()) break;
     }
   }
   if (s.ok()) s = EnsureIdentity();
-  if (s.ok()) {
-    // Like RocksDB (fail_if_options_file_error=false): a failure here is
-    // logged, not fatal.
-    Status os = WriteOptionsFile(fs_, dbname_, versions_->NewFileNumber(), options_, table_options_,
-                                 db_dir_.get());
-    if (!os.ok()) {
-      Log(InfoLogLevel::kWarn, info_log_.get(), "could not write the OPTIONS file: %s",
-          os.ToString().c_str());
-    }
-  }
-  if (!s.ok()) {
-    mem_->Unref();
-    mem_ = nullptr;
-    return s;
-  }
+  if (!s.ok()) return s;
 
   {
     MutexLock l(&mu_);
-    InstallNewSuperVersion();  // takes its own reference; ours stays with mem_
-    DeleteObsoleteFiles();
-    MaybeScheduleFlushOrCompaction();
-    Log(info_log_.get(),
-        "DB opened: last sequence %" PRIu64 ", WAL %06" PRIu64 ".log, MANIFEST-%06" PRIu64 ", %s",
-        last, new_log, versions_->manifest_file_number(),
-        versions_->current()->LevelSummary().c_str());
+    // Each SuperVersion takes its own references; the families keep theirs.
+    for (ColumnFamilyData* cfd : cfs->live()) InstallNewSuperVersion(cfd);
   }
+  // Families the caller listed that the DB does not have yet.
+  for (const std::string& name : not_found) {
+    ColumnFamilyHandle* h = nullptr;
+    s = CreateColumnFamilyImpl(by_name[name], name, &h);
+    if (!s.ok()) return s;
+    delete h;  // the handles below are made for every descriptor
+    MutexLock l(&mu_);
+    cfs->GetByName(name)->Unref();
+  }
+  // Like RocksDB (fail_if_options_file_error=false): a failure here is
+  // logged, not fatal.
+  if (not_found.empty()) RewriteOptionsFile();
+
+  MutexLock l(&mu_);
+  if (handles != nullptr) {
+    for (const ColumnFamilyDescriptor& d : families) {
+      ColumnFamilyData* cfd = cfs->GetByName(d.name);
+      cfd->Ref();
+      handles->push_back(new ColumnFamilyHandleImpl(cfd));
+    }
+  }
+  DeleteObsoleteFiles();
+  MaybeScheduleFlushOrCompaction();
+  Log(info_log_.get(),
+      "DB opened: last sequence %" PRIu64 ", WAL %06" PRIu64 ".log, MANIFEST-%06" PRIu64
+      ", %zu column famil%s",
+      last, new_log, versions_->manifest_file_number(), cfs->NumberOfColumnFamilies(),
+      cfs->NumberOfColumnFamilies() == 1 ? "y" : "ies");
   return Status::OK();
+}
+
+void DBImpl::RewriteOptionsFile() {
+  std::vector<OptionsFileFamily> fams;
+  for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
+    fams.push_back(OptionsFileFamily{cfd->name(), &cfd->options(), &cfd->table_options()});
+  }
+  Status os = WriteOptionsFile(fs_, dbname_, versions_->NewFileNumber(), fams, db_dir_.get());
+  if (!os.ok()) {
+    Log(InfoLogLevel::kWarn, info_log_.get(), "could not write the OPTIONS file: %s",
+        os.ToString().c_str());
+  }
 }
 
 void DBImpl::LogOptions() {
@@ -292,6 +328,8 @@ Status DBImpl::ReplayWALs(RecoveryState* state) {
   std::vector<std::string> children;
   Status s = fs_->GetChildren(dbname_, &children);
   if (!s.ok()) return s;
+  // The oldest WAL any family may need (RocksDB also honours
+  // MinLogNumberToKeep).
   const uint64_t min_log = std::max(state->log_number, state->min_log_number_to_keep);
   for (const std::string& name : children) {
     uint64_t number;
@@ -410,17 +448,24 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
       state->wal_stopped = false;
     }
     first_record = false;
-    s = InsertBatchIntoMemTable(batch, seq, mem_, /*concurrent=*/false, /*skip_other_cfs=*/true);
+    // Each family takes the records of WALs not older than its log number
+    // (older ones are in its tables); records of dropped families go.
+    MemTableTargets targets;
+    targets.default_mem = default_cfd_->log_number() <= number ? default_cfd_->mem : nullptr;
+    targets.families = versions_->column_families();
+    targets.recovery_log_number = number;
+    s = InsertBatchIntoMemTable(batch, seq, targets, /*concurrent=*/false);
     if (!s.ok()) return s;
-    if (mem_->ApproximateMemoryUsage() > options_.write_buffer_size) {
+    for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+      if (cfd->mem->ApproximateMemoryUsage() <= cfd->options().write_buffer_size) continue;
       // A full memtable during replay goes to a level-0 table at once.
       MutexLock l(&mu_);
       versions_->SetLastSequence(std::max(versions_->LastSequence(), seq + count));
       FileMetaData meta;
-      s = WriteLevel0Table(mem_, &state->edit, &meta);
+      s = WriteLevel0Table(cfd, cfd->mem, &state->edits[cfd->id()], &meta);
       if (!s.ok()) return s;
-      mem_->Unref();
-      mem_ = new MemTable(icmp_, mem_options_);
+      cfd->mem->Unref();
+      cfd->mem = new MemTable(cfd->icmp(), cfd->mem_options());
     }
     if (count > 0) state->max_sequence = std::max(state->max_sequence, seq + count - 1);
     state->replayed_any = true;
@@ -475,7 +520,8 @@ Status DB::Open(const Options& options, const std::string& path, std::unique_ptr
   Status s = DBImpl::ValidateOptions(options);
   if (!s.ok()) return s;
   auto impl = std::make_unique<DBImpl>(options, path);
-  s = impl->Open();
+  s = impl->Open({ColumnFamilyDescriptor(kDefaultColumnFamilyName, options)}, nullptr,
+                 /*descriptors_given=*/false);
   if (!s.ok()) return s;
   *db = std::move(impl);
   return Status::OK();
@@ -486,12 +532,24 @@ Status DB::Open(const DBOptions& options, const std::string& path,
                 std::vector<ColumnFamilyHandle*>* handles, std::unique_ptr<DB>* db) {
   handles->clear();
   db->reset();
-  if (column_families.size() != 1 || column_families[0].name != kDefaultColumnFamilyName) {
-    return Status::NotSupported("only the \"default\" column family is supported yet");
+  // The default family's options (if listed) go with the DB options.
+  ColumnFamilyOptions default_options;
+  for (const ColumnFamilyDescriptor& d : column_families) {
+    if (d.name == kDefaultColumnFamilyName) default_options = d.options;
   }
-  Status s = Open(Options(options, column_families[0].options), path, db);
-  if (s.ok()) handles->push_back((*db)->DefaultColumnFamily());
-  return s;
+  const Options merged(options, default_options);
+  Status s = DBImpl::ValidateOptions(merged);
+  if (!s.ok()) return s;
+  auto impl = std::make_unique<DBImpl>(merged, path);
+  s = impl->Open(column_families, handles, /*descriptors_given=*/true);
+  if (!s.ok()) {
+    for (ColumnFamilyHandle* h : *handles)
+      impl->DestroyColumnFamilyHandle(h).PermitUncheckedError();
+    handles->clear();
+    return s;
+  }
+  *db = std::move(impl);
+  return Status::OK();
 }
 
 Status DB::ListColumnFamilies(const DBOptions& options, const std::string& path,

@@ -18,73 +18,87 @@ WriteBatch* ThreadLocalBatch() {
   return &batch;
 }
 
-bool IsDefaultFamily(ColumnFamilyHandle* cf) { return cf == nullptr || cf->GetID() == 0; }
+// The family of a write: null for the default one (the plain batch
+// records), else the handle; a dropped family is an InvalidArgument.
+Status WriteFamily(ColumnFamilyHandle* cf, ColumnFamilyHandle** out) {
+  *out = nullptr;
+  if (cf == nullptr || cf->GetID() == 0) return Status::OK();
+  if (static_cast<ColumnFamilyHandleImpl*>(cf)->cfd()->dropped()) {
+    return Status::InvalidArgument("column family was dropped", cf->GetName());
+  }
+  *out = cf;
+  return Status::OK();
+}
 
 Status NoMergeOperator() {
   return Status::InvalidArgument("Merge: no merge_operator is configured for the column family");
-}
-
-Status ColumnFamilyNotSupported() {
-  return Status::NotSupported("column families other than \"default\" are not supported yet");
 }
 
 }  // namespace
 
 Status DBImpl::Put(const WriteOptions& options, ColumnFamilyHandle* cf, const Slice& key,
                    const Slice& value) {
-  if (!IsDefaultFamily(cf)) return ColumnFamilyNotSupported();
+  Status s = WriteFamily(cf, &cf);
+  if (!s.ok()) return s;
   WriteBatch* batch = ThreadLocalBatch();
-  Status s = batch->Put(key, value);
+  s = cf == nullptr ? batch->Put(key, value) : batch->Put(cf, key, value);
   if (!s.ok()) return s;
   return WriteImpl(options, batch);
 }
 
 Status DBImpl::Delete(const WriteOptions& options, ColumnFamilyHandle* cf, const Slice& key) {
-  if (!IsDefaultFamily(cf)) return ColumnFamilyNotSupported();
+  Status s = WriteFamily(cf, &cf);
+  if (!s.ok()) return s;
   WriteBatch* batch = ThreadLocalBatch();
-  Status s = batch->Delete(key);
+  s = cf == nullptr ? batch->Delete(key) : batch->Delete(cf, key);
   if (!s.ok()) return s;
   return WriteImpl(options, batch);
 }
 
 Status DBImpl::SingleDelete(const WriteOptions& options, ColumnFamilyHandle* cf, const Slice& key) {
-  if (!IsDefaultFamily(cf)) return ColumnFamilyNotSupported();
+  Status s = WriteFamily(cf, &cf);
+  if (!s.ok()) return s;
   WriteBatch* batch = ThreadLocalBatch();
-  Status s = batch->SingleDelete(key);
+  s = cf == nullptr ? batch->SingleDelete(key) : batch->SingleDelete(cf, key);
   if (!s.ok()) return s;
   return WriteImpl(options, batch);
 }
 
 Status DBImpl::DeleteRange(const WriteOptions& options, ColumnFamilyHandle* cf,
                            const Slice& begin, const Slice& end) {
-  if (!IsDefaultFamily(cf)) return ColumnFamilyNotSupported();
-  const int order = icmp_.user_comparator()->Compare(begin, end);
+  const int order = FamilyOf(cf)->user_comparator()->Compare(begin, end);
+  Status s = WriteFamily(cf, &cf);
+  if (!s.ok()) return s;
   if (order > 0) {
     return Status::InvalidArgument("DeleteRange: end key comes before start key");
   }
   if (order == 0) return Status::OK();  // an empty range deletes nothing
   WriteBatch* batch = ThreadLocalBatch();
-  Status s = batch->DeleteRange(begin, end);
+  s = cf == nullptr ? batch->DeleteRange(begin, end) : batch->DeleteRange(cf, begin, end);
   if (!s.ok()) return s;
   return WriteImpl(options, batch);
 }
 
 Status DBImpl::Merge(const WriteOptions& options, ColumnFamilyHandle* cf, const Slice& key,
                      const Slice& operand) {
-  if (!IsDefaultFamily(cf)) return ColumnFamilyNotSupported();
-  if (options_.merge_operator == nullptr) return NoMergeOperator();
+  if (FamilyOf(cf)->options().merge_operator == nullptr) return NoMergeOperator();
+  Status s = WriteFamily(cf, &cf);
+  if (!s.ok()) return s;
   WriteBatch* batch = ThreadLocalBatch();
-  Status s = batch->Merge(key, operand);
+  s = cf == nullptr ? batch->Merge(key, operand) : batch->Merge(cf, key, operand);
   if (!s.ok()) return s;
   return WriteImpl(options, batch);
 }
 
 Status DBImpl::CheckBatchSupported(const WriteBatch& batch) const {
   BatchContents contents;
-  Status s = InspectBatch(batch, &contents);
+  Status s = InspectBatch(batch, &contents, versions_->column_families());
   if (!s.ok()) return s;
-  if (contents.non_default_cf > 0) return ColumnFamilyNotSupported();
-  if (contents.merges > 0 && options_.merge_operator == nullptr) return NoMergeOperator();
+  // (Batches whose merges touch other families are checked when read.)
+  if (contents.merges > 0 && contents.non_default_cf == 0 &&
+      default_cfd_->options().merge_operator == nullptr) {
+    return NoMergeOperator();
+  }
   return Status::OK();
 }
 
@@ -96,20 +110,40 @@ Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
 }
 
 Status DBImpl::PreprocessWrite(uint64_t group_bytes) {
-  if (mem_ == nullptr) return Status::ShutdownInProgress("write to a closed database");
+  if (default_cfd_ == nullptr || default_cfd_->mem == nullptr) {
+    return Status::ShutdownInProgress("write to a closed database");
+  }
   if (has_bg_error_.load(std::memory_order_acquire)) {
     MutexLock l(&mu_);
     if (!bg_error_.ok()) return bg_error_;
   }
   const bool requested = switch_requested_.load(std::memory_order_acquire);
-  const bool full = mem_->ApproximateMemoryUsage() >= options_.write_buffer_size;
+  bool full;
+  if (!multi_cf_) {
+    full = default_cfd_->mem->ApproximateMemoryUsage() >= default_cfd_->options().write_buffer_size;
+  } else {
+    full = false;
+    for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+      full = full || cfd->mem->ApproximateMemoryUsage() >= cfd->options().write_buffer_size;
+    }
+  }
   if (requested || full) {
     // Waits first if the immutable memtables are all still unflushed.
     Status s = MaybeStallWrite(group_bytes);
     if (!s.ok()) return s;
     switch_requested_.store(false, std::memory_order_release);
-    if (mem_->num_entries() > 0) {
-      s = SwitchMemtable();
+    // Only the families that asked or are full switch; the others keep
+    // their data in the older WAL (RocksDB's rule).
+    std::vector<ColumnFamilyData*> targets;
+    for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+      const bool asked = cfd->switch_requested.exchange(false, std::memory_order_acq_rel);
+      if ((asked || cfd->mem->ApproximateMemoryUsage() >= cfd->options().write_buffer_size) &&
+          cfd->mem->num_entries() > 0) {
+        targets.push_back(cfd);
+      }
+    }
+    if (!targets.empty()) {
+      s = SwitchMemtables(targets);
       if (!s.ok()) return s;
     }
     return Status::OK();
@@ -186,7 +220,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
   if (state == WriteThread::State::kParallelMemTableWriter) {
     // The leader logged our batch and assigned w.sequence; insert it here,
     // concurrently with the rest of the group.
-    w.status = InsertBatchIntoMemTable(*batch, w.sequence, mem_, true, false);
+    w.status = InsertBatchIntoMemTable(*batch, w.sequence, write_targets_, true);
     write_thread_.CompleteParallelMemTableWriter(&w);
     if (stats_ != nullptr) stats_->recordTick(WRITE_DONE_BY_OTHER);
     return w.status;
@@ -197,6 +231,11 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
   WriteThread::WriteGroup group;
   write_thread_.EnterAsBatchGroupLeader(&w, &group);
   if (group.need_sync) last_sync_group_size_.store(group.size, std::memory_order_relaxed);
+  if (exclusive_fn_.load(std::memory_order_acquire) != nullptr) {
+    // Family creation or drop: runs while no write is in flight.
+    const std::function<Status()>* fn = exclusive_fn_.exchange(nullptr, std::memory_order_acq_rel);
+    if (fn != nullptr) exclusive_status_ = (*fn)();
+  }
   Status s = PreprocessWrite(group.total_bytes);
 
   if (s.ok()) {
@@ -226,19 +265,19 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
 
     if (s.ok()) {
       last_allocated_sequence_ = group.last_sequence;
-      MemTable* mem = mem_;
+      write_targets_.default_mem = default_cfd_->mem;
       // Members insert their own batches in parallel only when the batches
       // are big enough to repay the extra wake-up of every member; for
       // one-key writes the leader inserting them all is cheaper.
       if (group.size > 1 && options_.allow_concurrent_memtable_write &&
           total_count >= 4 * group.size) {
         write_thread_.LaunchParallelMemTableWriters(&group);
-        w.status = InsertBatchIntoMemTable(*batch, w.sequence, mem, true, false);
+        w.status = InsertBatchIntoMemTable(*batch, w.sequence, write_targets_, true);
         write_thread_.WaitForParallelMemTableWriters(&group);
       } else {
         const bool concurrent = false;
         group.ForEach([&](WriteThread::Writer* m) {
-          m->status = InsertBatchIntoMemTable(*m->batch, m->sequence, mem, concurrent, false);
+          m->status = InsertBatchIntoMemTable(*m->batch, m->sequence, write_targets_, concurrent);
         });
       }
       // release: readers that see the new sequence see every insert above.
@@ -275,6 +314,23 @@ void DBImpl::WaitForSyncGroupMembers() {
          clock_->NowNanos() - start < budget_ns) {
     std::this_thread::yield();
   }
+}
+
+Status DBImpl::RunExclusive(const std::function<Status()>& fn) {
+  std::lock_guard<std::mutex> guard(exclusive_mu_);
+  exclusive_status_ = Status::OK();
+  exclusive_fn_.store(&fn, std::memory_order_release);
+  // The leader of the group this empty write joins (or an earlier one)
+  // runs fn before it logs anything.
+  WriteBatch empty;
+  WriteOptions options;
+  Status s = WriteImpl(options, &empty, /*force=*/true);
+  if (exclusive_fn_.exchange(nullptr, std::memory_order_acq_rel) != nullptr) {
+    // Not run (cannot happen: every leader checks first); report it.
+    return s.ok() ? Status::Incomplete("column family operation was not run") : s;
+  }
+  if (!exclusive_status_.ok()) return exclusive_status_;
+  return s;
 }
 
 Status DBImpl::SyncWAL() {

@@ -135,6 +135,102 @@ TEST_F(DBInteropTest, StrataReadsWhatRocksDBWrote) {
 }
 
 // ---------------------------------------------------------------------------
+// Column families: RocksDB reads each of Strata's families, and Strata opens
+// a RocksDB DB with a family.
+
+TEST_F(DBInteropTest, RocksDBReadsStrataColumnFamilies) {
+  std::map<std::string, std::map<std::string, std::string>> model;
+  {
+    DBOptions options;
+    options.create_if_missing = true;
+    options.create_missing_column_families = true;
+    std::vector<ColumnFamilyDescriptor> descs = {{kDefaultColumnFamilyName, ColumnFamilyOptions()},
+                                                 {"cf1", ColumnFamilyOptions()},
+                                                 {"cf2", ColumnFamilyOptions()}};
+    std::vector<ColumnFamilyHandle*> handles;
+    std::unique_ptr<DB> db;
+    ASSERT_OK(DB::Open(options, path_, descs, &handles, &db));
+    ASSERT_EQ(handles.size(), 3u);
+    for (int i = 0; i < 100; i++) {
+      WriteBatch b;
+      for (size_t f = 0; f < 3; f++) {
+        if ((i + f) % 3 == 0) continue;  // each family a different subset
+        const std::string k = descs[f].name + "-key" + std::to_string(100 + i);
+        ASSERT_OK(b.Put(handles[f], k, "v" + std::to_string(i)));
+        model[descs[f].name][k] = "v" + std::to_string(i);
+      }
+      ASSERT_OK(db->Write(WriteOptions(), &b));
+    }
+    // cf1 partly in a table, the rest in the WAL.
+    ASSERT_OK(db->Flush(FlushOptions(), handles[1]));
+    ASSERT_OK(db->Put(WriteOptions(), handles[1], "cf1-late", "wal"));
+    model["cf1"]["cf1-late"] = "wal";
+    for (ColumnFamilyHandle* h : handles) ASSERT_OK(db->DestroyColumnFamilyHandle(h));
+    ASSERT_OK(db->Close());
+  }
+  int rc = 0;
+  std::string out = RunCommand(std::string(kLdb) + " --db=" + path_ + " list_column_families", &rc);
+  ASSERT_EQ(0, rc) << out;
+  EXPECT_NE(out.find("default"), std::string::npos) << out;
+  EXPECT_NE(out.find("cf1"), std::string::npos) << out;
+  EXPECT_NE(out.find("cf2"), std::string::npos) << out;
+  for (const char* cf : {"default", "cf1", "cf2"}) {
+    SCOPED_TRACE(cf);
+    out =
+        RunCommand(std::string(kLdb) + " --db=" + path_ + " --column_family=" + cf + " scan", &rc);
+    ASSERT_EQ(0, rc) << out;
+    EXPECT_EQ(Expected(model[cf]), out);
+  }
+  // RocksDB opens it read-write too (every family listed in OPTIONS).
+  out = RunCommand(std::string(kLdb) + " --db=" + path_ + " --column_family=cf2 put cf2-rocks r",
+                   &rc);
+  ASSERT_EQ(0, rc) << out;
+  model["cf2"]["cf2-rocks"] = "r";
+  out = RunCommand(std::string(kLdb) + " --db=" + path_ + " --column_family=cf2 scan", &rc);
+  ASSERT_EQ(0, rc) << out;
+  EXPECT_EQ(Expected(model["cf2"]), out);
+}
+
+TEST_F(DBInteropTest, StrataOpensRocksDBColumnFamily) {
+  int rc = 0;
+  // (create_column_family takes no --create_if_missing: the DB comes first.)
+  std::string out =
+      RunCommand(std::string(kLdb) + " --db=" + path_ + " --create_if_missing put dk dv", &rc);
+  ASSERT_EQ(0, rc) << out;
+  out = RunCommand(std::string(kLdb) + " --db=" + path_ + " create_column_family cf1", &rc);
+  ASSERT_EQ(0, rc) << out;
+  out = RunCommand(std::string(kLdb) + " --db=" + path_ + " --column_family=cf1 put k v", &rc);
+  ASSERT_EQ(0, rc) << out;
+
+  std::vector<std::string> names;
+  ASSERT_OK(DB::ListColumnFamilies(DBOptions(), path_, &names));
+  EXPECT_EQ(names, (std::vector<std::string>{"default", "cf1"}));
+  {
+    std::unique_ptr<DB> db;
+    Status s = DB::Open(Options(), path_, &db);
+    EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  }
+  std::vector<ColumnFamilyDescriptor> descs = {{kDefaultColumnFamilyName, ColumnFamilyOptions()},
+                                               {"cf1", ColumnFamilyOptions()}};
+  std::vector<ColumnFamilyHandle*> handles;
+  std::unique_ptr<DB> db;
+  ASSERT_OK(DB::Open(DBOptions(), path_, descs, &handles, &db));
+  std::string v;
+  ASSERT_OK(db->Get(ReadOptions(), handles[1], "k", &v));
+  EXPECT_EQ(v, "v");
+  EXPECT_TRUE(db->Get(ReadOptions(), handles[1], "dk", &v).IsNotFound());
+  ASSERT_OK(db->Get(ReadOptions(), handles[0], "dk", &v));
+  EXPECT_EQ(v, "dv");
+  EXPECT_TRUE(db->Get(ReadOptions(), handles[0], "k", &v).IsNotFound());
+  ASSERT_OK(db->Put(WriteOptions(), handles[1], "k2", "v2"));
+  for (ColumnFamilyHandle* h : handles) ASSERT_OK(db->DestroyColumnFamilyHandle(h));
+  ASSERT_OK(db->Close());
+  out = RunCommand(std::string(kLdb) + " --db=" + path_ + " --column_family=cf1 scan", &rc);
+  ASSERT_EQ(0, rc) << out;
+  EXPECT_EQ("k : v\nk2 : v2\n", out);
+}
+
+// ---------------------------------------------------------------------------
 // Multi-level directories, in both directions. Keys and values are compared
 // through `ldb --hex scan` ("0xKEY : 0xVALUE", upper-case hex).
 

@@ -6,7 +6,7 @@ namespace {
 
 class Inspector final : public WriteBatch::Handler {
  public:
-  explicit Inspector(BatchContents* c) : c_(c) {}
+  Inspector(BatchContents* c, const ColumnFamilySet* families) : c_(c), families_(families) {}
   Status PutCF(uint32_t cf, const Slice&, const Slice&) override {
     Count(cf, &c_->puts);
     return Status::OK();
@@ -32,15 +32,27 @@ class Inspector final : public WriteBatch::Handler {
  private:
   void Count(uint32_t cf, uint32_t* counter) {
     (*counter)++;
-    if (cf != 0) c_->non_default_cf++;
+    if (cf != 0) {
+      c_->non_default_cf++;
+      if (families_ != nullptr && families_->Lookup(cf) == nullptr && status_.ok()) {
+        status_ = Status::InvalidArgument("Invalid column family specified in write batch",
+                                          "id " + std::to_string(cf));
+      }
+    }
   }
+
+ public:
+  Status status_;
+
+ private:
   BatchContents* c_;
+  const ColumnFamilySet* families_;
 };
 
 class Inserter final : public WriteBatch::Handler {
  public:
-  Inserter(SequenceNumber seq, MemTable* mem, bool concurrent, bool skip_other_cfs)
-      : seq_(seq), mem_(mem), concurrent_(concurrent), skip_other_cfs_(skip_other_cfs) {}
+  Inserter(SequenceNumber seq, const MemTableTargets& targets, bool concurrent)
+      : seq_(seq), targets_(targets), concurrent_(concurrent) {}
 
   Status PutCF(uint32_t cf, const Slice& key, const Slice& value) override {
     return Add(cf, kTypeValue, key, value);
@@ -60,35 +72,63 @@ class Inserter final : public WriteBatch::Handler {
   void LogData(const Slice&) override {}
 
  private:
-  Status Add(uint32_t cf, ValueType type, const Slice& key, const Slice& value) {
-    if (cf != 0) {
-      if (!skip_other_cfs_) {
-        return Status::InvalidArgument("column family not found", "id " + std::to_string(cf));
-      }
-      seq_++;
+  // The memtable of family cf in *mem, or nullptr with the record's
+  // sequence consumed when the record is skipped.
+  Status Target(uint32_t cf, MemTable** mem) {
+    if (cf == 0 && targets_.default_mem != nullptr) {
+      *mem = targets_.default_mem;
       return Status::OK();
     }
-    mem_->Add(seq_++, type, key, value, concurrent_);
+    *mem = nullptr;
+    if (cf != 0) {
+      ColumnFamilyData* cfd =
+          targets_.families != nullptr ? targets_.families->Lookup(cf) : nullptr;
+      if (cfd != nullptr) {
+        if (targets_.recovery_log_number == 0 ||
+            cfd->log_number() <= targets_.recovery_log_number) {
+          *mem = cfd->mem;
+          return Status::OK();
+        }
+      } else if (targets_.recovery_log_number == 0) {
+        return Status::InvalidArgument("Invalid column family specified in write batch",
+                                       "id " + std::to_string(cf));
+      }
+    }
+    seq_++;
+    return Status::OK();
+  }
+
+  Status Add(uint32_t cf, ValueType type, const Slice& key, const Slice& value) {
+    MemTable* mem;
+    if (cf == 0 && targets_.default_mem != nullptr) {
+      mem = targets_.default_mem;
+    } else {
+      Status s = Target(cf, &mem);
+      if (!s.ok() || mem == nullptr) return s;
+    }
+    mem->Add(seq_++, type, key, value, concurrent_);
     return Status::OK();
   }
 
   SequenceNumber seq_;
-  MemTable* const mem_;
+  const MemTableTargets& targets_;
   const bool concurrent_;
-  const bool skip_other_cfs_;
 };
 
 }  // namespace
 
-Status InspectBatch(const WriteBatch& batch, BatchContents* contents) {
+Status InspectBatch(const WriteBatch& batch, BatchContents* contents,
+                    const ColumnFamilySet* families) {
   *contents = BatchContents();
-  Inspector inspector(contents);
-  return batch.Iterate(&inspector);
+  Inspector inspector(contents, families);
+  Status s = batch.Iterate(&inspector);
+  if (s.ok()) s = inspector.status_;
+  return s;
 }
 
-Status InsertBatchIntoMemTable(const WriteBatch& batch, SequenceNumber first_seq, MemTable* mem,
-                               bool concurrent, bool skip_other_cfs) {
-  Inserter inserter(first_seq, mem, concurrent, skip_other_cfs);
+Status InsertBatchIntoMemTable(const WriteBatch& batch, SequenceNumber first_seq,
+                               const MemTableTargets& targets, bool concurrent) {
+  Inserter inserter(first_seq, targets, concurrent);
   return batch.Iterate(&inserter);
 }
 

@@ -1,8 +1,10 @@
-// Applying a WriteBatch to a memtable: record i of the batch gets sequence
-// first_seq + i (LogData records take none), as RocksDB numbers them.
+// Applying a WriteBatch to the memtables of its column families: record i of
+// the batch gets sequence first_seq + i (LogData records take none), as
+// RocksDB numbers them.
 // Thread-safety: as MemTable::Add -- concurrent calls need concurrent=true.
 #pragma once
 
+#include "db/column_family.h"
 #include "db/dbformat.h"
 #include "memtable/memtable.h"
 #include "strata/status.h"
@@ -19,14 +21,30 @@ struct BatchContents {
   uint32_t range_deletes = 0;
   uint32_t non_default_cf = 0;  // records for a column family other than 0
 };
-Status InspectBatch(const WriteBatch& batch, BatchContents* contents);
+// With families non-null, also checks that every column family id of the
+// batch is live (InvalidArgument otherwise).
+Status InspectBatch(const WriteBatch& batch, BatchContents* contents,
+                    const ColumnFamilySet* families = nullptr);
 
-// Inserts every record of batch into mem. Records for a column family other
-// than 0 are skipped (they still consume a sequence number) when
-// skip_other_cfs, else they fail with InvalidArgument (callers check with
+// Where the records of a batch go.
+struct MemTableTargets {
+  // Family 0's memtable; null skips its records (recovery).
+  MemTable* default_mem = nullptr;
+  // The other families (their mutable memtables); null when only the
+  // default family exists.
+  const ColumnFamilySet* families = nullptr;
+  // Non-zero during recovery: the number of the WAL being replayed.
+  // Records of a family whose log number is past it are skipped (its data
+  // is in tables) and records of unknown (dropped) families are ignored.
+  uint64_t recovery_log_number = 0;
+};
+
+// Inserts every record of batch into its family's memtable. Skipped
+// records still consume a sequence number. A record of an unknown family
+// fails with InvalidArgument outside recovery (callers check with
 // InspectBatch first, so nothing is half-applied in normal operation). Range
 // deletions go to the memtable's range tombstones.
-Status InsertBatchIntoMemTable(const WriteBatch& batch, SequenceNumber first_seq, MemTable* mem,
-                               bool concurrent, bool skip_other_cfs);
+Status InsertBatchIntoMemTable(const WriteBatch& batch, SequenceNumber first_seq,
+                               const MemTableTargets& targets, bool concurrent);
 
 }  // namespace strata

@@ -75,9 +75,17 @@ void Line(std::string* out, const char* name, uint64_t value) {
   Line(out, name, std::to_string(value));
 }
 
+void AppendFamily(std::string* out, const std::string& name, const Options& o,
+                  const BlockBasedTableOptions& t);
+
 }  // namespace
 
-std::string OptionsFileContents(const Options& o, const BlockBasedTableOptions& t) {
+std::string OptionsFileContents(const Options& options, const BlockBasedTableOptions& table) {
+  return OptionsFileContents({OptionsFileFamily{"default", &options, &table}});
+}
+
+std::string OptionsFileContents(const std::vector<OptionsFileFamily>& families) {
+  const Options& o = *families.front().options;
   std::string r =
       "# Options of a Strata database, in RocksDB's OPTIONS file format.\n"
       "# Written at every open; RocksDB tools read it.\n\n"
@@ -105,7 +113,16 @@ std::string OptionsFileContents(const Options& o, const BlockBasedTableOptions& 
   Line(&r, "avoid_flush_during_recovery", Bool(o.avoid_flush_during_recovery));
   Line(&r, "avoid_flush_during_shutdown", Bool(o.avoid_flush_during_shutdown));
 
-  r += "\n[CFOptions \"default\"]\n";
+  for (const OptionsFileFamily& f : families) AppendFamily(&r, f.name, *f.options, *f.table);
+  return r;
+}
+
+namespace {
+
+void AppendFamily(std::string* out, const std::string& name, const Options& o,
+                  const BlockBasedTableOptions& t) {
+  std::string& r = *out;
+  r += "\n[CFOptions \"" + name + "\"]\n";
   Line(&r, "comparator", o.comparator->Name());
   Line(&r, "table_factory", "BlockBasedTable");
   Line(&r, "compaction_style", "kCompactionStyleLevel");
@@ -130,7 +147,7 @@ std::string OptionsFileContents(const Options& o, const BlockBasedTableOptions& 
   Line(&r, "hard_pending_compaction_bytes_limit", o.hard_pending_compaction_bytes_limit);
   Line(&r, "disable_auto_compactions", Bool(o.disable_auto_compactions));
 
-  r += "\n[TableOptions/BlockBasedTable \"default\"]\n";
+  r += "\n[TableOptions/BlockBasedTable \"" + name + "\"]\n";
   Line(&r, "block_size", t.block_size);
   Line(&r, "block_size_deviation", std::to_string(t.block_size_deviation));
   Line(&r, "block_restart_interval", std::to_string(t.block_restart_interval));
@@ -161,15 +178,22 @@ std::string OptionsFileContents(const Options& o, const BlockBasedTableOptions& 
     }
   }
   Line(&r, "filter_policy", filter);
-  return r;
 }
+
+}  // namespace
 
 Status WriteOptionsFile(FileSystem* fs, const std::string& dbname, uint64_t number,
                         const Options& options, const BlockBasedTableOptions& table,
                         Directory* db_dir) {
+  return WriteOptionsFile(fs, dbname, number, {OptionsFileFamily{"default", &options, &table}},
+                          db_dir);
+}
+
+Status WriteOptionsFile(FileSystem* fs, const std::string& dbname, uint64_t number,
+                        const std::vector<OptionsFileFamily>& families, Directory* db_dir) {
   const std::string tmp = TempFileName(dbname, number);
   const std::string final_name = OptionsFileName(dbname, number);
-  Status s = WriteStringToFile(fs, OptionsFileContents(options, table), tmp, /*should_sync=*/true);
+  Status s = WriteStringToFile(fs, OptionsFileContents(families), tmp, /*should_sync=*/true);
   if (s.ok()) s = fs->RenameFile(tmp, final_name);
   if (s.ok() && db_dir != nullptr) s = db_dir->Fsync();
   if (!s.ok()) {

@@ -6,6 +6,7 @@
 //   [DBOptions]    name=value lines
 //   [CFOptions "default"]
 //   [TableOptions/BlockBasedTable "default"]
+//   ... the same two sections for every other column family
 //
 // Only options Strata has, under RocksDB's names and value spellings, are
 // written; RocksDB takes its defaults for the rest.
@@ -14,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "strata/env.h"
 #include "strata/options.h"
@@ -21,11 +23,22 @@
 
 namespace strata {
 
-// The file's text.
+// One column family's sections of the file.
+struct OptionsFileFamily {
+  std::string name;
+  const Options* options;  // the first family's also gives the DB options
+  const BlockBasedTableOptions* table;
+};
+
+// The file's text: families "default" first (RocksDB requires it).
+std::string OptionsFileContents(const std::vector<OptionsFileFamily>& families);
+// A database with only the default family.
 std::string OptionsFileContents(const Options& options, const BlockBasedTableOptions& table);
 
 // Writes OPTIONS-<number> through a temporary file and a rename (synced),
 // then deletes older OPTIONS files.
+Status WriteOptionsFile(FileSystem* fs, const std::string& dbname, uint64_t number,
+                        const std::vector<OptionsFileFamily>& families, Directory* db_dir);
 Status WriteOptionsFile(FileSystem* fs, const std::string& dbname, uint64_t number,
                         const Options& options, const BlockBasedTableOptions& table,
                         Directory* db_dir);

@@ -6,6 +6,7 @@ strata_layer(db
     db/db_impl_write.cc
     db/db_impl_compaction_flush.cc
     db/version_set.cc
+    db/column_family.cc
     db/compaction/compaction_picker.cc
     db/compaction/compaction_job.cc
     db/db_iter.cc
@@ -27,6 +28,7 @@ strata_layer(db
 )
 strata_tests(db
   db/db_basic_test.cc
+  db/column_family_test.cc
   db/db_concurrency_test.cc
   db/db_crash_test.cc
   db/db_interop_test.cc

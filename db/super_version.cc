@@ -12,7 +12,7 @@ std::atomic<uint64_t> next_instance_id{1};
 // Per-thread map from cache instance id to slot: a few entries, replaced
 // round-robin (an evicted slot stays owned, and scraped, by its cache).
 struct ThreadSlots {
-  static constexpr int kEntries = 4;
+  static constexpr int kEntries = 8;
   uint64_t ids[kEntries] = {};
   void* slots[kEntries] = {};
   int next_victim = 0;
@@ -31,11 +31,25 @@ LocalSuperVersionCache::Slot* LocalSuperVersionCache::ThreadSlot() {
   for (int i = 0; i < ThreadSlots::kEntries; i++) {
     if (t.ids[i] == instance_id_) return static_cast<Slot*>(t.slots[i]);
   }
-  auto slot = std::make_unique<Slot>();
-  Slot* raw = slot.get();
+  // Not in this thread's table (first use, or evicted by other caches --
+  // every column family has one): reuse the slot this thread had here, so
+  // slots never grow past one per thread.
+  const std::thread::id me = std::this_thread::get_id();
+  Slot* raw = nullptr;
   {
     MutexLock l(&mu_);
-    slots_.push_back(std::move(slot));
+    for (auto& slot : slots_) {
+      if (slot->owner == me) {
+        raw = slot.get();
+        break;
+      }
+    }
+    if (raw == nullptr) {
+      auto slot = std::make_unique<Slot>();
+      slot->owner = me;
+      raw = slot.get();
+      slots_.push_back(std::move(slot));
+    }
   }
   const int victim = t.next_victim;
   t.next_victim = (victim + 1) % ThreadSlots::kEntries;

@@ -17,14 +17,16 @@
 //  1. A slot holds at most one reference: to the SuperVersion it points at.
 //  2. A slot marked kInUse is owned by its thread until Release.
 //  3. Slots are owned by the cache (freed with the DB); a thread's table maps
-//     a never-reused DB instance id to a slot, so a closed DB's slot is never
-//     dereferenced again.
+//     a never-reused cache instance id to a slot, so a closed DB's slot is
+//     never dereferenced again. A cache holds at most one slot per thread
+//     (a thread whose table entry was evicted gets its old slot back).
 // Thread-safety: SuperVersion refs are atomic; the cache is thread-safe.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #include "db/version_set.h"
@@ -81,6 +83,7 @@ class LocalSuperVersionCache {
  private:
   struct Slot {
     std::atomic<SuperVersion*> sv{nullptr};
+    std::thread::id owner;  // the thread using the slot
   };
   Slot* ThreadSlot();
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 
+#include "db/column_family.h"
 #include "db/filename.h"
 #include "db/level_iterator.h"
 #include "db/log_reader.h"
@@ -143,12 +144,12 @@ class VersionBuilder {
 // ---------------------------------------------------------------------------
 // Version
 
-Version::Version(VersionSet* vset, uint64_t version_number)
-    : vset_(vset), version_number_(version_number), num_levels_(vset->num_levels()) {}
+Version::Version(VersionSet* vset, ColumnFamilyData* cfd, uint64_t version_number)
+    : vset_(vset), cfd_(cfd), version_number_(version_number), num_levels_(cfd->num_levels()) {}
 
 Version::~Version() { vset_->RemoveVersion(this); }
 
-const Comparator* Version::user_comparator() const { return vset_->icmp().user_comparator(); }
+const Comparator* Version::user_comparator() const { return cfd_->icmp().user_comparator(); }
 
 void Version::Ref() { refs_.fetch_add(1, std::memory_order_relaxed); }
 
@@ -176,10 +177,10 @@ uint64_t Version::NumFiles() const {
 
 Status Version::Get(const ReadOptions& options, const Slice& internal_key,
                     GetContext* get_context, SequenceNumber* max_covering_tombstone_seq) {
-  const Comparator* ucmp = vset_->icmp().user_comparator();
+  const Comparator* ucmp = cfd_->icmp().user_comparator();
   const Slice user_key = ExtractUserKey(internal_key);
   const SequenceNumber read_seq = ExtractInternalKeyFooter(internal_key) >> 8;
-  TableCache* tc = vset_->table_cache();
+  TableCache* tc = cfd_->table_cache();
   // Raises *max_covering_tombstone_seq by f's range tombstones, then looks
   // the key up in f. Returns false when the search is over.
   auto search = [&](FileMetaData* f, int level, Status* s) {
@@ -208,7 +209,7 @@ Status Version::Get(const ReadOptions& options, const Slice& internal_key,
   for (int level = 1; level < num_levels_; ++level) {
     const std::vector<FileMetaData*>& files = files_[level];
     if (files.empty()) continue;
-    size_t i = FindFileIndex(vset_->icmp(), files, internal_key);
+    size_t i = FindFileIndex(cfd_->icmp(), files, internal_key);
     // A sentinel largest key is exclusive: that file holds nothing of
     // user_key (a lookup at kMaxSequenceNumber sorts before the sentinel).
     if (i < files.size() && IsRangeDelSentinel(files[i]->largest) &&
@@ -227,7 +228,7 @@ Status Version::GetRangeTombstones(const FragmentedRangeTombstoneList** list) {
   MutexLock l(&range_del_mu_);
   if (!range_del_built_) {
     std::vector<RangeTombstone> all;
-    TableCache* tc = vset_->table_cache();
+    TableCache* tc = cfd_->table_cache();
     for (int level = 0; level < num_levels_; ++level) {
       for (FileMetaData* f : files_[level]) {
         const FragmentedRangeTombstoneList* file_list = nullptr;
@@ -250,8 +251,8 @@ void Version::AddIterators(const ReadOptions& options,
                            const std::vector<const FragmentedRangeTombstoneList*>* range_tombstones,
                            SequenceNumber read_seq) {
   const bool skip_deleted = range_tombstones != nullptr && !range_tombstones->empty();
-  TableCache* tc = vset_->table_cache();
-  const Comparator* ucmp = vset_->icmp().user_comparator();
+  TableCache* tc = cfd_->table_cache();
+  const Comparator* ucmp = cfd_->icmp().user_comparator();
   for (FileMetaData* f : files_[0]) {
     // Files wholly outside the bounds need not be opened.
     if (options.iterate_upper_bound != nullptr &&
@@ -268,7 +269,7 @@ void Version::AddIterators(const ReadOptions& options,
   }
   for (int level = 1; level < num_levels_; ++level) {
     if (files_[level].empty()) continue;
-    InternalIterator* it = NewLevelIterator(tc, options, &vset_->icmp(), files_[level], level);
+    InternalIterator* it = NewLevelIterator(tc, options, &cfd_->icmp(), files_[level], level);
     if (skip_deleted) it = NewRangeDelSkipIterator(it, ucmp, *range_tombstones, read_seq, nullptr);
     iters->emplace_back(it);
   }
@@ -277,7 +278,7 @@ void Version::AddIterators(const ReadOptions& options,
 void Version::GetOverlappingInputs(int level, const Slice* begin, const Slice* end,
                                    std::vector<FileMetaData*>* inputs) const {
   inputs->clear();
-  const Comparator* ucmp = vset_->icmp().user_comparator();
+  const Comparator* ucmp = cfd_->icmp().user_comparator();
   std::string lo = begin != nullptr ? begin->ToString() : std::string();
   std::string hi = end != nullptr ? end->ToString() : std::string();
   bool has_lo = begin != nullptr, has_hi = end != nullptr;
@@ -310,7 +311,7 @@ void Version::GetOverlappingInputs(int level, const Slice* begin, const Slice* e
 }
 
 bool Version::OverlapInLevel(int level, const Slice& smallest, const Slice& largest) const {
-  const Comparator* ucmp = vset_->icmp().user_comparator();
+  const Comparator* ucmp = cfd_->icmp().user_comparator();
   const std::vector<FileMetaData*>& files = files_[level];
   if (level == 0) {
     for (const FileMetaData* f : files) {
@@ -323,7 +324,7 @@ bool Version::OverlapInLevel(int level, const Slice& smallest, const Slice& larg
   }
   std::string key;
   AppendInternalKey(&key, smallest, kMaxSequenceNumber, kValueTypeForSeek);
-  const size_t i = FindFileIndex(vset_->icmp(), files, key);
+  const size_t i = FindFileIndex(cfd_->icmp(), files, key);
   if (i == files.size()) return false;
   return ucmp->Compare(ExtractUserKey(files[i]->smallest), largest) <= 0;
 }
@@ -432,24 +433,38 @@ std::string Version::LevelSummary() const {
 // VersionSet
 
 VersionSet::VersionSet(const std::string& dbname, const Options& options, FileSystem* fs,
-                       TableCache* table_cache, Directory* db_dir, Logger* info_log)
+                       Directory* db_dir, Logger* info_log)
     : dbname_(dbname),
       options_(options),
-      icmp_(options.comparator),
       fs_(fs),
-      table_cache_(table_cache),
       db_dir_(db_dir),
       info_log_(info_log),
-      num_levels_(std::clamp(options.num_levels, 1, kMaxLevels)) {
-  AppendVersion(new Version(this, next_version_number_++));
-}
+      column_families_(std::make_unique<ColumnFamilySet>()) {}
 
 VersionSet::~VersionSet() {
-  if (current_ != nullptr) current_->Unref();
-  // Versions still referenced by others would outlive us: a caller bug.
+  // Families' Versions call back into this set as they go: release them
+  // while it is whole. Versions still referenced by others would outlive
+  // us: a caller bug.
+  column_families_.reset();
 }
 
-void VersionSet::AppendVersion(Version* v) {
+ColumnFamilyData* VersionSet::default_cfd() const { return column_families_->GetDefault(); }
+
+ColumnFamilyData* VersionSet::NewFamily(uint32_t id, const std::string& name,
+                                        const ColumnFamilyOptions& options) {
+  auto* cfd = new ColumnFamilyData(id, name, Options(options_, options), dbname_);
+  return cfd;
+}
+
+uint64_t VersionSet::MinLogNumber() const {
+  uint64_t min_log = ~uint64_t{0};
+  for (const ColumnFamilyData* cfd : column_families_->live()) {
+    min_log = std::min(min_log, cfd->log_number());
+  }
+  return min_log == ~uint64_t{0} ? 0 : min_log;
+}
+
+void VersionSet::AppendVersion(ColumnFamilyData* cfd, Version* v) {
   v->Ref();
   {
     MutexLock l(&versions_mu_);
@@ -458,8 +473,8 @@ void VersionSet::AppendVersion(Version* v) {
       for (FileMetaData* f : v->files_[level]) ++f->refs;
     }
   }
-  Version* old = current_;
-  current_ = v;
+  Version* old = cfd->current_;
+  cfd->current_ = v;
   if (old != nullptr) old->Unref();
 }
 
@@ -526,7 +541,9 @@ Status VersionSet::CreateNew() {
   return s;
 }
 
-Status VersionSet::Recover() {
+Status VersionSet::Recover(const std::map<std::string, ColumnFamilyOptions>& families,
+                           std::vector<std::string>* not_found) {
+  not_found->clear();
   const std::string current_name = CurrentFileName(dbname_);
   std::string current;
   Status s = ReadFileToString(fs_, current_name, &current);
@@ -550,12 +567,31 @@ Status VersionSet::Recover() {
     return s;
   }
 
+  // One entry per family the MANIFEST has added and not dropped; families
+  // the caller opens get their object and builder at once.
+  struct Family {
+    std::string name;
+    std::unique_ptr<ColumnFamilyData> cfd;  // null: not opened by the caller
+    std::unique_ptr<VersionBuilder> builder;
+    std::optional<uint64_t> log_number;
+  };
+  std::map<uint32_t, Family> fams;
+  auto open_family = [&](uint32_t id, const std::string& name) {
+    Family& f = fams[id];
+    f.name = name;
+    auto it = families.find(name);
+    if (it != families.end()) {
+      f.cfd.reset(NewFamily(id, name, it->second));
+      f.builder = std::make_unique<VersionBuilder>(f.cfd->icmp(), nullptr, f.cfd->num_levels());
+    }
+  };
+  open_family(0, kDefaultColumnFamilyName);
+
   LogReporter reporter;
   log::Reader reader(std::move(file), &reporter, /*checksum=*/true, /*log_number=*/0, manifest);
-  std::optional<uint64_t> log_number, prev_log, next_file, min_log_to_keep;
+  std::optional<uint64_t> prev_log, next_file, min_log_to_keep;
   std::optional<SequenceNumber> last_sequence;
-  std::map<uint32_t, std::string> families;  // live non-default families
-  VersionBuilder builder(icmp_, current_, num_levels_);
+  uint32_t max_cf = 0;
   Slice record;
   std::string scratch;
   while (reader.ReadRecord(&record, &scratch, WALRecoveryMode::kTolerateCorruptedTailRecords)) {
@@ -565,22 +601,35 @@ Status VersionSet::Recover() {
         manifest + " record at offset " + std::to_string(reader.LastRecordOffset());
     s = edit.DecodeFrom(record);
     if (!s.ok()) return Status::Corruption(s.getState(), where);
-    const uint32_t cf = edit.column_family();
-    if (edit.column_family_add().has_value()) families[cf] = *edit.column_family_add();
-    if (cf != 0) {
-      if (edit.is_column_family_drop()) families.erase(cf);
-      // Files of other families are not ours to serve; the family check
-      // below rejects the DB if one is still live.
-    } else {
-      if (edit.comparator().has_value() && *edit.comparator() != options_.comparator->Name()) {
-        return Status::InvalidArgument(
-            options_.comparator->Name(),
-            "does not match existing comparator " + *edit.comparator() + " (" + manifest + ")");
+    const uint32_t id = edit.column_family();
+    max_cf = std::max(max_cf, id);
+    if (edit.max_column_family()) max_cf = std::max(max_cf, *edit.max_column_family());
+    if (edit.column_family_add().has_value()) {
+      if (fams.count(id) > 0) {
+        return Status::Corruption("column family id " + std::to_string(id) + " added twice", where);
       }
-      s = builder.Apply(edit);
-      if (!s.ok()) return Status::Corruption(s.getState(), where);
+      open_family(id, *edit.column_family_add());
     }
-    if (edit.log_number() && cf == 0) log_number = edit.log_number();
+    auto it = fams.find(id);
+    if (it == fams.end()) {
+      return Status::Corruption("edit of unknown column family id " + std::to_string(id), where);
+    }
+    Family& fam = it->second;
+    if (edit.is_column_family_drop()) {
+      if (id == 0) return Status::Corruption("the default column family is dropped", where);
+      fams.erase(it);
+    } else if (fam.cfd != nullptr) {
+      if (edit.comparator().has_value() &&
+          *edit.comparator() != fam.cfd->user_comparator()->Name()) {
+        return Status::InvalidArgument(fam.cfd->user_comparator()->Name(),
+                                       "does not match existing comparator " + *edit.comparator() +
+                                           " of column family \"" + fam.name + "\" (" + manifest +
+                                           ")");
+      }
+      s = fam.builder->Apply(edit);
+      if (!s.ok()) return Status::Corruption(s.getState(), where);
+      if (edit.log_number()) fam.log_number = edit.log_number();
+    }
     if (edit.prev_log_number()) prev_log = edit.prev_log_number();
     if (edit.next_file_number()) next_file = edit.next_file_number();
     if (edit.last_sequence()) last_sequence = edit.last_sequence();
@@ -591,93 +640,179 @@ Status VersionSet::Recover() {
   if (!next_file || !last_sequence) {
     return Status::Corruption("no next_file_number or last_sequence entry in MANIFEST", manifest);
   }
-  if (!log_number) log_number = 0;
-  for (const auto& [id, name] : families) {
-    if (id != 0) {
-      return Status::NotSupported("database has column family \"" + name +
-                                  "\"; column families are not supported yet");
-    }
+  std::string not_opened;
+  for (const auto& [id, fam] : fams) {
+    if (fam.cfd == nullptr) not_opened += (not_opened.empty() ? "" : ", ") + fam.name;
   }
-  auto* v = new Version(this, next_version_number_++);
-  s = builder.SaveTo(v);
-  if (!s.ok()) {
-    delete v;
-    return Status::Corruption(s.getState(), manifest);
+  if (!not_opened.empty()) {
+    return Status::InvalidArgument("Column families not opened: " + not_opened);
   }
+  for (const auto& [name, options] : families) {
+    bool found = false;
+    for (const auto& [id, fam] : fams) found = found || fam.name == name;
+    if (!found) not_found->push_back(name);
+  }
+
   uint64_t max_number = manifest_number;
-  for (int level = 0; level < num_levels_; ++level) {
-    for (const FileMetaData* f : v->files(level)) {
-      max_number = std::max(max_number, f->number);
-      if (f->largest_seqno > *last_sequence) {
-        const uint64_t seq = f->largest_seqno;
-        delete v;
-        return Status::Corruption("file " + std::to_string(max_number) +
-                                      " has sequence numbers up to " + std::to_string(seq) +
-                                      ", beyond the last sequence of the MANIFEST",
-                                  manifest);
+  std::vector<std::pair<ColumnFamilyData*, Version*>> built;
+  auto discard = [&built]() {
+    for (auto& [cfd, v] : built) delete v;
+  };
+  for (auto& [id, fam] : fams) {
+    auto* v = new Version(this, fam.cfd.get(), next_version_number_++);
+    built.emplace_back(fam.cfd.get(), v);
+    s = fam.builder->SaveTo(v);
+    if (!s.ok()) {
+      discard();
+      return Status::Corruption(s.getState(), manifest);
+    }
+    for (int level = 0; level < v->num_levels(); ++level) {
+      for (const FileMetaData* f : v->files(level)) {
+        max_number = std::max(max_number, f->number);
+        if (f->largest_seqno > *last_sequence) {
+          const uint64_t number = f->number, seq = f->largest_seqno;
+          discard();
+          return Status::Corruption("file " + std::to_string(number) +
+                                        " has sequence numbers up to " + std::to_string(seq) +
+                                        ", beyond the last sequence of the MANIFEST",
+                                    manifest);
+        }
       }
     }
   }
-  v->ComputeCompactionScores(options_);
-  AppendVersion(v);
+  // Everything checked: the families go live.
+  size_t i = 0;
+  for (auto& [id, fam] : fams) {
+    ColumnFamilyData* cfd = fam.cfd.release();
+    Version* v = built[i++].second;
+    v->ComputeCompactionScores(cfd->options());
+    cfd->log_number_ = fam.log_number.value_or(0);
+    column_families_->Add(cfd);
+    AppendVersion(cfd, v);
+  }
+  column_families_->UpdateMaxColumnFamily(max_cf);
   manifest_file_number_ = manifest_number;
   next_file_number_.store(std::max(*next_file, max_number + 1));
   last_sequence_ = *last_sequence;
-  log_number_ = *log_number;
   prev_log_number_ = prev_log.value_or(0);
   min_log_number_to_keep_ = min_log_to_keep.value_or(0);
-  Log(info_log_,
-      "Recovered %s: %s, log number %" PRIu64 ", next file %" PRIu64 ", last sequence %" PRIu64,
-      manifest.c_str(), v->LevelSummary().c_str(), log_number_, next_file_number_.load(),
-      last_sequence_);
+  for (const ColumnFamilyData* cfd : column_families_->live()) {
+    Log(info_log_,
+        "Recovered %s: column family \"%s\" (id %u) %s, log number %" PRIu64 ", next file %" PRIu64
+        ", last sequence %" PRIu64,
+        manifest.c_str(), cfd->name().c_str(), cfd->id(), cfd->current()->LevelSummary().c_str(),
+        cfd->log_number(), next_file_number_.load(), last_sequence_);
+  }
   return Status::OK();
 }
 
-void VersionSet::EncodeSnapshot(std::string* record) const {
-  VersionEdit edit;
-  edit.SetComparatorName(options_.comparator->Name());
-  if (!db_id_.empty()) edit.SetDBId(db_id_);
-  for (int level = 0; level < current_->num_levels(); ++level) {
-    for (const FileMetaData* f : current_->files(level)) edit.AddFile(level, *f);
+void VersionSet::EncodeSnapshot(std::vector<std::string>* records) const {
+  records->clear();
+  // Per live family, as RocksDB writes a MANIFEST's opening state: its
+  // addition (except the default family), comparator, files and log number.
+  for (const ColumnFamilyData* cfd : column_families_->live()) {
+    VersionEdit edit;
+    edit.SetColumnFamily(cfd->id());
+    if (cfd->id() != 0) edit.AddColumnFamily(cfd->name());
+    edit.SetComparatorName(cfd->user_comparator()->Name());
+    if (cfd->id() == 0 && !db_id_.empty()) edit.SetDBId(db_id_);
+    const Version* v = cfd->current();
+    for (int level = 0; level < v->num_levels(); ++level) {
+      for (const FileMetaData* f : v->files(level)) edit.AddFile(level, *f);
+    }
+    edit.SetLogNumber(cfd->log_number());
+    records->emplace_back();
+    edit.EncodeTo(&records->back());
   }
-  edit.SetLogNumber(log_number_);
-  edit.SetPrevLogNumber(prev_log_number_);
-  edit.SetNextFile(next_file_number_.load());
-  edit.SetLastSequence(last_sequence_);
-  record->clear();
-  edit.EncodeTo(record);
+  VersionEdit counters;
+  counters.SetPrevLogNumber(prev_log_number_);
+  counters.SetNextFile(next_file_number_.load());
+  counters.SetLastSequence(last_sequence_);
+  if (column_families_->max_column_family() > 0) {
+    counters.SetMaxColumnFamily(column_families_->max_column_family());
+  }
+  records->emplace_back();
+  counters.EncodeTo(&records->back());
 }
 
-Status VersionSet::LogAndApply(VersionEdit* edit, Mutex* mu) {
+Status VersionSet::LogAndApply(ColumnFamilyData* cfd, VersionEdit* edit, Mutex* mu) {
+  return LogAndApplyImpl(cfd, edit, mu, nullptr, nullptr);
+}
+
+Status VersionSet::CreateColumnFamily(const std::string& name, const ColumnFamilyOptions& options,
+                                      uint64_t log_number, Mutex* mu, ColumnFamilyData** cfd) {
+  VersionEdit edit;
+  edit.AddColumnFamily(name);
+  edit.SetComparatorName(options.comparator->Name());
+  edit.SetLogNumber(log_number);
+  return LogAndApplyImpl(nullptr, &edit, mu, &options, cfd);
+}
+
+Status VersionSet::DropColumnFamily(ColumnFamilyData* cfd, Mutex* mu) {
+  VersionEdit edit;
+  edit.DropColumnFamily();
+  return LogAndApplyImpl(cfd, &edit, mu, nullptr, nullptr);
+}
+
+Status VersionSet::LogAndApplyImpl(ColumnFamilyData* cfd, VersionEdit* edit, Mutex* mu,
+                                   const ColumnFamilyOptions* new_options,
+                                   ColumnFamilyData** created) {
   mu->AssertHeld();
   if (manifest_cv_ == nullptr) manifest_cv_ = std::make_unique<CondVar>(mu);
   while (manifest_writing_) manifest_cv_->Wait();
   manifest_writing_ = true;
-
-  if (edit->log_number().has_value()) {
-    if (*edit->log_number() < log_number_) edit->SetLogNumber(log_number_);
-  } else {
-    edit->SetLogNumber(log_number_);
-  }
-  if (!edit->prev_log_number().has_value()) edit->SetPrevLogNumber(prev_log_number_);
-  if (!edit->last_sequence().has_value() || *edit->last_sequence() < last_sequence_) {
-    edit->SetLastSequence(last_sequence_);
-  }
-
-  auto* v = new Version(this, next_version_number_++);
-  Status s;
-  {
-    VersionBuilder builder(icmp_, current_, num_levels_);
-    s = builder.Apply(*edit);
-    if (s.ok()) s = builder.SaveTo(v);
-  }
-  if (!s.ok()) {
-    delete v;
+  auto finish = [this](const Status& st) {
     manifest_writing_ = false;
     manifest_cv_->SignalAll();
-    return s;
+    return st;
+  };
+
+  const bool is_add = cfd == nullptr;
+  const bool is_drop = edit->is_column_family_drop();
+  uint32_t new_id = 0;
+  if (is_add) {
+    if (column_families_->GetByName(*edit->column_family_add()) != nullptr) {
+      return finish(
+          Status::InvalidArgument("column family already exists", *edit->column_family_add()));
+    }
+    new_id = column_families_->max_column_family() + 1;
+    edit->SetColumnFamily(new_id);
+    edit->SetMaxColumnFamily(new_id);
+  } else {
+    if (cfd->dropped()) {
+      return finish(Status::InvalidArgument("column family was dropped", cfd->name()));
+    }
+    edit->SetColumnFamily(cfd->id());
+    if (!is_drop) {
+      if (edit->log_number().has_value()) {
+        if (*edit->log_number() < cfd->log_number()) edit->SetLogNumber(cfd->log_number());
+      } else {
+        edit->SetLogNumber(cfd->log_number());
+      }
+    }
   }
-  v->ComputeCompactionScores(options_);
+  if (!is_add && !is_drop) {
+    if (!edit->prev_log_number().has_value()) edit->SetPrevLogNumber(prev_log_number_);
+    if (!edit->last_sequence().has_value() || *edit->last_sequence() < last_sequence_) {
+      edit->SetLastSequence(last_sequence_);
+    }
+  }
+
+  Version* v = nullptr;
+  Status s;
+  if (!is_add && !is_drop) {
+    v = new Version(this, cfd, next_version_number_++);
+    {
+      VersionBuilder builder(cfd->icmp(), cfd->current(), cfd->num_levels());
+      s = builder.Apply(*edit);
+      if (s.ok()) s = builder.SaveTo(v);
+    }
+    if (!s.ok()) {
+      delete v;
+      return finish(s);
+    }
+    v->ComputeCompactionScores(cfd->options());
+  }
 
   const bool new_manifest =
       descriptor_log_ == nullptr || descriptor_size_ > options_.max_manifest_file_size;
@@ -687,7 +822,7 @@ Status VersionSet::LogAndApply(VersionEdit* edit, Mutex* mu) {
   edit->EncodeTo(&record);
   // The snapshot a new MANIFEST starts with is taken under the mutex (the
   // counters change under it); it describes the state before this edit.
-  std::string snapshot;
+  std::vector<std::string> snapshot;
   if (new_manifest) EncodeSnapshot(&snapshot);
 
   std::unique_ptr<log::Writer> new_log;
@@ -697,7 +832,9 @@ Status VersionSet::LogAndApply(VersionEdit* edit, Mutex* mu) {
     s = fs_->NewWritableFile(DescriptorFileName(dbname_, manifest_number), FileOptions(), &file);
     if (s.ok()) {
       new_log = std::make_unique<log::Writer>(std::move(file), 0, false);
-      s = new_log->AddRecord(snapshot);
+      for (const std::string& r : snapshot) {
+        if (s.ok()) s = new_log->AddRecord(r);
+      }
     }
   }
   log::Writer* log = new_manifest ? new_log.get() : descriptor_log_.get();
@@ -713,10 +850,22 @@ Status VersionSet::LogAndApply(VersionEdit* edit, Mutex* mu) {
       manifest_file_number_ = manifest_number;
     }
     descriptor_size_ = descriptor_log_->file_size();
-    log_number_ = *edit->log_number();
-    prev_log_number_ = *edit->prev_log_number();
+    if (edit->prev_log_number()) prev_log_number_ = *edit->prev_log_number();
     if (edit->min_log_number_to_keep()) min_log_number_to_keep_ = *edit->min_log_number_to_keep();
-    AppendVersion(v);
+    if (is_add) {
+      ColumnFamilyData* fresh = NewFamily(new_id, *edit->column_family_add(), *new_options);
+      fresh->log_number_ = edit->log_number().value_or(0);
+      column_families_->Add(fresh);
+      auto* empty = new Version(this, fresh, next_version_number_++);
+      empty->ComputeCompactionScores(fresh->options());
+      AppendVersion(fresh, empty);
+      if (created != nullptr) *created = fresh;
+    } else if (is_drop) {
+      column_families_->Remove(cfd);
+    } else {
+      cfd->log_number_ = *edit->log_number();
+      AppendVersion(cfd, v);
+    }
   } else {
     Log(InfoLogLevel::kError, info_log_, "MANIFEST write failed: %s", s.ToString().c_str());
     delete v;
@@ -729,9 +878,7 @@ Status VersionSet::LogAndApply(VersionEdit* edit, Mutex* mu) {
       descriptor_log_.reset();
     }
   }
-  manifest_writing_ = false;
-  manifest_cv_->SignalAll();
-  return s;
+  return finish(s);
 }
 
 }  // namespace strata

@@ -7,12 +7,14 @@
 // and compactions hold a reference; a file is deleted from disk only when no
 // live Version lists it.
 //
-// VersionSet owns the chain of Versions and the MANIFEST. LogAndApply(edit)
-// builds the next Version from the current one plus the edit, appends the
-// edit as one MANIFEST record (a new MANIFEST, starting with a snapshot of
-// the whole state, is begun at the first edit after open and whenever the
-// file grows past max_manifest_file_size), syncs it, and installs the new
-// Version as current.
+// Every column family has its own chain of Versions (db/column_family.h);
+// VersionSet owns the families and the MANIFEST. LogAndApply(cfd, edit)
+// builds the family's next Version from its current one plus the edit,
+// appends the edit (tagged with the family's id) as one MANIFEST record (a
+// new MANIFEST, starting with a snapshot of every live family, is begun at
+// the first edit after open and whenever the file grows past
+// max_manifest_file_size), syncs it, and installs the new Version as the
+// family's current one.
 //
 // Thread-safety: the DB mutex (passed to LogAndApply) guards current(), the
 // counters and the Version list; LogAndApply releases it while writing the
@@ -21,12 +23,13 @@
 // Invariants:
 //  1. In every Version, each level >= 1 is sorted and disjoint; level 0 is
 //     ordered newest first (by largest sequence number, then file number).
-//  2. The MANIFEST on disk, replayed, gives exactly current().
+//  2. The MANIFEST on disk, replayed, gives exactly each family's current().
 //  3. next_file_number() is greater than every file number in use.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -44,6 +47,8 @@
 
 namespace strata {
 
+class ColumnFamilyData;
+class ColumnFamilySet;
 class VersionSet;
 
 // The most levels a DB may have (options.num_levels is clamped to it).
@@ -116,17 +121,19 @@ class Version {
   std::string LevelSummary() const;
   uint64_t version_number() const { return version_number_; }
   const Comparator* user_comparator() const;
+  ColumnFamilyData* cfd() const { return cfd_; }
 
  private:
   friend class VersionSet;
   friend class VersionBuilder;
-  Version(VersionSet* vset, uint64_t version_number);
+  Version(VersionSet* vset, ColumnFamilyData* cfd, uint64_t version_number);
   ~Version();
 
   // Fills scores_, base_level_, level_max_bytes_, pending_compaction_bytes_.
   void ComputeCompactionScores(const ColumnFamilyOptions& options);
 
   VersionSet* const vset_;
+  ColumnFamilyData* const cfd_;  // outlives its Versions (freed at close)
   const uint64_t version_number_;
   const int num_levels_;
   std::vector<FileMetaData*> files_[kMaxLevels];
@@ -142,71 +149,89 @@ class Version {
 
 class VersionSet {
  public:
-  // options, table_cache, fs, db_dir and info_log must outlive the set.
-  VersionSet(const std::string& dbname, const Options& options, FileSystem* fs,
-             TableCache* table_cache, Directory* db_dir, Logger* info_log);
+  // db_options (the DB's options; the default family's too), fs, db_dir
+  // and info_log must outlive the set.
+  VersionSet(const std::string& dbname, const Options& db_options, FileSystem* fs,
+             Directory* db_dir, Logger* info_log);
   ~VersionSet();
   VersionSet(const VersionSet&) = delete;
   VersionSet& operator=(const VersionSet&) = delete;
 
-  // Reads CURRENT and the MANIFEST it names, building current(). Checks
-  // the comparator name and the consistency of the file set (RocksDB's
-  // force_consistency_checks); Corruption names the MANIFEST and the
-  // record offset. Column families other than "default" give NotSupported.
-  Status Recover();
+  // Reads CURRENT and the MANIFEST it names, building every family's
+  // current Version. families: the options of each family the caller
+  // opens, by name ("default" included). A live family of the MANIFEST
+  // not among them gives InvalidArgument "Column families not opened: a, b";
+  // names of families not in the MANIFEST go to *not_found. Checks each
+  // family's comparator name (InvalidArgument on mismatch) and the
+  // consistency of the file sets; Corruption names the MANIFEST and the
+  // record offset.
+  Status Recover(const std::map<std::string, ColumnFamilyOptions>& families,
+                 std::vector<std::string>* not_found);
 
   // Writes a first MANIFEST (number 1) and CURRENT for a new database.
   Status CreateNew();
 
-  // Applies edit to current() and makes the result current, after writing
-  // the edit to the MANIFEST. The edit gets the next file number and last
-  // sequence filled in. REQUIRES: *mu held (released during the write).
-  Status LogAndApply(VersionEdit* edit, Mutex* mu) REQUIRES(*mu);
+  // Applies edit to cfd's current Version and makes the result current,
+  // after writing the edit (tagged with cfd's id) to the MANIFEST. The edit
+  // gets the next file number, last sequence and the family's log number
+  // filled in. REQUIRES: *mu held (released during the write).
+  Status LogAndApply(ColumnFamilyData* cfd, VersionEdit* edit, Mutex* mu) REQUIRES(*mu);
 
-  Version* current() const { return current_; }
+  // Records a new family (next id) in the MANIFEST and adds it to the live
+  // set; its WALs older than log_number hold none of its data.
+  Status CreateColumnFamily(const std::string& name, const ColumnFamilyOptions& options,
+                            uint64_t log_number, Mutex* mu, ColumnFamilyData** cfd) REQUIRES(*mu);
+  // Records the drop in the MANIFEST and removes the family from the live
+  // set (the object stays, referenced by its handles).
+  Status DropColumnFamily(ColumnFamilyData* cfd, Mutex* mu) REQUIRES(*mu);
+
+  ColumnFamilySet* column_families() const { return column_families_.get(); }
+  ColumnFamilyData* default_cfd() const;
 
   uint64_t NewFileNumber() { return next_file_number_.fetch_add(1); }
   uint64_t next_file_number() const { return next_file_number_.load(); }
   void MarkFileNumberUsed(uint64_t number);
   SequenceNumber LastSequence() const { return last_sequence_; }
   void SetLastSequence(SequenceNumber s) { last_sequence_ = s; }
-  // WALs older than this hold nothing not in tables.
-  uint64_t log_number() const { return log_number_; }
+  // WALs older than this hold nothing of any live family that is not in
+  // tables (the minimum of the families' log numbers).
+  uint64_t MinLogNumber() const;
   uint64_t min_log_number_to_keep() const { return min_log_number_to_keep_; }
   uint64_t manifest_file_number() const { return manifest_file_number_; }
   const std::string& db_id() const { return db_id_; }
   void set_db_id(const std::string& id) { db_id_ = id; }
 
-  // Numbers of every file listed by a live Version.
+  // Numbers of every file listed by a live Version (of any family).
   void AddLiveFiles(std::set<uint64_t>* live) const;
 
-  TableCache* table_cache() const { return table_cache_; }
   const Options& options() const { return options_; }
-  const InternalKeyComparator& icmp() const { return icmp_; }
-  int num_levels() const { return num_levels_; }
 
  private:
   friend class Version;
-  // The MANIFEST record describing the whole current state (a new
-  // MANIFEST's first record). REQUIRES: the DB mutex.
-  void EncodeSnapshot(std::string* record) const;
-  void AppendVersion(Version* v);
+  // Shared by LogAndApply, CreateColumnFamily and DropColumnFamily: cfd is
+  // null for a family creation (new_options then holds its options).
+  Status LogAndApplyImpl(ColumnFamilyData* cfd, VersionEdit* edit, Mutex* mu,
+                         const ColumnFamilyOptions* new_options, ColumnFamilyData** created)
+      REQUIRES(*mu);
+  // The MANIFEST records describing the whole current state (a new
+  // MANIFEST starts with them). REQUIRES: the DB mutex.
+  void EncodeSnapshot(std::vector<std::string>* records) const;
+  void AppendVersion(ColumnFamilyData* cfd, Version* v);
   // Called by Version::~Version.
   void RemoveVersion(Version* v);
+  ColumnFamilyData* NewFamily(uint32_t id, const std::string& name,
+                              const ColumnFamilyOptions& options);
 
   const std::string dbname_;
   const Options& options_;
-  const InternalKeyComparator icmp_;
   FileSystem* const fs_;
-  TableCache* const table_cache_;
   Directory* const db_dir_;
   Logger* const info_log_;
-  const int num_levels_;
 
+  std::unique_ptr<ColumnFamilySet> column_families_;
   std::atomic<uint64_t> next_file_number_{2};
   uint64_t manifest_file_number_ = 0;
   SequenceNumber last_sequence_ = 0;
-  uint64_t log_number_ = 0;
   uint64_t prev_log_number_ = 0;
   uint64_t min_log_number_to_keep_ = 0;
   std::string db_id_;
@@ -217,8 +242,7 @@ class VersionSet {
   bool manifest_writing_ = false;
   std::unique_ptr<CondVar> manifest_cv_;
 
-  Version* current_ = nullptr;
-  // Every Version still referenced (current_ included).
+  // Every Version still referenced (each family's current included).
   std::set<Version*> versions_;
   mutable Mutex versions_mu_;
 };

@@ -56,6 +56,9 @@ enum class WALRecoveryMode : char {
 
 struct STRATA_EXPORT DBOptions {
   bool create_if_missing = false;
+  // DB::Open with column family descriptors creates the listed families
+  // that do not exist yet (otherwise they are an InvalidArgument).
+  bool create_missing_column_families = false;
   bool error_if_exists = false;
   // Verify checksums and structures aggressively; stop on any damage.
   bool paranoid_checks = true;

@@ -1,0 +1,171 @@
+#include "db/column_family.h"
+
+#include <algorithm>
+
+#include "memtable/dynamic_bloom.h"
+
+namespace strata {
+
+MemTableOptions MemTableOptionsFor(const Options& options) {
+  MemTableOptions m;
+  size_t block = options.arena_block_size;
+  if (block == 0) {
+    block = options.write_buffer_size / 8;
+    if (block < 4096) block = 4096;
+    // 2 MiB blocks go on transparent huge pages (see util/arena.cc): far
+    // fewer TLB misses for the random walks of a large skip list.
+    if (block > (2 << 20)) block = 2 << 20;
+  }
+  m.arena_block_size = block;
+  m.max_height = options.memtable_max_height;
+  m.branching_factor = options.memtable_branching_factor;
+  m.point_index = options.memtable_point_index;
+  m.prefix_extractor = options.prefix_extractor.get();
+  m.whole_key_filtering = options.memtable_whole_key_filtering;
+  m.bloom_bits = DynamicBloom::TotalBitsFor(
+      options.write_buffer_size, std::min(options.memtable_prefix_bloom_size_ratio, 0.25));
+  return m;
+}
+
+Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
+  if (o.comparator == nullptr) {
+    return Status::InvalidArgument("options.comparator must not be null");
+  }
+  if (o.write_buffer_size < 4096) {
+    return Status::InvalidArgument("options.write_buffer_size must be at least 4096");
+  }
+  if (o.max_write_buffer_number < 1) {
+    return Status::InvalidArgument("options.max_write_buffer_number must be at least 1");
+  }
+  if (o.num_levels < 1) return Status::InvalidArgument("options.num_levels must be at least 1");
+  if (o.memtable_max_height < 1 || o.memtable_max_height > 32) {
+    return Status::InvalidArgument("options.memtable_max_height must be in [1, 32]");
+  }
+  if (o.memtable_branching_factor < 2) {
+    return Status::InvalidArgument("options.memtable_branching_factor must be at least 2");
+  }
+  return Status::OK();
+}
+
+// ---------------------------------------------------------------------------
+// ColumnFamilyData
+
+ColumnFamilyData::ColumnFamilyData(uint32_t id, const std::string& name, const Options& options,
+                                   const std::string& dbname)
+    : id_(id),
+      name_(name),
+      options_(options),
+      icmp_(options.comparator),
+      mem_options_(MemTableOptionsFor(options)),
+      num_levels_(std::clamp(options.num_levels, 1, kMaxLevels)) {
+  if (options_.table_factory == nullptr) options_.table_factory = NewBlockBasedTableFactory();
+  table_options_ = options_.table_factory->table_options();
+  table_cache_ =
+      std::make_unique<TableCache>(dbname, options_, table_options_, options_.max_open_files);
+  picker_ = std::make_unique<CompactionPicker>(options_, icmp_);
+}
+
+ColumnFamilyData::~ColumnFamilyData() {
+  // REQUIRES: no reader or job uses the family any more (DB close).
+  ReleaseResources();
+}
+
+uint64_t ColumnFamilyData::OldestLogWithData() const {
+  return imm.empty() ? mem_log_number : imm.back().log_number;
+}
+
+void ColumnFamilyData::InstallSuperVersion() {
+  auto* sv = new SuperVersion;
+  mem->Ref();
+  sv->mem = mem;
+  for (const ImmMemTable& m : imm) {
+    m.mem->Ref();
+    sv->imm.push_back(m.mem);
+  }
+  sv->current = current_;
+  sv->current->Ref();
+  sv->version_number = ++super_version_number;
+  SuperVersion* old = super_version;
+  super_version = sv->Ref();
+  sv_cache.ResetAll();
+  if (old != nullptr) old->Unref();
+}
+
+void ColumnFamilyData::ReleaseResources() {
+  sv_cache.ResetAll();
+  if (super_version != nullptr) {
+    super_version->Unref();
+    super_version = nullptr;
+  }
+  for (const ImmMemTable& m : imm) m.mem->Unref();
+  imm.clear();
+  if (mem != nullptr) {
+    mem->Unref();
+    mem = nullptr;
+  }
+  if (current_ != nullptr) {
+    Version* v = current_;
+    current_ = nullptr;
+    v->Unref();
+  }
+}
+
+bool ColumnFamilyData::NeedsWriteSlowdown() const {
+  const Options& o = options_;
+  if (o.disable_auto_compactions || current_ == nullptr) return false;
+  return current_->NumLevelFiles(0) >= o.level0_slowdown_writes_trigger ||
+         (o.soft_pending_compaction_bytes_limit > 0 &&
+          current_->EstimatedPendingCompactionBytes() >= o.soft_pending_compaction_bytes_limit);
+}
+
+// ---------------------------------------------------------------------------
+// ColumnFamilySet
+
+ColumnFamilySet::ColumnFamilySet() {
+  tables_.push_back(std::make_unique<Table>());
+  table_.store(tables_.back().get(), std::memory_order_release);
+}
+
+ColumnFamilySet::~ColumnFamilySet() {
+  // Families hold Versions that call back into the VersionSet: the owner
+  // releases them first (VersionSet::~VersionSet).
+  all_.clear();
+}
+
+void ColumnFamilySet::Add(ColumnFamilyData* cfd) {
+  all_.emplace_back(cfd);
+  cfd->Ref();
+  if (cfd->id() == 0) default_ = cfd;
+  live_.insert(std::lower_bound(live_.begin(), live_.end(), cfd,
+                                [](const ColumnFamilyData* a, const ColumnFamilyData* b) {
+                                  return a->id() < b->id();
+                                }),
+               cfd);
+  by_name_[cfd->name()] = cfd;
+  UpdateMaxColumnFamily(cfd->id());
+  Publish();
+}
+
+void ColumnFamilySet::Remove(ColumnFamilyData* cfd) {
+  cfd->dropped_.store(true, std::memory_order_release);
+  live_.erase(std::remove(live_.begin(), live_.end(), cfd), live_.end());
+  by_name_.erase(cfd->name());
+  Publish();
+}
+
+ColumnFamilyData* ColumnFamilySet::GetByName(const std::string& name) const {
+  auto it = by_name_.find(name);
+  return it == by_name_.end() ? nullptr : it->second;
+}
+
+void ColumnFamilySet::Publish() {
+  auto t = std::make_unique<Table>();
+  uint32_t max_id = 0;
+  for (const ColumnFamilyData* cfd : live_) max_id = std::max(max_id, cfd->id());
+  t->assign(live_.empty() ? 0 : max_id + 1, nullptr);
+  for (ColumnFamilyData* cfd : live_) (*t)[cfd->id()] = cfd;
+  table_.store(t.get(), std::memory_order_release);
+  tables_.push_back(std::move(t));
+}
+
+}  // namespace strata

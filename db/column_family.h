@@ -1,0 +1,223 @@
+// Column families: independent key spaces of one database that share its
+// WAL, its sequence numbers and its MANIFEST (DESIGN.md section 4).
+//
+// ColumnFamilyData is one family's state: its id and name, its options
+// (DB-wide options plus the family's ColumnFamilyOptions, with the family's
+// comparator, table options and table cache), its memtables, the oldest WAL
+// that may hold its unflushed data, its current Version, its SuperVersion
+// with the per-thread cache readers take it from, its compaction picker and
+// level statistics. ColumnFamilySet holds the live families by id and name;
+// VersionSet owns it (the MANIFEST records families as RocksDB does:
+// kColumnFamily / kColumnFamilyAdd / kColumnFamilyDrop edits, FORMATS.md
+// section 8). ColumnFamilyHandleImpl is what users hold.
+//
+// Lifetime: a family is referenced by the set while live, by every handle
+// and by every background job working on it. A dropped family leaves the
+// set at once (writes to it fail); when its last reference goes, its
+// memtables, SuperVersion and current Version are released (so its table
+// files become obsolete once no iterator's SuperVersion lists them). The
+// object itself lives until the DB closes (SuperVersions of live iterators
+// point at its table cache and comparator).
+//
+// Thread-safety: the DB mutex guards the set and each family's fields
+// unless a field says otherwise; the write-group leader also reads the
+// memtable pointers (it is the only thread changing them, under the mutex).
+// The id lookup used by the write path (Lookup) is lock-free.
+// Invariants:
+//  1. The default family (id 0) exists in every open DB and is never
+//     dropped.
+//  2. log_number() <= the WAL number of every memtable's oldest data:
+//     WALs below the minimum over live families hold nothing unflushed.
+//  3. ids are never reused; max_column_family() >= every id ever given.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/compaction/compaction.h"
+#include "db/dbformat.h"
+#include "db/super_version.h"
+#include "db/table_cache.h"
+#include "db/version_set.h"
+#include "memtable/memtable.h"
+#include "strata/db.h"
+#include "strata/options.h"
+#include "strata/table.h"
+
+namespace strata {
+
+class ColumnFamilyData;
+
+// A memtable waiting to be flushed, with the oldest WAL holding its data.
+struct ImmMemTable {
+  MemTable* mem;
+  uint64_t log_number;
+};
+
+// Per-level compaction statistics of one family (strata.stats).
+struct LevelStats {
+  uint64_t bytes_read = 0;     // input bytes of compactions into this level
+  uint64_t bytes_written = 0;  // bytes written to this level
+  uint64_t bytes_moved = 0;    // trivially moved into this level
+  uint64_t micros = 0;
+  uint64_t count = 0;
+  uint64_t files_in = 0;
+  uint64_t files_out = 0;
+};
+
+// Memtable options derived from a family's options.
+MemTableOptions MemTableOptionsFor(const Options& options);
+
+// Options checks that apply per family (write buffer, levels, comparator).
+Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& options);
+
+class ColumnFamilyData {
+ public:
+  // options: the DB's options with this family's ColumnFamilyOptions.
+  ColumnFamilyData(uint32_t id, const std::string& name, const Options& options,
+                   const std::string& dbname);
+  ~ColumnFamilyData();
+  ColumnFamilyData(const ColumnFamilyData&) = delete;
+  ColumnFamilyData& operator=(const ColumnFamilyData&) = delete;
+
+  uint32_t id() const { return id_; }
+  const std::string& name() const { return name_; }
+  const Options& options() const { return options_; }
+  const InternalKeyComparator& icmp() const { return icmp_; }
+  const Comparator* user_comparator() const { return icmp_.user_comparator(); }
+  const BlockBasedTableOptions& table_options() const { return table_options_; }
+  const MemTableOptions& mem_options() const { return mem_options_; }
+  TableCache* table_cache() const { return table_cache_.get(); }
+  CompactionPicker* picker() const { return picker_.get(); }
+  int num_levels() const { return num_levels_; }
+
+  // The current Version (guarded by the DB mutex; set by VersionSet).
+  Version* current() const { return current_; }
+
+  // WALs older than this hold none of this family's unflushed data (the
+  // family's MANIFEST log number).
+  uint64_t log_number() const { return log_number_; }
+  void set_log_number(uint64_t n) { log_number_ = n; }
+
+  // The oldest WAL any of this family's memtables may need: the oldest
+  // immutable memtable's, else the mutable one's.
+  uint64_t OldestLogWithData() const;
+
+  bool dropped() const { return dropped_.load(std::memory_order_acquire); }
+
+  // References (handles, the set, running jobs). REQUIRES: DB mutex.
+  void Ref() { ++refs_; }
+  // True when this was the last reference.
+  bool Unref() { return --refs_ == 0; }
+  int refs() const { return refs_; }
+
+  // A new SuperVersion of mem, imm and current(), published. REQUIRES: DB
+  // mutex.
+  void InstallSuperVersion();
+  // For a dropped family with no references left: drops the memtables,
+  // SuperVersion and Version. REQUIRES: DB mutex.
+  void ReleaseResources();
+  // Whether writes to this family must wait or slow down (level 0 or
+  // compaction debt). REQUIRES: DB mutex.
+  bool NeedsWriteSlowdown() const;
+
+  // ---- memtables: changed by the write leader under the DB mutex ----
+  MemTable* mem = nullptr;       // one reference ours
+  uint64_t mem_log_number = 0;   // oldest WAL with data of mem
+  std::vector<ImmMemTable> imm;  // newest first, references ours
+  // Set by Flush(cf): the next write leader switches this memtable.
+  std::atomic<bool> switch_requested{false};
+
+  // ---- reads ----
+  SuperVersion* super_version = nullptr;  // guarded by the DB mutex
+  uint64_t super_version_number = 0;
+  LocalSuperVersionCache sv_cache;
+
+  // ---- statistics and flush progress (DB mutex) ----
+  LevelStats level_stats[kMaxLevels];
+  uint64_t memtables_switched = 0;
+  uint64_t memtables_flushed = 0;
+  bool flush_running = false;  // one flush at a time per family (MANIFEST order)
+
+ private:
+  friend class VersionSet;
+  friend class ColumnFamilySet;
+
+  const uint32_t id_;
+  const std::string name_;
+  Options options_;
+  const InternalKeyComparator icmp_;
+  BlockBasedTableOptions table_options_;
+  MemTableOptions mem_options_;
+  const int num_levels_;
+  std::unique_ptr<TableCache> table_cache_;
+  std::unique_ptr<CompactionPicker> picker_;
+  Version* current_ = nullptr;  // one reference ours
+  uint64_t log_number_ = 0;
+  std::atomic<bool> dropped_{false};
+  int refs_ = 0;
+};
+
+// The live families. Mutated under the DB mutex by the exclusive write
+// leader (or during open), so the leader may also read it without the mutex.
+class ColumnFamilySet {
+ public:
+  ColumnFamilySet();
+  ~ColumnFamilySet();  // deletes every family (live and dropped)
+  ColumnFamilySet(const ColumnFamilySet&) = delete;
+  ColumnFamilySet& operator=(const ColumnFamilySet&) = delete;
+
+  // Takes ownership; the set holds one reference while the family is live.
+  void Add(ColumnFamilyData* cfd);
+  // Removes a dropped family from the live set (the object stays owned).
+  void Remove(ColumnFamilyData* cfd);
+
+  ColumnFamilyData* GetDefault() const { return default_; }
+  ColumnFamilyData* GetByName(const std::string& name) const;
+  // Lock-free: the live family with this id, or nullptr. The pointer stays
+  // valid until the DB closes.
+  ColumnFamilyData* Lookup(uint32_t id) const {
+    const Table* t = table_.load(std::memory_order_acquire);
+    return id < t->size() ? (*t)[id] : nullptr;
+  }
+  // Live families in id order.
+  const std::vector<ColumnFamilyData*>& live() const { return live_; }
+  // Every family object, dropped ones included.
+  const std::vector<std::unique_ptr<ColumnFamilyData>>& all() const { return all_; }
+  size_t NumberOfColumnFamilies() const { return live_.size(); }
+
+  uint32_t max_column_family() const { return max_column_family_; }
+  void UpdateMaxColumnFamily(uint32_t id) {
+    if (id > max_column_family_) max_column_family_ = id;
+  }
+
+ private:
+  using Table = std::vector<ColumnFamilyData*>;
+  void Publish();
+
+  ColumnFamilyData* default_ = nullptr;
+  std::vector<ColumnFamilyData*> live_;
+  std::map<std::string, ColumnFamilyData*> by_name_;
+  std::vector<std::unique_ptr<ColumnFamilyData>> all_;  // live and dropped
+  std::atomic<const Table*> table_;
+  // Earlier tables stay until close: a writer may still be reading one.
+  std::vector<std::unique_ptr<Table>> tables_;
+  uint32_t max_column_family_ = 0;
+};
+
+class ColumnFamilyHandleImpl final : public ColumnFamilyHandle {
+ public:
+  explicit ColumnFamilyHandleImpl(ColumnFamilyData* cfd) : cfd_(cfd) {}
+  const std::string& GetName() const override { return cfd_->name(); }
+  uint32_t GetID() const override { return cfd_->id(); }
+  ColumnFamilyData* cfd() const { return cfd_; }
+
+ private:
+  ColumnFamilyData* const cfd_;
+};
+
+}  // namespace strata
