@@ -22,6 +22,7 @@
 
 #include "db/filename.h"
 #include "strata/db.h"
+#include "strata/merge_operator.h"
 #include "strata/env.h"
 #include "strata/iterator.h"
 #include "strata/options.h"
@@ -30,6 +31,16 @@
 
 namespace strata {
 namespace {
+
+// The last operand wins.
+class LastOperandOperator final : public MergeOperator {
+ public:
+  bool FullMergeV2(const MergeOperationInput& in, MergeOperationOutput* out) const override {
+    out->new_value = in.operand_list.back().ToString();
+    return true;
+  }
+  const char* Name() const override { return "LastOperandOperator"; }
+};
 
 class ColumnFamilyTest : public ::testing::Test {
  protected:
@@ -260,6 +271,31 @@ TEST_F(ColumnFamilyTest, PerFamilyComparator) {
   Status s = TryOpen({"default", "rev"});
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_NE(s.ToString().find("comparator"), std::string::npos) << s.ToString();
+}
+
+// Each family merges with its own operator; a merge into a family without
+// one is refused before anything of its batch is applied.
+TEST_F(ColumnFamilyTest, PerFamilyMergeOperator) {
+  ColumnFamilyOptions with_op;
+  with_op.merge_operator = std::make_shared<LastOperandOperator>();
+  cf_options_["m"] = with_op;
+  Open({"default"});
+  Create("m");
+  Create("plain");
+  ASSERT_OK(db_->Merge(WriteOptions(), H("m"), "k", "1"));
+  ASSERT_OK(db_->Merge(WriteOptions(), H("m"), "k", "2"));
+  EXPECT_EQ(Get("m", "k"), "2");
+  Status s = db_->Merge(WriteOptions(), H("plain"), "k", "1");
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  WriteBatch batch;
+  ASSERT_OK(batch.Put(H("m"), "x", "1"));
+  ASSERT_OK(batch.Merge(H("plain"), "k", "1"));
+  s = db_->Write(WriteOptions(), &batch);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_EQ(Get("m", "x"), "NOT_FOUND");
+  ASSERT_OK(db_->Flush(FlushOptions(), H("m")));
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), H("m"), nullptr, nullptr));
+  EXPECT_EQ(Get("m", "k"), "2");
 }
 
 TEST_F(ColumnFamilyTest, PerFamilyWriteBufferFlushesIndependently) {

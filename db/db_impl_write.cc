@@ -94,11 +94,7 @@ Status DBImpl::CheckBatchSupported(const WriteBatch& batch) const {
   BatchContents contents;
   Status s = InspectBatch(batch, &contents, versions_->column_families());
   if (!s.ok()) return s;
-  // (Batches whose merges touch other families are checked when read.)
-  if (contents.merges > 0 && contents.non_default_cf == 0 &&
-      default_cfd_->options().merge_operator == nullptr) {
-    return NoMergeOperator();
-  }
+  if (contents.merges_without_operator > 0) return NoMergeOperator();
   return Status::OK();
 }
 

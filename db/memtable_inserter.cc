@@ -25,6 +25,12 @@ class Inspector final : public WriteBatch::Handler {
   }
   Status MergeCF(uint32_t cf, const Slice&, const Slice&) override {
     Count(cf, &c_->merges);
+    if (families_ != nullptr) {
+      const ColumnFamilyData* cfd = families_->Lookup(cf);
+      if (cfd != nullptr && cfd->options().merge_operator == nullptr) {
+        c_->merges_without_operator++;
+      }
+    }
     return Status::OK();
   }
   void LogData(const Slice&) override {}

@@ -20,6 +20,9 @@ struct BatchContents {
   uint32_t merges = 0;
   uint32_t range_deletes = 0;
   uint32_t non_default_cf = 0;  // records for a column family other than 0
+  // Merges into a family with no merge operator (counted when the families
+  // are given).
+  uint32_t merges_without_operator = 0;
 };
 // With families non-null, also checks that every column family id of the
 // batch is live (InvalidArgument otherwise).
