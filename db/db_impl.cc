@@ -36,6 +36,27 @@ std::vector<Status> DB::MultiGet(const ReadOptions& options, const std::vector<S
   return statuses;
 }
 
+std::vector<Status> DB::MultiGet(const ReadOptions& options,
+                                 const std::vector<ColumnFamilyHandle*>& column_families,
+                                 const std::vector<Slice>& keys,
+                                 std::vector<std::string>* values) {
+  values->resize(keys.size());
+  std::vector<Status> statuses(keys.size());
+  ReadOptions pinned = options;
+  const Snapshot* snapshot = nullptr;
+  if (pinned.snapshot == nullptr) {
+    snapshot = GetSnapshot();
+    pinned.snapshot = snapshot;
+  }
+  for (size_t i = 0; i < keys.size(); i++) {
+    statuses[i] = i < column_families.size()
+                      ? Get(pinned, column_families[i], keys[i], &(*values)[i])
+                      : Status::InvalidArgument("MultiGet: one column family per key is needed");
+  }
+  if (snapshot != nullptr) ReleaseSnapshot(snapshot);
+  return statuses;
+}
+
 DBImpl::DBImpl(const Options& options, const std::string& dbname)
     : dbname_(dbname),
       options_(options),
@@ -188,30 +209,161 @@ Status DBImpl::Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Sli
   return s;
 }
 
+void DBImpl::MultiGetImpl(const ReadOptions& options, ColumnFamilyData* cfd, SuperVersion* sv,
+                          SequenceNumber seq, size_t n, const Slice* keys, std::string* values,
+                          Status* statuses) {
+  const Comparator* ucmp = cfd->user_comparator();
+  const MergeOperator* merge_operator = cfd->options().merge_operator.get();
+  // Per-key state, kept per thread and reused: a steady stream of batches
+  // allocates nothing once warmed up.
+  thread_local std::vector<uint32_t> order;
+  thread_local std::vector<std::string> internal_keys;
+  thread_local std::vector<MergeContext> merge_contexts;
+  thread_local std::vector<SequenceNumber> covering;
+  thread_local std::vector<GetContext> contexts;
+  thread_local std::vector<uint32_t> pending;
+  thread_local std::vector<Slice> pending_keys;
+  thread_local std::vector<GetContext*> pending_contexts;
+  thread_local std::vector<Status> pending_statuses;
+  order.resize(n);
+  for (size_t i = 0; i < n; i++) order[i] = static_cast<uint32_t>(i);
+  // Ascending user keys, so each file sees its keys as one sorted batch.
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return ucmp->Compare(keys[a], keys[b]) < 0; });
+  if (internal_keys.size() < n) internal_keys.resize(n);
+  if (merge_contexts.size() < n) merge_contexts.resize(n);
+  covering.assign(n, 0);
+  contexts.clear();
+  contexts.reserve(n);  // no reallocation below: pointers into it stay valid
+  pending.clear();
+  for (uint32_t i : order) {
+    MergeContext& mc = merge_contexts[i];
+    mc.Clear();
+    const LookupKey lkey(keys[i], seq);
+    Status s;
+    bool done = sv->mem->Get(lkey, &values[i], &s, &mc, &covering[i], merge_operator);
+    for (size_t m = 0; !done && m < sv->imm.size(); m++) {
+      done = sv->imm[m]->Get(lkey, &values[i], &s, &mc, &covering[i], merge_operator);
+    }
+    if (done) {
+      statuses[i] = s;
+      continue;
+    }
+    internal_keys[i].assign(lkey.internal_key().data(), lkey.internal_key().size());
+    contexts.emplace_back(ucmp, keys[i], &values[i], merge_operator, &mc, &covering[i]);
+    if (!mc.empty()) contexts.back().SetMergeInProgress();
+    pending.push_back(i);
+  }
+  if (pending.empty()) return;
+  pending_keys.clear();
+  pending_contexts.clear();
+  for (size_t k = 0; k < pending.size(); k++) {
+    pending_keys.emplace_back(internal_keys[pending[k]]);
+    pending_contexts.push_back(&contexts[k]);
+  }
+  pending_statuses.assign(pending.size(), Status::OK());
+  sv->current->MultiGet(options, pending.size(), pending_keys.data(), pending_contexts.data(),
+                        pending_statuses.data());
+  for (size_t k = 0; k < pending.size(); k++) {
+    const uint32_t i = pending[k];
+    if (!pending_statuses[k].ok()) {
+      statuses[i] = pending_statuses[k];
+      continue;
+    }
+    const GetContext& ctx = contexts[k];
+    switch (ctx.state()) {
+      case GetContext::kFound:
+        statuses[i] = Status::OK();
+        break;
+      case GetContext::kNotFound:
+      case GetContext::kDeleted:
+        statuses[i] = Status::NotFound();
+        break;
+      case GetContext::kMerge:
+        statuses[i] = MergeHelper::TimedFullMerge(merge_operator, keys[i], nullptr,
+                                                  merge_contexts[i].GetOperands(), &values[i],
+                                                  info_log_.get(), stats_);
+        break;
+      case GetContext::kCorrupt:
+        statuses[i] = ctx.error();
+        break;
+    }
+  }
+}
+
 std::vector<Status> DBImpl::MultiGet(const ReadOptions& options, const std::vector<Slice>& keys,
+                                     std::vector<std::string>* values) {
+  return MultiGet(options, std::vector<ColumnFamilyHandle*>(keys.size(), nullptr), keys, values);
+}
+
+std::vector<Status> DBImpl::MultiGet(const ReadOptions& options,
+                                     const std::vector<ColumnFamilyHandle*>& column_families,
+                                     const std::vector<Slice>& keys,
                                      std::vector<std::string>* values) {
   values->resize(keys.size());
   std::vector<Status> statuses(keys.size());
-  SuperVersion* sv = AcquireSuperVersion(default_cfd_);
-  if (sv == nullptr) {
-    for (Status& s : statuses) s = Status::ShutdownInProgress("MultiGet on a closed database");
+  if (column_families.size() != keys.size()) {
+    for (Status& s : statuses) {
+      s = Status::InvalidArgument("MultiGet: one column family per key is needed");
+    }
     return statuses;
   }
-  // One SuperVersion and one sequence for every key: mutually consistent
-  // answers.
-  const SequenceNumber seq = ReadSequence(options);
-  uint64_t found = 0;
-  uint64_t bytes = 0;
+  // Keys are looked up family by family (most batches have one). Every
+  // family's SuperVersion is taken before the sequence is read, so no
+  // version visible at that sequence can have been compacted away.
+  struct Family {
+    ColumnFamilyData* cfd;
+    SuperVersion* sv;
+    std::vector<size_t> index;
+  };
+  std::vector<Family> families;
   for (size_t i = 0; i < keys.size(); i++) {
-    bool memtable_hit;
-    statuses[i] = GetImpl(options, default_cfd_, sv, seq, keys[i], &(*values)[i], &memtable_hit);
-    if (statuses[i].ok()) {
-      found++;
-      bytes += (*values)[i].size();
+    ColumnFamilyData* cfd = FamilyOf(column_families[i]);
+    Family* f = nullptr;
+    for (Family& g : families) {
+      if (g.cfd == cfd) f = &g;
     }
+    if (f == nullptr) {
+      families.push_back(Family{cfd, AcquireSuperVersion(cfd), {}});
+      f = &families.back();
+    }
+    f->index.push_back(i);
   }
-  ReleaseSuperVersion(default_cfd_, sv);
+  const SequenceNumber seq = ReadSequence(options);
+  std::vector<Slice> family_keys;
+  std::vector<std::string> family_values;
+  std::vector<Status> family_statuses;
+  for (Family& f : families) {
+    if (f.sv == nullptr) {
+      for (size_t i : f.index) statuses[i] = Status::ShutdownInProgress("MultiGet on a closed database");
+      continue;
+    }
+    if (f.index.size() == keys.size()) {
+      MultiGetImpl(options, f.cfd, f.sv, seq, keys.size(), keys.data(), values->data(),
+                   statuses.data());
+    } else {
+      family_keys.clear();
+      for (size_t i : f.index) family_keys.push_back(keys[i]);
+      family_values.assign(family_keys.size(), std::string());
+      family_statuses.assign(family_keys.size(), Status::OK());
+      MultiGetImpl(options, f.cfd, f.sv, seq, family_keys.size(), family_keys.data(),
+                   family_values.data(), family_statuses.data());
+      for (size_t k = 0; k < f.index.size(); k++) {
+        (*values)[f.index[k]].swap(family_values[k]);
+        statuses[f.index[k]] = family_statuses[k];
+      }
+    }
+    ReleaseSuperVersion(f.cfd, f.sv);
+  }
   if (stats_ != nullptr) {
+    uint64_t found = 0;
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < keys.size(); i++) {
+      if (statuses[i].ok()) {
+        found++;
+        bytes += (*values)[i].size();
+      }
+    }
     stats_->recordTick(NUMBER_KEYS_READ, keys.size());
     stats_->recordTick(NUMBER_KEYS_FOUND, found);
     stats_->recordTick(BYTES_READ, bytes);

@@ -85,6 +85,10 @@ class DBImpl final : public DB {
              std::string* value) override;
   std::vector<Status> MultiGet(const ReadOptions& options, const std::vector<Slice>& keys,
                                std::vector<std::string>* values) override;
+  std::vector<Status> MultiGet(const ReadOptions& options,
+                               const std::vector<ColumnFamilyHandle*>& column_families,
+                               const std::vector<Slice>& keys,
+                               std::vector<std::string>* values) override;
   std::unique_ptr<Iterator> NewIterator(const ReadOptions& options,
                                         ColumnFamilyHandle* cf) override;
   const Snapshot* GetSnapshot() override;
@@ -208,6 +212,11 @@ class DBImpl final : public DB {
   // One point lookup in cfd's sv at sequence seq.
   Status GetImpl(const ReadOptions& options, ColumnFamilyData* cfd, SuperVersion* sv,
                  SequenceNumber seq, const Slice& key, std::string* value, bool* memtable_hit);
+  // n lookups of one family at once (see Version::MultiGet); results in
+  // values[i] / statuses[i].
+  void MultiGetImpl(const ReadOptions& options, ColumnFamilyData* cfd, SuperVersion* sv,
+                    SequenceNumber seq, size_t n, const Slice* keys, std::string* values,
+                    Status* statuses);
   SuperVersion* AcquireSuperVersion(ColumnFamilyData* cfd);
   void ReleaseSuperVersion(ColumnFamilyData* cfd, SuperVersion* sv);
   SequenceNumber ReadSequence(const ReadOptions& options) const;

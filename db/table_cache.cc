@@ -218,6 +218,28 @@ Status TableCache::Get(const ReadOptions& read_options, FileMetaData* file, int 
   return table->Get(read_options, key, get_context);
 }
 
+void TableCache::MultiGet(const ReadOptions& read_options, FileMetaData* file, int level,
+                          size_t n, const Slice* keys, GetContext* const* contexts,
+                          Status* statuses) {
+  auto* table = static_cast<BlockBasedTable*>(file->pinned_table.table());
+  if (table != nullptr) {
+    table->MultiGet(read_options, n, keys, contexts, statuses);
+    return;
+  }
+  const TableFileMeta meta{file->number, file->file_size, level};
+  Cache::Handle* handle = nullptr;
+  Status s = rep_->FindTable(meta, &handle);
+  if (!s.ok()) {
+    for (size_t i = 0; i < n; i++) statuses[i] = s;
+    return;
+  }
+  table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
+  table->MultiGet(read_options, n, keys, contexts, statuses);
+  if (!rep_->unbounded || !file->pinned_table.Install(rep_->cache.get(), handle, table)) {
+    rep_->cache->Release(handle);
+  }
+}
+
 Status TableCache::GetRangeTombstones(FileMetaData* file, int level,
                                       const FragmentedRangeTombstoneList** list) {
   if (file->range_tombstones.loaded()) {

@@ -59,6 +59,11 @@ class TableCache {
   // An iterator over one file; it keeps the reader pinned until destroyed.
   // On error returns an iterator whose status() is the error. If table_out
   // is not null it gets the reader (valid while the iterator lives).
+  // BlockBasedTable::MultiGet on file (keys ascending); statuses[i] gets
+  // key i's error, or every key's when the file cannot be opened.
+  void MultiGet(const ReadOptions& read_options, FileMetaData* file, int level, size_t n,
+                const Slice* keys, GetContext* const* contexts, Status* statuses);
+
   // The file's range tombstones, fragmented (cached in file->range_tombstones
   // after the first call); *list = nullptr if it has none. Opens the file if
   // needed.

@@ -224,6 +224,96 @@ Status Version::Get(const ReadOptions& options, const Slice& internal_key,
   return Status::OK();
 }
 
+void Version::MultiGet(const ReadOptions& options, size_t n, const Slice* keys,
+                       GetContext* const* contexts, Status* statuses) {
+  const Comparator* ucmp = cfd_->icmp().user_comparator();
+  TableCache* tc = cfd_->table_cache();
+  // One file's batch (reused across calls on this thread).
+  thread_local std::vector<size_t> batch;
+  thread_local std::vector<Slice> batch_keys;
+  thread_local std::vector<GetContext*> batch_contexts;
+  thread_local std::vector<Status> batch_statuses;
+  auto pending = [&](size_t i) { return statuses[i].ok() && !contexts[i]->done(); };
+  // Raises the batch's watermarks by f's tombstones, then looks them up.
+  auto run = [&](FileMetaData* f, int level) {
+    if (batch.empty()) return;
+    const FragmentedRangeTombstoneList* tombstones = nullptr;
+    if (!f->range_tombstones.loaded() || f->range_tombstones.get() != nullptr) {
+      Status s = tc->GetRangeTombstones(f, level, &tombstones);
+      if (!s.ok()) {
+        for (size_t i : batch) statuses[i] = s;
+        batch.clear();
+        return;
+      }
+    }
+    batch_keys.clear();
+    batch_contexts.clear();
+    for (size_t i : batch) {
+      if (tombstones != nullptr) {
+        SequenceNumber* covering = contexts[i]->max_covering_tombstone_seq();
+        if (covering != nullptr) {
+          const SequenceNumber t = tombstones->MaxCoveringSeq(
+              ExtractUserKey(keys[i]), ExtractInternalKeyFooter(keys[i]) >> 8);
+          if (t > *covering) *covering = t;
+        }
+      }
+      batch_keys.push_back(keys[i]);
+      batch_contexts.push_back(contexts[i]);
+    }
+    batch_statuses.assign(batch.size(), Status::OK());
+    tc->MultiGet(options, f, level, batch.size(), batch_keys.data(), batch_contexts.data(),
+                 batch_statuses.data());
+    for (size_t j = 0; j < batch.size(); j++) {
+      if (!batch_statuses[j].ok()) statuses[batch[j]] = batch_statuses[j];
+    }
+    batch.clear();
+  };
+  batch.clear();
+  for (FileMetaData* f : files_[0]) {
+    const Slice smallest = ExtractUserKey(f->smallest);
+    const Slice largest = ExtractUserKey(f->largest);
+    for (size_t i = 0; i < n; i++) {
+      if (!pending(i)) continue;
+      const Slice uk = ExtractUserKey(keys[i]);
+      if (ucmp->Compare(uk, smallest) >= 0 && ucmp->Compare(uk, largest) <= 0) batch.push_back(i);
+    }
+    run(f, 0);
+  }
+  for (int level = 1; level < num_levels_; ++level) {
+    const std::vector<FileMetaData*>& files = files_[level];
+    if (files.empty()) continue;
+    size_t i = 0;
+    while (i < n) {
+      if (!pending(i)) {
+        i++;
+        continue;
+      }
+      size_t fi = FindFileIndex(cfd_->icmp(), files, keys[i]);
+      const Slice uk = ExtractUserKey(keys[i]);
+      if (fi < files.size() && IsRangeDelSentinel(files[fi]->largest) &&
+          ucmp->Compare(uk, ExtractUserKey(files[fi]->largest)) == 0) {
+        ++fi;
+      }
+      if (fi == files.size()) break;  // this key and every later one are past the level
+      FileMetaData* f = files[fi];
+      if (ucmp->Compare(uk, ExtractUserKey(f->smallest)) < 0) {
+        i++;
+        continue;
+      }
+      // Every following key that this file may hold joins the batch.
+      const Slice largest = ExtractUserKey(f->largest);
+      const bool sentinel = IsRangeDelSentinel(f->largest);
+      for (; i < n; i++) {
+        if (!pending(i)) continue;
+        const int c = ucmp->Compare(ExtractUserKey(keys[i]), largest);
+        if (c > 0 || (c == 0 && sentinel)) break;
+        batch.push_back(i);
+      }
+      run(f, level);
+    }
+  }
+}
+
 Status Version::GetRangeTombstones(const FragmentedRangeTombstoneList** list) {
   MutexLock l(&range_del_mu_);
   if (!range_del_built_) {

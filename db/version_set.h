@@ -78,6 +78,13 @@ class Version {
   Status Get(const ReadOptions& options, const Slice& internal_key, GetContext* get_context,
              SequenceNumber* max_covering_tombstone_seq = nullptr);
 
+  // Get for n keys at once (internal keys as for Get, ascending by user
+  // key): each file consulted gets the keys that may be in it as one
+  // batch (TableCache::MultiGet). Range tombstones raise each context's
+  // watermark as in Get. statuses[i] gets key i's error.
+  void MultiGet(const ReadOptions& options, size_t n, const Slice* keys,
+                GetContext* const* contexts, Status* statuses);
+
   // Appends iterators over every L0 file and one LevelIterator per
   // non-empty deeper level. With range tombstones (every source's, read at
   // read_seq), each iterator skips runs of entries they delete (see

@@ -762,6 +762,127 @@ Status BlockBasedTable::Get(const ReadOptions& read_options, const Slice& key,
   return Status::OK();
 }
 
+void BlockBasedTable::MultiGet(const ReadOptions& read_options, size_t n, const Slice* keys,
+                               GetContext* const* contexts, Status* statuses) {
+  Rep* r = rep_;
+  // Keys go in chunks: a fixed array says which ones the filter lets
+  // through, so the batch allocates nothing.
+  constexpr size_t kChunk = 64;
+  for (size_t base = 0; base < n; base += kChunk) {
+    const size_t m = std::min(kChunk, n - base);
+    bool may[kChunk];
+    size_t candidates = 0;
+    {
+      CachableRef<FullFilterBlockReader> filter;
+      Status fs;
+      if (r->filter_use != Rep::FilterUse::kNone) fs = r->GetFilter(read_options, &filter);
+      for (size_t j = 0; j < m; j++) {
+        const size_t i = base + j;
+        may[j] = false;
+        if (contexts[i]->done()) continue;
+        if (!fs.ok()) {
+          statuses[i] = fs;
+          continue;
+        }
+        if (!filter.empty()) {
+          const Slice user_key = ExtractUserKey(keys[i]);
+          if (r->filter_use == Rep::FilterUse::kWholeKey) {
+            if (!filter->KeyMayMatch(user_key)) {
+              RecordTick(r->statistics, BLOOM_FILTER_USEFUL);
+              continue;
+            }
+            RecordTick(r->statistics, BLOOM_FILTER_FULL_POSITIVE);
+          } else if (r->prefix_extractor->InDomain(user_key)) {
+            RecordTick(r->statistics, BLOOM_FILTER_PREFIX_CHECKED);
+            if (!filter->PrefixMayMatch(r->prefix_extractor->Transform(user_key))) {
+              RecordTick(r->statistics, BLOOM_FILTER_PREFIX_USEFUL);
+              RecordTick(r->statistics, BLOOM_FILTER_USEFUL);
+              continue;
+            }
+          }
+        }
+        may[j] = true;
+        candidates++;
+      }
+    }
+    if (candidates == 0) continue;
+
+    CachableRef<Block> index;
+    Status s = r->GetIndexBlock(read_options, &index);
+    if (!s.ok()) {
+      for (size_t j = 0; j < m; j++) {
+        if (may[j]) statuses[base + j] = s;
+      }
+      continue;
+    }
+    BlockIter index_iter;
+    index->InitIndexIterator(r->index_cmp, r->index_value_delta_encoded, &index_iter);
+    CachableRef<Block> data;  // the block the previous key used
+    uint64_t data_offset = ~uint64_t{0};
+    BlockIter data_iter;
+    for (size_t j = 0; j < m; j++) {
+      if (!may[j]) continue;
+      const size_t i = base + j;
+      const Slice& key = keys[i];
+      GetContext* ctx = contexts[i];
+      r->IndexSeek(&index_iter, r->index_key_is_user_key ? ExtractUserKey(key) : key,
+                   index.get());
+      if (!index_iter.Valid()) {
+        if (!index_iter.status().ok()) {
+          statuses[i] = Status::Corruption(r->Context(r->footer.index_handle().offset()) +
+                                           ": index: " + index_iter.status().ToString());
+        }
+        continue;
+      }
+      // The key's versions, from its first block on (they may go on into
+      // the next ones).
+      for (;;) {
+        const BlockHandle handle = index_iter.handle();
+        if (handle.offset() != data_offset) {
+          data.Reset();
+          data_offset = ~uint64_t{0};
+          s = r->RetrieveBlock(read_options, handle, Cache::Priority::kLow, &data, nullptr);
+          if (!s.ok()) {
+            statuses[i] = s;
+            break;
+          }
+          data_offset = handle.offset();
+        }
+        data->InitIterator(&r->icmp, &data_iter);
+        if (!data_iter.SeekForGet(key, r->user_cmp)) break;  // hash index: absent
+        bool done = false;
+        for (; data_iter.Valid(); data_iter.Next()) {
+          ParsedInternalKey parsed;
+          s = ParseInternalKey(data_iter.key(), &parsed);
+          if (!s.ok()) {
+            statuses[i] = Status::Corruption(r->Context(handle.offset()) + ": " + s.ToString());
+            done = true;
+            break;
+          }
+          if (!ctx->SaveValue(parsed, data_iter.value())) {
+            done = true;
+            break;
+          }
+        }
+        if (done) break;
+        if (!data_iter.status().ok()) {
+          statuses[i] = Status::Corruption(r->Context(handle.offset()) + ": " +
+                                           data_iter.status().ToString());
+          break;
+        }
+        index_iter.Next();
+        if (!index_iter.Valid()) {
+          if (!index_iter.status().ok()) {
+            statuses[i] = Status::Corruption(r->Context(r->footer.index_handle().offset()) +
+                                             ": index: " + index_iter.status().ToString());
+          }
+          break;
+        }
+      }
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Two-level iterator: the index block picks data blocks.
 

@@ -80,6 +80,14 @@ class BlockBasedTable {
   Status Get(const ReadOptions& read_options, const Slice& key, GetContext* get_context,
              bool skip_filters = false);
 
+  // Point lookups of n keys (internal keys as for Get, ascending), each
+  // feeding its own context: the filter is checked for every key first,
+  // the index block is fetched once, and keys that land in the same data
+  // block share one read of it. statuses[i] gets key i's error (OK if
+  // none). Contexts already done are skipped.
+  void MultiGet(const ReadOptions& read_options, size_t n, const Slice* keys,
+                GetContext* const* contexts, Status* statuses);
+
   // False only if the filter proves user_key is absent (true without a
   // filter). Uses the prefix filter when the file holds no whole keys.
   bool KeyMayMatch(const Slice& user_key) const;

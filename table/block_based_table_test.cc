@@ -8,13 +8,16 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "db/merge_context.h"
 #include "strata/cache.h"
 #include "strata/env.h"
 #include "strata/filter_policy.h"
+#include "strata/merge_operator.h"
 #include "strata/statistics.h"
 #include "table/block_based_table_builder.h"
 #include "table/block_based_table_reader.h"
@@ -246,6 +249,80 @@ TEST_F(TableTest, UserKeySpanningBlocksUsesInternalKeyIndex) {
   EXPECT_EQ(table_->GetTableProperties()->index_key_is_user_key, 1u);
   CheckIteration(distinct);
   CheckGets(table_.get(), distinct);
+}
+
+// Joins the operands (and base) with ','.
+class JoinMerge final : public MergeOperator {
+ public:
+  bool FullMergeV2(const MergeOperationInput& in, MergeOperationOutput* out) const override {
+    if (in.existing_value != nullptr) out->new_value = in.existing_value->ToString();
+    for (const Slice& op : in.operand_list) {
+      if (!out->new_value.empty()) out->new_value += ",";
+      out->new_value += op.ToString();
+    }
+    return true;
+  }
+  const char* Name() const override { return "JoinMerge"; }
+};
+
+// MultiGet answers every key exactly as one Get per key does, including
+// keys whose versions (merge operands) straddle data blocks, keys sharing a
+// block, absent keys and keys the filter rules out.
+TEST_F(TableTest, MultiGetMatchesGet) {
+  std::mt19937_64 rng(test::RandomSeed());
+  Model model;
+  for (int i = 0; i < 400; ++i) {
+    const std::string user = "k" + std::to_string(1000 + 2 * i);
+    const int versions = i % 37 == 0 ? 40 : 1 + static_cast<int>(rng() % 3);
+    SequenceNumber seq = 5000;
+    for (int v = 0; v < versions; ++v) {
+      const uint64_t r = rng() % 10;
+      const ValueType t = r < 5 ? kTypeMerge : (r < 9 ? kTypeValue : kTypeDeletion);
+      model[IKey(user, --seq, t)] = t == kTypeDeletion ? "" : "v" + std::to_string(v);
+    }
+  }
+  BlockBasedTableOptions topts;
+  topts.block_size = 256;
+  topts.filter_policy = NewBloomFilterPolicy(10);
+  Build(model, topts);
+  JoinMerge op;
+  ReadOptions ro;
+  for (int round = 0; round < 20; ++round) {
+    // A sorted batch of present and absent user keys.
+    std::set<std::string> users;
+    for (int j = 0; j < 64; ++j) users.insert("k" + std::to_string(1000 + rng() % 820));
+    std::vector<std::string> user_keys(users.begin(), users.end());
+    const size_t n = user_keys.size();
+    std::vector<std::string> ikeys(n), values(n), expect_values(n);
+    std::vector<MergeContext> mcs(n), expect_mcs(n);
+    std::vector<GetContext> contexts, expected;
+    contexts.reserve(n);
+    expected.reserve(n);
+    std::vector<Slice> keys;
+    std::vector<GetContext*> ctx_ptrs;
+    std::vector<Status> statuses(n);
+    for (size_t i = 0; i < n; ++i) {
+      ikeys[i] = IKey(user_keys[i], kMaxSequenceNumber, kValueTypeForSeek);
+      contexts.emplace_back(BytewiseComparator(), user_keys[i], &values[i], &op, &mcs[i]);
+      expected.emplace_back(BytewiseComparator(), user_keys[i], &expect_values[i], &op,
+                            &expect_mcs[i]);
+      keys.emplace_back(ikeys[i]);
+      ctx_ptrs.push_back(&contexts[i]);
+    }
+    table_->MultiGet(ro, n, keys.data(), ctx_ptrs.data(), statuses.data());
+    for (size_t i = 0; i < n; ++i) {
+      ASSERT_OK(statuses[i]);
+      ASSERT_OK(table_->Get(ro, ikeys[i], &expected[i]));
+      ASSERT_EQ(contexts[i].state(), expected[i].state()) << user_keys[i];
+      if (expected[i].state() == GetContext::kFound) {
+        ASSERT_EQ(values[i], expect_values[i]) << user_keys[i];
+      }
+      ASSERT_EQ(mcs[i].size(), expect_mcs[i].size()) << user_keys[i];
+      const std::vector<Slice>& got_ops = mcs[i].GetOperands();
+      const std::vector<Slice>& want_ops = expect_mcs[i].GetOperands();
+      for (size_t o = 0; o < got_ops.size(); ++o) ASSERT_EQ(got_ops[o], want_ops[o]);
+    }
+  }
 }
 
 TEST_F(TableTest, SeparatorsAreShortened) {

@@ -60,6 +60,8 @@ class GetContext {
   bool done() const { return state_ != kNotFound && state_ != kMerge; }
   // Why the state is kCorrupt (a failed merge, or a bad entry type).
   const Status& error() const { return error_; }
+  // The range-tombstone watermark shared with the caller (may be null).
+  SequenceNumber* max_covering_tombstone_seq() const { return max_covering_tombstone_seq_; }
   // Starts the lookup with operands already collected from memtables.
   void SetMergeInProgress() { state_ = kMerge; }
 

@@ -96,7 +96,16 @@ class STRATA_EXPORT DB {
   Status Get(const ReadOptions& options, const Slice& key, std::string* value) {
     return Get(options, DefaultColumnFamily(), key, value);
   }
+  // Lookups of many keys on one consistent view. Keys are batched per table
+  // file: filters are checked first and keys sharing a data block read it
+  // once. statuses[i] / (*values)[i] answer keys[i].
   virtual std::vector<Status> MultiGet(const ReadOptions& options, const std::vector<Slice>& keys,
+                                       std::vector<std::string>* values);
+  // The same with a column family per key (column_families.size() ==
+  // keys.size()).
+  virtual std::vector<Status> MultiGet(const ReadOptions& options,
+                                       const std::vector<ColumnFamilyHandle*>& column_families,
+                                       const std::vector<Slice>& keys,
                                        std::vector<std::string>* values);
 
   // The iterator must be destroyed before the DB.
