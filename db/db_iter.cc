@@ -51,7 +51,8 @@ class DBIter final : public Iterator {
   }
   Slice value() const override {
     assert(valid_);
-    return direction_ == kForward && !forward_saved_ ? iter_->value() : Slice(saved_value_);
+    if (direction_ == kForward) return forward_saved_ ? merged_value_ : iter_->value();
+    return Slice(saved_value_);
   }
   Status status() const override {
     if (!status_.ok()) return status_;
@@ -235,7 +236,8 @@ class DBIter final : public Iterator {
           Status::InvalidArgument("merge operands found but no merge operator is configured"));
     }
     merge_context_.Clear();
-    merge_context_.PushOperand(iter_->value(), /*copy=*/true);
+    // Operands from pinned sources (memtables) are used in place.
+    merge_context_.PushOperand(iter_->value(), /*copy=*/!iter_->IsValuePinned());
     ParsedInternalKey ikey;
     for (iter_->Next(); iter_->Valid(); iter_->Next()) {
       if (!Parse(&ikey)) return false;
@@ -248,11 +250,17 @@ class DBIter final : public Iterator {
         case kTypeValue: {
           const Slice base = iter_->value();
           if (!Merge(&base)) return false;
+          // The result may be the base itself: keep it if the input's
+          // memory goes away when it moves.
+          if (!iter_->IsValuePinned() && merged_value_.data() == base.data()) {
+            saved_value_.assign(base.data(), base.size());
+            merged_value_ = saved_value_;
+          }
           iter_->Next();
           return true;
         }
         case kTypeMerge:
-          merge_context_.PushOperand(iter_->value(), /*copy=*/true);
+          merge_context_.PushOperand(iter_->value(), /*copy=*/!iter_->IsValuePinned());
           break;
         default:
           return FailMerge(Status::Corruption("unexpected value type in iterator",
@@ -263,11 +271,12 @@ class DBIter final : public Iterator {
     return Merge(nullptr);
   }
 
+  // Forward: merges into merged_value_ (in saved_value_, or in place in an
+  // operand or the base when the operator picks one).
   bool Merge(const Slice* base) {
-    saved_value_.clear();
     Status s = MergeHelper::TimedFullMerge(merge_operator_, saved_key_, base,
-                                           merge_context_.GetOperands(), &saved_value_, nullptr,
-                                           stats_);
+                                           merge_context_.GetOperands(), &saved_value_,
+                                           &merged_value_, nullptr, stats_);
     if (!s.ok()) return FailMerge(s);
     return true;
   }
@@ -440,6 +449,7 @@ class DBIter final : public Iterator {
   // Forward, the current key is a merge result held in saved_key_ /
   // saved_value_, and the input rests past its entries.
   bool forward_saved_ = false;
+  Slice merged_value_;  // forward_saved_: the merged value
   const MergeOperator* const merge_operator_;
   MergeContext merge_context_;                   // forward operands, reused
   std::vector<std::string> reverse_operands_;    // reverse operands, reused

@@ -47,7 +47,19 @@ void SetType(std::string* ikey, ValueType t) {
 
 Status MergeHelper::TimedFullMerge(const MergeOperator* op, const Slice& user_key,
                                    const Slice* base, const std::vector<Slice>& operands,
-                                   std::string* result, Logger* logger, Statistics* /*stats*/) {
+                                   std::string* result, Logger* logger, Statistics* stats) {
+  Slice result_slice;
+  Status s = TimedFullMerge(op, user_key, base, operands, result, &result_slice, logger, stats);
+  if (s.ok() && result_slice.data() != result->data()) {
+    result->assign(result_slice.data(), result_slice.size());
+  }
+  return s;
+}
+
+Status MergeHelper::TimedFullMerge(const MergeOperator* op, const Slice& user_key,
+                                   const Slice* base, const std::vector<Slice>& operands,
+                                   std::string* result, Slice* result_slice, Logger* logger,
+                                   Statistics* /*stats*/) {
   // No merge-time ticker exists in strata/statistics.h, so nothing is timed.
   if (op == nullptr) return Status::InvalidArgument("no merge operator configured");
   result->clear();
@@ -55,7 +67,7 @@ Status MergeHelper::TimedFullMerge(const MergeOperator* op, const Slice& user_ke
     // Nothing to apply (callers do not do this; the operator must never see
     // an empty list).
     if (base == nullptr) return Status::InvalidArgument("full merge without operands or base");
-    result->assign(base->data(), base->size());
+    *result_slice = *base;
     return Status::OK();
   }
   Slice existing_operand(nullptr, 0);  // data() == nullptr: "not set"
@@ -65,9 +77,7 @@ Status MergeHelper::TimedFullMerge(const MergeOperator* op, const Slice& user_ke
     return Status::Corruption(std::string("merge operator ") + op->Name() + " failed for key " +
                               PrintableKey(user_key));
   }
-  if (existing_operand.data() != nullptr) {
-    result->assign(existing_operand.data(), existing_operand.size());
-  }
+  *result_slice = existing_operand.data() != nullptr ? existing_operand : Slice(*result);
   return Status::OK();
 }
 

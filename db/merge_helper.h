@@ -69,6 +69,12 @@ class MergeHelper {
   static Status TimedFullMerge(const MergeOperator* op, const Slice& user_key, const Slice* base,
                                const std::vector<Slice>& operands, std::string* result,
                                Logger* logger, Statistics* stats);
+  // The same without the final copy: *result_slice is the result, in
+  // *result or (when the operator chose one) in base or an operand, so it
+  // lives as long as they do.
+  static Status TimedFullMerge(const MergeOperator* op, const Slice& user_key, const Slice* base,
+                               const std::vector<Slice>& operands, std::string* result,
+                               Slice* result_slice, Logger* logger, Statistics* stats);
 
   // stop_before for a run in the earliest stripe: no sequence ends the run.
   static constexpr SequenceNumber kNoStripeBelow = ~SequenceNumber{0};

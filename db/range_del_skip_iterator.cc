@@ -47,6 +47,7 @@ class RangeDelSkipIterator final : public InternalIterator {
   Slice key() const override { return child_->key(); }
   Slice value() const override { return child_->value(); }
   Status status() const override { return child_->status(); }
+  bool IsValuePinned() const override { return child_->IsValuePinned(); }
   bool CurrentFileRange(uint64_t* largest_seqno, Slice* smallest_user_key,
                         Slice* largest_user_key) const override {
     return FileRange(largest_seqno, smallest_user_key, largest_user_key);

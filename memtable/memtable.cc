@@ -48,6 +48,7 @@ class MemTableIterator final : public InternalIterator {
     return Slice(p, size);
   }
   Status status() const override { return Status::OK(); }
+  bool IsValuePinned() const override { return true; }
 
  private:
   MemTable::Table::Iterator iter_;

@@ -10,6 +10,7 @@
 #        MODE=ops scripts/bench_compare.sh BUILD_DIR
 # Environment:
 #   MODE=default|lsm|ops  which set of workloads (lsm, ops: see below)
+#   COMPARISONS="a b c d"  (ops) which comparisons to run
 #   ROUNDS=3          runs per engine and workload (median reported; lsm, ops: 1)
 #   NUM=1000000       keys for the fill/read workloads (lsm, ops: 5000000)
 #   SYNC_NUM=2000     synced writes per thread for the group-commit rows
@@ -371,7 +372,7 @@ ops_mode() {
   declare -A outs=() # "<comparison> <engine>" -> output files of its steps
   local r e c i dir ops
   for ((r = 1; r <= rounds; r++)); do
-    for c in a b c d; do
+    for c in ${COMPARISONS:-a b c d}; do
       echo "== round $r/$rounds: comparison $c" >&2
       for e in "${ops_engines[@]}"; do
         [ -n "${binary[$e]}" ] || continue

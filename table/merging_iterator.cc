@@ -144,6 +144,11 @@ class MergingIterator final : public InternalIterator {
     return heap_[0].iter->value();
   }
 
+  bool IsValuePinned() const override {
+    assert(Valid());
+    return heap_[0].iter->IsValuePinned();
+  }
+
   Status status() const override { return status_; }
 
  private:

@@ -33,6 +33,11 @@ class InternalIterator {
   virtual Slice value() const = 0;
   virtual Status status() const = 0;
 
+  // Whether value() stays valid after the iterator moves on (for as long as
+  // the iterator and what it reads from live): true for memtables, whose
+  // arena outlives every reader holding a reference.
+  virtual bool IsValuePinned() const { return false; }
+
   // For iterators over table files: the largest sequence number of the
   // file under the current position and its user-key range (valid while
   // the position stays in that file). False if not known.
