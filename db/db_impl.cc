@@ -19,21 +19,8 @@ DB::~DB() = default;
 
 std::vector<Status> DB::MultiGet(const ReadOptions& options, const std::vector<Slice>& keys,
                                  std::vector<std::string>* values) {
-  values->resize(keys.size());
-  std::vector<Status> statuses;
-  statuses.reserve(keys.size());
-  // Pin one view for all keys so the results are mutually consistent.
-  ReadOptions pinned = options;
-  const Snapshot* snapshot = nullptr;
-  if (pinned.snapshot == nullptr) {
-    snapshot = GetSnapshot();
-    pinned.snapshot = snapshot;
-  }
-  for (size_t i = 0; i < keys.size(); i++) {
-    statuses.push_back(Get(pinned, keys[i], &(*values)[i]));
-  }
-  if (snapshot != nullptr) ReleaseSnapshot(snapshot);
-  return statuses;
+  return MultiGet(options, std::vector<ColumnFamilyHandle*>(keys.size(), DefaultColumnFamily()),
+                  keys, values);
 }
 
 std::vector<Status> DB::MultiGet(const ReadOptions& options,

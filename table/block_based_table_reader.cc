@@ -696,6 +696,31 @@ bool BlockBasedTable::RepPrefixMayMatch(const Rep* r, const Slice& user_key_or_p
   return false;
 }
 
+namespace {
+
+// Whether the file's filter proves user_key absent: by the whole key when
+// the file holds whole keys, else by its prefix. Counts the probe.
+template <typename RepT>
+bool FilterRulesOut(const RepT* r, const FullFilterBlockReader& filter, const Slice& user_key) {
+  if (r->filter_use == RepT::FilterUse::kWholeKey) {
+    if (!filter.KeyMayMatch(user_key)) {
+      RecordTick(r->statistics, BLOOM_FILTER_USEFUL);
+      return true;
+    }
+    RecordTick(r->statistics, BLOOM_FILTER_FULL_POSITIVE);
+    return false;
+  }
+  if (!r->prefix_extractor->InDomain(user_key)) return false;
+  // The file holds prefixes only: a missing prefix rules the key out.
+  RecordTick(r->statistics, BLOOM_FILTER_PREFIX_CHECKED);
+  if (filter.PrefixMayMatch(r->prefix_extractor->Transform(user_key))) return false;
+  RecordTick(r->statistics, BLOOM_FILTER_PREFIX_USEFUL);
+  RecordTick(r->statistics, BLOOM_FILTER_USEFUL);
+  return true;
+}
+
+}  // namespace
+
 Status BlockBasedTable::Get(const ReadOptions& read_options, const Slice& key,
                             GetContext* get_context, bool skip_filters) {
   Rep* r = rep_;
@@ -704,23 +729,7 @@ Status BlockBasedTable::Get(const ReadOptions& read_options, const Slice& key,
     CachableRef<FullFilterBlockReader> filter;
     Status s = r->GetFilter(read_options, &filter);
     if (!s.ok()) return s;
-    if (!filter.empty()) {
-      if (r->filter_use == Rep::FilterUse::kWholeKey) {
-        if (!filter->KeyMayMatch(user_key)) {
-          RecordTick(r->statistics, BLOOM_FILTER_USEFUL);
-          return Status::OK();
-        }
-        RecordTick(r->statistics, BLOOM_FILTER_FULL_POSITIVE);
-      } else if (r->prefix_extractor->InDomain(user_key)) {
-        // The file holds prefixes only: a missing prefix rules the key out.
-        RecordTick(r->statistics, BLOOM_FILTER_PREFIX_CHECKED);
-        if (!filter->PrefixMayMatch(r->prefix_extractor->Transform(user_key))) {
-          RecordTick(r->statistics, BLOOM_FILTER_PREFIX_USEFUL);
-          RecordTick(r->statistics, BLOOM_FILTER_USEFUL);
-          return Status::OK();
-        }
-      }
-    }
+    if (!filter.empty() && FilterRulesOut(r, *filter.get(), user_key)) return Status::OK();
   }
 
   CachableRef<Block> index;
@@ -784,23 +793,7 @@ void BlockBasedTable::MultiGet(const ReadOptions& read_options, size_t n, const 
           statuses[i] = fs;
           continue;
         }
-        if (!filter.empty()) {
-          const Slice user_key = ExtractUserKey(keys[i]);
-          if (r->filter_use == Rep::FilterUse::kWholeKey) {
-            if (!filter->KeyMayMatch(user_key)) {
-              RecordTick(r->statistics, BLOOM_FILTER_USEFUL);
-              continue;
-            }
-            RecordTick(r->statistics, BLOOM_FILTER_FULL_POSITIVE);
-          } else if (r->prefix_extractor->InDomain(user_key)) {
-            RecordTick(r->statistics, BLOOM_FILTER_PREFIX_CHECKED);
-            if (!filter->PrefixMayMatch(r->prefix_extractor->Transform(user_key))) {
-              RecordTick(r->statistics, BLOOM_FILTER_PREFIX_USEFUL);
-              RecordTick(r->statistics, BLOOM_FILTER_USEFUL);
-              continue;
-            }
-          }
-        }
+        if (!filter.empty() && FilterRulesOut(r, *filter.get(), ExtractUserKey(keys[i]))) continue;
         may[j] = true;
         candidates++;
       }
