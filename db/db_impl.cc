@@ -214,9 +214,12 @@ void DBImpl::MultiGetImpl(const ReadOptions& options, ColumnFamilyData* cfd, Sup
   thread_local std::vector<Status> pending_statuses;
   order.resize(n);
   for (size_t i = 0; i < n; i++) order[i] = static_cast<uint32_t>(i);
-  // Ascending user keys, so each file sees its keys as one sorted batch.
-  std::stable_sort(order.begin(), order.end(),
-                   [&](uint32_t a, uint32_t b) { return ucmp->Compare(keys[a], keys[b]) < 0; });
+  // Ascending user keys, so each file sees its keys as one sorted batch
+  // (ties by position: std::sort allocates nothing, stable_sort may).
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const int c = ucmp->Compare(keys[a], keys[b]);
+    return c < 0 || (c == 0 && a < b);
+  });
   if (internal_keys.size() < n) internal_keys.resize(n);
   if (merge_contexts.size() < n) merge_contexts.resize(n);
   covering.assign(n, 0);
