@@ -94,11 +94,14 @@ void WriteThread::LaunchParallelMemTableWriters(WriteGroup* group) {
 void WriteThread::CompleteParallelMemTableWriter(Writer* w) {
   WriteGroup* group = w->group;
   Writer* leader = group->leader;
-  // acq_rel: the leader that sees the count reach 1 (only itself) sees this
-  // member's memtable inserts before it publishes the sequence.
-  if (group->running.fetch_sub(1, std::memory_order_acq_rel) == 2) {
+  {
+    // The count drops under the leader's lock: otherwise the leader could
+    // see it reach 1, finish and destroy its Writer (mutex and condition
+    // variable) between our decrement and our notify.
+    // acq_rel: the leader that sees the count reach 1 (only itself) sees
+    // this member's memtable inserts before it publishes the sequence.
     std::lock_guard<std::mutex> l(leader->wait_mu);
-    leader->wait_cv.notify_one();
+    if (group->running.fetch_sub(1, std::memory_order_acq_rel) == 2) leader->wait_cv.notify_one();
   }
   AwaitStateChange(w, State::kParallelMemTableWriter);
 }

@@ -277,8 +277,8 @@ class MemTable {
 
   // Bytes of arena blocks allocated so far. Thread-safe.
   size_t ApproximateMemoryUsage() const {
-    // relaxed: an estimate.
-    const PointIndex* index = building_index_.load(std::memory_order_relaxed);
+    // acquire: the index object itself must be visible (its size is read).
+    const PointIndex* index = building_index_.load(std::memory_order_acquire);
     return arena_.MemoryUsage() + (index != nullptr ? index->MemoryUsage() : 0);
   }
 
