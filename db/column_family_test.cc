@@ -22,9 +22,9 @@
 
 #include "db/filename.h"
 #include "strata/db.h"
-#include "strata/merge_operator.h"
 #include "strata/env.h"
 #include "strata/iterator.h"
+#include "strata/merge_operator.h"
 #include "strata/options.h"
 #include "strata/write_batch.h"
 #include "test_util/testutil.h"

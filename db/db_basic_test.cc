@@ -16,8 +16,8 @@
 
 #include "strata/db.h"
 #include "strata/env.h"
-#include "strata/merge_operator.h"
 #include "strata/iterator.h"
+#include "strata/merge_operator.h"
 #include "strata/options.h"
 #include "strata/snapshot.h"
 #include "strata/status.h"
@@ -640,7 +640,8 @@ class JoinOperator final : public MergeOperator {
  public:
   bool FullMergeV2(const MergeOperationInput& in, MergeOperationOutput* out) const override {
     std::string& r = out->new_value;
-    if (in.existing_value != nullptr) r.assign(in.existing_value->data(), in.existing_value->size());
+    if (in.existing_value != nullptr)
+      r.assign(in.existing_value->data(), in.existing_value->size());
     for (const Slice& op : in.operand_list) {
       if (!r.empty()) r.push_back('+');
       r.append(op.data(), op.size());

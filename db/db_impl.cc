@@ -25,8 +25,7 @@ std::vector<Status> DB::MultiGet(const ReadOptions& options, const std::vector<S
 
 std::vector<Status> DB::MultiGet(const ReadOptions& options,
                                  const std::vector<ColumnFamilyHandle*>& column_families,
-                                 const std::vector<Slice>& keys,
-                                 std::vector<std::string>* values) {
+                                 const std::vector<Slice>& keys, std::vector<std::string>* values) {
   values->resize(keys.size());
   std::vector<Status> statuses(keys.size());
   ReadOptions pinned = options;
@@ -145,8 +144,8 @@ Status DBImpl::GetImpl(const ReadOptions& options, ColumnFamilyData* cfd, SuperV
   SequenceNumber max_covering_tombstone_seq = 0;
   const MergeOperator* merge_operator = cfd->options().merge_operator.get();
   Status s;
-  bool done = sv->mem->Get(lkey, value, &s, &merge_context, &max_covering_tombstone_seq,
-                           merge_operator);
+  bool done =
+      sv->mem->Get(lkey, value, &s, &merge_context, &max_covering_tombstone_seq, merge_operator);
   for (size_t i = 0; !done && i < sv->imm.size(); i++) {
     done = sv->imm[i]->Get(lkey, value, &s, &merge_context, &max_covering_tombstone_seq,
                            merge_operator);
@@ -166,9 +165,8 @@ Status DBImpl::GetImpl(const ReadOptions& options, ColumnFamilyData* cfd, SuperV
       return Status::NotFound();
     case GetContext::kMerge:
       // Operands all the way down: merge them over no base value.
-      return MergeHelper::TimedFullMerge(merge_operator, key, nullptr,
-                                         merge_context.GetOperands(), value, info_log_.get(),
-                                         stats_);
+      return MergeHelper::TimedFullMerge(merge_operator, key, nullptr, merge_context.GetOperands(),
+                                         value, info_log_.get(), stats_);
     case GetContext::kCorrupt:
       return ctx.error();
   }
@@ -325,7 +323,8 @@ std::vector<Status> DBImpl::MultiGet(const ReadOptions& options,
   std::vector<Status> family_statuses;
   for (Family& f : families) {
     if (f.sv == nullptr) {
-      for (size_t i : f.index) statuses[i] = Status::ShutdownInProgress("MultiGet on a closed database");
+      for (size_t i : f.index)
+        statuses[i] = Status::ShutdownInProgress("MultiGet on a closed database");
       continue;
     }
     if (f.index.size() == keys.size()) {
@@ -405,7 +404,8 @@ std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options, Column
         owned.clear();
         sv->Unref();
       },
-      cfd->options().merge_operator.get(), std::move(tombstones), cfd->options().prefix_extractor.get());
+      cfd->options().merge_operator.get(), std::move(tombstones),
+      cfd->options().prefix_extractor.get());
 }
 
 const Snapshot* DBImpl::GetSnapshot() {

@@ -315,7 +315,8 @@ Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd, MemTable* mem, VersionEdi
       }
     } else if (cfd->options().compaction_filter_factory != nullptr &&
                cfd->options().compaction_filter_factory->FilterDuringFlush()) {
-      o.compaction_filter = CompactionFilterFor(cfd, /*manual=*/false, /*full=*/false, &owned_filter);
+      o.compaction_filter =
+          CompactionFilterFor(cfd, /*manual=*/false, /*full=*/false, &owned_filter);
     }
     CompactionRangeDelAggregator range_del_agg(&cfd->icmp(), o.snapshots);
     if (mem->num_range_deletes() != 0) {
@@ -704,13 +705,12 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
     cfd->current()->GetOverlappingInputs(level, begin, end, &files);
     if (!files.empty()) max_level = level;
   }
-  const bool has_filter =
-      cfd->options().compaction_filter != nullptr || cfd->options().compaction_filter_factory != nullptr;
+  const bool has_filter = cfd->options().compaction_filter != nullptr ||
+                          cfd->options().compaction_filter_factory != nullptr;
   const bool force_bottom =
       options.bottommost_level_compaction == BottommostLevelCompaction::kForce ||
       options.bottommost_level_compaction == BottommostLevelCompaction::kForceOptimized ||
-      (options.bottommost_level_compaction ==
-           BottommostLevelCompaction::kIfHaveCompactionFilter &&
+      (options.bottommost_level_compaction == BottommostLevelCompaction::kIfHaveCompactionFilter &&
        has_filter);
   if (s.ok() && force_bottom && max_level > 0) {
     bool conflict = true;

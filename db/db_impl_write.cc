@@ -64,8 +64,8 @@ Status DBImpl::SingleDelete(const WriteOptions& options, ColumnFamilyHandle* cf,
   return WriteImpl(options, batch);
 }
 
-Status DBImpl::DeleteRange(const WriteOptions& options, ColumnFamilyHandle* cf,
-                           const Slice& begin, const Slice& end) {
+Status DBImpl::DeleteRange(const WriteOptions& options, ColumnFamilyHandle* cf, const Slice& begin,
+                           const Slice& end) {
   const int order = FamilyOf(cf)->user_comparator()->Compare(begin, end);
   Status s = WriteFamily(cf, &cf);
   if (!s.ok()) return s;

@@ -274,9 +274,9 @@ class DBIter final : public Iterator {
   // Forward: merges into merged_value_ (in saved_value_, or in place in an
   // operand or the base when the operator picks one).
   bool Merge(const Slice* base) {
-    Status s = MergeHelper::TimedFullMerge(merge_operator_, saved_key_, base,
-                                           merge_context_.GetOperands(), &saved_value_,
-                                           &merged_value_, nullptr, stats_);
+    Status s =
+        MergeHelper::TimedFullMerge(merge_operator_, saved_key_, base, merge_context_.GetOperands(),
+                                    &saved_value_, &merged_value_, nullptr, stats_);
     if (!s.ok()) return FailMerge(s);
     return true;
   }
@@ -387,8 +387,7 @@ class DBIter final : public Iterator {
             value_type = kTypeMerge;
             saved_key_.assign(ikey.user_key.data(), ikey.user_key.size());
             if (num_operands == reverse_operands_.size()) reverse_operands_.emplace_back();
-            reverse_operands_[num_operands++].assign(iter_->value().data(),
-                                                     iter_->value().size());
+            reverse_operands_[num_operands++].assign(iter_->value().data(), iter_->value().size());
             break;
           default:
             status_ = Status::Corruption("unexpected value type in iterator",
@@ -421,9 +420,9 @@ class DBIter final : public Iterator {
       if (has_base) merge_base_.swap(saved_value_);
       const Slice base(merge_base_);
       saved_value_.clear();
-      Status s = MergeHelper::TimedFullMerge(merge_operator_, saved_key_,
-                                             has_base ? &base : nullptr, operand_slices_,
-                                             &saved_value_, nullptr, stats_);
+      Status s =
+          MergeHelper::TimedFullMerge(merge_operator_, saved_key_, has_base ? &base : nullptr,
+                                      operand_slices_, &saved_value_, nullptr, stats_);
       if (!s.ok()) {
         FailMerge(s);
         return;
@@ -451,8 +450,8 @@ class DBIter final : public Iterator {
   bool forward_saved_ = false;
   Slice merged_value_;  // forward_saved_: the merged value
   const MergeOperator* const merge_operator_;
-  MergeContext merge_context_;                   // forward operands, reused
-  std::vector<std::string> reverse_operands_;    // reverse operands, reused
+  MergeContext merge_context_;                 // forward operands, reused
+  std::vector<std::string> reverse_operands_;  // reverse operands, reused
   std::vector<Slice> operand_slices_;
   std::string merge_base_;
   std::vector<RangeTombstoneCursor> cursors_;  // one per source list with tombstones
@@ -488,14 +487,12 @@ class ErrorIterator final : public Iterator {
 
 }  // namespace
 
-std::unique_ptr<Iterator> NewDBIterator(const ReadOptions& options, const Comparator* user_cmp,
-                                        std::vector<InternalIterator*> input_list,
-                                        SequenceNumber sequence, Statistics* stats,
-                                        std::function<void()> cleanup,
-                                        const MergeOperator* merge_operator,
-                                        std::vector<const FragmentedRangeTombstoneList*>
-                                            range_tombstones,
-                                        const SliceTransform* prefix_extractor) {
+std::unique_ptr<Iterator> NewDBIterator(
+    const ReadOptions& options, const Comparator* user_cmp,
+    std::vector<InternalIterator*> input_list, SequenceNumber sequence, Statistics* stats,
+    std::function<void()> cleanup, const MergeOperator* merge_operator,
+    std::vector<const FragmentedRangeTombstoneList*> range_tombstones,
+    const SliceTransform* prefix_extractor) {
   assert(input_list.size() == 1);
   return std::make_unique<DBIter>(options, user_cmp, input_list[0], sequence, stats,
                                   std::move(cleanup), merge_operator, range_tombstones,

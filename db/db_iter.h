@@ -24,8 +24,8 @@
 #include "db/range_del_aggregator.h"
 #include "strata/iterator.h"
 #include "strata/merge_operator.h"
-#include "strata/slice_transform.h"
 #include "strata/options.h"
+#include "strata/slice_transform.h"
 #include "util/internal_iterator.h"
 
 namespace strata {

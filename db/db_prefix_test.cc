@@ -67,7 +67,8 @@ class DBPrefixTest : public ::testing::TestWithParam<bool> {
     for (int p = 0; p < 21; p++) {
       const std::string prefix = Key(p, 0).substr(0, 3);
       std::string want, got;
-      for (auto m = model_.lower_bound(prefix); m != model_.end() && m->first.compare(0, 3, prefix) == 0; ++m) {
+      for (auto m = model_.lower_bound(prefix);
+           m != model_.end() && m->first.compare(0, 3, prefix) == 0; ++m) {
         want += m->first + " ";
       }
       for (it->Seek(prefix); it->Valid(); it->Next()) got += it->key().ToString() + " ";

@@ -55,7 +55,7 @@ class MergeContext {
   }
 
  private:
-  std::vector<Slice> operands_;    // newest first unless reversed_
+  std::vector<Slice> operands_;     // newest first unless reversed_
   std::deque<std::string> copies_;  // stable addresses; reused
   size_t used_copies_ = 0;
   bool reversed_ = false;

@@ -218,9 +218,8 @@ Status TableCache::Get(const ReadOptions& read_options, FileMetaData* file, int 
   return table->Get(read_options, key, get_context);
 }
 
-void TableCache::MultiGet(const ReadOptions& read_options, FileMetaData* file, int level,
-                          size_t n, const Slice* keys, GetContext* const* contexts,
-                          Status* statuses) {
+void TableCache::MultiGet(const ReadOptions& read_options, FileMetaData* file, int level, size_t n,
+                          const Slice* keys, GetContext* const* contexts, Status* statuses) {
   auto* table = static_cast<BlockBasedTable*>(file->pinned_table.table());
   if (table != nullptr) {
     table->MultiGet(read_options, n, keys, contexts, statuses);
@@ -255,8 +254,8 @@ Status TableCache::GetRangeTombstones(FileMetaData* file, int level,
   std::unique_ptr<InternalIterator> iter(table->NewRangeTombstoneIterator(ro));
   std::unique_ptr<FragmentedRangeTombstoneList> fragmented;
   if (iter != nullptr) {
-    fragmented = std::make_unique<FragmentedRangeTombstoneList>(iter.get(),
-                                                                rep_->options.comparator);
+    fragmented =
+        std::make_unique<FragmentedRangeTombstoneList>(iter.get(), rep_->options.comparator);
     if (!fragmented->status().ok()) {
       s = Status::Corruption(TableFileName(rep_->db_path, file->number) +
                              ": range deletion block: " + fragmented->status().ToString());

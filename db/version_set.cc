@@ -175,8 +175,8 @@ uint64_t Version::NumFiles() const {
   return n;
 }
 
-Status Version::Get(const ReadOptions& options, const Slice& internal_key,
-                    GetContext* get_context, SequenceNumber* max_covering_tombstone_seq) {
+Status Version::Get(const ReadOptions& options, const Slice& internal_key, GetContext* get_context,
+                    SequenceNumber* max_covering_tombstone_seq) {
   const Comparator* ucmp = cfd_->icmp().user_comparator();
   const Slice user_key = ExtractUserKey(internal_key);
   const SequenceNumber read_seq = ExtractInternalKeyFooter(internal_key) >> 8;

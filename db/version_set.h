@@ -89,11 +89,10 @@ class Version {
   // non-empty deeper level. With range tombstones (every source's, read at
   // read_seq), each iterator skips runs of entries they delete (see
   // db/range_del_skip_iterator.h); the lists must outlive the iterators.
-  void AddIterators(const ReadOptions& options,
-                    std::vector<std::unique_ptr<InternalIterator>>* iters,
-                    const std::vector<const FragmentedRangeTombstoneList*>* range_tombstones =
-                        nullptr,
-                    SequenceNumber read_seq = kMaxSequenceNumber);
+  void AddIterators(
+      const ReadOptions& options, std::vector<std::unique_ptr<InternalIterator>>* iters,
+      const std::vector<const FragmentedRangeTombstoneList*>* range_tombstones = nullptr,
+      SequenceNumber read_seq = kMaxSequenceNumber);
 
   // Every range tombstone of the Version's files, fragmented together
   // (built on first use and kept: a Version never changes); *list = nullptr

@@ -190,8 +190,8 @@ void MemTable::UpdateFirstSequence(SequenceNumber seq) {
   }
 }
 
-bool MemTable::Get(const LookupKey& key, std::string* value, Status* s,
-                   MergeContext* merge_context, SequenceNumber* max_covering_tombstone_seq,
+bool MemTable::Get(const LookupKey& key, std::string* value, Status* s, MergeContext* merge_context,
+                   SequenceNumber* max_covering_tombstone_seq,
                    const MergeOperator* merge_operator) {
   const SequenceNumber read_seq = ExtractInternalKeyFooter(key.internal_key()) >> 8;
   if (num_range_deletes() != 0) {

@@ -45,8 +45,8 @@
 #include "memtable/point_index.h"
 #include "strata/comparator.h"
 #include "strata/merge_operator.h"
-#include "strata/slice_transform.h"
 #include "strata/slice.h"
+#include "strata/slice_transform.h"
 #include "strata/status.h"
 #include "util/arena.h"
 #include "util/coding.h"
@@ -333,7 +333,7 @@ class MemTable {
 
   // Thread-safe objects (see the header comment for the writer rules).
   ConcurrentArena arena_;
-  Table table_;  // allocates from arena_, so declared after it
+  Table table_;            // allocates from arena_, so declared after it
   Table range_del_table_;  // range tombstones
   std::atomic<uint64_t> num_range_deletes_{0};
   // The fragmented tombstones as of fragmented_count_ tombstones.

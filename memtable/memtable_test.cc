@@ -50,7 +50,8 @@ class JoinOperator final : public MergeOperator {
  public:
   bool FullMergeV2(const MergeOperationInput& in, MergeOperationOutput* out) const override {
     std::string& r = out->new_value;
-    if (in.existing_value != nullptr) r.assign(in.existing_value->data(), in.existing_value->size());
+    if (in.existing_value != nullptr)
+      r.assign(in.existing_value->data(), in.existing_value->size());
     for (const Slice& op : in.operand_list) {
       if (!r.empty()) r.push_back('+');
       r.append(op.data(), op.size());
@@ -483,8 +484,7 @@ TEST(MemTableTest, BloomFilterSkipsAbsentPrefixesAndKeys) {
     // Keys of absent prefixes: almost all rejected by the filter, and the
     // answer is right either way.
     for (int i = 0; i < 100; i++) {
-      EXPECT_EQ(GetAt(mem, "q" + std::to_string(i % 10) + "-" + std::to_string(i), 1000),
-                "<none>");
+      EXPECT_EQ(GetAt(mem, "q" + std::to_string(i % 10) + "-" + std::to_string(i), 1000), "<none>");
     }
     mem->Unref();
   }

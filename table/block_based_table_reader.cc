@@ -818,8 +818,7 @@ void BlockBasedTable::MultiGet(const ReadOptions& read_options, size_t n, const 
       const size_t i = base + j;
       const Slice& key = keys[i];
       GetContext* ctx = contexts[i];
-      r->IndexSeek(&index_iter, r->index_key_is_user_key ? ExtractUserKey(key) : key,
-                   index.get());
+      r->IndexSeek(&index_iter, r->index_key_is_user_key ? ExtractUserKey(key) : key, index.get());
       if (!index_iter.Valid()) {
         if (!index_iter.status().ok()) {
           statuses[i] = Status::Corruption(r->Context(r->footer.index_handle().offset()) +

@@ -24,8 +24,7 @@ bool GetContext::SaveValue(const ParsedInternalKey& key, const Slice& value) {
         return false;
       }
       error_ = MergeHelper::TimedFullMerge(merge_operator_, user_key_, &value,
-                                           merge_context_->GetOperands(), value_, nullptr,
-                                           nullptr);
+                                           merge_context_->GetOperands(), value_, nullptr, nullptr);
       state_ = error_.ok() ? kFound : kCorrupt;
       return false;
     case kTypeDeletion:
@@ -39,14 +38,14 @@ bool GetContext::SaveValue(const ParsedInternalKey& key, const Slice& value) {
         return false;
       }
       error_ = MergeHelper::TimedFullMerge(merge_operator_, user_key_, nullptr,
-                                           merge_context_->GetOperands(), value_, nullptr,
-                                           nullptr);
+                                           merge_context_->GetOperands(), value_, nullptr, nullptr);
       state_ = error_.ok() ? kFound : kCorrupt;
       return false;
     case kTypeMerge:
       if (merge_context_ == nullptr || merge_operator_ == nullptr) {
         state_ = kCorrupt;
-        error_ = Status::InvalidArgument("merge operands found but no merge operator is configured");
+        error_ =
+            Status::InvalidArgument("merge operands found but no merge operator is configured");
         return false;
       }
       state_ = kMerge;

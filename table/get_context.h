@@ -44,8 +44,7 @@ class GetContext {
   // max_covering_tombstone_seq: shared with the caller, who
   // raises it source by source (null = no range deletions).
   GetContext(const Comparator* user_cmp, const Slice& user_key, std::string* value,
-             const MergeOperator* merge_operator = nullptr,
-             MergeContext* merge_context = nullptr,
+             const MergeOperator* merge_operator = nullptr, MergeContext* merge_context = nullptr,
              SequenceNumber* max_covering_tombstone_seq = nullptr)
       : user_cmp_(user_cmp),
         user_key_(user_key),

@@ -33,10 +33,10 @@ class STRATA_EXPORT MergeOperator {
     MergeOperationInput(const Slice& k, const Slice* existing, const std::vector<Slice>& operands,
                         Logger* log)
         : key(k), existing_value(existing), operand_list(operands), logger(log) {}
-    const Slice& key;                       // the user key
-    const Slice* existing_value;            // the base value, or null if none
+    const Slice& key;                        // the user key
+    const Slice* existing_value;             // the base value, or null if none
     const std::vector<Slice>& operand_list;  // oldest first; never empty
-    Logger* logger;                         // may be null
+    Logger* logger;                          // may be null
   };
 
   struct MergeOperationOutput {
@@ -64,9 +64,8 @@ class STRATA_EXPORT MergeOperator {
 
   // Combines two adjacent operands (left older) into one, when the operator
   // can do so without the base value. False = cannot (both are kept).
-  virtual bool PartialMerge(const Slice& key, const Slice& left_operand,
-                            const Slice& right_operand, std::string* new_value,
-                            Logger* logger) const;
+  virtual bool PartialMerge(const Slice& key, const Slice& left_operand, const Slice& right_operand,
+                            std::string* new_value, Logger* logger) const;
 
   // Combines two or more adjacent operands (oldest first). The default folds
   // PartialMerge over the list.
