@@ -466,7 +466,11 @@ TEST_F(DBMergeTest, ReadOperandsWithoutOperator) {
   Reopen();
   std::string v;
   Status s = db_->Get(ReadOptions(), "k", &v);
-  EXPECT_TRUE(s.IsInvalidArgument() || s.IsCorruption() || s.IsNotSupported()) << s.ToString();
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+  it->Seek("k");
+  EXPECT_FALSE(it->Valid());
+  EXPECT_TRUE(it->status().IsInvalidArgument()) << it->status().ToString();
   EXPECT_EQ("v", Get("p"));
 }
 
