@@ -4,8 +4,10 @@
 #   make bench-compare  our db_bench vs db_bench_leveldb vs /usr/bin/db_bench
 #   make check-asan     the tests under ASan+UBSan
 #   make check-tsan     the tests under TSan
+#   make crashtest      db_stress killed and verified (CRASHTEST_SECONDS, default 600)
+#   make fuzz           every libFuzzer target (clang) for FUZZ_SECONDS each
 #   make install PREFIX=/dir
-.PHONY: all deps build release check bench bench-compare check-asan check-tsan install clean
+.PHONY: all deps build release check bench bench-compare check-asan check-tsan crashtest fuzz install clean
 
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
@@ -48,8 +50,20 @@ check-tsan: deps
 	cmake --build build-tsan -j $(JOBS)
 	cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 
+CRASHTEST_SECONDS ?= 600
+crashtest: release
+	scripts/crashtest.sh build-release $(CRASHTEST_SECONDS)
+
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	cmake -S . -B build-fuzz $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DSTRATA_SANITIZE=asan -DSTRATA_BUILD_BENCH=OFF -DSTRATA_BUILD_TESTS=OFF \
+	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+	cmake --build build-fuzz -j $(JOBS) --target strata_fuzzers
+	scripts/fuzz.sh build-fuzz $(FUZZ_SECONDS)
+
 install: release
 	cmake --install build-release --prefix $(PREFIX)
 
 clean:
-	rm -rf build build-release build-asan build-tsan
+	rm -rf build build-release build-asan build-tsan build-fuzz

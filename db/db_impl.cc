@@ -678,4 +678,13 @@ Status DBImpl::DestroyColumnFamilyHandle(ColumnFamilyHandle* handle) {
 
 ColumnFamilyHandle* DBImpl::DefaultColumnFamily() const { return default_cf_.get(); }
 
+Status DBImpl::VerifyChecksum(const ReadOptions& /*options*/) {
+  return Status::NotSupported("VerifyChecksum: being written");
+}
+
+Status DBImpl::Resume() {
+  MutexLock l(&mu_);
+  return bg_error_;
+}
+
 }  // namespace strata

@@ -111,6 +111,8 @@ class DBImpl final : public DB {
     return last_sequence_.load(std::memory_order_acquire);
   }
   Status Close() override;
+  Status VerifyChecksum(const ReadOptions& options) override;
+  Status Resume() override;
 
   // Checks options before anything is touched on disk.
   static Status ValidateOptions(const Options& options);

@@ -24,6 +24,8 @@ strata_layer(db
     db/version_edit.cc
     db/write_batch.cc
     db/write_thread.cc
+    db/repair.cc
+    db/error_handler.cc
   DEPS env memtable table cache dbformat util
 )
 strata_tests(db
@@ -54,6 +56,11 @@ strata_tests(db
   db/db_range_del_test.cc
   db/db_prefix_test.cc
   db/db_model_merge_range_test.cc
+  db/corruption_test.cc
+  db/repair_test.cc
+  db/db_limits_test.cc
+  db/db_error_handler_test.cc
+  db/db_fault_walk_test.cc
 )
 # The RocksDB interoperability tests also carry the "interop" label.
 if(TEST db_interop_test)

@@ -149,6 +149,22 @@ class STRATA_EXPORT DB {
   virtual const std::string& GetName() const = 0;
   virtual uint64_t GetLatestSequenceNumber() const = 0;
 
+  // Reads every block of every live table file (data, index, filter,
+  // properties, range deletions) and checks its checksum, and the WAL files
+  // still in use record by record. Corruption names the file and offset.
+  virtual Status VerifyChecksum(const ReadOptions& options) = 0;
+  Status VerifyChecksum() { return VerifyChecksum(ReadOptions()); }
+
+  // After a background error (a failed flush, compaction, MANIFEST or WAL
+  // write) every write fails with that error and reads keep working. Resume
+  // retries what failed -- it flushes every memtable into new tables, so a
+  // WAL that may hold a torn record is no longer needed -- and, when that
+  // succeeds, clears the error so writes are accepted again. OK when there
+  // is no error; the error itself when the cause persists. A NoSpace (or
+  // other retryable) error is also resumed automatically in the background
+  // (DBOptions::max_bgerror_resume_count).
+  virtual Status Resume() = 0;
+
   // Waits for background work, syncs nothing that was not asked to be
   // synced, releases the LOCK. Idempotent; also done by the destructor.
   virtual Status Close() = 0;
@@ -157,5 +173,15 @@ class STRATA_EXPORT DB {
 // Deletes the database at path and everything in its directory that belongs
 // to it. A database another process has open is left alone (IOError).
 STRATA_EXPORT Status DestroyDB(const std::string& path, const Options& options);
+
+// Salvages a database whose MANIFEST or CURRENT is lost or damaged: every
+// readable table file is kept (a table damaged past its footer or index is
+// moved to lost/), every WAL is replayed as far as it can be read into new
+// tables, and a new MANIFEST that places the tables (all in level 0, newest
+// first by their largest sequence number) is written with a CURRENT that
+// names it. Column families named in the old MANIFEST (when it is readable)
+// keep their tables; families that cannot be placed go to the default
+// family. What was dropped is written to the LOG. The DB must not be open.
+STRATA_EXPORT Status RepairDB(const std::string& path, const Options& options);
 
 }  // namespace strata

@@ -110,6 +110,12 @@ struct STRATA_EXPORT DBOptions {
   size_t max_write_batch_group_size_bytes = 1 << 20;
   bool avoid_flush_during_recovery = false;
   bool avoid_flush_during_shutdown = false;
+  // Automatic recovery from a retryable background error (NoSpace, or an
+  // IOError marked retryable): up to this many attempts of DB::Resume's work,
+  // bgerror_resume_retry_interval microseconds apart. 0 turns it off (only
+  // an explicit DB::Resume clears the error then).
+  int max_bgerror_resume_count = 2147483647;
+  uint64_t bgerror_resume_retry_interval = 1000000;
 };
 
 struct STRATA_EXPORT ColumnFamilyOptions {
