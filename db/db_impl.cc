@@ -65,10 +65,13 @@ Status DBImpl::Close() {
     closed_ = true;
     // Background jobs finish the step they are in and stop.
     shutting_down_.store(true, std::memory_order_release);
-    while (flush_scheduled_ || compactions_scheduled_ > 0 || manual_compactions_ > 0) {
+    bg_cv_.SignalAll();  // cuts the automatic recovery's wait short
+    while (flush_scheduled_ || compactions_scheduled_ > 0 || manual_compactions_ > 0 ||
+           auto_recovery_running_ || recovery_in_progress_) {
       bg_cv_.TimedWaitMicros(10000);
     }
   }
+  if (recovery_thread_.joinable()) recovery_thread_.join();
   Status s;
   // No writer may be in flight when the user closes the DB (contract); the
   // WAL has been flushed to the OS after every group, so closing it loses
@@ -490,7 +493,7 @@ bool DBImpl::GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint6
   } else if (name == "oldest-snapshot-time") {
     *value = snapshots_.empty() ? 0 : static_cast<uint64_t>(snapshots_.oldest()->unix_time());
   } else if (name == "background-errors") {
-    *value = bg_error_.ok() ? 0 : 1;
+    *value = bg_errors_;
   } else if (name == "total-sst-files-size" || name == "live-sst-files-size") {
     *value = sv->current->TotalFileBytes();
   } else if (name == "estimate-pending-compaction-bytes") {
@@ -677,14 +680,5 @@ Status DBImpl::DestroyColumnFamilyHandle(ColumnFamilyHandle* handle) {
 }
 
 ColumnFamilyHandle* DBImpl::DefaultColumnFamily() const { return default_cf_.get(); }
-
-Status DBImpl::VerifyChecksum(const ReadOptions& /*options*/) {
-  return Status::NotSupported("VerifyChecksum: being written");
-}
-
-Status DBImpl::Resume() {
-  MutexLock l(&mu_);
-  return bg_error_;
-}
 
 }  // namespace strata

@@ -26,6 +26,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "db/column_family.h"
@@ -201,7 +202,22 @@ class DBImpl final : public DB {
                                               std::unique_ptr<CompactionFilter>* owned);
   // Whether user_key may be in a level below c's output (without mu_).
   bool KeyMayExistBelow(Compaction* c, const Slice& user_key);
-  void RecordBackgroundError(const Status& s) REQUIRES(mu_);
+
+  // ---- background errors and recovery (db_impl_error.cc) ----
+  // Where a background error came from; decides whether it is sticky.
+  enum class BgErrorReason { kWal, kMemTable, kFlush, kCompaction, kManifest };
+  // Records s (not OK, not a shutdown) as the sticky background error:
+  // every later write fails with it until Resume; reads keep working.
+  // Corruption cannot be resumed (the DB must be reopened); a NoSpace error
+  // starts the automatic recovery thread. A compaction error with
+  // paranoid_checks off is only logged (and remembered for the write-stop
+  // path). The first error wins, unless a later one is unrecoverable.
+  void RecordBackgroundError(const Status& s, BgErrorReason reason) REQUIRES(mu_);
+  // Resume's work with mu_ held (released while it works): a new WAL,
+  // every memtable flushed, a MANIFEST written; clears the error on success.
+  Status ResumeImpl() REQUIRES(mu_);
+  // The automatic recovery thread's loop.
+  void AutoRecoveryLoop();
   // A SuperVersion of cfd's current memtables and Version, installed; the
   // write-stall flag is recomputed.
   void InstallNewSuperVersion(ColumnFamilyData* cfd) REQUIRES(mu_);
@@ -273,6 +289,17 @@ class DBImpl final : public DB {
   mutable Mutex mu_;
   SnapshotList snapshots_ GUARDED_BY(mu_);
   Status bg_error_ GUARDED_BY(mu_);
+  bool bg_error_unrecoverable_ GUARDED_BY(mu_) = false;
+  bool recovery_in_progress_ GUARDED_BY(mu_) = false;
+  // The automatic recovery thread (started for NoSpace errors); joined by
+  // Close. auto_recovery_running_ is true while its loop runs.
+  std::thread recovery_thread_;
+  bool auto_recovery_running_ GUARDED_BY(mu_) = false;
+  uint64_t bg_errors_ GUARDED_BY(mu_) = 0;          // rocksdb.background-errors
+  uint64_t bg_error_resumes_ GUARDED_BY(mu_) = 0;   // successful resumes
+  // The last failed compaction's error when paranoid_checks is off (not
+  // sticky): a write stopped by compaction debt fails with it.
+  Status last_compaction_error_ GUARDED_BY(mu_);
   bool closed_ GUARDED_BY(mu_) = false;
   CondVar bg_cv_{&mu_};  // signalled when background work finishes
   bool flush_scheduled_ GUARDED_BY(mu_) = false;

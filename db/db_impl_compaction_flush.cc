@@ -150,6 +150,11 @@ Status DBImpl::MaybeStallWrite(uint64_t group_bytes) {
              v->EstimatedPendingCompactionBytes() >= o.hard_pending_compaction_bytes_limit);
       }
       if (!too_many_memtables && !too_many_l0 && !too_much_debt) break;
+      // Compactions that fail without a sticky error (paranoid_checks off)
+      // would keep this stop forever: the write fails with their error.
+      if ((too_many_l0 || too_much_debt) && !last_compaction_error_.ok()) {
+        return last_compaction_error_;
+      }
       if (!stopped) {
         stopped = true;
         ++stall_stops_;
@@ -224,15 +229,6 @@ bool DBImpl::AnyCompactionNeeded() const {
   return false;
 }
 
-void DBImpl::RecordBackgroundError(const Status& s) {
-  mu_.AssertHeld();
-  if (s.ok() || s.IsShutdownInProgress() || !bg_error_.ok()) return;
-  bg_error_ = s;
-  has_bg_error_.store(true, std::memory_order_release);
-  Log(InfoLogLevel::kError, info_log_.get(), "background error: %s", s.ToString().c_str());
-  bg_cv_.SignalAll();
-}
-
 void DBImpl::BackgroundCallFlush() {
   MutexLock l(&mu_);
   Status s;
@@ -240,7 +236,7 @@ void DBImpl::BackgroundCallFlush() {
   while (s.ok() && flushed && !shutting_down_.load(std::memory_order_acquire) && bg_error_.ok()) {
     s = BackgroundFlush(&flushed);
   }
-  if (!s.ok()) RecordBackgroundError(s);
+  if (!s.ok()) RecordBackgroundError(s, BgErrorReason::kFlush);
   // DeleteObsoleteFiles releases mu_: the job counts as running until
   // after it, so Close never tears down what it uses.
   DeleteObsoleteFiles();
@@ -279,7 +275,18 @@ void DBImpl::BackgroundCallCompaction() {
       break;
     }
   }
-  if (!s.ok()) RecordBackgroundError(s);
+  if (!s.ok()) {
+    RecordBackgroundError(s, BgErrorReason::kCompaction);
+    if (bg_error_.ok() && !shutting_down_.load(std::memory_order_acquire)) {
+      // Not sticky (paranoid_checks off): wait a second before the retry
+      // rather than spin on a fault that persists.
+      mu_.Unlock();
+      clock_->SleepForMicroseconds(1000000);
+      mu_.Lock();
+    }
+  } else if (picked) {
+    last_compaction_error_ = Status::OK();
+  }
   if (picked) DeleteObsoleteFiles();
   --compactions_scheduled_;
   // A job that found nothing to do (every candidate busy) does not schedule
@@ -738,7 +745,7 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
   --manual_compactions_;
   MaybeScheduleFlushOrCompaction();
   bg_cv_.SignalAll();
-  if (!s.ok()) RecordBackgroundError(s.IsShutdownInProgress() ? Status::OK() : s);
+  if (!s.ok() && !s.IsShutdownInProgress()) RecordBackgroundError(s, BgErrorReason::kCompaction);
   return s;
 }
 
@@ -766,6 +773,9 @@ Status DBImpl::WaitForCompact() {
 
 void DBImpl::DeleteObsoleteFiles() {
   mu_.AssertHeld();
+  // After a failed MANIFEST write the disk may list files memory does not:
+  // nothing goes until a MANIFEST has been written again (Resume).
+  if (versions_->manifest_write_failed()) return;
   std::set<uint64_t> live;
   versions_->AddLiveFiles(&live);
   // A file numbered at or above next_file_number() now may be created by a

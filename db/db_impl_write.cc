@@ -249,13 +249,13 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
       s = WriteGroupToWAL(group, total_count);
       if (!s.ok()) {
         // The WAL may now end with a partial record: nothing more may be
-        // appended after it, so every later write fails with this error.
+        // appended after it, so every later write fails with this error
+        // until Resume moves to a new WAL. The group's sequence numbers
+        // stay used: the record may be durable, and a later write must
+        // not reuse its numbers.
+        last_allocated_sequence_ = group.last_sequence;
         MutexLock l(&mu_);
-        if (bg_error_.ok()) {
-          bg_error_ = s;
-          has_bg_error_.store(true, std::memory_order_release);
-          Log(InfoLogLevel::kError, info_log_.get(), "WAL write failed: %s", s.ToString().c_str());
-        }
+        RecordBackgroundError(s, BgErrorReason::kWal);
       }
     }
 
@@ -275,6 +275,17 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
         group.ForEach([&](WriteThread::Writer* m) {
           m->status = InsertBatchIntoMemTable(*m->batch, m->sequence, write_targets_, concurrent);
         });
+      }
+      // A batch the WAL holds but the memtable refused (its checks run
+      // before logging, so only a bug or a failed allocation gets here)
+      // would come back at recovery: stop writes until Resume flushes.
+      Status insert_error;
+      group.ForEach([&](WriteThread::Writer* m) {
+        if (insert_error.ok() && !m->status.ok()) insert_error = m->status;
+      });
+      if (!insert_error.ok()) {
+        MutexLock l(&mu_);
+        RecordBackgroundError(insert_error, BgErrorReason::kMemTable);
       }
       // release: readers that see the new sequence see every insert above.
       last_sequence_.store(group.last_sequence, std::memory_order_release);
@@ -325,8 +336,10 @@ Status DBImpl::RunExclusive(const std::function<Status()>& fn) {
     // Not run (cannot happen: every leader checks first); report it.
     return s.ok() ? Status::Incomplete("column family operation was not run") : s;
   }
-  if (!exclusive_status_.ok()) return exclusive_status_;
-  return s;
+  // fn ran: its status is the answer (the empty write's own status, e.g. a
+  // background error, concerns no data; Resume runs fn while one is set).
+  s.PermitUncheckedError();
+  return exclusive_status_;
 }
 
 Status DBImpl::SyncWAL() {

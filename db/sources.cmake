@@ -25,7 +25,7 @@ strata_layer(db
     db/write_batch.cc
     db/write_thread.cc
     db/repair.cc
-    db/error_handler.cc
+    db/db_impl_error.cc
   DEPS env memtable table cache dbformat util
 )
 strata_tests(db

@@ -6,11 +6,12 @@
 // one file open it once. Get pins the reader's handle for the call only; an
 // iterator pins it until the iterator is destroyed (TableIterator).
 //
-// Capacity: max(max_open_files - 10, 20) readers for max_open_files > 0,
-// else (-1) practically unbounded. The cache has up to 16 shards with at
-// least 8 readers each; the capacity is rounded down to a multiple of the
-// shard count (losing at most 15 readers), so the shards together never hold
-// more than the bound.
+// Capacity: max(max_open_files - 10, 20) readers, practically unbounded for
+// max_open_files = -1. Like RocksDB, only -1 means unbounded: 0 and other
+// negative values get the minimum (20 readers), not an unbounded cache.
+// The cache has up to 16 shards with at least 8 readers each; the capacity
+// is rounded down to a multiple of the shard count (losing at most 15
+// readers), so the shards together never hold more than the bound.
 #include "db/table_cache.h"
 
 #include <cassert>
@@ -32,7 +33,7 @@ constexpr size_t kMinReadersPerShard = 8;
 constexpr size_t kLoadStripes = 16;
 
 size_t CapacityFor(int max_open_files) {
-  if (max_open_files <= 0) return kUnboundedCapacity;
+  if (max_open_files == -1) return kUnboundedCapacity;
   const int c = max_open_files - 10;
   return c < 20 ? 20 : static_cast<size_t>(c);
 }
@@ -88,7 +89,7 @@ struct TableCache::Rep {
     fs = options.env->GetFileSystem();
     file_options.use_mmap_reads = options.allow_mmap_reads || options.table_mmap_reads;
     file_options.use_direct_reads = options.use_direct_reads;
-    unbounded = max_open_files <= 0;
+    unbounded = max_open_files == -1;
     size_t capacity = CapacityFor(max_open_files);
     const int shard_bits = ShardBitsFor(capacity);
     // A multiple of the shard count, so the shards' (rounded-up) capacities
@@ -105,7 +106,7 @@ struct TableCache::Rep {
                    bool for_compaction = false);
 
   const std::string db_path;
-  bool unbounded = false;  // max_open_files <= 0: readers may stay pinned by file metadata
+  bool unbounded = false;  // max_open_files == -1: readers may stay pinned by file metadata
   Options options;         // env and comparator never null
   const BlockBasedTableOptions table_options;
   FileSystem* fs = nullptr;
@@ -192,6 +193,13 @@ InternalIterator* TableCache::NewIterator(const ReadOptions& read_options,
   auto* table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
   if (table_out != nullptr) *table_out = table;
   return new TableIterator(table->NewIterator(read_options), rep_->cache.get(), handle);
+}
+
+Status TableCache::VerifyChecksum(const TableFileMeta& file) {
+  std::unique_ptr<BlockBasedTable> table;
+  Status s = rep_->OpenTable(file, &table, /*for_compaction=*/true);
+  if (!s.ok()) return s;
+  return table->VerifyChecksum();
 }
 
 InternalIterator* TableCache::NewCompactionIterator(const ReadOptions& read_options,

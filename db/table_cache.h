@@ -87,6 +87,10 @@ class TableCache {
   // Drops the reader of a deleted file from the cache.
   void Evict(uint64_t file_number);
 
+  // Opens the file with a private reader (pread, no block cache) and checks
+  // the checksum of every block (BlockBasedTable::VerifyChecksum).
+  Status VerifyChecksum(const TableFileMeta& file);
+
   // Open readers (for tests and properties).
   size_t NumOpenReaders() const;
 

@@ -930,10 +930,15 @@ Status VersionSet::LogAndApplyImpl(ColumnFamilyData* cfd, VersionEdit* edit, Mut
   log::Writer* log = new_manifest ? new_log.get() : descriptor_log_.get();
   if (s.ok()) s = log->AddRecord(record);
   if (s.ok()) s = log->Sync();
-  if (s.ok() && new_manifest) s = SetCurrentFile(fs_, dbname_, manifest_number, db_dir_);
+  // Once the rename of CURRENT has been tried, CURRENT may name the new
+  // MANIFEST even though the call failed (the rename done, the directory
+  // fsync not): that file must then stay.
+  const bool current_attempted = s.ok() && new_manifest;
+  if (current_attempted) s = SetCurrentFile(fs_, dbname_, manifest_number, db_dir_);
   mu->Lock();
 
   if (s.ok()) {
+    manifest_write_failed_ = false;
     if (new_manifest) {
       if (descriptor_log_ != nullptr) descriptor_log_->Close().PermitUncheckedError();
       descriptor_log_ = std::move(new_log);
@@ -959,14 +964,20 @@ Status VersionSet::LogAndApplyImpl(ColumnFamilyData* cfd, VersionEdit* edit, Mut
   } else {
     Log(InfoLogLevel::kError, info_log_, "MANIFEST write failed: %s", s.ToString().c_str());
     delete v;
-    if (new_manifest) {
-      if (new_log != nullptr) new_log->Close().PermitUncheckedError();
+    // Whether the edit is durable is unknown now (a failed sync may or may
+    // not have written it; CURRENT may or may not name the new MANIFEST):
+    // the next edit starts a new MANIFEST with a full snapshot of the state
+    // in memory, and until then no file may be deleted as obsolete (the edit
+    // may have reached the disk and name files this process thinks unused).
+    manifest_write_failed_ = true;
+    if (new_log != nullptr) new_log->Close().PermitUncheckedError();
+    if (new_manifest && !current_attempted) {
       fs_->DeleteFile(DescriptorFileName(dbname_, manifest_number)).PermitUncheckedError();
-    } else {
-      // The MANIFEST may now end in a partial record: start a new one next
-      // time rather than append after it.
-      descriptor_log_.reset();
     }
+    // The MANIFEST may end in a partial record, or CURRENT may name the new
+    // one: never append to the old one again.
+    if (descriptor_log_ != nullptr) descriptor_log_->Close().PermitUncheckedError();
+    descriptor_log_.reset();
   }
   return finish(s);
 }

@@ -204,6 +204,11 @@ class VersionSet {
   uint64_t MinLogNumber() const;
   uint64_t min_log_number_to_keep() const { return min_log_number_to_keep_; }
   uint64_t manifest_file_number() const { return manifest_file_number_; }
+  // A MANIFEST write failed and no later one has succeeded: what the disk
+  // holds may differ from memory (see LogAndApply), so nothing may be
+  // deleted as obsolete. The next LogAndApply writes a new MANIFEST.
+  // REQUIRES: the DB mutex.
+  bool manifest_write_failed() const { return manifest_write_failed_; }
   const std::string& db_id() const { return db_id_; }
   void set_db_id(const std::string& id) { db_id_ = id; }
 
@@ -246,6 +251,7 @@ class VersionSet {
   std::unique_ptr<log::Writer> descriptor_log_;
   uint64_t descriptor_size_ = 0;
   bool manifest_writing_ = false;
+  bool manifest_write_failed_ = false;
   std::unique_ptr<CondVar> manifest_cv_;
 
   // Every Version still referenced (each family's current included).

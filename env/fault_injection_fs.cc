@@ -1,6 +1,7 @@
 #include "env/fault_injection_fs.h"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 namespace strata {
@@ -44,7 +45,56 @@ std::string JoinPath(const std::string& dir, const std::string& name) {
   return dir == "/" ? "/" + name : dir + "/" + name;
 }
 
+// Operations that need free space: a full disk fails them.
+bool Allocates(FaultOp op) {
+  switch (op) {
+    case FaultOp::kCreate:
+    case FaultOp::kAppend:
+    case FaultOp::kFlush:
+    case FaultOp::kSync:
+    case FaultOp::kAllocate:
+    case FaultOp::kDirOp:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
+
+const char* FaultOpName(FaultOp op) {
+  switch (op) {
+    case FaultOp::kCreate:
+      return "create";
+    case FaultOp::kAppend:
+      return "append";
+    case FaultOp::kFlush:
+      return "flush";
+    case FaultOp::kSync:
+      return "sync";
+    case FaultOp::kClose:
+      return "close";
+    case FaultOp::kRename:
+      return "rename";
+    case FaultOp::kDelete:
+      return "delete";
+    case FaultOp::kTruncate:
+      return "truncate";
+    case FaultOp::kDirFsync:
+      return "dir-fsync";
+    case FaultOp::kAllocate:
+      return "allocate";
+    case FaultOp::kDirOp:
+      return "dir-op";
+    case FaultOp::kOpenRead:
+      return "open-read";
+    case FaultOp::kRead:
+      return "read";
+    case FaultOp::kNumKinds:
+      break;
+  }
+  return "unknown";
+}
 
 // A WritableFile whose every call is recorded by the file system.
 class FaultWritableFile final : public WritableFile {
@@ -61,7 +111,9 @@ class FaultWritableFile final : public WritableFile {
   Status Fsync() override { return fs_->FileSync(path_, state_.get(), base_.get(), true); }
   Status Close() override { return fs_->FileClose(path_, base_.get()); }
   uint64_t GetFileSize() const override { return base_->GetFileSize(); }
-  Status Allocate(uint64_t offset, uint64_t len) override { return base_->Allocate(offset, len); }
+  Status Allocate(uint64_t offset, uint64_t len) override {
+    return fs_->FileAllocate(path_, base_.get(), offset, len);
+  }
 
  private:
   FaultInjectionFileSystem* const fs_;
@@ -80,6 +132,70 @@ class FaultDirectory final : public Directory {
   FaultInjectionFileSystem* const fs_;
   const std::string name_;
   const std::unique_ptr<Directory> base_;
+};
+
+// Read wrappers: every Read (and Skip) asks the file system for its fault.
+class FaultRandomAccessFile final : public RandomAccessFile {
+ public:
+  FaultRandomAccessFile(FaultInjectionFileSystem* fs, std::string path,
+                        std::unique_ptr<RandomAccessFile> base, bool hide_mapped)
+      : fs_(fs), path_(std::move(path)), base_(std::move(base)), hide_mapped_(hide_mapped) {}
+
+  Status Read(uint64_t offset, size_t n, Slice* result, char* scratch) const override {
+    Status error;
+    const auto fault = fs_->CheckRead(path_, &error);
+    if (fault == FaultInjectionFileSystem::ReadFault::kError) {
+      *result = Slice();
+      return error;
+    }
+    Status s = base_->Read(offset, n, result, scratch);
+    if (s.ok() && fault != FaultInjectionFileSystem::ReadFault::kNone) {
+      fs_->DamageRead(fault, n, result, scratch);
+    }
+    return s;
+  }
+  Status Prefetch(uint64_t offset, size_t n) override { return base_->Prefetch(offset, n); }
+  Slice mapped_contents() const override {
+    return hide_mapped_ ? Slice() : base_->mapped_contents();
+  }
+
+ private:
+  FaultInjectionFileSystem* const fs_;
+  const std::string path_;
+  const std::unique_ptr<RandomAccessFile> base_;
+  const bool hide_mapped_;
+};
+
+class FaultSequentialFile final : public SequentialFile {
+ public:
+  FaultSequentialFile(FaultInjectionFileSystem* fs, std::string path,
+                      std::unique_ptr<SequentialFile> base)
+      : fs_(fs), path_(std::move(path)), base_(std::move(base)) {}
+
+  Status Read(size_t n, Slice* result, char* scratch) override {
+    Status error;
+    const auto fault = fs_->CheckRead(path_, &error);
+    if (fault == FaultInjectionFileSystem::ReadFault::kError) {
+      *result = Slice();
+      return error;
+    }
+    Status s = base_->Read(n, result, scratch);
+    if (s.ok() && fault != FaultInjectionFileSystem::ReadFault::kNone) {
+      fs_->DamageRead(fault, n, result, scratch);
+    }
+    return s;
+  }
+  // A short or corrupt fault has nothing to damage in a skip.
+  Status Skip(uint64_t n) override {
+    Status error;
+    if (fs_->CheckRead(path_, &error) == FaultInjectionFileSystem::ReadFault::kError) return error;
+    return base_->Skip(n);
+  }
+
+ private:
+  FaultInjectionFileSystem* const fs_;
+  const std::string path_;
+  const std::unique_ptr<SequentialFile> base_;
 };
 
 FaultInjectionFileSystem::FaultInjectionFileSystem(std::shared_ptr<FileSystem> base)
@@ -122,24 +238,176 @@ uint64_t FaultInjectionFileSystem::injected_faults() const {
   return injected_faults_;
 }
 
-Status FaultInjectionFileSystem::CheckFault(const char* op, const std::string& path) {
+void FaultInjectionFileSystem::InjectFault(const FaultSpec& spec) {
+  MutexLock l(&mu_);
+  spec_ = spec;
+  spec_armed_ = true;
+  spec_fired_ = false;
+  spec_remaining_ = spec.countdown;
+  matched_ops_ = 0;
+  spec_faults_ = 0;
+  rng_.seed(spec.seed);
+}
+
+void FaultInjectionFileSystem::ClearFault() {
+  MutexLock l(&mu_);
+  spec_armed_ = false;
+  spec_ = FaultSpec();
+}
+
+uint64_t FaultInjectionFileSystem::matched_ops() const {
+  MutexLock l(&mu_);
+  return matched_ops_;
+}
+
+uint64_t FaultInjectionFileSystem::spec_faults() const {
+  MutexLock l(&mu_);
+  return spec_faults_;
+}
+
+void FaultInjectionFileSystem::SetNoSpace(bool no_space) {
+  MutexLock l(&mu_);
+  no_space_ = no_space;
+}
+
+bool FaultInjectionFileSystem::IsNoSpace() const {
+  MutexLock l(&mu_);
+  return no_space_;
+}
+
+FaultOpCounts FaultInjectionFileSystem::op_counts(FaultOp op) const {
+  MutexLock l(&mu_);
+  return counts_[static_cast<int>(op)];
+}
+
+void FaultInjectionFileSystem::ResetOpCounts() {
+  MutexLock l(&mu_);
+  for (FaultOpCounts& c : counts_) c = FaultOpCounts();
+}
+
+void FaultInjectionFileSystem::set_hide_mapped_contents(bool hide) {
+  MutexLock l(&mu_);
+  hide_mapped_ = hide;
+}
+
+bool FaultInjectionFileSystem::SpecMatches(FaultOp kind, const std::string& path,
+                                           const std::string& path2) const {
   mu_.AssertHeld();
-  ++mutating_ops_;
-  if (!active_) {
-    ++injected_faults_;
-    return Status::IOError(op, path + ": file system inactive (simulated crash)");
+  if (!spec_armed_ || (spec_.ops & FaultOpBit(kind)) == 0) return false;
+  auto accepts = [this](const std::string& p) {
+    if (p.empty()) return false;
+    if (!spec_.name_contains.empty()) {
+      const size_t slash = p.rfind('/');
+      const std::string name = slash == std::string::npos ? p : p.substr(slash + 1);
+      bool any = false;
+      for (const std::string& part : spec_.name_contains) {
+        if (name.find(part) != std::string::npos) {
+          any = true;
+          break;
+        }
+      }
+      if (!any) return false;
+    }
+    return !spec_.predicate || spec_.predicate(p);
+  };
+  return accepts(path) || accepts(path2);
+}
+
+bool FaultInjectionFileSystem::SpecFires() {
+  mu_.AssertHeld();
+  if (spec_.probability > 0) {
+    // 53 random bits as a double in [0, 1): the same on every platform.
+    const double draw = static_cast<double>(rng_() >> 11) * (1.0 / 9007199254740992.0);
+    return draw < spec_.probability;
   }
-  if (countdown_armed_) {
-    if (countdown_ > 0) {
-      --countdown_;
-    } else {
-      countdown_armed_ = false;
-      if (countdown_mode_ == FaultMode::kCrash) active_ = false;
-      ++injected_faults_;
-      return Status::IOError(op, path + ": injected fault");
+  if (spec_fired_) return spec_.sticky;
+  if (spec_remaining_ > 0) {
+    --spec_remaining_;
+    return false;
+  }
+  spec_fired_ = true;
+  return true;
+}
+
+Status FaultInjectionFileSystem::CheckFault(FaultOp kind, const char* op, const std::string& path,
+                                            const std::string& path2) {
+  mu_.AssertHeld();
+  FaultOpCounts& counts = counts_[static_cast<int>(kind)];
+  ++counts.attempted;
+  auto where = [&] { return path2.empty() ? path : path + " -> " + path2; };
+  Status s;
+  const bool mutating = (kMutatingFaultOps & FaultOpBit(kind)) != 0;
+  if (mutating) ++mutating_ops_;
+  if (!active_ && kind != FaultOp::kOpenRead) {
+    s = Status::IOError(op, where() + ": file system inactive (simulated crash)");
+  } else if (mutating && countdown_armed_ && countdown_ > 0) {
+    --countdown_;
+  } else if (mutating && countdown_armed_) {
+    countdown_armed_ = false;
+    if (countdown_mode_ == FaultMode::kCrash) active_ = false;
+    s = Status::IOError(op, where() + ": injected fault");
+  }
+  if (s.ok() && no_space_ && Allocates(kind)) {
+    s = Status::NoSpace(op, where() + ": no space left on device (injected)");
+  }
+  if (s.ok() && SpecMatches(kind, path, path2)) {
+    ++matched_ops_;
+    if (SpecFires()) {
+      ++spec_faults_;
+      s = spec_.error == FaultError::kNoSpace
+              ? Status::NoSpace(op, where() + ": no space left on device (injected)")
+              : Status::IOError(op, where() + ": injected fault");
     }
   }
-  return Status::OK();
+  if (!s.ok()) {
+    ++counts.failed;
+    ++injected_faults_;
+  }
+  return s;
+}
+
+FaultInjectionFileSystem::ReadFault FaultInjectionFileSystem::CheckRead(const std::string& path,
+                                                                        Status* error) {
+  MutexLock l(&mu_);
+  FaultOpCounts& counts = counts_[static_cast<int>(FaultOp::kRead)];
+  ++counts.attempted;
+  if (!SpecMatches(FaultOp::kRead, path, std::string())) return ReadFault::kNone;
+  ++matched_ops_;
+  if (!SpecFires()) return ReadFault::kNone;
+  ++spec_faults_;
+  ++counts.failed;
+  ++injected_faults_;
+  switch (spec_.error) {
+    case FaultError::kShortRead:
+      return ReadFault::kShort;
+    case FaultError::kCorruptRead:
+      return ReadFault::kCorrupt;
+    case FaultError::kNoSpace:
+      *error = Status::NoSpace("While reading file", path + ": injected fault");
+      return ReadFault::kError;
+    case FaultError::kIOError:
+      break;
+  }
+  *error = Status::IOError("While reading file", path + ": injected fault");
+  return ReadFault::kError;
+}
+
+void FaultInjectionFileSystem::DamageRead(ReadFault f, size_t n, Slice* result, char* scratch) {
+  const size_t size = result->size();
+  if (size == 0) return;
+  if (f == ReadFault::kShort) {
+    // At most half of what was asked for (and of what the file gave).
+    *result = Slice(result->data(), std::min(size, n) / 2);
+    return;
+  }
+  uint64_t bit;
+  {
+    MutexLock l(&mu_);
+    bit = rng_() % (uint64_t{size} * 8);
+  }
+  if (result->data() != scratch) memmove(scratch, result->data(), size);
+  scratch[bit / 8] = static_cast<char>(scratch[bit / 8] ^ (1 << (bit % 8)));
+  *result = Slice(scratch, size);
 }
 
 Status FaultInjectionFileSystem::DropUnsyncedData() {
@@ -275,7 +543,7 @@ void FaultInjectionFileSystem::Unlink(const std::string& path) {
 Status FaultInjectionFileSystem::FileAppend(const std::string& path, FileState* f,
                                             WritableFile* base, const Slice& data) {
   MutexLock l(&mu_);
-  Status s = CheckFault("While appending to file", path);
+  Status s = CheckFault(FaultOp::kAppend, "While appending to file", path);
   if (!s.ok()) return s;
   s = base->Append(data);
   if (s.ok()) f->size += data.size();
@@ -284,7 +552,7 @@ Status FaultInjectionFileSystem::FileAppend(const std::string& path, FileState* 
 
 Status FaultInjectionFileSystem::FileFlush(const std::string& path, WritableFile* base) {
   MutexLock l(&mu_);
-  Status s = CheckFault("While flushing file", path);
+  Status s = CheckFault(FaultOp::kFlush, "While flushing file", path);
   if (!s.ok()) return s;
   return base->Flush();
 }
@@ -292,16 +560,24 @@ Status FaultInjectionFileSystem::FileFlush(const std::string& path, WritableFile
 Status FaultInjectionFileSystem::FileSync(const std::string& path, FileState* f, WritableFile* base,
                                           bool fsync) {
   MutexLock l(&mu_);
-  Status s = CheckFault("While syncing file", path);
+  Status s = CheckFault(FaultOp::kSync, "While syncing file", path);
   if (!s.ok()) return s;
   s = fsync ? base->Fsync() : base->Sync();
   if (s.ok()) f->synced_size = f->size;
   return s;
 }
 
+Status FaultInjectionFileSystem::FileAllocate(const std::string& path, WritableFile* base,
+                                              uint64_t offset, uint64_t len) {
+  MutexLock l(&mu_);
+  Status s = CheckFault(FaultOp::kAllocate, "While allocating file space", path);
+  if (!s.ok()) return s;
+  return base->Allocate(offset, len);
+}
+
 Status FaultInjectionFileSystem::FileClose(const std::string& path, WritableFile* base) {
   MutexLock l(&mu_);
-  Status s = CheckFault("While closing file", path);
+  Status s = CheckFault(FaultOp::kClose, "While closing file", path);
   // A refused Close still releases the base file; what it held is unsynced
   // and DropUnsyncedData cuts it off.
   Status c = base->Close();
@@ -310,7 +586,7 @@ Status FaultInjectionFileSystem::FileClose(const std::string& path, WritableFile
 
 Status FaultInjectionFileSystem::DirFsync(const std::string& dir, Directory* base) {
   MutexLock l(&mu_);
-  Status s = CheckFault("While fsyncing directory", dir);
+  Status s = CheckFault(FaultOp::kDirFsync, "While fsyncing directory", dir);
   if (!s.ok()) return s;
   s = base->Fsync();
   if (!s.ok()) return s;
@@ -341,13 +617,35 @@ Status FaultInjectionFileSystem::DirFsync(const std::string& dir, Directory* bas
 Status FaultInjectionFileSystem::NewSequentialFile(const std::string& fname,
                                                    const FileOptions& opts,
                                                    std::unique_ptr<SequentialFile>* result) {
-  return base_->NewSequentialFile(fname, opts, result);
+  result->reset();
+  {
+    MutexLock l(&mu_);
+    Status s = CheckFault(FaultOp::kOpenRead, "NewSequentialFile", Normalize(fname));
+    if (!s.ok()) return s;
+  }
+  std::unique_ptr<SequentialFile> base;
+  Status s = base_->NewSequentialFile(fname, opts, &base);
+  if (!s.ok()) return s;
+  *result = std::make_unique<FaultSequentialFile>(this, Normalize(fname), std::move(base));
+  return Status::OK();
 }
 
 Status FaultInjectionFileSystem::NewRandomAccessFile(const std::string& fname,
                                                      const FileOptions& opts,
                                                      std::unique_ptr<RandomAccessFile>* result) {
-  return base_->NewRandomAccessFile(fname, opts, result);
+  result->reset();
+  bool hide;
+  {
+    MutexLock l(&mu_);
+    Status s = CheckFault(FaultOp::kOpenRead, "NewRandomAccessFile", Normalize(fname));
+    if (!s.ok()) return s;
+    hide = hide_mapped_;
+  }
+  std::unique_ptr<RandomAccessFile> base;
+  Status s = base_->NewRandomAccessFile(fname, opts, &base);
+  if (!s.ok()) return s;
+  *result = std::make_unique<FaultRandomAccessFile>(this, Normalize(fname), std::move(base), hide);
+  return Status::OK();
 }
 
 Status FaultInjectionFileSystem::NewWritableFile(const std::string& fname, const FileOptions& opts,
@@ -355,7 +653,7 @@ Status FaultInjectionFileSystem::NewWritableFile(const std::string& fname, const
   result->reset();
   const std::string path = Normalize(fname);
   MutexLock l(&mu_);
-  Status s = CheckFault("NewWritableFile", path);
+  Status s = CheckFault(FaultOp::kCreate, "NewWritableFile", path);
   if (!s.ok()) return s;
   std::string dir, name;
   SplitPath(path, &dir, &name);
@@ -379,7 +677,7 @@ Status FaultInjectionFileSystem::ReopenWritableFile(const std::string& fname,
   result->reset();
   const std::string path = Normalize(fname);
   MutexLock l(&mu_);
-  Status s = CheckFault("ReopenWritableFile", path);
+  Status s = CheckFault(FaultOp::kCreate, "ReopenWritableFile", path);
   if (!s.ok()) return s;
   std::string dir, name;
   SplitPath(path, &dir, &name);
@@ -420,7 +718,7 @@ Status FaultInjectionFileSystem::GetChildren(const std::string& dir,
 Status FaultInjectionFileSystem::DeleteFile(const std::string& fname) {
   const std::string path = Normalize(fname);
   MutexLock l(&mu_);
-  Status s = CheckFault("DeleteFile", path);
+  Status s = CheckFault(FaultOp::kDelete, "DeleteFile", path);
   if (!s.ok()) return s;
   std::shared_ptr<FileState> f = Lookup(path);
   // The durable bytes are needed to undo the delete; read them first.
@@ -443,21 +741,21 @@ Status FaultInjectionFileSystem::DeleteFile(const std::string& fname) {
 
 Status FaultInjectionFileSystem::CreateDir(const std::string& dirname) {
   MutexLock l(&mu_);
-  Status s = CheckFault("CreateDir", dirname);
+  Status s = CheckFault(FaultOp::kDirOp, "CreateDir", dirname);
   if (!s.ok()) return s;
   return base_->CreateDir(dirname);
 }
 
 Status FaultInjectionFileSystem::CreateDirIfMissing(const std::string& dirname) {
   MutexLock l(&mu_);
-  Status s = CheckFault("CreateDirIfMissing", dirname);
+  Status s = CheckFault(FaultOp::kDirOp, "CreateDirIfMissing", dirname);
   if (!s.ok()) return s;
   return base_->CreateDirIfMissing(dirname);
 }
 
 Status FaultInjectionFileSystem::DeleteDir(const std::string& dirname) {
   MutexLock l(&mu_);
-  Status s = CheckFault("DeleteDir", dirname);
+  Status s = CheckFault(FaultOp::kDirOp, "DeleteDir", dirname);
   if (!s.ok()) return s;
   s = base_->DeleteDir(dirname);
   if (s.ok()) dirs_.erase(Normalize(dirname));
@@ -472,7 +770,7 @@ Status FaultInjectionFileSystem::RenameFile(const std::string& src, const std::s
   const std::string from = Normalize(src);
   const std::string to = Normalize(target);
   MutexLock l(&mu_);
-  Status s = CheckFault("RenameFile", from + " -> " + to);
+  Status s = CheckFault(FaultOp::kRename, "RenameFile", from, to);
   if (!s.ok()) return s;
   std::shared_ptr<FileState> f = Lookup(from);
   std::shared_ptr<FileState> replaced = Lookup(to);
@@ -505,7 +803,7 @@ Status FaultInjectionFileSystem::IsDirectory(const std::string& path, bool* is_d
 Status FaultInjectionFileSystem::Truncate(const std::string& fname, uint64_t size) {
   const std::string path = Normalize(fname);
   MutexLock l(&mu_);
-  Status s = CheckFault("Truncate", path);
+  Status s = CheckFault(FaultOp::kTruncate, "Truncate", path);
   if (!s.ok()) return s;
   std::shared_ptr<FileState> f = Lookup(path);
   s = base_->Truncate(fname, size);

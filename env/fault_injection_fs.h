@@ -35,14 +35,38 @@
 //    mutating_ops() counts the mutating operations attempted so far, so a
 //    test can run a workload once, count, and then walk n over the count.
 //
-// Future growth (issue 6): more fault kinds (ENOSPC, short reads, read
-// errors) and random injection plug into CheckFault(), which every
-// mutating operation already passes through.
+//  - InjectFault(spec): a targeted fault (FaultSpec). Which operations: a
+//    mask of FaultOp kinds (create, append, flush, sync, close, rename,
+//    delete, truncate, directory fsync, allocate, directory create/delete,
+//    open-for-read, read) restricted, optionally, to files whose base name
+//    contains one of a list of strings (".log", ".sst", "MANIFEST-", ...)
+//    and/or that a predicate accepts. When: at the (n+1)-th matching
+//    operation, once or from then on (sticky), or at random with
+//    probability p per matching operation from a seed (deterministic for a
+//    given seed and operation order). What: IOError, NoSpace, or -- for
+//    reads -- a short read (OK with fewer bytes than asked although the
+//    file holds more) or a read with one bit flipped. A failing mutating
+//    operation changes nothing. matched_ops() counts the matching
+//    operations, so a test can arm a spec that never fires, run a
+//    workload, and walk the fault point over the count.
+//  - SetNoSpace(true): the disk is full. Every operation that allocates
+//    (create, append, flush, sync, allocate, directory create) fails with
+//    NoSpace until SetNoSpace(false) returns the space.
+//  - op_counts(kind): operations attempted / failed per kind.
+//
+// Reads reach the fault through the RandomAccessFile / SequentialFile
+// wrappers' Read (and Skip). A base file that exposes mapped_contents()
+// (POSIX with FileOptions::use_mmap_reads) lets table readers use its bytes
+// in place, bypassing Read: tests of read faults on table files must turn
+// mmap reads off (DBOptions::table_mmap_reads = false) or use a base, like
+// MemFileSystem, without maps. The wrapper forwards mapped_contents() unless
+// set_hide_mapped_contents(true).
 //
 // Thread-safety: thread-safe. One mutex guards all bookkeeping and is held
 // across each base-file-system call it records, so the bookkeeping and the
-// base never disagree. File objects follow strata/env.h (one thread at a
-// time). Costs: every mutating call takes the mutex; deleting or replacing
+// base never disagree; reads take it only to count and decide their fault.
+// File objects follow strata/env.h (one thread at a time; RandomAccessFile::
+// Read is thread-safe). Costs: every mutating call takes the mutex; deleting or replacing
 // a durable file copies its durable bytes into memory (to undo it later).
 //
 // Invariants:
@@ -55,8 +79,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -68,6 +94,68 @@ namespace strata {
 enum class FaultMode {
   kCrash,    // the failing operation deactivates the file system
   kOneShot,  // only the failing operation fails
+};
+
+// The kinds of file-system operation a fault can target.
+enum class FaultOp : uint8_t {
+  kCreate,    // NewWritableFile, ReopenWritableFile
+  kAppend,    // WritableFile::Append
+  kFlush,     // WritableFile::Flush
+  kSync,      // WritableFile::Sync / Fsync
+  kClose,     // WritableFile::Close
+  kRename,    // RenameFile
+  kDelete,    // DeleteFile
+  kTruncate,  // Truncate
+  kDirFsync,  // Directory::Fsync
+  kAllocate,  // WritableFile::Allocate
+  kDirOp,     // CreateDir, CreateDirIfMissing, DeleteDir
+  kOpenRead,  // NewRandomAccessFile, NewSequentialFile
+  kRead,      // RandomAccessFile::Read, SequentialFile::Read / Skip
+  kNumKinds
+};
+using FaultOpMask = uint32_t;
+constexpr FaultOpMask FaultOpBit(FaultOp op) { return FaultOpMask{1} << static_cast<int>(op); }
+// Every kind FailAfter counts as mutating (all but kAllocate and reads).
+constexpr FaultOpMask kMutatingFaultOps =
+    FaultOpBit(FaultOp::kCreate) | FaultOpBit(FaultOp::kAppend) | FaultOpBit(FaultOp::kFlush) |
+    FaultOpBit(FaultOp::kSync) | FaultOpBit(FaultOp::kClose) | FaultOpBit(FaultOp::kRename) |
+    FaultOpBit(FaultOp::kDelete) | FaultOpBit(FaultOp::kTruncate) | FaultOpBit(FaultOp::kDirFsync) |
+    FaultOpBit(FaultOp::kDirOp);
+constexpr FaultOpMask kReadFaultOps = FaultOpBit(FaultOp::kOpenRead) | FaultOpBit(FaultOp::kRead);
+// "create", "append", ...
+const char* FaultOpName(FaultOp op);
+
+// What an injected fault does.
+enum class FaultError : uint8_t {
+  kIOError,      // Status::IOError
+  kNoSpace,      // Status::NoSpace (ENOSPC)
+  kShortRead,    // read: OK with fewer bytes than the file holds (other ops: IOError)
+  kCorruptRead,  // read: OK with one bit of the bytes flipped (other ops: IOError)
+};
+
+// A targeted fault; see the file comment.
+struct FaultSpec {
+  FaultOpMask ops = 0;  // which kinds (FaultOpBit | ...)
+  // If non-empty, only files whose base name contains one of these (for a
+  // rename, either name).
+  std::vector<std::string> name_contains;
+  // If set, only paths it accepts (for a rename, either path).
+  std::function<bool(const std::string& path)> predicate;
+  FaultError error = FaultError::kIOError;
+  // Countdown mode (probability == 0): the (countdown+1)-th matching
+  // operation fails; sticky makes every later matching operation fail too.
+  uint64_t countdown = 0;
+  bool sticky = false;
+  // Random mode (probability > 0): each matching operation fails with this
+  // probability, drawn from a generator seeded with seed.
+  double probability = 0;
+  uint64_t seed = 0;
+};
+
+// Counters of one operation kind.
+struct FaultOpCounts {
+  uint64_t attempted = 0;
+  uint64_t failed = 0;  // by any injected fault (inactive, FailAfter, spec, no space)
 };
 
 class FaultInjectionFileSystem final : public FileSystem {
@@ -97,8 +185,28 @@ class FaultInjectionFileSystem final : public FileSystem {
   void ClearFailAfter() EXCLUDES(mu_);
   // Mutating operations attempted (whether they succeeded or not).
   uint64_t mutating_ops() const EXCLUDES(mu_);
-  // Operations failed by the countdown or by inactivity.
+  // Operations failed by the countdown, by inactivity, by a FaultSpec or
+  // by a full disk.
   uint64_t injected_faults() const EXCLUDES(mu_);
+
+  // Arms spec (replacing an earlier one) and zeroes matched_ops() and
+  // spec_faults(). A spec with an empty mask matches nothing.
+  void InjectFault(const FaultSpec& spec) EXCLUDES(mu_);
+  void ClearFault() EXCLUDES(mu_);
+  // Operations that matched the armed spec (its kinds and file filter)
+  // since InjectFault, whether they failed or not.
+  uint64_t matched_ops() const EXCLUDES(mu_);
+  // Operations the armed spec failed (or damaged, for reads).
+  uint64_t spec_faults() const EXCLUDES(mu_);
+  // The disk-full switch (see the file comment).
+  void SetNoSpace(bool no_space) EXCLUDES(mu_);
+  bool IsNoSpace() const EXCLUDES(mu_);
+  // Per-kind counters since construction or ResetOpCounts().
+  FaultOpCounts op_counts(FaultOp op) const EXCLUDES(mu_);
+  void ResetOpCounts() EXCLUDES(mu_);
+  // Hides the base files' mapped_contents() from readers, so every read
+  // goes through Read (and its faults). Affects files opened afterwards.
+  void set_hide_mapped_contents(bool hide) EXCLUDES(mu_);
 
   // --- FileSystem ----------------------------------------------------------
 
@@ -132,6 +240,11 @@ class FaultInjectionFileSystem final : public FileSystem {
  private:
   friend class FaultWritableFile;
   friend class FaultDirectory;
+  friend class FaultRandomAccessFile;
+  friend class FaultSequentialFile;
+
+  // What a read is to suffer.
+  enum class ReadFault { kNone, kError, kShort, kCorrupt };
 
   using NameMap = std::map<std::string, std::shared_ptr<FileState>>;  // entry name -> file
   struct DirState {
@@ -139,8 +252,22 @@ class FaultInjectionFileSystem final : public FileSystem {
     NameMap durable;  // the entries at the last Directory::Fsync
   };
 
-  // Counts one mutating operation and decides whether it is to fail.
-  Status CheckFault(const char* op, const std::string& path) REQUIRES(mu_);
+  // Counts one operation and decides whether it is to fail. path2 is a
+  // rename's target (else empty).
+  Status CheckFault(FaultOp kind, const char* op, const std::string& path,
+                    const std::string& path2 = std::string()) REQUIRES(mu_);
+  // True if the armed spec covers kind on path (or path2).
+  bool SpecMatches(FaultOp kind, const std::string& path, const std::string& path2) const
+      REQUIRES(mu_);
+  // Decides whether the armed spec fires on this matching operation.
+  bool SpecFires() REQUIRES(mu_);
+  // For a read: counts it and decides its fault; *error is set for kError.
+  ReadFault CheckRead(const std::string& path, Status* error) EXCLUDES(mu_);
+  // Applies a kShort / kCorrupt fault to a read's result (moving it into
+  // scratch if needed). n is the size asked for.
+  void DamageRead(ReadFault f, size_t n, Slice* result, char* scratch) EXCLUDES(mu_);
+  Status FileAllocate(const std::string& path, WritableFile* base, uint64_t offset, uint64_t len)
+      EXCLUDES(mu_);
   // The directory's state, created from the base's listing on first use
   // (existing entries are taken as durable).
   DirState* GetDir(const std::string& dir) REQUIRES(mu_);
@@ -170,6 +297,16 @@ class FaultInjectionFileSystem final : public FileSystem {
   FaultMode countdown_mode_ GUARDED_BY(mu_) = FaultMode::kCrash;
   uint64_t mutating_ops_ GUARDED_BY(mu_) = 0;
   uint64_t injected_faults_ GUARDED_BY(mu_) = 0;
+  bool spec_armed_ GUARDED_BY(mu_) = false;
+  bool spec_fired_ GUARDED_BY(mu_) = false;  // a countdown spec has fired
+  FaultSpec spec_ GUARDED_BY(mu_);
+  uint64_t spec_remaining_ GUARDED_BY(mu_) = 0;  // countdown left
+  uint64_t matched_ops_ GUARDED_BY(mu_) = 0;
+  uint64_t spec_faults_ GUARDED_BY(mu_) = 0;
+  std::mt19937_64 rng_ GUARDED_BY(mu_);
+  bool no_space_ GUARDED_BY(mu_) = false;
+  bool hide_mapped_ GUARDED_BY(mu_) = false;
+  FaultOpCounts counts_[static_cast<int>(FaultOp::kNumKinds)] GUARDED_BY(mu_);
 };
 
 }  // namespace strata

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -275,6 +276,337 @@ TEST_F(FaultInjectionFSTest, TruncateLowersSyncedSize) {
   ASSERT_OK(fs_->Truncate("/d/t", 4));
   ASSERT_OK(fs_->DropUnsyncedData());
   EXPECT_EQ(Contents("/d/t"), "0123");
+}
+
+// --- FaultSpec, the disk-full switch, read faults, counters ---------------
+
+TEST_F(FaultInjectionFSTest, SpecCountdownOneShot) {
+  std::unique_ptr<WritableFile> f;
+  ASSERT_OK(fs_->NewWritableFile("/d/a", FileOptions(), &f));
+  FaultSpec spec;
+  spec.ops = FaultOpBit(FaultOp::kAppend);
+  spec.countdown = 2;
+  fs_->InjectFault(spec);
+  ASSERT_OK(f->Append("1"));
+  ASSERT_OK(f->Sync());  // not a matching kind
+  ASSERT_OK(f->Append("2"));
+  Status s = f->Append("3");
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_FALSE(s.IsNoSpace());
+  EXPECT_NE(s.ToString().find("/d/a"), std::string::npos) << s.ToString();
+  ASSERT_OK(f->Append("4"));
+  ASSERT_OK(f->Close());
+  EXPECT_EQ(Contents("/d/a"), "124");
+  EXPECT_EQ(fs_->matched_ops(), 4u);
+  EXPECT_EQ(fs_->spec_faults(), 1u);
+  EXPECT_TRUE(fs_->IsFilesystemActive());
+}
+
+TEST_F(FaultInjectionFSTest, SpecCountdownStickyNoSpace) {
+  std::unique_ptr<WritableFile> f;
+  ASSERT_OK(fs_->NewWritableFile("/d/a", FileOptions(), &f));
+  FaultSpec spec;
+  spec.ops = FaultOpBit(FaultOp::kAppend) | FaultOpBit(FaultOp::kSync);
+  spec.countdown = 1;
+  spec.sticky = true;
+  spec.error = FaultError::kNoSpace;
+  fs_->InjectFault(spec);
+  ASSERT_OK(f->Append("1"));
+  for (int i = 0; i < 3; i++) {
+    Status s = f->Append("x");
+    EXPECT_TRUE(s.IsNoSpace()) << s.ToString();
+    s = f->Sync();
+    EXPECT_TRUE(s.IsNoSpace()) << s.ToString();
+  }
+  ASSERT_OK(f->Flush());  // not a matching kind
+  EXPECT_EQ(fs_->spec_faults(), 6u);
+  EXPECT_EQ(fs_->matched_ops(), 7u);
+  fs_->ClearFault();
+  ASSERT_OK(f->Append("2"));
+  ASSERT_OK(f->Close());
+  EXPECT_EQ(Contents("/d/a"), "12");
+}
+
+TEST_F(FaultInjectionFSTest, SpecMaskCoversEveryMutatingKind) {
+  Write("/d/a", "a", true);
+  std::unique_ptr<WritableFile> f;
+  ASSERT_OK(fs_->NewWritableFile("/d/w", FileOptions(), &f));
+  struct Case {
+    FaultOp op;
+    std::function<Status()> run;
+  };
+  std::vector<Case> cases = {
+      {FaultOp::kCreate,
+       [&] {
+         std::unique_ptr<WritableFile> g;
+         return fs_->NewWritableFile("/d/n", FileOptions(), &g);
+       }},
+      {FaultOp::kCreate,
+       [&] {
+         std::unique_ptr<WritableFile> g;
+         return fs_->ReopenWritableFile("/d/a", FileOptions(), &g);
+       }},
+      {FaultOp::kAppend, [&] { return f->Append("x"); }},
+      {FaultOp::kFlush, [&] { return f->Flush(); }},
+      {FaultOp::kSync, [&] { return f->Sync(); }},
+      {FaultOp::kSync, [&] { return f->Fsync(); }},
+      {FaultOp::kAllocate, [&] { return f->Allocate(0, 100); }},
+      {FaultOp::kRename, [&] { return fs_->RenameFile("/d/a", "/d/b"); }},
+      {FaultOp::kDelete, [&] { return fs_->DeleteFile("/d/a"); }},
+      {FaultOp::kTruncate, [&] { return fs_->Truncate("/d/a", 0); }},
+      {FaultOp::kDirFsync, [&] { return dir_->Fsync(); }},
+      {FaultOp::kDirOp, [&] { return fs_->CreateDir("/d/sub"); }},
+      {FaultOp::kOpenRead,
+       [&] {
+         std::unique_ptr<RandomAccessFile> r;
+         return fs_->NewRandomAccessFile("/d/a", FileOptions(), &r);
+       }},
+      {FaultOp::kOpenRead,
+       [&] {
+         std::unique_ptr<SequentialFile> r;
+         return fs_->NewSequentialFile("/d/a", FileOptions(), &r);
+       }},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(FaultOpName(c.op));
+    FaultSpec spec;
+    spec.ops = FaultOpBit(c.op);
+    spec.sticky = true;
+    fs_->InjectFault(spec);
+    const FaultOpCounts before = fs_->op_counts(c.op);
+    Status s = c.run();
+    EXPECT_TRUE(s.IsIOError()) << s.ToString();
+    EXPECT_EQ(fs_->op_counts(c.op).attempted, before.attempted + 1);
+    EXPECT_EQ(fs_->op_counts(c.op).failed, before.failed + 1);
+    EXPECT_EQ(fs_->spec_faults(), 1u);
+    fs_->ClearFault();
+  }
+  // The failed operations changed nothing.
+  EXPECT_EQ(Contents("/d/a"), "a");
+  EXPECT_EQ(Contents("/d/n"), "<missing>");
+  EXPECT_EQ(Contents("/d/w"), "");
+  bool is_dir = false;
+  EXPECT_FALSE(fs_->IsDirectory("/d/sub", &is_dir).ok() && is_dir);
+}
+
+TEST_F(FaultInjectionFSTest, SpecFileFilters) {
+  FaultSpec spec;
+  spec.ops = FaultOpBit(FaultOp::kCreate) | FaultOpBit(FaultOp::kRename);
+  spec.name_contains = {".log", "MANIFEST-"};
+  spec.sticky = true;
+  fs_->InjectFault(spec);
+  std::unique_ptr<WritableFile> f;
+  EXPECT_TRUE(fs_->NewWritableFile("/d/000001.log", FileOptions(), &f).IsIOError());
+  EXPECT_TRUE(fs_->NewWritableFile("/d/MANIFEST-000002", FileOptions(), &f).IsIOError());
+  ASSERT_OK(fs_->NewWritableFile("/d/000003.sst", FileOptions(), &f));
+  ASSERT_OK(fs_->NewWritableFile("/d/CURRENT", FileOptions(), &f));
+  // A rename matches on either name.
+  EXPECT_TRUE(fs_->RenameFile("/d/CURRENT", "/d/x.log").IsIOError());
+  ASSERT_OK(fs_->RenameFile("/d/CURRENT", "/d/CURRENT2"));
+  EXPECT_EQ(fs_->matched_ops(), 3u);
+
+  spec.name_contains.clear();
+  spec.predicate = [](const std::string& path) { return path.find("sst") != std::string::npos; };
+  fs_->InjectFault(spec);
+  EXPECT_TRUE(fs_->NewWritableFile("/d/000004.sst", FileOptions(), &f).IsIOError());
+  ASSERT_OK(fs_->NewWritableFile("/d/000005.log", FileOptions(), &f));
+  // Both filters: the name and the predicate must accept.
+  spec.name_contains = {"000006"};
+  fs_->InjectFault(spec);
+  EXPECT_TRUE(fs_->NewWritableFile("/d/000006.sst", FileOptions(), &f).IsIOError());
+  ASSERT_OK(fs_->NewWritableFile("/d/000006.log", FileOptions(), &f));
+  ASSERT_OK(fs_->NewWritableFile("/d/000007.sst", FileOptions(), &f));
+}
+
+// Which operations fail, as a string of 0/1.
+std::string RandomPattern(FaultInjectionFileSystem* fs, uint64_t seed, double p, int n) {
+  FaultSpec spec;
+  spec.ops = FaultOpBit(FaultOp::kAppend);
+  spec.probability = p;
+  spec.seed = seed;
+  fs->InjectFault(spec);
+  std::unique_ptr<WritableFile> f;
+  EXPECT_TRUE(fs->NewWritableFile("/d/r", FileOptions(), &f).ok());
+  std::string pattern;
+  for (int i = 0; i < n; i++) pattern.push_back(f->Append("x").ok() ? '0' : '1');
+  fs->ClearFault();
+  EXPECT_TRUE(f->Close().ok());
+  return pattern;
+}
+
+TEST_F(FaultInjectionFSTest, SpecRandomIsDeterministicPerSeed) {
+  const uint64_t seed = test::RandomSeed();
+  const std::string a = RandomPattern(fs_.get(), seed, 0.25, 400);
+  const std::string b = RandomPattern(fs_.get(), seed, 0.25, 400);
+  EXPECT_EQ(a, b);
+  const auto ones = std::count(a.begin(), a.end(), '1');
+  EXPECT_GT(ones, 50) << a;  // 100 expected; far outside 6 sigma otherwise
+  EXPECT_LT(ones, 150) << a;
+  EXPECT_NE(a, RandomPattern(fs_.get(), seed + 1, 0.25, 400));
+  const std::string none = RandomPattern(fs_.get(), seed, 1e-300, 100);
+  EXPECT_EQ(none, std::string(100, '0'));
+  const std::string all = RandomPattern(fs_.get(), seed, 1.0, 100);
+  EXPECT_EQ(all, std::string(100, '1'));
+}
+
+TEST_F(FaultInjectionFSTest, NoSpaceSwitch) {
+  Write("/d/a", "a", true);
+  ASSERT_OK(dir_->Fsync());
+  std::unique_ptr<WritableFile> f;
+  ASSERT_OK(fs_->ReopenWritableFile("/d/a", FileOptions(), &f));
+  fs_->SetNoSpace(true);
+  EXPECT_TRUE(fs_->IsNoSpace());
+  std::unique_ptr<WritableFile> g;
+  Status s = fs_->NewWritableFile("/d/b", FileOptions(), &g);
+  EXPECT_TRUE(s.IsNoSpace()) << s.ToString();
+  EXPECT_EQ(g, nullptr);
+  EXPECT_TRUE(f->Append("x").IsNoSpace());
+  EXPECT_TRUE(f->Flush().IsNoSpace());
+  EXPECT_TRUE(f->Sync().IsNoSpace());
+  EXPECT_TRUE(f->Allocate(0, 4096).IsNoSpace());
+  EXPECT_TRUE(fs_->CreateDir("/d/sub").IsNoSpace());
+  // What frees or only renames space still works; reads too.
+  ASSERT_OK(fs_->RenameFile("/d/a", "/d/c"));
+  ASSERT_OK(dir_->Fsync());
+  std::string data;
+  ASSERT_OK(ReadFileToString(fs_.get(), "/d/c", &data));
+  EXPECT_EQ(data, "a");
+  ASSERT_OK(f->Close());
+  EXPECT_EQ(fs_->op_counts(FaultOp::kAppend).failed, 1u);
+  EXPECT_EQ(fs_->op_counts(FaultOp::kCreate).failed, 1u);
+  // Space returns.
+  fs_->SetNoSpace(false);
+  EXPECT_FALSE(fs_->IsNoSpace());
+  Write("/d/b", "b", true);
+  EXPECT_EQ(Contents("/d/b"), "b");
+  ASSERT_OK(fs_->DeleteFile("/d/c"));
+}
+
+TEST_F(FaultInjectionFSTest, RandomAccessReadFaults) {
+  const std::string content = "0123456789abcdefghij";
+  Write("/d/t", content, true);
+  std::unique_ptr<RandomAccessFile> r;
+  ASSERT_OK(fs_->NewRandomAccessFile("/d/t", FileOptions(), &r));
+  char scratch[64];
+  Slice result;
+  // No fault: the data as written.
+  ASSERT_OK(r->Read(2, 8, &result, scratch));
+  EXPECT_EQ(result.ToString(), content.substr(2, 8));
+
+  FaultSpec spec;
+  spec.ops = FaultOpBit(FaultOp::kRead);
+  spec.countdown = 1;
+  fs_->InjectFault(spec);
+  ASSERT_OK(r->Read(0, 4, &result, scratch));
+  EXPECT_EQ(result.ToString(), "0123");
+  Status s = r->Read(0, 4, &result, scratch);
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_NE(s.ToString().find("/d/t"), std::string::npos) << s.ToString();
+  ASSERT_OK(r->Read(0, 4, &result, scratch));  // one shot
+  EXPECT_EQ(result.ToString(), "0123");
+
+  spec.countdown = 0;
+  spec.error = FaultError::kShortRead;
+  fs_->InjectFault(spec);
+  ASSERT_OK(r->Read(4, 10, &result, scratch));
+  EXPECT_LT(result.size(), 10u);
+  EXPECT_EQ(result.ToString(), content.substr(4, result.size()));
+
+  spec.error = FaultError::kCorruptRead;
+  spec.seed = test::RandomSeed();
+  fs_->InjectFault(spec);
+  ASSERT_OK(r->Read(4, 10, &result, scratch));
+  ASSERT_EQ(result.size(), 10u);
+  const std::string want = content.substr(4, 10);
+  int flipped_bits = 0;
+  for (size_t i = 0; i < 10; i++) {
+    flipped_bits += __builtin_popcount(static_cast<unsigned char>(result[i] ^ want[i]));
+  }
+  EXPECT_EQ(flipped_bits, 1);
+  EXPECT_EQ(fs_->spec_faults(), 1u);
+  EXPECT_EQ(fs_->op_counts(FaultOp::kRead).attempted, 6u);
+  EXPECT_EQ(fs_->op_counts(FaultOp::kRead).failed, 3u);
+
+  // Filters apply to reads too.
+  spec.error = FaultError::kIOError;
+  spec.sticky = true;
+  spec.name_contains = {".sst"};
+  fs_->InjectFault(spec);
+  ASSERT_OK(r->Read(0, 4, &result, scratch));
+  EXPECT_EQ(fs_->matched_ops(), 0u);
+}
+
+TEST_F(FaultInjectionFSTest, SequentialReadFaults) {
+  Write("/d/s", "abcdefghijklmnop", true);
+  std::unique_ptr<SequentialFile> r;
+  ASSERT_OK(fs_->NewSequentialFile("/d/s", FileOptions(), &r));
+  char scratch[64];
+  Slice result;
+  FaultSpec spec;
+  spec.ops = FaultOpBit(FaultOp::kRead);
+  spec.countdown = 1;
+  spec.error = FaultError::kShortRead;
+  fs_->InjectFault(spec);
+  ASSERT_OK(r->Read(4, &result, scratch));
+  EXPECT_EQ(result.ToString(), "abcd");
+  ASSERT_OK(r->Read(4, &result, scratch));
+  EXPECT_EQ(result.ToString(), "ef");  // short: the reader sees less
+  spec.countdown = 0;
+  spec.error = FaultError::kIOError;
+  fs_->InjectFault(spec);
+  EXPECT_TRUE(r->Skip(2).IsIOError());  // Skip counts as a read
+  ASSERT_OK(r->Skip(2));
+  ASSERT_OK(r->Read(4, &result, scratch));
+  EXPECT_EQ(result.ToString(), "klmn");
+  EXPECT_EQ(fs_->op_counts(FaultOp::kRead).attempted, 5u);
+  EXPECT_EQ(fs_->op_counts(FaultOp::kOpenRead).attempted, 1u);
+}
+
+TEST_F(FaultInjectionFSTest, OpCountsPerKind) {
+  fs_->ResetOpCounts();
+  Write("/d/a", "abc", true);  // create, append, sync, close
+  ASSERT_OK(dir_->Fsync());
+  std::string data;
+  ASSERT_OK(ReadFileToString(fs_.get(), "/d/a", &data));
+  ASSERT_OK(fs_->RenameFile("/d/a", "/d/b"));
+  ASSERT_OK(fs_->Truncate("/d/b", 1));
+  ASSERT_OK(fs_->DeleteFile("/d/b"));
+  for (FaultOp op :
+       {FaultOp::kCreate, FaultOp::kAppend, FaultOp::kSync, FaultOp::kClose, FaultOp::kDirFsync,
+        FaultOp::kOpenRead, FaultOp::kRename, FaultOp::kTruncate, FaultOp::kDelete}) {
+    EXPECT_EQ(fs_->op_counts(op).attempted, 1u) << FaultOpName(op);
+    EXPECT_EQ(fs_->op_counts(op).failed, 0u) << FaultOpName(op);
+  }
+  EXPECT_GE(fs_->op_counts(FaultOp::kRead).attempted, 1u);
+  EXPECT_EQ(fs_->op_counts(FaultOp::kFlush).attempted, 0u);
+  fs_->ResetOpCounts();
+  EXPECT_EQ(fs_->op_counts(FaultOp::kCreate).attempted, 0u);
+  EXPECT_STREQ(FaultOpName(FaultOp::kDirFsync), "dir-fsync");
+}
+
+// POSIX mmap reads: the wrapper forwards the map (readers then bypass Read
+// and its faults) unless told to hide it.
+TEST(FaultInjectionFSPosixTest, MappedContentsAndReadFaults) {
+  test::TempDir tmp("fault_fs_mmap");
+  auto fs = std::make_shared<FaultInjectionFileSystem>(FileSystem::Default());
+  const std::string path = tmp.path() + "/m";
+  ASSERT_OK(WriteStringToFile(fs.get(), "mapped bytes", path, true));
+  FileOptions fo;
+  fo.use_mmap_reads = true;
+  std::unique_ptr<RandomAccessFile> r;
+  ASSERT_OK(fs->NewRandomAccessFile(path, fo, &r));
+  EXPECT_EQ(r->mapped_contents().ToString(), "mapped bytes");
+  fs->set_hide_mapped_contents(true);
+  ASSERT_OK(fs->NewRandomAccessFile(path, fo, &r));
+  EXPECT_TRUE(r->mapped_contents().empty());
+  FaultSpec spec;
+  spec.ops = FaultOpBit(FaultOp::kRead);
+  fs->InjectFault(spec);
+  char scratch[16];
+  Slice result;
+  EXPECT_TRUE(r->Read(0, 6, &result, scratch).IsIOError());
+  ASSERT_OK(r->Read(0, 6, &result, scratch));
+  EXPECT_EQ(result.ToString(), "mapped");
 }
 
 TEST(FaultInjectionFSPosixTest, DropsUnsyncedDataOnDisk) {

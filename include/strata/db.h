@@ -149,9 +149,11 @@ class STRATA_EXPORT DB {
   virtual const std::string& GetName() const = 0;
   virtual uint64_t GetLatestSequenceNumber() const = 0;
 
-  // Reads every block of every live table file (data, index, filter,
-  // properties, range deletions) and checks its checksum, and the WAL files
-  // still in use record by record. Corruption names the file and offset.
+  // Reads every block of every live table file of every column family
+  // (data, index, filter, properties, range deletions) from the file -- not
+  // from the block cache -- and checks its checksum (RocksDB's scope: WALs
+  // and the MANIFEST are checked when they are replayed). Corruption names
+  // the file and the block offset; IOError a file that cannot be read.
   virtual Status VerifyChecksum(const ReadOptions& options) = 0;
   Status VerifyChecksum() { return VerifyChecksum(ReadOptions()); }
 

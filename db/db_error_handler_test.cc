@@ -1,0 +1,398 @@
+// The background-error contract (db/db_impl_error.cc), case by case, over a
+// fault-injecting in-memory file system: a failed WAL append or sync, flush,
+// MANIFEST write or compaction stops writes with a sticky error while reads
+// keep working; DB::Resume (or, for NoSpace, the automatic recovery)
+// brings writes back with nothing acknowledged lost; Corruption is not
+// resumable; paranoid_checks off leaves compaction errors non-sticky; a
+// MANIFEST write that failed after CURRENT was switched never costs the
+// database its MANIFEST.
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "env/fault_injection_fs.h"
+#include "strata/db.h"
+#include "strata/env.h"
+#include "strata/iterator.h"
+#include "strata/options.h"
+#include "test_util/testutil.h"
+
+namespace strata {
+namespace {
+
+constexpr char kDb[] = "/db";
+
+class DBErrorHandlerTest : public testing::Test {
+ protected:
+  DBErrorHandlerTest()
+      : base_(NewMemFileSystem()), fault_(std::make_shared<FaultInjectionFileSystem>(base_)) {
+    env_ = std::make_unique<Env>(fault_, SystemClock::Default());
+    options_.env = env_.get();
+    options_.create_if_missing = true;
+    options_.write_buffer_size = 1 << 20;
+    options_.bgerror_resume_retry_interval = 10000;  // 10 ms
+  }
+  ~DBErrorHandlerTest() override {
+    fault_->ClearFault();
+    fault_->SetNoSpace(false);
+    db_.reset();
+    env_->WaitForJobsAndJoinAllThreads();
+  }
+
+  void Open() { ASSERT_OK(DB::Open(options_, kDb, &db_)); }
+  void Reopen() {
+    fault_->ClearFault();
+    fault_->SetNoSpace(false);
+    if (db_ != nullptr) db_->Close().PermitUncheckedError();
+    db_.reset();
+    Open();
+  }
+
+  Status Put(const std::string& k, const std::string& v, bool sync = false) {
+    WriteOptions wo;
+    wo.sync = sync;
+    Status s = db_->Put(wo, k, v);
+    if (s.ok()) model_[k] = v;
+    return s;
+  }
+  std::string Get(const std::string& k) {
+    std::string v;
+    Status s = db_->Get(ReadOptions(), k, &v);
+    if (s.IsNotFound()) return "NOT_FOUND";
+    if (!s.ok()) return "ERROR: " + s.ToString();
+    return v;
+  }
+  uint64_t BgErrors() {
+    uint64_t n = 0;
+    EXPECT_TRUE(db_->GetIntProperty("rocksdb.background-errors", &n));
+    return n;
+  }
+  // Every acknowledged write is readable, through Get and an iterator.
+  void CheckModel() {
+    for (const auto& [k, v] : model_) ASSERT_EQ(v, Get(k)) << k;
+    std::unique_ptr<Iterator> it = db_->NewIterator(ReadOptions());
+    auto m = model_.begin();
+    for (it->SeekToFirst(); it->Valid(); it->Next(), ++m) {
+      ASSERT_NE(m, model_.end()) << "extra key " << it->key().ToString();
+      ASSERT_EQ(m->first, it->key().ToString());
+      ASSERT_EQ(m->second, it->value().ToString());
+    }
+    ASSERT_OK(it->status());
+    ASSERT_EQ(m, model_.end());
+  }
+  void FillAndFlush(int from, int n) {
+    for (int i = from; i < from + n; ++i) {
+      ASSERT_OK(Put("key" + std::to_string(i), "value" + std::to_string(i)));
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+  FaultSpec Spec(FaultOp op, const char* name, uint64_t countdown = 0, bool sticky = false,
+                 FaultError error = FaultError::kIOError) {
+    FaultSpec spec;
+    spec.ops = FaultOpBit(op);
+    if (name != nullptr) spec.name_contains = {name};
+    spec.countdown = countdown;
+    spec.sticky = sticky;
+    spec.error = error;
+    return spec;
+  }
+  // Polls until a write succeeds (the automatic recovery finished) or ~20 s.
+  bool WaitForWritesBack() {
+    for (int i = 0; i < 2000; ++i) {
+      if (Put("probe", "p").ok()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+  }
+
+  std::shared_ptr<FileSystem> base_;
+  std::shared_ptr<FaultInjectionFileSystem> fault_;
+  std::unique_ptr<Env> env_;
+  Options options_;
+  std::unique_ptr<DB> db_;
+  std::map<std::string, std::string> model_;
+};
+
+TEST_F(DBErrorHandlerTest, WalAppendFailureStopsWritesUntilResume) {
+  Open();
+  ASSERT_OK(Put("a", "1"));
+  ASSERT_OK(Put("b", "2"));
+  fault_->InjectFault(Spec(FaultOp::kAppend, ".log"));
+  Status s = Put("c", "3");
+  ASSERT_TRUE(s.IsIOError()) << s.ToString();
+  fault_->ClearFault();
+  // Sticky: the fault is gone but the WAL may end in a torn record.
+  Status again = Put("d", "4");
+  ASSERT_TRUE(again.IsIOError()) << again.ToString();
+  ASSERT_EQ(s.ToString(), again.ToString());
+  ASSERT_EQ(1u, BgErrors());
+  // Reads keep working.
+  ASSERT_EQ("1", Get("a"));
+  ASSERT_EQ("2", Get("b"));
+  ASSERT_EQ("NOT_FOUND", Get("c"));
+  CheckModel();
+  ASSERT_OK(db_->Resume());
+  ASSERT_OK(Put("e", "5"));
+  CheckModel();
+  Reopen();
+  CheckModel();
+}
+
+TEST_F(DBErrorHandlerTest, WalSyncFailureStopsWritesUntilResume) {
+  Open();
+  ASSERT_OK(Put("a", "1", /*sync=*/true));
+  fault_->InjectFault(Spec(FaultOp::kSync, ".log"));
+  ASSERT_TRUE(Put("b", "2", /*sync=*/true).IsIOError());
+  fault_->ClearFault();
+  ASSERT_TRUE(Put("c", "3").IsIOError());
+  ASSERT_EQ("1", Get("a"));
+  ASSERT_OK(db_->Resume());
+  ASSERT_OK(Put("d", "4", /*sync=*/true));
+  // The failed write is unacknowledged: either answer is allowed for it.
+  model_.erase("b");
+  const std::string b = Get("b");
+  ASSERT_TRUE(b == "NOT_FOUND" || b == "2") << b;
+  Reopen();
+  for (const auto& [k, v] : model_) ASSERT_EQ(v, Get(k)) << k;
+}
+
+TEST_F(DBErrorHandlerTest, FlushFailureStopsWritesUntilResume) {
+  Open();
+  FillAndFlush(0, 100);
+  for (int i = 100; i < 200; ++i) ASSERT_OK(Put("key" + std::to_string(i), "v" + std::to_string(i)));
+  fault_->InjectFault(Spec(FaultOp::kCreate, ".sst"));
+  Status s = db_->Flush(FlushOptions());
+  ASSERT_TRUE(s.IsIOError()) << s.ToString();
+  fault_->ClearFault();
+  ASSERT_TRUE(Put("x", "y").IsIOError());
+  ASSERT_EQ(1u, BgErrors());
+  CheckModel();  // the unflushed memtable still answers
+  ASSERT_OK(db_->Resume());
+  // Resume flushed every memtable.
+  std::string files;
+  ASSERT_TRUE(db_->GetProperty("rocksdb.num-files-at-level0", &files));
+  ASSERT_EQ("2", files);
+  ASSERT_OK(Put("x", "y"));
+  // A second Resume without an error is a no-op.
+  ASSERT_OK(db_->Resume());
+  Reopen();
+  CheckModel();
+}
+
+TEST_F(DBErrorHandlerTest, ManifestAppendFailureThenResumeWritesNewManifest) {
+  Open();
+  FillAndFlush(0, 50);
+  for (int i = 50; i < 100; ++i) ASSERT_OK(Put("key" + std::to_string(i), "w"));
+  fault_->InjectFault(Spec(FaultOp::kAppend, "MANIFEST-"));
+  ASSERT_TRUE(db_->Flush(FlushOptions()).IsIOError());
+  fault_->ClearFault();
+  ASSERT_TRUE(Put("z", "z").IsIOError());
+  CheckModel();
+  ASSERT_OK(db_->Resume());
+  ASSERT_OK(Put("z", "z"));
+  CheckModel();
+  Reopen();
+  CheckModel();
+}
+
+// The MANIFEST record was appended but its sync failed: the edit may be on
+// disk and name the flushed table, so that table must not be deleted as
+// obsolete even though memory never installed it.
+TEST_F(DBErrorHandlerTest, ManifestSyncFailureKeepsTheTablesTheEditNames) {
+  Open();
+  FillAndFlush(0, 50);
+  for (int i = 50; i < 100; ++i) ASSERT_OK(Put("key" + std::to_string(i), "w"));
+  fault_->InjectFault(Spec(FaultOp::kSync, "MANIFEST-"));
+  ASSERT_TRUE(db_->Flush(FlushOptions()).IsIOError());
+  fault_->ClearFault();
+  ASSERT_TRUE(Put("z", "z").IsIOError());
+  Reopen();  // the appended (unsynced) edit is read back
+  CheckModel();
+  ASSERT_OK(Put("z", "z"));
+  Reopen();
+  CheckModel();
+}
+
+// The new MANIFEST's CURRENT rename succeeded, its directory fsync failed:
+// CURRENT names the new MANIFEST although LogAndApply failed. The file must
+// stay, and the tables it names must not be deleted as obsolete.
+TEST_F(DBErrorHandlerTest, CurrentSwitchedDespiteFailureKeepsDatabaseOpenable) {
+  options_.max_manifest_file_size = 1;  // every edit starts a new MANIFEST
+  Open();
+  FillAndFlush(0, 50);
+  for (int i = 50; i < 100; ++i) ASSERT_OK(Put("key" + std::to_string(i), "w"));
+  std::string current_before, current_after;
+  ASSERT_OK(ReadFileToString(base_.get(), std::string(kDb) + "/CURRENT", &current_before));
+  // A flush fsyncs the directory after the new WAL (0) and after its table
+  // (1), then SetCurrentFile after the rename (2).
+  fault_->InjectFault(Spec(FaultOp::kDirFsync, nullptr, /*countdown=*/2));
+  ASSERT_TRUE(db_->Flush(FlushOptions()).IsIOError());
+  ASSERT_EQ(1u, fault_->spec_faults());
+  fault_->ClearFault();
+  ASSERT_OK(ReadFileToString(base_.get(), std::string(kDb) + "/CURRENT", &current_after));
+  ASSERT_NE(current_before, current_after);  // the rename happened
+  // No Resume: close and reopen straight away.
+  Reopen();
+  CheckModel();
+  // And the same with a Resume in between.
+  for (int i = 100; i < 150; ++i) ASSERT_OK(Put("key" + std::to_string(i), "r"));
+  fault_->InjectFault(Spec(FaultOp::kDirFsync, nullptr, /*countdown=*/2));
+  ASSERT_TRUE(db_->Flush(FlushOptions()).IsIOError());
+  fault_->ClearFault();
+  ASSERT_OK(db_->Resume());
+  CheckModel();
+  Reopen();
+  CheckModel();
+}
+
+TEST_F(DBErrorHandlerTest, CompactionFailureIsStickyWithParanoidChecks) {
+  options_.disable_auto_compactions = true;
+  Open();
+  FillAndFlush(0, 100);
+  FillAndFlush(50, 100);
+  fault_->InjectFault(Spec(FaultOp::kCreate, ".sst"));
+  Status s = db_->CompactRange(CompactRangeOptions(), nullptr, nullptr);
+  ASSERT_TRUE(s.IsIOError()) << s.ToString();
+  fault_->ClearFault();
+  ASSERT_TRUE(Put("x", "y").IsIOError());
+  CheckModel();
+  ASSERT_OK(db_->Resume());
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  ASSERT_OK(Put("x", "y"));
+  Reopen();
+  CheckModel();
+}
+
+TEST_F(DBErrorHandlerTest, CompactionFailureIsNotStickyWithoutParanoidChecks) {
+  options_.disable_auto_compactions = true;
+  options_.paranoid_checks = false;
+  Open();
+  FillAndFlush(0, 100);
+  FillAndFlush(50, 100);
+  fault_->InjectFault(Spec(FaultOp::kCreate, ".sst"));
+  ASSERT_TRUE(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr).IsIOError());
+  fault_->ClearFault();
+  ASSERT_EQ(0u, BgErrors());
+  ASSERT_OK(Put("x", "y"));
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  CheckModel();
+}
+
+TEST_F(DBErrorHandlerTest, CorruptionIsNotResumable) {
+  options_.disable_auto_compactions = true;
+  Open();
+  FillAndFlush(0, 100);
+  FillAndFlush(50, 100);
+  // Every table read returns one flipped bit: the compaction's checksum
+  // check fails.
+  fault_->InjectFault(
+      Spec(FaultOp::kRead, ".sst", 0, /*sticky=*/true, FaultError::kCorruptRead));
+  Status s = db_->CompactRange(CompactRangeOptions(), nullptr, nullptr);
+  ASSERT_TRUE(s.IsCorruption()) << s.ToString();
+  fault_->ClearFault();
+  Status r = db_->Resume();
+  ASSERT_TRUE(r.IsCorruption()) << r.ToString();
+  ASSERT_TRUE(Put("x", "y").IsCorruption());
+  CheckModel();  // the tables themselves are intact
+  Reopen();
+  CheckModel();
+  ASSERT_OK(Put("x", "y"));
+}
+
+TEST_F(DBErrorHandlerTest, NoSpaceResumesByItselfWhenSpaceReturns) {
+  Open();
+  FillAndFlush(0, 50);
+  fault_->SetNoSpace(true);
+  Status s = Put("full", "1");
+  ASSERT_TRUE(s.IsNoSpace()) << s.ToString();
+  // Still full: the automatic recovery's attempts fail and writes stay off.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(Put("still", "1").IsNoSpace());
+  CheckModel();
+  fault_->SetNoSpace(false);
+  ASSERT_TRUE(WaitForWritesBack());
+  model_["probe"] = "p";
+  ASSERT_OK(Put("after", "1"));
+  CheckModel();
+  Reopen();
+  CheckModel();
+}
+
+TEST_F(DBErrorHandlerTest, NoSpaceDuringFlushResumesByItself) {
+  Open();
+  for (int i = 0; i < 100; ++i) ASSERT_OK(Put("key" + std::to_string(i), "v"));
+  fault_->InjectFault(Spec(FaultOp::kAppend, ".sst", 0, /*sticky=*/true, FaultError::kNoSpace));
+  Status s = db_->Flush(FlushOptions());
+  ASSERT_TRUE(s.IsNoSpace()) << s.ToString();
+  ASSERT_TRUE(Put("x", "y").IsNoSpace());
+  fault_->ClearFault();
+  ASSERT_TRUE(WaitForWritesBack());
+  model_["probe"] = "p";
+  std::string files;
+  ASSERT_TRUE(db_->GetProperty("rocksdb.num-files-at-level0", &files));
+  ASSERT_EQ("1", files);
+  Reopen();
+  CheckModel();
+}
+
+TEST_F(DBErrorHandlerTest, NoAutomaticResumeWhenTurnedOff) {
+  options_.max_bgerror_resume_count = 0;
+  Open();
+  fault_->SetNoSpace(true);
+  ASSERT_TRUE(Put("a", "1").IsNoSpace());
+  fault_->SetNoSpace(false);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_TRUE(Put("b", "1").IsNoSpace());
+  ASSERT_OK(db_->Resume());
+  ASSERT_OK(Put("b", "1"));
+  CheckModel();
+}
+
+TEST_F(DBErrorHandlerTest, CloseWhileAutomaticRecoveryWaits) {
+  options_.bgerror_resume_retry_interval = 60ull * 1000 * 1000;  // a minute
+  Open();
+  ASSERT_OK(Put("a", "1"));
+  fault_->SetNoSpace(true);
+  ASSERT_TRUE(Put("b", "1").IsNoSpace());
+  const auto start = std::chrono::steady_clock::now();
+  ASSERT_OK(db_->Close());
+  // Close cut the recovery thread's minute-long wait short.
+  ASSERT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
+  fault_->SetNoSpace(false);
+  db_.reset();
+  Open();
+  CheckModel();
+}
+
+TEST_F(DBErrorHandlerTest, ResumeFailsWhileTheFaultPersists) {
+  Open();
+  ASSERT_OK(Put("a", "1"));
+  fault_->InjectFault(Spec(FaultOp::kCreate, ".sst", 0, /*sticky=*/true));
+  ASSERT_TRUE(db_->Flush(FlushOptions()).IsIOError());
+  Status r = db_->Resume();
+  ASSERT_TRUE(r.IsIOError()) << r.ToString();
+  ASSERT_TRUE(Put("b", "2").IsIOError());
+  fault_->ClearFault();
+  ASSERT_OK(db_->Resume());
+  ASSERT_OK(Put("b", "2"));
+  Reopen();
+  CheckModel();
+}
+
+TEST_F(DBErrorHandlerTest, VerifyChecksumFindsADamagedTable) {
+  Open();
+  FillAndFlush(0, 200);
+  ASSERT_OK(db_->VerifyChecksum());
+  fault_->InjectFault(
+      Spec(FaultOp::kRead, ".sst", 0, /*sticky=*/true, FaultError::kCorruptRead));
+  Status s = db_->VerifyChecksum();
+  ASSERT_TRUE(s.IsCorruption()) << s.ToString();
+  ASSERT_NE(std::string::npos, s.ToString().find(".sst")) << s.ToString();
+  fault_->ClearFault();
+  ASSERT_OK(db_->VerifyChecksum());
+}
+
+}  // namespace
+}  // namespace strata

@@ -1,0 +1,213 @@
+// DBImpl: background errors, DB::Resume and the automatic recovery thread,
+// and DB::VerifyChecksum.
+//
+// A failed WAL append or sync, memtable insert, flush, MANIFEST write or
+// (with paranoid_checks) compaction becomes the sticky background error:
+// writes fail with it, reads keep working. Resume makes the state on disk
+// whole again before it lets writes in: a new WAL (the old one may end in a
+// torn record), every memtable flushed into tables (so no older WAL is
+// needed), and a MANIFEST written (a new one, with a full snapshot, when a
+// MANIFEST write failed). Corruption is not resumable: the data it came from
+// is damaged, and only a reopen (after repair) can go on.
+#include <cinttypes>
+
+#include "db/db_impl.h"
+
+namespace strata {
+
+void DBImpl::RecordBackgroundError(const Status& s, BgErrorReason reason) {
+  mu_.AssertHeld();
+  if (s.ok() || s.IsShutdownInProgress()) return;
+  static const char* const kReason[] = {"WAL write", "memtable insert", "flush", "compaction",
+                                        "MANIFEST write"};
+  const char* what = kReason[static_cast<int>(reason)];
+  if (reason == BgErrorReason::kCompaction && !options_.paranoid_checks) {
+    // RocksDB's rule: without paranoid checks a failed compaction does not
+    // stop writes; it is retried later.
+    last_compaction_error_ = s;
+    Log(InfoLogLevel::kError, info_log_.get(), "%s failed (not sticky: paranoid_checks off): %s",
+        what, s.ToString().c_str());
+    return;
+  }
+  ++bg_errors_;
+  const bool unrecoverable = s.IsCorruption();
+  if (!bg_error_.ok() && (bg_error_unrecoverable_ || !unrecoverable)) {
+    Log(InfoLogLevel::kError, info_log_.get(), "%s failed while in background error: %s", what,
+        s.ToString().c_str());
+    return;
+  }
+  bg_error_ = s;
+  bg_error_unrecoverable_ = unrecoverable;
+  has_bg_error_.store(true, std::memory_order_release);
+  Log(InfoLogLevel::kError, info_log_.get(), "background error (%s, %s): %s; writes stop", what,
+      unrecoverable ? "unrecoverable" : "resumable", s.ToString().c_str());
+  bg_cv_.SignalAll();
+  if (s.IsNoSpace() && options_.max_bgerror_resume_count > 0 && !auto_recovery_running_ &&
+      !shutting_down_.load(std::memory_order_acquire)) {
+    // A finished earlier thread is joined first (it has left the loop and
+    // only returns; it needs no lock to do so).
+    if (recovery_thread_.joinable()) recovery_thread_.join();
+    auto_recovery_running_ = true;
+    recovery_thread_ = std::thread([this]() { AutoRecoveryLoop(); });
+  }
+}
+
+Status DBImpl::Resume() {
+  MutexLock l(&mu_);
+  if (closed_) return Status::ShutdownInProgress("Resume on a closed database");
+  return ResumeImpl();
+}
+
+Status DBImpl::ResumeImpl() {
+  mu_.AssertHeld();
+  // One recovery at a time; a caller arriving meanwhile gets its outcome.
+  while (recovery_in_progress_) bg_cv_.Wait();
+  if (bg_error_.ok()) return Status::OK();
+  if (bg_error_unrecoverable_) return bg_error_;
+  if (shutting_down_.load(std::memory_order_acquire)) {
+    return Status::ShutdownInProgress("Resume during close");
+  }
+  recovery_in_progress_ = true;
+  // Jobs still running finish first (none start while the error is set).
+  while (flush_scheduled_ || compactions_scheduled_ > 0) bg_cv_.TimedWaitMicros(10000);
+  Log(info_log_.get(), "resuming after background error: %s", bg_error_.ToString().c_str());
+
+  Status s;
+  {
+    mu_.Unlock();
+    // 1. A new WAL, with every family that holds data switched to a new
+    //    memtable: nothing is appended after a possibly torn record.
+    s = RunExclusive([this]() {
+      std::vector<ColumnFamilyData*> families;
+      for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+        if (cfd->mem != nullptr && cfd->mem->num_entries() > 0) families.push_back(cfd);
+      }
+      return SwitchMemtables(families);
+    });
+    mu_.Lock();
+  }
+  // 2. Every immutable memtable into tables (this thread is the only
+  //    flusher: nothing is scheduled while the error is set).
+  bool flushed = true;
+  while (s.ok() && flushed) {
+    if (shutting_down_.load(std::memory_order_acquire)) {
+      s = Status::ShutdownInProgress("Resume during close");
+      break;
+    }
+    s = BackgroundFlush(&flushed);
+  }
+  if (s.ok()) {
+    for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
+      if (!cfd->imm.empty()) s = Status::Incomplete("Resume: a memtable is still unflushed");
+    }
+  }
+  // 3. A MANIFEST that surely matches memory (when the last write of one
+  //    failed and no flush wrote a new one above).
+  if (s.ok() && versions_->manifest_write_failed()) {
+    VersionEdit edit;
+    s = versions_->LogAndApply(default_cfd_, &edit, &mu_);
+  }
+  if (s.ok()) {
+    // 4. WALs whose data is all in tables now need no sync (the torn one
+    //    among them); only the write leader may touch them.
+    mu_.Unlock();
+    s = RunExclusive([this]() {
+      uint64_t min_log;
+      {
+        MutexLock l(&mu_);
+        min_log = MinLogNumberInUse();
+      }
+      for (auto it = old_logs_.begin(); it != old_logs_.end();) {
+        if ((*it)->log_number() < min_log) {
+          (*it)->Close().PermitUncheckedError();
+          it = old_logs_.erase(it);
+        } else {
+          ++it;
+        }
+      }
+      return Status::OK();
+    });
+    mu_.Lock();
+  }
+  recovery_in_progress_ = false;
+  if (s.ok()) {
+    Log(info_log_.get(), "resumed: writes accepted again (was: %s)", bg_error_.ToString().c_str());
+    bg_error_ = Status::OK();
+    bg_error_unrecoverable_ = false;
+    has_bg_error_.store(false, std::memory_order_release);
+    ++bg_error_resumes_;
+    DeleteObsoleteFiles();
+    MaybeScheduleFlushOrCompaction();
+  } else {
+    Log(InfoLogLevel::kError, info_log_.get(), "resume failed: %s", s.ToString().c_str());
+    // A failure of the recovery's own writes is the error now if it is
+    // worse (Corruption); otherwise the original error stays.
+    if (s.IsCorruption() && !bg_error_unrecoverable_) {
+      bg_error_ = s;
+      bg_error_unrecoverable_ = true;
+    }
+  }
+  bg_cv_.SignalAll();
+  return s;
+}
+
+void DBImpl::AutoRecoveryLoop() {
+  MutexLock l(&mu_);
+  const uint64_t interval = options_.bgerror_resume_retry_interval;
+  int attempts = 0;
+  while (!shutting_down_.load(std::memory_order_acquire) && !bg_error_.ok() &&
+         !bg_error_unrecoverable_ && attempts < options_.max_bgerror_resume_count) {
+    // Waits the interval (Close cuts it short: it signals bg_cv_).
+    const uint64_t deadline = clock_->NowMicros() + interval;
+    while (!shutting_down_.load(std::memory_order_acquire)) {
+      const uint64_t now = clock_->NowMicros();
+      if (now >= deadline) break;
+      bg_cv_.TimedWaitMicros(std::min<uint64_t>(deadline - now, 100000));
+    }
+    if (shutting_down_.load(std::memory_order_acquire) || bg_error_.ok()) break;
+    ++attempts;
+    Status s = ResumeImpl();
+    if (s.ok()) {
+      Log(info_log_.get(), "automatic resume succeeded after %d attempt(s)", attempts);
+      break;
+    }
+  }
+  auto_recovery_running_ = false;
+  bg_cv_.SignalAll();
+}
+
+Status DBImpl::VerifyChecksum(const ReadOptions& /*options*/) {
+  // The files of each family's current Version, pinned by a reference.
+  struct Pinned {
+    ColumnFamilyData* cfd;
+    Version* version;
+  };
+  std::vector<Pinned> pinned;
+  {
+    MutexLock l(&mu_);
+    if (closed_) return Status::ShutdownInProgress("VerifyChecksum on a closed database");
+    for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+      cfd->Ref();
+      Version* v = cfd->current();
+      v->Ref();
+      pinned.push_back({cfd, v});
+    }
+  }
+  Status s;
+  for (const Pinned& p : pinned) {
+    for (int level = 0; s.ok() && level < p.version->num_levels(); ++level) {
+      for (const FileMetaData* f : p.version->files(level)) {
+        s = p.cfd->table_cache()->VerifyChecksum(TableFileMeta{f->number, f->file_size, level});
+        if (!s.ok()) break;
+      }
+    }
+  }
+  MutexLock l(&mu_);
+  for (const Pinned& p : pinned) {
+    p.version->Unref();
+    UnrefFamily(p.cfd);
+  }
+  return s;
+}
+
+}  // namespace strata
