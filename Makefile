@@ -3,11 +3,11 @@
 #   make check          build + every test through CTest
 #   make bench-compare  our db_bench vs db_bench_leveldb vs /usr/bin/db_bench
 #   make check-asan     the tests under ASan+UBSan
-#   make check-tsan     the tests under TSan
+#   make check-tsan     the tests under TSan (check-tsan-concurrency: the concurrency tests only)
 #   make crashtest      db_stress killed and verified (CRASHTEST_SECONDS, default 600)
 #   make fuzz           every libFuzzer target (clang) for FUZZ_SECONDS each
 #   make install PREFIX=/dir
-.PHONY: all deps build release check bench bench-compare check-asan check-tsan crashtest fuzz install clean
+.PHONY: all deps build release check bench bench-compare check-asan check-tsan check-tsan-concurrency crashtest fuzz install clean
 
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
@@ -61,6 +61,20 @@ fuzz: deps
 	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
 	cmake --build build-fuzz -j $(JOBS) --target strata_fuzzers
 	scripts/fuzz.sh build-fuzz $(FUZZ_SECONDS)
+
+# The concurrency tests under TSan, for CI: only these targets are built.
+TSAN_TESTS ?= write_thread_test inline_skiplist_test lru_cache_test thread_pool_test \
+  memtable_test db_concurrency_test db_compaction_test column_family_test \
+  db_error_handler_test
+empty :=
+space := $(empty) $(empty)
+check-tsan-concurrency: deps
+	cmake -S . -B build-tsan $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DSTRATA_SANITIZE=tsan -DSTRATA_BUILD_BENCH=OFF -DCMAKE_C_COMPILER=clang \
+	  -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+	cmake --build build-tsan -j $(JOBS) --target $(TSAN_TESTS)
+	cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j $(JOBS) \
+	  -R '^($(subst $(space),|,$(strip $(TSAN_TESTS))))$$'
 
 install: release
 	cmake --install build-release --prefix $(PREFIX)

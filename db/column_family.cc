@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "memtable/dynamic_bloom.h"
+#include "table/compression.h"
 
 namespace strata {
 
@@ -44,7 +45,30 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
   if (o.memtable_branching_factor < 2) {
     return Status::InvalidArgument("options.memtable_branching_factor must be at least 2");
   }
+  // Values that would otherwise be quietly replaced by something else (a
+  // compression this build lacks would store blocks raw; a zero file or
+  // level size would split every key into its own file).
+  if (!CompressionTypeSupported(o.compression)) {
+    return Status::InvalidArgument(std::string("options.compression: ") +
+                                   CompressionTypeName(o.compression) +
+                                   " is not supported by this build");
+  }
+  if (o.target_file_size_base == 0) {
+    return Status::InvalidArgument("options.target_file_size_base must be positive");
+  }
+  if (o.max_bytes_for_level_base == 0) {
+    return Status::InvalidArgument("options.max_bytes_for_level_base must be positive");
+  }
   return Status::OK();
+}
+
+void SanitizeColumnFamilyOptions(ColumnFamilyOptions* o) {
+  if (o->num_levels == 1) o->num_levels = 2;
+  o->level0_file_num_compaction_trigger = std::max(1, o->level0_file_num_compaction_trigger);
+  o->level0_slowdown_writes_trigger =
+      std::max(o->level0_slowdown_writes_trigger, o->level0_file_num_compaction_trigger);
+  o->level0_stop_writes_trigger =
+      std::max(o->level0_stop_writes_trigger, o->level0_slowdown_writes_trigger);
 }
 
 // ---------------------------------------------------------------------------

@@ -72,8 +72,17 @@ struct LevelStats {
 // Memtable options derived from a family's options.
 MemTableOptions MemTableOptionsFor(const Options& options);
 
-// Options checks that apply per family (write buffer, levels, comparator).
+// Options checks that apply per family (write buffer, levels, comparator,
+// compression, file and level sizes): InvalidArgument naming the option.
 Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& options);
+// RocksDB's adjustments of a family's options, made rather than failing
+// (DB::Open and CreateColumnFamily apply them before validating):
+//  - num_levels 1 becomes 2: level compaction needs a level to compact into;
+//  - level-0 triggers: compaction trigger at least 1, slowdown at least the
+//    compaction trigger, stop at least the slowdown (a stop below the
+//    compaction trigger would stop writes for good: the files that stop them
+//    are too few to start the compaction that would clear them).
+void SanitizeColumnFamilyOptions(ColumnFamilyOptions* options);
 
 class ColumnFamilyData {
  public:

@@ -598,8 +598,14 @@ Status DBImpl::CreateColumnFamily(const ColumnFamilyOptions& options, const std:
   return CreateColumnFamilyImpl(options, name, handle);
 }
 
-Status DBImpl::CreateColumnFamilyImpl(const ColumnFamilyOptions& options, const std::string& name,
+Status DBImpl::CreateColumnFamilyImpl(const ColumnFamilyOptions& given, const std::string& name,
                                       ColumnFamilyHandle** handle) {
+  {
+    MutexLock l(&mu_);
+    if (closed_) return Status::ShutdownInProgress("CreateColumnFamily on a closed database");
+  }
+  ColumnFamilyOptions options = given;
+  SanitizeColumnFamilyOptions(&options);
   Status s = ValidateColumnFamilyOptions(options);
   if (!s.ok()) return s;
   if (name.empty()) return Status::InvalidArgument("column family name must not be empty");

@@ -159,6 +159,13 @@ class DBImpl final : public DB {
   // *has_data: some record was applied; *dropped: the whole file is to be
   // deleted (history cut off by point-in-time recovery).
   Status ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_data, bool* dropped);
+  // Reads the WAL again from its start: the number of records before the
+  // first damage (a bad physical record or a record that is no batch), in
+  // *good; *damaged says whether any damage was met. Replay uses it before
+  // it drops data for damage, so a read that returned wrong bytes once (a
+  // flaky device) fails the open instead of cutting the log for good.
+  Status CountRecordsBeforeDamage(uint64_t number, uint64_t file_size, uint64_t* good,
+                                  bool* damaged);
   Status CreateWAL(uint64_t number);
   Status EnsureIdentity();
   void LogOptions();

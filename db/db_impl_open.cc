@@ -14,6 +14,7 @@
 #include "db/version_edit.h"
 #include "db/write_batch_internal.h"
 #include "strata/table.h"
+#include "table/compression.h"
 
 namespace strata {
 
@@ -60,6 +61,7 @@ class LogReporter final : public log::Reader::Reporter {
 };
 
 // Writes one VersionEdit as the only record of a new MANIFEST file, synced.
+
 }  // namespace
 
 Status DBImpl::ValidateOptions(const Options& o) {
@@ -92,10 +94,12 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
   Status s;
   std::map<std::string, ColumnFamilyOptions> by_name;
   for (const ColumnFamilyDescriptor& d : families) {
-    if (!by_name.emplace(d.name, d.options).second) {
+    ColumnFamilyOptions cf_options = d.options;
+    SanitizeColumnFamilyOptions(&cf_options);
+    if (!by_name.emplace(d.name, cf_options).second) {
       return Status::InvalidArgument("column family listed twice", d.name);
     }
-    s = ValidateColumnFamilyOptions(d.options);
+    s = ValidateColumnFamilyOptions(cf_options);
     if (!s.ok()) return s;
   }
   if (by_name.count(kDefaultColumnFamilyName) == 0) {
@@ -114,6 +118,11 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
   }
   s = fs_->CreateDirIfMissing(dbname_);
   if (!s.ok()) return s;
+  // The lock comes before anything else in the directory is touched: a
+  // second open of a DB in use fails here, without rotating the info LOG of
+  // the instance that holds it.
+  s = fs_->LockFile(LockFileName(dbname_), &db_lock_);
+  if (!s.ok()) return s;
 
   if (options_.info_log != nullptr) {
     info_log_ = options_.info_log;
@@ -128,8 +137,6 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
     info_log_->SetInfoLogLevel(options_.info_log_level);
   }
 
-  s = fs_->LockFile(LockFileName(dbname_), &db_lock_);
-  if (!s.ok()) return s;
   s = fs_->NewDirectory(dbname_, &db_dir_);
   if (!s.ok()) return s;
   LogOptions();
@@ -366,8 +373,12 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
   Status s = fs_->NewSequentialFile(fname, FileOptions(), &file);
   if (!s.ok()) return s;
   const WALRecoveryMode mode = options_.wal_recovery_mode;
+  uint64_t file_size = 0;
+  s = fs_->GetFileSize(fname, &file_size);
+  if (!s.ok()) return s;
   LogReporter reporter;
   log::Reader reader(std::move(file), &reporter, /*checksum=*/true, number, fname);
+  reader.set_expected_file_size(file_size);
   Slice record;
   std::string scratch;
   WriteBatch batch;
@@ -378,8 +389,29 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
 
   // Handles damage found by the reader or in a record: a non-OK result
   // fails the open; *stop ends this WAL's replay (point-in-time recovery).
+  bool damage_confirmed = false;
   auto on_damage = [&](const Status& damage, bool* stop) -> Status {
     Log(InfoLogLevel::kWarn, info_log_.get(), "WAL damage: %s", damage.ToString().c_str());
+    // A failed (or short) read says nothing about the bytes on disk: it
+    // fails the open in every mode rather than cut the log there.
+    if (damage.IsIOError()) return damage;
+    if (!damage_confirmed && (mode == WALRecoveryMode::kPointInTimeRecovery ||
+                              mode == WALRecoveryMode::kSkipAnyCorruptedRecords)) {
+      // Records are about to be dropped for good: the damage must be on
+      // disk, not in one read. A second read must meet it at the same place.
+      uint64_t good = 0;
+      bool damaged = false;
+      Status rs = CountRecordsBeforeDamage(number, file_size, &good, &damaged);
+      if (!rs.ok()) return rs;
+      if (!damaged || good != records) {
+        return Status::IOError("WAL read is not repeatable",
+                               damage.ToString() + "; a second read found " +
+                                   (damaged ? "damage after " + std::to_string(good) + " records"
+                                            : std::string("no damage")) +
+                                   " (first read: after " + std::to_string(records) + ")");
+      }
+      damage_confirmed = true;
+    }
     switch (mode) {
       case WALRecoveryMode::kAbsoluteConsistency:
       case WALRecoveryMode::kTolerateCorruptedTailRecords:
@@ -492,6 +524,39 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
   }
   Log(info_log_.get(), "Replayed %s: %" PRIu64 " records, last sequence %" PRIu64, fname.c_str(),
       records, state->max_sequence);
+  return Status::OK();
+}
+
+Status DBImpl::CountRecordsBeforeDamage(uint64_t number, uint64_t file_size, uint64_t* good,
+                                        bool* damaged) {
+  *good = 0;
+  *damaged = false;
+  const std::string fname = LogFileName(dbname_, number);
+  std::unique_ptr<SequentialFile> file;
+  Status s = fs_->NewSequentialFile(fname, FileOptions(), &file);
+  if (!s.ok()) return s;
+  LogReporter reporter;
+  log::Reader reader(std::move(file), &reporter, /*checksum=*/true, number, fname);
+  reader.set_expected_file_size(file_size);
+  Slice record;
+  std::string scratch;
+  WriteBatch batch;
+  // Point-in-time mode: the reader stops at the first report.
+  while (reader.ReadRecord(&record, &scratch, WALRecoveryMode::kPointInTimeRecovery)) {
+    if (!reporter.first.ok()) break;
+    BatchContents contents;
+    if (record.size() < WriteBatchInternal::kHeader ||
+        !WriteBatchInternal::SetContents(&batch, record).ok() ||
+        !InspectBatch(batch, &contents).ok()) {
+      *damaged = true;
+      return Status::OK();
+    }
+    ++*good;
+  }
+  if (!reporter.first.ok()) {
+    if (reporter.first.IsIOError()) return reporter.first;
+    *damaged = true;
+  }
   return Status::OK();
 }
 

@@ -60,7 +60,25 @@ bool Reader::ReadMore(size_t* drop_size, unsigned int* error) {
       return false;
     }
     end_of_buffer_offset_ += buffer_.size();
-    if (buffer_.size() < kBlockSize) eof_ = true;
+    if (buffer_.size() < kBlockSize) {
+      if (end_of_buffer_offset_ < expected_file_size_) {
+        // The file holds more: this read failed to deliver it.
+        buffer_.clear();
+        read_error_ = true;
+        if (reporter_ != nullptr) {
+          reporter_->Corruption(
+              kBlockSize, Status::IOError("short read", file_name_ + " offset " +
+                                                            std::to_string(block_start) + ": " +
+                                                            std::to_string(end_of_buffer_offset_) +
+                                                            " of " +
+                                                            std::to_string(expected_file_size_) +
+                                                            " bytes read"));
+        }
+        *error = kEof;
+        return false;
+      }
+      eof_ = true;
+    }
     return true;
   }
   // End of file. Bytes left over are a header cut by a crash mid-write,

@@ -25,7 +25,9 @@
 //    elsewhere such a header is damage and reported like a bad crc.
 //  - kSetCompressionType: reported ("WAL compression not supported"); the
 //    reader stops in every mode.
-//  - A failed read of the file is reported (IOError) and ends the log.
+//  - A failed read of the file is reported (IOError) and ends the log; so
+//    is a read that comes back short before the size the caller measured
+//    (set_expected_file_size).
 // Every reported Status names the file and the byte offset of the damage.
 // The file is read in 32 KiB blocks into a buffer the reader owns.
 // Thread-safety: not thread-safe.
@@ -87,6 +89,11 @@ class Reader {
   bool IsEOF() const { return eof_; }
   uint64_t log_number() const { return log_number_; }
   SequentialFile* file() const { return file_.get(); }
+  // The file's size as measured before reading (the caller's GetFileSize).
+  // With it, a read that comes back short before that size is a failed
+  // read -- reported as an IOError, and the log ends -- instead of the end
+  // of the file (which would silently drop the records after it).
+  void set_expected_file_size(uint64_t size) { expected_file_size_ = size; }
 
  private:
   // Outcomes of ReadPhysicalRecord beyond the record types 0..255.
@@ -130,6 +137,7 @@ class Reader {
   // The file starts with a recyclable record (a reused file).
   bool recycled_ = false;
   uint64_t end_of_buffer_offset_ = 0;
+  uint64_t expected_file_size_ = 0;  // 0: unknown
   uint64_t last_record_offset_ = 0;
   // A zero-filled stretch skipped but not yet known to be the log's tail.
   uint64_t pending_zero_offset_ = 0;

@@ -12,6 +12,8 @@
 #include "db/log_reader.h"
 #include "db/range_del_skip_iterator.h"
 #include "env/info_log.h"
+#include "util/coding.h"
+#include "util/crc32c.h"
 
 namespace strata {
 
@@ -23,6 +25,61 @@ bool NewestFirst(const FileMetaData* a, const FileMetaData* b) {
   if (a->largest_seqno != b->largest_seqno) return a->largest_seqno > b->largest_seqno;
   if (a->smallest_seqno != b->smallest_seqno) return a->smallest_seqno > b->smallest_seqno;
   return a->number > b->number;
+}
+
+// Whether the MANIFEST bytes after the last record read (tail, starting at
+// file offset tail_offset) are what a write torn by a crash leaves: the
+// intact leading fragments of a record whose next fragment runs past the
+// end of the file, or fewer bytes than a header. The log reader ends the
+// log silently there (as RocksDB does); but a damaged length in an earlier
+// record looks the same to it, and then the length overruns its 32 KiB
+// block (a writer never lets a record cross one) or intact records follow
+// in the bytes it claims. Returns Corruption naming manifest and the offset
+// in that case.
+Status CheckManifestTail(const std::string& manifest, const Slice& tail, uint64_t tail_offset) {
+  using log::kBlockSize;
+  using log::kHeaderSize;
+  auto header_at = [&](size_t p, size_t* header_size, size_t* length, unsigned int* type) {
+    const char* h = tail.data() + p;
+    *type = static_cast<unsigned char>(h[6]);
+    *header_size = log::IsRecyclableType(*type) ? log::kRecyclableHeaderSize : kHeaderSize;
+    *length = static_cast<size_t>(static_cast<unsigned char>(h[4])) |
+              (static_cast<size_t>(static_cast<unsigned char>(h[5])) << 8);
+  };
+  auto intact = [&](size_t p) {
+    if (p + kHeaderSize > tail.size()) return false;
+    size_t header_size, length;
+    unsigned int type;
+    header_at(p, &header_size, &length, &type);
+    if (type < log::kFullType || type > log::kRecyclableLastType) return false;
+    if (p + header_size + length > tail.size()) return false;
+    const char* h = tail.data() + p;
+    return crc32c::Unmask(DecodeFixed32(h)) == crc32c::Value(h + 6, header_size - 6 + length);
+  };
+  // Walk the intact fragments the reader dropped as an unfinished record.
+  size_t p = 0;
+  while (true) {
+    const size_t left = kBlockSize - (tail_offset + p) % kBlockSize;
+    if (left < kHeaderSize) {
+      p += left;
+      continue;
+    }
+    if (p >= tail.size() || !intact(p)) break;
+    size_t header_size, length;
+    unsigned int type;
+    header_at(p, &header_size, &length, &type);
+    p += header_size + length;
+  }
+  if (p + kHeaderSize > tail.size()) return Status::OK();  // a torn header
+  size_t header_size, length;
+  unsigned int type;
+  header_at(p, &header_size, &length, &type);
+  if (type == log::kZeroType && length == 0) return Status::OK();
+  bool damaged = (tail_offset + p) % kBlockSize + header_size + length > kBlockSize;
+  for (size_t q = p + 1; !damaged && q + kHeaderSize <= tail.size(); q++) damaged = intact(q);
+  if (!damaged) return Status::OK();
+  return Status::Corruption("bad record length (intact records follow)",
+                            manifest + " record at offset " + std::to_string(tail_offset + p));
 }
 
 struct LogReporter : public log::Reader::Reporter {
@@ -626,8 +683,11 @@ Status VersionSet::CreateNew() {
   if (s.ok()) s = writer.Sync();
   Status c = writer.Close();
   if (s.ok()) s = c;
-  if (s.ok()) s = SetCurrentFile(fs_, dbname_, 1, db_dir_);
-  if (!s.ok()) fs_->DeleteFile(manifest).PermitUncheckedError();
+  // As in LogAndApply: once the CURRENT rename has been tried, CURRENT may
+  // name this MANIFEST even if the call failed, so the file stays (a new
+  // open then finds a complete, empty database).
+  if (s.ok()) return SetCurrentFile(fs_, dbname_, 1, db_dir_);
+  fs_->DeleteFile(manifest).PermitUncheckedError();
   return s;
 }
 
@@ -684,8 +744,10 @@ Status VersionSet::Recover(const std::map<std::string, ColumnFamilyOptions>& fam
   uint32_t max_cf = 0;
   Slice record;
   std::string scratch;
+  uint64_t good_end = 0;  // file offset just past the last record read
   while (reader.ReadRecord(&record, &scratch, WALRecoveryMode::kTolerateCorruptedTailRecords)) {
     if (!reporter.first.ok()) break;
+    good_end = reader.LastRecordEndOffset();
     VersionEdit edit;
     const std::string where =
         manifest + " record at offset " + std::to_string(reader.LastRecordOffset());
@@ -727,6 +789,22 @@ Status VersionSet::Recover(const std::map<std::string, ColumnFamilyOptions>& fam
     if (edit.db_id()) db_id_ = *edit.db_id();
   }
   if (!reporter.first.ok()) return reporter.first;
+  {
+    // A silent end before the end of the file must be a torn final write.
+    uint64_t size = 0;
+    s = fs_->GetFileSize(manifest, &size);
+    if (s.ok() && size > good_end) {
+      std::unique_ptr<RandomAccessFile> tail_file;
+      s = fs_->NewRandomAccessFile(manifest, FileOptions(), &tail_file);
+      const size_t n =
+          static_cast<size_t>(std::min<uint64_t>(size - good_end, 2 * log::kBlockSize));
+      std::string buf(n, '\0');
+      Slice tail;
+      if (s.ok()) s = tail_file->Read(good_end, n, &tail, buf.data());
+      if (s.ok()) s = CheckManifestTail(manifest, tail, good_end);
+    }
+    if (!s.ok()) return s;
+  }
   if (!next_file || !last_sequence) {
     return Status::Corruption("no next_file_number or last_sequence entry in MANIFEST", manifest);
   }

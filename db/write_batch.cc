@@ -39,8 +39,35 @@ inline void BeginRecord(std::string* rep, ValueType plain_tag, ValueType cf_tag,
   }
 }
 
-Status TooLarge(const char* what) {
-  return Status::InvalidArgument(what, "larger than 4 GiB - 1 bytes");
+// The size checks run before anything is copied, so a rejected call leaves
+// the batch as it was (and never reads the caller's bytes).
+Status TooLarge(const char* what, uint64_t size) {
+  return Status::InvalidArgument(std::string(what) + " is too large",
+                                 std::to_string(size) + " bytes; the limit is 4 GiB - 1");
+}
+
+// A whole batch is limited to 4 GiB - 1 bytes as well: a record's lengths
+// are 32-bit, and so are the internal key (user key + 8) and value lengths
+// of a memtable entry; a batch under the limit keeps every one of them in
+// range.
+constexpr uint64_t kMaxBatchSize = std::numeric_limits<uint32_t>::max();
+
+// Checks one record of up to two slices (size2 is ignored when what2 is
+// null) for family cf_id against the limits above.
+Status CheckRecord(const std::string& rep, uint32_t cf_id, const char* what1, size_t size1,
+                   const char* what2 = nullptr, size_t size2 = 0) {
+  if (size1 > kMaxSliceSize) return TooLarge(what1, size1);
+  if (what2 != nullptr && size2 > kMaxSliceSize) return TooLarge(what2, size2);
+  // Upper bound of the encoded record: tag, family id, length prefixes.
+  uint64_t record = 1 + (cf_id == 0 ? 0 : kMaxVarint32Length) + kMaxVarint32Length + size1;
+  if (what2 != nullptr) record += kMaxVarint32Length + size2;
+  const uint64_t now = std::max(rep.size(), kHeader);
+  if (now + record > kMaxBatchSize) {
+    return Status::InvalidArgument("WriteBatch would be too large",
+                                   std::to_string(now) + " bytes plus a record of " +
+                                       std::to_string(record) + " bytes passes 4 GiB - 1");
+  }
+  return Status::OK();
 }
 
 std::string OffsetText(size_t offset) { return "offset " + std::to_string(offset); }
@@ -93,8 +120,8 @@ void WriteBatchInternal::Append(WriteBatch* dst, const WriteBatch* src) {
 
 Status WriteBatchInternal::Put(WriteBatch* batch, uint32_t cf_id, const Slice& key,
                                const Slice& value) {
-  if (key.size() > kMaxSliceSize) return TooLarge("key");
-  if (value.size() > kMaxSliceSize) return TooLarge("value");
+  Status s = CheckRecord(batch->rep_, cf_id, "key", key.size(), "value", value.size());
+  if (!s.ok()) return s;
   std::string* rep = &batch->rep_;
   BeginRecord(rep, kTypeValue, kTypeColumnFamilyValue, cf_id);
   PutLengthPrefixedSlice(rep, key);
@@ -103,7 +130,8 @@ Status WriteBatchInternal::Put(WriteBatch* batch, uint32_t cf_id, const Slice& k
 }
 
 Status WriteBatchInternal::Delete(WriteBatch* batch, uint32_t cf_id, const Slice& key) {
-  if (key.size() > kMaxSliceSize) return TooLarge("key");
+  Status s = CheckRecord(batch->rep_, cf_id, "key", key.size());
+  if (!s.ok()) return s;
   std::string* rep = &batch->rep_;
   BeginRecord(rep, kTypeDeletion, kTypeColumnFamilyDeletion, cf_id);
   PutLengthPrefixedSlice(rep, key);
@@ -111,7 +139,8 @@ Status WriteBatchInternal::Delete(WriteBatch* batch, uint32_t cf_id, const Slice
 }
 
 Status WriteBatchInternal::SingleDelete(WriteBatch* batch, uint32_t cf_id, const Slice& key) {
-  if (key.size() > kMaxSliceSize) return TooLarge("key");
+  Status s = CheckRecord(batch->rep_, cf_id, "key", key.size());
+  if (!s.ok()) return s;
   std::string* rep = &batch->rep_;
   BeginRecord(rep, kTypeSingleDeletion, kTypeColumnFamilySingleDeletion, cf_id);
   PutLengthPrefixedSlice(rep, key);
@@ -120,8 +149,9 @@ Status WriteBatchInternal::SingleDelete(WriteBatch* batch, uint32_t cf_id, const
 
 Status WriteBatchInternal::DeleteRange(WriteBatch* batch, uint32_t cf_id, const Slice& begin_key,
                                        const Slice& end_key) {
-  if (begin_key.size() > kMaxSliceSize) return TooLarge("begin key");
-  if (end_key.size() > kMaxSliceSize) return TooLarge("end key");
+  Status s =
+      CheckRecord(batch->rep_, cf_id, "begin key", begin_key.size(), "end key", end_key.size());
+  if (!s.ok()) return s;
   std::string* rep = &batch->rep_;
   BeginRecord(rep, kTypeRangeDeletion, kTypeColumnFamilyRangeDeletion, cf_id);
   PutLengthPrefixedSlice(rep, begin_key);
@@ -131,8 +161,8 @@ Status WriteBatchInternal::DeleteRange(WriteBatch* batch, uint32_t cf_id, const 
 
 Status WriteBatchInternal::Merge(WriteBatch* batch, uint32_t cf_id, const Slice& key,
                                  const Slice& value) {
-  if (key.size() > kMaxSliceSize) return TooLarge("key");
-  if (value.size() > kMaxSliceSize) return TooLarge("value");
+  Status s = CheckRecord(batch->rep_, cf_id, "key", key.size(), "value", value.size());
+  if (!s.ok()) return s;
   std::string* rep = &batch->rep_;
   BeginRecord(rep, kTypeMerge, kTypeColumnFamilyMerge, cf_id);
   PutLengthPrefixedSlice(rep, key);
@@ -196,7 +226,8 @@ Status WriteBatch::Merge(ColumnFamilyHandle* cf, const Slice& key, const Slice& 
 }
 
 Status WriteBatch::PutLogData(const Slice& blob) {
-  if (blob.size() > kMaxSliceSize) return TooLarge("log data");
+  Status s = CheckRecord(rep_, 0, "log data", blob.size());
+  if (!s.ok()) return s;
   if (rep_.size() < kHeader) rep_.resize(kHeader);
   rep_.push_back(static_cast<char>(kTypeLogData));
   PutLengthPrefixedSlice(&rep_, blob);

@@ -60,6 +60,24 @@ bool Allocates(FaultOp op) {
   }
 }
 
+// True if spec's file filters accept path.
+bool SpecAccepts(const FaultSpec& spec, const std::string& path) {
+  if (path.empty()) return false;
+  if (!spec.name_contains.empty()) {
+    const size_t slash = path.rfind('/');
+    const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+    bool any = false;
+    for (const std::string& part : spec.name_contains) {
+      if (name.find(part) != std::string::npos) {
+        any = true;
+        break;
+      }
+    }
+    if (!any) return false;
+  }
+  return !spec.predicate || spec.predicate(path);
+}
+
 }  // namespace
 
 const char* FaultOpName(FaultOp op) {
@@ -285,6 +303,11 @@ void FaultInjectionFileSystem::ResetOpCounts() {
   for (FaultOpCounts& c : counts_) c = FaultOpCounts();
 }
 
+void FaultInjectionFileSystem::SetFaultListener(FaultListener listener) {
+  MutexLock l(&mu_);
+  listener_ = std::move(listener);
+}
+
 void FaultInjectionFileSystem::set_hide_mapped_contents(bool hide) {
   MutexLock l(&mu_);
   hide_mapped_ = hide;
@@ -294,23 +317,7 @@ bool FaultInjectionFileSystem::SpecMatches(FaultOp kind, const std::string& path
                                            const std::string& path2) const {
   mu_.AssertHeld();
   if (!spec_armed_ || (spec_.ops & FaultOpBit(kind)) == 0) return false;
-  auto accepts = [this](const std::string& p) {
-    if (p.empty()) return false;
-    if (!spec_.name_contains.empty()) {
-      const size_t slash = p.rfind('/');
-      const std::string name = slash == std::string::npos ? p : p.substr(slash + 1);
-      bool any = false;
-      for (const std::string& part : spec_.name_contains) {
-        if (name.find(part) != std::string::npos) {
-          any = true;
-          break;
-        }
-      }
-      if (!any) return false;
-    }
-    return !spec_.predicate || spec_.predicate(p);
-  };
-  return accepts(path) || accepts(path2);
+  return SpecAccepts(spec_, path) || SpecAccepts(spec_, path2);
 }
 
 bool FaultInjectionFileSystem::SpecFires() {
@@ -362,6 +369,7 @@ Status FaultInjectionFileSystem::CheckFault(FaultOp kind, const char* op, const 
   if (!s.ok()) {
     ++counts.failed;
     ++injected_faults_;
+    if (listener_) listener_(kind, where(), s);
   }
   return s;
 }
@@ -377,19 +385,28 @@ FaultInjectionFileSystem::ReadFault FaultInjectionFileSystem::CheckRead(const st
   ++spec_faults_;
   ++counts.failed;
   ++injected_faults_;
+  ReadFault fault = ReadFault::kError;
   switch (spec_.error) {
     case FaultError::kShortRead:
-      return ReadFault::kShort;
+      fault = ReadFault::kShort;
+      break;
     case FaultError::kCorruptRead:
-      return ReadFault::kCorrupt;
+      fault = ReadFault::kCorrupt;
+      break;
     case FaultError::kNoSpace:
       *error = Status::NoSpace("While reading file", path + ": injected fault");
-      return ReadFault::kError;
+      break;
     case FaultError::kIOError:
+      *error = Status::IOError("While reading file", path + ": injected fault");
       break;
   }
-  *error = Status::IOError("While reading file", path + ": injected fault");
-  return ReadFault::kError;
+  if (listener_) {
+    listener_(FaultOp::kRead, path,
+              fault == ReadFault::kShort     ? Status::Corruption("injected short read", path)
+              : fault == ReadFault::kCorrupt ? Status::Corruption("injected bit flip", path)
+                                             : *error);
+  }
+  return fault;
 }
 
 void FaultInjectionFileSystem::DamageRead(ReadFault f, size_t n, Slice* result, char* scratch) {

@@ -25,16 +25,15 @@
 //    used again).
 //  - SetFilesystemActive(false): the crash moment. Every later mutating
 //    operation (create, append, flush, sync, close, rename, delete,
-//    truncate, directory fsync) fails with IOError and changes nothing, so
-//    the DB may keep running while nothing more reaches the "disk". Reads,
-//    locks and directory listing keep working.
+//    truncate, directory fsync, allocate) fails with IOError and changes
+//    nothing, so the DB may keep running while nothing more reaches the
+//    "disk". Reads, locks and directory listing keep working.
 //  - FailAfter(n, mode): fault injection at a chosen operation. The next n
 //    mutating operations succeed; the one after fails with IOError. With
 //    FaultMode::kCrash it also deactivates the file system at that moment
 //    (a crash exactly there); with kOneShot only that operation fails.
 //    mutating_ops() counts the mutating operations attempted so far, so a
 //    test can run a workload once, count, and then walk n over the count.
-//
 //  - InjectFault(spec): a targeted fault (FaultSpec). Which operations: a
 //    mask of FaultOp kinds (create, append, flush, sync, close, rename,
 //    delete, truncate, directory fsync, allocate, directory create/delete,
@@ -50,12 +49,15 @@
 //    operations, so a test can arm a spec that never fires, run a
 //    workload, and walk the fault point over the count.
 //  - SetNoSpace(true): the disk is full. Every operation that allocates
-//    (create, append, flush, sync, allocate, directory create) fails with
-//    NoSpace until SetNoSpace(false) returns the space.
-//  - op_counts(kind): operations attempted / failed per kind.
+//    (create, append, flush, sync, allocate, directory create/delete) fails
+//    with NoSpace until SetNoSpace(false) returns the space.
+//  - op_counts(kind): operations attempted / failed per kind;
+//    SetFaultListener(fn): fn hears of every injected fault (to name it).
 //
 // Reads reach the fault through the RandomAccessFile / SequentialFile
-// wrappers' Read (and Skip). A base file that exposes mapped_contents()
+// wrappers' Read (and Skip). (A short read of a SequentialFile looks like
+// the end of the file, as its contract says; a reader can only tell by the
+// file's size.) A base file that exposes mapped_contents()
 // (POSIX with FileOptions::use_mmap_reads) lets table readers use its bytes
 // in place, bypassing Read: tests of read faults on table files must turn
 // mmap reads off (DBOptions::table_mmap_reads = false) or use a base, like
@@ -66,8 +68,9 @@
 // across each base-file-system call it records, so the bookkeeping and the
 // base never disagree; reads take it only to count and decide their fault.
 // File objects follow strata/env.h (one thread at a time; RandomAccessFile::
-// Read is thread-safe). Costs: every mutating call takes the mutex; deleting or replacing
-// a durable file copies its durable bytes into memory (to undo it later).
+// Read is thread-safe). Costs: every call that can fault takes the mutex;
+// deleting or replacing a durable file copies its durable bytes into memory
+// (to undo it later).
 //
 // Invariants:
 //  1. Every tracked name maps to a FileState; a FileState is live under at
@@ -139,7 +142,8 @@ struct FaultSpec {
   // If non-empty, only files whose base name contains one of these (for a
   // rename, either name).
   std::vector<std::string> name_contains;
-  // If set, only paths it accepts (for a rename, either path).
+  // If set, only paths it accepts (for a rename, either path). Called under
+  // the file system's mutex: it must not call back into the file system.
   std::function<bool(const std::string& path)> predicate;
   FaultError error = FaultError::kIOError;
   // Countdown mode (probability == 0): the (countdown+1)-th matching
@@ -147,7 +151,8 @@ struct FaultSpec {
   uint64_t countdown = 0;
   bool sticky = false;
   // Random mode (probability > 0): each matching operation fails with this
-  // probability, drawn from a generator seeded with seed.
+  // probability, drawn from a generator seeded with seed (which also picks
+  // the bit a kCorruptRead flips, in either mode).
   double probability = 0;
   uint64_t seed = 0;
 };
@@ -204,6 +209,13 @@ class FaultInjectionFileSystem final : public FileSystem {
   // Per-kind counters since construction or ResetOpCounts().
   FaultOpCounts op_counts(FaultOp op) const EXCLUDES(mu_);
   void ResetOpCounts() EXCLUDES(mu_);
+  // Called (under the file system's mutex: it must not call back into this
+  // file system) for every injected fault: the operation, its path (a
+  // rename's "src -> target") and the Status it fails with -- for a short
+  // or bit-flipped read, which returns OK, a Corruption describing it.
+  using FaultListener =
+      std::function<void(FaultOp op, const std::string& path, const Status& fault)>;
+  void SetFaultListener(FaultListener listener) EXCLUDES(mu_);
   // Hides the base files' mapped_contents() from readers, so every read
   // goes through Read (and its faults). Affects files opened afterwards.
   void set_hide_mapped_contents(bool hide) EXCLUDES(mu_);
@@ -306,6 +318,7 @@ class FaultInjectionFileSystem final : public FileSystem {
   std::mt19937_64 rng_ GUARDED_BY(mu_);
   bool no_space_ GUARDED_BY(mu_) = false;
   bool hide_mapped_ GUARDED_BY(mu_) = false;
+  FaultListener listener_ GUARDED_BY(mu_);
   FaultOpCounts counts_[static_cast<int>(FaultOp::kNumKinds)] GUARDED_BY(mu_);
 };
 

@@ -562,6 +562,40 @@ TEST_F(FaultInjectionFSTest, SequentialReadFaults) {
   EXPECT_EQ(fs_->op_counts(FaultOp::kOpenRead).attempted, 1u);
 }
 
+TEST_F(FaultInjectionFSTest, FaultListenerSeesEveryInjectedFault) {
+  std::vector<std::string> seen;
+  fs_->SetFaultListener([&seen](FaultOp op, const std::string& path, const Status& s) {
+    seen.push_back(std::string(FaultOpName(op)) + " " + path + " " + s.ToString());
+  });
+  Write("/d/a", "abcdef", true);
+  FaultSpec spec;
+  spec.ops = FaultOpBit(FaultOp::kRename) | FaultOpBit(FaultOp::kRead);
+  spec.sticky = true;
+  spec.error = FaultError::kShortRead;
+  fs_->InjectFault(spec);
+  EXPECT_TRUE(fs_->RenameFile("/d/a", "/d/b").IsIOError());
+  std::unique_ptr<RandomAccessFile> r;
+  ASSERT_OK(fs_->NewRandomAccessFile("/d/a", FileOptions(), &r));
+  char scratch[8];
+  Slice result;
+  ASSERT_OK(r->Read(0, 6, &result, scratch));
+  EXPECT_EQ(result.ToString(), "abc");
+  fs_->ClearFault();
+  fs_->SetNoSpace(true);
+  std::unique_ptr<WritableFile> f;
+  EXPECT_TRUE(fs_->NewWritableFile("/d/c", FileOptions(), &f).IsNoSpace());
+  fs_->SetNoSpace(false);
+  fs_->FailAfter(0, FaultMode::kOneShot);
+  EXPECT_TRUE(fs_->DeleteFile("/d/a").IsIOError());
+  ASSERT_EQ(seen.size(), 4u);
+  EXPECT_EQ(seen[0].rfind("rename /d/a -> /d/b IO error", 0), 0u) << seen[0];
+  EXPECT_EQ(seen[1].rfind("read /d/a Corruption: injected short read", 0), 0u) << seen[1];
+  EXPECT_EQ(seen[2].rfind("create /d/c IO error", 0), 0u) << seen[2];
+  EXPECT_NE(seen[2].find("no space"), std::string::npos) << seen[2];
+  EXPECT_EQ(seen[3].rfind("delete /d/a IO error", 0), 0u) << seen[3];
+  fs_->SetFaultListener(nullptr);
+}
+
 TEST_F(FaultInjectionFSTest, OpCountsPerKind) {
   fs_->ResetOpCounts();
   Write("/d/a", "abc", true);  // create, append, sync, close
