@@ -39,6 +39,35 @@ TableOutputOptions MakeOutputOptions(const std::string& dbname, const Options& o
   return o;
 }
 
+
+// Whether a file of v at from_level or deeper has user_key in its range.
+// Without the DB mutex: v is immutable and referenced by the caller.
+bool KeyInLevelsFrom(const Version* v, int from_level, const Slice& user_key) {
+  const InternalKeyComparator& icmp = v->cfd()->icmp();
+  const Comparator* ucmp = icmp.user_comparator();
+  std::string key;
+  for (int level = from_level; level < v->num_levels(); ++level) {
+    const std::vector<FileMetaData*>& files = v->files(level);
+    if (files.empty()) continue;
+    if (level == 0) {
+      // Level-0 files overlap: each one is asked.
+      for (const FileMetaData* f : files) {
+        if (ucmp->Compare(ExtractUserKey(f->smallest), user_key) <= 0 &&
+            ucmp->Compare(user_key, ExtractUserKey(f->largest)) <= 0) {
+          return true;
+        }
+      }
+      continue;
+    }
+    if (key.empty()) AppendInternalKey(&key, user_key, kMaxSequenceNumber, kValueTypeForSeek);
+    const size_t i = FindFile(icmp, files, key);
+    if (i < files.size() && ucmp->Compare(ExtractUserKey(files[i]->smallest), user_key) <= 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -308,6 +337,14 @@ Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd, MemTable* mem, VersionEdi
   o.output_level = 0;
   o.snapshots = snapshots_.GetAll();
   o.bottommost = false;
+  // Older versions of a key can only be in the tables (older memtables are
+  // flushed first): a SingleDelete meeting its Put in this memtable cancels
+  // with it only when no table has the key in its range.
+  Version* base = cfd->current();
+  base->Ref();
+  o.key_may_exist_below = [base](const Slice& user_key) {
+    return KeyInLevelsFrom(base, 0, user_key);
+  };
   mem->Ref();
   std::vector<FileMetaData> outputs;
   TableOutputStats stats;
@@ -339,6 +376,7 @@ Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd, MemTable* mem, VersionEdi
     if (s.ok() && !outputs.empty()) s = db_dir_->Fsync();
     mu_.Lock();
   }
+  base->Unref();
   mem->Unref();
   *meta_out = FileMetaData();
   if (!s.ok()) return s;
@@ -638,23 +676,10 @@ const CompactionFilter* DBImpl::CompactionFilterFor(ColumnFamilyData* cfd, bool 
   return owned->get();
 }
 
+
 bool DBImpl::KeyMayExistBelow(Compaction* c, const Slice& user_key) {
-  // Without the DB mutex: the input Version is immutable and referenced.
   if (c->bottommost()) return false;
-  const Version* v = c->input_version();
-  const InternalKeyComparator& icmp = v->cfd()->icmp();
-  const Comparator* ucmp = icmp.user_comparator();
-  for (int level = c->output_level() + 1; level < v->num_levels(); ++level) {
-    const std::vector<FileMetaData*>& files = v->files(level);
-    if (files.empty()) continue;
-    std::string key;
-    AppendInternalKey(&key, user_key, kMaxSequenceNumber, kValueTypeForSeek);
-    const size_t i = FindFile(icmp, files, key);
-    if (i < files.size() && ucmp->Compare(ExtractUserKey(files[i]->smallest), user_key) <= 0) {
-      return true;
-    }
-  }
-  return false;
+  return KeyInLevelsFrom(c->input_version(), c->output_level() + 1, user_key);
 }
 
 Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHandle* cf,

@@ -12,11 +12,21 @@
 // Put since the previous deletion of the key). As a guard against a broken
 // contract inside this input, the SingleDelete is held back until the next
 // input entry shows what lies under the Put: the pair is dropped only if that
-// is another key (or the end) or a tombstone of the key in a lower stripe.
-// Another version in the same stripe, or a Put/Merge below, means the key was
-// written more than once: the SingleDelete is then written after all (hiding
-// the rest of its stripe), so no older value is resurrected. Versions below
-// the output level are trusted to the contract, as in RocksDB.
+// is a tombstone of the key in a lower stripe, or another key (or the end)
+// when the key cannot exist below the output level. Another version in the
+// same stripe, or a Put/Merge below, means the key was written more than
+// once: the SingleDelete is then written after all (hiding the rest of its
+// stripe), so no older value is resurrected.
+//
+// Why "cannot exist below" matters even when the contract holds: with
+// Put(v1)@2 below the output level, SD@4, Put(v3)@5, an earlier compaction of
+// just @5 and @4 dropped SD@4 as hidden by the newer Put. When SD@6 later
+// meets Put@5 with nothing older in its input, dropping the pair would show
+// v1 again. (RocksDB's compaction iterator has the same two rules and, as far
+// as its code reads, the same hole; db_stress found it here.) So when older
+// versions may lie below, the SingleDelete is kept as a tombstone -- the Put
+// goes -- and cancels against the next Put it meets further down. A flush
+// asks the same question of every level.
 //
 // Merges. At the first operand of a key in a stripe the whole run is handed
 // to MergeHelper, which reads it (and the Put or deletion under it in the
@@ -305,8 +315,14 @@ void CompactionIterator::Rep::FindNext() {
     }
     if (!has_cur_key || !ucmp->Equal(p.user_key, cur_user_key)) {
       if (sd_pending) {
-        // Nothing older of the key in the input: the pair goes.
         sd_pending = false;
+        if (!KeyCannotExistBelow(cur_user_key)) {
+          // Nothing older in the input, but the key may have older versions
+          // below the output level: the SingleDelete stays (see the top).
+          ++stats.num_dropped_hidden;
+          EmitSaved();
+          return;
+        }
         ++stats.num_single_delete_pairs;
       }
       StartKey(p.user_key);
@@ -428,8 +444,13 @@ void CompactionIterator::Rep::FindNext() {
     EmitSaved();
     return;
   }
-  if (sd_pending) {
+  if (sd_pending && status.ok()) {
     sd_pending = false;
+    if (!KeyCannotExistBelow(cur_user_key)) {
+      ++stats.num_dropped_hidden;
+      EmitSaved();
+      return;
+    }
     ++stats.num_single_delete_pairs;
   }
 }

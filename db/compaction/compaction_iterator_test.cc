@@ -361,24 +361,67 @@ TEST(CompactionIteratorTest, DeletionWithTimestampTypeTreatedAsDeletion) {
 
 // ---- single deletes ----
 
+const auto kNothingBelow = [](const Slice&) { return false; };
+
 TEST(CompactionIteratorTest, SingleDeleteMeetsPutBothDropped) {
   auto in = Build(
       {{"a", 2, kTypeSingleDeletion, ""}, {"a", 1, kTypeValue, "v"}, {"b", 1, kTypeValue, "b"}});
-  // Not bottommost, key may exist below: still dropped (the pair annihilates).
-  RunResult r = Compact(in, kNoSnapshots, false);
+  // Not bottommost, but the key is nowhere below: the pair annihilates.
+  RunResult r = Compact(in, kNoSnapshots, false, kNothingBelow);
   ASSERT_OK(r.status);
   EXPECT_EQ("b@1:1", r.Keys());
-  EXPECT_EQ(1u, r.stats.num_single_delete_pairs);
+  // (Nothing below: the SingleDelete goes as any tombstone would, with all
+  // it covers.)
+  EXPECT_EQ(1u, r.stats.num_dropped_deletions + r.stats.num_single_delete_pairs);
   CheckAccounting(r, in.size());
+}
+
+// The key may have older versions below the output level: the SingleDelete
+// stays as a tombstone (the Put goes), since a deletion between those
+// versions and the Put may have been dropped by an earlier compaction.
+TEST(CompactionIteratorTest, SingleDeleteKeptWhenKeyMayExistBelow) {
+  auto in = Build(
+      {{"a", 2, kTypeSingleDeletion, ""}, {"a", 1, kTypeValue, "v"}, {"b", 1, kTypeValue, "b"}});
+  RunResult r = Compact(in, kNoSnapshots, false);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("a@2:7 b@1:1", r.Keys());
+  EXPECT_EQ(0u, r.stats.num_single_delete_pairs);
+  CheckAccounting(r, in.size());
+  r = Compact(in, kNoSnapshots, false, [](const Slice& k) { return k == Slice("a"); });
+  EXPECT_EQ("a@2:7 b@1:1", r.Keys());
+}
+
+// db_stress's finding: Put(v1)@2 lies below the output level; SD@4 and
+// Put(v3)@5 are compacted together first (SD@4 is hidden by the newer Put
+// and dropped); then SD@6 meets Put@5 with nothing older in its input.
+// Dropping that pair would bring v1 back.
+TEST(CompactionIteratorTest, SingleDeleteCyclesDoNotResurrectAnOlderPut) {
+  auto first =
+      Compact(Build({{"a", 5, kTypeValue, "v3"}, {"a", 4, kTypeSingleDeletion, ""}}), kNoSnapshots,
+              false);
+  ASSERT_OK(first.status);
+  EXPECT_EQ("a@5:1", first.Keys());
+  auto second = Compact(Build({{"a", 6, kTypeSingleDeletion, ""}, {"a", 5, kTypeValue, "v3"}}),
+                        kNoSnapshots, false);
+  ASSERT_OK(second.status);
+  EXPECT_EQ("a@6:7", second.Keys());  // still covers Put(v1)@2 below
+  // The kept SingleDelete then meets Put@2 where nothing is below it.
+  auto third = Compact(Build({{"a", 6, kTypeSingleDeletion, ""}, {"a", 2, kTypeValue, "v1"}}),
+                       kNoSnapshots, false, kNothingBelow);
+  ASSERT_OK(third.status);
+  EXPECT_EQ("", third.Keys());
 }
 
 TEST(CompactionIteratorTest, SingleDeletePairAtEndOfInput) {
   auto in = Build({{"a", 2, kTypeSingleDeletion, ""}, {"a", 1, kTypeValue, "v"}});
-  RunResult r = Compact(in, kNoSnapshots, false);
+  RunResult r = Compact(in, kNoSnapshots, false, kNothingBelow);
   ASSERT_OK(r.status);
   EXPECT_EQ("", r.Keys());
-  EXPECT_EQ(1u, r.stats.num_single_delete_pairs);
+  EXPECT_EQ(1u, r.stats.num_dropped_deletions + r.stats.num_single_delete_pairs);
   CheckAccounting(r, in.size());
+  r = Compact(in, kNoSnapshots, false);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("a@2:7", r.Keys());
 }
 
 TEST(CompactionIteratorTest, SingleDeleteAndPutSeparatedBySnapshotKept) {
@@ -435,7 +478,7 @@ TEST(CompactionIteratorTest, SingleDeleteUnderMergeStillPairsWithPut) {
                    {"a", 3, kTypeSingleDeletion, ""},
                    {"a", 2, kTypeValue, ""},
                    {"b", 1, kTypeValue, ""}});
-  RunResult r = Compact(in, kNoSnapshots, false);
+  RunResult r = Compact(in, kNoSnapshots, false, kNothingBelow);
   ASSERT_OK(r.status);
   EXPECT_EQ("a@4:2 b@1:1", r.Keys());
   EXPECT_EQ(1u, r.stats.num_single_delete_pairs);
@@ -563,14 +606,14 @@ TEST(CompactionIteratorTest, SeekToFirstRestarts) {
                            {"a", 1, kTypeValue, ""},
                            {"b", 3, kTypeValue, ""},
                            {"b", 2, kTypeValue, ""}}));
-  CompactionIterator ci(&it, BytewiseComparator(), {}, false);
+  CompactionIterator ci(&it, BytewiseComparator(), {}, false, kNothingBelow);
   for (int round = 0; round < 2; ++round) {
     std::string got;
     for (ci.SeekToFirst(); ci.Valid(); ci.Next()) got += Render(ci.key()) + " ";
     EXPECT_EQ("b@3:1 ", got);
     ASSERT_OK(ci.status());
     EXPECT_EQ(4u, ci.stats().num_input_records);
-    EXPECT_EQ(1u, ci.stats().num_single_delete_pairs);
+    EXPECT_EQ(1u, ci.stats().num_dropped_deletions + ci.stats().num_single_delete_pairs);
   }
 }
 
@@ -1202,6 +1245,7 @@ TEST(CompactionIteratorTest, SingleDeleteWhosePutIsRangeDeleted) {
   auto in = Build({{"a", 6, kTypeSingleDeletion, ""}, {"a", 4, kTypeValue, "v4"}});
   CompactionIteratorOptions o;
   o.range_del_agg = &agg;
+  o.key_may_exist_below = kNothingBelow;
   RunResult r = CompactWith(in, o);
   ASSERT_OK(r.status);
   // The pair goes; the tombstone (written by the caller) still covers

@@ -1,0 +1,447 @@
+// db_crashtest: the crash-test driver. Round after round on the same DB it
+// starts db_stress with random (sane) options, SIGKILLs it after a random
+// delay -- so kills land during writes, flushes, compactions and MANIFEST
+// switches, which the tiny buffers make constant -- and then runs
+// db_stress --verify_only on the same DB and expected state, which must
+// pass: a SIGKILL loses nothing acknowledged even with sync=0, since an
+// acknowledged write is in the OS page cache (or a shared memory map).
+//
+// Modes: sync (WriteOptions.sync=1; one round in three also simulates power
+// losses, which must lose nothing acknowledged) and nosync (sync=0 with
+// db_stress's in-process power-loss simulation and its prefix check); "both"
+// splits the time between them. Some rounds let db_stress finish on its own instead
+// (it must then exit 0). On a failure the driver stops, keeps the DB, the
+// expected state and the logs, prints their paths and exits 1.
+//
+// The kill respects db_stress's recovery window (tools/db_stress_shared.h).
+// Thread-safety: single-threaded.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tools/db_stress_shared.h"
+
+namespace strata {
+namespace stress {
+namespace {
+
+struct DriverFlags {
+  std::string mode = "both";
+  double duration = 600;
+  std::string dir;
+  std::string stress;
+  uint64_t seed = 0;
+  int min_kill_ms = 500;
+  int max_kill_ms = 5000;
+  uint64_t max_key = 8192;
+  int max_threads = 4;
+  bool keep = false;
+  bool dir_created = false;        // by mkdtemp: removed whole on success
+  std::vector<std::string> extra;  // --stress_arg=... passed through
+};
+DriverFlags DF;
+
+struct Totals {
+  uint64_t rounds = 0, kills = 0, clean_exits = 0, ops = 0, power_losses = 0, keys_verified = 0,
+           failures = 0;
+};
+
+double Now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::string SelfDir() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (n <= 0) return ".";
+  buf[n] = 0;
+  std::string p(buf);
+  size_t slash = p.rfind('/');
+  return slash == std::string::npos ? "." : p.substr(0, slash);
+}
+
+[[noreturn]] void Usage(const char* msg) {
+  fprintf(stderr, "db_crashtest: %s\n", msg);
+  fprintf(stderr,
+          "usage: db_crashtest [--mode=sync|nosync|both] [--duration=SECS] [--dir=DIR]\n"
+          "  [--stress=PATH_TO_DB_STRESS] [--seed=N] [--min_kill_ms=N] [--max_kill_ms=N]\n"
+          "  [--max_key=N] [--max_threads=N] [--keep=0|1] [--stress_arg=--flag=value ...]\n");
+  exit(2);
+}
+
+void ParseFlags(int argc, char** argv) {
+  bool seed_given = false;
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    auto val = [&](const char* name, std::string* out) {
+      std::string p = std::string("--") + name + "=";
+      if (a.compare(0, p.size(), p) != 0) return false;
+      *out = a.substr(p.size());
+      return true;
+    };
+    std::string v;
+    if (val("mode", &DF.mode) || val("dir", &DF.dir) || val("stress", &DF.stress)) continue;
+    if (val("duration", &v)) {
+      DF.duration = strtod(v.c_str(), nullptr);
+    } else if (val("seed", &v)) {
+      DF.seed = strtoull(v.c_str(), nullptr, 10);
+      seed_given = true;
+    } else if (val("min_kill_ms", &v)) {
+      DF.min_kill_ms = atoi(v.c_str());
+    } else if (val("max_kill_ms", &v)) {
+      DF.max_kill_ms = atoi(v.c_str());
+    } else if (val("max_key", &v)) {
+      DF.max_key = strtoull(v.c_str(), nullptr, 10);
+    } else if (val("max_threads", &v)) {
+      DF.max_threads = atoi(v.c_str());
+    } else if (val("keep", &v)) {
+      DF.keep = v == "1" || v == "true";
+    } else if (val("stress_arg", &v)) {
+      DF.extra.push_back(v);
+    } else {
+      fprintf(stderr, "db_crashtest: unknown flag %s\n", a.c_str());
+      Usage("bad flag");
+    }
+  }
+  if (DF.mode != "sync" && DF.mode != "nosync" && DF.mode != "both") Usage("bad --mode");
+  if (DF.min_kill_ms < 1 || DF.max_kill_ms < DF.min_kill_ms) Usage("bad kill delays");
+  if (DF.max_threads < 1) Usage("bad --max_threads");
+  if (DF.stress.empty()) DF.stress = SelfDir() + "/db_stress";
+  if (access(DF.stress.c_str(), X_OK) != 0) {
+    fprintf(stderr, "db_crashtest: cannot run %s\n", DF.stress.c_str());
+    exit(2);
+  }
+  if (!seed_given) {
+    DF.seed = std::random_device{}() ^
+              static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  }
+  if (DF.dir.empty()) {
+    const char* tmp = getenv("TMPDIR");
+    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/strata_crashtest_XXXXXX";
+    std::vector<char> buf(templ.begin(), templ.end());
+    buf.push_back(0);
+    if (mkdtemp(buf.data()) == nullptr) {
+      perror("mkdtemp");
+      exit(2);
+    }
+    DF.dir = buf.data();
+    DF.dir_created = true;
+  } else {
+    mkdir(DF.dir.c_str(), 0755);
+  }
+}
+
+// Starts db_stress with args, its stdout and stderr appended to log.
+pid_t Spawn(const std::vector<std::string>& args, const std::string& log) {
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid < 0) {
+    perror("fork");
+    exit(2);
+  }
+  if (pid == 0) {
+    int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd >= 0) {
+      dup2(fd, 1);
+      dup2(fd, 2);
+      close(fd);
+    }
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(DF.stress.c_str()));
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(DF.stress.c_str(), argv.data());
+    perror("execv");
+    _exit(127);
+  }
+  return pid;
+}
+
+std::string DescribeStatus(int status) {
+  char buf[64];
+  if (WIFEXITED(status)) {
+    snprintf(buf, sizeof(buf), "exit %d", WEXITSTATUS(status));
+  } else if (WIFSIGNALED(status)) {
+    snprintf(buf, sizeof(buf), "signal %d", WTERMSIG(status));
+  } else {
+    snprintf(buf, sizeof(buf), "status 0x%x", status);
+  }
+  return buf;
+}
+
+// Waits up to `secs` for pid; true (and *status) if it exited.
+bool WaitFor(pid_t pid, double secs, int* status) {
+  double end = Now() + secs;
+  for (;;) {
+    pid_t r = waitpid(pid, status, WNOHANG);
+    if (r == pid) return true;
+    if (Now() >= end) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+void PrintTail(const std::string& log) {
+  FILE* f = fopen(log.c_str(), "r");
+  if (!f) return;
+  std::vector<std::string> lines;
+  char buf[4096];
+  while (fgets(buf, sizeof(buf), f)) {
+    lines.push_back(buf);
+    if (lines.size() > 40) lines.erase(lines.begin());
+  }
+  fclose(f);
+  printf("---- last lines of %s ----\n", log.c_str());
+  for (const std::string& l : lines) fputs(l.c_str(), stdout);
+  printf("----\n");
+}
+
+ControlBlock* MapControl(const std::string& expected_dir) {
+  mkdir(expected_dir.c_str(), 0755);
+  std::string path = expected_dir + "/" + kControlFileName;
+  int fd = open(path.c_str(), O_RDWR | O_CREAT, 0644);
+  if (fd < 0 || ftruncate(fd, sizeof(ControlBlock)) != 0) {
+    perror(path.c_str());
+    exit(2);
+  }
+  void* p = mmap(nullptr, sizeof(ControlBlock), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  close(fd);
+  if (p == MAP_FAILED) {
+    perror("mmap");
+    exit(2);
+  }
+  return static_cast<ControlBlock*>(p);
+}
+
+// rm -rf path.
+int RemoveTree(const std::string& path) {
+  std::vector<char> p(path.begin(), path.end());
+  p.push_back(0);
+  pid_t pid = fork();
+  if (pid == 0) {
+    execlp("rm", "rm", "-rf", p.data(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  if (pid > 0) waitpid(pid, &status, 0);
+  return status;
+}
+
+// Runs one mode for `secs`; returns false on a failure (paths printed).
+bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals* totals) {
+  const bool nosync = mode == "nosync";
+  std::string base = DF.dir + "/" + mode;
+  mkdir(base.c_str(), 0755);
+  std::string db = base + "/db", expected = base + "/expected";
+  // Start from nothing (done here, not by db_stress, so no kill can land
+  // between wiping the DB and wiping its expected state).
+  RemoveTree(db);
+  RemoveTree(expected);
+  ControlBlock* control = MapControl(expected);
+  auto uni = [&](uint64_t lo, uint64_t hi) { return lo + rng() % (hi - lo + 1); };
+  double end = Now() + secs;
+  Totals t;
+  bool ok = true;
+  for (uint64_t round = 1; ok && Now() + DF.min_kill_ms / 1000.0 < end; round++) {
+    uint64_t stress_seed = rng();
+    int threads = static_cast<int>(uni(1, static_cast<uint64_t>(DF.max_threads)));
+    std::vector<std::string> args = {
+        "--db=" + db,
+        "--expected_dir=" + expected,
+        "--max_key=" + std::to_string(DF.max_key),
+        "--seed=" + std::to_string(stress_seed),
+        "--threads=" + std::to_string(threads),
+        "--sync=" + std::string(nosync ? "0" : "1"),
+        "--write_buffer_size=" + std::to_string(uni(16, 256) << 10),
+        "--target_file_size_base=" + std::to_string(uni(32, 512) << 10),
+        "--max_bytes_for_level_base=" + std::to_string(uni(128, 2048) << 10),
+        "--level0_file_num_compaction_trigger=" + std::to_string(uni(2, 6)),
+        "--max_write_buffer_number=" + std::to_string(uni(2, 4)),
+        "--max_background_jobs=" + std::to_string(uni(1, 4)),
+        "--wal_mmap_writes=" + std::to_string(uni(0, 1)),
+        "--flush_one_in=" + std::to_string(uni(500, 5000)),
+        "--compact_range_one_in=" + std::to_string(uni(1000, 10000)),
+    };
+    const char* comps[] = {"none", "snappy", "lz4", "zstd"};
+    args.push_back(std::string("--compression=") + comps[uni(0, 3)]);
+    if (uni(0, 3) == 0) args.push_back("--reopen=" + std::to_string(uni(2000, 20000)));
+    // nosync: always power losses (prefix rule); sync: in one round of three
+    // (nothing acknowledged may be lost).
+    if (nosync || uni(0, 2) == 0) {
+      args.push_back("--simulate_power_loss_one_in=" + std::to_string(uni(2000, 20000)));
+    }
+    for (const std::string& e : DF.extra) args.push_back(e);
+
+    // One round in eight lets db_stress finish by itself.
+    bool clean = uni(0, 7) == 0;
+    int delay_ms = static_cast<int>(
+        uni(static_cast<uint64_t>(DF.min_kill_ms), static_cast<uint64_t>(DF.max_kill_ms)));
+    double left_ms = (end - Now()) * 1000;
+    if (delay_ms > left_ms) delay_ms = static_cast<int>(std::max(left_ms, 1.0));
+    char dur[32];
+    snprintf(dur, sizeof(dur), "--duration=%.3f", clean ? delay_ms / 1000.0 : 86400.0);
+    args.push_back(dur);
+
+    std::string log = base + "/round-" + std::to_string(round) + ".log";
+    unlink(log.c_str());
+    std::string cmd = DF.stress;
+    for (const std::string& a : args) cmd += " " + a;
+    {
+      FILE* f = fopen(log.c_str(), "w");
+      if (f) {
+        fprintf(f, "command: %s\n", cmd.c_str());
+        fclose(f);
+      }
+    }
+    pid_t pid = Spawn(args, log);
+    int status = 0;
+    bool exited = WaitFor(pid, clean ? delay_ms / 1000.0 + 120 : delay_ms / 1000.0, &status);
+    bool killed = false;
+    std::string what;
+    if (!exited && !clean) {
+      // Kill outside db_stress's recovery window.
+      for (;;) {
+        uint32_t idle = kIdle;
+        if (control->recovery.compare_exchange_strong(idle, kKilling)) break;
+        if (WaitFor(pid, 0.001, &status)) {
+          exited = true;
+          break;
+        }
+      }
+      if (!exited) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        killed = true;
+      }
+    } else if (!exited) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      what = "did not finish in time";
+      ok = false;
+    }
+    uint64_t ops = control->ops_done.load();
+    if (!killed && ok) {
+      if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        what = "db_stress failed (" + DescribeStatus(status) + ")";
+        ok = false;
+      } else {
+        t.clean_exits++;
+      }
+    }
+    if (killed) t.kills++;
+    if (ok && control->failures.load() != 0) {
+      what = "db_stress reported a verification failure (before the kill)";
+      ok = false;
+    }
+    t.ops += ops;
+    t.power_losses += control->power_losses.load();
+    t.keys_verified += control->keys_verified.load();
+    t.rounds++;
+    std::string vlog = base + "/verify-" + std::to_string(round) + ".log";
+    if (ok) {
+      // Verify what the run (killed or not) left behind.
+      unlink(vlog.c_str());
+      std::vector<std::string> vargs = {"--db=" + db, "--expected_dir=" + expected,
+                                        "--max_key=" + std::to_string(DF.max_key),
+                                        "--verify_only=1"};
+      pid_t vpid = Spawn(vargs, vlog);
+      int vstatus = 0;
+      if (!WaitFor(vpid, 600, &vstatus)) {
+        kill(vpid, SIGKILL);
+        waitpid(vpid, &vstatus, 0);
+        what = "verify_only hung";
+        ok = false;
+      } else if (!WIFEXITED(vstatus) || WEXITSTATUS(vstatus) != 0) {
+        what = "verify_only failed (" + DescribeStatus(vstatus) + ")";
+        ok = false;
+      }
+      t.keys_verified += control->keys_verified.load();
+    }
+    printf("[%s] round %" PRIu64 ": seed=%" PRIu64 " threads=%d %s after %d ms, ops=%" PRIu64
+           ", verify %s\n",
+           mode.c_str(), round, stress_seed, threads, killed ? "killed" : "exited", delay_ms, ops,
+           ok ? "ok" : "FAILED");
+    fflush(stdout);
+    if (!ok) {
+      t.failures++;
+      printf("FAILURE in mode %s round %" PRIu64 ": %s\n", mode.c_str(), round, what.c_str());
+      printf("  stress command: %s\n", cmd.c_str());
+      printf("  kept: db=%s expected=%s logs=%s %s\n", db.c_str(), expected.c_str(), log.c_str(),
+             vlog.c_str());
+      PrintTail(log);
+      if (access(vlog.c_str(), R_OK) == 0) PrintTail(vlog);
+    } else {
+      unlink(log.c_str());
+      unlink(vlog.c_str());
+    }
+  }
+  printf("[%s] totals: rounds=%" PRIu64 " kills=%" PRIu64 " clean_exits=%" PRIu64 " ops=%" PRIu64
+         " power_losses=%" PRIu64 " keys_verified=%" PRIu64 " failures=%" PRIu64 "\n",
+         mode.c_str(), t.rounds, t.kills, t.clean_exits, t.ops, t.power_losses, t.keys_verified,
+         t.failures);
+  fflush(stdout);
+  totals->rounds += t.rounds;
+  totals->kills += t.kills;
+  totals->clean_exits += t.clean_exits;
+  totals->ops += t.ops;
+  totals->power_losses += t.power_losses;
+  totals->keys_verified += t.keys_verified;
+  totals->failures += t.failures;
+  munmap(control, sizeof(ControlBlock));
+  return ok;
+}
+
+int Main(int argc, char** argv) {
+  ParseFlags(argc, argv);
+  printf("db_crashtest: mode=%s duration=%.0fs seed=%" PRIu64 " dir=%s stress=%s\n",
+         DF.mode.c_str(), DF.duration, DF.seed, DF.dir.c_str(), DF.stress.c_str());
+  fflush(stdout);
+  std::mt19937_64 rng(DF.seed);
+  Totals totals;
+  bool ok = true;
+  std::vector<std::string> modes;
+  if (DF.mode == "both") {
+    modes = {"sync", "nosync"};
+  } else {
+    modes = {DF.mode};
+  }
+  for (const std::string& m : modes) {
+    ok = RunMode(m, DF.duration / static_cast<double>(modes.size()), rng, &totals);
+    if (!ok) break;
+  }
+  printf("db_crashtest totals: rounds=%" PRIu64 " kills=%" PRIu64 " clean_exits=%" PRIu64
+         " ops=%" PRIu64 " power_losses=%" PRIu64 " keys_verified=%" PRIu64 " failures=%" PRIu64
+         " -> %s\n",
+         totals.rounds, totals.kills, totals.clean_exits, totals.ops, totals.power_losses,
+         totals.keys_verified, totals.failures, ok ? "PASS" : "FAIL");
+  if (ok && !DF.keep) {
+    if (DF.dir_created) {
+      RemoveTree(DF.dir);
+    } else {
+      for (const std::string& m : modes) RemoveTree(DF.dir + "/" + m);
+    }
+  } else {
+    printf("db_crashtest: kept %s\n", DF.dir.c_str());
+  }
+  fflush(stdout);
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace stress
+}  // namespace strata
+
+int main(int argc, char** argv) { return strata::stress::Main(argc, argv); }

@@ -1,0 +1,1346 @@
+// db_stress: random concurrent operations on a Strata DB, every read checked
+// against an expected state that survives the process being killed.
+//
+// Keys are "k" + 12 decimal digits over [0, --max_key), grouped in stripes of
+// kStripe consecutive keys; one mutex per stripe. A thread holds a stripe's
+// mutex while it writes keys of the stripe (and updates their expected
+// values) and while it reads them, so every read is checked exactly. Every
+// operation stays inside one stripe (DeleteRange, WriteBatch, MultiGet and
+// iterator ranges too), so no thread ever holds two stripe locks.
+//
+// Values: f(key, base) for a 32-bit base != 0 (0 means "absent"): the base
+// in hex, the key, then filler derived from both, so a value read under the
+// wrong key or a torn value is detected. Merges use the "put" operator (the
+// last operand wins), so a merge sets the key to f(key, new base) as well.
+//
+// Key classes: keys with k % 8 == 7 are single-delete keys: they only ever
+// get Put when absent and SingleDelete when present, and no DeleteRange
+// covers them (unless --sd_delete_range), so SingleDelete is always legal.
+// --single_delete=0 makes them ordinary keys.
+//
+// Expected state (--expected_dir/EXPECTED, mmap'd MAP_SHARED): per key the
+// committed base, a pending base and a pending flag. A writer sets pending
+// before it issues the write and resolves it after the DB acknowledged it,
+// so after a kill a pending key may hold either base; the next run resolves
+// it from the DB before doing anything else.
+//
+// Power-loss mode (--simulate_power_loss_one_in=N): the DB runs on a
+// FaultInjectionFileSystem over POSIX; each thread owns the stripes s with
+// s % threads == its id and logs its acknowledged writes in order. One write
+// in N deactivates the file system (the crash moment); the threads stop, the
+// DB is closed, the unsynced data dropped and the DB reopened. The recovered
+// state must then be explained, per thread, by one prefix of its log (with
+// --sync=1: a prefix containing every acknowledged write).
+//
+// Thread-safety: a single process; the shared state is the stripe mutexes,
+// the expected state (atomics) and a few global atomics.
+// Exit status: 0 when no verification failed, 1 otherwise, 2 on bad usage or
+// an environment error.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "env/fault_injection_fs.h"
+#include "strata/db.h"
+#include "strata/env.h"
+#include "strata/iterator.h"
+#include "strata/merge_operator.h"
+#include "strata/options.h"
+#include "strata/snapshot.h"
+#include "strata/status.h"
+#include "strata/write_batch.h"
+#include "tools/db_stress_shared.h"
+
+namespace strata {
+namespace stress {
+namespace {
+
+constexpr uint64_t kStripe = 16;
+constexpr uint32_t kAbsent = 0;
+
+// ---------------------------------------------------------------- flags ----
+
+struct Flags {
+  std::string db;
+  std::string expected_dir;
+  int threads = 4;
+  uint64_t ops_per_thread = 0;  // 0 = until --duration
+  double duration = 0;          // seconds; 0 = until --ops_per_thread
+  uint64_t max_key = 16384;
+  bool sync = false;
+  bool disable_wal = false;
+  uint64_t write_buffer_size = 64 << 10;
+  uint64_t target_file_size_base = 128 << 10;
+  uint64_t max_bytes_for_level_base = 512 << 10;
+  int level0_file_num_compaction_trigger = 4;
+  int max_background_jobs = 2;
+  int max_write_buffer_number = 2;
+  std::string compression = "snappy";
+  bool wal_mmap_writes = true;
+  uint64_t reopen = 0;  // close + reopen every N ops (all threads together)
+  bool verify_only = false;
+  uint64_t seed = 0;
+  bool destroy_db_initially = false;
+  uint64_t simulate_power_loss_one_in = 0;
+  uint64_t flush_one_in = 2000;
+  uint64_t compact_range_one_in = 4000;
+  int inject_bug_for_test = 0;
+  bool sd_delete_range = false;  // DeleteRange may cover single-delete keys
+  bool single_delete = true;     // false: no single-delete keys at all
+  // Percentages of the operation mix (normalized by their sum).
+  int put_pct = 30;
+  int delete_pct = 8;
+  int delrange_pct = 2;
+  int merge_pct = 10;
+  int batch_pct = 5;
+  int get_pct = 20;
+  int multiget_pct = 8;
+  int iter_pct = 12;
+  int snapshot_pct = 5;
+};
+
+Flags FLAGS;
+
+bool ParseFlag(const char* arg, const char* name, std::string* value) {
+  size_t n = strlen(name);
+  if (strncmp(arg, "--", 2) != 0 || strncmp(arg + 2, name, n) != 0 || arg[2 + n] != '=') {
+    return false;
+  }
+  *value = arg + 3 + n;
+  return true;
+}
+
+[[noreturn]] void Usage(const char* msg) {
+  fprintf(stderr, "db_stress: %s\n", msg);
+  fprintf(stderr,
+          "usage: db_stress --db=DIR --expected_dir=DIR [--threads=N] [--duration=SECS |\n"
+          "  --ops_per_thread=N] [--max_key=N] [--sync=0|1] [--disable_wal=0|1]\n"
+          "  [--write_buffer_size=B] [--target_file_size_base=B] [--max_bytes_for_level_base=B]\n"
+          "  [--level0_file_num_compaction_trigger=N] [--max_background_jobs=N]\n"
+          "  [--max_write_buffer_number=N] [--compression=none|snappy|lz4|zstd]\n"
+          "  [--wal_mmap_writes=0|1] [--reopen=N] [--verify_only=0|1] [--seed=N]\n"
+          "  [--destroy_db_initially=0|1] [--simulate_power_loss_one_in=N]\n"
+          "  [--flush_one_in=N] [--compact_range_one_in=N] [--inject_bug_for_test=0|1|2]\n"
+          "  [--single_delete=0|1] [--sd_delete_range=0|1]\n"
+          "  [--put_pct= --delete_pct= --delrange_pct= --merge_pct= --batch_pct= --get_pct=\n"
+          "   --multiget_pct= --iter_pct= --snapshot_pct=]\n");
+  exit(2);
+}
+
+void ParseFlags(int argc, char** argv) {
+  struct U64 {
+    const char* name;
+    uint64_t* v;
+  };
+  struct Int {
+    const char* name;
+    int* v;
+  };
+  struct Bool {
+    const char* name;
+    bool* v;
+  };
+  const U64 u64s[] = {{"ops_per_thread", &FLAGS.ops_per_thread},
+                      {"max_key", &FLAGS.max_key},
+                      {"write_buffer_size", &FLAGS.write_buffer_size},
+                      {"target_file_size_base", &FLAGS.target_file_size_base},
+                      {"max_bytes_for_level_base", &FLAGS.max_bytes_for_level_base},
+                      {"reopen", &FLAGS.reopen},
+                      {"seed", &FLAGS.seed},
+                      {"simulate_power_loss_one_in", &FLAGS.simulate_power_loss_one_in},
+                      {"flush_one_in", &FLAGS.flush_one_in},
+                      {"compact_range_one_in", &FLAGS.compact_range_one_in}};
+  const Int ints[] = {
+      {"threads", &FLAGS.threads},
+      {"level0_file_num_compaction_trigger", &FLAGS.level0_file_num_compaction_trigger},
+      {"max_background_jobs", &FLAGS.max_background_jobs},
+      {"max_write_buffer_number", &FLAGS.max_write_buffer_number},
+      {"inject_bug_for_test", &FLAGS.inject_bug_for_test},
+      {"put_pct", &FLAGS.put_pct},
+      {"delete_pct", &FLAGS.delete_pct},
+      {"delrange_pct", &FLAGS.delrange_pct},
+      {"merge_pct", &FLAGS.merge_pct},
+      {"batch_pct", &FLAGS.batch_pct},
+      {"get_pct", &FLAGS.get_pct},
+      {"multiget_pct", &FLAGS.multiget_pct},
+      {"iter_pct", &FLAGS.iter_pct},
+      {"snapshot_pct", &FLAGS.snapshot_pct}};
+  const Bool bools[] = {{"sync", &FLAGS.sync},
+                        {"disable_wal", &FLAGS.disable_wal},
+                        {"wal_mmap_writes", &FLAGS.wal_mmap_writes},
+                        {"verify_only", &FLAGS.verify_only},
+                        {"destroy_db_initially", &FLAGS.destroy_db_initially},
+                        {"sd_delete_range", &FLAGS.sd_delete_range},
+                        {"single_delete", &FLAGS.single_delete}};
+  bool seed_given = false;
+  for (int i = 1; i < argc; i++) {
+    std::string v;
+    const char* a = argv[i];
+    bool matched = false;
+    if (ParseFlag(a, "db", &FLAGS.db) || ParseFlag(a, "expected_dir", &FLAGS.expected_dir) ||
+        ParseFlag(a, "compression", &FLAGS.compression)) {
+      continue;
+    }
+    if (ParseFlag(a, "duration", &v)) {
+      FLAGS.duration = strtod(v.c_str(), nullptr);
+      continue;
+    }
+    for (const U64& f : u64s) {
+      if (ParseFlag(a, f.name, &v)) {
+        *f.v = strtoull(v.c_str(), nullptr, 10);
+        matched = true;
+        if (f.v == &FLAGS.seed) seed_given = true;
+      }
+    }
+    for (const Int& f : ints) {
+      if (ParseFlag(a, f.name, &v)) {
+        *f.v = atoi(v.c_str());
+        matched = true;
+      }
+    }
+    for (const Bool& f : bools) {
+      if (ParseFlag(a, f.name, &v)) {
+        *f.v = (v == "1" || v == "true");
+        matched = true;
+      }
+    }
+    if (!matched) {
+      fprintf(stderr, "db_stress: unknown flag %s\n", a);
+      Usage("bad flag");
+    }
+  }
+  if (FLAGS.db.empty() || FLAGS.expected_dir.empty()) Usage("--db and --expected_dir are needed");
+  if (FLAGS.threads < 1) Usage("--threads must be >= 1");
+  if (FLAGS.max_key < kStripe) FLAGS.max_key = kStripe;
+  FLAGS.max_key = (FLAGS.max_key + kStripe - 1) / kStripe * kStripe;
+  if (FLAGS.max_key / kStripe < static_cast<uint64_t>(FLAGS.threads)) {
+    Usage("--max_key must give every thread a stripe (max_key >= 16 * threads)");
+  }
+  if (FLAGS.ops_per_thread == 0 && FLAGS.duration <= 0) FLAGS.ops_per_thread = 10000;
+  if (!seed_given) {
+    FLAGS.seed = std::random_device{}() ^
+                 static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  }
+}
+
+// --------------------------------------------------------- keys, values ----
+
+std::string Key(uint64_t k) {
+  char buf[32];
+  snprintf(buf, sizeof(buf), "k%012" PRIu64, k);
+  return buf;
+}
+
+// Parses a key made by Key(); false if malformed.
+bool ParseKey(const Slice& s, uint64_t* k) {
+  if (s.size() != 13 || s[0] != 'k') return false;
+  uint64_t v = 0;
+  for (size_t i = 1; i < 13; i++) {
+    if (s[i] < '0' || s[i] > '9') return false;
+    v = v * 10 + static_cast<uint64_t>(s[i] - '0');
+  }
+  *k = v;
+  return true;
+}
+
+std::string Value(uint64_t k, uint32_t base) {
+  char buf[64];
+  snprintf(buf, sizeof(buf), "%08x|k%012" PRIu64 "|", base, k);
+  std::string v = buf;
+  size_t filler = (static_cast<uint64_t>(base) * 7 + k) % 48;
+  for (size_t i = 0; i < filler; i++) {
+    v.push_back(static_cast<char>('a' + (base + i * 31 + k) % 26));
+  }
+  return v;
+}
+
+// The base of a value of key k; false if the value is not f(k, base).
+bool ParseValue(uint64_t k, const Slice& v, uint32_t* base) {
+  if (v.size() < 8) return false;
+  uint32_t b = 0;
+  for (size_t i = 0; i < 8; i++) {
+    char c = v[i];
+    uint32_t d;
+    if (c >= '0' && c <= '9') {
+      d = static_cast<uint32_t>(c - '0');
+    } else if (c >= 'a' && c <= 'f') {
+      d = static_cast<uint32_t>(c - 'a' + 10);
+    } else {
+      return false;
+    }
+    b = b * 16 + d;
+  }
+  if (b == kAbsent || v != Slice(Value(k, b))) return false;
+  *base = b;
+  return true;
+}
+
+std::string Printable(const Slice& s) {
+  std::string r;
+  for (size_t i = 0; i < s.size() && i < 120; i++) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 32 && c < 127) {
+      r.push_back(static_cast<char>(c));
+    } else {
+      char b[8];
+      snprintf(b, sizeof(b), "\\x%02x", c);
+      r += b;
+    }
+  }
+  return r;
+}
+
+bool IsSingleDeleteKey(uint64_t k) { return FLAGS.single_delete && k % 8 == 7; }
+
+// ------------------------------------------------------- expected state ----
+
+struct ExpectedEntry {
+  std::atomic<uint32_t> value;    // committed base (kAbsent = no key)
+  std::atomic<uint32_t> pending;  // 1 while a write is in flight
+  std::atomic<uint32_t> pending_value;
+  std::atomic<uint32_t> gen;  // last base handed out for this key
+};
+static_assert(sizeof(ExpectedEntry) == 16, "layout");
+
+struct ExpectedHeader {
+  uint64_t magic;
+  uint64_t max_key;
+  uint64_t pad[6];
+};
+constexpr uint64_t kExpectedMagic = 0x5354524553534531ull;  // "STRESSE1"
+
+void* MapFile(const std::string& path, size_t size, bool* created) {
+  int fd = open(path.c_str(), O_RDWR | O_CREAT, 0644);
+  if (fd < 0) {
+    fprintf(stderr, "db_stress: cannot open %s: %s\n", path.c_str(), strerror(errno));
+    exit(2);
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    perror("fstat");
+    exit(2);
+  }
+  *created = static_cast<size_t>(st.st_size) != size;
+  if (*created && ftruncate(fd, 0) != 0) {
+    perror("ftruncate");
+    exit(2);
+  }
+  if (*created && ftruncate(fd, static_cast<off_t>(size)) != 0) {
+    perror("ftruncate");
+    exit(2);
+  }
+  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  close(fd);
+  if (p == MAP_FAILED) {
+    perror("mmap");
+    exit(2);
+  }
+  return p;
+}
+
+class ExpectedState {
+ public:
+  // Maps (creating or resetting when reset or when the layout differs).
+  ExpectedState(const std::string& dir, uint64_t max_key, bool reset) : max_key_(max_key) {
+    mkdir(dir.c_str(), 0755);
+    size_t size = sizeof(ExpectedHeader) + max_key * sizeof(ExpectedEntry);
+    bool created;
+    void* p = MapFile(dir + "/EXPECTED", size, &created);
+    header_ = static_cast<ExpectedHeader*>(p);
+    entries_ = reinterpret_cast<ExpectedEntry*>(static_cast<char*>(p) + sizeof(ExpectedHeader));
+    if (!created && !reset && (header_->magic != kExpectedMagic || header_->max_key != max_key)) {
+      fprintf(stderr,
+              "db_stress: %s/EXPECTED was made for another --max_key; use "
+              "--destroy_db_initially=1\n",
+              dir.c_str());
+      exit(2);
+    }
+    fresh_ = created || reset;
+    if (fresh_) {
+      memset(p, 0, size);
+      header_->max_key = max_key;
+      header_->magic = kExpectedMagic;
+    }
+  }
+  bool fresh() const { return fresh_; }
+  ExpectedEntry& at(uint64_t k) { return entries_[k]; }
+  uint64_t max_key() const { return max_key_; }
+
+  // A new base for key k, never 0 and never equal to the last one.
+  uint32_t NextBase(uint64_t k) {
+    uint32_t g = entries_[k].gen.load() + 1;
+    if (g == kAbsent) g = 1;
+    entries_[k].gen.store(g);
+    return g;
+  }
+
+ private:
+  const uint64_t max_key_;
+  ExpectedHeader* header_;
+  ExpectedEntry* entries_;
+  bool fresh_ = false;
+};
+
+// ------------------------------------------------------------ globals ----
+
+enum OpKind {
+  kPut,
+  kDelete,
+  kSingleDelete,
+  kDeleteRange,
+  kMerge,
+  kBatch,
+  kGet,
+  kMultiGet,
+  kIter,
+  kSnapshot,
+  kFlush,
+  kCompactRange,
+  kNumOpKinds
+};
+const char* const kOpNames[kNumOpKinds] = {"put",   "delete",   "single_delete", "delete_range",
+                                           "merge", "batch",    "get",           "multiget",
+                                           "iter",  "snapshot", "flush",         "compact_range"};
+
+enum StopReason : int { kNoStop = 0, kStopReopen = 1, kStopPowerLoss = 2, kStopFailure = 3 };
+
+ControlBlock* g_control = nullptr;
+ExpectedState* g_expected = nullptr;
+std::unique_ptr<DB> g_db;
+std::shared_ptr<FaultInjectionFileSystem> g_fault_fs;
+std::unique_ptr<Env> g_fault_env;
+std::vector<std::mutex>* g_locks = nullptr;
+std::atomic<int> g_stop{kNoStop};
+std::atomic<uint64_t> g_failures{0};
+std::atomic<uint64_t> g_total_ops{0};
+std::atomic<uint64_t> g_next_reopen{0};
+std::mutex g_print_mu;
+std::chrono::steady_clock::time_point g_deadline;
+uint64_t g_keys_verified = 0;
+uint64_t g_reopens = 0;
+uint64_t g_power_losses = 0;
+uint64_t g_log_ops_checked = 0;
+uint64_t g_ops_lost_to_power_loss = 0;
+
+void Fail(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+void Fail(const char* fmt, ...) {
+  std::lock_guard<std::mutex> l(g_print_mu);
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stdout, "VERIFICATION FAILURE: ");
+  vfprintf(stdout, fmt, ap);
+  fprintf(stdout, "\n");
+  fflush(stdout);
+  va_end(ap);
+  g_failures.fetch_add(1);
+  if (g_control != nullptr) g_control->failures.fetch_add(1);
+  g_stop.store(kStopFailure);
+}
+
+std::string DescribeBase(uint32_t b) {
+  if (b == kAbsent) return "absent";
+  char buf[32];
+  snprintf(buf, sizeof(buf), "base %08x", b);
+  return buf;
+}
+
+std::string DescribeExpected(ExpectedEntry& e) {
+  std::string r = DescribeBase(e.value.load());
+  if (e.pending.load() != 0) r += " or (in flight) " + DescribeBase(e.pending_value.load());
+  return r;
+}
+
+// Whether actual base a is allowed by the entry (either base while pending).
+bool Allowed(ExpectedEntry& e, uint32_t a) {
+  if (a == e.value.load()) return true;
+  return e.pending.load() != 0 && a == e.pending_value.load();
+}
+
+// Reads a Get result into a base; reports malformed values and errors.
+bool ReadResult(uint64_t k, const Status& s, const std::string& v, uint32_t* base,
+                const char* what) {
+  if (s.IsNotFound()) {
+    *base = kAbsent;
+    return true;
+  }
+  if (!s.ok()) {
+    Fail("%s of %s failed: %s", what, Key(k).c_str(), s.ToString().c_str());
+    return false;
+  }
+  if (!ParseValue(k, v, base)) {
+    Fail("%s of %s returned a malformed value '%s' (expected %s)", what, Key(k).c_str(),
+         Printable(v).c_str(), DescribeExpected(g_expected->at(k)).c_str());
+    return false;
+  }
+  return true;
+}
+
+// ------------------------------------------------------------- options ----
+
+Options MakeOptions() {
+  Options o;
+  o.create_if_missing = true;
+  o.write_buffer_size = FLAGS.write_buffer_size;
+  o.target_file_size_base = FLAGS.target_file_size_base;
+  o.max_bytes_for_level_base = FLAGS.max_bytes_for_level_base;
+  o.level0_file_num_compaction_trigger = FLAGS.level0_file_num_compaction_trigger;
+  o.max_background_jobs = FLAGS.max_background_jobs;
+  o.max_write_buffer_number = FLAGS.max_write_buffer_number;
+  o.wal_mmap_writes = FLAGS.wal_mmap_writes;
+  o.merge_operator = MergeOperators::CreatePutOperator();
+  if (FLAGS.compression == "none") {
+    o.compression = kNoCompression;
+  } else if (FLAGS.compression == "lz4") {
+    o.compression = kLZ4Compression;
+  } else if (FLAGS.compression == "zstd") {
+    o.compression = kZSTD;
+  } else {
+    o.compression = kSnappyCompression;
+  }
+  if (g_fault_env) o.env = g_fault_env.get();
+  return o;
+}
+
+Status OpenDB() {
+  Options o = MakeOptions();
+  return DB::Open(o, FLAGS.db, &g_db);
+}
+
+// ------------------------------------------------------ full verification ----
+
+// Reads the whole DB twice (one scan, one Get per key), checks both agree
+// and every value is well formed; fills actual[k] with the base (kAbsent if
+// missing). Returns false on a failure (already reported).
+bool ReadAll(std::vector<uint32_t>* actual) {
+  actual->assign(FLAGS.max_key, kAbsent);
+  bool ok = true;
+  ReadOptions ro;
+  std::unique_ptr<Iterator> it = g_db->NewIterator(ro);
+  uint64_t prev = 0;
+  bool have_prev = false;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    uint64_t k;
+    if (!ParseKey(it->key(), &k) || k >= FLAGS.max_key) {
+      Fail("scan found an unknown key '%s'", Printable(it->key()).c_str());
+      return false;
+    }
+    if (have_prev && k <= prev) {
+      Fail("scan out of order: %s after %s", Key(k).c_str(), Key(prev).c_str());
+      return false;
+    }
+    prev = k;
+    have_prev = true;
+    uint32_t b;
+    if (!ParseValue(k, it->value(), &b)) {
+      Fail("scan: %s has a malformed value '%s' (expected %s)", Key(k).c_str(),
+           Printable(it->value()).c_str(), DescribeExpected(g_expected->at(k)).c_str());
+      return false;
+    }
+    (*actual)[k] = b;
+  }
+  if (!it->status().ok()) {
+    Fail("scan failed: %s", it->status().ToString().c_str());
+    return false;
+  }
+  it.reset();
+  std::string v;
+  for (uint64_t k = 0; k < FLAGS.max_key; k++) {
+    Status s = g_db->Get(ro, Key(k), &v);
+    uint32_t b;
+    if (!ReadResult(k, s, v, &b, "verification Get")) return false;
+    if (b != (*actual)[k]) {
+      Fail("%s: Get returns %s but a scan returns %s", Key(k).c_str(), DescribeBase(b).c_str(),
+           DescribeBase((*actual)[k]).c_str());
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+// Checks every key against the expected state; with resolve, in-flight
+// entries take the value found. Returns the number of failures.
+uint64_t VerifyAll(bool resolve, const char* when) {
+  std::vector<uint32_t> actual;
+  if (!ReadAll(&actual)) return 1;
+  uint64_t failures = 0;
+  for (uint64_t k = 0; k < FLAGS.max_key; k++) {
+    ExpectedEntry& e = g_expected->at(k);
+    if (!Allowed(e, actual[k])) {
+      if (failures < 20) {
+        Fail("%s: key %s expected %s, found %s", when, Key(k).c_str(), DescribeExpected(e).c_str(),
+             DescribeBase(actual[k]).c_str());
+      }
+      failures++;
+    } else if (resolve && e.pending.load() != 0) {
+      e.value.store(actual[k]);
+      e.pending.store(0);
+    }
+  }
+  g_keys_verified += FLAGS.max_key;
+  if (g_control) g_control->keys_verified.fetch_add(FLAGS.max_key);
+  if (failures > 20) Fail("%s: %" PRIu64 " keys wrong in all", when, failures);
+  return failures;
+}
+
+// ------------------------------------------------------------- threads ----
+
+// One acknowledged (or, last, possibly applied) write of a thread in
+// power-loss mode: op index and the base it gave to one key.
+struct LogEntry {
+  uint64_t op;
+  uint64_t key;
+  uint32_t base;
+};
+
+struct ThreadState {
+  int id = 0;
+  std::mt19937_64 rng;
+  uint64_t ops = 0;
+  uint64_t counts[kNumOpKinds] = {};
+  // Power-loss mode: the epoch's write log.
+  std::vector<LogEntry> log;
+  uint64_t log_ops = 0;   // acknowledged writes logged
+  bool maybe_op = false;  // the last logged op failed (may or may not be in)
+  // A held snapshot, checked later.
+  const Snapshot* snap = nullptr;
+  uint64_t snap_stripe = 0;
+  std::vector<uint32_t> snap_values;
+  int snap_countdown = 0;
+
+  uint64_t Uniform(uint64_t n) { return n == 0 ? 0 : rng() % n; }
+  bool OneIn(uint64_t n) { return n != 0 && Uniform(n) == 0; }
+};
+
+bool PowerLossMode() { return FLAGS.simulate_power_loss_one_in != 0; }
+
+uint64_t PickStripe(ThreadState* ts) {
+  uint64_t stripes = FLAGS.max_key / kStripe;
+  if (!PowerLossMode()) return ts->Uniform(stripes);
+  uint64_t owned = (stripes - static_cast<uint64_t>(ts->id) + FLAGS.threads - 1) / FLAGS.threads;
+  return static_cast<uint64_t>(ts->id) + FLAGS.threads * ts->Uniform(owned);
+}
+
+WriteOptions MakeWriteOptions() {
+  WriteOptions wo;
+  wo.sync = FLAGS.sync;
+  wo.disableWAL = FLAGS.disable_wal;
+  return wo;
+}
+
+// Issues a write that sets the keys of `changes` to the given bases: marks
+// them pending, runs `issue`, then commits or (power loss) leaves them in
+// flight. Returns false when the thread must stop. The stripe lock is held.
+template <typename IssueFn>
+bool DoWrite(ThreadState* ts, const std::vector<std::pair<uint64_t, uint32_t>>& changes,
+             OpKind kind, IssueFn issue) {
+  for (const auto& c : changes) {
+    ExpectedEntry& e = g_expected->at(c.first);
+    e.pending_value.store(c.second);
+    e.pending.store(1);
+  }
+  Status s = issue();
+  if (s.ok()) {
+    ts->log_ops++;
+    bool skip = FLAGS.inject_bug_for_test == 1 && kind == kPut && ts->OneIn(500);
+    for (const auto& c : changes) {
+      ExpectedEntry& e = g_expected->at(c.first);
+      if (!skip) e.value.store(c.second);
+      e.pending.store(0);
+      if (PowerLossMode()) ts->log.push_back({ts->log_ops, c.first, c.second});
+    }
+    ts->counts[kind]++;
+    return true;
+  }
+  if (PowerLossMode() && !g_fault_fs->IsFilesystemActive()) {
+    // The crash happened under this write: it may or may not have landed.
+    ts->maybe_op = true;
+    for (const auto& c : changes) ts->log.push_back({ts->log_ops + 1, c.first, c.second});
+    return false;
+  }
+  Fail("%s of %s failed: %s", kOpNames[kind], Key(changes[0].first).c_str(), s.ToString().c_str());
+  return false;
+}
+
+// Checks what an iterator shows of [lo, hi) against `exp` (bases indexed
+// from lo) after Seek/SeekForPrev; keys outside the range are not locked
+// and are only checked for order.
+bool CheckIterator(ThreadState* ts, uint64_t lo, uint64_t hi, const std::vector<uint32_t>& exp,
+                   const Snapshot* snap, const char* what) {
+  std::string lo_key = Key(lo), hi_key = Key(hi);
+  Slice lo_s(lo_key), hi_s(hi_key);
+  ReadOptions ro;
+  ro.snapshot = snap;
+  bool bounded_hi = ts->OneIn(2), bounded_lo = ts->OneIn(2);
+  if (bounded_hi) ro.iterate_upper_bound = &hi_s;
+  if (bounded_lo) ro.iterate_lower_bound = &lo_s;
+  std::unique_ptr<Iterator> it = g_db->NewIterator(ro);
+  auto next_existing = [&](uint64_t from) -> uint64_t {  // first existing >= from, or hi
+    for (uint64_t k = from; k < hi; k++) {
+      if (exp[k - lo] != kAbsent) return k;
+    }
+    return hi;
+  };
+  auto prev_existing = [&](uint64_t from) -> int64_t {  // last existing <= from, or -1
+    for (int64_t k = static_cast<int64_t>(from); k >= static_cast<int64_t>(lo); k--) {
+      if (exp[static_cast<uint64_t>(k) - lo] != kAbsent) return k;
+    }
+    return -1;
+  };
+  // Checks the iterator is at key want (or, when want is outside the range,
+  // past the range in that direction or invalid).
+  auto check_at = [&](int64_t want, bool forward) -> bool {
+    if (!it->status().ok()) {
+      Fail("%s: iterator error %s", what, it->status().ToString().c_str());
+      return false;
+    }
+    bool outside = want < 0 || static_cast<uint64_t>(want) >= hi;
+    if (outside) {
+      if (!it->Valid()) return true;
+      if ((forward && bounded_hi) || (!forward && bounded_lo)) {
+        Fail("%s: %s iterator at '%s', expected nothing %s in [%s, %s) (bounded)", what,
+             forward ? "forward" : "backward", Printable(it->key()).c_str(),
+             forward ? "from here on" : "before here", lo_key.c_str(), hi_key.c_str());
+        return false;
+      }
+      uint64_t k;
+      if (!ParseKey(it->key(), &k) || (forward && k < hi) || (!forward && k >= lo)) {
+        Fail("%s: %s iterator at '%s', expected nothing %s in [%s, %s)", what,
+             forward ? "forward" : "backward", Printable(it->key()).c_str(),
+             forward ? "from here on" : "before here", lo_key.c_str(), hi_key.c_str());
+        return false;
+      }
+      return true;
+    }
+    uint64_t w = static_cast<uint64_t>(want);
+    if (!it->Valid()) {
+      Fail("%s: iterator invalid, expected %s (%s)", what, Key(w).c_str(),
+           DescribeBase(exp[w - lo]).c_str());
+      return false;
+    }
+    uint64_t k;
+    uint32_t b;
+    if (!ParseKey(it->key(), &k) || k != w) {
+      Fail("%s: iterator at '%s', expected %s (%s)", what, Printable(it->key()).c_str(),
+           Key(w).c_str(), DescribeBase(exp[w - lo]).c_str());
+      return false;
+    }
+    if (!ParseValue(k, it->value(), &b) || b != exp[w - lo]) {
+      Fail("%s: iterator value of %s is '%s', expected %s", what, Key(w).c_str(),
+           Printable(it->value()).c_str(), DescribeBase(exp[w - lo]).c_str());
+      return false;
+    }
+    return true;
+  };
+  // Forward.
+  uint64_t target = lo + ts->Uniform(hi - lo);
+  it->Seek(Key(target));
+  uint64_t want = next_existing(target);
+  if (!check_at(want >= hi ? -1 : static_cast<int64_t>(want), true)) return false;
+  for (int i = 0; i < 4 && want < hi && it->Valid(); i++) {
+    it->Next();
+    want = next_existing(want + 1);
+    if (!check_at(want >= hi ? -1 : static_cast<int64_t>(want), true)) return false;
+  }
+  // Backward.
+  target = lo + ts->Uniform(hi - lo);
+  it->SeekForPrev(Key(target));
+  int64_t pw = prev_existing(target);
+  if (!check_at(pw, false)) return false;
+  for (int i = 0; i < 4 && pw >= 0 && it->Valid(); i++) {
+    it->Prev();
+    pw = pw == static_cast<int64_t>(lo) ? -1 : prev_existing(static_cast<uint64_t>(pw) - 1);
+    if (!check_at(pw, false)) return false;
+  }
+  return true;
+}
+
+void CheckHeldSnapshot(ThreadState* ts) {
+  uint64_t lo = ts->snap_stripe * kStripe, hi = lo + kStripe;
+  ReadOptions ro;
+  ro.snapshot = ts->snap;
+  std::string v;
+  for (uint64_t k = lo; k < hi; k++) {
+    Status s = g_db->Get(ro, Key(k), &v);
+    uint32_t b;
+    if (!ReadResult(k, s, v, &b, "snapshot Get")) break;
+    if (b != ts->snap_values[k - lo]) {
+      Fail("snapshot Get of %s: expected %s (at snapshot time), found %s", Key(k).c_str(),
+           DescribeBase(ts->snap_values[k - lo]).c_str(), DescribeBase(b).c_str());
+      break;
+    }
+  }
+  if (g_stop.load() != kStopFailure) {
+    CheckIterator(ts, lo, hi, ts->snap_values, ts->snap, "snapshot iterator");
+  }
+  g_db->ReleaseSnapshot(ts->snap);
+  ts->snap = nullptr;
+}
+
+// One random operation. Returns false when the thread must stop.
+bool OneOp(ThreadState* ts) {
+  const int weights[] = {FLAGS.put_pct,      FLAGS.delete_pct,   0,
+                         FLAGS.delrange_pct, FLAGS.merge_pct,    FLAGS.batch_pct,
+                         FLAGS.get_pct,      FLAGS.multiget_pct, FLAGS.iter_pct,
+                         FLAGS.snapshot_pct};
+  int total = 0;
+  for (int w : weights) total += std::max(w, 0);
+  if (total <= 0) total = 1;
+  int r = static_cast<int>(ts->Uniform(static_cast<uint64_t>(total)));
+  int kind = 0;
+  for (; kind < 10; kind++) {
+    int w = std::max(weights[kind], 0);
+    if (r < w) break;
+    r -= w;
+  }
+  if (kind >= 10) kind = kGet;
+  if (ts->OneIn(FLAGS.flush_one_in)) kind = kFlush;
+  if (ts->OneIn(FLAGS.compact_range_one_in)) kind = kCompactRange;
+
+  uint64_t stripe = PickStripe(ts);
+  uint64_t lo = stripe * kStripe, hi = lo + kStripe;
+  uint64_t k = lo + ts->Uniform(kStripe);
+  std::unique_lock<std::mutex> lock((*g_locks)[stripe]);
+  WriteOptions wo = MakeWriteOptions();
+  ReadOptions ro;
+
+  if (PowerLossMode() && (kind <= kBatch) && ts->OneIn(FLAGS.simulate_power_loss_one_in)) {
+    // The crash moment: nothing more reaches the disk from now on.
+    g_fault_fs->SetFilesystemActive(false);
+    int expected = kNoStop;
+    g_stop.compare_exchange_strong(expected, kStopPowerLoss);
+  }
+
+  // Single-delete keys follow their own rule for every single-key write.
+  if ((kind == kPut || kind == kDelete || kind == kMerge) && IsSingleDeleteKey(k)) {
+    kind = g_expected->at(k).value.load() == kAbsent ? kPut : kSingleDelete;
+  }
+
+  switch (kind) {
+    case kPut:
+    case kMerge: {
+      uint32_t b = g_expected->NextBase(k);
+      std::string key = Key(k), val = Value(k, b);
+      return DoWrite(ts, {{k, b}}, static_cast<OpKind>(kind), [&] {
+        return kind == kPut ? g_db->Put(wo, key, val) : g_db->Merge(wo, key, val);
+      });
+    }
+    case kDelete:
+    case kSingleDelete: {
+      std::string key = Key(k);
+      return DoWrite(ts, {{k, kAbsent}}, static_cast<OpKind>(kind), [&] {
+        return kind == kDelete ? g_db->Delete(wo, key) : g_db->SingleDelete(wo, key);
+      });
+    }
+    case kDeleteRange: {
+      // Unless --sd_delete_range, a range never covers a single-delete key
+      // (keys lo+7 and lo+15 of the stripe): RocksDB's rule allows only one
+      // Put since the last SingleDelete, and Put, DeleteRange, Put,
+      // SingleDelete has two.
+      uint64_t a = lo + ts->Uniform(kStripe);
+      uint64_t b = std::min(hi, a + 1 + ts->Uniform(6));
+      if (!FLAGS.sd_delete_range) {
+        uint64_t group = lo + 8 * ts->Uniform(2);
+        a = group + ts->Uniform(7);
+        b = std::min(group + 7, a + 1 + ts->Uniform(6));
+      }
+      std::vector<std::pair<uint64_t, uint32_t>> ch;
+      for (uint64_t x = a; x < b; x++) ch.push_back({x, kAbsent});
+      std::string ka = Key(a), kb = Key(b);
+      return DoWrite(ts, ch, kDeleteRange,
+                     [&] { return g_db->DeleteRange(wo, g_db->DefaultColumnFamily(), ka, kb); });
+    }
+    case kBatch: {
+      WriteBatch batch;
+      std::vector<std::pair<uint64_t, uint32_t>> ch;
+      int n = 2 + static_cast<int>(ts->Uniform(5));
+      std::vector<bool> used(kStripe, false);
+      for (int i = 0; i < n; i++) {
+        uint64_t x = lo + ts->Uniform(kStripe);
+        if (used[x - lo]) continue;
+        used[x - lo] = true;
+        std::string key = Key(x);
+        Status s;
+        if (IsSingleDeleteKey(x)) {
+          if (g_expected->at(x).value.load() == kAbsent) {
+            uint32_t b = g_expected->NextBase(x);
+            s = batch.Put(key, Value(x, b));
+            ch.push_back({x, b});
+          } else {
+            s = batch.SingleDelete(key);
+            ch.push_back({x, kAbsent});
+          }
+        } else {
+          switch (ts->Uniform(3)) {
+            case 0: {
+              uint32_t b = g_expected->NextBase(x);
+              s = batch.Put(key, Value(x, b));
+              ch.push_back({x, b});
+              break;
+            }
+            case 1: {
+              uint32_t b = g_expected->NextBase(x);
+              s = batch.Merge(key, Value(x, b));
+              ch.push_back({x, b});
+              break;
+            }
+            default:
+              s = batch.Delete(key);
+              ch.push_back({x, kAbsent});
+              break;
+          }
+        }
+        if (!s.ok()) {
+          Fail("WriteBatch build failed: %s", s.ToString().c_str());
+          return false;
+        }
+      }
+      return DoWrite(ts, ch, kBatch, [&] { return g_db->Write(wo, &batch); });
+    }
+    case kGet: {
+      std::string v;
+      Status s = g_db->Get(ro, Key(k), &v);
+      uint32_t b;
+      if (!ReadResult(k, s, v, &b, "Get")) return false;
+      if (!Allowed(g_expected->at(k), b)) {
+        Fail("Get of %s: expected %s, found %s", Key(k).c_str(),
+             DescribeExpected(g_expected->at(k)).c_str(), DescribeBase(b).c_str());
+        return false;
+      }
+      ts->counts[kGet]++;
+      return true;
+    }
+    case kMultiGet: {
+      int n = 1 + static_cast<int>(ts->Uniform(8));
+      std::vector<std::string> keys;
+      std::vector<uint64_t> idx;
+      for (int i = 0; i < n; i++) {
+        uint64_t x = lo + ts->Uniform(kStripe);
+        idx.push_back(x);
+        keys.push_back(Key(x));
+      }
+      std::vector<Slice> slices(keys.begin(), keys.end());
+      std::vector<std::string> values;
+      std::vector<Status> st = g_db->MultiGet(ro, slices, &values);
+      if (st.size() != keys.size() || values.size() != keys.size()) {
+        Fail("MultiGet returned %zu statuses and %zu values for %zu keys", st.size(), values.size(),
+             keys.size());
+        return false;
+      }
+      for (size_t i = 0; i < keys.size(); i++) {
+        uint32_t b;
+        if (!ReadResult(idx[i], st[i], values[i], &b, "MultiGet")) return false;
+        if (!Allowed(g_expected->at(idx[i]), b)) {
+          Fail("MultiGet of %s: expected %s, found %s", keys[i].c_str(),
+               DescribeExpected(g_expected->at(idx[i])).c_str(), DescribeBase(b).c_str());
+          return false;
+        }
+      }
+      ts->counts[kMultiGet]++;
+      return true;
+    }
+    case kIter: {
+      std::vector<uint32_t> exp(kStripe);
+      for (uint64_t x = lo; x < hi; x++) exp[x - lo] = g_expected->at(x).value.load();
+      if (!CheckIterator(ts, lo, hi, exp, nullptr, "iterator")) return false;
+      ts->counts[kIter]++;
+      return true;
+    }
+    case kSnapshot: {
+      if (ts->snap != nullptr) return true;
+      ts->snap = g_db->GetSnapshot();
+      ts->snap_stripe = stripe;
+      ts->snap_values.resize(kStripe);
+      for (uint64_t x = lo; x < hi; x++) ts->snap_values[x - lo] = g_expected->at(x).value.load();
+      ts->snap_countdown = 1 + static_cast<int>(ts->Uniform(30));
+      ts->counts[kSnapshot]++;
+      return true;
+    }
+    case kFlush: {
+      lock.unlock();
+      FlushOptions fo;
+      fo.wait = ts->OneIn(2);
+      Status s = g_db->Flush(fo);
+      if (!s.ok()) {
+        if (PowerLossMode() && !g_fault_fs->IsFilesystemActive()) return false;
+        Fail("Flush failed: %s", s.ToString().c_str());
+        return false;
+      }
+      ts->counts[kFlush]++;
+      return true;
+    }
+    case kCompactRange: {
+      lock.unlock();
+      std::string a = Key(lo), b = Key(lo + kStripe * (1 + ts->Uniform(64)));
+      Slice sa(a), sb(b);
+      CompactRangeOptions co;
+      Status s = g_db->CompactRange(co, &sa, &sb);
+      if (!s.ok()) {
+        if (PowerLossMode() && !g_fault_fs->IsFilesystemActive()) return false;
+        Fail("CompactRange failed: %s", s.ToString().c_str());
+        return false;
+      }
+      ts->counts[kCompactRange]++;
+      return true;
+    }
+    default:
+      return true;
+  }
+}
+
+void ThreadBody(ThreadState* ts) {
+  while (g_stop.load(std::memory_order_relaxed) == kNoStop) {
+    if (FLAGS.ops_per_thread != 0 && ts->ops >= FLAGS.ops_per_thread) break;
+    if (FLAGS.duration > 0 && (ts->ops & 15) == 0 &&
+        std::chrono::steady_clock::now() >= g_deadline) {
+      break;
+    }
+    bool go_on = OneOp(ts);
+    ts->ops++;
+    if (g_control && (ts->ops & 15) == 0) g_control->ops_done.fetch_add(16);
+    if (ts->snap != nullptr && --ts->snap_countdown <= 0) CheckHeldSnapshot(ts);
+    if (!go_on) break;
+    uint64_t total = g_total_ops.fetch_add(1) + 1;
+    if (FLAGS.reopen != 0 && total >= g_next_reopen.load(std::memory_order_relaxed)) {
+      int expected = kNoStop;
+      g_stop.compare_exchange_strong(expected, kStopReopen);
+    }
+  }
+  if (ts->snap != nullptr) {
+    if (g_stop.load() != kStopFailure) {
+      CheckHeldSnapshot(ts);
+    } else {
+      g_db->ReleaseSnapshot(ts->snap);
+      ts->snap = nullptr;
+    }
+  }
+}
+
+// ------------------------------------------------------- power loss check ----
+
+// A sorted list of disjoint closed intervals of prefix lengths.
+using IntervalSet = std::vector<std::pair<uint64_t, uint64_t>>;
+
+IntervalSet Intersect(const IntervalSet& a, const IntervalSet& b) {
+  IntervalSet r;
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    uint64_t lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
+    if (lo <= hi) r.push_back({lo, hi});
+    if (a[i].second < b[j].second) {
+      i++;
+    } else {
+      j++;
+    }
+  }
+  return r;
+}
+
+std::string DescribeSet(const IntervalSet& s) {
+  std::string r = "{";
+  for (const auto& iv : s) {
+    char buf[64];
+    snprintf(buf, sizeof(buf), "%s[%" PRIu64 ",%" PRIu64 "]", r.size() > 1 ? " " : "", iv.first,
+             iv.second);
+    r += buf;
+  }
+  return r + "}";
+}
+
+// Checks the recovered state `actual` against each thread's log: one prefix
+// length per thread must explain every key of its partition. `initial` is
+// the expected state when the epoch began.
+bool CheckPrefixes(const std::vector<ThreadState>& threads, const std::vector<uint32_t>& initial,
+                   const std::vector<uint32_t>& actual) {
+  bool ok = true;
+  uint64_t stripes = FLAGS.max_key / kStripe;
+  for (const ThreadState& ts : threads) {
+    uint64_t n = ts.log_ops + (ts.maybe_op ? 1 : 0);
+    uint64_t min_prefix = FLAGS.sync && !FLAGS.disable_wal ? ts.log_ops : 0;
+    IntervalSet feasible = {{min_prefix, n}};
+    // Per key, its writes in op order.
+    std::map<uint64_t, std::vector<std::pair<uint64_t, uint32_t>>> hist;
+    for (const LogEntry& e : ts.log) hist[e.key].push_back({e.op, e.base});
+    uint64_t bad_key = UINT64_MAX;
+    for (uint64_t s = static_cast<uint64_t>(ts.id); s < stripes; s += FLAGS.threads) {
+      for (uint64_t k = s * kStripe; k < (s + 1) * kStripe; k++) {
+        IntervalSet ks;
+        auto it = hist.find(k);
+        // Value w_j holds for prefixes [op_j, op_{j+1} - 1]; w_0 = initial.
+        uint64_t start = 0;
+        uint32_t val = initial[k];
+        auto add = [&](uint64_t end) {
+          if (val == actual[k] && start <= end) {
+            if (!ks.empty() && ks.back().second + 1 >= start) {
+              ks.back().second = std::max(ks.back().second, end);
+            } else {
+              ks.push_back({start, end});
+            }
+          }
+        };
+        if (it != hist.end()) {
+          for (const auto& w : it->second) {
+            if (w.first > start) add(w.first - 1);
+            start = w.first;
+            val = w.second;
+          }
+        }
+        add(n);
+        IntervalSet next = Intersect(feasible, ks);
+        if (next.empty()) {
+          bad_key = k;
+          Fail("power loss %" PRIu64
+               ": thread %d, key %s recovered as %s: consistent with "
+               "prefixes %s of %" PRIu64 " ops (%" PRIu64
+               " acknowledged, sync=%d), but the "
+               "keys before it allow only %s",
+               g_power_losses, ts.id, Key(k).c_str(), DescribeBase(actual[k]).c_str(),
+               DescribeSet(ks).c_str(), n, ts.log_ops, FLAGS.sync ? 1 : 0,
+               DescribeSet(feasible).c_str());
+          {
+            std::lock_guard<std::mutex> l(g_print_mu);
+            printf("  history of %s: initial %s", Key(k).c_str(), DescribeBase(initial[k]).c_str());
+            if (it != hist.end()) {
+              for (const auto& w : it->second) {
+                printf(", op %" PRIu64 " -> %s", w.first, DescribeBase(w.second).c_str());
+              }
+            }
+            printf("\n");
+            fflush(stdout);
+          }
+          break;
+        }
+        feasible = std::move(next);
+      }
+      if (bad_key != UINT64_MAX) break;
+    }
+    if (bad_key != UINT64_MAX) {
+      ok = false;
+    } else {
+      g_log_ops_checked += n;
+      // Ops in the log past the largest consistent prefix were lost.
+      g_ops_lost_to_power_loss += ts.log_ops - std::min(ts.log_ops, feasible.back().second);
+    }
+  }
+  return ok;
+}
+
+// Claims the recovery window (see tools/db_stress_shared.h); if the driver
+// is about to kill us, waits for it.
+void EnterRecovery() {
+  if (g_control == nullptr) return;
+  for (;;) {
+    uint32_t expected = kIdle;
+    if (g_control->recovery.compare_exchange_strong(expected, kRecovering)) return;
+    if (expected == kKilling) {
+      for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+void LeaveRecovery() {
+  if (g_control != nullptr) g_control->recovery.store(kIdle);
+}
+
+// After the threads stopped on a power loss: close, drop the unsynced data,
+// reopen and check the prefix rule. Returns false on a failure.
+bool RecoverFromPowerLoss(std::vector<ThreadState>& threads, const std::vector<uint32_t>& initial) {
+  EnterRecovery();
+  g_power_losses++;
+  if (g_control) g_control->power_losses.fetch_add(1);
+  g_db->Close().PermitUncheckedError();  // fails: the file system is inactive
+  g_db.reset();
+  Status s = g_fault_fs->DropUnsyncedData();
+  g_fault_fs->SetFilesystemActive(true);
+  if (!s.ok()) {
+    fprintf(stderr, "db_stress: DropUnsyncedData failed: %s\n", s.ToString().c_str());
+    exit(2);
+  }
+  s = OpenDB();
+  if (!s.ok()) {
+    Fail("reopen after power loss %" PRIu64 " failed: %s", g_power_losses, s.ToString().c_str());
+    LeaveRecovery();
+    return false;
+  }
+  std::vector<uint32_t> actual;
+  if (!ReadAll(&actual)) {
+    LeaveRecovery();
+    return false;
+  }
+  if (FLAGS.inject_bug_for_test == 2 && !threads[0].log.empty()) {
+    // Self-test: pretend the thread's first write was lost (a hole, not a
+    // lost suffix), which the prefix check must reject.
+    const LogEntry& first = threads[0].log.front();
+    actual[first.key] = initial[first.key];
+  }
+  bool ok = CheckPrefixes(threads, initial, actual);
+  if (ok) {
+    // The recovered state is the new expected state.
+    for (uint64_t k = 0; k < FLAGS.max_key; k++) {
+      ExpectedEntry& e = g_expected->at(k);
+      e.value.store(actual[k]);
+      e.pending.store(0);
+    }
+    g_keys_verified += FLAGS.max_key;
+    if (g_control) g_control->keys_verified.fetch_add(FLAGS.max_key);
+  }
+  LeaveRecovery();
+  return ok;
+}
+
+void PrintSummary(const std::vector<uint64_t>& counts, uint64_t ops, double secs) {
+  printf("db_stress summary: seed=%" PRIu64 " ops=%" PRIu64 " (%.0f ops/s)", FLAGS.seed, ops,
+         secs > 0 ? static_cast<double>(ops) / secs : 0.0);
+  for (int i = 0; i < kNumOpKinds; i++) printf(" %s=%" PRIu64, kOpNames[i], counts[i]);
+  printf(" reopens=%" PRIu64 " power_losses=%" PRIu64 " log_ops_checked=%" PRIu64
+         " ops_lost_to_power_loss=%" PRIu64 " keys_verified=%" PRIu64 " failures=%" PRIu64 "\n",
+         g_reopens, g_power_losses, g_log_ops_checked, g_ops_lost_to_power_loss, g_keys_verified,
+         g_failures.load());
+  fflush(stdout);
+}
+
+int Run() {
+  printf("db_stress: seed=%" PRIu64 " db=%s expected_dir=%s threads=%d max_key=%" PRIu64
+         " sync=%d disable_wal=%d power_loss_one_in=%" PRIu64 " verify_only=%d\n",
+         FLAGS.seed, FLAGS.db.c_str(), FLAGS.expected_dir.c_str(), FLAGS.threads, FLAGS.max_key,
+         FLAGS.sync ? 1 : 0, FLAGS.disable_wal ? 1 : 0, FLAGS.simulate_power_loss_one_in,
+         FLAGS.verify_only ? 1 : 0);
+  fflush(stdout);
+  mkdir(FLAGS.expected_dir.c_str(), 0755);
+  bool created;
+  g_control = static_cast<ControlBlock*>(
+      MapFile(FLAGS.expected_dir + "/" + kControlFileName, sizeof(ControlBlock), &created));
+  g_control->magic.store(kControlMagic);
+  g_control->recovery.store(kIdle);
+  g_control->ops_done.store(0);
+  g_control->keys_verified.store(0);
+  g_control->failures.store(0);
+  g_control->power_losses.store(0);
+
+  if (FLAGS.destroy_db_initially && !FLAGS.verify_only) {
+    Options o = MakeOptions();
+    Status s = DestroyDB(FLAGS.db, o);
+    if (!s.ok()) {
+      fprintf(stderr, "db_stress: DestroyDB failed: %s\n", s.ToString().c_str());
+      return 2;
+    }
+  }
+  ExpectedState expected(FLAGS.expected_dir, FLAGS.max_key,
+                         FLAGS.destroy_db_initially && !FLAGS.verify_only);
+  g_expected = &expected;
+  std::vector<std::mutex> locks(FLAGS.max_key / kStripe);
+  g_locks = &locks;
+
+  if (PowerLossMode()) {
+    g_fault_fs = std::make_shared<FaultInjectionFileSystem>(FileSystem::Default());
+    g_fault_env = std::make_unique<Env>(g_fault_fs, SystemClock::Default());
+  }
+  Status s = OpenDB();
+  if (!s.ok()) {
+    Fail("open of %s failed: %s", FLAGS.db.c_str(), s.ToString().c_str());
+    PrintSummary(std::vector<uint64_t>(kNumOpKinds, 0), 0, 0);
+    return 1;
+  }
+  // Resolve what a killed run left in flight (and check everything).
+  if (!FLAGS.destroy_db_initially || FLAGS.verify_only) {
+    VerifyAll(/*resolve=*/true, FLAGS.verify_only ? "verify_only" : "startup");
+  }
+  if (FLAGS.verify_only || g_failures.load() != 0) {
+    if (g_failures.load() == 0) {
+      printf("db_stress: verified %" PRIu64 " keys: OK\n", g_keys_verified);
+    }
+    PrintSummary(std::vector<uint64_t>(kNumOpKinds, 0), 0, 0);
+    g_db->Close().PermitUncheckedError();
+    g_db.reset();
+    return g_failures.load() == 0 ? 0 : 1;
+  }
+
+  auto start = std::chrono::steady_clock::now();
+  g_deadline = start + std::chrono::microseconds(static_cast<int64_t>(FLAGS.duration * 1e6));
+  g_next_reopen.store(FLAGS.reopen);
+  std::vector<ThreadState> threads(static_cast<size_t>(FLAGS.threads));
+  for (int i = 0; i < FLAGS.threads; i++) {
+    threads[i].id = i;
+    threads[i].rng.seed(FLAGS.seed * 1000003 + static_cast<uint64_t>(i));
+  }
+  std::vector<uint64_t> counts(kNumOpKinds, 0);
+  uint64_t total_ops = 0;
+  std::vector<uint32_t> initial(FLAGS.max_key);
+  for (;;) {
+    // One epoch: the threads run until done or stopped.
+    for (uint64_t k = 0; k < FLAGS.max_key; k++) initial[k] = expected.at(k).value.load();
+    for (ThreadState& ts : threads) {
+      ts.log.clear();
+      ts.log_ops = 0;
+      ts.maybe_op = false;
+    }
+    g_stop.store(kNoStop);
+    std::vector<std::thread> workers;
+    for (ThreadState& ts : threads) workers.emplace_back(ThreadBody, &ts);
+    for (std::thread& t : workers) t.join();
+    int reason = g_stop.load();
+    if (reason == kStopFailure) break;
+    if (reason == kStopPowerLoss) {
+      if (!RecoverFromPowerLoss(threads, initial)) break;
+      continue;
+    }
+    if (reason == kStopReopen) {
+      g_reopens++;
+      g_next_reopen.store(g_total_ops.load() + FLAGS.reopen);
+      s = g_db->Close();
+      g_db.reset();
+      if (!s.ok()) {
+        Fail("Close before reopen failed: %s", s.ToString().c_str());
+        break;
+      }
+      s = OpenDB();
+      if (!s.ok()) {
+        Fail("reopen failed: %s", s.ToString().c_str());
+        break;
+      }
+      if (VerifyAll(false, "after reopen") != 0) break;
+      continue;
+    }
+    break;  // every thread is done
+  }
+  for (ThreadState& ts : threads) {
+    total_ops += ts.ops;
+    for (int i = 0; i < kNumOpKinds; i++) counts[i] += ts.counts[i];
+  }
+  if (g_failures.load() == 0 && g_db) VerifyAll(false, "final");
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (g_db) {
+    s = g_db->Close();
+    if (!s.ok() && g_failures.load() == 0) Fail("Close failed: %s", s.ToString().c_str());
+    g_db.reset();
+  }
+  PrintSummary(counts, total_ops, secs);
+  return g_failures.load() == 0 ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace stress
+}  // namespace strata
+
+int main(int argc, char** argv) {
+  strata::stress::ParseFlags(argc, argv);
+  return strata::stress::Run();
+}
