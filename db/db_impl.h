@@ -225,6 +225,9 @@ class DBImpl final : public DB {
   Status ResumeImpl() REQUIRES(mu_);
   // The automatic recovery thread's loop.
   void AutoRecoveryLoop();
+  // Reads WAL `number` record by record (VerifyChecksum): the first damage
+  // before its end, as Corruption naming the file and offset.
+  Status VerifyWAL(uint64_t number);
   // A SuperVersion of cfd's current memtables and Version, installed; the
   // write-stall flag is recomputed.
   void InstallNewSuperVersion(ColumnFamilyData* cfd) REQUIRES(mu_);

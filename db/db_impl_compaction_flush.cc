@@ -334,6 +334,8 @@ Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd, MemTable* mem, VersionEdi
   const uint64_t start = clock_->NowMicros();
   TableOutputOptions o = MakeOutputOptions(dbname_, cfd->options(), fs_, cfd->table_options(),
                                            versions_.get(), db_id_, db_session_id_, clock_);
+  o.column_family_id = cfd->id();
+  o.column_family_name = cfd->name();
   o.output_level = 0;
   o.snapshots = snapshots_.GetAll();
   o.bottommost = false;
@@ -515,6 +517,8 @@ Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c) {
 
   TableOutputOptions o = MakeOutputOptions(dbname_, cfd->options(), fs_, cfd->table_options(),
                                            versions_.get(), db_id_, db_session_id_, clock_);
+  o.column_family_id = cfd->id();
+  o.column_family_name = cfd->name();
   const InternalKeyComparator& icmp = cfd->icmp();
   TableCache* table_cache = cfd->table_cache();
   o.output_level = out;

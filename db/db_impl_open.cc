@@ -186,9 +186,12 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
   default_cf_ = std::make_unique<ColumnFamilyHandleImpl>(default_cfd_);
   multi_cf_ = cfs->NumberOfColumnFamilies() > 1;
   write_targets_.families = cfs;
-  // Every table the MANIFEST lists must be there, at its recorded size: a
-  // missing one is damage to report now, not an I/O error on some later read.
+  // With paranoid_checks, every table the MANIFEST lists must be there, at
+  // its recorded size: a missing one is damage to report now, not an I/O
+  // error on some later read. Without, as in RocksDB, Open goes on and the
+  // reads that need the table fail naming it.
   for (const ColumnFamilyData* cfd : cfs->live()) {
+    if (!options_.paranoid_checks) break;
     const Version* v = cfd->current();
     for (int level = 0; level < v->num_levels(); ++level) {
       for (const FileMetaData* f : v->files(level)) {

@@ -1159,14 +1159,36 @@ Status BlockBasedTable::VerifyChecksum() {
   Rep* r = rep_;
   std::string contents;
   Status s = r->ReadBlock(r->footer.metaindex_handle(), true, true, &contents, nullptr);
+  if (!s.ok()) return s;
+  {
+    // Every block the metaindex lists (filter, properties, range
+    // deletions, ...), whether or not this reader uses it (a reader opened
+    // with skip_filters or without a filter policy has no filter handle).
+    Block meta(std::move(contents));
+    if (!meta.ok()) {
+      return Status::Corruption(r->Context(r->footer.metaindex_handle().offset()) +
+                                ": bad metaindex block");
+    }
+    std::unique_ptr<BlockIter> it(meta.NewIterator(BytewiseComparator()));
+    std::string meta_block;
+    for (it->SeekToFirst(); s.ok() && it->Valid(); it->Next()) {
+      Slice v = it->value();
+      BlockHandle h;
+      s = h.DecodeFrom(&v);
+      if (!s.ok()) {
+        s = Status::Corruption(r->Context(r->footer.metaindex_handle().offset()) +
+                               ": bad handle for meta block " + it->key().ToString());
+      } else {
+        s = r->ReadBlock(h, true, false, &meta_block, nullptr);
+      }
+    }
+    if (s.ok() && !it->status().ok()) {
+      s = Status::Corruption(r->Context(r->footer.metaindex_handle().offset()) + ": " +
+                             it->status().ToString());
+    }
+    contents.clear();
+  }
   if (s.ok()) s = r->ReadBlock(r->footer.index_handle(), true, true, &contents, nullptr);
-  if (s.ok() && r->has_filter) s = r->ReadBlock(r->filter_handle, true, false, &contents, nullptr);
-  if (s.ok() && r->has_range_del) {
-    s = r->ReadBlock(r->range_del_handle, true, true, &contents, nullptr);
-  }
-  if (s.ok() && r->properties_handle.size() > 0) {
-    s = r->ReadBlock(r->properties_handle, true, false, &contents, nullptr);
-  }
   if (!s.ok()) return s;
   std::unique_ptr<InternalIterator> index(NewIndexIterator());
   ReadaheadBuffer readahead(r->table_options.initial_auto_readahead_size,

@@ -153,8 +153,8 @@ Status RunTableOutput(const TableOutputOptions& o, InternalIterator* input,
     bo.compression = o.compression;
     if (o.merge_operator != nullptr) bo.merge_operator_name = o.merge_operator->Name();
     if (o.options != nullptr) bo.prefix_extractor = o.options->prefix_extractor.get();
-    bo.column_family_name = "default";
-    bo.column_family_id = 0;
+    bo.column_family_name = o.column_family_name;
+    bo.column_family_id = o.column_family_id;
     bo.creation_time = o.creation_time;
     bo.oldest_key_time = o.creation_time;
     bo.file_creation_time = o.creation_time;

@@ -73,6 +73,9 @@ struct TableOutputOptions {
   std::function<uint64_t()> new_file_number;
   std::string db_id;
   std::string db_session_id;
+  // Recorded in each table's properties (rocksdb.column.family.id / name).
+  uint32_t column_family_id = 0;
+  std::string column_family_name = "default";
   uint64_t creation_time = 0;
   // Only user keys in [begin, end) are written (null = unbounded); the
   // input is positioned by Seek(begin) / SeekToFirst.

@@ -151,9 +151,10 @@ class STRATA_EXPORT DB {
 
   // Reads every block of every live table file of every column family
   // (data, index, filter, properties, range deletions) from the file -- not
-  // from the block cache -- and checks its checksum (RocksDB's scope: WALs
-  // and the MANIFEST are checked when they are replayed). Corruption names
-  // the file and the block offset; IOError a file that cannot be read.
+  // from the block cache -- and checks its checksum; then reads the WALs
+  // still in use record by record (writes wait while they are read; a torn
+  // tail is not damage). Corruption names the file and the offset; IOError
+  // a file that cannot be read.
   virtual Status VerifyChecksum(const ReadOptions& options) = 0;
   Status VerifyChecksum() { return VerifyChecksum(ReadOptions()); }
 
