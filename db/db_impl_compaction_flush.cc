@@ -340,11 +340,24 @@ Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd, MemTable* mem, VersionEdi
   o.snapshots = snapshots_.GetAll();
   o.bottommost = false;
   // Older versions of a key can only be in the tables (older memtables are
-  // flushed first): a SingleDelete meeting its Put in this memtable cancels
-  // with it only when no table has the key in its range.
+  // flushed first) -- those of the current Version and, during recovery,
+  // the level-0 tables this recovery wrote already (still only in edit): a
+  // SingleDelete meeting its Put in this memtable cancels with it only when
+  // none of them has the key in its range.
   Version* base = cfd->current();
   base->Ref();
-  o.key_may_exist_below = [base](const Slice& user_key) {
+  std::vector<std::pair<std::string, std::string>> pending_ranges;
+  for (const auto& [level, f] : edit->new_files()) {
+    pending_ranges.emplace_back(ExtractUserKey(f.smallest).ToString(),
+                                ExtractUserKey(f.largest).ToString());
+  }
+  o.single_delete_key_may_exist_below = [base, ranges = std::move(pending_ranges),
+                                         ucmp = cfd->user_comparator()](const Slice& user_key) {
+    for (const auto& [smallest, largest] : ranges) {
+      if (ucmp->Compare(smallest, user_key) <= 0 && ucmp->Compare(user_key, largest) <= 0) {
+        return true;
+      }
+    }
     return KeyInLevelsFrom(base, 0, user_key);
   };
   mem->Ref();

@@ -93,7 +93,9 @@ void EncodeNewFile4(std::string* dst, int level, const FileMetaData& f,
 // Reads the fixed part shared by kNewFile..kNewFile4 after the level.
 bool GetFileNumberAndSize(Slice* in, FileMetaData* f, bool with_path_id) {
   if (!GetVarint64(in, &f->number)) return false;
-  if (with_path_id && !GetVarint32(in, &f->path_id)) return false;
+  // A path id is written back as one byte (kNewFile4's kPathId field), as
+  // RocksDB does: a larger one cannot be kept and is damage.
+  if (with_path_id && (!GetVarint32(in, &f->path_id) || f->path_id > 0xff)) return false;
   if (!GetVarint64(in, &f->file_size)) return false;
   Slice smallest, largest;
   if (!GetLengthPrefixedSlice(in, &smallest) || !GetLengthPrefixedSlice(in, &largest)) {

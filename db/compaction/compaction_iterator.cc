@@ -71,6 +71,7 @@ struct CompactionIterator::Rep {
   std::vector<SequenceNumber> snapshots;  // ascending, unique
   bool bottommost;
   std::function<bool(const Slice&)> key_may_exist_below;
+  std::function<bool(const Slice&)> sd_key_may_exist_below;
   const CompactionFilter* filter;
   int filter_level;
   CompactionRangeDelAggregator* range_del_agg;
@@ -112,6 +113,7 @@ struct CompactionIterator::Rep {
         snapshots(std::move(o.snapshots)),
         bottommost(o.bottommost),
         key_may_exist_below(std::move(o.key_may_exist_below)),
+        sd_key_may_exist_below(std::move(o.single_delete_key_may_exist_below)),
         filter(o.compaction_filter),
         filter_level(o.filter_level),
         range_del_agg(o.range_del_agg) {
@@ -141,6 +143,13 @@ struct CompactionIterator::Rep {
 
   bool KeyCannotExistBelow(const Slice& user_key) const {
     return bottommost || (key_may_exist_below && !key_may_exist_below(user_key));
+  }
+  // Whether a SingleDelete and the Put under it may cancel (nothing older
+  // of the key in the input): only if nothing older can exist below.
+  bool SingleDeletePairMayCancel(const Slice& user_key) const {
+    if (bottommost) return true;
+    if (sd_key_may_exist_below) return !sd_key_may_exist_below(user_key);
+    return KeyCannotExistBelow(user_key);
   }
 
   // Whether the filter may see versions of stripe st: only the latest
@@ -316,7 +325,7 @@ void CompactionIterator::Rep::FindNext() {
     if (!has_cur_key || !ucmp->Equal(p.user_key, cur_user_key)) {
       if (sd_pending) {
         sd_pending = false;
-        if (!KeyCannotExistBelow(cur_user_key)) {
+        if (!SingleDeletePairMayCancel(cur_user_key)) {
           // Nothing older in the input, but the key may have older versions
           // below the output level: the SingleDelete stays (see the top).
           ++stats.num_dropped_hidden;
@@ -446,7 +455,7 @@ void CompactionIterator::Rep::FindNext() {
   }
   if (sd_pending && status.ok()) {
     sd_pending = false;
-    if (!KeyCannotExistBelow(cur_user_key)) {
+    if (!SingleDeletePairMayCancel(cur_user_key)) {
       ++stats.num_dropped_hidden;
       EmitSaved();
       return;

@@ -112,6 +112,11 @@ struct CompactionIteratorOptions {
   bool bottommost = false;
   // Used when !bottommost; empty = every key may exist below.
   std::function<bool(const Slice& user_key)> key_may_exist_below;
+  // Asked instead of key_may_exist_below only when a SingleDelete meets its
+  // Put with nothing older of the key in the input (whether the pair may
+  // cancel); empty = key_may_exist_below decides. A flush sets it alone:
+  // tombstones and merges at flush keep the not-bottommost rules.
+  std::function<bool(const Slice& user_key)> single_delete_key_may_exist_below;
   // Combines merge operands (MergeHelper); null = operands pass through
   // unchanged.
   const MergeOperator* merge_operator = nullptr;

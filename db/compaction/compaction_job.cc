@@ -68,6 +68,7 @@ Status RunTableOutput(const TableOutputOptions& o, InternalIterator* input,
   copts.snapshots = o.snapshots;
   copts.bottommost = o.bottommost;
   copts.key_may_exist_below = o.key_may_exist_below;
+  copts.single_delete_key_may_exist_below = o.single_delete_key_may_exist_below;
   copts.merge_operator = o.merge_operator;
   copts.compaction_filter = o.compaction_filter;
   copts.filter_level = o.filter_level;

@@ -69,6 +69,7 @@ struct TableOutputOptions {
   bool bottommost = false;
   // See CompactionIterator; empty = every key may exist below.
   std::function<bool(const Slice& user_key)> key_may_exist_below;
+  std::function<bool(const Slice& user_key)> single_delete_key_may_exist_below;
   // Gives a fresh file number (thread-safe).
   std::function<uint64_t()> new_file_number;
   std::string db_id;
