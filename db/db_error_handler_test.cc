@@ -161,7 +161,8 @@ TEST_F(DBErrorHandlerTest, WalSyncFailureStopsWritesUntilResume) {
 TEST_F(DBErrorHandlerTest, FlushFailureStopsWritesUntilResume) {
   Open();
   FillAndFlush(0, 100);
-  for (int i = 100; i < 200; ++i) ASSERT_OK(Put("key" + std::to_string(i), "v" + std::to_string(i)));
+  for (int i = 100; i < 200; ++i)
+    ASSERT_OK(Put("key" + std::to_string(i), "v" + std::to_string(i)));
   fault_->InjectFault(Spec(FaultOp::kCreate, ".sst"));
   Status s = db_->Flush(FlushOptions());
   ASSERT_TRUE(s.IsIOError()) << s.ToString();
@@ -287,8 +288,7 @@ TEST_F(DBErrorHandlerTest, CorruptionIsNotResumable) {
   FillAndFlush(50, 100);
   // Every table read returns one flipped bit: the compaction's checksum
   // check fails.
-  fault_->InjectFault(
-      Spec(FaultOp::kRead, ".sst", 0, /*sticky=*/true, FaultError::kCorruptRead));
+  fault_->InjectFault(Spec(FaultOp::kRead, ".sst", 0, /*sticky=*/true, FaultError::kCorruptRead));
   Status s = db_->CompactRange(CompactRangeOptions(), nullptr, nullptr);
   ASSERT_TRUE(s.IsCorruption()) << s.ToString();
   fault_->ClearFault();
@@ -385,8 +385,7 @@ TEST_F(DBErrorHandlerTest, VerifyChecksumFindsADamagedTable) {
   Open();
   FillAndFlush(0, 200);
   ASSERT_OK(db_->VerifyChecksum());
-  fault_->InjectFault(
-      Spec(FaultOp::kRead, ".sst", 0, /*sticky=*/true, FaultError::kCorruptRead));
+  fault_->InjectFault(Spec(FaultOp::kRead, ".sst", 0, /*sticky=*/true, FaultError::kCorruptRead));
   Status s = db_->VerifyChecksum();
   ASSERT_TRUE(s.IsCorruption()) << s.ToString();
   ASSERT_NE(std::string::npos, s.ToString().find(".sst")) << s.ToString();

@@ -305,8 +305,8 @@ class DBImpl final : public DB {
   // Close. auto_recovery_running_ is true while its loop runs.
   std::thread recovery_thread_;
   bool auto_recovery_running_ GUARDED_BY(mu_) = false;
-  uint64_t bg_errors_ GUARDED_BY(mu_) = 0;          // rocksdb.background-errors
-  uint64_t bg_error_resumes_ GUARDED_BY(mu_) = 0;   // successful resumes
+  uint64_t bg_errors_ GUARDED_BY(mu_) = 0;         // rocksdb.background-errors
+  uint64_t bg_error_resumes_ GUARDED_BY(mu_) = 0;  // successful resumes
   // The last failed compaction's error when paranoid_checks is off (not
   // sticky): a write stopped by compaction debt fails with it.
   Status last_compaction_error_ GUARDED_BY(mu_);

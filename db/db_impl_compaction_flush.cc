@@ -39,7 +39,6 @@ TableOutputOptions MakeOutputOptions(const std::string& dbname, const Options& o
   return o;
 }
 
-
 // Whether a file of v at from_level or deeper has user_key in its range.
 // Without the DB mutex: v is immutable and referenced by the caller.
 bool KeyInLevelsFrom(const Version* v, int from_level, const Slice& user_key) {
@@ -692,7 +691,6 @@ const CompactionFilter* DBImpl::CompactionFilterFor(ColumnFamilyData* cfd, bool 
   *owned = o.compaction_filter_factory->CreateCompactionFilter(context);
   return owned->get();
 }
-
 
 bool DBImpl::KeyMayExistBelow(Compaction* c, const Slice& user_key) {
   if (c->bottommost()) return false;

@@ -69,9 +69,9 @@ Status DBImpl::DeleteRange(const WriteOptions& options, ColumnFamilyHandle* cf, 
   // Sizes first: the comparator must never see a slice the batch refuses.
   for (const auto& [what, key] : {std::pair{"begin key", &begin}, std::pair{"end key", &end}}) {
     if ((key->size() >> 32) != 0) {
-      return Status::InvalidArgument(std::string("DeleteRange: ") + what + " is too large",
-                                     std::to_string(key->size()) +
-                                         " bytes; the limit is 4 GiB - 1");
+      return Status::InvalidArgument(
+          std::string("DeleteRange: ") + what + " is too large",
+          std::to_string(key->size()) + " bytes; the limit is 4 GiB - 1");
     }
   }
   const int order = FamilyOf(cf)->user_comparator()->Compare(begin, end);

@@ -67,12 +67,11 @@ bool Reader::ReadMore(size_t* drop_size, unsigned int* error) {
         read_error_ = true;
         if (reporter_ != nullptr) {
           reporter_->Corruption(
-              kBlockSize, Status::IOError("short read", file_name_ + " offset " +
-                                                            std::to_string(block_start) + ": " +
-                                                            std::to_string(end_of_buffer_offset_) +
-                                                            " of " +
-                                                            std::to_string(expected_file_size_) +
-                                                            " bytes read"));
+              kBlockSize,
+              Status::IOError("short read", file_name_ + " offset " + std::to_string(block_start) +
+                                                ": " + std::to_string(end_of_buffer_offset_) +
+                                                " of " + std::to_string(expected_file_size_) +
+                                                " bytes read"));
         }
         *error = kEof;
         return false;

@@ -11,10 +11,9 @@
 # -DSTRATA_BUILD_FUZZ=OFF leaves the fuzz targets out of the build.
 #
 # With STRATA_BUILD_TESTS, CTest gets one test per target (label fuzz): ~3 s
-# over its seed corpus fuzz/corpus/<name>/ (seed 1; known bugs skipped with
-# STRATA_FUZZ_SKIP_KNOWN=1); and one per target that has
-# fuzz/regressions/<name>/ files: a replay of those inputs, which fails
-# until the bug they found is fixed (some only under ASan).
+# over its seed corpus fuzz/corpus/<name>/ (seed 1); and one per target that
+# has fuzz/regressions/<name>/ files: a replay of the inputs that once found
+# a bug (some fail only under ASan when the bug is back).
 option(STRATA_BUILD_FUZZ "Build the fuzz targets (fuzz/)" ON)
 if(NOT STRATA_BUILD_FUZZ)
   return()
@@ -110,10 +109,7 @@ foreach(name ${STRATA_FUZZ_TARGETS})
     add_test(NAME fuzz_${name}
              COMMAND ${target} ${_flags} ${CMAKE_SOURCE_DIR}/fuzz/corpus/${name}
              WORKING_DIRECTORY ${STRATA_FUZZ_BIN_DIR})
-    # Bugs already pinned by a regression test below are skipped here, so
-    # this test fails only on a new finding.
-    set_tests_properties(fuzz_${name} PROPERTIES LABELS fuzz TIMEOUT 300
-                         ENVIRONMENT STRATA_FUZZ_SKIP_KNOWN=1)
+    set_tests_properties(fuzz_${name} PROPERTIES LABELS fuzz TIMEOUT 300)
     # Inputs that once found a bug: replayed one by one (each must pass).
     file(GLOB _regressions CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/fuzz/regressions/${name}/*)
     if(_regressions)

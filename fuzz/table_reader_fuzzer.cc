@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -129,24 +128,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Status s = BlockBasedTable::Open(topts, std::move(rfile), file.size(), &table);
   if (!s.ok()) return 0;
 
-  // Known findings (fuzz/regressions/table_reader/): block iterators hand
-  // keys shorter than 8 bytes to InternalKeyComparator, which then reads
-  // past the block -- index keys read as internal keys when
-  // "rocksdb.index.key.is.user.key" is missing, and short data-block keys
-  // reached by SeekForGet's final Next() loop. STRATA_FUZZ_SKIP_KNOWN=1
-  // skips such tables (found by a plain scan, which compares no keys) so a
-  // run can look past them.
-  if (getenv("STRATA_FUZZ_SKIP_KNOWN") != nullptr) {
-    const auto props = table->GetTableProperties();
-    if (props == nullptr || props->index_key_is_user_key == 0) return 0;
-    ReadOptions scan_ro;
-    scan_ro.verify_checksums = (flags & 1) == 0;
-    std::unique_ptr<InternalIterator> it(table->NewIterator(scan_ro));
-    size_t n = 0;
-    for (it->SeekToFirst(); it->Valid() && n++ <= file.size(); it->Next()) {
-      if (it->key().size() < 8) return 0;
-    }
-  }
+  // (fuzz/regressions/table_reader/: keys shorter than 8 bytes once made
+  // InternalKeyComparator read past the block.)
   ReadOptions ro;
   ro.verify_checksums = (flags & 1) == 0;
   const size_t limit = file.size() + 16;  // entries take bytes

@@ -11,8 +11,6 @@
 # Engine: libFuzzer when the build has it (<build-dir>/fuzz/engine.txt),
 # else the standalone random-mutation driver (fuzz/standalone_main.cc).
 # FUZZ_FLAGS adds flags for every target (e.g. FUZZ_FLAGS=-seed=1).
-# STRATA_FUZZ_SKIP_KNOWN=1 (read by the targets) skips inputs that hit an
-# already reported bug, so a run can look past it.
 set -u
 
 if [[ $# -lt 1 ]]; then

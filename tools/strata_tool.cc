@@ -53,8 +53,7 @@ int Repair(const std::string& dir) {
   Options options;
   Status s = RepairDB(dir, options);
   if (!s.ok()) return Fail("repair", s);
-  std::printf("repaired %s (see its LOG for what was kept and what went to lost/)\n",
-              dir.c_str());
+  std::printf("repaired %s (see its LOG for what was kept and what went to lost/)\n", dir.c_str());
   return 0;
 }
 

@@ -396,9 +396,8 @@ TEST(CompactionIteratorTest, SingleDeleteKeptWhenKeyMayExistBelow) {
 // and dropped); then SD@6 meets Put@5 with nothing older in its input.
 // Dropping that pair would bring v1 back.
 TEST(CompactionIteratorTest, SingleDeleteCyclesDoNotResurrectAnOlderPut) {
-  auto first =
-      Compact(Build({{"a", 5, kTypeValue, "v3"}, {"a", 4, kTypeSingleDeletion, ""}}), kNoSnapshots,
-              false);
+  auto first = Compact(Build({{"a", 5, kTypeValue, "v3"}, {"a", 4, kTypeSingleDeletion, ""}}),
+                       kNoSnapshots, false);
   ASSERT_OK(first.status);
   EXPECT_EQ("a@5:1", first.Keys());
   auto second = Compact(Build({{"a", 6, kTypeSingleDeletion, ""}, {"a", 5, kTypeValue, "v3"}}),
