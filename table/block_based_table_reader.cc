@@ -299,11 +299,23 @@ struct BlockBasedTable::Rep {
   }
 };
 
+namespace {
+
+// Whether a block of `size` bytes plus its trailer at `offset` lies inside a
+// file of file_size bytes (written so that no sum can wrap around: the
+// sizes come from the file and may be anything).
+bool HandleFits(uint64_t offset, uint64_t size, uint64_t file_size) {
+  return offset <= file_size && size <= file_size - offset &&
+         file_size - offset - size >= kBlockTrailerSize;
+}
+
+}  // namespace
+
 Status BlockBasedTable::Rep::ReadBlock(const BlockHandle& handle, bool verify, bool uncompress,
                                        std::string* contents, ReadaheadBuffer* readahead) const {
   const uint64_t offset = handle.offset();
   const uint64_t size = handle.size();
-  if (offset > file_size || size + kBlockTrailerSize > file_size - offset) {
+  if (!HandleFits(offset, size, file_size)) {
     return Status::Corruption(options.file_name + ": block handle (offset " +
                               std::to_string(offset) + ", size " + std::to_string(size) +
                               ") outside the file of " + std::to_string(file_size) + " bytes");
@@ -358,7 +370,7 @@ bool BlockBasedTable::Rep::RetrieveMappedBlock(const ReadOptions& ro, const Bloc
                                                CachableRef<Block>* out, Status* s) const {
   const uint64_t offset = handle.offset();
   const uint64_t size = handle.size();
-  if (offset > file_size || size + kBlockTrailerSize > file_size - offset) return false;
+  if (!HandleFits(offset, size, file_size)) return false;
   const size_t n = static_cast<size_t>(size) + kBlockTrailerSize;
   if (offset + n > mapped.size()) return false;
   const Slice raw(mapped.data() + offset, n);
