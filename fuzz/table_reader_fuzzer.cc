@@ -36,11 +36,15 @@
 namespace strata {
 namespace {
 
+// Whether block h and its trailer lie inside a file of `size` bytes (no sum
+// that can wrap: handles come from fuzzed bytes).
+bool Fits(const BlockHandle& h, size_t size) {
+  return h.offset() <= size && h.size() <= size - h.offset() &&
+         size - h.offset() - h.size() >= kBlockTrailerSize;
+}
+
 void FixTrailer(std::string* file, ChecksumType type, const BlockHandle& h) {
-  if (h.offset() > file->size() || h.size() > file->size() ||
-      h.offset() + h.size() + kBlockTrailerSize > file->size()) {
-    return;
-  }
+  if (!Fits(h, file->size())) return;
   char* p = file->data() + h.offset();
   const size_t n = static_cast<size_t>(h.size());
   EncodeFixed32(p + n + 1, ComputeBlockChecksum(type, p, n, p[n]));
@@ -50,7 +54,7 @@ void FixTrailer(std::string* file, ChecksumType type, const BlockHandle& h) {
 // plain or delta-encoded, so both readings are tried).
 void CollectHandles(const std::string& file, const BlockHandle& h, bool index,
                     std::vector<BlockHandle>* out) {
-  if (h.offset() + h.size() + kBlockTrailerSize > file.size() || h.size() > file.size()) return;
+  if (!Fits(h, file.size())) return;
   if (static_cast<unsigned char>(file[h.offset() + h.size()]) != 0) return;  // compressed
   const Block block(Slice(file.data() + h.offset(), static_cast<size_t>(h.size())));
   if (!block.ok()) return;
