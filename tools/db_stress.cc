@@ -822,10 +822,13 @@ bool OneOp(ThreadState* ts) {
   ReadOptions ro;
 
   if (PowerLossMode() && (kind <= kBatch) && ts->OneIn(FLAGS.simulate_power_loss_one_in)) {
-    // The crash moment: nothing more reaches the disk from now on.
-    g_fault_fs->SetFilesystemActive(false);
+    // The crash moment: nothing more reaches the disk from now on -- unless
+    // another thread already stopped the epoch (a reopen, whose Close must
+    // not meet a dead file system).
     int expected = kNoStop;
-    g_stop.compare_exchange_strong(expected, kStopPowerLoss);
+    if (g_stop.compare_exchange_strong(expected, kStopPowerLoss)) {
+      g_fault_fs->SetFilesystemActive(false);
+    }
   }
 
   // Single-delete keys follow their own rule for every single-key write.
