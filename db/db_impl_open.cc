@@ -14,7 +14,6 @@
 #include "db/version_edit.h"
 #include "db/write_batch_internal.h"
 #include "strata/table.h"
-#include "table/compression.h"
 
 namespace strata {
 
@@ -59,8 +58,6 @@ class LogReporter final : public log::Reader::Reporter {
   Status first;
   size_t dropped_bytes = 0;
 };
-
-// Writes one VersionEdit as the only record of a new MANIFEST file, synced.
 
 }  // namespace
 
