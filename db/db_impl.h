@@ -166,6 +166,9 @@ class DBImpl final : public DB {
   // flaky device) fails the open instead of cutting the log for good.
   Status CountRecordsBeforeDamage(uint64_t number, uint64_t file_size, uint64_t* good,
                                   bool* damaged);
+  // Reads WAL `number` record by record (VerifyChecksum): the first damage
+  // before its end, as Corruption naming the file and offset.
+  Status VerifyWAL(uint64_t number);
   Status CreateWAL(uint64_t number);
   Status EnsureIdentity();
   void LogOptions();
@@ -225,9 +228,6 @@ class DBImpl final : public DB {
   Status ResumeImpl() REQUIRES(mu_);
   // The automatic recovery thread's loop.
   void AutoRecoveryLoop();
-  // Reads WAL `number` record by record (VerifyChecksum): the first damage
-  // before its end, as Corruption naming the file and offset.
-  Status VerifyWAL(uint64_t number);
   // A SuperVersion of cfd's current memtables and Version, installed; the
   // write-stall flag is recomputed.
   void InstallNewSuperVersion(ColumnFamilyData* cfd) REQUIRES(mu_);

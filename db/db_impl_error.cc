@@ -14,7 +14,6 @@
 
 #include "db/db_impl.h"
 #include "db/filename.h"
-#include "db/log_reader.h"
 
 namespace strata {
 
@@ -240,31 +239,6 @@ Status DBImpl::VerifyChecksum(const ReadOptions& /*options*/) {
     }
     return Status::OK();
   });
-}
-
-Status DBImpl::VerifyWAL(uint64_t number) {
-  const std::string fname = LogFileName(dbname_, number);
-  uint64_t size = 0;
-  Status s = fs_->GetFileSize(fname, &size);
-  std::unique_ptr<SequentialFile> file;
-  if (s.ok()) s = fs_->NewSequentialFile(fname, FileOptions(), &file);
-  if (!s.ok()) return s;
-  struct FirstError final : public log::Reader::Reporter {
-    void Corruption(size_t, const Status& status) override {
-      if (first.ok()) first = status;
-    }
-    Status first;
-  } reporter;
-  log::Reader reader(std::move(file), &reporter, /*checksum=*/true, number, fname);
-  reader.set_expected_file_size(size);
-  Slice record;
-  std::string scratch;
-  // A torn tail is not damage here (a crash could leave one; replay drops
-  // it); a bad record before the end is.
-  while (reporter.first.ok() &&
-         reader.ReadRecord(&record, &scratch, WALRecoveryMode::kTolerateCorruptedTailRecords)) {
-  }
-  return reporter.first;
 }
 
 }  // namespace strata
