@@ -48,17 +48,6 @@ std::string NewUuid() {
   return buf;
 }
 
-// Collects the first corruption a log reader reports.
-class LogReporter final : public log::Reader::Reporter {
- public:
-  void Corruption(size_t bytes, const Status& status) override {
-    dropped_bytes += bytes;
-    if (first.ok()) first = status;
-  }
-  Status first;
-  size_t dropped_bytes = 0;
-};
-
 }  // namespace
 
 Status DBImpl::ValidateOptions(const Options& o) {
@@ -376,7 +365,7 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
   uint64_t file_size = 0;
   s = fs_->GetFileSize(fname, &file_size);
   if (!s.ok()) return s;
-  LogReporter reporter;
+  log::FirstDamageReporter reporter;
   log::Reader reader(std::move(file), &reporter, /*checksum=*/true, number, fname);
   reader.set_expected_file_size(file_size);
   Slice record;
@@ -535,7 +524,7 @@ Status DBImpl::CountRecordsBeforeDamage(uint64_t number, uint64_t file_size, uin
   std::unique_ptr<SequentialFile> file;
   Status s = fs_->NewSequentialFile(fname, FileOptions(), &file);
   if (!s.ok()) return s;
-  LogReporter reporter;
+  log::FirstDamageReporter reporter;
   log::Reader reader(std::move(file), &reporter, /*checksum=*/true, number, fname);
   reader.set_expected_file_size(file_size);
   Slice record;
@@ -567,7 +556,7 @@ Status DBImpl::VerifyWAL(uint64_t number) {
   std::unique_ptr<SequentialFile> file;
   if (s.ok()) s = fs_->NewSequentialFile(fname, FileOptions(), &file);
   if (!s.ok()) return s;
-  LogReporter reporter;
+  log::FirstDamageReporter reporter;
   log::Reader reader(std::move(file), &reporter, /*checksum=*/true, number, fname);
   reader.set_expected_file_size(size);
   Slice record;
@@ -652,7 +641,7 @@ Status DB::ListColumnFamilies(const DBOptions& options, const std::string& path,
   std::unique_ptr<SequentialFile> file;
   s = fs->NewSequentialFile(manifest, FileOptions(), &file);
   if (!s.ok()) return s;
-  LogReporter reporter;
+  log::FirstDamageReporter reporter;
   log::Reader reader(std::move(file), &reporter, true, 0, manifest);
   std::map<uint32_t, std::string> families = {{0, kDefaultColumnFamilyName}};
   Slice record;

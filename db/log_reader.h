@@ -50,6 +50,10 @@
 
 namespace strata::log {
 
+// A Reporter that keeps the first damage reported and counts the bytes
+// dropped (WAL replay, VerifyChecksum, RepairDB).
+class FirstDamageReporter;
+
 class Reader {
  public:
   // Receives damage found while reading.
@@ -142,6 +146,16 @@ class Reader {
   // A zero-filled stretch skipped but not yet known to be the log's tail.
   uint64_t pending_zero_offset_ = 0;
   size_t pending_zero_bytes_ = 0;
+};
+
+class FirstDamageReporter final : public Reader::Reporter {
+ public:
+  void Corruption(size_t bytes, const Status& status) override {
+    dropped_bytes += bytes;
+    if (first.ok()) first = status;
+  }
+  Status first;
+  size_t dropped_bytes = 0;
 };
 
 }  // namespace strata::log

@@ -57,17 +57,6 @@ namespace strata {
 
 namespace {
 
-// Damage in a log is expected here: it is counted, never fatal.
-class CountingReporter final : public log::Reader::Reporter {
- public:
-  void Corruption(size_t bytes, const Status& status) override {
-    dropped_bytes += bytes;
-    if (first.ok()) first = status;
-  }
-  Status first;
-  size_t dropped_bytes = 0;
-};
-
 // Inserts a decoded batch into one memtable per column family id.
 class MemTableBuilder final : public WriteBatch::Handler {
  public:
@@ -239,7 +228,7 @@ class Repairer {
     const std::string fname = DescriptorFileName(dbname_, number);
     std::unique_ptr<SequentialFile> file;
     if (!fs_->NewSequentialFile(fname, FileOptions(), &file).ok()) return Status::OK();
-    CountingReporter reporter;
+    log::FirstDamageReporter reporter;
     log::Reader reader(std::move(file), &reporter, /*checksum=*/true, 0, fname);
     std::map<uint32_t, std::string> families = {{0, kDefaultColumnFamilyName}};
     std::map<uint64_t, uint32_t> file_family;
@@ -352,7 +341,7 @@ class Repairer {
       Archive(fname);
       return Status::OK();
     }
-    CountingReporter reporter;
+    log::FirstDamageReporter reporter;
     log::Reader reader(std::move(file), &reporter, /*checksum=*/true, number, fname);
     std::map<uint32_t, MemTable*> mems;
     Slice record;
