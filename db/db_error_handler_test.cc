@@ -158,6 +158,48 @@ TEST_F(DBErrorHandlerTest, WalSyncFailureStopsWritesUntilResume) {
   for (const auto& [k, v] : model_) ASSERT_EQ(v, Get(k)) << k;
 }
 
+TEST_F(DBErrorHandlerTest, NewWalFailureAtMemtableSwitchStopsWritesUntilResume) {
+  Open();
+  ASSERT_OK(Put("a", "1"));
+  // The switch Flush asks for cannot create its new WAL: the memtable stays
+  // mutable and the old WAL current, but writes stop like RocksDB's.
+  fault_->InjectFault(Spec(FaultOp::kCreate, ".log"));
+  Status s = db_->Flush(FlushOptions());
+  ASSERT_TRUE(s.IsIOError()) << s.ToString();
+  fault_->ClearFault();
+  ASSERT_EQ(1u, BgErrors());
+  Status again = Put("b", "2");
+  ASSERT_TRUE(again.IsIOError()) << again.ToString();
+  ASSERT_EQ(s.ToString(), again.ToString());
+  CheckModel();
+  ASSERT_OK(db_->Resume());
+  ASSERT_OK(Put("c", "3"));
+  CheckModel();
+  Reopen();
+  CheckModel();
+}
+
+TEST_F(DBErrorHandlerTest, NoSpaceForNewWalResumesByItself) {
+  options_.write_buffer_size = 64 << 10;
+  Open();
+  FillAndFlush(0, 10);
+  // A directory fsync after the new WAL's creation fails for lack of space
+  // while the writes fill the memtable: the write that switches fails.
+  fault_->InjectFault(Spec(FaultOp::kDirFsync, nullptr, 0, /*sticky=*/false,
+                           FaultError::kNoSpace));
+  const std::string big(1024, 'x');
+  Status s;
+  for (int i = 0; i < 1000 && s.ok(); ++i) s = Put("big" + std::to_string(i), big);
+  ASSERT_TRUE(s.IsNoSpace()) << s.ToString();
+  ASSERT_GE(BgErrors(), 1u);
+  fault_->ClearFault();
+  ASSERT_TRUE(WaitForWritesBack());
+  model_["probe"] = "p";
+  CheckModel();
+  Reopen();
+  CheckModel();
+}
+
 TEST_F(DBErrorHandlerTest, FlushFailureStopsWritesUntilResume) {
   Open();
   FillAndFlush(0, 100);

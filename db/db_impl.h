@@ -215,7 +215,7 @@ class DBImpl final : public DB {
 
   // ---- background errors and recovery (db_impl_error.cc) ----
   // Where a background error came from; decides whether it is sticky.
-  enum class BgErrorReason { kWal, kMemTable, kFlush, kCompaction, kManifest };
+  enum class BgErrorReason { kWal, kMemTable, kFlush, kCompaction, kManifest, kWalSwitch };
   // Records s (not OK, not a shutdown) as the sticky background error:
   // every later write fails with it until Resume; reads keep working.
   // Corruption cannot be resumed (the DB must be reopened); a NoSpace error

@@ -83,7 +83,11 @@ void DBImpl::InstallNewSuperVersion(ColumnFamilyData* cfd) {
 }
 
 Status DBImpl::SwitchMemtables(const std::vector<ColumnFamilyData*>& families) {
-  // A new WAL first: if it cannot be created, nothing changes.
+  // A new WAL first: if it cannot be created, the memtables stay as they
+  // are and writes would still go to the old WAL, which is intact. The error
+  // is sticky all the same (RocksDB's rule): a file system that cannot
+  // create a file or sync the directory is failing, and Resume (or, for
+  // NoSpace, the recovery thread) retries the switch once it is healthy.
   const uint64_t new_log = versions_->NewFileNumber();
   std::unique_ptr<log::Writer> old_log = std::move(log_);
   const uint64_t old_log_number = log_number_;
@@ -91,6 +95,8 @@ Status DBImpl::SwitchMemtables(const std::vector<ColumnFamilyData*>& families) {
   if (!s.ok()) {
     log_ = std::move(old_log);
     log_number_ = old_log_number;
+    MutexLock l(&mu_);
+    RecordBackgroundError(s, BgErrorReason::kWalSwitch);
     return s;
   }
   // The old WAL stays open, unsynced, until a synced write or its flush.

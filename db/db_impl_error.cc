@@ -20,8 +20,8 @@ namespace strata {
 void DBImpl::RecordBackgroundError(const Status& s, BgErrorReason reason) {
   mu_.AssertHeld();
   if (s.ok() || s.IsShutdownInProgress()) return;
-  static const char* const kReason[] = {"WAL write", "memtable insert", "flush", "compaction",
-                                        "MANIFEST write"};
+  static const char* const kReason[] = {"WAL write",  "memtable insert", "flush",
+                                        "compaction", "MANIFEST write",  "new WAL"};
   const char* what = kReason[static_cast<int>(reason)];
   if (reason == BgErrorReason::kCompaction && !options_.paranoid_checks) {
     // RocksDB's rule: without paranoid checks a failed compaction does not
