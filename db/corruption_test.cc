@@ -450,6 +450,53 @@ TEST_F(WalCorruptionTest, TruncatedInEveryModeAtSampledOffsets) {
   }
 }
 
+// A damaged length in the WAL's last block makes the record run past the
+// end of the file, which the reader cannot tell from a torn final write.
+// But intact records follow in the bytes it claims: the modes that never
+// drop records unnoticed report it; point-in-time recovery keeps the prefix.
+TEST_F(WalCorruptionTest, BadLengthInLastBlockWithIntactRecordsAfterIt) {
+  const size_t last_block = (data_.size() - 1) / kBlockSize * kBlockSize;
+  ASSERT_NE(data_.size() % kBlockSize, 0u) << "the last block must be partial";
+  int r = 0;
+  while (r < kRecords && records_[r].begin < last_block) r++;
+  ASSERT_LT(r + 2, kRecords) << "need a record with two more after it in the last block";
+  const size_t begin = records_[r].begin;
+  FailureLog log;
+  // Past the end of the file by one byte (inside the block), and past the
+  // block.
+  for (size_t length : {data_.size() - begin - kHeaderSize + 1, size_t{0xffff}}) {
+    const std::string where =
+        "record " + std::to_string(r) + " length set to " + std::to_string(length);
+    auto damage = [&] {
+      Restore();
+      std::string bytes = test::ReadFileOrDie(wal_);
+      bytes[begin + 4] = static_cast<char>(length & 0xff);
+      bytes[begin + 5] = static_cast<char>(length >> 8);
+      test::WriteFileOrDie(wal_, bytes);
+    };
+    for (WALRecoveryMode mode :
+         {WALRecoveryMode::kAbsoluteConsistency, WALRecoveryMode::kTolerateCorruptedTailRecords}) {
+      damage();
+      const std::string res = ExpectCorruption(mode);
+      log.Add(where + " mode " + std::to_string(static_cast<int>(mode)), res);
+      if (res.empty()) {
+        // The message names the record's offset.
+        Options o = MakeOptions();
+        o.wal_recovery_mode = mode;
+        std::unique_ptr<DB> db;
+        const Status s = DB::Open(o, dbname_, &db);
+        log.Add(where + " offset in " + s.ToString(),
+                Contains(s.ToString(), "offset " + std::to_string(begin))
+                    ? ""
+                    : "the message does not name offset " + std::to_string(begin));
+      }
+    }
+    damage();
+    log.Add(where + " kPointInTimeRecovery",
+            ExpectKeys(WALRecoveryMode::kPointInTimeRecovery, [&](int i) { return i < r; }));
+  }
+}
+
 // VerifyChecksum reads the live WAL too: damage under an open DB is found.
 TEST_F(WalCorruptionTest, VerifyChecksumFindsDamageInTheLiveWal) {
   Restore();
@@ -466,6 +513,37 @@ TEST_F(WalCorruptionTest, VerifyChecksumFindsDamageInTheLiveWal) {
   ASSERT_FALSE(recs.empty());
   FlipBit(live, recs.back().begin + 9);
   EXPECT_EQ(ExpectCorruptionNaming(db->VerifyChecksum(), live, true), "");
+  ASSERT_OK(db->Close());
+}
+
+// ... and a damaged length that hides the records after it as a torn tail.
+TEST_F(WalCorruptionTest, VerifyChecksumFindsABadLengthInTheLiveWalsLastBlock) {
+  Restore();
+  std::unique_ptr<DB> db;
+  // Written through write(2): the file ends where its last record does (an
+  // mmap-written WAL is zero-filled past it, and a length running into the
+  // zeros fails its checksum instead).
+  Options o = MakeOptions();
+  o.wal_mmap_writes = false;
+  ASSERT_OK(DB::Open(o, dbname_, &db));
+  for (int i = 0; i < 3; i++) ASSERT_OK(db->Put(WriteOptions(), "extra" + std::to_string(i), "x"));
+  ASSERT_OK(db->VerifyChecksum());
+  std::vector<std::string> wals = Files("", ".log");
+  ASSERT_FALSE(wals.empty());
+  const std::string live = wals.back();
+  std::string data = test::ReadFileOrDie(live);
+  std::vector<LogRecord> recs;
+  ASSERT_TRUE(ParseLog(data, &recs));
+  ASSERT_GE(recs.size(), 3u);
+  const size_t begin = recs[recs.size() - 3].begin;
+  const size_t length = data.size() - begin - kHeaderSize + 1;  // one byte past the end
+  ASSERT_LT(begin % kBlockSize + kHeaderSize + length, kBlockSize);
+  data[begin + 4] = static_cast<char>(length & 0xff);
+  data[begin + 5] = static_cast<char>(length >> 8);
+  test::WriteFileOrDie(live, data);
+  const Status s = db->VerifyChecksum();
+  EXPECT_EQ(ExpectCorruptionNaming(s, live, true), "");
+  EXPECT_TRUE(Contains(s.ToString(), "offset " + std::to_string(begin))) << s.ToString();
   ASSERT_OK(db->Close());
 }
 

@@ -500,6 +500,14 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
     if (!s.ok()) return s;
     stopped_here = stop;
   }
+  if (!stopped_here && (mode == WALRecoveryMode::kTolerateCorruptedTailRecords ||
+                        mode == WALRecoveryMode::kAbsoluteConsistency)) {
+    // The log ended silently: what follows its last record must be a torn
+    // final write. A damaged length looks the same to the reader, but then
+    // intact records follow, and these modes never drop records unnoticed.
+    s = log::CheckFileTail(fs_, fname, number, good_end, file_size);
+    if (!s.ok()) return s;
+  }
   if (stopped_here) {
     // Cut the damage off so later opens see a clean log that ends where the
     // kept history ends (RocksDB instead flushes and deletes the WAL).
@@ -563,10 +571,15 @@ Status DBImpl::VerifyWAL(uint64_t number) {
   std::string scratch;
   // A torn tail is not damage here (a crash could leave one; replay drops
   // it); a bad record before the end is.
+  uint64_t good_end = 0;
   while (reporter.first.ok() &&
          reader.ReadRecord(&record, &scratch, WALRecoveryMode::kTolerateCorruptedTailRecords)) {
+    good_end = reader.LastRecordEndOffset();
   }
-  return reporter.first;
+  if (!reporter.first.ok()) return reporter.first;
+  // A silent end before the end of the file is a torn tail only if no
+  // intact record follows it.
+  return log::CheckFileTail(fs_, fname, number, good_end, size);
 }
 
 Status DBImpl::CreateWAL(uint64_t number) {

@@ -1,5 +1,6 @@
 #include "db/log_reader.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "util/coding.h"
@@ -329,6 +330,79 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch, WALRecoveryMode mod
   scratch->clear();
   *record = Slice();
   return false;
+}
+
+Status CheckTornTail(const std::string& fname, uint64_t log_number, const Slice& tail,
+                     uint64_t tail_offset) {
+  auto header_at = [&](size_t p, size_t* header_size, size_t* length, unsigned int* type) {
+    const char* h = tail.data() + p;
+    *type = static_cast<unsigned char>(h[6]);
+    *header_size = IsRecyclableType(*type) ? kRecyclableHeaderSize : kHeaderSize;
+    *length = static_cast<size_t>(static_cast<unsigned char>(h[4])) |
+              (static_cast<size_t>(static_cast<unsigned char>(h[5])) << 8);
+  };
+  // An intact physical record of this log starts at p.
+  auto intact = [&](size_t p) {
+    if (p + kHeaderSize > tail.size()) return false;
+    size_t header_size, length;
+    unsigned int type;
+    header_at(p, &header_size, &length, &type);
+    if (type < kFullType || type > kRecyclableLastType) return false;
+    if (p + header_size + length > tail.size()) return false;
+    const char* h = tail.data() + p;
+    if (crc32c::Unmask(DecodeFixed32(h)) != crc32c::Value(h + 6, header_size - 6 + length)) {
+      return false;
+    }
+    // A recycled file's stale records carry an older log's number.
+    return header_size == kHeaderSize ||
+           DecodeFixed32(h + kHeaderSize) == static_cast<uint32_t>(log_number);
+  };
+  // Walk the intact fragments the reader dropped as an unfinished record: a
+  // FIRST, then MIDDLEs.
+  size_t p = 0;
+  while (true) {
+    const size_t left = kBlockSize - (tail_offset + p) % kBlockSize;
+    if (left < kHeaderSize) {
+      p += left;
+      continue;
+    }
+    if (p >= tail.size() || !intact(p)) break;
+    size_t header_size, length;
+    unsigned int type;
+    header_at(p, &header_size, &length, &type);
+    const unsigned int legacy = IsRecyclableType(type) ? type - 4 : type;
+    if (legacy != (p == 0 ? kFirstType : kMiddleType)) break;
+    p += header_size + length;
+  }
+  if (p + kHeaderSize > tail.size()) return Status::OK();  // a torn header
+  size_t header_size, length;
+  unsigned int type;
+  header_at(p, &header_size, &length, &type);
+  if (type == kZeroType && length == 0) return Status::OK();
+  // A whole record of this log here, or any later, was not torn off.
+  bool damaged = (tail_offset + p) % kBlockSize + header_size + length > kBlockSize || intact(p);
+  for (size_t q = p + 1; !damaged && q + kHeaderSize <= tail.size(); q++) damaged = intact(q);
+  if (!damaged) return Status::OK();
+  return Status::Corruption("bad record length (intact records follow)",
+                            fname + " record at offset " + std::to_string(tail_offset + p));
+}
+
+Status CheckFileTail(FileSystem* fs, const std::string& fname, uint64_t log_number, uint64_t offset,
+                     uint64_t file_size) {
+  if (offset >= file_size) return Status::OK();
+  std::unique_ptr<RandomAccessFile> file;
+  Status s = fs->NewRandomAccessFile(fname, FileOptions(), &file);
+  if (!s.ok()) return s;
+  const size_t n = static_cast<size_t>(std::min<uint64_t>(file_size - offset, 2 * kBlockSize));
+  std::string buf(n, '\0');
+  Slice tail;
+  s = file->Read(offset, n, &tail, buf.data());
+  if (!s.ok()) return s;
+  if (tail.size() != n) {
+    return Status::IOError("short read of the log's tail",
+                           fname + " offset " + std::to_string(offset + tail.size()));
+  }
+  return CheckTornTail(fname, log_number, tail, offset);
 }
 
 }  // namespace strata::log

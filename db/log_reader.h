@@ -158,4 +158,21 @@ class FirstDamageReporter final : public Reader::Reporter {
   size_t dropped_bytes = 0;
 };
 
+// Whether the bytes of a log after the last record a reader returned (tail,
+// starting at file offset tail_offset) are what a write torn by a crash
+// leaves: the intact leading fragments of a record whose next fragment runs
+// past the end of the file, fewer bytes than a header, zeros, or stale
+// records of another log number. The reader ends the log silently there
+// (RocksDB's rule); but a damaged length in an earlier record looks the
+// same to it, and then the length overruns its 32 KiB block (a writer never
+// lets a record cross one) or intact records of this log follow in the
+// bytes it claims. Returns Corruption naming fname and the offset then.
+Status CheckTornTail(const std::string& fname, uint64_t log_number, const Slice& tail,
+                     uint64_t tail_offset);
+
+// CheckTornTail over fname's bytes from offset (up to two blocks of them)
+// when offset is short of file_size; OK when it is not.
+Status CheckFileTail(FileSystem* fs, const std::string& fname, uint64_t log_number, uint64_t offset,
+                     uint64_t file_size);
+
 }  // namespace strata::log

@@ -172,6 +172,11 @@ ReadResult ReadAll(const std::string& contents, WALRecoveryMode mode, bool check
   return r;
 }
 
+// The bytes of s from offset on.
+Slice TailOf(const std::string& s, size_t offset) {
+  return Slice(s.data() + offset, s.size() - offset);
+}
+
 std::vector<std::string> Prefix(const std::vector<std::string>& v, size_t n) {
   return std::vector<std::string>(v.begin(), v.begin() + n);
 }
@@ -472,6 +477,8 @@ TEST_P(LogTest, TruncateLastRecordAtEveryByte) {
         continue;
       }
       const std::string cut_file = contents.substr(0, cut);
+      // What the reader ended on silently is a torn tail.
+      EXPECT_OK(CheckTornTail(kFileName, kLogNumber, TailOf(cut_file, last_start), last_start));
       for (WALRecoveryMode mode : kAllModes) {
         SCOPED_TRACE(std::string(ModeName(mode)) + " cut at " + std::to_string(cut));
         ReadResult r = ReadAll(cut_file, mode);
@@ -628,6 +635,29 @@ TEST_P(LogTest, BadLengthInLastBlock) {
     EXPECT_EQ(r.records, Prefix(written_, 1));
     EXPECT_EQ(r.report.messages.size(), mode == WALRecoveryMode::kAbsoluteConsistency ? 1u : 0u);
   }
+}
+
+// The same damaged length, seen by CheckTornTail: intact records follow in
+// the bytes it claims, so it is damage, not a torn write.
+TEST_P(LogTest, CheckTornTailFindsIntactRecordsAfterABadLength) {
+  Write("one");
+  const size_t second = dest_.size();
+  Write("two");
+  Write("three");
+  EncodeFixed16(dest_.data() + second + 4, 1000);
+  Status s = CheckTornTail(kFileName, kLogNumber, TailOf(dest_, second), second);
+  ASSERT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_EQ(s.ToString(),
+            "Corruption: bad record length (intact records follow): " + std::string(kFileName) +
+                " record at offset " + std::to_string(second));
+  // A length that overruns its block is damage even with nothing after it.
+  dest_.resize(second + header_size_ + 3);
+  EncodeFixed16(dest_.data() + second + 4, 0xffff);
+  s = CheckTornTail(kFileName, kLogNumber, TailOf(dest_, second), second);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  // Zeros (preallocated space) and fewer bytes than a header are torn tails.
+  EXPECT_OK(CheckTornTail(kFileName, kLogNumber, std::string(100, '\0'), second));
+  EXPECT_OK(CheckTornTail(kFileName, kLogNumber, std::string(3, 'x'), second));
 }
 
 // Types above 8 have the 7-byte header, so these two tests damage a legacy
@@ -898,6 +928,10 @@ TEST(LogRecycleTest, ReusedFileEndsAtOldRecords) {
     EXPECT_EQ(r.records, expected) << ModeName(mode);
     EXPECT_TRUE(r.report.messages.empty()) << r.report.All();
   }
+  // The old log's intact records are stale, not records of this log.
+  EXPECT_OK(CheckTornTail(kFileName, 6, TailOf(reused, new_log.size()), new_log.size()));
+  EXPECT_TRUE(
+      CheckTornTail(kFileName, 5, TailOf(reused, new_log.size()), new_log.size()).IsCorruption());
 }
 
 // In a file that did not start recyclable, a recyclable header is damage.

@@ -13,7 +13,6 @@
 #include "db/range_del_skip_iterator.h"
 #include "env/info_log.h"
 #include "util/coding.h"
-#include "util/crc32c.h"
 
 namespace strata {
 
@@ -25,61 +24,6 @@ bool NewestFirst(const FileMetaData* a, const FileMetaData* b) {
   if (a->largest_seqno != b->largest_seqno) return a->largest_seqno > b->largest_seqno;
   if (a->smallest_seqno != b->smallest_seqno) return a->smallest_seqno > b->smallest_seqno;
   return a->number > b->number;
-}
-
-// Whether the MANIFEST bytes after the last record read (tail, starting at
-// file offset tail_offset) are what a write torn by a crash leaves: the
-// intact leading fragments of a record whose next fragment runs past the
-// end of the file, or fewer bytes than a header. The log reader ends the
-// log silently there (as RocksDB does); but a damaged length in an earlier
-// record looks the same to it, and then the length overruns its 32 KiB
-// block (a writer never lets a record cross one) or intact records follow
-// in the bytes it claims. Returns Corruption naming manifest and the offset
-// in that case.
-Status CheckManifestTail(const std::string& manifest, const Slice& tail, uint64_t tail_offset) {
-  using log::kBlockSize;
-  using log::kHeaderSize;
-  auto header_at = [&](size_t p, size_t* header_size, size_t* length, unsigned int* type) {
-    const char* h = tail.data() + p;
-    *type = static_cast<unsigned char>(h[6]);
-    *header_size = log::IsRecyclableType(*type) ? log::kRecyclableHeaderSize : kHeaderSize;
-    *length = static_cast<size_t>(static_cast<unsigned char>(h[4])) |
-              (static_cast<size_t>(static_cast<unsigned char>(h[5])) << 8);
-  };
-  auto intact = [&](size_t p) {
-    if (p + kHeaderSize > tail.size()) return false;
-    size_t header_size, length;
-    unsigned int type;
-    header_at(p, &header_size, &length, &type);
-    if (type < log::kFullType || type > log::kRecyclableLastType) return false;
-    if (p + header_size + length > tail.size()) return false;
-    const char* h = tail.data() + p;
-    return crc32c::Unmask(DecodeFixed32(h)) == crc32c::Value(h + 6, header_size - 6 + length);
-  };
-  // Walk the intact fragments the reader dropped as an unfinished record.
-  size_t p = 0;
-  while (true) {
-    const size_t left = kBlockSize - (tail_offset + p) % kBlockSize;
-    if (left < kHeaderSize) {
-      p += left;
-      continue;
-    }
-    if (p >= tail.size() || !intact(p)) break;
-    size_t header_size, length;
-    unsigned int type;
-    header_at(p, &header_size, &length, &type);
-    p += header_size + length;
-  }
-  if (p + kHeaderSize > tail.size()) return Status::OK();  // a torn header
-  size_t header_size, length;
-  unsigned int type;
-  header_at(p, &header_size, &length, &type);
-  if (type == log::kZeroType && length == 0) return Status::OK();
-  bool damaged = (tail_offset + p) % kBlockSize + header_size + length > kBlockSize;
-  for (size_t q = p + 1; !damaged && q + kHeaderSize <= tail.size(); q++) damaged = intact(q);
-  if (!damaged) return Status::OK();
-  return Status::Corruption("bad record length (intact records follow)",
-                            manifest + " record at offset " + std::to_string(tail_offset + p));
 }
 
 struct LogReporter : public log::Reader::Reporter {
@@ -793,16 +737,7 @@ Status VersionSet::Recover(const std::map<std::string, ColumnFamilyOptions>& fam
     // A silent end before the end of the file must be a torn final write.
     uint64_t size = 0;
     s = fs_->GetFileSize(manifest, &size);
-    if (s.ok() && size > good_end) {
-      std::unique_ptr<RandomAccessFile> tail_file;
-      s = fs_->NewRandomAccessFile(manifest, FileOptions(), &tail_file);
-      const size_t n =
-          static_cast<size_t>(std::min<uint64_t>(size - good_end, 2 * log::kBlockSize));
-      std::string buf(n, '\0');
-      Slice tail;
-      if (s.ok()) s = tail_file->Read(good_end, n, &tail, buf.data());
-      if (s.ok()) s = CheckManifestTail(manifest, tail, good_end);
-    }
+    if (s.ok()) s = log::CheckFileTail(fs_, manifest, /*log_number=*/0, good_end, size);
     if (!s.ok()) return s;
   }
   if (!next_file || !last_sequence) {
