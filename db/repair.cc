@@ -9,7 +9,9 @@
 //     belonged to, plus the last sequence and next file number they
 //     recorded.
 //  3. Replay every WAL (oldest first) record by record, skipping damaged
-//     records and batches that do not decode, into one memtable per family,
+//     records and batches that do not decode, into one memtable per family
+//     (with no readable MANIFEST, the families the tables' properties name;
+//     records of a family nothing names are dropped and logged),
 //     and write each memtable out as a new table (the flush path,
 //     RunTableOutput). The WAL then goes to <db>/lost/.
 //  4. Read every table completely: footer, metaindex, properties, index,
@@ -157,6 +159,10 @@ class Repairer {
     Log(info_log_, "repair of %s: %zu table(s), %zu WAL(s), %zu MANIFEST(s), %zu famil%s known",
         dbname_.c_str(), table_numbers_.size(), wal_numbers_.size(), manifests_.size(),
         families_.size(), families_.size() == 1 ? "y" : "ies");
+    // Without a readable MANIFEST the families come from the tables'
+    // properties; learn them before the WALs, whose records name families
+    // by id only.
+    if (!families_known_) LearnFamiliesFromTables();
     for (uint64_t number : wal_numbers_) {
       s = ConvertWAL(number);
       if (!s.ok()) return s;
@@ -375,17 +381,17 @@ class Repairer {
     }
     std::vector<uint64_t> numbers;
     for (auto& [id, mem] : mems) {
-      // Records of a family the old MANIFEST does not have: a dropped one
-      // (skipped) when the families are known, else the default family's.
-      uint32_t cf_id = id;
+      // Records of a family neither the old MANIFEST nor any table knows:
+      // a dropped family's, or one whose name is lost. They are not put
+      // into another family (RocksDB drops them too); the WAL itself goes
+      // to lost/.
+      const uint32_t cf_id = id;
       if (families_.count(id) == 0) {
-        if (families_known_) {
-          Log(InfoLogLevel::kWarn, info_log_,
-              "repair: %s: dropping records of unknown column family %u", fname.c_str(), id);
-          mem->Unref();
-          continue;
-        }
-        cf_id = 0;
+        Log(InfoLogLevel::kWarn, info_log_,
+            "repair: %s: dropping records of unknown column family %u (the WAL is kept in lost/)",
+            fname.c_str(), id);
+        mem->Unref();
+        continue;
       }
       if (s.ok()) {
         CompactionRangeDelAggregator agg(&icmp_, {});
@@ -523,6 +529,21 @@ class Repairer {
       return Status::Corruption(fname, "belongs to a dropped column family");
     }
     return Status::OK();
+  }
+
+  // The families the tables' properties name (no MANIFEST was readable).
+  // A table that cannot be opened is skipped here; the scan drops it.
+  void LearnFamiliesFromTables() {
+    for (uint64_t number : table_numbers_) {
+      uint64_t size = 0;
+      Status s;
+      std::unique_ptr<BlockBasedTable> table = OpenTable(number, &size, &s);
+      if (!s.ok()) continue;
+      std::shared_ptr<const TableProperties> props = table->GetTableProperties();
+      if (props != nullptr && !props->column_family_name.empty()) {
+        FamilyByName(props->column_family_name, props->column_family_id);
+      }
+    }
   }
 
   // A family named by a table's properties: an existing one by name, or a

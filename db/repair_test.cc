@@ -318,6 +318,53 @@ TEST_F(RepairTest, MultipleColumnFamilies) {
   ASSERT_OK(db->Close());
 }
 
+// With no MANIFEST at all, the families come from the tables' properties,
+// and the unflushed WAL records of each family go back into that family
+// (not into the default one).
+TEST_F(RepairTest, MultipleColumnFamiliesWithoutAnyManifest) {
+  std::vector<ColumnFamilyDescriptor> descs = {
+      ColumnFamilyDescriptor(kDefaultColumnFamilyName, MakeOptions()),
+      ColumnFamilyDescriptor("one", MakeOptions()), ColumnFamilyDescriptor("two", MakeOptions())};
+  {
+    Options o = MakeOptions(true);
+    o.create_missing_column_families = true;
+    std::vector<ColumnFamilyHandle*> h;
+    std::unique_ptr<DB> db;
+    ASSERT_OK(DB::Open(o, dbname_, descs, &h, &db));
+    Put(db.get(), 0, 200, h[0], "d-");
+    Put(db.get(), 0, 200, h[1], "one-");
+    Put(db.get(), 100, 300, h[2], "two-");
+    for (ColumnFamilyHandle* cf : h) ASSERT_OK(db->Flush(FlushOptions(), cf));
+    Put(db.get(), 150, 250, h[1], "one-new-");  // unflushed
+    Put(db.get(), 0, 20, h[2], "two-new-");     // unflushed
+    Put(db.get(), 190, 210, h[0], "d-new-");    // unflushed
+    for (ColumnFamilyHandle* cf : h) ASSERT_OK(db->DestroyColumnFamilyHandle(cf));
+    ASSERT_OK(db->Close());
+  }
+  fs::remove(dbname_ + "/CURRENT");
+  int manifests = 0;
+  for (const auto& e : fs::directory_iterator(dbname_)) {
+    if (e.path().filename().string().rfind("MANIFEST-", 0) == 0) {
+      fs::remove(e.path());
+      manifests++;
+    }
+  }
+  ASSERT_GE(manifests, 1);
+  ASSERT_OK(RepairDB(dbname_, MakeOptions()));
+  std::vector<std::string> names;
+  ASSERT_OK(DB::ListColumnFamilies(MakeOptions(), dbname_, &names));
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"default", "one", "two"}));
+  std::vector<ColumnFamilyHandle*> h;
+  std::unique_ptr<DB> db;
+  ASSERT_OK(DB::Open(MakeOptions(), dbname_, descs, &h, &db));
+  for (ColumnFamilyHandle* cf : h) {
+    EXPECT_EQ(Diff(db.get(), cf, expected_[cf->GetName()]), "") << cf->GetName();
+    ASSERT_OK(db->DestroyColumnFamilyHandle(cf));
+  }
+  ASSERT_OK(db->Close());
+}
+
 // A table compacted to a lower level can hold an older version of a key
 // while its largest sequence number is newer than the table holding the
 // key's newest version. All in level 0, ordered by largest sequence, the old
