@@ -379,13 +379,27 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
   // Handles damage found by the reader or in a record: a non-OK result
   // fails the open; *stop ends this WAL's replay (point-in-time recovery).
   bool damage_confirmed = false;
-  auto on_damage = [&](const Status& damage, bool* stop) -> Status {
+  // at_end: the reader returned no record after the damage (then torn is
+  // set to whether the damage is a torn final write that
+  // kTolerateCorruptedTailRecords tolerates; null otherwise).
+  auto on_damage = [&](const Status& damage, bool at_end, bool* stop, bool* torn) -> Status {
     Log(InfoLogLevel::kWarn, info_log_.get(), "WAL damage: %s", damage.ToString().c_str());
     // A failed (or short) read says nothing about the bytes on disk: it
     // fails the open in every mode rather than cut the log there.
     if (damage.IsIOError()) return damage;
+    // A write torn by a crash of an mmap-written WAL is not cut at the end
+    // of the file: a partly copied record is followed by the zeros of the
+    // preallocated space, and the reader reports it (a checksum mismatch,
+    // or bytes after a zero header). It is still the log's tail when no
+    // intact record of this log follows it.
+    bool tail = false;
+    if (mode == WALRecoveryMode::kTolerateCorruptedTailRecords && at_end && damage.IsCorruption()) {
+      Status t = log::CheckFileTail(fs_, fname, number, good_end, file_size);
+      if (t.IsIOError()) return t;
+      tail = t.ok();
+    }
     if (!damage_confirmed && (mode == WALRecoveryMode::kPointInTimeRecovery ||
-                              mode == WALRecoveryMode::kSkipAnyCorruptedRecords)) {
+                              mode == WALRecoveryMode::kSkipAnyCorruptedRecords || tail)) {
       // Records are about to be dropped for good: the damage must be on
       // disk, not in one read. A second read must meet it at the same place.
       uint64_t good = 0;
@@ -402,8 +416,13 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
       damage_confirmed = true;
     }
     switch (mode) {
-      case WALRecoveryMode::kAbsoluteConsistency:
       case WALRecoveryMode::kTolerateCorruptedTailRecords:
+        if (tail) {
+          *torn = true;
+          return Status::OK();
+        }
+        return damage;
+      case WALRecoveryMode::kAbsoluteConsistency:
         return damage;
       case WALRecoveryMode::kPointInTimeRecovery:
         *stop = true;
@@ -417,7 +436,7 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
   while (reader.ReadRecord(&record, &scratch, mode)) {
     bool stop = false;
     if (!reporter.first.ok()) {
-      s = on_damage(reporter.first, &stop);
+      s = on_damage(reporter.first, /*at_end=*/false, &stop, nullptr);
       reporter.first = Status::OK();
       if (!s.ok()) return s;
       if (stop) {
@@ -442,7 +461,7 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
       }
     }
     if (!damage.ok()) {
-      s = on_damage(damage, &stop);
+      s = on_damage(damage, /*at_end=*/false, &stop, nullptr);
       if (!s.ok()) return s;
       if (stop) {
         stopped_here = true;
@@ -494,14 +513,20 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
     records++;
     *has_data = true;
   }
+  bool torn_tail = false;
   if (!stopped_here && !reporter.first.ok()) {
     bool stop = false;
-    s = on_damage(reporter.first, &stop);
+    s = on_damage(reporter.first, /*at_end=*/true, &stop, &torn_tail);
     if (!s.ok()) return s;
     stopped_here = stop;
+    if (torn_tail) {
+      Log(InfoLogLevel::kWarn, info_log_.get(),
+          "%s ends in a torn write after %" PRIu64 " bytes (tolerated)", fname.c_str(), good_end);
+    }
   }
-  if (!stopped_here && (mode == WALRecoveryMode::kTolerateCorruptedTailRecords ||
-                        mode == WALRecoveryMode::kAbsoluteConsistency)) {
+  if (!stopped_here && !torn_tail &&
+      (mode == WALRecoveryMode::kTolerateCorruptedTailRecords ||
+       mode == WALRecoveryMode::kAbsoluteConsistency)) {
     // The log ended silently: what follows its last record must be a torn
     // final write. A damaged length looks the same to the reader, but then
     // intact records follow, and these modes never drop records unnoticed.

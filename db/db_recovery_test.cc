@@ -630,13 +630,56 @@ TEST_F(DBRecoveryTest, TornLastRecordFollowedByZeros) {
   const WalRecord last = records.back();
   Backup();
   FailureLog failures;
+  // An mmap-written WAL cut by a crash looks like this: the record's first
+  // bytes, then the zeros of the preallocated space. That is a torn final
+  // write, which kTolerateCorruptedTailRecords tolerates too.
   for (size_t p = last.begin + 1; p < last.end; p += 3) {
-    Restore();
-    test::WriteFileOrDie(log, WithTrailingZeros(data.substr(0, p), 4096));
-    failures.Add(
-        "torn at " + std::to_string(p) + " + 4096 zeros",
-        OpenAndCheck(WALRecoveryMode::kPointInTimeRecovery, Prefix(kN - 1), last_sequence_ - 1));
+    for (WALRecoveryMode mode :
+         {WALRecoveryMode::kPointInTimeRecovery, WALRecoveryMode::kTolerateCorruptedTailRecords}) {
+      Restore();
+      test::WriteFileOrDie(log, WithTrailingZeros(data.substr(0, p), 4096));
+      failures.Add("torn at " + std::to_string(p) + " + 4096 zeros, " + ModeName(mode),
+                   OpenAndCheck(mode, Prefix(kN - 1), last_sequence_ - 1));
+    }
   }
+}
+
+// The same torn record with its bytes written out of order (a copy that
+// wrote the record's end before its middle), then zeros: still a torn tail.
+// But with an intact record after it, it is damage in every mode but
+// point-in-time recovery (which keeps the prefix) and skipping.
+TEST_F(DBRecoveryTest, TornLastRecordWithAHoleFollowedByZeros) {
+  const int kN = 20;
+  WriteKeys(0, kN);
+  std::string log, data;
+  std::vector<WalRecord> records;
+  ParseNewestLog(&log, &data, &records);
+  const WalRecord last = records.back();
+  const WalRecord before = records[records.size() - 2];
+  Backup();
+  const std::string base = fs::path(log).filename().string();
+  FailureLog failures;
+  std::string torn = data.substr(0, last.end);
+  for (size_t p = last.begin + 7; p < last.end - 1; p++) torn[p] = 0;
+  for (WALRecoveryMode mode :
+       {WALRecoveryMode::kPointInTimeRecovery, WALRecoveryMode::kTolerateCorruptedTailRecords}) {
+    Restore();
+    test::WriteFileOrDie(log, WithTrailingZeros(torn, 4096));
+    failures.Add(std::string("hole in the last record, ") + ModeName(mode),
+                 OpenAndCheck(mode, Prefix(kN - 1), last_sequence_ - 1));
+  }
+  // The next-to-last record damaged the same way, the last one intact.
+  std::string middle = data.substr(0, last.end);
+  for (size_t p = before.begin + 7; p < before.end - 1; p++) middle[p] = 0;
+  Restore();
+  test::WriteFileOrDie(log, WithTrailingZeros(middle, 4096));
+  failures.Add("hole in the next-to-last record, kTolerateCorruptedTailRecords",
+               OpenExpectCorruption(WALRecoveryMode::kTolerateCorruptedTailRecords, base, true));
+  Restore();
+  test::WriteFileOrDie(log, WithTrailingZeros(middle, 4096));
+  failures.Add(
+      "hole in the next-to-last record, kPointInTimeRecovery",
+      OpenAndCheck(WALRecoveryMode::kPointInTimeRecovery, Prefix(kN - 2), last_sequence_ - 2));
 }
 
 // ---- writes made after a lossy recovery survive later reopens -------------

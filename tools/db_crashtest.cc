@@ -275,6 +275,13 @@ bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals*
         "--flush_one_in=" + std::to_string(uni(500, 5000)),
         "--compact_range_one_in=" + std::to_string(uni(1000, 10000)),
     };
+    // Point-in-time recovery (the default) or kTolerateCorruptedTailRecords,
+    // which must take a write torn by the kill or the power loss (with the
+    // mmap-written WAL: a partly copied record, then zeros) as the tail;
+    // the verification opens the same way.
+    const std::string recovery_mode =
+        "--wal_recovery_mode=" + std::string(uni(0, 1) == 0 ? "0" : "2");
+    args.push_back(recovery_mode);
     const char* comps[] = {"none", "snappy", "lz4", "zstd"};
     args.push_back(std::string("--compression=") + comps[uni(0, 3)]);
     if (uni(0, 3) == 0) args.push_back("--reopen=" + std::to_string(uni(2000, 20000)));
@@ -356,7 +363,7 @@ bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals*
       unlink(vlog.c_str());
       std::vector<std::string> vargs = {"--db=" + db, "--expected_dir=" + expected,
                                         "--max_key=" + std::to_string(DF.max_key),
-                                        "--verify_only=1"};
+                                        "--verify_only=1", recovery_mode};
       pid_t vpid = Spawn(vargs, vlog);
       int vstatus = 0;
       if (!WaitFor(vpid, 600, &vstatus)) {

@@ -95,6 +95,9 @@ struct Flags {
   int max_write_buffer_number = 2;
   std::string compression = "snappy";
   bool wal_mmap_writes = true;
+  // RocksDB's numbering: 0 kTolerateCorruptedTailRecords, 1
+  // kAbsoluteConsistency, 2 kPointInTimeRecovery, 3 kSkipAnyCorruptedRecords.
+  int wal_recovery_mode = 2;
   uint64_t reopen = 0;  // close + reopen every N ops (all threads together)
   bool verify_only = false;
   uint64_t seed = 0;
@@ -136,7 +139,8 @@ bool ParseFlag(const char* arg, const char* name, std::string* value) {
           "  [--write_buffer_size=B] [--target_file_size_base=B] [--max_bytes_for_level_base=B]\n"
           "  [--level0_file_num_compaction_trigger=N] [--max_background_jobs=N]\n"
           "  [--max_write_buffer_number=N] [--compression=none|snappy|lz4|zstd]\n"
-          "  [--wal_mmap_writes=0|1] [--reopen=N] [--verify_only=0|1] [--seed=N]\n"
+          "  [--wal_mmap_writes=0|1] [--wal_recovery_mode=0..3] [--reopen=N]\n"
+          "  [--verify_only=0|1] [--seed=N]\n"
           "  [--destroy_db_initially=0|1] [--simulate_power_loss_one_in=N]\n"
           "  [--flush_one_in=N] [--compact_range_one_in=N] [--inject_bug_for_test=0|1|2]\n"
           "  [--single_delete=0|1] [--sd_delete_range=0|1]\n"
@@ -173,6 +177,7 @@ void ParseFlags(int argc, char** argv) {
       {"level0_file_num_compaction_trigger", &FLAGS.level0_file_num_compaction_trigger},
       {"max_background_jobs", &FLAGS.max_background_jobs},
       {"max_write_buffer_number", &FLAGS.max_write_buffer_number},
+      {"wal_recovery_mode", &FLAGS.wal_recovery_mode},
       {"inject_bug_for_test", &FLAGS.inject_bug_for_test},
       {"put_pct", &FLAGS.put_pct},
       {"delete_pct", &FLAGS.delete_pct},
@@ -229,6 +234,9 @@ void ParseFlags(int argc, char** argv) {
   }
   if (FLAGS.db.empty() || FLAGS.expected_dir.empty()) Usage("--db and --expected_dir are needed");
   if (FLAGS.threads < 1) Usage("--threads must be >= 1");
+  if (FLAGS.wal_recovery_mode < 0 || FLAGS.wal_recovery_mode > 3) {
+    Usage("--wal_recovery_mode must be 0..3");
+  }
   if (FLAGS.max_key < kStripe) FLAGS.max_key = kStripe;
   FLAGS.max_key = (FLAGS.max_key + kStripe - 1) / kStripe * kStripe;
   if (FLAGS.max_key / kStripe < static_cast<uint64_t>(FLAGS.threads)) {
@@ -505,6 +513,7 @@ Options MakeOptions() {
   o.max_background_jobs = FLAGS.max_background_jobs;
   o.max_write_buffer_number = FLAGS.max_write_buffer_number;
   o.wal_mmap_writes = FLAGS.wal_mmap_writes;
+  o.wal_recovery_mode = static_cast<WALRecoveryMode>(FLAGS.wal_recovery_mode);
   o.merge_operator = MergeOperators::CreatePutOperator();
   if (FLAGS.compression == "none") {
     o.compression = kNoCompression;
