@@ -75,7 +75,7 @@ void SanitizeColumnFamilyOptions(ColumnFamilyOptions* o) {
 // ColumnFamilyData
 
 ColumnFamilyData::ColumnFamilyData(uint32_t id, const std::string& name, const Options& options,
-                                   const std::string& dbname)
+                                   const std::string& dbname, std::shared_ptr<Cache> table_readers)
     : id_(id),
       name_(name),
       options_(options),
@@ -84,8 +84,8 @@ ColumnFamilyData::ColumnFamilyData(uint32_t id, const std::string& name, const O
       num_levels_(std::clamp(options.num_levels, 1, kMaxLevels)) {
   if (options_.table_factory == nullptr) options_.table_factory = NewBlockBasedTableFactory();
   table_options_ = options_.table_factory->table_options();
-  table_cache_ =
-      std::make_unique<TableCache>(dbname, options_, table_options_, options_.max_open_files);
+  table_cache_ = std::make_unique<TableCache>(dbname, options_, table_options_,
+                                              options_.max_open_files, std::move(table_readers));
   picker_ = std::make_unique<CompactionPicker>(options_, icmp_);
 }
 

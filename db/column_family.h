@@ -87,8 +87,10 @@ void SanitizeColumnFamilyOptions(ColumnFamilyOptions* options);
 class ColumnFamilyData {
  public:
   // options: the DB's options with this family's ColumnFamilyOptions.
+  // table_readers: the DB's table reader cache (TableCache::NewReaderCache),
+  // shared by all its families; null gives the family its own.
   ColumnFamilyData(uint32_t id, const std::string& name, const Options& options,
-                   const std::string& dbname);
+                   const std::string& dbname, std::shared_ptr<Cache> table_readers = nullptr);
   ~ColumnFamilyData();
   ColumnFamilyData(const ColumnFamilyData&) = delete;
   ColumnFamilyData& operator=(const ColumnFamilyData&) = delete;

@@ -1,5 +1,6 @@
 // TableCache (db/table_cache.h): open BlockBasedTable readers in a
-// strata::Cache keyed by the fixed64 file number, one charge unit each.
+// strata::Cache keyed by the fixed64 file number, one charge unit each; the
+// DB's families share one such cache (NewReaderCache), as RocksDB's do.
 //
 // A lookup that misses opens the file under one of kLoadStripes mutexes
 // (chosen by file number) and looks again first, so concurrent misses on
@@ -15,6 +16,7 @@
 #include "db/table_cache.h"
 
 #include <cassert>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -82,7 +84,7 @@ class TableIterator final : public InternalIterator {
 
 struct TableCache::Rep {
   Rep(const std::string& path, const Options& opts, const BlockBasedTableOptions& topts,
-      int max_open_files)
+      int max_open_files, std::shared_ptr<Cache> readers)
       : db_path(path), options(opts), table_options(topts) {
     if (options.env == nullptr) options.env = Env::Default();
     if (options.comparator == nullptr) options.comparator = BytewiseComparator();
@@ -90,13 +92,19 @@ struct TableCache::Rep {
     file_options.use_mmap_reads = options.allow_mmap_reads || options.table_mmap_reads;
     file_options.use_direct_reads = options.use_direct_reads;
     unbounded = max_open_files == -1;
-    size_t capacity = CapacityFor(max_open_files);
-    const int shard_bits = ShardBitsFor(capacity);
-    // A multiple of the shard count, so the shards' (rounded-up) capacities
-    // add up to no more than the bound.
-    capacity &= ~((size_t{1} << shard_bits) - 1);
-    cache = NewLRUCache(capacity, shard_bits, /*strict_capacity_limit=*/false,
-                        /*high_pri_pool_ratio=*/0.0);
+    shared = readers != nullptr;
+    cache = shared ? std::move(readers) : NewReaderCache(max_open_files);
+  }
+  ~Rep() {
+    // The readers point at this family's options (prefix extractor,
+    // statistics): none may stay behind in a shared cache.
+    for (uint64_t number : opened) EraseFile(number);
+  }
+
+  void EraseFile(uint64_t number) {
+    char key_buf[8];
+    EncodeFixed64(key_buf, number);
+    cache->Erase(Slice(key_buf, sizeof(key_buf)));
   }
 
   // Sets *handle to a pinned handle whose value is the file's reader,
@@ -112,7 +120,12 @@ struct TableCache::Rep {
   FileSystem* fs = nullptr;
   FileOptions file_options;
   std::shared_ptr<Cache> cache;
+  bool shared = false;  // cache is the DB's, shared with other families
   Mutex load_mu[kLoadStripes];
+  // Shared cache only: the files this family put into it (a file belongs
+  // to one family). Guarded by opened_mu.
+  Mutex opened_mu;
+  std::set<uint64_t> opened;
 };
 
 Status TableCache::Rep::OpenTable(const TableFileMeta& meta,
@@ -164,12 +177,28 @@ Status TableCache::Rep::FindTable(const TableFileMeta& meta, Cache::Handle** han
   std::unique_ptr<BlockBasedTable> table;
   Status s = OpenTable(meta, &table);
   if (!s.ok()) return s;  // errors are not cached: a later lookup retries
+  if (shared) {
+    MutexLock ol(&opened_mu);
+    opened.insert(meta.number);
+  }
   return cache->Insert(key, table.release(), 1, &DeleteTable, handle);
 }
 
+std::shared_ptr<Cache> TableCache::NewReaderCache(int max_open_files) {
+  size_t capacity = CapacityFor(max_open_files);
+  const int shard_bits = ShardBitsFor(capacity);
+  // A multiple of the shard count, so the shards' (rounded-up) capacities
+  // add up to no more than the bound.
+  capacity &= ~((size_t{1} << shard_bits) - 1);
+  return NewLRUCache(capacity, shard_bits, /*strict_capacity_limit=*/false,
+                     /*high_pri_pool_ratio=*/0.0);
+}
+
 TableCache::TableCache(const std::string& db_path, const Options& options,
-                       const BlockBasedTableOptions& table_options, int max_open_files)
-    : rep_(std::make_unique<Rep>(db_path, options, table_options, max_open_files)) {}
+                       const BlockBasedTableOptions& table_options, int max_open_files,
+                       std::shared_ptr<Cache> readers)
+    : rep_(std::make_unique<Rep>(db_path, options, table_options, max_open_files,
+                                 std::move(readers))) {}
 
 TableCache::~TableCache() = default;
 
@@ -288,9 +317,11 @@ Status TableCache::GetTableProperties(const TableFileMeta& file,
 }
 
 void TableCache::Evict(uint64_t file_number) {
-  char key_buf[8];
-  EncodeFixed64(key_buf, file_number);
-  rep_->cache->Erase(Slice(key_buf, sizeof(key_buf)));
+  rep_->EraseFile(file_number);
+  if (rep_->shared) {
+    MutexLock ol(&rep_->opened_mu);
+    rep_->opened.erase(file_number);
+  }
 }
 
 size_t TableCache::NumOpenReaders() const { return rep_->cache->GetUsage(); }

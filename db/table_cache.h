@@ -1,13 +1,13 @@
-// TableCache: the open table readers of one DB, keyed by file number and
-// bounded by max_open_files (LRU over a strata::Cache whose entries are
-// BlockBasedTable readers, charge 1 each). Point lookups and iterators go
+// TableCache: the open table readers of one column family, keyed by file
+// number, in an LRU strata::Cache (BlockBasedTable readers, charge 1 each)
+// that all families of a DB share and max_open_files bounds. Point lookups and iterators go
 // through it; a file that is not open is opened on demand.
 //
 // Thread-safety: thread-safe.
 // Invariants:
-//  1. At most max(max_open_files - 10, 20) readers stay open when
-//     max_open_files > 0 (unbounded for -1), plus the ones pinned by live
-//     iterators or in-flight lookups.
+//  1. At most max(max_open_files - 10, 20) readers stay open in the DB
+//     when max_open_files > 0 (unbounded for -1), plus the ones pinned by
+//     live iterators or in-flight lookups.
 //  2. Evict(file_number) makes later lookups reopen the file; readers still
 //     pinned stay valid until released.
 #pragma once
@@ -40,9 +40,19 @@ class TableCache {
   // db_path: directory holding the table files (<number>.sst, with
   // RocksDB's legacy <number>.ldb accepted). options and table_options are
   // copied; options.env and options.comparator must outlive the cache.
+  // readers: the DB's reader cache (NewReaderCache), shared by the table
+  // caches of all its column families; null gives this cache its own.
   TableCache(const std::string& db_path, const Options& options,
-             const BlockBasedTableOptions& table_options, int max_open_files);
+             const BlockBasedTableOptions& table_options, int max_open_files,
+             std::shared_ptr<Cache> readers = nullptr);
+  // A shared reader cache keeps no reader of a destroyed TableCache (they
+  // point at its options): its files are erased from it.
   ~TableCache();
+
+  // A reader cache bounded by max_open_files, for every column family of
+  // one DB: file numbers are unique in a DB, and so max_open_files bounds
+  // the open tables of the whole DB, as in RocksDB.
+  static std::shared_ptr<Cache> NewReaderCache(int max_open_files);
   TableCache(const TableCache&) = delete;
   TableCache& operator=(const TableCache&) = delete;
 
@@ -91,7 +101,8 @@ class TableCache {
   // the checksum of every block (BlockBasedTable::VerifyChecksum).
   Status VerifyChecksum(const TableFileMeta& file);
 
-  // Open readers (for tests and properties).
+  // Open readers in the (possibly shared) reader cache, of every family
+  // that uses it (for tests and properties).
   size_t NumOpenReaders() const;
 
  private:

@@ -530,6 +530,7 @@ VersionSet::VersionSet(const std::string& dbname, const Options& options, FileSy
       fs_(fs),
       db_dir_(db_dir),
       info_log_(info_log),
+      table_readers_(TableCache::NewReaderCache(options.max_open_files)),
       column_families_(std::make_unique<ColumnFamilySet>()) {}
 
 VersionSet::~VersionSet() {
@@ -543,7 +544,7 @@ ColumnFamilyData* VersionSet::default_cfd() const { return column_families_->Get
 
 ColumnFamilyData* VersionSet::NewFamily(uint32_t id, const std::string& name,
                                         const ColumnFamilyOptions& options) {
-  auto* cfd = new ColumnFamilyData(id, name, Options(options_, options), dbname_);
+  auto* cfd = new ColumnFamilyData(id, name, Options(options_, options), dbname_, table_readers_);
   return cfd;
 }
 

@@ -238,6 +238,10 @@ class VersionSet {
   FileSystem* const fs_;
   Directory* const db_dir_;
   Logger* const info_log_;
+  // Every family's open table readers, bounded together by max_open_files.
+  // Declared before column_families_: the families' caches erase their
+  // readers from it as they go.
+  const std::shared_ptr<Cache> table_readers_;
 
   std::unique_ptr<ColumnFamilySet> column_families_;
   std::atomic<uint64_t> next_file_number_{2};
