@@ -115,8 +115,10 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
   } else {
     const std::string log_name = InfoLogFileName(dbname_);
     if (fs_->FileExists(log_name).ok()) {
-      fs_->RenameFile(log_name, OldInfoLogFileName(dbname_, clock_->NowMicros()))
-          .PermitUncheckedError();
+      // A directory that refuses the rename (read-only, or full) would not
+      // let the open go much further; the old LOG is not truncated for it.
+      s = fs_->RenameFile(log_name, OldInfoLogFileName(dbname_, clock_->NowMicros()));
+      if (!s.ok()) return s;
     }
     s = fs_->NewLogger(log_name, &info_log_);
     if (!s.ok()) return s;

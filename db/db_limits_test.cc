@@ -87,11 +87,15 @@ std::map<std::string, std::string> DataFiles(const std::string& dir) {
 
 // A FileSystem that refuses every change under `dir` with an IOError naming
 // the path, as a read-only directory (or file system) would; reads and locks
-// pass through.
+// pass through. With files_writable, like a directory chmod'ed 0555 under a
+// user who still may write its files: only changes to its entries (new
+// files, renames, deletions) are refused, and an existing file still opens
+// for writing (and is truncated by it).
 class ReadOnlyDirFileSystem final : public FileSystem {
  public:
-  ReadOnlyDirFileSystem(std::shared_ptr<FileSystem> base, std::string dir)
-      : base_(std::move(base)), dir_(std::move(dir)) {}
+  ReadOnlyDirFileSystem(std::shared_ptr<FileSystem> base, std::string dir,
+                        bool files_writable = false)
+      : base_(std::move(base)), dir_(std::move(dir)), files_writable_(files_writable) {}
   const char* Name() const override { return "ReadOnlyDirFileSystem"; }
 
   Status NewSequentialFile(const std::string& f, const FileOptions& o,
@@ -104,12 +108,12 @@ class ReadOnlyDirFileSystem final : public FileSystem {
   }
   Status NewWritableFile(const std::string& f, const FileOptions& o,
                          std::unique_ptr<WritableFile>* r) override {
-    if (Denied(f)) return Deny("While open a file for writing", f);
+    if (DeniedWrite(f)) return Deny("While open a file for writing", f);
     return base_->NewWritableFile(f, o, r);
   }
   Status ReopenWritableFile(const std::string& f, const FileOptions& o,
                             std::unique_ptr<WritableFile>* r) override {
-    if (Denied(f)) return Deny("While open a file for appending", f);
+    if (DeniedWrite(f)) return Deny("While open a file for appending", f);
     return base_->ReopenWritableFile(f, o, r);
   }
   Status NewDirectory(const std::string& n, std::unique_ptr<Directory>* r) override {
@@ -156,7 +160,7 @@ class ReadOnlyDirFileSystem final : public FileSystem {
     return base_->UnlockFile(std::move(l));
   }
   Status NewLogger(const std::string& f, std::shared_ptr<Logger>* r) override {
-    if (Denied(f)) return Deny("While open the info log", f);
+    if (DeniedWrite(f)) return Deny("While open the info log", f);
     return base_->NewLogger(f, r);
   }
 
@@ -164,6 +168,9 @@ class ReadOnlyDirFileSystem final : public FileSystem {
 
  private:
   bool Denied(const std::string& path) const { return path.rfind(dir_, 0) == 0; }
+  bool DeniedWrite(const std::string& path) const {
+    return Denied(path) && !(files_writable_ && base_->FileExists(path).ok());
+  }
   Status Deny(const char* context, const std::string& path) {
     ++denials_;
     return Status::IOError(context, path + ": Permission denied");
@@ -171,6 +178,7 @@ class ReadOnlyDirFileSystem final : public FileSystem {
 
   const std::shared_ptr<FileSystem> base_;
   const std::string dir_;
+  const bool files_writable_;
   int denials_ = 0;  // only the test thread opens (the DB fails before it runs jobs)
 };
 
@@ -772,6 +780,33 @@ TEST_F(DBLimitsTest, ReadOnlyDirectoryThroughAFileSystemWrapper) {
   ASSERT_NO_FATAL_FAILURE(VerifyStillWorks(BaseOptions(), "read-only directory"));
 }
 
+// The chmod 0555 case as root sees it too: the directory refuses new
+// entries and renames, but its existing files open for writing. The LOG
+// cannot be rotated, so it must not be truncated either: the failed open
+// leaves every file as it was.
+TEST_F(DBLimitsTest, ReadOnlyDirectoryWithWritableFilesKeepsTheLog) {
+  Open(BaseOptions());
+  Put("a", "1");
+  Flush();
+  Put("b", "2");
+  Close();
+  const auto before = DirContents(path_);
+  ASSERT_GT(before.count("LOG"), 0u);
+  ASSERT_FALSE(before.at("LOG").empty());
+  auto ro = std::make_shared<ReadOnlyDirFileSystem>(FileSystem::Default(), path_,
+                                                    /*files_writable=*/true);
+  Env env(ro, SystemClock::Default());
+  Options o = BaseOptions();
+  o.env = &env;
+  const Status s = TryOpen(o);
+  printf("open in a directory that refuses new entries: %s\n", s.ToString().c_str());
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_TRUE(Contains(s, path_ + "/")) << "names no file: " << s.ToString();
+  EXPECT_EQ(db_, nullptr);
+  EXPECT_EQ(before, DirContents(path_)) << "a failed open changed the directory (the LOG?)";
+  ASSERT_NO_FATAL_FAILURE(VerifyStillWorks(BaseOptions(), "directory refusing new entries"));
+}
+
 TEST_F(DBLimitsTest, ReadOnlyDirectoryByChmod) {
   Open(BaseOptions());
   Put("a", "1");
@@ -788,16 +823,16 @@ TEST_F(DBLimitsTest, ReadOnlyDirectoryByChmod) {
     GTEST_SKIP() << "chmod 0555 does not stop writes here (running as root?); "
                     "ReadOnlyDirectoryThroughAFileSystemWrapper covers the case";
   }
-  const auto before = DataFiles(path_);
+  const auto before = DirContents(path_);
   const Status s = TryOpen(BaseOptions());
   ASSERT_EQ(0, chmod(path_.c_str(), 0755));
   printf("open in a 0555 directory: %s\n", s.ToString().c_str());
   EXPECT_TRUE(s.IsIOError()) << s.ToString();
   EXPECT_TRUE(Contains(s, path_ + "/")) << s.ToString();
   EXPECT_EQ(db_, nullptr);
-  // Existing files stay writable in a 0555 directory; the info LOG may be
-  // truncated, everything else must be as it was.
-  EXPECT_EQ(before, DataFiles(path_));
+  // Existing files stay writable in a 0555 directory, but the open fails
+  // before it writes any (the LOG is not rotated, so not truncated either).
+  EXPECT_EQ(before, DirContents(path_));
   ASSERT_NO_FATAL_FAILURE(VerifyStillWorks(BaseOptions(), "chmod 0555"));
 }
 

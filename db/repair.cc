@@ -196,8 +196,9 @@ class Repairer {
     }
     const std::string log_name = InfoLogFileName(dbname_);
     if (fs_->FileExists(log_name).ok()) {
-      fs_->RenameFile(log_name, OldInfoLogFileName(dbname_, options_.env->NowMicros()))
-          .PermitUncheckedError();
+      // Never truncate the old LOG of a directory that refuses the rename.
+      Status s = fs_->RenameFile(log_name, OldInfoLogFileName(dbname_, options_.env->NowMicros()));
+      if (!s.ok()) return s;
     }
     Status s = fs_->NewLogger(log_name, &owned_log_);
     if (!s.ok()) return s;
