@@ -378,7 +378,7 @@ Status CheckTornTail(const std::string& fname, uint64_t log_number, const Slice&
   size_t header_size, length;
   unsigned int type;
   header_at(p, &header_size, &length, &type);
-  if (type == kZeroType && length == 0) return Status::OK();
+  // (A zero header is preallocated space, unless records follow it.)
   // A whole record of this log here, or any later, was not torn off.
   bool damaged = (tail_offset + p) % kBlockSize + header_size + length > kBlockSize || intact(p);
   for (size_t q = p + 1; !damaged && q + kHeaderSize <= tail.size(); q++) damaged = intact(q);

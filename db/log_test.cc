@@ -655,9 +655,15 @@ TEST_P(LogTest, CheckTornTailFindsIntactRecordsAfterABadLength) {
   EncodeFixed16(dest_.data() + second + 4, 0xffff);
   s = CheckTornTail(kFileName, kLogNumber, TailOf(dest_, second), second);
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
-  // Zeros (preallocated space) and fewer bytes than a header are torn tails.
+  // Zeros (preallocated space) and fewer bytes than a header are torn tails;
+  // zeros with an intact record after them are a hole.
   EXPECT_OK(CheckTornTail(kFileName, kLogNumber, std::string(100, '\0'), second));
   EXPECT_OK(CheckTornTail(kFileName, kLogNumber, std::string(3, 'x'), second));
+  std::string record;
+  Writer w(std::make_unique<StringSink>(&record), kLogNumber, recyclable_);
+  ASSERT_OK(w.AddRecord("after the hole"));
+  const std::string hole = std::string(100, '\0') + record;
+  EXPECT_TRUE(CheckTornTail(kFileName, kLogNumber, hole, 0).IsCorruption());
 }
 
 // Types above 8 have the 7-byte header, so these two tests damage a legacy
