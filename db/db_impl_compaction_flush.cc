@@ -725,8 +725,13 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
   // Every level above the deepest one holding data in range is pushed down;
   // level 0 always (into the base level) when it holds data in range.
   for (int level = 0; s.ok() && (level < max_level || (level == 0 && max_level == 0)); ++level) {
-    const int output_level = level == 0 ? std::max(1, cfd->current()->base_level()) : level + 1;
+    int output_level = level + 1;
     while (s.ok()) {
+      // Level 0 goes to the base level of the Version the job is picked
+      // from: while this waited for a conflicting job, an automatic
+      // compaction may have moved the base level up and put older data
+      // there, and newer data must never land below it.
+      if (level == 0) output_level = std::max(1, cfd->current()->base_level());
       if (shutting_down_.load(std::memory_order_acquire)) {
         s = Status::ShutdownInProgress("CompactRange during close");
         break;
