@@ -48,6 +48,20 @@ std::string NewUuid() {
   return buf;
 }
 
+// Accepts a WAL record's payload that could be a record following the
+// ones read: a write batch whose sequence lies in [lo, hi] (a value that
+// merely holds log bytes would have to match that by chance).
+log::RecordPayloadCheck BatchInSequenceRange(SequenceNumber lo, SequenceNumber hi) {
+  return [lo, hi](const Slice& payload) {
+    if (payload.size() < WriteBatchInternal::kHeader) return false;
+    const SequenceNumber seq = DecodeFixed64(payload.data());
+    return seq >= lo && seq <= hi;
+  };
+}
+
+// How far past the sequences known a record found after damage may be.
+constexpr SequenceNumber kFollowingSequenceWindow = SequenceNumber{1} << 32;
+
 }  // namespace
 
 Status DBImpl::ValidateOptions(const Options& o) {
@@ -374,13 +388,19 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
   std::string scratch;
   WriteBatch batch;
   uint64_t records = 0;
-  uint64_t good_end = 0;  // file offset just past the last record applied
+  uint64_t good_end = 0;        // file offset just past the last record applied
+  SequenceNumber next_seq = 1;  // the sequence after the last record applied
   bool first_record = true;
   bool stopped_here = false;
 
   // Handles damage found by the reader or in a record: a non-OK result
   // fails the open; *stop ends this WAL's replay (point-in-time recovery).
   bool damage_confirmed = false;
+  // A record of this WAL that could follow the ones applied.
+  auto following_record = [&]() {
+    const SequenceNumber known = std::max({next_seq, state->last_sequence, state->max_sequence});
+    return BatchInSequenceRange(next_seq, known + kFollowingSequenceWindow);
+  };
   // at_end: the reader returned no record after the damage (then torn is
   // set to whether the damage is a torn final write that
   // kTolerateCorruptedTailRecords tolerates; null otherwise).
@@ -396,7 +416,8 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
     // intact record of this log follows it.
     bool tail = false;
     if (mode == WALRecoveryMode::kTolerateCorruptedTailRecords && at_end && damage.IsCorruption()) {
-      Status t = log::CheckFileTail(fs_, fname, number, good_end, file_size);
+      const log::RecordPayloadCheck follows = following_record();
+      Status t = log::CheckFileTail(fs_, fname, number, good_end, file_size, &follows);
       if (t.IsIOError()) return t;
       tail = t.ok();
     }
@@ -512,6 +533,7 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
     if (count > 0) state->max_sequence = std::max(state->max_sequence, seq + count - 1);
     state->replayed_any = true;
     good_end = reader.LastRecordEndOffset();
+    next_seq = seq + std::max<uint32_t>(count, 1);
     records++;
     *has_data = true;
   }
@@ -532,7 +554,8 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
     // The log ended silently: what follows its last record must be a torn
     // final write. A damaged length looks the same to the reader, but then
     // intact records follow, and these modes never drop records unnoticed.
-    s = log::CheckFileTail(fs_, fname, number, good_end, file_size);
+    const log::RecordPayloadCheck follows = following_record();
+    s = log::CheckFileTail(fs_, fname, number, good_end, file_size, &follows);
     if (!s.ok()) return s;
   }
   if (stopped_here) {
@@ -599,14 +622,22 @@ Status DBImpl::VerifyWAL(uint64_t number) {
   // A torn tail is not damage here (a crash could leave one; replay drops
   // it); a bad record before the end is.
   uint64_t good_end = 0;
+  SequenceNumber next_seq = 1;
   while (reporter.first.ok() &&
          reader.ReadRecord(&record, &scratch, WALRecoveryMode::kTolerateCorruptedTailRecords)) {
     good_end = reader.LastRecordEndOffset();
+    if (record.size() >= WriteBatchInternal::kHeader) {
+      next_seq =
+          DecodeFixed64(record.data()) + std::max<uint32_t>(DecodeFixed32(record.data() + 8), 1);
+    }
   }
   if (!reporter.first.ok()) return reporter.first;
   // A silent end before the end of the file is a torn tail only if no
-  // intact record follows it.
-  return log::CheckFileTail(fs_, fname, number, good_end, size);
+  // record follows it (with no write in flight, a live WAL's records are
+  // numbered up to the last allocated sequence).
+  const log::RecordPayloadCheck follows =
+      BatchInSequenceRange(next_seq, std::max(next_seq, last_allocated_sequence_));
+  return log::CheckFileTail(fs_, fname, number, good_end, size, &follows);
 }
 
 Status DBImpl::CreateWAL(uint64_t number) {

@@ -682,6 +682,41 @@ TEST_F(DBRecoveryTest, TornLastRecordWithAHoleFollowedByZeros) {
       OpenAndCheck(WALRecoveryMode::kPointInTimeRecovery, Prefix(kN - 2), last_sequence_ - 2));
 }
 
+// A torn last record whose value holds an intact WAL record of the same log
+// (here a copy of an earlier record: a value may hold any bytes) is still a
+// torn tail: a record counts as following the damage only if its batch
+// sequence continues the log.
+TEST_F(DBRecoveryTest, TornRecordWithAnEmbeddedLogRecordIsATornTail) {
+  const int kN = 10;
+  WriteKeys(0, kN);
+  std::string log, data;
+  std::vector<WalRecord> records;
+  ParseNewestLog(&log, &data, &records);
+  const std::string embedded = data.substr(records[3].begin, records[3].end - records[3].begin);
+  {
+    // Reopening replays the WAL into a table and starts a new one.
+    std::unique_ptr<DB> db;
+    ASSERT_OK(DB::Open(MakeOptions(WALRecoveryMode::kPointInTimeRecovery, false), dbname_, &db));
+    ASSERT_OK(db->Put(WriteOptions(), "embedded", "head:" + embedded + ":tail-of-the-value"));
+    ASSERT_OK(db->Close());
+  }
+  ParseNewestLog(&log, &data, &records);
+  ASSERT_EQ(records.size(), 1u);
+  const size_t at = data.find(embedded);
+  ASSERT_NE(at, std::string::npos);
+  // Cut after the embedded record, before the value's end; zeros after.
+  const std::string torn = WithTrailingZeros(data.substr(0, at + embedded.size() + 3), 4096);
+  Backup();
+  FailureLog failures;
+  for (WALRecoveryMode mode :
+       {WALRecoveryMode::kPointInTimeRecovery, WALRecoveryMode::kTolerateCorruptedTailRecords}) {
+    Restore();
+    test::WriteFileOrDie(log, torn);
+    failures.Add(std::string("embedded record, ") + ModeName(mode),
+                 OpenAndCheck(mode, Prefix(kN), 0));
+  }
+}
+
 // ---- writes made after a lossy recovery survive later reopens -------------
 
 class DBRecoveryAfterDamageTest : public DBRecoveryTest,

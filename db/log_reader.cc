@@ -333,7 +333,7 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch, WALRecoveryMode mod
 }
 
 Status CheckTornTail(const std::string& fname, uint64_t log_number, const Slice& tail,
-                     uint64_t tail_offset) {
+                     uint64_t tail_offset, const RecordPayloadCheck* next_record) {
   auto header_at = [&](size_t p, size_t* header_size, size_t* length, unsigned int* type) {
     const char* h = tail.data() + p;
     *type = static_cast<unsigned char>(h[6]);
@@ -380,15 +380,57 @@ Status CheckTornTail(const std::string& fname, uint64_t log_number, const Slice&
   header_at(p, &header_size, &length, &type);
   // (A zero header is preallocated space, unless records follow it.)
   // A whole record of this log here, or any later, was not torn off.
-  bool damaged = (tail_offset + p) % kBlockSize + header_size + length > kBlockSize || intact(p);
-  for (size_t q = p + 1; !damaged && q + kHeaderSize <= tail.size(); q++) damaged = intact(q);
+  // Intact records from q on, one after another, up to the end of the
+  // bytes: where they stop there is nothing, fewer bytes than a header,
+  // zeros, or a record cut by the end. The log after a damaged record looks
+  // like that; an intact record inside a torn record's payload (a value
+  // that holds log bytes) is almost never followed so.
+  auto chain_to_end = [&](size_t r) {
+    while (true) {
+      const size_t left = kBlockSize - (tail_offset + r) % kBlockSize;
+      if (left < kHeaderSize) {
+        r += left;
+        continue;
+      }
+      if (r + kHeaderSize > tail.size()) return true;
+      if (intact(r)) {
+        size_t hs, len;
+        unsigned int t;
+        header_at(r, &hs, &len, &t);
+        r += hs + len;
+        continue;
+      }
+      size_t hs, len;
+      unsigned int t;
+      header_at(r, &hs, &len, &t);
+      if (t == kZeroType && len == 0) {
+        for (size_t z = r; z < tail.size(); z++) {
+          if (tail[z] != 0) return false;
+        }
+        return true;
+      }
+      return r + hs + len > tail.size() && (tail_offset + r) % kBlockSize + hs + len <= kBlockSize;
+    }
+  };
+  auto follows = [&](size_t q) {
+    if (!intact(q)) return false;
+    size_t hs, len;
+    unsigned int t;
+    header_at(q, &hs, &len, &t);
+    const unsigned int legacy = IsRecyclableType(t) ? t - 4 : t;
+    if (legacy != kFullType && legacy != kFirstType) return false;
+    if (next_record != nullptr && !(*next_record)(Slice(tail.data() + q + hs, len))) return false;
+    return chain_to_end(q);
+  };
+  bool damaged = (tail_offset + p) % kBlockSize + header_size + length > kBlockSize || follows(p);
+  for (size_t q = p + 1; !damaged && q + kHeaderSize <= tail.size(); q++) damaged = follows(q);
   if (!damaged) return Status::OK();
   return Status::Corruption("bad record length (intact records follow)",
                             fname + " record at offset " + std::to_string(tail_offset + p));
 }
 
 Status CheckFileTail(FileSystem* fs, const std::string& fname, uint64_t log_number, uint64_t offset,
-                     uint64_t file_size) {
+                     uint64_t file_size, const RecordPayloadCheck* next_record) {
   if (offset >= file_size) return Status::OK();
   std::unique_ptr<RandomAccessFile> file;
   Status s = fs->NewRandomAccessFile(fname, FileOptions(), &file);
@@ -402,7 +444,7 @@ Status CheckFileTail(FileSystem* fs, const std::string& fname, uint64_t log_numb
     return Status::IOError("short read of the log's tail",
                            fname + " offset " + std::to_string(offset + tail.size()));
   }
-  return CheckTornTail(fname, log_number, tail, offset);
+  return CheckTornTail(fname, log_number, tail, offset, next_record);
 }
 
 }  // namespace strata::log

@@ -39,6 +39,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -167,12 +168,18 @@ class FirstDamageReporter final : public Reader::Reporter {
 // same to it, and then the length overruns its 32 KiB block (a writer never
 // lets a record cross one) or intact records of this log follow in the
 // bytes it claims. Returns Corruption naming fname and the offset then.
+//
+// A torn record's own payload may hold bytes that form an intact record
+// (a value that is itself a log): a following record counts only if
+// next_record (when given) accepts its payload -- a FULL or FIRST record,
+// for instance a WAL batch whose sequence continues the log.
+using RecordPayloadCheck = std::function<bool(const Slice& payload)>;
 Status CheckTornTail(const std::string& fname, uint64_t log_number, const Slice& tail,
-                     uint64_t tail_offset);
+                     uint64_t tail_offset, const RecordPayloadCheck* next_record = nullptr);
 
 // CheckTornTail over fname's bytes from offset (up to two blocks of them)
 // when offset is short of file_size; OK when it is not.
 Status CheckFileTail(FileSystem* fs, const std::string& fname, uint64_t log_number, uint64_t offset,
-                     uint64_t file_size);
+                     uint64_t file_size, const RecordPayloadCheck* next_record = nullptr);
 
 }  // namespace strata::log

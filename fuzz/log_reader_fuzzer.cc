@@ -4,7 +4,9 @@
 //     no crash, no hang, records point into valid memory.
 //  2. Records derived from the input, written by log::Writer (plain and
 //     recyclable headers), read back exactly; the file cut at an
-//     input-chosen length reads back as a prefix of them.
+//     input-chosen length reads back as a prefix of them, and what follows
+//     the last whole record (with or without zeros after it) passes
+//     log::CheckTornTail. CheckTornTail also runs on the raw input.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -68,6 +70,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     ReadAll(input, mode, true, 7, 0, &rep);
   }
   {
+    // The torn-tail check over any bytes at any block position: OK or
+    // Corruption, never a crash.
+    const Status t = log::CheckTornTail("fuzz.log", 7, input, flags * 131u);
+    FUZZ_CHECK(t.ok() || t.IsCorruption());
+  }
+  {
     CountingReporter rep;
     ReadAll(input, WALRecoveryMode::kSkipAnyCorruptedRecords, false, flags, 0, nullptr);
     ReadAll(input, WALRecoveryMode::kTolerateCorruptedTailRecords, (flags & 1) != 0, 0,
@@ -118,6 +126,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       const std::vector<std::string> back = ReadAll(torn, mode, true, log_number, 0, &rep);
       FUZZ_CHECK(back.size() <= records.size());
       for (size_t i = 0; i < back.size(); ++i) FUZZ_CHECK(back[i] == records[i]);
+    }
+    // What follows the last whole record of a cut log is a torn tail, also
+    // with the zeros of preallocated space after it (an mmap-written WAL).
+    log::Reader reader(std::make_unique<fuzz::StringSequentialFile>(torn, 0), nullptr, true,
+                       log_number, "fuzz.log");
+    Slice record;
+    std::string scratch;
+    uint64_t good_end = 0;
+    while (reader.ReadRecord(&record, &scratch, WALRecoveryMode::kPointInTimeRecovery)) {
+      good_end = reader.LastRecordEndOffset();
+    }
+    FUZZ_CHECK(good_end <= torn.size());
+    // The records' payloads are arbitrary bytes and may embed intact log
+    // records themselves; the WAL tells those from following records by
+    // their batch sequence. Here no payload can be a following record.
+    const log::RecordPayloadCheck none = [](const Slice&) { return false; };
+    const std::string zeros = torn + std::string(flags % 64, '\0');
+    for (const std::string* f : {&torn, &zeros}) {
+      const Slice tail(f->data() + good_end, f->size() - good_end);
+      FUZZ_CHECK(log::CheckTornTail("fuzz.log", log_number, tail, good_end, &none).ok());
     }
   }
   return 0;
