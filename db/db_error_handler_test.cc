@@ -185,8 +185,7 @@ TEST_F(DBErrorHandlerTest, NoSpaceForNewWalResumesByItself) {
   FillAndFlush(0, 10);
   // A directory fsync after the new WAL's creation fails for lack of space
   // while the writes fill the memtable: the write that switches fails.
-  fault_->InjectFault(Spec(FaultOp::kDirFsync, nullptr, 0, /*sticky=*/false,
-                           FaultError::kNoSpace));
+  fault_->InjectFault(Spec(FaultOp::kDirFsync, nullptr, 0, /*sticky=*/false, FaultError::kNoSpace));
   const std::string big(1024, 'x');
   Status s;
   for (int i = 0; i < 1000 && s.ok(); ++i) s = Put("big" + std::to_string(i), big);

@@ -839,22 +839,37 @@ TEST_F(DBLimitsTest, ReadOnlyDirectoryByChmod) {
 // ---- file descriptors ----
 
 // Writes ~100 table files (small target size, one compaction).
-void FillManyTables(DB* db, Model* model) {
+// 4000 keys in one batch, flushed and rewritten into files of
+// target_file_size_base (~100 with the tests' 2 KiB target), into family
+// cf (null: the default one); values start with the family's name.
+void FillManyTables(DB* db, Model* model, ColumnFamilyHandle* cf = nullptr) {
   std::mt19937_64 rng(test::RandomSeed());
+  const std::string prefix = cf != nullptr ? cf->GetName() : "";
   WriteBatch batch;
   for (int i = 0; i < 4000; i++) {
     char k[16];
     snprintf(k, sizeof(k), "key%06d", i);
-    const std::string v = test::RandomPrintable(&rng, 100);
-    ASSERT_OK(batch.Put(k, v));
+    const std::string v = prefix + test::RandomPrintable(&rng, 100);
+    ASSERT_OK(batch.Put(cf, k, v));
     (*model)[k] = v;
   }
   ASSERT_OK(db->Write(WriteOptions(), &batch));
-  ASSERT_OK(db->Flush(FlushOptions()));
+  ASSERT_OK(db->Flush(FlushOptions(), cf));
   // Rewritten (not moved) into files of target_file_size_base.
   CompactRangeOptions cro;
   cro.bottommost_level_compaction = BottommostLevelCompaction::kForce;
-  ASSERT_OK(db->CompactRange(cro, nullptr, nullptr));
+  ASSERT_OK(db->CompactRange(cro, cf, nullptr, nullptr));
+}
+
+// Options that give FillManyTables its many small tables, each reader
+// holding a descriptor, under max_open_files = 20.
+Options ManyTablesOptions(Options o) {
+  o.max_open_files = 20;
+  o.table_mmap_reads = false;  // every reader keeps its descriptor
+  o.target_file_size_base = 2 << 10;
+  o.compression = kNoCompression;
+  o.disable_auto_compactions = true;
+  return o;
 }
 
 uint64_t TotalTableFiles(DB* db) {
@@ -877,12 +892,7 @@ int CountTableFds(const std::string& dir) {
 }
 
 TEST_F(DBLimitsTest, SmallMaxOpenFilesEvictsTableReaders) {
-  Options o = BaseOptions();
-  o.max_open_files = 20;
-  o.table_mmap_reads = false;  // every reader keeps its descriptor
-  o.target_file_size_base = 2 << 10;
-  o.compression = kNoCompression;
-  o.disable_auto_compactions = true;
+  const Options o = ManyTablesOptions(BaseOptions());
   Open(o);
   ASSERT_NO_FATAL_FAILURE(FillManyTables(db_.get(), &model_));
   const uint64_t files = TotalTableFiles(db_.get());
@@ -911,12 +921,7 @@ TEST_F(DBLimitsTest, SmallMaxOpenFilesEvictsTableReaders) {
 // family (the families share one reader cache, as in RocksDB): three
 // families of ~100 tables each, read in full, keep at most 20 open.
 TEST_F(DBLimitsTest, SmallMaxOpenFilesBoundsAllFamiliesTogether) {
-  Options o = BaseOptions();
-  o.max_open_files = 20;
-  o.table_mmap_reads = false;  // every reader keeps its descriptor
-  o.target_file_size_base = 2 << 10;
-  o.compression = kNoCompression;
-  o.disable_auto_compactions = true;
+  Options o = ManyTablesOptions(BaseOptions());
   o.create_missing_column_families = true;
   const std::vector<std::string> names = {kDefaultColumnFamilyName, "one", "two"};
   std::vector<ColumnFamilyDescriptor> descs;
@@ -926,21 +931,8 @@ TEST_F(DBLimitsTest, SmallMaxOpenFilesBoundsAllFamiliesTogether) {
     std::vector<ColumnFamilyHandle*> h;
     std::unique_ptr<DB> db;
     ASSERT_OK(DB::Open(o, path_, descs, &h, &db));
-    std::mt19937_64 rng(test::RandomSeed());
     for (ColumnFamilyHandle* cf : h) {
-      WriteBatch batch;
-      for (int i = 0; i < 4000; i++) {
-        char k[16];
-        snprintf(k, sizeof(k), "key%06d", i);
-        const std::string v = cf->GetName() + test::RandomPrintable(&rng, 100);
-        ASSERT_OK(batch.Put(cf, k, v));
-        models[cf->GetName()][k] = v;
-      }
-      ASSERT_OK(db->Write(WriteOptions(), &batch));
-      ASSERT_OK(db->Flush(FlushOptions(), cf));
-      CompactRangeOptions cro;
-      cro.bottommost_level_compaction = BottommostLevelCompaction::kForce;
-      ASSERT_OK(db->CompactRange(cro, cf, nullptr, nullptr));
+      ASSERT_NO_FATAL_FAILURE(FillManyTables(db.get(), &models[cf->GetName()], cf));
     }
     for (ColumnFamilyHandle* cf : h) ASSERT_OK(db->DestroyColumnFamilyHandle(cf));
     ASSERT_OK(db->Close());
