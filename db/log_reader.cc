@@ -378,8 +378,6 @@ Status CheckTornTail(const std::string& fname, uint64_t log_number, const Slice&
   size_t header_size, length;
   unsigned int type;
   header_at(p, &header_size, &length, &type);
-  // (A zero header is preallocated space, unless records follow it.)
-  // A whole record of this log here, or any later, was not torn off.
   // Intact records from q on, one after another, up to the end of the
   // bytes: where they stop there is nothing, fewer bytes than a header,
   // zeros, or a record cut by the end. The log after a damaged record looks
@@ -422,6 +420,9 @@ Status CheckTornTail(const std::string& fname, uint64_t log_number, const Slice&
     if (next_record != nullptr && !(*next_record)(Slice(tail.data() + q + hs, len))) return false;
     return chain_to_end(q);
   };
+  // A length overrunning its block, or a record of this log here or later,
+  // was not torn off. (A zero header is preallocated space, unless records
+  // follow it.)
   bool damaged = (tail_offset + p) % kBlockSize + header_size + length > kBlockSize || follows(p);
   for (size_t q = p + 1; !damaged && q + kHeaderSize <= tail.size(); q++) damaged = follows(q);
   if (!damaged) return Status::OK();
