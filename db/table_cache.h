@@ -1,7 +1,7 @@
 // TableCache: the open table readers of one column family, keyed by file
 // number, in an LRU strata::Cache (BlockBasedTable readers, charge 1 each)
-// that all families of a DB share and max_open_files bounds. Point lookups and iterators go
-// through it; a file that is not open is opened on demand.
+// that all families of a DB share and max_open_files bounds. Point lookups
+// and iterators go through it; a file that is not open is opened on demand.
 //
 // Thread-safety: thread-safe.
 // Invariants:
