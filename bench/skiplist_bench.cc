@@ -31,7 +31,7 @@
 #include <thread>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "memtable/inline_skiplist.h"
 #include "memtable/memtable.h"
 #include "util/arena.h"

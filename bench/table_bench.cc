@@ -26,7 +26,7 @@
 #include <mutex>
 #include <string>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "strata/cache.h"
 #include "strata/env.h"
 #include "strata/filter_policy.h"
@@ -34,9 +34,9 @@
 #include "strata/table.h"
 #include "table/block_based_table_builder.h"
 #include "table/block_based_table_reader.h"
-#include "table/get_context.h"
+#include "base/get_context.h"
 #include "util/coding.h"
-#include "util/internal_iterator.h"
+#include "base/internal_iterator.h"
 
 namespace strata {
 namespace {

@@ -39,7 +39,7 @@
 #include <vector>
 
 #include "db/compaction/compaction.h"
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "db/super_version.h"
 #include "db/table_cache.h"
 #include "db/version_set.h"

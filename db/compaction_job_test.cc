@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "db/filename.h"
-#include "db/range_del_aggregator.h"
+#include "db/compaction/compaction_range_del_aggregator.h"
 #include "strata/env.h"
 #include "strata/merge_operator.h"
 #include "table/block_based_table_reader.h"

@@ -7,8 +7,8 @@
 #include <cstdio>
 
 #include "db/db_iter.h"
-#include "db/merge_context.h"
-#include "db/merge_helper.h"
+#include "base/merge_context.h"
+#include "base/merge.h"
 #include "table/merging_iterator.h"
 
 namespace strata {
@@ -168,7 +168,7 @@ Status DBImpl::GetImpl(const ReadOptions& options, ColumnFamilyData* cfd, SuperV
       return Status::NotFound();
     case GetContext::kMerge:
       // Operands all the way down: merge them over no base value.
-      return MergeHelper::TimedFullMerge(merge_operator, key, nullptr, merge_context.GetOperands(),
+      return TimedFullMerge(merge_operator, key, nullptr, merge_context.GetOperands(),
                                          value, info_log_.get(), stats_);
     case GetContext::kCorrupt:
       return ctx.error();
@@ -271,7 +271,7 @@ void DBImpl::MultiGetImpl(const ReadOptions& options, ColumnFamilyData* cfd, Sup
         statuses[i] = Status::NotFound();
         break;
       case GetContext::kMerge:
-        statuses[i] = MergeHelper::TimedFullMerge(merge_operator, keys[i], nullptr,
+        statuses[i] = TimedFullMerge(merge_operator, keys[i], nullptr,
                                                   merge_contexts[i].GetOperands(), &values[i],
                                                   info_log_.get(), stats_);
         break;

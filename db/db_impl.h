@@ -31,7 +31,7 @@
 
 #include "db/column_family.h"
 #include "db/compaction/compaction.h"
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "db/log_writer.h"
 #include "db/memtable_inserter.h"
 #include "db/snapshot_impl.h"

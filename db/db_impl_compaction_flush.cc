@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "db/compaction/compaction_job.h"
+#include "db/compaction/compaction_range_del_aggregator.h"
 #include "db/db_impl.h"
 #include "db/filename.h"
 #include "db/level_iterator.h"

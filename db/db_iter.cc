@@ -2,8 +2,8 @@
 
 #include <cassert>
 
-#include "db/merge_context.h"
-#include "db/merge_helper.h"
+#include "base/merge_context.h"
+#include "base/merge.h"
 
 namespace strata {
 
@@ -275,7 +275,7 @@ class DBIter final : public Iterator {
   // operand or the base when the operator picks one).
   bool Merge(const Slice* base) {
     Status s =
-        MergeHelper::TimedFullMerge(merge_operator_, saved_key_, base, merge_context_.GetOperands(),
+        TimedFullMerge(merge_operator_, saved_key_, base, merge_context_.GetOperands(),
                                     &saved_value_, &merged_value_, nullptr, stats_);
     if (!s.ok()) return FailMerge(s);
     return true;
@@ -421,7 +421,7 @@ class DBIter final : public Iterator {
       const Slice base(merge_base_);
       saved_value_.clear();
       Status s =
-          MergeHelper::TimedFullMerge(merge_operator_, saved_key_, has_base ? &base : nullptr,
+          TimedFullMerge(merge_operator_, saved_key_, has_base ? &base : nullptr,
                                       operand_slices_, &saved_value_, nullptr, stats_);
       if (!s.ok()) {
         FailMerge(s);

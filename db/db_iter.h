@@ -20,13 +20,13 @@
 #include <memory>
 #include <vector>
 
-#include "db/dbformat.h"
-#include "db/range_del_aggregator.h"
+#include "base/dbformat.h"
+#include "base/range_tombstone.h"
 #include "strata/iterator.h"
 #include "strata/merge_operator.h"
 #include "strata/options.h"
 #include "strata/slice_transform.h"
-#include "util/internal_iterator.h"
+#include "base/internal_iterator.h"
 
 namespace strata {
 

@@ -13,11 +13,11 @@
 
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "db/table_cache.h"
 #include "db/version_edit.h"
 #include "strata/options.h"
-#include "util/internal_iterator.h"
+#include "base/internal_iterator.h"
 
 namespace strata {
 

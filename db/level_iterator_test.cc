@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "db/filename.h"
 #include "db/table_cache.h"
 #include "db/version_edit.h"

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "db/column_family.h"
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "memtable/memtable.h"
 #include "strata/status.h"
 #include "strata/write_batch.h"

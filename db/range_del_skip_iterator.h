@@ -18,10 +18,10 @@
 #include <memory>
 #include <vector>
 
-#include "db/dbformat.h"
-#include "db/range_del_aggregator.h"
+#include "base/dbformat.h"
+#include "base/range_tombstone.h"
 #include "db/version_edit.h"
-#include "util/internal_iterator.h"
+#include "base/internal_iterator.h"
 
 namespace strata {
 

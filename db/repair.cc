@@ -40,12 +40,12 @@
 #include <vector>
 
 #include "db/compaction/compaction_job.h"
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "db/filename.h"
 #include "db/log_reader.h"
 #include "db/log_writer.h"
 #include "db/memtable_inserter.h"
-#include "db/range_del_aggregator.h"
+#include "db/compaction/compaction_range_del_aggregator.h"
 #include "db/version_edit.h"
 #include "db/write_batch_internal.h"
 #include "memtable/memtable.h"

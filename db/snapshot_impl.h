@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "strata/snapshot.h"
 
 namespace strata {

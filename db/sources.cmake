@@ -20,13 +20,15 @@ strata_layer(db
     db/level_iterator.cc
     db/range_del_skip_iterator.cc
     db/compaction/compaction_iterator.cc
+    db/compaction/compaction_range_del_aggregator.cc
+    db/compaction/merge_helper.cc
     db/sst_file_reader.cc
     db/version_edit.cc
     db/write_batch.cc
     db/write_thread.cc
     db/repair.cc
     db/db_impl_error.cc
-  DEPS env memtable table cache dbformat util
+  DEPS env memtable table cache base util
 )
 strata_tests(db
   db/db_basic_test.cc
@@ -36,13 +38,12 @@ strata_tests(db
   db/db_interop_test.cc
   db/db_randomized_test.cc
   db/db_recovery_test.cc
-  db/dbformat_test.cc
   db/filename_test.cc
   db/log_test.cc
   db/table_cache_test.cc
   db/level_iterator_test.cc
   db/compaction/compaction_iterator_test.cc
-  db/merge_helper_test.cc
+  db/compaction/merge_helper_test.cc
   db/sst_file_reader_test.cc
   db/version_edit_test.cc
   db/write_batch_test.cc
@@ -50,7 +51,7 @@ strata_tests(db
   db/db_lsm_test.cc
   db/db_compaction_test.cc
   db/db_fault_injection_test.cc
-  db/range_del_aggregator_test.cc
+  db/compaction/compaction_range_del_aggregator_test.cc
   db/compaction_job_test.cc
   db/db_merge_test.cc
   db/db_range_del_test.cc

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "db/db_iter.h"
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "strata/snapshot.h"
 #include "strata/sst_file_writer.h"
 #include "strata/table.h"

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "strata/env.h"
 #include "strata/snapshot.h"
 #include "strata/sst_file_writer.h"

@@ -16,15 +16,15 @@
 #include <memory>
 #include <string>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "db/version_edit.h"
 #include "strata/cache.h"
 #include "strata/options.h"
 #include "strata/status.h"
 #include "strata/table.h"
 #include "table/block_based_table_reader.h"
-#include "table/get_context.h"
-#include "util/internal_iterator.h"
+#include "base/get_context.h"
+#include "base/internal_iterator.h"
 
 namespace strata {
 

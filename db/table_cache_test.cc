@@ -12,11 +12,11 @@
 #include <thread>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "db/filename.h"
 #include "strata/env.h"
 #include "strata/sst_file_writer.h"
-#include "table/get_context.h"
+#include "base/get_context.h"
 #include "test_util/testutil.h"
 
 namespace strata {

@@ -23,8 +23,8 @@
 #include <utility>
 #include <vector>
 
-#include "db/dbformat.h"
-#include "db/range_del_aggregator.h"
+#include "base/dbformat.h"
+#include "base/range_tombstone.h"
 #include "strata/cache.h"
 #include "strata/slice.h"
 #include "strata/status.h"

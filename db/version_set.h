@@ -35,14 +35,14 @@
 #include <string>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "db/log_writer.h"
 #include "db/table_cache.h"
 #include "db/version_edit.h"
 #include "strata/env.h"
 #include "strata/options.h"
-#include "table/get_context.h"
-#include "util/internal_iterator.h"
+#include "base/get_context.h"
+#include "base/internal_iterator.h"
 #include "util/mutex.h"
 
 namespace strata {

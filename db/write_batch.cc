@@ -8,7 +8,7 @@
 #include <limits>
 #include <string>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "db/write_batch_internal.h"
 #include "strata/db.h"
 #include "util/coding.h"

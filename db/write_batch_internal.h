@@ -32,7 +32,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 #include "strata/write_batch.h"

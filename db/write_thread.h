@@ -32,7 +32,7 @@
 #include <cstdint>
 #include <mutex>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "strata/status.h"
 #include "strata/write_batch.h"
 #include "util/mutex.h"

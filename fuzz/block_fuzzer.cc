@@ -18,12 +18,11 @@
 #include <string>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "fuzz/fuzz_check.h"
 #include "strata/comparator.h"
 #include "table/block.h"
 #include "table/block_builder.h"
-#include "table/internal_comparator.h"
 #include "util/coding.h"
 
 namespace strata {
@@ -147,7 +146,7 @@ void FuzzBuiltBlock(const uint8_t* data, size_t size) {
   std::vector<std::pair<std::string, std::string>> added(entries.begin(), entries.end());
   for (const auto& [k, v] : added) builder.Add(k, v);
   const std::string contents = builder.Finish().ToString();
-  const InternalComparatorAdapter icmp(BytewiseComparator());
+  const InternalKeyComparator icmp(BytewiseComparator());
   const Block block(contents);
   FUZZ_CHECK(block.ok());
   std::unique_ptr<BlockIter> it(block.NewIterator(&icmp));

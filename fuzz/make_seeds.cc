@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "db/log_writer.h"
 #include "db/version_edit.h"
 #include "db/write_batch_internal.h"

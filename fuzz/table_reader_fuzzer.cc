@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "fuzz/fuzz_check.h"
 #include "fuzz/fuzz_files.h"
 #include "strata/cache.h"
@@ -30,7 +30,7 @@
 #include "table/block.h"
 #include "table/block_based_table_reader.h"
 #include "table/format.h"
-#include "table/get_context.h"
+#include "base/get_context.h"
 #include "util/coding.h"
 
 namespace strata {

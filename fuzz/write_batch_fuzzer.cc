@@ -10,14 +10,14 @@
 #include <tuple>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "db/memtable_inserter.h"
 #include "db/write_batch_internal.h"
 #include "fuzz/fuzz_check.h"
 #include "memtable/memtable.h"
 #include "strata/comparator.h"
 #include "strata/write_batch.h"
-#include "util/internal_iterator.h"
+#include "base/internal_iterator.h"
 
 namespace strata {
 namespace {

@@ -4,7 +4,7 @@
 #include <cassert>
 #include <string>
 
-#include "db/merge_helper.h"
+#include "base/merge.h"
 
 namespace strata {
 
@@ -268,7 +268,7 @@ bool MemTable::GetFromEntries(Table::Iterator* iter, const LookupKey& key, std::
           *s = Status::OK();
         } else {
           const Slice base(data, size);
-          *s = MergeHelper::TimedFullMerge(merge_operator, key.user_key(), &base,
+          *s = TimedFullMerge(merge_operator, key.user_key(), &base,
                                            merge_context->GetOperands(), value, nullptr, nullptr);
         }
         return true;
@@ -278,7 +278,7 @@ bool MemTable::GetFromEntries(Table::Iterator* iter, const LookupKey& key, std::
         if (merge_context->empty()) {
           *s = Status::NotFound();
         } else {
-          *s = MergeHelper::TimedFullMerge(merge_operator, key.user_key(), nullptr,
+          *s = TimedFullMerge(merge_operator, key.user_key(), nullptr,
                                            merge_context->GetOperands(), value, nullptr, nullptr);
         }
         return true;

@@ -11,7 +11,7 @@
 //   varint32  value_size
 //   bytes     value
 //
-// Entries order as their internal keys (db/dbformat.h): user key ascending,
+// Entries order as their internal keys (base/dbformat.h): user key ascending,
 // then trailer descending, so the newest version of a key comes first.
 //
 // Thread-safety: readers (Get, iterators, the statistics getters) need no
@@ -37,9 +37,9 @@
 #include <mutex>
 #include <string>
 
-#include "db/dbformat.h"
-#include "db/merge_context.h"
-#include "db/range_del_aggregator.h"
+#include "base/dbformat.h"
+#include "base/merge_context.h"
+#include "base/range_tombstone.h"
 #include "memtable/dynamic_bloom.h"
 #include "memtable/inline_skiplist.h"
 #include "memtable/point_index.h"
@@ -50,7 +50,7 @@
 #include "strata/status.h"
 #include "util/arena.h"
 #include "util/coding.h"
-#include "util/internal_iterator.h"
+#include "base/internal_iterator.h"
 
 namespace strata {
 
@@ -73,7 +73,9 @@ struct MemTableOptions {
   bool whole_key_filtering = false;
 };
 
-// Orders memtable entries (above) by internal key for the skip list. With
+// The skip list's view of the internal-key order (base/dbformat.h) over
+// encoded memtable entries (above): it decodes an entry's length prefix and
+// trailer once per comparison and applies InternalKeyComparator's rule. With
 // the bytewise user comparator (recognised by pointer) user keys are
 // compared inline, eight bytes at a time; any other comparator is called
 // through its virtual Compare.
@@ -114,8 +116,7 @@ class MemTableKeyComparator {
     const DecodedKey a = decode_key(entry);
     const int r = CompareUserKeys(a.user_key, a.user_key_size, b.user_key, b.user_key_size);
     if (r != 0) return r;
-    // Higher trailer (newer) first.
-    return a.trailer > b.trailer ? -1 : (a.trailer < b.trailer ? 1 : 0);
+    return InternalKeyComparator::CompareTrailers(a.trailer, b.trailer);
   }
 
   // The skip list's order-preserving summary of a key (see

@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "strata/merge_operator.h"
 #include "strata/slice_transform.h"
 #include "test_util/testutil.h"

@@ -26,7 +26,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "strata/slice.h"
 
 namespace strata {

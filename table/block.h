@@ -26,7 +26,7 @@
 #include "strata/slice.h"
 #include "strata/status.h"
 #include "table/format.h"
-#include "util/internal_iterator.h"
+#include "base/internal_iterator.h"
 
 namespace strata {
 
@@ -49,7 +49,7 @@ class Block {
   bool has_hash_index() const { return num_buckets_ != 0; }
 
   // A new iterator (caller owns) ordering keys by cmp as stored: pass an
-  // InternalComparatorAdapter (table/internal_comparator.h) for data blocks
+  // InternalKeyComparator (base/dbformat.h) for data blocks
   // and BytewiseComparator for the metaindex. cmp and the Block must outlive
   // the iterator.
   BlockIter* NewIterator(const Comparator* cmp) const;

@@ -26,7 +26,7 @@
 #include <memory>
 #include <string>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "strata/env.h"
 #include "strata/options.h"
 #include "strata/slice.h"

@@ -10,7 +10,7 @@
 #include "table/compression.h"
 #include "table/filter_policy.h"
 #include "table/full_filter_block.h"
-#include "table/internal_comparator.h"
+#include "base/dbformat.h"
 #include "table/meta_blocks.h"
 #include "util/coding.h"
 
@@ -155,7 +155,7 @@ struct BlockBasedTable::Rep {
   const TableReaderOptions options;
   const BlockBasedTableOptions& table_options;
   const Comparator* user_cmp;
-  InternalComparatorAdapter icmp;
+  InternalKeyComparator icmp;
   std::unique_ptr<RandomAccessFile> file;
   const uint64_t file_size;
   Statistics* statistics;

@@ -28,7 +28,7 @@
 #include <memory>
 #include <string>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "strata/cache.h"
 #include "strata/env.h"
 #include "strata/options.h"
@@ -38,8 +38,8 @@
 #include "strata/table.h"
 #include "strata/table_properties.h"
 #include "table/format.h"
-#include "table/get_context.h"
-#include "util/internal_iterator.h"
+#include "base/get_context.h"
+#include "base/internal_iterator.h"
 
 namespace strata {
 

@@ -13,7 +13,7 @@
 #include <tuple>
 #include <vector>
 
-#include "db/merge_context.h"
+#include "base/merge_context.h"
 #include "strata/cache.h"
 #include "strata/env.h"
 #include "strata/filter_policy.h"

@@ -7,9 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "table/block_builder.h"
-#include "table/internal_comparator.h"
 #include "test_util/testutil.h"
 
 namespace strata {
@@ -95,7 +94,7 @@ const char* kRealBlockHex =
 
 TEST(BlockTest, RealRocksDBBlock) {
   const std::string bytes = FromHex(kRealBlockHex);
-  InternalComparatorAdapter icmp(BytewiseComparator());
+  InternalKeyComparator icmp(BytewiseComparator());
   Block block{std::string(bytes)};
   ASSERT_TRUE(block.ok());
   ASSERT_EQ(block.num_restarts(), 1u);
@@ -151,7 +150,7 @@ TEST(BlockTest, HashIndexBlockMatchesReference) {
   Block block(expect);
   ASSERT_TRUE(block.has_hash_index());
   ASSERT_EQ(block.num_restarts(), 3u);
-  InternalComparatorAdapter icmp(BytewiseComparator());
+  InternalKeyComparator icmp(BytewiseComparator());
   std::unique_ptr<BlockIter> it(block.NewIterator(&icmp));
   for (int i = 0; i < 40; i++) {
     // Lookup at a snapshot newer than the entry, and exactly at it.
@@ -193,7 +192,7 @@ TEST(BlockTest, HashIndexBlockMatchesReference) {
 
 // Random internal keys with several versions per user key.
 std::map<std::string, std::string, std::function<bool(const std::string&, const std::string&)>>
-RandomModel(std::mt19937_64* rng, const InternalComparatorAdapter* icmp, int n) {
+RandomModel(std::mt19937_64* rng, const InternalKeyComparator* icmp, int n) {
   std::map<std::string, std::string, std::function<bool(const std::string&, const std::string&)>>
       model([icmp](const std::string& a, const std::string& b) { return icmp->Compare(a, b) < 0; });
   std::vector<std::string> users;
@@ -217,7 +216,7 @@ RandomModel(std::mt19937_64* rng, const InternalComparatorAdapter* icmp, int n) 
 TEST(BlockTest, RandomRoundTrip) {
   const uint64_t seed = test::RandomSeed();
   std::mt19937_64 rng(seed);
-  InternalComparatorAdapter icmp(BytewiseComparator());
+  InternalKeyComparator icmp(BytewiseComparator());
   for (int interval : {1, 2, 16}) {
     for (bool delta : {true, false}) {
       for (bool hash : {false, true}) {
@@ -318,7 +317,7 @@ TEST(BlockTest, RandomRoundTrip) {
 }
 
 TEST(BlockTest, HashIndexOmittedForLargeBlocks) {
-  InternalComparatorAdapter icmp(BytewiseComparator());
+  InternalKeyComparator icmp(BytewiseComparator());
   // Over 64 KiB: written without the index, bit 31 clear.
   BlockBuilder big(16, true, true);
   std::vector<std::pair<std::string, std::string>> entries;
@@ -371,7 +370,7 @@ TEST(BlockTest, ResetReusesBuilder) {
   b.Add(IKey("apricot", 0), "22");
   b.Add(IKey("banana", 0), "333");
   Block block(b.Finish());
-  InternalComparatorAdapter icmp(BytewiseComparator());
+  InternalKeyComparator icmp(BytewiseComparator());
   CheckIteration(block, &icmp,
                  {{IKey("apple", 0), "1"}, {IKey("apricot", 0), "22"}, {IKey("banana", 0), "333"}});
 }
@@ -400,7 +399,7 @@ void Exercise(const Block& block, const Comparator* cmp, const std::vector<std::
 TEST(BlockTest, CorruptedAndTruncatedBlocksNeverCrash) {
   const uint64_t seed = test::RandomSeed();
   std::mt19937_64 rng(seed);
-  InternalComparatorAdapter icmp(BytewiseComparator());
+  InternalKeyComparator icmp(BytewiseComparator());
   for (bool hash : {false, true}) {
     BlockBuilder builder(4, true, hash);
     std::vector<std::string> keys;

@@ -18,8 +18,8 @@
 #include <memory>
 #include <vector>
 
-#include "db/dbformat.h"
-#include "util/internal_iterator.h"
+#include "base/dbformat.h"
+#include "base/internal_iterator.h"
 
 namespace strata {
 

@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "test_util/testutil.h"
 
 namespace strata {

@@ -21,7 +21,7 @@
 #include "table/block_based_table_reader.h"
 #include "table/filter_policy.h"
 #include "table/full_filter_block.h"
-#include "table/get_context.h"
+#include "base/get_context.h"
 #include "test_util/testutil.h"
 
 namespace strata {

@@ -9,14 +9,13 @@ strata_layer(table
     table/full_filter_block.cc
     table/compression.cc
     table/meta_blocks.cc
-    table/get_context.cc
     table/merging_iterator.cc
     table/block_based_table_builder.cc
     table/block_based_table_reader.cc
     table/block_based_table_factory.cc
     table/sst_file_writer.cc
     table/table_properties.cc
-  DEPS env cache dbformat util
+  DEPS env cache base util
 )
 strata_tests(table
   table/block_test.cc

@@ -23,7 +23,7 @@
 #include <memory>
 #include <string>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "strata/merge_operator.h"
 #include "strata/table.h"
 #include "table/block_based_table_builder.h"

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "strata/env.h"
 #include "strata/table.h"
 #include "table/block_based_table_reader.h"

@@ -24,14 +24,14 @@
 #include <string>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "strata/env.h"
 #include "strata/filter_policy.h"
 #include "strata/options.h"
 #include "strata/table.h"
 #include "table/block_based_table_builder.h"
 #include "table/block_based_table_reader.h"
-#include "table/get_context.h"
+#include "base/get_context.h"
 #include "test_util/testutil.h"
 #include "util/coding.h"
 

@@ -9,26 +9,27 @@
 #     ("util/coding.h", "strata/db.h"), never with <...> or a bare name.
 #  4. Public headers (include/strata/) include only "strata/..." and standard
 #     headers, and carry no #if/#ifdef (a C header's __cplusplus guard aside).
-#  5. Layering: a folder includes only its own and lower layers. _test.cc
-#     files and test-only headers (*_test_suite.h, *_test_util.h) are exempt
-#     (tests may use test_util/ and anything they test).
+#  5. Layering (DESIGN.md section 2): a folder includes only its own and
+#     lower layers, with no exceptions. _test.cc files and test-only headers
+#     (*_test_suite.h, *_test_util.h) are exempt (tests may use test_util/
+#     and anything they test). The DAG, lower first:
 #       util      util/ strata/
 #       env       env/ util/ strata/
-#       memtable  memtable/ util/ <dbformat> strata/
-#       table     table/ util/ env/ <dbformat> strata/
-#     <dbformat> is the small library of internal-key vocabulary the lower
-#     layers share (memtable/sources.cmake): db/dbformat.h, and the merge
-#     and range-tombstone helpers a point lookup needs in every layer
-#     (db/merge_context.h, db/merge_helper.h, db/range_del_aggregator.h).
+#       base      base/ util/ strata/
 #       cache     cache/ util/ strata/
-#       db        anything but tools/ utilities/ bench/
+#       memtable  memtable/ base/ util/ strata/
+#       table     table/ base/ cache/ env/ util/ strata/
+#       db        db/ memtable/ table/ cache/ env/ base/ util/ strata/
+#       utilities, tools, bench, fuzz: anything (they sit on top)
 #       examples  strata/
+#     A folder missing from this list is an error, so a new layer must be
+#     placed in the DAG before it can hold code.
 set -euo pipefail
 
 root="${1:-.}"
 cd "$root"
 
-dirs=(include util env memtable table cache db utilities tools bench test_util examples)
+dirs=(include util env base memtable table cache db utilities tools bench fuzz test_util examples)
 existing=()
 for d in "${dirs[@]}"; do
   [[ -d "$d" ]] && existing+=("$d")
@@ -53,19 +54,18 @@ if ! LC_ALL=C awk '
       printf "%s:1: header lacks #pragma once\n", cur; bad = 1
     }
   }
-  function dbformat_layer(inc) {
-    return inc == "db/dbformat.h" || inc == "db/merge_context.h" ||
-           inc == "db/merge_helper.h" || inc == "db/range_del_aggregator.h"
-  }
   function layer_allows(folder, inc) {
     if (folder == "util")     return inc ~ /^(util|strata)\//
     if (folder == "env")      return inc ~ /^(env|util|strata)\//
-    if (folder == "memtable") return inc ~ /^(memtable|util|strata)\// || dbformat_layer(inc)
-    if (folder == "table")    return inc ~ /^(table|util|env|strata)\// || dbformat_layer(inc)
+    if (folder == "base")     return inc ~ /^(base|util|strata)\//
     if (folder == "cache")    return inc ~ /^(cache|util|strata)\//
-    if (folder == "db")       return inc !~ /^(tools|utilities|bench)\//
+    if (folder == "memtable") return inc ~ /^(memtable|base|util|strata)\//
+    if (folder == "table")    return inc ~ /^(table|base|cache|env|util|strata)\//
+    if (folder == "db")       return inc ~ /^(db|memtable|table|cache|env|base|util|strata)\//
     if (folder == "examples") return inc ~ /^strata\//
-    return 1
+    if (folder ~ /^(utilities|tools|bench|fuzz|test_util|include)$/) return 1
+    unknown_folder = 1
+    return 0
   }
   # Standard C++ headers have bare names (<cstdint>, <string_view>); the C
   # headers a C API may need are listed.
@@ -96,7 +96,7 @@ if ! LC_ALL=C awk '
     inc = substr(inc, 2)
     sub(/[">].*$/, "", inc)
     if (!quoted) {
-      if (inc ~ /^(strata|util|env|memtable|table|cache|db|utilities|tools|bench|test_util)\// && folder != "examples")
+      if (inc ~ /^(strata|util|env|base|memtable|table|cache|db|utilities|tools|bench|fuzz|test_util)\// && folder != "examples")
         report("own header included with <>: " inc)
       else if (is_public && !is_standard(inc))
         report("public header includes a non-public header: <" inc ">")
@@ -107,8 +107,11 @@ if ! LC_ALL=C awk '
       if (inc !~ /^strata\//) report("public header includes a non-public header: \"" inc "\"")
       next
     }
-    if (!is_test && !layer_allows(folder, inc))
-      report("layering (DESIGN.md section 2): " folder "/ may not include \"" inc "\"")
+    if (!is_test && !layer_allows(folder, inc)) {
+      if (unknown_folder) report("layering (DESIGN.md section 2): folder " folder "/ has no place in the layer DAG")
+      else report("layering (DESIGN.md section 2): " folder "/ may not include \"" inc "\"")
+      unknown_folder = 0
+    }
   }
   END { finish_file(); exit bad }
 ' "${files[@]}"; then

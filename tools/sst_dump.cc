@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "strata/comparator.h"
 #include "strata/env.h"
 #include "strata/table.h"

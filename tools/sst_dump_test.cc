@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "strata/env.h"
 #include "table/block_based_table_builder.h"
 #include "test_util/testutil.h"

@@ -24,7 +24,7 @@
 //
 // Merges (options.merge_operator set; with none, operands pass through
 // unchanged). The operands of a key in one stripe form a run that
-// MergeHelper combines (db/merge_helper.h): over a Put or a deletion in the
+// MergeHelper combines (db/compaction/merge_helper.h): over a Put or a deletion in the
 // same stripe (or a range tombstone covering what lies under the run) into
 // one Put; with nothing older anywhere (earliest stripe and the key cannot
 // exist below) into one Put over no base; otherwise into one operand by
@@ -73,11 +73,11 @@
 #include <string>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "strata/compaction_filter.h"
 #include "strata/comparator.h"
 #include "strata/merge_operator.h"
-#include "util/internal_iterator.h"
+#include "base/internal_iterator.h"
 
 namespace strata {
 
@@ -101,7 +101,7 @@ struct CompactionIteratorStats {
   uint64_t num_filter_skips = 0;
 };
 
-class CompactionRangeDelAggregator;  // db/range_del_aggregator.h
+class CompactionRangeDelAggregator;  // db/compaction/compaction_range_del_aggregator.h
 class Logger;
 class Statistics;
 

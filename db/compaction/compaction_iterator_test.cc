@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "db/merge_helper.h"
-#include "db/range_del_aggregator.h"
+#include "db/compaction/merge_helper.h"
+#include "db/compaction/compaction_range_del_aggregator.h"
 #include "test_util/testutil.h"
 
 namespace strata {
@@ -1302,7 +1302,7 @@ std::string ReadValue(const std::vector<const std::vector<Entry>*>& layers,
   std::string result;
   Slice base_slice;
   if (base) base_slice = *base;
-  Status s = MergeHelper::TimedFullMerge(&op, user_key, base ? &base_slice : nullptr, ops, &result,
+  Status s = TimedFullMerge(&op, user_key, base ? &base_slice : nullptr, ops, &result,
                                          nullptr, nullptr);
   if (!s.ok()) return "<error>";
   return "=" + result;

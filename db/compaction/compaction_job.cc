@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "db/filename.h"
-#include "db/range_del_aggregator.h"
+#include "db/compaction/compaction_range_del_aggregator.h"
 #include "table/block_based_table_builder.h"
 
 namespace strata {

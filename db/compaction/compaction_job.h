@@ -37,12 +37,12 @@
 #include <vector>
 
 #include "db/compaction/compaction_iterator.h"
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "db/version_edit.h"
 #include "strata/env.h"
 #include "strata/options.h"
 #include "strata/table.h"
-#include "util/internal_iterator.h"
+#include "base/internal_iterator.h"
 
 namespace strata {
 

@@ -124,33 +124,48 @@ inline ValueType ExtractValueType(const Slice& internal_key) {
 // not be stored.
 Status ParseInternalKey(const Slice& internal_key, ParsedInternalKey* result);
 
-// Orders internal keys as described at the top of this file.
-class InternalKeyComparator {
+// Orders internal keys as described at the top of this file. It is the one
+// internal-key order of the engine: a Comparator itself (named
+// "rocksdb.InternalKeyComparator:<user comparator name>", as RocksDB names
+// it), so code written against Comparator (block iterators, index blocks)
+// orders internal keys through it, and the class is final so calls through
+// an InternalKeyComparator are not virtual. The memtable's skip list
+// (memtable/memtable.h) decodes its entries and applies the same rule
+// through CompareTrailers.
+// Thread-safety: immutable after construction; thread-safe.
+class InternalKeyComparator final : public Comparator {
  public:
-  explicit InternalKeyComparator(const Comparator* user) : user_(user) {}
-  int Compare(const Slice& a, const Slice& b) const {
+  // `user` is borrowed and must outlive this object.
+  explicit InternalKeyComparator(const Comparator* user)
+      : user_(user), name_(std::string("rocksdb.InternalKeyComparator:") + user->Name()) {}
+
+  int Compare(const Slice& a, const Slice& b) const override {
     // A key shorter than its trailer comes only from damaged bytes (a table
     // read without checksums, a crafted file): compared whole, never read
     // outside; whoever parses it reports the Corruption.
     if (a.size() < kInternalKeyTrailerSize || b.size() < kInternalKeyTrailerSize) [[unlikely]] {
       return a.compare(b);
     }
-    int r = user_->Compare(ExtractUserKey(a), ExtractUserKey(b));
-    if (r == 0) {
-      const uint64_t an = ExtractInternalKeyFooter(a);
-      const uint64_t bn = ExtractInternalKeyFooter(b);
-      if (an > bn) {
-        r = -1;
-      } else if (an < bn) {
-        r = +1;
-      }
-    }
-    return r;
+    const int r = user_->Compare(ExtractUserKey(a), ExtractUserKey(b));
+    if (r != 0) return r;
+    return CompareTrailers(ExtractInternalKeyFooter(a), ExtractInternalKeyFooter(b));
   }
+
+  // For equal user keys: the higher trailer (newer sequence, then higher
+  // type) sorts first.
+  static int CompareTrailers(uint64_t a, uint64_t b) { return a > b ? -1 : (a < b ? 1 : 0); }
+
+  const char* Name() const override { return name_.c_str(); }
+  // Shortening internal keys needs care with the trailer; the table builder
+  // shortens user keys itself, so these keep the key as it is.
+  void FindShortestSeparator(std::string*, const Slice&) const override {}
+  void FindShortSuccessor(std::string*) const override {}
+
   const Comparator* user_comparator() const { return user_; }
 
  private:
   const Comparator* user_;
+  std::string name_;
 };
 
 // A key for looking up user_key as of sequence s, in the three shapes the

@@ -1,4 +1,4 @@
-#include "db/merge_helper.h"
+#include "db/compaction/merge_helper.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "db/range_del_aggregator.h"
+#include "db/compaction/compaction_range_del_aggregator.h"
 #include "test_util/testutil.h"
 
 namespace strata {
@@ -162,9 +162,9 @@ TEST(MergeHelperTest, TimedFullMergeWithAndWithoutBase) {
   std::string result = "garbage";
   const Slice base("b");
   std::vector<Slice> operands = {"x", "y"};
-  ASSERT_OK(MergeHelper::TimedFullMerge(&op, "k", &base, operands, &result, nullptr, nullptr));
+  ASSERT_OK(TimedFullMerge(&op, "k", &base, operands, &result, nullptr, nullptr));
   EXPECT_EQ("b,x,y", result);
-  ASSERT_OK(MergeHelper::TimedFullMerge(&op, "k", nullptr, operands, &result, nullptr, nullptr));
+  ASSERT_OK(TimedFullMerge(&op, "k", nullptr, operands, &result, nullptr, nullptr));
   EXPECT_EQ("x,y", result);
 }
 
@@ -172,7 +172,7 @@ TEST(MergeHelperTest, TimedFullMergeExistingOperandIsCopied) {
   LastOperandOperator op;
   std::string result;
   std::vector<Slice> operands = {"x", "y"};
-  ASSERT_OK(MergeHelper::TimedFullMerge(&op, "k", nullptr, operands, &result, nullptr, nullptr));
+  ASSERT_OK(TimedFullMerge(&op, "k", nullptr, operands, &result, nullptr, nullptr));
   EXPECT_EQ("y", result);
 }
 
@@ -180,7 +180,7 @@ TEST(MergeHelperTest, TimedFullMergeWithoutOperatorIsInvalidArgument) {
   std::string result;
   std::vector<Slice> operands = {"x"};
   Status s =
-      MergeHelper::TimedFullMerge(nullptr, "k", nullptr, operands, &result, nullptr, nullptr);
+      TimedFullMerge(nullptr, "k", nullptr, operands, &result, nullptr, nullptr);
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find("no merge operator configured"));
 }
@@ -190,18 +190,18 @@ TEST(MergeHelperTest, TimedFullMergeFailureNamesOperatorAndKey) {
   std::string result;
   std::vector<Slice> operands = {"x", "fail"};
   Status s =
-      MergeHelper::TimedFullMerge(&op, "mykey", nullptr, operands, &result, nullptr, nullptr);
+      TimedFullMerge(&op, "mykey", nullptr, operands, &result, nullptr, nullptr);
   ASSERT_TRUE(s.IsCorruption()) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find("JoinOperator")) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find("'mykey'")) << s.ToString();
 
   // A binary key is shown in hex; a long one is cut.
   const std::string binary("\x01\xff", 2);
-  s = MergeHelper::TimedFullMerge(&op, binary, nullptr, operands, &result, nullptr, nullptr);
+  s = TimedFullMerge(&op, binary, nullptr, operands, &result, nullptr, nullptr);
   ASSERT_TRUE(s.IsCorruption());
   EXPECT_NE(std::string::npos, s.ToString().find("0x01FF")) << s.ToString();
   const std::string long_key(1000, 'z');
-  s = MergeHelper::TimedFullMerge(&op, long_key, nullptr, operands, &result, nullptr, nullptr);
+  s = TimedFullMerge(&op, long_key, nullptr, operands, &result, nullptr, nullptr);
   ASSERT_TRUE(s.IsCorruption());
   EXPECT_EQ(std::string::npos, s.ToString().find(std::string(65, 'z'))) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find("1000 bytes")) << s.ToString();

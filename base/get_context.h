@@ -19,8 +19,8 @@
 
 #include <string>
 
-#include "db/dbformat.h"
-#include "db/merge_context.h"
+#include "base/dbformat.h"
+#include "base/merge_context.h"
 #include "strata/comparator.h"
 #include "strata/merge_operator.h"
 #include "strata/slice.h"

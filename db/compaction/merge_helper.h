@@ -1,9 +1,6 @@
-// MergeHelper: applying a MergeOperator inside the engine.
-//
-// TimedFullMerge resolves a key's operands against its base value for reads
-// (Get, MultiGet, iterators). The MergeHelper class (for flush and
-// compaction) collects a run of operands of one user key from a sorted
-// internal-key input and combines what no snapshot separates.
+// MergeHelper: merge operands in flushes and compactions. It collects a run
+// of operands of one user key from a sorted internal-key input and combines
+// what no snapshot separates (the full merge itself is base/merge.h).
 //
 // A run (MergeUntil). Starting at a merge operand, the run takes the
 // consecutive kTypeMerge entries of the same user key whose sequence lies in
@@ -29,8 +26,7 @@
 // skip) drops it, kChangeValue replaces it. If every operand is dropped the
 // run outputs nothing and the entry that ended it is not consumed.
 //
-// Thread-safety: TimedFullMerge is thread-safe; a MergeHelper object is
-// single-threaded.
+// Thread-safety: a MergeHelper object is single-threaded.
 // Invariants (after MergeUntil returned OK):
 //  1. keys()/values() hold the output, newest first, in strictly decreasing
 //     sequence order, all of the run's user key; keys are internal keys.
@@ -47,35 +43,23 @@
 #include <string>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
+#include "base/internal_iterator.h"
+#include "base/merge.h"
 #include "strata/compaction_filter.h"
 #include "strata/comparator.h"
 #include "strata/merge_operator.h"
 #include "strata/slice.h"
 #include "strata/status.h"
-#include "util/internal_iterator.h"
 
 namespace strata {
 
-class CompactionRangeDelAggregator;  // db/range_del_aggregator.h
+class CompactionRangeDelAggregator;  // db/compaction/compaction_range_del_aggregator.h
 class Logger;
 class Statistics;
 
 class MergeHelper {
  public:
-  // Full merge of operands (oldest first) over base (null = no base value)
-  // into *result. Corruption naming the operator when it returns false;
-  // InvalidArgument when op is null.
-  static Status TimedFullMerge(const MergeOperator* op, const Slice& user_key, const Slice* base,
-                               const std::vector<Slice>& operands, std::string* result,
-                               Logger* logger, Statistics* stats);
-  // The same without the final copy: *result_slice is the result, in
-  // *result or (when the operator chose one) in base or an operand, so it
-  // lives as long as they do.
-  static Status TimedFullMerge(const MergeOperator* op, const Slice& user_key, const Slice* base,
-                               const std::vector<Slice>& operands, std::string* result,
-                               Slice* result_slice, Logger* logger, Statistics* stats);
-
   // stop_before for a run in the earliest stripe: no sequence ends the run.
   static constexpr SequenceNumber kNoStripeBelow = ~SequenceNumber{0};
 

@@ -1,6 +1,6 @@
 // InternalIterator: the iterator every internal source implements (memtable,
 // table block, whole table, merging iterator). Keys are internal keys
-// (db/dbformat.h); DBIter turns a stream of them into what the user sees.
+// (base/dbformat.h); DBIter turns a stream of them into what the user sees.
 //
 // Contract: the public Iterator contract (include/strata/iterator.h), with
 // Seek/SeekForPrev targets and key() being internal keys ordered by the

@@ -1,6 +1,6 @@
-#include "table/get_context.h"
+#include "base/get_context.h"
 
-#include "db/merge_helper.h"
+#include "base/merge.h"
 
 namespace strata {
 
@@ -23,7 +23,7 @@ bool GetContext::SaveValue(const ParsedInternalKey& key, const Slice& value) {
         state_ = kFound;
         return false;
       }
-      error_ = MergeHelper::TimedFullMerge(merge_operator_, user_key_, &value,
+      error_ = TimedFullMerge(merge_operator_, user_key_, &value,
                                            merge_context_->GetOperands(), value_, nullptr, nullptr);
       state_ = error_.ok() ? kFound : kCorrupt;
       return false;
@@ -37,7 +37,7 @@ bool GetContext::SaveValue(const ParsedInternalKey& key, const Slice& value) {
         state_ = kFound;
         return false;
       }
-      error_ = MergeHelper::TimedFullMerge(merge_operator_, user_key_, nullptr,
+      error_ = TimedFullMerge(merge_operator_, user_key_, nullptr,
                                            merge_context_->GetOperands(), value_, nullptr, nullptr);
       state_ = error_.ok() ? kFound : kCorrupt;
       return false;

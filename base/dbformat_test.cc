@@ -1,4 +1,4 @@
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,6 @@
-// Range tombstones (DeleteRange) as the read and compaction paths use them.
+// Range tombstones (DeleteRange) as every layer reads them: fragmented
+// lists and a lookup cursor. Compaction's view with snapshot stripes is
+// db/compaction/compaction_range_del_aggregator.h.
 //
 // A range tombstone [start, end)@seq deletes every entry of a user key k with
 // start <= k < end and sequence < seq. Sources (memtables, table files)
@@ -9,8 +11,7 @@
 // at sequence r" is one binary search plus a scan of a short list.
 //
 // Thread-safety: a FragmentedRangeTombstoneList is immutable after
-// construction and may be shared by threads; cursors and the compaction
-// aggregator are single-threaded.
+// construction and may be shared by threads; a cursor is single-threaded.
 #pragma once
 
 #include <cstdint>
@@ -18,11 +19,11 @@
 #include <string>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/dbformat.h"
 #include "strata/comparator.h"
 #include "strata/slice.h"
 #include "strata/status.h"
-#include "util/internal_iterator.h"
+#include "base/internal_iterator.h"
 
 namespace strata {
 
@@ -32,6 +33,11 @@ struct RangeTombstone {
   std::string end;    // user key, exclusive
   SequenceNumber seq = 0;
 };
+
+// Reads the unfragmented tombstones of `iter` (from SeekToFirst) into *out.
+// Corruption for an entry that does not parse or is not a range deletion;
+// the iterator's error if it fails.
+Status ReadRangeTombstones(InternalIterator* iter, std::vector<RangeTombstone>* out);
 
 class FragmentedRangeTombstoneList {
  public:
@@ -78,6 +84,13 @@ class FragmentedRangeTombstoneList {
   // The largest sequence <= read_seq in fragment i, or 0.
   SequenceNumber FragmentSeq(size_t i, SequenceNumber read_seq) const;
 
+  // Finds the fragment containing user_key, starting from the hint *pos (a
+  // fragment index, clamped) and looking at its neighbours before a binary
+  // search. Returns true and sets *pos to the fragment if one contains the
+  // key; otherwise returns false and sets *pos near the key (the next
+  // fragment after it, or the last one). REQUIRES: !empty().
+  bool FindFragment(const Slice& user_key, size_t* pos) const;
+
   // Every tombstone piece again, unfragmented per fragment: (fragment start,
   // fragment end, seq) for each seq, in fragment order.
   void ToTombstones(std::vector<RangeTombstone>* out) const;
@@ -115,44 +128,6 @@ class RangeTombstoneCursor {
   const FragmentedRangeTombstoneList* list_;
   SequenceNumber read_seq_;
   size_t pos_ = 0;  // last fragment index looked at
-};
-
-// The range tombstones of a compaction's (or flush's) inputs, with the
-// snapshot stripes of CompactionIterator (see compaction_iterator.h).
-class CompactionRangeDelAggregator {
- public:
-  // snapshots: ascending.
-  CompactionRangeDelAggregator(const InternalKeyComparator* icmp,
-                               std::vector<SequenceNumber> snapshots);
-  ~CompactionRangeDelAggregator();
-  CompactionRangeDelAggregator(const CompactionRangeDelAggregator&) = delete;
-  CompactionRangeDelAggregator& operator=(const CompactionRangeDelAggregator&) = delete;
-
-  // Adds one input's tombstones (entries as for FragmentedRangeTombstoneList;
-  // iterator borrowed). Corruption for an undecodable entry.
-  Status AddTombstones(InternalIterator* range_del_iter);
-  // Adds owned tombstones.
-  void AddTombstones(const std::vector<RangeTombstone>& tombstones);
-
-  bool empty() const;
-
-  // Whether key is covered by a tombstone with a larger sequence in the
-  // same snapshot stripe (then no reader can see key). Amortized O(1) when
-  // keys arrive in ascending order.
-  bool ShouldDelete(const ParsedInternalKey& key);
-
-  // Appends the tombstones an output file covering user keys [lower, upper)
-  // must carry (lower/upper null = unbounded), ascending by start: every
-  // fragment overlapping the range, clipped to it; of a fragment's sequence
-  // numbers only the newest in each snapshot stripe is kept, and when
-  // bottommost, those in the earliest stripe (below every snapshot) are
-  // dropped.
-  void GetTombstonesForOutput(const Slice* lower, const Slice* upper, bool bottommost,
-                              std::vector<RangeTombstone>* out);
-
- private:
-  struct Rep;
-  Rep* rep_;
 };
 
 }  // namespace strata
