@@ -1,45 +1,31 @@
+// GetContext (see the header for the contract).
 #include "base/get_context.h"
 
 #include "base/merge.h"
 
 namespace strata {
 
-bool GetContext::SaveValue(const ParsedInternalKey& key, const Slice& value) {
+bool GetContext::SaveEntry(SequenceNumber seq, ValueType type, const Slice& value,
+                           bool value_pinned) {
   if (done()) return false;
-  if (!user_cmp_->Equal(key.user_key, user_key_)) return false;
-  ValueType type = key.type;
-  if (max_covering_tombstone_seq_ != nullptr && key.sequence < *max_covering_tombstone_seq_) {
-    type = kTypeDeletion;  // covered by a newer range tombstone
-  }
+  if (seq < max_covering_tombstone_seq_) type = kTypeDeletion;  // covered by a newer tombstone
   const bool merging = state_ == kMerge;
   switch (type) {
     case kTypeValue:
-      if (!merging) {
+      if (merging) {
+        Merge(&value);
+      } else {
         state_ = kFound;
         if (value_ != nullptr) value_->assign(value.data(), value.size());
-        return false;
       }
-      if (value_ == nullptr) {
-        state_ = kFound;
-        return false;
-      }
-      error_ = TimedFullMerge(merge_operator_, user_key_, &value,
-                                           merge_context_->GetOperands(), value_, nullptr, nullptr);
-      state_ = error_.ok() ? kFound : kCorrupt;
       return false;
     case kTypeDeletion:
     case kTypeSingleDeletion:
-      if (!merging) {
+      if (merging) {
+        Merge(nullptr);
+      } else {
         state_ = kDeleted;
-        return false;
       }
-      if (value_ == nullptr) {
-        state_ = kFound;
-        return false;
-      }
-      error_ = TimedFullMerge(merge_operator_, user_key_, nullptr,
-                                           merge_context_->GetOperands(), value_, nullptr, nullptr);
-      state_ = error_.ok() ? kFound : kCorrupt;
       return false;
     case kTypeMerge:
       if (merge_context_ == nullptr || merge_operator_ == nullptr) {
@@ -49,14 +35,45 @@ bool GetContext::SaveValue(const ParsedInternalKey& key, const Slice& value) {
         return false;
       }
       state_ = kMerge;
-      merge_context_->PushOperand(value, /*copy=*/true);
+      merge_context_->PushOperand(value, /*copy=*/!value_pinned);
       return true;
     default:
       state_ = kCorrupt;
-      error_ = Status::Corruption("bad entry type for key in a table file",
+      error_ = Status::Corruption("entry of unknown value type",
                                   std::to_string(static_cast<unsigned>(type)));
       return false;
   }
+}
+
+void GetContext::Merge(const Slice* base) {
+  if (value_ == nullptr) {
+    // A probe: the operands resolve to some value.
+    state_ = kFound;
+    return;
+  }
+  error_ = TimedFullMerge(merge_operator_, user_key_, base, merge_context_->GetOperands(), value_,
+                          nullptr, nullptr);
+  state_ = error_.ok() ? kFound : kCorrupt;
+}
+
+Status GetContext::Finish(Logger* logger, Statistics* stats) {
+  switch (state_) {
+    case kFound:
+      return Status::OK();
+    case kNotFound:
+    case kDeleted:
+      return Status::NotFound();
+    case kMerge:
+      // Operands all the way down: merge them over no base value.
+      if (value_ == nullptr) return Status::OK();
+      error_ = TimedFullMerge(merge_operator_, user_key_, nullptr, merge_context_->GetOperands(),
+                              value_, logger, stats);
+      state_ = error_.ok() ? kFound : kCorrupt;
+      return error_;
+    case kCorrupt:
+      return error_;
+  }
+  return Status::Corruption("unreachable lookup state");
 }
 
 }  // namespace strata

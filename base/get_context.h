@@ -1,32 +1,49 @@
-// GetContext: the state of one point lookup as it descends the sources of a
-// read (memtables, then tables newest first). A table hands it, in
-// internal-key order, every entry whose user key equals the lookup's and
-// whose sequence is visible at the lookup's snapshot; the context decides
-// what the entry means and whether the search goes on.
+// GetContext: the one state machine of a point lookup (Get, MultiGet). The
+// lookup of user_key at sequence read_seq descends the sources of a read --
+// the mutable memtable, the immutable memtables newest first, then the
+// table files (L0 newest first, one file per deeper level) -- and each
+// source hands the context, in internal-key order, every entry of user_key
+// it holds that is visible at read_seq. The context alone decides what an
+// entry means and whether the search goes on; the caller then asks it for
+// the result with Finish.
+//
+// Range tombstones. Before a source hands its entries over, it reports its
+// range tombstones (AddRangeTombstones): the context keeps the newest
+// visible covering sequence seen so far (the watermark), and an entry older
+// than it counts as deleted. Sources are visited newest first, so a
+// tombstone of a newer source hides the entries of every older one.
+//
+// Merge operands met on the way are collected in the MergeContext -- by
+// reference when the source pins its bytes for the whole lookup (memtable
+// arenas), copied otherwise (table blocks may be released after each entry)
+// -- and resolved by the merge operator at the first value or deletion below
+// them, or over no base value by Finish when the sources run out.
 //
 // Thread-safety: one lookup, one thread.
-// Merge operands met on the way are collected (copied: table blocks may be
-// released after each entry) in the MergeContext and resolved by the merge
-// operator at the first value or deletion below them; range tombstones seen
-// so far raise max_covering_tombstone_seq, and an entry older than it counts
-// as deleted.
-// Invariants: once state() is kFound, kDeleted or kCorrupt, SaveValue
-// returns false and the search stops; kMerge means operands were collected
-// and older sources must still be searched (the caller merges them over no
-// base when none remain); *value is written only when the state becomes
-// kFound.
+// Invariants:
+//  1. Once state() is kFound, kDeleted or kCorrupt (done()), SaveValue
+//     returns false and changes nothing: the search stops.
+//  2. kMerge means operands were collected and older sources must still be
+//     searched.
+//  3. *value is written only when the state becomes kFound (or by Finish
+//     merging over no base).
+//  4. The watermark only rises.
 #pragma once
 
 #include <string>
 
 #include "base/dbformat.h"
 #include "base/merge_context.h"
+#include "base/range_tombstone.h"
 #include "strata/comparator.h"
 #include "strata/merge_operator.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 
 namespace strata {
+
+class Logger;
+class Statistics;
 
 class GetContext {
  public:
@@ -41,41 +58,69 @@ class GetContext {
   // user_key and value must outlive the context. value may be null (a
   // KeyMayExist-style probe). merge_context: where operands go (null, or no
   // operator: a merge operand fails the lookup with InvalidArgument).
-  // max_covering_tombstone_seq: shared with the caller, who
-  // raises it source by source (null = no range deletions).
+  // read_seq: the lookup's snapshot, for range tombstones (the entries
+  // sources hand over are already visible at it).
   GetContext(const Comparator* user_cmp, const Slice& user_key, std::string* value,
              const MergeOperator* merge_operator = nullptr, MergeContext* merge_context = nullptr,
-             SequenceNumber* max_covering_tombstone_seq = nullptr)
+             SequenceNumber read_seq = kMaxSequenceNumber)
       : user_cmp_(user_cmp),
         user_key_(user_key),
         value_(value),
         merge_operator_(merge_operator),
         merge_context_(merge_context),
-        max_covering_tombstone_seq_(max_covering_tombstone_seq) {}
+        read_seq_(read_seq) {}
 
   const Slice& user_key() const { return user_key_; }
+  SequenceNumber read_seq() const { return read_seq_; }
   State state() const { return state_; }
   // Whether the lookup is decided (found, deleted or failed).
   bool done() const { return state_ != kNotFound && state_ != kMerge; }
   // Why the state is kCorrupt (a failed merge, or a bad entry type).
   const Status& error() const { return error_; }
-  // The range-tombstone watermark shared with the caller (may be null).
-  SequenceNumber* max_covering_tombstone_seq() const { return max_covering_tombstone_seq_; }
-  // Starts the lookup with operands already collected from memtables.
-  void SetMergeInProgress() { state_ = kMerge; }
+
+  // The range-tombstone watermark: entries with a smaller sequence count as
+  // deleted.
+  SequenceNumber max_covering_tombstone_seq() const { return max_covering_tombstone_seq_; }
+  // Raises the watermark to the newest tombstone of `tombstones` that
+  // covers user_key and is visible at read_seq. O(log fragments).
+  void AddRangeTombstones(const FragmentedRangeTombstoneList& tombstones) {
+    RaiseTombstoneWatermark(tombstones.MaxCoveringSeq(user_key_, read_seq_));
+  }
+  // Raises the watermark to seq (a covering tombstone found elsewhere).
+  void RaiseTombstoneWatermark(SequenceNumber seq) {
+    if (seq > max_covering_tombstone_seq_) max_covering_tombstone_seq_ = seq;
+  }
 
   // Feeds one entry. Returns true when the lookup must continue with older
   // entries, false when it is decided. Entries of other user keys are
   // ignored (returns false: the caller went past the key).
-  bool SaveValue(const ParsedInternalKey& key, const Slice& value);
+  // value_pinned: value's bytes stay valid until the lookup ends (a merge
+  // operand is then kept by reference instead of copied).
+  bool SaveValue(const ParsedInternalKey& key, const Slice& value, bool value_pinned = false) {
+    if (!user_cmp_->Equal(key.user_key, user_key_)) return false;
+    return SaveEntry(key.sequence, key.type, value, value_pinned);
+  }
+  // SaveValue for a caller that has already matched the user key.
+  bool SaveEntry(SequenceNumber seq, ValueType type, const Slice& value, bool value_pinned);
+
+  // The lookup's result once the sources are exhausted or the lookup is
+  // decided: OK (*value set), NotFound, the merge of operands over no base
+  // (when only operands were found), or the error. logger and stats are
+  // handed to the merge operator (may be null).
+  Status Finish(Logger* logger, Statistics* stats);
 
  private:
+  // Full merge of the collected operands over base (null: none) into
+  // *value_; the state becomes kFound or kCorrupt.
+  void Merge(const Slice* base);
+
   const Comparator* user_cmp_;
   Slice user_key_;
   std::string* value_;
   const MergeOperator* merge_operator_;
   MergeContext* merge_context_;
-  SequenceNumber* max_covering_tombstone_seq_;
+  SequenceNumber read_seq_;
+  SequenceNumber max_covering_tombstone_seq_ = 0;
   State state_ = kNotFound;
   Status error_;
 };

@@ -6,9 +6,9 @@
 #include <cinttypes>
 #include <cstdio>
 
-#include "db/db_iter.h"
+#include "base/get_context.h"
 #include "base/merge_context.h"
-#include "base/merge.h"
+#include "db/db_iter.h"
 #include "table/merging_iterator.h"
 
 namespace strata {
@@ -144,36 +144,16 @@ Status DBImpl::GetImpl(const ReadOptions& options, ColumnFamilyData* cfd, SuperV
   // One operand buffer per thread, reused by every lookup.
   thread_local MergeContext merge_context;
   merge_context.Clear();
-  SequenceNumber max_covering_tombstone_seq = 0;
-  const MergeOperator* merge_operator = cfd->options().merge_operator.get();
-  Status s;
-  bool done =
-      sv->mem->Get(lkey, value, &s, &merge_context, &max_covering_tombstone_seq, merge_operator);
-  for (size_t i = 0; !done && i < sv->imm.size(); i++) {
-    done = sv->imm[i]->Get(lkey, value, &s, &merge_context, &max_covering_tombstone_seq,
-                           merge_operator);
-  }
+  GetContext ctx(cfd->user_comparator(), key, value, cfd->options().merge_operator.get(),
+                 &merge_context, seq);
+  bool done = sv->mem->Get(lkey, &ctx);
+  for (size_t i = 0; !done && i < sv->imm.size(); i++) done = sv->imm[i]->Get(lkey, &ctx);
   *memtable_hit = done;
-  if (done) return s;
-  GetContext ctx(cfd->user_comparator(), key, value, merge_operator, &merge_context,
-                 &max_covering_tombstone_seq);
-  if (!merge_context.empty()) ctx.SetMergeInProgress();
-  s = sv->current->Get(options, lkey.internal_key(), &ctx, &max_covering_tombstone_seq);
-  if (!s.ok()) return s;
-  switch (ctx.state()) {
-    case GetContext::kFound:
-      return Status::OK();
-    case GetContext::kNotFound:
-    case GetContext::kDeleted:
-      return Status::NotFound();
-    case GetContext::kMerge:
-      // Operands all the way down: merge them over no base value.
-      return TimedFullMerge(merge_operator, key, nullptr, merge_context.GetOperands(),
-                                         value, info_log_.get(), stats_);
-    case GetContext::kCorrupt:
-      return ctx.error();
+  if (!done) {
+    Status s = sv->current->Get(options, lkey.internal_key(), &ctx);
+    if (!s.ok()) return s;
   }
-  return Status::Corruption("unreachable lookup state");
+  return ctx.Finish(info_log_.get(), stats_);
 }
 
 Status DBImpl::Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
@@ -207,9 +187,7 @@ void DBImpl::MultiGetImpl(const ReadOptions& options, ColumnFamilyData* cfd, Sup
   thread_local std::vector<uint32_t> order;
   thread_local std::vector<std::string> internal_keys;
   thread_local std::vector<MergeContext> merge_contexts;
-  thread_local std::vector<SequenceNumber> covering;
-  thread_local std::vector<GetContext> contexts;
-  thread_local std::vector<uint32_t> pending;
+  thread_local std::vector<GetContext> contexts;  // in `order`
   thread_local std::vector<Slice> pending_keys;
   thread_local std::vector<GetContext*> pending_contexts;
   thread_local std::vector<Status> pending_statuses;
@@ -223,62 +201,39 @@ void DBImpl::MultiGetImpl(const ReadOptions& options, ColumnFamilyData* cfd, Sup
   });
   if (internal_keys.size() < n) internal_keys.resize(n);
   if (merge_contexts.size() < n) merge_contexts.resize(n);
-  covering.assign(n, 0);
   contexts.clear();
   contexts.reserve(n);  // no reallocation below: pointers into it stay valid
-  pending.clear();
+  pending_keys.clear();
+  pending_contexts.clear();
   for (uint32_t i : order) {
     MergeContext& mc = merge_contexts[i];
     mc.Clear();
+    GetContext& ctx = contexts.emplace_back(ucmp, keys[i], &values[i], merge_operator, &mc, seq);
     const LookupKey lkey(keys[i], seq);
-    Status s;
-    bool done = sv->mem->Get(lkey, &values[i], &s, &mc, &covering[i], merge_operator);
-    for (size_t m = 0; !done && m < sv->imm.size(); m++) {
-      done = sv->imm[m]->Get(lkey, &values[i], &s, &mc, &covering[i], merge_operator);
-    }
-    if (done) {
-      statuses[i] = s;
-      continue;
-    }
+    bool done = sv->mem->Get(lkey, &ctx);
+    for (size_t m = 0; !done && m < sv->imm.size(); m++) done = sv->imm[m]->Get(lkey, &ctx);
+    if (done) continue;
     internal_keys[i].assign(lkey.internal_key().data(), lkey.internal_key().size());
-    contexts.emplace_back(ucmp, keys[i], &values[i], merge_operator, &mc, &covering[i]);
-    if (!mc.empty()) contexts.back().SetMergeInProgress();
-    pending.push_back(i);
+    pending_keys.emplace_back(internal_keys[i]);
+    pending_contexts.push_back(&ctx);
   }
-  if (pending.empty()) return;
-  pending_keys.clear();
-  pending_contexts.clear();
-  for (size_t k = 0; k < pending.size(); k++) {
-    pending_keys.emplace_back(internal_keys[pending[k]]);
-    pending_contexts.push_back(&contexts[k]);
+  pending_statuses.assign(pending_keys.size(), Status::OK());
+  if (!pending_keys.empty()) {
+    sv->current->MultiGet(options, pending_keys.size(), pending_keys.data(),
+                          pending_contexts.data(), pending_statuses.data());
   }
-  pending_statuses.assign(pending.size(), Status::OK());
-  sv->current->MultiGet(options, pending.size(), pending_keys.data(), pending_contexts.data(),
-                        pending_statuses.data());
-  for (size_t k = 0; k < pending.size(); k++) {
-    const uint32_t i = pending[k];
-    if (!pending_statuses[k].ok()) {
-      statuses[i] = pending_statuses[k];
-      continue;
+  // Each key finishes as Get's does; a table error of its own wins.
+  size_t k = 0;  // index into the pending arrays, which follow `order` too
+  for (size_t j = 0; j < n; j++) {
+    const uint32_t i = order[j];
+    GetContext& ctx = contexts[j];
+    if (k < pending_contexts.size() && pending_contexts[k] == &ctx) {
+      if (!pending_statuses[k++].ok()) {
+        statuses[i] = pending_statuses[k - 1];
+        continue;
+      }
     }
-    const GetContext& ctx = contexts[k];
-    switch (ctx.state()) {
-      case GetContext::kFound:
-        statuses[i] = Status::OK();
-        break;
-      case GetContext::kNotFound:
-      case GetContext::kDeleted:
-        statuses[i] = Status::NotFound();
-        break;
-      case GetContext::kMerge:
-        statuses[i] = TimedFullMerge(merge_operator, keys[i], nullptr,
-                                                  merge_contexts[i].GetOperands(), &values[i],
-                                                  info_log_.get(), stats_);
-        break;
-      case GetContext::kCorrupt:
-        statuses[i] = ctx.error();
-        break;
-    }
+    statuses[i] = ctx.Finish(info_log_.get(), stats_);
   }
 }
 

@@ -176,51 +176,63 @@ uint64_t Version::NumFiles() const {
   return n;
 }
 
-Status Version::Get(const ReadOptions& options, const Slice& internal_key, GetContext* get_context,
-                    SequenceNumber* max_covering_tombstone_seq) {
+// ---- point lookups: the file picking Get and MultiGet share ----
+
+bool Version::L0FileMayHold(const FileMetaData* f, const Slice& user_key) const {
   const Comparator* ucmp = cfd_->icmp().user_comparator();
+  return ucmp->Compare(user_key, ExtractUserKey(f->smallest)) >= 0 &&
+         ucmp->Compare(user_key, ExtractUserKey(f->largest)) <= 0;
+}
+
+size_t Version::LevelFileIndex(int level, const Slice& internal_key) const {
+  const std::vector<FileMetaData*>& files = files_[level];
+  size_t i = FindFileIndex(cfd_->icmp(), files, internal_key);
+  // A sentinel largest key is exclusive: that file holds nothing of the
+  // user key (a lookup at kMaxSequenceNumber sorts before the sentinel).
+  if (i < files.size() && IsRangeDelSentinel(files[i]->largest) &&
+      cfd_->icmp().user_comparator()->Compare(ExtractUserKey(internal_key),
+                                              ExtractUserKey(files[i]->largest)) == 0) {
+    ++i;
+  }
+  return i;
+}
+
+bool Version::BeforeFile(const FileMetaData* f, const Slice& user_key) const {
+  return cfd_->icmp().user_comparator()->Compare(user_key, ExtractUserKey(f->smallest)) < 0;
+}
+
+Status Version::FileRangeTombstones(FileMetaData* f, int level,
+                                    const FragmentedRangeTombstoneList** list) {
+  *list = nullptr;
+  if (f->range_tombstones.loaded() && f->range_tombstones.get() == nullptr) return Status::OK();
+  return cfd_->table_cache()->GetRangeTombstones(f, level, list);
+}
+
+Status Version::Get(const ReadOptions& options, const Slice& internal_key,
+                    GetContext* get_context) {
   const Slice user_key = ExtractUserKey(internal_key);
-  const SequenceNumber read_seq = ExtractInternalKeyFooter(internal_key) >> 8;
   TableCache* tc = cfd_->table_cache();
-  // Raises *max_covering_tombstone_seq by f's range tombstones, then looks
-  // the key up in f. Returns false when the search is over.
+  // Raises the context's watermark by f's range tombstones, then looks the
+  // key up in f. Returns false when the search is over.
   auto search = [&](FileMetaData* f, int level, Status* s) {
-    if (max_covering_tombstone_seq != nullptr) {
-      const FragmentedRangeTombstoneList* tombstones = nullptr;
-      if (!f->range_tombstones.loaded() || f->range_tombstones.get() != nullptr) {
-        *s = tc->GetRangeTombstones(f, level, &tombstones);
-        if (!s->ok()) return false;
-      }
-      if (tombstones != nullptr) {
-        const SequenceNumber covering = tombstones->MaxCoveringSeq(user_key, read_seq);
-        if (covering > *max_covering_tombstone_seq) *max_covering_tombstone_seq = covering;
-      }
-    }
+    const FragmentedRangeTombstoneList* tombstones;
+    *s = FileRangeTombstones(f, level, &tombstones);
+    if (!s->ok()) return false;
+    if (tombstones != nullptr) get_context->AddRangeTombstones(*tombstones);
     *s = tc->Get(options, f, level, internal_key, get_context);
     return s->ok() && !get_context->done();
   };
   Status s;
   for (FileMetaData* f : files_[0]) {
-    if (ucmp->Compare(user_key, ExtractUserKey(f->smallest)) < 0 ||
-        ucmp->Compare(user_key, ExtractUserKey(f->largest)) > 0) {
-      continue;
-    }
+    if (!L0FileMayHold(f, user_key)) continue;
     if (!search(f, 0, &s)) return s;
   }
   for (int level = 1; level < num_levels_; ++level) {
     const std::vector<FileMetaData*>& files = files_[level];
     if (files.empty()) continue;
-    size_t i = FindFileIndex(cfd_->icmp(), files, internal_key);
-    // A sentinel largest key is exclusive: that file holds nothing of
-    // user_key (a lookup at kMaxSequenceNumber sorts before the sentinel).
-    if (i < files.size() && IsRangeDelSentinel(files[i]->largest) &&
-        ucmp->Compare(user_key, ExtractUserKey(files[i]->largest)) == 0) {
-      ++i;
-    }
-    if (i == files.size()) continue;
-    FileMetaData* f = files[i];
-    if (ucmp->Compare(user_key, ExtractUserKey(f->smallest)) < 0) continue;
-    if (!search(f, level, &s)) return s;
+    const size_t i = LevelFileIndex(level, internal_key);
+    if (i == files.size() || BeforeFile(files[i], user_key)) continue;
+    if (!search(files[i], level, &s)) return s;
   }
   return Status::OK();
 }
@@ -238,26 +250,17 @@ void Version::MultiGet(const ReadOptions& options, size_t n, const Slice* keys,
   // Raises the batch's watermarks by f's tombstones, then looks them up.
   auto run = [&](FileMetaData* f, int level) {
     if (batch.empty()) return;
-    const FragmentedRangeTombstoneList* tombstones = nullptr;
-    if (!f->range_tombstones.loaded() || f->range_tombstones.get() != nullptr) {
-      Status s = tc->GetRangeTombstones(f, level, &tombstones);
-      if (!s.ok()) {
-        for (size_t i : batch) statuses[i] = s;
-        batch.clear();
-        return;
-      }
+    const FragmentedRangeTombstoneList* tombstones;
+    Status s = FileRangeTombstones(f, level, &tombstones);
+    if (!s.ok()) {
+      for (size_t i : batch) statuses[i] = s;
+      batch.clear();
+      return;
     }
     batch_keys.clear();
     batch_contexts.clear();
     for (size_t i : batch) {
-      if (tombstones != nullptr) {
-        SequenceNumber* covering = contexts[i]->max_covering_tombstone_seq();
-        if (covering != nullptr) {
-          const SequenceNumber t = tombstones->MaxCoveringSeq(
-              ExtractUserKey(keys[i]), ExtractInternalKeyFooter(keys[i]) >> 8);
-          if (t > *covering) *covering = t;
-        }
-      }
+      if (tombstones != nullptr) contexts[i]->AddRangeTombstones(*tombstones);
       batch_keys.push_back(keys[i]);
       batch_contexts.push_back(contexts[i]);
     }
@@ -271,12 +274,8 @@ void Version::MultiGet(const ReadOptions& options, size_t n, const Slice* keys,
   };
   batch.clear();
   for (FileMetaData* f : files_[0]) {
-    const Slice smallest = ExtractUserKey(f->smallest);
-    const Slice largest = ExtractUserKey(f->largest);
     for (size_t i = 0; i < n; i++) {
-      if (!pending(i)) continue;
-      const Slice uk = ExtractUserKey(keys[i]);
-      if (ucmp->Compare(uk, smallest) >= 0 && ucmp->Compare(uk, largest) <= 0) batch.push_back(i);
+      if (pending(i) && L0FileMayHold(f, ExtractUserKey(keys[i]))) batch.push_back(i);
     }
     run(f, 0);
   }
@@ -289,15 +288,10 @@ void Version::MultiGet(const ReadOptions& options, size_t n, const Slice* keys,
         i++;
         continue;
       }
-      size_t fi = FindFileIndex(cfd_->icmp(), files, keys[i]);
-      const Slice uk = ExtractUserKey(keys[i]);
-      if (fi < files.size() && IsRangeDelSentinel(files[fi]->largest) &&
-          ucmp->Compare(uk, ExtractUserKey(files[fi]->largest)) == 0) {
-        ++fi;
-      }
+      const size_t fi = LevelFileIndex(level, keys[i]);
       if (fi == files.size()) break;  // this key and every later one are past the level
       FileMetaData* f = files[fi];
-      if (ucmp->Compare(uk, ExtractUserKey(f->smallest)) < 0) {
+      if (BeforeFile(f, ExtractUserKey(keys[i]))) {
         i++;
         continue;
       }

@@ -72,16 +72,14 @@ class Version {
 
   // Point lookup in the tables: L0 files newest first, then one file per
   // level. Stops as soon as get_context decides. key is a LookupKey's
-  // internal key. Each file consulted first raises
-  // *max_covering_tombstone_seq (shared with get_context; null = ignore
-  // range tombstones) by its range tombstones covering the key.
-  Status Get(const ReadOptions& options, const Slice& internal_key, GetContext* get_context,
-             SequenceNumber* max_covering_tombstone_seq = nullptr);
+  // internal key. Each file consulted first raises get_context's
+  // range-tombstone watermark by its tombstones covering the key.
+  Status Get(const ReadOptions& options, const Slice& internal_key, GetContext* get_context);
 
   // Get for n keys at once (internal keys as for Get, ascending by user
   // key): each file consulted gets the keys that may be in it as one
-  // batch (TableCache::MultiGet). Range tombstones raise each context's
-  // watermark as in Get. statuses[i] gets key i's error.
+  // batch (TableCache::MultiGet). Files are picked and range tombstones
+  // applied as in Get. statuses[i] gets key i's error.
   void MultiGet(const ReadOptions& options, size_t n, const Slice* keys,
                 GetContext* const* contexts, Status* statuses);
 
@@ -130,6 +128,21 @@ class Version {
   ColumnFamilyData* cfd() const { return cfd_; }
 
  private:
+  // File picking shared by Get and MultiGet.
+  // Whether L0 file f's key range holds user_key.
+  bool L0FileMayHold(const FileMetaData* f, const Slice& user_key) const;
+  // For a level >= 1: the index of the only file that may hold the user key
+  // of internal_key (the first whose largest key is not below it; a range
+  // deletion sentinel largest key is exclusive), or files(level).size()
+  // when the key is past the level's last file.
+  size_t LevelFileIndex(int level, const Slice& internal_key) const;
+  // Whether user_key sorts before f's smallest key (f cannot hold it).
+  bool BeforeFile(const FileMetaData* f, const Slice& user_key) const;
+  // f's fragmented range tombstones (null when it has none), opening the
+  // file if needed.
+  Status FileRangeTombstones(FileMetaData* f, int level,
+                             const FragmentedRangeTombstoneList** list);
+
   friend class VersionSet;
   friend class VersionBuilder;
   Version(VersionSet* vset, ColumnFamilyData* cfd, uint64_t version_number);

@@ -4,7 +4,7 @@
 #include <cassert>
 #include <string>
 
-#include "base/merge.h"
+#include "base/get_context.h"
 
 namespace strata {
 
@@ -190,19 +190,12 @@ void MemTable::UpdateFirstSequence(SequenceNumber seq) {
   }
 }
 
-bool MemTable::Get(const LookupKey& key, std::string* value, Status* s, MergeContext* merge_context,
-                   SequenceNumber* max_covering_tombstone_seq,
-                   const MergeOperator* merge_operator) {
-  const SequenceNumber read_seq = ExtractInternalKeyFooter(key.internal_key()) >> 8;
+bool MemTable::Get(const LookupKey& key, GetContext* ctx) {
   if (num_range_deletes() != 0) {
     std::shared_ptr<const FragmentedRangeTombstoneList> tombstones = GetRangeTombstones();
-    if (tombstones != nullptr) {
-      const SequenceNumber covering = tombstones->MaxCoveringSeq(key.user_key(), read_seq);
-      if (covering > *max_covering_tombstone_seq) *max_covering_tombstone_seq = covering;
-    }
+    if (tombstones != nullptr) ctx->AddRangeTombstones(*tombstones);
   }
   if (bloom_ != nullptr && !BloomMayContain(key.user_key())) return false;
-  const char* value_start;
   const PointIndex* index = ready_index_.load(std::memory_order_acquire);
   if (index == nullptr && point_index_allowed_ &&
       !index_build_started_.load(std::memory_order_relaxed) &&
@@ -219,82 +212,37 @@ bool MemTable::Get(const LookupKey& key, std::string* value, Status* s, MergeCon
       // Never added: not in this memtable.
       return false;
     }
+    const char* value_start;
     const Slice ikey = MemTableKeyComparator::EntryInternalKey(entry, &value_start);
     const uint64_t footer = ExtractInternalKeyFooter(ikey);
     const auto type = static_cast<ValueType>(footer & 0xff);
-    if ((footer >> 8) >= *max_covering_tombstone_seq &&
-        (type == kTypeValue || type == kTypeDeletion || type == kTypeSingleDeletion) &&
-        merge_context->empty() && ExtractUserKey(ikey) == key.user_key() &&
-        (footer >> 8) <= read_seq) {
-      // The newest version decides on its own.
-      if (type == kTypeValue) {
-        uint32_t size;
-        const char* data = MemTableKeyComparator::DecodeEntryLength(value_start, &size);
-        value->assign(data, size);
-        *s = Status::OK();
-      } else {
-        *s = Status::NotFound();
-      }
-      return true;
+    if (type != kTypeMerge && ctx->state() != GetContext::kMerge &&
+        (footer >> 8) <= ctx->read_seq() && ExtractUserKey(ikey) == key.user_key()) {
+      // The newest version is visible and decides on its own.
+      uint32_t size;
+      const char* data = MemTableKeyComparator::DecodeEntryLength(value_start, &size);
+      ctx->SaveEntry(footer >> 8, type, Slice(data, size), /*value_pinned=*/true);
+      return ctx->done();
     }
   }
 
   Table::Iterator iter(&table_);
   iter.SeekDecoded(MemTableKeyComparator::DecodeInternalKey(key.internal_key()));
-  return GetFromEntries(&iter, key, value, s, merge_context, *max_covering_tombstone_seq,
-                        merge_operator);
-}
-
-bool MemTable::GetFromEntries(Table::Iterator* iter, const LookupKey& key, std::string* value,
-                              Status* s, MergeContext* merge_context,
-                              SequenceNumber max_covering_tombstone_seq,
-                              const MergeOperator* merge_operator) {
   const MemTableKeyComparator& cmp = table_.comparator();
-  for (; iter->Valid(); iter->Next()) {
+  for (; iter.Valid(); iter.Next()) {
     // Entries at or after (user_key, sequence): the versions of user_key
     // visible at the sequence, newest first -- while the user key matches.
     const char* value_start;
-    const Slice ikey = MemTableKeyComparator::EntryInternalKey(iter->key(), &value_start);
+    const Slice ikey = MemTableKeyComparator::EntryInternalKey(iter.key(), &value_start);
     if (!cmp.UserKeysEqual(ExtractUserKey(ikey), key.user_key())) return false;
     const uint64_t footer = ExtractInternalKeyFooter(ikey);
-    auto type = static_cast<ValueType>(footer & 0xff);
-    if ((footer >> 8) < max_covering_tombstone_seq) type = kTypeDeletion;  // range-deleted
     uint32_t size;
-    switch (type) {
-      case kTypeValue: {
-        const char* data = MemTableKeyComparator::DecodeEntryLength(value_start, &size);
-        if (merge_context->empty()) {
-          value->assign(data, size);
-          *s = Status::OK();
-        } else {
-          const Slice base(data, size);
-          *s = TimedFullMerge(merge_operator, key.user_key(), &base,
-                                           merge_context->GetOperands(), value, nullptr, nullptr);
-        }
-        return true;
-      }
-      case kTypeDeletion:
-      case kTypeSingleDeletion:
-        if (merge_context->empty()) {
-          *s = Status::NotFound();
-        } else {
-          *s = TimedFullMerge(merge_operator, key.user_key(), nullptr,
-                                           merge_context->GetOperands(), value, nullptr, nullptr);
-        }
-        return true;
-      case kTypeMerge: {
-        if (merge_operator == nullptr) {
-          *s = Status::InvalidArgument("merge operands found but no merge operator is configured");
-          return true;
-        }
-        const char* data = MemTableKeyComparator::DecodeEntryLength(value_start, &size);
-        merge_context->PushOperand(Slice(data, size), /*copy=*/false);
-        break;
-      }
-      default:
-        *s = Status::Corruption("memtable entry of unknown value type",
-                                std::to_string(static_cast<unsigned>(type)));
-        return true;
+    const char* data = MemTableKeyComparator::DecodeEntryLength(value_start, &size);
+    // The arena outlives the lookup (the caller holds the memtable), so
+    // merge operands are kept by reference.
+    if (!ctx->SaveEntry(footer >> 8, static_cast<ValueType>(footer & 0xff), Slice(data, size),
+                        /*value_pinned=*/true)) {
+      return ctx->done();
     }
   }
   return false;

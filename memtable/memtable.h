@@ -38,7 +38,8 @@
 #include <string>
 
 #include "base/dbformat.h"
-#include "base/merge_context.h"
+#include "base/get_context.h"
+#include "base/internal_iterator.h"
 #include "base/range_tombstone.h"
 #include "memtable/dynamic_bloom.h"
 #include "memtable/inline_skiplist.h"
@@ -50,7 +51,6 @@
 #include "strata/status.h"
 #include "util/arena.h"
 #include "util/coding.h"
-#include "base/internal_iterator.h"
 
 namespace strata {
 
@@ -236,27 +236,24 @@ class MemTable {
   void Add(SequenceNumber seq, ValueType type, const Slice& user_key, const Slice& value,
            bool allow_concurrent);
 
-  // Looks up key.user_key() as of the LookupKey's sequence, newest entry
-  // first. *max_covering_tombstone_seq is first raised to this memtable's
-  // newest visible range tombstone covering the key; entries older than it
-  // count as deleted. Returns true if the lookup is decided here:
-  //   a value          *s = OK, *value = it (merged with the operands in
-  //                    merge_context, oldest first, if any)
-  //   a deletion       *s = NotFound, or OK with the operands merged over
-  //                    no base
-  //   merge failure    *s = Corruption; no operator: *s = InvalidArgument
-  //   bad entry type   *s = Corruption
-  // Returns false if older sources must be consulted: no entry, or only
-  // merge operands (pushed onto merge_context; they point into this
-  // memtable, which the caller keeps referenced). One skip-list search (or
-  // a point-index probe) plus a step per operand.
-  bool Get(const LookupKey& key, std::string* value, Status* s, MergeContext* merge_context,
-           SequenceNumber* max_covering_tombstone_seq, const MergeOperator* merge_operator);
-  // Without merges or range deletions (tests).
+  // Looks up key.user_key() as of the LookupKey's sequence (ctx's
+  // read_seq), newest entry first: first raises ctx's range-tombstone
+  // watermark by this memtable's tombstones, then feeds ctx the visible
+  // versions of the key until it decides. Returns ctx->done(): true if the
+  // lookup is decided here (a value, a deletion, a failure), false if older
+  // sources must be consulted (no entry, or only merge operands, which ctx
+  // keeps by reference: the caller keeps this memtable referenced until the
+  // lookup ends). One skip-list search (or a point-index probe) plus a step
+  // per operand.
+  bool Get(const LookupKey& key, GetContext* ctx);
+  // Without merges (tests): when decided, *s is the lookup's result (OK
+  // with *value, NotFound, or the error).
   bool Get(const LookupKey& key, std::string* value, Status* s) {
-    MergeContext mc;
-    SequenceNumber max_covering = 0;
-    return Get(key, value, s, &mc, &max_covering, nullptr);
+    GetContext ctx(comparator_.user_comparator(), key.user_key(), value, nullptr, nullptr,
+                   ExtractInternalKeyFooter(key.internal_key()) >> 8);
+    if (!Get(key, &ctx)) return false;
+    *s = ctx.Finish(nullptr, nullptr);
+    return true;
   }
 
   // The range tombstones added so far, fragmented; null if there are none.
@@ -319,12 +316,6 @@ class MemTable {
 
   // Indexes a just-linked entry if the point index is being built or ready.
   void IndexAddedEntry(const Slice& user_key, SequenceNumber seq, const char* entry);
-  // Walks the versions of key's user key from iter (positioned at the
-  // newest visible one), resolving merges; see Get.
-  bool GetFromEntries(Table::Iterator* iter, const LookupKey& key, std::string* value, Status* s,
-                      MergeContext* merge_context, SequenceNumber max_covering_tombstone_seq,
-                      const MergeOperator* merge_operator);
-
   // Immutable after construction.
   const InternalKeyComparator comparator_;
 

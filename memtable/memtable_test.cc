@@ -67,13 +67,17 @@ std::string FullGet(MemTable* mem, const std::string& user_key, SequenceNumber s
                     SequenceNumber* max_covering, const MergeOperator* op) {
   LookupKey lkey(user_key, seq);
   std::string value;
-  Status s;
   MergeContext mc;
-  if (!mem->Get(lkey, &value, &s, &mc, max_covering, op)) {
+  GetContext ctx(BytewiseComparator(), user_key, &value, op, &mc, seq);
+  ctx.RaiseTombstoneWatermark(*max_covering);
+  const bool decided = mem->Get(lkey, &ctx);
+  *max_covering = ctx.max_covering_tombstone_seq();
+  if (!decided) {
     std::string ops;
     for (const Slice& o : mc.GetOperands()) ops += (ops.empty() ? "" : ",") + o.ToString();
     return "<none:" + ops + ">";
   }
+  const Status s = ctx.Finish(nullptr, nullptr);
   if (s.IsNotFound()) return "NotFound";
   if (!s.ok()) return s.ToString();
   return value;
