@@ -34,6 +34,7 @@
 #include "base/dbformat.h"
 #include "db/log_writer.h"
 #include "db/memtable_inserter.h"
+#include "db/job_env.h"
 #include "db/snapshot_impl.h"
 #include "db/super_version.h"
 #include "db/table_cache.h"
@@ -198,20 +199,11 @@ class DBImpl final : public DB {
   // Runs one picked (or manual) compaction of cfd; releases mu_ while it
   // works.
   Status RunCompaction(ColumnFamilyData* cfd, Compaction* c) REQUIRES(mu_);
-  // Writes mem as one level-0 table of cfd and records it in edit (mu_
-  // released meanwhile). *meta_out gets the file (number 0 if nothing was
-  // written).
-  Status WriteLevel0Table(ColumnFamilyData* cfd, MemTable* mem, VersionEdit* edit,
-                          FileMetaData* meta_out) REQUIRES(mu_);
+  // What a FlushJob or CompactionJob borrows from this DB.
+  JobEnv MakeJobEnv();
   void DeleteObsoleteFiles() REQUIRES(mu_);
   // The oldest WAL some live family still needs. REQUIRES: mu_.
   uint64_t MinLogNumberInUse() const REQUIRES(mu_);
-  // The compaction filter for one job of cfd: its options' filter, or a new
-  // one from the factory (kept in *owned), or null.
-  const CompactionFilter* CompactionFilterFor(ColumnFamilyData* cfd, bool manual, bool full,
-                                              std::unique_ptr<CompactionFilter>* owned);
-  // Whether user_key may be in a level below c's output (without mu_).
-  bool KeyMayExistBelow(Compaction* c, const Slice& user_key);
 
   // ---- background errors and recovery (db_impl_error.cc) ----
   // Where a background error came from; decides whether it is sticky.

@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "db/compaction/compaction_job.h"
-#include "db/compaction/compaction_range_del_aggregator.h"
+#include "db/flush_job.h"
 #include "db/db_impl.h"
 #include "db/filename.h"
 #include "db/level_iterator.h"
@@ -15,60 +15,6 @@
 
 namespace strata {
 
-namespace {
-
-// Options of one table-output job shared by flushes and compactions.
-TableOutputOptions MakeOutputOptions(const std::string& dbname, const Options& options,
-                                     FileSystem* fs, const BlockBasedTableOptions& table_options,
-                                     VersionSet* versions, const std::string& db_id,
-                                     const std::string& session_id, SystemClock* clock) {
-  TableOutputOptions o;
-  o.dbname = dbname;
-  o.options = &options;
-  o.fs = fs;
-  o.table_options = table_options;
-  o.compression = options.compression;
-  o.merge_operator = options.merge_operator.get();
-  o.logger = options.info_log.get();
-  o.statistics = options.statistics.get();
-  o.new_file_number = [versions]() { return versions->NewFileNumber(); };
-  o.db_id = db_id;
-  o.db_session_id = session_id;
-  int64_t now = 0;
-  clock->GetCurrentTime(&now).PermitUncheckedError();
-  o.creation_time = static_cast<uint64_t>(now);
-  return o;
-}
-
-// Whether a file of v at from_level or deeper has user_key in its range.
-// Without the DB mutex: v is immutable and referenced by the caller.
-bool KeyInLevelsFrom(const Version* v, int from_level, const Slice& user_key) {
-  const InternalKeyComparator& icmp = v->cfd()->icmp();
-  const Comparator* ucmp = icmp.user_comparator();
-  std::string key;
-  for (int level = from_level; level < v->num_levels(); ++level) {
-    const std::vector<FileMetaData*>& files = v->files(level);
-    if (files.empty()) continue;
-    if (level == 0) {
-      // Level-0 files overlap: each one is asked.
-      for (const FileMetaData* f : files) {
-        if (ucmp->Compare(ExtractUserKey(f->smallest), user_key) <= 0 &&
-            ucmp->Compare(user_key, ExtractUserKey(f->largest)) <= 0) {
-          return true;
-        }
-      }
-      continue;
-    }
-    if (key.empty()) AppendInternalKey(&key, user_key, kMaxSequenceNumber, kValueTypeForSeek);
-    const size_t i = FindFile(icmp, files, key);
-    if (i < files.size() && ucmp->Compare(ExtractUserKey(files[i]->smallest), user_key) <= 0) {
-      return true;
-    }
-  }
-  return false;
-}
-
-}  // namespace
 
 // ---------------------------------------------------------------------------
 // SuperVersions and memtable switches
@@ -334,91 +280,6 @@ void DBImpl::BackgroundCallCompaction() {
 // ---------------------------------------------------------------------------
 // Flush
 
-Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd, MemTable* mem, VersionEdit* edit,
-                                FileMetaData* meta_out) {
-  mu_.AssertHeld();
-  const uint64_t start = clock_->NowMicros();
-  TableOutputOptions o = MakeOutputOptions(dbname_, cfd->options(), fs_, cfd->table_options(),
-                                           versions_.get(), db_id_, db_session_id_, clock_);
-  o.column_family_id = cfd->id();
-  o.column_family_name = cfd->name();
-  o.output_level = 0;
-  o.snapshots = snapshots_.GetAll();
-  o.bottommost = false;
-  // Older versions of a key can only be in the tables (older memtables are
-  // flushed first) -- those of the current Version and, during recovery,
-  // the level-0 tables this recovery wrote already (still only in edit): a
-  // SingleDelete meeting its Put in this memtable cancels with it only when
-  // none of them has the key in its range.
-  Version* base = cfd->current();
-  base->Ref();
-  std::vector<std::pair<std::string, std::string>> pending_ranges;
-  for (const auto& [level, f] : edit->new_files()) {
-    pending_ranges.emplace_back(ExtractUserKey(f.smallest).ToString(),
-                                ExtractUserKey(f.largest).ToString());
-  }
-  o.single_delete_key_may_exist_below = [base, ranges = std::move(pending_ranges),
-                                         ucmp = cfd->user_comparator()](const Slice& user_key) {
-    for (const auto& [smallest, largest] : ranges) {
-      if (ucmp->Compare(smallest, user_key) <= 0 && ucmp->Compare(user_key, largest) <= 0) {
-        return true;
-      }
-    }
-    return KeyInLevelsFrom(base, 0, user_key);
-  };
-  mem->Ref();
-  std::vector<FileMetaData> outputs;
-  TableOutputStats stats;
-  Status s;
-  {
-    mu_.Unlock();
-    // A compaction filter runs at flush time only when it asks to.
-    std::unique_ptr<CompactionFilter> owned_filter;
-    if (cfd->options().compaction_filter != nullptr) {
-      if (cfd->options().compaction_filter->FilterDuringFlush()) {
-        o.compaction_filter = cfd->options().compaction_filter;
-      }
-    } else if (cfd->options().compaction_filter_factory != nullptr &&
-               cfd->options().compaction_filter_factory->FilterDuringFlush()) {
-      o.compaction_filter =
-          CompactionFilterFor(cfd, /*manual=*/false, /*full=*/false, &owned_filter);
-    }
-    CompactionRangeDelAggregator range_del_agg(&cfd->icmp(), o.snapshots);
-    if (mem->num_range_deletes() != 0) {
-      std::unique_ptr<InternalIterator> range_dels(mem->NewRangeTombstoneIterator());
-      s = range_del_agg.AddTombstones(range_dels.get());
-      o.range_del_agg = &range_del_agg;
-    }
-    std::unique_ptr<InternalIterator> iter(mem->NewIterator());
-    if (s.ok()) s = RunTableOutput(o, iter.get(), &outputs, &stats);
-    iter.reset();
-    // The new file's directory entry must be durable before the MANIFEST
-    // names it (and the WAL holding its data becomes obsolete).
-    if (s.ok() && !outputs.empty()) s = db_dir_->Fsync();
-    mu_.Lock();
-  }
-  base->Unref();
-  mem->Unref();
-  *meta_out = FileMetaData();
-  if (!s.ok()) return s;
-  for (const FileMetaData& meta : outputs) {
-    edit->AddFile(0, meta);
-    *meta_out = meta;
-  }
-  LevelStats& ls = cfd->level_stats[0];
-  ls.bytes_written += stats.bytes_written;
-  if (stats_ != nullptr) stats_->recordTick(FLUSH_WRITE_BYTES, stats.bytes_written);
-  ls.micros += clock_->NowMicros() - start;
-  ls.count++;
-  ls.files_out += outputs.size();
-  Log(info_log_.get(),
-      "[%s] flush: memtable of %" PRIu64 " entries -> %zu level-0 table(s), %" PRIu64
-      " bytes, %" PRIu64 " us",
-      cfd->name().c_str(), mem->num_entries(), outputs.size(), stats.bytes_written,
-      clock_->NowMicros() - start);
-  return Status::OK();
-}
-
 Status DBImpl::BackgroundFlush(bool* flushed) {
   mu_.AssertHeld();
   *flushed = false;
@@ -439,7 +300,8 @@ Status DBImpl::BackgroundFlush(bool* flushed) {
   // The new file is not listed by any Version until LogAndApply returns:
   // the pending marker keeps the obsolete-file scan away from it until then.
   auto pending = pending_outputs_.insert(versions_->next_file_number());
-  Status s = WriteLevel0Table(cfd, imm.mem, &edit, &meta);
+  FlushJob job(MakeJobEnv(), cfd, imm.mem, snapshots_.GetAll());
+  Status s = job.Run(&edit, &meta);
   if (s.ok() && cfd->dropped()) {
     // Dropped meanwhile: the table is garbage (the obsolete-file scan takes
     // it); the memtable goes with the family.
@@ -514,194 +376,30 @@ Status DBImpl::Flush(const FlushOptions& options, ColumnFamilyHandle* cf) {
 
 Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c) {
   mu_.AssertHeld();
-  const uint64_t start = clock_->NowMicros();
-  const int out = c->output_level();
-  LevelStats& ls = cfd->level_stats[out];
-  if (c->trivial_move()) {
-    VersionEdit edit;
-    uint64_t bytes = 0;
-    for (const FileMetaData* f : c->inputs(0)) {
-      edit.DeleteFile(c->start_level(), f->number);
-      edit.AddFile(out, *f);
-      bytes += f->file_size;
-    }
-    Status s = versions_->LogAndApply(cfd, &edit, &mu_);
-    if (!s.ok()) return s;
-    ls.bytes_moved += bytes;
-    InstallNewSuperVersion(cfd);
-    Log(info_log_.get(), "[%s] compaction %s: %" PRIu64 " bytes moved, %s", cfd->name().c_str(),
-        c->Summary().c_str(), bytes, cfd->current()->LevelSummary().c_str());
-    return Status::OK();
-  }
-
-  TableOutputOptions o = MakeOutputOptions(dbname_, cfd->options(), fs_, cfd->table_options(),
-                                           versions_.get(), db_id_, db_session_id_, clock_);
-  o.column_family_id = cfd->id();
-  o.column_family_name = cfd->name();
-  const InternalKeyComparator& icmp = cfd->icmp();
-  TableCache* table_cache = cfd->table_cache();
-  o.output_level = out;
-  o.max_output_file_size = c->max_output_file_size();
-  o.grandparents = c->grandparents();
-  o.snapshots = snapshots_.GetAll();
-  o.bottommost = c->bottommost();
-  o.filter_level = c->start_level();
-  const bool full_compaction =
-      cfd->current()->NumFiles() == c->inputs(0).size() + c->inputs(1).size();
-  const uint64_t pending_number = versions_->next_file_number();
-  auto pending = pending_outputs_.insert(pending_number);
-
-  // Subcompactions by key range when the job is big enough.
-  std::vector<FileMetaData*> all_inputs = c->inputs(0);
-  all_inputs.insert(all_inputs.end(), c->inputs(1).begin(), c->inputs(1).end());
-  const int max_sub = static_cast<int>(std::max<uint32_t>(1, cfd->options().max_subcompactions));
-  std::vector<std::string> bounds;
-  if (max_sub > 1 && c->TotalInputBytes() > 2 * c->max_output_file_size() / 4) {
-    bounds = SubcompactionBoundaries(icmp.user_comparator(), all_inputs, max_sub);
-  }
-  const size_t parts = bounds.size() + 1;
-  std::vector<std::vector<FileMetaData>> outputs(parts);
-  std::vector<TableOutputStats> stats(parts);
-  std::vector<Status> statuses(parts);
-  uint64_t bytes_read = c->TotalInputBytes();
-
-  mu_.Unlock();
-  // The inputs' range tombstones, shared by every subcompaction.
-  std::vector<RangeTombstone> input_tombstones;
-  Status tombstone_status;
-  for (int which = 0; which < 2 && tombstone_status.ok(); ++which) {
-    const int level = which == 0 ? c->start_level() : out;
-    for (FileMetaData* f : c->inputs(which)) {
-      const FragmentedRangeTombstoneList* list = nullptr;
-      tombstone_status = table_cache->GetRangeTombstones(f, level, &list);
-      if (!tombstone_status.ok()) break;
-      if (list != nullptr) list->ToTombstones(&input_tombstones);
-    }
-  }
-  auto run_part = [&](size_t i) {
-    if (!tombstone_status.ok()) {
-      statuses[i] = tombstone_status;
-      return;
-    }
-    ReadOptions ro;
-    ro.fill_cache = false;
-    ro.verify_checksums = true;
-    std::vector<std::unique_ptr<InternalIterator>> children;
-    for (int which = 0; which < 2; ++which) {
-      const std::vector<FileMetaData*>& files = c->inputs(which);
-      if (files.empty()) continue;
-      const int level = which == 0 ? c->start_level() : out;
-      if (level == 0) {
-        for (const FileMetaData* f : files) {
-          children.emplace_back(
-              table_cache->NewCompactionIterator(ro, TableFileMeta{f->number, f->file_size, 0}));
-        }
-      } else {
-        children.emplace_back(NewLevelIterator(table_cache, ro, &icmp, files, level,
-                                               /*for_compaction=*/true));
-      }
-    }
-    std::unique_ptr<InternalIterator> input(NewMergingIterator(&icmp, std::move(children)));
-    TableOutputOptions po = o;
-    Slice begin, end;
-    if (i > 0) {
-      begin = bounds[i - 1];
-      po.begin = &begin;
-    }
-    if (i < bounds.size()) {
-      end = bounds[i];
-      po.end = &end;
-    }
-    po.key_may_exist_below = [c, this](const Slice& user_key) {
-      return KeyMayExistBelow(c, user_key);
-    };
-    std::unique_ptr<CompactionFilter> owned_filter;
-    po.compaction_filter = CompactionFilterFor(cfd, c->manual(), full_compaction, &owned_filter);
-    CompactionRangeDelAggregator range_del_agg(&icmp, po.snapshots);
-    if (!input_tombstones.empty()) {
-      range_del_agg.AddTombstones(input_tombstones);
-      po.range_del_agg = &range_del_agg;
-    }
-    statuses[i] = RunTableOutput(po, input.get(), &outputs[i], &stats[i]);
-  };
-  if (parts == 1) {
-    run_part(0);
-  } else {
-    std::vector<std::thread> threads;
-    for (size_t i = 1; i < parts; ++i) threads.emplace_back(run_part, i);
-    run_part(0);
-    for (std::thread& t : threads) t.join();
-  }
-  bool any_output = false;
-  bool all_ok = true;
-  for (size_t i = 0; i < parts; ++i) {
-    any_output = any_output || !outputs[i].empty();
-    all_ok = all_ok && statuses[i].ok();
-  }
-  // Outputs' directory entries are durable before the MANIFEST lists them.
-  if (all_ok && any_output) statuses[0] = db_dir_->Fsync();
-  mu_.Lock();
-
-  Status s;
-  for (const Status& ps : statuses) {
-    if (s.ok() && !ps.ok()) s = ps;
-  }
-  VersionEdit edit;
-  TableOutputStats total;
-  for (size_t i = 0; i < parts; ++i) {
-    for (const FileMetaData& meta : outputs[i]) edit.AddFile(out, meta);
-    total.bytes_written += stats[i].bytes_written;
-    total.num_output_files += stats[i].num_output_files;
-    total.num_output_records += stats[i].num_output_records;
-    total.iter.num_input_records += stats[i].iter.num_input_records;
-  }
-  if (s.ok()) {
-    c->AddInputDeletions(&edit);
-    s = versions_->LogAndApply(cfd, &edit, &mu_);
-  }
+  CompactionJob job(MakeJobEnv(), cfd, c, snapshots_.GetAll());
+  // The outputs are not listed by any Version until the job's LogAndApply
+  // returns: the pending marker keeps the obsolete-file scan away from them.
+  auto pending = pending_outputs_.insert(versions_->next_file_number());
+  Status s = job.Run();
   pending_outputs_.erase(pending);
-  if (!s.ok()) {
-    // Outputs of a failed compaction are garbage: the obsolete-file scan
-    // removes them (nothing lists them).
-    return s;
-  }
+  if (!s.ok()) return s;
   InstallNewSuperVersion(cfd);
-  const uint64_t micros = clock_->NowMicros() - start;
-  if (stats_ != nullptr) {
-    stats_->recordTick(COMPACT_READ_BYTES, bytes_read);
-    stats_->recordTick(COMPACT_WRITE_BYTES, total.bytes_written);
-  }
-  ls.bytes_read += bytes_read;
-  ls.bytes_written += total.bytes_written;
-  ls.micros += micros;
-  ls.count++;
-  ls.files_in += c->num_input_files();
-  ls.files_out += total.num_output_files;
-  Log(info_log_.get(),
-      "[%s] compaction %s%s: %" PRIu64 " bytes read, %" PRIu64 " bytes written, %" PRIu64
-      " records in, %" PRIu64 " out, %zu part(s), %" PRIu64 " us, %s",
-      cfd->name().c_str(), c->Summary().c_str(), c->manual() ? " (manual)" : "", bytes_read,
-      total.bytes_written, total.iter.num_input_records, total.num_output_records, parts, micros,
-      cfd->current()->LevelSummary().c_str());
   return Status::OK();
 }
 
-const CompactionFilter* DBImpl::CompactionFilterFor(ColumnFamilyData* cfd, bool manual, bool full,
-                                                    std::unique_ptr<CompactionFilter>* owned) {
-  const Options& o = cfd->options();
-  if (o.compaction_filter != nullptr) return o.compaction_filter;
-  if (o.compaction_filter_factory == nullptr) return nullptr;
-  CompactionFilter::Context context;
-  context.is_full_compaction = full;
-  context.is_manual_compaction = manual;
-  context.column_family_id = cfd->id();
-  *owned = o.compaction_filter_factory->CreateCompactionFilter(context);
-  return owned->get();
-}
-
-bool DBImpl::KeyMayExistBelow(Compaction* c, const Slice& user_key) {
-  if (c->bottommost()) return false;
-  return KeyInLevelsFrom(c->input_version(), c->output_level() + 1, user_key);
+JobEnv DBImpl::MakeJobEnv() {
+  JobEnv env;
+  env.dbname = &dbname_;
+  env.fs = fs_;
+  env.db_dir = db_dir_.get();
+  env.clock = clock_;
+  env.versions = versions_.get();
+  env.mu = &mu_;
+  env.stats = stats_;
+  env.info_log = info_log_.get();
+  env.db_id = &db_id_;
+  env.db_session_id = &db_session_id_;
+  return env;
 }
 
 Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHandle* cf,

@@ -8,6 +8,7 @@
 
 #include "db/db_impl.h"
 #include "db/filename.h"
+#include "db/flush_job.h"
 #include "db/log_reader.h"
 #include "db/memtable_inserter.h"
 #include "db/options_file.h"
@@ -248,7 +249,10 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
       VersionEdit& edit = state.edits[cfd->id()];
       if (cfd->mem->num_entries() > 0 && !options_.avoid_flush_during_recovery) {
         FileMetaData meta;
-        s = WriteLevel0Table(cfd, cfd->mem, &edit, &meta);
+        {
+          FlushJob job(MakeJobEnv(), cfd, cfd->mem, snapshots_.GetAll());
+          s = job.Run(&edit, &meta);
+        }
         if (!s.ok()) break;
         cfd->mem->Unref();
         cfd->mem = new MemTable(cfd->icmp(), cfd->mem_options());
@@ -525,7 +529,10 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
       MutexLock l(&mu_);
       versions_->SetLastSequence(std::max(versions_->LastSequence(), seq + count));
       FileMetaData meta;
-      s = WriteLevel0Table(cfd, cfd->mem, &state->edits[cfd->id()], &meta);
+      {
+        FlushJob job(MakeJobEnv(), cfd, cfd->mem, snapshots_.GetAll());
+        s = job.Run(&state->edits[cfd->id()], &meta);
+      }
       if (!s.ok()) return s;
       cfd->mem->Unref();
       cfd->mem = new MemTable(cfd->icmp(), cfd->mem_options());

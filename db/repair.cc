@@ -13,7 +13,7 @@
 //     (with no readable MANIFEST, the families the tables' properties name;
 //     records of a family nothing names are dropped and logged),
 //     and write each memtable out as a new table (the flush path,
-//     RunTableOutput). The WAL then goes to <db>/lost/.
+//     BuildTables). The WAL then goes to <db>/lost/.
 //  4. Read every table completely: footer, metaindex, properties, index,
 //     filter (VerifyChecksum), then every entry and range tombstone in
 //     order. Its smallest/largest keys and sequence range become its
@@ -39,7 +39,7 @@
 #include <string>
 #include <vector>
 
-#include "db/compaction/compaction_job.h"
+#include "db/builder.h"
 #include "base/dbformat.h"
 #include "db/filename.h"
 #include "db/log_reader.h"
@@ -300,8 +300,8 @@ class Repairer {
 
   uint64_t NewFileNumber() { return next_file_number_++; }
 
-  TableOutputOptions OutputOptions() {
-    TableOutputOptions o;
+  BuildTablesOptions OutputOptions() {
+    BuildTablesOptions o;
     o.dbname = dbname_;
     o.options = &options_;
     o.fs = fs_;
@@ -321,14 +321,14 @@ class Repairer {
   // of family cf_id; their numbers go to table_numbers_ for the scan.
   Status WriteTables(uint32_t cf_id, InternalIterator* input, CompactionRangeDelAggregator* agg,
                      std::vector<uint64_t>* numbers) {
-    TableOutputOptions o = OutputOptions();
+    BuildTablesOptions o = OutputOptions();
     o.range_del_agg = agg;
     o.column_family_id = cf_id;
     const auto name = families_.find(cf_id);
     if (name != families_.end()) o.column_family_name = name->second;
     std::vector<FileMetaData> outputs;
-    TableOutputStats stats;
-    Status s = RunTableOutput(o, input, &outputs, &stats);
+    BuildTablesStats stats;
+    Status s = BuildTables(o, input, &outputs, &stats);
     if (!s.ok()) return s;
     for (const FileMetaData& meta : outputs) {
       numbers->push_back(meta.number);

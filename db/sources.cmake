@@ -9,6 +9,9 @@ strata_layer(db
     db/column_family.cc
     db/compaction/compaction_picker.cc
     db/compaction/compaction_job.cc
+    db/builder.cc
+    db/flush_job.cc
+    db/job_env.cc
     db/db_iter.cc
     db/filename.cc
     db/log_reader.cc
@@ -52,7 +55,7 @@ strata_tests(db
   db/db_compaction_test.cc
   db/db_fault_injection_test.cc
   db/compaction/compaction_range_del_aggregator_test.cc
-  db/compaction_job_test.cc
+  db/builder_test.cc
   db/db_merge_test.cc
   db/db_range_del_test.cc
   db/db_prefix_test.cc

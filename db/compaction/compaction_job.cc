@@ -1,230 +1,194 @@
+// CompactionJob (see the header).
 #include "db/compaction/compaction_job.h"
 
 #include <algorithm>
+#include <cinttypes>
+#include <memory>
+#include <string>
+#include <thread>
+#include <utility>
 
-#include "db/filename.h"
+#include "db/column_family.h"
+#include "db/compaction/compaction.h"
 #include "db/compaction/compaction_range_del_aggregator.h"
-#include "table/block_based_table_builder.h"
+#include "db/level_iterator.h"
+#include "db/table_cache.h"
+#include "db/version_set.h"
+#include "table/merging_iterator.h"
 
 namespace strata {
 
-namespace {
+CompactionJob::CompactionJob(const JobEnv& env, ColumnFamilyData* cfd, Compaction* c,
+                             std::vector<SequenceNumber> snapshots)
+    : env_(env), cfd_(cfd), c_(c), snapshots_(std::move(snapshots)) {}
 
-// Restricts a forward iteration over `input` to user keys in [begin, end).
-class RangeIterator final : public InternalIterator {
- public:
-  RangeIterator(InternalIterator* input, const Comparator* ucmp, const Slice* begin,
-                const Slice* end)
-      : input_(input), ucmp_(ucmp), begin_(begin), end_(end) {}
-
-  bool Valid() const override { return valid_; }
-  void SeekToFirst() override {
-    if (begin_ != nullptr) {
-      std::string target;
-      AppendInternalKey(&target, *begin_, kMaxSequenceNumber, kValueTypeForSeek);
-      input_->Seek(target);
-    } else {
-      input_->SeekToFirst();
+Status CompactionJob::Run() {
+  env_.mu->AssertHeld();
+  ColumnFamilyData* cfd = cfd_;
+  Compaction* c = c_;
+  const uint64_t start = env_.clock->NowMicros();
+  const int out = c->output_level();
+  LevelStats& ls = cfd->level_stats[out];
+  if (c->trivial_move()) {
+    VersionEdit edit;
+    uint64_t bytes = 0;
+    for (const FileMetaData* f : c->inputs(0)) {
+      edit.DeleteFile(c->start_level(), f->number);
+      edit.AddFile(out, *f);
+      bytes += f->file_size;
     }
-    Update();
-  }
-  void SeekToLast() override { valid_ = false; }
-  void Seek(const Slice& target) override {
-    input_->Seek(target);
-    Update();
-  }
-  void SeekForPrev(const Slice&) override { valid_ = false; }
-  void Next() override {
-    input_->Next();
-    Update();
-  }
-  void Prev() override { valid_ = false; }
-  Slice key() const override { return input_->key(); }
-  Slice value() const override { return input_->value(); }
-  Status status() const override { return input_->status(); }
-
- private:
-  void Update() {
-    valid_ = input_->Valid() &&
-             (end_ == nullptr || ucmp_->Compare(ExtractUserKey(input_->key()), *end_) < 0);
-  }
-  InternalIterator* input_;
-  const Comparator* ucmp_;
-  const Slice* begin_;
-  const Slice* end_;
-  bool valid_ = false;
-};
-
-}  // namespace
-
-Status RunTableOutput(const TableOutputOptions& o, InternalIterator* input,
-                      std::vector<FileMetaData>* outputs, TableOutputStats* stats) {
-  outputs->clear();
-  const Comparator* ucmp = o.options->comparator;
-  const InternalKeyComparator icmp(ucmp);
-  RangeIterator ranged(input, ucmp, o.begin, o.end);
-  CompactionIteratorOptions copts;
-  copts.user_cmp = ucmp;
-  copts.snapshots = o.snapshots;
-  copts.bottommost = o.bottommost;
-  copts.key_may_exist_below = o.key_may_exist_below;
-  copts.single_delete_key_may_exist_below = o.single_delete_key_may_exist_below;
-  copts.merge_operator = o.merge_operator;
-  copts.compaction_filter = o.compaction_filter;
-  copts.filter_level = o.filter_level;
-  copts.range_del_agg = o.range_del_agg;
-  copts.logger = o.logger;
-  copts.statistics = o.statistics;
-  CompactionIterator citer(&ranged, std::move(copts));
-
-  // Range tombstones: file i owns user keys [file_lower, next file's first
-  // user key); see the header.
-  CompactionRangeDelAggregator* const agg =
-      o.range_del_agg != nullptr && !o.range_del_agg->empty() ? o.range_del_agg : nullptr;
-  std::string file_lower;
-  bool file_has_lower = o.begin != nullptr;
-  if (file_has_lower) file_lower.assign(o.begin->data(), o.begin->size());
-  std::vector<RangeTombstone> tombstones;
-  std::string tkey;
-
-  std::vector<std::string> created;
-  std::unique_ptr<WritableFile> file;
-  std::unique_ptr<BlockBasedTableBuilder> builder;
-  FileMetaData meta;
-  std::string last_user_key;
-  size_t gp_index = 0;
-  uint64_t gp_overlapped = 0;
-  bool gp_seen_key = false;
-  const uint64_t max_gp_overlap =
-      o.max_output_file_size > (~0ull / 16) ? ~0ull : 10 * o.max_output_file_size;
-  Status s;
-
-  // Fills `tombstones` with what the current file's range must carry.
-  auto collect_tombstones = [&](const Slice* upper) {
-    tombstones.clear();
-    if (agg == nullptr) return;
-    const Slice lower(file_lower);
-    agg->GetTombstonesForOutput(file_has_lower ? &lower : nullptr, upper, o.bottommost,
-                                &tombstones);
-  };
-  // Writes `tombstones` into the current file and widens its bounds.
-  auto add_tombstones = [&]() {
-    for (const RangeTombstone& t : tombstones) {
-      builder->AddRangeTombstone(t.start, t.seq, t.end);
-      tkey.clear();
-      AppendInternalKey(&tkey, t.start, t.seq, kTypeRangeDeletion);
-      if (meta.smallest.empty() || icmp.Compare(tkey, meta.smallest) < 0) meta.smallest = tkey;
-      tkey.clear();
-      AppendInternalKey(&tkey, t.end, kMaxSequenceNumber, kTypeRangeDeletion);
-      if (meta.largest.empty() || icmp.Compare(tkey, meta.largest) > 0) meta.largest = tkey;
-      meta.smallest_seqno = std::min(meta.smallest_seqno, t.seq);
-      meta.largest_seqno = std::max(meta.largest_seqno, t.seq);
-      stats->num_output_range_tombstones++;
-    }
-  };
-
-  // upper: the first user key of the next file, or o.end for the last.
-  auto finish_file = [&](const Slice* upper) -> Status {
-    collect_tombstones(upper);
-    add_tombstones();
-    Status fs = builder->Finish();
-    if (fs.ok()) fs = file->Sync();
-    if (fs.ok()) fs = file->Close();
-    if (fs.ok()) {
-      meta.file_size = builder->FileSize();
-      stats->bytes_written += meta.file_size;
-      stats->num_output_files++;
-      outputs->push_back(meta);
-    }
-    builder.reset();
-    file.reset();
-    return fs;
-  };
-
-  auto open_file = [&]() -> Status {
-    meta = FileMetaData();
-    meta.number = o.new_file_number();
-    const std::string fname = TableFileName(o.dbname, meta.number);
-    Status os = o.fs->NewWritableFile(fname, FileOptions(), &file);
-    if (!os.ok()) return os;
-    created.push_back(fname);
-    TableBuilderOptions bo;
-    bo.table_options = o.table_options;
-    bo.user_comparator = ucmp;
-    bo.compression = o.compression;
-    if (o.merge_operator != nullptr) bo.merge_operator_name = o.merge_operator->Name();
-    if (o.options != nullptr) bo.prefix_extractor = o.options->prefix_extractor.get();
-    bo.column_family_name = o.column_family_name;
-    bo.column_family_id = o.column_family_id;
-    bo.creation_time = o.creation_time;
-    bo.oldest_key_time = o.creation_time;
-    bo.file_creation_time = o.creation_time;
-    bo.original_file_number = meta.number;
-    bo.db_id = o.db_id;
-    bo.db_session_id = o.db_session_id;
-    meta.file_creation_time = o.creation_time;
-    meta.oldest_ancester_time = o.creation_time;
-    builder = std::make_unique<BlockBasedTableBuilder>(bo, file.get());
+    Status s = env_.versions->LogAndApply(cfd, &edit, env_.mu);
+    if (!s.ok()) return s;
+    ls.bytes_moved += bytes;
+    Log(env_.info_log, "[%s] compaction %s: %" PRIu64 " bytes moved, %s", cfd->name().c_str(),
+        c->Summary().c_str(), bytes, cfd->current()->LevelSummary().c_str());
     return Status::OK();
+  }
+
+  BuildTablesOptions o = NewBuildTablesOptions(env_, cfd);
+  const InternalKeyComparator& icmp = cfd->icmp();
+  TableCache* table_cache = cfd->table_cache();
+  o.output_level = out;
+  o.max_output_file_size = c->max_output_file_size();
+  o.grandparents = c->grandparents();
+  o.snapshots = snapshots_;
+  o.bottommost = c->bottommost();
+  o.filter_level = c->start_level();
+  const bool full_compaction =
+      cfd->current()->NumFiles() == c->inputs(0).size() + c->inputs(1).size();
+
+  // Subcompactions by key range when the job is big enough.
+  std::vector<FileMetaData*> all_inputs = c->inputs(0);
+  all_inputs.insert(all_inputs.end(), c->inputs(1).begin(), c->inputs(1).end());
+  const int max_sub = static_cast<int>(std::max<uint32_t>(1, cfd->options().max_subcompactions));
+  std::vector<std::string> bounds;
+  if (max_sub > 1 && c->TotalInputBytes() > 2 * c->max_output_file_size() / 4) {
+    bounds = SubcompactionBoundaries(icmp.user_comparator(), all_inputs, max_sub);
+  }
+  const size_t parts = bounds.size() + 1;
+  std::vector<std::vector<FileMetaData>> outputs(parts);
+  std::vector<BuildTablesStats> stats(parts);
+  std::vector<Status> statuses(parts);
+  uint64_t bytes_read = c->TotalInputBytes();
+
+  env_.mu->Unlock();
+  // The inputs' range tombstones, shared by every subcompaction.
+  std::vector<RangeTombstone> input_tombstones;
+  Status tombstone_status;
+  for (int which = 0; which < 2 && tombstone_status.ok(); ++which) {
+    const int level = which == 0 ? c->start_level() : out;
+    for (FileMetaData* f : c->inputs(which)) {
+      const FragmentedRangeTombstoneList* list = nullptr;
+      tombstone_status = table_cache->GetRangeTombstones(f, level, &list);
+      if (!tombstone_status.ok()) break;
+      if (list != nullptr) list->ToTombstones(&input_tombstones);
+    }
+  }
+  auto run_part = [&](size_t i) {
+    if (!tombstone_status.ok()) {
+      statuses[i] = tombstone_status;
+      return;
+    }
+    ReadOptions ro;
+    ro.fill_cache = false;
+    ro.verify_checksums = true;
+    std::vector<std::unique_ptr<InternalIterator>> children;
+    for (int which = 0; which < 2; ++which) {
+      const std::vector<FileMetaData*>& files = c->inputs(which);
+      if (files.empty()) continue;
+      const int level = which == 0 ? c->start_level() : out;
+      if (level == 0) {
+        for (const FileMetaData* f : files) {
+          children.emplace_back(
+              table_cache->NewCompactionIterator(ro, TableFileMeta{f->number, f->file_size, 0}));
+        }
+      } else {
+        children.emplace_back(NewLevelIterator(table_cache, ro, &icmp, files, level,
+                                               /*for_compaction=*/true));
+      }
+    }
+    std::unique_ptr<InternalIterator> input(NewMergingIterator(&icmp, std::move(children)));
+    BuildTablesOptions po = o;
+    Slice begin, end;
+    if (i > 0) {
+      begin = bounds[i - 1];
+      po.begin = &begin;
+    }
+    if (i < bounds.size()) {
+      end = bounds[i];
+      po.end = &end;
+    }
+    po.key_may_exist_below = [c](const Slice& user_key) {
+      return !c->bottommost() &&
+             KeyInLevelsFrom(c->input_version(), c->output_level() + 1, user_key);
+    };
+    std::unique_ptr<CompactionFilter> owned_filter;
+    po.compaction_filter = CompactionFilterFor(cfd, c->manual(), full_compaction, &owned_filter);
+    CompactionRangeDelAggregator range_del_agg(&icmp, po.snapshots);
+    if (!input_tombstones.empty()) {
+      range_del_agg.AddTombstones(input_tombstones);
+      po.range_del_agg = &range_del_agg;
+    }
+    statuses[i] = BuildTables(po, input.get(), &outputs[i], &stats[i]);
   };
-
-  for (citer.SeekToFirst(); citer.Valid(); citer.Next()) {
-    const Slice key = citer.key();
-    const Slice user_key = ExtractUserKey(key);
-    // Grandparent overlap accumulates as keys pass grandparent files.
-    bool cut_for_grandparents = false;
-    while (gp_index < o.grandparents.size() &&
-           icmp.Compare(key, o.grandparents[gp_index]->largest) > 0) {
-      if (gp_seen_key) gp_overlapped += o.grandparents[gp_index]->file_size;
-      ++gp_index;
-    }
-    gp_seen_key = true;
-    if (gp_overlapped > max_gp_overlap) cut_for_grandparents = true;
-
-    if (builder != nullptr && ucmp->Compare(user_key, last_user_key) != 0 &&
-        (builder->FileSize() >= o.max_output_file_size || cut_for_grandparents)) {
-      s = finish_file(&user_key);
-      if (!s.ok()) break;
-      gp_overlapped = 0;
-      file_lower.assign(user_key.data(), user_key.size());
-      file_has_lower = true;
-    }
-    if (builder == nullptr) {
-      s = open_file();
-      if (!s.ok()) break;
-      meta.smallest.assign(key.data(), key.size());
-    }
-    builder->Add(key, citer.value());
-    meta.largest.assign(key.data(), key.size());
-    const SequenceNumber seq = ExtractInternalKeyFooter(key) >> 8;
-    meta.smallest_seqno = std::min(meta.smallest_seqno, seq);
-    meta.largest_seqno = std::max(meta.largest_seqno, seq);
-    last_user_key.assign(user_key.data(), user_key.size());
-    stats->num_output_records++;
-    if (!builder->status().ok()) {
-      s = builder->status();
-      break;
-    }
+  if (parts == 1) {
+    run_part(0);
+  } else {
+    std::vector<std::thread> threads;
+    for (size_t i = 1; i < parts; ++i) threads.emplace_back(run_part, i);
+    run_part(0);
+    for (std::thread& t : threads) t.join();
   }
-  if (s.ok()) s = citer.status();
-  if (s.ok() && builder != nullptr) s = finish_file(o.end);
-  if (s.ok() && builder == nullptr && outputs->empty() && agg != nullptr) {
-    // No point key survived: the range's tombstones may still need a file.
-    collect_tombstones(o.end);
-    if (!tombstones.empty()) {
-      s = open_file();
-      if (s.ok()) s = finish_file(o.end);
-    }
+  bool any_output = false;
+  bool all_ok = true;
+  for (size_t i = 0; i < parts; ++i) {
+    any_output = any_output || !outputs[i].empty();
+    all_ok = all_ok && statuses[i].ok();
   }
-  stats->iter = citer.stats();
+  // Outputs' directory entries are durable before the MANIFEST lists them.
+  if (all_ok && any_output) statuses[0] = env_.db_dir->Fsync();
+  env_.mu->Lock();
+
+  Status s;
+  for (const Status& ps : statuses) {
+    if (s.ok() && !ps.ok()) s = ps;
+  }
+  VersionEdit edit;
+  BuildTablesStats total;
+  for (size_t i = 0; i < parts; ++i) {
+    for (const FileMetaData& meta : outputs[i]) edit.AddFile(out, meta);
+    total.bytes_written += stats[i].bytes_written;
+    total.num_output_files += stats[i].num_output_files;
+    total.num_output_records += stats[i].num_output_records;
+    total.iter.num_input_records += stats[i].iter.num_input_records;
+  }
+  if (s.ok()) {
+    c->AddInputDeletions(&edit);
+    s = env_.versions->LogAndApply(cfd, &edit, env_.mu);
+  }
   if (!s.ok()) {
-    if (builder != nullptr) builder->Abandon();
-    builder.reset();
-    file.reset();
-    for (const std::string& fname : created) o.fs->DeleteFile(fname).PermitUncheckedError();
-    outputs->clear();
+    // Outputs of a failed compaction are garbage: the obsolete-file scan
+    // removes them (nothing lists them).
+    return s;
   }
-  return s;
+  const uint64_t micros = env_.clock->NowMicros() - start;
+  if (env_.stats != nullptr) {
+    env_.stats->recordTick(COMPACT_READ_BYTES, bytes_read);
+    env_.stats->recordTick(COMPACT_WRITE_BYTES, total.bytes_written);
+  }
+  ls.bytes_read += bytes_read;
+  ls.bytes_written += total.bytes_written;
+  ls.micros += micros;
+  ls.count++;
+  ls.files_in += c->num_input_files();
+  ls.files_out += total.num_output_files;
+  Log(env_.info_log,
+      "[%s] compaction %s%s: %" PRIu64 " bytes read, %" PRIu64 " bytes written, %" PRIu64
+      " records in, %" PRIu64 " out, %zu part(s), %" PRIu64 " us, %s",
+      cfd->name().c_str(), c->Summary().c_str(), c->manual() ? " (manual)" : "", bytes_read,
+      total.bytes_written, total.iter.num_input_records, total.num_output_records, parts, micros,
+      cfd->current()->LevelSummary().c_str());
+  return Status::OK();
 }
 
 std::vector<std::string> SubcompactionBoundaries(const Comparator* ucmp,

@@ -1,103 +1,54 @@
-// Table output of flushes and compactions: runs a sorted internal-key input
-// through a CompactionIterator and writes the surviving entries as one or
-// more table files, each synced and closed before it is reported.
+// CompactionJob: runs one picked (or manual) compaction of a column family
+// and commits its result. A trivial move re-files the inputs one level down
+// in a VersionEdit; any other job merges the inputs of its two levels
+// (a MergingIterator over L0 tables and LevelIterators), runs them through
+// BuildTables (db/builder.h) -- split by key range into subcompactions that
+// run in parallel threads when the job is large and max_subcompactions > 1 --
+// syncs the outputs and the DB directory, and commits one VersionEdit that
+// adds the outputs and deletes the inputs. It keeps the level's compaction
+// statistics and writes the job's LOG line.
 //
-// Output files are cut when they reach max_output_file_size, or when the
-// next key would make the current file overlap more than
-// 10 x max_output_file_size of the level below (grandparents), but never
-// between two versions of one user key, so a user key lives in exactly one
-// file of a level. A compaction can be split by key range into
-// subcompactions that run in parallel threads, each writing its own files.
-//
-// Range tombstones. With a range-deletion aggregator holding the inputs'
-// tombstones, the output files partition the user-key range [begin, end):
-// file i owns [its first user key, file i+1's first user key), the first
-// file from `begin` (or unbounded) and the last up to `end` (or unbounded).
-// Each file carries the aggregator's output tombstones for its range
-// (clipped to it), and its smallest/largest keys are widened to cover them:
-// a tombstone [s, e)@q widens smallest to (s, q, kTypeRangeDeletion) and
-// largest to the sentinel (e, kMaxSequenceNumber, kTypeRangeDeletion),
-// which sorts before every entry of user key e, so consecutive files stay
-// disjoint in internal-key order even when one's sentinel and the next one's
-// first key share a user key. A range holding tombstones but no point keys
-// still gets a (tombstone-only) file.
-//
-// Thread-safety: RunTableOutput is called without the DB mutex; the inputs
-// (Version files, memtables) are kept alive by the caller. The aggregator is
-// single-threaded: parallel subcompactions need one aggregator each.
-// Invariants: on failure every file this call created is deleted and
-// *outputs is empty; on success each output's FileMetaData (size,
-// smallest/largest keys, sequence range) describes the synced file.
+// Thread-safety: one job, one thread (plus the subcompaction threads it
+// starts and joins). Run is called with the DB mutex held and releases it
+// while it reads and writes tables.
+// Invariants: the job commits all of its outputs or none; a failed job's
+// files are listed nowhere (the obsolete-file scan removes them).
 #pragma once
 
-#include <cstdint>
-#include <functional>
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "db/compaction/compaction_iterator.h"
 #include "base/dbformat.h"
+#include "db/job_env.h"
 #include "db/version_edit.h"
-#include "strata/env.h"
-#include "strata/options.h"
-#include "strata/table.h"
-#include "base/internal_iterator.h"
+#include "strata/comparator.h"
+#include "strata/status.h"
 
 namespace strata {
 
-struct TableOutputStats {
-  uint64_t bytes_written = 0;
-  uint64_t num_output_files = 0;
-  uint64_t num_output_records = 0;  // point entries
-  uint64_t num_output_range_tombstones = 0;
-  CompactionIteratorStats iter;
-};
+class ColumnFamilyData;
+class Compaction;
 
-struct TableOutputOptions {
-  std::string dbname;
-  const Options* options = nullptr;
-  FileSystem* fs = nullptr;
-  BlockBasedTableOptions table_options;
-  CompressionType compression = kNoCompression;
-  int output_level = 0;
-  uint64_t max_output_file_size = ~0ull;
-  // Files of the level below the output, sorted (for cutting outputs);
-  // may be empty.
-  std::vector<FileMetaData*> grandparents;
-  std::vector<SequenceNumber> snapshots;  // ascending
-  bool bottommost = false;
-  // See CompactionIterator; empty = every key may exist below.
-  std::function<bool(const Slice& user_key)> key_may_exist_below;
-  std::function<bool(const Slice& user_key)> single_delete_key_may_exist_below;
-  // Gives a fresh file number (thread-safe).
-  std::function<uint64_t()> new_file_number;
-  std::string db_id;
-  std::string db_session_id;
-  // Recorded in each table's properties (rocksdb.column.family.id / name).
-  uint32_t column_family_id = 0;
-  std::string column_family_name = "default";
-  uint64_t creation_time = 0;
-  // Only user keys in [begin, end) are written (null = unbounded); the
-  // input is positioned by Seek(begin) / SeekToFirst.
-  const Slice* begin = nullptr;
-  const Slice* end = nullptr;
-  // Passed to the CompactionIterator (see CompactionIteratorOptions); the
-  // merge operator's name also goes into the table properties.
-  const MergeOperator* merge_operator = nullptr;
-  const CompactionFilter* compaction_filter = nullptr;
-  int filter_level = 0;
-  // The inputs' range tombstones (borrowed; null = none): covered entries
-  // are dropped and the surviving tombstones written (see the top).
-  CompactionRangeDelAggregator* range_del_agg = nullptr;
-  Logger* logger = nullptr;
-  Statistics* statistics = nullptr;
-};
+class CompactionJob {
+ public:
+  // cfd and c are borrowed and outlive the job; snapshots: the live
+  // snapshots (ascending), taken under the DB mutex.
+  CompactionJob(const JobEnv& env, ColumnFamilyData* cfd, Compaction* c,
+                std::vector<SequenceNumber> snapshots);
+  CompactionJob(const CompactionJob&) = delete;
+  CompactionJob& operator=(const CompactionJob&) = delete;
 
-// Writes the input's surviving entries. *outputs receives one FileMetaData
-// per file (level not included: the caller records the output level).
-Status RunTableOutput(const TableOutputOptions& options, InternalIterator* input,
-                      std::vector<FileMetaData>* outputs, TableOutputStats* stats);
+  // Runs the compaction and commits it to the MANIFEST (LogAndApply). The
+  // caller installs a new SuperVersion afterwards. REQUIRES: the DB mutex
+  // is held; it is released while the job works and held again on return.
+  Status Run();
+
+ private:
+  const JobEnv env_;
+  ColumnFamilyData* const cfd_;
+  Compaction* const c_;
+  const std::vector<SequenceNumber> snapshots_;
+};
 
 // Splits a compaction of `inputs` into at most n key ranges of similar input
 // size; returns the n-1 boundaries (user keys, ascending).

@@ -1,9 +1,9 @@
-// RunTableOutput with range tombstones: covered entries dropped, tombstones
+// BuildTables with range tombstones: covered entries dropped, tombstones
 // written into the outputs (clipped per file, read back from the
 // range-deletion block), file bounds widened to cover them, several outputs
 // disjoint in internal-key order, tombstone-only outputs, snapshots,
 // bottommost dropping and subcompaction bounds.
-#include "db/compaction/compaction_job.h"
+#include "db/builder.h"
 
 #include <gtest/gtest.h>
 
@@ -97,9 +97,9 @@ std::string ShowKey(const std::string& ikey) {
   return p.user_key.ToString() + "@" + seq + ":" + std::to_string(static_cast<int>(p.type));
 }
 
-class CompactionJobTest : public testing::Test {
+class BuildTablesTest : public testing::Test {
  protected:
-  CompactionJobTest() : fs_(NewMemFileSystem()), icmp_(BytewiseComparator()) {
+  BuildTablesTest() : fs_(NewMemFileSystem()), icmp_(BytewiseComparator()) {
     EXPECT_OK(fs_->CreateDirIfMissing(dbname_));
     o_.dbname = dbname_;
     o_.options = &options_;
@@ -112,7 +112,7 @@ class CompactionJobTest : public testing::Test {
     input_.emplace_back(IKey(user, seq, t), value);
   }
 
-  // Runs RunTableOutput over input_ with tombstones_ and reads every output
+  // Runs BuildTables over input_ with tombstones_ and reads every output
   // back into outputs_.
   void Run(std::vector<SequenceNumber> snapshots = {}, bool bottommost = false) {
     outputs_.clear();
@@ -123,8 +123,8 @@ class CompactionJobTest : public testing::Test {
     o_.range_del_agg = &agg;
     SortedVectorIter input(input_, &icmp_);
     std::vector<FileMetaData> metas;
-    stats_ = TableOutputStats();
-    ASSERT_OK(RunTableOutput(o_, &input, &metas, &stats_));
+    stats_ = BuildTablesStats();
+    ASSERT_OK(BuildTables(o_, &input, &metas, &stats_));
     o_.range_del_agg = nullptr;
     for (const FileMetaData& m : metas) {
       OutputFile f;
@@ -202,15 +202,15 @@ class CompactionJobTest : public testing::Test {
   InternalKeyComparator icmp_;
   Options options_;
   const std::string dbname_ = "/cjt";
-  TableOutputOptions o_;
+  BuildTablesOptions o_;
   uint64_t next_file_ = 10;
   std::vector<std::pair<std::string, std::string>> input_;
   std::vector<RangeTombstone> tombstones_;
   std::vector<OutputFile> outputs_;
-  TableOutputStats stats_;
+  BuildTablesStats stats_;
 };
 
-TEST_F(CompactionJobTest, CoveredKeysDropped) {
+TEST_F(BuildTablesTest, CoveredKeysDropped) {
   AddPoint("a", 1);
   AddPoint("b", 2);
   AddPoint("c", 3);
@@ -225,7 +225,7 @@ TEST_F(CompactionJobTest, CoveredKeysDropped) {
   EXPECT_EQ(stats_.num_output_range_tombstones, 1u);
 }
 
-TEST_F(CompactionJobTest, TombstoneCarriedAndBoundsWidened) {
+TEST_F(BuildTablesTest, TombstoneCarriedAndBoundsWidened) {
   // The tombstone is older than every point, so nothing is covered.
   AddPoint("c", 10);
   AddPoint("d", 11);
@@ -250,7 +250,7 @@ TEST_F(CompactionJobTest, TombstoneCarriedAndBoundsWidened) {
   EXPECT_LT(icmp_.Compare(IKey("d", kMaxSequenceNumber, kTypeRangeDeletion), IKey("d", 11)), 0);
 }
 
-TEST_F(CompactionJobTest, NoAggregatorOrEmptyAggregator) {
+TEST_F(BuildTablesTest, NoAggregatorOrEmptyAggregator) {
   AddPoint("a", 1);
   tombstones_.clear();
   Run();
@@ -263,7 +263,7 @@ TEST_F(CompactionJobTest, NoAggregatorOrEmptyAggregator) {
   EXPECT_TRUE(outputs_.empty());
 }
 
-TEST_F(CompactionJobTest, SeveralFilesDisjointWithClippedTombstones) {
+TEST_F(BuildTablesTest, SeveralFilesDisjointWithClippedTombstones) {
   const uint64_t seed = test::RandomSeed();
   std::mt19937_64 rng(seed);
   // Points k0100..k0399 (seq >= 100) with 200-byte values; small files.
@@ -334,7 +334,7 @@ TEST_F(CompactionJobTest, SeveralFilesDisjointWithClippedTombstones) {
 
 // Points only near the ends: the tombstones in the long gap between two
 // files belong to exactly one of them.
-TEST_F(CompactionJobTest, GapTombstonesCarriedOnce) {
+TEST_F(BuildTablesTest, GapTombstonesCarriedOnce) {
   for (int i = 0; i < 20; ++i) AddPoint(UKey(i), 100 + i, kTypeValue, std::string(300, 'v'));
   for (int i = 900; i < 920; ++i) AddPoint(UKey(i), 100 + i, kTypeValue, std::string(300, 'v'));
   o_.max_output_file_size = 3000;
@@ -353,7 +353,7 @@ TEST_F(CompactionJobTest, GapTombstonesCarriedOnce) {
   EXPECT_EQ(carriers, 1u);
 }
 
-TEST_F(CompactionJobTest, TombstoneOnlyOutput) {
+TEST_F(BuildTablesTest, TombstoneOnlyOutput) {
   // A flush of a memtable holding only a DeleteRange.
   tombstones_ = {T("c", "f", 7)};
   Run();
@@ -387,7 +387,7 @@ TEST_F(CompactionJobTest, TombstoneOnlyOutput) {
   EXPECT_TRUE(outputs_.empty());
 }
 
-TEST_F(CompactionJobTest, SubcompactionBoundsClipTombstones) {
+TEST_F(BuildTablesTest, SubcompactionBoundsClipTombstones) {
   for (int i = 100; i < 300; ++i) AddPoint(UKey(i), 1000 + i);
   tombstones_ = {T(UKey(0), UKey(500), 1)};
   const std::string b = UKey(150), e = UKey(200);
@@ -402,7 +402,7 @@ TEST_F(CompactionJobTest, SubcompactionBoundsClipTombstones) {
   EXPECT_EQ(ShowKey(outputs_[0].meta.largest), UKey(200) + "@max:15");
 }
 
-TEST_F(CompactionJobTest, SnapshotKeepsCoveredKey) {
+TEST_F(BuildTablesTest, SnapshotKeepsCoveredKey) {
   AddPoint("b", 3);
   tombstones_ = {T("a", "c", 5)};
   // Snapshot 4 still sees b@3; the tombstone is needed by newer readers.
@@ -417,7 +417,7 @@ TEST_F(CompactionJobTest, SnapshotKeepsCoveredKey) {
   EXPECT_EQ(ShowTs(outputs_[0].tombstones), "[a,c)@6 [a,c)@2 ");
 }
 
-TEST_F(CompactionJobTest, BottommostDropsTombstones) {
+TEST_F(BuildTablesTest, BottommostDropsTombstones) {
   AddPoint("d", 10);
   tombstones_ = {T("a", "c", 5)};
   Run({}, /*bottommost=*/true);
@@ -446,7 +446,7 @@ class NamedMergeOperator final : public MergeOperator {
   const char* Name() const override { return "TestMergeOperator"; }
 };
 
-TEST_F(CompactionJobTest, MergeOperatorNameRecorded) {
+TEST_F(BuildTablesTest, MergeOperatorNameRecorded) {
   AddPoint("a", 1);
   NamedMergeOperator op;
   o_.merge_operator = &op;

@@ -1,0 +1,231 @@
+// BuildTables (see the header).
+#include "db/builder.h"
+
+#include <algorithm>
+
+#include "db/filename.h"
+#include "db/compaction/compaction_range_del_aggregator.h"
+#include "table/block_based_table_builder.h"
+
+namespace strata {
+
+namespace {
+
+// Restricts a forward iteration over `input` to user keys in [begin, end).
+class RangeIterator final : public InternalIterator {
+ public:
+  RangeIterator(InternalIterator* input, const Comparator* ucmp, const Slice* begin,
+                const Slice* end)
+      : input_(input), ucmp_(ucmp), begin_(begin), end_(end) {}
+
+  bool Valid() const override { return valid_; }
+  void SeekToFirst() override {
+    if (begin_ != nullptr) {
+      std::string target;
+      AppendInternalKey(&target, *begin_, kMaxSequenceNumber, kValueTypeForSeek);
+      input_->Seek(target);
+    } else {
+      input_->SeekToFirst();
+    }
+    Update();
+  }
+  void SeekToLast() override { valid_ = false; }
+  void Seek(const Slice& target) override {
+    input_->Seek(target);
+    Update();
+  }
+  void SeekForPrev(const Slice&) override { valid_ = false; }
+  void Next() override {
+    input_->Next();
+    Update();
+  }
+  void Prev() override { valid_ = false; }
+  Slice key() const override { return input_->key(); }
+  Slice value() const override { return input_->value(); }
+  Status status() const override { return input_->status(); }
+
+ private:
+  void Update() {
+    valid_ = input_->Valid() &&
+             (end_ == nullptr || ucmp_->Compare(ExtractUserKey(input_->key()), *end_) < 0);
+  }
+  InternalIterator* input_;
+  const Comparator* ucmp_;
+  const Slice* begin_;
+  const Slice* end_;
+  bool valid_ = false;
+};
+
+}  // namespace
+
+Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
+                      std::vector<FileMetaData>* outputs, BuildTablesStats* stats) {
+  outputs->clear();
+  const Comparator* ucmp = o.options->comparator;
+  const InternalKeyComparator icmp(ucmp);
+  RangeIterator ranged(input, ucmp, o.begin, o.end);
+  CompactionIteratorOptions copts;
+  copts.user_cmp = ucmp;
+  copts.snapshots = o.snapshots;
+  copts.bottommost = o.bottommost;
+  copts.key_may_exist_below = o.key_may_exist_below;
+  copts.single_delete_key_may_exist_below = o.single_delete_key_may_exist_below;
+  copts.merge_operator = o.merge_operator;
+  copts.compaction_filter = o.compaction_filter;
+  copts.filter_level = o.filter_level;
+  copts.range_del_agg = o.range_del_agg;
+  copts.logger = o.logger;
+  copts.statistics = o.statistics;
+  CompactionIterator citer(&ranged, std::move(copts));
+
+  // Range tombstones: file i owns user keys [file_lower, next file's first
+  // user key); see the header.
+  CompactionRangeDelAggregator* const agg =
+      o.range_del_agg != nullptr && !o.range_del_agg->empty() ? o.range_del_agg : nullptr;
+  std::string file_lower;
+  bool file_has_lower = o.begin != nullptr;
+  if (file_has_lower) file_lower.assign(o.begin->data(), o.begin->size());
+  std::vector<RangeTombstone> tombstones;
+  std::string tkey;
+
+  std::vector<std::string> created;
+  std::unique_ptr<WritableFile> file;
+  std::unique_ptr<BlockBasedTableBuilder> builder;
+  FileMetaData meta;
+  std::string last_user_key;
+  size_t gp_index = 0;
+  uint64_t gp_overlapped = 0;
+  bool gp_seen_key = false;
+  const uint64_t max_gp_overlap =
+      o.max_output_file_size > (~0ull / 16) ? ~0ull : 10 * o.max_output_file_size;
+  Status s;
+
+  // Fills `tombstones` with what the current file's range must carry.
+  auto collect_tombstones = [&](const Slice* upper) {
+    tombstones.clear();
+    if (agg == nullptr) return;
+    const Slice lower(file_lower);
+    agg->GetTombstonesForOutput(file_has_lower ? &lower : nullptr, upper, o.bottommost,
+                                &tombstones);
+  };
+  // Writes `tombstones` into the current file and widens its bounds.
+  auto add_tombstones = [&]() {
+    for (const RangeTombstone& t : tombstones) {
+      builder->AddRangeTombstone(t.start, t.seq, t.end);
+      tkey.clear();
+      AppendInternalKey(&tkey, t.start, t.seq, kTypeRangeDeletion);
+      if (meta.smallest.empty() || icmp.Compare(tkey, meta.smallest) < 0) meta.smallest = tkey;
+      tkey.clear();
+      AppendInternalKey(&tkey, t.end, kMaxSequenceNumber, kTypeRangeDeletion);
+      if (meta.largest.empty() || icmp.Compare(tkey, meta.largest) > 0) meta.largest = tkey;
+      meta.smallest_seqno = std::min(meta.smallest_seqno, t.seq);
+      meta.largest_seqno = std::max(meta.largest_seqno, t.seq);
+      stats->num_output_range_tombstones++;
+    }
+  };
+
+  // upper: the first user key of the next file, or o.end for the last.
+  auto finish_file = [&](const Slice* upper) -> Status {
+    collect_tombstones(upper);
+    add_tombstones();
+    Status fs = builder->Finish();
+    if (fs.ok()) fs = file->Sync();
+    if (fs.ok()) fs = file->Close();
+    if (fs.ok()) {
+      meta.file_size = builder->FileSize();
+      stats->bytes_written += meta.file_size;
+      stats->num_output_files++;
+      outputs->push_back(meta);
+    }
+    builder.reset();
+    file.reset();
+    return fs;
+  };
+
+  auto open_file = [&]() -> Status {
+    meta = FileMetaData();
+    meta.number = o.new_file_number();
+    const std::string fname = TableFileName(o.dbname, meta.number);
+    Status os = o.fs->NewWritableFile(fname, FileOptions(), &file);
+    if (!os.ok()) return os;
+    created.push_back(fname);
+    TableBuilderOptions bo;
+    bo.table_options = o.table_options;
+    bo.user_comparator = ucmp;
+    bo.compression = o.compression;
+    if (o.merge_operator != nullptr) bo.merge_operator_name = o.merge_operator->Name();
+    if (o.options != nullptr) bo.prefix_extractor = o.options->prefix_extractor.get();
+    bo.column_family_name = o.column_family_name;
+    bo.column_family_id = o.column_family_id;
+    bo.creation_time = o.creation_time;
+    bo.oldest_key_time = o.creation_time;
+    bo.file_creation_time = o.creation_time;
+    bo.original_file_number = meta.number;
+    bo.db_id = o.db_id;
+    bo.db_session_id = o.db_session_id;
+    meta.file_creation_time = o.creation_time;
+    meta.oldest_ancester_time = o.creation_time;
+    builder = std::make_unique<BlockBasedTableBuilder>(bo, file.get());
+    return Status::OK();
+  };
+
+  for (citer.SeekToFirst(); citer.Valid(); citer.Next()) {
+    const Slice key = citer.key();
+    const Slice user_key = ExtractUserKey(key);
+    // Grandparent overlap accumulates as keys pass grandparent files.
+    bool cut_for_grandparents = false;
+    while (gp_index < o.grandparents.size() &&
+           icmp.Compare(key, o.grandparents[gp_index]->largest) > 0) {
+      if (gp_seen_key) gp_overlapped += o.grandparents[gp_index]->file_size;
+      ++gp_index;
+    }
+    gp_seen_key = true;
+    if (gp_overlapped > max_gp_overlap) cut_for_grandparents = true;
+
+    if (builder != nullptr && ucmp->Compare(user_key, last_user_key) != 0 &&
+        (builder->FileSize() >= o.max_output_file_size || cut_for_grandparents)) {
+      s = finish_file(&user_key);
+      if (!s.ok()) break;
+      gp_overlapped = 0;
+      file_lower.assign(user_key.data(), user_key.size());
+      file_has_lower = true;
+    }
+    if (builder == nullptr) {
+      s = open_file();
+      if (!s.ok()) break;
+      meta.smallest.assign(key.data(), key.size());
+    }
+    builder->Add(key, citer.value());
+    meta.largest.assign(key.data(), key.size());
+    const SequenceNumber seq = ExtractInternalKeyFooter(key) >> 8;
+    meta.smallest_seqno = std::min(meta.smallest_seqno, seq);
+    meta.largest_seqno = std::max(meta.largest_seqno, seq);
+    last_user_key.assign(user_key.data(), user_key.size());
+    stats->num_output_records++;
+    if (!builder->status().ok()) {
+      s = builder->status();
+      break;
+    }
+  }
+  if (s.ok()) s = citer.status();
+  if (s.ok() && builder != nullptr) s = finish_file(o.end);
+  if (s.ok() && builder == nullptr && outputs->empty() && agg != nullptr) {
+    // No point key survived: the range's tombstones may still need a file.
+    collect_tombstones(o.end);
+    if (!tombstones.empty()) {
+      s = open_file();
+      if (s.ok()) s = finish_file(o.end);
+    }
+  }
+  stats->iter = citer.stats();
+  if (!s.ok()) {
+    if (builder != nullptr) builder->Abandon();
+    builder.reset();
+    file.reset();
+    for (const std::string& fname : created) o.fs->DeleteFile(fname).PermitUncheckedError();
+    outputs->clear();
+  }
+  return s;
+}
+
+}  // namespace strata

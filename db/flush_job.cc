@@ -1,0 +1,104 @@
+// FlushJob (see the header).
+#include "db/flush_job.h"
+
+#include <cinttypes>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "db/column_family.h"
+#include "db/compaction/compaction_range_del_aggregator.h"
+#include "db/version_set.h"
+#include "env/info_log.h"
+#include "memtable/memtable.h"
+
+namespace strata {
+
+FlushJob::FlushJob(const JobEnv& env, ColumnFamilyData* cfd, MemTable* mem,
+                   std::vector<SequenceNumber> snapshots)
+    : env_(env), cfd_(cfd), mem_(mem), snapshots_(std::move(snapshots)) {}
+
+Status FlushJob::Run(VersionEdit* edit, FileMetaData* meta_out) {
+  env_.mu->AssertHeld();
+  ColumnFamilyData* cfd = cfd_;
+  MemTable* mem = mem_;
+  const uint64_t start = env_.clock->NowMicros();
+  BuildTablesOptions o = NewBuildTablesOptions(env_, cfd);
+  o.output_level = 0;
+  o.snapshots = snapshots_;
+  o.bottommost = false;
+  // Older versions of a key can only be in the tables (older memtables are
+  // flushed first) -- those of the current Version and, during recovery,
+  // the level-0 tables this recovery wrote already (still only in edit): a
+  // SingleDelete meeting its Put in this memtable cancels with it only when
+  // none of them has the key in its range.
+  Version* base = cfd->current();
+  base->Ref();
+  std::vector<std::pair<std::string, std::string>> pending_ranges;
+  for (const auto& [level, f] : edit->new_files()) {
+    pending_ranges.emplace_back(ExtractUserKey(f.smallest).ToString(),
+                                ExtractUserKey(f.largest).ToString());
+  }
+  o.single_delete_key_may_exist_below = [base, ranges = std::move(pending_ranges),
+                                         ucmp = cfd->user_comparator()](const Slice& user_key) {
+    for (const auto& [smallest, largest] : ranges) {
+      if (ucmp->Compare(smallest, user_key) <= 0 && ucmp->Compare(user_key, largest) <= 0) {
+        return true;
+      }
+    }
+    return KeyInLevelsFrom(base, 0, user_key);
+  };
+  mem->Ref();
+  std::vector<FileMetaData> outputs;
+  BuildTablesStats stats;
+  Status s;
+  {
+    env_.mu->Unlock();
+    // A compaction filter runs at flush time only when it asks to.
+    std::unique_ptr<CompactionFilter> owned_filter;
+    if (cfd->options().compaction_filter != nullptr) {
+      if (cfd->options().compaction_filter->FilterDuringFlush()) {
+        o.compaction_filter = cfd->options().compaction_filter;
+      }
+    } else if (cfd->options().compaction_filter_factory != nullptr &&
+               cfd->options().compaction_filter_factory->FilterDuringFlush()) {
+      o.compaction_filter =
+          CompactionFilterFor(cfd, /*manual=*/false, /*full=*/false, &owned_filter);
+    }
+    CompactionRangeDelAggregator range_del_agg(&cfd->icmp(), o.snapshots);
+    if (mem->num_range_deletes() != 0) {
+      std::unique_ptr<InternalIterator> range_dels(mem->NewRangeTombstoneIterator());
+      s = range_del_agg.AddTombstones(range_dels.get());
+      o.range_del_agg = &range_del_agg;
+    }
+    std::unique_ptr<InternalIterator> iter(mem->NewIterator());
+    if (s.ok()) s = BuildTables(o, iter.get(), &outputs, &stats);
+    iter.reset();
+    // The new file's directory entry must be durable before the MANIFEST
+    // names it (and the WAL holding its data becomes obsolete).
+    if (s.ok() && !outputs.empty()) s = env_.db_dir->Fsync();
+    env_.mu->Lock();
+  }
+  base->Unref();
+  mem->Unref();
+  *meta_out = FileMetaData();
+  if (!s.ok()) return s;
+  for (const FileMetaData& meta : outputs) {
+    edit->AddFile(0, meta);
+    *meta_out = meta;
+  }
+  LevelStats& ls = cfd->level_stats[0];
+  ls.bytes_written += stats.bytes_written;
+  if (env_.stats != nullptr) env_.stats->recordTick(FLUSH_WRITE_BYTES, stats.bytes_written);
+  ls.micros += env_.clock->NowMicros() - start;
+  ls.count++;
+  ls.files_out += outputs.size();
+  Log(env_.info_log,
+      "[%s] flush: memtable of %" PRIu64 " entries -> %zu level-0 table(s), %" PRIu64
+      " bytes, %" PRIu64 " us",
+      cfd->name().c_str(), mem->num_entries(), outputs.size(), stats.bytes_written,
+      env_.clock->NowMicros() - start);
+  return Status::OK();
+}
+
+}  // namespace strata

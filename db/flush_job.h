@@ -1,0 +1,53 @@
+// FlushJob: writes one immutable memtable of a column family as level-0
+// table file(s) and records them in a VersionEdit. The caller (BackgroundFlush,
+// WAL recovery) commits the edit to the MANIFEST and retires the memtable.
+//
+// The job runs a CompactionIterator over the memtable (snapshots respected,
+// merges pre-combined, range-deleted entries dropped, the compaction filter
+// applied when it asks to run at flush time), cuts no file (a flush makes one
+// table, or none when everything was dropped), syncs the file and the DB
+// directory, updates the family's level-0 statistics and writes one LOG line.
+//
+// Thread-safety: one job, one thread. Run is called with the DB mutex held
+// and releases it while it reads the memtable and writes the table.
+// Invariants: on failure no file of the job stays listed anywhere (the
+// obsolete-file scan removes it); on success every output is in the edit.
+#pragma once
+
+#include <vector>
+
+#include "base/dbformat.h"
+#include "db/job_env.h"
+#include "db/version_edit.h"
+#include "strata/status.h"
+
+namespace strata {
+
+class ColumnFamilyData;
+class MemTable;
+
+class FlushJob {
+ public:
+  // cfd and mem are borrowed; the caller keeps both referenced for the
+  // job's life. snapshots: the live snapshots (ascending), taken under the
+  // DB mutex.
+  FlushJob(const JobEnv& env, ColumnFamilyData* cfd, MemTable* mem,
+           std::vector<SequenceNumber> snapshots);
+  FlushJob(const FlushJob&) = delete;
+  FlushJob& operator=(const FlushJob&) = delete;
+
+  // Writes the memtable and adds its table(s) to *edit at level 0;
+  // *meta_out gets the (last) file, number 0 if nothing was written.
+  // Tables already in *edit (earlier flushes of the same recovery) count as
+  // older data of the family. REQUIRES: the DB mutex is held; it is
+  // released while the job works and held again on return.
+  Status Run(VersionEdit* edit, FileMetaData* meta_out);
+
+ private:
+  const JobEnv env_;
+  ColumnFamilyData* const cfd_;
+  MemTable* const mem_;
+  const std::vector<SequenceNumber> snapshots_;
+};
+
+}  // namespace strata

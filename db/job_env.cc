@@ -1,0 +1,73 @@
+// JobEnv helpers (see the header).
+#include "db/job_env.h"
+
+#include "db/column_family.h"
+#include "db/level_iterator.h"
+#include "db/version_set.h"
+
+namespace strata {
+
+BuildTablesOptions NewBuildTablesOptions(const JobEnv& env, ColumnFamilyData* cfd) {
+  const Options& options = cfd->options();
+  BuildTablesOptions o;
+  o.dbname = *env.dbname;
+  o.options = &options;
+  o.fs = env.fs;
+  o.table_options = cfd->table_options();
+  o.compression = options.compression;
+  o.merge_operator = options.merge_operator.get();
+  o.logger = options.info_log.get();
+  o.statistics = options.statistics.get();
+  VersionSet* versions = env.versions;
+  o.new_file_number = [versions]() { return versions->NewFileNumber(); };
+  o.db_id = *env.db_id;
+  o.db_session_id = *env.db_session_id;
+  o.column_family_id = cfd->id();
+  o.column_family_name = cfd->name();
+  int64_t now = 0;
+  env.clock->GetCurrentTime(&now).PermitUncheckedError();
+  o.creation_time = static_cast<uint64_t>(now);
+  return o;
+}
+
+const CompactionFilter* CompactionFilterFor(ColumnFamilyData* cfd, bool manual, bool full,
+                                            std::unique_ptr<CompactionFilter>* owned) {
+  const Options& o = cfd->options();
+  if (o.compaction_filter != nullptr) return o.compaction_filter;
+  if (o.compaction_filter_factory == nullptr) return nullptr;
+  CompactionFilter::Context context;
+  context.is_full_compaction = full;
+  context.is_manual_compaction = manual;
+  context.column_family_id = cfd->id();
+  *owned = o.compaction_filter_factory->CreateCompactionFilter(context);
+  return owned->get();
+}
+
+bool KeyInLevelsFrom(const Version* v, int from_level, const Slice& user_key) {
+  const InternalKeyComparator& icmp = v->cfd()->icmp();
+  const Comparator* ucmp = icmp.user_comparator();
+  std::string key;
+  for (int level = from_level; level < v->num_levels(); ++level) {
+    const std::vector<FileMetaData*>& files = v->files(level);
+    if (files.empty()) continue;
+    if (level == 0) {
+      // Level-0 files overlap: each one is asked.
+      for (const FileMetaData* f : files) {
+        if (ucmp->Compare(ExtractUserKey(f->smallest), user_key) <= 0 &&
+            ucmp->Compare(user_key, ExtractUserKey(f->largest)) <= 0) {
+          return true;
+        }
+      }
+      continue;
+    }
+    if (key.empty()) AppendInternalKey(&key, user_key, kMaxSequenceNumber, kValueTypeForSeek);
+    const size_t i = FindFile(icmp, files, key);
+    if (i < files.size() && ucmp->Compare(ExtractUserKey(files[i]->smallest), user_key) <= 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+
+}  // namespace strata
