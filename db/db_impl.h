@@ -145,6 +145,14 @@ class DBImpl final : public DB {
   Status PreprocessWrite(uint64_t group_bytes);
   // Delays or stops the leader while flushes and compactions are behind.
   Status MaybeStallWrite(uint64_t group_bytes);
+  // Starts a new WAL and makes the mutable memtable of each family in
+  // `families` immutable (a new empty one replaces it). Families with an
+  // empty memtable move their WAL number to the new WAL. Leader-only (or
+  // during open); takes mu_.
+  Status SwitchMemtables(const std::vector<ColumnFamilyData*>& families);
+  // Asks the next write-group leader to switch cfd's memtable; returns when
+  // done.
+  Status SwitchMemtableThroughWriteThread(ColumnFamilyData* cfd);
   // Appends the group's batches to the WAL as one record (when it has any
   // records) and syncs it when a member asked for sync.
   Status WriteGroupToWAL(const WriteThread::WriteGroup& group, size_t total_count);
@@ -183,14 +191,6 @@ class DBImpl final : public DB {
   void UnrefFamily(ColumnFamilyData* cfd) REQUIRES(mu_);
 
   // ---- flush and compaction (db_impl_compaction_flush.cc) ----
-  // Starts a new WAL and makes the mutable memtable of each family in
-  // `families` immutable (a new empty one replaces it). Families with an
-  // empty memtable move their WAL number to the new WAL. Leader-only (or
-  // during open); takes mu_.
-  Status SwitchMemtables(const std::vector<ColumnFamilyData*>& families);
-  // Asks the next write-group leader to switch cfd's memtable; returns when
-  // done.
-  Status SwitchMemtableThroughWriteThread(ColumnFamilyData* cfd);
   void MaybeScheduleFlushOrCompaction() REQUIRES(mu_);
   void BackgroundCallFlush();
   void BackgroundCallCompaction();

@@ -1,5 +1,6 @@
 // DBImpl's write path: single-key operations, Write, the group-commit
-// leader's work (WAL append, sync, memtable inserts, sequence publication).
+// leader's work (WAL append, sync, memtable inserts, sequence publication),
+// memtable switches and write stalls.
 #include <thread>
 
 #include "db/db_impl.h"
@@ -357,6 +358,153 @@ Status DBImpl::SyncWAL() {
   WriteOptions options;
   options.sync = true;
   return WriteImpl(options, &empty);
+}
+
+// ---------------------------------------------------------------------------
+// Memtable switches
+
+Status DBImpl::SwitchMemtables(const std::vector<ColumnFamilyData*>& families) {
+  // A new WAL first: if it cannot be created, the memtables stay as they
+  // are and writes would still go to the old WAL, which is intact. The error
+  // is sticky all the same (RocksDB's rule): a file system that cannot
+  // create a file or sync the directory is failing, and Resume (or, for
+  // NoSpace, the recovery thread) retries the switch once it is healthy.
+  const uint64_t new_log = versions_->NewFileNumber();
+  std::unique_ptr<log::Writer> old_log = std::move(log_);
+  const uint64_t old_log_number = log_number_;
+  Status s = CreateWAL(new_log);
+  if (!s.ok()) {
+    log_ = std::move(old_log);
+    log_number_ = old_log_number;
+    MutexLock l(&mu_);
+    RecordBackgroundError(s, BgErrorReason::kWalSwitch);
+    return s;
+  }
+  // The old WAL stays open, unsynced, until a synced write or its flush.
+  old_logs_.push_back(std::move(old_log));
+  std::vector<MemTable*> fresh;
+  for (ColumnFamilyData* cfd : families) {
+    fresh.push_back(new MemTable(cfd->icmp(), cfd->mem_options()));
+  }
+  MutexLock l(&mu_);
+  for (size_t i = 0; i < families.size(); ++i) {
+    ColumnFamilyData* cfd = families[i];
+    // Our reference to the old memtable moves to imm; fresh's creation
+    // reference is ours now.
+    cfd->imm.insert(cfd->imm.begin(), ImmMemTable{cfd->mem, cfd->mem_log_number});
+    cfd->mem = fresh[i];
+    ++cfd->memtables_switched;
+  }
+  // Every family whose mutable memtable is empty has no data in the older
+  // WALs any more (only the leader inserts): it needs the new WAL only.
+  for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+    if (cfd->mem->num_entries() == 0) cfd->mem_log_number = new_log;
+  }
+  // WALs whose data is all in tables need no sync any more.
+  const uint64_t min_log = MinLogNumberInUse();
+  for (auto it = old_logs_.begin(); it != old_logs_.end();) {
+    if ((*it)->log_number() < min_log) {
+      (*it)->Close().PermitUncheckedError();
+      it = old_logs_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (ColumnFamilyData* cfd : families) InstallNewSuperVersion(cfd);
+  MaybeScheduleFlushOrCompaction();
+  return s;
+}
+
+uint64_t DBImpl::MinLogNumberInUse() const {
+  mu_.AssertHeld();
+  uint64_t min_log = ~uint64_t{0};
+  for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
+    min_log = std::min(min_log, cfd->OldestLogWithData());
+  }
+  return min_log;
+}
+
+Status DBImpl::SwitchMemtableThroughWriteThread(ColumnFamilyData* cfd) {
+  // Any leader that takes this empty write into its group switches first.
+  cfd->switch_requested.store(true, std::memory_order_release);
+  switch_requested_.store(true, std::memory_order_release);
+  WriteBatch empty;
+  WriteOptions options;
+  return WriteImpl(options, &empty, /*force=*/true);
+}
+
+// ---------------------------------------------------------------------------
+// Write stalls
+
+Status DBImpl::MaybeStallWrite(uint64_t group_bytes) {
+  uint64_t delay_micros = 0;
+  {
+    MutexLock l(&mu_);
+    const uint64_t start = clock_->NowMicros();
+    bool stopped = false;
+    while (true) {
+      if (shutting_down_.load(std::memory_order_acquire)) {
+        return Status::ShutdownInProgress("write during close");
+      }
+      if (!bg_error_.ok()) return bg_error_;
+      bool too_many_memtables = false, too_many_l0 = false, too_much_debt = false;
+      for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
+        const Options& o = cfd->options();
+        const Version* v = cfd->current();
+        too_many_memtables =
+            too_many_memtables ||
+            (static_cast<int>(cfd->imm.size()) >= std::max(1, o.max_write_buffer_number - 1) &&
+             cfd->mem->ApproximateMemoryUsage() >= o.write_buffer_size);
+        // Without automatic compactions nothing would ever clear these.
+        const bool auto_compact = !o.disable_auto_compactions;
+        too_many_l0 =
+            too_many_l0 || (auto_compact && v->NumLevelFiles(0) >= o.level0_stop_writes_trigger);
+        too_much_debt =
+            too_much_debt ||
+            (auto_compact && o.hard_pending_compaction_bytes_limit > 0 &&
+             v->EstimatedPendingCompactionBytes() >= o.hard_pending_compaction_bytes_limit);
+      }
+      if (!too_many_memtables && !too_many_l0 && !too_much_debt) break;
+      // Compactions that fail without a sticky error (paranoid_checks off)
+      // would keep this stop forever: the write fails with their error.
+      if ((too_many_l0 || too_much_debt) && !last_compaction_error_.ok()) {
+        return last_compaction_error_;
+      }
+      if (!stopped) {
+        stopped = true;
+        ++stall_stops_;
+        write_stopped_ = true;
+        MaybeScheduleFlushOrCompaction();
+      }
+      bg_cv_.TimedWaitMicros(10000);
+    }
+    write_stopped_ = false;
+    if (stopped) {
+      const uint64_t waited = clock_->NowMicros() - start;
+      stall_micros_ += waited;
+      if (stats_ != nullptr) {
+        stats_->recordTick(STALL_MICROS, waited);
+        stats_->measureTime(WRITE_STALL, waited);
+      }
+    }
+    bool slowdown = false;
+    for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
+      slowdown = slowdown || cfd->NeedsWriteSlowdown();
+    }
+    if (slowdown) {
+      const uint64_t rate =
+          options_.delayed_write_rate != 0 ? options_.delayed_write_rate : 16ull << 20;
+      delay_micros = std::max<uint64_t>(1, group_bytes * 1000000 / rate);
+      delay_micros = std::min<uint64_t>(delay_micros, 100000);
+      ++stall_slowdowns_;
+      stall_micros_ += delay_micros;
+    }
+  }
+  if (delay_micros > 0) {
+    clock_->SleepForMicroseconds(static_cast<int>(delay_micros));
+    if (stats_ != nullptr) stats_->recordTick(STALL_MICROS, delay_micros);
+  }
+  return Status::OK();
 }
 
 }  // namespace strata
