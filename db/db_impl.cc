@@ -354,10 +354,9 @@ std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options, Column
   }
   if (version_tombstones != nullptr) tombstones.push_back(version_tombstones);
   sv->current->AddIterators(options, &children, &tombstones, seq);
-  std::vector<InternalIterator*> input;
-  input.push_back(NewMergingIterator(&icmp, std::move(children)));
   return NewDBIterator(
-      options, icmp.user_comparator(), std::move(input), seq, stats_,
+      options, icmp.user_comparator(), NewMergingIterator(&icmp, std::move(children)), seq,
+      stats_,
       [sv, owned = std::move(owned)]() mutable {
         owned.clear();
         sv->Unref();

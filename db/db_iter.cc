@@ -11,13 +11,13 @@ namespace {
 
 class DBIter final : public Iterator {
  public:
-  DBIter(const ReadOptions& options, const Comparator* cmp, InternalIterator* input,
+  DBIter(const ReadOptions& options, const Comparator* cmp, std::unique_ptr<InternalIterator> input,
          SequenceNumber sequence, Statistics* stats, std::function<void()> cleanup,
          const MergeOperator* merge_operator,
          const std::vector<const FragmentedRangeTombstoneList*>& range_tombstones,
          const SliceTransform* prefix_extractor)
       : cmp_(cmp),
-        iter_(input),
+        iter_(std::move(input)),
         sequence_(sequence),
         stats_(stats),
         cleanup_(std::move(cleanup)),
@@ -489,12 +489,11 @@ class ErrorIterator final : public Iterator {
 
 std::unique_ptr<Iterator> NewDBIterator(
     const ReadOptions& options, const Comparator* user_cmp,
-    std::vector<InternalIterator*> input_list, SequenceNumber sequence, Statistics* stats,
+    std::unique_ptr<InternalIterator> input, SequenceNumber sequence, Statistics* stats,
     std::function<void()> cleanup, const MergeOperator* merge_operator,
     std::vector<const FragmentedRangeTombstoneList*> range_tombstones,
     const SliceTransform* prefix_extractor) {
-  assert(input_list.size() == 1);
-  return std::make_unique<DBIter>(options, user_cmp, input_list[0], sequence, stats,
+  return std::make_unique<DBIter>(options, user_cmp, std::move(input), sequence, stats,
                                   std::move(cleanup), merge_operator, range_tombstones,
                                   prefix_extractor);
 }

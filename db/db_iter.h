@@ -30,14 +30,13 @@
 
 namespace strata {
 
-// Takes ownership of input; calls cleanup (if any) when destroyed, after
-// input is deleted. REQUIRES: input orders keys by InternalKeyComparator over
-// user_cmp. input_list must hold exactly one iterator (merge several with a
-// merging iterator first). range_tombstones: the fragmented tombstones of
+// Calls cleanup (if any) when destroyed, after input is deleted. REQUIRES:
+// input orders keys by InternalKeyComparator over user_cmp (merge several
+// sources with a merging iterator first). range_tombstones: the fragmented tombstones of
 // every source (nulls allowed), kept alive by the caller until cleanup runs.
 std::unique_ptr<Iterator> NewDBIterator(
     const ReadOptions& options, const Comparator* user_cmp,
-    std::vector<InternalIterator*> input_list, SequenceNumber sequence, Statistics* stats,
+    std::unique_ptr<InternalIterator> input, SequenceNumber sequence, Statistics* stats,
     std::function<void()> cleanup, const MergeOperator* merge_operator = nullptr,
     std::vector<const FragmentedRangeTombstoneList*> range_tombstones = {},
     const SliceTransform* prefix_extractor = nullptr);

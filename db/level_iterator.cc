@@ -151,8 +151,8 @@ class LevelIterator final : public InternalIterator {
     meta.number = files_[i]->number;
     meta.file_size = files_[i]->file_size;
     meta.level = level_;
-    file_iter_.reset(for_compaction_ ? table_cache_->NewCompactionIterator(read_options_, meta)
-                                     : table_cache_->NewIterator(read_options_, meta));
+    file_iter_ = for_compaction_ ? table_cache_->NewCompactionIterator(read_options_, meta)
+                                 : table_cache_->NewIterator(read_options_, meta);
     file_index_ = i;
   }
 
@@ -211,11 +211,11 @@ size_t FindFile(const InternalKeyComparator& icmp, const std::vector<FileMetaDat
   return static_cast<size_t>(it - files.begin());
 }
 
-InternalIterator* NewLevelIterator(TableCache* table_cache, const ReadOptions& read_options,
+std::unique_ptr<InternalIterator> NewLevelIterator(TableCache* table_cache, const ReadOptions& read_options,
                                    const InternalKeyComparator* icmp,
                                    const std::vector<FileMetaData*>& files, int level,
                                    bool for_compaction) {
-  return new LevelIterator(table_cache, read_options, icmp, files, level, for_compaction);
+  return std::make_unique<LevelIterator>(table_cache, read_options, icmp, files, level, for_compaction);
 }
 
 }  // namespace strata

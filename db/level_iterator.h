@@ -24,7 +24,7 @@ namespace strata {
 // `files` is copied (the pointers, not the metadata). level is passed to
 // the table cache.
 // for_compaction: files are opened with TableCache::NewCompactionIterator.
-InternalIterator* NewLevelIterator(TableCache* table_cache, const ReadOptions& read_options,
+std::unique_ptr<InternalIterator> NewLevelIterator(TableCache* table_cache, const ReadOptions& read_options,
                                    const InternalKeyComparator* icmp,
                                    const std::vector<FileMetaData*>& files, int level,
                                    bool for_compaction = false);

@@ -10,10 +10,10 @@ namespace {
 
 class RangeDelSkipIterator final : public InternalIterator {
  public:
-  RangeDelSkipIterator(InternalIterator* child, const Comparator* ucmp,
+  RangeDelSkipIterator(std::unique_ptr<InternalIterator> child, const Comparator* ucmp,
                        const std::vector<const FragmentedRangeTombstoneList*>& lists,
                        SequenceNumber read_seq, const FileMetaData* file)
-      : child_(child), ucmp_(ucmp), read_seq_(read_seq), file_(file) {
+      : child_(std::move(child)), ucmp_(ucmp), read_seq_(read_seq), file_(file) {
     for (const FragmentedRangeTombstoneList* l : lists) {
       if (l != nullptr && !l->empty()) cursors_.emplace_back(l, read_seq);
     }
@@ -145,8 +145,8 @@ class RangeDelSkipIterator final : public InternalIterator {
 
 }  // namespace
 
-InternalIterator* NewRangeDelSkipIterator(
-    InternalIterator* child, const Comparator* user_cmp,
+std::unique_ptr<InternalIterator> NewRangeDelSkipIterator(
+    std::unique_ptr<InternalIterator> child, const Comparator* user_cmp,
     const std::vector<const FragmentedRangeTombstoneList*>& range_tombstones,
     SequenceNumber read_seq, const FileMetaData* file) {
   bool any = false;
@@ -154,7 +154,7 @@ InternalIterator* NewRangeDelSkipIterator(
     any = any || (l != nullptr && !l->empty());
   }
   if (!any) return child;
-  return new RangeDelSkipIterator(child, user_cmp, range_tombstones, read_seq, file);
+  return std::make_unique<RangeDelSkipIterator>(std::move(child), user_cmp, range_tombstones, read_seq, file);
 }
 
 }  // namespace strata

@@ -25,12 +25,12 @@
 
 namespace strata {
 
-// Takes ownership of child. file: the single file child iterates (level 0),
+// file: the single file child iterates (level 0),
 // or null to ask child->CurrentFileRange (a LevelIterator). read_seq:
 // tombstones above it are invisible. Returns child itself when no list has
 // tombstones.
-InternalIterator* NewRangeDelSkipIterator(
-    InternalIterator* child, const Comparator* user_cmp,
+std::unique_ptr<InternalIterator> NewRangeDelSkipIterator(
+    std::unique_ptr<InternalIterator> child, const Comparator* user_cmp,
     const std::vector<const FragmentedRangeTombstoneList*>& range_tombstones,
     SequenceNumber read_seq, const FileMetaData* file);
 

@@ -71,8 +71,8 @@ std::unique_ptr<Iterator> SstFileReader::NewIterator(const ReadOptions& read_opt
   const SequenceNumber sequence = read_options.snapshot != nullptr
                                       ? read_options.snapshot->GetSequenceNumber()
                                       : kMaxSequenceNumber;
-  std::vector<InternalIterator*> inputs{r->table->NewIterator(read_options)};
-  return NewDBIterator(read_options, r->options.comparator, std::move(inputs), sequence,
+  return NewDBIterator(read_options, r->options.comparator, r->table->NewIterator(read_options),
+                       sequence,
                        r->options.statistics.get(), nullptr);
 }
 

@@ -53,12 +53,12 @@ void DeleteTable(const Slice& /*key*/, void* value) { delete static_cast<BlockBa
 // a private reader it owns.
 class TableIterator final : public InternalIterator {
  public:
-  TableIterator(InternalIterator* iter, Cache* cache, Cache::Handle* handle)
-      : iter_(iter), cache_(cache), handle_(handle) {}
+  TableIterator(std::unique_ptr<InternalIterator> iter, Cache* cache, Cache::Handle* handle)
+      : iter_(std::move(iter)), cache_(cache), handle_(handle) {}
   TableIterator(std::unique_ptr<BlockBasedTable> table, const ReadOptions& ro)
       : owned_table_(std::move(table)), iter_(owned_table_->NewIterator(ro)) {}
   ~TableIterator() override {
-    delete iter_;
+    iter_.reset();  // before the table it reads is released
     if (handle_ != nullptr) cache_->Release(handle_);
   }
 
@@ -75,7 +75,7 @@ class TableIterator final : public InternalIterator {
 
  private:
   std::unique_ptr<BlockBasedTable> owned_table_;  // declared first: dies last
-  InternalIterator* const iter_;                  // owned
+  std::unique_ptr<InternalIterator> iter_;
   Cache* const cache_ = nullptr;
   Cache::Handle* const handle_ = nullptr;
 };
@@ -213,7 +213,7 @@ Status TableCache::Get(const ReadOptions& read_options, const TableFileMeta& fil
   return s;
 }
 
-InternalIterator* TableCache::NewIterator(const ReadOptions& read_options,
+std::unique_ptr<InternalIterator> TableCache::NewIterator(const ReadOptions& read_options,
                                           const TableFileMeta& file, BlockBasedTable** table_out) {
   if (table_out != nullptr) *table_out = nullptr;
   Cache::Handle* handle = nullptr;
@@ -221,7 +221,7 @@ InternalIterator* TableCache::NewIterator(const ReadOptions& read_options,
   if (!s.ok()) return NewEmptyInternalIterator(std::move(s));
   auto* table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
   if (table_out != nullptr) *table_out = table;
-  return new TableIterator(table->NewIterator(read_options), rep_->cache.get(), handle);
+  return std::make_unique<TableIterator>(table->NewIterator(read_options), rep_->cache.get(), handle);
 }
 
 Status TableCache::VerifyChecksum(const TableFileMeta& file) {
@@ -231,12 +231,12 @@ Status TableCache::VerifyChecksum(const TableFileMeta& file) {
   return table->VerifyChecksum();
 }
 
-InternalIterator* TableCache::NewCompactionIterator(const ReadOptions& read_options,
+std::unique_ptr<InternalIterator> TableCache::NewCompactionIterator(const ReadOptions& read_options,
                                                     const TableFileMeta& file) {
   std::unique_ptr<BlockBasedTable> table;
   Status s = rep_->OpenTable(file, &table, /*for_compaction=*/true);
   if (!s.ok()) return NewEmptyInternalIterator(std::move(s));
-  return new TableIterator(std::move(table), read_options);
+  return std::make_unique<TableIterator>(std::move(table), read_options);
 }
 
 Status TableCache::Get(const ReadOptions& read_options, FileMetaData* file, int level,

@@ -80,14 +80,14 @@ class TableCache {
   Status GetRangeTombstones(FileMetaData* file, int level,
                             const FragmentedRangeTombstoneList** list);
 
-  InternalIterator* NewIterator(const ReadOptions& read_options, const TableFileMeta& file,
+  std::unique_ptr<InternalIterator> NewIterator(const ReadOptions& read_options, const TableFileMeta& file,
                                 BlockBasedTable** table_out = nullptr);
 
   // An iterator for a compaction input: a private reader of its own that
   // reads with pread (never through a memory map, so a compaction does not
   // map its whole input into the process), without filters or the table
   // cache; the iterator owns it.
-  InternalIterator* NewCompactionIterator(const ReadOptions& read_options,
+  std::unique_ptr<InternalIterator> NewCompactionIterator(const ReadOptions& read_options,
                                           const TableFileMeta& file);
 
   // The file's properties (opens it if needed).

@@ -348,15 +348,21 @@ void Version::AddIterators(const ReadOptions& options,
         ucmp->Compare(ExtractUserKey(f->largest), *options.iterate_lower_bound) < 0) {
       continue;
     }
-    InternalIterator* it = tc->NewIterator(options, TableFileMeta{f->number, f->file_size, 0});
-    if (skip_deleted) it = NewRangeDelSkipIterator(it, ucmp, *range_tombstones, read_seq, f);
-    iters->emplace_back(it);
+    std::unique_ptr<InternalIterator> it =
+        tc->NewIterator(options, TableFileMeta{f->number, f->file_size, 0});
+    if (skip_deleted) {
+      it = NewRangeDelSkipIterator(std::move(it), ucmp, *range_tombstones, read_seq, f);
+    }
+    iters->push_back(std::move(it));
   }
   for (int level = 1; level < num_levels_; ++level) {
     if (files_[level].empty()) continue;
-    InternalIterator* it = NewLevelIterator(tc, options, &cfd_->icmp(), files_[level], level);
-    if (skip_deleted) it = NewRangeDelSkipIterator(it, ucmp, *range_tombstones, read_seq, nullptr);
-    iters->emplace_back(it);
+    std::unique_ptr<InternalIterator> it =
+        NewLevelIterator(tc, options, &cfd_->icmp(), files_[level], level);
+    if (skip_deleted) {
+      it = NewRangeDelSkipIterator(std::move(it), ucmp, *range_tombstones, read_seq, nullptr);
+    }
+    iters->push_back(std::move(it));
   }
 }
 

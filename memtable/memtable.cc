@@ -262,11 +262,11 @@ std::shared_ptr<const FragmentedRangeTombstoneList> MemTable::GetRangeTombstones
   return fragmented_;
 }
 
-InternalIterator* MemTable::NewRangeTombstoneIterator() {
-  return new MemTableIterator(&range_del_table_);
+std::unique_ptr<InternalIterator> MemTable::NewRangeTombstoneIterator() {
+  return std::make_unique<MemTableIterator>(&range_del_table_);
 }
 
-InternalIterator* MemTable::NewIterator() { return new MemTableIterator(&table_); }
+std::unique_ptr<InternalIterator> MemTable::NewIterator() { return std::make_unique<MemTableIterator>(&table_); }
 
 uint64_t MemTable::num_entries() const {
   uint64_t n = 0;

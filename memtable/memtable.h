@@ -260,8 +260,8 @@ class MemTable {
   // Cheap when none were added since the last call (one atomic load and a
   // lock when some exist).
   std::shared_ptr<const FragmentedRangeTombstoneList> GetRangeTombstones();
-  // The raw range tombstone entries (for flushes); caller owns it.
-  InternalIterator* NewRangeTombstoneIterator();
+  // The raw range tombstone entries (for flushes).
+  std::unique_ptr<InternalIterator> NewRangeTombstoneIterator();
   uint64_t num_range_deletes() const {
     // acquire: pairs with the release increment in Add, so a reader that
     // sees the count sees the linked entries.
@@ -269,9 +269,9 @@ class MemTable {
   }
 
   // An iterator over the entries as internal keys (key()) and values, both
-  // directions. Caller owns it; it must not outlive the memtable (hold a
+  // directions. It must not outlive the memtable (hold a
   // Ref). Sees entries added after its creation too.
-  InternalIterator* NewIterator();
+  std::unique_ptr<InternalIterator> NewIterator();
 
   // Bytes of arena blocks allocated so far. Thread-safe.
   size_t ApproximateMemoryUsage() const {

@@ -1070,8 +1070,8 @@ class BlockBasedTable::Iter final : public InternalIterator {
   const bool prefix_seek_;
 };
 
-InternalIterator* BlockBasedTable::NewIterator(const ReadOptions& read_options) {
-  return new Iter(rep_, read_options);
+std::unique_ptr<InternalIterator> BlockBasedTable::NewIterator(const ReadOptions& read_options) {
+  return std::make_unique<Iter>(rep_, read_options);
 }
 
 namespace {
@@ -1142,23 +1142,23 @@ class OwnedBlockIterator final : public InternalIterator {
 
 }  // namespace
 
-InternalIterator* BlockBasedTable::NewRangeTombstoneIterator(const ReadOptions& read_options) {
+std::unique_ptr<InternalIterator> BlockBasedTable::NewRangeTombstoneIterator(const ReadOptions& read_options) {
   if (!rep_->has_range_del) return nullptr;
   std::string contents;
   Status s = rep_->ReadBlock(rep_->range_del_handle, read_options.verify_checksums, true, &contents,
                              nullptr);
-  if (!s.ok()) return new OwnedBlockIterator(s);
+  if (!s.ok()) return std::make_unique<OwnedBlockIterator>(s);
   auto block = std::make_unique<Block>(std::move(contents));
-  return new OwnedBlockIterator(std::move(block), &rep_->icmp, 0,
+  return std::make_unique<OwnedBlockIterator>(std::move(block), &rep_->icmp, 0,
                                 rep_->Context(rep_->range_del_handle.offset()));
 }
 
-InternalIterator* BlockBasedTable::NewIndexIterator() {
+std::unique_ptr<InternalIterator> BlockBasedTable::NewIndexIterator() {
   std::string contents;
   Status s = rep_->ReadBlock(rep_->footer.index_handle(), true, true, &contents, nullptr);
-  if (!s.ok()) return new OwnedBlockIterator(s);
+  if (!s.ok()) return std::make_unique<OwnedBlockIterator>(s);
   auto block = std::make_unique<Block>(std::move(contents));
-  return new OwnedBlockIterator(std::move(block), rep_->index_cmp,
+  return std::make_unique<OwnedBlockIterator>(std::move(block), rep_->index_cmp,
                                 rep_->index_value_delta_encoded ? 2 : 1,
                                 rep_->Context(rep_->footer.index_handle().offset()));
 }

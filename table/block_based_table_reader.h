@@ -102,16 +102,16 @@ class BlockBasedTable {
 
   // An iterator over every entry (internal keys), both directions. Caller
   // owns it. Reads ahead when it walks many consecutive blocks.
-  InternalIterator* NewIterator(const ReadOptions& read_options);
+  std::unique_ptr<InternalIterator> NewIterator(const ReadOptions& read_options);
 
   // An iterator over the range-deletion block's entries (key = internal key
   // begin|seq|type, value = end user key), or nullptr if the file has none.
-  InternalIterator* NewRangeTombstoneIterator(const ReadOptions& read_options);
+  std::unique_ptr<InternalIterator> NewRangeTombstoneIterator(const ReadOptions& read_options);
 
   // An iterator over the index block as stored: key() = separator (user key
   // or internal key per index_key_is_user_key), value() = the data block's
   // BlockHandle encoded in full (varint64 offset, varint64 size). For tools.
-  InternalIterator* NewIndexIterator();
+  std::unique_ptr<InternalIterator> NewIndexIterator();
 
   // Reads one block (handle from the index or metaindex) and returns its
   // uncompressed contents, checksum verified. For tools.

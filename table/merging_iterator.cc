@@ -279,18 +279,18 @@ class MergingIterator final : public InternalIterator {
 
 }  // namespace
 
-InternalIterator* NewEmptyInternalIterator(Status status) {
-  return new EmptyInternalIterator(std::move(status));
+std::unique_ptr<InternalIterator> NewEmptyInternalIterator(Status status) {
+  return std::make_unique<EmptyInternalIterator>(std::move(status));
 }
 
-InternalIterator* NewMergingIterator(const InternalKeyComparator* icmp,
+std::unique_ptr<InternalIterator> NewMergingIterator(const InternalKeyComparator* icmp,
                                      std::vector<std::unique_ptr<InternalIterator>> children) {
   if (children.empty()) return NewEmptyInternalIterator();
-  if (children.size() == 1) return children[0].release();
+  if (children.size() == 1) return std::move(children[0]);
   if (icmp->user_comparator() == BytewiseComparator()) {
-    return new MergingIterator<BytewiseInternalOrder>(icmp, std::move(children));
+    return std::make_unique<MergingIterator<BytewiseInternalOrder>>(icmp, std::move(children));
   }
-  return new MergingIterator<GenericInternalOrder>(icmp, std::move(children));
+  return std::make_unique<MergingIterator<GenericInternalOrder>>(icmp, std::move(children));
 }
 
 }  // namespace strata

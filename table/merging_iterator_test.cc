@@ -310,7 +310,7 @@ TEST(MergingIteratorTest, ChildErrorStopsIteration) {
   its.push_back(std::make_unique<VectorIterator>(&icmp, a));
   its.push_back(std::make_unique<VectorIterator>(&icmp, b, 0));
   its.push_back(std::make_unique<VectorIterator>(&icmp, a));
-  it.reset(NewMergingIterator(&icmp, std::move(its)));
+  it = NewMergingIterator(&icmp, std::move(its));
   it->SeekForPrev(IKey("z", 0));
   EXPECT_FALSE(it->Valid());
   EXPECT_TRUE(it->status().IsCorruption());
@@ -319,7 +319,7 @@ TEST(MergingIteratorTest, ChildErrorStopsIteration) {
   its.clear();
   its.push_back(std::make_unique<VectorIterator>(&icmp, a));
   its.push_back(std::make_unique<VectorIterator>(&icmp, b, 1));
-  it.reset(NewMergingIterator(&icmp, std::move(its)));
+  it = NewMergingIterator(&icmp, std::move(its));
   it->SeekToFirst();
   ASSERT_TRUE(it->Valid());
   it->Next();
