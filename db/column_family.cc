@@ -75,57 +75,67 @@ void SanitizeColumnFamilyOptions(ColumnFamilyOptions* o) {
 // ColumnFamilyData
 
 ColumnFamilyData::ColumnFamilyData(uint32_t id, const std::string& name, const Options& options,
-                                   const std::string& dbname, std::shared_ptr<Cache> table_readers)
+                                   const std::string& dbname, Mutex* db_mu,
+                                   std::shared_ptr<Cache> table_readers)
     : id_(id),
       name_(name),
       options_(options),
       icmp_(options.comparator),
       mem_options_(MemTableOptionsFor(options)),
-      num_levels_(std::clamp(options.num_levels, 1, kMaxLevels)) {
+      num_levels_(std::clamp(options.num_levels, 1, kMaxLevels)),
+      db_mu_(db_mu) {
   if (options_.table_factory == nullptr) options_.table_factory = NewBlockBasedTableFactory();
   table_options_ = options_.table_factory->table_options();
   table_cache_ = std::make_unique<TableCache>(dbname, options_, table_options_,
                                               options_.max_open_files, std::move(table_readers));
-  picker_ = std::make_unique<CompactionPicker>(options_, icmp_);
+  picker_ = std::make_unique<CompactionPicker>(options_, icmp_, db_mu_);
 }
 
 ColumnFamilyData::~ColumnFamilyData() {
-  // REQUIRES: no reader or job uses the family any more (DB close).
-  ReleaseResources();
+  // No reader or job uses the family any more (DB close), so nothing can
+  // race with the release; the DB mutex may or may not be held here.
+  DropReferences();
 }
 
 uint64_t ColumnFamilyData::OldestLogWithData() const {
-  return imm.empty() ? mem_log_number : imm.back().log_number;
+  db_mu_->AssertHeld();
+  return imm_.empty() ? mem_log_number_ : imm_.back().log_number;
 }
 
 void ColumnFamilyData::InstallSuperVersion() {
+  db_mu_->AssertHeld();
   auto* sv = new SuperVersion;
-  mem->Ref();
-  sv->mem = mem;
-  for (const ImmMemTable& m : imm) {
+  mem_->Ref();
+  sv->mem = mem_;
+  for (const ImmMemTable& m : imm_) {
     m.mem->Ref();
     sv->imm.push_back(m.mem);
   }
   sv->current = current_;
   sv->current->Ref();
-  sv->version_number = ++super_version_number;
-  SuperVersion* old = super_version;
-  super_version = sv->Ref();
+  sv->version_number = ++super_version_number_;
+  SuperVersion* old = super_version_;
+  super_version_ = sv->Ref();
   sv_cache.ResetAll();
   if (old != nullptr) old->Unref();
 }
 
 void ColumnFamilyData::ReleaseResources() {
+  db_mu_->AssertHeld();
+  DropReferences();
+}
+
+void ColumnFamilyData::DropReferences() {
   sv_cache.ResetAll();
-  if (super_version != nullptr) {
-    super_version->Unref();
-    super_version = nullptr;
+  if (super_version_ != nullptr) {
+    super_version_->Unref();
+    super_version_ = nullptr;
   }
-  for (const ImmMemTable& m : imm) m.mem->Unref();
-  imm.clear();
-  if (mem != nullptr) {
-    mem->Unref();
-    mem = nullptr;
+  for (const ImmMemTable& m : imm_) m.mem->Unref();
+  imm_.clear();
+  if (mem_ != nullptr) {
+    mem_->Unref();
+    mem_ = nullptr;
   }
   if (current_ != nullptr) {
     Version* v = current_;
@@ -135,6 +145,7 @@ void ColumnFamilyData::ReleaseResources() {
 }
 
 bool ColumnFamilyData::NeedsWriteSlowdown() const {
+  db_mu_->AssertHeld();
   const Options& o = options_;
   if (o.disable_auto_compactions || current_ == nullptr) return false;
   return current_->NumLevelFiles(0) >= o.level0_slowdown_writes_trigger ||

@@ -47,6 +47,8 @@
 #include "strata/db.h"
 #include "strata/options.h"
 #include "strata/table.h"
+#include "util/mutex.h"
+#include "util/thread_annotations.h"
 
 namespace strata {
 
@@ -89,8 +91,10 @@ class ColumnFamilyData {
   // options: the DB's options with this family's ColumnFamilyOptions.
   // table_readers: the DB's table reader cache (TableCache::NewReaderCache),
   // shared by all its families; null gives the family its own.
+  // db_mu: the DB mutex, which guards the family's mutable state (borrowed).
   ColumnFamilyData(uint32_t id, const std::string& name, const Options& options,
-                   const std::string& dbname, std::shared_ptr<Cache> table_readers = nullptr);
+                   const std::string& dbname, Mutex* db_mu,
+                   std::shared_ptr<Cache> table_readers = nullptr);
   ~ColumnFamilyData();
   ColumnFamilyData(const ColumnFamilyData&) = delete;
   ColumnFamilyData& operator=(const ColumnFamilyData&) = delete;
@@ -106,13 +110,23 @@ class ColumnFamilyData {
   CompactionPicker* picker() const { return picker_.get(); }
   int num_levels() const { return num_levels_; }
 
-  // The current Version (guarded by the DB mutex; set by VersionSet).
-  Version* current() const { return current_; }
+  // The current Version. REQUIRES: DB mutex (set by VersionSet).
+  Version* current() const {
+    db_mu_->AssertHeld();
+    return current_;
+  }
 
   // WALs older than this hold none of this family's unflushed data (the
   // family's MANIFEST log number).
-  uint64_t log_number() const { return log_number_; }
-  void set_log_number(uint64_t n) { log_number_ = n; }
+  // REQUIRES: DB mutex.
+  uint64_t log_number() const {
+    db_mu_->AssertHeld();
+    return log_number_;
+  }
+  void set_log_number(uint64_t n) {
+    db_mu_->AssertHeld();
+    log_number_ = n;
+  }
 
   // The oldest WAL any of this family's memtables may need: the oldest
   // immutable memtable's, else the mutable one's.
@@ -121,10 +135,19 @@ class ColumnFamilyData {
   bool dropped() const { return dropped_.load(std::memory_order_acquire); }
 
   // References (handles, the set, running jobs). REQUIRES: DB mutex.
-  void Ref() { ++refs_; }
+  void Ref() {
+    db_mu_->AssertHeld();
+    ++refs_;
+  }
   // True when this was the last reference.
-  bool Unref() { return --refs_ == 0; }
-  int refs() const { return refs_; }
+  bool Unref() {
+    db_mu_->AssertHeld();
+    return --refs_ == 0;
+  }
+  int refs() const {
+    db_mu_->AssertHeld();
+    return refs_;
+  }
 
   // A new SuperVersion of mem, imm and current(), published. REQUIRES: DB
   // mutex.
@@ -136,27 +159,77 @@ class ColumnFamilyData {
   // compaction debt). REQUIRES: DB mutex.
   bool NeedsWriteSlowdown() const;
 
-  // ---- memtables: changed by the write leader under the DB mutex ----
-  MemTable* mem = nullptr;       // one reference ours
-  uint64_t mem_log_number = 0;   // oldest WAL with data of mem
-  std::vector<ImmMemTable> imm;  // newest first, references ours
+  // ---- state guarded by the DB mutex ----
+  // Each accessor asserts the DB mutex (checked at run time in debug
+  // builds); the references they return are used under the same hold.
+  //
+  // Memtables: the mutable one (one reference ours) and the oldest WAL with
+  // data in it; the immutable ones, newest first (references ours). The
+  // write-group leader alone changes them, under the DB mutex.
+  MemTable*& mem() {
+    db_mu_->AssertHeld();
+    return mem_;
+  }
+  MemTable* mem() const {
+    db_mu_->AssertHeld();
+    return mem_;
+  }
+  // The mutable memtable as the write path reads it without the mutex: the
+  // write-group leader alone changes mem (under the mutex), so its reads,
+  // and those of its group's members while they insert, need none.
+  // REQUIRES: the caller is the current write-group leader or a member of
+  // its group inserting its batch.
+  MemTable* leader_mem() const NO_THREAD_SAFETY_ANALYSIS { return mem_; }
+  uint64_t& mem_log_number() {
+    db_mu_->AssertHeld();
+    return mem_log_number_;
+  }
+  std::vector<ImmMemTable>& imm() {
+    db_mu_->AssertHeld();
+    return imm_;
+  }
+  const std::vector<ImmMemTable>& imm() const {
+    db_mu_->AssertHeld();
+    return imm_;
+  }
+  // The published SuperVersion (readers take it through sv_cache).
+  SuperVersion* super_version() const {
+    db_mu_->AssertHeld();
+    return super_version_;
+  }
+  // Compaction statistics, one entry per level (strata.stats).
+  LevelStats* level_stats() {
+    db_mu_->AssertHeld();
+    return level_stats_;
+  }
+  // Memtables made immutable / flushed so far (Flush waits on these).
+  uint64_t& memtables_switched() {
+    db_mu_->AssertHeld();
+    return memtables_switched_;
+  }
+  uint64_t& memtables_flushed() {
+    db_mu_->AssertHeld();
+    return memtables_flushed_;
+  }
+  // One flush at a time per family (MANIFEST order).
+  bool& flush_running() {
+    db_mu_->AssertHeld();
+    return flush_running_;
+  }
+
+  // ---- thread-safe ----
   // Set by Flush(cf): the next write leader switches this memtable.
   std::atomic<bool> switch_requested{false};
-
-  // ---- reads ----
-  SuperVersion* super_version = nullptr;  // guarded by the DB mutex
-  uint64_t super_version_number = 0;
+  // Readers' thread-local SuperVersion references.
   LocalSuperVersionCache sv_cache;
-
-  // ---- statistics and flush progress (DB mutex) ----
-  LevelStats level_stats[kMaxLevels];
-  uint64_t memtables_switched = 0;
-  uint64_t memtables_flushed = 0;
-  bool flush_running = false;  // one flush at a time per family (MANIFEST order)
 
  private:
   friend class VersionSet;
   friend class ColumnFamilySet;
+
+  // ReleaseResources' work, also done by the destructor, which may run with
+  // or without the DB mutex: no other thread can reach the family then.
+  void DropReferences() NO_THREAD_SAFETY_ANALYSIS;
 
   const uint32_t id_;
   const std::string name_;
@@ -167,10 +240,23 @@ class ColumnFamilyData {
   const int num_levels_;
   std::unique_ptr<TableCache> table_cache_;
   std::unique_ptr<CompactionPicker> picker_;
-  Version* current_ = nullptr;  // one reference ours
-  uint64_t log_number_ = 0;
+  // The DB mutex (borrowed): what the fields below are guarded by.
+  Mutex* const db_mu_;
+
+  Version* current_ GUARDED_BY(db_mu_) = nullptr;  // one reference ours
+  uint64_t log_number_ GUARDED_BY(db_mu_) = 0;
+  int refs_ GUARDED_BY(db_mu_) = 0;
+  MemTable* mem_ GUARDED_BY(db_mu_) = nullptr;
+  uint64_t mem_log_number_ GUARDED_BY(db_mu_) = 0;
+  std::vector<ImmMemTable> imm_ GUARDED_BY(db_mu_);
+  SuperVersion* super_version_ GUARDED_BY(db_mu_) = nullptr;
+  uint64_t super_version_number_ GUARDED_BY(db_mu_) = 0;
+  LevelStats level_stats_[kMaxLevels] GUARDED_BY(db_mu_);
+  uint64_t memtables_switched_ GUARDED_BY(db_mu_) = 0;
+  uint64_t memtables_flushed_ GUARDED_BY(db_mu_) = 0;
+  bool flush_running_ GUARDED_BY(db_mu_) = false;
+
   std::atomic<bool> dropped_{false};
-  int refs_ = 0;
 };
 
 // The live families. Mutated under the DB mutex by the exclusive write

@@ -116,12 +116,12 @@ SuperVersion* DBImpl::AcquireSuperVersion(ColumnFamilyData* cfd) {
   SuperVersion* sv = cfd->sv_cache.Acquire();
   if (sv == nullptr) {
     MutexLock l(&mu_);
-    if (cfd->super_version == nullptr) {
+    if (cfd->super_version() == nullptr) {
       // Closed: hand the slot back empty; the caller reports the shutdown.
       cfd->sv_cache.Release(nullptr);
       return nullptr;
     }
-    sv = cfd->super_version->Ref();
+    sv = cfd->super_version()->Ref();
   }
   return sv;
 }
@@ -325,10 +325,10 @@ std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options, Column
   SuperVersion* sv;
   {
     MutexLock l(&mu_);
-    if (cfd->super_version == nullptr) {
+    if (cfd->super_version() == nullptr) {
       return NewErrorIterator(Status::ShutdownInProgress("NewIterator on a closed database"));
     }
-    sv = cfd->super_version->Ref();
+    sv = cfd->super_version()->Ref();
   }
   const InternalKeyComparator& icmp = cfd->icmp();
   const SequenceNumber seq = ReadSequence(options);
@@ -400,7 +400,7 @@ bool DBImpl::GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint6
   Slice name = property;
   if (!StripPropertyPrefix(&name)) return false;
   MutexLock l(&mu_);
-  const SuperVersion* sv = cfd->super_version;
+  const SuperVersion* sv = cfd->super_version();
   if (sv == nullptr) return false;
   uint64_t imm_size = 0, imm_entries = 0, imm_deletes = 0;
   for (const MemTable* m : sv->imm) {
@@ -465,7 +465,7 @@ bool DBImpl::GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint6
   } else if (name == "compaction-pending") {
     *value = cfd->picker()->NeedsCompaction(sv->current) ? 1 : 0;
   } else if (name == "mem-table-flush-pending") {
-    *value = cfd->imm.empty() ? 0 : 1;
+    *value = cfd->imm().empty() ? 0 : 1;
   } else if (name == "base-level") {
     *value = static_cast<uint64_t>(sv->current->base_level());
   } else if (name == "num-live-versions") {
@@ -473,12 +473,12 @@ bool DBImpl::GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint6
   } else if (name == "stall-micros") {
     *value = stall_micros_;
   } else if (name == "flush-write-bytes") {
-    *value = cfd->level_stats[0].bytes_written;
+    *value = cfd->level_stats()[0].bytes_written;
   } else if (name == "compact-write-bytes" || name == "compact-read-bytes") {
     const bool write = name == "compact-write-bytes";
     uint64_t sum = 0;
     for (int level = 1; level < kMaxLevels; ++level) {
-      sum += write ? cfd->level_stats[level].bytes_written : cfd->level_stats[level].bytes_read;
+      sum += write ? cfd->level_stats()[level].bytes_written : cfd->level_stats()[level].bytes_read;
     }
     *value = sum;
   } else if (name.starts_with("num-files-at-level")) {
@@ -509,7 +509,7 @@ bool DBImpl::GetProperty(ColumnFamilyHandle* cf, const Slice& property, std::str
   uint64_t mem_bytes = 0, entries = 0, deletes = 0, imm_count = 0, snapshots = 0;
   {
     MutexLock l(&mu_);
-    const SuperVersion* sv = cfd->super_version;
+    const SuperVersion* sv = cfd->super_version();
     if (sv == nullptr) return false;
     mem_bytes = sv->mem->ApproximateMemoryUsage();
     entries = sv->mem->num_entries();
@@ -574,8 +574,8 @@ Status DBImpl::CreateColumnFamilyImpl(const ColumnFamilyOptions& given, const st
       // The family's data starts in the current WAL.
       Status st = versions_->CreateColumnFamily(name, options, log_number_, &mu_, &created);
       if (!st.ok()) return st;
-      created->mem = new MemTable(created->icmp(), created->mem_options());
-      created->mem_log_number = log_number_;
+      created->mem() = new MemTable(created->icmp(), created->mem_options());
+      created->mem_log_number() = log_number_;
       created->Ref();  // the handle's
       InstallNewSuperVersion(created);
       multi_cf_ = versions_->column_families()->NumberOfColumnFamilies() > 1;

@@ -162,12 +162,23 @@ class DBImpl final : public DB {
   void WaitForSyncGroupMembers();
 
   // ---- open and recovery (db_impl_open.cc) ----
-  Status CreateNewDB();
-  Status RecoverManifest(RecoveryState* state);
-  Status ReplayWALs(RecoveryState* state);
+  // Open's phases: the families' options checked and sanitized (by name);
+  // the directory checked, locked, the info LOG, the VersionSet and the
+  // background threads set up; then, under mu_, the MANIFEST and WALs
+  // recovered and the families' first SuperVersions installed (*not_found:
+  // listed families the DB lacks; *new_log: this session's WAL; *last: the
+  // last recovered sequence).
+  Status SanitizeFamilies(const std::vector<ColumnFamilyDescriptor>& families,
+                          std::map<std::string, ColumnFamilyOptions>* by_name);
+  Status PrepareDirectory();
+  Status Recover(const std::map<std::string, ColumnFamilyOptions>& by_name,
+                 bool descriptors_given, std::vector<std::string>* not_found, uint64_t* new_log,
+                 SequenceNumber* last) REQUIRES(mu_);
+  Status ReplayWALs(RecoveryState* state) REQUIRES(mu_);
   // *has_data: some record was applied; *dropped: the whole file is to be
   // deleted (history cut off by point-in-time recovery).
-  Status ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_data, bool* dropped);
+  Status ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_data, bool* dropped)
+      REQUIRES(mu_);
   // Reads the WAL again from its start: the number of records before the
   // first damage (a bad physical record or a record that is no batch), in
   // *good; *damaged says whether any damage was met. Replay uses it before

@@ -38,7 +38,7 @@ void DBImpl::MaybeScheduleFlushOrCompaction() {
   const ColumnFamilySet* families = versions_->column_families();
   if (!flush_scheduled_) {
     bool any_imm = false;
-    for (const ColumnFamilyData* cfd : families->live()) any_imm = any_imm || !cfd->imm.empty();
+    for (const ColumnFamilyData* cfd : families->live()) any_imm = any_imm || !cfd->imm().empty();
     if (any_imm) {
       flush_scheduled_ = true;
       env_->Schedule([this]() { BackgroundCallFlush(); }, Env::Priority::kHigh);
@@ -143,14 +143,14 @@ Status DBImpl::BackgroundFlush(bool* flushed) {
   // flush frees WALs soonest.
   ColumnFamilyData* cfd = nullptr;
   for (ColumnFamilyData* c : versions_->column_families()->live()) {
-    if (c->imm.empty() || c->flush_running) continue;
-    if (cfd == nullptr || c->imm.back().log_number < cfd->imm.back().log_number) cfd = c;
+    if (c->imm().empty() || c->flush_running()) continue;
+    if (cfd == nullptr || c->imm().back().log_number < cfd->imm().back().log_number) cfd = c;
   }
   if (cfd == nullptr) return Status::OK();
   // Oldest first: the family's MANIFEST log number only moves forward.
-  const ImmMemTable imm = cfd->imm.back();
+  const ImmMemTable imm = cfd->imm().back();
   cfd->Ref();
-  cfd->flush_running = true;
+  cfd->flush_running() = true;
   VersionEdit edit;
   FileMetaData meta;
   // The new file is not listed by any Version until LogAndApply returns:
@@ -162,7 +162,7 @@ Status DBImpl::BackgroundFlush(bool* flushed) {
     // Dropped meanwhile: the table is garbage (the obsolete-file scan takes
     // it); the memtable goes with the family.
     pending_outputs_.erase(pending);
-    cfd->flush_running = false;
+    cfd->flush_running() = false;
     UnrefFamily(cfd);
     *flushed = true;
     return Status::OK();
@@ -171,19 +171,19 @@ Status DBImpl::BackgroundFlush(bool* flushed) {
     // WALs older than the family's next memtable (or the mutable one) hold
     // none of its data now.
     const uint64_t next_log =
-        cfd->imm.size() >= 2 ? cfd->imm[cfd->imm.size() - 2].log_number : cfd->mem_log_number;
+        cfd->imm().size() >= 2 ? cfd->imm()[cfd->imm().size() - 2].log_number : cfd->mem_log_number();
     edit.SetLogNumber(next_log);
     versions_->SetLastSequence(
         std::max(versions_->LastSequence(), last_sequence_.load(std::memory_order_acquire)));
     s = versions_->LogAndApply(cfd, &edit, &mu_);
   }
   pending_outputs_.erase(pending);
-  cfd->flush_running = false;
+  cfd->flush_running() = false;
   if (s.ok() && !cfd->dropped()) {
     // The memtable that was flushed is the family's oldest one still
     // (one flush per family at a time; switches only add at the front).
-    cfd->imm.pop_back();
-    ++cfd->memtables_flushed;
+    cfd->imm().pop_back();
+    ++cfd->memtables_flushed();
     InstallNewSuperVersion(cfd);
     imm.mem->Unref();
     *flushed = true;
@@ -197,11 +197,11 @@ Status DBImpl::Flush(const FlushOptions& options, ColumnFamilyHandle* cf) {
   uint64_t target;
   {
     MutexLock l(&mu_);
-    if (closed_ || cfd->mem == nullptr) {
+    if (closed_ || cfd->mem() == nullptr) {
       return Status::ShutdownInProgress("Flush on a closed database");
     }
     if (cfd->dropped()) return Status::InvalidArgument("column family was dropped", cfd->name());
-    target = cfd->memtables_switched;
+    target = cfd->memtables_switched();
   }
   bool switched = false;
   {
@@ -217,10 +217,10 @@ Status DBImpl::Flush(const FlushOptions& options, ColumnFamilyHandle* cf) {
     }
   }
   MutexLock l(&mu_);
-  if (switched) target = cfd->memtables_switched;
+  if (switched) target = cfd->memtables_switched();
   MaybeScheduleFlushOrCompaction();
   if (!options.wait) return Status::OK();
-  while (cfd->memtables_flushed < target && !cfd->dropped() && bg_error_.ok() &&
+  while (cfd->memtables_flushed() < target && !cfd->dropped() && bg_error_.ok() &&
          !shutting_down_.load(std::memory_order_acquire)) {
     bg_cv_.Wait();
   }
@@ -365,7 +365,7 @@ Status DBImpl::WaitForCompact() {
     MaybeScheduleFlushOrCompaction();
     bool any_imm = false;
     for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
-      any_imm = any_imm || !cfd->imm.empty();
+      any_imm = any_imm || !cfd->imm().empty();
     }
     const bool busy =
         flush_scheduled_ || compactions_scheduled_ > 0 || any_imm || AnyCompactionNeeded();
@@ -450,7 +450,7 @@ std::string DBImpl::LevelStatsString(ColumnFamilyData* cfd) {
   uint64_t total_files = 0, total_bytes = 0, total_read = 0, total_written = 0, total_moved = 0,
            total_micros = 0, total_count = 0;
   for (int level = 0; level < v->num_levels(); ++level) {
-    const LevelStats& ls = cfd->level_stats[level];
+    const LevelStats& ls = cfd->level_stats()[level];
     const uint64_t bytes = v->NumLevelBytes(level);
     const uint64_t files = v->files(level).size();
     const double wamp =

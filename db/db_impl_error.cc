@@ -82,7 +82,7 @@ Status DBImpl::ResumeImpl() {
     s = RunExclusive([this]() {
       std::vector<ColumnFamilyData*> families;
       for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
-        if (cfd->mem != nullptr && cfd->mem->num_entries() > 0) families.push_back(cfd);
+        if (cfd->leader_mem() != nullptr && cfd->leader_mem()->num_entries() > 0) families.push_back(cfd);
       }
       return SwitchMemtables(families);
     });
@@ -100,7 +100,7 @@ Status DBImpl::ResumeImpl() {
   }
   if (s.ok()) {
     for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
-      if (!cfd->imm.empty()) s = Status::Incomplete("Resume: a memtable is still unflushed");
+      if (!cfd->imm().empty()) s = Status::Incomplete("Resume: a memtable is still unflushed");
     }
   }
   // 3. A MANIFEST that surely matches memory (when the last write of one

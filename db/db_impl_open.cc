@@ -90,27 +90,31 @@ Status DBImpl::ValidateOptions(const Options& o) {
   return Status::OK();
 }
 
-Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
-                    std::vector<ColumnFamilyHandle*>* handles, bool descriptors_given) {
+Status DBImpl::SanitizeFamilies(const std::vector<ColumnFamilyDescriptor>& families,
+                                std::map<std::string, ColumnFamilyOptions>* by_name) {
   Status s;
-  std::map<std::string, ColumnFamilyOptions> by_name;
   for (const ColumnFamilyDescriptor& d : families) {
     ColumnFamilyOptions cf_options = d.options;
     SanitizeColumnFamilyOptions(&cf_options);
-    if (!by_name.emplace(d.name, cf_options).second) {
+    if (!by_name->emplace(d.name, cf_options).second) {
       return Status::InvalidArgument("column family listed twice", d.name);
     }
     s = ValidateColumnFamilyOptions(cf_options);
     if (!s.ok()) return s;
   }
-  if (by_name.count(kDefaultColumnFamilyName) == 0) {
+  if (by_name->count(kDefaultColumnFamilyName) == 0) {
     return Status::InvalidArgument("Default column family not specified");
   }
+  return Status::OK();
+}
+
+Status DBImpl::PrepareDirectory() {
+  Status s;
   bool is_dir = false;
   if (fs_->IsDirectory(dbname_, &is_dir).ok() && !is_dir) {
     return Status::IOError(dbname_, "exists but is not a directory");
   }
-  bool exists = fs_->FileExists(CurrentFileName(dbname_)).ok();
+  const bool exists = fs_->FileExists(CurrentFileName(dbname_)).ok();
   if (!exists && !options_.create_if_missing) {
     return Status::InvalidArgument(dbname_, "does not exist (create_if_missing is false)");
   }
@@ -146,7 +150,8 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
 
   // The version set (each family gets its table cache and compaction
   // picker as the MANIFEST is read).
-  versions_ = std::make_unique<VersionSet>(dbname_, options_, fs_, db_dir_.get(), info_log_.get());
+  versions_ = std::make_unique<VersionSet>(dbname_, options_, fs_, db_dir_.get(), info_log_.get(),
+                                           &mu_);
   db_session_id_ = NewUuid().substr(0, 20);
   // Background threads: a quarter of the jobs (at least one) flush on the
   // HIGH pool, the rest compact on the LOW pool.
@@ -159,17 +164,23 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
   if (env_->GetBackgroundThreads(Env::Priority::kLow) < max_compactions_) {
     env_->SetBackgroundThreads(max_compactions_, Env::Priority::kLow);
   }
+  return Status::OK();
+}
 
+Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name,
+                       bool descriptors_given, std::vector<std::string>* not_found,
+                       uint64_t* new_log_out, SequenceNumber* last_out) {
+  mu_.AssertHeld();
+  Status s;
   // Another process may have created the database before we took the lock.
-  exists = fs_->FileExists(CurrentFileName(dbname_)).ok();
+  const bool exists = fs_->FileExists(CurrentFileName(dbname_)).ok();
   if (!exists) {
     Log(info_log_.get(), "Creating a new database at %s", dbname_.c_str());
     s = versions_->CreateNew();
     if (!s.ok()) return s;
   }
 
-  std::vector<std::string> not_found;
-  s = versions_->Recover(by_name, &not_found);
+  s = versions_->Recover(by_name, not_found);
   if (!s.ok()) {
     if (!descriptors_given && s.IsInvalidArgument() &&
         s.ToString().find("Column families not opened") != std::string::npos) {
@@ -179,9 +190,9 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
     }
     return s;
   }
-  if (!not_found.empty() && !options_.create_missing_column_families) {
+  if (!not_found->empty() && !options_.create_missing_column_families) {
     std::string list;
-    for (const std::string& n : not_found) list += (list.empty() ? "" : ", ") + n;
+    for (const std::string& n : *not_found) list += (list.empty() ? "" : ", ") + n;
     return Status::InvalidArgument("Column family not found: " + list);
   }
   ColumnFamilySet* cfs = versions_->column_families();
@@ -228,12 +239,13 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
 
   // Each family's memtable starts with one reference: the family's.
   for (ColumnFamilyData* cfd : cfs->live()) {
-    cfd->mem = new MemTable(cfd->icmp(), cfd->mem_options());
+    cfd->mem() = new MemTable(cfd->icmp(), cfd->mem_options());
   }
   s = ReplayWALs(&state);
   if (!s.ok()) return s;
 
   const SequenceNumber last = std::max(state.last_sequence, state.max_sequence);
+  *last_out = last;
   last_allocated_sequence_ = last;
   last_sequence_.store(last, std::memory_order_release);
   versions_->MarkFileNumberUsed(state.next_file_number - 1);
@@ -241,25 +253,25 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
   // This session's WAL. Recovered data goes to level-0 tables (unless
   // avoid_flush_during_recovery), so older WALs become obsolete.
   const uint64_t new_log = versions_->NewFileNumber();
+  *new_log_out = new_log;
   s = CreateWAL(new_log);
   if (s.ok()) {
-    MutexLock l(&mu_);
     versions_->SetLastSequence(last);
     for (ColumnFamilyData* cfd : cfs->live()) {
       VersionEdit& edit = state.edits[cfd->id()];
-      if (cfd->mem->num_entries() > 0 && !options_.avoid_flush_during_recovery) {
+      if (cfd->mem()->num_entries() > 0 && !options_.avoid_flush_during_recovery) {
         FileMetaData meta;
         {
-          FlushJob job(MakeJobEnv(), cfd, cfd->mem, snapshots_.GetAll());
+          FlushJob job(MakeJobEnv(), cfd, cfd->mem(), snapshots_.GetAll());
           s = job.Run(&edit, &meta);
         }
         if (!s.ok()) break;
-        cfd->mem->Unref();
-        cfd->mem = new MemTable(cfd->icmp(), cfd->mem_options());
+        cfd->mem()->Unref();
+        cfd->mem() = new MemTable(cfd->icmp(), cfd->mem_options());
       }
-      const bool keep_old = cfd->mem->num_entries() > 0 && state.oldest_wal_with_data != 0;
-      cfd->mem_log_number = keep_old ? state.oldest_wal_with_data : new_log;
-      edit.SetLogNumber(cfd->mem_log_number);
+      const bool keep_old = cfd->mem()->num_entries() > 0 && state.oldest_wal_with_data != 0;
+      cfd->mem_log_number() = keep_old ? state.oldest_wal_with_data : new_log;
+      edit.SetLogNumber(cfd->mem_log_number());
       // One MANIFEST record per family: a crash in between leaves the
       // later families' log numbers behind, and their WALs are replayed
       // again (the WALs go only after all records are written).
@@ -270,11 +282,30 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
   if (s.ok()) s = EnsureIdentity();
   if (!s.ok()) return s;
 
+  // Each SuperVersion takes its own references; the families keep theirs.
+  for (ColumnFamilyData* cfd : cfs->live()) InstallNewSuperVersion(cfd);
+  return Status::OK();
+}
+
+Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
+                    std::vector<ColumnFamilyHandle*>* handles, bool descriptors_given) {
+  std::map<std::string, ColumnFamilyOptions> by_name;
+  Status s = SanitizeFamilies(families, &by_name);
+  if (!s.ok()) return s;
+  s = PrepareDirectory();
+  if (!s.ok()) return s;
+  std::vector<std::string> not_found;
+  uint64_t new_log = 0;
+  SequenceNumber last = 0;
   {
+    // Recovery runs under the DB mutex: no other thread exists yet, but the
+    // state it builds is the mutex's to guard (file I/O under it is fine
+    // here, as nothing can wait for it).
     MutexLock l(&mu_);
-    // Each SuperVersion takes its own references; the families keep theirs.
-    for (ColumnFamilyData* cfd : cfs->live()) InstallNewSuperVersion(cfd);
+    s = Recover(by_name, descriptors_given, &not_found, &new_log, &last);
   }
+  if (!s.ok()) return s;
+  ColumnFamilySet* cfs = versions_->column_families();
   // Families the caller listed that the DB does not have yet.
   for (const std::string& name : not_found) {
     ColumnFamilyHandle* h = nullptr;
@@ -518,24 +549,23 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
     // Each family takes the records of WALs not older than its log number
     // (older ones are in its tables); records of dropped families go.
     MemTableTargets targets;
-    targets.default_mem = default_cfd_->log_number() <= number ? default_cfd_->mem : nullptr;
+    targets.default_mem = default_cfd_->log_number() <= number ? default_cfd_->mem() : nullptr;
     targets.families = versions_->column_families();
     targets.recovery_log_number = number;
     s = InsertBatchIntoMemTable(batch, seq, targets, /*concurrent=*/false);
     if (!s.ok()) return s;
     for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
-      if (cfd->mem->ApproximateMemoryUsage() <= cfd->options().write_buffer_size) continue;
+      if (cfd->mem()->ApproximateMemoryUsage() <= cfd->options().write_buffer_size) continue;
       // A full memtable during replay goes to a level-0 table at once.
-      MutexLock l(&mu_);
       versions_->SetLastSequence(std::max(versions_->LastSequence(), seq + count));
       FileMetaData meta;
       {
-        FlushJob job(MakeJobEnv(), cfd, cfd->mem, snapshots_.GetAll());
+        FlushJob job(MakeJobEnv(), cfd, cfd->mem(), snapshots_.GetAll());
         s = job.Run(&state->edits[cfd->id()], &meta);
       }
       if (!s.ok()) return s;
-      cfd->mem->Unref();
-      cfd->mem = new MemTable(cfd->icmp(), cfd->mem_options());
+      cfd->mem()->Unref();
+      cfd->mem() = new MemTable(cfd->icmp(), cfd->mem_options());
     }
     if (count > 0) state->max_sequence = std::max(state->max_sequence, seq + count - 1);
     state->replayed_any = true;

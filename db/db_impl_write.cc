@@ -115,7 +115,7 @@ Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
 }
 
 Status DBImpl::PreprocessWrite(uint64_t group_bytes) {
-  if (default_cfd_ == nullptr || default_cfd_->mem == nullptr) {
+  if (default_cfd_ == nullptr || default_cfd_->leader_mem() == nullptr) {
     return Status::ShutdownInProgress("write to a closed database");
   }
   if (has_bg_error_.load(std::memory_order_acquire)) {
@@ -125,11 +125,11 @@ Status DBImpl::PreprocessWrite(uint64_t group_bytes) {
   const bool requested = switch_requested_.load(std::memory_order_acquire);
   bool full;
   if (!multi_cf_) {
-    full = default_cfd_->mem->ApproximateMemoryUsage() >= default_cfd_->options().write_buffer_size;
+    full = default_cfd_->leader_mem()->ApproximateMemoryUsage() >= default_cfd_->options().write_buffer_size;
   } else {
     full = false;
     for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
-      full = full || cfd->mem->ApproximateMemoryUsage() >= cfd->options().write_buffer_size;
+      full = full || cfd->leader_mem()->ApproximateMemoryUsage() >= cfd->options().write_buffer_size;
     }
   }
   if (requested || full) {
@@ -142,8 +142,8 @@ Status DBImpl::PreprocessWrite(uint64_t group_bytes) {
     std::vector<ColumnFamilyData*> targets;
     for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
       const bool asked = cfd->switch_requested.exchange(false, std::memory_order_acq_rel);
-      if ((asked || cfd->mem->ApproximateMemoryUsage() >= cfd->options().write_buffer_size) &&
-          cfd->mem->num_entries() > 0) {
+      if ((asked || cfd->leader_mem()->ApproximateMemoryUsage() >= cfd->options().write_buffer_size) &&
+          cfd->leader_mem()->num_entries() > 0) {
         targets.push_back(cfd);
       }
     }
@@ -270,7 +270,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
 
     if (s.ok()) {
       last_allocated_sequence_ = group.last_sequence;
-      write_targets_.default_mem = default_cfd_->mem;
+      write_targets_.default_mem = default_cfd_->leader_mem();
       // Members insert their own batches in parallel only when the batches
       // are big enough to repay the extra wake-up of every member; for
       // one-key writes the leader inserting them all is cheaper.
@@ -391,14 +391,14 @@ Status DBImpl::SwitchMemtables(const std::vector<ColumnFamilyData*>& families) {
     ColumnFamilyData* cfd = families[i];
     // Our reference to the old memtable moves to imm; fresh's creation
     // reference is ours now.
-    cfd->imm.insert(cfd->imm.begin(), ImmMemTable{cfd->mem, cfd->mem_log_number});
-    cfd->mem = fresh[i];
-    ++cfd->memtables_switched;
+    cfd->imm().insert(cfd->imm().begin(), ImmMemTable{cfd->mem(), cfd->mem_log_number()});
+    cfd->mem() = fresh[i];
+    ++cfd->memtables_switched();
   }
   // Every family whose mutable memtable is empty has no data in the older
   // WALs any more (only the leader inserts): it needs the new WAL only.
   for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
-    if (cfd->mem->num_entries() == 0) cfd->mem_log_number = new_log;
+    if (cfd->mem()->num_entries() == 0) cfd->mem_log_number() = new_log;
   }
   // WALs whose data is all in tables need no sync any more.
   const uint64_t min_log = MinLogNumberInUse();
@@ -453,8 +453,8 @@ Status DBImpl::MaybeStallWrite(uint64_t group_bytes) {
         const Version* v = cfd->current();
         too_many_memtables =
             too_many_memtables ||
-            (static_cast<int>(cfd->imm.size()) >= std::max(1, o.max_write_buffer_number - 1) &&
-             cfd->mem->ApproximateMemoryUsage() >= o.write_buffer_size);
+            (static_cast<int>(cfd->imm().size()) >= std::max(1, o.max_write_buffer_number - 1) &&
+             cfd->mem()->ApproximateMemoryUsage() >= o.write_buffer_size);
         // Without automatic compactions nothing would ever clear these.
         const bool auto_compact = !o.disable_auto_compactions;
         too_many_l0 =

@@ -87,7 +87,7 @@ Status FlushJob::Run(VersionEdit* edit, FileMetaData* meta_out) {
     edit->AddFile(0, meta);
     *meta_out = meta;
   }
-  LevelStats& ls = cfd->level_stats[0];
+  LevelStats& ls = cfd->level_stats()[0];
   ls.bytes_written += stats.bytes_written;
   if (env_.stats != nullptr) env_.stats->recordTick(FLUSH_WRITE_BYTES, stats.bytes_written);
   ls.micros += env_.clock->NowMicros() - start;

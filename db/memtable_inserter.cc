@@ -92,7 +92,7 @@ class Inserter final : public WriteBatch::Handler {
       if (cfd != nullptr) {
         if (targets_.recovery_log_number == 0 ||
             cfd->log_number() <= targets_.recovery_log_number) {
-          *mem = cfd->mem;
+          *mem = cfd->leader_mem();
           return Status::OK();
         }
       } else if (targets_.recovery_log_number == 0) {

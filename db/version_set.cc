@@ -524,12 +524,13 @@ std::string Version::LevelSummary() const {
 // VersionSet
 
 VersionSet::VersionSet(const std::string& dbname, const Options& options, FileSystem* fs,
-                       Directory* db_dir, Logger* info_log)
+                       Directory* db_dir, Logger* info_log, Mutex* db_mu)
     : dbname_(dbname),
       options_(options),
       fs_(fs),
       db_dir_(db_dir),
       info_log_(info_log),
+      db_mu_(db_mu),
       table_readers_(TableCache::NewReaderCache(options.max_open_files)),
       column_families_(std::make_unique<ColumnFamilySet>()) {}
 
@@ -544,7 +545,8 @@ ColumnFamilyData* VersionSet::default_cfd() const { return column_families_->Get
 
 ColumnFamilyData* VersionSet::NewFamily(uint32_t id, const std::string& name,
                                         const ColumnFamilyOptions& options) {
-  auto* cfd = new ColumnFamilyData(id, name, Options(options_, options), dbname_, table_readers_);
+  auto* cfd = new ColumnFamilyData(id, name, Options(options_, options), dbname_, db_mu_,
+                                   table_readers_);
   return cfd;
 }
 
@@ -557,6 +559,7 @@ uint64_t VersionSet::MinLogNumber() const {
 }
 
 void VersionSet::AppendVersion(ColumnFamilyData* cfd, Version* v) {
+  cfd->db_mu_->AssertHeld();
   v->Ref();
   {
     MutexLock l(&versions_mu_);
@@ -611,6 +614,7 @@ void VersionSet::MarkFileNumberUsed(uint64_t number) {
 }
 
 Status VersionSet::CreateNew() {
+  db_mu_->AssertHeld();
   VersionEdit edit;
   edit.SetComparatorName(options_.comparator->Name());
   edit.SetLogNumber(0);
@@ -638,6 +642,7 @@ Status VersionSet::CreateNew() {
 
 Status VersionSet::Recover(const std::map<std::string, ColumnFamilyOptions>& families,
                            std::vector<std::string>* not_found) {
+  db_mu_->AssertHeld();
   not_found->clear();
   const std::string current_name = CurrentFileName(dbname_);
   std::string current;
@@ -790,7 +795,7 @@ Status VersionSet::Recover(const std::map<std::string, ColumnFamilyOptions>& fam
     ColumnFamilyData* cfd = fam.cfd.release();
     Version* v = built[i++].second;
     v->ComputeCompactionScores(cfd->options());
-    cfd->log_number_ = fam.log_number.value_or(0);
+    cfd->set_log_number(fam.log_number.value_or(0));
     column_families_->Add(cfd);
     AppendVersion(cfd, v);
   }
@@ -840,11 +845,13 @@ void VersionSet::EncodeSnapshot(std::vector<std::string>* records) const {
 }
 
 Status VersionSet::LogAndApply(ColumnFamilyData* cfd, VersionEdit* edit, Mutex* mu) {
+  db_mu_->AssertHeld();
   return LogAndApplyImpl(cfd, edit, mu, nullptr, nullptr);
 }
 
 Status VersionSet::CreateColumnFamily(const std::string& name, const ColumnFamilyOptions& options,
                                       uint64_t log_number, Mutex* mu, ColumnFamilyData** cfd) {
+  db_mu_->AssertHeld();
   VersionEdit edit;
   edit.AddColumnFamily(name);
   edit.SetComparatorName(options.comparator->Name());
@@ -853,6 +860,7 @@ Status VersionSet::CreateColumnFamily(const std::string& name, const ColumnFamil
 }
 
 Status VersionSet::DropColumnFamily(ColumnFamilyData* cfd, Mutex* mu) {
+  db_mu_->AssertHeld();
   VersionEdit edit;
   edit.DropColumnFamily();
   return LogAndApplyImpl(cfd, &edit, mu, nullptr, nullptr);
@@ -861,11 +869,11 @@ Status VersionSet::DropColumnFamily(ColumnFamilyData* cfd, Mutex* mu) {
 Status VersionSet::LogAndApplyImpl(ColumnFamilyData* cfd, VersionEdit* edit, Mutex* mu,
                                    const ColumnFamilyOptions* new_options,
                                    ColumnFamilyData** created) {
-  mu->AssertHeld();
-  if (manifest_cv_ == nullptr) manifest_cv_ = std::make_unique<CondVar>(mu);
+  assert(mu == db_mu_);  // one DB mutex: the caller's is the set's  // one DB mutex: the caller's is the set's
+  if (manifest_cv_ == nullptr) manifest_cv_ = std::make_unique<CondVar>(db_mu_);
   while (manifest_writing_) manifest_cv_->Wait();
   manifest_writing_ = true;
-  auto finish = [this](const Status& st) {
+  auto finish = [this](const Status& st) REQUIRES(db_mu_) {
     manifest_writing_ = false;
     manifest_cv_->SignalAll();
     return st;
@@ -930,7 +938,9 @@ Status VersionSet::LogAndApplyImpl(ColumnFamilyData* cfd, VersionEdit* edit, Mut
   if (new_manifest) EncodeSnapshot(&snapshot);
 
   std::unique_ptr<log::Writer> new_log;
-  mu->Unlock();
+  // The MANIFEST writer is ours alone while manifest_writing_ is set.
+  log::Writer* const current_log = descriptor_log_.get();
+  db_mu_->Unlock();
   if (new_manifest) {
     std::unique_ptr<WritableFile> file;
     s = fs_->NewWritableFile(DescriptorFileName(dbname_, manifest_number), FileOptions(), &file);
@@ -941,7 +951,7 @@ Status VersionSet::LogAndApplyImpl(ColumnFamilyData* cfd, VersionEdit* edit, Mut
       }
     }
   }
-  log::Writer* log = new_manifest ? new_log.get() : descriptor_log_.get();
+  log::Writer* log = new_manifest ? new_log.get() : current_log;
   if (s.ok()) s = log->AddRecord(record);
   if (s.ok()) s = log->Sync();
   // Once the rename of CURRENT has been tried, CURRENT may name the new
@@ -949,7 +959,7 @@ Status VersionSet::LogAndApplyImpl(ColumnFamilyData* cfd, VersionEdit* edit, Mut
   // fsync not): that file must then stay.
   const bool current_attempted = s.ok() && new_manifest;
   if (current_attempted) s = SetCurrentFile(fs_, dbname_, manifest_number, db_dir_);
-  mu->Lock();
+  db_mu_->Lock();
 
   if (s.ok()) {
     manifest_write_failed_ = false;
@@ -963,7 +973,7 @@ Status VersionSet::LogAndApplyImpl(ColumnFamilyData* cfd, VersionEdit* edit, Mut
     if (edit->min_log_number_to_keep()) min_log_number_to_keep_ = *edit->min_log_number_to_keep();
     if (is_add) {
       ColumnFamilyData* fresh = NewFamily(new_id, *edit->column_family_add(), *new_options);
-      fresh->log_number_ = edit->log_number().value_or(0);
+      fresh->set_log_number(edit->log_number().value_or(0));
       column_families_->Add(fresh);
       auto* empty = new Version(this, fresh, next_version_number_++);
       empty->ComputeCompactionScores(fresh->options());
@@ -972,7 +982,7 @@ Status VersionSet::LogAndApplyImpl(ColumnFamilyData* cfd, VersionEdit* edit, Mut
     } else if (is_drop) {
       column_families_->Remove(cfd);
     } else {
-      cfd->log_number_ = *edit->log_number();
+      cfd->set_log_number(*edit->log_number());
       AppendVersion(cfd, v);
     }
   } else {

@@ -168,10 +168,11 @@ class Version {
 
 class VersionSet {
  public:
-  // db_options (the DB's options; the default family's too), fs, db_dir
-  // and info_log must outlive the set.
+  // db_options (the DB's options; the default family's too), fs, db_dir,
+  // info_log and db_mu (the DB mutex, which guards the set's and the
+  // families' mutable state) must outlive the set.
   VersionSet(const std::string& dbname, const Options& db_options, FileSystem* fs,
-             Directory* db_dir, Logger* info_log);
+             Directory* db_dir, Logger* info_log, Mutex* db_mu);
   ~VersionSet();
   VersionSet(const VersionSet&) = delete;
   VersionSet& operator=(const VersionSet&) = delete;
@@ -210,20 +211,42 @@ class VersionSet {
   uint64_t NewFileNumber() { return next_file_number_.fetch_add(1); }
   uint64_t next_file_number() const { return next_file_number_.load(); }
   void MarkFileNumberUsed(uint64_t number);
-  SequenceNumber LastSequence() const { return last_sequence_; }
-  void SetLastSequence(SequenceNumber s) { last_sequence_ = s; }
+  // REQUIRES (these accessors): the DB mutex.
+  SequenceNumber LastSequence() const {
+    db_mu_->AssertHeld();
+    return last_sequence_;
+  }
+  void SetLastSequence(SequenceNumber s) {
+    db_mu_->AssertHeld();
+    last_sequence_ = s;
+  }
   // WALs older than this hold nothing of any live family that is not in
   // tables (the minimum of the families' log numbers).
   uint64_t MinLogNumber() const;
-  uint64_t min_log_number_to_keep() const { return min_log_number_to_keep_; }
-  uint64_t manifest_file_number() const { return manifest_file_number_; }
+  uint64_t min_log_number_to_keep() const {
+    db_mu_->AssertHeld();
+    return min_log_number_to_keep_;
+  }
+  uint64_t manifest_file_number() const {
+    db_mu_->AssertHeld();
+    return manifest_file_number_;
+  }
   // A MANIFEST write failed and no later one has succeeded: what the disk
   // holds may differ from memory (see LogAndApply), so nothing may be
   // deleted as obsolete. The next LogAndApply writes a new MANIFEST.
   // REQUIRES: the DB mutex.
-  bool manifest_write_failed() const { return manifest_write_failed_; }
-  const std::string& db_id() const { return db_id_; }
-  void set_db_id(const std::string& id) { db_id_ = id; }
+  bool manifest_write_failed() const {
+    db_mu_->AssertHeld();
+    return manifest_write_failed_;
+  }
+  const std::string& db_id() const {
+    db_mu_->AssertHeld();
+    return db_id_;
+  }
+  void set_db_id(const std::string& id) {
+    db_mu_->AssertHeld();
+    db_id_ = id;
+  }
 
   // Numbers of every file listed by a live Version (of any family).
   void AddLiveFiles(std::set<uint64_t>* live) const;
@@ -236,11 +259,11 @@ class VersionSet {
   // null for a family creation (new_options then holds its options).
   Status LogAndApplyImpl(ColumnFamilyData* cfd, VersionEdit* edit, Mutex* mu,
                          const ColumnFamilyOptions* new_options, ColumnFamilyData** created)
-      REQUIRES(*mu);
+      REQUIRES(db_mu_);
   // The MANIFEST records describing the whole current state (a new
   // MANIFEST starts with them). REQUIRES: the DB mutex.
-  void EncodeSnapshot(std::vector<std::string>* records) const;
-  void AppendVersion(ColumnFamilyData* cfd, Version* v);
+  void EncodeSnapshot(std::vector<std::string>* records) const REQUIRES(db_mu_);
+  void AppendVersion(ColumnFamilyData* cfd, Version* v) REQUIRES(db_mu_);
   // Called by Version::~Version.
   void RemoveVersion(Version* v);
   ColumnFamilyData* NewFamily(uint32_t id, const std::string& name,
@@ -251,6 +274,7 @@ class VersionSet {
   FileSystem* const fs_;
   Directory* const db_dir_;
   Logger* const info_log_;
+  Mutex* const db_mu_;  // the DB mutex (borrowed)
   // Every family's open table readers, bounded together by max_open_files.
   // Declared before column_families_: the families' caches erase their
   // readers from it as they go.
@@ -258,17 +282,20 @@ class VersionSet {
 
   std::unique_ptr<ColumnFamilySet> column_families_;
   std::atomic<uint64_t> next_file_number_{2};
-  uint64_t manifest_file_number_ = 0;
-  SequenceNumber last_sequence_ = 0;
-  uint64_t prev_log_number_ = 0;
-  uint64_t min_log_number_to_keep_ = 0;
-  std::string db_id_;
-  uint64_t next_version_number_ = 0;
 
-  std::unique_ptr<log::Writer> descriptor_log_;
-  uint64_t descriptor_size_ = 0;
-  bool manifest_writing_ = false;
-  bool manifest_write_failed_ = false;
+  // Guarded by the DB mutex.
+  uint64_t manifest_file_number_ GUARDED_BY(db_mu_) = 0;
+  SequenceNumber last_sequence_ GUARDED_BY(db_mu_) = 0;
+  uint64_t prev_log_number_ GUARDED_BY(db_mu_) = 0;
+  uint64_t min_log_number_to_keep_ GUARDED_BY(db_mu_) = 0;
+  std::string db_id_ GUARDED_BY(db_mu_);
+  uint64_t next_version_number_ GUARDED_BY(db_mu_) = 0;
+  // The MANIFEST being written; one writer at a time (manifest_writing_),
+  // the others wait on manifest_cv_.
+  std::unique_ptr<log::Writer> descriptor_log_ GUARDED_BY(db_mu_);
+  uint64_t descriptor_size_ GUARDED_BY(db_mu_) = 0;
+  bool manifest_writing_ GUARDED_BY(db_mu_) = false;
+  bool manifest_write_failed_ GUARDED_BY(db_mu_) = false;
   std::unique_ptr<CondVar> manifest_cv_;
 
   // Every Version still referenced (each family's current included).

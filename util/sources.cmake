@@ -14,6 +14,7 @@ strata_layer(util
     util/status.cc
     util/thread_pool.cc
     util/merge_operator.cc
+    util/mutex.cc
     util/compaction_filter.cc
     util/slice_transform.cc
 )
@@ -28,5 +29,6 @@ strata_tests(util
   util/histogram_test.cc
   util/statistics_test.cc
   util/thread_pool_test.cc
+  util/mutex_test.cc
   util/slice_transform_test.cc
 )

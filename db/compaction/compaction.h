@@ -31,6 +31,8 @@
 #include "db/version_edit.h"
 #include "db/version_set.h"
 #include "strata/options.h"
+#include "util/mutex.h"
+#include "util/thread_annotations.h"
 
 namespace strata {
 
@@ -92,7 +94,8 @@ class Compaction {
 
 class CompactionPicker {
  public:
-  CompactionPicker(const Options& options, const InternalKeyComparator& icmp);
+  // db_mu: the DB mutex, which guards the running compactions (borrowed).
+  CompactionPicker(const Options& options, const InternalKeyComparator& icmp, Mutex* db_mu);
 
   // True if some level of v scores >= 1 (ignoring files being compacted).
   bool NeedsCompaction(const Version* v) const;
@@ -114,20 +117,28 @@ class CompactionPicker {
   // Output file size target for a level.
   uint64_t MaxFileSizeForLevel(int level) const;
 
-  int running_compactions() const { return static_cast<int>(running_.size()); }
+  // REQUIRES: DB mutex.
+  int running_compactions() const {
+    db_mu_->AssertHeld();
+    return static_cast<int>(running_.size());
+  }
 
  private:
   // Fills inputs(1), grandparents, bottommost, trivial move, key range.
   // False if an output-level file is busy or the output range collides with
   // a running compaction.
-  bool SetupOtherInputs(Compaction* c);
-  bool RangeBusyInOutputLevel(int output_level, const Slice& smallest, const Slice& largest) const;
-  bool AnyBeingCompacted(const std::vector<FileMetaData*>& files) const;
-  void Register(Compaction* c);
+  bool SetupOtherInputs(Compaction* c) REQUIRES(db_mu_);
+  bool RangeBusyInOutputLevel(int output_level, const Slice& smallest, const Slice& largest) const
+      REQUIRES(db_mu_);
+  bool AnyBeingCompacted(const std::vector<FileMetaData*>& files) const REQUIRES(db_mu_);
+  void Register(Compaction* c) REQUIRES(db_mu_);
 
+  // Immutable after construction.
   const Options& options_;
   const InternalKeyComparator& icmp_;
-  std::vector<Compaction*> running_;
+  Mutex* const db_mu_;
+  // Guarded by the DB mutex: the compactions picked and not yet released.
+  std::vector<Compaction*> running_ GUARDED_BY(db_mu_);
 };
 
 }  // namespace strata

@@ -28,7 +28,7 @@ Status CompactionJob::Run() {
   Compaction* c = c_;
   const uint64_t start = env_.clock->NowMicros();
   const int out = c->output_level();
-  LevelStats& ls = cfd->level_stats[out];
+  LevelStats& ls = cfd->level_stats()[out];
   if (c->trivial_move()) {
     VersionEdit edit;
     uint64_t bytes = 0;

@@ -83,8 +83,9 @@ std::string Compaction::Summary() const {
 // ---------------------------------------------------------------------------
 // CompactionPicker
 
-CompactionPicker::CompactionPicker(const Options& options, const InternalKeyComparator& icmp)
-    : options_(options), icmp_(icmp) {}
+CompactionPicker::CompactionPicker(const Options& options, const InternalKeyComparator& icmp,
+                                   Mutex* db_mu)
+    : options_(options), icmp_(icmp), db_mu_(db_mu) {}
 
 uint64_t CompactionPicker::MaxFileSizeForLevel(int level) const {
   double size = static_cast<double>(std::max<uint64_t>(1, options_.target_file_size_base));
@@ -179,11 +180,13 @@ void CompactionPicker::Register(Compaction* c) {
 }
 
 void CompactionPicker::ReleaseCompaction(Compaction* c) {
+  db_mu_->AssertHeld();
   c->MarkFilesBeingCompacted(false);
   running_.erase(std::remove(running_.begin(), running_.end(), c), running_.end());
 }
 
 std::unique_ptr<Compaction> CompactionPicker::PickCompaction(Version* v) {
+  db_mu_->AssertHeld();
   const int num_levels = v->num_levels();
   if (num_levels <= 1) return nullptr;
   const uint64_t max_compaction_bytes =
@@ -242,6 +245,7 @@ std::unique_ptr<Compaction> CompactionPicker::PickCompaction(Version* v) {
 std::unique_ptr<Compaction> CompactionPicker::CompactRange(Version* v, int level, int output_level,
                                                            const Slice* begin, const Slice* end,
                                                            bool* conflict) {
+  db_mu_->AssertHeld();
   *conflict = false;
   std::vector<FileMetaData*> inputs;
   v->GetOverlappingInputs(level, begin, end, &inputs);
