@@ -12,6 +12,7 @@
 #include "db/filename.h"
 #include "db/level_iterator.h"
 #include "table/merging_iterator.h"
+#include "util/sync_point.h"
 
 namespace strata {
 
@@ -566,6 +567,7 @@ Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c) {
   uint64_t bytes_read = c->TotalInputBytes();
 
   mu_.Unlock();
+  TEST_SYNC_POINT_CALLBACK("DBImpl::RunCompaction:Unlocked", c);
   // The inputs' range tombstones, shared by every subcompaction.
   std::vector<RangeTombstone> input_tombstones;
   Status tombstone_status;
@@ -746,6 +748,7 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
           picker->CompactRange(cfd->current(), level, output_level, begin, end, &conflict);
       if (c == nullptr && !conflict) break;  // nothing (left) in range at this level
       if (c == nullptr) {
+        TEST_SYNC_POINT_CALLBACK("DBImpl::CompactRange:BeforeWaitForConflict", &mu_);
         bg_cv_.TimedWaitMicros(10000);  // wait for the background job holding the files
         continue;
       }
