@@ -27,13 +27,6 @@
 #include "strata/write_batch.h"
 #include "test_util/testutil.h"
 
-// ASSERT_OK that also names the seed and operation.
-#define ASSERT_OK_AT(expr)                                                       \
-  do {                                                                           \
-    const ::strata::Status _st = (expr);                                         \
-    ASSERT_TRUE(_st.ok()) << Where() << ": " << #expr << ": " << _st.ToString(); \
-  } while (0)
-
 namespace strata {
 namespace {
 

@@ -30,6 +30,11 @@ strata_layer(db
     db/db_impl_error.cc
   DEPS env memtable table cache base util
 )
+# DBTestBase, the fixture of the engine-level tests (test-only).
+if(STRATA_BUILD_TESTS)
+  add_library(strata_db_test_util STATIC test_util/db_test_base.cc)
+  target_link_libraries(strata_db_test_util PUBLIC strata_db strata_test_util)
+endif()
 strata_tests(db
   db/db_basic_test.cc
   db/column_family_test.cc

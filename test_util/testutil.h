@@ -24,6 +24,13 @@
     const ::strata::Status _s = (expr);                     \
     EXPECT_TRUE(_s.ok()) << #expr << ": " << _s.ToString(); \
   } while (0)
+// ASSERT_OK that also prints Where(), a function the test defines in scope
+// (randomized tests: the parameters, the seed and the operation).
+#define ASSERT_OK_AT(expr)                                                       \
+  do {                                                                           \
+    const ::strata::Status _st = (expr);                                         \
+    ASSERT_TRUE(_st.ok()) << Where() << ": " << #expr << ": " << _st.ToString(); \
+  } while (0)
 
 namespace strata::test {
 
