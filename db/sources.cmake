@@ -55,6 +55,7 @@ strata_tests(db
   db/write_thread_test.cc
   db/db_lsm_test.cc
   db/db_compaction_test.cc
+  db/db_compaction_race_test.cc
   db/db_fault_injection_test.cc
   db/compaction/compaction_range_del_aggregator_test.cc
   db/compaction_job_test.cc
