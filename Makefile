@@ -1,13 +1,14 @@
 # The README's commands. Each first installs missing Debian packages.
 #   make bench          Release build + a quick db_bench run on a temp dir
 #   make check          build + every test through CTest
+#   make check-quick    build + the tests not labelled slow (ctest -LE slow)
 #   make bench-compare  our db_bench vs db_bench_leveldb vs /usr/bin/db_bench
 #   make check-asan     the tests under ASan+UBSan
 #   make check-tsan     the tests under TSan (check-tsan-concurrency: the concurrency tests only)
 #   make crashtest      db_stress killed and verified (CRASHTEST_SECONDS, default 600)
 #   make fuzz           every libFuzzer target (clang) for FUZZ_SECONDS each
 #   make install PREFIX=/dir
-.PHONY: all deps build release check bench bench-compare check-asan check-tsan check-tsan-concurrency crashtest fuzz install clean
+.PHONY: all deps build release check check-quick bench bench-compare check-asan check-tsan check-tsan-concurrency crashtest fuzz install clean
 
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
@@ -30,6 +31,9 @@ release: deps
 
 check: build
 	cd build && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+check-quick: build
+	cd build && ctest --output-on-failure -j $(JOBS) -LE slow $(CTEST_ARGS)
 
 bench: release
 	scripts/bench.sh build-release
@@ -65,7 +69,7 @@ fuzz: deps
 # The concurrency tests under TSan, for CI: only these targets are built.
 TSAN_TESTS ?= write_thread_test inline_skiplist_test lru_cache_test thread_pool_test \
   memtable_test db_concurrency_test db_compaction_test column_family_test \
-  db_error_handler_test
+  db_error_handler_test sync_point_test db_compaction_race_test
 empty :=
 space := $(empty) $(empty)
 check-tsan-concurrency: deps

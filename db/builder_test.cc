@@ -21,6 +21,7 @@
 #include "strata/merge_operator.h"
 #include "table/block_based_table_reader.h"
 #include "test_util/testutil.h"
+#include "test_util/vector_iterator.h"
 
 namespace strata {
 namespace {
@@ -44,36 +45,6 @@ RangeTombstone T(const std::string& s, const std::string& e, SequenceNumber seq)
   t.seq = seq;
   return t;
 }
-
-// A sorted in-memory input (internal-key order).
-class SortedVectorIter final : public InternalIterator {
- public:
-  SortedVectorIter(std::vector<std::pair<std::string, std::string>> entries,
-                   const InternalKeyComparator* icmp)
-      : entries_(std::move(entries)), icmp_(icmp) {
-    std::sort(entries_.begin(), entries_.end(), [this](const auto& a, const auto& b) {
-      return icmp_->Compare(a.first, b.first) < 0;
-    });
-  }
-  bool Valid() const override { return pos_ < entries_.size(); }
-  void SeekToFirst() override { pos_ = 0; }
-  void SeekToLast() override { pos_ = entries_.empty() ? 0 : entries_.size() - 1; }
-  void Seek(const Slice& target) override {
-    pos_ = 0;
-    while (pos_ < entries_.size() && icmp_->Compare(entries_[pos_].first, target) < 0) ++pos_;
-  }
-  void SeekForPrev(const Slice&) override { pos_ = entries_.size(); }
-  void Next() override { ++pos_; }
-  void Prev() override { pos_ = pos_ == 0 ? entries_.size() : pos_ - 1; }
-  Slice key() const override { return entries_[pos_].first; }
-  Slice value() const override { return entries_[pos_].second; }
-  Status status() const override { return Status::OK(); }
-
- private:
-  std::vector<std::pair<std::string, std::string>> entries_;
-  const InternalKeyComparator* icmp_;
-  size_t pos_ = 0;
-};
 
 struct OutputFile {
   FileMetaData meta;
@@ -121,7 +92,8 @@ class BuildTablesTest : public testing::Test {
     CompactionRangeDelAggregator agg(&icmp_, snapshots);
     agg.AddTombstones(tombstones_);
     o_.range_del_agg = &agg;
-    SortedVectorIter input(input_, &icmp_);
+    test::VectorIterator input(input_, &icmp_);
+    input.Sorted();
     std::vector<FileMetaData> metas;
     stats_ = BuildTablesStats();
     ASSERT_OK(BuildTables(o_, &input, &metas, &stats_));

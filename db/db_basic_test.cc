@@ -22,6 +22,7 @@
 #include "strata/snapshot.h"
 #include "strata/status.h"
 #include "strata/write_batch.h"
+#include "test_util/db_test_base.h"
 #include "test_util/testutil.h"
 
 namespace strata {
@@ -63,46 +64,18 @@ bool Contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
 }
 
-class DBBasicTest : public ::testing::Test {
+// Default options (not DBTestBase's small ones): these tests are about the
+// first slice, WAL and memtable, with the defaults a user gets.
+class DBBasicTest : public DBTestBase {
  protected:
-  DBBasicTest() : tmp_("db_basic_test"), dbname_(tmp_.path() + "/db") {
+  DBBasicTest() : DBTestBase("db_basic_test") {
+    options_ = Options();
     options_.create_if_missing = true;
   }
-
   ~DBBasicTest() override {
-    if (db_ != nullptr) {
-      db_->Close().PermitUncheckedError();
-      db_.reset();
-    }
-  }
-
-  Status TryOpen() { return DB::Open(options_, dbname_, &db_); }
-  void Open() { ASSERT_OK(TryOpen()); }
-  void Close() {
-    if (db_ != nullptr) {
-      ASSERT_OK(db_->Close());
-      db_.reset();
-    }
-  }
-  void Reopen() {
-    Close();
-    Open();
-  }
-
-  Status Put(const std::string& k, const std::string& v, WriteOptions wo = WriteOptions()) {
-    return db_->Put(wo, k, v);
-  }
-  Status Delete(const std::string& k) { return db_->Delete(WriteOptions(), k); }
-
-  // The value, "NOT_FOUND", or "ERROR: <status>".
-  std::string Get(const std::string& k, const Snapshot* snapshot = nullptr) {
-    ReadOptions ro;
-    ro.snapshot = snapshot;
-    std::string value;
-    Status s = db_->Get(ro, k, &value);
-    if (s.IsNotFound()) return "NOT_FOUND";
-    if (!s.ok()) return "ERROR: " + s.ToString();
-    return value;
+    // The database may use mem_env_, which goes before DBTestBase closes.
+    if (db_ != nullptr) db_->Close().PermitUncheckedError();
+    db_.reset();
   }
 
   // "k1=v1 k2=v2 ..." scanning forward; with a trailing "ERROR" on a bad
@@ -138,11 +111,7 @@ class DBBasicTest : public ::testing::Test {
     return it->key().ToString() + "=" + it->value().ToString();
   }
 
-  test::TempDir tmp_;
-  std::string dbname_;
-  Options options_;
-  std::unique_ptr<Env> mem_env_;  // outlives db_
-  std::unique_ptr<DB> db_;
+  std::unique_ptr<Env> mem_env_;  // outlives db_ (the destructor closes it)
 };
 
 // ---- opening, layout, locking -------------------------------------------

@@ -26,6 +26,7 @@
 #include "strata/options.h"
 #include "strata/status.h"
 #include "strata/table.h"
+#include "test_util/db_test_base.h"
 #include "test_util/testutil.h"
 
 namespace strata {
@@ -76,39 +77,16 @@ ParsedStats ParseStats(const std::string& stats) {
   return p;
 }
 
-class DBCompactionTest : public ::testing::Test {
+class DBCompactionTest : public DBTestBase {
  protected:
-  DBCompactionTest() : tmp_("db_compaction_test"), dbname_(tmp_.path() + "/db") {}
-  ~DBCompactionTest() override {
-    if (db_ != nullptr) db_->Close().PermitUncheckedError();
-  }
+  DBCompactionTest() : DBTestBase("db_compaction_test") {}
 
+  // DBTestBase's small options on five levels.
   static Options Small() {
-    Options o;
-    o.create_if_missing = true;
-    o.write_buffer_size = 64 << 10;
-    o.target_file_size_base = 64 << 10;
-    o.max_bytes_for_level_base = 256 << 10;
-    o.max_bytes_for_level_multiplier = 4;
-    o.level0_file_num_compaction_trigger = 2;
+    Options o = SmallOptions();
     o.num_levels = 5;
-    o.compression = kNoCompression;
-    BlockBasedTableOptions t;
-    t.block_size = 1024;
-    o.table_factory = NewBlockBasedTableFactory(t);
     return o;
   }
-
-  void Open(const Options& o) {
-    options_ = o;
-    ASSERT_OK(DB::Open(options_, dbname_, &db_));
-  }
-  void Reopen() {
-    ASSERT_OK(db_->Close());
-    db_.reset();
-    ASSERT_OK(DB::Open(options_, dbname_, &db_));
-  }
-  Status WaitForCompact() { return static_cast<DBImpl*>(db_.get())->WaitForCompact(); }
 
   static std::string Key(uint64_t i) {
     char buf[32];
@@ -121,25 +99,12 @@ class DBCompactionTest : public ::testing::Test {
     return v;
   }
 
-  uint64_t IntProp(const std::string& name) {
-    uint64_t v = 0;
-    EXPECT_TRUE(db_->GetIntProperty(name, &v)) << name;
-    return v;
-  }
-  uint64_t FilesAt(int level) {
-    return IntProp("strata.num-files-at-level" + std::to_string(level));
-  }
+  uint64_t FilesAt(int level) { return static_cast<uint64_t>(NumTableFilesAtLevel(level)); }
   std::string Stats() {
     std::string s;
     EXPECT_TRUE(db_->GetProperty("strata.stats", &s));
     return s;
   }
-  std::string FilesPerLevel() {
-    std::string r;
-    for (int l = 0; l < options_.num_levels; l++) r += std::to_string(FilesAt(l)) + ",";
-    return r;
-  }
-
   std::vector<std::string> Children() {
     std::vector<std::string> names;
     DIR* d = opendir(dbname_.c_str());
@@ -177,11 +142,6 @@ class DBCompactionTest : public ::testing::Test {
     ASSERT_OK(it->status());
     ASSERT_TRUE(m == model.end()) << "missing key " << m->first;
   }
-
-  test::TempDir tmp_;
-  std::string dbname_;
-  Options options_;
-  std::unique_ptr<DB> db_;
 };
 
 TEST_F(DBCompactionTest, FillSeqIsOnlyTriviallyMoved) {
@@ -341,8 +301,8 @@ TEST_F(DBCompactionTest, WriteStallsHappenAndResolve) {
   const ParsedStats p = ParseStats(stats);
   ASSERT_TRUE(p.has_stalls) << stats;
   EXPECT_GT(p.stops + p.slowdowns, 0u) << stats;
-  EXPECT_GT(IntProp("strata.stall-micros"), 0u);
-  EXPECT_EQ(0u, IntProp("strata.is-write-stopped"));
+  EXPECT_GT(IntProperty("strata.stall-micros"), 0u);
+  EXPECT_EQ(0u, IntProperty("strata.is-write-stopped"));
   // Writes go on after the stall.
   ASSERT_OK(db_->Put(WriteOptions(), "after", "stall"));
   model["after"] = "stall";
@@ -379,7 +339,7 @@ TEST_F(DBCompactionTest, ObsoleteFilesAreDeleted) {
   EXPECT_EQ(listed, ssts.size()) << "tables in the directory that no level lists";
   uint64_t bytes = 0;
   for (const std::string& f : ssts) bytes += FileSize(f);
-  EXPECT_EQ(bytes, IntProp("strata.total-sst-files-size"));
+  EXPECT_EQ(bytes, IntProperty("strata.total-sst-files-size"));
 
   const std::string current = test::ReadFileOrDie(dbname_ + "/CURRENT");
   int manifests = 0, wals = 0, options_files = 0;
@@ -410,7 +370,7 @@ TEST_F(DBCompactionTest, StatsAndPropertiesAreSane) {
     ASSERT_OK(db_->Put(WriteOptions(), Key(k), Value(k, i)));
     model[Key(k)] = Value(k, i);
   }
-  EXPECT_GT(IntProp("strata.cur-size-all-mem-tables"), 0u);
+  EXPECT_GT(IntProperty("strata.cur-size-all-mem-tables"), 0u);
   ASSERT_OK(WaitForCompact());
   std::string stats = Stats();
   ParsedStats p = ParseStats(stats);
@@ -428,7 +388,7 @@ TEST_F(DBCompactionTest, StatsAndPropertiesAreSane) {
   EXPECT_GT(total, 0u);
   // Flushes wrote level 0.
   EXPECT_GT(p.levels[0].comp_cnt, 0u) << stats;
-  const uint64_t base = IntProp("strata.base-level");
+  const uint64_t base = IntProperty("strata.base-level");
   EXPECT_GE(base, 1u);
   EXPECT_LE(base, 5u);
   uint64_t v1 = 0, v2 = 0;
@@ -446,13 +406,13 @@ TEST_F(DBCompactionTest, StatsAndPropertiesAreSane) {
   CompactRangeOptions force;
   force.bottommost_level_compaction = BottommostLevelCompaction::kForce;
   ASSERT_OK(db_->CompactRange(force, nullptr, nullptr));
-  const uint64_t est = IntProp("strata.estimate-num-keys");
+  const uint64_t est = IntProperty("strata.estimate-num-keys");
   EXPECT_EQ(model.size(), est);
   uint64_t bytes = 0;
   for (const std::string& f : SstFiles()) bytes += FileSize(f);
-  EXPECT_EQ(bytes, IntProp("strata.total-sst-files-size"));
-  EXPECT_EQ(0u, IntProp("strata.num-immutable-mem-table"));
-  EXPECT_EQ(0u, IntProp("strata.background-errors"));
+  EXPECT_EQ(bytes, IntProperty("strata.total-sst-files-size"));
+  EXPECT_EQ(0u, IntProperty("strata.num-immutable-mem-table"));
+  EXPECT_EQ(0u, IntProperty("strata.background-errors"));
   CheckAll(model);
 }
 
@@ -506,7 +466,7 @@ TEST_F(DBCompactionTest, DynamicBaseLevelNeverSkipsNonEmptyLevels) {
   }
   EXPECT_EQ(0, stale) << "Get returned stale versions (first: " << first_stale
                       << "); static layout " << static_layout << ", now " << FilesPerLevel()
-                      << ", base level " << IntProp("strata.base-level");
+                      << ", base level " << IntProperty("strata.base-level");
 }
 
 }  // namespace

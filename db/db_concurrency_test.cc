@@ -27,6 +27,7 @@
 #include "strata/snapshot.h"
 #include "strata/status.h"
 #include "strata/write_batch.h"
+#include "test_util/db_test_base.h"
 #include "test_util/testutil.h"
 
 namespace strata {
@@ -145,13 +146,12 @@ void CheckScan(Iterator* it, bool forward, const std::string& what, Errors* erro
   if (!it->status().ok()) errors->Add(what + ": iterator status " + it->status().ToString());
 }
 
-class DBConcurrencyTest : public ::testing::Test {
+// Default options (with create_if_missing).
+class DBConcurrencyTest : public DBTestBase {
  protected:
-  DBConcurrencyTest() : tmp_("db_concurrency_test"), dbname_(tmp_.path() + "/db") {
+  DBConcurrencyTest() : DBTestBase("db_concurrency_test") {
+    options_ = Options();
     options_.create_if_missing = true;
-  }
-  ~DBConcurrencyTest() override {
-    if (db_ != nullptr) db_->Close().PermitUncheckedError();
   }
 
   // Everything in the database, by forward scan.
@@ -182,15 +182,10 @@ class DBConcurrencyTest : public ::testing::Test {
     }
     return "";
   }
-
-  test::TempDir tmp_;
-  std::string dbname_;
-  Options options_;
-  std::unique_ptr<DB> db_;
 };
 
 TEST_F(DBConcurrencyTest, WritersAndSnapshotReaders) {
-  ASSERT_OK(DB::Open(options_, dbname_, &db_));
+  Open();
   const uint64_t seed = test::RandomSeed();
   Errors errors;
   std::atomic<int> writers_left{kWriters};
@@ -385,9 +380,7 @@ TEST_F(DBConcurrencyTest, WritersAndSnapshotReaders) {
     ASSERT_OK(db_->Get(ReadOptions(), k, &got));
     ASSERT_EQ(got, v) << k;
   }
-  ASSERT_OK(db_->Close());
-  db_.reset();
-  ASSERT_OK(DB::Open(options_, dbname_, &db_));
+  Reopen();
   EXPECT_EQ(DescribeDiff(Dump(), expected), "") << "after reopen";
   EXPECT_EQ(db_->GetLatestSequenceNumber(), total_count) << "after reopen";
 }
@@ -396,7 +389,7 @@ TEST_F(DBConcurrencyTest, WritersAndSnapshotReaders) {
 // last write, all keys end with a value from one of the writers, and every
 // sequence number is accounted for.
 TEST_F(DBConcurrencyTest, WritersOnSharedKeys) {
-  ASSERT_OK(DB::Open(options_, dbname_, &db_));
+  Open();
   const int kThreads = 4;
   const int kKeys = 20;
   const int kRounds = 400;
@@ -440,9 +433,7 @@ TEST_F(DBConcurrencyTest, WritersOnSharedKeys) {
   };
   check();
   const auto before = Dump();
-  ASSERT_OK(db_->Close());
-  db_.reset();
-  ASSERT_OK(DB::Open(options_, dbname_, &db_));
+  Reopen();
   check();
   EXPECT_EQ(DescribeDiff(Dump(), before), "") << "replay picked a different winner";
 }
@@ -450,7 +441,7 @@ TEST_F(DBConcurrencyTest, WritersOnSharedKeys) {
 // Snapshots taken while writers run see a state that later reads through
 // the same snapshot reproduce exactly, even after much more writing.
 TEST_F(DBConcurrencyTest, SnapshotsStayFrozenUnderConcurrentWrites) {
-  ASSERT_OK(DB::Open(options_, dbname_, &db_));
+  Open();
   std::atomic<bool> stop{false};
   Errors errors;
   std::vector<std::thread> writers;

@@ -5,64 +5,67 @@
 // brings writes back with nothing acknowledged lost; Corruption is not
 // resumable; paranoid_checks off leaves compaction errors non-sticky; a
 // MANIFEST write that failed after CURRENT was switched never costs the
-// database its MANIFEST.
-#include <chrono>
+// database its MANIFEST. What the automatic recovery thread does is watched
+// through sync points (util/sync_point.h), never by sleeping first.
+#include <atomic>
 #include <map>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "env/fault_injection_fs.h"
 #include "strata/db.h"
 #include "strata/env.h"
 #include "strata/iterator.h"
 #include "strata/options.h"
-#include "test_util/testutil.h"
+#include "test_util/db_test_base.h"
+#include "util/sync_point.h"
 
 namespace strata {
 namespace {
 
 constexpr char kDb[] = "/db";
 
-class DBErrorHandlerTest : public testing::Test {
+// The database lives on an in-memory file system behind fault injection
+// (the scratch directory of DBTestBase stays unused).
+class DBErrorHandlerTest : public DBTestBase {
  protected:
   DBErrorHandlerTest()
-      : base_(NewMemFileSystem()), fault_(std::make_shared<FaultInjectionFileSystem>(base_)) {
+      : DBTestBase("db_error_handler_test"),
+        base_(NewMemFileSystem()),
+        fault_(std::make_shared<FaultInjectionFileSystem>(base_)) {
     env_ = std::make_unique<Env>(fault_, SystemClock::Default());
+    dbname_ = kDb;
+    options_ = Options();
     options_.env = env_.get();
     options_.create_if_missing = true;
     options_.write_buffer_size = 1 << 20;
     options_.bgerror_resume_retry_interval = 10000;  // 10 ms
   }
   ~DBErrorHandlerTest() override {
+    // The callbacks use this fixture's members and the database uses env_:
+    // both go before the members do.
+    SyncPoint::GetInstance()->DisableProcessing();
+    SyncPoint::GetInstance()->ClearAllCallBacks();
     fault_->ClearFault();
     fault_->SetNoSpace(false);
     db_.reset();
     env_->WaitForJobsAndJoinAllThreads();
   }
 
-  void Open() { ASSERT_OK(DB::Open(options_, kDb, &db_)); }
+  // Clears every fault, closes (whatever Close says) and opens again.
   void Reopen() {
     fault_->ClearFault();
     fault_->SetNoSpace(false);
-    if (db_ != nullptr) db_->Close().PermitUncheckedError();
-    db_.reset();
-    Open();
+    ASSERT_OK(TryReopen(options_));
   }
 
+  // A Put that, when acknowledged, enters the model.
   Status Put(const std::string& k, const std::string& v, bool sync = false) {
     WriteOptions wo;
     wo.sync = sync;
-    Status s = db_->Put(wo, k, v);
+    Status s = DBTestBase::Put(k, v, wo);
     if (s.ok()) model_[k] = v;
     return s;
-  }
-  std::string Get(const std::string& k) {
-    std::string v;
-    Status s = db_->Get(ReadOptions(), k, &v);
-    if (s.IsNotFound()) return "NOT_FOUND";
-    if (!s.ok()) return "ERROR: " + s.ToString();
-    return v;
   }
   uint64_t BgErrors() {
     uint64_t n = 0;
@@ -98,21 +101,48 @@ class DBErrorHandlerTest : public testing::Test {
     spec.error = error;
     return spec;
   }
-  // Polls until a write succeeds (the automatic recovery finished) or ~20 s.
-  bool WaitForWritesBack() {
-    for (int i = 0; i < 2000; ++i) {
-      if (Put("probe", "p").ok()) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return false;
+  // Watches the automatic recovery from here on: the threads started, each
+  // attempt's outcome, the end of the loop. Call before the error.
+  void WatchRecovery() {
+    SyncPoint* sp = SyncPoint::GetInstance();
+    sp->SetCallBack("DBImpl::RecordBackgroundError:StartAutoRecovery",
+                    [this](void*) { ++recovery_threads_; });
+    sp->SetCallBack("DBImpl::AutoRecoveryLoop:BeforeWait", [this](void*) { waiting_.Set(); });
+    sp->SetCallBack("DBImpl::AutoRecoveryLoop:AfterAttempt", [this](void* arg) {
+      const Status& s = *static_cast<const Status*>(arg);
+      if (s.ok()) {
+        resumed_.Set();
+      } else {
+        if (!s.IsNoSpace()) ++failed_otherwise_;
+        ++failed_;
+        failed_attempt_.Set();
+      }
+    });
+    sp->SetCallBack("DBImpl::AutoRecoveryLoop:End", [this](void* arg) {
+      loop_attempts_ = *static_cast<const int*>(arg);
+      loop_ended_.Set();
+    });
+    sp->EnableProcessing();
+  }
+
+  // Waits for the automatic recovery to succeed, then checks that writes
+  // are accepted again (a write that enters the model as "probe").
+  void ExpectAutomaticResume() {
+    ASSERT_TRUE(resumed_.WaitFor()) << "the automatic recovery never succeeded";
+    ASSERT_OK(Put("probe", "p"));
   }
 
   std::shared_ptr<FileSystem> base_;
   std::shared_ptr<FaultInjectionFileSystem> fault_;
   std::unique_ptr<Env> env_;
-  Options options_;
-  std::unique_ptr<DB> db_;
   std::map<std::string, std::string> model_;
+
+  // What WatchRecovery saw.
+  std::atomic<int> recovery_threads_{0};
+  std::atomic<int> failed_{0};
+  std::atomic<int> failed_otherwise_{0};  // not for lack of space
+  std::atomic<int> loop_attempts_{-1};
+  test::Event waiting_, resumed_, failed_attempt_, loop_ended_;
 };
 
 TEST_F(DBErrorHandlerTest, WalAppendFailureStopsWritesUntilResume) {
@@ -183,6 +213,7 @@ TEST_F(DBErrorHandlerTest, NoSpaceForNewWalResumesByItself) {
   options_.write_buffer_size = 64 << 10;
   Open();
   FillAndFlush(0, 10);
+  WatchRecovery();
   // A directory fsync after the new WAL's creation fails for lack of space
   // while the writes fill the memtable: the write that switches fails.
   fault_->InjectFault(Spec(FaultOp::kDirFsync, nullptr, 0, /*sticky=*/false, FaultError::kNoSpace));
@@ -192,8 +223,8 @@ TEST_F(DBErrorHandlerTest, NoSpaceForNewWalResumesByItself) {
   ASSERT_TRUE(s.IsNoSpace()) << s.ToString();
   ASSERT_GE(BgErrors(), 1u);
   fault_->ClearFault();
-  ASSERT_TRUE(WaitForWritesBack());
-  model_["probe"] = "p";
+  ExpectAutomaticResume();
+  EXPECT_EQ(1, recovery_threads_.load());
   CheckModel();
   Reopen();
   CheckModel();
@@ -345,17 +376,25 @@ TEST_F(DBErrorHandlerTest, CorruptionIsNotResumable) {
 TEST_F(DBErrorHandlerTest, NoSpaceResumesByItselfWhenSpaceReturns) {
   Open();
   FillAndFlush(0, 50);
+  WatchRecovery();
   fault_->SetNoSpace(true);
   Status s = Put("full", "1");
   ASSERT_TRUE(s.IsNoSpace()) << s.ToString();
-  // Still full: the automatic recovery's attempts fail and writes stay off.
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(1, recovery_threads_.load());
+  // Still full: an automatic attempt runs, fails for lack of space, and
+  // writes stay off.
+  ASSERT_TRUE(failed_attempt_.WaitFor());
+  EXPECT_EQ(0, failed_otherwise_.load());
+  EXPECT_FALSE(resumed_.IsSet());
   ASSERT_TRUE(Put("still", "1").IsNoSpace());
   CheckModel();
   fault_->SetNoSpace(false);
-  ASSERT_TRUE(WaitForWritesBack());
-  model_["probe"] = "p";
+  ExpectAutomaticResume();
   ASSERT_OK(Put("after", "1"));
+  // The loop ends after its one successful attempt.
+  ASSERT_TRUE(loop_ended_.WaitFor());
+  EXPECT_EQ(failed_.load() + 1, loop_attempts_.load());
+  EXPECT_EQ(0, failed_otherwise_.load());
   CheckModel();
   Reopen();
   CheckModel();
@@ -363,14 +402,14 @@ TEST_F(DBErrorHandlerTest, NoSpaceResumesByItselfWhenSpaceReturns) {
 
 TEST_F(DBErrorHandlerTest, NoSpaceDuringFlushResumesByItself) {
   Open();
+  WatchRecovery();
   for (int i = 0; i < 100; ++i) ASSERT_OK(Put("key" + std::to_string(i), "v"));
   fault_->InjectFault(Spec(FaultOp::kAppend, ".sst", 0, /*sticky=*/true, FaultError::kNoSpace));
   Status s = db_->Flush(FlushOptions());
   ASSERT_TRUE(s.IsNoSpace()) << s.ToString();
   ASSERT_TRUE(Put("x", "y").IsNoSpace());
   fault_->ClearFault();
-  ASSERT_TRUE(WaitForWritesBack());
-  model_["probe"] = "p";
+  ExpectAutomaticResume();
   std::string files;
   ASSERT_TRUE(db_->GetProperty("rocksdb.num-files-at-level0", &files));
   ASSERT_EQ("1", files);
@@ -381,26 +420,39 @@ TEST_F(DBErrorHandlerTest, NoSpaceDuringFlushResumesByItself) {
 TEST_F(DBErrorHandlerTest, NoAutomaticResumeWhenTurnedOff) {
   options_.max_bgerror_resume_count = 0;
   Open();
+  WatchRecovery();
   fault_->SetNoSpace(true);
   ASSERT_TRUE(Put("a", "1").IsNoSpace());
+  // The failed write recorded the error and decided, under the DB mutex
+  // before it returned, whether to start a recovery thread: it did not.
+  EXPECT_EQ(0, recovery_threads_.load());
   fault_->SetNoSpace(false);
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // So nothing lifts the error but Resume.
   ASSERT_TRUE(Put("b", "1").IsNoSpace());
   ASSERT_OK(db_->Resume());
   ASSERT_OK(Put("b", "1"));
   CheckModel();
 }
 
+// The recovery thread waits a day between attempts: Close returns only
+// because it cuts that wait short (were it not, the test would hang until
+// CTest's timeout fails it).
 TEST_F(DBErrorHandlerTest, CloseWhileAutomaticRecoveryWaits) {
-  options_.bgerror_resume_retry_interval = 60ull * 1000 * 1000;  // a minute
+  options_.bgerror_resume_retry_interval = 24ull * 3600 * 1000 * 1000;
   Open();
   ASSERT_OK(Put("a", "1"));
+  WatchRecovery();
   fault_->SetNoSpace(true);
   ASSERT_TRUE(Put("b", "1").IsNoSpace());
-  const auto start = std::chrono::steady_clock::now();
+  // The thread passes its point holding the DB mutex and keeps it until it
+  // waits: Close, which needs the mutex, meets it waiting.
+  ASSERT_TRUE(waiting_.WaitFor());
   ASSERT_OK(db_->Close());
-  // Close cut the recovery thread's minute-long wait short.
-  ASSERT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
+  // Close joined the thread: its loop ended, without an attempt.
+  ASSERT_TRUE(loop_ended_.IsSet());
+  EXPECT_EQ(0, loop_attempts_.load());
+  EXPECT_EQ(0, failed_.load());
+  EXPECT_FALSE(resumed_.IsSet());
   fault_->SetNoSpace(false);
   db_.reset();
   Open();

@@ -13,6 +13,7 @@
 #include "db/filename.h"
 #include "db/level_iterator.h"
 #include "table/merging_iterator.h"
+#include "util/sync_point.h"
 
 namespace strata {
 
@@ -300,6 +301,7 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
           picker->CompactRange(cfd->current(), level, output_level, begin, end, &conflict);
       if (c == nullptr && !conflict) break;  // nothing (left) in range at this level
       if (c == nullptr) {
+        TEST_SYNC_POINT_CALLBACK("DBImpl::CompactRange:BeforeWaitForConflict", &mu_);
         bg_cv_.TimedWaitMicros(10000);  // wait for the background job holding the files
         continue;
       }

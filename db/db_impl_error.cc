@@ -14,6 +14,7 @@
 
 #include "db/db_impl.h"
 #include "db/filename.h"
+#include "util/sync_point.h"
 
 namespace strata {
 
@@ -49,6 +50,7 @@ void DBImpl::RecordBackgroundError(const Status& s, BgErrorReason reason) {
     // A finished earlier thread is joined first (it has left the loop and
     // only returns; it needs no lock to do so).
     if (recovery_thread_.joinable()) recovery_thread_.join();
+    TEST_SYNC_POINT("DBImpl::RecordBackgroundError:StartAutoRecovery");
     auto_recovery_running_ = true;
     recovery_thread_ = std::thread([this]() { AutoRecoveryLoop(); });
   }
@@ -160,6 +162,7 @@ void DBImpl::AutoRecoveryLoop() {
   while (!shutting_down_.load(std::memory_order_acquire) && !bg_error_.ok() &&
          !bg_error_unrecoverable_ && attempts < options_.max_bgerror_resume_count) {
     // Waits the interval (Close cuts it short: it signals bg_cv_).
+    TEST_SYNC_POINT("DBImpl::AutoRecoveryLoop:BeforeWait");
     const uint64_t deadline = clock_->NowMicros() + interval;
     while (!shutting_down_.load(std::memory_order_acquire)) {
       const uint64_t now = clock_->NowMicros();
@@ -169,11 +172,13 @@ void DBImpl::AutoRecoveryLoop() {
     if (shutting_down_.load(std::memory_order_acquire) || bg_error_.ok()) break;
     ++attempts;
     Status s = ResumeImpl();
+    TEST_SYNC_POINT_CALLBACK("DBImpl::AutoRecoveryLoop:AfterAttempt", &s);
     if (s.ok()) {
       Log(info_log_.get(), "automatic resume succeeded after %d attempt(s)", attempts);
       break;
     }
   }
+  TEST_SYNC_POINT_CALLBACK("DBImpl::AutoRecoveryLoop:End", &attempts);
   auto_recovery_running_ = false;
   bg_cv_.SignalAll();
 }

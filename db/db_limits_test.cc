@@ -30,6 +30,7 @@
 #include "strata/options.h"
 #include "strata/table.h"
 #include "strata/write_batch.h"
+#include "test_util/db_test_base.h"
 #include "test_util/testutil.h"
 
 namespace strata {
@@ -182,9 +183,11 @@ class ReadOnlyDirFileSystem final : public FileSystem {
   int denials_ = 0;  // only the test thread opens (the DB fails before it runs jobs)
 };
 
-class DBLimitsTest : public testing::Test {
+// Each test names its options: Open(o) closes first; Put records the
+// model Verify checks (these differ from DBTestBase's on purpose).
+class DBLimitsTest : public DBTestBase {
  protected:
-  DBLimitsTest() : path_(dir_.path() + "/db") {}
+  DBLimitsTest() : DBTestBase("db_limits") {}
   ~DBLimitsTest() override { Close(); }
 
   Options BaseOptions() const {
@@ -196,15 +199,9 @@ class DBLimitsTest : public testing::Test {
 
   Status TryOpen(const Options& o) {
     Close();
-    return DB::Open(o, path_, &db_);
+    return DB::Open(o, dbname_, &db_);
   }
   void Open(const Options& o) { ASSERT_OK(TryOpen(o)); }
-  void Close() {
-    if (db_ != nullptr) {
-      EXPECT_OK(db_->Close());
-      db_.reset();
-    }
-  }
   void Flush() { ASSERT_OK(db_->Flush(FlushOptions())); }
   void Compact() { ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr)); }
 
@@ -245,9 +242,6 @@ class DBLimitsTest : public testing::Test {
     ASSERT_NO_FATAL_FAILURE(Verify(where + ", after reopen"));
   }
 
-  test::TempDir dir_{"db_limits"};
-  const std::string path_;
-  std::unique_ptr<DB> db_;
   Model model_;
 };
 
@@ -493,7 +487,7 @@ TEST_F(DBLimitsTest, ComparatorNameMustMatchTheManifest) {
   Close();
   const std::string bytewise = BytewiseComparator()->Name();
   const std::string reversed = ReverseBytewiseComparator()->Name();
-  const auto files = DataFiles(path_);
+  const auto files = DataFiles(dbname_);
 
   auto open_families = [&](const Comparator* def, const Comparator* rev,
                            std::vector<ColumnFamilyHandle*>* handles) {
@@ -501,7 +495,7 @@ TEST_F(DBLimitsTest, ComparatorNameMustMatchTheManifest) {
     d.comparator = def;
     r.comparator = rev;
     return DB::Open(
-        DBOptions(o), path_,
+        DBOptions(o), dbname_,
         {ColumnFamilyDescriptor(kDefaultColumnFamilyName, d), ColumnFamilyDescriptor("rev", r)},
         handles, &db_);
   };
@@ -522,7 +516,7 @@ TEST_F(DBLimitsTest, ComparatorNameMustMatchTheManifest) {
     EXPECT_TRUE(Contains(s, bytewise) && Contains(s, reversed)) << s.ToString();
     EXPECT_EQ(db_, nullptr);
   }
-  EXPECT_EQ(files, DataFiles(path_)) << "a rejected open changed the DB's files";
+  EXPECT_EQ(files, DataFiles(dbname_)) << "a rejected open changed the DB's files";
   ASSERT_OK(open_families(BytewiseComparator(), ReverseBytewiseComparator(), &handles));
   ASSERT_EQ(2u, handles.size());
   std::string v;
@@ -562,7 +556,7 @@ TEST_F(DBLimitsTest, OptionsRejectedByName) {
       {"comparator", [](Options* o) { o->comparator = nullptr; }},
       {"env", [](Options* o) { o->env = nullptr; }},
   };
-  const auto before = DirContents(path_);
+  const auto before = DirContents(dbname_);
   for (const Case& c : cases) {
     SCOPED_TRACE(c.option);
     Options o = good;
@@ -577,7 +571,7 @@ TEST_F(DBLimitsTest, OptionsRejectedByName) {
       std::vector<ColumnFamilyHandle*> handles;
       DBOptions dbo(good);
       dbo.create_missing_column_families = true;
-      s = DB::Open(dbo, path_,
+      s = DB::Open(dbo, dbname_,
                    {ColumnFamilyDescriptor(kDefaultColumnFamilyName, good),
                     ColumnFamilyDescriptor("named", named)},
                    &handles, &db_);
@@ -588,7 +582,7 @@ TEST_F(DBLimitsTest, OptionsRejectedByName) {
     }
   }
   // Rejected before the directory was touched (not even the info LOG).
-  EXPECT_EQ(before, DirContents(path_));
+  EXPECT_EQ(before, DirContents(dbname_));
   ASSERT_NO_FATAL_FAILURE(VerifyStillWorks(good, "rejected options"));
 }
 
@@ -669,7 +663,7 @@ TEST_F(DBLimitsTest, OptionsSanitizedOrAccepted) {
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     Close();
-    ASSERT_OK(DestroyDB(path_, BaseOptions()));
+    ASSERT_OK(DestroyDB(dbname_, BaseOptions()));
     model_.clear();
     Options o = BaseOptions();
     o.write_buffer_size = 32 << 10;
@@ -679,7 +673,7 @@ TEST_F(DBLimitsTest, OptionsSanitizedOrAccepted) {
     Status s = TryOpen(o);
     ASSERT_TRUE(s.ok()) << s.ToString();
     for (const auto& [name, value] : c.written) {
-      EXPECT_EQ(value, OptionInFile(path_, name)) << name;
+      EXPECT_EQ(value, OptionInFile(dbname_, name)) << name;
     }
     // Enough for several flushes and compactions. With the smallest write
     // buffer every write or two fills a memtable: fewer writes there.
@@ -698,18 +692,18 @@ TEST_F(DBLimitsTest, OptionsSanitizedOrAccepted) {
 // ---- the DB path ----
 
 TEST_F(DBLimitsTest, PathIsARegularFile) {
-  test::WriteFileOrDie(path_, "not a database");
+  test::WriteFileOrDie(dbname_, "not a database");
   const Status s = TryOpen(BaseOptions());
   EXPECT_TRUE(s.IsIOError() || s.IsInvalidArgument()) << s.ToString();
-  EXPECT_TRUE(Contains(s, path_)) << s.ToString();
-  EXPECT_EQ("not a database", test::ReadFileOrDie(path_));
-  EXPECT_TRUE(fs::is_regular_file(path_));
-  EXPECT_EQ(1, std::distance(fs::directory_iterator(dir_.path()), fs::directory_iterator()));
+  EXPECT_TRUE(Contains(s, dbname_)) << s.ToString();
+  EXPECT_EQ("not a database", test::ReadFileOrDie(dbname_));
+  EXPECT_TRUE(fs::is_regular_file(dbname_));
+  EXPECT_EQ(1, std::distance(fs::directory_iterator(tmp_.path()), fs::directory_iterator()));
 }
 
 TEST_F(DBLimitsTest, ParentDirectoryMissing) {
   // Like RocksDB: create_if_missing makes the last path component only.
-  const std::string parent = dir_.path() + "/missing";
+  const std::string parent = tmp_.path() + "/missing";
   const std::string path = parent + "/db";
   std::unique_ptr<DB> db;
   const Status s = DB::Open(BaseOptions(), path, &db);
@@ -725,24 +719,24 @@ TEST_F(DBLimitsTest, CreateIfMissingAndErrorIfExists) {
   Status s = TryOpen(o);
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_TRUE(Contains(s, "does not exist")) << s.ToString();
-  EXPECT_TRUE(Contains(s, path_)) << s.ToString();
-  EXPECT_FALSE(fs::exists(path_)) << "a failed open created the directory";
+  EXPECT_TRUE(Contains(s, dbname_)) << s.ToString();
+  EXPECT_FALSE(fs::exists(dbname_)) << "a failed open created the directory";
   // An empty directory is not a database either.
-  fs::create_directory(path_);
+  fs::create_directory(dbname_);
   s = TryOpen(o);
   EXPECT_TRUE(s.IsInvalidArgument() && Contains(s, "does not exist")) << s.ToString();
-  EXPECT_TRUE(fs::is_empty(path_));
+  EXPECT_TRUE(fs::is_empty(dbname_));
 
   Open(BaseOptions());
   Put("a", "1");
   Close();
-  const auto files = DirContents(path_);
+  const auto files = DirContents(dbname_);
   o = BaseOptions();
   o.error_if_exists = true;
   s = TryOpen(o);
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_TRUE(Contains(s, "exists")) << s.ToString();
-  EXPECT_EQ(files, DirContents(path_));
+  EXPECT_EQ(files, DirContents(dbname_));
   ASSERT_NO_FATAL_FAILURE(VerifyStillWorks(BaseOptions(), "error_if_exists"));
 }
 
@@ -758,9 +752,9 @@ TEST_F(DBLimitsTest, ReadOnlyDirectoryThroughAFileSystemWrapper) {
   Open(keep);  // reopen: recovery flushes the WAL; then a new WAL
   Put("c", "3");
   Close();
-  const auto before = DirContents(path_);
+  const auto before = DirContents(dbname_);
 
-  auto ro = std::make_shared<ReadOnlyDirFileSystem>(FileSystem::Default(), path_);
+  auto ro = std::make_shared<ReadOnlyDirFileSystem>(FileSystem::Default(), dbname_);
   Env env(ro, SystemClock::Default());
   for (const bool own_logger : {false, true}) {
     SCOPED_TRACE(own_logger ? "info_log given" : "info LOG in the directory");
@@ -771,11 +765,11 @@ TEST_F(DBLimitsTest, ReadOnlyDirectoryThroughAFileSystemWrapper) {
     const Status s = TryOpen(o);
     printf("open on a read-only file system: %s\n", s.ToString().c_str());
     EXPECT_TRUE(s.IsIOError()) << s.ToString();
-    EXPECT_TRUE(Contains(s, path_ + "/")) << "names no file: " << s.ToString();
+    EXPECT_TRUE(Contains(s, dbname_ + "/")) << "names no file: " << s.ToString();
     EXPECT_TRUE(Contains(s, "Permission denied")) << s.ToString();
     EXPECT_GT(ro->denials(), denials);
     EXPECT_EQ(db_, nullptr);
-    EXPECT_EQ(before, DirContents(path_)) << "a failed open changed the directory";
+    EXPECT_EQ(before, DirContents(dbname_)) << "a failed open changed the directory";
   }
   ASSERT_NO_FATAL_FAILURE(VerifyStillWorks(BaseOptions(), "read-only directory"));
 }
@@ -790,10 +784,10 @@ TEST_F(DBLimitsTest, ReadOnlyDirectoryWithWritableFilesKeepsTheLog) {
   Flush();
   Put("b", "2");
   Close();
-  const auto before = DirContents(path_);
+  const auto before = DirContents(dbname_);
   ASSERT_GT(before.count("LOG"), 0u);
   ASSERT_FALSE(before.at("LOG").empty());
-  auto ro = std::make_shared<ReadOnlyDirFileSystem>(FileSystem::Default(), path_,
+  auto ro = std::make_shared<ReadOnlyDirFileSystem>(FileSystem::Default(), dbname_,
                                                     /*files_writable=*/true);
   Env env(ro, SystemClock::Default());
   Options o = BaseOptions();
@@ -801,9 +795,9 @@ TEST_F(DBLimitsTest, ReadOnlyDirectoryWithWritableFilesKeepsTheLog) {
   const Status s = TryOpen(o);
   printf("open in a directory that refuses new entries: %s\n", s.ToString().c_str());
   EXPECT_TRUE(s.IsIOError()) << s.ToString();
-  EXPECT_TRUE(Contains(s, path_ + "/")) << "names no file: " << s.ToString();
+  EXPECT_TRUE(Contains(s, dbname_ + "/")) << "names no file: " << s.ToString();
   EXPECT_EQ(db_, nullptr);
-  EXPECT_EQ(before, DirContents(path_)) << "a failed open changed the directory (the LOG?)";
+  EXPECT_EQ(before, DirContents(dbname_)) << "a failed open changed the directory (the LOG?)";
   ASSERT_NO_FATAL_FAILURE(VerifyStillWorks(BaseOptions(), "directory refusing new entries"));
 }
 
@@ -813,26 +807,26 @@ TEST_F(DBLimitsTest, ReadOnlyDirectoryByChmod) {
   Flush();
   Put("b", "2");
   Close();
-  ASSERT_EQ(0, chmod(path_.c_str(), 0555));
-  const std::string probe = path_ + "/probe";
+  ASSERT_EQ(0, chmod(dbname_.c_str(), 0555));
+  const std::string probe = dbname_ + "/probe";
   const int fd = open(probe.c_str(), O_CREAT | O_WRONLY, 0644);
   if (fd >= 0) {
     close(fd);
     unlink(probe.c_str());
-    chmod(path_.c_str(), 0755);
+    chmod(dbname_.c_str(), 0755);
     GTEST_SKIP() << "chmod 0555 does not stop writes here (running as root?); "
                     "ReadOnlyDirectoryThroughAFileSystemWrapper covers the case";
   }
-  const auto before = DirContents(path_);
+  const auto before = DirContents(dbname_);
   const Status s = TryOpen(BaseOptions());
-  ASSERT_EQ(0, chmod(path_.c_str(), 0755));
+  ASSERT_EQ(0, chmod(dbname_.c_str(), 0755));
   printf("open in a 0555 directory: %s\n", s.ToString().c_str());
   EXPECT_TRUE(s.IsIOError()) << s.ToString();
-  EXPECT_TRUE(Contains(s, path_ + "/")) << s.ToString();
+  EXPECT_TRUE(Contains(s, dbname_ + "/")) << s.ToString();
   EXPECT_EQ(db_, nullptr);
   // Existing files stay writable in a 0555 directory, but the open fails
   // before it writes any (the LOG is not rotated, so not truncated either).
-  EXPECT_EQ(before, DirContents(path_));
+  EXPECT_EQ(before, DirContents(dbname_));
   ASSERT_NO_FATAL_FAILURE(VerifyStillWorks(BaseOptions(), "chmod 0555"));
 }
 
@@ -911,7 +905,7 @@ TEST_F(DBLimitsTest, SmallMaxOpenFilesEvictsTableReaders) {
     ASSERT_OK(it->status());
     EXPECT_EQ(m, model_.rend());
   }
-  int table_fds = CountTableFds(path_);
+  int table_fds = CountTableFds(dbname_);
   EXPECT_LE(table_fds, 20) << "the table cache holds more readers than its bound";
   printf("table files: %llu; open table descriptors: %d\n", static_cast<unsigned long long>(files),
          table_fds);
@@ -930,7 +924,7 @@ TEST_F(DBLimitsTest, SmallMaxOpenFilesBoundsAllFamiliesTogether) {
   {
     std::vector<ColumnFamilyHandle*> h;
     std::unique_ptr<DB> db;
-    ASSERT_OK(DB::Open(o, path_, descs, &h, &db));
+    ASSERT_OK(DB::Open(o, dbname_, descs, &h, &db));
     for (ColumnFamilyHandle* cf : h) {
       ASSERT_NO_FATAL_FAILURE(FillManyTables(db.get(), &models[cf->GetName()], cf));
     }
@@ -939,7 +933,7 @@ TEST_F(DBLimitsTest, SmallMaxOpenFilesBoundsAllFamiliesTogether) {
   }
   std::vector<ColumnFamilyHandle*> h;
   std::unique_ptr<DB> db;
-  ASSERT_OK(DB::Open(o, path_, descs, &h, &db));
+  ASSERT_OK(DB::Open(o, dbname_, descs, &h, &db));
   for (ColumnFamilyHandle* cf : h) {
     const Model& model = models[cf->GetName()];
     for (const auto& [k, v] : model) {
@@ -957,7 +951,7 @@ TEST_F(DBLimitsTest, SmallMaxOpenFilesBoundsAllFamiliesTogether) {
     ASSERT_OK(it->status());
     ASSERT_EQ(m, model.end());
   }
-  const int table_fds = CountTableFds(path_);
+  const int table_fds = CountTableFds(dbname_);
   EXPECT_LE(table_fds, 20) << "the families' table caches hold more readers than the DB's bound";
   printf("open table descriptors after reading three families: %d\n", table_fds);
   for (ColumnFamilyHandle* cf : h) ASSERT_OK(db->DestroyColumnFamilyHandle(cf));
@@ -1026,7 +1020,7 @@ TEST_F(DBLimitsTest, OutOfFileDescriptorsInAChild) {
   EXPECT_GE(TotalTableFiles(db_.get()), 80u);
   Put("in the memtable", "m");
   Close();
-  const std::string path = path_;
+  const std::string path = dbname_;
   const Model model = model_;
 
   const std::string result = RunInChild([&]() -> std::string {
@@ -1105,16 +1099,16 @@ TEST_F(DBLimitsTest, OutOfFileDescriptorsInAChild) {
 TEST_F(DBLimitsTest, SecondOpenInTheSameProcessFailsOnTheLock) {
   Open(BaseOptions());
   Put("a", "1");
-  const auto files = DirContents(path_);
+  const auto files = DirContents(dbname_);
   std::unique_ptr<DB> second;
-  const Status s = DB::Open(BaseOptions(), path_, &second);
+  const Status s = DB::Open(BaseOptions(), dbname_, &second);
   EXPECT_TRUE(s.IsIOError()) << s.ToString();
   EXPECT_TRUE(Contains(s, "LOCK")) << s.ToString();
   EXPECT_EQ(second, nullptr);
   // Nothing of the running instance was touched (its info LOG included).
-  EXPECT_EQ(files.size(), DirContents(path_).size());
-  EXPECT_FALSE(fs::exists(path_ + "/LOG.old")) << "the second open rotated the LOG";
-  for (const auto& e : fs::directory_iterator(path_)) {
+  EXPECT_EQ(files.size(), DirContents(dbname_).size());
+  EXPECT_FALSE(fs::exists(dbname_ + "/LOG.old")) << "the second open rotated the LOG";
+  for (const auto& e : fs::directory_iterator(dbname_)) {
     EXPECT_NE(0u, e.path().filename().string().rfind("LOG.old", 0))
         << "the second open rotated the LOG: " << e.path();
   }
@@ -1124,7 +1118,7 @@ TEST_F(DBLimitsTest, SecondOpenInTheSameProcessFailsOnTheLock) {
 TEST_F(DBLimitsTest, SecondOpenInAnotherProcessFailsOnTheLock) {
   Open(BaseOptions());
   Put("a", "1");
-  const std::string path = path_;
+  const std::string path = dbname_;
   // exec a fresh copy of this binary: nothing of this process's lock
   // bookkeeping is inherited, only the fcntl lock on the file counts.
   const std::string result = RunInChild([&]() -> std::string {
@@ -1190,7 +1184,7 @@ TEST_F(DBLimitsTest, CallsAfterClose) {
   EXPECT_OK(db_->DestroyColumnFamilyHandle(cf));
   db_.reset();  // the destructor after Close
   std::vector<ColumnFamilyHandle*> handles;
-  ASSERT_OK(DB::Open(DBOptions(o), path_,
+  ASSERT_OK(DB::Open(DBOptions(o), dbname_,
                      {ColumnFamilyDescriptor(kDefaultColumnFamilyName, o),
                       ColumnFamilyDescriptor("cf", ColumnFamilyOptions())},
                      &handles, &db_));

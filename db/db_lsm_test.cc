@@ -39,14 +39,8 @@
 #include "strata/status.h"
 #include "strata/table.h"
 #include "strata/write_batch.h"
+#include "test_util/db_test_base.h"
 #include "test_util/testutil.h"
-
-// ASSERT_OK that also names the parameters, seed and operation.
-#define ASSERT_OK_AT(expr)                                                       \
-  do {                                                                           \
-    const ::strata::Status _st = (expr);                                         \
-    ASSERT_TRUE(_st.ok()) << Where() << ": " << #expr << ": " << _st.ToString(); \
-  } while (0)
 
 namespace strata {
 namespace {
@@ -124,13 +118,12 @@ void CheckScan(DB* db, const Model& model, const Snapshot* snap, const std::stri
 // ---------------------------------------------------------------------------
 // (a) randomized against a model
 
-class DBLsmRandomizedTest : public ::testing::TestWithParam<LsmParams> {
+class DBLsmRandomizedTest : public DBTestBase, public ::testing::WithParamInterface<LsmParams> {
  protected:
-  DBLsmRandomizedTest() : tmp_("db_lsm_test"), dbname_(tmp_.path() + "/db") {}
+  DBLsmRandomizedTest() : DBTestBase("db_lsm_test") {}
   ~DBLsmRandomizedTest() override {
     if (db_ != nullptr) {
       for (auto& s : snaps_) db_->ReleaseSnapshot(s.snap);
-      db_->Close().PermitUncheckedError();
     }
   }
 
@@ -260,9 +253,7 @@ class DBLsmRandomizedTest : public ::testing::TestWithParam<LsmParams> {
       db_->ReleaseSnapshot(s.snap);
     }
     snaps_.clear();
-    ASSERT_OK(db_->Close());
-    db_.reset();
-    ASSERT_OK(DB::Open(options_, dbname_, &db_));
+    DBTestBase::Reopen();
   }
 
   void NoteLevels() {
@@ -276,8 +267,7 @@ class DBLsmRandomizedTest : public ::testing::TestWithParam<LsmParams> {
     seed_ = test::RandomSeed();
     rng_.seed(seed_);
     printf("%s: seed %" PRIu64 "\n", p.name, seed_);
-    options_ = TinyOptions(p);
-    ASSERT_OK(DB::Open(options_, dbname_, &db_));
+    Open(TinyOptions(p));
     Model model;
     uint64_t seq_next = 0;  // sequential "q" keys (trivial moves)
     uint64_t single_next = 0;
@@ -376,7 +366,7 @@ class DBLsmRandomizedTest : public ::testing::TestWithParam<LsmParams> {
         }
         compactions++;
       } else if (r < 848) {
-        ASSERT_OK_AT(WaitForCompact(db_.get()));
+        ASSERT_OK_AT(WaitForCompact());
       } else if (r < 851) {
         NoteLevels();
         Reopen();
@@ -387,7 +377,7 @@ class DBLsmRandomizedTest : public ::testing::TestWithParam<LsmParams> {
       }
       if (op_ % 50 == 0) NoteLevels();
     }
-    ASSERT_OK_AT(WaitForCompact(db_.get()));
+    ASSERT_OK_AT(WaitForCompact());
     NoteLevels();
     CheckScan(db_.get(), model, nullptr, Where() + " final");
     for (auto& s : snaps_) CheckScan(db_.get(), s.state, s.snap, Where() + " final snapshot");
@@ -405,10 +395,6 @@ class DBLsmRandomizedTest : public ::testing::TestWithParam<LsmParams> {
     EXPECT_TRUE(levels_used_.count(p.num_levels - 1)) << stats;
   }
 
-  test::TempDir tmp_;
-  std::string dbname_;
-  Options options_;
-  std::unique_ptr<DB> db_;
   std::vector<Frozen> snaps_;
   std::set<int> levels_used_;
   uint64_t seed_ = 0;
@@ -599,21 +585,9 @@ TEST(DBLsmConcurrentTest, WritersAndReadersDuringCompaction) {
 // ---------------------------------------------------------------------------
 // (c) deletions and snapshots through compaction
 
-class DBLsmTest : public ::testing::Test {
+class DBLsmTest : public DBTestBase {
  protected:
-  DBLsmTest() : tmp_("db_lsm_test"), dbname_(tmp_.path() + "/db") {}
-  ~DBLsmTest() override {
-    if (db_ != nullptr) db_->Close().PermitUncheckedError();
-  }
-  void Open(const Options& o) {
-    options_ = o;
-    ASSERT_OK(DB::Open(options_, dbname_, &db_));
-  }
-  void Reopen() {
-    ASSERT_OK(db_->Close());
-    db_.reset();
-    ASSERT_OK(DB::Open(options_, dbname_, &db_));
-  }
+  DBLsmTest() : DBTestBase("db_lsm_test") {}
   static std::string Key(int i) {
     char buf[32];
     snprintf(buf, sizeof(buf), "key%06d", i);
@@ -622,16 +596,6 @@ class DBLsmTest : public ::testing::Test {
   static std::string Val(int i, int gen) {
     return "v" + std::to_string(gen) + "-" + std::to_string(i) + std::string(100, 'p');
   }
-  uint64_t IntProp(const std::string& name) {
-    uint64_t v = 0;
-    EXPECT_TRUE(db_->GetIntProperty(name, &v)) << name;
-    return v;
-  }
-
-  test::TempDir tmp_;
-  std::string dbname_;
-  Options options_;
-  std::unique_ptr<DB> db_;
 };
 
 TEST_F(DBLsmTest, DeletedKeysNeverComeBack) {
@@ -662,7 +626,7 @@ TEST_F(DBLsmTest, DeletedKeysNeverComeBack) {
       }
       model.erase(Key(i));
     }
-    ASSERT_OK(WaitForCompact(db_.get()));
+    ASSERT_OK(WaitForCompact());
     CheckScan(db_.get(), model, nullptr, "round " + std::to_string(round));
     if (round % 2 == 1) {
       Reopen();
@@ -688,12 +652,12 @@ TEST_F(DBLsmTest, DeletedKeysNeverComeBack) {
   CompactRangeOptions force;
   force.bottommost_level_compaction = BottommostLevelCompaction::kForce;
   ASSERT_OK(db_->CompactRange(force, nullptr, nullptr));
-  ASSERT_OK(WaitForCompact(db_.get()));
+  ASSERT_OK(WaitForCompact());
   CheckScan(db_.get(), model, nullptr, "all deleted");
   std::string stats;
   ASSERT_TRUE(db_->GetProperty("strata.stats", &stats));
-  EXPECT_EQ(0u, IntProp("strata.total-sst-files-size")) << stats;
-  EXPECT_EQ(0u, IntProp("strata.estimate-num-keys"));
+  EXPECT_EQ(0u, IntProperty("strata.total-sst-files-size")) << stats;
+  EXPECT_EQ(0u, IntProperty("strata.estimate-num-keys"));
   Reopen();
   CheckScan(db_.get(), model, nullptr, "all deleted, reopened");
 }
@@ -731,12 +695,12 @@ TEST_F(DBLsmTest, SnapshotsKeepOldVersionsThroughCompaction) {
   CompactRangeOptions force;
   force.bottommost_level_compaction = BottommostLevelCompaction::kForce;
   ASSERT_OK(db_->CompactRange(force, nullptr, nullptr));
-  ASSERT_OK(WaitForCompact(db_.get()));
+  ASSERT_OK(WaitForCompact());
   EXPECT_GT(FilesAtLevel(db_.get(), 3), 0u);
   CheckScan(db_.get(), m0, s0, "snapshot 0");
   CheckScan(db_.get(), m1, s1, "snapshot 1");
   CheckScan(db_.get(), m2, nullptr, "latest");
-  const uint64_t size_with_snapshots = IntProp("strata.total-sst-files-size");
+  const uint64_t size_with_snapshots = IntProperty("strata.total-sst-files-size");
   db_->ReleaseSnapshot(s0);
   ASSERT_OK(db_->CompactRange(force, nullptr, nullptr));
   CheckScan(db_.get(), m1, s1, "snapshot 1 after releasing 0");
@@ -745,7 +709,7 @@ TEST_F(DBLsmTest, SnapshotsKeepOldVersionsThroughCompaction) {
   ASSERT_OK(db_->CompactRange(force, nullptr, nullptr));
   CheckScan(db_.get(), m2, nullptr, "latest after releasing all");
   // The hidden versions and the tombstones are gone now.
-  EXPECT_LT(IntProp("strata.total-sst-files-size"), size_with_snapshots * 3 / 4);
+  EXPECT_LT(IntProperty("strata.total-sst-files-size"), size_with_snapshots * 3 / 4);
   Reopen();
   CheckScan(db_.get(), m2, nullptr, "reopened");
 }
@@ -769,9 +733,9 @@ TEST_F(DBLsmTest, NewTablesSurviveTheObsoleteFileScan) {
     ASSERT_OK(db_->Put(WriteOptions(), Key(i * 13 % 4000), Val(i, 0)));
     model[Key(i * 13 % 4000)] = Val(i, 0);
   }
-  ASSERT_OK(WaitForCompact(db_.get()));
+  ASSERT_OK(WaitForCompact());
   CheckScan(db_.get(), model, nullptr, "after concurrent flushes and compactions");
-  EXPECT_EQ(0u, IntProp("strata.background-errors"));
+  EXPECT_EQ(0u, IntProperty("strata.background-errors"));
 }
 
 // ---------------------------------------------------------------------------
@@ -798,7 +762,7 @@ TEST_F(DBLsmTest, ReopenWithDataInTablesAndMemtables) {
       if (j == n / 2 && session % 2 == 0) ASSERT_OK(db_->Flush(FlushOptions()));
     }
     // Whatever is still in the memtable (and its WAL) is replayed.
-    EXPECT_GT(IntProp("strata.cur-size-all-mem-tables"), 0u);
+    EXPECT_GT(IntProperty("strata.cur-size-all-mem-tables"), 0u);
     Reopen();
     CheckScan(db_.get(), model, nullptr, "session " + std::to_string(session));
     // Reopening again without writing changes nothing.

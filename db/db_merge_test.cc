@@ -29,6 +29,7 @@
 #include "strata/status.h"
 #include "strata/table_properties.h"
 #include "strata/write_batch.h"
+#include "test_util/db_test_base.h"
 #include "test_util/testutil.h"
 
 namespace strata {
@@ -49,12 +50,9 @@ uint64_t FromU64(const std::string& s) {
   return v;
 }
 
-class DBMergeTest : public ::testing::Test {
+class DBMergeTest : public DBTestBase {
  protected:
-  DBMergeTest() : tmp_("db_merge_test"), dbname_(tmp_.path() + "/db") {}
-  ~DBMergeTest() override {
-    if (db_ != nullptr) db_->Close().PermitUncheckedError();
-  }
+  DBMergeTest() : DBTestBase("db_merge_test") {}
 
   static Options MakeOptions(std::shared_ptr<MergeOperator> op) {
     Options o;
@@ -63,37 +61,10 @@ class DBMergeTest : public ::testing::Test {
     return o;
   }
 
-  void Open(const Options& o) {
-    options_ = o;
-    ASSERT_OK(DB::Open(options_, dbname_, &db_));
-  }
-  void Reopen() {
-    ASSERT_OK(db_->Close());
-    db_.reset();
-    ASSERT_OK(DB::Open(options_, dbname_, &db_));
-  }
-
-  Status Merge(const std::string& k, const std::string& v) {
-    return db_->Merge(WriteOptions(), k, v);
-  }
-  Status Put(const std::string& k, const std::string& v) { return db_->Put(WriteOptions(), k, v); }
-  Status Del(const std::string& k) { return db_->Delete(WriteOptions(), k); }
-  Status Flush() { return db_->Flush(FlushOptions()); }
   Status CompactAll() {
     CompactRangeOptions cro;
     cro.bottommost_level_compaction = BottommostLevelCompaction::kForce;
     return db_->CompactRange(cro, nullptr, nullptr);
-  }
-
-  // The value, "NOT_FOUND", or "ERROR: <status>".
-  std::string Get(const std::string& k, const Snapshot* snap = nullptr) {
-    ReadOptions ro;
-    ro.snapshot = snap;
-    std::string v;
-    Status s = db_->Get(ro, k, &v);
-    if (s.IsNotFound()) return "NOT_FOUND";
-    if (!s.ok()) return "ERROR: " + s.ToString();
-    return v;
   }
 
   // MultiGet of keys, each as Get() spells it.
@@ -184,17 +155,6 @@ class DBMergeTest : public ::testing::Test {
     }
     return sum;
   }
-
-  uint64_t FilesAtLevel(int level) {
-    uint64_t n = 0;
-    EXPECT_TRUE(db_->GetIntProperty("strata.num-files-at-level" + std::to_string(level), &n));
-    return n;
-  }
-
-  test::TempDir tmp_;
-  std::string dbname_;
-  Options options_;
-  std::unique_ptr<DB> db_;
 };
 
 // ---------------------------------------------------------------------------
@@ -239,7 +199,7 @@ TEST_F(DBMergeTest, CompactRangeToBottomFullyMerges) {
   ExpectScan("k=0,1,2,3,4,5,6,7,8 other0=x other1=x other2=x");
   // With no snapshot, a bottom-level compaction leaves no operand behind.
   EXPECT_EQ(0u, SumTableProperty(&TableProperties::num_merge_operands));
-  EXPECT_EQ(0u, FilesAtLevel(0));
+  EXPECT_EQ(0, NumTableFilesAtLevel(0));
   // More operands on top of the merged value.
   ASSERT_OK(Merge("k", "9"));
   EXPECT_EQ("0,1,2,3,4,5,6,7,8,9", Get("k"));
@@ -364,9 +324,9 @@ TEST_F(DBMergeTest, MergeOverPutDeleteNothing) {
     Open(MakeOptions(MergeOperators::CreateStringAppendOperator('+')));
     ASSERT_OK(Put("put", "base"));
     ASSERT_OK(Put("del", "old"));
-    ASSERT_OK(Del("del"));
+    ASSERT_OK(Delete("del"));
     ASSERT_OK(Put("put_del_put", "x"));
-    ASSERT_OK(Del("put_del_put"));
+    ASSERT_OK(Delete("put_del_put"));
     ASSERT_OK(Put("put_del_put", "y"));
     if (mode >= 1) ASSERT_OK(Flush());
     if (mode >= 2) ASSERT_OK(CompactAll());
@@ -389,7 +349,7 @@ TEST_F(DBMergeTest, MergeOverPutDeleteNothing) {
     ExpectScan("del=1+2 none=1+2 put=base+1+2 put_del_put=y+1+2");
     // A Put over operands replaces them; a Delete removes the key.
     ASSERT_OK(Put("put", "new"));
-    ASSERT_OK(Del("none"));
+    ASSERT_OK(Delete("none"));
     if (mode >= 3) ASSERT_OK(CompactAll());
     EXPECT_EQ("new", Get("put"));
     EXPECT_EQ("NOT_FOUND", Get("none"));
@@ -406,11 +366,7 @@ TEST_F(DBMergeTest, PutAndMaxOperators) {
   EXPECT_EQ("two", Get("k"));
   ASSERT_OK(CompactAll());
   EXPECT_EQ("two", Get("k"));
-  ASSERT_OK(db_->Close());
-  db_.reset();
-  ASSERT_OK(DestroyDB(dbname_, options_));
-
-  Open(MakeOptions(MergeOperators::CreateMaxOperator()));
+  DestroyAndReopen(MakeOptions(MergeOperators::CreateMaxOperator()));
   ASSERT_OK(Put("k", "m"));
   ASSERT_OK(Merge("k", "c"));
   ASSERT_OK(Merge("k", "q"));
@@ -571,7 +527,7 @@ class DBMergeIterTest : public DBMergeTest {
       m[key(i)] += ",y";
     }
     for (int i = 0; i < 20; i += 5) {
-      EXPECT_OK(Del(key(i)));
+      EXPECT_OK(Delete(key(i)));
       m.erase(key(i));
     }
     if (layout >= 3) EXPECT_OK(CompactAll());
@@ -681,11 +637,7 @@ TEST_F(DBMergeTest, TablePropertyNamesTheOperator) {
   ASSERT_TRUE(props != nullptr);
   EXPECT_EQ("StringAppendOperator", props->merge_operator_name);
   EXPECT_EQ(1u, props->num_merge_operands);
-  ASSERT_OK(db_->Close());
-  db_.reset();
-  ASSERT_OK(DestroyDB(dbname_, options_));
-
-  Open(MakeOptions(nullptr));
+  DestroyAndReopen(MakeOptions(nullptr));
   ASSERT_OK(Put("p", "v"));
   ASSERT_OK(Flush());
   files = TableFiles();
@@ -868,7 +820,7 @@ TEST_F(DBMergeTest, Repro_CompactRangeDefaultSkipsBottomWithFilter) {
   ASSERT_OK(Put("drop_a", "2"));
   ASSERT_OK(Flush());
   ASSERT_OK(CompactAll());  // two overlapping files: a real compaction
-  ASSERT_EQ(0u, FilesAtLevel(0));
+  ASSERT_EQ(0, NumTableFilesAtLevel(0));
   options_.compaction_filter = &filter;
   Reopen();
   ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
@@ -886,7 +838,7 @@ TEST_F(DBMergeTest, Repro_CompactRangeForceSingleL0FileKeepsOperands) {
   ASSERT_OK(Flush());
   ASSERT_OK(CompactAll());
   EXPECT_EQ("a,b", Get("k"));
-  EXPECT_EQ(0u, FilesAtLevel(0));
+  EXPECT_EQ(0, NumTableFilesAtLevel(0));
   EXPECT_EQ(0u, SumTableProperty(&TableProperties::num_merge_operands));
 }
 

@@ -37,14 +37,8 @@
 #include "strata/status.h"
 #include "strata/table.h"
 #include "strata/write_batch.h"
+#include "test_util/db_test_base.h"
 #include "test_util/testutil.h"
-
-// ASSERT_OK that also names the variant, seed and operation.
-#define ASSERT_OK_AT(expr)                                                       \
-  do {                                                                           \
-    const ::strata::Status _st = (expr);                                         \
-    ASSERT_TRUE(_st.ok()) << Where() << ": " << #expr << ": " << _st.ToString(); \
-  } while (0)
 
 namespace strata {
 namespace {
@@ -75,13 +69,12 @@ uint64_t DecodeU64(const std::string& s) {
   return v;
 }
 
-class DBModelMergeRangeTest : public ::testing::TestWithParam<ModelParams> {
+class DBModelMergeRangeTest : public DBTestBase, public ::testing::WithParamInterface<ModelParams> {
  protected:
-  DBModelMergeRangeTest() : tmp_("db_model_merge_range_test"), dbname_(tmp_.path() + "/db") {}
+  DBModelMergeRangeTest() : DBTestBase("db_model_merge_range_test") {}
   ~DBModelMergeRangeTest() override {
     if (db_ != nullptr) {
       for (auto& s : snaps_) db_->ReleaseSnapshot(s.snap);
-      db_->Close().PermitUncheckedError();
     }
   }
 
@@ -410,9 +403,7 @@ class DBModelMergeRangeTest : public ::testing::TestWithParam<ModelParams> {
 
   void NoteLevels() {
     for (int l = 0; l < options_.num_levels; l++) {
-      uint64_t n = 0;
-      EXPECT_TRUE(db_->GetIntProperty("strata.num-files-at-level" + std::to_string(l), &n));
-      if (n > 0) levels_used_.insert(l);
+      if (NumTableFilesAtLevel(l) > 0) levels_used_.insert(l);
     }
   }
 
@@ -421,7 +412,7 @@ class DBModelMergeRangeTest : public ::testing::TestWithParam<ModelParams> {
     snaps_.clear();
     ASSERT_OK_AT(db_->Close());
     db_.reset();
-    ASSERT_OK_AT(DB::Open(options_, dbname_, &db_));
+    ASSERT_OK_AT(TryOpen());
   }
 
   Options MakeOptions() const {
@@ -543,8 +534,7 @@ class DBModelMergeRangeTest : public ::testing::TestWithParam<ModelParams> {
     seed_ = test::RandomSeed();
     rng_.seed(seed_);
     printf("%s: seed %" PRIu64 "\n", GetParam().name, seed_);
-    options_ = MakeOptions();
-    ASSERT_OK(DB::Open(options_, dbname_, &db_));
+    Open(MakeOptions());
     int flushes = 0, compactions = 0, reopens = 0, waits = 0, batches = 0;
     const int ops = 4000;
     for (op_ = 0; op_ < ops; op_++) {
@@ -658,10 +648,6 @@ class DBModelMergeRangeTest : public ::testing::TestWithParam<ModelParams> {
     EXPECT_GE(levels_used_.size(), 2u) << levels;
   }
 
-  test::TempDir tmp_;
-  std::string dbname_;
-  Options options_;
-  std::unique_ptr<DB> db_;
   Model model_;
   std::vector<bool> sd_put_ = std::vector<bool>(kSdKeys, false);  // SD family: Put now?
   std::vector<bool> sd_done_ = std::vector<bool>(kSdKeys, false);

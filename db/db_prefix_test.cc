@@ -9,14 +9,16 @@
 #include "strata/options.h"
 #include "strata/slice_transform.h"
 #include "strata/table.h"
+#include "test_util/db_test_base.h"
 #include "test_util/testutil.h"
 
 namespace strata {
 namespace {
 
-class DBPrefixTest : public ::testing::TestWithParam<bool> {
+class DBPrefixTest : public DBTestBase, public ::testing::WithParamInterface<bool> {
  protected:
-  DBPrefixTest() : tmp_("db_prefix_test"), dbname_(tmp_.path() + "/db") {
+  DBPrefixTest() : DBTestBase("db_prefix_test") {
+    options_ = Options();
     options_.create_if_missing = true;
     options_.prefix_extractor.reset(NewFixedPrefixTransform(3));
     options_.memtable_prefix_bloom_size_ratio = 0.1;
@@ -26,9 +28,7 @@ class DBPrefixTest : public ::testing::TestWithParam<bool> {
     options_.table_factory = NewBlockBasedTableFactory(t);
     options_.write_buffer_size = 64 << 10;
   }
-  ~DBPrefixTest() override {
-    if (db_ != nullptr) EXPECT_OK(db_->Close());
-  }
+  ~DBPrefixTest() override { Close(); }
 
   // Keys "pNN-MMM": 20 prefixes of 30 keys, prefixes with odd NN absent.
   static std::string Key(int p, int i) {
@@ -92,19 +92,15 @@ class DBPrefixTest : public ::testing::TestWithParam<bool> {
     EXPECT_EQ(n, static_cast<size_t>(std::distance(model_.lower_bound(Key(1, 0)), model_.end())));
   }
 
-  test::TempDir tmp_;
-  std::string dbname_;
-  Options options_;
-  std::unique_ptr<DB> db_;
   std::map<std::string, std::string> model_;
 };
 
 TEST_P(DBPrefixTest, MemtableTablesAndCompaction) {
-  ASSERT_OK(DB::Open(options_, dbname_, &db_));
+  Open();
   Fill();
   CheckGets();
   CheckPrefixWalks();
-  ASSERT_OK(db_->Flush(FlushOptions()));
+  ASSERT_OK(Flush());
   CheckGets();
   CheckPrefixWalks();
   ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
@@ -112,10 +108,8 @@ TEST_P(DBPrefixTest, MemtableTablesAndCompaction) {
   CheckPrefixWalks();
   // Reopened with another extractor, the tables' prefix filters are
   // ignored and everything is still found.
-  ASSERT_OK(db_->Close());
-  db_.reset();
   options_.prefix_extractor.reset(NewCappedPrefixTransform(2));
-  ASSERT_OK(DB::Open(options_, dbname_, &db_));
+  Reopen();
   CheckGets();
 }
 

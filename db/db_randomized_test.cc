@@ -25,14 +25,8 @@
 #include "strata/snapshot.h"
 #include "strata/status.h"
 #include "strata/write_batch.h"
+#include "test_util/db_test_base.h"
 #include "test_util/testutil.h"
-
-// ASSERT_OK that also names the seed and operation.
-#define ASSERT_OK_AT(expr)                                                       \
-  do {                                                                           \
-    const ::strata::Status _st = (expr);                                         \
-    ASSERT_TRUE(_st.ok()) << Where() << ": " << #expr << ": " << _st.ToString(); \
-  } while (0)
 
 namespace strata {
 namespace {
@@ -52,20 +46,18 @@ struct RandomizedParams {
   int ops;
 };
 
-class DBRandomizedTest : public ::testing::TestWithParam<RandomizedParams> {
+// Default options, with the comparator the parameters name.
+class DBRandomizedTest : public DBTestBase, public ::testing::WithParamInterface<RandomizedParams> {
  protected:
   DBRandomizedTest()
-      : tmp_("db_randomized_test"),
-        dbname_(tmp_.path() + "/db"),
-        order_{GetParam().reverse},
-        model_(order_) {
+      : DBTestBase("db_randomized_test"), order_{GetParam().reverse}, model_(order_) {
+    options_ = Options();
     options_.create_if_missing = true;
     if (GetParam().reverse) options_.comparator = ReverseBytewiseComparator();
   }
   ~DBRandomizedTest() override {
     if (db_ != nullptr) {
       for (auto& s : snapshots_) db_->ReleaseSnapshot(s.snap);
-      db_->Close().PermitUncheckedError();
     }
   }
 
@@ -125,8 +117,6 @@ class DBRandomizedTest : public ::testing::TestWithParam<RandomizedParams> {
     if (r % 7 == 0 && !v.empty()) v[0] = '\0';
     return v;
   }
-
-  void Open() { ASSERT_OK(DB::Open(options_, dbname_, &db_)); }
 
   // ---- writes: applied to the database and the model together ----
 
@@ -446,19 +436,13 @@ class DBRandomizedTest : public ::testing::TestWithParam<RandomizedParams> {
     }
     while (!snapshots_.empty()) ReleaseSnapshot(snapshots_.size() - 1);
     ASSERT_EQ(db_->GetLatestSequenceNumber(), sequence_) << Where();
-    ASSERT_OK(db_->Close());
-    db_.reset();
-    Open();
+    Reopen();
     if (HasFatalFailure()) return;
     ASSERT_EQ(db_->GetLatestSequenceNumber(), sequence_) << Where() << " after reopen";
     CheckScan(nullptr, model_);
   }
 
-  test::TempDir tmp_;
-  std::string dbname_;
   KeyOrder order_;
-  Options options_;
-  std::unique_ptr<DB> db_;
   uint64_t seed_ = 0;
   int op_ = 0;
   std::mt19937_64 rng_;

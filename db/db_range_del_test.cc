@@ -30,6 +30,7 @@
 #include "strata/table.h"
 #include "strata/table_properties.h"
 #include "strata/write_batch.h"
+#include "test_util/db_test_base.h"
 #include "test_util/testutil.h"
 
 namespace strata {
@@ -43,47 +44,23 @@ std::string Key(int i) {
   return buf;
 }
 
-class DBRangeDelTest : public ::testing::Test {
+// Options start as defaults (with create_if_missing); SmallOptions() has
+// smaller files and levels than DBTestBase's, so a few thousand keys make
+// several files per level.
+class DBRangeDelTest : public DBTestBase {
  protected:
-  DBRangeDelTest() : tmp_("db_range_del_test"), dbname_(tmp_.path() + "/db") {
+  DBRangeDelTest() : DBTestBase("db_range_del_test") {
+    options_ = Options();
     options_.create_if_missing = true;
   }
-  ~DBRangeDelTest() override {
-    if (db_ != nullptr) db_->Close().PermitUncheckedError();
-  }
 
-  // Small buffers and files: a few thousand keys make several files per level.
   static Options SmallOptions() {
-    Options o;
-    o.create_if_missing = true;
-    o.write_buffer_size = 64 << 10;
+    Options o = DBTestBase::SmallOptions();
     o.target_file_size_base = 16 << 10;
     o.max_bytes_for_level_base = 64 << 10;
-    o.max_bytes_for_level_multiplier = 4;
-    o.level0_file_num_compaction_trigger = 2;
-    o.compression = kNoCompression;
-    BlockBasedTableOptions t;
-    t.block_size = 1024;
-    o.table_factory = NewBlockBasedTableFactory(t);
     return o;
   }
 
-  void Open(const Options& o) {
-    options_ = o;
-    ASSERT_OK(DB::Open(options_, dbname_, &db_));
-  }
-  void Open() { ASSERT_OK(DB::Open(options_, dbname_, &db_)); }
-  void Reopen() {
-    ASSERT_OK(db_->Close());
-    db_.reset();
-    ASSERT_OK(DB::Open(options_, dbname_, &db_));
-  }
-
-  Status Put(const std::string& k, const std::string& v) { return db_->Put(WriteOptions(), k, v); }
-  Status DelRange(const std::string& b, const std::string& e) {
-    return db_->DeleteRange(WriteOptions(), db_->DefaultColumnFamily(), b, e);
-  }
-  Status Flush() { return db_->Flush(FlushOptions()); }
   Status CompactAll() {
     CompactRangeOptions cro;
     cro.bottommost_level_compaction = BottommostLevelCompaction::kForce;
@@ -94,26 +71,7 @@ class DBRangeDelTest : public ::testing::Test {
     CompactRangeOptions cro;
     return db_->CompactRange(cro, &bs, &es);
   }
-  Status WaitForCompact() { return static_cast<DBImpl*>(db_.get())->WaitForCompact(); }
-
-  std::string Get(const std::string& k, const Snapshot* snap = nullptr) {
-    ReadOptions ro;
-    ro.snapshot = snap;
-    std::string v;
-    Status s = db_->Get(ro, k, &v);
-    if (s.IsNotFound()) return "NOT_FOUND";
-    if (!s.ok()) return "ERROR: " + s.ToString();
-    return v;
-  }
-
-  uint64_t IntProperty(const std::string& name) {
-    uint64_t v = 0;
-    EXPECT_TRUE(db_->GetIntProperty(name, &v)) << name;
-    return v;
-  }
-  uint64_t FilesAtLevel(int level) {
-    return IntProperty("strata.num-files-at-level" + std::to_string(level));
-  }
+  uint64_t FilesAtLevel(int level) { return static_cast<uint64_t>(NumTableFilesAtLevel(level)); }
   uint64_t TotalFiles() {
     uint64_t n = 0;
     for (int l = 0; l < options_.num_levels; l++) n += FilesAtLevel(l);
@@ -201,11 +159,6 @@ class DBRangeDelTest : public ::testing::Test {
       ASSERT_OK(it->status());
     }
   }
-
-  test::TempDir tmp_;
-  std::string dbname_;
-  Options options_;
-  std::unique_ptr<DB> db_;
 };
 
 std::vector<std::string> Probe(int n) {
@@ -229,7 +182,7 @@ TEST_F(DBRangeDelTest, InMemtable) {
     ASSERT_OK(Put(Key(i), "v" + std::to_string(i)));
     m[Key(i)] = "v" + std::to_string(i);
   }
-  ASSERT_OK(DelRange(Key(5), Key(10)));
+  ASSERT_OK(DeleteRange(Key(5), Key(10)));
   ModelDeleteRange(&m, Key(5), Key(10));
   Check(m, Probe(20), nullptr, "memtable");
   EXPECT_EQ("v4", Get(Key(4)));
@@ -245,18 +198,18 @@ TEST_F(DBRangeDelTest, AfterFlushTombstoneInL0) {
     ASSERT_OK(Put(Key(i), "v" + std::to_string(i)));
     m[Key(i)] = "v" + std::to_string(i);
   }
-  ASSERT_OK(DelRange(Key(5), Key(10)));
+  ASSERT_OK(DeleteRange(Key(5), Key(10)));
   ModelDeleteRange(&m, Key(5), Key(10));
   ASSERT_OK(Flush());
   Check(m, Probe(20), nullptr, "one L0 file");
   EXPECT_EQ(1u, SumTableProperty(&TableProperties::num_range_deletions));
   // Keys in an older file, the tombstone in a newer one.
-  ASSERT_OK(DelRange(Key(12), Key(15)));
+  ASSERT_OK(DeleteRange(Key(12), Key(15)));
   ModelDeleteRange(&m, Key(12), Key(15));
   ASSERT_OK(Flush());
   Check(m, Probe(20), nullptr, "two L0 files");
   // The tombstone in the memtable over keys in files.
-  ASSERT_OK(DelRange(Key(0), Key(2)));
+  ASSERT_OK(DeleteRange(Key(0), Key(2)));
   ModelDeleteRange(&m, Key(0), Key(2));
   Check(m, Probe(20), nullptr, "memtable over L0");
 }
@@ -268,7 +221,7 @@ TEST_F(DBRangeDelTest, KeysWrittenAfterDeleteRangeVisible) {
     ASSERT_OK(Put(Key(i), "old"));
     m[Key(i)] = "old";
   }
-  ASSERT_OK(DelRange(Key(0), Key(20)));
+  ASSERT_OK(DeleteRange(Key(0), Key(20)));
   m.clear();
   ASSERT_OK(Put(Key(3), "new3"));
   m[Key(3)] = "new3";
@@ -301,7 +254,7 @@ TEST_F(DBRangeDelTest, SnapshotBeforeDeleteRangeSeesKeys) {
   }
   ASSERT_OK(Flush());
   const Snapshot* snap = db_->GetSnapshot();
-  ASSERT_OK(DelRange(Key(2), Key(18)));
+  ASSERT_OK(DeleteRange(Key(2), Key(18)));
   Model after = before;
   ModelDeleteRange(&after, Key(2), Key(18));
   Check(before, Probe(20), snap, "snapshot, memtable tombstone");
@@ -320,10 +273,10 @@ TEST_F(DBRangeDelTest, SnapshotBeforeDeleteRangeSeesKeys) {
 TEST_F(DBRangeDelTest, ArgumentChecks) {
   Open();
   ASSERT_OK(Put("b", "1"));
-  Status s = DelRange("c", "a");
+  Status s = DeleteRange("c", "a");
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   const uint64_t seq = db_->GetLatestSequenceNumber();
-  ASSERT_OK(DelRange("b", "b"));  // empty range: a no-op
+  ASSERT_OK(DeleteRange("b", "b"));  // empty range: a no-op
   EXPECT_EQ("1", Get("b"));
   EXPECT_EQ(seq, db_->GetLatestSequenceNumber());
   ASSERT_OK(Flush());
@@ -339,13 +292,13 @@ TEST_F(DBRangeDelTest, ReopenFromWALAndFromTables) {
     m[Key(i)] = "v";
   }
   ASSERT_OK(Flush());
-  ASSERT_OK(DelRange(Key(3), Key(8)));
+  ASSERT_OK(DeleteRange(Key(3), Key(8)));
   ModelDeleteRange(&m, Key(3), Key(8));
   ASSERT_OK(Put(Key(5), "after"));
   m[Key(5)] = "after";
   Reopen();  // from the WAL
   Check(m, Probe(30), nullptr, "after WAL replay");
-  ASSERT_OK(DelRange(Key(20), Key(25)));
+  ASSERT_OK(DeleteRange(Key(20), Key(25)));
   ModelDeleteRange(&m, Key(20), Key(25));
   ASSERT_OK(Flush());
   Reopen();  // from tables
@@ -364,17 +317,17 @@ TEST_F(DBRangeDelTest, OverlappingNestedAndEmptyTombstones) {
   }
   ASSERT_OK(Flush());
   // Overlapping.
-  ASSERT_OK(DelRange(Key(10), Key(20)));
-  ASSERT_OK(DelRange(Key(15), Key(25)));
+  ASSERT_OK(DeleteRange(Key(10), Key(20)));
+  ASSERT_OK(DeleteRange(Key(15), Key(25)));
   // Nested (one inside another, in both orders of writing).
-  ASSERT_OK(DelRange(Key(30), Key(45)));
-  ASSERT_OK(DelRange(Key(33), Key(36)));
+  ASSERT_OK(DeleteRange(Key(30), Key(45)));
+  ASSERT_OK(DeleteRange(Key(33), Key(36)));
   ASSERT_OK(Flush());
-  ASSERT_OK(DelRange(Key(51), Key(52)));
-  ASSERT_OK(DelRange(Key(48), Key(56)));
+  ASSERT_OK(DeleteRange(Key(51), Key(52)));
+  ASSERT_OK(DeleteRange(Key(48), Key(56)));
   // Covering nothing.
-  ASSERT_OK(DelRange("zz0", "zz9"));
-  ASSERT_OK(DelRange("0", "1"));
+  ASSERT_OK(DeleteRange("zz0", "zz9"));
+  ASSERT_OK(DeleteRange("0", "1"));
   ModelDeleteRange(&m, Key(10), Key(25));
   ModelDeleteRange(&m, Key(30), Key(45));
   ModelDeleteRange(&m, Key(48), Key(56));
@@ -391,7 +344,7 @@ TEST_F(DBRangeDelTest, OverlappingNestedAndEmptyTombstones) {
 
 TEST_F(DBRangeDelTest, TombstoneCoveringNothingOnly) {
   Open();
-  ASSERT_OK(DelRange("a", "z"));
+  ASSERT_OK(DeleteRange("a", "z"));
   ASSERT_OK(Flush());
   Check({}, {"a", "m", "z"}, nullptr, "only a tombstone");
   ASSERT_OK(Put("m", "1"));
@@ -423,7 +376,7 @@ TEST_F(DBRangeDelTest, TombstonesAcrossFileBoundaries) {
 
   const Snapshot* snap = db_->GetSnapshot();
   const Model before = m;
-  ASSERT_OK(DelRange(Key(500), Key(2000)));
+  ASSERT_OK(DeleteRange(Key(500), Key(2000)));
   ModelDeleteRange(&m, Key(500), Key(2000));
   Check(m, probe, nullptr, "memtable tombstone over bottom files");
   ASSERT_OK(Flush());
@@ -462,7 +415,7 @@ TEST_F(DBRangeDelTest, AutomaticCompactionsCarryTombstones) {
     m[Key(i)] = pad + std::to_string(i);
   }
   ASSERT_OK(WaitForCompact());
-  ASSERT_OK(DelRange(Key(100), Key(1700)));
+  ASSERT_OK(DeleteRange(Key(100), Key(1700)));
   ModelDeleteRange(&m, Key(100), Key(1700));
   for (int round = 0; round < 4; round++) {
     for (int i = 0; i < 2000; i += 4) {
@@ -488,7 +441,7 @@ TEST_F(DBRangeDelTest, IteratorBoundsAndSeeksIntoDeletedRange) {
     m[Key(i)] = "v";
   }
   ASSERT_OK(Flush());
-  ASSERT_OK(DelRange(Key(10), Key(30)));
+  ASSERT_OK(DeleteRange(Key(10), Key(30)));
   ModelDeleteRange(&m, Key(10), Key(30));
   for (int stage = 0; stage < 3; stage++) {
     SCOPED_TRACE("stage " + std::to_string(stage));
@@ -561,7 +514,7 @@ TEST_F(DBRangeDelTest, MergeAfterDeleteRangeHasNoBase) {
     if (mode >= 1) ASSERT_OK(Flush());
     if (mode >= 2) ASSERT_OK(CompactAll());
     const Snapshot* snap = db_->GetSnapshot();
-    ASSERT_OK(DelRange("k1", "k3"));
+    ASSERT_OK(DeleteRange("k1", "k3"));
     if (mode >= 2) ASSERT_OK(Flush());
     ASSERT_OK(db_->Merge(WriteOptions(), "k1", "a"));
     ASSERT_OK(db_->Merge(WriteOptions(), "k2", "b"));

@@ -33,6 +33,11 @@ strata_layer(db
     db/db_impl_error.cc
   DEPS env memtable table cache base util
 )
+# DBTestBase, the fixture of the engine-level tests (test-only).
+if(STRATA_BUILD_TESTS)
+  add_library(strata_db_test_util STATIC test_util/db_test_base.cc)
+  target_link_libraries(strata_db_test_util PUBLIC strata_db strata_test_util)
+endif()
 strata_tests(db
   db/db_basic_test.cc
   db/column_family_test.cc
@@ -53,6 +58,7 @@ strata_tests(db
   db/write_thread_test.cc
   db/db_lsm_test.cc
   db/db_compaction_test.cc
+  db/db_compaction_race_test.cc
   db/db_fault_injection_test.cc
   db/compaction/compaction_range_del_aggregator_test.cc
   db/builder_test.cc
@@ -86,3 +92,6 @@ foreach(t db_merge_test db_range_del_test db_model_merge_range_test)
     target_link_libraries(${t} PRIVATE strata_merge_operators)
   endif()
 endforeach()
+# Several seconds each (see strata_slow_tests).
+strata_slow_tests(db_lsm_test db_recovery_test db_crash_test db_fault_injection_test
+                  db_fault_walk_test db_concurrency_test column_family_test)

@@ -110,6 +110,7 @@ foreach(name ${STRATA_FUZZ_TARGETS})
              COMMAND ${target} ${_flags} ${CMAKE_SOURCE_DIR}/fuzz/corpus/${name}
              WORKING_DIRECTORY ${STRATA_FUZZ_BIN_DIR})
     set_tests_properties(fuzz_${name} PROPERTIES LABELS fuzz TIMEOUT 300)
+    strata_slow_tests(fuzz_${name})  # time-boxed; the regression replays below are quick
     # Inputs that once found a bug: replayed one by one (each must pass).
     file(GLOB _regressions CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/fuzz/regressions/${name}/*)
     if(_regressions)

@@ -18,6 +18,7 @@
 
 #include "base/dbformat.h"
 #include "test_util/testutil.h"
+#include "test_util/vector_iterator.h"
 
 namespace strata {
 namespace {
@@ -39,70 +40,12 @@ using Entries = std::vector<std::pair<std::string, std::string>>;
 
 // A child over a sorted vector of entries. With fail_after >= 0 it turns
 // invalid with a Corruption on its (fail_after+1)-th positioning call.
-class VectorIterator final : public InternalIterator {
- public:
-  VectorIterator(const InternalKeyComparator* icmp, Entries entries, int fail_after = -1)
-      : icmp_(icmp), entries_(std::move(entries)), fail_after_(fail_after) {}
-
-  bool Valid() const override { return pos_ < entries_.size(); }
-  void SeekToFirst() override {
-    if (Fail()) return;
-    pos_ = 0;
-  }
-  void SeekToLast() override {
-    if (Fail()) return;
-    pos_ = entries_.empty() ? entries_.size() : entries_.size() - 1;
-  }
-  void Seek(const Slice& target) override {
-    if (Fail()) return;
-    pos_ = 0;
-    while (pos_ < entries_.size() && icmp_->Compare(entries_[pos_].first, target) < 0) pos_++;
-  }
-  void SeekForPrev(const Slice& target) override {
-    if (Fail()) return;
-    pos_ = entries_.size();
-    for (size_t i = entries_.size(); i-- > 0;) {
-      if (icmp_->Compare(entries_[i].first, target) <= 0) {
-        pos_ = i;
-        break;
-      }
-    }
-  }
-  void Next() override {
-    ASSERT_TRUE(Valid());
-    if (Fail()) return;
-    pos_++;
-  }
-  void Prev() override {
-    ASSERT_TRUE(Valid());
-    if (Fail()) return;
-    pos_ = pos_ == 0 ? entries_.size() : pos_ - 1;
-  }
-  Slice key() const override { return entries_[pos_].first; }
-  Slice value() const override { return entries_[pos_].second; }
-  Status status() const override { return status_; }
-
- private:
-  bool Fail() {
-    if (!status_.ok()) {
-      pos_ = entries_.size();
-      return true;
-    }
-    if (fail_after_ >= 0 && moves_++ >= fail_after_) {
-      status_ = Status::Corruption("child failed");
-      pos_ = entries_.size();
-      return true;
-    }
-    return false;
-  }
-
-  const InternalKeyComparator* icmp_;
-  Entries entries_;
-  int fail_after_;
-  int moves_ = 0;
-  size_t pos_ = 0;
-  Status status_;
-};
+std::unique_ptr<InternalIterator> Child(const InternalKeyComparator* icmp, const Entries& entries,
+                                        int fail_after = -1) {
+  auto it = std::make_unique<test::VectorIterator>(entries, icmp);
+  it->FailingAfter(fail_after);
+  return it;
+}
 
 // Random children and the merged model (vector sorted by (key, child)).
 struct Fixture {
@@ -156,7 +99,7 @@ struct Fixture {
 
   std::unique_ptr<InternalIterator> NewIterator() const {
     std::vector<std::unique_ptr<InternalIterator>> its;
-    for (const Entries& e : children) its.push_back(std::make_unique<VectorIterator>(&icmp, e));
+    for (const Entries& e : children) its.push_back(Child(&icmp, e));
     return std::unique_ptr<InternalIterator>(NewMergingIterator(&icmp, std::move(its)));
   }
 
@@ -250,10 +193,9 @@ TEST(MergingIteratorTest, EqualKeysInChildOrderBothWays) {
   const std::string k = IKey("a", 5);
   std::vector<std::unique_ptr<InternalIterator>> its;
   for (int c = 0; c < 3; c++) {
-    its.push_back(
-        std::make_unique<VectorIterator>(&icmp, Entries{{IKey("a", 6), "x" + std::to_string(c)},
-                                                        {k, "v" + std::to_string(c)},
-                                                        {IKey("b", 1), "y" + std::to_string(c)}}));
+    its.push_back(Child(&icmp, Entries{{IKey("a", 6), "x" + std::to_string(c)},
+                                       {k, "v" + std::to_string(c)},
+                                       {IKey("b", 1), "y" + std::to_string(c)}}));
   }
   std::unique_ptr<InternalIterator> it(NewMergingIterator(&icmp, std::move(its)));
   it->Seek(k);
@@ -293,8 +235,8 @@ TEST(MergingIteratorTest, ChildErrorStopsIteration) {
   }
   // b fails on its third positioning call: SeekToFirst, Next, then fails.
   std::vector<std::unique_ptr<InternalIterator>> its;
-  its.push_back(std::make_unique<VectorIterator>(&icmp, a));
-  its.push_back(std::make_unique<VectorIterator>(&icmp, b, 2));
+  its.push_back(Child(&icmp, a));
+  its.push_back(Child(&icmp, b, 2));
   std::unique_ptr<InternalIterator> it(NewMergingIterator(&icmp, std::move(its)));
   int n = 0;
   for (it->SeekToFirst(); it->Valid(); it->Next()) n++;
@@ -307,9 +249,9 @@ TEST(MergingIteratorTest, ChildErrorStopsIteration) {
 
   // A child failing on its first seek makes the seek report the error.
   its.clear();
-  its.push_back(std::make_unique<VectorIterator>(&icmp, a));
-  its.push_back(std::make_unique<VectorIterator>(&icmp, b, 0));
-  its.push_back(std::make_unique<VectorIterator>(&icmp, a));
+  its.push_back(Child(&icmp, a));
+  its.push_back(Child(&icmp, b, 0));
+  its.push_back(Child(&icmp, a));
   it = NewMergingIterator(&icmp, std::move(its));
   it->SeekForPrev(IKey("z", 0));
   EXPECT_FALSE(it->Valid());
@@ -317,8 +259,8 @@ TEST(MergingIteratorTest, ChildErrorStopsIteration) {
 
   // An error met while turning around.
   its.clear();
-  its.push_back(std::make_unique<VectorIterator>(&icmp, a));
-  its.push_back(std::make_unique<VectorIterator>(&icmp, b, 1));
+  its.push_back(Child(&icmp, a));
+  its.push_back(Child(&icmp, b, 1));
   it = NewMergingIterator(&icmp, std::move(its));
   it->SeekToFirst();
   ASSERT_TRUE(it->Valid());
@@ -339,7 +281,7 @@ TEST(MergingIteratorTest, ZeroAndOneChild) {
   EXPECT_OK(empty->status());
 
   std::vector<std::unique_ptr<InternalIterator>> its;
-  its.push_back(std::make_unique<VectorIterator>(&icmp, Entries{{IKey("a", 1), "v"}}));
+  its.push_back(Child(&icmp, Entries{{IKey("a", 1), "v"}}));
   InternalIterator* child = its[0].get();
   std::unique_ptr<InternalIterator> one(NewMergingIterator(&icmp, std::move(its)));
   EXPECT_EQ(child, one.get());  // the child itself, no wrapper

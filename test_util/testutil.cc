@@ -90,4 +90,20 @@ void WriteFileOrDie(const std::string& path, const std::string& data) {
   out.write(data.data(), static_cast<std::streamsize>(data.size()));
 }
 
+void Event::Set() {
+  std::lock_guard<std::mutex> l(mu_);
+  set_ = true;
+  cv_.notify_all();
+}
+
+bool Event::IsSet() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return set_;
+}
+
+bool Event::WaitFor(int seconds) const {
+  std::unique_lock<std::mutex> l(mu_);
+  return cv_.wait_for(l, std::chrono::seconds(seconds), [this] { return set_; });
+}
+
 }  // namespace strata::test

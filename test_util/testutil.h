@@ -1,11 +1,14 @@
 // Helpers shared by the tests: Status assertions, scratch directories, random
-// data with a printed, replayable seed.
-// Thread-safety: the functions are thread-safe; objects are not.
+// data with a printed, replayable seed, and an event threads wait on.
+// Thread-safety: the functions are thread-safe; objects are not, except
+// Event (thread-safe).
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <random>
 #include <string>
 
@@ -20,6 +23,13 @@
   do {                                                      \
     const ::strata::Status _s = (expr);                     \
     EXPECT_TRUE(_s.ok()) << #expr << ": " << _s.ToString(); \
+  } while (0)
+// ASSERT_OK that also prints Where(), a function the test defines in scope
+// (randomized tests: the parameters, the seed and the operation).
+#define ASSERT_OK_AT(expr)                                                       \
+  do {                                                                           \
+    const ::strata::Status _st = (expr);                                         \
+    ASSERT_TRUE(_st.ok()) << Where() << ": " << #expr << ": " << _st.ToString(); \
   } while (0)
 
 namespace strata::test {
@@ -55,5 +65,27 @@ bool ParseLogFileName(const std::string& name, uint64_t* number, size_t* digits 
 // Reads / overwrites a whole file through POSIX (for corrupting files).
 std::string ReadFileOrDie(const std::string& path);
 void WriteFileOrDie(const std::string& path, const std::string& data);
+
+// A flag that is set once and that threads wait for: a sync-point
+// callback sets it when the library reaches a place, the test waits for
+// it. Thread-safe.
+class Event {
+ public:
+  Event() = default;
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+
+  void Set();
+  bool IsSet() const;
+  // Waits until Set() and returns true, or returns false after `seconds`.
+  // The limit only turns a hang into a failure a test can report
+  // (ASSERT_TRUE(e.WaitFor())); no test depends on how long anything takes.
+  bool WaitFor(int seconds = 120) const;
+
+ private:
+  mutable std::mutex mu_;
+  mutable std::condition_variable cv_;
+  bool set_ = false;  // guarded by mu_
+};
 
 }  // namespace strata::test

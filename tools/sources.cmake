@@ -90,6 +90,7 @@ if(STRATA_BUILD_TESTS)
            COMMAND db_crashtest --mode=both --duration=60 --max_key=4096
                    --dir=${CMAKE_CURRENT_BINARY_DIR}/crashtest_short)
   set_tests_properties(crashtest_short PROPERTIES LABELS tools TIMEOUT 400)
+  strata_slow_tests(crashtest_short)
 endif()
 
 # strata: the command-line tool for a database directory (repair, verify,

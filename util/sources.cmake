@@ -1,5 +1,6 @@
 # util/: coding, checksums, hashing, arenas, random, histogram, thread pool,
-# statistics, Status/Slice/comparators. Depends only on the public API.
+# statistics, Status/Slice/comparators, sync points for tests. Depends only on
+# the public API.
 strata_layer(util
   SOURCES
     util/arena.cc
@@ -17,6 +18,7 @@ strata_layer(util
     util/mutex.cc
     util/compaction_filter.cc
     util/slice_transform.cc
+    util/sync_point.cc
 )
 if(EXISTS ${CMAKE_SOURCE_DIR}/util/crc32c_sse42.cc)
   set_source_files_properties(util/crc32c_sse42.cc PROPERTIES COMPILE_OPTIONS "-msse4.2;-mpclmul")
@@ -31,4 +33,5 @@ strata_tests(util
   util/thread_pool_test.cc
   util/mutex_test.cc
   util/slice_transform_test.cc
+  util/sync_point_test.cc
 )

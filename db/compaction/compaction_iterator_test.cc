@@ -16,6 +16,7 @@
 #include "db/compaction/merge_helper.h"
 #include "db/compaction/compaction_range_del_aggregator.h"
 #include "test_util/testutil.h"
+#include "test_util/vector_iterator.h"
 
 namespace strata {
 
@@ -27,39 +28,17 @@ std::string IKey(const std::string& user_key, SequenceNumber seq, ValueType t) {
   return k;
 }
 
-struct Entry {
-  std::string key;  // internal key
-  std::string value;
-};
+using Entry = test::KeyValue;
 
-// An InternalIterator over a vector of entries (already in order), with an
-// optional error status reported at the end.
-class VectorIterator final : public InternalIterator {
+// The shared vector iterator (bytewise internal-key order), with an
+// optional error status reported at the end; the compaction iterator never
+// seeks backward.
+class VectorIterator final : public test::VectorIterator {
  public:
   explicit VectorIterator(std::vector<Entry> entries, Status end_status = Status::OK())
-      : entries_(std::move(entries)), end_status_(std::move(end_status)) {}
-  bool Valid() const override { return pos_ < entries_.size(); }
-  void SeekToFirst() override { pos_ = 0; }
-  void SeekToLast() override { pos_ = entries_.empty() ? 0 : entries_.size() - 1; }
-  // Internal-key order with the bytewise comparator (the filter's skip).
-  void Seek(const Slice& target) override {
-    InternalKeyComparator icmp(BytewiseComparator());
-    pos_ = 0;
-    while (pos_ < entries_.size() && icmp.Compare(entries_[pos_].key, target) < 0) ++pos_;
-    ++seeks;
+      : test::VectorIterator(std::move(entries)) {
+    WithEndStatus(std::move(end_status)).NoSeekForPrev();
   }
-  void SeekForPrev(const Slice&) override { ADD_FAILURE() << "not used"; }
-  int seeks = 0;
-  void Next() override { ++pos_; }
-  void Prev() override { pos_ = pos_ == 0 ? entries_.size() : pos_ - 1; }
-  Slice key() const override { return entries_[pos_].key; }
-  Slice value() const override { return entries_[pos_].value; }
-  Status status() const override { return Valid() ? Status::OK() : end_status_; }
-
- private:
-  std::vector<Entry> entries_;
-  Status end_status_;
-  size_t pos_ = 0;
 };
 
 // Short spelling for hand-written inputs: {"a", 3, kTypeValue, "v"}.
@@ -124,7 +103,7 @@ RunResult CompactWith(std::vector<Entry> input, CompactionIteratorOptions option
   }
   r.status = ci.status();
   r.stats = ci.stats();
-  if (seeks != nullptr) *seeks = it.seeks;
+  if (seeks != nullptr) *seeks = it.seeks();
   return r;
 }
 

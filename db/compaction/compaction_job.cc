@@ -15,6 +15,7 @@
 #include "db/table_cache.h"
 #include "db/version_set.h"
 #include "table/merging_iterator.h"
+#include "util/sync_point.h"
 
 namespace strata {
 
@@ -72,6 +73,7 @@ Status CompactionJob::Run() {
   uint64_t bytes_read = c->TotalInputBytes();
 
   env_.mu->Unlock();
+  TEST_SYNC_POINT_CALLBACK("CompactionJob::Run:Unlocked", c);
   // The inputs' range tombstones, shared by every subcompaction.
   std::vector<RangeTombstone> input_tombstones;
   Status tombstone_status;

@@ -8,6 +8,7 @@
 
 #include "db/compaction/compaction_range_del_aggregator.h"
 #include "test_util/testutil.h"
+#include "test_util/vector_iterator.h"
 
 namespace strata {
 
@@ -19,33 +20,16 @@ std::string IKey(const std::string& user_key, SequenceNumber seq, ValueType t) {
   return k;
 }
 
-struct Entry {
-  std::string key;  // internal key
-  std::string value;
-};
+using Entry = test::KeyValue;
 
-// An InternalIterator over entries already in internal-key order, with an
-// optional error reported at the end.
-class VectorIterator final : public InternalIterator {
+// The shared vector iterator over entries already in internal-key order,
+// with an optional error reported at the end; MergeHelper never seeks.
+class VectorIterator final : public test::VectorIterator {
  public:
   explicit VectorIterator(std::vector<Entry> entries, Status end_status = Status::OK())
-      : entries_(std::move(entries)), end_status_(std::move(end_status)) {}
-  bool Valid() const override { return pos_ < entries_.size(); }
-  void SeekToFirst() override { pos_ = 0; }
-  void SeekToLast() override { pos_ = entries_.empty() ? 0 : entries_.size() - 1; }
-  void Seek(const Slice&) override { ADD_FAILURE() << "not used"; }
-  void SeekForPrev(const Slice&) override { ADD_FAILURE() << "not used"; }
-  void Next() override { ++pos_; }
-  void Prev() override { pos_ = pos_ == 0 ? entries_.size() : pos_ - 1; }
-  Slice key() const override { return entries_[pos_].key; }
-  Slice value() const override { return entries_[pos_].value; }
-  Status status() const override { return Valid() ? Status::OK() : end_status_; }
-  size_t pos() const { return pos_; }
-
- private:
-  std::vector<Entry> entries_;
-  Status end_status_;
-  size_t pos_ = 0;
+      : test::VectorIterator(std::move(entries)) {
+    WithEndStatus(std::move(end_status)).NoSeek().NoSeekForPrev();
+  }
 };
 
 struct Op {
