@@ -1,5 +1,4 @@
-// Internal keys: how a user key is versioned inside Strata (FORMATS.md
-// section 4).
+// Internal keys: how a user key is versioned inside Strata (docs/format/internal_key.md).
 //
 //   internal_key = user_key | fixed64((sequence << 8) | value_type)
 //

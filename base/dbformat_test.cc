@@ -46,7 +46,8 @@ TEST(FormatTest, InternalKeyEncodeDecode) {
 }
 
 TEST(FormatTest, TrailerBytesMatchRocksDB) {
-  // FORMATS.md 5.4: "apple" at seq 0 type 1 is apple + 01 00 00 00 00 00 00 00.
+  // docs/format/block.md (Block contents): "apple" at seq 0 type 1 is apple + 01 00 00 00 00 00 00
+  // 00.
   EXPECT_EQ(std::string("apple\x01\0\0\0\0\0\0\0", 13), IKey("apple", 0, kTypeValue));
   // seq 606 range deletion: 0f 5e 02 00 00 00 00 00
   EXPECT_EQ(std::string("key00300\x0f\x5e\x02\0\0\0\0\0", 16),

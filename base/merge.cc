@@ -19,9 +19,9 @@ std::string PrintableKey(const Slice& key) {
   return s;
 }
 
-Status TimedFullMerge(const MergeOperator* op, const Slice& user_key,
-                      const Slice* base, const std::vector<Slice>& operands,
-                      std::string* result, Logger* logger, Statistics* stats) {
+Status TimedFullMerge(const MergeOperator* op, const Slice& user_key, const Slice* base,
+                      const std::vector<Slice>& operands, std::string* result, Logger* logger,
+                      Statistics* stats) {
   Slice result_slice;
   Status s = TimedFullMerge(op, user_key, base, operands, result, &result_slice, logger, stats);
   if (s.ok() && result_slice.data() != result->data()) {
@@ -30,10 +30,9 @@ Status TimedFullMerge(const MergeOperator* op, const Slice& user_key,
   return s;
 }
 
-Status TimedFullMerge(const MergeOperator* op, const Slice& user_key,
-                      const Slice* base, const std::vector<Slice>& operands,
-                      std::string* result, Slice* result_slice, Logger* logger,
-                      Statistics* /*stats*/) {
+Status TimedFullMerge(const MergeOperator* op, const Slice& user_key, const Slice* base,
+                      const std::vector<Slice>& operands, std::string* result, Slice* result_slice,
+                      Logger* logger, Statistics* /*stats*/) {
   // No merge-time ticker exists in strata/statistics.h, so nothing is timed.
   if (op == nullptr) return Status::InvalidArgument("no merge operator configured");
   result->clear();

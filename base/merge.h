@@ -28,8 +28,8 @@ Status TimedFullMerge(const MergeOperator* op, const Slice& user_key, const Slic
 // or (when the operator chose one) in base or an operand, so it lives as
 // long as they do.
 Status TimedFullMerge(const MergeOperator* op, const Slice& user_key, const Slice* base,
-                      const std::vector<Slice>& operands, std::string* result,
-                      Slice* result_slice, Logger* logger, Statistics* stats);
+                      const std::vector<Slice>& operands, std::string* result, Slice* result_slice,
+                      Logger* logger, Statistics* stats);
 
 // The key as an error message shows it: as is when printable, otherwise
 // hex; long keys are cut.

@@ -24,7 +24,6 @@
 
 namespace strata {
 
-
 // ---------------------------------------------------------------------------
 // FragmentedRangeTombstoneList
 
@@ -237,7 +236,6 @@ bool FragmentedRangeTombstoneList::FindFragment(const Slice& user_key, size_t* p
   *pos = i;
   return ucmp->Compare(user_key, frags[i].start) >= 0;
 }
-
 
 // ---------------------------------------------------------------------------
 // RangeTombstoneCursor

@@ -20,10 +20,10 @@
 #include <vector>
 
 #include "base/dbformat.h"
+#include "base/internal_iterator.h"
 #include "strata/comparator.h"
 #include "strata/slice.h"
 #include "strata/status.h"
-#include "base/internal_iterator.h"
 
 namespace strata {
 

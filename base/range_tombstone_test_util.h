@@ -93,7 +93,7 @@ inline std::string DomainKey(int i) {
 }
 
 inline std::vector<RangeTombstone> RandomTombstones(std::mt19937_64* rng, int n, int domain,
-                                             SequenceNumber max_seq) {
+                                                    SequenceNumber max_seq) {
   std::vector<RangeTombstone> ts;
   for (int i = 0; i < n; ++i) {
     const int a = static_cast<int>((*rng)() % domain);

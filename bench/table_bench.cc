@@ -27,6 +27,8 @@
 #include <string>
 
 #include "base/dbformat.h"
+#include "base/get_context.h"
+#include "base/internal_iterator.h"
 #include "strata/cache.h"
 #include "strata/env.h"
 #include "strata/filter_policy.h"
@@ -34,9 +36,7 @@
 #include "strata/table.h"
 #include "table/block_based_table_builder.h"
 #include "table/block_based_table_reader.h"
-#include "base/get_context.h"
 #include "util/coding.h"
-#include "base/internal_iterator.h"
 
 namespace strata {
 namespace {

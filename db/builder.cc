@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "db/filename.h"
 #include "db/compaction/compaction_range_del_aggregator.h"
+#include "db/filename.h"
 #include "table/block_based_table_builder.h"
 
 namespace strata {
@@ -59,7 +59,7 @@ class RangeIterator final : public InternalIterator {
 }  // namespace
 
 Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
-                      std::vector<FileMetaData>* outputs, BuildTablesStats* stats) {
+                   std::vector<FileMetaData>* outputs, BuildTablesStats* stats) {
   outputs->clear();
   const Comparator* ucmp = o.options->comparator;
   const InternalKeyComparator icmp(ucmp);

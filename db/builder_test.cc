@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "db/filename.h"
 #include "db/compaction/compaction_range_del_aggregator.h"
+#include "db/filename.h"
 #include "strata/env.h"
 #include "strata/merge_operator.h"
 #include "table/block_based_table_reader.h"

@@ -8,8 +8,8 @@
 // with the per-thread cache readers take it from, its compaction picker and
 // level statistics. ColumnFamilySet holds the live families by id and name;
 // VersionSet owns it (the MANIFEST records families as RocksDB does:
-// kColumnFamily / kColumnFamilyAdd / kColumnFamilyDrop edits, FORMATS.md
-// section 8). ColumnFamilyHandleImpl is what users hold.
+// kColumnFamily / kColumnFamilyAdd / kColumnFamilyDrop edits, docs/format/manifest.md).
+// ColumnFamilyHandleImpl is what users hold.
 //
 // Lifetime: a family is referenced by the set while live, by every handle
 // and by every background job working on it. A dropped family leaves the
@@ -38,8 +38,8 @@
 #include <string>
 #include <vector>
 
-#include "db/compaction/compaction.h"
 #include "base/dbformat.h"
+#include "db/compaction/compaction.h"
 #include "db/super_version.h"
 #include "db/table_cache.h"
 #include "db/version_set.h"

@@ -62,7 +62,7 @@ struct LogRecord {
   size_t end = 0;
 };
 
-// Splits a log written in the legacy record format (FORMATS.md section 2)
+// Splits a log written in the legacy record format (docs/format/log.md)
 // into logical records; false on anything unexpected.
 bool ParseLog(const std::string& data, std::vector<LogRecord>* records) {
   records->clear();

@@ -355,8 +355,7 @@ std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options, Column
   if (version_tombstones != nullptr) tombstones.push_back(version_tombstones);
   sv->current->AddIterators(options, &children, &tombstones, seq);
   return NewDBIterator(
-      options, icmp.user_comparator(), NewMergingIterator(&icmp, std::move(children)), seq,
-      stats_,
+      options, icmp.user_comparator(), NewMergingIterator(&icmp, std::move(children)), seq, stats_,
       [sv, owned = std::move(owned)]() mutable {
         owned.clear();
         sv->Unref();

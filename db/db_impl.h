@@ -29,12 +29,12 @@
 #include <thread>
 #include <vector>
 
+#include "base/dbformat.h"
 #include "db/column_family.h"
 #include "db/compaction/compaction.h"
-#include "base/dbformat.h"
+#include "db/job_env.h"
 #include "db/log_writer.h"
 #include "db/memtable_inserter.h"
-#include "db/job_env.h"
 #include "db/snapshot_impl.h"
 #include "db/super_version.h"
 #include "db/table_cache.h"
@@ -171,9 +171,9 @@ class DBImpl final : public DB {
   Status SanitizeFamilies(const std::vector<ColumnFamilyDescriptor>& families,
                           std::map<std::string, ColumnFamilyOptions>* by_name);
   Status PrepareDirectory();
-  Status Recover(const std::map<std::string, ColumnFamilyOptions>& by_name,
-                 bool descriptors_given, std::vector<std::string>* not_found, uint64_t* new_log,
-                 SequenceNumber* last) REQUIRES(mu_);
+  Status Recover(const std::map<std::string, ColumnFamilyOptions>& by_name, bool descriptors_given,
+                 std::vector<std::string>* not_found, uint64_t* new_log, SequenceNumber* last)
+      REQUIRES(mu_);
   Status ReplayWALs(RecoveryState* state) REQUIRES(mu_);
   // *has_data: some record was applied; *dropped: the whole file is to be
   // deleted (history cut off by point-in-time recovery).

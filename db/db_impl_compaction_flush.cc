@@ -8,9 +8,9 @@
 #include <thread>
 
 #include "db/compaction/compaction_job.h"
-#include "db/flush_job.h"
 #include "db/db_impl.h"
 #include "db/filename.h"
+#include "db/flush_job.h"
 #include "db/level_iterator.h"
 #include "table/merging_iterator.h"
 #include "util/sync_point.h"
@@ -171,8 +171,8 @@ Status DBImpl::BackgroundFlush(bool* flushed) {
   if (s.ok()) {
     // WALs older than the family's next memtable (or the mutable one) hold
     // none of its data now.
-    const uint64_t next_log =
-        cfd->imm().size() >= 2 ? cfd->imm()[cfd->imm().size() - 2].log_number : cfd->mem_log_number();
+    const uint64_t next_log = cfd->imm().size() >= 2 ? cfd->imm()[cfd->imm().size() - 2].log_number
+                                                     : cfd->mem_log_number();
     edit.SetLogNumber(next_log);
     versions_->SetLastSequence(
         std::max(versions_->LastSequence(), last_sequence_.load(std::memory_order_acquire)));

@@ -84,7 +84,8 @@ Status DBImpl::ResumeImpl() {
     s = RunExclusive([this]() {
       std::vector<ColumnFamilyData*> families;
       for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
-        if (cfd->leader_mem() != nullptr && cfd->leader_mem()->num_entries() > 0) families.push_back(cfd);
+        if (cfd->leader_mem() != nullptr && cfd->leader_mem()->num_entries() > 0)
+          families.push_back(cfd);
       }
       return SwitchMemtables(families);
     });

@@ -150,8 +150,8 @@ Status DBImpl::PrepareDirectory() {
 
   // The version set (each family gets its table cache and compaction
   // picker as the MANIFEST is read).
-  versions_ = std::make_unique<VersionSet>(dbname_, options_, fs_, db_dir_.get(), info_log_.get(),
-                                           &mu_);
+  versions_ =
+      std::make_unique<VersionSet>(dbname_, options_, fs_, db_dir_.get(), info_log_.get(), &mu_);
   db_session_id_ = NewUuid().substr(0, 20);
   // Background threads: a quarter of the jobs (at least one) flush on the
   // HIGH pool, the rest compact on the LOW pool.

@@ -125,11 +125,13 @@ Status DBImpl::PreprocessWrite(uint64_t group_bytes) {
   const bool requested = switch_requested_.load(std::memory_order_acquire);
   bool full;
   if (!multi_cf_) {
-    full = default_cfd_->leader_mem()->ApproximateMemoryUsage() >= default_cfd_->options().write_buffer_size;
+    full = default_cfd_->leader_mem()->ApproximateMemoryUsage() >=
+           default_cfd_->options().write_buffer_size;
   } else {
     full = false;
     for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
-      full = full || cfd->leader_mem()->ApproximateMemoryUsage() >= cfd->options().write_buffer_size;
+      full =
+          full || cfd->leader_mem()->ApproximateMemoryUsage() >= cfd->options().write_buffer_size;
     }
   }
   if (requested || full) {
@@ -142,7 +144,8 @@ Status DBImpl::PreprocessWrite(uint64_t group_bytes) {
     std::vector<ColumnFamilyData*> targets;
     for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
       const bool asked = cfd->switch_requested.exchange(false, std::memory_order_acq_rel);
-      if ((asked || cfd->leader_mem()->ApproximateMemoryUsage() >= cfd->options().write_buffer_size) &&
+      if ((asked ||
+           cfd->leader_mem()->ApproximateMemoryUsage() >= cfd->options().write_buffer_size) &&
           cfd->leader_mem()->num_entries() > 0) {
         targets.push_back(cfd);
       }

@@ -2,8 +2,8 @@
 
 #include <cassert>
 
-#include "base/merge_context.h"
 #include "base/merge.h"
+#include "base/merge_context.h"
 
 namespace strata {
 
@@ -274,9 +274,8 @@ class DBIter final : public Iterator {
   // Forward: merges into merged_value_ (in saved_value_, or in place in an
   // operand or the base when the operator picks one).
   bool Merge(const Slice* base) {
-    Status s =
-        TimedFullMerge(merge_operator_, saved_key_, base, merge_context_.GetOperands(),
-                                    &saved_value_, &merged_value_, nullptr, stats_);
+    Status s = TimedFullMerge(merge_operator_, saved_key_, base, merge_context_.GetOperands(),
+                              &saved_value_, &merged_value_, nullptr, stats_);
     if (!s.ok()) return FailMerge(s);
     return true;
   }
@@ -420,9 +419,8 @@ class DBIter final : public Iterator {
       if (has_base) merge_base_.swap(saved_value_);
       const Slice base(merge_base_);
       saved_value_.clear();
-      Status s =
-          TimedFullMerge(merge_operator_, saved_key_, has_base ? &base : nullptr,
-                                      operand_slices_, &saved_value_, nullptr, stats_);
+      Status s = TimedFullMerge(merge_operator_, saved_key_, has_base ? &base : nullptr,
+                                operand_slices_, &saved_value_, nullptr, stats_);
       if (!s.ok()) {
         FailMerge(s);
         return;
@@ -488,9 +486,9 @@ class ErrorIterator final : public Iterator {
 }  // namespace
 
 std::unique_ptr<Iterator> NewDBIterator(
-    const ReadOptions& options, const Comparator* user_cmp,
-    std::unique_ptr<InternalIterator> input, SequenceNumber sequence, Statistics* stats,
-    std::function<void()> cleanup, const MergeOperator* merge_operator,
+    const ReadOptions& options, const Comparator* user_cmp, std::unique_ptr<InternalIterator> input,
+    SequenceNumber sequence, Statistics* stats, std::function<void()> cleanup,
+    const MergeOperator* merge_operator,
     std::vector<const FragmentedRangeTombstoneList*> range_tombstones,
     const SliceTransform* prefix_extractor) {
   return std::make_unique<DBIter>(options, user_cmp, std::move(input), sequence, stats,

@@ -21,12 +21,12 @@
 #include <vector>
 
 #include "base/dbformat.h"
+#include "base/internal_iterator.h"
 #include "base/range_tombstone.h"
 #include "strata/iterator.h"
 #include "strata/merge_operator.h"
 #include "strata/options.h"
 #include "strata/slice_transform.h"
-#include "base/internal_iterator.h"
 
 namespace strata {
 
@@ -35,9 +35,9 @@ namespace strata {
 // sources with a merging iterator first). range_tombstones: the fragmented tombstones of
 // every source (nulls allowed), kept alive by the caller until cleanup runs.
 std::unique_ptr<Iterator> NewDBIterator(
-    const ReadOptions& options, const Comparator* user_cmp,
-    std::unique_ptr<InternalIterator> input, SequenceNumber sequence, Statistics* stats,
-    std::function<void()> cleanup, const MergeOperator* merge_operator = nullptr,
+    const ReadOptions& options, const Comparator* user_cmp, std::unique_ptr<InternalIterator> input,
+    SequenceNumber sequence, Statistics* stats, std::function<void()> cleanup,
+    const MergeOperator* merge_operator = nullptr,
     std::vector<const FragmentedRangeTombstoneList*> range_tombstones = {},
     const SliceTransform* prefix_extractor = nullptr);
 

@@ -3,8 +3,8 @@
 // record, a flipped byte, trailing zeros, a broken CURRENT or MANIFEST); then
 // it is reopened under each WALRecoveryMode and must come back with exactly
 // the data the mode promises -- never a wrong value. Only the public API is
-// used; the WAL is parsed here from its documented layout (FORMATS.md
-// section 2) to find record boundaries.
+// used; the WAL is parsed here from its documented layout (docs/format/log.md) to find record
+// boundaries.
 
 #include <algorithm>
 #include <cstdint>

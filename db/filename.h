@@ -1,4 +1,4 @@
-// File names inside a database directory (FORMATS.md section 8.5), the same
+// File names inside a database directory (docs/format/manifest.md (File names)), the same
 // as RocksDB's so either engine finds the other's files:
 //
 //   CURRENT            name of the live MANIFEST, one trailing '\n'

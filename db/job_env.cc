@@ -69,5 +69,4 @@ bool KeyInLevelsFrom(const Version* v, int from_level, const Slice& user_key) {
   return false;
 }
 
-
 }  // namespace strata

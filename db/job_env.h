@@ -29,9 +29,9 @@ struct JobEnv {
   Directory* db_dir = nullptr;  // synced before the MANIFEST names new files
   SystemClock* clock = nullptr;
   VersionSet* versions = nullptr;
-  Mutex* mu = nullptr;            // the DB mutex
-  Statistics* stats = nullptr;    // may be null
-  Logger* info_log = nullptr;     // may be null
+  Mutex* mu = nullptr;          // the DB mutex
+  Statistics* stats = nullptr;  // may be null
+  Logger* info_log = nullptr;   // may be null
   const std::string* db_id = nullptr;
   const std::string* db_session_id = nullptr;
 };

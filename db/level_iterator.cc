@@ -211,11 +211,13 @@ size_t FindFile(const InternalKeyComparator& icmp, const std::vector<FileMetaDat
   return static_cast<size_t>(it - files.begin());
 }
 
-std::unique_ptr<InternalIterator> NewLevelIterator(TableCache* table_cache, const ReadOptions& read_options,
-                                   const InternalKeyComparator* icmp,
-                                   const std::vector<FileMetaData*>& files, int level,
-                                   bool for_compaction) {
-  return std::make_unique<LevelIterator>(table_cache, read_options, icmp, files, level, for_compaction);
+std::unique_ptr<InternalIterator> NewLevelIterator(TableCache* table_cache,
+                                                   const ReadOptions& read_options,
+                                                   const InternalKeyComparator* icmp,
+                                                   const std::vector<FileMetaData*>& files,
+                                                   int level, bool for_compaction) {
+  return std::make_unique<LevelIterator>(table_cache, read_options, icmp, files, level,
+                                         for_compaction);
 }
 
 }  // namespace strata

@@ -14,20 +14,21 @@
 #include <vector>
 
 #include "base/dbformat.h"
+#include "base/internal_iterator.h"
 #include "db/table_cache.h"
 #include "db/version_edit.h"
 #include "strata/options.h"
-#include "base/internal_iterator.h"
 
 namespace strata {
 
 // `files` is copied (the pointers, not the metadata). level is passed to
 // the table cache.
 // for_compaction: files are opened with TableCache::NewCompactionIterator.
-std::unique_ptr<InternalIterator> NewLevelIterator(TableCache* table_cache, const ReadOptions& read_options,
-                                   const InternalKeyComparator* icmp,
-                                   const std::vector<FileMetaData*>& files, int level,
-                                   bool for_compaction = false);
+std::unique_ptr<InternalIterator> NewLevelIterator(TableCache* table_cache,
+                                                   const ReadOptions& read_options,
+                                                   const InternalKeyComparator* icmp,
+                                                   const std::vector<FileMetaData*>& files,
+                                                   int level, bool for_compaction = false);
 
 // Index of the first file whose largest key is >= key (files.size() if
 // none): binary search over a sorted, non-overlapping level.

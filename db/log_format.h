@@ -1,5 +1,5 @@
 // The log file format shared by the write-ahead log (NNNNNN.log) and the
-// MANIFEST, byte-compatible with RocksDB 7.8.3 (FORMATS.md section 2).
+// MANIFEST, byte-compatible with RocksDB 7.8.3 (docs/format/log.md).
 //
 // A log file is a sequence of 32 KiB blocks; only the last block may be
 // shorter. A block holds physical records and never splits one:

@@ -2,7 +2,7 @@
 // MANIFEST) written in the format of db/log_format.h, reassembling
 // fragments and checking each physical record's crc and length. Damage is
 // reported to a Reporter and handled per WALRecoveryMode the way RocksDB
-// 7.8.3 handles it (FORMATS.md 2.4):
+// 7.8.3 handles it (docs/format/log.md (Reading)):
 //
 //  - End of file inside a header, inside a record body, or inside a
 //    FIRST..MIDDLE sequence: the log ends there (a torn final write). Only

@@ -953,7 +953,7 @@ TEST(LogRecycleTest, RecyclableHeaderInLegacyFileIsReported) {
 // ---- RocksDB's bytes ----
 
 // The 30-byte WAL RocksDB 7.8.3 wrote for Put(k5, value5) at sequence 5
-// (FORMATS.md section 3).
+// (docs/format/write_batch.md).
 const unsigned char kRocksDbWal[] = {0xbb, 0xf8, 0x77, 0x9f, 0x17, 0x00, 0x01, 0x05, 0x00, 0x00,
                                      0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01,
                                      0x02, 0x6b, 0x35, 0x06, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x35};
@@ -989,7 +989,7 @@ TEST(LogRocksDbTest, ReadRocksDbWal) {
   EXPECT_EQ(handler.got, "k5=value5");
 }
 
-// The first record of a fresh RocksDB MANIFEST (FORMATS.md 8.4).
+// The first record of a fresh RocksDB MANIFEST (docs/format/manifest.md (What Strata writes)).
 TEST(LogRocksDbTest, ManifestComparatorRecordBytes) {
   std::string contents;
   Writer writer(std::make_unique<StringSink>(&contents), 1, false);

@@ -4,8 +4,8 @@
 // Thread-safety: as MemTable::Add -- concurrent calls need concurrent=true.
 #pragma once
 
-#include "db/column_family.h"
 #include "base/dbformat.h"
+#include "db/column_family.h"
 #include "memtable/memtable.h"
 #include "strata/status.h"
 #include "strata/write_batch.h"

@@ -1,5 +1,5 @@
 // The OPTIONS-NNNNNN file: the options a database was last opened with, in
-// RocksDB's INI-like format (FORMATS.md 9.3), written at every open so
+// RocksDB's INI-like format (docs/format/options.md), written at every open so
 // RocksDB's tools (ldb, sst_dump) and a RocksDB user see the same settings.
 //
 //   [Version]      rocksdb_version, options_file_version=1.1

@@ -154,7 +154,8 @@ std::unique_ptr<InternalIterator> NewRangeDelSkipIterator(
     any = any || (l != nullptr && !l->empty());
   }
   if (!any) return child;
-  return std::make_unique<RangeDelSkipIterator>(std::move(child), user_cmp, range_tombstones, read_seq, file);
+  return std::make_unique<RangeDelSkipIterator>(std::move(child), user_cmp, range_tombstones,
+                                                read_seq, file);
 }
 
 }  // namespace strata

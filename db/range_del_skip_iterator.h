@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "base/dbformat.h"
+#include "base/internal_iterator.h"
 #include "base/range_tombstone.h"
 #include "db/version_edit.h"
-#include "base/internal_iterator.h"
 
 namespace strata {
 

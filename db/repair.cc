@@ -39,13 +39,13 @@
 #include <string>
 #include <vector>
 
-#include "db/builder.h"
 #include "base/dbformat.h"
+#include "db/builder.h"
+#include "db/compaction/compaction_range_del_aggregator.h"
 #include "db/filename.h"
 #include "db/log_reader.h"
 #include "db/log_writer.h"
 #include "db/memtable_inserter.h"
-#include "db/compaction/compaction_range_del_aggregator.h"
 #include "db/version_edit.h"
 #include "db/write_batch_internal.h"
 #include "memtable/memtable.h"

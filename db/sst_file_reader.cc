@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "db/db_iter.h"
 #include "base/dbformat.h"
+#include "db/db_iter.h"
 #include "strata/snapshot.h"
 #include "strata/sst_file_writer.h"
 #include "strata/table.h"
@@ -72,8 +72,7 @@ std::unique_ptr<Iterator> SstFileReader::NewIterator(const ReadOptions& read_opt
                                       ? read_options.snapshot->GetSequenceNumber()
                                       : kMaxSequenceNumber;
   return NewDBIterator(read_options, r->options.comparator, r->table->NewIterator(read_options),
-                       sequence,
-                       r->options.statistics.get(), nullptr);
+                       sequence, r->options.statistics.get(), nullptr);
 }
 
 std::shared_ptr<const TableProperties> SstFileReader::GetTableProperties() const {

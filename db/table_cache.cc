@@ -214,14 +214,16 @@ Status TableCache::Get(const ReadOptions& read_options, const TableFileMeta& fil
 }
 
 std::unique_ptr<InternalIterator> TableCache::NewIterator(const ReadOptions& read_options,
-                                          const TableFileMeta& file, BlockBasedTable** table_out) {
+                                                          const TableFileMeta& file,
+                                                          BlockBasedTable** table_out) {
   if (table_out != nullptr) *table_out = nullptr;
   Cache::Handle* handle = nullptr;
   Status s = rep_->FindTable(file, &handle);
   if (!s.ok()) return NewEmptyInternalIterator(std::move(s));
   auto* table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
   if (table_out != nullptr) *table_out = table;
-  return std::make_unique<TableIterator>(table->NewIterator(read_options), rep_->cache.get(), handle);
+  return std::make_unique<TableIterator>(table->NewIterator(read_options), rep_->cache.get(),
+                                         handle);
 }
 
 Status TableCache::VerifyChecksum(const TableFileMeta& file) {
@@ -232,7 +234,7 @@ Status TableCache::VerifyChecksum(const TableFileMeta& file) {
 }
 
 std::unique_ptr<InternalIterator> TableCache::NewCompactionIterator(const ReadOptions& read_options,
-                                                    const TableFileMeta& file) {
+                                                                    const TableFileMeta& file) {
   std::unique_ptr<BlockBasedTable> table;
   Status s = rep_->OpenTable(file, &table, /*for_compaction=*/true);
   if (!s.ok()) return NewEmptyInternalIterator(std::move(s));

@@ -17,14 +17,14 @@
 #include <string>
 
 #include "base/dbformat.h"
+#include "base/get_context.h"
+#include "base/internal_iterator.h"
 #include "db/version_edit.h"
 #include "strata/cache.h"
 #include "strata/options.h"
 #include "strata/status.h"
 #include "strata/table.h"
 #include "table/block_based_table_reader.h"
-#include "base/get_context.h"
-#include "base/internal_iterator.h"
 
 namespace strata {
 
@@ -80,15 +80,16 @@ class TableCache {
   Status GetRangeTombstones(FileMetaData* file, int level,
                             const FragmentedRangeTombstoneList** list);
 
-  std::unique_ptr<InternalIterator> NewIterator(const ReadOptions& read_options, const TableFileMeta& file,
-                                BlockBasedTable** table_out = nullptr);
+  std::unique_ptr<InternalIterator> NewIterator(const ReadOptions& read_options,
+                                                const TableFileMeta& file,
+                                                BlockBasedTable** table_out = nullptr);
 
   // An iterator for a compaction input: a private reader of its own that
   // reads with pread (never through a memory map, so a compaction does not
   // map its whole input into the process), without filters or the table
   // cache; the iterator owns it.
   std::unique_ptr<InternalIterator> NewCompactionIterator(const ReadOptions& read_options,
-                                          const TableFileMeta& file);
+                                                          const TableFileMeta& file);
 
   // The file's properties (opens it if needed).
   Status GetTableProperties(const TableFileMeta& file,

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "base/dbformat.h"
+#include "base/get_context.h"
 #include "db/filename.h"
 #include "strata/env.h"
 #include "strata/sst_file_writer.h"
-#include "base/get_context.h"
 #include "test_util/testutil.h"
 
 namespace strata {

@@ -1,5 +1,5 @@
 // VersionEdit: one change to the set of live files and the database's
-// counters, serialized as one MANIFEST record (FORMATS.md section 8).
+// counters, serialized as one MANIFEST record (docs/format/manifest.md).
 //
 // Encoding: a sequence of (varint32 tag, fields) pairs, in RocksDB's tag
 // numbering (never renumber; see the Tag enum). Fields are written in

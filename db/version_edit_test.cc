@@ -27,7 +27,8 @@ void RoundTrip(const VersionEdit& edit) {
 }  // namespace
 
 TEST(VersionEditTest, FirstRecordOfANewRocksDB) {
-  // FORMATS.md 8.4: the very first MANIFEST record of a fresh RocksDB.
+  // docs/format/manifest.md (What Strata writes): the very first MANIFEST record of a fresh
+  // RocksDB.
   VersionEdit edit;
   edit.SetComparatorName("leveldb.BytewiseComparator");
   std::string encoded;

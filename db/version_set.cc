@@ -545,8 +545,8 @@ ColumnFamilyData* VersionSet::default_cfd() const { return column_families_->Get
 
 ColumnFamilyData* VersionSet::NewFamily(uint32_t id, const std::string& name,
                                         const ColumnFamilyOptions& options) {
-  auto* cfd = new ColumnFamilyData(id, name, Options(options_, options), dbname_, db_mu_,
-                                   table_readers_);
+  auto* cfd =
+      new ColumnFamilyData(id, name, Options(options_, options), dbname_, db_mu_, table_readers_);
   return cfd;
 }
 
@@ -869,7 +869,8 @@ Status VersionSet::DropColumnFamily(ColumnFamilyData* cfd, Mutex* mu) {
 Status VersionSet::LogAndApplyImpl(ColumnFamilyData* cfd, VersionEdit* edit, Mutex* mu,
                                    const ColumnFamilyOptions* new_options,
                                    ColumnFamilyData** created) {
-  assert(mu == db_mu_);  // one DB mutex: the caller's is the set's  // one DB mutex: the caller's is the set's
+  assert(mu == db_mu_);  // one DB mutex: the caller's is the set's  // one DB mutex: the caller's
+                         // is the set's
   if (manifest_cv_ == nullptr) manifest_cv_ = std::make_unique<CondVar>(db_mu_);
   while (manifest_writing_) manifest_cv_->Wait();
   manifest_writing_ = true;

@@ -1,5 +1,5 @@
 // Versions: which table files make up the database at a moment, and the
-// MANIFEST that records every change to that set (FORMATS.md section 8).
+// MANIFEST that records every change to that set (docs/format/manifest.md).
 //
 // A Version is an immutable snapshot of the LSM shape: files per level
 // (level 0 newest first, may overlap; levels >= 1 sorted by smallest key,
@@ -36,13 +36,13 @@
 #include <vector>
 
 #include "base/dbformat.h"
+#include "base/get_context.h"
+#include "base/internal_iterator.h"
 #include "db/log_writer.h"
 #include "db/table_cache.h"
 #include "db/version_edit.h"
 #include "strata/env.h"
 #include "strata/options.h"
-#include "base/get_context.h"
-#include "base/internal_iterator.h"
 #include "util/mutex.h"
 
 namespace strata {
@@ -140,8 +140,7 @@ class Version {
   bool BeforeFile(const FileMetaData* f, const Slice& user_key) const;
   // f's fragmented range tombstones (null when it has none), opening the
   // file if needed.
-  Status FileRangeTombstones(FileMetaData* f, int level,
-                             const FragmentedRangeTombstoneList** list);
+  Status FileRangeTombstones(FileMetaData* f, int level, const FragmentedRangeTombstoneList** list);
 
   friend class VersionSet;
   friend class VersionBuilder;

@@ -1,5 +1,5 @@
 // WriteBatchInternal: the engine's access to a WriteBatch's wire bytes
-// (FORMATS.md section 3), which the public class keeps private.
+// (docs/format/write_batch.md), which the public class keeps private.
 //
 //   +-----------+---------+======================+
 //   | sequence  | count   | record ...           |

@@ -323,7 +323,7 @@ TEST(WriteBatchTest, ContinueFalseStopsEarly) {
 // ---- wire bytes ----
 
 TEST(WriteBatchTest, PutBytesMatchRocksDb) {
-  // The payload of the 30-byte RocksDB WAL of FORMATS.md section 3.
+  // The payload of the 30-byte RocksDB WAL of docs/format/write_batch.md.
   WriteBatch batch;
   ASSERT_OK(batch.Put("k5", "value5"));
   WriteBatchInternal::SetSequence(&batch, 5);

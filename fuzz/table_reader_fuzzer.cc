@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "base/dbformat.h"
+#include "base/get_context.h"
 #include "fuzz/fuzz_check.h"
 #include "fuzz/fuzz_files.h"
 #include "strata/cache.h"
@@ -30,7 +31,6 @@
 #include "table/block.h"
 #include "table/block_based_table_reader.h"
 #include "table/format.h"
-#include "base/get_context.h"
 #include "util/coding.h"
 
 namespace strata {

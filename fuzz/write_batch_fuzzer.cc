@@ -11,13 +11,13 @@
 #include <vector>
 
 #include "base/dbformat.h"
+#include "base/internal_iterator.h"
 #include "db/memtable_inserter.h"
 #include "db/write_batch_internal.h"
 #include "fuzz/fuzz_check.h"
 #include "memtable/memtable.h"
 #include "strata/comparator.h"
 #include "strata/write_batch.h"
-#include "base/internal_iterator.h"
 
 namespace strata {
 namespace {

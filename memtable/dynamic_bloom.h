@@ -3,7 +3,7 @@
 // prefixes (and, with memtable_whole_key_filtering, whole keys) as they
 // insert; readers ask MayContain before searching the memtable. It is never
 // persisted, so its layout is ours (it happens to follow FastLocalBloom's
-// probe sequence, FORMATS.md 7.2, with 64-bit words):
+// probe sequence, docs/format/filter.md (FastLocalBloom), with 64-bit words):
 //
 //   bits: num_lines x 64-byte cache lines (8 x uint64_t words each)
 //   key hash h = XXPH3_64(key)  (util/hash.h, the filters' hash)

@@ -266,7 +266,9 @@ std::unique_ptr<InternalIterator> MemTable::NewRangeTombstoneIterator() {
   return std::make_unique<MemTableIterator>(&range_del_table_);
 }
 
-std::unique_ptr<InternalIterator> MemTable::NewIterator() { return std::make_unique<MemTableIterator>(&table_); }
+std::unique_ptr<InternalIterator> MemTable::NewIterator() {
+  return std::make_unique<MemTableIterator>(&table_);
+}
 
 uint64_t MemTable::num_entries() const {
   uint64_t n = 0;

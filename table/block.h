@@ -1,6 +1,6 @@
 // Block: a read-only view of one uncompressed block in the generic block
-// format (FORMATS.md section 5.4), with iterators over its entries and a
-// point-lookup path through the optional data-block hash index (section 5.5).
+// format (docs/format/block.md (Block contents)), with iterators over its entries and a
+// point-lookup path through the optional data-block hash index (docs/format/block.md, Data blocks).
 //
 //   entry*  restart[num_restarts]: fixed32 each  [hash index]  footer: fixed32
 //   entry := varint32 shared | varint32 non_shared | varint32 value_len |
@@ -22,11 +22,11 @@
 #include <cstdint>
 #include <string>
 
+#include "base/internal_iterator.h"
 #include "strata/comparator.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 #include "table/format.h"
-#include "base/internal_iterator.h"
 
 namespace strata {
 
@@ -55,7 +55,7 @@ class Block {
   BlockIter* NewIterator(const Comparator* cmp) const;
   // Re-targets an existing iterator at this block (no allocation).
   void InitIterator(const Comparator* cmp, BlockIter* iter) const;
-  // Targets `iter` at this block read as an index block (FORMATS.md 5.6):
+  // Targets `iter` at this block read as an index block (docs/format/block.md (Index blocks)):
   // every value is a BlockHandle, available decoded through
   // BlockIter::handle(). With value_delta_encoded the entries have no value
   // length and non-restart handles are size deltas (format_version >= 4).

@@ -1,5 +1,5 @@
 // BlockBasedTableBuilder: writes one table file in RocksDB's block-based
-// format at format_version 5 (FORMATS.md section 5, "Writing an SST"):
+// format at format_version 5 (docs/format/table.md, "Writing an SST"):
 //
 //   [data block + trailer]*  [filter block + trailer]  [index block + trailer]
 //   [range-del block + trailer]  [properties block + trailer]

@@ -6,11 +6,11 @@
 #include <cstring>
 #include <utility>
 
+#include "base/dbformat.h"
 #include "table/block.h"
 #include "table/compression.h"
 #include "table/filter_policy.h"
 #include "table/full_filter_block.h"
-#include "base/dbformat.h"
 #include "table/meta_blocks.h"
 #include "util/coding.h"
 
@@ -19,7 +19,7 @@ namespace strata {
 namespace {
 
 // Metaindex suffixes under which a full filter readable by the built-in
-// Bloom reader may be stored (FORMATS.md 5.7).
+// Bloom reader may be stored (docs/format/table.md (Metaindex)).
 constexpr const char* kAcceptedFilterNames[] = {
     "rocksdb.BuiltinBloomFilter",
     "rocksdb.internal.LegacyBloomFilter",
@@ -1142,7 +1142,8 @@ class OwnedBlockIterator final : public InternalIterator {
 
 }  // namespace
 
-std::unique_ptr<InternalIterator> BlockBasedTable::NewRangeTombstoneIterator(const ReadOptions& read_options) {
+std::unique_ptr<InternalIterator> BlockBasedTable::NewRangeTombstoneIterator(
+    const ReadOptions& read_options) {
   if (!rep_->has_range_del) return nullptr;
   std::string contents;
   Status s = rep_->ReadBlock(rep_->range_del_handle, read_options.verify_checksums, true, &contents,
@@ -1150,7 +1151,7 @@ std::unique_ptr<InternalIterator> BlockBasedTable::NewRangeTombstoneIterator(con
   if (!s.ok()) return std::make_unique<OwnedBlockIterator>(s);
   auto block = std::make_unique<Block>(std::move(contents));
   return std::make_unique<OwnedBlockIterator>(std::move(block), &rep_->icmp, 0,
-                                rep_->Context(rep_->range_del_handle.offset()));
+                                              rep_->Context(rep_->range_del_handle.offset()));
 }
 
 std::unique_ptr<InternalIterator> BlockBasedTable::NewIndexIterator() {
@@ -1159,8 +1160,8 @@ std::unique_ptr<InternalIterator> BlockBasedTable::NewIndexIterator() {
   if (!s.ok()) return std::make_unique<OwnedBlockIterator>(s);
   auto block = std::make_unique<Block>(std::move(contents));
   return std::make_unique<OwnedBlockIterator>(std::move(block), rep_->index_cmp,
-                                rep_->index_value_delta_encoded ? 2 : 1,
-                                rep_->Context(rep_->footer.index_handle().offset()));
+                                              rep_->index_value_delta_encoded ? 2 : 1,
+                                              rep_->Context(rep_->footer.index_handle().offset()));
 }
 
 Status BlockBasedTable::ReadBlockContents(const BlockHandle& handle, std::string* contents) const {

@@ -1,5 +1,5 @@
 // BlockBasedTable: an open table file in RocksDB's block-based format
-// (format_version 0..5 read; FORMATS.md section 6 "Reading an SST"), with
+// (format_version 0..5 read; docs/format/table.md (File layout) "Reading an SST"), with
 // point lookups, iterators and checksum verification.
 //
 // Open reads and verifies the footer, metaindex, properties, index and (with
@@ -29,6 +29,8 @@
 #include <string>
 
 #include "base/dbformat.h"
+#include "base/get_context.h"
+#include "base/internal_iterator.h"
 #include "strata/cache.h"
 #include "strata/env.h"
 #include "strata/options.h"
@@ -38,8 +40,6 @@
 #include "strata/table.h"
 #include "strata/table_properties.h"
 #include "table/format.h"
-#include "base/get_context.h"
-#include "base/internal_iterator.h"
 
 namespace strata {
 

@@ -1,6 +1,6 @@
 // BlockBuilder: encodes sorted key/value entries into one block in the
-// generic block format of FORMATS.md section 5.4 (see table/block.h for the
-// layout), optionally followed by a data-block hash index (section 5.5).
+// generic block format of docs/format/block.md (Block contents) (see table/block.h for the
+// layout), optionally followed by a data-block hash index (docs/format/block.md, Data blocks).
 // Output is byte-identical to RocksDB 7.8.3's BlockBuilder.
 //
 // Thread-safety: not thread-safe.
@@ -35,7 +35,7 @@ class BlockBuilder {
   // REQUIRES: Finish() not called since the last Reset(); key is greater
   // than every key added before (and >= 8 bytes with the hash index).
   void Add(const Slice& key, const Slice& value);
-  // An index entry in the delta-encoded layout (FORMATS.md 5.6): no value
+  // An index entry in the delta-encoded layout (docs/format/block.md (Index blocks)): no value
   // length; full_value (the encoded handle) when the entry shares no key
   // bytes with the previous one, else delta_value (the zigzag size delta).
   void AddIndexEntry(const Slice& key, const Slice& full_value, const Slice& delta_value);

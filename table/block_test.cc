@@ -75,7 +75,7 @@ TEST(BlockTest, EmptyBlockBytes) {
   ASSERT_OK(it->status());
 }
 
-// FORMATS.md 5.4: the data block RocksDB wrote for apple/apricot/banana.
+// docs/format/block.md (Block contents): the data block RocksDB wrote for apple/apricot/banana.
 const char* kRealBlockHex =
     "000d01"
     "6170706c65"

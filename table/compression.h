@@ -1,4 +1,4 @@
-// Block compression in RocksDB's on-disk formats (FORMATS.md section 5.3):
+// Block compression in RocksDB's on-disk formats (docs/format/block.md (Compression)):
 // the bytes a table stores for a block whose trailer type byte is a
 // CompressionType, and the way back to the raw block.
 //

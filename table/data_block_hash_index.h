@@ -1,4 +1,4 @@
-// The optional hash index of a data block (FORMATS.md section 5.5): a small
+// The optional hash index of a data block (docs/format/block.md (Data blocks)): a small
 // table from user-key hash to restart-interval index, appended after the
 // restart array so a point lookup can skip the binary search.
 //

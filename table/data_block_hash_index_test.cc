@@ -12,7 +12,7 @@ namespace strata {
 namespace {
 
 TEST(DataBlockHashIndexTest, HashIsLegacyHash32Seed397) {
-  // FORMATS.md 7.6 test vectors.
+  // docs/format/encoding.md (Hashes) test vectors.
   ASSERT_EQ(DataBlockHashIndexHash("a"), 0x5c8473b1u);
   ASSERT_EQ(DataBlockHashIndexHash("key00001"), 0xa9a30e7bu);
 }

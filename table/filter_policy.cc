@@ -72,7 +72,7 @@ void FilterBitsBuilder::AddKey(const Slice& key) {
 }
 
 int FilterBitsBuilder::ChooseNumProbes(int millibits_per_key) {
-  // Upper millibits/key bound for 1, 2, ... 12 probes (FORMATS 7.2).
+  // Upper millibits/key bound for 1, 2, ... 12 probes (docs/format/filter.md, FastLocalBloom).
   static constexpr int kLimits[] = {2080,  3580,  5100,  6640,  8300,  10070,
                                     11720, 14001, 16050, 18300, 22001, 25501};
   for (int i = 0; i < static_cast<int>(std::size(kLimits)); ++i) {

@@ -1,5 +1,5 @@
 // Full-filter bit builders and readers behind the public FilterPolicy
-// (FORMATS.md sections 7.1, 7.2, 7.5).
+// (docs/format/filter.md).
 //
 // FastLocalBloom (what we write; RocksDB format_version 5), for a filter of
 // L + 5 bytes:
@@ -77,7 +77,7 @@ class FilterBitsBuilder {
   // With no keys the result is 5 zero bytes (a "no keys" filter).
   Slice Finish(std::unique_ptr<const char[]>* buf);
 
-  // Probe count RocksDB chooses for a millibits/key value (FORMATS 7.2).
+  // Probe count RocksDB chooses for a millibits/key value (docs/format/filter.md, FastLocalBloom).
   static int ChooseNumProbes(int millibits_per_key);
   // Bit-array length L (multiple of 64, excluding the trailer) for n keys.
   static size_t BitArrayBytes(size_t num_keys, int millibits_per_key);

@@ -51,7 +51,7 @@ const char kFast100Keys10Bits[] =
     "a7014a14a4013675e589b0ab02188210c987152dd4ed8604045416a04294c64fc3536bb441f31c0c8ce8ff"
     "00060000";
 
-// A legacy Bloom filter (FORMATS 7.5) for key00000..key00199 at 10 bits/key
+// A legacy Bloom filter (docs/format/filter.md, Legacy Bloom) for key00000..key00199 at 10 bits/key
 // (6 probes, 5 lines), written in Python per 7.5 and checked with
 // rocksfmt.legacybloom_may_match, which also counted 46 matches among
 // nokey00000..nokey09999.
@@ -124,7 +124,7 @@ TEST(FilterPolicyTest, ByteExactAgainstPython) {
 }
 
 TEST(FilterPolicyTest, LengthsAndProbesPerBitsPerKey) {
-  // FORMATS 7.2, 590 keys; lengths/probes also produced by rocksfmt.
+  // docs/format/filter.md (FastLocalBloom), 590 keys; lengths/probes also produced by rocksfmt.
   struct Case {
     double bits;
     size_t len;
@@ -207,7 +207,7 @@ TEST(FilterPolicyTest, NoFalseNegativesAndFalsePositiveRate) {
   EXPECT_GT(rate, 0.002) << "seed " << seed;
 }
 
-// Sets the legacy Bloom bits per FORMATS 7.5 (64-byte lines).
+// Sets the legacy Bloom bits per docs/format/filter.md (Legacy Bloom) (64-byte lines).
 std::string BuildLegacy(const std::vector<std::string>& keys, int bits_per_key) {
   const int probes = std::max(1, std::min(30, static_cast<int>(bits_per_key * 0.69)));
   uint32_t lines = static_cast<uint32_t>((keys.size() * bits_per_key + 511) / 512);

@@ -1,7 +1,6 @@
-// Block-based table framing (FORMATS.md sections 1, 5.2 and 5.10): block
-// handles, the fixed-size footer at the end of every table file, and the
-// 5-byte trailer that follows every block. Byte-compatible with RocksDB 7.8.3
-// format_version 5.
+// Block-based table framing (docs/format/encoding.md, docs/format/block.md (Block trailer) and
+// docs/format/footer.md): block handles, the fixed-size footer at the end of every table file, and
+// the 5-byte trailer that follows every block. Byte-compatible with RocksDB 7.8.3 format_version 5.
 //
 // Layouts:
 //

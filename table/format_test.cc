@@ -31,7 +31,7 @@ TEST(FormatTest, BlockHandleRoundTrip) {
 }
 
 std::string RealFooter() {
-  // FORMATS.md 5.10: metaindex @967 len 32, index @68 len 18, kXXH3.
+  // docs/format/footer.md: metaindex @967 len 32, index @68 len 18, kXXH3.
   std::string f("\x04\xc7\x07\x20\x44\x12", 6);
   f.resize(41, '\0');
   f += std::string("\x05\x00\x00\x00\xf7\xcf\xf4\x85\xb7\x41\xe2\x88", 12);
@@ -139,8 +139,8 @@ TEST(FormatTest, Checksums) {
 }
 
 TEST(FormatTest, Crc32cCheckValue) {
-  // crc32c("123456789") = e3069283, masked c78ab0e5 (FORMATS.md 1.1); the
-  // last byte plays the type byte.
+  // crc32c("123456789") = e3069283, masked c78ab0e5 (docs/format/encoding.md (CRC32C and masking));
+  // the last byte plays the type byte.
   ASSERT_EQ(ComputeBlockChecksum(kCRC32c, "12345678", 8, '9'), 0xc78ab0e5u);
 }
 
@@ -150,7 +150,7 @@ TEST(FormatTest, XxHashReferenceValues) {
   // XXH64("a") = d24ec4f1a98c6e5b.
   ASSERT_EQ(ComputeBlockChecksum(kxxHash, "", 0, 'a'), 0x550d7456u);
   ASSERT_EQ(ComputeBlockChecksum(kxxHash64, "", 0, 'a'), 0xa98c6e5bu);
-  // Released XXH3 of "" (FORMATS.md 1.2).
+  // Released XXH3 of "" (docs/format/encoding.md (Hashes)).
   ASSERT_EQ(XXH3_64("", 0), 0x2d06800538d394c2ull);
 }
 

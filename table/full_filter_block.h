@@ -1,6 +1,6 @@
 // Full filter block: one filter over the user keys of a table file, stored
 // uncompressed under metaindex key "fullfilter." +
-// FilterPolicy::CompatibilityName() (FORMATS.md 7.1). Thin wrappers over
+// FilterPolicy::CompatibilityName() (docs/format/filter.md (Which keys go in)). Thin wrappers over
 // FilterBitsBuilder / FilterBitsReader.
 //
 // What goes in, per user key (RocksDB's rule, so either side reads the

@@ -283,8 +283,8 @@ std::unique_ptr<InternalIterator> NewEmptyInternalIterator(Status status) {
   return std::make_unique<EmptyInternalIterator>(std::move(status));
 }
 
-std::unique_ptr<InternalIterator> NewMergingIterator(const InternalKeyComparator* icmp,
-                                     std::vector<std::unique_ptr<InternalIterator>> children) {
+std::unique_ptr<InternalIterator> NewMergingIterator(
+    const InternalKeyComparator* icmp, std::vector<std::unique_ptr<InternalIterator>> children) {
   if (children.empty()) return NewEmptyInternalIterator();
   if (children.size() == 1) return std::move(children[0]);
   if (icmp->user_comparator() == BytewiseComparator()) {

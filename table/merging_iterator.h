@@ -25,8 +25,8 @@ namespace strata {
 
 // Takes ownership of the children. With no children it returns an empty
 // iterator; with one, that child itself. icmp must outlive the iterator.
-std::unique_ptr<InternalIterator> NewMergingIterator(const InternalKeyComparator* icmp,
-                                     std::vector<std::unique_ptr<InternalIterator>> children);
+std::unique_ptr<InternalIterator> NewMergingIterator(
+    const InternalKeyComparator* icmp, std::vector<std::unique_ptr<InternalIterator>> children);
 
 // An iterator with no entries and the given status.
 std::unique_ptr<InternalIterator> NewEmptyInternalIterator(Status status = Status::OK());

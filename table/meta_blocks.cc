@@ -1,5 +1,6 @@
 // Meta blocks: the properties block codec and the metaindex builder
-// (contract and layouts in table/meta_blocks.h, FORMATS.md 5.7 and 5.8).
+// (contract and layouts in table/meta_blocks.h, docs/format/table.md (Metaindex) and
+// docs/format/table.md (Properties)).
 //
 // The properties are described once, in a table of (name, kind, field): the
 // encoder walks it to produce the standard entries, the decoder looks names

@@ -1,5 +1,5 @@
-// Meta blocks of a block-based table: the properties block (FORMATS.md 5.8)
-// and the metaindex block (5.7) that names every meta block.
+// Meta blocks of a block-based table: the properties block (docs/format/table.md (Properties))
+// and the metaindex block (docs/format/table.md, Metaindex) that names every meta block.
 //
 //   properties block: generic block format, one restart point (every key
 //     after the first delta-encoded), keys strictly ascending bytewise,

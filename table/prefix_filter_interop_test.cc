@@ -20,13 +20,13 @@
 #include <vector>
 
 #include "base/dbformat.h"
+#include "base/get_context.h"
 #include "strata/env.h"
 #include "strata/filter_policy.h"
 #include "strata/slice_transform.h"
 #include "strata/statistics.h"
 #include "table/block_based_table_builder.h"
 #include "table/block_based_table_reader.h"
-#include "base/get_context.h"
 #include "test_util/testutil.h"
 #include "util/coding.h"
 

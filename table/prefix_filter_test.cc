@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "base/get_context.h"
 #include "strata/env.h"
 #include "strata/filter_policy.h"
 #include "strata/slice_transform.h"
@@ -21,7 +22,6 @@
 #include "table/block_based_table_reader.h"
 #include "table/filter_policy.h"
 #include "table/full_filter_block.h"
-#include "base/get_context.h"
 #include "test_util/testutil.h"
 
 namespace strata {

@@ -1,5 +1,5 @@
 // Interoperability of our block-based tables with RocksDB 7.8.3 itself
-// (FORMATS.md sections 5, 7 and 11), checked by running RocksDB's code:
+// (docs/format/table.md and docs/format/filter.md), checked by running RocksDB's code:
 //  - our builder's files go through /usr/bin/sst_dump (scan, check, verify)
 //    and through rocksdb_sst_tool (SstFileReader iteration and, for filters,
 //    ingestion into a RocksDB DB and Get with a Bloom policy);
@@ -25,13 +25,13 @@
 #include <vector>
 
 #include "base/dbformat.h"
+#include "base/get_context.h"
 #include "strata/env.h"
 #include "strata/filter_policy.h"
 #include "strata/options.h"
 #include "strata/table.h"
 #include "table/block_based_table_builder.h"
 #include "table/block_based_table_reader.h"
-#include "base/get_context.h"
 #include "test_util/testutil.h"
 #include "util/coding.h"
 

@@ -1,4 +1,4 @@
-// Fixed-width and variable-length integer coding (FORMATS.md section 1).
+// Fixed-width and variable-length integer coding (docs/format/encoding.md).
 //
 //  - fixed16/32/64: little-endian, 2/4/8 bytes.
 //  - varint32/64: LEB128, 7 payload bits per byte, low group first, 0x80 set

@@ -1,5 +1,5 @@
 // CRC-32C (Castagnoli), as stored in WAL records and block trailers
-// (FORMATS.md section 1.1): reflected polynomial 0x82F63B78, init and final
+// (docs/format/encoding.md (CRC32C and masking)): reflected polynomial 0x82F63B78, init and final
 // xor 0xFFFFFFFF; crc32c("123456789") = 0xE3069283.
 //
 // Value/Extend use the SSE4.2 crc32 instruction when the CPU has it (checked

@@ -117,7 +117,7 @@ TEST(Crc32cTest, MaskUnmask) {
 }
 
 TEST(Crc32cTest, FormatsExample) {
-  // FORMATS.md section 1.1.
+  // docs/format/encoding.md (CRC32C and masking).
   EXPECT_EQ(0xc78ab0e5u, Mask(Value("123456789", 9)));
   EXPECT_EQ(0xE3069283u, Unmask(0xc78ab0e5u));
 }

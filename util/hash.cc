@@ -1,5 +1,5 @@
-// XXPH3_64 follows FORMATS.md section 7.4 (the xxHash 0.7.2 preview of XXH3
-// as carried by RocksDB); Hash32 follows section 7.6.
+// XXPH3_64 follows docs/format/encoding.md (Hashes) (the xxHash 0.7.2 preview of XXH3
+// as carried by RocksDB); Hash32 is the legacy 32-bit hash of the same page.
 
 #include "util/hash.h"
 

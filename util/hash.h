@@ -1,5 +1,5 @@
-// Hash functions whose values are part of the on-disk format (FORMATS.md
-// sections 1.2, 7.4 and 7.6), so their results must never change:
+// Hash functions whose values are part of the on-disk format (docs/format/encoding.md (Hashes)), so
+// their results must never change:
 //
 //  - XXH3_64: released XXH3 (xxHash >= 0.8.0, unseeded, default secret), from
 //    libxxhash. Block checksum type kXXH3 and WAL-compression checks.

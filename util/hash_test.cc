@@ -14,7 +14,7 @@ uint64_t XXPH3(const std::string& s, uint64_t seed = 0) {
   return XXPH3_64(s.data(), s.size(), seed);
 }
 
-// FORMATS.md section 7.4.
+// docs/format/encoding.md (Hashes).
 TEST(HashTest, XXPH3FormatVectors) {
   EXPECT_EQ(0x5342c3010fe1dd04ull, XXPH3(""));
   EXPECT_EQ(0x88d868bf607681c7ull, XXPH3("a"));
@@ -32,14 +32,14 @@ TEST(HashTest, XXPH3FormatVectors) {
   EXPECT_EQ(0xebd00ec206559bf1ull, XXPH3(all_bytes));
 }
 
-// Released XXH3 differs from the preview one (FORMATS.md section 1.2).
+// Released XXH3 differs from the preview one (docs/format/encoding.md (Hashes)).
 TEST(HashTest, ReleasedXXH3Vectors) {
   EXPECT_EQ(0x2d06800538d394c2ull, XXH3_64("", 0));
   EXPECT_EQ(0xe6c632b61e964e1full, XXH3_64("a", 1));
   EXPECT_EQ(0xbfbaf3ccfdf9c744ull, XXH3_64("key00001", 8));
 }
 
-// FORMATS.md section 7.6.
+// docs/format/encoding.md (Hashes).
 TEST(HashTest, Hash32FormatVectors) {
   EXPECT_EQ(0xbc9f1d34u, Hash32("", 0, 0xbc9f1d34u));
   EXPECT_EQ(0x286e9db0u, Hash32("a", 1, 0xbc9f1d34u));

@@ -45,8 +45,8 @@
 #include <optional>
 #include <utility>
 
-#include "db/compaction/merge_helper.h"
 #include "db/compaction/compaction_range_del_aggregator.h"
+#include "db/compaction/merge_helper.h"
 
 namespace strata {
 

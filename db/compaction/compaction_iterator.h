@@ -74,10 +74,10 @@
 #include <vector>
 
 #include "base/dbformat.h"
+#include "base/internal_iterator.h"
 #include "strata/compaction_filter.h"
 #include "strata/comparator.h"
 #include "strata/merge_operator.h"
-#include "base/internal_iterator.h"
 
 namespace strata {
 

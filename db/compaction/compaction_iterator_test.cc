@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "db/compaction/merge_helper.h"
 #include "db/compaction/compaction_range_del_aggregator.h"
+#include "db/compaction/merge_helper.h"
 #include "test_util/testutil.h"
 #include "test_util/vector_iterator.h"
 
@@ -1281,8 +1281,8 @@ std::string ReadValue(const std::vector<const std::vector<Entry>*>& layers,
   std::string result;
   Slice base_slice;
   if (base) base_slice = *base;
-  Status s = TimedFullMerge(&op, user_key, base ? &base_slice : nullptr, ops, &result,
-                                         nullptr, nullptr);
+  Status s =
+      TimedFullMerge(&op, user_key, base ? &base_slice : nullptr, ops, &result, nullptr, nullptr);
   if (!s.ok()) return "<error>";
   return "=" + result;
 }

@@ -163,8 +163,7 @@ TEST(MergeHelperTest, TimedFullMergeExistingOperandIsCopied) {
 TEST(MergeHelperTest, TimedFullMergeWithoutOperatorIsInvalidArgument) {
   std::string result;
   std::vector<Slice> operands = {"x"};
-  Status s =
-      TimedFullMerge(nullptr, "k", nullptr, operands, &result, nullptr, nullptr);
+  Status s = TimedFullMerge(nullptr, "k", nullptr, operands, &result, nullptr, nullptr);
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find("no merge operator configured"));
 }
@@ -173,8 +172,7 @@ TEST(MergeHelperTest, TimedFullMergeFailureNamesOperatorAndKey) {
   JoinOperator op(false);
   std::string result;
   std::vector<Slice> operands = {"x", "fail"};
-  Status s =
-      TimedFullMerge(&op, "mykey", nullptr, operands, &result, nullptr, nullptr);
+  Status s = TimedFullMerge(&op, "mykey", nullptr, operands, &result, nullptr, nullptr);
   ASSERT_TRUE(s.IsCorruption()) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find("JoinOperator")) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find("'mykey'")) << s.ToString();

@@ -27,7 +27,7 @@ class SliceTransform;           // strata/slice_transform.h
 class Snapshot;
 class TableFactory;  // strata/table.h
 
-// Persisted in table trailers: never renumber (FORMATS.md section 5.3).
+// Persisted in table trailers: never renumber (docs/format/block.md (Compression)).
 enum CompressionType : unsigned char {
   kNoCompression = 0x0,
   kSnappyCompression = 0x1,

@@ -1,6 +1,6 @@
 // Table options: how a column family lays out its sorted table files (SSTs).
 // The one table kind is RocksDB's block-based table at format_version 5, so
-// RocksDB's tools read our files and we read theirs (FORMATS.md section 5).
+// RocksDB's tools read our files and we read theirs (docs/format/table.md).
 //
 // BlockBasedTableOptions keeps RocksDB's names and defaults; wrap it with
 // NewBlockBasedTableFactory() and set ColumnFamilyOptions::table_factory.
@@ -18,7 +18,7 @@
 namespace strata {
 
 // Block checksum kinds, stored in byte 0 of every table footer: never
-// renumber (FORMATS.md section 5.2).
+// renumber (docs/format/block.md (Block trailer)).
 enum ChecksumType : unsigned char {
   kNoChecksum = 0x0,
   kCRC32c = 0x1,
@@ -32,7 +32,7 @@ struct STRATA_EXPORT BlockBasedTableOptions {
   // index types are rejected cleanly by the reader.
   enum class IndexType : unsigned char { kBinarySearch = 0 };
   // Data block layouts: binary search over restart points, or that plus a
-  // hash index of the user keys for point lookups (section 5.5).
+  // hash index of the user keys for point lookups (docs/format/block.md, Data blocks).
   enum class DataBlockIndexType : unsigned char {
     kDataBlockBinarySearch = 0,
     kDataBlockBinaryAndHash = 1,

@@ -1,5 +1,5 @@
 // TableProperties: what a table file says about itself in its properties
-// block (FORMATS.md section 5.8), under RocksDB's property names, so the same
+// block (docs/format/table.md (Properties)), under RocksDB's property names, so the same
 // facts show in `sst_dump --show_properties` from either project.
 //
 // Thread-safety: plain data.

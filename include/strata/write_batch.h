@@ -1,7 +1,7 @@
 // WriteBatch: an ordered list of updates applied atomically by DB::Write.
 //
-// The batch is kept in RocksDB's WriteBatch wire format (FORMATS.md section
-// 3) -- a 12-byte header (fixed64 sequence, fixed32 count) followed by tagged
+// The batch is kept in RocksDB's WriteBatch wire format (docs/format/write_batch.md)
+// -- a 12-byte header (fixed64 sequence, fixed32 count) followed by tagged
 // records -- so Data() is exactly the payload of one WAL record and a batch
 // can be rebuilt from bytes RocksDB wrote. Records for column family 0 use
 // the plain tags; other families use the column-family tags.
