@@ -4,11 +4,12 @@
 #   make check-quick    build + the tests not labelled slow (ctest -LE slow)
 #   make bench-compare  our db_bench vs db_bench_leveldb vs /usr/bin/db_bench
 #   make check-asan     the tests under ASan+UBSan
+#   make check-clang    everything built by clang with -Wthread-safety -Werror, quick tests run
 #   make check-tsan     the tests under TSan (check-tsan-concurrency: the concurrency tests only)
 #   make crashtest      db_stress killed and verified (CRASHTEST_SECONDS, default 600)
 #   make fuzz           every libFuzzer target (clang) for FUZZ_SECONDS each
 #   make install PREFIX=/dir
-.PHONY: all deps build release check check-quick bench bench-compare check-asan check-tsan check-tsan-concurrency crashtest fuzz install clean
+.PHONY: all deps build release check check-quick check-clang bench bench-compare check-asan check-tsan check-tsan-concurrency crashtest fuzz install clean
 
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
@@ -47,6 +48,15 @@ check-asan: deps
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 
+# The lock discipline checked by the compiler (DESIGN.md section 5): clang
+# with -Wthread-safety (CMakeLists.txt adds it for clang) and -Werror, every
+# target; then the quick tests of that build.
+check-clang: deps
+	cmake -S . -B build-clang $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DSTRATA_BUILD_BENCH=OFF -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+	cmake --build build-clang -j $(JOBS)
+	cd build-clang && ctest --output-on-failure -j $(JOBS) -LE slow $(CTEST_ARGS)
+
 check-tsan: deps
 	cmake -S . -B build-tsan $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DSTRATA_SANITIZE=tsan -DSTRATA_BUILD_BENCH=OFF -DCMAKE_C_COMPILER=clang \
@@ -84,4 +94,4 @@ install: release
 	cmake --install build-release --prefix $(PREFIX)
 
 clean:
-	rm -rf build build-release build-asan build-tsan build-fuzz
+	rm -rf build build-release build-asan build-tsan build-fuzz build-clang

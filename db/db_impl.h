@@ -179,6 +179,16 @@ class DBImpl final : public DB {
   // deleted (history cut off by point-in-time recovery).
   Status ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_data, bool* dropped)
       REQUIRES(mu_);
+  // ReplayOneWAL's steps: damage met in the log (a non-OK result fails the
+  // open; *stop ends this WAL's replay, point-in-time recovery; at_end: no
+  // record followed it, and then *torn tells whether it is a torn final
+  // write that kTolerateCorruptedTailRecords accepts), and one intact batch
+  // applied (*dropped: the whole WAL is to go, its history cut off).
+  struct WalReplay;
+  Status OnWalDamage(WalReplay* r, const Status& damage, bool at_end, bool* stop, bool* torn)
+      REQUIRES(mu_);
+  Status ApplyWalBatch(WalReplay* r, const WriteBatch& batch, uint64_t record_end, bool* dropped)
+      REQUIRES(mu_);
   // Reads the WAL again from its start: the number of records before the
   // first damage (a bad physical record or a record that is no batch), in
   // *good; *damaged says whether any damage was met. Replay uses it before

@@ -407,94 +407,155 @@ Status DBImpl::ReplayWALs(RecoveryState* state) {
   return Status::OK();
 }
 
-Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_data, bool* dropped) {
-  const std::string fname = LogFileName(dbname_, number);
-  std::unique_ptr<SequentialFile> file;
-  Status s = fs_->NewSequentialFile(fname, FileOptions(), &file);
-  if (!s.ok()) return s;
-  const WALRecoveryMode mode = options_.wal_recovery_mode;
+// One WAL's replay in progress (ReplayOneWAL and its steps).
+struct DBImpl::WalReplay {
+  uint64_t number = 0;
+  std::string fname;
   uint64_t file_size = 0;
-  s = fs_->GetFileSize(fname, &file_size);
-  if (!s.ok()) return s;
-  log::FirstDamageReporter reporter;
-  log::Reader reader(std::move(file), &reporter, /*checksum=*/true, number, fname);
-  reader.set_expected_file_size(file_size);
-  Slice record;
-  std::string scratch;
-  WriteBatch batch;
-  uint64_t records = 0;
+  WALRecoveryMode mode = WALRecoveryMode::kPointInTimeRecovery;
+  RecoveryState* state = nullptr;
+  uint64_t records = 0;         // records applied
   uint64_t good_end = 0;        // file offset just past the last record applied
   SequenceNumber next_seq = 1;  // the sequence after the last record applied
   bool first_record = true;
-  bool stopped_here = false;
+  bool damage_confirmed = false;  // a second read met the damage at the same place
 
-  // Handles damage found by the reader or in a record: a non-OK result
-  // fails the open; *stop ends this WAL's replay (point-in-time recovery).
-  bool damage_confirmed = false;
   // A record of this WAL that could follow the ones applied.
-  auto following_record = [&]() {
+  log::RecordPayloadCheck FollowingRecord() const {
     const SequenceNumber known = std::max({next_seq, state->last_sequence, state->max_sequence});
     return BatchInSequenceRange(next_seq, known + kFollowingSequenceWindow);
-  };
-  // at_end: the reader returned no record after the damage (then torn is
-  // set to whether the damage is a torn final write that
-  // kTolerateCorruptedTailRecords tolerates; null otherwise).
-  auto on_damage = [&](const Status& damage, bool at_end, bool* stop, bool* torn) -> Status {
-    Log(InfoLogLevel::kWarn, info_log_.get(), "WAL damage: %s", damage.ToString().c_str());
-    // A failed (or short) read says nothing about the bytes on disk: it
-    // fails the open in every mode rather than cut the log there.
-    if (damage.IsIOError()) return damage;
-    // A write torn by a crash of an mmap-written WAL is not cut at the end
-    // of the file: a partly copied record is followed by the zeros of the
-    // preallocated space, and the reader reports it (a checksum mismatch,
-    // or bytes after a zero header). It is still the log's tail when no
-    // intact record of this log follows it.
-    bool tail = false;
-    if (mode == WALRecoveryMode::kTolerateCorruptedTailRecords && at_end && damage.IsCorruption()) {
-      const log::RecordPayloadCheck follows = following_record();
-      Status t = log::CheckFileTail(fs_, fname, number, good_end, file_size, &follows);
-      if (t.IsIOError()) return t;
-      tail = t.ok();
-    }
-    if (!damage_confirmed && (mode == WALRecoveryMode::kPointInTimeRecovery ||
-                              mode == WALRecoveryMode::kSkipAnyCorruptedRecords || tail)) {
-      // Records are about to be dropped for good: the damage must be on
-      // disk, not in one read. A second read must meet it at the same place.
-      uint64_t good = 0;
-      bool damaged = false;
-      Status rs = CountRecordsBeforeDamage(number, file_size, &good, &damaged);
-      if (!rs.ok()) return rs;
-      if (!damaged || good != records) {
-        return Status::IOError("WAL read is not repeatable",
-                               damage.ToString() + "; a second read found " +
-                                   (damaged ? "damage after " + std::to_string(good) + " records"
-                                            : std::string("no damage")) +
-                                   " (first read: after " + std::to_string(records) + ")");
-      }
-      damage_confirmed = true;
-    }
-    switch (mode) {
-      case WALRecoveryMode::kTolerateCorruptedTailRecords:
-        if (tail) {
-          *torn = true;
-          return Status::OK();
-        }
-        return damage;
-      case WALRecoveryMode::kAbsoluteConsistency:
-        return damage;
-      case WALRecoveryMode::kPointInTimeRecovery:
-        *stop = true;
-        return Status::OK();
-      case WALRecoveryMode::kSkipAnyCorruptedRecords:
-        return Status::OK();
-    }
-    return damage;
-  };
+  }
+};
 
-  while (reader.ReadRecord(&record, &scratch, mode)) {
+Status DBImpl::OnWalDamage(WalReplay* r, const Status& damage, bool at_end, bool* stop,
+                           bool* torn) {
+  Log(InfoLogLevel::kWarn, info_log_.get(), "WAL damage: %s", damage.ToString().c_str());
+  // A failed (or short) read says nothing about the bytes on disk: it
+  // fails the open in every mode rather than cut the log there.
+  if (damage.IsIOError()) return damage;
+  // A write torn by a crash of an mmap-written WAL is not cut at the end
+  // of the file: a partly copied record is followed by the zeros of the
+  // preallocated space, and the reader reports it (a checksum mismatch,
+  // or bytes after a zero header). It is still the log's tail when no
+  // intact record of this log follows it.
+  const WALRecoveryMode mode = r->mode;
+  bool tail = false;
+  if (mode == WALRecoveryMode::kTolerateCorruptedTailRecords && at_end && damage.IsCorruption()) {
+    const log::RecordPayloadCheck follows = r->FollowingRecord();
+    Status t = log::CheckFileTail(fs_, r->fname, r->number, r->good_end, r->file_size, &follows);
+    if (t.IsIOError()) return t;
+    tail = t.ok();
+  }
+  if (!r->damage_confirmed && (mode == WALRecoveryMode::kPointInTimeRecovery ||
+                               mode == WALRecoveryMode::kSkipAnyCorruptedRecords || tail)) {
+    // Records are about to be dropped for good: the damage must be on
+    // disk, not in one read. A second read must meet it at the same place.
+    uint64_t good = 0;
+    bool damaged = false;
+    Status rs = CountRecordsBeforeDamage(r->number, r->file_size, &good, &damaged);
+    if (!rs.ok()) return rs;
+    if (!damaged || good != r->records) {
+      return Status::IOError("WAL read is not repeatable",
+                             damage.ToString() + "; a second read found " +
+                                 (damaged ? "damage after " + std::to_string(good) + " records"
+                                          : std::string("no damage")) +
+                                 " (first read: after " + std::to_string(r->records) + ")");
+    }
+    r->damage_confirmed = true;
+  }
+  switch (mode) {
+    case WALRecoveryMode::kTolerateCorruptedTailRecords:
+      if (tail) {
+        *torn = true;
+        return Status::OK();
+      }
+      return damage;
+    case WALRecoveryMode::kAbsoluteConsistency:
+      return damage;
+    case WALRecoveryMode::kPointInTimeRecovery:
+      *stop = true;
+      return Status::OK();
+    case WALRecoveryMode::kSkipAnyCorruptedRecords:
+      return Status::OK();
+  }
+  return damage;
+}
+
+Status DBImpl::ApplyWalBatch(WalReplay* r, const WriteBatch& batch, uint64_t record_end,
+                             bool* dropped) {
+  RecoveryState* state = r->state;
+  const SequenceNumber seq = WriteBatchInternal::Sequence(&batch);
+  const uint32_t count = WriteBatchInternal::Count(&batch);
+  if (r->first_record && state->wal_stopped) {
+    // Point-in-time recovery stopped in an earlier WAL. This WAL continues
+    // the kept history only if it starts right after it (a session that
+    // began after an earlier lossy recovery); otherwise its writes came
+    // after lost ones and replaying them would leave a hole.
+    const SequenceNumber expected =
+        (state->replayed_any ? state->max_sequence : state->last_sequence) + 1;
+    if (seq != expected) {
+      Log(InfoLogLevel::kWarn, info_log_.get(),
+          "dropping %s: starts at sequence %" PRIu64 ", expected %" PRIu64, r->fname.c_str(), seq,
+          expected);
+      *dropped = true;
+      return Status::OK();
+    }
+    state->wal_stopped = false;
+  }
+  r->first_record = false;
+  // Each family takes the records of WALs not older than its log number
+  // (older ones are in its tables); records of dropped families go.
+  MemTableTargets targets;
+  targets.default_mem = default_cfd_->log_number() <= r->number ? default_cfd_->mem() : nullptr;
+  targets.families = versions_->column_families();
+  targets.recovery_log_number = r->number;
+  Status s = InsertBatchIntoMemTable(batch, seq, targets, /*concurrent=*/false);
+  if (!s.ok()) return s;
+  for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+    if (cfd->mem()->ApproximateMemoryUsage() <= cfd->options().write_buffer_size) continue;
+    // A full memtable during replay goes to a level-0 table at once.
+    versions_->SetLastSequence(std::max(versions_->LastSequence(), seq + count));
+    FileMetaData meta;
+    {
+      FlushJob job(MakeJobEnv(), cfd, cfd->mem(), snapshots_.GetAll());
+      s = job.Run(&state->edits[cfd->id()], &meta);
+    }
+    if (!s.ok()) return s;
+    cfd->mem()->Unref();
+    cfd->mem() = new MemTable(cfd->icmp(), cfd->mem_options());
+  }
+  if (count > 0) state->max_sequence = std::max(state->max_sequence, seq + count - 1);
+  state->replayed_any = true;
+  r->good_end = record_end;
+  r->next_seq = seq + std::max<uint32_t>(count, 1);
+  r->records++;
+  return Status::OK();
+}
+
+Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_data, bool* dropped) {
+  WalReplay r;
+  r.number = number;
+  r.fname = LogFileName(dbname_, number);
+  r.mode = options_.wal_recovery_mode;
+  r.state = state;
+  const std::string& fname = r.fname;
+  std::unique_ptr<SequentialFile> file;
+  Status s = fs_->NewSequentialFile(fname, FileOptions(), &file);
+  if (!s.ok()) return s;
+  s = fs_->GetFileSize(fname, &r.file_size);
+  if (!s.ok()) return s;
+  log::FirstDamageReporter reporter;
+  log::Reader reader(std::move(file), &reporter, /*checksum=*/true, number, fname);
+  reader.set_expected_file_size(r.file_size);
+  Slice record;
+  std::string scratch;
+  WriteBatch batch;
+  bool stopped_here = false;
+
+  while (reader.ReadRecord(&record, &scratch, r.mode)) {
     bool stop = false;
     if (!reporter.first.ok()) {
-      s = on_damage(reporter.first, /*at_end=*/false, &stop, nullptr);
+      s = OnWalDamage(&r, reporter.first, /*at_end=*/false, &stop, nullptr);
       reporter.first = Status::OK();
       if (!s.ok()) return s;
       if (stop) {
@@ -519,7 +580,7 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
       }
     }
     if (!damage.ok()) {
-      s = on_damage(damage, /*at_end=*/false, &stop, nullptr);
+      s = OnWalDamage(&r, damage, /*at_end=*/false, &stop, nullptr);
       if (!s.ok()) return s;
       if (stop) {
         stopped_here = true;
@@ -527,87 +588,44 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
       }
       continue;
     }
-    const SequenceNumber seq = WriteBatchInternal::Sequence(&batch);
-    const uint32_t count = WriteBatchInternal::Count(&batch);
-    if (first_record && state->wal_stopped) {
-      // Point-in-time recovery stopped in an earlier WAL. This WAL continues
-      // the kept history only if it starts right after it (a session that
-      // began after an earlier lossy recovery); otherwise its writes came
-      // after lost ones and replaying them would leave a hole.
-      const SequenceNumber expected =
-          (state->replayed_any ? state->max_sequence : state->last_sequence) + 1;
-      if (seq != expected) {
-        Log(InfoLogLevel::kWarn, info_log_.get(),
-            "dropping %s: starts at sequence %" PRIu64 ", expected %" PRIu64, fname.c_str(), seq,
-            expected);
-        *dropped = true;
-        return Status::OK();
-      }
-      state->wal_stopped = false;
-    }
-    first_record = false;
-    // Each family takes the records of WALs not older than its log number
-    // (older ones are in its tables); records of dropped families go.
-    MemTableTargets targets;
-    targets.default_mem = default_cfd_->log_number() <= number ? default_cfd_->mem() : nullptr;
-    targets.families = versions_->column_families();
-    targets.recovery_log_number = number;
-    s = InsertBatchIntoMemTable(batch, seq, targets, /*concurrent=*/false);
-    if (!s.ok()) return s;
-    for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
-      if (cfd->mem()->ApproximateMemoryUsage() <= cfd->options().write_buffer_size) continue;
-      // A full memtable during replay goes to a level-0 table at once.
-      versions_->SetLastSequence(std::max(versions_->LastSequence(), seq + count));
-      FileMetaData meta;
-      {
-        FlushJob job(MakeJobEnv(), cfd, cfd->mem(), snapshots_.GetAll());
-        s = job.Run(&state->edits[cfd->id()], &meta);
-      }
-      if (!s.ok()) return s;
-      cfd->mem()->Unref();
-      cfd->mem() = new MemTable(cfd->icmp(), cfd->mem_options());
-    }
-    if (count > 0) state->max_sequence = std::max(state->max_sequence, seq + count - 1);
-    state->replayed_any = true;
-    good_end = reader.LastRecordEndOffset();
-    next_seq = seq + std::max<uint32_t>(count, 1);
-    records++;
+    s = ApplyWalBatch(&r, batch, reader.LastRecordEndOffset(), dropped);
+    if (!s.ok() || *dropped) return s;
     *has_data = true;
   }
   bool torn_tail = false;
   if (!stopped_here && !reporter.first.ok()) {
     bool stop = false;
-    s = on_damage(reporter.first, /*at_end=*/true, &stop, &torn_tail);
+    s = OnWalDamage(&r, reporter.first, /*at_end=*/true, &stop, &torn_tail);
     if (!s.ok()) return s;
     stopped_here = stop;
     if (torn_tail) {
       Log(InfoLogLevel::kWarn, info_log_.get(),
-          "%s ends in a torn write after %" PRIu64 " bytes (tolerated)", fname.c_str(), good_end);
+          "%s ends in a torn write after %" PRIu64 " bytes (tolerated)", fname.c_str(), r.good_end);
     }
   }
   if (!stopped_here && !torn_tail &&
-      (mode == WALRecoveryMode::kTolerateCorruptedTailRecords ||
-       mode == WALRecoveryMode::kAbsoluteConsistency)) {
+      (r.mode == WALRecoveryMode::kTolerateCorruptedTailRecords ||
+       r.mode == WALRecoveryMode::kAbsoluteConsistency)) {
     // The log ended silently: what follows its last record must be a torn
     // final write. A damaged length looks the same to the reader, but then
     // intact records follow, and these modes never drop records unnoticed.
-    const log::RecordPayloadCheck follows = following_record();
-    s = log::CheckFileTail(fs_, fname, number, good_end, file_size, &follows);
+    const log::RecordPayloadCheck follows = r.FollowingRecord();
+    s = log::CheckFileTail(fs_, fname, number, r.good_end, r.file_size, &follows);
     if (!s.ok()) return s;
   }
   if (stopped_here) {
     // Cut the damage off so later opens see a clean log that ends where the
     // kept history ends (RocksDB instead flushes and deletes the WAL).
     state->wal_stopped = true;
-    s = fs_->Truncate(fname, good_end);
+    s = fs_->Truncate(fname, r.good_end);
     if (!s.ok()) return s;
     Log(InfoLogLevel::kWarn, info_log_.get(),
         "point-in-time recovery stopped in %s; truncated it to %" PRIu64 " bytes", fname.c_str(),
-        good_end);
-    if (good_end == 0) *dropped = true;
+        r.good_end);
+    if (r.good_end == 0) *dropped = true;
   }
   Log(info_log_.get(), "Replayed %s: %" PRIu64 " records, last sequence %" PRIu64, fname.c_str(),
-      records, state->max_sequence);
+      r.records, state->max_sequence);
   return Status::OK();
 }
 

@@ -640,10 +640,48 @@ Status VersionSet::CreateNew() {
   return s;
 }
 
+// What replaying a MANIFEST found: one entry per family it added and did
+// not drop (families the caller opens get their object and builder), and
+// the last value of each counter.
+struct VersionSet::RecoveredManifest {
+  struct Family {
+    std::string name;
+    std::unique_ptr<ColumnFamilyData> cfd;  // null: not opened by the caller
+    std::unique_ptr<VersionBuilder> builder;
+    std::optional<uint64_t> log_number;
+  };
+  std::string name;  // the MANIFEST's path
+  uint64_t number = 0;
+  std::map<uint32_t, Family> families;
+  std::optional<uint64_t> prev_log, next_file, min_log_to_keep;
+  std::optional<SequenceNumber> last_sequence;
+  uint32_t max_cf = 0;
+};
+
 Status VersionSet::Recover(const std::map<std::string, ColumnFamilyOptions>& families,
                            std::vector<std::string>* not_found) {
   db_mu_->AssertHeld();
   not_found->clear();
+  RecoveredManifest m;
+  Status s = ReplayManifest(families, &m);
+  if (!s.ok()) return s;
+  std::string not_opened;
+  for (const auto& [id, fam] : m.families) {
+    if (fam.cfd == nullptr) not_opened += (not_opened.empty() ? "" : ", ") + fam.name;
+  }
+  if (!not_opened.empty()) {
+    return Status::InvalidArgument("Column families not opened: " + not_opened);
+  }
+  for (const auto& [name, options] : families) {
+    bool found = false;
+    for (const auto& [id, fam] : m.families) found = found || fam.name == name;
+    if (!found) not_found->push_back(name);
+  }
+  return InstallRecovered(&m);
+}
+
+Status VersionSet::ReplayManifest(const std::map<std::string, ColumnFamilyOptions>& families,
+                                  RecoveredManifest* m) {
   const std::string current_name = CurrentFileName(dbname_);
   std::string current;
   Status s = ReadFileToString(fs_, current_name, &current);
@@ -652,12 +690,12 @@ Status VersionSet::Recover(const std::map<std::string, ColumnFamilyOptions>& fam
     return Status::Corruption("CURRENT file does not end with newline", current_name);
   }
   current.pop_back();
-  uint64_t manifest_number = 0;
   FileType type;
-  if (!ParseFileName(current, &manifest_number, &type) || type != FileType::kDescriptorFile) {
+  if (!ParseFileName(current, &m->number, &type) || type != FileType::kDescriptorFile) {
     return Status::Corruption("CURRENT file does not name a MANIFEST", current_name);
   }
   const std::string manifest = dbname_ + "/" + current;
+  m->name = manifest;
   std::unique_ptr<SequentialFile> file;
   s = fs_->NewSequentialFile(manifest, FileOptions(), &file);
   if (!s.ok()) {
@@ -667,17 +705,9 @@ Status VersionSet::Recover(const std::map<std::string, ColumnFamilyOptions>& fam
     return s;
   }
 
-  // One entry per family the MANIFEST has added and not dropped; families
-  // the caller opens get their object and builder at once.
-  struct Family {
-    std::string name;
-    std::unique_ptr<ColumnFamilyData> cfd;  // null: not opened by the caller
-    std::unique_ptr<VersionBuilder> builder;
-    std::optional<uint64_t> log_number;
-  };
-  std::map<uint32_t, Family> fams;
+  std::map<uint32_t, RecoveredManifest::Family>& fams = m->families;
   auto open_family = [&](uint32_t id, const std::string& name) {
-    Family& f = fams[id];
+    RecoveredManifest::Family& f = fams[id];
     f.name = name;
     auto it = families.find(name);
     if (it != families.end()) {
@@ -689,9 +719,6 @@ Status VersionSet::Recover(const std::map<std::string, ColumnFamilyOptions>& fam
 
   LogReporter reporter;
   log::Reader reader(std::move(file), &reporter, /*checksum=*/true, /*log_number=*/0, manifest);
-  std::optional<uint64_t> prev_log, next_file, min_log_to_keep;
-  std::optional<SequenceNumber> last_sequence;
-  uint32_t max_cf = 0;
   Slice record;
   std::string scratch;
   uint64_t good_end = 0;  // file offset just past the last record read
@@ -704,8 +731,8 @@ Status VersionSet::Recover(const std::map<std::string, ColumnFamilyOptions>& fam
     s = edit.DecodeFrom(record);
     if (!s.ok()) return Status::Corruption(s.getState(), where);
     const uint32_t id = edit.column_family();
-    max_cf = std::max(max_cf, id);
-    if (edit.max_column_family()) max_cf = std::max(max_cf, *edit.max_column_family());
+    m->max_cf = std::max(m->max_cf, id);
+    if (edit.max_column_family()) m->max_cf = std::max(m->max_cf, *edit.max_column_family());
     if (edit.column_family_add().has_value()) {
       if (fams.count(id) > 0) {
         return Status::Corruption("column family id " + std::to_string(id) + " added twice", where);
@@ -716,7 +743,7 @@ Status VersionSet::Recover(const std::map<std::string, ColumnFamilyOptions>& fam
     if (it == fams.end()) {
       return Status::Corruption("edit of unknown column family id " + std::to_string(id), where);
     }
-    Family& fam = it->second;
+    RecoveredManifest::Family& fam = it->second;
     if (edit.is_column_family_drop()) {
       if (id == 0) return Status::Corruption("the default column family is dropped", where);
       fams.erase(it);
@@ -732,10 +759,10 @@ Status VersionSet::Recover(const std::map<std::string, ColumnFamilyOptions>& fam
       if (!s.ok()) return Status::Corruption(s.getState(), where);
       if (edit.log_number()) fam.log_number = edit.log_number();
     }
-    if (edit.prev_log_number()) prev_log = edit.prev_log_number();
-    if (edit.next_file_number()) next_file = edit.next_file_number();
-    if (edit.last_sequence()) last_sequence = edit.last_sequence();
-    if (edit.min_log_number_to_keep()) min_log_to_keep = edit.min_log_number_to_keep();
+    if (edit.prev_log_number()) m->prev_log = edit.prev_log_number();
+    if (edit.next_file_number()) m->next_file = edit.next_file_number();
+    if (edit.last_sequence()) m->last_sequence = edit.last_sequence();
+    if (edit.min_log_number_to_keep()) m->min_log_to_keep = edit.min_log_number_to_keep();
     if (edit.db_id()) db_id_ = *edit.db_id();
   }
   if (!reporter.first.ok()) return reporter.first;
@@ -746,31 +773,24 @@ Status VersionSet::Recover(const std::map<std::string, ColumnFamilyOptions>& fam
     if (s.ok()) s = log::CheckFileTail(fs_, manifest, /*log_number=*/0, good_end, size);
     if (!s.ok()) return s;
   }
-  if (!next_file || !last_sequence) {
+  if (!m->next_file || !m->last_sequence) {
     return Status::Corruption("no next_file_number or last_sequence entry in MANIFEST", manifest);
   }
-  std::string not_opened;
-  for (const auto& [id, fam] : fams) {
-    if (fam.cfd == nullptr) not_opened += (not_opened.empty() ? "" : ", ") + fam.name;
-  }
-  if (!not_opened.empty()) {
-    return Status::InvalidArgument("Column families not opened: " + not_opened);
-  }
-  for (const auto& [name, options] : families) {
-    bool found = false;
-    for (const auto& [id, fam] : fams) found = found || fam.name == name;
-    if (!found) not_found->push_back(name);
-  }
+  return Status::OK();
+}
 
-  uint64_t max_number = manifest_number;
+Status VersionSet::InstallRecovered(RecoveredManifest* m) {
+  const std::string& manifest = m->name;
+  const SequenceNumber last_sequence = *m->last_sequence;
+  uint64_t max_number = m->number;
   std::vector<std::pair<ColumnFamilyData*, Version*>> built;
   auto discard = [&built]() {
     for (auto& [cfd, v] : built) delete v;
   };
-  for (auto& [id, fam] : fams) {
+  for (auto& [id, fam] : m->families) {
     auto* v = new Version(this, fam.cfd.get(), next_version_number_++);
     built.emplace_back(fam.cfd.get(), v);
-    s = fam.builder->SaveTo(v);
+    Status s = fam.builder->SaveTo(v);
     if (!s.ok()) {
       discard();
       return Status::Corruption(s.getState(), manifest);
@@ -778,7 +798,7 @@ Status VersionSet::Recover(const std::map<std::string, ColumnFamilyOptions>& fam
     for (int level = 0; level < v->num_levels(); ++level) {
       for (const FileMetaData* f : v->files(level)) {
         max_number = std::max(max_number, f->number);
-        if (f->largest_seqno > *last_sequence) {
+        if (f->largest_seqno > last_sequence) {
           const uint64_t number = f->number, seq = f->largest_seqno;
           discard();
           return Status::Corruption("file " + std::to_string(number) +
@@ -791,7 +811,7 @@ Status VersionSet::Recover(const std::map<std::string, ColumnFamilyOptions>& fam
   }
   // Everything checked: the families go live.
   size_t i = 0;
-  for (auto& [id, fam] : fams) {
+  for (auto& [id, fam] : m->families) {
     ColumnFamilyData* cfd = fam.cfd.release();
     Version* v = built[i++].second;
     v->ComputeCompactionScores(cfd->options());
@@ -799,12 +819,12 @@ Status VersionSet::Recover(const std::map<std::string, ColumnFamilyOptions>& fam
     column_families_->Add(cfd);
     AppendVersion(cfd, v);
   }
-  column_families_->UpdateMaxColumnFamily(max_cf);
-  manifest_file_number_ = manifest_number;
-  next_file_number_.store(std::max(*next_file, max_number + 1));
-  last_sequence_ = *last_sequence;
-  prev_log_number_ = prev_log.value_or(0);
-  min_log_number_to_keep_ = min_log_to_keep.value_or(0);
+  column_families_->UpdateMaxColumnFamily(m->max_cf);
+  manifest_file_number_ = m->number;
+  next_file_number_.store(std::max(*m->next_file, max_number + 1));
+  last_sequence_ = last_sequence;
+  prev_log_number_ = m->prev_log.value_or(0);
+  min_log_number_to_keep_ = m->min_log_to_keep.value_or(0);
   for (const ColumnFamilyData* cfd : column_families_->live()) {
     Log(info_log_,
         "Recovered %s: column family \"%s\" (id %u) %s, log number %" PRIu64 ", next file %" PRIu64

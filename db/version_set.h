@@ -254,6 +254,13 @@ class VersionSet {
 
  private:
   friend class Version;
+  // Recover's two steps: replaying CURRENT's MANIFEST into per-family
+  // builders and counters (which it checks), then building each family's
+  // Version and making the families live.
+  struct RecoveredManifest;
+  Status ReplayManifest(const std::map<std::string, ColumnFamilyOptions>& families,
+                        RecoveredManifest* m) REQUIRES(db_mu_);
+  Status InstallRecovered(RecoveredManifest* m) REQUIRES(db_mu_);
   // Shared by LogAndApply, CreateColumnFamily and DropColumnFamily: cfd is
   // null for a family creation (new_options then holds its options).
   Status LogAndApplyImpl(ColumnFamilyData* cfd, VersionEdit* edit, Mutex* mu,

@@ -234,6 +234,15 @@ struct BlockBasedTable::Rep {
 
   // Reads a block's stored bytes plus trailer, verifies, and uncompresses
   // into *contents. `readahead` may serve or prefetch the bytes.
+  // Open's steps, in order: the footer; the metaindex and the properties
+  // block (which meta blocks exist, where); the properties checked and
+  // applied (index shape, filter use, comparator); the index and filter
+  // blocks loaded (held here or put in the block cache).
+  Status ReadFooter(const std::string& fname, uint64_t file_size);
+  Status ReadMetaBlocks(const TableReaderOptions& options);
+  Status ApplyProperties(const TableReaderOptions& options, uint64_t file_size);
+  Status LoadIndexAndFilter(const TableReaderOptions& options);
+
   Status ReadBlock(const BlockHandle& handle, bool verify, bool uncompress, std::string* contents,
                    ReadaheadBuffer* readahead) const;
 
@@ -489,15 +498,7 @@ Status BlockBasedTable::Rep::GetFilter(const ReadOptions& ro,
 BlockBasedTable::BlockBasedTable(Rep* rep) : rep_(rep) {}
 BlockBasedTable::~BlockBasedTable() { delete rep_; }
 
-Status BlockBasedTable::Open(const TableReaderOptions& options,
-                             std::unique_ptr<RandomAccessFile>&& file, uint64_t file_size,
-                             std::unique_ptr<BlockBasedTable>* table) {
-  table->reset();
-  auto rep = std::make_unique<Rep>(options, std::move(file), file_size);
-  Rep* r = rep.get();
-  const std::string& fname = options.file_name;
-
-  // Footer.
+Status BlockBasedTable::Rep::ReadFooter(const std::string& fname, uint64_t file_size) {
   if (file_size < Footer::kLegacyFooterLength) {
     return Status::Corruption(fname + ": file is too short (" + std::to_string(file_size) +
                               " bytes) to be an sstable");
@@ -506,31 +507,31 @@ Status BlockBasedTable::Open(const TableReaderOptions& options,
     const size_t n = static_cast<size_t>(std::min<uint64_t>(file_size, Footer::kNewFooterLength));
     char buf[Footer::kNewFooterLength];
     Slice result;
-    Status s = r->file->Read(file_size - n, n, &result, buf);
+    Status s = file->Read(file_size - n, n, &result, buf);
     if (!s.ok()) return s;
     if (result.size() != n) {
       return Status::Corruption(fname + ": short read of the footer at offset " +
                                 std::to_string(file_size - n));
     }
-    r->mapped = r->file->mapped_contents();
-    r->mmap_file = r->mapped.size() >= file_size && file_size > 0;
-    s = r->footer.DecodeFrom(result);
+    mapped = file->mapped_contents();
+    mmap_file = mapped.size() >= file_size && file_size > 0;
+    s = footer.DecodeFrom(result);
     if (!s.ok()) {
       return Status::Corruption(fname + ": footer at offset " + std::to_string(file_size - n) +
                                 ": " + s.ToString());
     }
   }
 
-  // Metaindex.
-  ReadOptions verify_ro;
-  verify_ro.verify_checksums = true;
-  verify_ro.fill_cache = false;
+  return Status::OK();
+}
+
+Status BlockBasedTable::Rep::ReadMetaBlocks(const TableReaderOptions& options) {
   std::string meta_contents;
-  Status s = r->ReadBlock(r->footer.metaindex_handle(), true, true, &meta_contents, nullptr);
+  Status s = ReadBlock(footer.metaindex_handle(), true, true, &meta_contents, nullptr);
   if (!s.ok()) return s;
   Block meta(std::move(meta_contents));
   if (!meta.ok()) {
-    return Status::Corruption(r->Context(r->footer.metaindex_handle().offset()) +
+    return Status::Corruption(Context(footer.metaindex_handle().offset()) +
                               ": bad metaindex block");
   }
   {
@@ -541,141 +542,164 @@ Status BlockBasedTable::Open(const TableReaderOptions& options,
       Slice v = it->value();
       BlockHandle h;
       if (!h.DecodeFrom(&v).ok()) {
-        return Status::Corruption(r->Context(r->footer.metaindex_handle().offset()) +
+        return Status::Corruption(Context(footer.metaindex_handle().offset()) +
                                   ": bad handle for meta block " + name.ToString());
       }
       if (name == Slice(kPropertiesBlockName) ||
           (!have_props && name == Slice(kPropertiesBlockOldName))) {
-        r->properties_handle = h;
+        properties_handle = h;
         have_props = true;
       } else if (name == Slice(kRangeDelBlockName)) {
-        r->range_del_handle = h;
-        r->has_range_del = true;
+        range_del_handle = h;
+        has_range_del = true;
       } else if (name == Slice(kCompressionDictBlockName)) {
-        r->compression_dict_handle = h;
-        r->has_compression_dict = true;
+        compression_dict_handle = h;
+        has_compression_dict = true;
       } else if (name.starts_with(kFullFilterBlockPrefix) && !options.skip_filters &&
-                 r->table_options.filter_policy != nullptr) {
+                 table_options.filter_policy != nullptr) {
         Slice suffix = name;
         suffix.remove_prefix(std::strlen(kFullFilterBlockPrefix));
         for (const char* accepted : kAcceptedFilterNames) {
           if (suffix == Slice(accepted)) {
-            r->filter_handle = h;
-            r->has_filter = true;
+            filter_handle = h;
+            has_filter = true;
           }
         }
       }
     }
     if (!it->status().ok()) {
-      return Status::Corruption(r->Context(r->footer.metaindex_handle().offset()) + ": " +
+      return Status::Corruption(Context(footer.metaindex_handle().offset()) + ": " +
                                 it->status().ToString());
     }
-    r->props = std::make_shared<TableProperties>();
+    props = std::make_shared<TableProperties>();
     if (have_props) {
       std::string props_contents;
-      s = r->ReadBlock(r->properties_handle, true, false, &props_contents, nullptr);
+      s = ReadBlock(properties_handle, true, false, &props_contents, nullptr);
       if (!s.ok()) return s;
-      s = DecodePropertiesBlock(props_contents, r->props.get());
+      s = DecodePropertiesBlock(props_contents, props.get());
       if (!s.ok()) {
-        return Status::Corruption(r->Context(r->properties_handle.offset()) +
+        return Status::Corruption(Context(properties_handle.offset()) +
                                   ": properties: " + s.ToString());
       }
     }
   }
-  const TableProperties& props = *r->props;
-  if (props.index_type != 0) {
-    return Status::NotSupported(fname + ": index type " + std::to_string(props.index_type) +
+  return Status::OK();
+}
+
+Status BlockBasedTable::Rep::ApplyProperties(const TableReaderOptions& options,
+                                             uint64_t file_size) {
+  const TableProperties& p = *props;
+  if (p.index_type != 0) {
+    return Status::NotSupported(options.file_name + ": index type " + std::to_string(p.index_type) +
                                 " is not supported (only binary search, 0)");
   }
-  if (r->has_compression_dict) {
-    return Status::NotSupported(fname + ": compression dictionaries are not supported");
+  if (has_compression_dict) {
+    return Status::NotSupported(options.file_name + ": compression dictionaries are not supported");
   }
-  if (!props.comparator_name.empty() && props.comparator_name != r->user_cmp->Name()) {
-    return Status::InvalidArgument(fname + ": written with comparator " + props.comparator_name +
-                                   ", opened with " + r->user_cmp->Name());
+  if (!p.comparator_name.empty() && p.comparator_name != user_cmp->Name()) {
+    return Status::InvalidArgument(options.file_name + ": written with comparator " +
+                                   p.comparator_name + ", opened with " + user_cmp->Name());
   }
-  if (r->has_filter) {
+  if (has_filter) {
     // RocksDB writes "1"/"0"; an absent property leaves the configuration's
     // word.
-    r->filter_whole_keys = props.whole_key_filtering.empty() ? r->table_options.whole_key_filtering
-                                                             : props.whole_key_filtering[0] == '1';
+    filter_whole_keys = p.whole_key_filtering.empty() ? table_options.whole_key_filtering
+                                                      : p.whole_key_filtering[0] == '1';
     const SliceTransform* pe = options.prefix_extractor;
-    if (pe != nullptr && props.prefix_extractor_name == pe->Name() &&
-        (props.prefix_filtering.empty() || props.prefix_filtering[0] == '1')) {
-      r->prefix_extractor = pe;
+    if (pe != nullptr && p.prefix_extractor_name == pe->Name() &&
+        (p.prefix_filtering.empty() || p.prefix_filtering[0] == '1')) {
+      prefix_extractor = pe;
     }
-    if (r->filter_whole_keys) {
-      r->filter_use = Rep::FilterUse::kWholeKey;
-    } else if (r->prefix_extractor != nullptr) {
-      r->filter_use = Rep::FilterUse::kPrefix;
+    if (filter_whole_keys) {
+      filter_use = Rep::FilterUse::kWholeKey;
+    } else if (prefix_extractor != nullptr) {
+      filter_use = Rep::FilterUse::kPrefix;
     }
   }
-  r->index_key_is_user_key = props.index_key_is_user_key != 0;
-  r->index_value_delta_encoded = props.index_value_is_delta_encoded != 0;
-  r->index_cmp = r->index_key_is_user_key ? r->user_cmp : static_cast<const Comparator*>(&r->icmp);
+  index_key_is_user_key = p.index_key_is_user_key != 0;
+  index_value_delta_encoded = p.index_value_is_delta_encoded != 0;
+  index_cmp = index_key_is_user_key ? user_cmp : static_cast<const Comparator*>(&icmp);
 
-  if (r->mmap_file) {
+  if (mmap_file) {
     const uint64_t granules = (file_size >> 6) + 1;
-    r->verified = std::make_unique<std::atomic<uint64_t>[]>((granules + 63) / 64);
+    verified = std::make_unique<std::atomic<uint64_t>[]>((granules + 63) / 64);
   }
-  if (r->block_cache != nullptr) {
-    EncodeFixed64(r->cache_prefix, r->block_cache->NewId());
+  if (block_cache != nullptr) {
+    EncodeFixed64(cache_prefix, block_cache->NewId());
   } else {
-    std::memset(r->cache_prefix, 0, sizeof(r->cache_prefix));
+    std::memset(cache_prefix, 0, sizeof(cache_prefix));
   }
 
-  // Index and filter: held by the reader, or in the block cache.
-  const bool in_cache = r->table_options.cache_index_and_filter_blocks && r->block_cache != nullptr;
+  return Status::OK();
+}
+
+Status BlockBasedTable::Rep::LoadIndexAndFilter(const TableReaderOptions& options) {
+  Status s;
+  ReadOptions verify_ro;
+  verify_ro.verify_checksums = true;
+  verify_ro.fill_cache = false;
+  const bool in_cache = table_options.cache_index_and_filter_blocks && block_cache != nullptr;
   if (!in_cache) {
     std::string index_contents;
-    s = r->ReadBlock(r->footer.index_handle(), true, true, &index_contents, nullptr);
+    s = ReadBlock(footer.index_handle(), true, true, &index_contents, nullptr);
     if (!s.ok()) return s;
-    r->index_block = std::make_unique<Block>(std::move(index_contents));
-    if (!r->index_block->ok()) {
-      return Status::Corruption(r->Context(r->footer.index_handle().offset()) +
-                                ": bad index block");
+    index_block = std::make_unique<Block>(std::move(index_contents));
+    if (!index_block->ok()) {
+      return Status::Corruption(Context(footer.index_handle().offset()) + ": bad index block");
     }
-    if (r->index_key_is_user_key && r->user_cmp == BytewiseComparator()) {
+    if (index_key_is_user_key && user_cmp == BytewiseComparator()) {
       BlockIter it;
-      r->index_block->InitIndexIterator(r->index_cmp, r->index_value_delta_encoded, &it);
+      index_block->InitIndexIterator(index_cmp, index_value_delta_encoded, &it);
       std::vector<uint64_t> prefixes;
-      prefixes.reserve(r->index_block->num_restarts());
+      prefixes.reserve(index_block->num_restarts());
       for (it.SeekToFirst(); it.Valid(); it.Next()) prefixes.push_back(Rep::KeyPrefix(it.key()));
       // Only when every entry is a restart point (index_block_restart_interval
       // 1, RocksDB's default) and the block parsed cleanly.
-      if (it.status().ok() && prefixes.size() == r->index_block->num_restarts()) {
-        r->index_prefixes = std::move(prefixes);
+      if (it.status().ok() && prefixes.size() == index_block->num_restarts()) {
+        index_prefixes = std::move(prefixes);
       }
     }
-    if (r->has_filter) {
+    if (has_filter) {
       std::string filter_contents;
-      s = r->ReadBlock(r->filter_handle, true, false, &filter_contents, nullptr);
+      s = ReadBlock(filter_handle, true, false, &filter_contents, nullptr);
       if (!s.ok()) return s;
-      r->filter = std::make_unique<FullFilterBlockReader>(std::move(filter_contents));
+      filter = std::make_unique<FullFilterBlockReader>(std::move(filter_contents));
     }
   } else {
     // Load both into the cache now (so a damaged one fails Open), pinned
     // for level-0 files when asked.
     CachableRef<Block> index;
-    s = r->GetIndexBlock(verify_ro, &index);
+    s = GetIndexBlock(verify_ro, &index);
     if (!s.ok()) return s;
     if (!index->ok()) {
-      return Status::Corruption(r->Context(r->footer.index_handle().offset()) +
-                                ": bad index block");
+      return Status::Corruption(Context(footer.index_handle().offset()) + ": bad index block");
     }
     CachableRef<FullFilterBlockReader> filter;
-    s = r->GetFilter(verify_ro, &filter);
+    s = GetFilter(verify_ro, &filter);
     if (!s.ok()) return s;
-    if (r->table_options.pin_l0_filter_and_index_blocks_in_cache && options.level == 0) {
-      char key_buf[sizeof(r->cache_prefix) + kMaxVarint64Length];
-      r->pinned_index = r->block_cache->Lookup(
-          Slice(key_buf, r->CacheKey(r->footer.index_handle().offset(), key_buf)));
-      if (r->has_filter) {
-        r->pinned_filter =
-            r->block_cache->Lookup(Slice(key_buf, r->CacheKey(r->filter_handle.offset(), key_buf)));
+    if (table_options.pin_l0_filter_and_index_blocks_in_cache && options.level == 0) {
+      char key_buf[sizeof(cache_prefix) + kMaxVarint64Length];
+      pinned_index =
+          block_cache->Lookup(Slice(key_buf, CacheKey(footer.index_handle().offset(), key_buf)));
+      if (has_filter) {
+        pinned_filter =
+            block_cache->Lookup(Slice(key_buf, CacheKey(filter_handle.offset(), key_buf)));
       }
     }
   }
+  return Status::OK();
+}
+
+Status BlockBasedTable::Open(const TableReaderOptions& options,
+                             std::unique_ptr<RandomAccessFile>&& file, uint64_t file_size,
+                             std::unique_ptr<BlockBasedTable>* table) {
+  table->reset();
+  auto rep = std::make_unique<Rep>(options, std::move(file), file_size);
+  Status s = rep->ReadFooter(options.file_name, file_size);
+  if (s.ok()) s = rep->ReadMetaBlocks(options);
+  if (s.ok()) s = rep->ApplyProperties(options, file_size);
+  if (s.ok()) s = rep->LoadIndexAndFilter(options);
+  if (!s.ok()) return s;
   table->reset(new BlockBasedTable(rep.release()));
   return Status::OK();
 }
