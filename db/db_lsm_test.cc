@@ -720,7 +720,7 @@ TEST_F(DBLsmTest, SnapshotsKeepOldVersionsThroughCompaction) {
 // min_pending = pending_outputs_.empty() ? ~0 : min(pending) under the
 // mutex, then lists the directory without it; a table a flush or compaction
 // creates after the snapshot is neither live nor >= min_pending (~0 when
-// nothing was pending) and is unlinked. Also WriteLevel0Table erases its
+// nothing was pending) and is unlinked. Also the flush (now FlushJob) erased its
 // pending_outputs_ entry before BackgroundFlush's LogAndApply (which drops
 // the mutex), leaving the new L0 table unprotected in that window. Symptom:
 // "IO error: While open a file for random read: .../NNNNNN.sst: No such
