@@ -27,6 +27,14 @@
 
 namespace strata::test {
 
+// The internal key of (user_key, seq, t): the spelling tests use for
+// hand-written entries.
+inline std::string IKey(const std::string& user_key, SequenceNumber seq, ValueType t) {
+  std::string k;
+  AppendInternalKey(&k, user_key, seq, t);
+  return k;
+}
+
 struct KeyValue {
   std::string key;  // internal key
   std::string value;

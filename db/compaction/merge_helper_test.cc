@@ -14,11 +14,7 @@ namespace strata {
 
 namespace {
 
-std::string IKey(const std::string& user_key, SequenceNumber seq, ValueType t) {
-  std::string k;
-  AppendInternalKey(&k, user_key, seq, t);
-  return k;
-}
+using test::IKey;
 
 using Entry = test::KeyValue;
 
