@@ -8,8 +8,10 @@
 # Usage: scripts/bench_compare.sh BUILD_DIR
 #        MODE=lsm scripts/bench_compare.sh BUILD_DIR   (or LSM=1)
 #        MODE=ops scripts/bench_compare.sh BUILD_DIR
+#        MODE=mixed scripts/bench_compare.sh BUILD_DIR
 # Environment:
-#   MODE=default|lsm|ops  which set of workloads (lsm, ops: see below)
+#   MODE=default|lsm|ops|mixed  which set of workloads (lsm, ops, mixed:
+#                     see below)
 #   COMPARISONS="a b c d"  (ops) which comparisons to run
 #   ROUNDS=3          runs per engine and workload (median reported; lsm, ops: 1)
 #   NUM=1000000       keys for the fill/read workloads (lsm, ops: 5000000)
@@ -73,6 +75,23 @@
 #      DeleteRange over 10% of the key space (from a random start, so less
 #      when it starts in the last tenth) in the fill's last batch; then in a
 #      second process seekrandom --seek_nexts=10 --reads=SEEKS (100000).
+#
+# Mixed mode (issue 14: reads that meet writes, reads of fresh data). Rounds
+# default to 1 for the readwhilewriting rows, FAST_ROUNDS (3) for the rest.
+#   1. fillrandom --num=RWW_NUM (5000000) --compression_type=snappy
+#      --cache_size=67108864 (value 100 B, key 16 B), waitforcompaction; then
+#      on that database, one process each, with --seed=READ_SEED
+#      --threads=1 --reads=READS (1000000): readwhilewriting (one reader and
+#      one unthrottled writer), readwhilewriting with
+#      --benchmark_write_rate_limit=WRITE_RATE (2097152), readrandom. The
+#      writer's writes/sec are reported beside each readwhilewriting row
+#      (RocksDB: rocksdb.number.keys.written from --statistics over the
+#      run's seconds), so that no engine wins by starving its writer.
+#   2. db_bench defaults, one process: fillrandom,readrandom,readseq
+#      --num=NUM (1000000): fresh data (a large memtable and new level-0
+#      files) read right after the fill.
+#   3. fillrandom --num=NUM --disable_wal=1 --write_buffer_size=2000000000
+#      (memtable only; LevelDB cannot, "n/a").
 set -euo pipefail
 
 if [ $# -ne 1 ]; then
@@ -83,15 +102,18 @@ build=$1
 mode=${MODE:-default}
 if [ "${LSM:-0}" = 1 ]; then mode=lsm; fi
 case "$mode" in
-  default | lsm | ops) ;;
+  default | lsm | ops | mixed) ;;
   *)
-    echo "bench_compare.sh: MODE must be default, lsm or ops" >&2
+    echo "bench_compare.sh: MODE must be default, lsm, ops or mixed" >&2
     exit 2
     ;;
 esac
 if [ "$mode" = lsm ] || [ "$mode" = ops ]; then
   rounds=${ROUNDS:-1}
   num=${NUM:-5000000}
+elif [ "$mode" = mixed ]; then
+  rounds=${ROUNDS:-1}
+  num=${NUM:-1000000}
 else
   rounds=${ROUNDS:-3}
   num=${NUM:-1000000}
@@ -476,8 +498,155 @@ ops_mode() {
   fi
 }
 
+# ---------------------------------------------------------------------------
+# Mixed mode (issue 14): reads that meet writes, and reads of fresh data.
+
+# writer_rate ENGINE FILE: the background writer's writes/sec in a
+# readwhilewriting run. Strata's and LevelDB's db_bench print a "background
+# writer:" line; RocksDB's shows the writer only in --statistics (keys
+# written in this process, over the run's seconds).
+writer_rate() {
+  if [ "$1" = rocksdb ]; then
+    awk '$1 == "rocksdb.number.keys.written" { n = $4 }
+      $1 == "readwhilewriting" && $2 == ":" {
+        for (i = 3; i <= NF; i++) if ($i == "seconds") s = $(i - 1) }
+      END { if (n != "" && s > 0) printf "%.0f\n", n / s }' "$2"
+  else
+    awk '$1 == "background" && $2 == "writer:" {
+      for (i = 3; i <= NF; i++) if ($i == "writes/sec,") print $(i - 1) }' "$2"
+  fi
+}
+
+mixed_mode() {
+  local rww_num=${RWW_NUM:-5000000}
+  local reads=${READS:-1000000}
+  local fast_rounds=${FAST_ROUNDS:-3}
+  local read_seed=${READ_SEED:-$((seed + 1))}
+  local rate=${WRITE_RATE:-2097152}
+  local rww=(--value_size=100 --key_size=16 --compression_type=snappy --cache_size=67108864)
+  local rows=("rww" "rww2mb" "rr5m" "fresh.fillrandom" "fresh.readrandom" "fresh.readseq" "memfill")
+  declare -A label=(
+    [rww]="readwhilewriting, ${rww_num} keys, unthrottled writer"
+    [rww2mb]="readwhilewriting, ${rww_num} keys, writer at $rate B/s"
+    [rr5m]="readrandom on that database, no writer"
+    [fresh.fillrandom]="fillrandom, WAL on, $num keys, defaults"
+    [fresh.readrandom]="readrandom right after it, same process"
+    [fresh.readseq]="readseq right after that, same process"
+    [memfill]="fillrandom, memtable only, $num keys"
+  )
+  declare -A goal=(
+    [rww]="1.5x / 2x" [rww2mb]="1.5x / 2x" [rr5m]="-" [fresh.fillrandom]="2x / -"
+    [fresh.readrandom]="2x / -" [fresh.readseq]="1.5x / -" [memfill]="- / 3x"
+  )
+  declare -A res=()     # "<row> <engine>" -> ops/sec values
+  declare -A wrate=()   # "<row> <engine>" -> writer writes/sec values
+  local r e ops w
+  for ((r = 1; r <= rounds; r++)); do
+    echo "== round $r/$rounds: fillrandom --num=$rww_num (snappy, 64 MiB cache), then" \
+      "readwhilewriting and readrandom on it" >&2
+    declare -A filled=()
+    for e in "${engines[@]}"; do
+      [ -n "${binary[$e]}" ] || continue
+      mkdir -p "$tmp/$e"
+      rm -rf "${tmp:?}/$e/db"
+      if run_lsm "$e" "r$r.rwwfill" "$tmp/$e" "${rww[@]}" --seed="$seed" --num="$rww_num" \
+        --benchmarks=fillrandom,waitforcompaction; then
+        echo "   fill $e: $(ops_of fillrandom "$tmp/out") ops/sec" >&2
+        filled[$e]=1
+      fi
+    done
+    for w in rww rww2mb rr5m; do
+      local extra=(--threads=1 --reads="$reads" --statistics=1)
+      case $w in
+        rww) extra+=(--benchmarks=readwhilewriting) ;;
+        rww2mb) extra+=(--benchmarks=readwhilewriting --benchmark_write_rate_limit="$rate") ;;
+        rr5m) extra=(--threads=1 --reads="$reads" --benchmarks=readrandom) ;;
+      esac
+      for e in "${engines[@]}"; do
+        [ -n "${filled[$e]:-}" ] || continue
+        if run_lsm "$e" "r$r.$w" "$tmp/$e" "${rww[@]}" --seed="$read_seed" --num="$rww_num" \
+          --use_existing_db=1 "${extra[@]}"; then
+          local line=readrandom
+          [ "$w" = rr5m ] || line=readwhilewriting
+          ops=$(ops_of "$line" "$tmp/out")
+          local wr=""
+          if [ "$w" != rr5m ]; then
+            wr=$(writer_rate "$e" "$tmp/out")
+            [ -n "$wr" ] && wrate["$w $e"]+="$wr "
+          fi
+          echo "   $w $e: ${ops:-?} ops/sec${wr:+, writer $wr writes/sec}" >&2
+          [ -n "$ops" ] && res["$w $e"]+="$ops "
+        fi
+      done
+    done
+    for e in "${engines[@]}"; do rm -rf "${tmp:?}/$e"; done
+  done
+  for ((r = 1; r <= fast_rounds; r++)); do
+    echo "== fast round $r/$fast_rounds: fillrandom,readrandom,readseq --num=$num (defaults);" \
+      "memtable-only fillrandom" >&2
+    for e in "${engines[@]}"; do
+      [ -n "${binary[$e]}" ] || continue
+      mkdir -p "$tmp/$e"
+      if run_lsm "$e" "f$r.fresh" "$tmp/$e" --seed="$seed" --num="$num" \
+        --benchmarks=fillrandom,readrandom,readseq; then
+        for w in fillrandom readrandom readseq; do
+          ops=$(ops_of "$w" "$tmp/out")
+          [ -n "$ops" ] && res["fresh.$w $e"]+="$ops "
+        done
+        echo "   fresh $e: fillrandom $(ops_of fillrandom "$tmp/out"), readrandom" \
+          "$(ops_of readrandom "$tmp/out"), readseq $(ops_of readseq "$tmp/out") ops/sec" >&2
+      fi
+      rm -rf "${tmp:?}/$e"
+      # LevelDB cannot turn its log off.
+      [ "$e" = leveldb ] && continue
+      mkdir -p "$tmp/$e"
+      if run_lsm "$e" "f$r.memfill" "$tmp/$e" --seed="$seed" --num="$num" --disable_wal=1 \
+        --write_buffer_size=2000000000 --benchmarks=fillrandom; then
+        ops=$(ops_of fillrandom "$tmp/out")
+        echo "   memtable-only fillrandom $e: ${ops:-?} ops/sec" >&2
+        [ -n "$ops" ] && res["memfill $e"]+="$ops "
+      fi
+      rm -rf "${tmp:?}/$e"
+    done
+  done
+
+  local table m
+  table="| workload | strata ops/s | leveldb ops/s | rocksdb ops/s | strata/leveldb | strata/rocksdb | goal (L / R) | writer writes/s (S / L / R) |
+|---|---:|---:|---:|---:|---:|---|---|"
+  for w in "${rows[@]}"; do
+    declare -A med=()
+    declare -A wmed=()
+    for e in "${engines[@]}"; do
+      # shellcheck disable=SC2086
+      m=$(median ${res["$w $e"]:-})
+      med[$e]=${m:-n/a}
+      # shellcheck disable=SC2086
+      m=$(median ${wrate["$w $e"]:-})
+      wmed[$e]=${m:--}
+    done
+    local wcol="-"
+    case $w in rww | rww2mb) wcol="${wmed[strata]} / ${wmed[leveldb]} / ${wmed[rocksdb]}" ;; esac
+    table+="
+| ${label[$w]} | ${med[strata]} | ${med[leveldb]} | ${med[rocksdb]} | $(ratio "${med[strata]}" "${med[leveldb]}") | $(ratio "${med[strata]}" "${med[rocksdb]}") | ${goal[$w]} | $wcol |"
+  done
+  echo
+  echo "db_bench mixed workloads: readwhilewriting rows median of $rounds round(s)" \
+    "(--num=$rww_num --reads=$reads --threads=1: one reader plus one writer," \
+    "${rww[*]}, reads with --seed=$read_seed); the 1M-key rows median of $fast_rounds" \
+    "(db_bench defaults, --num=$num --seed=$seed). ${EXTRA_FLAGS:-}"
+  echo
+  echo "$table"
+  if [ -n "$out" ]; then
+    printf '%s\n' "$table" >"$out"
+  fi
+}
+
 if [ "$mode" = lsm ]; then
   lsm_mode
+  exit 0
+fi
+if [ "$mode" = mixed ]; then
+  mixed_mode
   exit 0
 fi
 if [ "$mode" = ops ]; then
