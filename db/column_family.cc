@@ -21,6 +21,7 @@ MemTableOptions MemTableOptionsFor(const Options& options) {
   m.max_height = options.memtable_max_height;
   m.branching_factor = options.memtable_branching_factor;
   m.point_index = options.memtable_point_index;
+  m.write_buffer_size = options.write_buffer_size;
   m.prefix_extractor = options.prefix_extractor.get();
   m.whole_key_filtering = options.memtable_whole_key_filtering;
   m.bloom_bits = DynamicBloom::TotalBitsFor(

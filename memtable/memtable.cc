@@ -1,6 +1,7 @@
 // MemTable (see memtable/memtable.h for the contract and the entry layout).
 #include "memtable/memtable.h"
 
+#include <algorithm>
 #include <cassert>
 #include <string>
 
@@ -66,6 +67,7 @@ MemTable::MemTable(const InternalKeyComparator& cmp, const MemTableOptions& opts
       point_index_allowed_(opts.point_index &&
                            (cmp.user_comparator() == BytewiseComparator() ||
                             cmp.user_comparator() == ReverseBytewiseComparator())),
+      write_buffer_size_(opts.write_buffer_size),
       prefix_extractor_(opts.prefix_extractor),
       bloom_whole_keys_(opts.whole_key_filtering) {
   if (opts.bloom_bits > 0 && (prefix_extractor_ != nullptr || bloom_whole_keys_)) {
@@ -120,6 +122,7 @@ void MemTable::Add(SequenceNumber seq, ValueType type, const Slice& user_key, co
     Counters& c = counters_[ThreadCounterShard() % kCounterShards];
     // relaxed: see Counters.
     c.entries.fetch_add(1, std::memory_order_relaxed);
+    c.bytes.fetch_add(encoded_size, std::memory_order_relaxed);
     if (is_delete) c.deletes.fetch_add(1, std::memory_order_relaxed);
   } else {
     if (!table_.Insert(entry)) return;
@@ -128,6 +131,8 @@ void MemTable::Add(SequenceNumber seq, ValueType type, const Slice& user_key, co
     // locked instruction), and readers see either value.
     Counters& c = counters_[0];
     c.entries.store(c.entries.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    c.bytes.store(c.bytes.load(std::memory_order_relaxed) + encoded_size,
+                  std::memory_order_relaxed);
     if (is_delete) {
       c.deletes.store(c.deletes.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     }
@@ -166,7 +171,20 @@ void MemTable::IndexAddedEntry(const Slice& user_key, SequenceNumber seq, const 
 }
 
 void MemTable::BuildPointIndex() {
-  auto* index = new PointIndex(2 * num_entries());
+  // Sized for the entries this memtable will hold when full: the write
+  // buffer over the average entry so far (its encoding plus about 32 bytes
+  // of skip-list links), and never less than what it holds now.
+  uint64_t entries = 0, bytes = 0;
+  for (const Counters& c : counters_) {
+    entries += c.entries.load(std::memory_order_relaxed);
+    bytes += c.bytes.load(std::memory_order_relaxed);
+  }
+  uint64_t expected = entries;
+  if (write_buffer_size_ > 0 && entries > 0) {
+    const uint64_t per_entry = bytes / entries + 32;
+    expected = std::max<uint64_t>(expected, write_buffer_size_ / per_entry);
+  }
+  auto* index = new PointIndex(static_cast<size_t>(expected));
   building_index_.store(index, std::memory_order_seq_cst);
   std::atomic_thread_fence(std::memory_order_seq_cst);
   Table::Iterator iter(&table_);
@@ -207,22 +225,27 @@ bool MemTable::Get(const LookupKey& key, GetContext* ctx) {
   }
   if (index != nullptr) {
     // See memtable/point_index.h for why these conclusions are sound.
-    const char* entry = index->Lookup(PointIndex::Hash(key.user_key()));
-    if (entry == nullptr) {
-      // Never added: not in this memtable.
-      return false;
-    }
-    const char* value_start;
-    const Slice ikey = MemTableKeyComparator::EntryInternalKey(entry, &value_start);
-    const uint64_t footer = ExtractInternalKeyFooter(ikey);
-    const auto type = static_cast<ValueType>(footer & 0xff);
-    if (type != kTypeMerge && ctx->state() != GetContext::kMerge &&
-        (footer >> 8) <= ctx->read_seq() && ExtractUserKey(ikey) == key.user_key()) {
-      // The newest version is visible and decides on its own.
-      uint32_t size;
-      const char* data = MemTableKeyComparator::DecodeEntryLength(value_start, &size);
-      ctx->SaveEntry(footer >> 8, type, Slice(data, size), /*value_pinned=*/true);
-      return ctx->done();
+    const char* entry = nullptr;
+    switch (index->Find(PointIndex::Hash(key.user_key()), key.user_key(), &entry)) {
+      case PointIndex::Result::kAbsent:
+        return false;
+      case PointIndex::Result::kFound: {
+        const char* value_start;
+        const Slice ikey = MemTableKeyComparator::EntryInternalKey(entry, &value_start);
+        const uint64_t footer = ExtractInternalKeyFooter(ikey);
+        const auto type = static_cast<ValueType>(footer & 0xff);
+        if (type != kTypeMerge && ctx->state() != GetContext::kMerge &&
+            (footer >> 8) <= ctx->read_seq()) {
+          // The newest version is visible and decides on its own.
+          uint32_t size;
+          const char* data = MemTableKeyComparator::DecodeEntryLength(value_start, &size);
+          ctx->SaveEntry(footer >> 8, type, Slice(data, size), /*value_pinned=*/true);
+          return ctx->done();
+        }
+        break;  // a merge, or newer than the snapshot: walk the versions
+      }
+      case PointIndex::Result::kUnknown:
+        break;
     }
   }
 

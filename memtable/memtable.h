@@ -65,6 +65,9 @@ struct MemTableOptions {
   // Build a point-lookup index (memtable/point_index.h) once this memtable
   // serves lookups; only with comparators whose equality is byte equality.
   bool point_index = false;
+  // The write buffer size the memtable is flushed at (0 = unknown): sizes
+  // the point index for the entries a full memtable holds.
+  size_t write_buffer_size = 0;
   // A Bloom filter of this many bits (0 = none) over the keys' prefixes
   // (when prefix_extractor is set) and whole keys (when
   // whole_key_filtering), consulted by Get before the skip list.
@@ -307,6 +310,7 @@ class MemTable {
     // relaxed everywhere: counts, not synchronization.
     std::atomic<uint64_t> entries{0};
     std::atomic<uint64_t> deletes{0};
+    std::atomic<uint64_t> bytes{0};  // encoded entries (not range tombstones)
   };
 
   void UpdateFirstSequence(SequenceNumber seq);
@@ -344,6 +348,7 @@ class MemTable {
   static constexpr uint64_t kMinEntriesForIndex = 4096;
   void BuildPointIndex();
   const bool point_index_allowed_;
+  const size_t write_buffer_size_;
   // Filter over prefixes / whole keys (bits from arena_); null if none.
   const SliceTransform* const prefix_extractor_;
   const bool bloom_whole_keys_;

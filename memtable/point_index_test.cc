@@ -32,20 +32,63 @@ SequenceNumber SeqOf(const char* entry) {
 
 }  // namespace
 
-TEST(PointIndexTest, EmptyBucketsAndOwnership) {
+// Find's answer for key under hash, and the entry when found.
+PointIndex::Result FindIn(const PointIndex& index, uint64_t h, const Slice& key,
+                          const char** e) {
+  *e = nullptr;
+  return index.Find(h, key, e);
+}
+
+TEST(PointIndexTest, SlotsTagsAndVersions) {
   PointIndex index(64);
   const uint64_t h = 12345;
-  EXPECT_EQ(nullptr, index.Lookup(h));
+  const char* e;
+  EXPECT_EQ(PointIndex::Result::kAbsent, FindIn(index, h, "a", &e));
   const std::string a5 = Entry("a", 5), a3 = Entry("a", 3), a9 = Entry("a", 9), b7 = Entry("b", 7);
   index.Add(h, "a", 5, a5.data(), false);
-  EXPECT_EQ(a5.data(), index.Lookup(h));
+  EXPECT_EQ(PointIndex::Result::kFound, FindIn(index, h, "a", &e));
+  EXPECT_EQ(a5.data(), e);
   index.Add(h, "a", 3, a3.data(), false);  // older version: ignored
-  EXPECT_EQ(a5.data(), index.Lookup(h));
-  index.Add(h, "b", 7, b7.data(), false);  // another key: not indexed
-  EXPECT_EQ(a5.data(), index.Lookup(h));
+  EXPECT_EQ(PointIndex::Result::kFound, FindIn(index, h, "a", &e));
+  EXPECT_EQ(a5.data(), e);
+  // Another key with the same hash (so the same tag): the next slot; the
+  // key bytes tell the two apart.
+  EXPECT_EQ(PointIndex::Result::kAbsent, FindIn(index, h, "b", &e));
+  index.Add(h, "b", 7, b7.data(), false);
+  EXPECT_EQ(PointIndex::Result::kFound, FindIn(index, h, "b", &e));
+  EXPECT_EQ(b7.data(), e);
   index.Add(h, "a", 9, a9.data(), false);  // newer version replaces
-  EXPECT_EQ(a9.data(), index.Lookup(h));
-  EXPECT_EQ(nullptr, index.Lookup(h + 1));
+  EXPECT_EQ(PointIndex::Result::kFound, FindIn(index, h, "a", &e));
+  EXPECT_EQ(a9.data(), e);
+  EXPECT_EQ(PointIndex::Result::kAbsent, FindIn(index, h, "c", &e));
+  // The same bucket under another tag, and another bucket.
+  EXPECT_EQ(PointIndex::Result::kAbsent, FindIn(index, h + 1, "a", &e));
+  EXPECT_EQ(PointIndex::Result::kAbsent, FindIn(index, h ^ (uint64_t{1} << 63), "a", &e));
+}
+
+TEST(PointIndexTest, FullBucketAnswersUnknown) {
+  PointIndex index(64);
+  const uint64_t h = 777;
+  std::deque<std::string> entries;
+  for (int i = 0; i < PointIndex::kSlots; ++i) {
+    const std::string key = "k" + std::to_string(i);
+    entries.push_back(Entry(key, 10 + i));
+    // Same bucket (high bits), different tags (low 16 bits).
+    index.Add(h ^ static_cast<uint64_t>(i + 1), key, 10 + i, entries.back().data(), false);
+  }
+  const char* e;
+  for (int i = 0; i < PointIndex::kSlots; ++i) {
+    const std::string key = "k" + std::to_string(i);
+    ASSERT_EQ(PointIndex::Result::kFound,
+              FindIn(index, h ^ static_cast<uint64_t>(i + 1), key, &e));
+    EXPECT_EQ(entries[static_cast<size_t>(i)].data(), e);
+  }
+  // The ninth key is not indexed: lookups of it, and of any absent key of
+  // this bucket, cannot conclude.
+  entries.push_back(Entry("late", 99));
+  index.Add(h, "late", 99, entries.back().data(), false);
+  EXPECT_EQ(PointIndex::Result::kUnknown, FindIn(index, h, "late", &e));
+  EXPECT_EQ(PointIndex::Result::kUnknown, FindIn(index, h ^ 0x100, "zz", &e));
 }
 
 TEST(PointIndexTest, ConcurrentAddsKeepTheNewestVersion) {
@@ -79,17 +122,18 @@ TEST(PointIndexTest, ConcurrentAddsKeepTheNewestVersion) {
   for (auto& t : threads) t.join();
   for (int k = 0; k < kKeys; k++) {
     const std::string key = "key" + std::to_string(k);
-    const char* e = index.Lookup(PointIndex::Hash(key));
-    ASSERT_NE(nullptr, e);
-    if (ExtractUserKey(PointIndex::EntryInternalKey(e)) == Slice(key)) {
-      EXPECT_EQ(static_cast<SequenceNumber>(k * 1000 + kVersions), SeqOf(e)) << key;
-    }
+    const char* e = nullptr;
+    // 200 keys in 4096 expected entries' buckets: none overflows.
+    ASSERT_EQ(PointIndex::Result::kFound, index.Find(PointIndex::Hash(key), key, &e)) << key;
+    EXPECT_EQ(key, ExtractUserKey(PointIndex::EntryInternalKey(e)).ToString());
+    EXPECT_EQ(static_cast<SequenceNumber>(k * 1000 + kVersions), SeqOf(e)) << key;
   }
 }
 
-TEST(PointIndexTest, MemTableGetWithAndWithoutIndexAgree) {
-  // Same operations into a memtable with a tiny index (many collisions) and
-  // one without; every lookup at every snapshot must agree.
+// The same operations into a memtable with an index and one without; every
+// lookup at every snapshot must agree. keys: the key space; rounds of 5000
+// adds, each followed by 10000 checks.
+void CheckGetsAgree(int keys, int rounds) {
   InternalKeyComparator icmp(BytewiseComparator());
   MemTableOptions with, without;
   with.arena_block_size = without.arena_block_size = 64 << 10;
@@ -102,7 +146,7 @@ TEST(PointIndexTest, MemTableGetWithAndWithoutIndexAgree) {
   // after it exists (indexed by their writers).
   auto add_some = [&](int n) {
     for (int i = 0; i < n; i++) {
-      const std::string key = "k" + std::to_string(rng() % 700);
+      const std::string key = "k" + std::to_string(rng() % static_cast<uint64_t>(keys));
       const ValueType t = (rng() % 5 == 0) ? kTypeDeletion : kTypeValue;
       const std::string value = t == kTypeValue ? "v" + std::to_string(i) : "";
       ++seq;
@@ -112,7 +156,8 @@ TEST(PointIndexTest, MemTableGetWithAndWithoutIndexAgree) {
   };
   auto check_some = [&](int n) {
     for (int i = 0; i < n; i++) {
-      const std::string key = "k" + std::to_string(rng() % 800);  // some never written
+      // Some keys never written.
+      const std::string key = "k" + std::to_string(rng() % static_cast<uint64_t>(keys + keys / 7));
       const SequenceNumber snap = 1 + rng() % seq;
       LookupKey lk(key, snap);
       std::string va, vb;
@@ -126,12 +171,24 @@ TEST(PointIndexTest, MemTableGetWithAndWithoutIndexAgree) {
       }
     }
   };
-  add_some(5000);
-  check_some(10000);
-  add_some(5000);
-  check_some(10000);
+  for (int r = 0; r < rounds; ++r) {
+    add_some(5000);
+    check_some(10000);
+  }
   a->Unref();
   b->Unref();
+}
+
+TEST(PointIndexTest, MemTableGetWithAndWithoutIndexAgree) {
+  // Few keys, many versions of each.
+  CheckGetsAgree(700, 2);
+}
+
+TEST(PointIndexTest, MemTableGetAgreesWhenBucketsOverflow) {
+  // The index is sized at the first Get (about 5000 entries, no write
+  // buffer size given); 35000 more distinct keys then overflow its buckets,
+  // and those lookups must fall back to the skip list.
+  CheckGetsAgree(1000000, 8);
 }
 
 }  // namespace strata

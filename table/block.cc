@@ -40,6 +40,12 @@ Block::Block(std::string&& contents) : owned_(std::move(contents)) {
   Parse();
 }
 
+Block::Block(BlockBuffer&& contents) : owned_buffer_(std::move(contents)) {
+  data_ = owned_buffer_.data();
+  size_ = owned_buffer_.size();
+  Parse();
+}
+
 Block::Block(const Slice& contents) : data_(contents.data()), size_(contents.size()) { Parse(); }
 
 void Block::Parse() {

@@ -26,6 +26,7 @@
 #include "strata/comparator.h"
 #include "strata/slice.h"
 #include "strata/status.h"
+#include "table/compression.h"
 #include "table/format.h"
 
 namespace strata {
@@ -36,6 +37,7 @@ class Block {
  public:
   // Takes ownership of the contents.
   explicit Block(std::string&& contents);
+  explicit Block(BlockBuffer&& contents);
   // Borrows the contents; they must outlive the Block and its iterators.
   explicit Block(const Slice& contents);
   Block(const Block&) = delete;
@@ -65,6 +67,7 @@ class Block {
   void Parse();
 
   std::string owned_;
+  BlockBuffer owned_buffer_;
   const char* data_;
   size_t size_;
   uint32_t restart_offset_ = 0;  // start of the restart array

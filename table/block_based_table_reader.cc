@@ -243,6 +243,10 @@ struct BlockBasedTable::Rep {
   Status ApplyProperties(const TableReaderOptions& options, uint64_t file_size);
   Status LoadIndexAndFilter(const TableReaderOptions& options);
 
+  Status ReadBlock(const BlockHandle& handle, bool verify, bool uncompress, BlockBuffer* contents,
+                   ReadaheadBuffer* readahead) const;
+  // The same into a string (one more copy: for blocks read once, at open
+  // or by tools).
   Status ReadBlock(const BlockHandle& handle, bool verify, bool uncompress, std::string* contents,
                    ReadaheadBuffer* readahead) const;
 
@@ -321,7 +325,7 @@ bool HandleFits(uint64_t offset, uint64_t size, uint64_t file_size) {
 }  // namespace
 
 Status BlockBasedTable::Rep::ReadBlock(const BlockHandle& handle, bool verify, bool uncompress,
-                                       std::string* contents, ReadaheadBuffer* readahead) const {
+                                       BlockBuffer* contents, ReadaheadBuffer* readahead) const {
   const uint64_t offset = handle.offset();
   const uint64_t size = handle.size();
   if (!HandleFits(offset, size, file_size)) {
@@ -331,7 +335,7 @@ Status BlockBasedTable::Rep::ReadBlock(const BlockHandle& handle, bool verify, b
   }
   const size_t n = static_cast<size_t>(size) + kBlockTrailerSize;
   Slice raw;
-  std::string scratch;
+  BlockBuffer scratch;
   bool from_buffer = false;
   if (readahead != nullptr) {
     from_buffer = readahead->TryRead(offset, n, &raw);
@@ -343,7 +347,7 @@ Status BlockBasedTable::Rep::ReadBlock(const BlockHandle& handle, bool verify, b
     }
   }
   if (!from_buffer) {
-    scratch.resize(n);
+    scratch.Allocate(n);
     Status s = file->Read(offset, n, &raw, scratch.data());
     if (!s.ok()) return s;
   }
@@ -361,10 +365,11 @@ Status BlockBasedTable::Rep::ReadBlock(const BlockHandle& handle, bool verify, b
   const auto type = static_cast<CompressionType>(static_cast<unsigned char>(raw[size]));
   if (type == kNoCompression || !uncompress) {
     if (!from_buffer && raw.data() == scratch.data()) {
-      scratch.resize(static_cast<size_t>(size));
+      scratch.Truncate(static_cast<size_t>(size));
       *contents = std::move(scratch);
     } else {
-      contents->assign(raw.data(), static_cast<size_t>(size));
+      contents->Allocate(static_cast<size_t>(size));
+      if (size != 0) std::memcpy(contents->data(), raw.data(), static_cast<size_t>(size));
     }
     return Status::OK();
   }
@@ -373,6 +378,14 @@ Status BlockBasedTable::Rep::ReadBlock(const BlockHandle& handle, bool verify, b
     return Status::Corruption(Context(offset) + ": " + s.ToString());
   }
   return Status::OK();
+}
+
+Status BlockBasedTable::Rep::ReadBlock(const BlockHandle& handle, bool verify, bool uncompress,
+                                       std::string* contents, ReadaheadBuffer* readahead) const {
+  BlockBuffer buf;
+  Status s = ReadBlock(handle, verify, uncompress, &buf, readahead);
+  if (s.ok()) contents->assign(buf.data(), buf.size());
+  return s;
 }
 
 bool BlockBasedTable::Rep::RetrieveMappedBlock(const ReadOptions& ro, const BlockHandle& handle,
@@ -417,7 +430,7 @@ Status BlockBasedTable::Rep::RetrieveBlock(const ReadOptions& ro, const BlockHan
   if (block_cache != nullptr && LookupCached(handle.offset(), key_buf, &key, out)) {
     return Status::OK();
   }
-  std::string contents;
+  BlockBuffer contents;
   Status s = ReadBlock(handle, ro.verify_checksums, true, &contents, readahead);
   if (!s.ok()) return s;
   auto* block = new Block(std::move(contents));
@@ -526,7 +539,7 @@ Status BlockBasedTable::Rep::ReadFooter(const std::string& fname, uint64_t file_
 }
 
 Status BlockBasedTable::Rep::ReadMetaBlocks(const TableReaderOptions& options) {
-  std::string meta_contents;
+  BlockBuffer meta_contents;
   Status s = ReadBlock(footer.metaindex_handle(), true, true, &meta_contents, nullptr);
   if (!s.ok()) return s;
   Block meta(std::move(meta_contents));
@@ -640,7 +653,7 @@ Status BlockBasedTable::Rep::LoadIndexAndFilter(const TableReaderOptions& option
   verify_ro.fill_cache = false;
   const bool in_cache = table_options.cache_index_and_filter_blocks && block_cache != nullptr;
   if (!in_cache) {
-    std::string index_contents;
+    BlockBuffer index_contents;
     s = ReadBlock(footer.index_handle(), true, true, &index_contents, nullptr);
     if (!s.ok()) return s;
     index_block = std::make_unique<Block>(std::move(index_contents));
@@ -1169,7 +1182,7 @@ class OwnedBlockIterator final : public InternalIterator {
 std::unique_ptr<InternalIterator> BlockBasedTable::NewRangeTombstoneIterator(
     const ReadOptions& read_options) {
   if (!rep_->has_range_del) return nullptr;
-  std::string contents;
+  BlockBuffer contents;
   Status s = rep_->ReadBlock(rep_->range_del_handle, read_options.verify_checksums, true, &contents,
                              nullptr);
   if (!s.ok()) return std::make_unique<OwnedBlockIterator>(s);
@@ -1179,7 +1192,7 @@ std::unique_ptr<InternalIterator> BlockBasedTable::NewRangeTombstoneIterator(
 }
 
 std::unique_ptr<InternalIterator> BlockBasedTable::NewIndexIterator() {
-  std::string contents;
+  BlockBuffer contents;
   Status s = rep_->ReadBlock(rep_->footer.index_handle(), true, true, &contents, nullptr);
   if (!s.ok()) return std::make_unique<OwnedBlockIterator>(s);
   auto block = std::make_unique<Block>(std::move(contents));

@@ -6,6 +6,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 
 #include "util/coding.h"
@@ -101,7 +102,7 @@ bool CompressZstd(const Slice& raw, std::string* out) {
   return true;
 }
 
-Status UncompressSnappy(const Slice& stored, std::string* out) {
+Status UncompressSnappy(const Slice& stored, BlockBuffer* out) {
   size_t ulen = 0;
   if (!snappy::GetUncompressedLength(stored.data(), stored.size(), &ulen)) {
     return Status::Corruption("Snappy: bad uncompressed length header");
@@ -110,7 +111,7 @@ Status UncompressSnappy(const Slice& stored, std::string* out) {
       ulen > static_cast<uint64_t>(stored.size()) * kSnappyMaxRatio) {
     return Status::Corruption("Snappy: implausible uncompressed length ", std::to_string(ulen));
   }
-  out->resize(ulen);
+  out->Allocate(ulen);
   if (!snappy::RawUncompress(stored.data(), stored.size(), out->data())) {
     return Status::Corruption("Snappy: damaged compressed block");
   }
@@ -130,7 +131,7 @@ Status ReadSizePrefix(const char* codec, const Slice& stored, uint32_t* ulen, Sl
   return Status::OK();
 }
 
-Status UncompressLZ4(const Slice& stored, std::string* out) {
+Status UncompressLZ4(const Slice& stored, BlockBuffer* out) {
   uint32_t ulen = 0;
   Slice payload;
   Status s = ReadSizePrefix("LZ4", stored, &ulen, &payload);
@@ -139,7 +140,7 @@ Status UncompressLZ4(const Slice& stored, std::string* out) {
       ulen > static_cast<uint64_t>(payload.size()) * kLZ4MaxRatio + 16) {
     return Status::Corruption("LZ4: size prefix does not fit the compressed size");
   }
-  out->resize(ulen);
+  out->Allocate(ulen);
   const int n = LZ4_decompress_safe(payload.data(), out->data(), static_cast<int>(payload.size()),
                                     static_cast<int>(ulen));
   if (n < 0) return Status::Corruption("LZ4: damaged compressed block");
@@ -149,7 +150,7 @@ Status UncompressLZ4(const Slice& stored, std::string* out) {
   return Status::OK();
 }
 
-Status UncompressZstd(const Slice& stored, std::string* out) {
+Status UncompressZstd(const Slice& stored, BlockBuffer* out) {
   uint32_t ulen = 0;
   Slice payload;
   Status s = ReadSizePrefix("ZSTD", stored, &ulen, &payload);
@@ -166,7 +167,7 @@ Status UncompressZstd(const Slice& stored, std::string* out) {
     z.dctx.reset(ZSTD_createDCtx());
     if (z.dctx == nullptr) return Status::Corruption("ZSTD: cannot create decompression context");
   }
-  out->resize(ulen);
+  out->Allocate(ulen);
   const size_t n =
       ZSTD_decompressDCtx(z.dctx.get(), out->data(), ulen, payload.data(), payload.size());
   if (ZSTD_isError(n)) {
@@ -200,9 +201,17 @@ bool CompressBlock(CompressionType type, const Slice& raw, std::string* out) {
 }
 
 Status UncompressBlock(CompressionType type, const Slice& stored, std::string* out) {
+  BlockBuffer buf;
+  Status s = UncompressBlock(type, stored, &buf);
+  if (s.ok()) out->assign(buf.data(), buf.size());
+  return s;
+}
+
+Status UncompressBlock(CompressionType type, const Slice& stored, BlockBuffer* out) {
   switch (static_cast<unsigned char>(type)) {
     case kNoCompression:
-      out->assign(stored.data(), stored.size());
+      out->Allocate(stored.size());
+      if (stored.size() != 0) std::memcpy(out->data(), stored.data(), stored.size());
       return Status::OK();
     case kSnappyCompression:
       return UncompressSnappy(stored, out);

@@ -19,6 +19,7 @@
 // the stored bytes declare.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "strata/options.h"
@@ -42,11 +43,34 @@ constexpr size_t kMaxCompressibleBlockSize = (size_t{1} << 31) - 1;
 // with type kNoCompression. *out must not alias `raw`.
 bool CompressBlock(CompressionType type, const Slice& raw, std::string* out);
 
+// Heap bytes for a block, allocated without being zeroed (a std::string's
+// resize writes every byte before a decoder overwrites them all: about 7%
+// of a block-cache miss). Movable, not copyable.
+class BlockBuffer {
+ public:
+  BlockBuffer() = default;
+  // Replaces the contents with n uninitialized bytes.
+  void Allocate(size_t n) {
+    data_.reset(new char[n]);
+    size_ = n;
+  }
+  // Drops the bytes past n (no reallocation). REQUIRES: n <= size().
+  void Truncate(size_t n) { size_ = n; }
+  char* data() { return data_.get(); }
+  const char* data() const { return data_.get(); }
+  size_t size() const { return size_; }
+
+ private:
+  std::unique_ptr<char[]> data_;
+  size_t size_ = 0;
+};
+
 // Decodes the stored contents of a block whose trailer type is `type` into
 // *out (replacing its contents). Corruption, naming the codec and what
 // failed, when the bytes are damaged (including a size prefix that differs
 // from the decoded size); NotSupported for Zlib/BZip2/Xpress. *out is
 // unspecified on failure. *out must not alias `stored`.
+Status UncompressBlock(CompressionType type, const Slice& stored, BlockBuffer* out);
 Status UncompressBlock(CompressionType type, const Slice& stored, std::string* out);
 
 // RocksDB's `rocksdb.compression` property string for `type` ("NoCompression",
