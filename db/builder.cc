@@ -5,6 +5,7 @@
 
 #include "db/compaction/compaction_range_del_aggregator.h"
 #include "db/filename.h"
+#include "memtable/dynamic_bloom.h"
 #include "table/block_based_table_builder.h"
 
 namespace strata {
@@ -87,6 +88,8 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
   if (file_has_lower) file_lower.assign(o.begin->data(), o.begin->size());
   std::vector<RangeTombstone> tombstones;
   std::string tkey;
+  // The current file's user-key hashes, for its key filter (if wanted).
+  std::vector<uint64_t> key_hashes;
 
   std::vector<std::string> created;
   std::unique_ptr<WritableFile> file;
@@ -131,6 +134,14 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
     Status fs = builder->Finish();
     if (fs.ok()) fs = file->Sync();
     if (fs.ok()) fs = file->Close();
+    if (fs.ok() && o.key_filter_bits_per_key > 0 && tombstones.empty() && !key_hashes.empty()) {
+      const uint64_t bits = key_hashes.size() * uint64_t{o.key_filter_bits_per_key};
+      auto filter = std::make_shared<DynamicBloom>(
+          nullptr, static_cast<uint32_t>(std::min<uint64_t>(bits, uint64_t{1} << 31)));
+      for (uint64_t h : key_hashes) filter->AddHash(h);
+      meta.key_filter = std::move(filter);
+    }
+    key_hashes.clear();
     if (fs.ok()) {
       meta.file_size = builder->FileSize();
       stats->bytes_written += meta.file_size;
@@ -194,6 +205,10 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
       s = open_file();
       if (!s.ok()) break;
       meta.smallest.assign(key.data(), key.size());
+    }
+    if (o.key_filter_bits_per_key > 0 &&
+        (key_hashes.empty() || ucmp->Compare(user_key, last_user_key) != 0)) {
+      key_hashes.push_back(DynamicBloom::Hash(user_key));
     }
     builder->Add(key, citer.value());
     meta.largest.assign(key.data(), key.size());

@@ -93,6 +93,9 @@ struct BuildTablesOptions {
   CompactionRangeDelAggregator* range_del_agg = nullptr;
   Logger* logger = nullptr;
   Statistics* statistics = nullptr;
+  // > 0: each output without range tombstones gets an in-memory filter of
+  // its user keys at this many bits per key (FileMetaData::key_filter).
+  uint32_t key_filter_bits_per_key = 0;
 };
 
 // Writes the input's surviving entries. *outputs receives one FileMetaData

@@ -17,6 +17,7 @@
 
 #include "db/compaction/compaction_range_del_aggregator.h"
 #include "db/filename.h"
+#include "memtable/dynamic_bloom.h"
 #include "strata/env.h"
 #include "strata/merge_operator.h"
 #include "table/block_based_table_reader.h"
@@ -433,6 +434,49 @@ TEST_F(BuildTablesTest, MergeOperatorNameRecorded) {
   std::unique_ptr<BlockBasedTable> table;
   ASSERT_OK(BlockBasedTable::Open(ro, std::move(rfile), outputs_[0].meta.file_size, &table));
   EXPECT_EQ(table->GetTableProperties()->merge_operator_name, "TestMergeOperator");
+}
+
+
+TEST_F(BuildTablesTest, KeyFiltersCoverEachFilesKeys) {
+  // Several versions of each key, small files: each file's filter admits
+  // every user key the file holds; keys never written are mostly rejected.
+  for (int i = 0; i < 2000; ++i) {
+    AddPoint(UKey(2 * i), 10 + static_cast<SequenceNumber>(i), kTypeValue, std::string(50, 'v'));
+    if (i % 3 == 0) AddPoint(UKey(2 * i), 5, kTypeDeletion, "");
+  }
+  o_.max_output_file_size = 16 << 10;
+  o_.key_filter_bits_per_key = 10;
+  Run({7});
+  ASSERT_GE(outputs_.size(), 3u);
+  size_t false_positives = 0, probes = 0;
+  for (const OutputFile& f : outputs_) {
+    ASSERT_NE(f.meta.key_filter, nullptr);
+    for (const auto& p : f.points) {
+      EXPECT_TRUE(f.meta.key_filter->MayContain(ExtractUserKey(p.first)))
+          << ShowKey(p.first) << " in file " << f.meta.number;
+    }
+    for (int i = 0; i < 4000; ++i) {
+      probes++;
+      if (f.meta.key_filter->MayContain(UKey(2 * i + 1))) false_positives++;
+    }
+  }
+  // 10 bits per key: about 1% (5% leaves room for small files' rounding).
+  EXPECT_LT(false_positives, probes / 20) << false_positives << " of " << probes;
+}
+
+TEST_F(BuildTablesTest, NoKeyFilterForFilesWithTombstonesOrWhenOff) {
+  for (int i = 0; i < 100; ++i) AddPoint(UKey(i), 10 + static_cast<SequenceNumber>(i));
+  Run();
+  ASSERT_EQ(outputs_.size(), 1u);
+  EXPECT_EQ(outputs_[0].meta.key_filter, nullptr);  // off by default
+  o_.key_filter_bits_per_key = 10;
+  tombstones_ = {T(UKey(5), UKey(8), 200)};
+  Run();
+  ASSERT_EQ(outputs_.size(), 1u);
+  ASSERT_FALSE(outputs_[0].tombstones.empty());
+  // A lookup that skipped this file by its key filter would miss the
+  // tombstone: such files get none.
+  EXPECT_EQ(outputs_[0].meta.key_filter, nullptr);
 }
 
 }  // namespace

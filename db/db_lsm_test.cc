@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "db/db_impl.h"
+#include "strata/statistics.h"
 #include "strata/db.h"
 #include "strata/iterator.h"
 #include "strata/options.h"
@@ -597,6 +598,78 @@ class DBLsmTest : public DBTestBase {
     return "v" + std::to_string(gen) + "-" + std::to_string(i) + std::string(100, 'p');
   }
 };
+
+TEST_F(DBLsmTest, LevelZeroKeyFiltersSkipTablesNeverWrongly) {
+  // Four overlapping level-0 tables (no table filter policy, so each gets
+  // an in-memory key filter), one of them holding a range tombstone; every
+  // Get and MultiGet must match a model, and lookups of absent keys must be
+  // answered by the filters instead of table reads.
+  Options o = options_;
+  o.disable_auto_compactions = true;
+  o.write_buffer_size = 64 << 20;  // one table per Flush()
+  o.statistics = CreateDBStatistics();
+  DestroyAndReopen(o);
+  std::map<std::string, std::string> model;
+  for (int gen = 0; gen < 3; ++gen) {
+    for (int i = gen; i < 3000; i += 3) {
+      ASSERT_OK(Put(Key(2 * i), Val(i, gen)));
+      model[Key(2 * i)] = Val(i, gen);
+    }
+    ASSERT_OK(Flush());
+  }
+  // The newest table: deletes, overwrites, and a range tombstone over keys
+  // that older tables hold.
+  for (int i = 0; i < 3000; i += 7) {
+    ASSERT_OK(Delete(Key(2 * i)));
+    model.erase(Key(2 * i));
+  }
+  ASSERT_OK(DeleteRange(Key(1000), Key(1400)));
+  for (auto it = model.lower_bound(Key(1000)); it != model.end() && it->first < Key(1400);) {
+    it = model.erase(it);
+  }
+  ASSERT_OK(Put(Key(1200), "after-range"));
+  model[Key(1200)] = "after-range";
+  ASSERT_OK(Flush());
+  ASSERT_EQ("4", FilesPerLevel());
+  auto check = [&]() {
+    std::vector<std::string> keys;
+    for (int i = 0; i < 6000; ++i) {
+      const std::string k = Key(i);  // odd i: never written
+      keys.push_back(k);
+      auto it = model.find(k);
+      ASSERT_EQ(it == model.end() ? "NOT_FOUND" : it->second, Get(k)) << k;
+    }
+    std::vector<Slice> slices(keys.begin(), keys.end());
+    std::vector<std::string> values;
+    std::vector<Status> statuses = db_->MultiGet(ReadOptions(), slices, &values);
+    for (size_t i = 0; i < keys.size(); ++i) {
+      auto it = model.find(keys[i]);
+      if (it == model.end()) {
+        ASSERT_TRUE(statuses[i].IsNotFound()) << keys[i] << " " << statuses[i].ToString();
+      } else {
+        ASSERT_OK(statuses[i]);
+        ASSERT_EQ(it->second, values[i]) << keys[i];
+      }
+    }
+  };
+  const uint64_t useful_before = o.statistics->getTickerCount(BLOOM_FILTER_USEFUL);
+  check();
+  // Get and MultiGet of 3000 never-written keys x 3 filtered tables, ~1%
+  // false positives (keys the range tombstone covers stop earlier).
+  EXPECT_GT(o.statistics->getTickerCount(BLOOM_FILTER_USEFUL) - useful_before, 2u * 3 * 3000 * 8 / 10);
+  // Below level 0 the filters are dropped; answers stay the same.
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  ASSERT_EQ(0, NumTableFilesAtLevel(0));
+  const uint64_t useful_after_compaction = o.statistics->getTickerCount(BLOOM_FILTER_USEFUL);
+  check();
+  EXPECT_EQ(useful_after_compaction, o.statistics->getTickerCount(BLOOM_FILTER_USEFUL));
+  // After a reopen level-0 tables have no filter, and are read instead.
+  ASSERT_OK(Put(Key(1), "one"));
+  model[Key(1)] = "one";
+  ASSERT_OK(Flush());
+  Reopen();
+  check();
+}
 
 TEST_F(DBLsmTest, DeletedKeysNeverComeBack) {
   Open(TinyOptions(LsmParams{"del", true, 1, 5, 32 << 10, 64 << 10}));

@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -30,6 +31,8 @@
 #include "strata/status.h"
 
 namespace strata {
+
+class DynamicBloom;
 
 // Persisted: never renumber.
 enum VersionEditTag : uint32_t {
@@ -189,6 +192,11 @@ struct FileMetaData {
   RelaxedValue<bool> being_compacted = false;
   PinnedTableSlot pinned_table;
   RangeTombstoneSlot range_tombstones;
+  // The in-memory key filter of a level-0 table (Options::
+  // l0_key_filter_bits_per_key), shared by copies; null for none. Set
+  // before the file is installed in a Version, read-only after; cleared
+  // when the file is added at a level below 0.
+  std::shared_ptr<const DynamicBloom> key_filter;
 };
 
 class VersionEdit {

@@ -12,6 +12,7 @@
 #include "db/log_reader.h"
 #include "db/range_del_skip_iterator.h"
 #include "env/info_log.h"
+#include "memtable/dynamic_bloom.h"
 #include "util/coding.h"
 
 namespace strata {
@@ -89,6 +90,8 @@ class VersionBuilder {
       auto* f = new FileMetaData(meta);
       f->refs = 0;
       f->being_compacted = false;
+      // Key filters are for level 0 only (bounded memory; see Options).
+      if (level > 0) f->key_filter.reset();
       deleted_[level].erase(f->number);
       auto [it, inserted] = added_[level].emplace(f->number, f);
       if (!inserted) {
@@ -223,8 +226,20 @@ Status Version::Get(const ReadOptions& options, const Slice& internal_key,
     return s->ok() && !get_context->done();
   };
   Status s;
+  uint64_t filter_hash = 0;
+  bool hashed = false;
   for (FileMetaData* f : files_[0]) {
     if (!L0FileMayHold(f, user_key)) continue;
+    if (f->key_filter != nullptr) {
+      if (!hashed) {
+        filter_hash = DynamicBloom::Hash(user_key);
+        hashed = true;
+      }
+      if (!f->key_filter->MayContainHash(filter_hash)) {
+        if (Statistics* st = cfd_->options().statistics.get()) st->recordTick(BLOOM_FILTER_USEFUL);
+        continue;
+      }
+    }
     if (!search(f, 0, &s)) return s;
   }
   for (int level = 1; level < num_levels_; ++level) {
@@ -275,7 +290,12 @@ void Version::MultiGet(const ReadOptions& options, size_t n, const Slice* keys,
   batch.clear();
   for (FileMetaData* f : files_[0]) {
     for (size_t i = 0; i < n; i++) {
-      if (pending(i) && L0FileMayHold(f, ExtractUserKey(keys[i]))) batch.push_back(i);
+      if (!pending(i) || !L0FileMayHold(f, ExtractUserKey(keys[i]))) continue;
+      if (f->key_filter != nullptr && !f->key_filter->MayContain(ExtractUserKey(keys[i]))) {
+        if (Statistics* st = cfd_->options().statistics.get()) st->recordTick(BLOOM_FILTER_USEFUL);
+        continue;
+      }
+      batch.push_back(i);
     }
     run(f, 0);
   }

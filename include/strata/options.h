@@ -160,6 +160,16 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // the memtable (about 0.2 s per million entries on a small server). Used
   // only with the bytewise comparators.
   bool memtable_point_index = true;
+  // Bits per key of an in-memory Bloom filter built over the user keys of
+  // each flushed level-0 table that has no whole-key filter of its own
+  // (filter_policy null, or whole_key_filtering off); 0 = none. Never
+  // written to the file: it lives while the table is in level 0 (dropped
+  // when the table moves down, absent after a reopen). Point lookups skip
+  // the level-0 tables it rules out, which otherwise each cost a data block
+  // read: fresh data sits in several overlapping level-0 tables. Memory:
+  // bits / 8 bytes per key of level 0 (10 bits: ~1% false positives).
+  // Tables holding range tombstones get none.
+  uint32_t l0_key_filter_bits_per_key = 10;
 
   // Combines Merge operands (strata/merge_operator.h); null = Merge is an
   // InvalidArgument. Its name is recorded in table properties.
