@@ -200,6 +200,73 @@ bool CompressBlock(CompressionType type, const Slice& raw, std::string* out) {
   return ok;
 }
 
+namespace {
+
+// A thread's recycled block buffers (see BlockBuffer).
+struct BufferStash {
+  struct Slot {
+    char* data;
+    size_t capacity;
+  };
+  Slot slots[BlockBuffer::kStashSlots];
+  int count = 0;
+  ~BufferStash();
+};
+
+thread_local BufferStash tls_stash;
+// False once this thread's stash is destroyed: buffers released later (by
+// objects destroyed after it at thread or program exit) are freed at once.
+thread_local bool tls_stash_alive = true;
+
+BufferStash::~BufferStash() {
+  tls_stash_alive = false;
+  for (int i = 0; i < count; ++i) delete[] slots[i].data;
+  count = 0;
+}
+
+}  // namespace
+
+void BlockBuffer::Allocate(size_t n) {
+  if (data_ != nullptr && capacity_ >= n && capacity_ - n <= n / 2) {
+    size_ = n;  // this buffer already fits
+    return;
+  }
+  Release();
+  BufferStash& stash = tls_stash;
+  for (int i = tls_stash_alive ? stash.count - 1 : -1; i >= 0; --i) {
+    const size_t cap = stash.slots[i].capacity;
+    if (cap >= n && cap - n <= n / 2) {
+      data_ = stash.slots[i].data;
+      capacity_ = cap;
+      size_ = n;
+      stash.slots[i] = stash.slots[--stash.count];
+      return;
+    }
+  }
+  // Capacity in 512-byte steps, so the similar sizes of one table's
+  // blocks can share buffers.
+  capacity_ = n <= kMaxRecycledSize ? (n + 511) & ~size_t{511} : n;
+  data_ = new char[capacity_ == 0 ? 1 : capacity_];
+  size_ = n;
+}
+
+void BlockBuffer::Release() {
+  if (data_ == nullptr) return;
+  if (capacity_ <= kMaxRecycledSize && tls_stash_alive) {
+    BufferStash& stash = tls_stash;
+    if (stash.count == kStashSlots) {
+      // Full: one entry makes room.
+      delete[] stash.slots[0].data;
+      stash.slots[0] = stash.slots[--stash.count];
+    }
+    stash.slots[stash.count++] = {data_, capacity_};
+  } else {
+    delete[] data_;
+  }
+  data_ = nullptr;
+  size_ = capacity_ = 0;
+}
+
 Status UncompressBlock(CompressionType type, const Slice& stored, std::string* out) {
   BlockBuffer buf;
   Status s = UncompressBlock(type, stored, &buf);

@@ -46,23 +46,54 @@ bool CompressBlock(CompressionType type, const Slice& raw, std::string* out);
 // Heap bytes for a block, allocated without being zeroed (a std::string's
 // resize writes every byte before a decoder overwrites them all: about 7%
 // of a block-cache miss). Movable, not copyable.
+//
+// Buffers of up to kMaxRecycledSize bytes are recycled: a destroyed buffer
+// goes to a small stash of its thread, and Allocate takes one from the
+// calling thread's stash when one fits (capacity n to 1.5 n). A block
+// cache under churn frees one block for every block it reads, so most
+// reads then skip malloc and free (about 6-13% of a scan or of reads
+// under a writer). A stash holds at most kStashSlots buffers and is freed
+// when its thread exits.
 class BlockBuffer {
  public:
+  static constexpr size_t kMaxRecycledSize = 64 << 10;
+  static constexpr int kStashSlots = 8;
+
   BlockBuffer() = default;
-  // Replaces the contents with n uninitialized bytes.
-  void Allocate(size_t n) {
-    data_.reset(new char[n]);
-    size_ = n;
+  ~BlockBuffer() { Release(); }
+  BlockBuffer(BlockBuffer&& other) noexcept
+      : data_(other.data_), size_(other.size_), capacity_(other.capacity_) {
+    other.data_ = nullptr;
+    other.size_ = other.capacity_ = 0;
   }
+  BlockBuffer& operator=(BlockBuffer&& other) noexcept {
+    if (this != &other) {
+      Release();
+      data_ = other.data_;
+      size_ = other.size_;
+      capacity_ = other.capacity_;
+      other.data_ = nullptr;
+      other.size_ = other.capacity_ = 0;
+    }
+    return *this;
+  }
+  BlockBuffer(const BlockBuffer&) = delete;
+  BlockBuffer& operator=(const BlockBuffer&) = delete;
+
+  // Replaces the contents with n uninitialized bytes.
+  void Allocate(size_t n);
   // Drops the bytes past n (no reallocation). REQUIRES: n <= size().
   void Truncate(size_t n) { size_ = n; }
-  char* data() { return data_.get(); }
-  const char* data() const { return data_.get(); }
+  char* data() { return data_; }
+  const char* data() const { return data_; }
   size_t size() const { return size_; }
 
  private:
-  std::unique_ptr<char[]> data_;
+  void Release();
+
+  char* data_ = nullptr;
   size_t size_ = 0;
+  size_t capacity_ = 0;
 };
 
 // Decodes the stored contents of a block whose trailer type is `type` into

@@ -6,8 +6,11 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "test_util/testutil.h"
 #include "util/coding.h"
@@ -330,4 +333,74 @@ TEST(CompressionTest, RandomInputNeverCrashes) {
 }
 
 }  // namespace
+
+TEST(BlockBufferTest, RecyclesFittingBuffersPerThread) {
+  const char* first;
+  {
+    BlockBuffer a;
+    a.Allocate(4000);
+    std::memset(a.data(), 'x', 4000);
+    first = a.data();
+    EXPECT_EQ(4000u, a.size());
+  }
+  {
+    // Fits (capacity within 1.5x): the same memory comes back.
+    BlockBuffer b;
+    b.Allocate(3900);
+    EXPECT_EQ(first, b.data());
+    EXPECT_EQ(3900u, b.size());
+    b.Truncate(100);
+    EXPECT_EQ(100u, b.size());
+    // Too small for the request: a fresh buffer; the old one is stashed.
+    b.Allocate(9000);
+    EXPECT_NE(first, b.data());
+    std::memset(b.data(), 'y', 9000);
+    // A request far smaller than the stashed capacity does not take it.
+    BlockBuffer c;
+    c.Allocate(100);
+    EXPECT_NE(first, c.data());
+    BlockBuffer d;
+    d.Allocate(4000);
+    EXPECT_EQ(first, d.data());
+    // Moves hand the bytes over.
+    BlockBuffer e(std::move(d));
+    EXPECT_EQ(first, e.data());
+    EXPECT_EQ(nullptr, d.data());  // NOLINT(bugprone-use-after-move): moved-from is empty
+    BlockBuffer f;
+    f = std::move(e);
+    EXPECT_EQ(first, f.data());
+    EXPECT_EQ(4000u, f.size());
+  }
+  // Many more buffers than stash slots, and large ones (never stashed).
+  std::vector<BlockBuffer> many(3 * BlockBuffer::kStashSlots);
+  for (BlockBuffer& b : many) {
+    b.Allocate(BlockBuffer::kMaxRecycledSize * 2);
+    std::memset(b.data(), 'z', b.size());
+  }
+  many.clear();
+  // Another thread has its own stash.
+  std::thread t([&] {
+    BlockBuffer g;
+    g.Allocate(4000);
+    EXPECT_NE(first, g.data());
+  });
+  t.join();
+}
+
+TEST(BlockBufferTest, UncompressIntoRecycledBufferOverwritesEverything) {
+  // A recycled buffer holds old bytes; the decoded block must not show them.
+  std::string raw;
+  for (int i = 0; i < 400; ++i) raw += "block entry " + std::to_string(i) + ";";
+  std::string stored;
+  ASSERT_TRUE(CompressBlock(kSnappyCompression, raw, &stored));
+  {
+    BlockBuffer junk;
+    junk.Allocate(raw.size());
+    std::memset(junk.data(), 0xAB, raw.size());
+  }
+  BlockBuffer out;
+  ASSERT_OK(UncompressBlock(kSnappyCompression, stored, &out));
+  ASSERT_EQ(raw, std::string(out.data(), out.size()));
+}
+
 }  // namespace strata
