@@ -17,6 +17,9 @@
 //                               user key (a LookupKey-style target)
 //   BM_Scan<I>/N                SeekToFirst then Next over all N entries,
 //                               reading one byte of every key
+//   BM_Memory<I>/N              not a timing: bytes_per_key is the arena
+//                               bytes in use after N random inserts, over N
+//                               (26 of them are the entry)
 //
 // Every case reports ns_per_key: for inserts the insert loop's time divided
 // by N (manual timing, arena setup and teardown excluded); for Contains and
@@ -50,10 +53,13 @@ namespace strata {
 namespace {
 
 using SkipList = InlineSkipList<MemTableKeyComparator>;
-// Leaf and inner node slots; node bytes: 256 / 512 / 1024 per leaf.
-using BTree14 = BTreeIndex<MemTableKeyComparator, 14, 14>;
-using BTree30 = BTreeIndex<MemTableKeyComparator, 30, 30>;
-using BTree62 = BTreeIndex<MemTableKeyComparator, 62, 30>;
+// The default node sizes (62 leaf slots, 30 inner: 1 KiB leaves, 768-byte
+// inner nodes), and other <leaf slots, inner slots> for comparison.
+using BTree = BTreeIndex<MemTableKeyComparator>;
+using BTree14x14 = BTreeIndex<MemTableKeyComparator, 14, 14>;
+using BTree30x30 = BTreeIndex<MemTableKeyComparator, 30, 30>;
+using BTree62x62 = BTreeIndex<MemTableKeyComparator, 62, 62>;
+using BTree126x30 = BTreeIndex<MemTableKeyComparator, 126, 30>;
 
 constexpr size_t kKeySize = 16;
 constexpr size_t kArenaBlockSize = 8 << 20;  // write_buffer_size / 8 for 64 MiB
@@ -233,6 +239,21 @@ void BM_Scan(benchmark::State& state) {
       static_cast<double>(seen), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
+template <class Index>
+void BM_Memory(benchmark::State& state) {
+  const std::vector<uint64_t> keys = Shuffled(static_cast<size_t>(state.range(0)), 301);
+  size_t bytes = 0;
+  for (auto _ : state) {
+    // Small blocks, so that the figure is not rounded to a big block.
+    Arena arena(64 << 10);
+    Index index(BytewiseKeyComparator(), &arena);
+    for (uint64_t k : keys) InsertKey(&index, k, false);
+    bytes = arena.MemoryUsage() - arena.AllocatedAndUnused();
+  }
+  state.counters["bytes_per_key"] =
+      benchmark::Counter(static_cast<double>(bytes) / static_cast<double>(keys.size()));
+}
+
 constexpr int64_t kMillion = 1 << 20;
 
 // Registers every case for one index type.
@@ -254,12 +275,25 @@ constexpr int64_t kMillion = 1 << 20;
       ->Unit(benchmark::kMillisecond);                                                      \
   BENCHMARK_TEMPLATE(BM_Contains, Index)->Arg(100 << 10)->Arg(kMillion)->Arg(4 * kMillion); \
   BENCHMARK_TEMPLATE(BM_Seek, Index)->Arg(kMillion);                                        \
-  BENCHMARK_TEMPLATE(BM_Scan, Index)->Arg(kMillion)->Unit(benchmark::kMillisecond)
+  BENCHMARK_TEMPLATE(BM_Scan, Index)->Arg(kMillion)->Unit(benchmark::kMillisecond);         \
+  BENCHMARK_TEMPLATE(BM_Memory, Index)->Arg(kMillion)->Iterations(1)->Unit(benchmark::kMillisecond)
+
+// The node-size comparison: a random fill, lookups and a scan.
+#define STRATA_NODE_SIZE_BENCHMARKS(Index)                                          \
+  BENCHMARK_TEMPLATE(BM_InsertRandom, Index)                                        \
+      ->Arg(kMillion)                                                               \
+      ->UseManualTime()                                                             \
+      ->Unit(benchmark::kMillisecond);                                              \
+  BENCHMARK_TEMPLATE(BM_Contains, Index)->Arg(kMillion);                            \
+  BENCHMARK_TEMPLATE(BM_Scan, Index)->Arg(kMillion)->Unit(benchmark::kMillisecond); \
+  BENCHMARK_TEMPLATE(BM_Memory, Index)->Arg(kMillion)->Iterations(1)->Unit(benchmark::kMillisecond)
 
 STRATA_INDEX_BENCHMARKS(SkipList);
-STRATA_INDEX_BENCHMARKS(BTree14);
-STRATA_INDEX_BENCHMARKS(BTree30);
-STRATA_INDEX_BENCHMARKS(BTree62);
+STRATA_INDEX_BENCHMARKS(BTree);
+STRATA_NODE_SIZE_BENCHMARKS(BTree14x14);
+STRATA_NODE_SIZE_BENCHMARKS(BTree30x30);
+STRATA_NODE_SIZE_BENCHMARKS(BTree62x62);
+STRATA_NODE_SIZE_BENCHMARKS(BTree126x30);
 
 }  // namespace
 }  // namespace strata

@@ -113,7 +113,11 @@ enum class SeekMode { kGreaterOrEqual, kGreater, kLessOrEqual, kLess };
 
 }  // namespace btree_internal
 
-template <class Comparator, int kLeafSlots = 30, int kInnerSlots = 30>
+// kLeafSlots / kInnerSlots: keys per leaf / separators per inner node. The
+// defaults (1 KiB leaves, 768-byte inner nodes) were the fastest overall in
+// bench/memtable_index_bench.cc among 14/14, 30/30, 62/30, 62/62 and 126/30
+// on 16-byte db_bench keys; see docs/design/btree_memtable_index.md.
+template <class Comparator, int kLeafSlots = 62, int kInnerSlots = 30>
 class BTreeIndex {
  private:
   struct Node;
