@@ -14,7 +14,8 @@
 // arena, so nodes are never freed either, and a reader holding a stale node
 // pointer still reads valid memory.
 //
-//   Leaf  { version | count | next leaf | prefix[kLeafSlots] | entry[kLeafSlots] }
+//   Leaf  { version | count | next leaf | next leaf's first prefix
+//           | prefix[kLeafSlots] | entry[kLeafSlots] }
 //   Inner { version | count | prefix[kInnerSlots] | separator[kInnerSlots]
 //           | child[kInnerSlots + 1] }
 //
@@ -73,6 +74,7 @@
 //     leaf's first key never changes once the leaf is not the leftmost
 //     (splits keep the lower half in place, keys are never removed).
 //  4. The leaves in key order form the chain first_leaf_ -> next -> ...;
+//     a leaf's next_prefix is key_prefix of its next leaf's first key;
 //     only the tree's only leaf may be empty.
 //  5. A node's level never changes: child slots of a level-l inner node
 //     only ever hold level l-1 nodes.
@@ -83,6 +85,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <thread>
 #include <vector>
 
 #include "util/arena.h"
@@ -226,8 +229,14 @@ class BTreeIndex {
   // it wrote are visible to the reads that follow.
   static uint64_t StableVersion(const Node* n) {
     uint64_t v = n->version.load(std::memory_order_acquire);
-    while (v & 1) {
-      btree_internal::CpuRelax();
+    for (int spins = 0; v & 1; spins++) {
+      // A writer holds a node for a few dozen stores; if it stays held
+      // longer, the writer was probably preempted: give it the CPU.
+      if (spins < 100) {
+        btree_internal::CpuRelax();
+      } else {
+        std::this_thread::yield();
+      }
       v = n->version.load(std::memory_order_acquire);
     }
     return v;
@@ -272,7 +281,7 @@ class BTreeIndex {
   // What a search of a node reads first: the header and the prefixes.
   // (Callers know the level from the parent, so n itself is not read.)
   static void PrefetchForSearch(const Node* n, bool leaf) {
-    PrefetchLines(n, leaf ? sizeof(Node) + 8 + 8 * kLeafSlots : sizeof(Node) + 8 * kInnerSlots);
+    PrefetchLines(n, leaf ? sizeof(Node) + 16 + 8 * kLeafSlots : sizeof(Node) + 8 * kInnerSlots);
   }
   // What a scan reads of a leaf: the header and the entry pointers.
   static void PrefetchForScan(const Leaf* leaf) {
@@ -405,12 +414,16 @@ template <class Comparator, int kLeafSlots, int kInnerSlots>
 struct alignas(64) BTreeIndex<Comparator, kLeafSlots, kInnerSlots>::Leaf : Node {
   static constexpr uint32_t kCapacity = kLeafSlots;
   std::atomic<Leaf*> next;  // the next leaf in key order, or null
+  // key_prefix of next's first key (0 while next is null): lets a writer
+  // test its remembered leaf's upper bound without touching the next leaf.
+  std::atomic<uint64_t> next_prefix;
   std::atomic<uint64_t> prefix[kLeafSlots];
   std::atomic<const char*> entry[kLeafSlots];
 
   Leaf() : Node(0) {
     // relaxed: the leaf is published by a release store of a pointer to it.
     next.store(nullptr, std::memory_order_relaxed);
+    next_prefix.store(0, std::memory_order_relaxed);
     for (int i = 0; i < kLeafSlots; i++) {
       prefix[i].store(0, std::memory_order_relaxed);
       entry[i].store(nullptr, std::memory_order_relaxed);
@@ -664,9 +677,10 @@ bool BTreeIndex<Comparator, kLeafSlots, kInnerSlots>::Covers(const Leaf* leaf, c
     }
   }
   // Upper bound: the next leaf's first key, fixed for good (invariant 3).
+  // Its prefix is kept here, so only a tie reads the next leaf.
   const Leaf* next = leaf->next.load(std::memory_order_acquire);
   if (next == nullptr) return true;
-  const uint64_t p = next->prefix[0].load(std::memory_order_acquire);
+  const uint64_t p = leaf->next_prefix.load(std::memory_order_acquire);
   if (p != t_prefix) return p > t_prefix;
   const char* k = next->entry[0].load(std::memory_order_acquire);
   return k != nullptr && compare_(k, t) > 0;
@@ -829,6 +843,10 @@ bool BTreeIndex<Comparator, kLeafSlots, kInnerSlots>::SplitLeaf(Inner* parent, L
     leaf->count.store(half, std::memory_order_release);
   }
   right->next.store(leaf->next.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  right->next_prefix.store(leaf->next_prefix.load(std::memory_order_relaxed),
+                           std::memory_order_relaxed);
+  leaf->next_prefix.store(right->prefix[0].load(std::memory_order_relaxed),
+                          std::memory_order_release);
   leaf->next.store(right, std::memory_order_release);
   AddToParent(parent, leaf, right->entry[0].load(std::memory_order_relaxed),
               right->prefix[0].load(std::memory_order_relaxed), right);
@@ -913,7 +931,11 @@ bool BTreeIndex<Comparator, kLeafSlots, kInnerSlots>::TEST_Validate() const {
   for (const Leaf* expected : leaves) {
     if (l != expected) return false;
     if (l != root && l->count.load(std::memory_order_relaxed) == 0) return false;
-    l = l->next.load(std::memory_order_acquire);
+    const Leaf* next = l->next.load(std::memory_order_acquire);
+    const uint64_t next_prefix =
+        next == nullptr ? 0 : next->prefix[0].load(std::memory_order_relaxed);
+    if (l->next_prefix.load(std::memory_order_relaxed) != next_prefix) return false;
+    l = next;
   }
   return l == nullptr;
 }
