@@ -251,6 +251,52 @@ TYPED_TEST(BTreeIndexTest, DuplicatesRejected) {
   EXPECT_EQ(expected, 2000u);
 }
 
+// An iterator parked on a key while inserts split its leaf (and the leaves
+// and inner nodes around it) steps to the key's current neighbours.
+TYPED_TEST(BTreeIndexTest, IteratorSurvivesSplits) {
+  using Tree = typename TypeParam::Tree;
+  const uint64_t seed = test::RandomSeed();
+  std::mt19937_64 rng(seed);
+  Arena arena;
+  Tree tree(MakeComparator(TypeParam::kPrefixMode), &arena);
+  std::set<Key> model;
+  for (int i = 0; i < 200; i++) {
+    const Key k = rng() % 100000;
+    ASSERT_EQ(InsertKey(&tree, k), model.insert(k).second);
+  }
+  typename Tree::Iterator it(&tree);
+  for (int round = 0; round < 300; round++) {
+    // Park on a random present key.
+    auto pick = model.lower_bound(rng() % 100000);
+    if (pick == model.end()) pick = model.begin();
+    const Key parked = *pick;
+    it.Seek(Encoded(parked).buf);
+    ASSERT_TRUE(it.Valid());
+    ASSERT_EQ(TestComparator::Decode(it.key()), parked);
+    // Insert around it: near neighbours (into its leaf) and far keys.
+    for (int i = 0; i < 40; i++) {
+      const Key k = (i % 2 == 0) ? parked - 20 + rng() % 41 : rng() % 100000;
+      ASSERT_EQ(InsertKey(&tree, k), model.insert(k).second);
+    }
+    auto at = model.find(parked);
+    if (round % 2 == 0) {
+      it.Next();
+      auto next = std::next(at);
+      ASSERT_EQ(it.Valid(), next != model.end()) << "round " << round << " seed " << seed;
+      if (it.Valid()) {
+        ASSERT_EQ(TestComparator::Decode(it.key()), *next) << "seed " << seed;
+      }
+    } else {
+      it.Prev();
+      ASSERT_EQ(it.Valid(), at != model.begin()) << "round " << round << " seed " << seed;
+      if (it.Valid()) {
+        ASSERT_EQ(TestComparator::Decode(it.key()), *std::prev(at)) << "seed " << seed;
+      }
+    }
+  }
+  ASSERT_TRUE(tree.TEST_Validate());
+}
+
 // A full forward and backward scan agree with the model after many random
 // inserts (larger than CheckAgainstModel's exhaustive range).
 TYPED_TEST(BTreeIndexTest, LargeRandomScan) {
