@@ -1,4 +1,4 @@
-# memtable/: InlineSkipList and MemTable.
+# memtable/: InlineSkipList, BTreeIndex and MemTable.
 strata_layer(memtable
   SOURCES
     memtable/memtable.cc
@@ -8,6 +8,7 @@ strata_layer(memtable
 )
 strata_tests(memtable
   memtable/inline_skiplist_test.cc
+  memtable/btree_index_test.cc
   memtable/memtable_test.cc
   memtable/point_index_test.cc
   memtable/dynamic_bloom_test.cc
