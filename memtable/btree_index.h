@@ -1,6 +1,7 @@
-// BTreeIndex: a B+tree with lock-free readers, a drop-in alternative to
-// InlineSkipList (memtable/inline_skiplist.h) as the sorted, insert-only
-// index under a MemTable.
+// BTreeIndex: a B+tree whose readers take no locks (they validate what they
+// read, and wait only while a writer holds the node they are reading), a
+// drop-in alternative to InlineSkipList (memtable/inline_skiplist.h) as the
+// sorted, insert-only index under a MemTable.
 //
 // It has the skip list's interface and contract: AllocateKey() hands out the
 // bytes of an entry, the caller writes the key there and passes it to exactly
