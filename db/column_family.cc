@@ -14,12 +14,10 @@ MemTableOptions MemTableOptionsFor(const Options& options) {
     block = options.write_buffer_size / 8;
     if (block < 4096) block = 4096;
     // 2 MiB blocks go on transparent huge pages (see util/arena.cc): far
-    // fewer TLB misses for the random walks of a large skip list.
+    // fewer TLB misses for the random walks of a large memtable index.
     if (block > (2 << 20)) block = 2 << 20;
   }
   m.arena_block_size = block;
-  m.max_height = options.memtable_max_height;
-  m.branching_factor = options.memtable_branching_factor;
   m.point_index = options.memtable_point_index;
   m.write_buffer_size = options.write_buffer_size;
   m.prefix_extractor = options.prefix_extractor.get();
@@ -40,12 +38,6 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
     return Status::InvalidArgument("options.max_write_buffer_number must be at least 1");
   }
   if (o.num_levels < 1) return Status::InvalidArgument("options.num_levels must be at least 1");
-  if (o.memtable_max_height < 1 || o.memtable_max_height > 32) {
-    return Status::InvalidArgument("options.memtable_max_height must be in [1, 32]");
-  }
-  if (o.memtable_branching_factor < 2) {
-    return Status::InvalidArgument("options.memtable_branching_factor must be at least 2");
-  }
   // Values that would otherwise be quietly replaced by something else (a
   // compression this build lacks would store blocks raw; a zero file or
   // level size would split every key into its own file).

@@ -58,10 +58,8 @@ class MemTableIterator final : public InternalIterator {
 MemTable::MemTable(const InternalKeyComparator& cmp, const MemTableOptions& opts)
     : comparator_(cmp),
       arena_(opts.arena_block_size),
-      table_(MemTableKeyComparator(cmp.user_comparator()), &arena_, opts.max_height,
-             opts.branching_factor),
-      range_del_table_(MemTableKeyComparator(cmp.user_comparator()), &arena_, opts.max_height,
-                       opts.branching_factor),
+      table_(MemTableKeyComparator(cmp.user_comparator()), &arena_),
+      range_del_table_(MemTableKeyComparator(cmp.user_comparator()), &arena_),
       // The index matches keys by bytes, so it is only sound when the user
       // comparator's equality is byte equality.
       point_index_allowed_(opts.point_index &&
@@ -173,7 +171,7 @@ void MemTable::IndexAddedEntry(const Slice& user_key, SequenceNumber seq, const 
 void MemTable::BuildPointIndex() {
   // Sized for the entries this memtable will hold when full: the write
   // buffer over the average entry so far (its encoding plus about 32 bytes
-  // of skip-list links), and never less than what it holds now.
+  // of index slots and padding), and never less than what it holds now.
   uint64_t entries = 0, bytes = 0;
   for (const Counters& c : counters_) {
     entries += c.entries.load(std::memory_order_relaxed);

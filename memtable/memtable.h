@@ -1,9 +1,11 @@
 // MemTable: the in-memory, sorted buffer of recent writes, before they are
-// flushed to an L0 table. An InlineSkipList over entries stored in a
-// ConcurrentArena; entries are never removed or changed, and all memory is
-// released together when the last reference goes.
+// flushed to an L0 table. A BTreeIndex (memtable/btree_index.h) over
+// entries stored in a ConcurrentArena; entries are never removed or
+// changed, and all memory is released together when the last reference
+// goes. (InlineSkipList, the index before it, stays as the baseline of
+// bench/memtable_index_bench.cc: docs/design/btree_memtable_index.md.)
 //
-// Entry layout (one arena allocation, right after the skip-list links):
+// Entry layout (one arena allocation):
 //
 //   varint32  internal_key_size      (= user_key size + 8)
 //   bytes     user_key
@@ -19,12 +21,12 @@
 // run in many threads at once; Add(..., false) needs the caller to be the
 // only writer at that time. Ref/Unref are thread-safe.
 // Range tombstones (kTypeRangeDeletion: key = start, value = end) live in a
-// second skip list of the same entry layout; readers get them fragmented
+// second index of the same entry layout; readers get them fragmented
 // (FragmentedRangeTombstoneList), rebuilt when tombstones were added since.
 // Invariants:
 //  1. No two entries have the same internal key (an Add repeating one is
 //     dropped).
-//  2. An entry visible to a reader is complete (skip-list publication).
+//  2. An entry visible to a reader is complete (the index publishes it).
 //  3. num_entries() counts entries linked; num_deletes() those of type
 //     kTypeDeletion or kTypeSingleDeletion.
 #pragma once
@@ -42,7 +44,7 @@
 #include "base/internal_iterator.h"
 #include "base/range_tombstone.h"
 #include "memtable/dynamic_bloom.h"
-#include "memtable/inline_skiplist.h"
+#include "memtable/btree_index.h"
 #include "memtable/point_index.h"
 #include "strata/comparator.h"
 #include "strata/merge_operator.h"
@@ -59,9 +61,6 @@ struct MemTableOptions {
   // (sizes of 1 MiB and more are rounded up to a multiple of 2 MiB, so the
   // blocks can sit on huge pages: see util/arena.cc).
   size_t arena_block_size = 1 << 20;
-  // Skip-list shape: tallest node, and 1/p for going up a level.
-  int32_t max_height = 12;
-  int32_t branching_factor = 4;
   // Build a point-lookup index (memtable/point_index.h) once this memtable
   // serves lookups; only with comparators whose equality is byte equality.
   bool point_index = false;
@@ -76,7 +75,7 @@ struct MemTableOptions {
   bool whole_key_filtering = false;
 };
 
-// The skip list's view of the internal-key order (base/dbformat.h) over
+// The index's view of the internal-key order (base/dbformat.h) over
 // encoded memtable entries (above): it decodes an entry's length prefix and
 // trailer once per comparison and applies InternalKeyComparator's rule. With
 // the bytewise user comparator (recognised by pointer) user keys are
@@ -122,8 +121,8 @@ class MemTableKeyComparator {
     return InternalKeyComparator::CompareTrailers(a.trailer, b.trailer);
   }
 
-  // The skip list's order-preserving summary of a key (see
-  // memtable/inline_skiplist.h): the first 8 bytes of the user key as a
+  // The index's order-preserving summary of a key (see
+  // memtable/btree_index.h): the first 8 bytes of the user key as a
   // big-endian number, zero-padded, for the bytewise order; 0 (no
   // information) for any other comparator.
   uint64_t key_prefix(const char* entry) const {
@@ -246,7 +245,7 @@ class MemTable {
   // lookup is decided here (a value, a deletion, a failure), false if older
   // sources must be consulted (no entry, or only merge operands, which ctx
   // keeps by reference: the caller keeps this memtable referenced until the
-  // lookup ends). One skip-list search (or a point-index probe) plus a step
+  // lookup ends). One index search (or a point-index probe) plus a step
   // per operand.
   bool Get(const LookupKey& key, GetContext* ctx);
   // Without merges (tests): when decided, *s is the lookup's result (OK
@@ -301,7 +300,7 @@ class MemTable {
 
  private:
   friend class MemTableIterator;
-  using Table = InlineSkipList<MemTableKeyComparator>;
+  using Table = BTreeIndex<MemTableKeyComparator>;
 
   // Entry counts, split over cache lines so concurrent writers rarely
   // touch the same one. Readers sum the shards.
@@ -338,10 +337,10 @@ class MemTable {
   uint64_t fragmented_count_ = 0;
   // The point index is built lazily, by the first Get on a memtable of at
   // least kMinEntriesForIndex entries (so write-only memtables never pay
-  // for it), sized from the entry count at that time:
+  // for it), sized for a full memtable (see BuildPointIndex):
   //  1. the builder publishes the new index in building_index_; from then
   //     on every Add also indexes its entry;
-  //  2. it scans the skip list and indexes every entry (a seq_cst fence on
+  //  2. it scans the index and indexes every entry (a seq_cst fence on
   //     both sides guarantees that an entry is indexed by its writer, by the
   //     scan, or by both);
   //  3. it publishes the index in ready_index_, which lookups use.

@@ -1,6 +1,7 @@
 // PointIndex: a hash index from user key to the newest memtable entry of
 // that key, so a point lookup usually costs one or two cache misses instead
-// of a full skip-list search (~20 dependent misses at 1M entries).
+// of a full search of the memtable's ordered index (several dependent misses
+// at 1M entries).
 //
 // Layout: buckets of one cache line, each with kSlots slots. A slot holds
 // nothing (0) or one entry pointer (the memtable's encoded entry: varint32
@@ -19,7 +20,7 @@
 //  2. kFound: the slot holding K, whose pointer is K's newest entry added so
 //     far (the maximum sequence). If that sequence is <= S it is K's newest
 //     entry visible at S.
-//  3. kUnknown: the bucket is full and K is not in it; search the skip list.
+//  3. kUnknown: the bucket is full and K is not in it; search the index.
 // Thread-safety: thread-safe; Add may run concurrently with Add and Find.
 #pragma once
 

@@ -150,9 +150,6 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // Bytes of the arena block a memtable allocates at a time; 0 = derived
   // from write_buffer_size (1/8 of it, clamped to [4 KiB, 2 MiB]).
   size_t arena_block_size = 0;
-  // Height bound and branching of the memtable skip list.
-  int32_t memtable_max_height = 12;
-  int32_t memtable_branching_factor = 4;
   // Give a memtable a hash index of its keys once it serves lookups (built
   // by the first Get on a memtable of 4096+ entries, 16 bytes per entry),
   // so point lookups skip the skip-list search and lookups of absent keys
