@@ -67,7 +67,7 @@ Status DBImpl::Close() {
     shutting_down_.store(true, std::memory_order_release);
     bg_cv_.SignalAll();  // cuts the automatic recovery's wait short
     while (flush_scheduled_ || compactions_scheduled_ > 0 || manual_compactions_ > 0 ||
-           auto_recovery_running_ || recovery_in_progress_) {
+           key_filter_job_scheduled_ || auto_recovery_running_ || recovery_in_progress_) {
       bg_cv_.TimedWaitMicros(10000);
     }
   }

@@ -215,6 +215,11 @@ class DBImpl final : public DB {
   void MaybeScheduleFlushOrCompaction() REQUIRES(mu_);
   void BackgroundCallFlush();
   void BackgroundCallCompaction();
+  // Gives the level-0 tables found at open, which have no key filter
+  // (those are built by flushes), theirs: one low-priority job reading
+  // each table once (Options::l0_key_filter_bits_per_key).
+  void ScheduleLevelZeroKeyFilters() REQUIRES(mu_);
+  void BackgroundLevelZeroKeyFilters();
   // Flushes the oldest immutable memtable of one family that has one.
   Status BackgroundFlush(bool* flushed) REQUIRES(mu_);
   // Runs one picked (or manual) compaction of cfd; releases mu_ while it
@@ -327,6 +332,7 @@ class DBImpl final : public DB {
   CondVar bg_cv_{&mu_};  // signalled when background work finishes
   bool flush_scheduled_ GUARDED_BY(mu_) = false;
   int compactions_scheduled_ GUARDED_BY(mu_) = 0;
+  bool key_filter_job_scheduled_ GUARDED_BY(mu_) = false;
   int manual_compactions_ GUARDED_BY(mu_) = 0;
   // Lowest file numbers that running jobs may create: files at or above
   // the smallest are never deleted as obsolete.

@@ -56,6 +56,55 @@ void DBImpl::MaybeScheduleFlushOrCompaction() {
   }
 }
 
+void DBImpl::ScheduleLevelZeroKeyFilters() {
+  mu_.AssertHeld();
+  if (key_filter_job_scheduled_ || shutting_down_.load(std::memory_order_acquire)) return;
+  bool any = false;
+  for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+    if (LevelZeroKeyFilterBits(cfd) == 0) continue;
+    for (const FileMetaData* f : cfd->current()->files(0)) any = any || f->KeyFilter() == nullptr;
+  }
+  if (!any) return;
+  key_filter_job_scheduled_ = true;
+  env_->Schedule([this]() { BackgroundLevelZeroKeyFilters(); }, Env::Priority::kLow);
+}
+
+void DBImpl::BackgroundLevelZeroKeyFilters() {
+  // The families and their current Versions, referenced so that the files
+  // stay live while the job reads them without the mutex.
+  std::vector<std::pair<ColumnFamilyData*, Version*>> work;
+  {
+    MutexLock l(&mu_);
+    for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+      if (LevelZeroKeyFilterBits(cfd) == 0) continue;
+      cfd->Ref();
+      Version* v = cfd->current();
+      v->Ref();
+      work.emplace_back(cfd, v);
+    }
+  }
+  for (auto& [cfd, v] : work) {
+    const uint32_t bits = LevelZeroKeyFilterBits(cfd);
+    for (FileMetaData* f : v->files(0)) {
+      if (shutting_down_.load(std::memory_order_acquire)) break;
+      Status s = BuildLateKeyFilter(cfd, f, bits);
+      if (!s.ok()) {
+        // Only an optimization: the table is read without a filter, and a
+        // damaged table reports itself to the reads that reach it.
+        Log(InfoLogLevel::kWarn, info_log_.get(), "key filter for table #%" PRIu64 ": %s",
+            f->number, s.ToString().c_str());
+      }
+    }
+  }
+  MutexLock l(&mu_);
+  for (auto& [cfd, v] : work) {
+    v->Unref();
+    UnrefFamily(cfd);
+  }
+  key_filter_job_scheduled_ = false;
+  bg_cv_.SignalAll();
+}
+
 bool DBImpl::AnyCompactionNeeded() const {
   mu_.AssertHeld();
   for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {

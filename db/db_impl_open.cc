@@ -329,6 +329,7 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
   }
   DeleteObsoleteFiles();
   MaybeScheduleFlushOrCompaction();
+  ScheduleLevelZeroKeyFilters();
   Log(info_log_.get(),
       "DB opened: last sequence %" PRIu64 ", WAL %06" PRIu64 ".log, MANIFEST-%06" PRIu64
       ", %zu column famil%s",

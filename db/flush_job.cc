@@ -26,13 +26,8 @@ Status FlushJob::Run(VersionEdit* edit, FileMetaData* meta_out) {
   BuildTablesOptions o = NewBuildTablesOptions(env_, cfd);
   o.output_level = 0;
   // A table without a whole-key filter of its own gets an in-memory one
-  // while in level 0 (Options::l0_key_filter_bits_per_key). It hashes
-  // bytes, so only comparators whose equality is byte equality qualify.
-  const Comparator* ucmp = cfd->icmp().user_comparator();
-  if ((cfd->table_options().filter_policy == nullptr || !cfd->table_options().whole_key_filtering) &&
-      (ucmp == BytewiseComparator() || ucmp == ReverseBytewiseComparator())) {
-    o.key_filter_bits_per_key = cfd->options().l0_key_filter_bits_per_key;
-  }
+  // while in level 0 (Options::l0_key_filter_bits_per_key).
+  o.key_filter_bits_per_key = LevelZeroKeyFilterBits(cfd);
   o.snapshots = snapshots_;
   o.bottommost = false;
   // Older versions of a key can only be in the tables (older memtables are

@@ -1,9 +1,13 @@
 // JobEnv helpers (see the header).
 #include "db/job_env.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "db/column_family.h"
 #include "db/level_iterator.h"
 #include "db/version_set.h"
+#include "memtable/dynamic_bloom.h"
 
 namespace strata {
 
@@ -67,6 +71,47 @@ bool KeyInLevelsFrom(const Version* v, int from_level, const Slice& user_key) {
     }
   }
   return false;
+}
+
+uint32_t LevelZeroKeyFilterBits(ColumnFamilyData* cfd) {
+  const Comparator* ucmp = cfd->icmp().user_comparator();
+  const BlockBasedTableOptions& t = cfd->table_options();
+  if (t.filter_policy != nullptr && t.whole_key_filtering) return 0;
+  if (ucmp != BytewiseComparator() && ucmp != ReverseBytewiseComparator()) return 0;
+  return cfd->options().l0_key_filter_bits_per_key;
+}
+
+Status BuildLateKeyFilter(ColumnFamilyData* cfd, FileMetaData* f, uint32_t bits_per_key) {
+  if (bits_per_key == 0 || f->KeyFilter() != nullptr) return Status::OK();
+  TableCache* tc = cfd->table_cache();
+  const FragmentedRangeTombstoneList* tombstones = nullptr;
+  Status s = tc->GetRangeTombstones(f, 0, &tombstones);
+  if (!s.ok() || tombstones != nullptr) return s;
+  ReadOptions ro;
+  ro.fill_cache = false;  // one pass over the table: keep the cache for readers
+  TableFileMeta meta;
+  meta.number = f->number;
+  meta.file_size = f->file_size;
+  meta.level = 0;
+  std::unique_ptr<InternalIterator> it = tc->NewIterator(ro, meta);
+  std::vector<uint64_t> hashes;
+  std::string last;
+  const Comparator* ucmp = cfd->icmp().user_comparator();
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    const Slice user_key = ExtractUserKey(it->key());
+    if (hashes.empty() || ucmp->Compare(user_key, last) != 0) {
+      hashes.push_back(DynamicBloom::Hash(user_key));
+      last.assign(user_key.data(), user_key.size());
+    }
+  }
+  if (!it->status().ok()) return it->status();
+  if (hashes.empty()) return Status::OK();
+  const uint64_t bits = hashes.size() * uint64_t{bits_per_key};
+  auto* filter =
+      new DynamicBloom(nullptr, static_cast<uint32_t>(std::min<uint64_t>(bits, uint64_t{1} << 31)));
+  for (uint64_t h : hashes) filter->AddHash(h);
+  f->late_key_filter.Install(filter);
+  return Status::OK();
 }
 
 }  // namespace strata

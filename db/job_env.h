@@ -49,4 +49,16 @@ const CompactionFilter* CompactionFilterFor(ColumnFamilyData* cfd, bool manual, 
 // Without the DB mutex: v is immutable and referenced by the caller.
 bool KeyInLevelsFrom(const Version* v, int from_level, const Slice& user_key);
 
+// Bits per key of the in-memory key filters cfd's level-0 tables get
+// (Options::l0_key_filter_bits_per_key), or 0: only when the tables have no
+// whole-key filter of their own, and only with comparators whose equality
+// is byte equality (the filter hashes bytes).
+uint32_t LevelZeroKeyFilterBits(ColumnFamilyData* cfd);
+
+// Reads the level-0 table f through cfd's table cache and installs a key
+// filter over its user keys in f->late_key_filter. Leaves f alone when it
+// holds range tombstones (a lookup skipping it would skip them) or already
+// has a filter. REQUIRES: f stays live (a referenced Version lists it).
+Status BuildLateKeyFilter(ColumnFamilyData* cfd, FileMetaData* f, uint32_t bits_per_key);
+
 }  // namespace strata

@@ -3,6 +3,7 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "memtable/dynamic_bloom.h"
 #include "util/coding.h"
 
 namespace strata {
@@ -21,6 +22,13 @@ bool PinnedTableSlot::Install(Cache* cache, Cache::Handle* handle, void* table) 
   if (pin_.compare_exchange_strong(expected, p, std::memory_order_acq_rel)) return true;
   delete p;
   return false;
+}
+
+LateKeyFilterSlot::~LateKeyFilterSlot() { delete filter_.load(std::memory_order_acquire); }
+
+void LateKeyFilterSlot::Install(DynamicBloom* filter) {
+  DynamicBloom* expected = nullptr;
+  if (!filter_.compare_exchange_strong(expected, filter, std::memory_order_acq_rel)) delete filter;
 }
 
 RangeTombstoneSlot::~RangeTombstoneSlot() {

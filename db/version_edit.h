@@ -143,6 +143,25 @@ class RangeTombstoneSlot {
   std::atomic<FragmentedRangeTombstoneList*> state_{nullptr};
 };
 
+// A level-0 table's key filter built after the table was installed (by
+// the job that gives the level-0 tables found at open their filters; see
+// FileMetaData::key_filter for the flush-built ones). Copies start empty.
+// Thread-safety: get and Install may race; the first Install wins.
+class LateKeyFilterSlot {
+ public:
+  LateKeyFilterSlot() = default;
+  LateKeyFilterSlot(const LateKeyFilterSlot&) {}
+  LateKeyFilterSlot& operator=(const LateKeyFilterSlot&) { return *this; }
+  ~LateKeyFilterSlot();
+
+  const DynamicBloom* get() const { return filter_.load(std::memory_order_acquire); }
+  // Takes ownership of filter; a loser's filter is deleted.
+  void Install(DynamicBloom* filter);
+
+ private:
+  std::atomic<DynamicBloom*> filter_{nullptr};
+};
+
 // A value read and written with relaxed atomics that stays copyable: the
 // in-memory fields of FileMetaData are guarded by locks, but whole-struct
 // copies (into VersionEdits, MANIFEST snapshots) may read them concurrently.
@@ -197,6 +216,12 @@ struct FileMetaData {
   // before the file is installed in a Version, read-only after; cleared
   // when the file is added at a level below 0.
   std::shared_ptr<const DynamicBloom> key_filter;
+  LateKeyFilterSlot late_key_filter;
+
+  // The key filter in effect, if any (key_filter, else late_key_filter).
+  const DynamicBloom* KeyFilter() const {
+    return key_filter != nullptr ? key_filter.get() : late_key_filter.get();
+  }
 };
 
 class VersionEdit {

@@ -230,12 +230,12 @@ Status Version::Get(const ReadOptions& options, const Slice& internal_key,
   bool hashed = false;
   for (FileMetaData* f : files_[0]) {
     if (!L0FileMayHold(f, user_key)) continue;
-    if (f->key_filter != nullptr) {
+    if (const DynamicBloom* filter = f->KeyFilter()) {
       if (!hashed) {
         filter_hash = DynamicBloom::Hash(user_key);
         hashed = true;
       }
-      if (!f->key_filter->MayContainHash(filter_hash)) {
+      if (!filter->MayContainHash(filter_hash)) {
         if (Statistics* st = cfd_->options().statistics.get()) st->recordTick(BLOOM_FILTER_USEFUL);
         continue;
       }
@@ -291,7 +291,8 @@ void Version::MultiGet(const ReadOptions& options, size_t n, const Slice* keys,
   for (FileMetaData* f : files_[0]) {
     for (size_t i = 0; i < n; i++) {
       if (!pending(i) || !L0FileMayHold(f, ExtractUserKey(keys[i]))) continue;
-      if (f->key_filter != nullptr && !f->key_filter->MayContain(ExtractUserKey(keys[i]))) {
+      const DynamicBloom* filter = f->KeyFilter();
+      if (filter != nullptr && !filter->MayContain(ExtractUserKey(keys[i]))) {
         if (Statistics* st = cfd_->options().statistics.get()) st->recordTick(BLOOM_FILTER_USEFUL);
         continue;
       }

@@ -1,6 +1,7 @@
 #include "util/thread_pool.h"
 
 #include <pthread.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -18,12 +19,26 @@ void WaitHeld(CondVar* cv) NO_THREAD_SAFETY_ANALYSIS { cv->Wait(); }
 }  // namespace
 
 ThreadPool::ThreadPool(int num_threads, const char* name)
-    : name_(name), work_cv_(&mu_), idle_cv_(&mu_), target_(std::max(num_threads, 0)) {}
+    : name_(name),
+      work_cv_(&mu_),
+      idle_cv_(&mu_),
+      target_(std::max(num_threads, 0)),
+      owner_pid_(static_cast<int>(getpid())) {}
+
+void ThreadPool::AdoptAfterForkLocked() {
+  const int pid = static_cast<int>(getpid());
+  if (pid == owner_pid_) return;
+  owner_pid_ = pid;
+  if (!workers_.empty()) new std::vector<Worker>(std::move(workers_));  // leaked on purpose
+  workers_.clear();
+  live_ = 0;
+}
 
 ThreadPool::~ThreadPool() { WaitForJobsAndJoinAllThreads(); }
 
 void ThreadPool::Schedule(std::function<void()> fn) {
   MutexLock l(&mu_);
+  AdoptAfterForkLocked();
   queue_.push_back(std::move(fn));
   if (live_ < target_) StartThreadsLocked();
   work_cv_.Signal();
@@ -32,6 +47,7 @@ void ThreadPool::Schedule(std::function<void()> fn) {
 void ThreadPool::SetBackgroundThreads(int n) {
   n = std::max(n, 0);
   MutexLock l(&mu_);
+  AdoptAfterForkLocked();
   const int old = target_;
   target_ = n;
   if (n > old) {
@@ -107,6 +123,7 @@ void ThreadPool::WaitForJobsAndJoinAllThreads() {
   std::vector<Worker> workers;
   {
     MutexLock l(&mu_);
+    AdoptAfterForkLocked();
     stoppers_++;
     work_cv_.SignalAll();
     // Workers exit when the queue is empty (or when they are excess slots).

@@ -73,6 +73,11 @@ class ThreadPool {
   void WorkerLoop(size_t slot) EXCLUDES(mu_);
   // Starts threads for every slot below target_ that has none running.
   void StartThreadsLocked() REQUIRES(mu_);
+  // In a child of fork(): drops the parent's workers (leaking their thread
+  // objects: a thread of another process can be neither joined nor
+  // detached) so that jobs start threads of this process. The child still
+  // inherits mu_ as it was: fork while a worker holds it is not supported.
+  void AdoptAfterForkLocked() REQUIRES(mu_);
 
   // Immutable after construction.
   const std::string name_;
@@ -84,6 +89,9 @@ class ThreadPool {
   std::vector<Worker> workers_ GUARDED_BY(mu_);  // slot i runs WorkerLoop(i)
   int target_ GUARDED_BY(mu_);                   // GetBackgroundThreads()
   int live_ GUARDED_BY(mu_) = 0;                 // workers not yet exited
+  // The process the workers run in. A fork copies the pool without its
+  // threads; the child's first call forgets them (see AdoptAfterForkLocked).
+  int owner_pid_ GUARDED_BY(mu_);
   // Callers inside WaitForJobsAndJoinAllThreads: while > 0, workers exit as
   // soon as the queue is empty and no new threads are started.
   int stoppers_ GUARDED_BY(mu_) = 0;

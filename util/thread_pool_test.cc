@@ -1,6 +1,8 @@
 #include "util/thread_pool.h"
 
 #include <pthread.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -8,6 +10,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "test_util/testutil.h"
@@ -221,4 +224,34 @@ TEST(ThreadPoolTest, ConcurrentSchedulers) {
 }
 
 }  // namespace
+
+TEST(ThreadPoolTest, ChildOfForkRunsJobsOnThreadsOfItsOwn) {
+  // The parent's worker is running (idle) when the process forks; the
+  // child's pool must not wait for that thread, which the child lacks.
+  ThreadPool pool(1, "fork");
+  std::atomic<int> ran{0};
+  pool.Schedule([&] { ran++; });
+  while (ran.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  // Let the worker go back to waiting (releasing the pool's mutex).
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  fflush(nullptr);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::atomic<bool> child_ran{false};
+    pool.Schedule([&] { child_ran = true; });
+    for (int i = 0; i < 5000 && !child_ran.load(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    _exit(child_ran.load() ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(pid, waitpid(pid, &status, 0));
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(0, WEXITSTATUS(status)) << "the child's job never ran";
+  pool.Schedule([&] { ran++; });
+  pool.WaitForJobsAndJoinAllThreads();
+  EXPECT_EQ(2, ran.load());
+}
+
 }  // namespace strata
