@@ -436,7 +436,6 @@ TEST_F(BuildTablesTest, MergeOperatorNameRecorded) {
   EXPECT_EQ(table->GetTableProperties()->merge_operator_name, "TestMergeOperator");
 }
 
-
 TEST_F(BuildTablesTest, KeyFiltersCoverEachFilesKeys) {
   // Several versions of each key, small files: each file's filter admits
   // every user key the file holds; keys never written are mostly rejected.

@@ -32,11 +32,11 @@
 #include <vector>
 
 #include "db/db_impl.h"
-#include "strata/statistics.h"
 #include "strata/db.h"
 #include "strata/iterator.h"
 #include "strata/options.h"
 #include "strata/snapshot.h"
+#include "strata/statistics.h"
 #include "strata/status.h"
 #include "strata/table.h"
 #include "strata/write_batch.h"
@@ -656,7 +656,8 @@ TEST_F(DBLsmTest, LevelZeroKeyFiltersSkipTablesNeverWrongly) {
   check();
   // Get and MultiGet of 3000 never-written keys x 3 filtered tables, ~1%
   // false positives (keys the range tombstone covers stop earlier).
-  EXPECT_GT(o.statistics->getTickerCount(BLOOM_FILTER_USEFUL) - useful_before, 2u * 3 * 3000 * 8 / 10);
+  EXPECT_GT(o.statistics->getTickerCount(BLOOM_FILTER_USEFUL) - useful_before,
+            2u * 3 * 3000 * 8 / 10);
   // Below level 0 the filters are dropped; answers stay the same.
   ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
   ASSERT_EQ(0, NumTableFilesAtLevel(0));

@@ -74,9 +74,8 @@ class PointIndex {
   // The bucket comes from the hash's high bits (a multiply-shift onto
   // [0, num_buckets_), so any bucket count works), the tag from its low 16.
   const std::atomic<uint64_t>* BucketOf(uint64_t hash) const {
-    return buckets_[static_cast<size_t>(
-                        (static_cast<unsigned __int128>(hash) * num_buckets_) >> 64)]
-        .slots;
+    const auto product = static_cast<unsigned __int128>(hash) * num_buckets_;
+    return buckets_[static_cast<size_t>(product >> 64)].slots;
   }
   static uint64_t TagOf(uint64_t hash) { return hash << kPointerBits; }
   static uint64_t SlotTag(uint64_t slot) { return slot & ~kPointerMask; }
@@ -86,7 +85,7 @@ class PointIndex {
 
   size_t num_buckets_;
   size_t bytes_;
-  void* raw_;         // the allocation (buckets_ is its first aligned line)
+  void* raw_;  // the allocation (buckets_ is its first aligned line)
   Bucket* buckets_;
   // Set when an entry's address does not fit the slot's 48 bits (never on
   // x86-64 or AArch64 user space): the index then answers kUnknown, since

@@ -33,8 +33,7 @@ SequenceNumber SeqOf(const char* entry) {
 }  // namespace
 
 // Find's answer for key under hash, and the entry when found.
-PointIndex::Result FindIn(const PointIndex& index, uint64_t h, const Slice& key,
-                          const char** e) {
+PointIndex::Result FindIn(const PointIndex& index, uint64_t h, const Slice& key, const char** e) {
   *e = nullptr;
   return index.Find(h, key, e);
 }
@@ -79,8 +78,7 @@ TEST(PointIndexTest, FullBucketAnswersUnknown) {
   const char* e;
   for (int i = 0; i < PointIndex::kSlots; ++i) {
     const std::string key = "k" + std::to_string(i);
-    ASSERT_EQ(PointIndex::Result::kFound,
-              FindIn(index, h ^ static_cast<uint64_t>(i + 1), key, &e));
+    ASSERT_EQ(PointIndex::Result::kFound, FindIn(index, h ^ static_cast<uint64_t>(i + 1), key, &e));
     EXPECT_EQ(entries[static_cast<size_t>(i)].data(), e);
   }
   // The ninth key is not indexed: lookups of it, and of any absent key of
