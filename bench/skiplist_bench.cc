@@ -35,6 +35,7 @@
 #include "memtable/inline_skiplist.h"
 #include "memtable/memtable.h"
 #include "util/arena.h"
+#include "bench/memtable_bench_keys.h"
 #include "util/coding.h"
 
 namespace strata {
@@ -42,58 +43,16 @@ namespace {
 
 using Table = InlineSkipList<MemTableKeyComparator>;
 
-constexpr size_t kKeySize = 16;
-constexpr size_t kArenaBlockSize = 8 << 20;  // write_buffer_size / 8 for 64 MiB
-
-void MakeUserKey(uint64_t n, char* dst) {
-  const uint64_t big_endian = __builtin_bswap64(n);
-  memcpy(dst, &big_endian, 8);
-  memset(dst + 8, '0', kKeySize - 8);
-}
-
-// A memtable entry with an empty value: varint(24) | user key | trailer | varint(0).
-constexpr size_t kEntrySize = 1 + kKeySize + 8 + 1;
-
-void EncodeEntry(uint64_t n, SequenceNumber seq, char* dst) {
-  dst[0] = static_cast<char>(kKeySize + 8);
-  MakeUserKey(n, dst + 1);
-  EncodeFixed64(dst + 1 + kKeySize, PackSequenceAndType(seq, kTypeValue));
-  dst[1 + kKeySize + 8] = 0;
-}
-
-void InsertKey(Table* table, uint64_t n, bool concurrent) {
-  char* buf = table->AllocateKey(kEntrySize);
-  EncodeEntry(n, n + 1, buf);
-  if (concurrent) {
-    table->InsertConcurrently(buf);
-  } else {
-    table->Insert(buf);
-  }
-}
-
-std::vector<uint64_t> Shuffled(size_t n, uint64_t seed) {
-  std::vector<uint64_t> v(n);
-  std::iota(v.begin(), v.end(), 0);
-  std::shuffle(v.begin(), v.end(), std::mt19937_64(seed));
-  return v;
-}
-
-MemTableKeyComparator BytewiseKeyComparator() {
-  return MemTableKeyComparator(BytewiseComparator());
-}
-
-// Reports the mean insert-loop time per key; total_seconds sums the manual
-// iteration times.
-void ReportPerKey(benchmark::State& state, size_t keys_per_iteration, double total_seconds) {
-  const double keys =
-      static_cast<double>(state.iterations()) * static_cast<double>(keys_per_iteration);
-  state.SetItemsProcessed(static_cast<int64_t>(keys));
-  state.counters["ns_per_key"] = benchmark::Counter(total_seconds * 1e9 / keys);
-}
-
-double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using bench::BytewiseKeyComparator;
+using bench::EncodeEntry;
+using bench::InsertKey;
+using bench::kArenaBlockSize;
+using bench::kEntrySize;
+using bench::kKeySize;
+using bench::MakeUserKey;
+using bench::ReportPerKey;
+using bench::SecondsSince;
+using bench::Shuffled;
 
 void BM_SkipListInsertSequential(benchmark::State& state) {
   const auto n = static_cast<uint64_t>(state.range(0));
