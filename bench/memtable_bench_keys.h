@@ -65,8 +65,7 @@ inline MemTableKeyComparator BytewiseKeyComparator() {
 
 // Reports the mean insert-loop time per key; total_seconds sums the manual
 // iteration times.
-inline void ReportPerKey(benchmark::State& state, size_t keys_per_iteration,
-                         double total_seconds) {
+inline void ReportPerKey(benchmark::State& state, size_t keys_per_iteration, double total_seconds) {
   const double keys =
       static_cast<double>(state.iterations()) * static_cast<double>(keys_per_iteration);
   state.SetItemsProcessed(static_cast<int64_t>(keys));

@@ -43,11 +43,11 @@
 #include <vector>
 
 #include "base/dbformat.h"
+#include "bench/memtable_bench_keys.h"
 #include "memtable/btree_index.h"
 #include "memtable/inline_skiplist.h"
 #include "memtable/memtable.h"
 #include "util/arena.h"
-#include "bench/memtable_bench_keys.h"
 #include "util/coding.h"
 
 namespace strata {

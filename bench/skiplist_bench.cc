@@ -32,10 +32,10 @@
 #include <vector>
 
 #include "base/dbformat.h"
+#include "bench/memtable_bench_keys.h"
 #include "memtable/inline_skiplist.h"
 #include "memtable/memtable.h"
 #include "util/arena.h"
-#include "bench/memtable_bench_keys.h"
 #include "util/coding.h"
 
 namespace strata {
