@@ -609,6 +609,8 @@ std::string CrashKey(uint64_t i) {
 }
 
 TEST_F(ColumnFamilyTest, CrossFamilyAtomicityAcrossKills) {
+  if (test::kThreadSanitizer)
+    GTEST_SKIP() << "TSan forbids threads in a multi-threaded fork's child";
   void* p =
       mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   ASSERT_NE(p, MAP_FAILED);

@@ -246,6 +246,8 @@ TEST_F(DBBasicTest, OperationsAfterCloseFailCleanly) {
 
 // A child process tries to open the database this process holds open.
 TEST_F(DBBasicTest, OpenFromChildProcessWhileParentHoldsItFails) {
+  if (test::kThreadSanitizer)
+    GTEST_SKIP() << "TSan forbids threads in a multi-threaded fork's child";
   Open();
   ASSERT_OK(Put("a", "1"));
   fflush(nullptr);
@@ -269,6 +271,8 @@ TEST_F(DBBasicTest, OpenFromChildProcessWhileParentHoldsItFails) {
 // The database is held open by another process (which has none of this
 // process's in-memory state): Open here must fail on the LOCK file.
 TEST_F(DBBasicTest, OpenWhileChildProcessHoldsItFailsWithIOError) {
+  if (test::kThreadSanitizer)
+    GTEST_SKIP() << "TSan forbids threads in a multi-threaded fork's child";
   Open();
   ASSERT_OK(Put("a", "1"));
   Close();

@@ -162,6 +162,8 @@ class DBCrashTest : public ::testing::Test {
     std::vector<uint64_t> next(params.threads, 0);  // keys present so far
     uint64_t total_acked_in_rounds = 0;
     int capped_rounds = 0;  // rounds whose child ran out of writes before the kill
+    if (test::kThreadSanitizer)
+      GTEST_SKIP() << "TSan forbids threads in a multi-threaded fork's child";
     for (int round = 0; round < params.rounds; round++) {
       const std::string round_name = std::string(params.name) + " round " + std::to_string(round);
       SCOPED_TRACE(round_name);

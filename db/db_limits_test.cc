@@ -915,6 +915,8 @@ TEST_F(DBLimitsTest, SmallMaxOpenFilesEvictsTableReaders) {
 // family (the families share one reader cache, as in RocksDB): three
 // families of ~100 tables each, read in full, keep at most 20 open.
 TEST_F(DBLimitsTest, SmallMaxOpenFilesBoundsAllFamiliesTogether) {
+  if (test::kThreadSanitizer)
+    GTEST_SKIP() << "TSan forbids threads in a multi-threaded fork's child";
   Options o = ManyTablesOptions(BaseOptions());
   o.create_missing_column_families = true;
   const std::vector<std::string> names = {kDefaultColumnFamilyName, "one", "two"};

@@ -892,6 +892,8 @@ void ApplyCrashOp(uint64_t i, Model* m) {
 }
 
 TEST_F(DBLsmTest, KillDuringFlushAndCompaction) {
+  if (test::kThreadSanitizer)
+    GTEST_SKIP() << "TSan forbids threads in a multi-threaded fork's child";
   Options o = TinyOptions(LsmParams{"crash", true, 2, 5, 16 << 10, 64 << 10});
   void* mem =
       mmap(nullptr, sizeof(CrashShared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);

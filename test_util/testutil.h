@@ -34,6 +34,22 @@
 
 namespace strata::test {
 
+// True in a ThreadSanitizer build. TSan refuses to start a thread in the
+// child of a fork() taken while other threads ran ("starting new threads
+// after multi-threaded fork is not supported"), so a test whose forked child
+// needs threads (a DB's background jobs) skips under it.
+#if defined(__SANITIZE_THREAD__)
+constexpr bool kThreadSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+constexpr bool kThreadSanitizer = true;
+#else
+constexpr bool kThreadSanitizer = false;
+#endif
+#else
+constexpr bool kThreadSanitizer = false;
+#endif
+
 // A fresh, empty directory under $TEST_TMPDIR (or /tmp), unique per process
 // and call; removed (recursively) by the destructor.
 class TempDir {

@@ -228,6 +228,8 @@ TEST(ThreadPoolTest, ConcurrentSchedulers) {
 TEST(ThreadPoolTest, ChildOfForkRunsJobsOnThreadsOfItsOwn) {
   // The parent's worker is running (idle) when the process forks; the
   // child's pool must not wait for that thread, which the child lacks.
+  if (test::kThreadSanitizer)
+    GTEST_SKIP() << "TSan forbids threads in a multi-threaded fork's child";
   ThreadPool pool(1, "fork");
   std::atomic<int> ran{0};
   pool.Schedule([&] { ran++; });
