@@ -228,13 +228,13 @@ void ReadProperties(const std::string& path, const Comparator* cmp, ReportFile* 
 Status ReadLsmShape(FileSystem* fs, const std::string& db, LsmShape* shape) {
   *shape = LsmShape();
   shape->db = db;
-  std::vector<std::string> children;
-  Status s = fs->GetChildren(db, &children);
-  if (!s.ok()) return s;
-
+  // CURRENT first: a missing database is named by it.
   DBOptions db_options;
   std::vector<std::string> names;
-  s = DB::ListColumnFamilies(db_options, db, &names);
+  Status s = DB::ListColumnFamilies(db_options, db, &names);
+  if (!s.ok()) return s;
+  std::vector<std::string> children;
+  s = fs->GetChildren(db, &children);
   if (!s.ok()) return s;
 
   // Family options from the newest OPTIONS file (defaults without one).
