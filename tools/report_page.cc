@@ -83,9 +83,23 @@ int CompareKeys(const ReportFamily& fam, const std::string& a, const std::string
   return fam.reverse_keys ? -r : r;
 }
 
-// A key short enough for an axis label (at most 18 characters).
-std::string ShortKey(const std::string& key) {
-  std::string s = FormatKey(key, 64);
+bool Printable(const std::string& key) {
+  return std::all_of(key.begin(), key.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
+}
+
+// A key short enough for an axis label (at most 18 characters): the part
+// after the first `common` bytes (which every label shares) marked "..".
+std::string ShortKey(const std::string& key, size_t common) {
+  common = std::min(common, key.size());
+  const std::string whole = FormatKey(key, 64);
+  std::string s;
+  if (common == 0) {
+    s = whole;
+  } else if (whole.rfind("0x", 0) == 0 && !Printable(key)) {
+    s = "0x.." + FormatKey(Slice(key.data() + common, key.size() - common), 64).substr(2);
+  } else {
+    s = ".." + key.substr(common);
+  }
   if (s.size() > 18) s = s.substr(0, 16) + "..";
   return s;
 }
@@ -107,6 +121,52 @@ std::string FileTitle(int level, const ReportFile& f) {
   return t;
 }
 
+// Positions in [0, 1] of sorted distinct keys by their bytes: the first 7
+// bytes after the keys' common prefix read as a big-endian fraction, scaled
+// so the first key is at 0 and the last at 1. Empty when all keys read the
+// same (fewer than two keys, or they differ only later).
+std::vector<double> ValuePositions(const std::vector<std::string>& keys) {
+  if (keys.size() < 2) return {};
+  const std::string& a = keys.front();
+  const std::string& b = keys.back();
+  size_t common = 0;
+  while (common < a.size() && common < b.size() && a[common] == b[common]) ++common;
+  std::vector<double> v;
+  for (const std::string& k : keys) {
+    double x = 0, scale = 1;
+    for (size_t i = common; i < common + 7; ++i) {
+      scale /= 256;
+      if (i < k.size()) x += static_cast<unsigned char>(k[i]) * scale;
+    }
+    v.push_back(x);
+  }
+  const double lo = v.front(), span = v.back() - v.front();
+  if (span == 0) return {};
+  for (double& x : v) x = (x - lo) / span;
+  return v;
+}
+
+// Whether positioning by value would squash files that rank positions show:
+// more than a tenth of the files under a pixel wide by value but 3 pixels
+// or more by rank (clustered keys). Then the rank axis is used.
+template <typename RankFn>
+bool ValueAxisCrowds(const ReportFamily& fam, const std::vector<std::string>& keys,
+                     const std::vector<double>& by_value, const RankFn& rank) {
+  const double width = kPlotX1 - kPlotX0;
+  size_t files = 0, squashed = 0;
+  for (const ReportLevel& l : fam.levels) {
+    for (const ReportFile& f : l.files) {
+      ++files;
+      const size_t a = rank(f.smallest), b = rank(f.largest);
+      const double value_w = std::fabs(by_value[b] - by_value[a]) * width;
+      const double rank_w =
+          static_cast<double>(b > a ? b - a : a - b) / static_cast<double>(keys.size() - 1) * width;
+      if (value_w < 1 && rank_w >= 3) ++squashed;
+    }
+  }
+  return squashed * 10 > files;
+}
+
 void DrawFamily(const ReportFamily& fam, HtmlWriter* w) {
   // The key axis: every distinct file boundary, in comparator order.
   std::vector<std::string> keys;
@@ -123,15 +183,17 @@ void DrawFamily(const ReportFamily& fam, HtmlWriter* w) {
   };
   std::sort(keys.begin(), keys.end(), less);
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-  auto pos = [&](const std::string& k) {
-    if (keys.size() <= 1) return (kPlotX0 + kPlotX1) / 2;
-    const size_t rank = std::lower_bound(keys.begin(), keys.end(), k, less) - keys.begin();
-    return kPlotX0 +
-           (kPlotX1 - kPlotX0) * static_cast<double>(rank) / static_cast<double>(keys.size() - 1);
-  };
   auto rank = [&](const std::string& k) {
     return std::lower_bound(keys.begin(), keys.end(), k, less) - keys.begin();
   };
+  const std::vector<double> by_value = ValuePositions(keys);
+  bool use_value = !by_value.empty() && !ValueAxisCrowds(fam, keys, by_value, rank);
+  auto frac = [&](const std::string& k) {
+    if (keys.size() <= 1) return 0.5;
+    const size_t i = rank(k);
+    return use_value ? by_value[i] : static_cast<double>(i) / static_cast<double>(keys.size() - 1);
+  };
+  auto pos = [&](const std::string& k) { return kPlotX0 + (kPlotX1 - kPlotX0) * frac(k); };
 
   // Level 0: pack files (newest first) into lanes so that files in one
   // lane never overlap; overlapping files land in different lanes.
@@ -250,32 +312,57 @@ void DrawFamily(const ReportFamily& fam, HtmlWriter* w) {
                     {"x2", Num(kPlotX1)},
                     {"y2", Num(axis_y)},
                     {"stroke", "#888"}});
-  if (!keys.empty()) {
-    const size_t ticks = std::min<size_t>(5, keys.size());
-    for (size_t t = 0; t < ticks; ++t) {
-      const size_t i = ticks == 1 ? 0 : t * (keys.size() - 1) / (ticks - 1);
-      const double x = pos(keys[i]);
-      const char* anchor = t == 0 ? "start" : (t + 1 == ticks && ticks > 1 ? "end" : "middle");
-      w->Empty("line", {{"x1", Num(x)},
-                        {"y1", Num(axis_y)},
-                        {"x2", Num(x)},
-                        {"y2", Num(axis_y + 4)},
-                        {"stroke", "#888"}});
-      w->Open("text",
-              {{"class", "key"}, {"x", Num(x)}, {"y", Num(axis_y + 15)}, {"text-anchor", anchor}});
-      w->Element("title", {}, FormatKey(keys[i], 256));
-      w->Text(ShortKey(keys[i]));
-      w->Close();
-    }
+  // Labels: the boundary keys nearest to five evenly spaced points, each
+  // at its own position, skipped when it would overlap the previous one.
+  size_t common = 0;
+  if (keys.size() >= 2) {
+    const std::string &a = keys.front(), &b = keys.back();
+    while (common < a.size() && common < b.size() && a[common] == b[common]) ++common;
   }
+  double last_right = -1e9;
+  for (int t = 0; t < 5 && !keys.empty(); ++t) {
+    const double target = t / 4.0;
+    size_t best = 0;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (std::fabs(frac(keys[i]) - target) < std::fabs(frac(keys[best]) - target)) best = i;
+    }
+    const double x = pos(keys[best]);
+    const std::string label = ShortKey(keys[best], common);
+    const double text_w = 6.2 * static_cast<double>(label.size());
+    const char* anchor = "middle";
+    double left = x - text_w / 2;
+    if (x - text_w / 2 < kPlotX0 - 8) {
+      anchor = "start";
+      left = x;
+    } else if (x + text_w / 2 > kPlotX1 + 8) {
+      anchor = "end";
+      left = x - text_w;
+    }
+    if (left < last_right + 12) continue;
+    w->Empty("line", {{"x1", Num(x)},
+                      {"y1", Num(axis_y)},
+                      {"x2", Num(x)},
+                      {"y2", Num(axis_y + 4)},
+                      {"stroke", "#888"}});
+    w->Open("text",
+            {{"class", "key"}, {"x", Num(x)}, {"y", Num(axis_y + 15)}, {"text-anchor", anchor}});
+    w->Element("title", {}, FormatKey(keys[best], 256));
+    w->Text(label);
+    w->Close();
+    last_right = left + text_w;
+  }
+  std::string caption =
+      use_value ? "key (position = value of the first 7 bytes after the common prefix of the " +
+                      U64(keys.size()) + " file boundary keys)"
+                : "key (position = rank among " + U64(keys.size()) + " file boundary keys)";
+  if (fam.reverse_keys) caption += ", reverse order";
   w->Element("text",
              {{"x", Num((kPlotX0 + kPlotX1) / 2)},
               {"y", Num(axis_y + 30)},
               {"font-size", "11"},
               {"fill", "#666"},
               {"text-anchor", "middle"}},
-             std::string("key (position = rank among ") + U64(keys.size()) + " file boundary keys" +
-                 (fam.reverse_keys ? ", reverse order" : "") + ")");
+             caption);
   w->Close();  // svg
 }
 
@@ -777,9 +864,11 @@ void LsmLegend(const LsmShape& shape, HtmlWriter* w) {
   }
   w->Close();
   w->Element("p", {{"class", "params"}},
-             "Each box is a live table file. Horizontal: its key range, on an axis where every "
-             "file's smallest and largest key is a point, evenly spaced in key order (so boxes "
-             "overlap exactly when key ranges do). Height: the file's bytes, the family's "
+             "Each box is a live table file. Horizontal: its key range, from its smallest to its "
+             "largest key; keys are placed by their leading bytes (after the prefix all keys "
+             "share), or, where that would squash files (clustered keys), by rank among all "
+             "file boundary keys, evenly spaced. Either way boxes overlap exactly when key "
+             "ranges do. Height: the file's bytes, the family's "
              "largest file filling its row. Level 0 files may overlap: they are stacked in "
              "lanes, newest on top, and overlapping files never share a lane. Hover a box for "
              "its file number, size, keys, entries and sequence numbers.");
@@ -807,9 +896,11 @@ std::string RenderReport(const LsmShape& shape, const EventLog& log) {
     bytes += f.Bytes();
   }
   w.Element("p", {{"class", "sub"}},
-            U64(shape.families.size()) + " column families, " + U64(files) + " live table files, " +
-                FormatBytes(bytes) + ". From " + shape.manifest +
-                (shape.options_file.empty() ? "" : " and " + shape.options_file) + ".");
+            U64(shape.families.size()) +
+                (shape.families.size() == 1 ? " column family, " : " column families, ") +
+                U64(files) + " live table files, " + FormatBytes(bytes) + ". From " +
+                shape.manifest + (shape.options_file.empty() ? "" : " and " + shape.options_file) +
+                ".");
   for (const std::string& note : shape.notes) w.Element("p", {{"class", "note"}}, note);
   LsmLegend(shape, &w);
   for (const ReportFamily& fam : shape.families) {
