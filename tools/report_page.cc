@@ -95,8 +95,14 @@ std::string ShortKey(const std::string& key, size_t common) {
   std::string s;
   if (common == 0) {
     s = whole;
-  } else if (whole.rfind("0x", 0) == 0 && !Printable(key)) {
-    s = "0x.." + FormatKey(Slice(key.data() + common, key.size() - common), 64).substr(2);
+  } else if (!Printable(key)) {
+    static const char kHex[] = "0123456789abcdef";
+    s = "0x..";
+    for (size_t i = common; i < key.size() && s.size() < 20; ++i) {
+      const unsigned char c = static_cast<unsigned char>(key[i]);
+      s += kHex[c >> 4];
+      s += kHex[c & 15];
+    }
   } else {
     s = ".." + key.substr(common);
   }
