@@ -337,8 +337,11 @@ std::string StripSlashes(std::string path) {
 Status WriteReport(FileSystem* fs, const std::string& db, const std::string& out) {
   const size_t slash = out.rfind('/');
   const std::string out_dir = slash == std::string::npos ? "." : out.substr(0, slash);
-  if (StripSlashes(out_dir) == StripSlashes(db) || StripSlashes(out) == StripSlashes(db)) {
-    return Status::InvalidArgument("--out must not be inside the database directory", out);
+  // The same directory under another spelling (a symlink, "..") still
+  // holds the database's CURRENT.
+  if (StripSlashes(out_dir) == StripSlashes(db) || StripSlashes(out) == StripSlashes(db) ||
+      fs->FileExists(CurrentFileName(out_dir)).ok()) {
+    return Status::InvalidArgument("--out must not be inside a database directory", out);
   }
   LsmShape shape;
   Status s = ReadLsmShape(fs, db, &shape);

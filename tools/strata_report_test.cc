@@ -433,6 +433,9 @@ TEST_F(StrataReportTest, RefusesBadArguments) {
   const DirSnapshot before = Snapshot(db_);
   Status s = WriteReport(Env::Default()->GetFileSystem(), db_, db_ + "/report.html");
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  s = WriteReport(Env::Default()->GetFileSystem(), db_,
+                  db_ + "/../" + std::filesystem::path(db_).filename().string() + "/r.html");
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_EQ(before, Snapshot(db_));
   s = WriteReport(Env::Default()->GetFileSystem(), dir_.path() + "/missing",
                   dir_.path() + "/r.html");
