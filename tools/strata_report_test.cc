@@ -423,6 +423,37 @@ TEST(EventLogTest, ReadsRocksDbLines) {
   EXPECT_EQ("we have 20 level-0 files rate 16777216", log.stalls[1].cause);
 }
 
+// A database and LOG written by RocksDB itself (its db_bench, when
+// installed): the page names every table file and charts the LOG's events.
+TEST_F(StrataReportTest, ReadsRocksDbDatabaseAndLog) {
+  const char* const kRocksDbBench = "/usr/bin/db_bench";
+  if (!std::filesystem::exists(kRocksDbBench)) GTEST_SKIP() << kRocksDbBench << " not installed";
+  const std::string cmd = std::string(kRocksDbBench) +
+                          " --benchmarks=fillrandom --num=30000 --db=" + db_ +
+                          " --write_buffer_size=200000 --target_file_size_base=200000"
+                          " --max_bytes_for_level_base=800000 >/dev/null 2>&1";
+  ASSERT_EQ(0, std::system(cmd.c_str())) << cmd;
+  const DirSnapshot before = Snapshot(db_);
+  const std::string out = dir_.path() + "/rocksdb.html";
+  ASSERT_OK(WriteReport(Env::Default()->GetFileSystem(), db_, out));
+  EXPECT_EQ(before, Snapshot(db_));
+  const std::string page = ReadAll(out);
+  EXPECT_EQ("", CheckWellFormed(page));
+  const std::set<uint64_t> tables = TableFilesIn(db_);
+  ASSERT_FALSE(tables.empty());
+  for (uint64_t number : tables) {
+    EXPECT_NE(std::string::npos, page.find("data-file=\"" + std::to_string(number) + "\""))
+        << number;
+  }
+  EventLog log;
+  ASSERT_OK(ReadEventLog(Env::Default()->GetFileSystem(), db_, &log));
+  EXPECT_GT(log.flushes, 0u);
+  EXPECT_GT(log.compactions, 0u);
+  EXPECT_GT(log.WriteAmplification(), 1.0);
+  EXPECT_EQ(0u, log.bad_lines);
+  EXPECT_NE(std::string::npos, page.find("Cumulative write amplification"));
+}
+
 TEST_F(StrataReportTest, RefusesBadArguments) {
   {
     std::unique_ptr<DB> db;
