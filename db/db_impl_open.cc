@@ -264,6 +264,7 @@ Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name
         {
           FlushJob job(MakeJobEnv(), cfd, cfd->mem(), snapshots_.GetAll());
           s = job.Run(&edit, &meta);
+          if (s.ok()) cfd->internal_stats()->AddFlushStats(JobPriority::kUser, job.stats());
         }
         if (!s.ok()) break;
         cfd->mem()->Unref();
@@ -520,6 +521,7 @@ Status DBImpl::ApplyWalBatch(WalReplay* r, const WriteBatch& batch, uint64_t rec
     {
       FlushJob job(MakeJobEnv(), cfd, cfd->mem(), snapshots_.GetAll());
       s = job.Run(&state->edits[cfd->id()], &meta);
+      if (s.ok()) cfd->internal_stats()->AddFlushStats(JobPriority::kUser, job.stats());
     }
     if (!s.ok()) return s;
     cfd->mem()->Unref();
