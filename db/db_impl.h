@@ -263,6 +263,8 @@ class DBImpl final : public DB {
   // A write stall starts (stop: writes stopped, else delayed): counted per
   // family under the cause that family's state gives (rocksdb.cfstats).
   void RecordStallCauses(bool stop) REQUIRES(mu_);
+  // Whether Close ran (no property answers then).
+  bool IsClosed() EXCLUDES(mu_);
   // A write group was applied: `writes` non-empty batches of `keys` records
   // (rocksdb.dbstats; the leader counts as "by self", the rest "by other").
   void RecordWriteGroup(const WriteThread::WriteGroup& group, size_t writes, size_t keys);

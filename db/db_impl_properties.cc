@@ -133,6 +133,11 @@ std::string KeyDebugString(const std::string& internal_key) {
 // ---------------------------------------------------------------------------
 // Helpers
 
+bool DBImpl::IsClosed() {
+  MutexLock l(&mu_);
+  return closed_;
+}
+
 Version* DBImpl::RefCurrentVersion(ColumnFamilyData* cfd) {
   MutexLock l(&mu_);
   Version* v = cfd->current();
@@ -193,7 +198,7 @@ std::string DBImpl::CFStatsString(ColumnFamilyData* cfd) {
 bool DBImpl::GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint64_t* value) {
   ColumnFamilyData* cfd = FamilyOf(cf);
   Slice name = property;
-  if (!StripPropertyPrefix(&name)) return false;
+  if (!StripPropertyPrefix(&name) || IsClosed()) return false;
 
   // The block cache (set at open, never replaced).
   if (name == "block-cache-capacity" || name == "block-cache-usage" ||
@@ -362,7 +367,7 @@ bool DBImpl::GetProperty(ColumnFamilyHandle* cf, const Slice& property, std::str
   }
   ColumnFamilyData* cfd = FamilyOf(cf);
   Slice name = property;
-  if (!StripPropertyPrefix(&name)) return false;
+  if (!StripPropertyPrefix(&name) || IsClosed()) return false;
   int level = 0;
   const int num_levels = cfd->num_levels();
 
@@ -460,7 +465,7 @@ bool DBImpl::GetMapProperty(ColumnFamilyHandle* cf, const Slice& property,
                             std::map<std::string, std::string>* value) {
   ColumnFamilyData* cfd = FamilyOf(cf);
   Slice name = property;
-  if (!StripPropertyPrefix(&name)) return false;
+  if (!StripPropertyPrefix(&name) || IsClosed()) return false;
   int level = 0;
   if (name == "cfstats") {
     MutexLock l(&mu_);

@@ -290,6 +290,12 @@ TEST_F(DBPropertiesTest, UnknownAndMisshapenNamesAreRefused) {
   // Without statistics there is nothing to print.
   Reopen(SmallOptions());
   EXPECT_FALSE(db_->GetProperty("rocksdb.options-statistics", &s));
+  // A closed database answers nothing.
+  ASSERT_OK(db_->Close());
+  EXPECT_FALSE(db_->GetProperty("rocksdb.stats", &s));
+  EXPECT_FALSE(db_->GetIntProperty("rocksdb.block-cache-capacity", &n));
+  EXPECT_FALSE(db_->GetMapProperty("rocksdb.cfstats", &m));
+  EXPECT_FALSE(db_->GetMapProperty("rocksdb.dbstats", &m));
 }
 
 TEST_F(DBPropertiesTest, BlockCachePropertiesNeedABlockCache) {
