@@ -1,7 +1,7 @@
 // DBImpl's background work: scheduling, flushes to level 0 (FlushJob),
 // leveled compactions picked or manual (CompactionJob) with their
-// statistics (db/internal_stats.h), obsolete files. Memtable switches and write stalls, which only
-// the write path triggers, are in db_impl_write.cc.
+// statistics (db/internal_stats.h), obsolete files. Memtable switches and
+// write stalls, which only the write path triggers, are in db_impl_write.cc.
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
