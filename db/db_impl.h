@@ -11,8 +11,8 @@
 // work per family (db/column_family.h holds a family's state).
 //
 // Implementation is split by concern: db_impl.cc (reads, snapshots,
-// properties, close), db_impl_write.cc (write path), db_impl_open.cc (open,
-// recovery, MANIFEST, DestroyDB).
+// close), db_impl_write.cc (write path), db_impl_open.cc (open,
+// recovery, MANIFEST, DestroyDB), db_impl_properties.cc (properties).
 //
 // Locking: mu_ guards the metadata below it; it is never held during file
 // I/O or memtable inserts. Lock order: WriteThread's queue lock and mu_ are
@@ -23,6 +23,7 @@
 #include <atomic>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -33,6 +34,7 @@
 #include "base/dbformat.h"
 #include "db/column_family.h"
 #include "db/compaction/compaction.h"
+#include "db/internal_stats.h"
 #include "db/job_env.h"
 #include "db/log_writer.h"
 #include "db/memtable_inserter.h"
@@ -48,6 +50,7 @@
 
 namespace strata {
 
+struct TableProperties;
 class VersionEdit;
 
 class DBImpl final : public DB {
@@ -72,6 +75,7 @@ class DBImpl final : public DB {
   using DB::Flush;
   using DB::Get;
   using DB::GetIntProperty;
+  using DB::GetMapProperty;
   using DB::GetProperty;
   using DB::Merge;
   using DB::NewIterator;
@@ -103,6 +107,8 @@ class DBImpl final : public DB {
   void ReleaseSnapshot(const Snapshot* snapshot) override;
   bool GetProperty(ColumnFamilyHandle* cf, const Slice& property, std::string* value) override;
   bool GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint64_t* value) override;
+  bool GetMapProperty(ColumnFamilyHandle* cf, const Slice& property,
+                      std::map<std::string, std::string>* value) override;
 
   Status Flush(const FlushOptions& options, ColumnFamilyHandle* cf) override;
   Status SyncWAL() override;
@@ -289,7 +295,29 @@ class DBImpl final : public DB {
   // Whether a family's compaction picker has work, and the family whose
   // need is the most urgent.
   bool AnyCompactionNeeded() const REQUIRES(mu_);
-  std::string LevelStatsString(ColumnFamilyData* cfd) REQUIRES(mu_);
+
+  // ---- properties (db_impl_properties.cc) ----
+  // A write stall starts (stop: writes stopped, else delayed): counted per
+  // family under the cause that family's state gives (rocksdb.cfstats).
+  void RecordStallCauses(bool stop) REQUIRES(mu_);
+  // Whether Close ran (no property answers then).
+  bool IsClosed() EXCLUDES(mu_);
+  // A write group was applied: `writes` non-empty batches of `keys` records
+  // (rocksdb.dbstats; the leader counts as "by self", the rest "by other").
+  void RecordWriteGroup(const WriteThread::WriteGroup& group, size_t writes, size_t keys);
+  // The properties that read table files (properties blocks, open readers)
+  // work on a referenced Version without mu_: these take it and give it
+  // back.
+  Version* RefCurrentVersion(ColumnFamilyData* cfd) EXCLUDES(mu_);
+  void UnrefVersion(Version* v) EXCLUDES(mu_);
+  // The stats texts: rocksdb.cfstats-no-file-histogram of cfd, and the
+  // DB Stats block.
+  std::string CFStatsString(ColumnFamilyData* cfd) EXCLUDES(mu_);
+  // The sum of the table properties of cfd's files at `level` (-1: every
+  // level), RocksDB's aggregation; false if a file's properties cannot be
+  // read.
+  bool AggregatedTableProperties(ColumnFamilyData* cfd, int level, TableProperties* tp)
+      EXCLUDES(mu_);
 
   // ---- reads (db_impl.cc) ----
   // One point lookup in cfd's sv at sequence seq.
@@ -393,23 +421,17 @@ class DBImpl final : public DB {
   // then take the stall path (read without mu_ on every write).
   std::atomic<bool> stall_check_needed_{false};
 
-  // Statistics for strata.stats.
-  uint64_t stall_micros_ GUARDED_BY(mu_) = 0;
-  uint64_t stall_stops_ GUARDED_BY(mu_) = 0;
-  uint64_t stall_slowdowns_ GUARDED_BY(mu_) = 0;
   bool write_stopped_ GUARDED_BY(mu_) = false;
-  uint64_t user_bytes_written_ GUARDED_BY(mu_) = 0;
 
   // ---- atomics ----
   // The last sequence visible to readers (release-published by leaders).
   std::atomic<SequenceNumber> last_sequence_{0};
   // Mirrors !bg_error_.ok() so the write path checks it without mu_.
   std::atomic<bool> has_bg_error_{false};
-  std::atomic<uint64_t> write_groups_{0};
   // Some write since open skipped the WAL (WriteOptions::disableWAL).
   std::atomic<bool> has_unpersisted_data_{false};
-  std::atomic<uint64_t> wal_syncs_{0};
-  std::atomic<uint64_t> wal_bytes_{0};
+  // Writes, WAL and stall counters (rocksdb.dbstats); thread-safe itself.
+  DBWriteStats write_stats_{clock_};
   std::atomic<size_t> last_sync_group_size_{0};  // a hint, relaxed
 };
 

@@ -1,7 +1,7 @@
 // DBImpl's background work: scheduling, flushes to level 0 (FlushJob),
-// leveled compactions picked or manual (CompactionJob), obsolete files, and
-// the strata.stats table. Memtable switches and write stalls, which only
-// the write path triggers, are in db_impl_write.cc.
+// leveled compactions picked or manual (CompactionJob) with their
+// statistics (db/internal_stats.h), obsolete files. Memtable switches and
+// write stalls, which only the write path triggers, are in db_impl_write.cc.
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -208,7 +208,10 @@ Status DBImpl::BackgroundFlush(bool* flushed) {
   // the pending marker keeps the obsolete-file scan away from it until then.
   auto pending = pending_outputs_.insert(versions_->next_file_number());
   FlushJob job(MakeJobEnv(), cfd, imm.mem, snapshots_.GetAll());
+  const uint64_t cpu_start = clock_->CPUMicros();
   Status s = job.Run(&edit, &meta);
+  CompactionStats flush_stats = job.stats();
+  flush_stats.cpu_micros = clock_->CPUMicros() - cpu_start;
   if (s.ok() && cfd->dropped()) {
     // Dropped meanwhile: the table is garbage (the obsolete-file scan takes
     // it); the memtable goes with the family.
@@ -235,6 +238,7 @@ Status DBImpl::BackgroundFlush(bool* flushed) {
     // (one flush per family at a time; switches only add at the front).
     cfd->imm().pop_back();
     ++cfd->memtables_flushed();
+    cfd->internal_stats()->AddFlushStats(JobPriority::kHigh, flush_stats);
     InstallNewSuperVersion(cfd);
     imm.mem->Unref();
     *flushed = true;
@@ -288,9 +292,13 @@ Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c) {
   // The outputs are not listed by any Version until the job's LogAndApply
   // returns: the pending marker keeps the obsolete-file scan away from them.
   auto pending = pending_outputs_.insert(versions_->next_file_number());
+  const uint64_t cpu_start = clock_->CPUMicros();
   Status s = job.Run();
   pending_outputs_.erase(pending);
   if (!s.ok()) return s;
+  CompactionStats stats = job.stats();
+  if (!c->trivial_move()) stats.cpu_micros = clock_->CPUMicros() - cpu_start;
+  cfd->internal_stats()->AddCompactionStats(c->output_level(), JobPriority::kLow, stats);
   InstallNewSuperVersion(cfd);
   return Status::OK();
 }
@@ -555,62 +563,6 @@ void DBImpl::DeleteObsoleteFiles() {
     }
   }
   mu_.Lock();
-}
-
-// ---------------------------------------------------------------------------
-// strata.stats
-
-std::string DBImpl::LevelStatsString(ColumnFamilyData* cfd) {
-  mu_.AssertHeld();
-  const Version* v = cfd->current();
-  std::string r;
-  char buf[512];
-  r += "\n** Compaction Stats [" + cfd->name() + "] **\n";
-  r += "Level    Files   Size(MB) Score Target(MB) Read(GB) Write(GB) Moved(GB) W-Amp "
-       "Comp(sec) Comp(cnt)\n";
-  r += std::string(100, '-') + "\n";
-  std::map<int, double> scores;
-  for (const Version::LevelScore& s : v->compaction_scores()) scores[s.level] = s.score;
-  uint64_t total_files = 0, total_bytes = 0, total_read = 0, total_written = 0, total_moved = 0,
-           total_micros = 0, total_count = 0;
-  for (int level = 0; level < v->num_levels(); ++level) {
-    const LevelStats& ls = cfd->level_stats()[level];
-    const uint64_t bytes = v->NumLevelBytes(level);
-    const uint64_t files = v->files(level).size();
-    const double wamp =
-        ls.bytes_read > 0 ? static_cast<double>(ls.bytes_written) / ls.bytes_read : 0.0;
-    snprintf(buf, sizeof(buf),
-             "  L%-2d %8" PRIu64 " %10.1f %5.2f %10.1f %8.3f %9.3f %9.3f %5.1f %9.2f %9" PRIu64
-             "\n",
-             level, files, bytes / 1048576.0, scores.count(level) ? scores[level] : 0.0,
-             v->MaxBytesForLevel(level) / 1048576.0, ls.bytes_read / 1073741824.0,
-             ls.bytes_written / 1073741824.0, ls.bytes_moved / 1073741824.0, wamp, ls.micros / 1e6,
-             ls.count);
-    r += buf;
-    total_files += files;
-    total_bytes += bytes;
-    total_read += ls.bytes_read;
-    total_written += ls.bytes_written;
-    total_moved += ls.bytes_moved;
-    total_micros += ls.micros;
-    total_count += ls.count;
-  }
-  const uint64_t user = wal_bytes_.load(std::memory_order_relaxed);
-  snprintf(buf, sizeof(buf),
-           " Sum %8" PRIu64 " %10.1f %5s %10s %8.3f %9.3f %9.3f %5s %9.2f %9" PRIu64 "\n",
-           total_files, total_bytes / 1048576.0, "", "", total_read / 1073741824.0,
-           total_written / 1073741824.0, total_moved / 1073741824.0, "", total_micros / 1e6,
-           total_count);
-  r += buf;
-  snprintf(buf, sizeof(buf),
-           "Base level: %d, pending compaction bytes: %" PRIu64
-           "\nWrite amplification (flush+compaction bytes / WAL bytes): %.2f\n"
-           "Stalls: %" PRIu64 " stops, %" PRIu64 " slowdowns, %.3f s stalled%s\n",
-           v->base_level(), v->EstimatedPendingCompactionBytes(),
-           user > 0 ? static_cast<double>(total_written) / user : 0.0, stall_stops_,
-           stall_slowdowns_, stall_micros_ / 1e6, write_stopped_ ? " (writes stopped now)" : "");
-  r += buf;
-  return r;
 }
 
 }  // namespace strata

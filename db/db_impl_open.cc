@@ -296,6 +296,10 @@ Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name
     for (const std::string& n : *not_found) list += (list.empty() ? "" : ", ") + n;
     return Status::InvalidArgument("Column family not found: " + list);
   }
+  // The DB's identity before any table is written (tables record it; a
+  // read-only open only reads it).
+  s = EnsureIdentity();
+  if (!s.ok()) return s;
   ColumnFamilySet* cfs = versions_->column_families();
   default_cfd_ = versions_->default_cfd();
   default_cf_ = std::make_unique<ColumnFamilyHandleImpl>(default_cfd_);
@@ -376,6 +380,7 @@ Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name
         {
           FlushJob job(MakeJobEnv(), cfd, cfd->mem(), snapshots_.GetAll());
           s = job.Run(&edit, &meta);
+          if (s.ok()) cfd->internal_stats()->AddFlushStats(JobPriority::kUser, job.stats());
         }
         if (!s.ok()) break;
         cfd->mem()->Unref();
@@ -391,7 +396,6 @@ Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name
       if (!s.ok()) break;
     }
   }
-  if (s.ok()) s = EnsureIdentity();
   if (!s.ok()) return s;
 
   // Each SuperVersion takes its own references; the families keep theirs.
@@ -643,6 +647,7 @@ Status DBImpl::ApplyWalBatch(WalReplay* r, const WriteBatch& batch, uint64_t rec
     {
       FlushJob job(MakeJobEnv(), cfd, cfd->mem(), snapshots_.GetAll());
       s = job.Run(&state->edits[cfd->id()], &meta);
+      if (s.ok()) cfd->internal_stats()->AddFlushStats(JobPriority::kUser, job.stats());
     }
     if (!s.ok()) return s;
     cfd->mem()->Unref();
@@ -840,10 +845,25 @@ Status DBImpl::CreateWAL(uint64_t number) {
 
 Status DBImpl::EnsureIdentity() {
   const std::string fname = IdentityFileName(dbname_);
-  if (fs_->FileExists(fname).ok()) return Status::OK();
+  if (fs_->FileExists(fname).ok()) {
+    std::string id;
+    Status s = ReadFileToString(fs_, fname, &id);
+    if (!s.ok()) return s;
+    while (!id.empty() && (id.back() == '\n' || id.back() == '\r' || id.back() == ' ')) {
+      id.pop_back();
+    }
+    if (!id.empty() || read_only()) {
+      db_id_ = id;  // tables record it (the db_id property)
+      return Status::OK();
+    }
+  }
+  if (read_only()) return Status::OK();
+  const std::string id = NewUuid();
   FileOptions opts;
   opts.use_fsync = options_.use_fsync;
-  return WriteStringToFile(fs_, NewUuid(), fname, /*should_sync=*/true, opts);
+  Status s = WriteStringToFile(fs_, id, fname, /*should_sync=*/true, opts);
+  if (s.ok()) db_id_ = id;
+  return s;
 }
 
 // ---- DB static functions ----

@@ -219,7 +219,7 @@ Status DBImpl::WriteGroupToWAL(const WriteThread::WriteGroup& group, size_t tota
     }
     if (s.ok()) old_logs_.clear();
     if (s.ok()) s = log_->Sync();
-    wal_syncs_.fetch_add(1, std::memory_order_relaxed);
+    write_stats_.Add(DBWriteStats::kWalFileSynced, 1);
     if (stats_ != nullptr) {
       stats_->recordTick(WAL_FILE_SYNCED);
       stats_->measureTime(WAL_FILE_SYNC_MICROS, clock_->NowMicros() - start);
@@ -252,7 +252,7 @@ Status DBImpl::AppendGroupToWAL(const WriteThread::WriteGroup& group) {
 }
 
 Status DBImpl::AppendRecordToWAL(const Slice& record) {
-  wal_bytes_.fetch_add(record.size(), std::memory_order_relaxed);
+  write_stats_.Add(DBWriteStats::kWalFileBytes, record.size());
   if (stats_ != nullptr) stats_->recordTick(WAL_FILE_BYTES, record.size());
   return log_->AddRecord(record);
 }
@@ -295,11 +295,13 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
   if (s.ok()) {
     SequenceNumber next = last_allocated_sequence_ + 1;
     size_t total_count = 0;
+    size_t user_writes = 0;  // not the empty batches of memtable switches and SyncWAL
     group.ForEach([&](WriteThread::Writer* m) {
       m->sequence = next;
       const uint32_t n = WriteBatchInternal::Count(m->batch);
       next += n;
       total_count += n;
+      user_writes += n > 0 ? 1 : 0;
     });
     group.last_sequence = next - 1;
 
@@ -353,7 +355,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
       }
       // release: readers that see the new sequence see every insert above.
       last_sequence_.store(group.last_sequence, std::memory_order_release);
-      write_groups_.fetch_add(1, std::memory_order_relaxed);
+      if (user_writes > 0) RecordWriteGroup(group, user_writes, total_count);
       if (stats_ != nullptr) {
         stats_->recordTick(NUMBER_KEYS_WRITTEN, total_count);
         stats_->recordTick(BYTES_WRITTEN, group.total_bytes);
@@ -536,7 +538,7 @@ Status DBImpl::MaybeStallWrite(const WriteThread::WriteGroup& group) {
         write_stopped_ = false;
         if (start != 0) {
           const uint64_t waited = clock_->NowMicros() - start;
-          stall_micros_ += waited;
+          write_stats_.Add(DBWriteStats::kWriteStallMicros, waited);
           if (stats_ != nullptr) {
             stats_->recordTick(STALL_MICROS, waited);
             stats_->measureTime(WRITE_STALL, waited);
@@ -553,8 +555,8 @@ Status DBImpl::MaybeStallWrite(const WriteThread::WriteGroup& group) {
               options_.delayed_write_rate != 0 ? options_.delayed_write_rate : 16ull << 20;
           delay_micros = std::max<uint64_t>(1, group.total_bytes * 1000000 / rate);
           delay_micros = std::min<uint64_t>(delay_micros, 100000);
-          ++stall_slowdowns_;
-          stall_micros_ += delay_micros;
+          RecordStallCauses(/*stop=*/false);
+          write_stats_.Add(DBWriteStats::kWriteStallMicros, delay_micros);
         }
         break;
       }
@@ -570,7 +572,7 @@ Status DBImpl::MaybeStallWrite(const WriteThread::WriteGroup& group) {
       }
       if (start == 0) {
         start = std::max<uint64_t>(1, clock_->NowMicros());
-        ++stall_stops_;
+        RecordStallCauses(/*stop=*/true);
         write_stopped_ = true;
         MaybeScheduleFlushOrCompaction();
       }

@@ -90,12 +90,11 @@ Status FlushJob::Run(VersionEdit* edit, FileMetaData* meta_out) {
     edit->AddFile(0, meta);
     *meta_out = meta;
   }
-  LevelStats& ls = cfd->level_stats()[0];
-  ls.bytes_written += stats.bytes_written;
+  stats_.bytes_written = stats.bytes_written;
   if (env_.stats != nullptr) env_.stats->recordTick(FLUSH_WRITE_BYTES, stats.bytes_written);
-  ls.micros += env_.clock->NowMicros() - start;
-  ls.count++;
-  ls.files_out += outputs.size();
+  stats_.micros = env_.clock->NowMicros() - start;
+  stats_.count = 1;
+  stats_.num_output_files = outputs.size();
   Log(env_.info_log,
       "[%s] flush: memtable of %" PRIu64 " entries -> %zu level-0 table(s), %" PRIu64
       " bytes, %" PRIu64 " us",

@@ -6,7 +6,8 @@
 // merges pre-combined, range-deleted entries dropped, the compaction filter
 // applied when it asks to run at flush time), cuts no file (a flush makes one
 // table, or none when everything was dropped), syncs the file and the DB
-// directory, updates the family's level-0 statistics and writes one LOG line.
+// directory, keeps what it did in stats() (the caller records it in the
+// family's InternalStats) and writes one LOG line.
 //
 // Thread-safety: one job, one thread. Run is called with the DB mutex held
 // and releases it while it reads the memtable and writes the table.
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "base/dbformat.h"
+#include "db/internal_stats.h"
 #include "db/job_env.h"
 #include "db/version_edit.h"
 #include "strata/status.h"
@@ -47,11 +49,15 @@ class FlushJob {
       // tie to the caller's; Run asserts it at run time (debug builds).
       NO_THREAD_SAFETY_ANALYSIS;
 
+  // What a successful Run did (the caller sets cpu_micros if it measures it).
+  const CompactionStats& stats() const { return stats_; }
+
  private:
   const JobEnv env_;
   ColumnFamilyData* const cfd_;
   MemTable* const mem_;
   const std::vector<SequenceNumber> snapshots_;
+  CompactionStats stats_;
 };
 
 }  // namespace strata

@@ -31,6 +31,8 @@ strata_layer(db
     db/write_thread.cc
     db/repair.cc
     db/db_impl_error.cc
+    db/db_impl_properties.cc
+    db/internal_stats.cc
   DEPS env memtable table cache base util
 )
 # DBTestBase, the fixture of the engine-level tests (test-only).
@@ -73,6 +75,7 @@ strata_tests(db
   db/db_limits_test.cc
   db/db_error_handler_test.cc
   db/db_fault_walk_test.cc
+  db/db_properties_test.cc
 )
 # The RocksDB interoperability tests also carry the "interop" label.
 if(TEST db_interop_test)

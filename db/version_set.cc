@@ -628,6 +628,23 @@ void VersionSet::AddLiveFiles(std::set<uint64_t>* live) const {
   }
 }
 
+void VersionSet::LiveVersionsOf(const ColumnFamilyData* cfd, uint64_t* versions,
+                                uint64_t* file_bytes) const {
+  MutexLock l(&versions_mu_);
+  std::set<uint64_t> seen;
+  *versions = 0;
+  *file_bytes = 0;
+  for (const Version* v : versions_) {
+    if (v->cfd() != cfd) continue;
+    ++*versions;
+    for (int level = 0; level < v->num_levels(); ++level) {
+      for (const FileMetaData* f : v->files(level)) {
+        if (seen.insert(f->number).second) *file_bytes += f->file_size;
+      }
+    }
+  }
+}
+
 void VersionSet::MarkFileNumberUsed(uint64_t number) {
   uint64_t cur = next_file_number_.load();
   while (cur <= number && !next_file_number_.compare_exchange_weak(cur, number + 1)) {

@@ -29,7 +29,6 @@ Status CompactionJob::Run() {
   Compaction* c = c_;
   const uint64_t start = env_.clock->NowMicros();
   const int out = c->output_level();
-  LevelStats& ls = cfd->level_stats()[out];
   if (c->trivial_move()) {
     VersionEdit edit;
     uint64_t bytes = 0;
@@ -40,7 +39,7 @@ Status CompactionJob::Run() {
     }
     Status s = env_.versions->LogAndApply(cfd, &edit, env_.mu);
     if (!s.ok()) return s;
-    ls.bytes_moved += bytes;
+    stats_.bytes_moved = bytes;  // as RocksDB: a move is no job in the time and count columns
     Log(env_.info_log, "[%s] compaction %s: %" PRIu64 " bytes moved, %s", cfd->name().c_str(),
         c->Summary().c_str(), bytes, cfd->current()->LevelSummary().c_str());
     return Status::OK();
@@ -178,12 +177,23 @@ Status CompactionJob::Run() {
     env_.stats->recordTick(COMPACT_READ_BYTES, bytes_read);
     env_.stats->recordTick(COMPACT_WRITE_BYTES, total.bytes_written);
   }
-  ls.bytes_read += bytes_read;
-  ls.bytes_written += total.bytes_written;
-  ls.micros += micros;
-  ls.count++;
-  ls.files_in += c->num_input_files();
-  ls.files_out += total.num_output_files;
+  for (int which = 0; which < 2; ++which) {
+    // A compaction within one level (bottommost rewrite) reads only the output level.
+    const bool output_level = which == 1 || c->start_level() == out;
+    for (const FileMetaData* f : c->inputs(which)) {
+      (output_level ? stats_.bytes_read_output_level : stats_.bytes_read_non_output_levels) +=
+          f->file_size;
+      ++(output_level ? stats_.num_input_files_in_output_level
+                      : stats_.num_input_files_in_non_output_levels);
+    }
+  }
+  stats_.bytes_written = total.bytes_written;
+  stats_.num_output_files = total.num_output_files;
+  stats_.num_input_records = total.iter.num_input_records;
+  stats_.num_dropped_records = total.iter.num_input_records -
+                               std::min(total.iter.num_input_records, total.num_output_records);
+  stats_.micros = micros;
+  stats_.count = 1;
   Log(env_.info_log,
       "[%s] compaction %s%s: %" PRIu64 " bytes read, %" PRIu64 " bytes written, %" PRIu64
       " records in, %" PRIu64 " out, %zu part(s), %" PRIu64 " us, %s",

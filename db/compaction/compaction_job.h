@@ -5,8 +5,8 @@
 // BuildTables (db/builder.h) -- split by key range into subcompactions that
 // run in parallel threads when the job is large and max_subcompactions > 1 --
 // syncs the outputs and the DB directory, and commits one VersionEdit that
-// adds the outputs and deletes the inputs. It keeps the level's compaction
-// statistics and writes the job's LOG line.
+// adds the outputs and deletes the inputs. It keeps what it did in stats()
+// (the caller records it) and writes the job's LOG line.
 //
 // Thread-safety: one job, one thread (plus the subcompaction threads it
 // starts and joins). Run is called with the DB mutex held and releases it
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "base/dbformat.h"
+#include "db/internal_stats.h"
 #include "db/job_env.h"
 #include "db/version_edit.h"
 #include "strata/comparator.h"
@@ -47,11 +48,15 @@ class CompactionJob {
       // tie to the caller's; Run asserts it at run time (debug builds).
       NO_THREAD_SAFETY_ANALYSIS;
 
+  // What a successful Run did (the caller sets cpu_micros if it measures it).
+  const CompactionStats& stats() const { return stats_; }
+
  private:
   const JobEnv env_;
   ColumnFamilyData* const cfd_;
   Compaction* const c_;
   const std::vector<SequenceNumber> snapshots_;
+  CompactionStats stats_;
 };
 
 // Splits a compaction of `inputs` into at most n key ranges of similar input
