@@ -45,6 +45,7 @@
 #include "db/version_set.h"
 #include "memtable/memtable.h"
 #include "strata/db.h"
+#include "strata/listener.h"
 #include "strata/options.h"
 #include "strata/table.h"
 #include "util/mutex.h"
@@ -58,6 +59,8 @@ class ColumnFamilyData;
 struct ImmMemTable {
   MemTable* mem;
   uint64_t log_number;
+  // Why it was switched (FlushJobInfo, the flush_started LOG event).
+  FlushReason flush_reason = FlushReason::kOthers;
 };
 
 // Per-level compaction statistics of one family (strata.stats).

@@ -389,15 +389,46 @@ Status DBImpl::SwitchMemtables(const std::vector<ColumnFamilyData*>& families) {
   for (ColumnFamilyData* cfd : families) {
     fresh.push_back(new MemTable(cfd->icmp(), cfd->mem_options()));
   }
-  MutexLock l(&mu_);
-  for (size_t i = 0; i < families.size(); ++i) {
-    ColumnFamilyData* cfd = families[i];
-    // Our reference to the old memtable moves to imm; fresh's creation
-    // reference is ours now.
-    cfd->imm().insert(cfd->imm().begin(), ImmMemTable{cfd->mem(), cfd->mem_log_number()});
-    cfd->mem() = fresh[i];
-    ++cfd->memtables_switched();
+  std::vector<MemTableInfo> sealed;
+  {
+    MutexLock l(&mu_);
+    for (size_t i = 0; i < families.size(); ++i) {
+      ColumnFamilyData* cfd = families[i];
+      MemTable* mem = cfd->mem();
+      // A full memtable switches on its own; any other was asked for (Flush,
+      // CompactRange, Resume).
+      const FlushReason reason = mem->ApproximateMemoryUsage() >= cfd->options().write_buffer_size
+                                     ? FlushReason::kWriteBufferFull
+                                     : FlushReason::kManualFlush;
+      if (!options_.listeners.empty()) {
+        MemTableInfo info;
+        info.cf_name = cfd->name();
+        info.first_seqno = mem->GetFirstSequenceNumber();
+        info.earliest_seqno = mem->GetFirstSequenceNumber();
+        info.num_entries = mem->num_entries();
+        info.num_deletes = mem->num_deletes();
+        sealed.push_back(std::move(info));
+      }
+      // Our reference to the old memtable moves to imm; fresh's creation
+      // reference is ours now.
+      cfd->imm().insert(cfd->imm().begin(), ImmMemTable{mem, cfd->mem_log_number(), reason});
+      cfd->mem() = fresh[i];
+      ++cfd->memtables_switched();
+    }
+    s = FinishSwitch(families, new_log);
   }
+  // The leader tells the listeners without the mutex (RocksDB calls
+  // OnMemTableSealed from the switching writer too).
+  for (const MemTableInfo& info : sealed) {
+    for (const auto& l : options_.listeners) l->OnMemTableSealed(info);
+  }
+  if (!options_.listeners.empty()) DeliverStallNotifications();
+  return s;
+}
+
+Status DBImpl::FinishSwitch(const std::vector<ColumnFamilyData*>& families, uint64_t new_log) {
+  mu_.AssertHeld();
+  Status s;
   // Every family whose mutable memtable is empty has no data in the older
   // WALs any more (only the leader inserts): it needs the new WAL only.
   for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
@@ -445,11 +476,26 @@ Status DBImpl::MaybeStallWrite(uint64_t group_bytes) {
     MutexLock l(&mu_);
     const uint64_t start = clock_->NowMicros();
     bool stopped = false;
+    // A writer that leaves the stop (to go on, or with an error) ends the
+    // memtable stops it set.
+    auto clear_memtable_stops = [this]() REQUIRES(mu_) {
+      for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+        auto it = stall_states_.find(cfd->id());
+        if (it != stall_states_.end() && it->second.memtable_stop) {
+          it->second.memtable_stop = false;
+          UpdateWriteStall(cfd);
+        }
+      }
+    };
     while (true) {
       if (shutting_down_.load(std::memory_order_acquire)) {
+        clear_memtable_stops();
         return Status::ShutdownInProgress("write during close");
       }
-      if (!bg_error_.ok()) return bg_error_;
+      if (!bg_error_.ok()) {
+        clear_memtable_stops();
+        return bg_error_;
+      }
       bool too_many_memtables = false, too_many_l0 = false, too_much_debt = false;
       for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
         const Options& o = cfd->options();
@@ -468,9 +514,25 @@ Status DBImpl::MaybeStallWrite(uint64_t group_bytes) {
              v->EstimatedPendingCompactionBytes() >= o.hard_pending_compaction_bytes_limit);
       }
       if (!too_many_memtables && !too_many_l0 && !too_much_debt) break;
+      if (too_many_memtables) {
+        // The families whose memtables hold the writer up are stopped
+        // (logged and told to the listeners) until it goes on.
+        for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+          const Options& o = cfd->options();
+          if (static_cast<int>(cfd->imm().size()) >= std::max(1, o.max_write_buffer_number - 1) &&
+              cfd->mem()->ApproximateMemoryUsage() >= o.write_buffer_size) {
+            StallEntry& e = stall_states_[cfd->id()];
+            if (!e.memtable_stop) {
+              e.memtable_stop = true;
+              UpdateWriteStall(cfd);
+            }
+          }
+        }
+      }
       // Compactions that fail without a sticky error (paranoid_checks off)
       // would keep this stop forever: the write fails with their error.
       if ((too_many_l0 || too_much_debt) && !last_compaction_error_.ok()) {
+        clear_memtable_stops();
         return last_compaction_error_;
       }
       if (!stopped) {
@@ -482,6 +544,7 @@ Status DBImpl::MaybeStallWrite(uint64_t group_bytes) {
       bg_cv_.TimedWaitMicros(10000);
     }
     write_stopped_ = false;
+    clear_memtable_stops();
     if (stopped) {
       const uint64_t waited = clock_->NowMicros() - start;
       stall_micros_ += waited;
@@ -503,6 +566,7 @@ Status DBImpl::MaybeStallWrite(uint64_t group_bytes) {
       stall_micros_ += delay_micros;
     }
   }
+  if (!options_.listeners.empty()) DeliverStallNotifications();
   if (delay_micros > 0) {
     clock_->SleepForMicroseconds(static_cast<int>(delay_micros));
     if (stats_ != nullptr) stats_->recordTick(STALL_MICROS, delay_micros);

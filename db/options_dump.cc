@@ -179,8 +179,8 @@ void LogDBOptions(Logger* log, const DBOptions& o) {
 void LogColumnFamilyOptions(Logger* log, const std::string& cf_name, const ColumnFamilyOptions& o,
                             const BlockBasedTableOptions& t) {
   if (log == nullptr) return;
-  Log(InfoLogLevel::kHeader, log, "--------------- Options for column family [%s]:",
-      cf_name.c_str());
+  Log(InfoLogLevel::kHeader, log,
+      "--------------- Options for column family [%s]:", cf_name.c_str());
   const std::vector<OptionLine> lines = ColumnFamilyOptionLines(o);
   for (const OptionLine& l : lines) {
     LogLines(log, {l});

@@ -18,6 +18,8 @@ strata_layer(db
     db/log_writer.cc
     db/memtable_inserter.cc
     db/options_dump.cc
+    db/event_helpers.cc
+    db/write_stall.cc
     db/options_file.cc
     db/super_version.cc
     db/table_cache.cc
