@@ -528,6 +528,14 @@ Status DBImpl::MaybeStallWrite(uint64_t group_bytes) {
             }
           }
         }
+        if (!pending_stall_changes_.empty()) {
+          // Told before the wait, which may be long; the conditions are
+          // checked again after.
+          mu_.Unlock();
+          DeliverStallNotifications();
+          mu_.Lock();
+          continue;
+        }
       }
       // Compactions that fail without a sticky error (paranoid_checks off)
       // would keep this stop forever: the write fails with their error.

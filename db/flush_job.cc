@@ -11,6 +11,7 @@
 #include "db/version_set.h"
 #include "env/info_log.h"
 #include "memtable/memtable.h"
+#include "util/sync_point.h"
 
 namespace strata {
 
@@ -69,6 +70,7 @@ Status FlushJob::Run(VersionEdit* edit, FileMetaData* meta_out) {
   Status s;
   {
     env_.mu->Unlock();
+    TEST_SYNC_POINT_CALLBACK("FlushJob::Run:Unlocked", cfd);
     if (background_) {
       // RocksDB writes no total_data_size of its own kind here: Strata's
       // memtables do not count payload bytes, so it is 0.

@@ -76,6 +76,7 @@ Status CompactionJob::Run() {
   const InternalKeyComparator& icmp = cfd->icmp();
   TableCache* table_cache = cfd->table_cache();
   o.output_level = out;
+  o.reason = TableFileCreationReason::kCompaction;
   o.max_output_file_size = c->max_output_file_size();
   o.grandparents = c->grandparents();
   o.snapshots = snapshots_;
