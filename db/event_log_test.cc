@@ -372,5 +372,51 @@ TEST_F(EventLogTest, LinesMatchRocksDBAndTheDatabase) {
   EXPECT_EQ(deleted, flushed_numbers);
 }
 
+TEST_F(EventLogTest, LogGoesToDbLogDirRollsAndIsTrimmed) {
+  const std::string log_dir = tmp_.path() + "/logs";
+  options_.db_log_dir = log_dir;
+  options_.max_log_file_size = 8192;
+  options_.keep_log_file_num = 3;
+  Open();
+  for (int round = 0; round < 5; ++round) {
+    for (int i = 0; i < 50; ++i) ASSERT_OK(Put("k" + std::to_string(i), "v"));
+    ASSERT_OK(Flush());
+  }
+  Reopen();
+  Close();
+  // RocksDB's name: the absolute DB path, '/' turned into '_' (the first
+  // dropped), then "_LOG".
+  std::string prefix;
+  for (size_t i = 0; i < dbname_.size(); ++i) {
+    const char c = dbname_[i];
+    if (isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_') {
+      prefix += c;
+    } else if (i > 0) {
+      prefix += '_';
+    }
+  }
+  prefix += "_LOG";
+  std::vector<std::string> logs;
+  ASSERT_OK(Env::Default()->GetFileSystem()->GetChildren(log_dir, &logs));
+  std::sort(logs.begin(), logs.end());
+  ASSERT_EQ(logs.size(), 3u);  // the LOG and two rolled ones
+  EXPECT_EQ(logs[0], prefix);
+  EXPECT_EQ(logs[1].compare(0, prefix.size() + 5, prefix + ".old."), 0) << logs[1];
+  EXPECT_EQ(logs[2].compare(0, prefix.size() + 5, prefix + ".old."), 0) << logs[2];
+  std::vector<std::string> children;
+  ASSERT_OK(Env::Default()->GetFileSystem()->GetChildren(dbname_, &children));
+  for (const std::string& c : children) EXPECT_NE(c.compare(0, 3, "LOG"), 0) << c;
+  // Every file starts with the options header, rolled ones included.
+  for (const std::string& name : logs) {
+    const std::string text = test::ReadFileOrDie(log_dir + "/" + name);
+    EXPECT_NE(text.find("Options.max_log_file_size: 8192\n"), std::string::npos) << name;
+    EXPECT_LE(text.size(), 8192u + 4096u) << name;
+  }
+  options_.keep_log_file_num = 0;
+  Status s = TryReopen(options_);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.ToString().find("keep_log_file_num"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace strata
