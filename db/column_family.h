@@ -46,6 +46,7 @@
 #include "db/version_set.h"
 #include "memtable/memtable.h"
 #include "strata/db.h"
+#include "strata/listener.h"
 #include "strata/options.h"
 #include "strata/table.h"
 #include "util/mutex.h"
@@ -59,6 +60,8 @@ class ColumnFamilyData;
 struct ImmMemTable {
   MemTable* mem;
   uint64_t log_number;
+  // Why it was switched (FlushJobInfo, the flush_started LOG event).
+  FlushReason flush_reason = FlushReason::kOthers;
 };
 
 // Memtable options derived from a family's options.

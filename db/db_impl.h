@@ -42,10 +42,12 @@
 #include "db/super_version.h"
 #include "db/table_cache.h"
 #include "db/version_set.h"
+#include "db/write_stall.h"
 #include "db/write_thread.h"
 #include "memtable/memtable.h"
 #include "strata/compaction_filter.h"
 #include "strata/db.h"
+#include "strata/listener.h"
 #include "util/mutex.h"
 
 namespace strata {
@@ -181,6 +183,10 @@ class DBImpl final : public DB {
   // empty memtable move their WAL number to the new WAL. Leader-only (or
   // during open); takes mu_.
   Status SwitchMemtables(const std::vector<ColumnFamilyData*>& families);
+  // SwitchMemtables' bookkeeping after the memtables moved: log numbers,
+  // old WALs, SuperVersions, scheduling.
+  Status FinishSwitch(const std::vector<ColumnFamilyData*>& families, uint64_t new_log)
+      REQUIRES(mu_);
   // Asks the next write-group leader to switch cfd's memtable; returns when
   // done.
   Status SwitchMemtableThroughWriteThread(ColumnFamilyData* cfd);
@@ -262,7 +268,9 @@ class DBImpl final : public DB {
   Status BackgroundFlush(bool* flushed) REQUIRES(mu_);
   // Runs one picked (or manual) compaction of cfd; releases mu_ while it
   // works.
-  Status RunCompaction(ColumnFamilyData* cfd, Compaction* c) REQUIRES(mu_);
+  // Calls OnCompactionCompleted (mu_ released around it); *job_id (if not
+  // null) gets the job's number.
+  Status RunCompaction(ColumnFamilyData* cfd, Compaction* c, int* job_id = nullptr) REQUIRES(mu_);
   // CompactRangeOptions::change_level: moves every file of `level` to
   // target_level (< 0: the highest level that is empty down to `level` and
   // whose target size holds them) in one MANIFEST edit. NotSupported when a
@@ -270,7 +278,9 @@ class DBImpl final : public DB {
   Status ReFitLevel(ColumnFamilyData* cfd, int level, int target_level) REQUIRES(mu_);
   // What a FlushJob or CompactionJob borrows from this DB.
   JobEnv MakeJobEnv();
-  void DeleteObsoleteFiles() REQUIRES(mu_);
+  // Deleted table files are logged (table_file_deletion) and reported to
+  // the listeners under job_id (0: a fresh number).
+  void DeleteObsoleteFiles(int job_id = 0) REQUIRES(mu_);
   // The oldest WAL some live family still needs. REQUIRES: mu_.
   uint64_t MinLogNumberInUse() const REQUIRES(mu_);
 
@@ -292,6 +302,11 @@ class DBImpl final : public DB {
   // A SuperVersion of cfd's current memtables and Version, installed; the
   // write-stall flag is recomputed.
   void InstallNewSuperVersion(ColumnFamilyData* cfd) REQUIRES(mu_);
+  // Recomputes cfd's write-stall condition (db/write_stall.h); a change is
+  // logged (WARN) and queued for the listeners.
+  void UpdateWriteStall(ColumnFamilyData* cfd) REQUIRES(mu_);
+  // Calls OnStallConditionsChanged for the queued changes, in order.
+  void DeliverStallNotifications() EXCLUDES(mu_);
   // Whether a family's compaction picker has work, and the family whose
   // need is the most urgent.
   bool AnyCompactionNeeded() const REQUIRES(mu_);
@@ -421,6 +436,16 @@ class DBImpl final : public DB {
   // then take the stall path (read without mu_ on every write).
   std::atomic<bool> stall_check_needed_{false};
 
+  // Write-stall condition per family id, and whether a writer waits for
+  // that family's flush (db/write_stall.h); changes not yet told to the
+  // listeners.
+  struct StallEntry {
+    WriteStallState state;
+    bool memtable_stop = false;
+  };
+  std::map<uint32_t, StallEntry> stall_states_ GUARDED_BY(mu_);
+  std::vector<WriteStallInfo> pending_stall_changes_ GUARDED_BY(mu_);
+
   bool write_stopped_ GUARDED_BY(mu_) = false;
 
   // ---- atomics ----
@@ -433,6 +458,9 @@ class DBImpl final : public DB {
   // Writes, WAL and stall counters (rocksdb.dbstats); thread-safe itself.
   DBWriteStats write_stats_{clock_};
   std::atomic<size_t> last_sync_group_size_{0};  // a hint, relaxed
+  // Numbers the jobs (flushes, compactions, purges) for the EVENT_LOG lines
+  // and listener infos; relaxed: only uniqueness matters.
+  std::atomic<int> next_job_id_{1};
 };
 
 }  // namespace strata

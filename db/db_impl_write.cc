@@ -447,15 +447,46 @@ Status DBImpl::SwitchMemtables(const std::vector<ColumnFamilyData*>& families) {
   for (ColumnFamilyData* cfd : families) {
     fresh.push_back(new MemTable(cfd->icmp(), cfd->mem_options()));
   }
-  MutexLock l(&mu_);
-  for (size_t i = 0; i < families.size(); ++i) {
-    ColumnFamilyData* cfd = families[i];
-    // Our reference to the old memtable moves to imm; fresh's creation
-    // reference is ours now.
-    cfd->imm().insert(cfd->imm().begin(), ImmMemTable{cfd->mem(), cfd->mem_log_number()});
-    cfd->mem() = fresh[i];
-    ++cfd->memtables_switched();
+  std::vector<MemTableInfo> sealed;
+  {
+    MutexLock l(&mu_);
+    for (size_t i = 0; i < families.size(); ++i) {
+      ColumnFamilyData* cfd = families[i];
+      MemTable* mem = cfd->mem();
+      // A full memtable switches on its own; any other was asked for (Flush,
+      // CompactRange, Resume).
+      const FlushReason reason = mem->ApproximateMemoryUsage() >= cfd->options().write_buffer_size
+                                     ? FlushReason::kWriteBufferFull
+                                     : FlushReason::kManualFlush;
+      if (!options_.listeners.empty()) {
+        MemTableInfo info;
+        info.cf_name = cfd->name();
+        info.first_seqno = mem->GetFirstSequenceNumber();
+        info.earliest_seqno = mem->GetFirstSequenceNumber();
+        info.num_entries = mem->num_entries();
+        info.num_deletes = mem->num_deletes();
+        sealed.push_back(std::move(info));
+      }
+      // Our reference to the old memtable moves to imm; fresh's creation
+      // reference is ours now.
+      cfd->imm().insert(cfd->imm().begin(), ImmMemTable{mem, cfd->mem_log_number(), reason});
+      cfd->mem() = fresh[i];
+      ++cfd->memtables_switched();
+    }
+    s = FinishSwitch(families, new_log);
   }
+  // The leader tells the listeners without the mutex (RocksDB calls
+  // OnMemTableSealed from the switching writer too).
+  for (const MemTableInfo& info : sealed) {
+    for (const auto& l : options_.listeners) l->OnMemTableSealed(info);
+  }
+  if (!options_.listeners.empty()) DeliverStallNotifications();
+  return s;
+}
+
+Status DBImpl::FinishSwitch(const std::vector<ColumnFamilyData*>& families, uint64_t new_log) {
+  mu_.AssertHeld();
+  Status s;
   // Every family whose mutable memtable is empty has no data in the older
   // WALs any more (only the leader inserts): it needs the new WAL only.
   for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
@@ -505,15 +536,28 @@ Status DBImpl::MaybeStallWrite(const WriteThread::WriteGroup& group) {
   bool stall_begun = false;  // queued no_slowdown writers were failed
   uint64_t start = 0;
   Status result;
+  // A writer that leaves the stop (to go on, or with an error) ends the
+  // memtable stops it set.
+  auto clear_memtable_stops = [this]() REQUIRES(mu_) {
+    for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+      auto it = stall_states_.find(cfd->id());
+      if (it != stall_states_.end() && it->second.memtable_stop) {
+        it->second.memtable_stop = false;
+        UpdateWriteStall(cfd);
+      }
+    }
+  };
   while (true) {
     bool begin_stall = false;
     {
       MutexLock l(&mu_);
       if (shutting_down_.load(std::memory_order_acquire)) {
+        clear_memtable_stops();
         result = Status::ShutdownInProgress("write during close");
         break;
       }
       if (!bg_error_.ok()) {
+        clear_memtable_stops();
         result = bg_error_;
         break;
       }
@@ -536,6 +580,7 @@ Status DBImpl::MaybeStallWrite(const WriteThread::WriteGroup& group) {
       }
       if (!too_many_memtables && !too_many_l0 && !too_much_debt) {
         write_stopped_ = false;
+        clear_memtable_stops();
         if (start != 0) {
           const uint64_t waited = clock_->NowMicros() - start;
           write_stats_.Add(DBWriteStats::kWriteStallMicros, waited);
@@ -563,12 +608,28 @@ Status DBImpl::MaybeStallWrite(const WriteThread::WriteGroup& group) {
       // Compactions that fail without a sticky error (paranoid_checks off)
       // would keep this stop forever: the write fails with their error.
       if ((too_many_l0 || too_much_debt) && !last_compaction_error_.ok()) {
+        clear_memtable_stops();
         result = last_compaction_error_;
         break;
       }
       if (no_slowdown) {
         result = Status::Incomplete("Write stall");
         break;
+      }
+      if (too_many_memtables) {
+        // The families whose memtables hold the writer up are stopped
+        // (logged and told to the listeners) until it goes on.
+        for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+          const Options& o = cfd->options();
+          if (static_cast<int>(cfd->imm().size()) >= std::max(1, o.max_write_buffer_number - 1) &&
+              cfd->mem()->ApproximateMemoryUsage() >= o.write_buffer_size) {
+            StallEntry& e = stall_states_[cfd->id()];
+            if (!e.memtable_stop) {
+              e.memtable_stop = true;
+              UpdateWriteStall(cfd);
+            }
+          }
+        }
       }
       if (start == 0) {
         start = std::max<uint64_t>(1, clock_->NowMicros());
@@ -577,14 +638,18 @@ Status DBImpl::MaybeStallWrite(const WriteThread::WriteGroup& group) {
         MaybeScheduleFlushOrCompaction();
       }
       begin_stall = !stall_begun;
-      if (!begin_stall) bg_cv_.TimedWaitMicros(10000);
+      // Stall changes are told before the wait, which may be long; the
+      // conditions are checked again after.
+      if (!begin_stall && pending_stall_changes_.empty()) bg_cv_.TimedWaitMicros(10000);
     }
+    if (!options_.listeners.empty()) DeliverStallNotifications();
     if (begin_stall) {
       // Outside mu_ (the queue lock and mu_ are never held together).
       write_thread_.BeginWriteStall(group);
       stall_begun = true;
     }
   }
+  if (!options_.listeners.empty()) DeliverStallNotifications();
   if (result.ok() && delay_micros > 0) {
     if (!stall_begun) write_thread_.BeginWriteStall(group);
     stall_begun = true;

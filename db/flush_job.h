@@ -15,12 +15,14 @@
 // obsolete-file scan removes it); on success every output is in the edit.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "base/dbformat.h"
 #include "db/internal_stats.h"
 #include "db/job_env.h"
 #include "db/version_edit.h"
+#include "strata/listener.h"
 #include "strata/status.h"
 #include "util/thread_annotations.h"
 
@@ -51,6 +53,19 @@ class FlushJob {
 
   // What a successful Run did (the caller sets cpu_micros if it measures it).
   const CompactionStats& stats() const { return stats_; }
+  // Marks this a flush of an immutable memtable (not WAL recovery): it logs
+  // flush_started, its tables are created for reason kFlush, and the first
+  // one gets file_number (allocated by the caller, who announced it to the
+  // listeners). Without it the job is a recovery flush (reason kRecovery,
+  // no flush events). Call before Run.
+  void SetBackgroundFlush(FlushReason reason, uint64_t file_number) {
+    background_ = true;
+    reason_ = reason;
+    file_number_ = file_number;
+  }
+  // The properties of the (last) table written; null if none. Valid after
+  // a successful Run.
+  std::shared_ptr<const TableProperties> table_properties() const { return table_properties_; }
 
  private:
   const JobEnv env_;
@@ -58,6 +73,10 @@ class FlushJob {
   MemTable* const mem_;
   const std::vector<SequenceNumber> snapshots_;
   CompactionStats stats_;
+  bool background_ = false;
+  FlushReason reason_ = FlushReason::kOthers;
+  uint64_t file_number_ = 0;
+  std::shared_ptr<const TableProperties> table_properties_;
 };
 
 }  // namespace strata

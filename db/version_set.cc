@@ -10,6 +10,7 @@
 #include "db/filename.h"
 #include "db/level_iterator.h"
 #include "db/log_reader.h"
+#include "db/options_dump.h"
 #include "db/range_del_skip_iterator.h"
 #include "env/info_log.h"
 #include "memtable/dynamic_bloom.h"
@@ -568,6 +569,7 @@ ColumnFamilyData* VersionSet::NewFamily(uint32_t id, const std::string& name,
                                         const ColumnFamilyOptions& options) {
   auto* cfd =
       new ColumnFamilyData(id, name, Options(options_, options), dbname_, db_mu_, table_readers_);
+  LogColumnFamilyOptions(info_log_, name, cfd->options(), cfd->table_options());
   return cfd;
 }
 

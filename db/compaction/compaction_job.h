@@ -23,6 +23,7 @@
 #include "db/job_env.h"
 #include "db/version_edit.h"
 #include "strata/comparator.h"
+#include "strata/listener.h"
 #include "strata/status.h"
 #include "util/thread_annotations.h"
 
@@ -50,14 +51,29 @@ class CompactionJob {
 
   // What a successful Run did (the caller sets cpu_micros if it measures it).
   const CompactionStats& stats() const { return stats_; }
+  // What the listeners are told: filled as Run goes (inputs at its start,
+  // outputs, stats and status at its end). Run calls OnCompactionBegin
+  // itself, with the DB mutex released; the caller calls
+  // OnCompactionCompleted with this after installing the result.
+  const CompactionJobInfo& info() const { return info_; }
 
  private:
+  // Fills the input side of info_ and logs compaction_started (trivial
+  // moves log trivial_move at their end instead). REQUIRES: the DB mutex.
+  void PrepareInfo();
+  // Calls OnCompactionBegin. REQUIRES: the DB mutex is not held.
+  void NotifyBegin();
+
   const JobEnv env_;
   ColumnFamilyData* const cfd_;
   Compaction* const c_;
   const std::vector<SequenceNumber> snapshots_;
   CompactionStats stats_;
+  CompactionJobInfo info_;
 };
+
+// Why RocksDB would have run compaction c (leveled compaction's reasons).
+CompactionReason CompactionReasonOf(const Compaction& c);
 
 // Splits a compaction of `inputs` into at most n key ranges of similar input
 // size; returns the n-1 boundaries (user keys, ascending).
