@@ -13,6 +13,7 @@
 #include "db/flush_job.h"
 #include "db/level_iterator.h"
 #include "table/merging_iterator.h"
+#include "util/stop_watch.h"
 #include "util/sync_point.h"
 
 namespace strata {
@@ -478,6 +479,7 @@ void DBImpl::DeleteObsoleteFiles() {
         for (TableCache* tc : caches) tc->Evict(number);
       }
       Status ds = fs_->DeleteFile(dbname_ + "/" + name);
+      if (ds.ok()) RecordTick(stats_, FILES_DELETED_IMMEDIATELY);
       Log(info_log_.get(), "deleted obsolete file %s: %s", name.c_str(), ds.ToString().c_str());
     }
   }

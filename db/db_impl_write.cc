@@ -6,6 +6,9 @@
 #include "db/db_impl.h"
 #include "db/memtable_inserter.h"
 #include "db/write_batch_internal.h"
+#include "util/instrumented_mutex_lock.h"
+#include "util/perf_context_imp.h"
+#include "util/stop_watch.h"
 
 namespace strata {
 
@@ -166,7 +169,7 @@ Status DBImpl::WriteGroupToWAL(const WriteThread::WriteGroup& group, size_t tota
   Status s;
   if (total_count > 0) s = AppendGroupToWAL(group);
   if (s.ok() && group.need_sync) {
-    const uint64_t start = stats_ != nullptr ? clock_->NowMicros() : 0;
+    StopWatch sw(clock_, stats_, WAL_FILE_SYNC_MICROS);
     // Earlier WALs first: a synced write makes everything before it durable.
     for (auto& old : old_logs_) {
       if (s.ok()) s = old->Sync();
@@ -175,10 +178,7 @@ Status DBImpl::WriteGroupToWAL(const WriteThread::WriteGroup& group, size_t tota
     if (s.ok()) old_logs_.clear();
     if (s.ok()) s = log_->Sync();
     wal_syncs_.fetch_add(1, std::memory_order_relaxed);
-    if (stats_ != nullptr) {
-      stats_->recordTick(WAL_FILE_SYNCED);
-      stats_->measureTime(WAL_FILE_SYNC_MICROS, clock_->NowMicros() - start);
-    }
+    RecordTick(stats_, WAL_FILE_SYNCED);
   }
   return s;
 }
@@ -208,7 +208,7 @@ Status DBImpl::AppendGroupToWAL(const WriteThread::WriteGroup& group) {
 
 Status DBImpl::AppendRecordToWAL(const Slice& record) {
   wal_bytes_.fetch_add(record.size(), std::memory_order_relaxed);
-  if (stats_ != nullptr) stats_->recordTick(WAL_FILE_BYTES, record.size());
+  RecordTick(stats_, WAL_FILE_BYTES, record.size());
   return log_->AddRecord(record);
 }
 
@@ -219,18 +219,30 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
   // An empty batch is a no-op, unless it asks for a sync (SyncWAL).
   if (WriteBatchInternal::Count(batch) == 0 && !options.sync && !force) return Status::OK();
 
+  StopWatch write_sw(clock_, stats_, DB_WRITE);
+  PERF_TIMER_GUARD(write_pre_and_post_process_time);
   WriteThread::Writer w(batch, options.sync, options.disableWAL);
-  const WriteThread::State state = write_thread_.JoinBatchGroup(&w);
+  WriteThread::State state;
+  {
+    PERF_TIMER_STOP(write_pre_and_post_process_time);
+    PERF_TIMER_GUARD(write_thread_wait_nanos);
+    state = write_thread_.JoinBatchGroup(&w);
+  }
+  PERF_TIMER_START(write_pre_and_post_process_time);
   if (state == WriteThread::State::kCompleted) {
-    if (stats_ != nullptr) stats_->recordTick(WRITE_DONE_BY_OTHER);
+    RecordTick(stats_, WRITE_DONE_BY_OTHER);
     return w.status;
   }
   if (state == WriteThread::State::kParallelMemTableWriter) {
     // The leader logged our batch and assigned w.sequence; insert it here,
     // concurrently with the rest of the group.
-    w.status = InsertBatchIntoMemTable(*batch, w.sequence, write_targets_, true);
+    {
+      PERF_TIMER_STOP(write_pre_and_post_process_time);
+      PERF_TIMER_GUARD(write_memtable_time);
+      w.status = InsertBatchIntoMemTable(*batch, w.sequence, write_targets_, true);
+    }
     write_thread_.CompleteParallelMemTableWriter(&w);
-    if (stats_ != nullptr) stats_->recordTick(WRITE_DONE_BY_OTHER);
+    RecordTick(stats_, WRITE_DONE_BY_OTHER);
     return w.status;
   }
 
@@ -258,7 +270,11 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
     group.last_sequence = next - 1;
 
     if (!group.disable_wal) {
+      PERF_TIMER_STOP(write_pre_and_post_process_time);
+      PERF_TIMER_GUARD(write_wal_time);
       s = WriteGroupToWAL(group, total_count);
+      PERF_TIMER_STOP(write_wal_time);
+      PERF_TIMER_START(write_pre_and_post_process_time);
       if (!s.ok()) {
         // The WAL may now end with a partial record: nothing more may be
         // appended after it, so every later write fails with this error
@@ -274,6 +290,8 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
     if (s.ok()) {
       last_allocated_sequence_ = group.last_sequence;
       write_targets_.default_mem = default_cfd_->leader_mem();
+      PERF_TIMER_STOP(write_pre_and_post_process_time);
+      PERF_TIMER_GUARD(write_memtable_time);
       // Members insert their own batches in parallel only when the batches
       // are big enough to repay the extra wake-up of every member; for
       // one-key writes the leader inserting them all is cheaper.
@@ -288,6 +306,8 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
           m->status = InsertBatchIntoMemTable(*m->batch, m->sequence, write_targets_, concurrent);
         });
       }
+      PERF_TIMER_STOP(write_memtable_time);
+      PERF_TIMER_START(write_pre_and_post_process_time);
       // A batch the WAL holds but the memtable refused (its checks run
       // before logging, so only a bug or a failed allocation gets here)
       // would come back at recovery: stop writes until Resume flushes.
@@ -307,6 +327,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
         stats_->recordTick(BYTES_WRITTEN, group.total_bytes);
         stats_->recordTick(WRITE_DONE_BY_SELF);
         if (!group.disable_wal) stats_->recordTick(WRITE_WITH_WAL, group.size);
+        stats_->recordInHistogram(BYTES_PER_WRITE, group.total_bytes);
       }
     }
   }
@@ -440,9 +461,10 @@ Status DBImpl::SwitchMemtableThroughWriteThread(ColumnFamilyData* cfd) {
 // Write stalls
 
 Status DBImpl::MaybeStallWrite(uint64_t group_bytes) {
+  PERF_TIMER_GUARD(write_delay_time);
   uint64_t delay_micros = 0;
   {
-    MutexLock l(&mu_);
+    InstrumentedMutexLock l(&mu_, clock_, stats_);
     const uint64_t start = clock_->NowMicros();
     bool stopped = false;
     while (true) {
@@ -485,10 +507,8 @@ Status DBImpl::MaybeStallWrite(uint64_t group_bytes) {
     if (stopped) {
       const uint64_t waited = clock_->NowMicros() - start;
       stall_micros_ += waited;
-      if (stats_ != nullptr) {
-        stats_->recordTick(STALL_MICROS, waited);
-        stats_->measureTime(WRITE_STALL, waited);
-      }
+      RecordTick(stats_, STALL_MICROS, waited);
+      if (TimersEnabled(stats_)) stats_->reportTimeToHistogram(WRITE_STALL, waited);
     }
     bool slowdown = false;
     for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
@@ -505,7 +525,8 @@ Status DBImpl::MaybeStallWrite(uint64_t group_bytes) {
   }
   if (delay_micros > 0) {
     clock_->SleepForMicroseconds(static_cast<int>(delay_micros));
-    if (stats_ != nullptr) stats_->recordTick(STALL_MICROS, delay_micros);
+    RecordTick(stats_, STALL_MICROS, delay_micros);
+    if (TimersEnabled(stats_)) stats_->reportTimeToHistogram(WRITE_STALL, delay_micros);
   }
   return Status::OK();
 }

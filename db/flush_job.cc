@@ -92,7 +92,10 @@ Status FlushJob::Run(VersionEdit* edit, FileMetaData* meta_out) {
   }
   LevelStats& ls = cfd->level_stats()[0];
   ls.bytes_written += stats.bytes_written;
-  if (env_.stats != nullptr) env_.stats->recordTick(FLUSH_WRITE_BYTES, stats.bytes_written);
+  if (env_.stats != nullptr) {
+    env_.stats->recordTick(FLUSH_WRITE_BYTES, stats.bytes_written);
+    env_.stats->reportTimeToHistogram(FLUSH_TIME, env_.clock->NowMicros() - start);
+  }
   ls.micros += env_.clock->NowMicros() - start;
   ls.count++;
   ls.files_out += outputs.size();

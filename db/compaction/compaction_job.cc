@@ -47,6 +47,7 @@ Status CompactionJob::Run() {
   }
 
   BuildTablesOptions o = NewBuildTablesOptions(env_, cfd);
+  o.sync_histogram = COMPACTION_OUTFILE_SYNC_MICROS;
   const InternalKeyComparator& icmp = cfd->icmp();
   TableCache* table_cache = cfd->table_cache();
   o.output_level = out;
@@ -177,6 +178,9 @@ Status CompactionJob::Run() {
   if (env_.stats != nullptr) {
     env_.stats->recordTick(COMPACT_READ_BYTES, bytes_read);
     env_.stats->recordTick(COMPACT_WRITE_BYTES, total.bytes_written);
+    env_.stats->reportTimeToHistogram(COMPACTION_TIME, micros);
+    env_.stats->recordInHistogram(NUM_FILES_IN_SINGLE_COMPACTION, c->num_input_files());
+    env_.stats->recordInHistogram(NUM_SUBCOMPACTIONS_SCHEDULED, parts);
   }
   ls.bytes_read += bytes_read;
   ls.bytes_written += total.bytes_written;
