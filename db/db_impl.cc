@@ -62,6 +62,7 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname)
 DBImpl::~DBImpl() { Close().PermitUncheckedError(); }
 
 Status DBImpl::Close() {
+  stats_dump_task_.Stop();  // without mu_: a dump in progress takes it
   {
     MutexLock l(&mu_);
     if (closed_) return Status::OK();

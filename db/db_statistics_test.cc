@@ -35,6 +35,26 @@ class AppendOperator : public AssociativeMergeOperator {
   const char* Name() const override { return "AppendOperator"; }
 };
 
+// Keeps every line logged.
+class CapturingLogger : public Logger {
+ public:
+  void Logv(InfoLogLevel /*level*/, const char* format, va_list ap) override {
+    char buf[64 << 10];
+    vsnprintf(buf, sizeof(buf), format, ap);
+    std::lock_guard<std::mutex> l(mu_);
+    text_ += buf;
+    text_ += "\n";
+  }
+  std::string text() {
+    std::lock_guard<std::mutex> l(mu_);
+    return text_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::string text_;
+};
+
 class DBStatisticsTest : public DBTestBase {
  protected:
   DBStatisticsTest() : DBTestBase("db_statistics_test") {
@@ -250,6 +270,50 @@ TEST_F(DBStatisticsTest, ExceptTimersKeepsCountsAndSizesOnly) {
   EXPECT_EQ(0u, HistCount(FLUSH_TIME));
   EXPECT_EQ(0u, HistCount(SST_READ_MICROS));
   EXPECT_EQ(0u, Ticker(MERGE_OPERATION_TOTAL_TIME));
+}
+
+TEST_F(DBStatisticsTest, PeriodicStatsDumpGoesToTheLog) {
+  auto logger = std::make_shared<CapturingLogger>();
+  options_.info_log = logger;
+  options_.stats_dump_period_sec = 1;
+  Open();
+  ASSERT_OK(Put("a", "1"));
+  EXPECT_EQ("1", Get("a"));
+  // The first dump comes one period after Open.
+  for (int i = 0; i < 100 && logger->text().find("STATISTICS:") == std::string::npos; i++) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  const std::string log = logger->text();
+  const size_t dump = log.find("------- DUMPING STATS -------\n");
+  ASSERT_NE(std::string::npos, dump) << log;
+  // The rocksdb.stats text, then the statistics in RocksDB's format.
+  const size_t stats_text = log.find("Compaction Stats", dump);
+  const size_t statistics = log.find("STATISTICS:\n rocksdb.block.cache.miss COUNT : ", dump);
+  EXPECT_NE(std::string::npos, stats_text) << log.substr(dump);
+  ASSERT_NE(std::string::npos, statistics) << log.substr(dump);
+  EXPECT_LT(stats_text, statistics);
+  EXPECT_NE(std::string::npos, log.find("rocksdb.number.keys.written COUNT : 1\n", dump));
+}
+
+TEST_F(DBStatisticsTest, CloseDoesNotWaitForThePeriod) {
+  auto logger = std::make_shared<CapturingLogger>();
+  options_.info_log = logger;
+  options_.stats_dump_period_sec = 600;
+  Open();
+  const auto start = std::chrono::steady_clock::now();
+  Close();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_EQ(std::string::npos, logger->text().find("DUMPING STATS"));
+}
+
+TEST_F(DBStatisticsTest, ZeroPeriodDisablesTheDump) {
+  auto logger = std::make_shared<CapturingLogger>();
+  options_.info_log = logger;
+  options_.stats_dump_period_sec = 0;
+  Open();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  Close();
+  EXPECT_EQ(std::string::npos, logger->text().find("DUMPING STATS"));
 }
 
 }  // namespace

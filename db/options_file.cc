@@ -112,6 +112,7 @@ std::string OptionsFileContents(const std::vector<OptionsFileFamily>& families) 
   Line(&r, "max_write_batch_group_size_bytes", o.max_write_batch_group_size_bytes);
   Line(&r, "avoid_flush_during_recovery", Bool(o.avoid_flush_during_recovery));
   Line(&r, "avoid_flush_during_shutdown", Bool(o.avoid_flush_during_shutdown));
+  Line(&r, "stats_dump_period_sec", std::to_string(o.stats_dump_period_sec));
 
   for (const OptionsFileFamily& f : families) AppendFamily(&r, f.name, *f.options, *f.table);
   return r;

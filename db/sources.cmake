@@ -31,6 +31,7 @@ strata_layer(db
     db/write_thread.cc
     db/repair.cc
     db/db_impl_error.cc
+    db/periodic_task.cc
   DEPS env memtable table cache base util
 )
 # DBTestBase, the fixture of the engine-level tests (test-only).
