@@ -182,6 +182,8 @@ TEST_F(PerfContextDBTest, GetOnFlushedTableCountsBlockRead) {
   EXPECT_GE(pc.seek_on_memtable_count, 1u);
   EXPECT_GE(pc.next_on_memtable_count, 1u);
   EXPECT_GT(pc.seek_internal_seek_time, 0u);
+  EXPECT_GE(pc.seek_child_seek_count, 2u);  // memtable and table
+  EXPECT_GT(pc.seek_child_seek_time, 0u);
   EXPECT_GT(pc.find_next_user_entry_time, 0u);
   EXPECT_GT(pc.iter_read_bytes, 0u);
   it.reset();
