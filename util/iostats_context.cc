@@ -17,20 +17,20 @@ thread_local IOStatsContext tls_iostats_context;
 IOStatsContext* get_iostats_context() { return &perf_internal::tls_iostats_context; }
 
 // RocksDB's printing order (bytes_read before bytes_written).
-#define STRATA_IOSTATS_FIELDS(F)                     \
-  F(thread_pool_id)                                  \
-  F(bytes_read)                                      \
-  F(bytes_written)                                   \
-  F(open_nanos)                                      \
-  F(allocate_nanos)                                  \
-  F(write_nanos)                                     \
-  F(read_nanos)                                      \
-  F(range_sync_nanos)                                \
-  F(fsync_nanos)                                     \
-  F(prepare_write_nanos)                             \
-  F(logger_nanos)                                    \
-  F(cpu_write_nanos)                                 \
-  F(cpu_read_nanos)                                  \
+#define STRATA_IOSTATS_FIELDS(F)                       \
+  F(thread_pool_id)                                    \
+  F(bytes_read)                                        \
+  F(bytes_written)                                     \
+  F(open_nanos)                                        \
+  F(allocate_nanos)                                    \
+  F(write_nanos)                                       \
+  F(read_nanos)                                        \
+  F(range_sync_nanos)                                  \
+  F(fsync_nanos)                                       \
+  F(prepare_write_nanos)                               \
+  F(logger_nanos)                                      \
+  F(cpu_write_nanos)                                   \
+  F(cpu_read_nanos)                                    \
   F(file_io_stats_by_temperature.hot_file_bytes_read)  \
   F(file_io_stats_by_temperature.warm_file_bytes_read) \
   F(file_io_stats_by_temperature.cold_file_bytes_read) \
@@ -47,10 +47,10 @@ void IOStatsContext::Reset() {
 std::string IOStatsContext::ToString(bool exclude_zero_counters) const {
   std::string r;
   char buf[128];
-#define STRATA_PRINT(name)                                           \
-  if (!exclude_zero_counters || name != 0) {                         \
-    snprintf(buf, sizeof(buf), "%s = %" PRIu64 ", ", #name, name);   \
-    r.append(buf);                                                   \
+#define STRATA_PRINT(name)                                         \
+  if (!exclude_zero_counters || name != 0) {                       \
+    snprintf(buf, sizeof(buf), "%s = %" PRIu64 ", ", #name, name); \
+    r.append(buf);                                                 \
   }
   STRATA_IOSTATS_FIELDS(STRATA_PRINT)
 #undef STRATA_PRINT

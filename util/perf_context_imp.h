@@ -81,36 +81,34 @@ using perf_internal::TrimTrailingSeparator;
 
 }  // namespace strata
 
-#define PERF_COUNTER_ADD(metric, value)                                     \
-  do {                                                                      \
+#define PERF_COUNTER_ADD(metric, value)                                      \
+  do {                                                                       \
     if (::strata::perf_internal::tls_perf_level >= ::strata::kEnableCount) { \
-      ::strata::perf_internal::tls_perf_context.metric += (value);          \
-    }                                                                       \
+      ::strata::perf_internal::tls_perf_context.metric += (value);           \
+    }                                                                        \
   } while (0)
 
-#define PERF_TIMER_GUARD(metric)                                      \
-  ::strata::perf_internal::PerfStepTimer perf_step_timer_##metric(    \
-      &::strata::perf_internal::tls_perf_context.metric,              \
-      ::strata::kEnableTimeExceptForMutex);                           \
+#define PERF_TIMER_GUARD(metric)                                                               \
+  ::strata::perf_internal::PerfStepTimer perf_step_timer_##metric(                             \
+      &::strata::perf_internal::tls_perf_context.metric, ::strata::kEnableTimeExceptForMutex); \
   perf_step_timer_##metric.Start()
 
-#define PERF_TIMER_MUTEX_GUARD(metric)                                                   \
-  ::strata::perf_internal::PerfStepTimer perf_step_timer_##metric(                       \
-      &::strata::perf_internal::tls_perf_context.metric, ::strata::kEnableTime);         \
+#define PERF_TIMER_MUTEX_GUARD(metric)                                           \
+  ::strata::perf_internal::PerfStepTimer perf_step_timer_##metric(               \
+      &::strata::perf_internal::tls_perf_context.metric, ::strata::kEnableTime); \
   perf_step_timer_##metric.Start()
 
 #define PERF_TIMER_STOP(metric) perf_step_timer_##metric.Stop()
 #define PERF_TIMER_START(metric) perf_step_timer_##metric.Start()
 
-#define IOSTATS_ADD(metric, value)                                          \
-  do {                                                                      \
+#define IOSTATS_ADD(metric, value)                                           \
+  do {                                                                       \
     if (::strata::perf_internal::tls_perf_level >= ::strata::kEnableCount) { \
-      ::strata::perf_internal::tls_iostats_context.metric += (value);       \
-    }                                                                       \
+      ::strata::perf_internal::tls_iostats_context.metric += (value);        \
+    }                                                                        \
   } while (0)
 
-#define IOSTATS_TIMER_GUARD(metric)                                   \
-  ::strata::perf_internal::PerfStepTimer iostats_step_timer_##metric( \
-      &::strata::perf_internal::tls_iostats_context.metric,           \
-      ::strata::kEnableTimeExceptForMutex);                           \
+#define IOSTATS_TIMER_GUARD(metric)                                                               \
+  ::strata::perf_internal::PerfStepTimer iostats_step_timer_##metric(                             \
+      &::strata::perf_internal::tls_iostats_context.metric, ::strata::kEnableTimeExceptForMutex); \
   iostats_step_timer_##metric.Start()

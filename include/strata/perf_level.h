@@ -13,13 +13,13 @@ namespace strata {
 
 // Never renumber: the values are RocksDB's.
 enum PerfLevel : unsigned char {
-  kUninitialized = 0,                      // unknown setting
-  kDisable = 1,                            // count nothing
-  kEnableCount = 2,                        // counters only, no clock reads
-  kEnableTimeExceptForMutex = 3,           // counters and wall-clock timers
-  kEnableTimeAndCPUTimeExceptForMutex = 4, // the same plus CPU timers
-  kEnableTime = 5,                         // everything, DB mutex wait time included
-  kOutOfBounds = 6                         // marker; never a valid setting
+  kUninitialized = 0,                       // unknown setting
+  kDisable = 1,                             // count nothing
+  kEnableCount = 2,                         // counters only, no clock reads
+  kEnableTimeExceptForMutex = 3,            // counters and wall-clock timers
+  kEnableTimeAndCPUTimeExceptForMutex = 4,  // the same plus CPU timers
+  kEnableTime = 5,                          // everything, DB mutex wait time included
+  kOutOfBounds = 6                          // marker; never a valid setting
 };
 
 // Sets the calling thread's level. kUninitialized and kOutOfBounds (or any
