@@ -16,6 +16,7 @@
 #include "strata/slice.h"
 #include "strata/status.h"
 #include "util/coding.h"
+#include "util/perf_context_imp.h"
 
 namespace strata {
 
@@ -145,6 +146,7 @@ class InternalKeyComparator final : public Comparator {
     if (a.size() < kInternalKeyTrailerSize || b.size() < kInternalKeyTrailerSize) [[unlikely]] {
       return a.compare(b);
     }
+    PERF_COUNTER_ADD(user_key_comparison_count, 1);
     const int r = user_->Compare(ExtractUserKey(a), ExtractUserKey(b));
     if (r != 0) return r;
     return CompareTrailers(ExtractInternalKeyFooter(a), ExtractInternalKeyFooter(b));

@@ -2,6 +2,7 @@
 #include "base/get_context.h"
 
 #include "base/merge.h"
+#include "util/perf_context_imp.h"
 
 namespace strata {
 
@@ -35,6 +36,7 @@ bool GetContext::SaveEntry(SequenceNumber seq, ValueType type, const Slice& valu
         return false;
       }
       state_ = kMerge;
+      PERF_COUNTER_ADD(internal_merge_count, 1);
       merge_context_->PushOperand(value, /*copy=*/!value_pinned);
       return true;
     default:

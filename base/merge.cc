@@ -1,6 +1,9 @@
 // Full merge (see the header).
 #include "base/merge.h"
 
+#include "util/perf_context_imp.h"
+#include "util/stop_watch.h"
+
 namespace strata {
 
 std::string PrintableKey(const Slice& key) {
@@ -32,8 +35,7 @@ Status TimedFullMerge(const MergeOperator* op, const Slice& user_key, const Slic
 
 Status TimedFullMerge(const MergeOperator* op, const Slice& user_key, const Slice* base,
                       const std::vector<Slice>& operands, std::string* result, Slice* result_slice,
-                      Logger* logger, Statistics* /*stats*/) {
-  // No merge-time ticker exists in strata/statistics.h, so nothing is timed.
+                      Logger* logger, Statistics* stats) {
   if (op == nullptr) return Status::InvalidArgument("no merge operator configured");
   result->clear();
   if (operands.empty()) {
@@ -46,7 +48,18 @@ Status TimedFullMerge(const MergeOperator* op, const Slice& user_key, const Slic
   Slice existing_operand(nullptr, 0);  // data() == nullptr: "not set"
   MergeOperator::MergeOperationInput in(user_key, base, operands, logger);
   MergeOperator::MergeOperationOutput out(*result, existing_operand);
-  if (!op->FullMergeV2(in, &out)) {
+  bool ok;
+  {
+    PERF_TIMER_GUARD(merge_operator_time_nanos);
+    const bool timed = TimersEnabled(stats);
+    const uint64_t start = timed ? perf_internal::PerfNowNanos() : 0;
+    ok = op->FullMergeV2(in, &out);
+    if (timed) {
+      stats->recordTick(MERGE_OPERATION_TOTAL_TIME, perf_internal::PerfNowNanos() - start);
+    }
+  }
+  if (!ok) {
+    RecordTick(stats, NUMBER_MERGE_FAILURES);
     return Status::Corruption(std::string("merge operator ") + op->Name() + " failed for key " +
                               PrintableKey(user_key));
   }

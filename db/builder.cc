@@ -7,6 +7,7 @@
 #include "db/filename.h"
 #include "memtable/dynamic_bloom.h"
 #include "table/block_based_table_builder.h"
+#include "util/stop_watch.h"
 
 namespace strata {
 
@@ -144,7 +145,10 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
     collect_tombstones(upper);
     add_tombstones();
     Status fs = builder->Finish();
-    if (fs.ok()) fs = file->Sync();
+    if (fs.ok()) {
+      StopWatch sw(o.options->env->GetSystemClock(), o.statistics, o.sync_histogram);
+      fs = file->Sync();
+    }
     if (fs.ok()) fs = file->Close();
     if (fs.ok() && o.key_filter_bits_per_key > 0 && tombstones.empty() && !key_hashes.empty()) {
       const uint64_t bits = key_hashes.size() * uint64_t{o.key_filter_bits_per_key};
@@ -197,6 +201,7 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
     bo.original_file_number = meta.number;
     bo.db_id = o.db_id;
     bo.db_session_id = o.db_session_id;
+    bo.statistics = o.statistics;
     meta.file_creation_time = o.creation_time;
     meta.oldest_ancester_time = o.creation_time;
     builder = std::make_unique<BlockBasedTableBuilder>(bo, file.get());
@@ -256,6 +261,13 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
     }
   }
   stats->iter = citer.stats();
+  if (Statistics* st = o.statistics) {
+    const CompactionIteratorStats& is = stats->iter;
+    st->recordTick(COMPACTION_KEY_DROP_NEWER_ENTRY, is.num_dropped_hidden + is.num_merge_absorbed);
+    st->recordTick(COMPACTION_KEY_DROP_OBSOLETE, is.num_dropped_deletions + is.num_dropped_covered);
+    st->recordTick(COMPACTION_KEY_DROP_RANGE_DEL, is.num_dropped_range_del);
+    st->recordTick(COMPACTION_KEY_DROP_USER, is.num_filter_removed);
+  }
   if (!s.ok()) {
     if (builder != nullptr) {
       builder->Abandon();

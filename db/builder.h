@@ -44,6 +44,7 @@
 #include "db/version_edit.h"
 #include "strata/env.h"
 #include "strata/options.h"
+#include "strata/statistics.h"
 #include "strata/table.h"
 
 namespace strata {
@@ -96,6 +97,9 @@ struct BuildTablesOptions {
   CompactionRangeDelAggregator* range_del_agg = nullptr;
   Logger* logger = nullptr;
   Statistics* statistics = nullptr;
+  // Where each output file's sync time goes: TABLE_SYNC_MICROS (flush) or
+  // COMPACTION_OUTFILE_SYNC_MICROS (compaction).
+  uint32_t sync_histogram = TABLE_SYNC_MICROS;
   // > 0: each output without range tombstones gets an in-memory filter of
   // its user keys at this many bits per key (FileMetaData::key_filter).
   uint32_t key_filter_bits_per_key = 0;

@@ -10,6 +10,9 @@
 #include "base/merge_context.h"
 #include "db/db_iter.h"
 #include "table/merging_iterator.h"
+#include "util/instrumented_mutex_lock.h"
+#include "util/perf_context_imp.h"
+#include "util/stop_watch.h"
 
 namespace strata {
 
@@ -64,6 +67,7 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname, OpenMode mode,
 DBImpl::~DBImpl() { CloseImpl().PermitUncheckedError(); }
 
 Status DBImpl::Close() {
+  stats_dump_task_.Stop();  // without mu_: a dump in progress takes it
   {
     MutexLock l(&mu_);
     if (!closed_ && !snapshots_.empty()) {
@@ -156,7 +160,8 @@ Status DBImpl::CloseImpl() {
 SuperVersion* DBImpl::AcquireSuperVersion(ColumnFamilyData* cfd) {
   SuperVersion* sv = cfd->sv_cache.Acquire();
   if (sv == nullptr) {
-    MutexLock l(&mu_);
+    RecordTick(stats_, NUMBER_SUPERVERSION_ACQUIRES);
+    InstrumentedMutexLock l(&mu_, clock_, stats_);
     if (cfd->super_version() == nullptr) {
       // Closed: hand the slot back empty; the caller reports the shutdown.
       cfd->sv_cache.Release(nullptr);
@@ -168,7 +173,7 @@ SuperVersion* DBImpl::AcquireSuperVersion(ColumnFamilyData* cfd) {
 }
 
 void DBImpl::ReleaseSuperVersion(ColumnFamilyData* cfd, SuperVersion* sv) {
-  cfd->sv_cache.Release(sv);
+  if (cfd->sv_cache.Release(sv)) RecordTick(stats_, NUMBER_SUPERVERSION_RELEASES);
 }
 
 SequenceNumber DBImpl::ReadSequence(const ReadOptions& options) const {
@@ -187,12 +192,25 @@ Status DBImpl::GetImpl(const ReadOptions& options, ColumnFamilyData* cfd, SuperV
   merge_context.Clear();
   GetContext ctx(cfd->user_comparator(), key, value, cfd->options().merge_operator.get(),
                  &merge_context, seq);
-  bool done = sv->mem->Get(lkey, &ctx);
-  for (size_t i = 0; !done && i < sv->imm.size(); i++) done = sv->imm[i]->Get(lkey, &ctx);
+  bool done;
+  {
+    PERF_TIMER_GUARD(get_from_memtable_time);
+    done = sv->mem->Get(lkey, &ctx);
+    PERF_COUNTER_ADD(get_from_memtable_count, 1);
+    for (size_t i = 0; !done && i < sv->imm.size(); i++) {
+      done = sv->imm[i]->Get(lkey, &ctx);
+      PERF_COUNTER_ADD(get_from_memtable_count, 1);
+    }
+  }
   *memtable_hit = done;
   if (!done) {
+    PERF_TIMER_GUARD(get_from_output_files_time);
     Status s = sv->current->Get(options, lkey.internal_key(), &ctx);
     if (!s.ok()) return s;
+  }
+  PERF_TIMER_GUARD(get_post_process_time);
+  if (!merge_context.empty()) {
+    RecordInHistogram(stats_, READ_NUM_MERGE_OPERANDS, merge_context.size());
   }
   return ctx.Finish(info_log_.get(), stats_);
 }
@@ -200,21 +218,27 @@ Status DBImpl::GetImpl(const ReadOptions& options, ColumnFamilyData* cfd, SuperV
 Status DBImpl::Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
                    std::string* value) {
   ColumnFamilyData* cfd = FamilyOf(cf);
-  const uint64_t start = stats_ != nullptr ? clock_->NowNanos() : 0;
+  StopWatch sw(clock_, stats_, DB_GET);
+  PERF_TIMER_GUARD(get_snapshot_time);
   SuperVersion* sv = AcquireSuperVersion(cfd);
   if (sv == nullptr) return Status::ShutdownInProgress("Get on a closed database");
+  const SequenceNumber seq = ReadSequence(options);
+  PERF_TIMER_STOP(get_snapshot_time);
   bool memtable_hit = false;
-  Status s = GetImpl(options, cfd, sv, ReadSequence(options), key, value, &memtable_hit);
-  ReleaseSuperVersion(cfd, sv);
+  Status s = GetImpl(options, cfd, sv, seq, key, value, &memtable_hit);
+  {
+    PERF_TIMER_GUARD(get_post_process_time);
+    ReleaseSuperVersion(cfd, sv);
+  }
   if (stats_ != nullptr) {
     stats_->recordTick(NUMBER_KEYS_READ);
     stats_->recordTick(memtable_hit ? MEMTABLE_HIT : MEMTABLE_MISS);
     if (s.ok()) {
-      stats_->recordTick(NUMBER_KEYS_FOUND);
       stats_->recordTick(BYTES_READ, value->size());
+      stats_->recordInHistogram(BYTES_PER_READ, value->size());
     }
-    stats_->measureTime(DB_GET, (clock_->NowNanos() - start) / 1000);
   }
+  if (s.ok()) PERF_COUNTER_ADD(get_read_bytes, value->size());
   return s;
 }
 
@@ -287,6 +311,7 @@ std::vector<Status> DBImpl::MultiGet(const ReadOptions& options,
                                      const std::vector<ColumnFamilyHandle*>& column_families,
                                      const std::vector<Slice>& keys,
                                      std::vector<std::string>* values) {
+  StopWatch sw(clock_, stats_, DB_MULTIGET);
   values->resize(keys.size());
   std::vector<Status> statuses(keys.size());
   if (column_families.size() != keys.size()) {
@@ -352,9 +377,12 @@ std::vector<Status> DBImpl::MultiGet(const ReadOptions& options,
         bytes += (*values)[i].size();
       }
     }
-    stats_->recordTick(NUMBER_KEYS_READ, keys.size());
-    stats_->recordTick(NUMBER_KEYS_FOUND, found);
-    stats_->recordTick(BYTES_READ, bytes);
+    stats_->recordTick(NUMBER_MULTIGET_CALLS);
+    stats_->recordTick(NUMBER_MULTIGET_KEYS_READ, keys.size());
+    stats_->recordTick(NUMBER_MULTIGET_KEYS_FOUND, found);
+    stats_->recordTick(NUMBER_MULTIGET_BYTES_READ, bytes);
+    stats_->recordInHistogram(BYTES_PER_MULTIGET, bytes);
+    PERF_COUNTER_ADD(multiget_read_bytes, bytes);
   }
   return statuses;
 }
@@ -365,7 +393,7 @@ std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options, Column
   // thread's cached one: it may outlive this call and move between threads).
   SuperVersion* sv;
   {
-    MutexLock l(&mu_);
+    InstrumentedMutexLock l(&mu_, clock_, stats_);
     if (cfd->super_version() == nullptr) {
       return NewErrorIterator(Status::ShutdownInProgress("NewIterator on a closed database"));
     }

@@ -38,6 +38,7 @@
 #include "db/job_env.h"
 #include "db/log_writer.h"
 #include "db/memtable_inserter.h"
+#include "db/periodic_task.h"
 #include "db/snapshot_impl.h"
 #include "db/super_version.h"
 #include "db/table_cache.h"
@@ -357,6 +358,9 @@ class DBImpl final : public DB {
   SystemClock* const clock_;
   Statistics* stats_;  // borrowed from options_.statistics; may be null
   std::shared_ptr<Logger> info_log_;
+  // Writes the stats dump to the LOG every stats_dump_period_sec; started at
+  // the end of Open, stopped first thing in Close.
+  PeriodicTask stats_dump_task_;
   std::unique_ptr<FileLock> db_lock_;
   std::unique_ptr<Directory> db_dir_;
   FileOptions wal_file_options_;

@@ -16,6 +16,7 @@
 #include "db/level_iterator.h"
 #include "table/compression.h"
 #include "table/merging_iterator.h"
+#include "util/stop_watch.h"
 #include "util/sync_point.h"
 
 namespace strata {
@@ -652,6 +653,7 @@ void DBImpl::DeleteObsoleteFiles(int job_id) {
       }
       const std::string path = dbname_ + "/" + name;
       Status ds = fs_->DeleteFile(path);
+      if (ds.ok()) RecordTick(stats_, FILES_DELETED_IMMEDIATELY);
       Log(info_log_.get(), "deleted obsolete file %s: %s", name.c_str(), ds.ToString().c_str());
       if (type == FileType::kTableFile) {
         // A purge outside a job (open, Resume) gets a number of its own.

@@ -14,6 +14,7 @@
 
 #include "db/db_impl.h"
 #include "db/filename.h"
+#include "util/stop_watch.h"
 #include "util/sync_point.h"
 
 namespace strata {
@@ -56,6 +57,9 @@ void DBImpl::RecordBackgroundError(const Status& s, BgErrorReason reason) {
     if (shutting_down_.load(std::memory_order_acquire)) auto_recovery = false;
   }
   ++bg_errors_;
+  RecordTick(stats_, ERROR_HANDLER_BG_ERROR_COUNT);
+  if (bg.IsIOError() || bg.IsNoSpace()) RecordTick(stats_, ERROR_HANDLER_BG_IO_ERROR_COUNT);
+  if (bg.IsNoSpace()) RecordTick(stats_, ERROR_HANDLER_BG_RETRYABLE_IO_ERROR_COUNT);
   const bool unrecoverable = bg.IsCorruption();
   if (!bg_error_.ok() && (bg_error_unrecoverable_ || !unrecoverable)) {
     Log(InfoLogLevel::kError, info_log_.get(), "%s failed while in background error: %s", what,
@@ -75,6 +79,7 @@ void DBImpl::RecordBackgroundError(const Status& s, BgErrorReason reason) {
     if (recovery_thread_.joinable()) recovery_thread_.join();
     TEST_SYNC_POINT("DBImpl::RecordBackgroundError:StartAutoRecovery");
     auto_recovery_running_ = true;
+    RecordTick(stats_, ERROR_HANDLER_AUTORESUME_COUNT);
     recovery_thread_ = std::thread([this]() { AutoRecoveryLoop(); });
   }
 }
@@ -206,9 +211,12 @@ void DBImpl::AutoRecoveryLoop() {
     }
     if (shutting_down_.load(std::memory_order_acquire) || bg_error_.ok()) break;
     ++attempts;
+    RecordTick(stats_, ERROR_HANDLER_AUTORESUME_RETRY_TOTAL_COUNT);
     Status s = ResumeImpl();
     TEST_SYNC_POINT_CALLBACK("DBImpl::AutoRecoveryLoop:AfterAttempt", &s);
     if (s.ok()) {
+      RecordTick(stats_, ERROR_HANDLER_AUTORESUME_SUCCESS_COUNT);
+      RecordInHistogram(stats_, ERROR_HANDLER_AUTORESUME_RETRY_COUNT, attempts);
       Log(info_log_.get(), "automatic resume succeeded after %d attempt(s)", attempts);
       break;
     }
@@ -241,6 +249,7 @@ Status DBImpl::VerifyChecksum(const ReadOptions& /*options*/) {
       for (const FileMetaData* f : p.version->files(level)) {
         s = p.cfd->table_cache()->VerifyChecksum(TableFileMeta{f->number, f->file_size, level});
         if (!s.ok()) break;
+        RecordTick(stats_, VERIFY_CHECKSUM_READ_BYTES, f->file_size);
       }
     }
   }

@@ -456,6 +456,10 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
       ", %zu column famil%s",
       last, new_log, versions_->manifest_file_number(), cfs->NumberOfColumnFamilies(),
       cfs->NumberOfColumnFamilies() == 1 ? "y" : "ies");
+  if (options_.stats_dump_period_sec > 0) {
+    stats_dump_task_.Start(clock_, uint64_t{options_.stats_dump_period_sec} * 1000000,
+                           [this] { DumpStatsToLog(this, info_log_.get(), stats_); });
+  }
   return Status::OK();
 }
 

@@ -7,6 +7,9 @@
 #include "db/db_impl.h"
 #include "db/memtable_inserter.h"
 #include "db/write_batch_internal.h"
+#include "util/instrumented_mutex_lock.h"
+#include "util/perf_context_imp.h"
+#include "util/stop_watch.h"
 
 namespace strata {
 
@@ -211,7 +214,7 @@ Status DBImpl::WriteGroupToWAL(const WriteThread::WriteGroup& group, size_t tota
   Status s;
   if (total_count > 0) s = AppendGroupToWAL(group);
   if (s.ok() && group.need_sync) {
-    const uint64_t start = stats_ != nullptr ? clock_->NowMicros() : 0;
+    StopWatch sw(clock_, stats_, WAL_FILE_SYNC_MICROS);
     // Earlier WALs first: a synced write makes everything before it durable.
     for (auto& old : old_logs_) {
       if (s.ok()) s = old->Sync();
@@ -220,10 +223,7 @@ Status DBImpl::WriteGroupToWAL(const WriteThread::WriteGroup& group, size_t tota
     if (s.ok()) old_logs_.clear();
     if (s.ok()) s = log_->Sync();
     write_stats_.Add(DBWriteStats::kWalFileSynced, 1);
-    if (stats_ != nullptr) {
-      stats_->recordTick(WAL_FILE_SYNCED);
-      stats_->measureTime(WAL_FILE_SYNC_MICROS, clock_->NowMicros() - start);
-    }
+    RecordTick(stats_, WAL_FILE_SYNCED);
   }
   return s;
 }
@@ -253,7 +253,7 @@ Status DBImpl::AppendGroupToWAL(const WriteThread::WriteGroup& group) {
 
 Status DBImpl::AppendRecordToWAL(const Slice& record) {
   write_stats_.Add(DBWriteStats::kWalFileBytes, record.size());
-  if (stats_ != nullptr) stats_->recordTick(WAL_FILE_BYTES, record.size());
+  RecordTick(stats_, WAL_FILE_BYTES, record.size());
   return log_->AddRecord(record);
 }
 
@@ -265,18 +265,30 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
   // An empty batch is a no-op, unless it asks for a sync (SyncWAL).
   if (WriteBatchInternal::Count(batch) == 0 && !options.sync && !force) return Status::OK();
 
+  StopWatch write_sw(clock_, stats_, DB_WRITE);
+  PERF_TIMER_GUARD(write_pre_and_post_process_time);
   WriteThread::Writer w(batch, options.sync, options.disableWAL, options.no_slowdown);
-  const WriteThread::State state = write_thread_.JoinBatchGroup(&w);
+  WriteThread::State state;
+  {
+    PERF_TIMER_STOP(write_pre_and_post_process_time);
+    PERF_TIMER_GUARD(write_thread_wait_nanos);
+    state = write_thread_.JoinBatchGroup(&w);
+  }
+  PERF_TIMER_START(write_pre_and_post_process_time);
   if (state == WriteThread::State::kCompleted) {
-    if (stats_ != nullptr) stats_->recordTick(WRITE_DONE_BY_OTHER);
+    RecordTick(stats_, WRITE_DONE_BY_OTHER);
     return w.status;
   }
   if (state == WriteThread::State::kParallelMemTableWriter) {
     // The leader logged our batch and assigned w.sequence; insert it here,
     // concurrently with the rest of the group.
-    w.status = InsertBatchIntoMemTable(*batch, w.sequence, write_targets_, true);
+    {
+      PERF_TIMER_STOP(write_pre_and_post_process_time);
+      PERF_TIMER_GUARD(write_memtable_time);
+      w.status = InsertBatchIntoMemTable(*batch, w.sequence, write_targets_, true);
+    }
     write_thread_.CompleteParallelMemTableWriter(&w);
-    if (stats_ != nullptr) stats_->recordTick(WRITE_DONE_BY_OTHER);
+    RecordTick(stats_, WRITE_DONE_BY_OTHER);
     return w.status;
   }
 
@@ -306,7 +318,11 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
     group.last_sequence = next - 1;
 
     if (!group.disable_wal) {
+      PERF_TIMER_STOP(write_pre_and_post_process_time);
+      PERF_TIMER_GUARD(write_wal_time);
       s = WriteGroupToWAL(group, total_count);
+      PERF_TIMER_STOP(write_wal_time);
+      PERF_TIMER_START(write_pre_and_post_process_time);
       if (!s.ok()) {
         // The WAL may now end with a partial record: nothing more may be
         // appended after it, so every later write fails with this error
@@ -328,6 +344,8 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
         has_unpersisted_data_.store(true, std::memory_order_relaxed);
       }
       write_targets_.default_mem = default_cfd_->leader_mem();
+      PERF_TIMER_STOP(write_pre_and_post_process_time);
+      PERF_TIMER_GUARD(write_memtable_time);
       // Members insert their own batches in parallel only when the batches
       // are big enough to repay the extra wake-up of every member; for
       // one-key writes the leader inserting them all is cheaper.
@@ -342,6 +360,8 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
           m->status = InsertBatchIntoMemTable(*m->batch, m->sequence, write_targets_, concurrent);
         });
       }
+      PERF_TIMER_STOP(write_memtable_time);
+      PERF_TIMER_START(write_pre_and_post_process_time);
       // A batch the WAL holds but the memtable refused (its checks run
       // before logging, so only a bug or a failed allocation gets here)
       // would come back at recovery: stop writes until Resume flushes.
@@ -361,6 +381,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
         stats_->recordTick(BYTES_WRITTEN, group.total_bytes);
         stats_->recordTick(WRITE_DONE_BY_SELF);
         if (!group.disable_wal) stats_->recordTick(WRITE_WITH_WAL, group.size);
+        stats_->recordInHistogram(BYTES_PER_WRITE, group.total_bytes);
       }
     }
   }
@@ -532,6 +553,7 @@ Status DBImpl::MaybeStallWrite(const WriteThread::WriteGroup& group) {
   // A group is all no_slowdown writers or none (WriteThread keeps them
   // apart): such a group fails with Incomplete instead of waiting.
   const bool no_slowdown = group.leader->no_slowdown;
+  PERF_TIMER_GUARD(write_delay_time);
   uint64_t delay_micros = 0;
   bool stall_begun = false;  // queued no_slowdown writers were failed
   uint64_t start = 0;
@@ -550,7 +572,7 @@ Status DBImpl::MaybeStallWrite(const WriteThread::WriteGroup& group) {
   while (true) {
     bool begin_stall = false;
     {
-      MutexLock l(&mu_);
+      InstrumentedMutexLock l(&mu_, clock_, stats_);
       if (shutting_down_.load(std::memory_order_acquire)) {
         clear_memtable_stops();
         result = Status::ShutdownInProgress("write during close");
@@ -584,10 +606,8 @@ Status DBImpl::MaybeStallWrite(const WriteThread::WriteGroup& group) {
         if (start != 0) {
           const uint64_t waited = clock_->NowMicros() - start;
           write_stats_.Add(DBWriteStats::kWriteStallMicros, waited);
-          if (stats_ != nullptr) {
-            stats_->recordTick(STALL_MICROS, waited);
-            stats_->measureTime(WRITE_STALL, waited);
-          }
+          RecordTick(stats_, STALL_MICROS, waited);
+          if (TimersEnabled(stats_)) stats_->reportTimeToHistogram(WRITE_STALL, waited);
         }
         bool slowdown = false;
         for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
@@ -654,7 +674,8 @@ Status DBImpl::MaybeStallWrite(const WriteThread::WriteGroup& group) {
     if (!stall_begun) write_thread_.BeginWriteStall(group);
     stall_begun = true;
     clock_->SleepForMicroseconds(static_cast<int>(delay_micros));
-    if (stats_ != nullptr) stats_->recordTick(STALL_MICROS, delay_micros);
+    RecordTick(stats_, STALL_MICROS, delay_micros);
+    if (TimersEnabled(stats_)) stats_->reportTimeToHistogram(WRITE_STALL, delay_micros);
   }
   if (stall_begun) write_thread_.EndWriteStall();
   return result;

@@ -4,6 +4,8 @@
 
 #include "base/merge.h"
 #include "base/merge_context.h"
+#include "util/perf_context_imp.h"
+#include "util/stop_watch.h"
 
 namespace strata {
 
@@ -36,11 +38,13 @@ class DBIter final : public Iterator {
       upper_ = options.iterate_upper_bound->ToString();
       has_upper_ = true;
     }
+    Count(NO_ITERATOR_CREATED);
   }
 
   ~DBIter() override {
     iter_.reset();
     if (cleanup_) cleanup_();
+    Count(NO_ITERATOR_DELETED);
   }
 
   bool Valid() const override { return valid_; }
@@ -60,6 +64,7 @@ class DBIter final : public Iterator {
   }
 
   void SeekToFirst() override {
+    StopWatch sw(clock_, stats_, DB_SEEK);
     Count(NUMBER_DB_SEEK);
     direction_ = kForward;
     ClearSaved();
@@ -67,13 +72,16 @@ class DBIter final : public Iterator {
     if (has_lower_) {
       SeekInternal(lower_, sequence_);
     } else {
+      PERF_TIMER_GUARD(seek_internal_seek_time);
       iter_->SeekToFirst();
     }
     FindNextUserEntry(false);
     if (valid_) SetPrefixFrom(key());
+    CountFound(NUMBER_DB_SEEK_FOUND);
   }
 
   void Seek(const Slice& target) override {
+    StopWatch sw(clock_, stats_, DB_SEEK);
     Count(NUMBER_DB_SEEK);
     direction_ = kForward;
     ClearSaved();
@@ -84,9 +92,11 @@ class DBIter final : public Iterator {
       SeekInternal(target, sequence_);
     }
     FindNextUserEntry(false);
+    CountFound(NUMBER_DB_SEEK_FOUND);
   }
 
   void SeekToLast() override {
+    StopWatch sw(clock_, stats_, DB_SEEK);
     Count(NUMBER_DB_SEEK);
     direction_ = kReverse;
     ClearSaved();
@@ -98,28 +108,36 @@ class DBIter final : public Iterator {
       // from.)
       scratch_.clear();
       AppendInternalKey(&scratch_, upper_, kMaxSequenceNumber, kValueTypeForSeek);
+      PERF_TIMER_GUARD(seek_internal_seek_time);
       iter_->SeekForPrev(scratch_);
     } else {
+      PERF_TIMER_GUARD(seek_internal_seek_time);
       iter_->SeekToLast();
     }
     FindPrevUserEntry();
     if (valid_) SetPrefixFrom(key());
+    CountFound(NUMBER_DB_SEEK_FOUND);
   }
 
   void SeekForPrev(const Slice& target) override {
-    Count(NUMBER_DB_SEEK);
     if (has_upper_ && cmp_->Compare(target, upper_) >= 0) {
       SeekToLast();
       return;
     }
+    StopWatch sw(clock_, stats_, DB_SEEK);
+    Count(NUMBER_DB_SEEK);
     direction_ = kReverse;
     ClearSaved();
     SetPrefixFrom(target);
     // The last entry of target's versions: (target, seq 0, lowest type).
     scratch_.clear();
     AppendInternalKey(&scratch_, target, 0, kValueTypeForSeekForPrev);
-    iter_->SeekForPrev(scratch_);
+    {
+      PERF_TIMER_GUARD(seek_internal_seek_time);
+      iter_->SeekForPrev(scratch_);
+    }
     FindPrevUserEntry();
+    CountFound(NUMBER_DB_SEEK_FOUND);
   }
 
   void Next() override {
@@ -149,6 +167,7 @@ class DBIter final : public Iterator {
       iter_->Next();
     }
     FindNextUserEntry(true);
+    CountFound(NUMBER_DB_NEXT_FOUND);
   }
 
   void Prev() override {
@@ -174,6 +193,7 @@ class DBIter final : public Iterator {
       direction_ = kReverse;
     }
     FindPrevUserEntry();
+    CountFound(NUMBER_DB_PREV_FOUND);
   }
 
  private:
@@ -181,6 +201,17 @@ class DBIter final : public Iterator {
 
   void Count(uint32_t ticker) {
     if (stats_ != nullptr) stats_->recordTick(ticker);
+  }
+
+  // After a positioning call: the found ticker and the bytes handed out.
+  void CountFound(uint32_t ticker) {
+    if (!valid_) return;
+    const uint64_t bytes = key().size() + value().size();
+    if (stats_ != nullptr) {
+      stats_->recordTick(ticker);
+      stats_->recordTick(ITER_BYTES_READ, bytes);
+    }
+    PERF_COUNTER_ADD(iter_read_bytes, bytes);
   }
 
   void ClearSaved() {
@@ -237,6 +268,7 @@ class DBIter final : public Iterator {
     }
     merge_context_.Clear();
     // Operands from pinned sources (memtables) are used in place.
+    PERF_COUNTER_ADD(internal_merge_count, 1);
     merge_context_.PushOperand(iter_->value(), /*copy=*/!iter_->IsValuePinned());
     ParsedInternalKey ikey;
     for (iter_->Next(); iter_->Valid(); iter_->Next()) {
@@ -260,6 +292,7 @@ class DBIter final : public Iterator {
           return true;
         }
         case kTypeMerge:
+          PERF_COUNTER_ADD(internal_merge_count, 1);
           merge_context_.PushOperand(iter_->value(), /*copy=*/!iter_->IsValuePinned());
           break;
         default:
@@ -281,6 +314,7 @@ class DBIter final : public Iterator {
   }
 
   void SeekInternal(const Slice& user_key, SequenceNumber seq) {
+    PERF_TIMER_GUARD(seek_internal_seek_time);
     scratch_.clear();
     AppendInternalKey(&scratch_, user_key, seq, kValueTypeForSeek);
     iter_->Seek(scratch_);
@@ -300,17 +334,30 @@ class DBIter final : public Iterator {
   // Forward: moves to the first visible, live user key at or after the
   // input's position, skipping versions of saved_key_ when skipping.
   void FindNextUserEntry(bool skipping) {
+    PERF_TIMER_GUARD(find_next_user_entry_time);
     ParsedInternalKey ikey;
-    for (; iter_->Valid(); iter_->Next()) {
+    uint64_t skipped = 0;  // entries passed over (NUMBER_ITER_SKIP)
+    struct SkipCounter {
+      Statistics* stats;
+      const uint64_t& n;
+      ~SkipCounter() {
+        if (n != 0 && stats != nullptr) stats->recordTick(NUMBER_ITER_SKIP, n);
+      }
+    } skip_counter{stats_, skipped};
+    for (; iter_->Valid(); iter_->Next(), skipped++) {
       if (!Parse(&ikey)) return;
       if (ikey.sequence > sequence_) continue;  // written after our view
-      if (skipping && cmp_->Compare(ikey.user_key, saved_key_) <= 0) continue;
+      if (skipping && cmp_->Compare(ikey.user_key, saved_key_) <= 0) {
+        PERF_COUNTER_ADD(internal_key_skipped_count, 1);
+        continue;
+      }
       if (has_upper_ && cmp_->Compare(ikey.user_key, upper_) >= 0) break;
       if (OutsidePrefix(ikey.user_key)) break;
       switch (EffectiveType(ikey)) {
         case kTypeDeletion:
         case kTypeSingleDeletion:
           // Hide every older version of this key.
+          PERF_COUNTER_ADD(internal_delete_skipped_count, 1);
           saved_key_.assign(ikey.user_key.data(), ikey.user_key.size());
           skipping = true;
           break;
@@ -433,6 +480,8 @@ class DBIter final : public Iterator {
   std::unique_ptr<InternalIterator> iter_;
   const SequenceNumber sequence_;
   Statistics* const stats_;
+  // DB_SEEK timing (read only when the stats level keeps timers).
+  SystemClock* const clock_ = SystemClock::Default().get();
   std::function<void()> cleanup_;
   std::string lower_, upper_;
   bool has_lower_ = false, has_upper_ = false;

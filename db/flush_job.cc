@@ -120,7 +120,10 @@ Status FlushJob::Run(VersionEdit* edit, FileMetaData* meta_out) {
   }
   stats_.bytes_written = stats.bytes_written;
   if (!stats.table_properties.empty()) table_properties_ = stats.table_properties.back();
-  if (env_.stats != nullptr) env_.stats->recordTick(FLUSH_WRITE_BYTES, stats.bytes_written);
+  if (env_.stats != nullptr) {
+    env_.stats->recordTick(FLUSH_WRITE_BYTES, stats.bytes_written);
+    env_.stats->reportTimeToHistogram(FLUSH_TIME, env_.clock->NowMicros() - start);
+  }
   stats_.micros = env_.clock->NowMicros() - start;
   stats_.count = 1;
   stats_.num_output_files = outputs.size();

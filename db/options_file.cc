@@ -116,6 +116,7 @@ std::string OptionsFileContents(const std::vector<OptionsFileFamily>& families) 
   Line(&r, "log_file_time_to_roll", o.log_file_time_to_roll);
   Line(&r, "keep_log_file_num", o.keep_log_file_num);
   Line(&r, "db_log_dir", o.db_log_dir);
+  Line(&r, "stats_dump_period_sec", std::to_string(o.stats_dump_period_sec));
 
   for (const OptionsFileFamily& f : families) AppendFamily(&r, f.name, *f.options, *f.table);
   return r;

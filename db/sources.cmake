@@ -36,6 +36,7 @@ strata_layer(db
     db/db_impl_error.cc
     db/db_impl_properties.cc
     db/internal_stats.cc
+    db/periodic_task.cc
   DEPS env memtable table cache base util
 )
 # DBTestBase, the fixture of the engine-level tests (test-only).
@@ -47,6 +48,8 @@ strata_tests(db
   db/db_basic_test.cc
   db/db_readonly_test.cc
   db/db_open_safety_test.cc
+  db/db_statistics_test.cc
+  db/perf_context_test.cc
   db/column_family_test.cc
   db/db_concurrency_test.cc
   db/db_crash_test.cc

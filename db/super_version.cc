@@ -65,13 +65,17 @@ SuperVersion* LocalSuperVersionCache::Acquire() {
   return sv;  // nullptr when empty (never kSVInUse: one user per slot)
 }
 
-void LocalSuperVersionCache::Release(SuperVersion* sv) {
+bool LocalSuperVersionCache::Release(SuperVersion* sv) {
   SuperVersion* expected = kSVInUse;
   if (!ThreadSlot()->sv.compare_exchange_strong(expected, sv, std::memory_order_release,
                                                 std::memory_order_relaxed)) {
     // Scraped while in use: the slot no longer owns a reference.
-    if (sv != nullptr) sv->Unref();
+    if (sv != nullptr) {
+      sv->Unref();
+      return true;
+    }
   }
+  return false;
 }
 
 void LocalSuperVersionCache::ResetAll() {

@@ -74,9 +74,10 @@ class LocalSuperVersionCache {
   // A referenced SuperVersion from this thread's slot, or nullptr if the slot
   // is empty; in that case the caller gets one from the DB (ref'd) instead.
   // Either way the caller must hand it back with Release (nullptr allowed:
-  // leaves the slot empty).
+  // leaves the slot empty). Release returns true when the slot had been
+  // scraped and sv's reference was dropped instead of cached.
   SuperVersion* Acquire();
-  void Release(SuperVersion* sv);
+  bool Release(SuperVersion* sv);
   // Empties every slot, dropping the references they held.
   void ResetAll();
 

@@ -24,6 +24,8 @@
 #include "table/merging_iterator.h"
 #include "util/coding.h"
 #include "util/mutex.h"
+#include "util/perf_context_imp.h"
+#include "util/stop_watch.h"
 
 namespace strata {
 
@@ -156,6 +158,7 @@ Status TableCache::Rep::OpenTable(const TableFileMeta& meta,
   if (for_compaction) {
     // A one-pass sequential read: no filter, no block cache.
     tro.skip_filters = true;
+    tro.for_compaction = true;
     tro.table_options.block_cache = nullptr;
     tro.table_options.no_block_cache = true;
     tro.table_options.cache_index_and_filter_blocks = false;
@@ -175,8 +178,18 @@ Status TableCache::Rep::FindTable(const TableFileMeta& meta, Cache::Handle** han
   *handle = cache->Lookup(key);  // another thread may have opened it meanwhile
   if (*handle != nullptr) return Status::OK();
   std::unique_ptr<BlockBasedTable> table;
-  Status s = OpenTable(meta, &table);
-  if (!s.ok()) return s;  // errors are not cached: a later lookup retries
+  Statistics* stats = options.statistics.get();
+  Status s;
+  {
+    PERF_TIMER_GUARD(find_table_nanos);
+    StopWatch sw(options.env->GetSystemClock(), stats, TABLE_OPEN_IO_MICROS);
+    s = OpenTable(meta, &table);
+  }
+  RecordTick(stats, NO_FILE_OPENS);
+  if (!s.ok()) {
+    RecordTick(stats, NO_FILE_ERRORS);
+    return s;  // errors are not cached: a later lookup retries
+  }
   if (shared) {
     MutexLock ol(&opened_mu);
     opened.insert(meta.number);

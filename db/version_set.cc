@@ -15,6 +15,8 @@
 #include "env/info_log.h"
 #include "memtable/dynamic_bloom.h"
 #include "util/coding.h"
+#include "util/perf_context_imp.h"
+#include "util/stop_watch.h"
 
 namespace strata {
 
@@ -224,6 +226,10 @@ Status Version::Get(const ReadOptions& options, const Slice& internal_key,
     if (!s->ok()) return false;
     if (tombstones != nullptr) get_context->AddRangeTombstones(*tombstones);
     *s = tc->Get(options, f, level, internal_key, get_context);
+    if (s->ok() && get_context->state() == GetContext::kFound) {
+      RecordTick(cfd_->options().statistics.get(),
+                 level == 0 ? GET_HIT_L0 : (level == 1 ? GET_HIT_L1 : GET_HIT_L2_AND_UP));
+    }
     return s->ok() && !get_context->done();
   };
   Status s;
@@ -237,7 +243,8 @@ Status Version::Get(const ReadOptions& options, const Slice& internal_key,
         hashed = true;
       }
       if (!filter->MayContainHash(filter_hash)) {
-        if (Statistics* st = cfd_->options().statistics.get()) st->recordTick(BLOOM_FILTER_USEFUL);
+        RecordTick(cfd_->options().statistics.get(), BLOOM_FILTER_USEFUL);
+        PERF_COUNTER_ADD(bloom_sst_miss_count, 1);
         continue;
       }
     }
@@ -294,7 +301,8 @@ void Version::MultiGet(const ReadOptions& options, size_t n, const Slice* keys,
       if (!pending(i) || !L0FileMayHold(f, ExtractUserKey(keys[i]))) continue;
       const DynamicBloom* filter = f->KeyFilter();
       if (filter != nullptr && !filter->MayContain(ExtractUserKey(keys[i]))) {
-        if (Statistics* st = cfd_->options().statistics.get()) st->recordTick(BLOOM_FILTER_USEFUL);
+        RecordTick(cfd_->options().statistics.get(), BLOOM_FILTER_USEFUL);
+        PERF_COUNTER_ADD(bloom_sst_miss_count, 1);
         continue;
       }
       batch.push_back(i);
@@ -1020,7 +1028,11 @@ Status VersionSet::LogAndApplyImpl(ColumnFamilyData* cfd, VersionEdit* edit, Mut
   }
   log::Writer* log = new_manifest ? new_log.get() : current_log;
   if (s.ok()) s = log->AddRecord(record);
-  if (s.ok()) s = log->Sync();
+  if (s.ok()) {
+    StopWatch sw(options_.env->GetSystemClock(), options_.statistics.get(),
+                 MANIFEST_FILE_SYNC_MICROS);
+    s = log->Sync();
+  }
   // Once the rename of CURRENT has been tried, CURRENT may name the new
   // MANIFEST even though the call failed (the rename done, the directory
   // fsync not): that file must then stay.

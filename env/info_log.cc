@@ -7,6 +7,8 @@
 #include <cstring>
 #include <ctime>
 
+#include "util/perf_context_imp.h"
+
 namespace strata {
 
 namespace {
@@ -43,6 +45,7 @@ InfoLog::~InfoLog() { Close().PermitUncheckedError(); }
 
 void InfoLog::Logv(InfoLogLevel level, const char* format, va_list ap) {
   if (level < GetInfoLogLevel()) return;
+  IOSTATS_TIMER_GUARD(logger_nanos);
 
   struct timeval now;
   gettimeofday(&now, nullptr);

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "util/mutex.h"
+#include "util/perf_context_imp.h"
 
 namespace strata {
 
@@ -45,6 +46,8 @@ size_t PageSize() {
 // Writes all n bytes at the file position, retrying partial writes and EINTR.
 // Returns 0 or an errno value.
 int WriteFully(int fd, const char* data, size_t n) {
+  IOSTATS_TIMER_GUARD(write_nanos);
+  IOSTATS_ADD(bytes_written, n);
   while (n > 0) {
     const ssize_t w = write(fd, data, n);
     if (w < 0) {
@@ -63,6 +66,7 @@ class PosixSequentialFile final : public SequentialFile {
   ~PosixSequentialFile() override { close(fd_); }
 
   Status Read(size_t n, Slice* result, char* scratch) override {
+    IOSTATS_TIMER_GUARD(read_nanos);
     size_t got = 0;
     while (got < n) {
       const ssize_t r = read(fd_, scratch + got, n - got);
@@ -75,6 +79,7 @@ class PosixSequentialFile final : public SequentialFile {
       got += static_cast<size_t>(r);
     }
     *result = Slice(scratch, got);
+    IOSTATS_ADD(bytes_read, got);
     return Status::OK();
   }
 
@@ -96,6 +101,7 @@ class PosixRandomAccessFile final : public RandomAccessFile {
   ~PosixRandomAccessFile() override { close(fd_); }
 
   Status Read(uint64_t offset, size_t n, Slice* result, char* scratch) const override {
+    IOSTATS_TIMER_GUARD(read_nanos);
     size_t got = 0;
     while (got < n) {
       const ssize_t r = pread(fd_, scratch + got, n - got, static_cast<off_t>(offset + got));
@@ -108,6 +114,7 @@ class PosixRandomAccessFile final : public RandomAccessFile {
       got += static_cast<size_t>(r);
     }
     *result = Slice(scratch, got);
+    IOSTATS_ADD(bytes_read, got);
     return Status::OK();
   }
 
@@ -138,6 +145,7 @@ class PosixMmapReadableFile final : public RandomAccessFile {
       return Status::OK();
     }
     *result = Slice(base_ + offset, std::min<uint64_t>(n, length_ - offset));
+    IOSTATS_ADD(bytes_read, result->size());
     return Status::OK();
   }
 
@@ -203,6 +211,7 @@ class PosixWritableFile final : public WritableFile {
     if (use_fsync_) return Fsync();
     Status s = FlushBuffer();
     if (!s.ok()) return s;
+    IOSTATS_TIMER_GUARD(fsync_nanos);
     if (fdatasync(fd_) < 0) return PosixError("While fdatasync", fname_, errno);
     return Status::OK();
   }
@@ -210,6 +219,7 @@ class PosixWritableFile final : public WritableFile {
   Status Fsync() override {
     Status s = FlushBuffer();
     if (!s.ok()) return s;
+    IOSTATS_TIMER_GUARD(fsync_nanos);
     if (fsync(fd_) < 0) return PosixError("While fsync", fname_, errno);
     return Status::OK();
   }
@@ -232,6 +242,7 @@ class PosixWritableFile final : public WritableFile {
 
   Status Allocate(uint64_t offset, uint64_t len) override {
     if (fd_ < 0) return PosixError("While allocating space in file", fname_, EBADF);
+    IOSTATS_TIMER_GUARD(allocate_nanos);
     if (fallocate(fd_, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(offset), static_cast<off_t>(len)) <
         0) {
       if (errno == EOPNOTSUPP || errno == ENOSYS) return Status::OK();  // advisory
@@ -257,6 +268,7 @@ class PosixWritableFile final : public WritableFile {
   Status Preallocate(uint64_t end) {
     const uint64_t block = prealloc_block_;
     const uint64_t target = (end + block - 1) / block * block;
+    IOSTATS_TIMER_GUARD(allocate_nanos);
     if (fallocate(fd_, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(preallocated_),
                   static_cast<off_t>(target - preallocated_)) < 0) {
       if (errno == EOPNOTSUPP || errno == ENOSYS) {
@@ -300,6 +312,8 @@ class PosixMmapWritableFile final : public WritableFile {
     const char* src = data.data();
     size_t n = data.size();
     if (n > 0 && fd_ < 0) return PosixError("While appending to file", fname_, EBADF);
+    IOSTATS_TIMER_GUARD(write_nanos);
+    IOSTATS_ADD(bytes_written, n);
     while (n > 0) {
       if (dst_ == limit_) {
         Status s = MapNextChunk();
@@ -323,11 +337,13 @@ class PosixMmapWritableFile final : public WritableFile {
   // is needed on Linux.
   Status Sync() override {
     if (use_fsync_) return Fsync();
+    IOSTATS_TIMER_GUARD(fsync_nanos);
     if (fd_ >= 0 && fdatasync(fd_) < 0) return PosixError("While fdatasync", fname_, errno);
     return Status::OK();
   }
 
   Status Fsync() override {
+    IOSTATS_TIMER_GUARD(fsync_nanos);
     if (fd_ >= 0 && fsync(fd_) < 0) return PosixError("While fsync", fname_, errno);
     return Status::OK();
   }
@@ -449,6 +465,7 @@ int SetFileLock(int fd, short type) {
 }
 
 int OpenRetryingEintr(const char* path, int flags, mode_t mode = 0644) {
+  IOSTATS_TIMER_GUARD(open_nanos);
   int fd;
   do {
     fd = open(path, flags | O_CLOEXEC, mode);

@@ -30,13 +30,23 @@ class MemTableIterator final : public InternalIterator {
   void SeekToFirst() override { iter_.SeekToFirst(); }
   void SeekToLast() override { iter_.SeekToLast(); }
   void Seek(const Slice& target) override {
+    PERF_TIMER_GUARD(seek_on_memtable_time);
+    PERF_COUNTER_ADD(seek_on_memtable_count, 1);
     iter_.SeekDecoded(MemTableKeyComparator::DecodeInternalKey(target));
   }
   void SeekForPrev(const Slice& target) override {
+    PERF_TIMER_GUARD(seek_on_memtable_time);
+    PERF_COUNTER_ADD(seek_on_memtable_count, 1);
     iter_.SeekForPrevDecoded(MemTableKeyComparator::DecodeInternalKey(target));
   }
-  void Next() override { iter_.Next(); }
-  void Prev() override { iter_.Prev(); }
+  void Next() override {
+    PERF_COUNTER_ADD(next_on_memtable_count, 1);
+    iter_.Next();
+  }
+  void Prev() override {
+    PERF_COUNTER_ADD(prev_on_memtable_count, 1);
+    iter_.Prev();
+  }
   Slice key() const override {
     const char* end;
     return MemTableKeyComparator::EntryInternalKey(iter_.key(), &end);
@@ -211,7 +221,13 @@ bool MemTable::Get(const LookupKey& key, GetContext* ctx) {
     std::shared_ptr<const FragmentedRangeTombstoneList> tombstones = GetRangeTombstones();
     if (tombstones != nullptr) ctx->AddRangeTombstones(*tombstones);
   }
-  if (bloom_ != nullptr && !BloomMayContain(key.user_key())) return false;
+  if (bloom_ != nullptr) {
+    if (!BloomMayContain(key.user_key())) {
+      PERF_COUNTER_ADD(bloom_memtable_miss_count, 1);
+      return false;
+    }
+    PERF_COUNTER_ADD(bloom_memtable_hit_count, 1);
+  }
   const PointIndex* index = ready_index_.load(std::memory_order_acquire);
   if (index == nullptr && point_index_allowed_ &&
       !index_build_started_.load(std::memory_order_relaxed) &&

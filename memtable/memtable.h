@@ -53,6 +53,7 @@
 #include "strata/status.h"
 #include "util/arena.h"
 #include "util/coding.h"
+#include "util/perf_context_imp.h"
 
 namespace strata {
 
@@ -174,6 +175,7 @@ class MemTableKeyComparator {
   }
 
   int CompareUserKeys(const char* a, size_t an, const char* b, size_t bn) const {
+    PERF_COUNTER_ADD(user_key_comparison_count, 1);
     if (bytewise_) return BytewiseCompare(a, an, b, bn);
     return user_->Compare(Slice(a, an), Slice(b, bn));
   }

@@ -12,6 +12,7 @@
 #include "table/full_filter_block.h"
 #include "table/meta_blocks.h"
 #include "util/coding.h"
+#include "util/stop_watch.h"
 
 namespace strata {
 
@@ -234,10 +235,23 @@ void BlockBasedTableBuilder::WriteBlock(const Slice& raw, bool may_compress,
   Rep* r = rep_;
   Slice contents = raw;
   unsigned char type = kNoCompression;
-  if (may_compress && r->compression != kNoCompression &&
-      CompressBlock(r->compression, raw, &r->compressed_buf)) {
-    contents = Slice(r->compressed_buf);
-    type = r->compression;
+  Statistics* stats = r->options.statistics;
+  if (may_compress && r->compression != kNoCompression) {
+    const bool timed = DetailedTimersEnabled(stats);
+    SystemClock* clock = timed ? SystemClock::Default().get() : nullptr;
+    const uint64_t start = timed ? clock->NowNanos() : 0;
+    const bool compressed = CompressBlock(r->compression, raw, &r->compressed_buf);
+    if (timed) stats->reportTimeToHistogram(COMPRESSION_TIMES_NANOS, clock->NowNanos() - start);
+    if (compressed) {
+      contents = Slice(r->compressed_buf);
+      type = r->compression;
+      RecordTick(stats, NUMBER_BLOCK_COMPRESSED);
+      RecordInHistogram(stats, BYTES_COMPRESSED, raw.size());
+    } else {
+      RecordTick(stats, NUMBER_BLOCK_NOT_COMPRESSED);
+    }
+  } else if (may_compress) {
+    RecordTick(stats, NUMBER_BLOCK_NOT_COMPRESSED);
   }
   if (stored_size != nullptr) *stored_size = contents.size();
   WriteRawBlock(contents, type, encoded_handle);
@@ -248,6 +262,7 @@ void BlockBasedTableBuilder::WriteRawBlock(const Slice& contents, unsigned char 
   Rep* r = rep_;
   if (!r->status.ok()) return;
   const BlockHandle handle(r->offset, contents.size());
+  StopWatch sw(SystemClock::Default().get(), r->options.statistics, WRITE_RAW_BLOCK_MICROS);
   r->status = r->file->Append(contents);
   if (r->status.ok()) {
     char trailer[kBlockTrailerSize];

@@ -31,6 +31,7 @@
 #include "strata/options.h"
 #include "strata/slice.h"
 #include "strata/slice_transform.h"
+#include "strata/statistics.h"
 #include "strata/status.h"
 #include "strata/table.h"
 #include "strata/table_properties.h"
@@ -62,6 +63,8 @@ struct TableBuilderOptions {
   // Written verbatim among the properties (e.g. SstFileWriter's
   // "rocksdb.external_sst_file.version").
   std::map<std::string, std::string> extra_properties;
+  // Counts compressed blocks and times block writes; may be null. Borrowed.
+  Statistics* statistics = nullptr;
 };
 
 class BlockBasedTableBuilder {

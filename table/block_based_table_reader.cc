@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cassert>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 #include "base/dbformat.h"
@@ -13,6 +14,8 @@
 #include "table/full_filter_block.h"
 #include "table/meta_blocks.h"
 #include "util/coding.h"
+#include "util/perf_context_imp.h"
+#include "util/stop_watch.h"
 
 namespace strata {
 
@@ -34,8 +37,29 @@ void DeleteCachedFilter(const Slice& /*key*/, void* value) {
   delete static_cast<FullFilterBlockReader*>(value);
 }
 
-inline void RecordTick(Statistics* stats, uint32_t ticker, uint64_t n = 1) {
-  if (stats != nullptr) stats->recordTick(ticker, n);
+// What a cached block holds, for the per-kind block cache tickers.
+enum class BlockKind : uint8_t { kData, kIndex, kFilter };
+
+struct BlockKindTickers {
+  Tickers miss, hit, add, bytes_insert;
+};
+constexpr BlockKindTickers kBlockKindTickers[] = {
+    {BLOCK_CACHE_DATA_MISS, BLOCK_CACHE_DATA_HIT, BLOCK_CACHE_DATA_ADD,
+     BLOCK_CACHE_DATA_BYTES_INSERT},
+    {BLOCK_CACHE_INDEX_MISS, BLOCK_CACHE_INDEX_HIT, BLOCK_CACHE_INDEX_ADD,
+     BLOCK_CACHE_INDEX_BYTES_INSERT},
+    {BLOCK_CACHE_FILTER_MISS, BLOCK_CACHE_FILTER_HIT, BLOCK_CACHE_FILTER_ADD,
+     BLOCK_CACHE_FILTER_BYTES_INSERT},
+};
+
+// Counts a block put into the block cache (charge bytes).
+void RecordCacheAdd(Statistics* stats, BlockKind kind, size_t charge) {
+  if (stats == nullptr) return;
+  const BlockKindTickers& t = kBlockKindTickers[static_cast<int>(kind)];
+  stats->recordTick(BLOCK_CACHE_ADD, 1);
+  stats->recordTick(t.add, 1);
+  stats->recordTick(t.bytes_insert, charge);
+  stats->recordTick(BLOCK_CACHE_BYTES_WRITE, charge);
 }
 
 // A reference to a block that is either owned, borrowed from the reader, or
@@ -148,7 +172,8 @@ struct BlockBasedTable::Rep {
         icmp(opts.user_comparator),
         file(std::move(f)),
         file_size(size),
-        statistics(opts.statistics) {
+        statistics(opts.statistics),
+        clock(SystemClock::Default().get()) {
     if (!table_options.no_block_cache) block_cache = table_options.block_cache.get();
   }
 
@@ -159,6 +184,8 @@ struct BlockBasedTable::Rep {
   std::unique_ptr<RandomAccessFile> file;
   const uint64_t file_size;
   Statistics* statistics;
+  // For SST_READ_MICROS and the decompression timers (the process clock).
+  SystemClock* const clock;
 
   Footer footer;
   std::shared_ptr<TableProperties> props;
@@ -252,8 +279,11 @@ struct BlockBasedTable::Rep {
 
   // The uncompressed block at handle, through the block cache when there is
   // one (fill_cache decides whether a miss is inserted).
+  // read_hist: the histogram a block read (not a cache hit) is timed into,
+  // or HISTOGRAM_ENUM_MAX for none.
   Status RetrieveBlock(const ReadOptions& ro, const BlockHandle& handle, Cache::Priority pri,
-                       CachableRef<Block>* out, ReadaheadBuffer* readahead) const;
+                       CachableRef<Block>* out, ReadaheadBuffer* readahead,
+                       uint32_t read_hist = HISTOGRAM_ENUM_MAX) const;
 
   Status GetIndexBlock(const ReadOptions& ro, CachableRef<Block>* out) const;
 
@@ -261,15 +291,25 @@ struct BlockBasedTable::Rep {
   // miss). On a hit *out holds it; *key is the cache key either way
   // (pointing into key_buf).
   template <typename T>
-  bool LookupCached(uint64_t offset, char* key_buf, Slice* key, CachableRef<T>* out) const {
+  bool LookupCached(uint64_t offset, BlockKind kind, char* key_buf, Slice* key,
+                    CachableRef<T>* out) const {
     *key = Slice(key_buf, CacheKey(offset, key_buf));
     Cache::Handle* h = block_cache->Lookup(*key);
+    const BlockKindTickers& t = kBlockKindTickers[static_cast<int>(kind)];
     if (h == nullptr) {
       RecordTick(statistics, BLOCK_CACHE_MISS);
+      RecordTick(statistics, t.miss);
       return false;
     }
     RecordTick(statistics, BLOCK_CACHE_HIT);
+    RecordTick(statistics, t.hit);
+    PERF_COUNTER_ADD(block_cache_hit_count, 1);
+    if (kind == BlockKind::kIndex) PERF_COUNTER_ADD(block_cache_index_hit_count, 1);
+    if (kind == BlockKind::kFilter) PERF_COUNTER_ADD(block_cache_filter_hit_count, 1);
     out->SetCached(block_cache, h);
+    if constexpr (std::is_same_v<T, Block>) {
+      RecordTick(statistics, BLOCK_CACHE_BYTES_READ, out->get()->size() + sizeof(Block));
+    }
     return true;
   }
 
@@ -346,22 +386,28 @@ Status BlockBasedTable::Rep::ReadBlock(const BlockHandle& handle, bool verify, b
       if (filled) from_buffer = readahead->TryRead(offset, n, &raw);
     }
   }
+  PERF_TIMER_GUARD(block_read_time);
   if (!from_buffer) {
     scratch.Allocate(n);
+    StopWatch sw(clock, statistics, SST_READ_MICROS);
     Status s = file->Read(offset, n, &raw, scratch.data());
     if (!s.ok()) return s;
   }
-  RecordTick(statistics, BLOCK_READ_BYTES, n);
+  PERF_COUNTER_ADD(block_read_count, 1);
+  PERF_COUNTER_ADD(block_read_byte, n);
   if (raw.size() != n) {
     return Status::Corruption(options.file_name + ": truncated block read at offset " +
                               std::to_string(offset) + " (wanted " + std::to_string(n) +
                               " bytes, got " + std::to_string(raw.size()) + ")");
   }
   if (verify) {
+    PERF_TIMER_GUARD(block_checksum_time);
+    RecordTick(statistics, BLOCK_CHECKSUM_COMPUTE_COUNT);
     Status s = VerifyBlockChecksum(footer.checksum_type(), raw.data(), static_cast<size_t>(size),
                                    Context(offset));
     if (!s.ok()) return s;
   }
+  PERF_TIMER_STOP(block_read_time);
   const auto type = static_cast<CompressionType>(static_cast<unsigned char>(raw[size]));
   if (type == kNoCompression || !uncompress) {
     if (!from_buffer && raw.data() == scratch.data()) {
@@ -373,10 +419,21 @@ Status BlockBasedTable::Rep::ReadBlock(const BlockHandle& handle, bool verify, b
     }
     return Status::OK();
   }
-  Status s = UncompressBlock(type, Slice(raw.data(), static_cast<size_t>(size)), contents);
+  Status s;
+  {
+    PERF_TIMER_GUARD(block_decompress_time);
+    const bool timed = DetailedTimersEnabled(statistics);
+    const uint64_t start = timed ? clock->NowNanos() : 0;
+    s = UncompressBlock(type, Slice(raw.data(), static_cast<size_t>(size)), contents);
+    if (timed) {
+      statistics->reportTimeToHistogram(DECOMPRESSION_TIMES_NANOS, clock->NowNanos() - start);
+    }
+  }
   if (!s.ok()) {
     return Status::Corruption(Context(offset) + ": " + s.ToString());
   }
+  RecordTick(statistics, NUMBER_BLOCK_DECOMPRESSED);
+  RecordInHistogram(statistics, BYTES_DECOMPRESSED, contents->size());
   return Status::OK();
 }
 
@@ -400,6 +457,8 @@ bool BlockBasedTable::Rep::RetrieveMappedBlock(const ReadOptions& ro, const Bloc
   if (ro.verify_checksums) {
     const bool trackable = n >= 64;
     if (!trackable || !IsVerified(offset)) {
+      PERF_TIMER_GUARD(block_checksum_time);
+      RecordTick(statistics, BLOCK_CHECKSUM_COMPUTE_COUNT);
       *s = VerifyBlockChecksum(footer.checksum_type(), raw.data(), static_cast<size_t>(size),
                                Context(offset));
       if (!s->ok()) return true;
@@ -412,7 +471,8 @@ bool BlockBasedTable::Rep::RetrieveMappedBlock(const ReadOptions& ro, const Bloc
     *s = Status::Corruption(Context(offset) + ": bad block contents");
     return true;
   }
-  RecordTick(statistics, BLOCK_READ_BYTES, n);
+  PERF_COUNTER_ADD(block_read_count, 1);
+  PERF_COUNTER_ADD(block_read_byte, n);
   out->SetOwned(block);
   *s = Status::OK();
   return true;
@@ -420,18 +480,26 @@ bool BlockBasedTable::Rep::RetrieveMappedBlock(const ReadOptions& ro, const Bloc
 
 Status BlockBasedTable::Rep::RetrieveBlock(const ReadOptions& ro, const BlockHandle& handle,
                                            Cache::Priority pri, CachableRef<Block>* out,
-                                           ReadaheadBuffer* readahead) const {
+                                           ReadaheadBuffer* readahead, uint32_t read_hist) const {
   if (mmap_file) {
     Status s;
     if (RetrieveMappedBlock(ro, handle, out, &s)) return s;
   }
+  const BlockKind kind =
+      handle.offset() == footer.index_handle().offset() ? BlockKind::kIndex : BlockKind::kData;
   char key_buf[sizeof(cache_prefix) + kMaxVarint64Length];
   Slice key;
-  if (block_cache != nullptr && LookupCached(handle.offset(), key_buf, &key, out)) {
+  if (block_cache != nullptr && LookupCached(handle.offset(), kind, key_buf, &key, out)) {
     return Status::OK();
   }
+  if (kind == BlockKind::kIndex) PERF_COUNTER_ADD(index_block_read_count, 1);
   BlockBuffer contents;
-  Status s = ReadBlock(handle, ro.verify_checksums, true, &contents, readahead);
+  Status s;
+  {
+    if (options.for_compaction) read_hist = READ_BLOCK_COMPACTION_MICROS;
+    StopWatch sw(clock, read_hist < HISTOGRAM_ENUM_MAX ? statistics : nullptr, read_hist);
+    s = ReadBlock(handle, ro.verify_checksums, true, &contents, readahead);
+  }
   if (!s.ok()) return s;
   auto* block = new Block(std::move(contents));
   if (!block->ok()) {
@@ -443,7 +511,7 @@ Status BlockBasedTable::Rep::RetrieveBlock(const ReadOptions& ro, const BlockHan
     const size_t charge = block->size() + sizeof(Block);
     s = block_cache->Insert(key, block, charge, &DeleteCachedBlock, &h, pri);
     if (s.ok()) {
-      RecordTick(statistics, BLOCK_CACHE_ADD);
+      RecordCacheAdd(statistics, kind, charge);
       out->SetCached(block_cache, h);
       return Status::OK();
     }
@@ -489,7 +557,10 @@ Status BlockBasedTable::Rep::GetFilter(const ReadOptions& ro,
   if (block_cache == nullptr) return Status::OK();
   char key_buf[sizeof(cache_prefix) + kMaxVarint64Length];
   Slice key;
-  if (LookupCached(filter_handle.offset(), key_buf, &key, out)) return Status::OK();
+  if (LookupCached(filter_handle.offset(), BlockKind::kFilter, key_buf, &key, out)) {
+    return Status::OK();
+  }
+  PERF_COUNTER_ADD(filter_block_read_count, 1);
   std::string contents;
   Status s = ReadBlock(filter_handle, ro.verify_checksums, false, &contents, nullptr);
   if (!s.ok()) return s;
@@ -501,7 +572,7 @@ Status BlockBasedTable::Rep::GetFilter(const ReadOptions& ro,
   Cache::Handle* h = nullptr;
   s = block_cache->Insert(key, reader, charge, &DeleteCachedFilter, &h, pri);
   if (!s.ok()) return Status::OK();  // no room: lookups go on without the filter
-  RecordTick(statistics, BLOCK_CACHE_ADD);
+  RecordCacheAdd(statistics, BlockKind::kFilter, charge);
   out->SetCached(block_cache, h);
   return Status::OK();
 }
@@ -754,17 +825,23 @@ bool FilterRulesOut(const RepT* r, const FullFilterBlockReader& filter, const Sl
   if (r->filter_use == RepT::FilterUse::kWholeKey) {
     if (!filter.KeyMayMatch(user_key)) {
       RecordTick(r->statistics, BLOOM_FILTER_USEFUL);
+      PERF_COUNTER_ADD(bloom_sst_miss_count, 1);
       return true;
     }
     RecordTick(r->statistics, BLOOM_FILTER_FULL_POSITIVE);
+    PERF_COUNTER_ADD(bloom_sst_hit_count, 1);
     return false;
   }
   if (!r->prefix_extractor->InDomain(user_key)) return false;
   // The file holds prefixes only: a missing prefix rules the key out.
   RecordTick(r->statistics, BLOOM_FILTER_PREFIX_CHECKED);
-  if (filter.PrefixMayMatch(r->prefix_extractor->Transform(user_key))) return false;
+  if (filter.PrefixMayMatch(r->prefix_extractor->Transform(user_key))) {
+    PERF_COUNTER_ADD(bloom_sst_hit_count, 1);
+    return false;
+  }
   RecordTick(r->statistics, BLOOM_FILTER_PREFIX_USEFUL);
   RecordTick(r->statistics, BLOOM_FILTER_USEFUL);
+  PERF_COUNTER_ADD(bloom_sst_miss_count, 1);
   return true;
 }
 
@@ -774,11 +851,15 @@ Status BlockBasedTable::Get(const ReadOptions& read_options, const Slice& key,
                             GetContext* get_context, bool skip_filters) {
   Rep* r = rep_;
   const Slice user_key = ExtractUserKey(key);
+  bool filter_passed = false;  // a whole-key filter said "may be present"
   if (!skip_filters && r->filter_use != Rep::FilterUse::kNone) {
     CachableRef<FullFilterBlockReader> filter;
     Status s = r->GetFilter(read_options, &filter);
     if (!s.ok()) return s;
-    if (!filter.empty() && FilterRulesOut(r, *filter.get(), user_key)) return Status::OK();
+    if (!filter.empty()) {
+      if (FilterRulesOut(r, *filter.get(), user_key)) return Status::OK();
+      filter_passed = r->filter_use == Rep::FilterUse::kWholeKey;
+    }
   }
 
   CachableRef<Block> index;
@@ -791,7 +872,8 @@ Status BlockBasedTable::Get(const ReadOptions& read_options, const Slice& key,
   BlockIter data_iter;
   for (; index_iter.Valid(); index_iter.Next()) {
     CachableRef<Block> data;
-    s = r->RetrieveBlock(read_options, index_iter.handle(), Cache::Priority::kLow, &data, nullptr);
+    s = r->RetrieveBlock(read_options, index_iter.handle(), Cache::Priority::kLow, &data, nullptr,
+                         READ_BLOCK_GET_MICROS);
     if (!s.ok()) return s;
     data->InitIterator(&r->icmp, &data_iter);
     if (!data_iter.SeekForGet(key, r->user_cmp)) break;  // hash index: absent
@@ -816,6 +898,9 @@ Status BlockBasedTable::Get(const ReadOptions& read_options, const Slice& key,
   if (!index_iter.status().ok()) {
     return Status::Corruption(r->Context(r->footer.index_handle().offset()) +
                               ": index: " + index_iter.status().ToString());
+  }
+  if (filter_passed && get_context->state() != GetContext::kNotFound) {
+    RecordTick(r->statistics, BLOOM_FILTER_FULL_TRUE_POSITIVE);
   }
   return Status::OK();
 }
@@ -882,7 +967,8 @@ void BlockBasedTable::MultiGet(const ReadOptions& read_options, size_t n, const 
         if (handle.offset() != data_offset) {
           data.Reset();
           data_offset = ~uint64_t{0};
-          s = r->RetrieveBlock(read_options, handle, Cache::Priority::kLow, &data, nullptr);
+          s = r->RetrieveBlock(read_options, handle, Cache::Priority::kLow, &data, nullptr,
+                               READ_BLOCK_GET_MICROS);
           if (!s.ok()) {
             statuses[i] = s;
             break;

@@ -59,6 +59,9 @@ struct TableReaderOptions {
   int level = -1;
   // Do not read or use the filter block.
   bool skip_filters = false;
+  // The reader serves a compaction: block reads are timed into
+  // READ_BLOCK_COMPACTION_MICROS (point lookups' into READ_BLOCK_GET_MICROS).
+  bool for_compaction = false;
   // The column family's prefix extractor (ColumnFamilyOptions::
   // prefix_extractor), or null. Borrowed; must outlive the reader.
   const SliceTransform* prefix_extractor = nullptr;

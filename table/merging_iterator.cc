@@ -29,6 +29,8 @@
 #include <cstring>
 #include <utility>
 
+#include "util/perf_context_imp.h"
+
 namespace strata {
 
 namespace {
@@ -103,12 +105,22 @@ class MergingIterator final : public InternalIterator {
   }
 
   void Seek(const Slice& target) override {
-    for (auto& c : children_) c->Seek(target);
+    {
+      PERF_TIMER_GUARD(seek_child_seek_time);
+      for (auto& c : children_) c->Seek(target);
+    }
+    PERF_COUNTER_ADD(seek_child_seek_count, children_.size());
+    PERF_TIMER_GUARD(seek_min_heap_time);
     BuildHeap(kForward);
   }
 
   void SeekForPrev(const Slice& target) override {
-    for (auto& c : children_) c->SeekForPrev(target);
+    {
+      PERF_TIMER_GUARD(seek_child_seek_time);
+      for (auto& c : children_) c->SeekForPrev(target);
+    }
+    PERF_COUNTER_ADD(seek_child_seek_count, children_.size());
+    PERF_TIMER_GUARD(seek_min_heap_time);
     BuildHeap(kReverse);
   }
 

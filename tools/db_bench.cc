@@ -89,6 +89,8 @@
 #include "strata/iterator.h"
 #include "strata/merge_operator.h"
 #include "strata/options.h"
+#include "strata/perf_context.h"
+#include "strata/perf_level.h"
 #include "strata/slice.h"
 #include "strata/slice_transform.h"
 #include "strata/statistics.h"
@@ -178,6 +180,10 @@ class StrataEngine {
                    "reads through the page cache\n");
     }
     if (flags.statistics) options_.statistics = strata::CreateDBStatistics();
+    if (flags.perf_level < strata::kDisable || flags.perf_level > strata::kEnableTime) {
+      strata::bench::Fail("--perf_level=%d is out of range (1 kDisable ... 5 kEnableTime)",
+                          flags.perf_level);
+    }
     if (!flags.merge_operator.empty()) {
       options_.merge_operator = strata::MergeOperators::CreateFromStringId(flags.merge_operator);
       if (options_.merge_operator == nullptr) {
@@ -329,6 +335,15 @@ class StrataEngine {
   }
   std::string StatisticsString() {
     return options_.statistics ? options_.statistics->ToString() : "";
+  }
+  // The calling benchmark thread's PerfLevel (--perf_level) and, after its
+  // run, its PerfContext ("" at kDisable).
+  void SetThreadPerfLevel(int level) {
+    strata::SetPerfLevel(static_cast<strata::PerfLevel>(level));
+  }
+  std::string ThreadPerfContextString() {
+    if (strata::GetPerfLevel() <= strata::kDisable) return "";
+    return strata::get_perf_context()->ToString();
   }
 
   bool CompactAll(std::string* error) {

@@ -55,6 +55,9 @@ BenchFlags::BenchFlags() {
   Add("statistics", &statistics,
       "Collect database statistics; print them and the write amplification "
       "at the end");
+  Add("perf_level", &perf_level,
+      "PerfLevel of the benchmark threads (1 disable, 2 counts, 3 and 4 timers "
+      "except the DB mutex, 5 everything); > 1 prints each run's PerfContext");
   Add("batch_size", &batch_size, "Writes per write batch");
   Add("multiread_stride", &multiread_stride,
       "multireadrandom (and readrandom with --batch_size > 1): the keys of one "
@@ -717,6 +720,7 @@ void BenchmarkBase::PrintHeader(const char* compression_name) const {
   std::printf("Read rate: %" PRIu64 " ops/second\n", flags_.benchmark_read_rate_limit);
   std::printf("Compression: %s\n", compression_name);
   std::printf("Memtablerep: SkipListFactory\n");
+  std::printf("Perf Level: %d\n", flags_.perf_level);
 #if defined(__GNUC__) && !defined(__OPTIMIZE__)
   std::printf(
       "WARNING: Optimization is disabled: benchmarks unnecessarily "

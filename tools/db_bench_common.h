@@ -34,7 +34,10 @@
 //       "Write amplification: %.3f (flush+compaction bytes written: %lu,
 //        user bytes written: %lu)"
 //     where user bytes are the key+value bytes the workloads wrote since
-//     the database was last created.
+//     the database was last created. With --perf_level > 1 (Strata only)
+//     each benchmark runs its threads at that PerfLevel and the report
+//     line's message gets " PERF_CONTEXT:" and, on the next line, the first
+//     thread's PerfContext ("name = value, ..."), as RocksDB's db_bench.
 //
 // The workloads themselves are written once, in the Benchmark<Engine>
 // template below; each driver supplies an Engine adapter over its store's
@@ -104,6 +107,7 @@ struct BenchFlags {
   bool progress_reports = true;
   int64_t stats_interval = 0;
   bool statistics = false;
+  int32_t perf_level = 1;  // PerfLevel: 1 kDisable ... 5 kEnableTime
   int64_t batch_size = 1;
   int64_t multiread_stride = 0;    // > 0: a MultiGet reads keys this far apart
   bool multiread_batched = false;  // accepted; Strata has one MultiGet
@@ -703,7 +707,12 @@ int Benchmark<Engine>::Run() {
     }
     if (method != nullptr) {
       std::printf("DB path: [%s]\n", flags_.db.c_str());
-      RunBenchmark(num_threads, name, [this, method](ThreadState* t) { (this->*method)(t); });
+      RunBenchmark(num_threads, name, [this, method](ThreadState* t) {
+        engine_->SetThreadPerfLevel(flags_.perf_level);
+        (this->*method)(t);
+        const std::string perf = engine_->ThreadPerfContextString();
+        if (!perf.empty()) t->stats.AddMessage("PERF_CONTEXT:\n" + perf);
+      });
     }
   }
   if (flags_.statistics) {

@@ -470,6 +470,8 @@ class BasicMapEngine {
     return true;
   }
   std::string StatisticsString() { return "map.tickers COUNT : 1"; }
+  void SetThreadPerfLevel(int /*level*/) {}
+  std::string ThreadPerfContextString() { return ""; }
   bool CompactAll(std::string*) {
     ++compactions_;
     return true;

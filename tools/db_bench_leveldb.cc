@@ -102,6 +102,11 @@ class LevelDBEngine {
           "switch)";
       return false;
     }
+    if (flags.perf_level != 1) {
+      *error = "--perf_level=" + std::to_string(flags.perf_level) +
+               " is not supported by LevelDB (it has no PerfContext)";
+      return false;
+    }
     if (flags.compression_type != "none" && flags.compression_type != "snappy") {
       *error = "--compression_type=" + flags.compression_type +
                " is not supported by LevelDB (none or snappy)";
@@ -182,6 +187,8 @@ class LevelDBEngine {
 
   bool GetProperty(const char* name, std::string* value) { return db_->GetProperty(name, value); }
   std::string StatisticsString() { return ""; }
+  void SetThreadPerfLevel(int /*level*/) {}
+  std::string ThreadPerfContextString() { return ""; }
 
   bool CompactAll(std::string* /*error*/) {
     db_->CompactRange(nullptr, nullptr);

@@ -12,6 +12,8 @@ strata_layer(util
     util/histogram.cc
     util/slice.cc
     util/statistics.cc
+    util/perf_context.cc
+    util/iostats_context.cc
     util/status.cc
     util/thread_pool.cc
     util/merge_operator.cc

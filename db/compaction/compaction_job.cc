@@ -72,6 +72,7 @@ Status CompactionJob::Run() {
   }
 
   BuildTablesOptions o = NewBuildTablesOptions(env_, cfd);
+  o.sync_histogram = COMPACTION_OUTFILE_SYNC_MICROS;
   const InternalKeyComparator& icmp = cfd->icmp();
   TableCache* table_cache = cfd->table_cache();
   o.output_level = out;
@@ -226,6 +227,9 @@ Status CompactionJob::Run() {
   if (env_.stats != nullptr) {
     env_.stats->recordTick(COMPACT_READ_BYTES, bytes_read);
     env_.stats->recordTick(COMPACT_WRITE_BYTES, total.bytes_written);
+    env_.stats->reportTimeToHistogram(COMPACTION_TIME, micros);
+    env_.stats->recordInHistogram(NUM_FILES_IN_SINGLE_COMPACTION, c->num_input_files());
+    env_.stats->recordInHistogram(NUM_SUBCOMPACTIONS_SCHEDULED, parts);
   }
   for (int which = 0; which < 2; ++which) {
     // A compaction within one level (bottommost rewrite) reads only the output level.

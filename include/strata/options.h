@@ -132,6 +132,10 @@ struct STRATA_EXPORT DBOptions {
   // an explicit DB::Resume clears the error then).
   int max_bgerror_resume_count = 2147483647;
   uint64_t bgerror_resume_retry_interval = 1000000;
+  // Every this many seconds a background thread writes
+  // "------- DUMPING STATS -------", the "rocksdb.stats" property and (when
+  // statistics is set) Statistics::ToString() to the info LOG. 0 disables.
+  unsigned int stats_dump_period_sec = 600;
 };
 
 struct STRATA_EXPORT ColumnFamilyOptions {
