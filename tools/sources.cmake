@@ -93,11 +93,30 @@ if(STRATA_BUILD_TESTS)
   strata_slow_tests(crashtest_short)
 endif()
 
-# strata: the command-line tool for a database directory (repair, verify,
-# list_column_families, count); public API only.
-add_executable(strata_tool tools/strata_tool.cc)
+# strata: RocksDB ldb's commands on a database directory (tools/ldb/, see
+# docs/tools/ldb.md). The commands are a library so tests can reach the
+# parsing helpers; tools/ may use internal headers.
+add_library(strata_ldb OBJECT
+  tools/ldb/ldb_args.cc
+  tools/ldb/ldb_open.cc
+  tools/ldb/ldb_command.cc
+  tools/ldb/ldb_manifest.cc
+  tools/ldb/ldb_file_dump.cc
+  tools/ldb/ldb_data_commands.cc
+  tools/ldb/ldb_admin_commands.cc
+  tools/ldb/ldb_file_commands.cc
+  tools/ldb/ldb_tool.cc)
+target_include_directories(strata_ldb PUBLIC ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR})
+target_compile_definitions(strata_ldb PRIVATE STRATA_VERSION_STRING="${PROJECT_VERSION}")
+add_executable(strata_tool tools/strata_tool.cc $<TARGET_OBJECTS:strata_ldb>)
 set_target_properties(strata_tool PROPERTIES OUTPUT_NAME strata)
+target_include_directories(strata_tool PRIVATE ${CMAKE_SOURCE_DIR})
 target_link_libraries(strata_tool PRIVATE strata Threads::Threads)
+if(TARGET strata_merge_operators)
+  target_link_libraries(strata_tool PRIVATE strata_merge_operators)
+endif()
+include(GNUInstallDirs)
+install(TARGETS strata_tool sst_dump db_bench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 if(STRATA_BUILD_TESTS)
   # Makes a DB with db_bench, verifies, repairs it without CURRENT/MANIFEST,
