@@ -43,8 +43,11 @@ std::vector<Status> DB::MultiGet(const ReadOptions& options,
   return statuses;
 }
 
-DBImpl::DBImpl(const Options& options, const std::string& dbname)
+DBImpl::DBImpl(const Options& options, const std::string& dbname, OpenMode mode,
+               bool error_if_wal_file_exists)
     : dbname_(dbname),
+      mode_(mode),
+      error_if_wal_file_exists_(error_if_wal_file_exists),
       options_(options),
       env_(options.env),
       fs_(options.env->GetFileSystem()),
@@ -546,6 +549,7 @@ bool DBImpl::GetProperty(ColumnFamilyHandle* cf, const Slice& property, std::str
 
 Status DBImpl::CreateColumnFamily(const ColumnFamilyOptions& options, const std::string& name,
                                   ColumnFamilyHandle** handle) {
+  if (read_only()) return ReadOnlyError();
   if (handle == nullptr) return Status::InvalidArgument("CreateColumnFamily: handle is null");
   *handle = nullptr;
   return CreateColumnFamilyImpl(options, name, handle);
@@ -589,6 +593,7 @@ Status DBImpl::CreateColumnFamilyImpl(const ColumnFamilyOptions& given, const st
 }
 
 Status DBImpl::DropColumnFamily(ColumnFamilyHandle* handle) {
+  if (read_only()) return ReadOnlyError();
   if (handle == nullptr) return Status::InvalidArgument("DropColumnFamily: handle is null");
   ColumnFamilyData* cfd = FamilyOf(handle);
   if (cfd->id() == 0) {

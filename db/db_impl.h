@@ -51,7 +51,12 @@ class VersionEdit;
 
 class DBImpl final : public DB {
  public:
-  DBImpl(const Options& options, const std::string& dbname);
+  // How the instance was opened. kReadOnly (DB::OpenForReadOnly) writes
+  // nothing to the directory; see db.h.
+  enum class OpenMode { kReadWrite, kReadOnly };
+
+  DBImpl(const Options& options, const std::string& dbname, OpenMode mode = OpenMode::kReadWrite,
+         bool error_if_wal_file_exists = false);
   ~DBImpl() override;
 
   // Opens or creates the database (called once by DB::Open) with the
@@ -116,6 +121,13 @@ class DBImpl final : public DB {
   Status VerifyChecksum(const ReadOptions& options) override;
   Status Resume() override;
 
+  bool read_only() const { return mode_ != OpenMode::kReadWrite; }
+  // What every write, flush, compaction and family change of a read-only
+  // instance answers (RocksDB's wording).
+  static Status ReadOnlyError() {
+    return Status::NotSupported("Not supported operation in read only mode.");
+  }
+
   // Checks options before anything is touched on disk.
   static Status ValidateOptions(const Options& options);
 
@@ -171,6 +183,9 @@ class DBImpl final : public DB {
   Status SanitizeFamilies(const std::vector<ColumnFamilyDescriptor>& families,
                           std::map<std::string, ColumnFamilyOptions>* by_name);
   Status PrepareDirectory();
+  // PrepareDirectory of a read-only open: touches nothing (exists: CURRENT
+  // is there).
+  Status PrepareReadOnly(bool exists);
   Status Recover(const std::map<std::string, ColumnFamilyOptions>& by_name, bool descriptors_given,
                  std::vector<std::string>* not_found, uint64_t* new_log, SequenceNumber* last)
       REQUIRES(mu_);
@@ -269,6 +284,8 @@ class DBImpl final : public DB {
 
   // ---- immutable after Open ----
   const std::string dbname_;
+  const OpenMode mode_;
+  const bool error_if_wal_file_exists_;  // read-only opens only
   Options options_;
   Env* const env_;
   FileSystem* const fs_;

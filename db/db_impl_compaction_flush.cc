@@ -35,6 +35,7 @@ void DBImpl::InstallNewSuperVersion(ColumnFamilyData* cfd) {
 
 void DBImpl::MaybeScheduleFlushOrCompaction() {
   mu_.AssertHeld();
+  if (read_only()) return;
   if (shutting_down_.load(std::memory_order_acquire) || !bg_error_.ok()) return;
   const ColumnFamilySet* families = versions_->column_families();
   if (!flush_scheduled_) {
@@ -243,6 +244,7 @@ Status DBImpl::BackgroundFlush(bool* flushed) {
 }
 
 Status DBImpl::Flush(const FlushOptions& options, ColumnFamilyHandle* cf) {
+  if (read_only()) return ReadOnlyError();
   ColumnFamilyData* cfd = FamilyOf(cf);
   uint64_t target;
   {
@@ -310,6 +312,7 @@ JobEnv DBImpl::MakeJobEnv() {
 
 Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHandle* cf,
                             const Slice* begin, const Slice* end) {
+  if (read_only()) return ReadOnlyError();
   ColumnFamilyData* cfd = FamilyOf(cf);
   // Memtable data in the range is compacted too: flush it first.
   Status s = Flush(FlushOptions(), cf);

@@ -57,6 +57,7 @@ void DBImpl::RecordBackgroundError(const Status& s, BgErrorReason reason) {
 }
 
 Status DBImpl::Resume() {
+  if (read_only()) return ReadOnlyError();
   MutexLock l(&mu_);
   if (closed_) return Status::ShutdownInProgress("Resume on a closed database");
   return ResumeImpl();
@@ -221,7 +222,7 @@ Status DBImpl::VerifyChecksum(const ReadOptions& /*options*/) {
   // The WALs still needed, record by record. As the exclusive write leader:
   // no append is half done while they are read (a torn tail would be a
   // false alarm), at the cost of holding writes for the read.
-  return RunExclusive([this]() -> Status {
+  auto verify_wals = [this]() -> Status {
     uint64_t min_log;
     {
       MutexLock l(&mu_);
@@ -244,7 +245,10 @@ Status DBImpl::VerifyChecksum(const ReadOptions& /*options*/) {
       if (!ws.ok()) return ws;
     }
     return Status::OK();
-  });
+  };
+  // A read-only instance appends nothing (another process may, but that is
+  // the same race as reading a live primary's WAL: a torn tail is no damage).
+  return read_only() ? verify_wals() : RunExclusive(verify_wals);
 }
 
 }  // namespace strata

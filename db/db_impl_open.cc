@@ -115,6 +115,7 @@ Status DBImpl::PrepareDirectory() {
     return Status::IOError(dbname_, "exists but is not a directory");
   }
   const bool exists = fs_->FileExists(CurrentFileName(dbname_)).ok();
+  if (read_only()) return PrepareReadOnly(exists);
   if (!exists && !options_.create_if_missing) {
     return Status::InvalidArgument(dbname_, "does not exist (create_if_missing is false)");
   }
@@ -167,6 +168,27 @@ Status DBImpl::PrepareDirectory() {
   return Status::OK();
 }
 
+Status DBImpl::PrepareReadOnly(bool exists) {
+  if (!exists) {
+    return Status::InvalidArgument(CurrentFileName(dbname_),
+                                   "does not exist (a read-only open creates nothing)");
+  }
+  // No LOCK, no LOG (unless the caller gave one), no directory created.
+  info_log_ = options_.info_log;
+  Status s = fs_->NewDirectory(dbname_, &db_dir_);
+  if (!s.ok()) return s;
+  LogOptions();
+  versions_ =
+      std::make_unique<VersionSet>(dbname_, options_, fs_, db_dir_.get(), info_log_.get(), &mu_);
+  db_session_id_ = NewUuid().substr(0, 20);
+  // One low-priority thread builds the level-0 key filters; nothing flushes
+  // or compacts.
+  if (env_->GetBackgroundThreads(Env::Priority::kLow) < 1) {
+    env_->SetBackgroundThreads(1, Env::Priority::kLow);
+  }
+  return Status::OK();
+}
+
 Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name,
                        bool descriptors_given, std::vector<std::string>* not_found,
                        uint64_t* new_log_out, SequenceNumber* last_out) {
@@ -174,13 +196,16 @@ Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name
   Status s;
   // Another process may have created the database before we took the lock.
   const bool exists = fs_->FileExists(CurrentFileName(dbname_)).ok();
+  if (!exists && read_only()) {
+    return Status::InvalidArgument(CurrentFileName(dbname_), "does not exist");
+  }
   if (!exists) {
     Log(info_log_.get(), "Creating a new database at %s", dbname_.c_str());
     s = versions_->CreateNew();
     if (!s.ok()) return s;
   }
 
-  s = versions_->Recover(by_name, not_found);
+  s = versions_->Recover(by_name, /*allow_unopened=*/read_only(), not_found);
   if (!s.ok()) {
     if (!descriptors_given && s.IsInvalidArgument() &&
         s.ToString().find("Column families not opened") != std::string::npos) {
@@ -190,7 +215,7 @@ Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name
     }
     return s;
   }
-  if (!not_found->empty() && !options_.create_missing_column_families) {
+  if (!not_found->empty() && (read_only() || !options_.create_missing_column_families)) {
     std::string list;
     for (const std::string& n : *not_found) list += (list.empty() ? "" : ", ") + n;
     return Status::InvalidArgument("Column family not found: " + list);
@@ -249,6 +274,17 @@ Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name
   last_allocated_sequence_ = last;
   last_sequence_.store(last, std::memory_order_release);
   versions_->MarkFileNumberUsed(state.next_file_number - 1);
+  if (read_only()) {
+    // The replayed writes stay in the memtables; nothing is written.
+    versions_->SetLastSequence(last);
+    for (ColumnFamilyData* cfd : cfs->live()) {
+      cfd->mem_log_number() = state.oldest_wal_with_data != 0
+                                  ? std::max(state.oldest_wal_with_data, cfd->log_number())
+                                  : cfd->log_number();
+      InstallNewSuperVersion(cfd);
+    }
+    return Status::OK();
+  }
 
   // This session's WAL. Recovered data goes to level-0 tables (unless
   // avoid_flush_during_recovery), so older WALs become obsolete.
@@ -317,7 +353,7 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
   }
   // Like RocksDB (fail_if_options_file_error=false): a failure here is
   // logged, not fatal.
-  if (not_found.empty()) RewriteOptionsFile();
+  if (not_found.empty() && !read_only()) RewriteOptionsFile();
 
   MutexLock l(&mu_);
   if (handles != nullptr) {
@@ -327,8 +363,10 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
       handles->push_back(new ColumnFamilyHandleImpl(cfd));
     }
   }
-  DeleteObsoleteFiles();
-  MaybeScheduleFlushOrCompaction();
+  if (!read_only()) {
+    DeleteObsoleteFiles();
+    MaybeScheduleFlushOrCompaction();
+  }
   ScheduleLevelZeroKeyFilters();
   Log(info_log_.get(),
       "DB opened: last sequence %" PRIu64 ", WAL %06" PRIu64 ".log, MANIFEST-%06" PRIu64
@@ -387,6 +425,11 @@ Status DBImpl::ReplayWALs(RecoveryState* state) {
     }
   }
   std::sort(state->wal_numbers.begin(), state->wal_numbers.end());
+  if (read_only() && error_if_wal_file_exists_ && !state->wal_numbers.empty()) {
+    return Status::Corruption(
+        "the DB was opened read-only with error_if_wal_file_exists, but a WAL file exists",
+        LogFileName(dbname_, state->wal_numbers.front()));
+  }
   for (uint64_t number : state->wal_numbers) {
     state->next_file_number = std::max(state->next_file_number, number + 1);
     const std::string fname = LogFileName(dbname_, number);
@@ -398,7 +441,9 @@ Status DBImpl::ReplayWALs(RecoveryState* state) {
     const bool sized = fs_->GetFileSize(fname, &size).ok();
     if (dropped || (!has_data && sized && size == 0)) {
       // A WAL holding no bytes (a session that wrote nothing), or one whose
-      // history point-in-time recovery cut off, is garbage.
+      // history point-in-time recovery cut off, is garbage (left in place
+      // by a read-only open).
+      if (read_only()) continue;
       s = fs_->DeleteFile(fname);
       if (!s.ok()) return s;
       continue;
@@ -513,6 +558,8 @@ Status DBImpl::ApplyWalBatch(WalReplay* r, const WriteBatch& batch, uint64_t rec
   Status s = InsertBatchIntoMemTable(batch, seq, targets, /*concurrent=*/false);
   if (!s.ok()) return s;
   for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+    // A read-only open keeps everything in memory.
+    if (read_only()) break;
     if (cfd->mem()->ApproximateMemoryUsage() <= cfd->options().write_buffer_size) continue;
     // A full memtable during replay goes to a level-0 table at once.
     versions_->SetLastSequence(std::max(versions_->LastSequence(), seq + count));
@@ -618,6 +665,13 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
     // Cut the damage off so later opens see a clean log that ends where the
     // kept history ends (RocksDB instead flushes and deletes the WAL).
     state->wal_stopped = true;
+    if (read_only()) {
+      Log(InfoLogLevel::kWarn, info_log_.get(),
+          "point-in-time recovery stopped in %s at %" PRIu64 " bytes (read-only: left as is)",
+          fname.c_str(), r.good_end);
+      if (r.good_end == 0) *dropped = true;
+      return Status::OK();
+    }
     s = fs_->Truncate(fname, r.good_end);
     if (!s.ok()) return s;
     Log(InfoLogLevel::kWarn, info_log_.get(),
@@ -742,6 +796,46 @@ Status DB::Open(const DBOptions& options, const std::string& path,
   Status s = DBImpl::ValidateOptions(merged);
   if (!s.ok()) return s;
   auto impl = std::make_unique<DBImpl>(merged, path);
+  s = impl->Open(column_families, handles, /*descriptors_given=*/true);
+  if (!s.ok()) {
+    for (ColumnFamilyHandle* h : *handles)
+      impl->DestroyColumnFamilyHandle(h).PermitUncheckedError();
+    handles->clear();
+    return s;
+  }
+  *db = std::move(impl);
+  return Status::OK();
+}
+
+Status DB::OpenForReadOnly(const Options& options, const std::string& path, std::unique_ptr<DB>* db,
+                           bool error_if_wal_file_exists) {
+  db->reset();
+  Status s = DBImpl::ValidateOptions(options);
+  if (!s.ok()) return s;
+  auto impl = std::make_unique<DBImpl>(options, path, DBImpl::OpenMode::kReadOnly,
+                                       error_if_wal_file_exists);
+  s = impl->Open({ColumnFamilyDescriptor(kDefaultColumnFamilyName, options)}, nullptr,
+                 /*descriptors_given=*/false);
+  if (!s.ok()) return s;
+  *db = std::move(impl);
+  return Status::OK();
+}
+
+Status DB::OpenForReadOnly(const DBOptions& options, const std::string& path,
+                           const std::vector<ColumnFamilyDescriptor>& column_families,
+                           std::vector<ColumnFamilyHandle*>* handles, std::unique_ptr<DB>* db,
+                           bool error_if_wal_file_exists) {
+  handles->clear();
+  db->reset();
+  ColumnFamilyOptions default_options;
+  for (const ColumnFamilyDescriptor& d : column_families) {
+    if (d.name == kDefaultColumnFamilyName) default_options = d.options;
+  }
+  const Options merged(options, default_options);
+  Status s = DBImpl::ValidateOptions(merged);
+  if (!s.ok()) return s;
+  auto impl =
+      std::make_unique<DBImpl>(merged, path, DBImpl::OpenMode::kReadOnly, error_if_wal_file_exists);
   s = impl->Open(column_families, handles, /*descriptors_given=*/true);
   if (!s.ok()) {
     for (ColumnFamilyHandle* h : *handles)

@@ -213,6 +213,7 @@ Status DBImpl::AppendRecordToWAL(const Slice& record) {
 }
 
 Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool force) {
+  if (read_only()) return ReadOnlyError();
   if (options.sync && options.disableWAL) {
     return Status::InvalidArgument("sync writes need the WAL (disableWAL is set)");
   }

@@ -680,7 +680,7 @@ struct VersionSet::RecoveredManifest {
 };
 
 Status VersionSet::Recover(const std::map<std::string, ColumnFamilyOptions>& families,
-                           std::vector<std::string>* not_found) {
+                           bool allow_unopened, std::vector<std::string>* not_found) {
   db_mu_->AssertHeld();
   not_found->clear();
   RecoveredManifest m;
@@ -690,7 +690,7 @@ Status VersionSet::Recover(const std::map<std::string, ColumnFamilyOptions>& fam
   for (const auto& [id, fam] : m.families) {
     if (fam.cfd == nullptr) not_opened += (not_opened.empty() ? "" : ", ") + fam.name;
   }
-  if (!not_opened.empty()) {
+  if (!not_opened.empty() && !allow_unopened) {
     return Status::InvalidArgument("Column families not opened: " + not_opened);
   }
   for (const auto& [name, options] : families) {
@@ -809,6 +809,7 @@ Status VersionSet::InstallRecovered(RecoveredManifest* m) {
     for (auto& [cfd, v] : built) delete v;
   };
   for (auto& [id, fam] : m->families) {
+    if (fam.cfd == nullptr) continue;  // a family the caller did not open
     auto* v = new Version(this, fam.cfd.get(), next_version_number_++);
     built.emplace_back(fam.cfd.get(), v);
     Status s = fam.builder->SaveTo(v);
@@ -833,6 +834,7 @@ Status VersionSet::InstallRecovered(RecoveredManifest* m) {
   // Everything checked: the families go live.
   size_t i = 0;
   for (auto& [id, fam] : m->families) {
+    if (fam.cfd == nullptr) continue;
     ColumnFamilyData* cfd = fam.cfd.release();
     Version* v = built[i++].second;
     v->ComputeCompactionScores(cfd->options());

@@ -179,12 +179,11 @@ class VersionSet {
   // Reads CURRENT and the MANIFEST it names, building every family's
   // current Version. families: the options of each family the caller
   // opens, by name ("default" included). A live family of the MANIFEST
-  // not among them gives InvalidArgument "Column families not opened: a, b";
-  // names of families not in the MANIFEST go to *not_found. Checks each
-  // family's comparator name (InvalidArgument on mismatch) and the
-  // consistency of the file sets; Corruption names the MANIFEST and the
-  // record offset.
-  Status Recover(const std::map<std::string, ColumnFamilyOptions>& families,
+  // not among them gives InvalidArgument "Column families not opened: a, b"
+  // unless allow_unopened (read-only opens), when it is left out; names of families not in the
+  // MANIFEST go to *not_found. Checks each family's comparator name (InvalidArgument on mismatch)
+  // and the consistency of the file sets; Corruption names the MANIFEST and the record offset.
+  Status Recover(const std::map<std::string, ColumnFamilyOptions>& families, bool allow_unopened,
                  std::vector<std::string>* not_found);
 
   // Writes a first MANIFEST (number 1) and CURRENT for a new database.

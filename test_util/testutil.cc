@@ -28,6 +28,22 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ec);
 }
 
+std::map<std::string, std::string> DirectoryContents(const std::string& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    const std::string rel = std::filesystem::relative(entry.path(), dir).string();
+    if (entry.is_directory()) {
+      out[rel + "/"] = "";
+      continue;
+    }
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    out[rel] = bytes.str();
+  }
+  return out;
+}
+
 uint64_t RandomSeed() {
   uint64_t seed;
   const char* env = getenv("STRATA_TEST_SEED");

@@ -8,6 +8,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <random>
 #include <string>
@@ -63,6 +64,11 @@ class TempDir {
  private:
   std::string path_;
 };
+
+// Every file under dir (recursively), by path relative to dir, with its
+// bytes: two calls compare equal when nothing in the directory was
+// created, deleted, renamed or changed in between.
+std::map<std::string, std::string> DirectoryContents(const std::string& dir);
 
 // The seed for a randomized test: $STRATA_TEST_SEED if set, else derived from
 // the clock. Printed (via a gtest RecordProperty and stdout) so a failure can

@@ -58,6 +58,24 @@ class STRATA_EXPORT DB {
   static Status ListColumnFamilies(const DBOptions& options, const std::string& path,
                                    std::vector<std::string>* names);
 
+  // Opens the database at path for reading only. Nothing in the directory
+  // is created, written, renamed or deleted -- not the LOG (options.info_log
+  // is used if set, else nothing is logged), the LOCK, the MANIFEST or the
+  // OPTIONS file -- so a process may hold the DB open read-write meanwhile;
+  // this instance then sees the state of the moment it opened. The WALs are
+  // replayed into memtables in memory, never flushed. Every write, Flush,
+  // CompactRange, SyncWAL, Resume and column-family change answers
+  // NotSupported. The families listed may be a subset of the DB's (the
+  // default family must be among them); a listed family the DB lacks is an
+  // InvalidArgument. error_if_wal_file_exists: fail with Corruption when a
+  // WAL that recovery would read is present.
+  static Status OpenForReadOnly(const Options& options, const std::string& path,
+                                std::unique_ptr<DB>* db, bool error_if_wal_file_exists = false);
+  static Status OpenForReadOnly(const DBOptions& options, const std::string& path,
+                                const std::vector<ColumnFamilyDescriptor>& column_families,
+                                std::vector<ColumnFamilyHandle*>* handles, std::unique_ptr<DB>* db,
+                                bool error_if_wal_file_exists = false);
+
   DB() = default;
   virtual ~DB();
   DB(const DB&) = delete;
