@@ -27,7 +27,6 @@ struct OpenedDb {
 
   std::unique_ptr<DB> db;
   std::vector<ColumnFamilyHandle*> handles;
-  std::string scratch;  // interim read-only copy, removed at destruction
 };
 
 // Opens the DB at path with the named families (each with options' family
