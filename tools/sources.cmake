@@ -105,6 +105,9 @@ add_library(strata_ldb OBJECT
   tools/ldb/ldb_data_commands.cc
   tools/ldb/ldb_admin_commands.cc
   tools/ldb/ldb_file_commands.cc
+  tools/ldb/ldb_histogram.cc
+  tools/ldb/ldb_table_view.cc
+  tools/ldb/ldb_internal_commands.cc
   tools/ldb/ldb_tool.cc)
 target_include_directories(strata_ldb PUBLIC ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR})
 target_compile_definitions(strata_ldb PRIVATE STRATA_VERSION_STRING="${PROJECT_VERSION}")

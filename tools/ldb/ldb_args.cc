@@ -127,6 +127,8 @@ Status HexToString(const std::string& hex, std::string* out) {
   return Status::OK();
 }
 
+std::string UpToNul(const std::string& s) { return s.substr(0, s.find('\0')); }
+
 std::string PrintKeyValue(const Slice& key, const Slice& value, bool key_hex, bool value_hex) {
   std::string r = key_hex ? StringToHex(key) : key.ToString();
   r.append(kKeyValueDelim);

@@ -51,6 +51,10 @@ std::string StringToHex(const Slice& s);
 // (either case); InvalidArgument quoting the input otherwise.
 Status HexToString(const std::string& hex, std::string* out);
 
+// s up to its first NUL byte: what ldb's printf("%s") of the same bytes
+// shows, which the output of get, scan, dump and idump keeps.
+std::string UpToNul(const std::string& s);
+
 // The " ==> " separator of dump/load lines.
 inline constexpr const char* kKeyValueDelim = " ==> ";
 

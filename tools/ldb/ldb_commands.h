@@ -35,6 +35,9 @@ void AddAdminCommands(std::vector<CommandInfo>* table);
 // list_file_range_deletes
 void AddFileCommands(std::vector<CommandInfo>* table);
 
+// idump list_file_range_deletes approxsize
+void AddInternalCommands(std::vector<CommandInfo>* table);
+
 // ldb's " [--from] [--to] " help fragment.
 inline std::string HelpRangeArgs() { return " [--from] [--to] "; }
 

@@ -14,7 +14,7 @@
 #include "strata/write_batch.h"
 #include "tools/ldb/ldb_commands.h"
 #include "tools/ldb/ldb_file_dump.h"
-#include "util/histogram.h"
+#include "tools/ldb/ldb_histogram.h"
 
 namespace strata::ldb {
 namespace {
@@ -67,7 +67,7 @@ class GetCommand : public LdbCommand {
     std::string value;
     Status s = db_->Get(ReadOptions(), CfHandle(), key_, &value);
     if (s.ok()) {
-      std::printf("%s\n", (value_hex_ ? StringToHex(value) : value).c_str());
+      std::printf("%s\n", UpToNul(value_hex_ ? StringToHex(value) : value).c_str());
     } else {
       state_.Fail("Get failed: " + s.ToString());
     }
@@ -184,16 +184,13 @@ class ScanCommand : public LdbCommand {
     }
     int scanned = 0;
     for (; it->Valid() && (!has_to_ || it->key().ToString() < to_); it->Next()) {
-      const std::string key = key_hex_ ? StringToHex(it->key()) : it->key().ToString();
+      const std::string key = UpToNul(key_hex_ ? StringToHex(it->key()) : it->key().ToString());
       if (no_value_) {
-        std::fwrite(key.data(), 1, key.size(), stdout);
-        std::fputc('\n', stdout);
+        std::printf("%s\n", key.c_str());
       } else {
-        const std::string value = value_hex_ ? StringToHex(it->value()) : it->value().ToString();
-        std::fwrite(key.data(), 1, key.size(), stdout);
-        std::fputs(" : ", stdout);
-        std::fwrite(value.data(), 1, value.size(), stdout);
-        std::fputc('\n', stdout);
+        const std::string value =
+            UpToNul(value_hex_ ? StringToHex(it->value()) : it->value().ToString());
+        std::printf("%s : %s\n", key.c_str(), value.c_str());
       }
       ++scanned;
       if (max_keys_ >= 0 && scanned >= max_keys_) break;
@@ -320,9 +317,9 @@ class QueryCommand : public LdbCommand {
         std::string value;
         s = db_->Get(ReadOptions(), CfHandle(), key, &value);
         if (s.ok()) {
-          std::printf("%s\n", PrintKeyValue(key, value, key_hex_, value_hex_).c_str());
+          std::printf("%s\n", UpToNul(PrintKeyValue(key, value, key_hex_, value_hex_)).c_str());
         } else if (s.IsNotFound()) {
-          s = Status::OK();
+          // As in ldb, a miss ends the session (and fails it, with no message).
           std::printf("Not found %s\n", t[1].c_str());
         } else {
           error = "get " + key + " error: " + s.ToString();
@@ -415,7 +412,7 @@ class DumpCommand : public LdbCommand {
     std::string group;     // the current count_delim group
     uint64_t group_n = 0;  // its keys
     uint64_t group_bytes = 0;
-    Histogram sizes;
+    SizeHistogram sizes;
     for (; it->Valid(); it->Next()) {
       if (has_to_ && it->key().ToString() >= to_) break;
       if (max_keys == 0) break;
@@ -443,9 +440,9 @@ class DumpCommand : public LdbCommand {
       }
       if (count_only_) sizes.Add(it->value().size());
       if (!count_only_ && !count_delim_) {
-        const std::string line = PrintKeyValue(it->key(), it->value(), key_hex_, value_hex_);
-        std::fwrite(line.data(), 1, line.size(), stdout);
-        std::fputc('\n', stdout);
+        const std::string line =
+            UpToNul(PrintKeyValue(it->key(), it->value(), key_hex_, value_hex_));
+        std::printf("%s\n", line.c_str());
       }
     }
     if (count_delim_) {

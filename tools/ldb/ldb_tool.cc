@@ -17,6 +17,7 @@ const std::vector<CommandInfo>& Commands() {
     AddDataCommands(&t);
     AddAdminCommands(&t);
     AddFileCommands(&t);
+    AddInternalCommands(&t);
     return t;
   }();
   return kTable;
