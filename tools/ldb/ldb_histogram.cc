@@ -70,16 +70,15 @@ std::string SizeHistogram::ToString() const {
   }
   char buf[256];
   std::string r;
-  std::snprintf(buf, sizeof(buf), "Count: %" PRIu64 " Average: %.4f  StdDev: %.2f\n", num_,
-                average, stddev);
+  std::snprintf(buf, sizeof(buf), "Count: %" PRIu64 " Average: %.4f  StdDev: %.2f\n", num_, average,
+                stddev);
   r.append(buf);
   std::snprintf(buf, sizeof(buf), "Min: %" PRIu64 "  Median: %.4f  Max: %" PRIu64 "\n",
                 num_ == 0 ? 0 : min_, Percentile(50), num_ == 0 ? 0 : max_);
   r.append(buf);
-  std::snprintf(buf, sizeof(buf),
-                "Percentiles: P50: %.2f P75: %.2f P99: %.2f P99.9: %.2f P99.99: %.2f\n",
-                Percentile(50), Percentile(75), Percentile(99), Percentile(99.9),
-                Percentile(99.99));
+  std::snprintf(
+      buf, sizeof(buf), "Percentiles: P50: %.2f P75: %.2f P99: %.2f P99.9: %.2f P99.99: %.2f\n",
+      Percentile(50), Percentile(75), Percentile(99), Percentile(99.9), Percentile(99.99));
   r.append(buf);
   r.append("------------------------------------------------------\n");
   if (num_ == 0) return r;

@@ -20,8 +20,8 @@ class InternalDumpCommand : public LdbCommand {
  public:
   explicit InternalDumpCommand(const LdbArgs& args)
       : LdbCommand(args, true,
-                   {kArgHex, kArgKeyHex, kArgValueHex, kArgFrom, kArgTo, kArgMaxKeys,
-                    "count_only", "count_delim", "stats", "input_key_hex", "decode_blob_index"}) {
+                   {kArgHex, kArgKeyHex, kArgValueHex, kArgFrom, kArgTo, kArgMaxKeys, "count_only",
+                    "count_delim", "stats", "input_key_hex", "decode_blob_index"}) {
     if (const std::string* v = FindOption(args, kArgFrom)) {
       from_ = *v;
       has_from_ = true;
@@ -227,12 +227,12 @@ class ApproxSizeCommand : public LdbCommand {
 }  // namespace
 
 void AddInternalCommands(std::vector<CommandInfo>* t) {
-  t->push_back({"approxsize", MakeCommand<ApproxSizeCommand>, ApproxSizeCommand::Help,
-                HelpSection::kData});
+  t->push_back(
+      {"approxsize", MakeCommand<ApproxSizeCommand>, ApproxSizeCommand::Help, HelpSection::kData});
   t->push_back({"list_file_range_deletes", MakeCommand<ListFileRangeDeletesCommand>,
                 ListFileRangeDeletesCommand::Help, HelpSection::kData});
-  t->push_back({"idump", MakeCommand<InternalDumpCommand>, InternalDumpCommand::Help,
-                HelpSection::kAdmin});
+  t->push_back(
+      {"idump", MakeCommand<InternalDumpCommand>, InternalDumpCommand::Help, HelpSection::kAdmin});
 }
 
 }  // namespace strata::ldb

@@ -26,9 +26,9 @@ Status OpenDatabase(const std::string& path, const Options& options,
       descriptors.emplace_back(name, static_cast<const ColumnFamilyOptions&>(options));
     }
     const DBOptions& db_options = options;
-    s = read_only ? DB::OpenForReadOnly(db_options, path, descriptors, &opened->handles,
-                                        &opened->db)
-                  : DB::Open(db_options, path, descriptors, &opened->handles, &opened->db);
+    s = read_only
+            ? DB::OpenForReadOnly(db_options, path, descriptors, &opened->handles, &opened->db)
+            : DB::Open(db_options, path, descriptors, &opened->handles, &opened->db);
   }
   if (!s.ok()) return s;
   *out = std::move(opened);
