@@ -155,6 +155,9 @@ CASE_INPUT=$'put q1 v1\nget q1\nget nope\ndelete a\nhelp\nbogus' run_case write 
 CASE_INPUT=$'l1 ==> v1\nl2 ==> v2\nnot a pair\nKeys in range: 2' run_case write $D load
 run_case write --db="$work/newdb" --create_if_missing put k v
 run_case write $D repair
+run_case write $D reduce_levels --new_levels=3 --print_old_levels
+run_case write $D reduce_levels --new_levels=1
+run_case write $D reduce_levels
 
 if [ "$(fingerprint "$base")" != "$before" ]; then
   echo "FAIL: the original changed" >&2

@@ -72,4 +72,18 @@ if out=$("$strata" count --db="$mdb" --merge_operator=nosuch 2>&1); then
   exit 1
 fi
 echo "$out" | grep -q "nosuch" || { echo "FAIL: error does not name the operator: $out" >&2; exit 1; }
+
+# reduce_levels: a DB with files on several levels ends with all of them on
+# level 1, the same keys, and a MANIFEST RocksDB's ldb reads too.
+ldb_db=$dir/levels
+"$build/db_bench" --benchmarks=fillrandom --num=60000 --db="$ldb_db" --write_buffer_size=65536 \
+  --target_file_size_base=65536 --max_bytes_for_level_base=131072 --compression_type=none \
+  >/dev/null 2>&1
+keys=$("$strata" count --db="$ldb_db")
+out=$("$strata" --db="$ldb_db" reduce_levels --new_levels=2 --print_old_levels)
+echo "$out" | grep -q "The old number of levels in use is [3-9]" || { echo "FAIL: $out" >&2; exit 1; }
+[ "$("$strata" count --db="$ldb_db")" = "$keys" ] || { echo "FAIL: reduce_levels lost keys" >&2; exit 1; }
+[ "$("$strata" --db="$ldb_db" reduce_levels --new_levels=2 --print_old_levels)" = \
+  "The old number of levels in use is 2" ] || { echo "FAIL: levels not reduced" >&2; exit 1; }
+"$strata" verify --db="$ldb_db"
 echo "PASS"

@@ -202,6 +202,99 @@ class RepairCommand : public LdbCommand {
   bool verbose_ = false;
 };
 
+class ReduceLevelsCommand : public LdbCommand {
+ public:
+  explicit ReduceLevelsCommand(const LdbArgs& args)
+      : LdbCommand(args, false, {"new_levels", "print_old_levels"}) {
+    print_old_levels_ = HasFlag(args, "print_old_levels");
+    if (!IntOption("new_levels", &new_levels_)) return;
+    if (new_levels_ <= 0) state_.Fail(" Use --new_levels to specify a new level number\n");
+  }
+  static void Help(std::string* r) {
+    r->append("  reduce_levels --new_levels=<New number of levels> [--print_old_levels]\n");
+  }
+
+ private:
+  bool NoDbOpen() const override { return true; }
+  void DoCommand() override {
+    if (new_levels_ <= 1) {
+      state_.Fail("Invalid number of levels.\n");
+      return;
+    }
+    // The levels in use, from the MANIFEST (ldb recovers the default family
+    // alone, so a DB with more families fails the same way).
+    FileSystem* fs = Env::Default()->GetFileSystem();
+    std::string manifest;
+    ManifestState state;
+    Status s = CurrentManifestPath(fs, db_path_, &manifest);
+    if (s.ok()) s = ReadManifest(fs, manifest, nullptr, &state);
+    if (s.ok() && state.families.size() > 1) {
+      std::string names;
+      for (const ManifestFamily& f : state.families) {
+        if (f.id != 0) names += (names.empty() ? "" : ", ") + f.name;
+      }
+      s = Status::InvalidArgument("Column families not opened: " + names);
+    }
+    if (!s.ok()) {
+      state_.Fail(s.ToString());
+      return;
+    }
+    int old_levels = 0;
+    for (int level = 0; level < kDumpLevels; ++level) {
+      if (!state.families[0].levels[level].empty()) old_levels = level + 1;
+    }
+    if (print_old_levels_) std::printf("The old number of levels in use is %d\n", old_levels);
+    if (old_levels <= new_levels_) return;
+    // As ldb: compact everything to the bottom, then move that one level up
+    // to new_levels - 1 in a new MANIFEST.
+    if (!OpenDb()) return;
+    std::printf("Compacting the db...\n");
+    CompactRangeOptions cro;
+    cro.bottommost_level_compaction = BottommostLevelCompaction::kForce;
+    ManifestState after;
+    // Strata's full compaction may leave a file above the bottom level when
+    // a background job ran meanwhile; a few more rounds settle it.
+    for (int round = 0; round < 3 && s.ok(); ++round) {
+      s = db_->CompactRange(cro, CfHandle(), nullptr, nullptr);
+      after = ManifestState();
+      if (s.ok()) s = CurrentManifestPath(fs, db_path_, &manifest);
+      if (s.ok()) s = ReadManifest(fs, manifest, nullptr, &after);
+      int nonempty = 0;
+      for (const auto& level : after.families[0].levels) nonempty += level.empty() ? 0 : 1;
+      if (s.ok() && nonempty <= 1) break;
+    }
+    CloseDb();
+    if (s.ok()) s = CurrentManifestPath(fs, db_path_, &manifest);
+    after = ManifestState();
+    if (s.ok()) s = ReadManifest(fs, manifest, nullptr, &after);
+    if (s.ok()) s = MoveLastLevel(fs, manifest, &after);
+    if (!s.ok()) state_.Fail(s.ToString());
+  }
+
+  Status MoveLastLevel(FileSystem* fs, const std::string& manifest, ManifestState* state) {
+    std::vector<std::vector<FileMetaData>>& levels = state->families[0].levels;
+    int nonempty = -1;
+    for (int level = new_levels_ - 1; level < kDumpLevels; ++level) {
+      if (levels[level].empty()) continue;
+      if (nonempty >= 0) {
+        char msg[255];
+        std::snprintf(msg, sizeof(msg),
+                      "Found at least two levels containing files: [%d:%zu],[%d:%zu].\n", nonempty,
+                      levels[nonempty].size(), level, levels[level].size());
+        return Status::InvalidArgument(msg);
+      }
+      nonempty = level;
+    }
+    if (nonempty <= new_levels_ - 1) return Status::OK();
+    levels[new_levels_ - 1] = std::move(levels[nonempty]);
+    levels[nonempty].clear();
+    return WriteManifestSnapshot(fs, db_path_, *state, manifest);
+  }
+
+  int new_levels_ = -1;
+  bool print_old_levels_ = false;
+};
+
 // Opens every family read-only, whatever --column_family says.
 class AllFamiliesCommand : public LdbCommand {
  public:
@@ -344,6 +437,8 @@ void AddAdminCommands(std::vector<CommandInfo>* t) {
                 CreateColumnFamilyCommand::Help, HelpSection::kAdmin});
   t->push_back({"drop_column_family", MakeCommand<DropColumnFamilyCommand>,
                 DropColumnFamilyCommand::Help, HelpSection::kAdmin});
+  t->push_back({"reduce_levels", MakeCommand<ReduceLevelsCommand>, ReduceLevelsCommand::Help,
+                HelpSection::kAdmin});
   t->push_back({"repair", MakeCommand<RepairCommand>, RepairCommand::Help, HelpSection::kAdmin});
   t->push_back({"verify", MakeCommand<VerifyCommand>, VerifyCommand::Help, HelpSection::kAdmin});
   t->push_back({"count", MakeCommand<CountCommand>, CountCommand::Help, HelpSection::kAdmin});

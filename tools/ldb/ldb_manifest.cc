@@ -8,7 +8,9 @@
 #include <map>
 
 #include "base/dbformat.h"
+#include "db/filename.h"
 #include "db/log_reader.h"
+#include "db/log_writer.h"
 
 namespace strata::ldb {
 
@@ -113,6 +115,7 @@ Status ReadManifest(FileSystem* fs, const std::string& path,
     if (edit.min_log_number_to_keep().has_value()) {
       out->min_log_number_to_keep = *edit.min_log_number_to_keep();
     }
+    if (edit.db_id().has_value()) out->db_id = *edit.db_id();
     if (edit.max_column_family().has_value()) {
       out->max_column_family = std::max(out->max_column_family, *edit.max_column_family());
     }
@@ -151,6 +154,43 @@ Status ReadManifest(FileSystem* fs, const std::string& path,
     out->families.push_back(std::move(f));
   }
   return Status::OK();
+}
+
+Status WriteManifestSnapshot(FileSystem* fs, const std::string& dbpath, const ManifestState& state,
+                             const std::string& old_path) {
+  const uint64_t number = state.next_file_number;
+  const std::string path = DescriptorFileName(dbpath, number);
+  std::unique_ptr<WritableFile> file;
+  Status s = fs->NewWritableFile(path, FileOptions(), &file);
+  if (!s.ok()) return s;
+  log::Writer writer(std::move(file), number, false);
+  for (const ManifestFamily& f : state.families) {
+    VersionEdit edit;
+    edit.SetColumnFamily(f.id);
+    if (f.id != 0) edit.AddColumnFamily(f.name);
+    if (!f.comparator.empty()) edit.SetComparatorName(f.comparator);
+    edit.SetLogNumber(f.log_number);
+    for (int level = 0; level < kDumpLevels; ++level) {
+      for (const FileMetaData& m : f.levels[level]) edit.AddFile(level, m);
+    }
+    if (f.id == 0) {
+      if (!state.db_id.empty()) edit.SetDBId(state.db_id);
+      edit.SetPrevLogNumber(state.prev_log_number);
+      edit.SetNextFile(number + 1);
+      edit.SetLastSequence(state.last_sequence);
+      edit.SetMinLogNumberToKeep(state.min_log_number_to_keep);
+      edit.SetMaxColumnFamily(state.max_column_family);
+    }
+    std::string record;
+    edit.EncodeTo(&record);
+    s = writer.AddRecord(record);
+    if (!s.ok()) return s;
+  }
+  s = writer.Sync();
+  if (s.ok()) s = writer.Close();
+  if (s.ok()) s = SetCurrentFile(fs, dbpath, number, nullptr);
+  if (s.ok()) s = fs->DeleteFile(old_path);
+  return s;
 }
 
 }  // namespace strata::ldb

@@ -37,6 +37,7 @@ struct ManifestState {
   uint64_t prev_log_number = 0;
   uint64_t min_log_number_to_keep = 0;
   uint32_t max_column_family = 0;
+  std::string db_id;
 };
 
 // Replays the MANIFEST at path. on_edit (if set) sees each edit first.
@@ -45,6 +46,12 @@ Status ReadManifest(FileSystem* fs, const std::string& path,
 
 // The MANIFEST that dbpath/CURRENT names.
 Status CurrentManifestPath(FileSystem* fs, const std::string& dbpath, std::string* path);
+
+// Writes a new MANIFEST (numbered state.next_file_number) holding state as
+// one snapshot edit per family, points CURRENT at it and removes the old
+// MANIFEST old_path. For reduce_levels, with the DB closed.
+Status WriteManifestSnapshot(FileSystem* fs, const std::string& dbpath, const ManifestState& state,
+                             const std::string& old_path);
 
 // RocksDB's InternalKey::DebugString: 'user_key' seq:N, type:T (the user
 // key hex-encoded without 0x when hex), or (bad) and the escaped bytes.
