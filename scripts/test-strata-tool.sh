@@ -73,6 +73,21 @@ if out=$("$strata" count --db="$mdb" --merge_operator=nosuch 2>&1); then
 fi
 echo "$out" | grep -q "nosuch" || { echo "FAIL: error does not name the operator: $out" >&2; exit 1; }
 
+# --try_load_options (on by default): the OPTIONS file's merge operator is
+# used; one strata lacks fails naming it unless --ignore_unknown_options.
+odb=$dir/optdb
+"$strata" --db="$odb" --create_if_missing put a 1 >/dev/null
+opt=$(ls "$odb"/OPTIONS-* | tail -1)
+sed -i 's/^\(  comparator=.*\)$/\1\n  merge_operator={id=NoSuchOperator;}/' "$opt"
+grep -q NoSuchOperator "$opt"
+if out=$("$strata" --db="$odb" scan 2>&1); then
+  echo "FAIL: an unknown merge operator in OPTIONS was accepted: $out" >&2
+  exit 1
+fi
+echo "$out" | grep -q NoSuchOperator || { echo "FAIL: error does not name it: $out" >&2; exit 1; }
+[ "$("$strata" --db="$odb" --ignore_unknown_options scan)" = "a : 1" ]
+[ "$("$strata" --db="$odb" --try_load_options=false scan)" = "a : 1" ]
+
 # reduce_levels: a DB with files on several levels ends with all of them on
 # level 1, the same keys, and a MANIFEST RocksDB's ldb reads too.
 ldb_db=$dir/levels

@@ -305,9 +305,15 @@ class AllFamiliesCommand : public LdbCommand {
   bool OpenAll() {
     Options options;
     Status s = BuildOptions(&options);
-    std::vector<std::string> names;
-    if (s.ok()) s = DB::ListColumnFamilies(options, db_path_, &names);
-    if (s.ok()) s = OpenDatabase(db_path_, options, names, /*read_only=*/true, &opened_);
+    std::vector<ColumnFamilyDescriptor> families;
+    if (s.ok()) s = ListFamilies(options, &families);
+    if (s.ok() && families.empty()) {
+      // Every family, even when the default is the only one.
+      std::vector<std::string> names;
+      s = DB::ListColumnFamilies(options, db_path_, &names);
+      for (const std::string& name : names) families.emplace_back(name, options);
+    }
+    if (s.ok()) s = OpenDatabase(db_path_, options, families, /*read_only=*/true, &opened_);
     if (!s.ok()) {
       state_.Fail(s.ToString());
       return false;

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "strata/merge_operator.h"
+#include "tools/ldb/ldb_options_file.h"
 
 namespace strata::ldb {
 
@@ -209,6 +210,30 @@ Status LdbCommand::BuildOptions(Options* options) {
   return Status::OK();
 }
 
+Status LdbCommand::ListFamilies(const Options& options,
+                                std::vector<ColumnFamilyDescriptor>* families) {
+  families->clear();
+  auto with_merge = [&](std::shared_ptr<MergeOperator> from_file) {
+    ColumnFamilyOptions cf = options;
+    if (merge_operator_ == nullptr && from_file != nullptr) cf.merge_operator = from_file;
+    return cf;
+  };
+  if (try_load_options_ && !create_if_missing_) {
+    std::vector<LoadedFamily> loaded;
+    Status s = LoadOptionsFile(db_path_, ignore_unknown_options_, &loaded);
+    if (!s.ok() && !s.IsNotFound()) return s;
+    for (const LoadedFamily& f : loaded)
+      families->emplace_back(f.name, with_merge(f.merge_operator));
+    if (!families->empty()) return Status::OK();
+  }
+  // As ldb: a DB with one family opens it alone, one with more opens all.
+  std::vector<std::string> names;
+  if (DB::ListColumnFamilies(options, db_path_, &names).ok() && names.size() > 1) {
+    for (const std::string& name : names) families->emplace_back(name, with_merge(nullptr));
+  }
+  return Status::OK();
+}
+
 bool LdbCommand::OpenDb() {
   Options options;
   Status s = BuildOptions(&options);
@@ -216,12 +241,15 @@ bool LdbCommand::OpenDb() {
     state_.Fail(s.getState());
     return false;
   }
-  std::vector<std::string> families;
-  std::vector<std::string> listed;
-  if (DB::ListColumnFamilies(options, db_path_, &listed).ok() && listed.size() > 1) {
-    families = listed;
+  std::vector<ColumnFamilyDescriptor> families;
+  s = ListFamilies(options, &families);
+  if (!s.ok()) {
+    state_.Fail(s.ToString());
+    return false;
   }
-  if (!families.empty() && !Contains(families, cf_name_)) {
+  bool found = families.empty();
+  for (const ColumnFamilyDescriptor& f : families) found = found || f.name == cf_name_;
+  if (!found) {
     state_.Fail("Non-existing column family " + cf_name_);
     return false;
   }
@@ -231,7 +259,7 @@ bool LdbCommand::OpenDb() {
     return false;
   }
   db_ = opened_->db.get();
-  for (size_t i = 0; i < families.size(); ++i) handles_[families[i]] = opened_->handles[i];
+  for (size_t i = 0; i < families.size(); ++i) handles_[families[i].name] = opened_->handles[i];
   if (families.empty() && cf_name_ != "default") {
     state_.Fail("Non-existing column family " + cf_name_);
     CloseDb();

@@ -110,6 +110,10 @@ class LdbCommand {
   bool IntOption(const std::string& name, int* out, bool* given = nullptr);
   // The options the DB is opened with (common flags applied).
   Status BuildOptions(Options* options);
+  // The families to open, as ldb picks them: those of the OPTIONS file with
+  // --try_load_options (each with the merge operator the file names), else
+  // every family when there are several, else none (the default alone).
+  Status ListFamilies(const Options& options, std::vector<ColumnFamilyDescriptor>* families);
 
   const LdbArgs args_;
   const bool read_only_;

@@ -13,7 +13,7 @@ OpenedDb::~OpenedDb() {
 }
 
 Status OpenDatabase(const std::string& path, const Options& options,
-                    const std::vector<std::string>& families, bool read_only,
+                    const std::vector<ColumnFamilyDescriptor>& families, bool read_only,
                     std::unique_ptr<OpenedDb>* out) {
   auto opened = std::make_unique<OpenedDb>();
   Status s;
@@ -21,14 +21,9 @@ Status OpenDatabase(const std::string& path, const Options& options,
     s = read_only ? DB::OpenForReadOnly(options, path, &opened->db)
                   : DB::Open(options, path, &opened->db);
   } else {
-    std::vector<ColumnFamilyDescriptor> descriptors;
-    for (const std::string& name : families) {
-      descriptors.emplace_back(name, static_cast<const ColumnFamilyOptions&>(options));
-    }
     const DBOptions& db_options = options;
-    s = read_only
-            ? DB::OpenForReadOnly(db_options, path, descriptors, &opened->handles, &opened->db)
-            : DB::Open(db_options, path, descriptors, &opened->handles, &opened->db);
+    s = read_only ? DB::OpenForReadOnly(db_options, path, families, &opened->handles, &opened->db)
+                  : DB::Open(db_options, path, families, &opened->handles, &opened->db);
   }
   if (!s.ok()) return s;
   *out = std::move(opened);

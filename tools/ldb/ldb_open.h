@@ -29,10 +29,10 @@ struct OpenedDb {
   std::vector<ColumnFamilyHandle*> handles;
 };
 
-// Opens the DB at path with the named families (each with options' family
-// options); an empty list opens the default family alone.
+// Opens the DB at path with the given families (handles in that order); an
+// empty list opens the default family alone with options.
 Status OpenDatabase(const std::string& path, const Options& options,
-                    const std::vector<std::string>& families, bool read_only,
+                    const std::vector<ColumnFamilyDescriptor>& families, bool read_only,
                     std::unique_ptr<OpenedDb>* out);
 
 }  // namespace strata::ldb
