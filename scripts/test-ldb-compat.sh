@@ -119,6 +119,12 @@ run_case read $D --column_family=cf2 idump --input_key_hex --from=0x6366326B6579
 run_case read $D list_column_families
 run_case read $D manifest_dump
 run_case read $D manifest_dump --hex
+run_case read $D manifest_dump --verbose
+run_case read $D manifest_dump --verbose --hex
+run_case read $D manifest_dump --json
+run_case read $D manifest_dump --path="$db/$(basename "$(ls "$base"/MANIFEST-*)")"
+run_case read $D dump_live_files
+run_case read $D --column_family=cf2 list_file_range_deletes
 run_case read $D list_live_files_metadata
 run_case read $D list_live_files_metadata --sort_by_filename
 run_case read $D checkconsistency

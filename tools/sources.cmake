@@ -106,6 +106,7 @@ add_library(strata_ldb OBJECT
   tools/ldb/ldb_admin_commands.cc
   tools/ldb/ldb_file_commands.cc
   tools/ldb/ldb_histogram.cc
+  tools/ldb/ldb_edit_text.cc
   tools/ldb/ldb_options_file.cc
   tools/ldb/ldb_table_view.cc
   tools/ldb/ldb_internal_commands.cc

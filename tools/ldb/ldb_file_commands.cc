@@ -9,9 +9,12 @@
 #include <vector>
 
 #include "db/filename.h"
+#include "strata/table_properties.h"
 #include "tools/ldb/ldb_commands.h"
+#include "tools/ldb/ldb_edit_text.h"
 #include "tools/ldb/ldb_file_dump.h"
 #include "tools/ldb/ldb_manifest.h"
+#include "tools/ldb/ldb_table_view.h"
 
 namespace strata::ldb {
 namespace {
@@ -190,6 +193,102 @@ class ListLiveFilesMetadataCommand : public LdbCommand {
   bool sort_by_filename_ = false;
 };
 
+// Prints one table as ldb's dump_live_files does (sst_dump's scan lines,
+// then the table properties).
+void DumpTable(const TableView& view, const FileMetaData& meta, const std::string& path) {
+  const uint64_t number = meta.number;
+  std::printf("Process %s\nSst file format: block-based\n", path.c_str());
+  std::unique_ptr<BlockBasedTable> table;
+  Status s = view.OpenTable(number, &table);
+  if (s.ok()) {
+    std::unique_ptr<InternalIterator> it = table->NewIterator(ReadOptions());
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      const std::string key = UpToNul(InternalKeyDebugString(it->key(), false));
+      const std::string value = UpToNul(it->value().ToString());
+      std::printf("%s => %s\n", key.c_str(), value.c_str());
+    }
+    s = it->status();
+  }
+  if (!s.ok()) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "Error in reading SST file %s%s\n", path.c_str(), s.ToString().c_str());
+    return;
+  }
+  std::shared_ptr<const TableProperties> props = table->GetTableProperties();
+  if (props != nullptr) {
+    std::printf("\nTable Properties:\n%s\n", TablePropertiesText(*props, meta.unique_id).c_str());
+  }
+}
+
+class DumpLiveFilesCommand : public LdbCommand {
+ public:
+  explicit DumpLiveFilesCommand(const LdbArgs& args)
+      : LdbCommand(args, true, {"decode_blob_index", "dump_uncompressed_blobs"}) {}
+  static void Help(std::string* r) {
+    r->append("  dump_live_files [--decode_blob_index]  [--dump_uncompressed_blobs] \n");
+  }
+
+ private:
+  void DoCommand() override {
+    if (db_ == nullptr) return;
+    FileSystem* fs = Env::Default()->GetFileSystem();
+    std::printf("Manifest File\n==============================\n");
+    std::string manifest;
+    Status s = CurrentManifestPath(fs, db_path_, &manifest);
+    if (!s.ok()) {
+      std::fflush(stdout);
+      std::fprintf(stderr, "Error when reading CURRENT file %s/CURRENT\n", db_path_.c_str());
+    }
+    manifest = NormalizePath(manifest);
+    std::printf("%s\n", manifest.c_str());
+    std::fflush(stdout);
+    DumpManifestFile(manifest, false, false, false);
+    std::printf("\n");
+    ManifestState state;
+    s = LiveState(db_path_, &state);
+    if (!s.ok()) {
+      state_.Fail(s.ToString());
+      return;
+    }
+    for (const ManifestFamily& f : state.families) {
+      std::printf("Column family name: %s\n==============================\n\n", f.name.c_str());
+      std::printf("SST Files\n==============================\n");
+      std::unique_ptr<TableView> view;
+      s = TableView::Open(db_path_, f.name, &view);
+      if (!s.ok()) {
+        state_.Fail(s.ToString());
+        return;
+      }
+      for (int level = 0; level < view->num_levels(); ++level) {
+        for (const FileMetaData& m : f.levels[level]) {
+          const std::string path =
+              NormalizePath(db_path_ + "/" + "/" + MakeFileNumber(m.number) + ".sst");
+          std::printf("%s level:%d\n------------------------------\n", path.c_str(), level);
+          DumpTable(*view, m, path);
+          std::printf("\n");
+        }
+      }
+      std::printf("Blob Files\n==============================\n");
+    }
+    std::printf("\nWrite Ahead Log Files\n==============================\n");
+    std::vector<std::string> children;
+    s = fs->GetChildren(db_path_, &children);
+    std::vector<uint64_t> wals;
+    for (const std::string& name : children) {
+      uint64_t number = 0;
+      FileType type;
+      if (ParseFileName(name, &number, &type) && type == FileType::kWalFile) wals.push_back(number);
+    }
+    std::sort(wals.begin(), wals.end());
+    for (uint64_t number : wals) {
+      const std::string path = db_path_ + "/" + MakeFileNumber(number) + ".log";
+      std::printf("%s\n", path.c_str());
+      std::fflush(stdout);
+      DumpWalFile(path, true, true, &state_);
+    }
+  }
+};
+
 class CheckConsistencyCommand : public LdbCommand {
  public:
   explicit CheckConsistencyCommand(const LdbArgs& args) : LdbCommand(args, true, {}) {}
@@ -235,6 +334,8 @@ void AddFileCommands(std::vector<CommandInfo>* t) {
   t->push_back(
       {"dump_wal", MakeCommand<DumpWalCommand>, DumpWalCommand::Help, HelpSection::kAdmin});
   t->push_back({"manifest_dump", MakeCommand<ManifestDumpCommand>, ManifestDumpCommand::Help,
+                HelpSection::kAdmin});
+  t->push_back({"dump_live_files", MakeCommand<DumpLiveFilesCommand>, DumpLiveFilesCommand::Help,
                 HelpSection::kAdmin});
   t->push_back({"list_live_files_metadata", MakeCommand<ListLiveFilesMetadataCommand>,
                 ListLiveFilesMetadataCommand::Help, HelpSection::kAdmin});

@@ -12,6 +12,7 @@
 #include "db/write_batch_internal.h"
 #include "strata/comparator.h"
 #include "strata/write_batch.h"
+#include "tools/ldb/ldb_edit_text.h"
 #include "tools/ldb/ldb_manifest.h"
 
 namespace strata::ldb {
@@ -119,8 +120,8 @@ void DumpManifestFile(const std::string& path, bool verbose, bool hex, bool json
   ManifestState state;
   std::function<void(const VersionEdit&)> on_edit;
   if (verbose || json) {
-    on_edit = [](const VersionEdit& edit) {
-      const std::string text = edit.DebugString();
+    on_edit = [hex](const VersionEdit& edit) {
+      const std::string text = VersionEditText(edit, hex);
       std::fwrite(text.data(), 1, text.size(), stdout);
     };
   }
