@@ -151,6 +151,7 @@ run_case write $D --column_family=cf2 put cf2new v
 run_case write $D batchput b1 v1 b2 v2
 run_case write $D batchput b1
 run_case write $D delete key001
+run_case write $D singledelete key002
 run_case write $D deleterange key100 key150
 run_case write $D create_column_family cf3
 run_case write $D drop_column_family cf2

@@ -230,6 +230,32 @@ class DeleteCommand : public LdbCommand {
   std::string key_;
 };
 
+class SingleDeleteCommand : public LdbCommand {
+ public:
+  explicit SingleDeleteCommand(const LdbArgs& args)
+      : LdbCommand(args, false, {kArgHex, kArgKeyHex, kArgValueHex}) {
+    if (args.params.size() != 1) {
+      state_.Fail("KEY must be specified for the single delete command");
+      return;
+    }
+    key_ = args.params[0];
+    DecodeHexArg(key_hex_, &key_);
+  }
+  static void Help(std::string* r) { r->append("  singledelete <key>\n"); }
+
+ private:
+  void DoCommand() override {
+    if (db_ == nullptr) return;
+    Status s = db_->SingleDelete(WriteOptions(), CfHandle(), key_);
+    if (s.ok()) {
+      std::printf("OK\n");
+    } else {
+      state_.Fail(s.ToString());
+    }
+  }
+  std::string key_;
+};
+
 class DeleteRangeCommand : public LdbCommand {
  public:
   explicit DeleteRangeCommand(const LdbArgs& args)
@@ -531,6 +557,8 @@ void AddDataCommands(std::vector<CommandInfo>* t) {
       {"batchput", MakeCommand<BatchPutCommand>, BatchPutCommand::Help, HelpSection::kData});
   t->push_back({"scan", MakeCommand<ScanCommand>, ScanCommand::Help, HelpSection::kData});
   t->push_back({"delete", MakeCommand<DeleteCommand>, DeleteCommand::Help, HelpSection::kData});
+  t->push_back({"singledelete", MakeCommand<SingleDeleteCommand>, SingleDeleteCommand::Help,
+                HelpSection::kData});
   t->push_back({"deleterange", MakeCommand<DeleteRangeCommand>, DeleteRangeCommand::Help,
                 HelpSection::kData});
   t->push_back({"query", MakeCommand<QueryCommand>, QueryCommand::Help, HelpSection::kData});

@@ -95,6 +95,18 @@ int RunLdbTool(int argc, const char* const* argv) {
   for (const CommandInfo& c : Commands()) {
     if (args.command == c.name) info = &c;
   }
+  // ldb commands Strata has nothing to run them with.
+  static const char* const kUnsupported[] = {
+      "change_compaction_style", "update_manifest",   "file_checksum_dump",
+      "backup",                  "restore",           "checkpoint",
+      "write_extern_sst",        "ingest_extern_sst", "unsafe_remove_sst_file",
+  };
+  for (const char* name : kUnsupported) {
+    if (info == nullptr && args.command == name) {
+      std::fprintf(stderr, "Failed: the ldb command %s is not supported by strata\n", name);
+      return 1;
+    }
+  }
   if (info == nullptr) {
     std::fprintf(stderr, "Unknown command\n");
     PrintHelp(true);
