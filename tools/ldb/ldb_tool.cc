@@ -53,6 +53,10 @@ void PrintHelp(bool to_stderr) {
       if (c.section == section) c.help(&r);
     }
   }
+  r.append(
+      "  report --db=<db_path> --out=<file.html>\n"
+      "    (strata) the LSM tree and write history as one HTML page; see "
+      "docs/tools/report.md\n");
   std::fprintf(to_stderr ? stderr : stdout, "%s\n", r.c_str());
 }
 
@@ -97,9 +101,15 @@ int RunLdbTool(int argc, const char* const* argv) {
   }
   // ldb commands Strata has nothing to run them with.
   static const char* const kUnsupported[] = {
-      "change_compaction_style", "update_manifest",   "file_checksum_dump",
-      "backup",                  "restore",           "checkpoint",
-      "write_extern_sst",        "ingest_extern_sst", "unsafe_remove_sst_file",
+      "change_compaction_style",
+      "update_manifest",
+      "file_checksum_dump",
+      "backup",
+      "restore",
+      "checkpoint",
+      "write_extern_sst",
+      "ingest_extern_sst",
+      "unsafe_remove_sst_file",
   };
   for (const char* name : kUnsupported) {
     if (info == nullptr && args.command == name) {
