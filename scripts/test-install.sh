@@ -12,6 +12,13 @@ cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
 test -f "$tmp/prefix/include/strata/db.h"
 test -f "$tmp/prefix/lib/libstrata.a"
 ls "$tmp/prefix/lib/"libstrata.so* >/dev/null
+# The tools, when the build has them (STRATA_BUILD_TOOLS).
+if [ -x "$build/strata" ]; then
+  for tool in strata sst_dump db_bench; do
+    test -x "$tmp/prefix/bin/$tool" || { echo "install test: bin/$tool missing" >&2; exit 1; }
+  done
+  "$tmp/prefix/bin/strata" --version >/dev/null
+fi
 
 # 1. pkg-config, static link.
 export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"

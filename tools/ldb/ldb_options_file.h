@@ -1,0 +1,29 @@
+// What `--try_load_options` takes from a database's newest OPTIONS-NNNNNN
+// file (RocksDB's or ours, same text format): the column families it
+// lists and, per family, the merge operator and the comparator. Strata
+// builds the other options itself (docs/tools/ldb.md); a comparator other
+// than the bytewise one, or a merge operator Strata does not have, is an
+// error naming it (with ignore_unknown, such a merge operator is replaced
+// by ldb's default StringAppend(':') instead).
+// Thread-safety: plain function.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "strata/merge_operator.h"
+#include "strata/status.h"
+
+namespace strata::ldb {
+
+struct LoadedFamily {
+  std::string name;
+  std::shared_ptr<MergeOperator> merge_operator;  // null: none named
+};
+
+// NotFound if dbpath has no OPTIONS file.
+Status LoadOptionsFile(const std::string& dbpath, bool ignore_unknown,
+                       std::vector<LoadedFamily>* families);
+
+}  // namespace strata::ldb
