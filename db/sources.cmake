@@ -31,6 +31,8 @@ strata_layer(db
     db/write_thread.cc
     db/repair.cc
     db/db_impl_error.cc
+    db/db_impl_secondary.cc
+    db/manifest_tailer.cc
   DEPS env memtable table cache base util
 )
 # DBTestBase, the fixture of the engine-level tests (test-only).
@@ -41,6 +43,7 @@ endif()
 strata_tests(db
   db/db_basic_test.cc
   db/db_readonly_test.cc
+  db/db_secondary_test.cc
   db/column_family_test.cc
   db/db_concurrency_test.cc
   db/db_crash_test.cc
