@@ -125,9 +125,11 @@ class DBImpl final : public DB {
 
   bool read_only() const { return mode_ != OpenMode::kReadWrite; }
   // What every write, flush, compaction and family change of a read-only
-  // instance answers (RocksDB's wording).
-  static Status ReadOnlyError() {
-    return Status::NotSupported("Not supported operation in read only mode.");
+  // or secondary instance answers (RocksDB's wording for each).
+  Status ReadOnlyError() const {
+    return Status::NotSupported(mode_ == OpenMode::kSecondary
+                                    ? "Not supported operation in secondary mode."
+                                    : "Not supported operation in read only mode.");
   }
 
   // Checks options before anything is touched on disk.

@@ -176,6 +176,9 @@ Status ManifestTailer::PinAll(const std::vector<Candidate>& candidates, uint64_t
     for (int level = 0; level < c.v->num_levels(); ++level) {
       for (FileMetaData* f : c.v->files(level)) {
         Status s = c.cfd->table_cache()->Pin(f, level);
+        // Also a candidate that is discarded leaves the reader in the cache:
+        // EvictUnusedTables must know of it.
+        if (s.ok()) pinned_.emplace(f->number, c.cfd);
         if (!s.ok()) {
           *failed_file = f->number;
           return s;
@@ -202,9 +205,6 @@ void ManifestTailer::Install(std::vector<Candidate>* candidates,
       continue;
     }
     c.v->ComputeCompactionScores(c.cfd->options());
-    for (int level = 0; level < c.v->num_levels(); ++level) {
-      for (const FileMetaData* f : c.v->files(level)) pinned_.emplace(f->number, c.cfd);
-    }
     c.cfd->set_log_number(c.log_number);
     versions_->AppendVersion(c.cfd, c.v);
     changed->push_back(c.cfd);
