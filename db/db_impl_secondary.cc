@@ -42,6 +42,9 @@ struct DBImpl::SecondaryState {
   // WALs being tailed: number -> file offset just past the last record
   // applied. WALs older than every opened family's log number are dropped.
   std::map<uint64_t, uint64_t> wal_offsets;
+  // WALs read to their end after the primary had moved to a newer one:
+  // nothing more can come (not even read again).
+  std::set<uint64_t> wals_done;
   // The largest sequence number any WAL record applied so far used.
   SequenceNumber max_wal_sequence = 0;
   // WALs found missing before the MANIFEST was last read through: skipped
@@ -217,6 +220,7 @@ Status DBImpl::TailWALs(bool* missing) {
   }
   // WALs every opened family has flushed are done with.
   st->wal_offsets.erase(st->wal_offsets.begin(), st->wal_offsets.lower_bound(min_log));
+  st->wals_done.erase(st->wals_done.begin(), st->wals_done.lower_bound(min_log));
   // Those found at the start, those being tailed, and any newer ones.
   std::set<uint64_t> wals;
   Status s = ListWALs(&wals);
@@ -229,6 +233,7 @@ Status DBImpl::TailWALs(bool* missing) {
     const std::string fname = LogFileName(dbname_, number);
     // A newer WAL exists: the primary appends nothing more to this one.
     const bool complete = number != *wals.rbegin();
+    if (st->wals_done.count(number) > 0) continue;
     std::unique_ptr<SequentialFile> file;
     s = fs_->NewSequentialFile(fname, FileOptions(), &file);
     if (!s.ok()) {
@@ -285,6 +290,7 @@ Status DBImpl::TailWALs(bool* missing) {
     }
     // Damage with nothing intact after it is a record still being written
     // (or a torn tail): the reader stopped there, and so do we.
+    if (complete && damage.ok()) st->wals_done.insert(number);
     MutexLock l(&mu_);
     if (!batches.empty()) SwitchSecondaryMemtables(number);
     WriteBatch batch;

@@ -98,4 +98,5 @@ foreach(t db_merge_test db_range_del_test db_model_merge_range_test)
 endforeach()
 # Several seconds each (see strata_slow_tests).
 strata_slow_tests(db_lsm_test db_recovery_test db_crash_test db_fault_injection_test
-                  db_fault_walk_test db_concurrency_test column_family_test)
+                  db_fault_walk_test db_concurrency_test column_family_test
+                  db_secondary_test)
