@@ -288,6 +288,27 @@ TEST_F(DBSecondaryTest, SubsetOfFamiliesAndErrors) {
   }
 }
 
+TEST_F(DBSecondaryTest, FamilyDroppedByThePrimaryStaysReadableThroughItsHandle) {
+  OpenPrimary();
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_OK(primary_->Put(WriteOptions(), primary_handles_[1], Key(i), Value(i)));
+  }
+  ASSERT_OK(primary_->Flush(FlushOptions(), primary_handles_[1]));
+  ASSERT_OK(primary_->Put(WriteOptions(), primary_handles_[1], "wal-only", "x"));
+  OpenSecondary();
+  const Model before = ReadAll(secondary_.get(), secondary_handles_[1]);
+  ASSERT_EQ(101u, before.size());
+  ASSERT_OK(primary_->DropColumnFamily(primary_handles_[1]));
+  ASSERT_OK(primary_->Put(WriteOptions(), primary_handles_[0], "after", "drop"));
+  ASSERT_OK(secondary_->TryCatchUpWithPrimary());
+  // As in RocksDB: the handle still reads what the family had.
+  EXPECT_TRUE(ReadAll(secondary_.get(), secondary_handles_[1]) == before);
+  std::string value;
+  ASSERT_OK(secondary_->Get(ReadOptions(), secondary_handles_[0], "after", &value));
+  EXPECT_EQ("drop", value);
+  ASSERT_OK(secondary_->TryCatchUpWithPrimary());
+}
+
 TEST_F(DBSecondaryTest, IteratorsKeepTheirTablesWhileThePrimaryCompacts) {
   OpenPrimary();
   std::vector<Model> models(2);
