@@ -350,6 +350,15 @@ Status DB::OpenAsSecondary(const DBOptions& options, const std::string& path,
   if (secondary_path.empty()) {
     return Status::InvalidArgument("OpenAsSecondary: secondary_path must not be empty");
   }
+  auto trimmed = [](std::string p) {
+    while (p.size() > 1 && p.back() == '/') p.pop_back();
+    return p;
+  };
+  if (merged.info_log == nullptr && trimmed(secondary_path) == trimmed(path)) {
+    // Its LOG would replace the primary's.
+    return Status::InvalidArgument("OpenAsSecondary: secondary_path is the DB's own directory",
+                                   secondary_path);
+  }
   FileSystem* fs = merged.env->GetFileSystem();
   if (merged.info_log == nullptr) {
     // The secondary's own LOG, in its own directory (as RocksDB does).

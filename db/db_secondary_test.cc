@@ -285,6 +285,7 @@ TEST_F(DBSecondaryTest, SubsetOfFamiliesAndErrors) {
     s = DB::OpenAsSecondary(options_, tmp_.path() + "/missing", secondary_path_, &db);
     EXPECT_FALSE(s.ok());
     EXPECT_TRUE(DB::OpenAsSecondary(options_, dbname_, "", &db).IsInvalidArgument());
+    EXPECT_TRUE(DB::OpenAsSecondary(options_, dbname_, dbname_ + "/", &db).IsInvalidArgument());
   }
 }
 

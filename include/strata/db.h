@@ -81,9 +81,10 @@ class STRATA_EXPORT DB {
   // process) while it runs, through TryCatchUpWithPrimary. Like
   // OpenForReadOnly it writes nothing into path (no LOCK, LOG, MANIFEST or
   // OPTIONS file) and answers every write, Flush, CompactRange, SyncWAL,
-  // Resume and column-family change with NotSupported. Its info LOG goes to
-  // secondary_path/LOG (the directory is created; an older LOG there is
-  // renamed as the primary's is) unless options.info_log is set. The
+  // Resume and column-family change with NotSupported. Unless
+  // options.info_log is set, its info LOG goes to secondary_path/LOG (the
+  // directory is created; an older LOG there is renamed as the primary's
+  // is), and secondary_path may not be path itself (InvalidArgument). The
   // families listed may be a subset of the DB's (the default family must be
   // among them); a listed family the DB lacks is an InvalidArgument.
   // Families the primary creates later are not seen until a reopen; a
