@@ -157,7 +157,9 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
     meta = FileMetaData();
     meta.number = o.new_file_number();
     const std::string fname = TableFileName(o.dbname, meta.number);
-    Status os = o.fs->NewWritableFile(fname, FileOptions(), &file);
+    FileOptions file_options;
+    file_options.use_fsync = o.options != nullptr && o.options->use_fsync;
+    Status os = o.fs->NewWritableFile(fname, file_options, &file);
     if (!os.ok()) return os;
     created.push_back(fname);
     TableBuilderOptions bo;

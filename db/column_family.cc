@@ -34,10 +34,10 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
   if (o.write_buffer_size < 4096) {
     return Status::InvalidArgument("options.write_buffer_size must be at least 4096");
   }
-  if (o.max_write_buffer_number < 1) {
-    return Status::InvalidArgument("options.max_write_buffer_number must be at least 1");
+  if (o.num_levels > kMaxLevels) {
+    return Status::InvalidArgument("options.num_levels must be at most " +
+                                   std::to_string(kMaxLevels));
   }
-  if (o.num_levels < 1) return Status::InvalidArgument("options.num_levels must be at least 1");
   // Values that would otherwise be quietly replaced by something else (a
   // compression this build lacks would store blocks raw; a zero file or
   // level size would split every key into its own file).
@@ -49,19 +49,102 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
   if (o.target_file_size_base == 0) {
     return Status::InvalidArgument("options.target_file_size_base must be positive");
   }
+  if (o.target_file_size_multiplier < 1) {
+    return Status::InvalidArgument("options.target_file_size_multiplier must be at least 1");
+  }
   if (o.max_bytes_for_level_base == 0) {
     return Status::InvalidArgument("options.max_bytes_for_level_base must be positive");
+  }
+  if (o.table_factory != nullptr) {
+    const BlockBasedTableOptions& t = o.table_factory->table_options();
+    if (t.block_size == 0) {
+      return Status::InvalidArgument("BlockBasedTableOptions::block_size must be positive");
+    }
+    if (t.block_size > 0xffffffffu) {
+      return Status::InvalidArgument(
+          "BlockBasedTableOptions::block_size exceeds the maximum (4 GiB)");
+    }
+    if (t.format_version != 5) {
+      return Status::InvalidArgument(
+          "BlockBasedTableOptions::format_version " + std::to_string(t.format_version) +
+          " is not supported for writing: Strata writes format_version 5 (and reads 0-5)");
+    }
+    if (t.data_block_index_type ==
+            BlockBasedTableOptions::DataBlockIndexType::kDataBlockBinaryAndHash &&
+        !(t.data_block_hash_table_util_ratio > 0)) {
+      return Status::InvalidArgument(
+          "BlockBasedTableOptions::data_block_hash_table_util_ratio must be positive with "
+          "kDataBlockBinaryAndHash");
+    }
+    if ((t.cache_index_and_filter_blocks || t.pin_l0_filter_and_index_blocks_in_cache) &&
+        t.no_block_cache) {
+      return Status::InvalidArgument(
+          "BlockBasedTableOptions::cache_index_and_filter_blocks needs a block cache "
+          "(no_block_cache is set)");
+    }
   }
   return Status::OK();
 }
 
-void SanitizeColumnFamilyOptions(ColumnFamilyOptions* o) {
-  if (o->num_levels == 1) o->num_levels = 2;
-  o->level0_file_num_compaction_trigger = std::max(1, o->level0_file_num_compaction_trigger);
-  o->level0_slowdown_writes_trigger =
-      std::max(o->level0_slowdown_writes_trigger, o->level0_file_num_compaction_trigger);
-  o->level0_stop_writes_trigger =
-      std::max(o->level0_stop_writes_trigger, o->level0_slowdown_writes_trigger);
+void SanitizeColumnFamilyOptions(ColumnFamilyOptions* o, std::vector<std::string>* notes) {
+  auto note = [notes](std::string text) {
+    if (notes != nullptr) notes->push_back(std::move(text));
+  };
+  auto adjust = [&](const char* name, auto* field, auto value) {
+    note(std::string("options.") + name + " " + std::to_string(*field) + " changed to " +
+         std::to_string(value));
+    *field = value;
+  };
+  if (o->num_levels < 2) adjust("num_levels", &o->num_levels, 2);
+  if (o->max_write_buffer_number < 2) {
+    adjust("max_write_buffer_number", &o->max_write_buffer_number, 2);
+  }
+  if (o->max_bytes_for_level_multiplier <= 0) {
+    adjust("max_bytes_for_level_multiplier", &o->max_bytes_for_level_multiplier, 1.0);
+  }
+  if (o->memtable_prefix_bloom_size_ratio > 0.25) {
+    adjust("memtable_prefix_bloom_size_ratio", &o->memtable_prefix_bloom_size_ratio, 0.25);
+  } else if (o->memtable_prefix_bloom_size_ratio < 0) {
+    adjust("memtable_prefix_bloom_size_ratio", &o->memtable_prefix_bloom_size_ratio, 0.0);
+  }
+  if (o->max_subcompactions == 0) adjust("max_subcompactions", &o->max_subcompactions, 1u);
+  if (o->level0_file_num_compaction_trigger < 1) {
+    adjust("level0_file_num_compaction_trigger", &o->level0_file_num_compaction_trigger, 1);
+  }
+  if (o->level0_slowdown_writes_trigger < o->level0_file_num_compaction_trigger) {
+    adjust("level0_slowdown_writes_trigger (must be >= level0_file_num_compaction_trigger)",
+           &o->level0_slowdown_writes_trigger, o->level0_file_num_compaction_trigger);
+  }
+  if (o->level0_stop_writes_trigger < o->level0_slowdown_writes_trigger) {
+    adjust("level0_stop_writes_trigger (must be >= level0_slowdown_writes_trigger)",
+           &o->level0_stop_writes_trigger, o->level0_slowdown_writes_trigger);
+  }
+  if (o->soft_pending_compaction_bytes_limit == 0 ||
+      (o->hard_pending_compaction_bytes_limit > 0 &&
+       o->soft_pending_compaction_bytes_limit > o->hard_pending_compaction_bytes_limit)) {
+    if (o->soft_pending_compaction_bytes_limit != o->hard_pending_compaction_bytes_limit) {
+      adjust("soft_pending_compaction_bytes_limit", &o->soft_pending_compaction_bytes_limit,
+             o->hard_pending_compaction_bytes_limit);
+    }
+  }
+  if (o->table_factory != nullptr) {
+    // RocksDB's block-based table factory makes these corrections itself.
+    BlockBasedTableOptions t = o->table_factory->table_options();
+    bool changed = false;
+    if (t.block_size_deviation < 0 || t.block_size_deviation > 100) {
+      adjust("block_size_deviation", &t.block_size_deviation, 0);
+      changed = true;
+    }
+    if (t.block_restart_interval < 1) {
+      adjust("block_restart_interval", &t.block_restart_interval, 1);
+      changed = true;
+    }
+    if (t.index_block_restart_interval < 1) {
+      adjust("index_block_restart_interval", &t.index_block_restart_interval, 1);
+      changed = true;
+    }
+    if (changed) o->table_factory = NewBlockBasedTableFactory(t);
+  }
 }
 
 // ---------------------------------------------------------------------------

@@ -78,13 +78,23 @@ MemTableOptions MemTableOptionsFor(const Options& options);
 // compression, file and level sizes): InvalidArgument naming the option.
 Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& options);
 // RocksDB's adjustments of a family's options, made rather than failing
-// (DB::Open and CreateColumnFamily apply them before validating):
-//  - num_levels 1 becomes 2: level compaction needs a level to compact into;
+// (DB::Open and CreateColumnFamily apply them before validating); each
+// change made is described in *notes (if not null), for the LOG:
+//  - num_levels below 2 becomes 2: level compaction needs a level to
+//    compact into; max_write_buffer_number below 2 becomes 2;
+//  - max_bytes_for_level_multiplier <= 0 becomes 1; memtable_prefix_bloom_
+//    size_ratio is clipped to [0, 0.25]; max_subcompactions 0 becomes 1;
 //  - level-0 triggers: compaction trigger at least 1, slowdown at least the
 //    compaction trigger, stop at least the slowdown (a stop below the
 //    compaction trigger would stop writes for good: the files that stop them
-//    are too few to start the compaction that would clear them).
-void SanitizeColumnFamilyOptions(ColumnFamilyOptions* options);
+//    are too few to start the compaction that would clear them);
+//  - soft_pending_compaction_bytes_limit 0 or above the hard limit becomes
+//    the hard limit;
+//  - block-based tables: block_size_deviation outside [0, 100] becomes 0,
+//    block_restart_interval and index_block_restart_interval below 1
+//    become 1 (a new table factory is made with them).
+void SanitizeColumnFamilyOptions(ColumnFamilyOptions* options,
+                                 std::vector<std::string>* notes = nullptr);
 
 class ColumnFamilyData {
  public:

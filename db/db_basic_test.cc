@@ -372,8 +372,8 @@ TEST_F(DBBasicTest, BadOptionsAreInvalidArgumentNamingTheOption) {
   };
   const Case cases[] = {
       {"write_buffer_size", [](Options* o) { o->write_buffer_size = 0; }},
-      {"max_write_buffer_number", [](Options* o) { o->max_write_buffer_number = 0; }},
-      {"max_write_buffer_number", [](Options* o) { o->max_write_buffer_number = -3; }},
+      {"num_levels", [](Options* o) { o->num_levels = 100; }},
+      {"target_file_size_multiplier", [](Options* o) { o->target_file_size_multiplier = 0; }},
       {"comparator", [](Options* o) { o->comparator = nullptr; }},
       {"env", [](Options* o) { o->env = nullptr; }},
   };
@@ -767,7 +767,10 @@ TEST_F(DBBasicTest, SyncWritesAndSyncWAL) {
   EXPECT_EQ(Contents(), "c=3 d=4");
 }
 
+// With avoid_flush_during_shutdown, writes that skipped the WAL live only in
+// the memtable and are gone after a reopen.
 TEST_F(DBBasicTest, DisableWALWritesAreVisibleButLostOnReopen) {
+  options_.avoid_flush_during_shutdown = true;
   Open();
   ASSERT_OK(Put("logged1", "1"));
   WriteOptions no_wal;
@@ -783,6 +786,27 @@ TEST_F(DBBasicTest, DisableWALWritesAreVisibleButLostOnReopen) {
   EXPECT_EQ(Get("logged1"), "1");
   EXPECT_EQ(Get("logged2"), "2");
   EXPECT_EQ(Contents(), "logged1=1 logged2=2");
+}
+
+// By default Close flushes the memtables when some write skipped the WAL
+// (RocksDB's avoid_flush_during_shutdown=false); without such writes it
+// flushes nothing.
+TEST_F(DBBasicTest, CloseFlushesWritesMadeWithoutTheWal) {
+  options_.avoid_flush_during_recovery = true;  // only Close makes tables here
+  Open();
+  ASSERT_OK(Put("logged", "1"));
+  Close();
+  Open();
+  EXPECT_EQ(0, NumTableFilesAtLevel(0));  // nothing unpersisted: no flush at close
+  WriteOptions no_wal;
+  no_wal.disableWAL = true;
+  ASSERT_OK(Put("unlogged", "u", no_wal));
+  ASSERT_OK(Put("logged", "2"));
+  Close();
+  Open();
+  EXPECT_EQ(1, NumTableFilesAtLevel(0));
+  EXPECT_EQ(Get("unlogged"), "u");
+  EXPECT_EQ(Get("logged"), "2");
 }
 
 // ---- iterators -------------------------------------------------------------

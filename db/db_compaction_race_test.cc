@@ -118,10 +118,12 @@ TEST_F(DBCompactionRaceTest, ManualLevel0GoesToTheBaseLevelSeenAfterTheWait) {
   ASSERT_OK(Flush());
 
   // The manual job finds level 0 busy (A's inputs) and waits, having seen
-  // base level L4.
+  // base level L4. Not exclusive: an exclusive one would wait for A before
+  // picking anything, and B could not run beside it.
   Status manual_status;
-  std::jthread manual(
-      [&] { manual_status = db_->CompactRange(CompactRangeOptions(), nullptr, nullptr); });
+  CompactRangeOptions shared;
+  shared.exclusive_manual_compaction = false;
+  std::jthread manual([&] { manual_status = db_->CompactRange(shared, nullptr, nullptr); });
   ASSERT_TRUE(manual_waits_.WaitFor());
   EXPECT_EQ(4, BaseLevel());
 

@@ -57,11 +57,48 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname, OpenMode mode,
   wal_file_options_.use_mmap_writes = options_.allow_mmap_writes || options_.wal_mmap_writes;
   wal_file_options_.writable_file_max_buffer_size = options_.writable_file_max_buffer_size;
   wal_file_options_.preallocation_block_size = options_.wal_preallocation_size;
+  wal_file_options_.use_fsync = options_.use_fsync;
 }
 
-DBImpl::~DBImpl() { Close().PermitUncheckedError(); }
+// The destructor closes even with snapshots unreleased (RocksDB's too).
+DBImpl::~DBImpl() { CloseImpl().PermitUncheckedError(); }
 
 Status DBImpl::Close() {
+  {
+    MutexLock l(&mu_);
+    if (!closed_ && !snapshots_.empty()) {
+      // As RocksDB: the DB stays open; release the snapshots and close again.
+      return Status::Aborted("Cannot close DB with unreleased snapshot.",
+                             std::to_string(snapshots_.count()) + " unreleased");
+    }
+  }
+  return CloseImpl();
+}
+
+Status DBImpl::CloseImpl() {
+  Status flush_status;
+  if (!read_only() && !options_.avoid_flush_during_shutdown &&
+      has_unpersisted_data_.load(std::memory_order_relaxed)) {
+    // Writes made without the WAL would be lost with the memtables: flush
+    // every family that holds data (RocksDB does the same at shutdown).
+    std::vector<ColumnFamilyData*> families;
+    {
+      MutexLock l(&mu_);
+      if (!closed_ && bg_error_.ok()) {
+        for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+          cfd->Ref();
+          families.push_back(cfd);
+        }
+      }
+    }
+    for (ColumnFamilyData* cfd : families) {
+      ColumnFamilyHandleImpl handle(cfd);
+      Status s = Flush(FlushOptions(), &handle);
+      if (flush_status.ok() && !s.ok() && !s.IsInvalidArgument()) flush_status = s;
+    }
+    MutexLock l(&mu_);
+    for (ColumnFamilyData* cfd : families) UnrefFamily(cfd);
+  }
   {
     MutexLock l(&mu_);
     if (closed_) return Status::OK();
@@ -110,6 +147,7 @@ Status DBImpl::Close() {
     Log(info_log_.get(), "DB closed");
     info_log_->Flush().PermitUncheckedError();
   }
+  if (s.ok()) s = flush_status;
   return s;
 }
 
@@ -562,7 +600,11 @@ Status DBImpl::CreateColumnFamilyImpl(const ColumnFamilyOptions& given, const st
     if (closed_) return Status::ShutdownInProgress("CreateColumnFamily on a closed database");
   }
   ColumnFamilyOptions options = given;
-  SanitizeColumnFamilyOptions(&options);
+  std::vector<std::string> notes;
+  SanitizeColumnFamilyOptions(&options, &notes);
+  for (const std::string& n : notes) {
+    Log(InfoLogLevel::kWarn, info_log_.get(), "sanitized: [%s] %s", name.c_str(), n.c_str());
+  }
   Status s = ValidateColumnFamilyOptions(options);
   if (!s.ok()) return s;
   if (name.empty()) return Status::InvalidArgument("column family name must not be empty");

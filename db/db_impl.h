@@ -21,6 +21,7 @@
 #pragma once
 
 #include <atomic>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -118,6 +119,7 @@ class DBImpl final : public DB {
   uint64_t GetLatestSequenceNumber() const override {
     return last_sequence_.load(std::memory_order_acquire);
   }
+  // Aborted (and the DB stays open) while snapshots are unreleased.
   Status Close() override;
   Status VerifyChecksum(const ReadOptions& options) override;
   Status Resume() override;
@@ -137,9 +139,14 @@ class DBImpl final : public DB {
 
   // Waits until no flush or compaction is running or needed (tests, tools).
   Status WaitForCompact();
+  // Writers queued in the write thread (tests).
+  size_t TEST_WriteQueueLength() { return write_thread_.TEST_QueueLength(); }
 
  private:
   struct RecoveryState;
+
+  // Close without the snapshot check (the destructor).
+  Status CloseImpl();
 
   // The family of a handle (null = default) without a lookup.
   ColumnFamilyData* FamilyOf(ColumnFamilyHandle* cf) const {
@@ -157,10 +164,16 @@ class DBImpl final : public DB {
   // logged or inserted meanwhile. For family creation and drop.
   Status RunExclusive(const std::function<Status()>& fn);
   // Leader-only work before a group is logged: background error check,
-  // memtable switches and write stalls. group_bytes sizes the slowdown.
-  Status PreprocessWrite(uint64_t group_bytes);
-  // Delays or stops the leader while flushes and compactions are behind.
-  Status MaybeStallWrite(uint64_t group_bytes);
+  // memtable switches and write stalls. The group's bytes size the slowdown.
+  Status PreprocessWrite(const WriteThread::WriteGroup& group);
+  // Delays or stops the leader while flushes and compactions are behind
+  // (a no_slowdown group gets Incomplete instead).
+  Status MaybeStallWrite(const WriteThread::WriteGroup& group);
+  // max_total_wal_size: when the live WALs together outgrow it, the
+  // families with data in the oldest one (*targets) are switched, so their
+  // flush lets that WAL go. Only with several families (RocksDB's rule).
+  void FamiliesPinningOldWals(std::vector<ColumnFamilyData*>* targets);
+  uint64_t MaxTotalWalSize() const;
   // Starts a new WAL and makes the mutable memtable of each family in
   // `families` immutable (a new empty one replaces it). Families with an
   // empty memtable move their WAL number to the new WAL. Leader-only (or
@@ -187,6 +200,10 @@ class DBImpl final : public DB {
   Status SanitizeFamilies(const std::vector<ColumnFamilyDescriptor>& families,
                           std::map<std::string, ColumnFamilyOptions>* by_name);
   Status PrepareDirectory();
+  // Before a new database is created in dbname_: Corruption naming them if
+  // table files, WALs or MANIFESTs are there without a CURRENT (a lost
+  // CURRENT; creating would delete them as obsolete).
+  Status CheckNoOrphanedFiles();
   // PrepareDirectory of a read-only open: touches nothing (exists: CURRENT
   // is there).
   Status PrepareReadOnly(bool exists);
@@ -273,6 +290,11 @@ class DBImpl final : public DB {
   // Runs one picked (or manual) compaction of cfd; releases mu_ while it
   // works.
   Status RunCompaction(ColumnFamilyData* cfd, Compaction* c) REQUIRES(mu_);
+  // CompactRangeOptions::change_level: moves every file of `level` to
+  // target_level (< 0: the highest level that is empty down to `level` and
+  // whose target size holds them) in one MANIFEST edit. NotSupported when a
+  // level in between holds files.
+  Status ReFitLevel(ColumnFamilyData* cfd, int level, int target_level) REQUIRES(mu_);
   // What a FlushJob or CompactionJob borrows from this DB.
   JobEnv MakeJobEnv();
   void DeleteObsoleteFiles() REQUIRES(mu_);
@@ -332,6 +354,8 @@ class DBImpl final : public DB {
   std::unique_ptr<Directory> db_dir_;
   FileOptions wal_file_options_;
 
+  // Option values changed at open as RocksDB changes them, for the LOG.
+  std::vector<std::string> sanitize_notes_;
   std::unique_ptr<VersionSet> versions_;
   // The default family and its handle, cached for the single-family paths.
   ColumnFamilyData* default_cfd_ = nullptr;
@@ -362,6 +386,12 @@ class DBImpl final : public DB {
   // RunExclusive or during open).
   bool multi_cf_ = false;
   WriteBatch group_batch_;  // concatenation buffer for multi-writer groups
+  // WALs before the current one that may still be live (number, bytes),
+  // oldest first, and their total; the oldest WAL whose families were
+  // already switched for max_total_wal_size.
+  std::deque<std::pair<uint64_t, uint64_t>> alive_wals_;
+  uint64_t alive_wal_bytes_ = 0;
+  uint64_t wal_flush_requested_upto_ = 0;
   // Where the current group's records go (set by the leader, read by the
   // group's parallel memtable writers).
   MemTableTargets write_targets_;
@@ -387,6 +417,10 @@ class DBImpl final : public DB {
   int compactions_scheduled_ GUARDED_BY(mu_) = 0;
   bool key_filter_job_scheduled_ GUARDED_BY(mu_) = false;
   int manual_compactions_ GUARDED_BY(mu_) = 0;
+  // Manual compactions (or level moves) running with
+  // CompactRangeOptions::exclusive_manual_compaction: no automatic
+  // compaction is scheduled meanwhile.
+  int exclusive_manual_compactions_ GUARDED_BY(mu_) = 0;
   // Lowest file numbers that running jobs may create: files at or above
   // the smallest are never deleted as obsolete.
   std::multiset<uint64_t> pending_outputs_ GUARDED_BY(mu_);
@@ -408,6 +442,8 @@ class DBImpl final : public DB {
   // Mirrors !bg_error_.ok() so the write path checks it without mu_.
   std::atomic<bool> has_bg_error_{false};
   std::atomic<uint64_t> write_groups_{0};
+  // Some write since open skipped the WAL (WriteOptions::disableWAL).
+  std::atomic<bool> has_unpersisted_data_{false};
   std::atomic<uint64_t> wal_syncs_{0};
   std::atomic<uint64_t> wal_bytes_{0};
   std::atomic<size_t> last_sync_group_size_{0};  // a hint, relaxed

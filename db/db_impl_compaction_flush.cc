@@ -50,8 +50,8 @@ void DBImpl::MaybeScheduleFlushOrCompaction() {
   for (const ColumnFamilyData* cfd : families->live()) {
     running += cfd->picker()->running_compactions();
   }
-  while (compactions_scheduled_ < max_compactions_ && compactions_scheduled_ < running + 1 &&
-         AnyCompactionNeeded()) {
+  while (exclusive_manual_compactions_ == 0 && compactions_scheduled_ < max_compactions_ &&
+         compactions_scheduled_ < running + 1 && AnyCompactionNeeded()) {
     ++compactions_scheduled_;
     env_->Schedule([this]() { BackgroundCallCompaction(); }, Env::Priority::kLow);
   }
@@ -295,6 +295,58 @@ Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c) {
   return Status::OK();
 }
 
+Status DBImpl::ReFitLevel(ColumnFamilyData* cfd, int level, int target_level) {
+  mu_.AssertHeld();
+  // The files must not be in a running job's inputs: wait for automatic
+  // compactions (none start meanwhile: this counts as exclusive).
+  ++exclusive_manual_compactions_;
+  while (compactions_scheduled_ > 0 && !shutting_down_.load(std::memory_order_acquire)) {
+    bg_cv_.Wait();
+  }
+  Status s;
+  const Version* v = cfd->current();
+  int to = target_level;
+  if (to < 0) {
+    // The highest level that is empty all the way down to `level` and
+    // whose target size holds the files (RocksDB's choice).
+    const uint64_t bytes = v->NumLevelBytes(level);
+    to = level;
+    for (int l = level - 1; l >= 1 && v->NumLevelFiles(l) == 0; --l) {
+      if (v->MaxBytesForLevel(l) < bytes) break;
+      to = l;
+    }
+  }
+  if (to != level) {
+    const int lo = std::min(level, to), hi = std::max(level, to);
+    for (int l = lo; l <= hi; ++l) {
+      if (l != level && v->NumLevelFiles(l) > 0) {
+        s = Status::NotSupported("CompactRange change_level: levels between the source level " +
+                                 std::to_string(level) + " and the target level " +
+                                 std::to_string(to) + " are not empty");
+        break;
+      }
+    }
+    if (s.ok() && to == 0 && v->NumLevelFiles(level) > 1) {
+      // Level 0 files may overlap: moving sorted files there is fine, but
+      // RocksDB refuses a target of level 0 too.
+      s = Status::NotSupported("CompactRange change_level: target level 0 is not supported");
+    }
+    if (s.ok()) {
+      VersionEdit edit;
+      for (const FileMetaData* f : v->files(level)) {
+        edit.DeleteFile(level, f->number);
+        edit.AddFile(to, *f);
+      }
+      Log(info_log_.get(), "[%s] CompactRange change_level: moving %d file(s) from level %d to %d",
+          cfd->name().c_str(), v->NumLevelFiles(level), level, to);
+      s = versions_->LogAndApply(cfd, &edit, &mu_);
+      if (s.ok()) InstallNewSuperVersion(cfd);
+    }
+  }
+  --exclusive_manual_compactions_;
+  return s;
+}
+
 JobEnv DBImpl::MakeJobEnv() {
   JobEnv env;
   env.dbname = &dbname_;
@@ -317,10 +369,24 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
   // Memtable data in the range is compacted too: flush it first.
   Status s = Flush(FlushOptions(), cf);
   if (!s.ok()) return s;
+  if (options.change_level && options.target_level >= cfd->num_levels()) {
+    return Status::InvalidArgument("CompactRangeOptions::target_level " +
+                                       std::to_string(options.target_level) +
+                                       " is past the last level",
+                                   std::to_string(cfd->num_levels() - 1));
+  }
   MutexLock l(&mu_);
   if (cfd->dropped()) return Status::InvalidArgument("column family was dropped", cfd->name());
   ++manual_compactions_;
   cfd->Ref();
+  if (options.exclusive_manual_compaction) {
+    // No automatic compaction starts from here on, and the running ones
+    // finish first (flushes go on).
+    ++exclusive_manual_compactions_;
+    while (compactions_scheduled_ > 0 && !shutting_down_.load(std::memory_order_acquire)) {
+      bg_cv_.Wait();
+    }
+  }
   CompactionPicker* picker = cfd->picker();
   const int num_levels = cfd->num_levels();
   // The deepest level holding data in the range: compactions go down to it.
@@ -392,6 +458,10 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
       if (conflict) bg_cv_.TimedWaitMicros(10000);
     }
   }
+  if (s.ok() && options.change_level && max_level > 0 && !cfd->dropped()) {
+    s = ReFitLevel(cfd, max_level, options.target_level);
+  }
+  if (options.exclusive_manual_compaction) --exclusive_manual_compactions_;
   if (cfd->dropped() && !s.ok()) {
     s = Status::InvalidArgument("column family was dropped", cfd->name());
     UnrefFamily(cfd);

@@ -67,8 +67,22 @@ constexpr SequenceNumber kFollowingSequenceWindow = SequenceNumber{1} << 32;
 
 Status DBImpl::ValidateOptions(const Options& o) {
   if (o.env == nullptr) return Status::InvalidArgument("options.env must not be null");
-  Status s = ValidateColumnFamilyOptions(o);
+  ColumnFamilyOptions cf = o;
+  SanitizeColumnFamilyOptions(&cf);
+  Status s = ValidateColumnFamilyOptions(cf);
   if (!s.ok()) return s;
+  // Accepted by RocksDB, not (yet) implemented here: refused rather than
+  // ignored.
+  if (o.enable_pipelined_write) {
+    return Status::InvalidArgument(
+        "options.enable_pipelined_write is not supported: Strata's group commit writes the WAL "
+        "and the memtables in one pipeline stage");
+  }
+  if (o.use_direct_reads) {
+    return Status::InvalidArgument(
+        "options.use_direct_reads is not supported yet: table reads go through the page cache "
+        "(pread or mmap)");
+  }
   if (o.max_background_jobs < 1) {
     return Status::InvalidArgument("options.max_background_jobs must be at least 1");
   }
@@ -90,12 +104,30 @@ Status DBImpl::ValidateOptions(const Options& o) {
   return Status::OK();
 }
 
+namespace {
+
+// RocksDB's adjustments of DB-wide options; each change goes to *notes.
+void SanitizeDBOptions(DBOptions* o, std::vector<std::string>* notes) {
+  // -1 means unbounded; anything else is clipped as RocksDB clips it.
+  if (o->max_open_files != -1 && (o->max_open_files < 20 || o->max_open_files > 0x400000)) {
+    const int clipped = std::clamp(o->max_open_files, 20, 0x400000);
+    notes->push_back("options.max_open_files " + std::to_string(o->max_open_files) +
+                     " changed to " + std::to_string(clipped));
+    o->max_open_files = clipped;
+  }
+}
+
+}  // namespace
+
 Status DBImpl::SanitizeFamilies(const std::vector<ColumnFamilyDescriptor>& families,
                                 std::map<std::string, ColumnFamilyOptions>* by_name) {
   Status s;
+  SanitizeDBOptions(&options_, &sanitize_notes_);
   for (const ColumnFamilyDescriptor& d : families) {
     ColumnFamilyOptions cf_options = d.options;
-    SanitizeColumnFamilyOptions(&cf_options);
+    std::vector<std::string> notes;
+    SanitizeColumnFamilyOptions(&cf_options, &notes);
+    for (const std::string& n : notes) sanitize_notes_.push_back("[" + d.name + "] " + n);
     if (!by_name->emplace(d.name, cf_options).second) {
       return Status::InvalidArgument("column family listed twice", d.name);
     }
@@ -121,6 +153,10 @@ Status DBImpl::PrepareDirectory() {
   }
   if (exists && options_.error_if_exists) {
     return Status::InvalidArgument(dbname_, "exists (error_if_exists is true)");
+  }
+  if (!exists) {
+    s = CheckNoOrphanedFiles();
+    if (!s.ok()) return s;
   }
   s = fs_->CreateDirIfMissing(dbname_);
   if (!s.ok()) return s;
@@ -148,6 +184,9 @@ Status DBImpl::PrepareDirectory() {
   s = fs_->NewDirectory(dbname_, &db_dir_);
   if (!s.ok()) return s;
   LogOptions();
+  for (const std::string& n : sanitize_notes_) {
+    Log(InfoLogLevel::kWarn, info_log_.get(), "sanitized: %s", n.c_str());
+  }
 
   // The version set (each family gets its table cache and compaction
   // picker as the MANIFEST is read).
@@ -168,6 +207,40 @@ Status DBImpl::PrepareDirectory() {
   return Status::OK();
 }
 
+Status DBImpl::CheckNoOrphanedFiles() {
+  std::vector<std::string> children;
+  if (!fs_->GetChildren(dbname_, &children).ok()) return Status::OK();  // no directory yet
+  std::sort(children.begin(), children.end());
+  std::string listed;
+  size_t found = 0;
+  // A table, a WAL or a MANIFEST past the first: what creating would lose.
+  bool data = false;
+  for (const std::string& name : children) {
+    uint64_t number = 0;
+    FileType type = FileType::kTableFile;
+    bool orphan = false;
+    if (ParseFileName(name, &number, &type)) {
+      orphan = type == FileType::kTableFile || type == FileType::kWalFile ||
+               type == FileType::kDescriptorFile || type == FileType::kBlobFile;
+    }
+    // Tables written by LevelDB-era tools keep their old suffix.
+    const bool legacy_table = name.size() > 4 && name.compare(name.size() - 4, 4, ".ldb") == 0;
+    if (!orphan && !legacy_table) continue;
+    data = data || type != FileType::kDescriptorFile || number != 1;
+    if (found++ < 8) listed += (listed.empty() ? "" : ", ") + name;
+  }
+  // MANIFEST-000001 alone is a creation cut short before CURRENT was
+  // written (it lists no table); creating again rewrites it.
+  if (found == 0 || !data) return Status::OK();
+  if (found > 8) listed += ", ... (" + std::to_string(found) + " files)";
+  // Creating a database here would treat these files as obsolete and
+  // delete them: their data would be lost for good.
+  return Status::Corruption(
+      dbname_ + " has no CURRENT file but holds database files: " + listed,
+      "refusing to create a new database over them (nothing was changed); run RepairDB "
+      "(strata repair) to recover them into a new MANIFEST, or remove them");
+}
+
 Status DBImpl::PrepareReadOnly(bool exists) {
   if (!exists) {
     return Status::InvalidArgument(CurrentFileName(dbname_),
@@ -178,6 +251,9 @@ Status DBImpl::PrepareReadOnly(bool exists) {
   Status s = fs_->NewDirectory(dbname_, &db_dir_);
   if (!s.ok()) return s;
   LogOptions();
+  for (const std::string& n : sanitize_notes_) {
+    Log(InfoLogLevel::kWarn, info_log_.get(), "sanitized: %s", n.c_str());
+  }
   versions_ =
       std::make_unique<VersionSet>(dbname_, options_, fs_, db_dir_.get(), info_log_.get(), &mu_);
   db_session_id_ = NewUuid().substr(0, 20);
@@ -766,7 +842,9 @@ Status DBImpl::CreateWAL(uint64_t number) {
 Status DBImpl::EnsureIdentity() {
   const std::string fname = IdentityFileName(dbname_);
   if (fs_->FileExists(fname).ok()) return Status::OK();
-  return WriteStringToFile(fs_, NewUuid(), fname, /*should_sync=*/true);
+  FileOptions opts;
+  opts.use_fsync = options_.use_fsync;
+  return WriteStringToFile(fs_, NewUuid(), fname, /*should_sync=*/true, opts);
 }
 
 // ---- DB static functions ----

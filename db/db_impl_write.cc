@@ -1,6 +1,7 @@
 // DBImpl's write path: single-key operations, Write, the group-commit
 // leader's work (WAL append, sync, memtable inserts, sequence publication),
 // memtable switches and write stalls.
+#include <cinttypes>
 #include <thread>
 
 #include "db/db_impl.h"
@@ -114,7 +115,7 @@ Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
   return WriteImpl(options, updates);
 }
 
-Status DBImpl::PreprocessWrite(uint64_t group_bytes) {
+Status DBImpl::PreprocessWrite(const WriteThread::WriteGroup& group) {
   if (default_cfd_ == nullptr || default_cfd_->leader_mem() == nullptr) {
     return Status::ShutdownInProgress("write to a closed database");
   }
@@ -123,6 +124,9 @@ Status DBImpl::PreprocessWrite(uint64_t group_bytes) {
     if (!bg_error_.ok()) return bg_error_;
   }
   const bool requested = switch_requested_.load(std::memory_order_acquire);
+  // Families pinning the oldest WAL when the WALs outgrow max_total_wal_size.
+  std::vector<ColumnFamilyData*> wal_targets;
+  if (multi_cf_) FamiliesPinningOldWals(&wal_targets);
   bool full;
   if (!multi_cf_) {
     full = default_cfd_->leader_mem()->ApproximateMemoryUsage() >=
@@ -134,9 +138,9 @@ Status DBImpl::PreprocessWrite(uint64_t group_bytes) {
           full || cfd->leader_mem()->ApproximateMemoryUsage() >= cfd->options().write_buffer_size;
     }
   }
-  if (requested || full) {
+  if (requested || full || !wal_targets.empty()) {
     // Waits first if the immutable memtables are all still unflushed.
-    Status s = MaybeStallWrite(group_bytes);
+    Status s = MaybeStallWrite(group);
     if (!s.ok()) return s;
     switch_requested_.store(false, std::memory_order_release);
     // Only the families that asked or are full switch; the others keep
@@ -144,7 +148,9 @@ Status DBImpl::PreprocessWrite(uint64_t group_bytes) {
     std::vector<ColumnFamilyData*> targets;
     for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
       const bool asked = cfd->switch_requested.exchange(false, std::memory_order_acq_rel);
-      if ((asked ||
+      const bool pins_old_wal =
+          std::find(wal_targets.begin(), wal_targets.end(), cfd) != wal_targets.end();
+      if ((asked || pins_old_wal ||
            cfd->leader_mem()->ApproximateMemoryUsage() >= cfd->options().write_buffer_size) &&
           cfd->leader_mem()->num_entries() > 0) {
         targets.push_back(cfd);
@@ -158,8 +164,47 @@ Status DBImpl::PreprocessWrite(uint64_t group_bytes) {
   }
   // Cheap check without the mutex: stalls only matter when level 0 or the
   // compaction debt grew (the Version pointer is read under mu_ inside).
-  if (stall_check_needed_.load(std::memory_order_acquire)) return MaybeStallWrite(group_bytes);
+  if (stall_check_needed_.load(std::memory_order_acquire)) return MaybeStallWrite(group);
   return Status::OK();
+}
+
+uint64_t DBImpl::MaxTotalWalSize() const {
+  if (options_.max_total_wal_size != 0) return options_.max_total_wal_size;
+  // RocksDB's default: four times what all memtables may hold.
+  uint64_t sum = 0;
+  for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
+    sum += static_cast<uint64_t>(cfd->options().write_buffer_size) *
+           static_cast<uint64_t>(std::max(1, cfd->options().max_write_buffer_number));
+  }
+  return 4 * sum;
+}
+
+void DBImpl::FamiliesPinningOldWals(std::vector<ColumnFamilyData*>* targets) {
+  const uint64_t current = log_ != nullptr ? log_->file_size() : 0;
+  if (alive_wals_.empty() || alive_wal_bytes_ + current <= MaxTotalWalSize()) return;
+  MutexLock l(&mu_);
+  // WALs whose data is all in tables are gone (or about to be).
+  const uint64_t min_log = MinLogNumberInUse();
+  while (!alive_wals_.empty() && alive_wals_.front().first < min_log) {
+    alive_wal_bytes_ -= alive_wals_.front().second;
+    alive_wals_.pop_front();
+  }
+  const uint64_t total = alive_wal_bytes_ + current;
+  if (alive_wals_.empty() || total <= MaxTotalWalSize()) return;
+  const uint64_t oldest = alive_wals_.front().first;
+  if (oldest <= wal_flush_requested_upto_) return;  // its flushes are under way
+  wal_flush_requested_upto_ = oldest;
+  std::string names;
+  for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+    if (cfd->OldestLogWithData() <= oldest && cfd->leader_mem()->num_entries() > 0) {
+      targets->push_back(cfd);
+      names += (names.empty() ? "" : ", ") + cfd->name();
+    }
+  }
+  Log(info_log_.get(),
+      "Flushing column families [%s] with data in WAL %06" PRIu64 ".log: total WAL size %" PRIu64
+      " is over max_total_wal_size %" PRIu64,
+      names.c_str(), oldest, total, MaxTotalWalSize());
 }
 
 Status DBImpl::WriteGroupToWAL(const WriteThread::WriteGroup& group, size_t total_count) {
@@ -220,7 +265,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
   // An empty batch is a no-op, unless it asks for a sync (SyncWAL).
   if (WriteBatchInternal::Count(batch) == 0 && !options.sync && !force) return Status::OK();
 
-  WriteThread::Writer w(batch, options.sync, options.disableWAL);
+  WriteThread::Writer w(batch, options.sync, options.disableWAL, options.no_slowdown);
   const WriteThread::State state = write_thread_.JoinBatchGroup(&w);
   if (state == WriteThread::State::kCompleted) {
     if (stats_ != nullptr) stats_->recordTick(WRITE_DONE_BY_OTHER);
@@ -245,7 +290,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
     const std::function<Status()>* fn = exclusive_fn_.exchange(nullptr, std::memory_order_acq_rel);
     if (fn != nullptr) exclusive_status_ = (*fn)();
   }
-  Status s = PreprocessWrite(group.total_bytes);
+  Status s = PreprocessWrite(group);
 
   if (s.ok()) {
     SequenceNumber next = last_allocated_sequence_ + 1;
@@ -274,6 +319,12 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
 
     if (s.ok()) {
       last_allocated_sequence_ = group.last_sequence;
+      // Writes only a memtable holds: Close flushes them (unless
+      // avoid_flush_during_shutdown).
+      if (group.disable_wal && total_count > 0 &&
+          !has_unpersisted_data_.load(std::memory_order_relaxed)) {
+        has_unpersisted_data_.store(true, std::memory_order_relaxed);
+      }
       write_targets_.default_mem = default_cfd_->leader_mem();
       // Members insert their own batches in parallel only when the batches
       // are big enough to repay the extra wake-up of every member; for
@@ -385,6 +436,10 @@ Status DBImpl::SwitchMemtables(const std::vector<ColumnFamilyData*>& families) {
     return s;
   }
   // The old WAL stays open, unsynced, until a synced write or its flush.
+  if (old_log != nullptr) {
+    alive_wals_.emplace_back(old_log_number, old_log->file_size());
+    alive_wal_bytes_ += old_log->file_size();
+  }
   old_logs_.push_back(std::move(old_log));
   std::vector<MemTable*> fresh;
   for (ColumnFamilyData* cfd : families) {
@@ -440,17 +495,26 @@ Status DBImpl::SwitchMemtableThroughWriteThread(ColumnFamilyData* cfd) {
 // ---------------------------------------------------------------------------
 // Write stalls
 
-Status DBImpl::MaybeStallWrite(uint64_t group_bytes) {
+Status DBImpl::MaybeStallWrite(const WriteThread::WriteGroup& group) {
+  // A group is all no_slowdown writers or none (WriteThread keeps them
+  // apart): such a group fails with Incomplete instead of waiting.
+  const bool no_slowdown = group.leader->no_slowdown;
   uint64_t delay_micros = 0;
-  {
-    MutexLock l(&mu_);
-    const uint64_t start = clock_->NowMicros();
-    bool stopped = false;
-    while (true) {
+  bool stall_begun = false;  // queued no_slowdown writers were failed
+  uint64_t start = 0;
+  Status result;
+  while (true) {
+    bool begin_stall = false;
+    {
+      MutexLock l(&mu_);
       if (shutting_down_.load(std::memory_order_acquire)) {
-        return Status::ShutdownInProgress("write during close");
+        result = Status::ShutdownInProgress("write during close");
+        break;
       }
-      if (!bg_error_.ok()) return bg_error_;
+      if (!bg_error_.ok()) {
+        result = bg_error_;
+        break;
+      }
       bool too_many_memtables = false, too_many_l0 = false, too_much_debt = false;
       for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
         const Options& o = cfd->options();
@@ -468,47 +532,65 @@ Status DBImpl::MaybeStallWrite(uint64_t group_bytes) {
             (auto_compact && o.hard_pending_compaction_bytes_limit > 0 &&
              v->EstimatedPendingCompactionBytes() >= o.hard_pending_compaction_bytes_limit);
       }
-      if (!too_many_memtables && !too_many_l0 && !too_much_debt) break;
+      if (!too_many_memtables && !too_many_l0 && !too_much_debt) {
+        write_stopped_ = false;
+        if (start != 0) {
+          const uint64_t waited = clock_->NowMicros() - start;
+          stall_micros_ += waited;
+          if (stats_ != nullptr) {
+            stats_->recordTick(STALL_MICROS, waited);
+            stats_->measureTime(WRITE_STALL, waited);
+          }
+        }
+        bool slowdown = false;
+        for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
+          slowdown = slowdown || cfd->NeedsWriteSlowdown();
+        }
+        if (slowdown && no_slowdown) {
+          result = Status::Incomplete("Write stall");
+        } else if (slowdown) {
+          const uint64_t rate =
+              options_.delayed_write_rate != 0 ? options_.delayed_write_rate : 16ull << 20;
+          delay_micros = std::max<uint64_t>(1, group.total_bytes * 1000000 / rate);
+          delay_micros = std::min<uint64_t>(delay_micros, 100000);
+          ++stall_slowdowns_;
+          stall_micros_ += delay_micros;
+        }
+        break;
+      }
       // Compactions that fail without a sticky error (paranoid_checks off)
       // would keep this stop forever: the write fails with their error.
       if ((too_many_l0 || too_much_debt) && !last_compaction_error_.ok()) {
-        return last_compaction_error_;
+        result = last_compaction_error_;
+        break;
       }
-      if (!stopped) {
-        stopped = true;
+      if (no_slowdown) {
+        result = Status::Incomplete("Write stall");
+        break;
+      }
+      if (start == 0) {
+        start = std::max<uint64_t>(1, clock_->NowMicros());
         ++stall_stops_;
         write_stopped_ = true;
         MaybeScheduleFlushOrCompaction();
       }
-      bg_cv_.TimedWaitMicros(10000);
+      begin_stall = !stall_begun;
+      if (!begin_stall) bg_cv_.TimedWaitMicros(10000);
     }
-    write_stopped_ = false;
-    if (stopped) {
-      const uint64_t waited = clock_->NowMicros() - start;
-      stall_micros_ += waited;
-      if (stats_ != nullptr) {
-        stats_->recordTick(STALL_MICROS, waited);
-        stats_->measureTime(WRITE_STALL, waited);
-      }
-    }
-    bool slowdown = false;
-    for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
-      slowdown = slowdown || cfd->NeedsWriteSlowdown();
-    }
-    if (slowdown) {
-      const uint64_t rate =
-          options_.delayed_write_rate != 0 ? options_.delayed_write_rate : 16ull << 20;
-      delay_micros = std::max<uint64_t>(1, group_bytes * 1000000 / rate);
-      delay_micros = std::min<uint64_t>(delay_micros, 100000);
-      ++stall_slowdowns_;
-      stall_micros_ += delay_micros;
+    if (begin_stall) {
+      // Outside mu_ (the queue lock and mu_ are never held together).
+      write_thread_.BeginWriteStall(group);
+      stall_begun = true;
     }
   }
-  if (delay_micros > 0) {
+  if (result.ok() && delay_micros > 0) {
+    if (!stall_begun) write_thread_.BeginWriteStall(group);
+    stall_begun = true;
     clock_->SleepForMicroseconds(static_cast<int>(delay_micros));
     if (stats_ != nullptr) stats_->recordTick(STALL_MICROS, delay_micros);
   }
-  return Status::OK();
+  if (stall_begun) write_thread_.EndWriteStall();
+  return result;
 }
 
 }  // namespace strata

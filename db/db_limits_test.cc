@@ -539,13 +539,28 @@ TEST_F(DBLimitsTest, OptionsRejectedByName) {
     const char* option;  // the name the error must mention
     std::function<void(Options*)> set;
   };
+  auto with_table = [](std::function<void(BlockBasedTableOptions*)> f) {
+    return [f](Options* o) {
+      BlockBasedTableOptions t;
+      f(&t);
+      o->table_factory = NewBlockBasedTableFactory(t);
+    };
+  };
   const std::vector<Case> cases = {
-      {"num_levels", [](Options* o) { o->num_levels = 0; }},
-      {"num_levels", [](Options* o) { o->num_levels = -3; }},
+      {"num_levels", [](Options* o) { o->num_levels = 13; }},
       {"write_buffer_size", [](Options* o) { o->write_buffer_size = 0; }},
       {"write_buffer_size", [](Options* o) { o->write_buffer_size = 100; }},
-      {"max_write_buffer_number", [](Options* o) { o->max_write_buffer_number = 0; }},
       {"target_file_size_base", [](Options* o) { o->target_file_size_base = 0; }},
+      {"target_file_size_multiplier", [](Options* o) { o->target_file_size_multiplier = 0; }},
+      {"block_size", with_table([](auto* t) { t->block_size = 0; })},
+      {"format_version", with_table([](auto* t) { t->format_version = 4; })},
+      {"format_version", with_table([](auto* t) { t->format_version = 6; })},
+      {"cache_index_and_filter_blocks", with_table([](auto* t) {
+         t->cache_index_and_filter_blocks = true;
+         t->no_block_cache = true;
+       })},
+      {"enable_pipelined_write", [](Options* o) { o->enable_pipelined_write = true; }},
+      {"use_direct_reads", [](Options* o) { o->use_direct_reads = true; }},
       {"max_bytes_for_level_base", [](Options* o) { o->max_bytes_for_level_base = 0; }},
       {"compression", [](Options* o) { o->compression = kZlibCompression; }},
       {"compression", [](Options* o) { o->compression = kBZip2Compression; }},
@@ -563,10 +578,14 @@ TEST_F(DBLimitsTest, OptionsRejectedByName) {
     c.set(&o);
     Status s = TryOpen(o);
     EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
-    EXPECT_TRUE(Contains(s, std::string("options.") + c.option)) << s.ToString();
+    EXPECT_TRUE(Contains(s, std::string("options.") + c.option) ||
+                Contains(s, std::string("BlockBasedTableOptions::") + c.option))
+        << s.ToString();
     EXPECT_EQ(db_, nullptr);
     // The same option on a named family, given at Open.
-    if (std::string(c.option) != "env" && std::string(c.option) != "max_background_jobs") {
+    const std::string option = c.option;
+    if (option != "env" && option != "max_background_jobs" && option != "enable_pipelined_write" &&
+        option != "use_direct_reads") {
       const ColumnFamilyOptions named = o;  // o has the bad value
       std::vector<ColumnFamilyHandle*> handles;
       DBOptions dbo(good);
@@ -576,7 +595,9 @@ TEST_F(DBLimitsTest, OptionsRejectedByName) {
                     ColumnFamilyDescriptor("named", named)},
                    &handles, &db_);
       EXPECT_TRUE(s.IsInvalidArgument()) << "named family: " << s.ToString();
-      EXPECT_TRUE(Contains(s, std::string("options.") + c.option)) << s.ToString();
+      EXPECT_TRUE(Contains(s, std::string("options.") + c.option) ||
+                  Contains(s, std::string("BlockBasedTableOptions::") + c.option))
+          << s.ToString();
       EXPECT_TRUE(handles.empty());
       EXPECT_EQ(db_, nullptr);
     }
@@ -619,8 +640,15 @@ TEST_F(DBLimitsTest, OptionsSanitizedOrAccepted) {
   const std::vector<Case> cases = {
       // Level compaction needs a level below level 0 (RocksDB's rule).
       {"num_levels=1 (made 2)", [](Options* o) { o->num_levels = 1; }, {{"num_levels", "2"}}},
+      {"num_levels=0 (made 2)", [](Options* o) { o->num_levels = 0; }, {{"num_levels", "2"}}},
+      {"num_levels=-3 (made 2)", [](Options* o) { o->num_levels = -3; }, {{"num_levels", "2"}}},
       {"write_buffer_size=4096 (the minimum)", [](Options* o) { o->write_buffer_size = 4096; }, {}},
-      {"max_write_buffer_number=1", [](Options* o) { o->max_write_buffer_number = 1; }, {}},
+      {"max_write_buffer_number=1 (made 2)",
+       [](Options* o) { o->max_write_buffer_number = 1; },
+       {{"max_write_buffer_number", "2"}}},
+      {"max_write_buffer_number=0 (made 2)",
+       [](Options* o) { o->max_write_buffer_number = 0; },
+       {{"max_write_buffer_number", "2"}}},
       // RocksDB's rule: compaction trigger <= slowdown <= stop. A stop
       // trigger below the compaction trigger would stop writes for good.
       {"level0 stop < slowdown < compaction trigger",
@@ -641,22 +669,31 @@ TEST_F(DBLimitsTest, OptionsSanitizedOrAccepted) {
        {{"level0_file_num_compaction_trigger", "1"},
         {"level0_slowdown_writes_trigger", "1"},
         {"level0_stop_writes_trigger", "1"}}},
-      {"block_size=0 (one entry per block)", with_table([](auto* t) { t->block_size = 0; }), {}},
+      {"block_restart_interval=0 (made 1)",
+       with_table([](auto* t) { t->block_restart_interval = 0; }),
+       {{"block_restart_interval", "1"}}},
+      {"block_size_deviation=200 (made 0)",
+       with_table([](auto* t) { t->block_size_deviation = 200; }),
+       {{"block_size_deviation", "0"}}},
       {"bloom bits negative (no filter)",
        with_table([](auto* t) { t->filter_policy = NewBloomFilterPolicy(-5); }),
        {}},
       {"bloom bits huge (capped)",
        with_table([](auto* t) { t->filter_policy = NewBloomFilterPolicy(1e9); }),
        {}},
-      {"max_open_files=0 (minimum cache, not unbounded)",
+      // RocksDB clips max_open_files (except -1) to at least 20.
+      {"max_open_files=0 (made 20)",
        [](Options* o) { o->max_open_files = 0; },
-       {}},
-      {"max_open_files=1", [](Options* o) { o->max_open_files = 1; }, {}},
-      {"max_open_files=10", [](Options* o) { o->max_open_files = 10; }, {}},
-      {"max_bytes_for_level_multiplier=0",
+       {{"max_open_files", "20"}}},
+      {"max_open_files=-5 (made 20)",
+       [](Options* o) { o->max_open_files = -5; },
+       {{"max_open_files", "20"}}},
+      {"max_open_files=10 (made 20)",
+       [](Options* o) { o->max_open_files = 10; },
+       {{"max_open_files", "20"}}},
+      {"max_bytes_for_level_multiplier=0 (made 1)",
        [](Options* o) { o->max_bytes_for_level_multiplier = 0; },
-       {}},
-      {"target_file_size_multiplier=0", [](Options* o) { o->target_file_size_multiplier = 0; }, {}},
+       {{"max_bytes_for_level_multiplier", "1.000000"}}},
       {"compression=kNoCompression", [](Options* o) { o->compression = kNoCompression; }, {}},
   };
   std::mt19937_64 rng(test::RandomSeed());

@@ -114,12 +114,14 @@ bool ParseFileName(const std::string& filename, uint64_t* number, FileType* type
 }
 
 Status SetCurrentFile(FileSystem* fs, const std::string& dbname, uint64_t descriptor_number,
-                      Directory* db_dir) {
+                      Directory* db_dir, bool use_fsync) {
   const std::string manifest = DescriptorFileName(dbname, descriptor_number);
   Slice contents(manifest);
   contents.remove_prefix(dbname.size() + 1);  // just the file name
   const std::string tmp = TempFileName(dbname, descriptor_number);
-  Status s = WriteStringToFile(fs, contents.ToString() + "\n", tmp, /*should_sync=*/true);
+  FileOptions opts;
+  opts.use_fsync = use_fsync;
+  Status s = WriteStringToFile(fs, contents.ToString() + "\n", tmp, /*should_sync=*/true, opts);
   if (s.ok()) s = fs->RenameFile(tmp, CurrentFileName(dbname));
   if (s.ok() && db_dir != nullptr) s = db_dir->Fsync();
   if (!s.ok()) fs->DeleteFile(tmp).PermitUncheckedError();

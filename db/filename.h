@@ -52,8 +52,8 @@ std::string MakeFileNumber(uint64_t number);
 bool ParseFileName(const std::string& filename, uint64_t* number, FileType* type);
 
 // Points CURRENT at MANIFEST-<descriptor_number>: writes a temp file, syncs
-// it, renames it over CURRENT and syncs the directory.
+// it (fsync when use_fsync), renames it over CURRENT and syncs the directory.
 Status SetCurrentFile(FileSystem* fs, const std::string& dbname, uint64_t descriptor_number,
-                      Directory* db_dir);
+                      Directory* db_dir, bool use_fsync = false);
 
 }  // namespace strata

@@ -193,7 +193,9 @@ Status WriteOptionsFile(FileSystem* fs, const std::string& dbname, uint64_t numb
                         const std::vector<OptionsFileFamily>& families, Directory* db_dir) {
   const std::string tmp = TempFileName(dbname, number);
   const std::string final_name = OptionsFileName(dbname, number);
-  Status s = WriteStringToFile(fs, OptionsFileContents(families), tmp, /*should_sync=*/true);
+  FileOptions opts;
+  opts.use_fsync = !families.empty() && families.front().options->use_fsync;
+  Status s = WriteStringToFile(fs, OptionsFileContents(families), tmp, /*should_sync=*/true, opts);
   if (s.ok()) s = fs->RenameFile(tmp, final_name);
   if (s.ok() && db_dir != nullptr) s = db_dir->Fsync();
   if (!s.ok()) {

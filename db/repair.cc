@@ -689,7 +689,9 @@ class Repairer {
 
     const std::string fname = DescriptorFileName(dbname_, manifest_number);
     std::unique_ptr<WritableFile> file;
-    Status s = fs_->NewWritableFile(fname, FileOptions(), &file);
+    FileOptions file_options;
+    file_options.use_fsync = options_.use_fsync;
+    Status s = fs_->NewWritableFile(fname, file_options, &file);
     if (!s.ok()) return s;
     log::Writer writer(std::move(file), 0, /*recycle_log_files=*/false);
     for (const std::string& r : records) {
@@ -699,7 +701,8 @@ class Repairer {
     Status c = writer.Close();
     if (s.ok()) s = c;
     if (s.ok()) s = db_dir_->Fsync();
-    if (s.ok()) s = SetCurrentFile(fs_, dbname_, manifest_number, db_dir_.get());
+    if (s.ok())
+      s = SetCurrentFile(fs_, dbname_, manifest_number, db_dir_.get(), options_.use_fsync);
     if (!s.ok()) {
       fs_->DeleteFile(fname).PermitUncheckedError();
       return s;

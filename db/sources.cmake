@@ -44,6 +44,7 @@ strata_tests(db
   db/db_basic_test.cc
   db/db_readonly_test.cc
   db/db_secondary_test.cc
+  db/db_open_safety_test.cc
   db/column_family_test.cc
   db/db_concurrency_test.cc
   db/db_crash_test.cc

@@ -542,7 +542,9 @@ Status VersionSet::CreateNew() {
   if (!db_id_.empty()) edit.SetDBId(db_id_);
   const std::string manifest = DescriptorFileName(dbname_, 1);
   std::unique_ptr<WritableFile> file;
-  Status s = fs_->NewWritableFile(manifest, FileOptions(), &file);
+  FileOptions file_options;
+  file_options.use_fsync = options_.use_fsync;
+  Status s = fs_->NewWritableFile(manifest, file_options, &file);
   if (!s.ok()) return s;
   log::Writer writer(std::move(file), 0, false);
   std::string record;
@@ -554,7 +556,7 @@ Status VersionSet::CreateNew() {
   // As in LogAndApply: once the CURRENT rename has been tried, CURRENT may
   // name this MANIFEST even if the call failed, so the file stays (a new
   // open then finds a complete, empty database).
-  if (s.ok()) return SetCurrentFile(fs_, dbname_, 1, db_dir_);
+  if (s.ok()) return SetCurrentFile(fs_, dbname_, 1, db_dir_, options_.use_fsync);
   fs_->DeleteFile(manifest).PermitUncheckedError();
   return s;
 }
@@ -888,7 +890,9 @@ Status VersionSet::LogAndApplyImpl(ColumnFamilyData* cfd, VersionEdit* edit, Mut
   db_mu_->Unlock();
   if (new_manifest) {
     std::unique_ptr<WritableFile> file;
-    s = fs_->NewWritableFile(DescriptorFileName(dbname_, manifest_number), FileOptions(), &file);
+    FileOptions file_options;
+    file_options.use_fsync = options_.use_fsync;
+    s = fs_->NewWritableFile(DescriptorFileName(dbname_, manifest_number), file_options, &file);
     if (s.ok()) {
       new_log = std::make_unique<log::Writer>(std::move(file), 0, false);
       for (const std::string& r : snapshot) {
@@ -903,7 +907,8 @@ Status VersionSet::LogAndApplyImpl(ColumnFamilyData* cfd, VersionEdit* edit, Mut
   // MANIFEST even though the call failed (the rename done, the directory
   // fsync not): that file must then stay.
   const bool current_attempted = s.ok() && new_manifest;
-  if (current_attempted) s = SetCurrentFile(fs_, dbname_, manifest_number, db_dir_);
+  if (current_attempted)
+    s = SetCurrentFile(fs_, dbname_, manifest_number, db_dir_, options_.use_fsync);
   db_mu_->Lock();
 
   if (s.ok()) {

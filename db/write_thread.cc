@@ -1,5 +1,7 @@
 #include "db/write_thread.h"
 
+#include <vector>
+
 #include "db/write_batch_internal.h"
 
 namespace strata {
@@ -34,6 +36,11 @@ void WriteThread::SetState(Writer* w, State s) {
 WriteThread::State WriteThread::JoinBatchGroup(Writer* w) {
   {
     MutexLock l(&mu_);
+    if (stalled_ && w->no_slowdown) {
+      w->status = Status::Incomplete("Write stall");
+      w->state.store(State::kCompleted, std::memory_order_relaxed);
+      return State::kCompleted;
+    }
     w->next = nullptr;
     queue_len_.fetch_add(1, std::memory_order_relaxed);
     if (tail_ == nullptr) {
@@ -65,7 +72,7 @@ void WriteThread::EnterAsBatchGroupLeader(Writer* leader, WriteGroup* group) {
 
   MutexLock l(&mu_);
   for (Writer* w = leader->next; w != nullptr; w = w->next) {
-    if (w->disable_wal != leader->disable_wal) break;
+    if (w->disable_wal != leader->disable_wal || w->no_slowdown != leader->no_slowdown) break;
     const size_t bytes = WriteBatchInternal::ByteSize(w->batch);
     if (group->total_bytes + bytes > max_bytes) break;
     group->total_bytes += bytes;
@@ -135,6 +142,35 @@ void WriteThread::ExitAsBatchGroupLeader(WriteGroup* group, const Status& status
       w = next;
     }
   }
+}
+
+void WriteThread::BeginWriteStall(const WriteGroup& group) {
+  std::vector<Writer*> turned_away;
+  {
+    MutexLock l(&mu_);
+    stalled_ = true;
+    // The group itself stays; only writers behind it are looked at.
+    Writer* prev = group.last;
+    for (Writer* w = prev->next; w != nullptr; w = prev->next) {
+      if (!w->no_slowdown) {
+        prev = w;
+        continue;
+      }
+      prev->next = w->next;
+      if (tail_ == w) tail_ = prev;
+      queue_len_.fetch_sub(1, std::memory_order_relaxed);
+      turned_away.push_back(w);
+    }
+  }
+  for (Writer* w : turned_away) {
+    w->status = Status::Incomplete("Write stall");
+    SetState(w, State::kCompleted);
+  }
+}
+
+void WriteThread::EndWriteStall() {
+  MutexLock l(&mu_);
+  stalled_ = false;
 }
 
 size_t WriteThread::TEST_QueueLength() {

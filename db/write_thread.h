@@ -18,7 +18,11 @@
 // Invariants:
 //  1. At most one leader exists at a time; the leader is the queue head and
 //     the group is a contiguous run of the queue starting at it.
-//  2. A group never mixes writers with and without the WAL.
+//  2. A group never mixes writers with and without the WAL, nor writers with
+//     and without no_slowdown.
+//  4. While a write stall is on (BeginWriteStall .. EndWriteStall), no
+//     no_slowdown writer waits in the queue: those queued are completed with
+//     Incomplete and new ones get it from JoinBatchGroup at once.
 //  3. A member returns only after its group's sequence is published.
 // Thread-safety: thread-safe; the queue is guarded by an internal mutex that
 // is never held during I/O or memtable inserts. Waiting writers sleep on
@@ -51,13 +55,17 @@ class WriteThread {
   struct WriteGroup;
 
   struct Writer {
-    Writer(WriteBatch* b, bool s, bool no_wal) : batch(b), sync(s), disable_wal(no_wal) {}
+    Writer(WriteBatch* b, bool s, bool no_wal, bool no_slow = false)
+        : batch(b), sync(s), disable_wal(no_wal), no_slowdown(no_slow) {}
     Writer(const Writer&) = delete;
     Writer& operator=(const Writer&) = delete;
 
     WriteBatch* batch;
     const bool sync;
     const bool disable_wal;
+    // WriteOptions::no_slowdown: fail with Incomplete rather than wait in a
+    // write stall.
+    const bool no_slowdown;
     // Set by the leader before the member is launched or completed.
     Status status;
     SequenceNumber sequence = 0;  // sequence of the batch's first record
@@ -125,6 +133,12 @@ class WriteThread {
   // the next queued writer the leader.
   void ExitAsBatchGroupLeader(WriteGroup* group, const Status& status) EXCLUDES(mu_);
 
+  // A leader is about to wait in a write stall: completes the no_slowdown
+  // writers queued behind its group with Incomplete("Write stall") and
+  // turns later ones away until EndWriteStall.
+  void BeginWriteStall(const WriteGroup& group) EXCLUDES(mu_);
+  void EndWriteStall() EXCLUDES(mu_);
+
   // Writers queued, the leader included (tests only).
   size_t TEST_QueueLength() EXCLUDES(mu_);
 
@@ -142,6 +156,7 @@ class WriteThread {
   Mutex mu_;
   Writer* head_ GUARDED_BY(mu_) = nullptr;
   Writer* tail_ GUARDED_BY(mu_) = nullptr;
+  bool stalled_ GUARDED_BY(mu_) = false;
   std::atomic<size_t> queue_len_{0};
 };
 

@@ -93,9 +93,9 @@ Status FileSystem::NewLogger(const std::string& fname, std::shared_ptr<Logger>* 
 }
 
 Status WriteStringToFile(FileSystem* fs, const Slice& data, const std::string& fname,
-                         bool should_sync) {
+                         bool should_sync, const FileOptions& opts) {
   std::unique_ptr<WritableFile> file;
-  Status s = fs->NewWritableFile(fname, FileOptions(), &file);
+  Status s = fs->NewWritableFile(fname, opts, &file);
   if (!s.ok()) return s;
   s = file->Append(data);
   if (s.ok() && should_sync) s = file->Sync();

@@ -162,6 +162,7 @@ class PosixWritableFile final : public WritableFile {
       : fname_(std::move(fname)),
         capacity_(opts.writable_file_max_buffer_size),
         prealloc_block_(opts.preallocation_block_size),
+        use_fsync_(opts.use_fsync),
         fd_(fd),
         filesize_(initial_size),
         preallocated_(initial_size) {}
@@ -199,6 +200,7 @@ class PosixWritableFile final : public WritableFile {
   Status Flush() override { return FlushBuffer(); }
 
   Status Sync() override {
+    if (use_fsync_) return Fsync();
     Status s = FlushBuffer();
     if (!s.ok()) return s;
     if (fdatasync(fd_) < 0) return PosixError("While fdatasync", fname_, errno);
@@ -270,6 +272,7 @@ class PosixWritableFile final : public WritableFile {
   const std::string fname_;
   const size_t capacity_;
   size_t prealloc_block_;
+  const bool use_fsync_;  // Sync is fsync(2)
   int fd_;
   std::unique_ptr<char[]> buf_;  // capacity_ bytes, allocated on first use
   size_t buffered_ = 0;
@@ -280,9 +283,11 @@ class PosixWritableFile final : public WritableFile {
 // Appends by memcpy into mapped, preallocated chunks of the file.
 class PosixMmapWritableFile final : public WritableFile {
  public:
-  PosixMmapWritableFile(std::string fname, int fd, uint64_t initial_size, size_t chunk)
+  PosixMmapWritableFile(std::string fname, int fd, uint64_t initial_size, size_t chunk,
+                        bool use_fsync)
       : fname_(std::move(fname)),
         chunk_(chunk),
+        use_fsync_(use_fsync),
         fd_(fd),
         filesize_(initial_size),
         reserved_(initial_size) {}
@@ -317,6 +322,7 @@ class PosixMmapWritableFile final : public WritableFile {
   // dirtied through this and earlier (already unmapped) chunks, so no msync
   // is needed on Linux.
   Status Sync() override {
+    if (use_fsync_) return Fsync();
     if (fd_ >= 0 && fdatasync(fd_) < 0) return PosixError("While fdatasync", fname_, errno);
     return Status::OK();
   }
@@ -376,7 +382,8 @@ class PosixMmapWritableFile final : public WritableFile {
   }
 
   const std::string fname_;
-  const size_t chunk_;  // a multiple of the page size
+  const size_t chunk_;    // a multiple of the page size
+  const bool use_fsync_;  // Sync is fsync(2)
   int fd_;
   char* base_ = nullptr;   // start of the mapped chunk (page aligned)
   char* dst_ = nullptr;    // next byte to write; dst_ == limit_ => map more
@@ -515,7 +522,7 @@ Status PosixFileSystem::OpenWritable(const std::string& fname, const FileOptions
     size_t chunk =
         opts.preallocation_block_size == 0 ? size_t{4} << 20 : opts.preallocation_block_size;
     chunk = (chunk + page - 1) / page * page;
-    *result = std::make_unique<PosixMmapWritableFile>(fname, fd, size, chunk);
+    *result = std::make_unique<PosixMmapWritableFile>(fname, fd, size, chunk, opts.use_fsync);
   } else {
     *result = std::make_unique<PosixWritableFile>(fname, fd, size, opts);
   }

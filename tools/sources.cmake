@@ -94,7 +94,8 @@ if(STRATA_BUILD_TESTS)
 endif()
 
 # strata: the command-line tool for a database directory (repair, verify,
-# list_column_families, count); public API only.
+# list_column_families, count: public API only; report: strata_report_lib,
+# which reads db/ internals).
 add_executable(strata_tool tools/strata_tool.cc)
 set_target_properties(strata_tool PROPERTIES OUTPUT_NAME strata)
 target_link_libraries(strata_tool PRIVATE strata Threads::Threads)
@@ -105,4 +106,22 @@ if(STRATA_BUILD_TESTS)
   add_test(NAME strata_tool_test
            COMMAND ${CMAKE_SOURCE_DIR}/scripts/test-strata-tool.sh ${CMAKE_BINARY_DIR})
   set_tests_properties(strata_tool_test PROPERTIES LABELS tools TIMEOUT 300)
+endif()
+
+# strata report (tools/strata_report.h): the LSM tree as one HTML page; reads
+# the MANIFEST through db/ internals, so it sits here with the tools.
+add_library(strata_report_lib OBJECT tools/strata_report.cc tools/report_page.cc
+            tools/report_history.cc tools/event_log.cc tools/html_writer.cc)
+target_include_directories(strata_report_lib PUBLIC ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR})
+target_link_libraries(strata_report_lib PUBLIC PkgConfig::XXHASH Threads::Threads)
+target_sources(strata_tool PRIVATE $<TARGET_OBJECTS:strata_report_lib>)
+
+if(STRATA_BUILD_TESTS AND EXISTS ${CMAKE_SOURCE_DIR}/tools/strata_report_test.cc)
+  # Builds small databases (two families, several levels), renders the page
+  # and parses it back; also the EVENT_LOG_v1 reader on RocksDB-format lines.
+  add_executable(strata_report_test tools/strata_report_test.cc
+                 $<TARGET_OBJECTS:strata_report_lib>)
+  target_link_libraries(strata_report_test PRIVATE strata strata_test_util GTest::gtest_main)
+  add_test(NAME strata_report_test COMMAND strata_report_test)
+  set_tests_properties(strata_report_test PROPERTIES LABELS tools)
 endif()

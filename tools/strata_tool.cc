@@ -22,6 +22,7 @@
 #include "strata/db.h"
 #include "strata/iterator.h"
 #include "strata/options.h"
+#include "tools/strata_report.h"
 
 namespace strata {
 namespace {
@@ -106,6 +107,8 @@ int Usage() {
 }  // namespace strata
 
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::strcmp(argv[1], "report") == 0)
+    return strata::RunReport(argc - 1, argv + 1);
   if (argc != 3) return strata::Usage();
   const std::string command = argv[1];
   const std::string dir = argv[2];

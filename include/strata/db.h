@@ -224,8 +224,12 @@ class STRATA_EXPORT DB {
     return Status::NotSupported("TryCatchUpWithPrimary is supported by secondary instances only");
   }
 
-  // Waits for background work, syncs nothing that was not asked to be
-  // synced, releases the LOCK. Idempotent; also done by the destructor.
+  // Flushes the memtables when some write skipped the WAL (disableWAL) --
+  // unless DBOptions::avoid_flush_during_shutdown -- waits for background
+  // work, syncs nothing that was not asked to be synced, releases the LOCK.
+  // With snapshots unreleased it returns Aborted and the DB stays open
+  // (release them and call Close again; the destructor closes regardless).
+  // Idempotent.
   virtual Status Close() = 0;
 };
 

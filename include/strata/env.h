@@ -37,6 +37,9 @@ struct STRATA_EXPORT FileOptions {
   size_t writable_file_max_buffer_size = 1024 * 1024;
   // Chunk by which a writable file preallocates space (fallocate), 0 = none.
   size_t preallocation_block_size = 0;
+  // A writable file's Sync() is fsync(2), metadata included, instead of
+  // fdatasync(2) (DBOptions::use_fsync).
+  bool use_fsync = false;
 };
 
 // A file read from start to end.
@@ -227,8 +230,11 @@ STRATA_EXPORT std::unique_ptr<Env> NewMemEnv();
 STRATA_EXPORT std::shared_ptr<FileSystem> NewMemFileSystem();
 
 // Helpers on top of FileSystem.
+// Writes data to a new file fname (replacing it), synced if should_sync;
+// opts: how the file is opened (FileOptions::use_fsync for the sync).
 STRATA_EXPORT Status WriteStringToFile(FileSystem* fs, const Slice& data, const std::string& fname,
-                                       bool should_sync = false);
+                                       bool should_sync = false,
+                                       const FileOptions& opts = FileOptions());
 STRATA_EXPORT Status ReadFileToString(FileSystem* fs, const std::string& fname, std::string* data);
 
 }  // namespace strata
