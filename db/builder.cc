@@ -127,6 +127,18 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
     }
   };
 
+  // The outcome of the current file, to the LOG and the listeners.
+  std::string current_fname;
+  auto report_file = [&](const Status& fs, const TableProperties* props) {
+    if (o.event_log == nullptr && (o.listeners == nullptr || o.listeners->empty())) return;
+    const uint64_t now = o.clock != nullptr ? o.clock->NowMicros() : 0;
+    LogAndNotifyTableFileCreationFinished(
+        o.event_log, now, o.listeners, o.dbname, o.column_family_name, current_fname, o.job_id,
+        meta.number, fs.ok() ? meta.file_size : 0,
+        meta.smallest_seqno == kMaxSequenceNumber ? 0 : meta.smallest_seqno, meta.largest_seqno,
+        props, o.reason, fs);
+  };
+
   // upper: the first user key of the next file, or o.end for the last.
   auto finish_file = [&](const Slice* upper) -> Status {
     collect_tombstones(upper);
@@ -147,7 +159,10 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
       stats->bytes_written += meta.file_size;
       stats->num_output_files++;
       outputs->push_back(meta);
+      stats->table_properties.push_back(
+          std::make_shared<const TableProperties>(builder->GetTableProperties()));
     }
+    report_file(fs, fs.ok() ? &builder->GetTableProperties() : nullptr);
     builder.reset();
     file.reset();
     return fs;
@@ -157,10 +172,16 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
     meta = FileMetaData();
     meta.number = o.new_file_number();
     const std::string fname = TableFileName(o.dbname, meta.number);
+    current_fname = fname;
+    NotifyTableFileCreationStarted(o.listeners, o.dbname, o.column_family_name, fname, o.job_id,
+                                   o.reason);
     FileOptions file_options;
     file_options.use_fsync = o.options != nullptr && o.options->use_fsync;
     Status os = o.fs->NewWritableFile(fname, file_options, &file);
-    if (!os.ok()) return os;
+    if (!os.ok()) {
+      report_file(os, nullptr);
+      return os;
+    }
     created.push_back(fname);
     TableBuilderOptions bo;
     bo.table_options = o.table_options;
@@ -236,7 +257,10 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
   }
   stats->iter = citer.stats();
   if (!s.ok()) {
-    if (builder != nullptr) builder->Abandon();
+    if (builder != nullptr) {
+      builder->Abandon();
+      report_file(s, nullptr);
+    }
     builder.reset();
     file.reset();
     for (const std::string& fname : created) o.fs->DeleteFile(fname).PermitUncheckedError();

@@ -40,6 +40,7 @@
 #include "base/dbformat.h"
 #include "base/internal_iterator.h"
 #include "db/compaction/compaction_iterator.h"
+#include "db/event_helpers.h"
 #include "db/version_edit.h"
 #include "strata/env.h"
 #include "strata/options.h"
@@ -53,6 +54,8 @@ struct BuildTablesStats {
   uint64_t num_output_records = 0;  // point entries
   uint64_t num_output_range_tombstones = 0;
   CompactionIteratorStats iter;
+  // One per output, in output order.
+  std::vector<std::shared_ptr<const TableProperties>> table_properties;
 };
 
 struct BuildTablesOptions {
@@ -96,6 +99,15 @@ struct BuildTablesOptions {
   // > 0: each output without range tombstones gets an in-memory filter of
   // its user keys at this many bits per key (FileMetaData::key_filter).
   uint32_t key_filter_bits_per_key = 0;
+  // Events (db/event_helpers.h): each output is announced to the listeners
+  // before it is created and reported after it is written or has failed,
+  // and a written one gets a table_file_creation line in event_log. Null
+  // listeners / event_log: none. clock stamps the LOG line.
+  const Listeners* listeners = nullptr;
+  Logger* event_log = nullptr;
+  SystemClock* clock = nullptr;
+  int job_id = 0;
+  TableFileCreationReason reason = TableFileCreationReason::kMisc;
 };
 
 // Writes the input's surviving entries. *outputs receives one FileMetaData

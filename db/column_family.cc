@@ -165,6 +165,9 @@ ColumnFamilyData::ColumnFamilyData(uint32_t id, const std::string& name, const O
   table_cache_ = std::make_unique<TableCache>(dbname, options_, table_options_,
                                               options_.max_open_files, std::move(table_readers));
   picker_ = std::make_unique<CompactionPicker>(options_, icmp_, db_mu_);
+  SystemClock* clock =
+      options_.env != nullptr ? options_.env->GetSystemClock() : Env::Default()->GetSystemClock();
+  internal_stats_ = std::make_unique<InternalStats>(num_levels_, clock);
 }
 
 ColumnFamilyData::~ColumnFamilyData() {

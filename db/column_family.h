@@ -40,11 +40,13 @@
 
 #include "base/dbformat.h"
 #include "db/compaction/compaction.h"
+#include "db/internal_stats.h"
 #include "db/super_version.h"
 #include "db/table_cache.h"
 #include "db/version_set.h"
 #include "memtable/memtable.h"
 #include "strata/db.h"
+#include "strata/listener.h"
 #include "strata/options.h"
 #include "strata/table.h"
 #include "util/mutex.h"
@@ -58,17 +60,8 @@ class ColumnFamilyData;
 struct ImmMemTable {
   MemTable* mem;
   uint64_t log_number;
-};
-
-// Per-level compaction statistics of one family (strata.stats).
-struct LevelStats {
-  uint64_t bytes_read = 0;     // input bytes of compactions into this level
-  uint64_t bytes_written = 0;  // bytes written to this level
-  uint64_t bytes_moved = 0;    // trivially moved into this level
-  uint64_t micros = 0;
-  uint64_t count = 0;
-  uint64_t files_in = 0;
-  uint64_t files_out = 0;
+  // Why it was switched (FlushJobInfo, the flush_started LOG event).
+  FlushReason flush_reason = FlushReason::kOthers;
 };
 
 // Memtable options derived from a family's options.
@@ -207,10 +200,10 @@ class ColumnFamilyData {
     db_mu_->AssertHeld();
     return super_version_;
   }
-  // Compaction statistics, one entry per level (strata.stats).
-  LevelStats* level_stats() {
+  // Flush, compaction and stall statistics (rocksdb.cfstats).
+  InternalStats* internal_stats() {
     db_mu_->AssertHeld();
-    return level_stats_;
+    return internal_stats_.get();
   }
   // Memtables made immutable / flushed so far (Flush waits on these).
   uint64_t& memtables_switched() {
@@ -261,7 +254,7 @@ class ColumnFamilyData {
   std::vector<ImmMemTable> imm_ GUARDED_BY(db_mu_);
   SuperVersion* super_version_ GUARDED_BY(db_mu_) = nullptr;
   uint64_t super_version_number_ GUARDED_BY(db_mu_) = 0;
-  LevelStats level_stats_[kMaxLevels] GUARDED_BY(db_mu_);
+  std::unique_ptr<InternalStats> internal_stats_ GUARDED_BY(db_mu_);
   uint64_t memtables_switched_ GUARDED_BY(db_mu_) = 0;
   uint64_t memtables_flushed_ GUARDED_BY(db_mu_) = 0;
   bool flush_running_ GUARDED_BY(db_mu_) = false;

@@ -11,8 +11,8 @@
 // work per family (db/column_family.h holds a family's state).
 //
 // Implementation is split by concern: db_impl.cc (reads, snapshots,
-// properties, close), db_impl_write.cc (write path), db_impl_open.cc (open,
-// recovery, MANIFEST, DestroyDB).
+// close), db_impl_write.cc (write path), db_impl_open.cc (open,
+// recovery, MANIFEST, DestroyDB), db_impl_properties.cc (properties).
 //
 // Locking: mu_ guards the metadata below it; it is never held during file
 // I/O or memtable inserts. Lock order: WriteThread's queue lock and mu_ are
@@ -23,6 +23,7 @@
 #include <atomic>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -33,6 +34,7 @@
 #include "base/dbformat.h"
 #include "db/column_family.h"
 #include "db/compaction/compaction.h"
+#include "db/internal_stats.h"
 #include "db/job_env.h"
 #include "db/log_writer.h"
 #include "db/memtable_inserter.h"
@@ -40,14 +42,17 @@
 #include "db/super_version.h"
 #include "db/table_cache.h"
 #include "db/version_set.h"
+#include "db/write_stall.h"
 #include "db/write_thread.h"
 #include "memtable/memtable.h"
 #include "strata/compaction_filter.h"
 #include "strata/db.h"
+#include "strata/listener.h"
 #include "util/mutex.h"
 
 namespace strata {
 
+struct TableProperties;
 class VersionEdit;
 
 class DBImpl final : public DB {
@@ -73,6 +78,7 @@ class DBImpl final : public DB {
   using DB::Flush;
   using DB::Get;
   using DB::GetIntProperty;
+  using DB::GetMapProperty;
   using DB::GetProperty;
   using DB::Merge;
   using DB::NewIterator;
@@ -104,6 +110,8 @@ class DBImpl final : public DB {
   void ReleaseSnapshot(const Snapshot* snapshot) override;
   bool GetProperty(ColumnFamilyHandle* cf, const Slice& property, std::string* value) override;
   bool GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint64_t* value) override;
+  bool GetMapProperty(ColumnFamilyHandle* cf, const Slice& property,
+                      std::map<std::string, std::string>* value) override;
 
   Status Flush(const FlushOptions& options, ColumnFamilyHandle* cf) override;
   Status SyncWAL() override;
@@ -179,6 +187,10 @@ class DBImpl final : public DB {
   // empty memtable move their WAL number to the new WAL. Leader-only (or
   // during open); takes mu_.
   Status SwitchMemtables(const std::vector<ColumnFamilyData*>& families);
+  // SwitchMemtables' bookkeeping after the memtables moved: log numbers,
+  // old WALs, SuperVersions, scheduling.
+  Status FinishSwitch(const std::vector<ColumnFamilyData*>& families, uint64_t new_log)
+      REQUIRES(mu_);
   // Asks the next write-group leader to switch cfd's memtable; returns when
   // done.
   Status SwitchMemtableThroughWriteThread(ColumnFamilyData* cfd);
@@ -289,7 +301,9 @@ class DBImpl final : public DB {
   Status BackgroundFlush(bool* flushed) REQUIRES(mu_);
   // Runs one picked (or manual) compaction of cfd; releases mu_ while it
   // works.
-  Status RunCompaction(ColumnFamilyData* cfd, Compaction* c) REQUIRES(mu_);
+  // Calls OnCompactionCompleted (mu_ released around it); *job_id (if not
+  // null) gets the job's number.
+  Status RunCompaction(ColumnFamilyData* cfd, Compaction* c, int* job_id = nullptr) REQUIRES(mu_);
   // CompactRangeOptions::change_level: moves every file of `level` to
   // target_level (< 0: the highest level that is empty down to `level` and
   // whose target size holds them) in one MANIFEST edit. NotSupported when a
@@ -297,7 +311,9 @@ class DBImpl final : public DB {
   Status ReFitLevel(ColumnFamilyData* cfd, int level, int target_level) REQUIRES(mu_);
   // What a FlushJob or CompactionJob borrows from this DB.
   JobEnv MakeJobEnv();
-  void DeleteObsoleteFiles() REQUIRES(mu_);
+  // Deleted table files are logged (table_file_deletion) and reported to
+  // the listeners under job_id (0: a fresh number).
+  void DeleteObsoleteFiles(int job_id = 0) REQUIRES(mu_);
   // The oldest WAL some live family still needs. REQUIRES: mu_.
   uint64_t MinLogNumberInUse() const REQUIRES(mu_);
 
@@ -319,10 +335,37 @@ class DBImpl final : public DB {
   // A SuperVersion of cfd's current memtables and Version, installed; the
   // write-stall flag is recomputed.
   void InstallNewSuperVersion(ColumnFamilyData* cfd) REQUIRES(mu_);
+  // Recomputes cfd's write-stall condition (db/write_stall.h); a change is
+  // logged (WARN) and queued for the listeners.
+  void UpdateWriteStall(ColumnFamilyData* cfd) REQUIRES(mu_);
+  // Calls OnStallConditionsChanged for the queued changes, in order.
+  void DeliverStallNotifications() EXCLUDES(mu_);
   // Whether a family's compaction picker has work, and the family whose
   // need is the most urgent.
   bool AnyCompactionNeeded() const REQUIRES(mu_);
-  std::string LevelStatsString(ColumnFamilyData* cfd) REQUIRES(mu_);
+
+  // ---- properties (db_impl_properties.cc) ----
+  // A write stall starts (stop: writes stopped, else delayed): counted per
+  // family under the cause that family's state gives (rocksdb.cfstats).
+  void RecordStallCauses(bool stop) REQUIRES(mu_);
+  // Whether Close ran (no property answers then).
+  bool IsClosed() EXCLUDES(mu_);
+  // A write group was applied: `writes` non-empty batches of `keys` records
+  // (rocksdb.dbstats; the leader counts as "by self", the rest "by other").
+  void RecordWriteGroup(const WriteThread::WriteGroup& group, size_t writes, size_t keys);
+  // The properties that read table files (properties blocks, open readers)
+  // work on a referenced Version without mu_: these take it and give it
+  // back.
+  Version* RefCurrentVersion(ColumnFamilyData* cfd) EXCLUDES(mu_);
+  void UnrefVersion(Version* v) EXCLUDES(mu_);
+  // The stats texts: rocksdb.cfstats-no-file-histogram of cfd, and the
+  // DB Stats block.
+  std::string CFStatsString(ColumnFamilyData* cfd) EXCLUDES(mu_);
+  // The sum of the table properties of cfd's files at `level` (-1: every
+  // level), RocksDB's aggregation; false if a file's properties cannot be
+  // read.
+  bool AggregatedTableProperties(ColumnFamilyData* cfd, int level, TableProperties* tp)
+      EXCLUDES(mu_);
 
   // ---- reads (db_impl.cc) ----
   // One point lookup in cfd's sv at sequence seq.
@@ -429,24 +472,31 @@ class DBImpl final : public DB {
   // then take the stall path (read without mu_ on every write).
   std::atomic<bool> stall_check_needed_{false};
 
-  // Statistics for strata.stats.
-  uint64_t stall_micros_ GUARDED_BY(mu_) = 0;
-  uint64_t stall_stops_ GUARDED_BY(mu_) = 0;
-  uint64_t stall_slowdowns_ GUARDED_BY(mu_) = 0;
+  // Write-stall condition per family id, and whether a writer waits for
+  // that family's flush (db/write_stall.h); changes not yet told to the
+  // listeners.
+  struct StallEntry {
+    WriteStallState state;
+    bool memtable_stop = false;
+  };
+  std::map<uint32_t, StallEntry> stall_states_ GUARDED_BY(mu_);
+  std::vector<WriteStallInfo> pending_stall_changes_ GUARDED_BY(mu_);
+
   bool write_stopped_ GUARDED_BY(mu_) = false;
-  uint64_t user_bytes_written_ GUARDED_BY(mu_) = 0;
 
   // ---- atomics ----
   // The last sequence visible to readers (release-published by leaders).
   std::atomic<SequenceNumber> last_sequence_{0};
   // Mirrors !bg_error_.ok() so the write path checks it without mu_.
   std::atomic<bool> has_bg_error_{false};
-  std::atomic<uint64_t> write_groups_{0};
   // Some write since open skipped the WAL (WriteOptions::disableWAL).
   std::atomic<bool> has_unpersisted_data_{false};
-  std::atomic<uint64_t> wal_syncs_{0};
-  std::atomic<uint64_t> wal_bytes_{0};
+  // Writes, WAL and stall counters (rocksdb.dbstats); thread-safe itself.
+  DBWriteStats write_stats_{clock_};
   std::atomic<size_t> last_sync_group_size_{0};  // a hint, relaxed
+  // Numbers the jobs (flushes, compactions, purges) for the EVENT_LOG lines
+  // and listener infos; relaxed: only uniqueness matters.
+  std::atomic<int> next_job_id_{1};
 };
 
 }  // namespace strata

@@ -1,17 +1,20 @@
 // DBImpl's background work: scheduling, flushes to level 0 (FlushJob),
-// leveled compactions picked or manual (CompactionJob), obsolete files, and
-// the strata.stats table. Memtable switches and write stalls, which only
-// the write path triggers, are in db_impl_write.cc.
+// leveled compactions picked or manual (CompactionJob) with their
+// statistics (db/internal_stats.h), obsolete files. Memtable switches and
+// write stalls, which only the write path triggers, are in db_impl_write.cc.
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <functional>
 #include <thread>
 
 #include "db/compaction/compaction_job.h"
 #include "db/db_impl.h"
+#include "db/event_helpers.h"
 #include "db/filename.h"
 #include "db/flush_job.h"
 #include "db/level_iterator.h"
+#include "table/compression.h"
 #include "table/merging_iterator.h"
 #include "util/sync_point.h"
 
@@ -28,6 +31,37 @@ void DBImpl::InstallNewSuperVersion(ColumnFamilyData* cfd) {
     stall = stall || c->NeedsWriteSlowdown();
   }
   stall_check_needed_.store(stall, std::memory_order_release);
+  UpdateWriteStall(cfd);
+}
+
+void DBImpl::UpdateWriteStall(ColumnFamilyData* cfd) {
+  mu_.AssertHeld();
+  StallEntry& e = stall_states_[cfd->id()];
+  const WriteStallState cur = ComputeWriteStall(cfd, e.memtable_stop);
+  if (cur == e.state) return;
+  const uint64_t rate =
+      options_.delayed_write_rate != 0 ? options_.delayed_write_rate : 16ull << 20;
+  const std::string msg = WriteStallChangeMessage(cfd, e.state, cur, rate);
+  Log(InfoLogLevel::kWarn, info_log_.get(), "%s", msg.c_str());
+  if (cur.condition != e.state.condition && !options_.listeners.empty()) {
+    WriteStallInfo info;
+    info.cf_name = cfd->name();
+    info.condition.cur = cur.condition;
+    info.condition.prev = e.state.condition;
+    pending_stall_changes_.push_back(std::move(info));
+  }
+  e.state = cur;
+}
+
+void DBImpl::DeliverStallNotifications() {
+  std::vector<WriteStallInfo> changes;
+  {
+    MutexLock l(&mu_);
+    changes.swap(pending_stall_changes_);
+  }
+  for (const WriteStallInfo& info : changes) {
+    for (const auto& l : options_.listeners) l->OnStallConditionsChanged(info);
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -137,6 +171,7 @@ void DBImpl::BackgroundCallCompaction() {
   MutexLock l(&mu_);
   Status s;
   bool picked = false;
+  int job_id = 0;
   if (!shutting_down_.load(std::memory_order_acquire) && bg_error_.ok()) {
     // The family with the most urgent need first; a family whose
     // candidates are all busy yields to the next.
@@ -154,7 +189,7 @@ void DBImpl::BackgroundCallCompaction() {
       if (c == nullptr) continue;
       picked = true;
       cfd->Ref();
-      s = RunCompaction(cfd, c.get());
+      s = RunCompaction(cfd, c.get(), &job_id);
       cfd->picker()->ReleaseCompaction(c.get());
       c.reset();
       // A family dropped meanwhile refuses the result: not a DB error.
@@ -175,7 +210,7 @@ void DBImpl::BackgroundCallCompaction() {
   } else if (picked) {
     last_compaction_error_ = Status::OK();
   }
-  if (picked) DeleteObsoleteFiles();
+  if (picked) DeleteObsoleteFiles(job_id);
   --compactions_scheduled_;
   // A job that found nothing to do (every candidate busy) does not schedule
   // another: it would spin while a long compaction runs. The running jobs
@@ -206,9 +241,33 @@ Status DBImpl::BackgroundFlush(bool* flushed) {
   FileMetaData meta;
   // The new file is not listed by any Version until LogAndApply returns:
   // the pending marker keeps the obsolete-file scan away from it until then.
-  auto pending = pending_outputs_.insert(versions_->next_file_number());
-  FlushJob job(MakeJobEnv(), cfd, imm.mem, snapshots_.GetAll());
+  const uint64_t file_number = versions_->NewFileNumber();
+  auto pending = pending_outputs_.insert(file_number);
+  const JobEnv job_env = MakeJobEnv();
+  FlushJobInfo info;
+  info.cf_id = cfd->id();
+  info.cf_name = cfd->name();
+  info.file_number = file_number;
+  info.file_path = TableFileName(dbname_, file_number);
+  info.thread_id = std::hash<std::thread::id>()(std::this_thread::get_id());
+  info.job_id = job_env.job_id;
+  info.flush_reason = imm.flush_reason;
+  if (!options_.listeners.empty()) {
+    const int l0 = cfd->current()->NumLevelFiles(0);
+    info.triggered_writes_slowdown = l0 >= cfd->options().level0_slowdown_writes_trigger;
+    info.triggered_writes_stop = l0 >= cfd->options().level0_stop_writes_trigger;
+    // Released around the callbacks: flush_running keeps other flushes of
+    // the family away, and the pending marker keeps the number's file.
+    mu_.Unlock();
+    for (const auto& l : options_.listeners) l->OnFlushBegin(this, info);
+    mu_.Lock();
+  }
+  FlushJob job(job_env, cfd, imm.mem, snapshots_.GetAll());
+  job.SetBackgroundFlush(imm.flush_reason, file_number);
+  const uint64_t cpu_start = clock_->CPUMicros();
   Status s = job.Run(&edit, &meta);
+  CompactionStats flush_stats = job.stats();
+  flush_stats.cpu_micros = clock_->CPUMicros() - cpu_start;
   if (s.ok() && cfd->dropped()) {
     // Dropped meanwhile: the table is garbage (the obsolete-file scan takes
     // it); the memtable goes with the family.
@@ -235,9 +294,32 @@ Status DBImpl::BackgroundFlush(bool* flushed) {
     // (one flush per family at a time; switches only add at the front).
     cfd->imm().pop_back();
     ++cfd->memtables_flushed();
+    cfd->internal_stats()->AddFlushStats(JobPriority::kHigh, flush_stats);
     InstallNewSuperVersion(cfd);
     imm.mem->Unref();
     *flushed = true;
+    EventLogLine line(clock_->NowMicros());
+    std::vector<uint64_t> lsm;
+    for (int level = 0; level < cfd->num_levels(); ++level) {
+      lsm.push_back(cfd->current()->NumLevelFiles(level));
+    }
+    line.Add("job", job_env.job_id)
+        .Add("event", "flush_finished")
+        .Add("output_compression", CompressionTypeName(cfd->options().compression))
+        .AddArray("lsm_state", lsm)
+        .Add("immutable_memtables", static_cast<uint64_t>(cfd->imm().size()));
+    info.file_number = meta.number;
+    info.file_path = meta.number != 0 ? TableFileName(dbname_, meta.number) : "";
+    info.smallest_seqno = meta.number != 0 ? meta.smallest_seqno : 0;
+    info.largest_seqno = meta.number != 0 ? meta.largest_seqno : 0;
+    if (job.table_properties() != nullptr) info.table_properties = *job.table_properties();
+    // The LOG line and the callbacks without the mutex (the family stays
+    // referenced until UnrefFamily below).
+    mu_.Unlock();
+    LogEvent(info_log_.get(), line);
+    for (const auto& l : options_.listeners) l->OnFlushCompleted(this, info);
+    DeliverStallNotifications();
+    mu_.Lock();
   }
   UnrefFamily(cfd);
   return s.IsInvalidArgument() ? Status::OK() : s;  // dropped during the MANIFEST wait
@@ -282,17 +364,31 @@ Status DBImpl::Flush(const FlushOptions& options, ColumnFamilyHandle* cf) {
 // ---------------------------------------------------------------------------
 // Compaction
 
-Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c) {
+Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c, int* job_id) {
   mu_.AssertHeld();
-  CompactionJob job(MakeJobEnv(), cfd, c, snapshots_.GetAll());
+  const JobEnv job_env = MakeJobEnv();
+  if (job_id != nullptr) *job_id = job_env.job_id;
+  CompactionJob job(job_env, cfd, c, snapshots_.GetAll());
   // The outputs are not listed by any Version until the job's LogAndApply
   // returns: the pending marker keeps the obsolete-file scan away from them.
   auto pending = pending_outputs_.insert(versions_->next_file_number());
+  const uint64_t cpu_start = clock_->CPUMicros();
   Status s = job.Run();
   pending_outputs_.erase(pending);
-  if (!s.ok()) return s;
-  InstallNewSuperVersion(cfd);
-  return Status::OK();
+  if (s.ok()) {
+    CompactionStats stats = job.stats();
+    if (!c->trivial_move()) stats.cpu_micros = clock_->CPUMicros() - cpu_start;
+    cfd->internal_stats()->AddCompactionStats(c->output_level(), JobPriority::kLow, stats);
+    InstallNewSuperVersion(cfd);
+  }
+  if (!options_.listeners.empty()) {
+    // The callbacks without the mutex; the caller keeps cfd and c alive.
+    mu_.Unlock();
+    for (const auto& l : options_.listeners) l->OnCompactionCompleted(this, job.info());
+    DeliverStallNotifications();
+    mu_.Lock();
+  }
+  return s;
 }
 
 Status DBImpl::ReFitLevel(ColumnFamilyData* cfd, int level, int target_level) {
@@ -349,6 +445,9 @@ Status DBImpl::ReFitLevel(ColumnFamilyData* cfd, int level, int target_level) {
 
 JobEnv DBImpl::MakeJobEnv() {
   JobEnv env;
+  env.listeners = &options_.listeners;
+  env.job_id = next_job_id_.fetch_add(1, std::memory_order_relaxed);
+  env.db = this;
   env.dbname = &dbname_;
   env.fs = fs_;
   env.db_dir = db_dir_.get();
@@ -388,6 +487,7 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
     }
   }
   CompactionPicker* picker = cfd->picker();
+  int job_id = 0;  // the last job's, for its deletions
   const int num_levels = cfd->num_levels();
   // The deepest level holding data in the range: compactions go down to it.
   int max_level = -1;
@@ -423,7 +523,7 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
         bg_cv_.TimedWaitMicros(10000);  // wait for the background job holding the files
         continue;
       }
-      s = RunCompaction(cfd, c.get());
+      s = RunCompaction(cfd, c.get(), &job_id);
       picker->ReleaseCompaction(c.get());
       c.reset();
       bg_cv_.SignalAll();
@@ -451,7 +551,7 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
       std::unique_ptr<Compaction> c =
           picker->CompactRange(cfd->current(), max_level, max_level, begin, end, &conflict);
       if (c != nullptr) {
-        s = RunCompaction(cfd, c.get());
+        s = RunCompaction(cfd, c.get(), &job_id);
         picker->ReleaseCompaction(c.get());
         break;
       }
@@ -465,13 +565,13 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
   if (cfd->dropped() && !s.ok()) {
     s = Status::InvalidArgument("column family was dropped", cfd->name());
     UnrefFamily(cfd);
-    DeleteObsoleteFiles();
+    DeleteObsoleteFiles(job_id);
     --manual_compactions_;
     bg_cv_.SignalAll();
     return s;
   }
   UnrefFamily(cfd);
-  DeleteObsoleteFiles();
+  DeleteObsoleteFiles(job_id);
   --manual_compactions_;
   MaybeScheduleFlushOrCompaction();
   bg_cv_.SignalAll();
@@ -501,7 +601,7 @@ Status DBImpl::WaitForCompact() {
 // ---------------------------------------------------------------------------
 // Obsolete files
 
-void DBImpl::DeleteObsoleteFiles() {
+void DBImpl::DeleteObsoleteFiles(int job_id) {
   mu_.AssertHeld();
   // After a failed MANIFEST write the disk may list files memory does not:
   // nothing goes until a MANIFEST has been written again (Resume).
@@ -550,67 +650,18 @@ void DBImpl::DeleteObsoleteFiles() {
       if (type == FileType::kTableFile) {
         for (TableCache* tc : caches) tc->Evict(number);
       }
-      Status ds = fs_->DeleteFile(dbname_ + "/" + name);
+      const std::string path = dbname_ + "/" + name;
+      Status ds = fs_->DeleteFile(path);
       Log(info_log_.get(), "deleted obsolete file %s: %s", name.c_str(), ds.ToString().c_str());
+      if (type == FileType::kTableFile) {
+        // A purge outside a job (open, Resume) gets a number of its own.
+        if (job_id == 0) job_id = next_job_id_.fetch_add(1, std::memory_order_relaxed);
+        LogAndNotifyTableFileDeletion(info_log_.get(), clock_->NowMicros(), &options_.listeners,
+                                      job_id, number, path, ds, dbname_);
+      }
     }
   }
   mu_.Lock();
-}
-
-// ---------------------------------------------------------------------------
-// strata.stats
-
-std::string DBImpl::LevelStatsString(ColumnFamilyData* cfd) {
-  mu_.AssertHeld();
-  const Version* v = cfd->current();
-  std::string r;
-  char buf[512];
-  r += "\n** Compaction Stats [" + cfd->name() + "] **\n";
-  r += "Level    Files   Size(MB) Score Target(MB) Read(GB) Write(GB) Moved(GB) W-Amp "
-       "Comp(sec) Comp(cnt)\n";
-  r += std::string(100, '-') + "\n";
-  std::map<int, double> scores;
-  for (const Version::LevelScore& s : v->compaction_scores()) scores[s.level] = s.score;
-  uint64_t total_files = 0, total_bytes = 0, total_read = 0, total_written = 0, total_moved = 0,
-           total_micros = 0, total_count = 0;
-  for (int level = 0; level < v->num_levels(); ++level) {
-    const LevelStats& ls = cfd->level_stats()[level];
-    const uint64_t bytes = v->NumLevelBytes(level);
-    const uint64_t files = v->files(level).size();
-    const double wamp =
-        ls.bytes_read > 0 ? static_cast<double>(ls.bytes_written) / ls.bytes_read : 0.0;
-    snprintf(buf, sizeof(buf),
-             "  L%-2d %8" PRIu64 " %10.1f %5.2f %10.1f %8.3f %9.3f %9.3f %5.1f %9.2f %9" PRIu64
-             "\n",
-             level, files, bytes / 1048576.0, scores.count(level) ? scores[level] : 0.0,
-             v->MaxBytesForLevel(level) / 1048576.0, ls.bytes_read / 1073741824.0,
-             ls.bytes_written / 1073741824.0, ls.bytes_moved / 1073741824.0, wamp, ls.micros / 1e6,
-             ls.count);
-    r += buf;
-    total_files += files;
-    total_bytes += bytes;
-    total_read += ls.bytes_read;
-    total_written += ls.bytes_written;
-    total_moved += ls.bytes_moved;
-    total_micros += ls.micros;
-    total_count += ls.count;
-  }
-  const uint64_t user = wal_bytes_.load(std::memory_order_relaxed);
-  snprintf(buf, sizeof(buf),
-           " Sum %8" PRIu64 " %10.1f %5s %10s %8.3f %9.3f %9.3f %5s %9.2f %9" PRIu64 "\n",
-           total_files, total_bytes / 1048576.0, "", "", total_read / 1073741824.0,
-           total_written / 1073741824.0, total_moved / 1073741824.0, "", total_micros / 1e6,
-           total_count);
-  r += buf;
-  snprintf(buf, sizeof(buf),
-           "Base level: %d, pending compaction bytes: %" PRIu64
-           "\nWrite amplification (flush+compaction bytes / WAL bytes): %.2f\n"
-           "Stalls: %" PRIu64 " stops, %" PRIu64 " slowdowns, %.3f s stalled%s\n",
-           v->base_level(), v->EstimatedPendingCompactionBytes(),
-           user > 0 ? static_cast<double>(total_written) / user : 0.0, stall_stops_,
-           stall_slowdowns_, stall_micros_ / 1e6, write_stopped_ ? " (writes stopped now)" : "");
-  r += buf;
-  return r;
 }
 
 }  // namespace strata

@@ -32,20 +32,43 @@ void DBImpl::RecordBackgroundError(const Status& s, BgErrorReason reason) {
         what, s.ToString().c_str());
     return;
   }
+  Status bg = s;
+  bool auto_recovery = bg.IsNoSpace() && options_.max_bgerror_resume_count > 0;
+  if (!options_.listeners.empty()) {
+    static const BackgroundErrorReason kApiReason[] = {
+        BackgroundErrorReason::kWriteCallback, BackgroundErrorReason::kMemTable,
+        BackgroundErrorReason::kFlush,         BackgroundErrorReason::kCompaction,
+        BackgroundErrorReason::kManifestWrite, BackgroundErrorReason::kMemTable};
+    const BackgroundErrorReason api_reason = kApiReason[static_cast<int>(reason)];
+    // Released around the callbacks (RocksDB does the same); every caller
+    // is at a point where the mutex may be dropped.
+    mu_.Unlock();
+    for (const auto& l : options_.listeners) {
+      l->OnBackgroundError(api_reason, &bg);
+      if (auto_recovery && !bg.ok()) l->OnErrorRecoveryBegin(api_reason, bg, &auto_recovery);
+    }
+    mu_.Lock();
+    if (bg.ok()) {
+      Log(InfoLogLevel::kWarn, info_log_.get(), "%s failed, error suppressed by a listener: %s",
+          what, s.ToString().c_str());
+      return;
+    }
+    if (shutting_down_.load(std::memory_order_acquire)) auto_recovery = false;
+  }
   ++bg_errors_;
-  const bool unrecoverable = s.IsCorruption();
+  const bool unrecoverable = bg.IsCorruption();
   if (!bg_error_.ok() && (bg_error_unrecoverable_ || !unrecoverable)) {
     Log(InfoLogLevel::kError, info_log_.get(), "%s failed while in background error: %s", what,
-        s.ToString().c_str());
+        bg.ToString().c_str());
     return;
   }
-  bg_error_ = s;
+  bg_error_ = bg;
   bg_error_unrecoverable_ = unrecoverable;
   has_bg_error_.store(true, std::memory_order_release);
   Log(InfoLogLevel::kError, info_log_.get(), "background error (%s, %s): %s; writes stop", what,
-      unrecoverable ? "unrecoverable" : "resumable", s.ToString().c_str());
+      unrecoverable ? "unrecoverable" : "resumable", bg.ToString().c_str());
   bg_cv_.SignalAll();
-  if (s.IsNoSpace() && options_.max_bgerror_resume_count > 0 && !auto_recovery_running_ &&
+  if (bg.IsNoSpace() && auto_recovery && !auto_recovery_running_ &&
       !shutting_down_.load(std::memory_order_acquire)) {
     // A finished earlier thread is joined first (it has left the loop and
     // only returns; it needs no lock to do so).
@@ -136,6 +159,7 @@ Status DBImpl::ResumeImpl() {
     mu_.Lock();
   }
   recovery_in_progress_ = false;
+  const Status old_error = bg_error_;
   if (s.ok()) {
     Log(info_log_.get(), "resumed: writes accepted again (was: %s)", bg_error_.ToString().c_str());
     bg_error_ = Status::OK();
@@ -154,6 +178,15 @@ Status DBImpl::ResumeImpl() {
     }
   }
   bg_cv_.SignalAll();
+  if (!options_.listeners.empty()) {
+    BackgroundErrorRecoveryInfo info;
+    info.old_bg_error = old_error;
+    info.new_bg_error = bg_error_;
+    // Released around the callbacks; Resume's callers re-check state after.
+    mu_.Unlock();
+    for (const auto& l : options_.listeners) l->OnErrorRecoveryEnd(info);
+    mu_.Lock();
+  }
   return s;
 }
 

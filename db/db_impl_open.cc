@@ -11,9 +11,11 @@
 #include "db/flush_job.h"
 #include "db/log_reader.h"
 #include "db/memtable_inserter.h"
+#include "db/options_dump.h"
 #include "db/options_file.h"
 #include "db/version_edit.h"
 #include "db/write_batch_internal.h"
+#include "env/auto_roll_logger.h"
 #include "strata/table.h"
 
 namespace strata {
@@ -169,16 +171,17 @@ Status DBImpl::PrepareDirectory() {
   if (options_.info_log != nullptr) {
     info_log_ = options_.info_log;
   } else {
-    const std::string log_name = InfoLogFileName(dbname_);
-    if (fs_->FileExists(log_name).ok()) {
-      // A directory that refuses the rename (read-only, or full) would not
-      // let the open go much further; the old LOG is not truncated for it.
-      s = fs_->RenameFile(log_name, OldInfoLogFileName(dbname_, clock_->NowMicros()));
-      if (!s.ok()) return s;
-    }
-    s = fs_->NewLogger(log_name, &info_log_);
+    // The LOG (in db_log_dir if set), the previous one rolled aside, old
+    // ones trimmed to keep_log_file_num; rolled while the DB runs by
+    // max_log_file_size / log_file_time_to_roll (env/auto_roll_logger.h).
+    InfoLogPlacement where{dbname_, AbsoluteDBPath(dbname_), options_.db_log_dir};
+    AutoRollOptions roll;
+    roll.max_log_file_size = options_.max_log_file_size;
+    roll.log_file_time_to_roll = options_.log_file_time_to_roll;
+    roll.keep_log_file_num = options_.keep_log_file_num;
+    roll.level = options_.info_log_level;
+    s = NewDBInfoLog(fs_, clock_, where, roll, &info_log_);
     if (!s.ok()) return s;
-    info_log_->SetInfoLogLevel(options_.info_log_level);
   }
 
   s = fs_->NewDirectory(dbname_, &db_dir_);
@@ -297,6 +300,10 @@ Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name
     for (const std::string& n : *not_found) list += (list.empty() ? "" : ", ") + n;
     return Status::InvalidArgument("Column family not found: " + list);
   }
+  // The DB's identity before any table is written (tables record it; a
+  // read-only open only reads it).
+  s = EnsureIdentity();
+  if (!s.ok()) return s;
   ColumnFamilySet* cfs = versions_->column_families();
   default_cfd_ = versions_->default_cfd();
   default_cf_ = std::make_unique<ColumnFamilyHandleImpl>(default_cfd_);
@@ -377,6 +384,7 @@ Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name
         {
           FlushJob job(MakeJobEnv(), cfd, cfd->mem(), snapshots_.GetAll());
           s = job.Run(&edit, &meta);
+          if (s.ok()) cfd->internal_stats()->AddFlushStats(JobPriority::kUser, job.stats());
         }
         if (!s.ok()) break;
         cfd->mem()->Unref();
@@ -392,7 +400,6 @@ Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name
       if (!s.ok()) break;
     }
   }
-  if (s.ok()) s = EnsureIdentity();
   if (!s.ok()) return s;
 
   // Each SuperVersion takes its own references; the families keep theirs.
@@ -469,22 +476,9 @@ void DBImpl::LogOptions() {
   Logger* log = info_log_.get();
   Log(InfoLogLevel::kHeader, log, "Strata version 0.1.0");
   Log(InfoLogLevel::kHeader, log, "DB path: %s", dbname_.c_str());
-  Log(InfoLogLevel::kHeader, log, "Options.comparator: %s", options_.comparator->Name());
-  Log(InfoLogLevel::kHeader, log, "Options.create_if_missing: %d", options_.create_if_missing);
-  Log(InfoLogLevel::kHeader, log, "Options.paranoid_checks: %d", options_.paranoid_checks);
-  Log(InfoLogLevel::kHeader, log, "Options.write_buffer_size: %zu", options_.write_buffer_size);
-  Log(InfoLogLevel::kHeader, log, "Options.max_write_buffer_number: %d",
-      options_.max_write_buffer_number);
-  Log(InfoLogLevel::kHeader, log, "Options.wal_recovery_mode: %d",
-      static_cast<int>(options_.wal_recovery_mode));
-  Log(InfoLogLevel::kHeader, log, "Options.allow_concurrent_memtable_write: %d",
-      options_.allow_concurrent_memtable_write);
-  Log(InfoLogLevel::kHeader, log, "Options.allow_mmap_writes: %d", options_.allow_mmap_writes);
-  Log(InfoLogLevel::kHeader, log, "Options.wal_mmap_writes: %d", options_.wal_mmap_writes);
-  Log(InfoLogLevel::kHeader, log, "Options.max_write_batch_group_size_bytes: %zu",
-      options_.max_write_batch_group_size_bytes);
-  Log(InfoLogLevel::kHeader, log, "Options.compression: %d",
-      static_cast<int>(options_.compression));
+  // Every DBOptions field; each family's options follow when the family is
+  // set up (VersionSet::NewFamily).
+  LogDBOptions(log, options_);
 }
 
 Status DBImpl::ReplayWALs(RecoveryState* state) {
@@ -644,6 +638,7 @@ Status DBImpl::ApplyWalBatch(WalReplay* r, const WriteBatch& batch, uint64_t rec
     {
       FlushJob job(MakeJobEnv(), cfd, cfd->mem(), snapshots_.GetAll());
       s = job.Run(&state->edits[cfd->id()], &meta);
+      if (s.ok()) cfd->internal_stats()->AddFlushStats(JobPriority::kUser, job.stats());
     }
     if (!s.ok()) return s;
     cfd->mem()->Unref();
@@ -841,10 +836,25 @@ Status DBImpl::CreateWAL(uint64_t number) {
 
 Status DBImpl::EnsureIdentity() {
   const std::string fname = IdentityFileName(dbname_);
-  if (fs_->FileExists(fname).ok()) return Status::OK();
+  if (fs_->FileExists(fname).ok()) {
+    std::string id;
+    Status s = ReadFileToString(fs_, fname, &id);
+    if (!s.ok()) return s;
+    while (!id.empty() && (id.back() == '\n' || id.back() == '\r' || id.back() == ' ')) {
+      id.pop_back();
+    }
+    if (!id.empty() || read_only()) {
+      db_id_ = id;  // tables record it (the db_id property)
+      return Status::OK();
+    }
+  }
+  if (read_only()) return Status::OK();
+  const std::string id = NewUuid();
   FileOptions opts;
   opts.use_fsync = options_.use_fsync;
-  return WriteStringToFile(fs_, NewUuid(), fname, /*should_sync=*/true, opts);
+  Status s = WriteStringToFile(fs_, id, fname, /*should_sync=*/true, opts);
+  if (s.ok()) db_id_ = id;
+  return s;
 }
 
 // ---- DB static functions ----

@@ -219,7 +219,7 @@ Status DBImpl::WriteGroupToWAL(const WriteThread::WriteGroup& group, size_t tota
     }
     if (s.ok()) old_logs_.clear();
     if (s.ok()) s = log_->Sync();
-    wal_syncs_.fetch_add(1, std::memory_order_relaxed);
+    write_stats_.Add(DBWriteStats::kWalFileSynced, 1);
     if (stats_ != nullptr) {
       stats_->recordTick(WAL_FILE_SYNCED);
       stats_->measureTime(WAL_FILE_SYNC_MICROS, clock_->NowMicros() - start);
@@ -252,7 +252,7 @@ Status DBImpl::AppendGroupToWAL(const WriteThread::WriteGroup& group) {
 }
 
 Status DBImpl::AppendRecordToWAL(const Slice& record) {
-  wal_bytes_.fetch_add(record.size(), std::memory_order_relaxed);
+  write_stats_.Add(DBWriteStats::kWalFileBytes, record.size());
   if (stats_ != nullptr) stats_->recordTick(WAL_FILE_BYTES, record.size());
   return log_->AddRecord(record);
 }
@@ -295,11 +295,13 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
   if (s.ok()) {
     SequenceNumber next = last_allocated_sequence_ + 1;
     size_t total_count = 0;
+    size_t user_writes = 0;  // not the empty batches of memtable switches and SyncWAL
     group.ForEach([&](WriteThread::Writer* m) {
       m->sequence = next;
       const uint32_t n = WriteBatchInternal::Count(m->batch);
       next += n;
       total_count += n;
+      user_writes += n > 0 ? 1 : 0;
     });
     group.last_sequence = next - 1;
 
@@ -353,7 +355,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
       }
       // release: readers that see the new sequence see every insert above.
       last_sequence_.store(group.last_sequence, std::memory_order_release);
-      write_groups_.fetch_add(1, std::memory_order_relaxed);
+      if (user_writes > 0) RecordWriteGroup(group, user_writes, total_count);
       if (stats_ != nullptr) {
         stats_->recordTick(NUMBER_KEYS_WRITTEN, total_count);
         stats_->recordTick(BYTES_WRITTEN, group.total_bytes);
@@ -445,15 +447,46 @@ Status DBImpl::SwitchMemtables(const std::vector<ColumnFamilyData*>& families) {
   for (ColumnFamilyData* cfd : families) {
     fresh.push_back(new MemTable(cfd->icmp(), cfd->mem_options()));
   }
-  MutexLock l(&mu_);
-  for (size_t i = 0; i < families.size(); ++i) {
-    ColumnFamilyData* cfd = families[i];
-    // Our reference to the old memtable moves to imm; fresh's creation
-    // reference is ours now.
-    cfd->imm().insert(cfd->imm().begin(), ImmMemTable{cfd->mem(), cfd->mem_log_number()});
-    cfd->mem() = fresh[i];
-    ++cfd->memtables_switched();
+  std::vector<MemTableInfo> sealed;
+  {
+    MutexLock l(&mu_);
+    for (size_t i = 0; i < families.size(); ++i) {
+      ColumnFamilyData* cfd = families[i];
+      MemTable* mem = cfd->mem();
+      // A full memtable switches on its own; any other was asked for (Flush,
+      // CompactRange, Resume).
+      const FlushReason reason = mem->ApproximateMemoryUsage() >= cfd->options().write_buffer_size
+                                     ? FlushReason::kWriteBufferFull
+                                     : FlushReason::kManualFlush;
+      if (!options_.listeners.empty()) {
+        MemTableInfo info;
+        info.cf_name = cfd->name();
+        info.first_seqno = mem->GetFirstSequenceNumber();
+        info.earliest_seqno = mem->GetFirstSequenceNumber();
+        info.num_entries = mem->num_entries();
+        info.num_deletes = mem->num_deletes();
+        sealed.push_back(std::move(info));
+      }
+      // Our reference to the old memtable moves to imm; fresh's creation
+      // reference is ours now.
+      cfd->imm().insert(cfd->imm().begin(), ImmMemTable{mem, cfd->mem_log_number(), reason});
+      cfd->mem() = fresh[i];
+      ++cfd->memtables_switched();
+    }
+    s = FinishSwitch(families, new_log);
   }
+  // The leader tells the listeners without the mutex (RocksDB calls
+  // OnMemTableSealed from the switching writer too).
+  for (const MemTableInfo& info : sealed) {
+    for (const auto& l : options_.listeners) l->OnMemTableSealed(info);
+  }
+  if (!options_.listeners.empty()) DeliverStallNotifications();
+  return s;
+}
+
+Status DBImpl::FinishSwitch(const std::vector<ColumnFamilyData*>& families, uint64_t new_log) {
+  mu_.AssertHeld();
+  Status s;
   // Every family whose mutable memtable is empty has no data in the older
   // WALs any more (only the leader inserts): it needs the new WAL only.
   for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
@@ -503,15 +536,28 @@ Status DBImpl::MaybeStallWrite(const WriteThread::WriteGroup& group) {
   bool stall_begun = false;  // queued no_slowdown writers were failed
   uint64_t start = 0;
   Status result;
+  // A writer that leaves the stop (to go on, or with an error) ends the
+  // memtable stops it set.
+  auto clear_memtable_stops = [this]() REQUIRES(mu_) {
+    for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+      auto it = stall_states_.find(cfd->id());
+      if (it != stall_states_.end() && it->second.memtable_stop) {
+        it->second.memtable_stop = false;
+        UpdateWriteStall(cfd);
+      }
+    }
+  };
   while (true) {
     bool begin_stall = false;
     {
       MutexLock l(&mu_);
       if (shutting_down_.load(std::memory_order_acquire)) {
+        clear_memtable_stops();
         result = Status::ShutdownInProgress("write during close");
         break;
       }
       if (!bg_error_.ok()) {
+        clear_memtable_stops();
         result = bg_error_;
         break;
       }
@@ -534,9 +580,10 @@ Status DBImpl::MaybeStallWrite(const WriteThread::WriteGroup& group) {
       }
       if (!too_many_memtables && !too_many_l0 && !too_much_debt) {
         write_stopped_ = false;
+        clear_memtable_stops();
         if (start != 0) {
           const uint64_t waited = clock_->NowMicros() - start;
-          stall_micros_ += waited;
+          write_stats_.Add(DBWriteStats::kWriteStallMicros, waited);
           if (stats_ != nullptr) {
             stats_->recordTick(STALL_MICROS, waited);
             stats_->measureTime(WRITE_STALL, waited);
@@ -553,14 +600,15 @@ Status DBImpl::MaybeStallWrite(const WriteThread::WriteGroup& group) {
               options_.delayed_write_rate != 0 ? options_.delayed_write_rate : 16ull << 20;
           delay_micros = std::max<uint64_t>(1, group.total_bytes * 1000000 / rate);
           delay_micros = std::min<uint64_t>(delay_micros, 100000);
-          ++stall_slowdowns_;
-          stall_micros_ += delay_micros;
+          RecordStallCauses(/*stop=*/false);
+          write_stats_.Add(DBWriteStats::kWriteStallMicros, delay_micros);
         }
         break;
       }
       // Compactions that fail without a sticky error (paranoid_checks off)
       // would keep this stop forever: the write fails with their error.
       if ((too_many_l0 || too_much_debt) && !last_compaction_error_.ok()) {
+        clear_memtable_stops();
         result = last_compaction_error_;
         break;
       }
@@ -568,21 +616,40 @@ Status DBImpl::MaybeStallWrite(const WriteThread::WriteGroup& group) {
         result = Status::Incomplete("Write stall");
         break;
       }
+      if (too_many_memtables) {
+        // The families whose memtables hold the writer up are stopped
+        // (logged and told to the listeners) until it goes on.
+        for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+          const Options& o = cfd->options();
+          if (static_cast<int>(cfd->imm().size()) >= std::max(1, o.max_write_buffer_number - 1) &&
+              cfd->mem()->ApproximateMemoryUsage() >= o.write_buffer_size) {
+            StallEntry& e = stall_states_[cfd->id()];
+            if (!e.memtable_stop) {
+              e.memtable_stop = true;
+              UpdateWriteStall(cfd);
+            }
+          }
+        }
+      }
       if (start == 0) {
         start = std::max<uint64_t>(1, clock_->NowMicros());
-        ++stall_stops_;
+        RecordStallCauses(/*stop=*/true);
         write_stopped_ = true;
         MaybeScheduleFlushOrCompaction();
       }
       begin_stall = !stall_begun;
-      if (!begin_stall) bg_cv_.TimedWaitMicros(10000);
+      // Stall changes are told before the wait, which may be long; the
+      // conditions are checked again after.
+      if (!begin_stall && pending_stall_changes_.empty()) bg_cv_.TimedWaitMicros(10000);
     }
+    if (!options_.listeners.empty()) DeliverStallNotifications();
     if (begin_stall) {
       // Outside mu_ (the queue lock and mu_ are never held together).
       write_thread_.BeginWriteStall(group);
       stall_begun = true;
     }
   }
+  if (!options_.listeners.empty()) DeliverStallNotifications();
   if (result.ok() && delay_micros > 0) {
     if (!stall_begun) write_thread_.BeginWriteStall(group);
     stall_begun = true;

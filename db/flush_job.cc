@@ -11,6 +11,7 @@
 #include "db/version_set.h"
 #include "env/info_log.h"
 #include "memtable/memtable.h"
+#include "util/sync_point.h"
 
 namespace strata {
 
@@ -30,6 +31,18 @@ Status FlushJob::Run(VersionEdit* edit, FileMetaData* meta_out) {
   o.key_filter_bits_per_key = LevelZeroKeyFilterBits(cfd);
   o.snapshots = snapshots_;
   o.bottommost = false;
+  o.reason = background_ ? TableFileCreationReason::kFlush : TableFileCreationReason::kRecovery;
+  if (file_number_ != 0) {
+    // The caller's number first (it announced it in OnFlushBegin), fresh
+    // ones after it (a flush writes one table, so rarely used).
+    auto first = std::make_shared<uint64_t>(file_number_);
+    VersionSet* versions = env_.versions;
+    o.new_file_number = [first, versions]() {
+      const uint64_t n = *first;
+      *first = 0;
+      return n != 0 ? n : versions->NewFileNumber();
+    };
+  }
   // Older versions of a key can only be in the tables (older memtables are
   // flushed first) -- those of the current Version and, during recovery,
   // the level-0 tables this recovery wrote already (still only in edit): a
@@ -57,6 +70,21 @@ Status FlushJob::Run(VersionEdit* edit, FileMetaData* meta_out) {
   Status s;
   {
     env_.mu->Unlock();
+    TEST_SYNC_POINT_CALLBACK("FlushJob::Run:Unlocked", cfd);
+    if (background_) {
+      // RocksDB writes no total_data_size of its own kind here: Strata's
+      // memtables do not count payload bytes, so it is 0.
+      EventLogLine line(env_.clock->NowMicros());
+      line.Add("job", env_.job_id)
+          .Add("event", "flush_started")
+          .Add("num_memtables", uint64_t{1})
+          .Add("num_entries", mem->num_entries())
+          .Add("num_deletes", mem->num_deletes())
+          .Add("total_data_size", uint64_t{0})
+          .Add("memory_usage", uint64_t{mem->ApproximateMemoryUsage()})
+          .Add("flush_reason", FlushReasonString(reason_));
+      LogEvent(env_.info_log, line);
+    }
     // A compaction filter runs at flush time only when it asks to.
     std::unique_ptr<CompactionFilter> owned_filter;
     if (cfd->options().compaction_filter != nullptr) {
@@ -90,12 +118,12 @@ Status FlushJob::Run(VersionEdit* edit, FileMetaData* meta_out) {
     edit->AddFile(0, meta);
     *meta_out = meta;
   }
-  LevelStats& ls = cfd->level_stats()[0];
-  ls.bytes_written += stats.bytes_written;
+  stats_.bytes_written = stats.bytes_written;
+  if (!stats.table_properties.empty()) table_properties_ = stats.table_properties.back();
   if (env_.stats != nullptr) env_.stats->recordTick(FLUSH_WRITE_BYTES, stats.bytes_written);
-  ls.micros += env_.clock->NowMicros() - start;
-  ls.count++;
-  ls.files_out += outputs.size();
+  stats_.micros = env_.clock->NowMicros() - start;
+  stats_.count = 1;
+  stats_.num_output_files = outputs.size();
   Log(env_.info_log,
       "[%s] flush: memtable of %" PRIu64 " entries -> %zu level-0 table(s), %" PRIu64
       " bytes, %" PRIu64 " us",

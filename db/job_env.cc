@@ -31,6 +31,10 @@ BuildTablesOptions NewBuildTablesOptions(const JobEnv& env, ColumnFamilyData* cf
   int64_t now = 0;
   env.clock->GetCurrentTime(&now).PermitUncheckedError();
   o.creation_time = static_cast<uint64_t>(now);
+  o.listeners = env.listeners;
+  o.event_log = env.info_log;
+  o.clock = env.clock;
+  o.job_id = env.job_id;
   return o;
 }
 

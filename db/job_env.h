@@ -12,6 +12,7 @@
 
 #include "base/dbformat.h"
 #include "db/builder.h"
+#include "db/event_helpers.h"
 #include "strata/compaction_filter.h"
 #include "strata/env.h"
 #include "strata/statistics.h"
@@ -20,6 +21,7 @@
 namespace strata {
 
 class ColumnFamilyData;
+class DB;
 class Version;
 class VersionSet;
 
@@ -34,6 +36,11 @@ struct JobEnv {
   Logger* info_log = nullptr;   // may be null
   const std::string* db_id = nullptr;
   const std::string* db_session_id = nullptr;
+  // Events: the DB's listeners (may be empty) and this job's number, which
+  // its EVENT_LOG lines and listener infos carry (db/event_helpers.h).
+  const Listeners* listeners = nullptr;
+  int job_id = 0;
+  DB* db = nullptr;  // passed to the listeners' flush and compaction callbacks
 };
 
 // The BuildTables options every job of cfd starts from: table options,

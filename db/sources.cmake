@@ -17,6 +17,9 @@ strata_layer(db
     db/log_reader.cc
     db/log_writer.cc
     db/memtable_inserter.cc
+    db/options_dump.cc
+    db/event_helpers.cc
+    db/write_stall.cc
     db/options_file.cc
     db/super_version.cc
     db/table_cache.cc
@@ -33,6 +36,8 @@ strata_layer(db
     db/db_impl_error.cc
     db/db_impl_secondary.cc
     db/manifest_tailer.cc
+    db/db_impl_properties.cc
+    db/internal_stats.cc
   DEPS env memtable table cache base util
 )
 # DBTestBase, the fixture of the engine-level tests (test-only).
@@ -76,6 +81,10 @@ strata_tests(db
   db/db_limits_test.cc
   db/db_error_handler_test.cc
   db/db_fault_walk_test.cc
+  db/db_properties_test.cc
+  db/options_dump_test.cc
+  db/listener_test.cc
+  db/event_log_test.cc
 )
 # The RocksDB interoperability tests also carry the "interop" label.
 if(TEST db_interop_test)

@@ -338,4 +338,15 @@ void TableCache::Evict(uint64_t file_number) {
 
 size_t TableCache::NumOpenReaders() const { return rep_->cache->GetUsage(); }
 
+size_t TableCache::ReaderMemoryUsage(uint64_t file_number) const {
+  char key_buf[8];
+  EncodeFixed64(key_buf, file_number);
+  Cache::Handle* handle = rep_->cache->Lookup(Slice(key_buf, sizeof(key_buf)));
+  if (handle == nullptr) return 0;
+  const size_t usage =
+      static_cast<BlockBasedTable*>(rep_->cache->Value(handle))->ApproximateMemoryUsage();
+  rep_->cache->Release(handle);
+  return usage;
+}
+
 }  // namespace strata

@@ -111,6 +111,9 @@ class TableCache {
   // Open readers in the (possibly shared) reader cache, of every family
   // that uses it (for tests and properties).
   size_t NumOpenReaders() const;
+  // Memory held by file_number's reader (index, filter; not the block
+  // cache) if it is open; 0 if not (nothing is opened).
+  size_t ReaderMemoryUsage(uint64_t file_number) const;
 
  private:
   struct Rep;

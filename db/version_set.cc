@@ -10,6 +10,7 @@
 #include "db/filename.h"
 #include "db/level_iterator.h"
 #include "db/log_reader.h"
+#include "db/options_dump.h"
 #include "db/range_del_skip_iterator.h"
 #include "db/version_builder.h"
 #include "env/info_log.h"
@@ -466,6 +467,7 @@ ColumnFamilyData* VersionSet::NewFamily(uint32_t id, const std::string& name,
                                         const ColumnFamilyOptions& options) {
   auto* cfd =
       new ColumnFamilyData(id, name, Options(options_, options), dbname_, db_mu_, table_readers_);
+  LogColumnFamilyOptions(info_log_, name, cfd->options(), cfd->table_options());
   return cfd;
 }
 
@@ -522,6 +524,23 @@ void VersionSet::AddLiveFiles(std::set<uint64_t>* live) const {
   for (const Version* v : versions_) {
     for (int level = 0; level < v->num_levels(); ++level) {
       for (const FileMetaData* f : v->files(level)) live->insert(f->number);
+    }
+  }
+}
+
+void VersionSet::LiveVersionsOf(const ColumnFamilyData* cfd, uint64_t* versions,
+                                uint64_t* file_bytes) const {
+  MutexLock l(&versions_mu_);
+  std::set<uint64_t> seen;
+  *versions = 0;
+  *file_bytes = 0;
+  for (const Version* v : versions_) {
+    if (v->cfd() != cfd) continue;
+    ++*versions;
+    for (int level = 0; level < v->num_levels(); ++level) {
+      for (const FileMetaData* f : v->files(level)) {
+        if (seen.insert(f->number).second) *file_bytes += f->file_size;
+      }
     }
   }
 }

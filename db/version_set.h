@@ -249,6 +249,10 @@ class VersionSet {
 
   // Numbers of every file listed by a live Version (of any family).
   void AddLiveFiles(std::set<uint64_t>* live) const;
+  // The live Versions of cfd (its current one included) and the bytes of
+  // the distinct files they list (rocksdb.num-live-versions and
+  // rocksdb.total-sst-files-size).
+  void LiveVersionsOf(const ColumnFamilyData* cfd, uint64_t* versions, uint64_t* file_bytes) const;
 
   const Options& options() const { return options_; }
 

@@ -83,6 +83,12 @@ void InfoLog::Logv(InfoLogLevel level, const char* format, va_list ap) {
   // A failing LOG must not fail the database: errors are dropped.
   file_->Append(Slice(buf, len)).PermitUncheckedError();
   file_->Flush().PermitUncheckedError();
+  size_ += len;
+}
+
+uint64_t InfoLog::GetLogFileSize() const {
+  MutexLock l(&mu_);
+  return size_;
 }
 
 Status InfoLog::Flush() {

@@ -34,10 +34,13 @@ class InfoLog final : public Logger {
   void Logv(InfoLogLevel level, const char* format, va_list ap) override EXCLUDES(mu_);
   Status Flush() override EXCLUDES(mu_);
   Status Close() override EXCLUDES(mu_);
+  // Bytes this logger has appended (what rolling by size measures).
+  uint64_t GetLogFileSize() const EXCLUDES(mu_);
 
  private:
-  Mutex mu_;
+  mutable Mutex mu_;
   std::unique_ptr<WritableFile> file_ GUARDED_BY(mu_);  // null once closed
+  uint64_t size_ GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace strata

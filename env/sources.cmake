@@ -3,6 +3,7 @@ strata_layer(env
   SOURCES
     env/env.cc
     env/fault_injection_fs.cc
+    env/auto_roll_logger.cc
     env/info_log.cc
     env/mem_file_system.cc
     env/posix_file_system.cc
@@ -14,4 +15,5 @@ strata_tests(env
   env/mem_file_system_test.cc
   env/posix_file_system_test.cc
   env/fault_injection_fs_test.cc
+  env/auto_roll_logger_test.cc
 )

@@ -38,7 +38,7 @@
 //   flush          DB::Flush, waiting; prints "flush memtable"
 //   waitforcompaction  returns once no flush or compaction is running or
 //                  pending (per the strata.* properties)
-//   stats          prints the "strata.stats" property
+//   stats          prints the "rocksdb.stats" property
 // Writes go through DB::Write with a WriteBatch of --batch_size entries,
 // like RocksDB's db_bench. With --writes_per_range_tombstone=N the fill
 // workloads add, after every N writes (past --writes_before_delete_range),
@@ -73,7 +73,7 @@
 // use_direct_reads is accepted and ignored with a warning (Strata reads
 // through the page cache). statistics attaches CreateDBStatistics(); the
 // end of the run prints it and the write amplification, whose numerator is
-// the Write(GB) column of strata.stats summed over the levels.
+// the Write(GB) column of rocksdb.stats summed over the levels.
 
 #include <chrono>
 #include <cstdio>
@@ -143,7 +143,7 @@ class StrataEngine {
 
   static const char* Name() { return "Strata"; }
   static const char* PathPrefix() { return "strata"; }
-  static const char* StatsProperty() { return "strata.stats"; }
+  static const char* StatsProperty() { return "rocksdb.stats"; }
 
   StrataEngine(const BenchFlags& flags, Compression compression)
       : flags_(flags), compression_(compression) {

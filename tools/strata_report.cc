@@ -272,7 +272,7 @@ Status ReadLsmShape(FileSystem* fs, const std::string& db, LsmShape* shape) {
   std::vector<std::string> not_found;
   {
     MutexLock l(&mu);
-    s = versions.Recover(families, &not_found);
+    s = versions.Recover(families, /*allow_unopened=*/false, &not_found);
     if (s.ok()) shape->manifest = DescriptorFileName("", versions.manifest_file_number()).substr(1);
   }
   if (!s.ok()) return s;

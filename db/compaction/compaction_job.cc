@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -11,9 +12,11 @@
 #include "db/column_family.h"
 #include "db/compaction/compaction.h"
 #include "db/compaction/compaction_range_del_aggregator.h"
+#include "db/filename.h"
 #include "db/level_iterator.h"
 #include "db/table_cache.h"
 #include "db/version_set.h"
+#include "table/compression.h"
 #include "table/merging_iterator.h"
 #include "util/sync_point.h"
 
@@ -29,18 +32,40 @@ Status CompactionJob::Run() {
   Compaction* c = c_;
   const uint64_t start = env_.clock->NowMicros();
   const int out = c->output_level();
-  LevelStats& ls = cfd->level_stats()[out];
+  PrepareInfo();
   if (c->trivial_move()) {
+    if (env_.listeners != nullptr && !env_.listeners->empty()) {
+      env_.mu->Unlock();
+      NotifyBegin();
+      env_.mu->Lock();
+    }
     VersionEdit edit;
     uint64_t bytes = 0;
     for (const FileMetaData* f : c->inputs(0)) {
       edit.DeleteFile(c->start_level(), f->number);
       edit.AddFile(out, *f);
       bytes += f->file_size;
+      info_.output_files.push_back(TableFileName(*env_.dbname, f->number));
+      info_.output_file_infos.push_back(CompactionFileInfo{out, f->number, 0});
     }
     Status s = env_.versions->LogAndApply(cfd, &edit, env_.mu);
-    if (!s.ok()) return s;
-    ls.bytes_moved += bytes;
+    info_.status = s;
+    info_.stats.elapsed_micros = env_.clock->NowMicros() - start;
+    if (!s.ok()) {
+      info_.output_files.clear();
+      info_.output_file_infos.clear();
+      return s;
+    }
+    info_.stats.num_output_files = c->inputs(0).size();
+    info_.stats.total_output_bytes = bytes;
+    EventLogLine line(env_.clock->NowMicros());
+    line.Add("job", env_.job_id)
+        .Add("event", "trivial_move")
+        .Add("destination_level", out)
+        .Add("files", static_cast<uint64_t>(c->inputs(0).size()))
+        .Add("total_files_size", bytes);
+    LogEvent(env_.info_log, line);
+    stats_.bytes_moved = bytes;  // as RocksDB: a move is no job in the time and count columns
     Log(env_.info_log, "[%s] compaction %s: %" PRIu64 " bytes moved, %s", cfd->name().c_str(),
         c->Summary().c_str(), bytes, cfd->current()->LevelSummary().c_str());
     return Status::OK();
@@ -50,6 +75,7 @@ Status CompactionJob::Run() {
   const InternalKeyComparator& icmp = cfd->icmp();
   TableCache* table_cache = cfd->table_cache();
   o.output_level = out;
+  o.reason = TableFileCreationReason::kCompaction;
   o.max_output_file_size = c->max_output_file_size();
   o.grandparents = c->grandparents();
   o.snapshots = snapshots_;
@@ -73,6 +99,27 @@ Status CompactionJob::Run() {
   uint64_t bytes_read = c->TotalInputBytes();
 
   env_.mu->Unlock();
+  {
+    EventLogLine line(env_.clock->NowMicros());
+    line.Add("job", env_.job_id)
+        .Add("event", "compaction_started")
+        .Add("compaction_reason", CompactionReasonString(info_.compaction_reason));
+    for (int which = 0; which < 2; ++which) {
+      // One array per input level (one when the job rewrites a level into
+      // itself), as RocksDB lists them.
+      if (which == 1 && c->start_level() == out) break;
+      std::vector<uint64_t> numbers;
+      for (const FileMetaData* f : c->inputs(which)) numbers.push_back(f->number);
+      const std::string key = "files_L" + std::to_string(which == 0 ? c->start_level() : out);
+      line.AddArray(key.c_str(), numbers);
+    }
+    line.AddDouble("score", c->score())
+        .Add("input_data_size", bytes_read)
+        .Add("oldest_snapshot_seqno",
+             snapshots_.empty() ? int64_t{-1} : static_cast<int64_t>(snapshots_.front()));
+    LogEvent(env_.info_log, line);
+  }
+  NotifyBegin();
   TEST_SYNC_POINT_CALLBACK("CompactionJob::Run:Unlocked", c);
   // The inputs' range tombstones, shared by every subcompaction.
   std::vector<RangeTombstone> input_tombstones;
@@ -168,6 +215,8 @@ Status CompactionJob::Run() {
     c->AddInputDeletions(&edit);
     s = env_.versions->LogAndApply(cfd, &edit, env_.mu);
   }
+  info_.status = s;
+  info_.stats.elapsed_micros = env_.clock->NowMicros() - start;
   if (!s.ok()) {
     // Outputs of a failed compaction are garbage: the obsolete-file scan
     // removes them (nothing lists them).
@@ -178,12 +227,73 @@ Status CompactionJob::Run() {
     env_.stats->recordTick(COMPACT_READ_BYTES, bytes_read);
     env_.stats->recordTick(COMPACT_WRITE_BYTES, total.bytes_written);
   }
-  ls.bytes_read += bytes_read;
-  ls.bytes_written += total.bytes_written;
-  ls.micros += micros;
-  ls.count++;
-  ls.files_in += c->num_input_files();
-  ls.files_out += total.num_output_files;
+  for (int which = 0; which < 2; ++which) {
+    // A compaction within one level (bottommost rewrite) reads only the output level.
+    const bool output_level = which == 1 || c->start_level() == out;
+    for (const FileMetaData* f : c->inputs(which)) {
+      (output_level ? stats_.bytes_read_output_level : stats_.bytes_read_non_output_levels) +=
+          f->file_size;
+      ++(output_level ? stats_.num_input_files_in_output_level
+                      : stats_.num_input_files_in_non_output_levels);
+    }
+  }
+  stats_.bytes_written = total.bytes_written;
+  stats_.num_output_files = total.num_output_files;
+  stats_.num_input_records = total.iter.num_input_records;
+  stats_.num_dropped_records = total.iter.num_input_records -
+                               std::min(total.iter.num_input_records, total.num_output_records);
+  stats_.micros = micros;
+  stats_.count = 1;
+  CompactionJobStats& js = info_.stats;
+  js.num_input_records = total.iter.num_input_records;
+  js.num_output_records = total.num_output_records;
+  js.num_output_files = total.num_output_files;
+  js.is_full_compaction = full_compaction;
+  js.total_output_bytes = total.bytes_written;
+  js.num_records_replaced = 0;
+  js.num_expired_deletion_records = 0;
+  for (size_t i = 0; i < parts; ++i) {
+    js.num_records_replaced += stats[i].iter.num_dropped_hidden;
+    js.num_expired_deletion_records += stats[i].iter.num_dropped_deletions;
+    for (size_t k = 0; k < outputs[i].size(); ++k) {
+      const FileMetaData& meta = outputs[i][k];
+      const std::string path = TableFileName(*env_.dbname, meta.number);
+      info_.output_files.push_back(path);
+      info_.output_file_infos.push_back(CompactionFileInfo{out, meta.number, 0});
+      if (k < stats[i].table_properties.size()) {
+        info_.table_properties[path] = stats[i].table_properties[k];
+      }
+      const Slice first = ExtractUserKey(meta.smallest);
+      const Slice last = ExtractUserKey(meta.largest);
+      if (js.smallest_output_key_prefix.empty()) {
+        js.smallest_output_key_prefix.assign(first.data(), std::min<size_t>(first.size(), 8));
+      }
+      js.largest_output_key_prefix.assign(last.data(), std::min<size_t>(last.size(), 8));
+    }
+  }
+  {
+    std::vector<uint64_t> lsm;
+    const Version* v = cfd->current();
+    for (int level = 0; level < v->num_levels(); ++level) lsm.push_back(v->NumLevelFiles(level));
+    // Strata measures no CPU time: compaction_time_cpu_micros is 0, and the
+    // single-delete counters RocksDB keeps are 0 too.
+    EventLogLine line(env_.clock->NowMicros());
+    line.Add("job", env_.job_id)
+        .Add("event", "compaction_finished")
+        .Add("compaction_time_micros", micros)
+        .Add("compaction_time_cpu_micros", uint64_t{0})
+        .Add("output_level", out)
+        .Add("num_output_files", total.num_output_files)
+        .Add("total_output_size", total.bytes_written)
+        .Add("num_input_records", total.iter.num_input_records)
+        .Add("num_output_records", total.num_output_records)
+        .Add("num_subcompactions", static_cast<uint64_t>(parts))
+        .Add("output_compression", CompressionTypeName(cfd->options().compression))
+        .Add("num_single_delete_mismatches", uint64_t{0})
+        .Add("num_single_delete_fallthrough", uint64_t{0})
+        .AddArray("lsm_state", lsm);
+    LogEvent(env_.info_log, line);
+  }
   Log(env_.info_log,
       "[%s] compaction %s%s: %" PRIu64 " bytes read, %" PRIu64 " bytes written, %" PRIu64
       " records in, %" PRIu64 " out, %zu part(s), %" PRIu64 " us, %s",
@@ -191,6 +301,42 @@ Status CompactionJob::Run() {
       total.bytes_written, total.iter.num_input_records, total.num_output_records, parts, micros,
       cfd->current()->LevelSummary().c_str());
   return Status::OK();
+}
+
+CompactionReason CompactionReasonOf(const Compaction& c) {
+  if (c.manual()) return CompactionReason::kManualCompaction;
+  return c.start_level() == 0 ? CompactionReason::kLevelL0FilesNum
+                              : CompactionReason::kLevelMaxLevelSize;
+}
+
+void CompactionJob::PrepareInfo() {
+  env_.mu->AssertHeld();
+  const Compaction* c = c_;
+  info_.cf_id = cfd_->id();
+  info_.cf_name = cfd_->name();
+  info_.thread_id = std::hash<std::thread::id>()(std::this_thread::get_id());
+  info_.job_id = env_.job_id;
+  info_.base_input_level = c->start_level();
+  info_.output_level = c->output_level();
+  info_.compaction_reason = CompactionReasonOf(*c);
+  info_.compression = cfd_->options().compression;
+  for (int which = 0; which < 2; ++which) {
+    const int level = which == 0 ? c->start_level() : c->output_level();
+    for (const FileMetaData* f : c->inputs(which)) {
+      info_.input_files.push_back(TableFileName(*env_.dbname, f->number));
+      info_.input_file_infos.push_back(CompactionFileInfo{level, f->number, 0});
+    }
+  }
+  CompactionJobStats& js = info_.stats;
+  js.num_input_files = c->num_input_files();
+  js.num_input_files_at_output_level = c->inputs(1).size();
+  js.is_manual_compaction = c->manual();
+  js.total_input_bytes = c->TotalInputBytes();
+}
+
+void CompactionJob::NotifyBegin() {
+  if (env_.listeners == nullptr) return;
+  for (const auto& l : *env_.listeners) l->OnCompactionBegin(env_.db, info_);
 }
 
 std::vector<std::string> SubcompactionBoundaries(const Comparator* ucmp,

@@ -5,8 +5,8 @@
 // BuildTables (db/builder.h) -- split by key range into subcompactions that
 // run in parallel threads when the job is large and max_subcompactions > 1 --
 // syncs the outputs and the DB directory, and commits one VersionEdit that
-// adds the outputs and deletes the inputs. It keeps the level's compaction
-// statistics and writes the job's LOG line.
+// adds the outputs and deletes the inputs. It keeps what it did in stats()
+// (the caller records it) and writes the job's LOG line.
 //
 // Thread-safety: one job, one thread (plus the subcompaction threads it
 // starts and joins). Run is called with the DB mutex held and releases it
@@ -19,9 +19,11 @@
 #include <vector>
 
 #include "base/dbformat.h"
+#include "db/internal_stats.h"
 #include "db/job_env.h"
 #include "db/version_edit.h"
 #include "strata/comparator.h"
+#include "strata/listener.h"
 #include "strata/status.h"
 #include "util/thread_annotations.h"
 
@@ -47,12 +49,31 @@ class CompactionJob {
       // tie to the caller's; Run asserts it at run time (debug builds).
       NO_THREAD_SAFETY_ANALYSIS;
 
+  // What a successful Run did (the caller sets cpu_micros if it measures it).
+  const CompactionStats& stats() const { return stats_; }
+  // What the listeners are told: filled as Run goes (inputs at its start,
+  // outputs, stats and status at its end). Run calls OnCompactionBegin
+  // itself, with the DB mutex released; the caller calls
+  // OnCompactionCompleted with this after installing the result.
+  const CompactionJobInfo& info() const { return info_; }
+
  private:
+  // Fills the input side of info_ and logs compaction_started (trivial
+  // moves log trivial_move at their end instead). REQUIRES: the DB mutex.
+  void PrepareInfo();
+  // Calls OnCompactionBegin. REQUIRES: the DB mutex is not held.
+  void NotifyBegin();
+
   const JobEnv env_;
   ColumnFamilyData* const cfd_;
   Compaction* const c_;
   const std::vector<SequenceNumber> snapshots_;
+  CompactionStats stats_;
+  CompactionJobInfo info_;
 };
+
+// Why RocksDB would have run compaction c (leveled compaction's reasons).
+CompactionReason CompactionReasonOf(const Compaction& c);
 
 // Splits a compaction of `inputs` into at most n key ranges of similar input
 // size; returns the n-1 boundaries (user keys, ascending).

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -163,8 +164,13 @@ class STRATA_EXPORT DB {
   virtual const Snapshot* GetSnapshot() = 0;
   virtual void ReleaseSnapshot(const Snapshot* snapshot) = 0;
 
-  // Properties by name ("strata.<name>", with "rocksdb.<name>" accepted as
-  // an alias). False if the name is unknown.
+  // Properties by name ("rocksdb.<name>" as in RocksDB 7.8.3, with
+  // "strata.<name>" accepted as an alias); docs/design/properties.md lists
+  // them. False if the name is unknown or the property does not apply
+  // (e.g. rocksdb.block-cache-usage without a block cache). GetIntProperty
+  // answers the numeric properties only; GetProperty answers those too (as
+  // decimal text). Reading a stats text (rocksdb.stats, rocksdb.cfstats,
+  // rocksdb.dbstats) starts a new "interval" for its Int/Interval figures.
   virtual bool GetProperty(ColumnFamilyHandle* cf, const Slice& property, std::string* value) = 0;
   bool GetProperty(const Slice& property, std::string* value) {
     return GetProperty(DefaultColumnFamily(), property, value);
@@ -172,6 +178,14 @@ class STRATA_EXPORT DB {
   virtual bool GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint64_t* value) = 0;
   bool GetIntProperty(const Slice& property, uint64_t* value) {
     return GetIntProperty(DefaultColumnFamily(), property, value);
+  }
+  // The properties RocksDB answers as maps (rocksdb.cfstats,
+  // rocksdb.dbstats, rocksdb.aggregated-table-properties and its
+  // -at-level<N> form), with RocksDB's keys; *value is replaced.
+  virtual bool GetMapProperty(ColumnFamilyHandle* cf, const Slice& property,
+                              std::map<std::string, std::string>* value) = 0;
+  bool GetMapProperty(const Slice& property, std::map<std::string, std::string>* value) {
+    return GetMapProperty(DefaultColumnFamily(), property, value);
   }
 
   virtual Status Flush(const FlushOptions& options, ColumnFamilyHandle* cf) = 0;

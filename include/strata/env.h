@@ -181,6 +181,9 @@ class STRATA_EXPORT SystemClock {
   virtual uint64_t NowMicros() = 0;
   // Monotonic nanoseconds, for measuring intervals.
   virtual uint64_t NowNanos() = 0;
+  // CPU time used by the calling thread, in microseconds; 0 when the clock
+  // cannot tell (the default), as RocksDB's SystemClock::CPUMicros.
+  virtual uint64_t CPUMicros() { return 0; }
   virtual void SleepForMicroseconds(int micros) = 0;
   // Unix seconds.
   virtual Status GetCurrentTime(int64_t* unix_time) = 0;

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "strata/comparator.h"
 #include "strata/env.h"
@@ -22,6 +23,7 @@ namespace strata {
 
 class CompactionFilter;         // strata/compaction_filter.h
 class CompactionFilterFactory;  // strata/compaction_filter.h
+class EventListener;            // strata/listener.h
 class MergeOperator;            // strata/merge_operator.h
 class SliceTransform;           // strata/slice_transform.h
 class Snapshot;
@@ -67,6 +69,20 @@ struct STRATA_EXPORT DBOptions {
   // Where the LOG goes; null = a LOG file in the DB directory.
   std::shared_ptr<Logger> info_log;
   InfoLogLevel info_log_level = InfoLogLevel::kInfo;
+  // The LOG written by the DB (info_log null): a LOG past max_log_file_size
+  // bytes (0 = no limit), or older than log_file_time_to_roll seconds (0 =
+  // no limit), is renamed LOG.old.<micros> and a new LOG begun; at open the
+  // previous LOG is renamed the same way. Only the newest keep_log_file_num
+  // LOG.old files are kept (at least 1). The LOG goes in db_log_dir when it
+  // is not empty, named <db absolute path with every character outside
+  // [A-Za-z0-9._-] replaced by '_'>_LOG (RocksDB's naming).
+  size_t max_log_file_size = 0;
+  size_t log_file_time_to_roll = 0;
+  size_t keep_log_file_num = 1000;
+  std::string db_log_dir;
+  // Told about flushes, compactions, table files, stalls and background
+  // errors (strata/listener.h). Shared with the caller.
+  std::vector<std::shared_ptr<EventListener>> listeners;
   std::shared_ptr<Statistics> statistics;
   int max_open_files = -1;
   // Background threads for flushes (a quarter, at least one) and

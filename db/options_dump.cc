@@ -1,0 +1,199 @@
+// Options dump (see the header).
+#include "db/options_dump.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+#include "strata/cache.h"
+#include "strata/compaction_filter.h"
+#include "strata/filter_policy.h"
+#include "strata/listener.h"
+#include "strata/merge_operator.h"
+#include "strata/slice_transform.h"
+#include "table/compression.h"
+
+namespace strata {
+
+namespace {
+
+std::string Num(uint64_t v) { return std::to_string(v); }
+std::string Int(int64_t v) { return std::to_string(v); }
+std::string Bool(bool v) { return v ? "1" : "0"; }
+std::string Double(double v) {
+  char buf[64];
+  snprintf(buf, sizeof(buf), "%f", v);
+  return buf;
+}
+std::string Ptr(const void* p) {
+  if (p == nullptr) return "(nil)";
+  char buf[32];
+  snprintf(buf, sizeof(buf), "%p", p);
+  return buf;
+}
+// An object by its Name(), or RocksDB's word for none.
+template <typename T>
+std::string NameOr(const T* p, const char* none) {
+  return p == nullptr ? none : p->Name();
+}
+
+const char* LogLevelName(InfoLogLevel level) {
+  switch (level) {
+    case InfoLogLevel::kDebug:
+      return "DEBUG_LEVEL";
+    case InfoLogLevel::kInfo:
+      return "INFO_LEVEL";
+    case InfoLogLevel::kWarn:
+      return "WARN_LEVEL";
+    case InfoLogLevel::kError:
+      return "ERROR_LEVEL";
+    case InfoLogLevel::kFatal:
+      return "FATAL_LEVEL";
+    case InfoLogLevel::kHeader:
+      return "HEADER_LEVEL";
+  }
+  return "INFO_LEVEL";
+}
+
+std::string Listeners(const std::vector<std::shared_ptr<EventListener>>& listeners) {
+  std::string r = "[";
+  for (size_t i = 0; i < listeners.size(); ++i) {
+    if (i > 0) r += ", ";
+    const char* name = listeners[i] != nullptr ? listeners[i]->Name() : "";
+    r += (name != nullptr && *name != '\0') ? name : Ptr(listeners[i].get());
+  }
+  return r + "]";
+}
+
+void LogLines(Logger* log, const std::vector<OptionLine>& lines) {
+  for (const OptionLine& l : lines) {
+    const std::string key = "Options." + l.name;
+    Log(InfoLogLevel::kHeader, log, "%*s: %s", 44, key.c_str(), l.value.c_str());
+  }
+}
+
+}  // namespace
+
+std::vector<OptionLine> DBOptionLines(const DBOptions& o) {
+  return {
+      {"create_if_missing", Bool(o.create_if_missing)},
+      {"create_missing_column_families", Bool(o.create_missing_column_families)},
+      {"error_if_exists", Bool(o.error_if_exists)},
+      {"paranoid_checks", Bool(o.paranoid_checks)},
+      {"env", Ptr(o.env)},
+      {"info_log", Ptr(o.info_log.get())},
+      {"info_log_level", LogLevelName(o.info_log_level)},
+      {"max_log_file_size", Num(o.max_log_file_size)},
+      {"log_file_time_to_roll", Num(o.log_file_time_to_roll)},
+      {"keep_log_file_num", Num(o.keep_log_file_num)},
+      {"db_log_dir", o.db_log_dir},
+      {"listeners", Listeners(o.listeners)},
+      {"statistics", Ptr(o.statistics.get())},
+      {"max_open_files", Int(o.max_open_files)},
+      {"max_background_jobs", Int(o.max_background_jobs)},
+      {"max_manifest_file_size", Num(o.max_manifest_file_size)},
+      {"delayed_write_rate", Num(o.delayed_write_rate)},
+      {"max_total_wal_size", Num(o.max_total_wal_size)},
+      {"wal_recovery_mode", Int(static_cast<int>(o.wal_recovery_mode))},
+      {"allow_concurrent_memtable_write", Bool(o.allow_concurrent_memtable_write)},
+      {"enable_pipelined_write", Bool(o.enable_pipelined_write)},
+      {"wal_mmap_writes", Bool(o.wal_mmap_writes)},
+      {"allow_mmap_writes", Bool(o.allow_mmap_writes)},
+      {"allow_mmap_reads", Bool(o.allow_mmap_reads)},
+      {"table_mmap_reads", Bool(o.table_mmap_reads)},
+      {"use_direct_reads", Bool(o.use_direct_reads)},
+      {"use_fsync", Bool(o.use_fsync)},
+      {"wal_preallocation_size", Num(o.wal_preallocation_size)},
+      {"writable_file_max_buffer_size", Num(o.writable_file_max_buffer_size)},
+      {"max_write_batch_group_size_bytes", Num(o.max_write_batch_group_size_bytes)},
+      {"avoid_flush_during_recovery", Bool(o.avoid_flush_during_recovery)},
+      {"avoid_flush_during_shutdown", Bool(o.avoid_flush_during_shutdown)},
+      {"max_bgerror_resume_count", Int(o.max_bgerror_resume_count)},
+      {"bgerror_resume_retry_interval", Num(o.bgerror_resume_retry_interval)},
+  };
+}
+
+std::vector<OptionLine> ColumnFamilyOptionLines(const ColumnFamilyOptions& o) {
+  return {
+      {"comparator", NameOr(o.comparator, "None")},
+      {"write_buffer_size", Num(o.write_buffer_size)},
+      {"max_write_buffer_number", Int(o.max_write_buffer_number)},
+      {"compression", CompressionTypeName(o.compression)},
+      {"table_factory", NameOr(o.table_factory.get(), "BlockBasedTable")},
+      {"num_levels", Int(o.num_levels)},
+      {"level0_file_num_compaction_trigger", Int(o.level0_file_num_compaction_trigger)},
+      {"level0_slowdown_writes_trigger", Int(o.level0_slowdown_writes_trigger)},
+      {"level0_stop_writes_trigger", Int(o.level0_stop_writes_trigger)},
+      {"soft_pending_compaction_bytes_limit", Num(o.soft_pending_compaction_bytes_limit)},
+      {"hard_pending_compaction_bytes_limit", Num(o.hard_pending_compaction_bytes_limit)},
+      {"target_file_size_multiplier", Int(o.target_file_size_multiplier)},
+      {"max_compaction_bytes", Num(o.max_compaction_bytes)},
+      {"disable_auto_compactions", Bool(o.disable_auto_compactions)},
+      {"target_file_size_base", Num(o.target_file_size_base)},
+      {"max_bytes_for_level_base", Num(o.max_bytes_for_level_base)},
+      {"max_bytes_for_level_multiplier", Double(o.max_bytes_for_level_multiplier)},
+      {"level_compaction_dynamic_level_bytes", Bool(o.level_compaction_dynamic_level_bytes)},
+      {"max_subcompactions", Num(o.max_subcompactions)},
+      {"arena_block_size", Num(o.arena_block_size)},
+      {"memtable_point_index", Bool(o.memtable_point_index)},
+      {"l0_key_filter_bits_per_key", Num(o.l0_key_filter_bits_per_key)},
+      {"merge_operator", NameOr(o.merge_operator.get(), "None")},
+      {"compaction_filter", NameOr(o.compaction_filter, "None")},
+      {"compaction_filter_factory", NameOr(o.compaction_filter_factory.get(), "None")},
+      {"prefix_extractor", NameOr(o.prefix_extractor.get(), "nullptr")},
+      {"memtable_prefix_bloom_size_ratio", Double(o.memtable_prefix_bloom_size_ratio)},
+      {"memtable_whole_key_filtering", Bool(o.memtable_whole_key_filtering)},
+  };
+}
+
+std::vector<OptionLine> TableOptionLines(const BlockBasedTableOptions& t) {
+  return {
+      {"block_size", Num(t.block_size)},
+      {"block_size_deviation", Int(t.block_size_deviation)},
+      {"block_restart_interval", Int(t.block_restart_interval)},
+      {"index_block_restart_interval", Int(t.index_block_restart_interval)},
+      {"use_delta_encoding", Bool(t.use_delta_encoding)},
+      {"index_type", Int(static_cast<int>(t.index_type))},
+      {"data_block_index_type", Int(static_cast<int>(t.data_block_index_type))},
+      {"data_block_hash_table_util_ratio", Double(t.data_block_hash_table_util_ratio)},
+      {"enable_index_compression", Bool(t.enable_index_compression)},
+      {"block_cache", Ptr(t.block_cache.get())},
+      {"no_block_cache", Bool(t.no_block_cache)},
+      {"cache_index_and_filter_blocks", Bool(t.cache_index_and_filter_blocks)},
+      {"cache_index_and_filter_blocks_with_high_priority",
+       Bool(t.cache_index_and_filter_blocks_with_high_priority)},
+      {"pin_l0_filter_and_index_blocks_in_cache", Bool(t.pin_l0_filter_and_index_blocks_in_cache)},
+      {"filter_policy", NameOr(t.filter_policy.get(), "nullptr")},
+      {"whole_key_filtering", Bool(t.whole_key_filtering)},
+      {"checksum", Int(static_cast<int>(t.checksum))},
+      {"format_version", Num(t.format_version)},
+      {"initial_auto_readahead_size", Num(t.initial_auto_readahead_size)},
+      {"max_auto_readahead_size", Num(t.max_auto_readahead_size)},
+  };
+}
+
+void LogDBOptions(Logger* log, const DBOptions& o) {
+  if (log == nullptr) return;
+  LogLines(log, DBOptionLines(o));
+}
+
+void LogColumnFamilyOptions(Logger* log, const std::string& cf_name, const ColumnFamilyOptions& o,
+                            const BlockBasedTableOptions& t) {
+  if (log == nullptr) return;
+  Log(InfoLogLevel::kHeader, log,
+      "--------------- Options for column family [%s]:", cf_name.c_str());
+  const std::vector<OptionLine> lines = ColumnFamilyOptionLines(o);
+  for (const OptionLine& l : lines) {
+    LogLines(log, {l});
+    if (l.name != "table_factory") continue;
+    // RocksDB prints the table options as one record right after the
+    // factory's name: the first on the record's line, the rest below it.
+    std::string text;
+    for (const OptionLine& tl : TableOptionLines(t)) {
+      text += text.empty() ? "  " : "\n  ";
+      text += tl.name + ": " + tl.value;
+    }
+    Log(InfoLogLevel::kHeader, log, "%*s: %s", 44, "table_factory options", text.c_str());
+  }
+}
+
+}  // namespace strata

@@ -1,0 +1,119 @@
+// The options dump covers every field of the three option structs (counted
+// by aggregate initialization, so a new field without a dump line fails
+// here), and a DB's LOG holds the dump in RocksDB's shape.
+#include "db/options_dump.h"
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "strata/db.h"
+#include "test_util/testutil.h"
+
+namespace strata {
+namespace {
+
+// Converts to any field type; only used in unevaluated contexts.
+struct AnyField {
+  template <typename T>
+  operator T() const;  // NOLINT: implicit on purpose
+};
+
+template <typename T, typename... A>
+constexpr auto BraceInitializable(int) -> decltype(T{std::declval<A>()...}, true) {
+  return true;
+}
+template <typename T, typename... A>
+constexpr bool BraceInitializable(...) {
+  return false;
+}
+template <typename T, size_t... I>
+constexpr bool InitializableWith(std::index_sequence<I...>) {
+  return BraceInitializable<T, decltype((void)I, AnyField{})...>(0);
+}
+// The number of fields of the aggregate T: the most initializers T{...}
+// accepts.
+template <typename T, size_t N = 0>
+constexpr size_t FieldCount() {
+  if constexpr (InitializableWith<T>(std::make_index_sequence<N + 1>())) {
+    return FieldCount<T, N + 1>();
+  } else {
+    return N;
+  }
+}
+
+void ExpectUniqueNames(const std::vector<OptionLine>& lines) {
+  std::set<std::string> names;
+  for (const OptionLine& l : lines) EXPECT_TRUE(names.insert(l.name).second) << l.name;
+}
+
+TEST(OptionsDumpTest, EveryFieldHasALine) {
+  EXPECT_EQ(DBOptionLines(DBOptions()).size(), FieldCount<DBOptions>());
+  EXPECT_EQ(ColumnFamilyOptionLines(ColumnFamilyOptions()).size(),
+            FieldCount<ColumnFamilyOptions>());
+  EXPECT_EQ(TableOptionLines(BlockBasedTableOptions()).size(),
+            FieldCount<BlockBasedTableOptions>());
+  ExpectUniqueNames(DBOptionLines(DBOptions()));
+  ExpectUniqueNames(ColumnFamilyOptionLines(ColumnFamilyOptions()));
+  ExpectUniqueNames(TableOptionLines(BlockBasedTableOptions()));
+  // The counter itself: a struct of known size.
+  struct Three {
+    int a;
+    std::string b;
+    std::shared_ptr<int> c;
+  };
+  EXPECT_EQ(FieldCount<Three>(), 3u);
+}
+
+TEST(OptionsDumpTest, ValuesPrintAsRocksDBPrintsThem) {
+  DBOptions db;
+  db.max_open_files = 123;
+  db.keep_log_file_num = 7;
+  std::map<std::string, std::string> m;
+  for (const OptionLine& l : DBOptionLines(db)) m[l.name] = l.value;
+  EXPECT_EQ(m["max_open_files"], "123");
+  EXPECT_EQ(m["keep_log_file_num"], "7");
+  EXPECT_EQ(m["paranoid_checks"], "1");
+  EXPECT_EQ(m["statistics"], "(nil)");
+  EXPECT_EQ(m["info_log_level"], "INFO_LEVEL");
+  ColumnFamilyOptions cf;
+  m.clear();
+  for (const OptionLine& l : ColumnFamilyOptionLines(cf)) m[l.name] = l.value;
+  EXPECT_EQ(m["write_buffer_size"], "67108864");
+  EXPECT_EQ(m["comparator"], "leveldb.BytewiseComparator");
+  EXPECT_EQ(m["compression"], "Snappy");
+  EXPECT_EQ(m["merge_operator"], "None");
+  EXPECT_EQ(m["prefix_extractor"], "nullptr");
+  EXPECT_EQ(m["max_bytes_for_level_multiplier"], "10.000000");
+}
+
+TEST(OptionsDumpTest, TheLogHoldsEveryOption) {
+  test::TempDir tmp("options_dump_test");
+  const std::string dir = tmp.path() + "/db";
+  Options options;
+  options.create_if_missing = true;
+  options.write_buffer_size = 1000000;
+  std::unique_ptr<DB> db;
+  ASSERT_OK(DB::Open(options, dir, &db));
+  ASSERT_OK(db->Close());
+  db.reset();
+  const std::string log = test::ReadFileOrDie(dir + "/LOG");
+  for (const OptionLine& l : DBOptionLines(options)) {
+    if (l.name == "env" || l.name == "info_log") continue;  // addresses
+    const std::string want = "Options." + l.name + ": " + l.value + "\n";
+    EXPECT_NE(log.find(want), std::string::npos) << want;
+  }
+  EXPECT_NE(log.find("--------------- Options for column family [default]:\n"), std::string::npos);
+  EXPECT_NE(log.find("Options.write_buffer_size: 1000000\n"), std::string::npos);
+  for (const OptionLine& l : TableOptionLines(BlockBasedTableOptions())) {
+    if (l.name == "block_cache") continue;
+    EXPECT_NE(log.find("  " + l.name + ": " + l.value), std::string::npos) << l.name;
+  }
+  EXPECT_NE(log.find("table_factory options:   block_size: 4096\n"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace strata
