@@ -58,9 +58,10 @@ class VersionEdit;
 
 class DBImpl final : public DB {
  public:
-  // How the instance was opened. kReadOnly (DB::OpenForReadOnly) writes
-  // nothing to the directory; see db.h.
-  enum class OpenMode { kReadWrite, kReadOnly };
+  // How the instance was opened. kReadOnly (DB::OpenForReadOnly) and
+  // kSecondary (DB::OpenAsSecondary, which also follows the primary:
+  // db_impl_secondary.cc) write nothing to the directory; see db.h.
+  enum class OpenMode { kReadWrite, kReadOnly, kSecondary };
 
   DBImpl(const Options& options, const std::string& dbname, OpenMode mode = OpenMode::kReadWrite,
          bool error_if_wal_file_exists = false);
@@ -131,12 +132,15 @@ class DBImpl final : public DB {
   Status Close() override;
   Status VerifyChecksum(const ReadOptions& options) override;
   Status Resume() override;
+  Status TryCatchUpWithPrimary() override;
 
   bool read_only() const { return mode_ != OpenMode::kReadWrite; }
   // What every write, flush, compaction and family change of a read-only
-  // instance answers (RocksDB's wording).
-  static Status ReadOnlyError() {
-    return Status::NotSupported("Not supported operation in read only mode.");
+  // or secondary instance answers (RocksDB's wording for each).
+  Status ReadOnlyError() const {
+    return Status::NotSupported(mode_ == OpenMode::kSecondary
+                                    ? "Not supported operation in secondary mode."
+                                    : "Not supported operation in read only mode.");
   }
 
   // Checks options before anything is touched on disk.
@@ -256,6 +260,35 @@ class DBImpl final : public DB {
   // memtables and Versions. REQUIRES: mu_.
   void UnrefFamily(ColumnFamilyData* cfd) REQUIRES(mu_);
 
+  // ---- secondary instances (db_impl_secondary.cc) ----
+  // A secondary's tailing state (the MANIFEST tailer, the WAL offsets).
+  struct SecondaryState;
+  // Recover of a secondary: the MANIFEST as a read-only open reads it,
+  // then a first catch-up (tables pinned, WALs tailed into memtables).
+  Status RecoverAsSecondary(const std::map<std::string, ColumnFamilyOptions>& by_name,
+                            std::vector<std::string>* not_found, SequenceNumber* last)
+      REQUIRES(mu_);
+  // One catch-up: MANIFEST, then WALs (again while a WAL needed vanished),
+  // then new SuperVersions and the last sequence. REQUIRES: mu_ not held,
+  // the catch-up lock held.
+  Status CatchUpWithPrimary();
+  // The MANIFEST part of a catch-up; families the primary dropped leave the
+  // live set.
+  Status CatchUpManifest();
+  // The numbers of the WAL files in the directory.
+  Status ListWALs(std::set<uint64_t>* wals);
+  // Reads the WALs the opened families still need from where the last
+  // catch-up stopped into per-WAL memtables. *missing: a WAL needed
+  // vanished before it was read (the primary flushed it: the MANIFEST has
+  // newer edits).
+  Status TailWALs(bool* missing);
+  // Makes the next records of `number` go to memtables of their own (each
+  // memtable of a secondary holds one WAL's records).
+  void SwitchSecondaryMemtables(uint64_t number) REQUIRES(mu_);
+  // Drops memtables whose WAL is older than their family's log number (the
+  // primary flushed them; the tables are in the current Version).
+  void DropFlushedMemtables(ColumnFamilyData* cfd) REQUIRES(mu_);
+
   // ---- flush and compaction (db_impl_compaction_flush.cc) ----
   void MaybeScheduleFlushOrCompaction() REQUIRES(mu_);
   void BackgroundCallFlush();
@@ -352,6 +385,9 @@ class DBImpl final : public DB {
   const std::string dbname_;
   const OpenMode mode_;
   const bool error_if_wal_file_exists_;  // read-only opens only
+  // Secondary instances only (set by Recover; shared_ptr: the type is
+  // complete only in db_impl_secondary.cc).
+  std::shared_ptr<SecondaryState> secondary_;
   Options options_;
   Env* const env_;
   FileSystem* const fs_;

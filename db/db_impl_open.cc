@@ -272,6 +272,7 @@ Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name
                        bool descriptors_given, std::vector<std::string>* not_found,
                        uint64_t* new_log_out, SequenceNumber* last_out) {
   mu_.AssertHeld();
+  if (mode_ == OpenMode::kSecondary) return RecoverAsSecondary(by_name, not_found, last_out);
   Status s;
   // Another process may have created the database before we took the lock.
   const bool exists = fs_->FileExists(CurrentFileName(dbname_)).ok();

@@ -1,6 +1,7 @@
 #include "db/log_reader.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdio>
 
 #include "util/coding.h"
@@ -33,6 +34,20 @@ Reader::Reader(std::unique_ptr<SequentialFile> file, Reporter* reporter, bool ch
       backing_store_(new char[kBlockSize]) {}
 
 Reader::~Reader() = default;
+
+Status Reader::SkipTo(uint64_t offset) {
+  assert(end_of_buffer_offset_ == 0 && buffer_.empty());
+  // Blocks stay aligned: whole blocks are skipped in the file, the rest of
+  // the way inside the first block read.
+  const uint64_t block_start = offset - offset % kBlockSize;
+  if (block_start > 0) {
+    Status s = file_->Skip(block_start);
+    if (!s.ok()) return s;
+  }
+  end_of_buffer_offset_ = block_start;
+  initial_skip_ = static_cast<size_t>(offset - block_start);
+  return Status::OK();
+}
 
 void Reader::ReportCorruption(size_t bytes, uint64_t offset, const char* reason,
                               WALRecoveryMode mode) {
@@ -78,6 +93,10 @@ bool Reader::ReadMore(size_t* drop_size, unsigned int* error) {
         return false;
       }
       eof_ = true;
+    }
+    if (initial_skip_ > 0) {
+      buffer_.remove_prefix(std::min(initial_skip_, buffer_.size()));
+      initial_skip_ = 0;
     }
     return true;
   }

@@ -83,6 +83,14 @@ class Reader {
   bool ReadRecord(Slice* record, std::string* scratch,
                   WALRecoveryMode mode = WALRecoveryMode::kTolerateCorruptedTailRecords);
 
+  // Starts reading at offset instead of the file's start. REQUIRES: nothing
+  // read yet; offset is 0 or the end of a record of this log (an earlier
+  // reader's LastRecordEndOffset), so a header starts there or only block
+  // padding follows. For tailing a log another process appends to: a new
+  // reader picks up where the last one stopped. Offsets reported stay file
+  // offsets.
+  Status SkipTo(uint64_t offset);
+
   // File offset of the first header of the record last returned.
   uint64_t LastRecordOffset() const { return last_record_offset_; }
   // File offset just past the record last returned (valid until the next
@@ -143,6 +151,8 @@ class Reader {
   bool recycled_ = false;
   uint64_t end_of_buffer_offset_ = 0;
   uint64_t expected_file_size_ = 0;  // 0: unknown
+  // Bytes of the first block read that SkipTo passes over.
+  size_t initial_skip_ = 0;
   uint64_t last_record_offset_ = 0;
   // A zero-filled stretch skipped but not yet known to be the log's tail.
   uint64_t pending_zero_offset_ = 0;

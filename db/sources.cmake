@@ -34,6 +34,8 @@ strata_layer(db
     db/write_thread.cc
     db/repair.cc
     db/db_impl_error.cc
+    db/db_impl_secondary.cc
+    db/manifest_tailer.cc
     db/db_impl_properties.cc
     db/internal_stats.cc
     db/periodic_task.cc
@@ -47,6 +49,7 @@ endif()
 strata_tests(db
   db/db_basic_test.cc
   db/db_readonly_test.cc
+  db/db_secondary_test.cc
   db/db_open_safety_test.cc
   db/db_statistics_test.cc
   db/perf_context_test.cc
@@ -108,4 +111,5 @@ foreach(t db_merge_test db_range_del_test db_model_merge_range_test)
 endforeach()
 # Several seconds each (see strata_slow_tests).
 strata_slow_tests(db_lsm_test db_recovery_test db_crash_test db_fault_injection_test
-                  db_fault_walk_test db_concurrency_test column_family_test)
+                  db_fault_walk_test db_concurrency_test column_family_test
+                  db_secondary_test)

@@ -270,6 +270,16 @@ Status TableCache::Get(const ReadOptions& read_options, FileMetaData* file, int 
   return table->Get(read_options, key, get_context);
 }
 
+Status TableCache::Pin(FileMetaData* file, int level) {
+  if (file->pinned_table.table() != nullptr) return Status::OK();
+  Cache::Handle* handle = nullptr;
+  Status s = rep_->FindTable(TableFileMeta{file->number, file->file_size, level}, &handle);
+  if (!s.ok()) return s;
+  auto* table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
+  if (!file->pinned_table.Install(rep_->cache.get(), handle, table)) rep_->cache->Release(handle);
+  return Status::OK();
+}
+
 void TableCache::MultiGet(const ReadOptions& read_options, FileMetaData* file, int level, size_t n,
                           const Slice* keys, GetContext* const* contexts, Status* statuses) {
   auto* table = static_cast<BlockBasedTable*>(file->pinned_table.table());

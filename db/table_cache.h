@@ -95,6 +95,12 @@ class TableCache {
   Status GetTableProperties(const TableFileMeta& file,
                             std::shared_ptr<const TableProperties>* props);
 
+  // Opens the file (unless open) and pins its reader in file->pinned_table
+  // until the metadata goes, whatever the cache's bound: a secondary
+  // instance holds every table of its Versions open this way, as the
+  // primary may delete them at any time.
+  Status Pin(FileMetaData* file, int level);
+
   // Drops the reader of a deleted file from the cache.
   void Evict(uint64_t file_number);
 

@@ -12,6 +12,7 @@
 #include "db/log_reader.h"
 #include "db/options_dump.h"
 #include "db/range_del_skip_iterator.h"
+#include "db/version_builder.h"
 #include "env/info_log.h"
 #include "memtable/dynamic_bloom.h"
 #include "util/coding.h"
@@ -21,15 +22,6 @@
 namespace strata {
 
 namespace {
-
-// Level 0: newest data first. Flushes give disjoint sequence ranges, so the
-// largest sequence orders them; the file number breaks ties.
-bool NewestFirst(const FileMetaData* a, const FileMetaData* b) {
-  if (a->largest_seqno != b->largest_seqno) return a->largest_seqno > b->largest_seqno;
-  if (a->smallest_seqno != b->smallest_seqno) return a->smallest_seqno > b->smallest_seqno;
-  return a->number > b->number;
-}
-
 struct LogReporter : public log::Reader::Reporter {
   Status first;
   void Corruption(size_t /*bytes*/, const Status& s) override {
@@ -53,100 +45,6 @@ size_t FindFileIndex(const InternalKeyComparator& icmp, const std::vector<FileMe
 }
 
 }  // namespace
-
-// ---------------------------------------------------------------------------
-// VersionBuilder: base Version + edits -> the next Version's file lists.
-
-class VersionBuilder {
- public:
-  VersionBuilder(const InternalKeyComparator& icmp, Version* base, int num_levels)
-      : icmp_(icmp), base_(base), num_levels_(num_levels) {}
-
-  ~VersionBuilder() {
-    for (auto& level : added_) {
-      for (auto& [number, f] : level) {
-        if (f->refs == 0) delete f;
-      }
-    }
-  }
-
-  Status Apply(const VersionEdit& edit) {
-    for (const auto& [level, number] : edit.deleted_files()) {
-      if (level < 0 || level >= num_levels_) {
-        return Status::Corruption("deleted file " + std::to_string(number) + " at level " +
-                                  std::to_string(level) + " beyond num_levels");
-      }
-      auto it = added_[level].find(number);
-      if (it != added_[level].end()) {
-        if (it->second->refs == 0) delete it->second;
-        added_[level].erase(it);
-      } else {
-        deleted_[level].insert(number);
-      }
-    }
-    for (const auto& [level, meta] : edit.new_files()) {
-      if (level < 0 || level >= num_levels_) {
-        return Status::Corruption("new file " + std::to_string(meta.number) + " at level " +
-                                  std::to_string(level) + " beyond num_levels " +
-                                  std::to_string(num_levels_));
-      }
-      auto* f = new FileMetaData(meta);
-      f->refs = 0;
-      f->being_compacted = false;
-      // Key filters are for level 0 only (bounded memory; see Options).
-      if (level > 0) f->key_filter.reset();
-      deleted_[level].erase(f->number);
-      auto [it, inserted] = added_[level].emplace(f->number, f);
-      if (!inserted) {
-        if (it->second->refs == 0) delete it->second;
-        it->second = f;
-      }
-    }
-    return Status::OK();
-  }
-
-  // Fills v's levels; Corruption if a level >= 1 overlaps itself.
-  Status SaveTo(Version* v) {
-    for (int level = 0; level < num_levels_; ++level) {
-      std::vector<FileMetaData*>& out = v->files_[level];
-      if (base_ != nullptr && level < base_->num_levels()) {
-        for (FileMetaData* f : base_->files(level)) {
-          if (deleted_[level].count(f->number) == 0 && added_[level].count(f->number) == 0) {
-            out.push_back(f);
-          }
-        }
-      }
-      for (auto& [number, f] : added_[level]) out.push_back(f);
-      if (level == 0) {
-        std::sort(out.begin(), out.end(), NewestFirst);
-      } else {
-        std::sort(out.begin(), out.end(), [this](const FileMetaData* a, const FileMetaData* b) {
-          const int c = icmp_.Compare(a->smallest, b->smallest);
-          return c != 0 ? c < 0 : a->number < b->number;
-        });
-        for (size_t i = 1; i < out.size(); ++i) {
-          if (icmp_.Compare(out[i - 1]->largest, out[i]->smallest) >= 0) {
-            const uint64_t a = out[i - 1]->number, b = out[i]->number;
-            // v is discarded: it must not list files the builder still owns.
-            for (int l = 0; l < num_levels_; ++l) v->files_[l].clear();
-            return Status::Corruption("files " + std::to_string(a) + " and " + std::to_string(b) +
-                                      " overlap in level " + std::to_string(level));
-          }
-        }
-      }
-    }
-    // Every added file now belongs to v (or was dropped and deleted above).
-    for (auto& level : added_) level.clear();
-    return Status::OK();
-  }
-
- private:
-  const InternalKeyComparator& icmp_;
-  Version* base_;
-  const int num_levels_;
-  std::set<uint64_t> deleted_[kMaxLevels];
-  std::map<uint64_t, FileMetaData*> added_[kMaxLevels];
-};
 
 // ---------------------------------------------------------------------------
 // Version
@@ -702,6 +600,7 @@ struct VersionSet::RecoveredManifest {
   };
   std::string name;  // the MANIFEST's path
   uint64_t number = 0;
+  uint64_t end_offset = 0;  // just past the last complete record
   std::map<uint32_t, Family> families;
   std::optional<uint64_t> prev_log, next_file, min_log_to_keep;
   std::optional<SequenceNumber> last_sequence;
@@ -826,6 +725,7 @@ Status VersionSet::ReplayManifest(const std::map<std::string, ColumnFamilyOption
   if (!m->next_file || !m->last_sequence) {
     return Status::Corruption("no next_file_number or last_sequence entry in MANIFEST", manifest);
   }
+  m->end_offset = good_end;
   return Status::OK();
 }
 
@@ -873,6 +773,7 @@ Status VersionSet::InstallRecovered(RecoveredManifest* m) {
   }
   column_families_->UpdateMaxColumnFamily(m->max_cf);
   manifest_file_number_ = m->number;
+  recovered_manifest_end_ = m->end_offset;
   next_file_number_.store(std::max(*m->next_file, max_number + 1));
   last_sequence_ = last_sequence;
   prev_log_number_ = m->prev_log.value_or(0);

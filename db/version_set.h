@@ -144,6 +144,7 @@ class Version {
 
   friend class VersionSet;
   friend class VersionBuilder;
+  friend class ManifestTailer;  // builds and installs Versions of a secondary
   Version(VersionSet* vset, ColumnFamilyData* cfd, uint64_t version_number);
   ~Version();
 
@@ -255,8 +256,19 @@ class VersionSet {
 
   const Options& options() const { return options_; }
 
+  // Where Recover stopped reading the MANIFEST: the file offset just past
+  // its last complete record (a secondary instance tails on from there).
+  // REQUIRES: the DB mutex.
+  uint64_t recovered_manifest_end() const {
+    db_mu_->AssertHeld();
+    return recovered_manifest_end_;
+  }
+
  private:
   friend class Version;
+  // A secondary instance's MANIFEST tailing (db/manifest_tailer.h) installs
+  // Versions and counters the way recovery does.
+  friend class ManifestTailer;
   // Recover's two steps: replaying CURRENT's MANIFEST into per-family
   // builders and counters (which it checks), then building each family's
   // Version and making the families live.
@@ -299,6 +311,7 @@ class VersionSet {
   uint64_t min_log_number_to_keep_ GUARDED_BY(db_mu_) = 0;
   std::string db_id_ GUARDED_BY(db_mu_);
   uint64_t next_version_number_ GUARDED_BY(db_mu_) = 0;
+  uint64_t recovered_manifest_end_ GUARDED_BY(db_mu_) = 0;
   // The MANIFEST being written; one writer at a time (manifest_writing_),
   // the others wait on manifest_cv_.
   std::unique_ptr<log::Writer> descriptor_log_ GUARDED_BY(db_mu_);

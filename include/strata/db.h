@@ -77,6 +77,32 @@ class STRATA_EXPORT DB {
                                 std::vector<ColumnFamilyHandle*>* handles, std::unique_ptr<DB>* db,
                                 bool error_if_wal_file_exists = false);
 
+  // Opens the database at path as a secondary instance: a read-only view
+  // that may follow a primary instance (DB::Open, here or in another
+  // process) while it runs, through TryCatchUpWithPrimary. Like
+  // OpenForReadOnly it writes nothing into path (no LOCK, LOG, MANIFEST or
+  // OPTIONS file) and answers every write, Flush, CompactRange, SyncWAL,
+  // Resume and column-family change with NotSupported. Unless
+  // options.info_log is set, its info LOG goes to secondary_path/LOG (the
+  // directory is created; an older LOG there is renamed as the primary's
+  // is), and secondary_path may not be path itself (InvalidArgument). The
+  // families listed may be a subset of the DB's (the default family must be
+  // among them); a listed family the DB lacks is an InvalidArgument.
+  // Families the primary creates later are not seen until a reopen; a
+  // listed family the primary drops stays readable through its handles.
+  // The table files of the Versions in use are kept open, so a file the
+  // primary deletes after a compaction stays readable (with max_open_files
+  // other than -1, RocksDB only warns; so do we, and the files of live
+  // Versions are held open all the same). See docs/design/secondary.md.
+  static Status OpenAsSecondary(const Options& options, const std::string& path,
+                                const std::string& secondary_path, std::unique_ptr<DB>* db);
+  // The same with column families: *handles gets one per descriptor, in
+  // order (release them with DestroyColumnFamilyHandle before the DB).
+  static Status OpenAsSecondary(const DBOptions& options, const std::string& path,
+                                const std::string& secondary_path,
+                                const std::vector<ColumnFamilyDescriptor>& column_families,
+                                std::vector<ColumnFamilyHandle*>* handles, std::unique_ptr<DB>* db);
+
   DB() = default;
   virtual ~DB();
   DB(const DB&) = delete;
@@ -199,6 +225,18 @@ class STRATA_EXPORT DB {
   // other retryable) error is also resumed automatically in the background
   // (DBOptions::max_bgerror_resume_count).
   virtual Status Resume() = 0;
+
+  // A secondary instance (OpenAsSecondary) catches up with its primary:
+  // reads the MANIFEST records and WAL records the primary appended since
+  // the last call (switching to a new MANIFEST when CURRENT names one),
+  // installs the new table files and memtable contents, and moves the
+  // latest sequence forward. Everything the primary had acknowledged (and
+  // written to its WAL) before the call began is visible after it returns
+  // OK. Readers keep working meanwhile: iterators and Gets in flight keep
+  // the view they started with. Other instances answer NotSupported.
+  virtual Status TryCatchUpWithPrimary() {
+    return Status::NotSupported("TryCatchUpWithPrimary is supported by secondary instances only");
+  }
 
   // Flushes the memtables when some write skipped the WAL (disableWAL) --
   // unless DBOptions::avoid_flush_during_shutdown -- waits for background
