@@ -85,6 +85,7 @@ std::vector<OptionLine> DBOptionLines(const DBOptions& o) {
       {"max_log_file_size", Num(o.max_log_file_size)},
       {"log_file_time_to_roll", Num(o.log_file_time_to_roll)},
       {"keep_log_file_num", Num(o.keep_log_file_num)},
+      {"stats_dump_period_sec", Num(o.stats_dump_period_sec)},
       {"db_log_dir", o.db_log_dir},
       {"listeners", Listeners(o.listeners)},
       {"statistics", Ptr(o.statistics.get())},
