@@ -863,24 +863,18 @@ Status DBImpl::EnsureIdentity() {
 
 // ---- DB static functions ----
 
-Status DB::Open(const Options& options, const std::string& path, std::unique_ptr<DB>* db) {
-  db->reset();
-  Status s = DBImpl::ValidateOptions(options);
-  if (!s.ok()) return s;
-  auto impl = std::make_unique<DBImpl>(options, path);
-  s = impl->Open({ColumnFamilyDescriptor(kDefaultColumnFamilyName, options)}, nullptr,
-                 /*descriptors_given=*/false);
-  if (!s.ok()) return s;
-  *db = std::move(impl);
-  return Status::OK();
-}
+namespace {
 
-Status DB::Open(const DBOptions& options, const std::string& path,
-                const std::vector<ColumnFamilyDescriptor>& column_families,
-                std::vector<ColumnFamilyHandle*>* handles, std::unique_ptr<DB>* db) {
-  handles->clear();
+// DB::Open and DB::OpenForReadOnly: one DBImpl opened in `mode` with the
+// given families (descriptors_given false: the default family alone, from
+// `options`). The default family's options (if listed) go with the DB
+// options.
+Status OpenInMode(const DBOptions& options, const std::string& path,
+                  const std::vector<ColumnFamilyDescriptor>& column_families,
+                  bool descriptors_given, std::vector<ColumnFamilyHandle*>* handles,
+                  std::unique_ptr<DB>* db, DBImpl::OpenMode mode, bool error_if_wal_file_exists) {
+  if (handles != nullptr) handles->clear();
   db->reset();
-  // The default family's options (if listed) go with the DB options.
   ColumnFamilyOptions default_options;
   for (const ColumnFamilyDescriptor& d : column_families) {
     if (d.name == kDefaultColumnFamilyName) default_options = d.options;
@@ -888,56 +882,48 @@ Status DB::Open(const DBOptions& options, const std::string& path,
   const Options merged(options, default_options);
   Status s = DBImpl::ValidateOptions(merged);
   if (!s.ok()) return s;
-  auto impl = std::make_unique<DBImpl>(merged, path);
-  s = impl->Open(column_families, handles, /*descriptors_given=*/true);
+  auto impl = std::make_unique<DBImpl>(merged, path, mode, error_if_wal_file_exists);
+  s = impl->Open(column_families, handles, descriptors_given);
   if (!s.ok()) {
-    for (ColumnFamilyHandle* h : *handles)
-      impl->DestroyColumnFamilyHandle(h).PermitUncheckedError();
-    handles->clear();
+    if (handles != nullptr) {
+      for (ColumnFamilyHandle* h : *handles) {
+        impl->DestroyColumnFamilyHandle(h).PermitUncheckedError();
+      }
+      handles->clear();
+    }
     return s;
   }
   *db = std::move(impl);
   return Status::OK();
 }
 
+}  // namespace
+
+Status DB::Open(const Options& options, const std::string& path, std::unique_ptr<DB>* db) {
+  return OpenInMode(options, path, {ColumnFamilyDescriptor(kDefaultColumnFamilyName, options)},
+                    /*descriptors_given=*/false, nullptr, db, DBImpl::OpenMode::kReadWrite, false);
+}
+
+Status DB::Open(const DBOptions& options, const std::string& path,
+                const std::vector<ColumnFamilyDescriptor>& column_families,
+                std::vector<ColumnFamilyHandle*>* handles, std::unique_ptr<DB>* db) {
+  return OpenInMode(options, path, column_families, /*descriptors_given=*/true, handles, db,
+                    DBImpl::OpenMode::kReadWrite, false);
+}
+
 Status DB::OpenForReadOnly(const Options& options, const std::string& path, std::unique_ptr<DB>* db,
                            bool error_if_wal_file_exists) {
-  db->reset();
-  Status s = DBImpl::ValidateOptions(options);
-  if (!s.ok()) return s;
-  auto impl = std::make_unique<DBImpl>(options, path, DBImpl::OpenMode::kReadOnly,
-                                       error_if_wal_file_exists);
-  s = impl->Open({ColumnFamilyDescriptor(kDefaultColumnFamilyName, options)}, nullptr,
-                 /*descriptors_given=*/false);
-  if (!s.ok()) return s;
-  *db = std::move(impl);
-  return Status::OK();
+  return OpenInMode(options, path, {ColumnFamilyDescriptor(kDefaultColumnFamilyName, options)},
+                    /*descriptors_given=*/false, nullptr, db, DBImpl::OpenMode::kReadOnly,
+                    error_if_wal_file_exists);
 }
 
 Status DB::OpenForReadOnly(const DBOptions& options, const std::string& path,
                            const std::vector<ColumnFamilyDescriptor>& column_families,
                            std::vector<ColumnFamilyHandle*>* handles, std::unique_ptr<DB>* db,
                            bool error_if_wal_file_exists) {
-  handles->clear();
-  db->reset();
-  ColumnFamilyOptions default_options;
-  for (const ColumnFamilyDescriptor& d : column_families) {
-    if (d.name == kDefaultColumnFamilyName) default_options = d.options;
-  }
-  const Options merged(options, default_options);
-  Status s = DBImpl::ValidateOptions(merged);
-  if (!s.ok()) return s;
-  auto impl =
-      std::make_unique<DBImpl>(merged, path, DBImpl::OpenMode::kReadOnly, error_if_wal_file_exists);
-  s = impl->Open(column_families, handles, /*descriptors_given=*/true);
-  if (!s.ok()) {
-    for (ColumnFamilyHandle* h : *handles)
-      impl->DestroyColumnFamilyHandle(h).PermitUncheckedError();
-    handles->clear();
-    return s;
-  }
-  *db = std::move(impl);
-  return Status::OK();
+  return OpenInMode(options, path, column_families, /*descriptors_given=*/true, handles, db,
+                    DBImpl::OpenMode::kReadOnly, error_if_wal_file_exists);
 }
 
 Status DB::ListColumnFamilies(const DBOptions& options, const std::string& path,

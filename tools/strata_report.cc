@@ -16,6 +16,7 @@
 #include "strata/options.h"
 #include "strata/sst_file_writer.h"
 #include "strata/table_properties.h"
+#include "table/compression.h"
 #include "util/mutex.h"
 
 namespace strata {
@@ -72,7 +73,7 @@ OptionsSections ParseOptionsFile(const std::string& text) {
 
 // Display name of an OPTIONS compression value ("kSnappyCompression"), as
 // table properties spell it ("Snappy").
-std::string CompressionDisplayName(const std::string& option) {
+std::string OptionsCompressionName(const std::string& option) {
   static const std::map<std::string, std::string> kNames = {
       {"kNoCompression", "NoCompression"}, {"kSnappyCompression", "Snappy"},
       {"kZlibCompression", "Zlib"},        {"kBZip2Compression", "BZip2"},
@@ -81,27 +82,6 @@ std::string CompressionDisplayName(const std::string& option) {
       {"kZSTDNotFinalCompression", "ZSTD"}};
   auto it = kNames.find(option);
   return it == kNames.end() ? option : it->second;
-}
-
-std::string CompressionDisplayName(CompressionType type) {
-  switch (type) {
-    case kNoCompression:
-      return "NoCompression";
-    case kSnappyCompression:
-      return "Snappy";
-    case kZlibCompression:
-      return "Zlib";
-    case kBZip2Compression:
-      return "BZip2";
-    case kLZ4Compression:
-      return "LZ4";
-    case kLZ4HCCompression:
-      return "LZ4HC";
-    case kXpressCompression:
-      return "Xpress";
-    default:
-      return "ZSTD";
-  }
 }
 
 // What the report takes from a family's OPTIONS section.
@@ -155,16 +135,16 @@ Status ApplySection(const std::string& file, const std::string& family,
     } else if (key == "compaction_style") {
       fs->compaction_style = value;
     } else if (key == "compression") {
-      fs->compression = CompressionDisplayName(value);
+      fs->compression = OptionsCompressionName(value);
     } else if (key == "bottommost_compression") {
-      if (value != "kDisableCompressionOption") fs->bottommost = CompressionDisplayName(value);
+      if (value != "kDisableCompressionOption") fs->bottommost = OptionsCompressionName(value);
     } else if (key == "compression_per_level") {
       size_t p = 0;
       while (p < value.size()) {
         size_t colon = value.find(':', p);
         if (colon == std::string::npos) colon = value.size();
         const std::string one = Trim(value.substr(p, colon - p));
-        if (!one.empty()) fs->compression_per_level.push_back(CompressionDisplayName(one));
+        if (!one.empty()) fs->compression_per_level.push_back(OptionsCompressionName(one));
         p = colon + 1;
       }
     }
@@ -201,7 +181,7 @@ std::string ConfiguredCompression(const FamilySettings& fs, int level, int base_
     i = std::min(i, static_cast<int>(fs.compression_per_level.size()) - 1);
     return fs.compression_per_level[i];
   }
-  return fs.compression.empty() ? CompressionDisplayName(fs.options.compression) : fs.compression;
+  return fs.compression.empty() ? CompressionTypeName(fs.options.compression) : fs.compression;
 }
 
 void ReadProperties(const std::string& path, const Comparator* cmp, ReportFile* f) {
