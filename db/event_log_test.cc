@@ -22,34 +22,49 @@ namespace {
 
 // ---- a small JSON reader: objects keep their key order ----
 
+struct JsonField;
+
 struct Json {
   enum Type { kNull, kBool, kNumber, kString, kArray, kObject } type = kNull;
   bool b = false;
   std::string text;  // a number's literal, or a string's value
   std::vector<Json> items;
-  std::vector<std::pair<std::string, Json>> fields;
+  std::vector<JsonField> fields;  // an object's members, in order
 
-  const Json& operator[](const std::string& key) const {
-    static const Json kMissing;
-    for (const auto& [k, v] : fields) {
-      if (k == key) return v;
-    }
-    return kMissing;
-  }
-  bool Has(const std::string& key) const {
-    for (const auto& f : fields) {
-      if (f.first == key) return true;
-    }
-    return false;
-  }
+  const Json& operator[](const std::string& key) const;
+  bool Has(const std::string& key) const;
   int64_t Int() const { return std::strtoll(text.c_str(), nullptr, 10); }
   uint64_t Uint() const { return std::strtoull(text.c_str(), nullptr, 10); }
-  std::vector<std::string> Keys() const {
-    std::vector<std::string> k;
-    for (const auto& f : fields) k.push_back(f.first);
-    return k;
-  }
+  std::vector<std::string> Keys() const;
 };
+
+// One member of an object (a named pair rather than std::pair, which may
+// not hold the still incomplete Json).
+struct JsonField {
+  std::string first;
+  Json second;
+};
+
+const Json& Json::operator[](const std::string& key) const {
+  static const Json kMissing;
+  for (const auto& [k, v] : fields) {
+    if (k == key) return v;
+  }
+  return kMissing;
+}
+
+bool Json::Has(const std::string& key) const {
+  for (const auto& f : fields) {
+    if (f.first == key) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> Json::Keys() const {
+  std::vector<std::string> k;
+  for (const auto& f : fields) k.push_back(f.first);
+  return k;
+}
 
 class JsonReader {
  public:
@@ -108,7 +123,7 @@ class JsonReader {
         std::string key;
         Json value;
         if (!String(&key) || !Eat(':') || !Value(&value)) return false;
-        v->fields.emplace_back(std::move(key), std::move(value));
+        v->fields.push_back(JsonField{std::move(key), std::move(value)});
       } while (Eat(','));
       return Eat('}');
     }

@@ -113,6 +113,7 @@ Status ManifestTailer::ReadNew(bool* progress) {
 
 Status ManifestTailer::Build(std::vector<Candidate>* out) {
   db_mu_->AssertHeld();
+  versions_->db_mu_->AssertHeld();  // the same mutex, for the analysis
   out->clear();
   ColumnFamilySet* families = versions_->column_families();
   // Which families the edits drop (or, replaying a MANIFEST from its start,
@@ -199,6 +200,7 @@ void ManifestTailer::Install(std::vector<Candidate>* candidates,
                              std::vector<ColumnFamilyData*>* changed,
                              std::vector<ColumnFamilyData*>* dropped) {
   db_mu_->AssertHeld();
+  versions_->db_mu_->AssertHeld();  // the same mutex, for the analysis
   for (Candidate& c : *candidates) {
     if (c.v == nullptr) {
       dropped->push_back(c.cfd);
