@@ -57,7 +57,20 @@ struct DBImpl::SecondaryState {
 Status DBImpl::RecoverAsSecondary(const std::map<std::string, ColumnFamilyOptions>& by_name,
                                   std::vector<std::string>* not_found, SequenceNumber* last) {
   mu_.AssertHeld();
-  Status s = versions_->Recover(by_name, /*allow_unopened=*/true, not_found);
+  // The primary may be appending to the MANIFEST (or replacing it) while it
+  // is read: a record half written at that moment, or a CURRENT naming a
+  // MANIFEST that just went, reads as damage that a second read does not
+  // find. A failed replay changes nothing, so it is simply read again.
+  Status s;
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    s = versions_->Recover(by_name, /*allow_unopened=*/true, not_found);
+    if (!s.IsCorruption()) break;
+    Log(InfoLogLevel::kWarn, info_log_.get(), "secondary open: %s; reading the MANIFEST again",
+        s.ToString().c_str());
+    mu_.Unlock();
+    clock_->SleepForMicroseconds(10000);
+    mu_.Lock();
+  }
   if (!s.ok()) return s;
   if (!not_found->empty()) {
     std::string list;
