@@ -424,8 +424,9 @@ Status DBImpl::ReFitLevel(ColumnFamilyData* cfd, int level, int target_level) {
       }
     }
     if (s.ok() && to == 0 && v->NumLevelFiles(level) > 1) {
-      // Level 0 files may overlap: moving sorted files there is fine, but
-      // RocksDB refuses a target of level 0 too.
+      // RocksDB would move them into level 0; Strata keeps level 0 for
+      // flush output (its files ordered by sequence number) and refuses,
+      // naming the target, rather than place several sorted files there.
       s = Status::NotSupported("CompactRange change_level: target level 0 is not supported");
     }
     if (s.ok()) {
