@@ -81,8 +81,16 @@ class DBImpl final : public DB {
   using DB::GetIntProperty;
   using DB::GetMapProperty;
   using DB::GetProperty;
+  using DB::GetApproximateSizes;
+  using DB::GetColumnFamilyMetaData;
+  using DB::GetOptions;
+  using DB::GetPropertiesOfAllTables;
+  using DB::IngestExternalFile;
+  using DB::KeyMayExist;
   using DB::Merge;
+  using DB::MultiGet;
   using DB::NewIterator;
+  using DB::SetOptions;
   using DB::Put;
   using DB::SingleDelete;
 
@@ -133,6 +141,21 @@ class DBImpl final : public DB {
   Status VerifyChecksum(const ReadOptions& options) override;
   Status Resume() override;
   Status TryCatchUpWithPrimary() override;
+
+  // ---- live files and the WAL (db_impl_files.cc) ----
+
+
+  // ---- external files (external_file_ingestion_job.cc) ----
+
+
+  // ---- online option changes (db_impl_options.cc) ----
+
+
+  // ---- size and metadata (db_impl_metadata.cc) ----
+
+
+  // ---- read and write API (db_impl.cc) ----
+
 
   bool read_only() const { return mode_ != OpenMode::kReadWrite; }
   // What every write, flush, compaction and family change of a read-only

@@ -17,23 +17,14 @@
 #include <string>
 
 #include "strata/env.h"
+#include "strata/metadata.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 
 namespace strata {
 
-enum class FileType {
-  kWalFile,
-  kDBLockFile,
-  kTableFile,
-  kDescriptorFile,  // MANIFEST
-  kCurrentFile,
-  kTempFile,
-  kInfoLogFile,
-  kIdentityFile,
-  kOptionsFile,
-  kBlobFile,
-};
+// FileType: strata/metadata.h (RocksDB's enum, public because the live-file
+// calls report it).
 
 std::string LogFileName(const std::string& dbname, uint64_t number);
 std::string TableFileName(const std::string& dbname, uint64_t number);

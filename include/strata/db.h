@@ -13,14 +13,18 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "strata/export.h"
 #include "strata/iterator.h"
+#include "strata/metadata.h"
 #include "strata/options.h"
+#include "strata/pinnable_slice.h"
 #include "strata/slice.h"
 #include "strata/snapshot.h"
 #include "strata/status.h"
+#include "strata/transaction_log.h"
 #include "strata/write_batch.h"
 
 namespace strata {
@@ -32,6 +36,31 @@ class STRATA_EXPORT ColumnFamilyHandle {
   virtual ~ColumnFamilyHandle() = default;
   virtual const std::string& GetName() const = 0;
   virtual uint32_t GetID() const = 0;
+};
+
+struct TableProperties;  // strata/table_properties.h
+// Table properties by table file path (GetPropertiesOfAllTables).
+using TablePropertiesCollection =
+    std::unordered_map<std::string, std::shared_ptr<const TableProperties>>;
+
+// A key range [start, limit) of user keys.
+struct STRATA_EXPORT Range {
+  Slice start;
+  Slice limit;
+  Range() = default;
+  Range(const Slice& s, const Slice& l) : start(s), limit(l) {}
+};
+
+// GetMergeOperands: more operands than this are an Incomplete.
+struct STRATA_EXPORT GetMergeOperandsOptions {
+  int expected_max_number_of_operands = 0;
+};
+
+// One family's part of an atomic multi-family ingestion.
+struct STRATA_EXPORT IngestExternalFileArg {
+  ColumnFamilyHandle* column_family = nullptr;
+  std::vector<std::string> external_files;
+  IngestExternalFileOptions options;
 };
 
 struct STRATA_EXPORT ColumnFamilyDescriptor {
@@ -245,6 +274,250 @@ class STRATA_EXPORT DB {
   // (release them and call Close again; the destructor closes regardless).
   // Idempotent.
   virtual Status Close() = 0;
+
+  // The calls below are RocksDB's, with its semantics; an instance kind
+  // that cannot do one (read-only, secondary) answers NotSupported.
+
+  // ---- live files and the WAL (db/db_impl_files.cc) ----
+  // While file deletions are disabled no table, WAL or MANIFEST becomes
+  // deleted (obsolete files wait); counted: EnableFileDeletions(false)
+  // undoes one Disable, EnableFileDeletions(true) all of them.
+  virtual Status DisableFileDeletions() { return Status::NotSupported("DisableFileDeletions"); }
+  virtual Status EnableFileDeletions(bool force = true) {
+    (void)force;
+    return Status::NotSupported("EnableFileDeletions");
+  }
+  // The files a copy of the DB needs ("/000012.sst", "/MANIFEST-000005",
+  // "/CURRENT", "/OPTIONS-000007"; WALs not included: GetSortedWalFiles),
+  // after flushing every memtable when flush_memtable; *manifest_file_size
+  // is the MANIFEST's valid length.
+  virtual Status GetLiveFiles(std::vector<std::string>* files, uint64_t* manifest_file_size,
+                              bool flush_memtable = true) {
+    (void)files, (void)manifest_file_size, (void)flush_memtable;
+    return Status::NotSupported("GetLiveFiles");
+  }
+  virtual void GetLiveFilesMetaData(std::vector<LiveFileMetaData>* metadata) { metadata->clear(); }
+  virtual void GetColumnFamilyMetaData(ColumnFamilyHandle* cf, ColumnFamilyMetaData* metadata) {
+    (void)cf;
+    *metadata = ColumnFamilyMetaData();
+  }
+  void GetColumnFamilyMetaData(ColumnFamilyMetaData* metadata) {
+    GetColumnFamilyMetaData(DefaultColumnFamily(), metadata);
+  }
+  // Every file a live copy needs, with the size to copy of each (the
+  // MANIFEST's and the last WAL's valid lengths), CURRENT as replacement
+  // contents; the base of Checkpoint and BackupEngine.
+  virtual Status GetLiveFilesStorageInfo(const LiveFilesStorageInfoOptions& opts,
+                                         std::vector<LiveFileStorageInfo>* files) {
+    (void)opts, (void)files;
+    return Status::NotSupported("GetLiveFilesStorageInfo");
+  }
+  // The WAL files, live and archived, oldest first.
+  virtual Status GetSortedWalFiles(VectorLogPtr& files) {
+    (void)files;
+    return Status::NotSupported("GetSortedWalFiles");
+  }
+  virtual Status GetCurrentWalFile(std::unique_ptr<LogFile>* current_log_file) {
+    (void)current_log_file;
+    return Status::NotSupported("GetCurrentWalFile");
+  }
+  // The write batches from the one holding sequence `seq` on, across WAL
+  // files (archived ones included). NotFound when seq is older than every
+  // WAL kept.
+  virtual Status GetUpdatesSince(
+      uint64_t seq, std::unique_ptr<TransactionLogIterator>* iter,
+      const TransactionLogIterator::ReadOptions& read_options = TransactionLogIterator::ReadOptions()) {
+    (void)seq, (void)iter, (void)read_options;
+    return Status::NotSupported("GetUpdatesSince");
+  }
+  // With manual_wal_flush, writes stay in the WAL's buffer until FlushWAL;
+  // sync also syncs the WAL.
+  virtual Status FlushWAL(bool sync) {
+    (void)sync;
+    return Status::NotSupported("FlushWAL");
+  }
+  virtual Status GetDbIdentity(std::string* identity) const {
+    (void)identity;
+    return Status::NotSupported("GetDbIdentity");
+  }
+  virtual Status GetDbSessionId(std::string* session_id) const {
+    (void)session_id;
+    return Status::NotSupported("GetDbSessionId");
+  }
+
+  // ---- external files (db/external_file_ingestion_job.cc) ----
+  // Adds table files written by SstFileWriter (Strata's or RocksDB's) to
+  // the family, atomically; see IngestExternalFileOptions.
+  virtual Status IngestExternalFile(ColumnFamilyHandle* cf, const std::vector<std::string>& files,
+                                    const IngestExternalFileOptions& options) {
+    (void)cf, (void)files, (void)options;
+    return Status::NotSupported("IngestExternalFile");
+  }
+  Status IngestExternalFile(const std::vector<std::string>& files,
+                            const IngestExternalFileOptions& options) {
+    return IngestExternalFile(DefaultColumnFamily(), files, options);
+  }
+  // Several families' files in one atomic step.
+  virtual Status IngestExternalFiles(const std::vector<IngestExternalFileArg>& args) {
+    (void)args;
+    return Status::NotSupported("IngestExternalFiles");
+  }
+  // A new family holding the tables of an exported one
+  // (Checkpoint::ExportColumnFamily), at their levels and sequence numbers.
+  virtual Status CreateColumnFamilyWithImport(const ColumnFamilyOptions& options,
+                                              const std::string& name,
+                                              const ImportColumnFamilyOptions& import_options,
+                                              const ExportImportFilesMetaData& metadata,
+                                              ColumnFamilyHandle** handle) {
+    (void)options, (void)name, (void)import_options, (void)metadata, (void)handle;
+    return Status::NotSupported("CreateColumnFamilyWithImport");
+  }
+
+  // ---- online option changes (db/db_impl_options.cc) ----
+  // Changes mutable options by RocksDB's names ("write_buffer_size" ->
+  // "4194304"); applied without reopening, recorded in a new OPTIONS file.
+  // InvalidArgument naming an unknown or immutable option (nothing is then
+  // changed).
+  virtual Status SetOptions(ColumnFamilyHandle* cf,
+                            const std::unordered_map<std::string, std::string>& new_options) {
+    (void)cf, (void)new_options;
+    return Status::NotSupported("SetOptions");
+  }
+  Status SetOptions(const std::unordered_map<std::string, std::string>& new_options) {
+    return SetOptions(DefaultColumnFamily(), new_options);
+  }
+  virtual Status SetDBOptions(const std::unordered_map<std::string, std::string>& new_options) {
+    (void)new_options;
+    return Status::NotSupported("SetDBOptions");
+  }
+  // The options in force now (as changed by SetOptions).
+  virtual Options GetOptions(ColumnFamilyHandle* cf) const {
+    (void)cf;
+    return Options();
+  }
+  Options GetOptions() const { return GetOptions(DefaultColumnFamily()); }
+  virtual DBOptions GetDBOptions() const { return DBOptions(); }
+  // Waits for running flushes and compactions and starts no more until
+  // ContinueBackgroundWork (counted).
+  virtual Status PauseBackgroundWork() { return Status::NotSupported("PauseBackgroundWork"); }
+  virtual Status ContinueBackgroundWork() {
+    return Status::NotSupported("ContinueBackgroundWork");
+  }
+  // disable_auto_compactions = false for these families, and compactions
+  // scheduled.
+  virtual Status EnableAutoCompaction(const std::vector<ColumnFamilyHandle*>& handles) {
+    (void)handles;
+    return Status::NotSupported("EnableAutoCompaction");
+  }
+
+  // ---- size and metadata (db/db_impl_metadata.cc) ----
+  // Approximate bytes of the data in each range (sizes[i] for ranges[i]).
+  virtual Status GetApproximateSizes(const SizeApproximationOptions& options,
+                                     ColumnFamilyHandle* cf, const Range* ranges, int n,
+                                     uint64_t* sizes) {
+    (void)options, (void)cf, (void)ranges, (void)n, (void)sizes;
+    return Status::NotSupported("GetApproximateSizes");
+  }
+  enum SizeApproximationFlags : uint8_t {
+    NONE = 0,
+    INCLUDE_MEMTABLES = 1 << 0,
+    INCLUDE_FILES = 1 << 1
+  };
+  Status GetApproximateSizes(ColumnFamilyHandle* cf, const Range* ranges, int n, uint64_t* sizes,
+                             uint8_t include_flags = INCLUDE_FILES) {
+    SizeApproximationOptions o;
+    o.include_memtables = (include_flags & INCLUDE_MEMTABLES) != 0;
+    o.include_files = (include_flags & INCLUDE_FILES) != 0;
+    return GetApproximateSizes(o, cf, ranges, n, sizes);
+  }
+  Status GetApproximateSizes(const Range* ranges, int n, uint64_t* sizes,
+                             uint8_t include_flags = INCLUDE_FILES) {
+    return GetApproximateSizes(DefaultColumnFamily(), ranges, n, sizes, include_flags);
+  }
+  // Approximate entries and bytes of the family's memtables in range.
+  virtual void GetApproximateMemTableStats(ColumnFamilyHandle* cf, const Range& range,
+                                           uint64_t* count, uint64_t* size) {
+    (void)cf, (void)range;
+    *count = 0;
+    *size = 0;
+  }
+  virtual Status GetPropertiesOfAllTables(ColumnFamilyHandle* cf,
+                                          TablePropertiesCollection* props) {
+    (void)cf, (void)props;
+    return Status::NotSupported("GetPropertiesOfAllTables");
+  }
+  Status GetPropertiesOfAllTables(TablePropertiesCollection* props) {
+    return GetPropertiesOfAllTables(DefaultColumnFamily(), props);
+  }
+  virtual Status GetPropertiesOfTablesInRange(ColumnFamilyHandle* cf, const Range* range,
+                                              std::size_t n, TablePropertiesCollection* props) {
+    (void)cf, (void)range, (void)n, (void)props;
+    return Status::NotSupported("GetPropertiesOfTablesInRange");
+  }
+  // Deletes the table files wholly inside the ranges (null begin/end: open
+  // ends); see strata::DeleteFilesInRange.
+  virtual Status DeleteFilesInRanges(ColumnFamilyHandle* cf, const Range* ranges, size_t n,
+                                     bool include_end = true) {
+    (void)cf, (void)ranges, (void)n, (void)include_end;
+    return Status::NotSupported("DeleteFilesInRanges");
+  }
+  // Compacts the named table files ("000012.sst" or full paths) of one
+  // family into output_level.
+  virtual Status CompactFiles(const CompactionOptions& options, ColumnFamilyHandle* cf,
+                              const std::vector<std::string>& input_file_names, int output_level,
+                              int output_path_id = -1,
+                              std::vector<std::string>* output_file_names = nullptr) {
+    (void)options, (void)cf, (void)input_file_names, (void)output_level, (void)output_path_id,
+        (void)output_file_names;
+    return Status::NotSupported("CompactFiles");
+  }
+
+  // ---- read and write API (db/db_impl.cc) ----
+  // False only when the key surely does not exist (memtables and filters,
+  // no table I/O); *value_found (if given) is set when the value was found
+  // on the way and copied to *value.
+  virtual bool KeyMayExist(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
+                           std::string* value, bool* value_found = nullptr) {
+    (void)options, (void)cf, (void)key, (void)value;
+    if (value_found != nullptr) *value_found = false;
+    return true;
+  }
+  bool KeyMayExist(const ReadOptions& options, const Slice& key, std::string* value,
+                   bool* value_found = nullptr) {
+    return KeyMayExist(options, DefaultColumnFamily(), key, value, value_found);
+  }
+  // The merge operands of key, oldest first, without merging them (up to
+  // the last Put or Delete, which is included as the first operand when it
+  // is a Put).
+  virtual Status GetMergeOperands(const ReadOptions& options, ColumnFamilyHandle* cf,
+                                  const Slice& key, PinnableSlice* merge_operands,
+                                  GetMergeOperandsOptions* get_merge_operands_options,
+                                  int* number_of_operands) {
+    (void)options, (void)cf, (void)key, (void)merge_operands, (void)get_merge_operands_options,
+        (void)number_of_operands;
+    return Status::NotSupported("GetMergeOperands");
+  }
+  // Iterators over several families at one sequence number.
+  virtual Status NewIterators(const ReadOptions& options,
+                              const std::vector<ColumnFamilyHandle*>& column_families,
+                              std::vector<std::unique_ptr<Iterator>>* iterators) {
+    (void)options, (void)column_families, (void)iterators;
+    return Status::NotSupported("NewIterators");
+  }
+  // Get into a PinnableSlice: the value is pinned in place (block cache,
+  // mapped table or memtable) rather than copied when it can be.
+  virtual Status Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
+                     PinnableSlice* value) {
+    Status s = Get(options, cf, key, value->GetSelf());
+    if (s.ok()) value->PinSelf();
+    return s;
+  }
+  virtual void MultiGet(const ReadOptions& options, ColumnFamilyHandle* cf, size_t num_keys,
+                        const Slice* keys, PinnableSlice* values, Status* statuses,
+                        bool sorted_input = false) {
+    (void)sorted_input;
+    for (size_t i = 0; i < num_keys; i++) statuses[i] = Get(options, cf, keys[i], &values[i]);
+  }
 };
 
 // Deletes the database at path and everything in its directory that belongs
@@ -260,5 +533,11 @@ STRATA_EXPORT Status DestroyDB(const std::string& path, const Options& options);
 // keep their tables; families that cannot be placed go to the default
 // family. What was dropped is written to the LOG. The DB must not be open.
 STRATA_EXPORT Status RepairDB(const std::string& path, const Options& options);
+
+// Deletes the table files of cf whose keys all lie in [*begin, *end]
+// (null: open end; include_end false: [begin, end)). Keys in other files,
+// memtables or overlapping files stay, so a range may still hold keys.
+STRATA_EXPORT Status DeleteFilesInRange(DB* db, ColumnFamilyHandle* cf, const Slice* begin,
+                                        const Slice* end, bool include_end = true);
 
 }  // namespace strata

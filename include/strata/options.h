@@ -257,4 +257,58 @@ struct STRATA_EXPORT CompactRangeOptions {
       BottommostLevelCompaction::kIfHaveCompactionFilter;
 };
 
+// DB::IngestExternalFile (RocksDB's meanings).
+struct STRATA_EXPORT IngestExternalFileOptions {
+  // Hard-link (or rename) the files into the DB instead of copying them;
+  // a failed link falls back to a copy when failed_move_fall_back_to_copy.
+  bool move_files = false;
+  bool failed_move_fall_back_to_copy = true;
+  // Snapshots taken before the ingestion do not see the ingested keys.
+  bool snapshot_consistency = true;
+  // A file whose keys overlap the DB gets a global sequence number newer
+  // than the DB's; false makes such an ingestion fail instead.
+  bool allow_global_seqno = true;
+  // A memtable overlapping the files is flushed first; false makes such an
+  // ingestion fail instead.
+  bool allow_blocking_flush = true;
+  // The files go to the bottommost level, under everything already there
+  // (needs DBOptions::allow_ingest_behind).
+  bool ingest_behind = false;
+  // Write the global sequence number into the file's properties block (as
+  // RocksDB does) rather than only into the MANIFEST.
+  bool write_global_seqno = true;
+  bool verify_checksums_before_ingest = false;
+  size_t verify_checksums_readahead_size = 0;
+  bool verify_file_checksum = true;
+  bool fail_if_not_bottommost_level = false;
+};
+
+// DB::CreateColumnFamilyWithImport.
+struct STRATA_EXPORT ImportColumnFamilyOptions {
+  bool move_files = false;
+};
+
+// DB::CompactFiles.
+struct STRATA_EXPORT CompactionOptions {
+  CompressionType compression = kSnappyCompression;
+  uint64_t output_file_size_limit = UINT64_MAX;
+  uint32_t max_subcompactions = 0;
+};
+
+// DB::GetApproximateSizes.
+struct STRATA_EXPORT SizeApproximationOptions {
+  bool include_memtables = false;
+  bool include_files = true;
+  // > 0: the answer may be off by this fraction of the total, for speed.
+  double files_size_error_margin = -1.0;
+};
+
+// DB::GetLiveFilesStorageInfo.
+struct STRATA_EXPORT LiveFilesStorageInfoOptions {
+  bool include_checksum_info = false;
+  // Flush the memtables first unless the live WALs total less than this
+  // (0: always flush; UINT64_MAX: never).
+  uint64_t wal_size_for_flush = 0;
+};
+
 }  // namespace strata
