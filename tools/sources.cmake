@@ -111,6 +111,7 @@ add_library(strata_ldb OBJECT
   tools/ldb/ldb_options_file.cc
   tools/ldb/ldb_table_view.cc
   tools/ldb/ldb_internal_commands.cc
+  tools/ldb/ldb_backup_commands.cc
   tools/ldb/ldb_tool.cc)
 target_include_directories(strata_ldb PUBLIC ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR})
 target_compile_definitions(strata_ldb PRIVATE STRATA_VERSION_STRING="${PROJECT_VERSION}")

@@ -18,6 +18,7 @@ const std::vector<CommandInfo>& Commands() {
     AddAdminCommands(&t);
     AddFileCommands(&t);
     AddInternalCommands(&t);
+    AddBackupCommands(&t);
     return t;
   }();
   return kTable;
@@ -104,8 +105,6 @@ int RunLdbTool(int argc, const char* const* argv) {
       "change_compaction_style",
       "update_manifest",
       "file_checksum_dump",
-      "backup",
-      "restore",
       "checkpoint",
       "write_extern_sst",
       "ingest_extern_sst",
