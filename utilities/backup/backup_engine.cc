@@ -704,8 +704,25 @@ Status BackupEngineImpl::CreateBackupLocked(const CreateBackupOptions& options, 
   }
   b->sequence_number = sequence;
 
+  if (s.ok() && options_.sync) {
+    // Every copied file is synced; make their names durable too (the
+    // shared files' renames, the private directory) before the meta file
+    // can name them. (RocksDB syncs these directories after the meta
+    // file's rename, which lets a power loss keep a meta file naming
+    // files whose renames were lost.)
+    std::vector<std::string> dirs = {Abs(private_rel), Abs(kPrivateDir)};
+    if (options_.share_table_files) {
+      dirs.push_back(Abs(options_.share_files_with_checksum ? kSharedChecksumDir : kSharedDir));
+    }
+    dirs.push_back(options_.backup_dir);
+    for (const std::string& dir : dirs) {
+      s = FsyncDir(dir);
+      if (!s.ok()) break;
+    }
+  }
   if (s.ok()) {
-    // The meta file makes the backup exist: temp name, sync, rename.
+    // The meta file makes the backup exist: temp name, sync, rename, and
+    // the rename made durable.
     BackupMetaContents meta;
     meta.timestamp = b->timestamp;
     meta.sequence_number = b->sequence_number;
@@ -721,16 +738,7 @@ Status BackupEngineImpl::CreateBackupLocked(const CreateBackupOptions& options, 
     s = WriteStringToFile(backup_fs_, EncodeBackupMeta(meta, options_.schema_version),
                           MetaTmpFile(id), options_.sync);
     if (s.ok()) s = backup_fs_->RenameFile(MetaTmpFile(id), MetaFile(id));
-  }
-  if (s.ok() && options_.sync) {
-    for (const std::string& dir :
-         {Abs(private_rel), Abs(kPrivateDir), Abs(kMetaDir),
-          Abs(options_.share_files_with_checksum ? kSharedChecksumDir : kSharedDir),
-          options_.backup_dir}) {
-      if (!options_.share_table_files && dir.find("shared") != std::string::npos) continue;
-      s = FsyncDir(dir);
-      if (!s.ok()) break;
-    }
+    if (s.ok() && options_.sync) s = FsyncDir(Abs(kMetaDir));
   }
   if (s.ok()) {
     latest_backup_id_ = id;
