@@ -777,6 +777,10 @@ Status BackupEngineImpl::DeleteBackupNoGC(BackupID id) {
     backups_.erase(it);
   }
   corrupt_backups_.erase(id);
+  // The newest remaining backup becomes the latest valid one (RocksDB 7.8.3
+  // keeps the deleted id there, so its GetLatestBackupInfo says NotFound
+  // after the newest backup is deleted).
+  latest_valid_backup_id_ = backups_.empty() ? 0 : backups_.rbegin()->first;
   // Best effort from here; failures leave garbage for GarbageCollect.
   for (auto f = files_.begin(); f != files_.end();) {
     if (f->second->refs <= 0) {

@@ -253,6 +253,14 @@ TEST_F(BackupEngineTest, DeleteAndPurgeRemoveExactlyTheUnreferencedFiles) {
   EXPECT_EQ(BackupFiles(), ReferencedFiles(engine.get()));
   ASSERT_TRUE(engine->DeleteBackup(2).ok());
   EXPECT_TRUE(engine->DeleteBackup(2).IsNotFound());
+  {
+    // Deleting the newest makes the one before it the latest.
+    ASSERT_TRUE(engine->CreateNewBackup(db_.get()).ok());
+    ASSERT_TRUE(engine->DeleteBackup(4).ok());
+    BackupInfo latest;
+    ASSERT_TRUE(engine->GetLatestBackupInfo(&latest).ok());
+    EXPECT_EQ(latest.backup_id, 3u);
+  }
   std::set<std::string> want = {"meta/1", "meta/3"};
   want.insert(files_of[1].begin(), files_of[1].end());
   want.insert(files_of[3].begin(), files_of[3].end());
