@@ -39,6 +39,7 @@ strata_layer(db
     db/db_impl_properties.cc
     db/internal_stats.cc
     db/periodic_task.cc
+    db/db_impl_files.cc
   DEPS env memtable table cache base util
 )
 # DBTestBase, the fixture of the engine-level tests (test-only).

@@ -2,3 +2,4 @@
 include(utilities/merge_operators/sources.cmake OPTIONAL)
 include(utilities/write_batch_with_index/sources.cmake OPTIONAL)
 include(utilities/backup/sources.cmake OPTIONAL)
+include(utilities/checkpoint/sources.cmake OPTIONAL)
