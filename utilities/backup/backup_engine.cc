@@ -53,8 +53,7 @@ std::string TableSessionId(Env* env, const std::string& path) {
 
 }  // namespace
 
-BackupEngineImpl::BackupEngineImpl(const BackupEngineOptions& options, Env* db_env,
-                                   bool read_only)
+BackupEngineImpl::BackupEngineImpl(const BackupEngineOptions& options, Env* db_env, bool read_only)
     : options_(options),
       db_env_(db_env != nullptr ? db_env : Env::Default()),
       backup_env_(options.backup_env != nullptr ? options.backup_env : db_env_),
@@ -76,7 +75,8 @@ Status BackupEngineImpl::Initialize() {
     return Status::InvalidArgument("BackupEngineOptions::backup_dir is empty");
   }
   if (o.backup_rate_limit != 0) {
-    return Status::NotSupported("BackupEngineOptions::backup_rate_limit (no rate limiter in Strata)");
+    return Status::NotSupported(
+        "BackupEngineOptions::backup_rate_limit (no rate limiter in Strata)");
   }
   if (o.restore_rate_limit != 0) {
     return Status::NotSupported(
@@ -288,8 +288,8 @@ Status BackupEngineImpl::AddFile(Backup* b, const std::string& path, uint64_t si
 
 void BackupEngineImpl::FillInfo(BackupID id, const Backup& b, BackupInfo* info,
                                 bool details) const {
-  *info = BackupInfo(id, b.timestamp, b.size, static_cast<uint32_t>(b.files.size()),
-                     b.app_metadata);
+  *info =
+      BackupInfo(id, b.timestamp, b.size, static_cast<uint32_t>(b.files.size()), b.app_metadata);
   if (!details) return;
   const std::string dir = Abs(PrivateDir(id));
   for (const auto& f : b.files) {
@@ -355,8 +355,7 @@ void BackupEngineImpl::GetCorruptedBackups(std::vector<BackupID>* corrupt_backup
 }
 
 Status BackupEngineImpl::ComputeChecksum(FileSystem* fs, const std::string& path,
-                                         uint64_t size_limit, uint32_t* crc,
-                                         uint64_t* size) const {
+                                         uint64_t size_limit, uint32_t* crc, uint64_t* size) const {
   std::unique_ptr<SequentialFile> file;
   Status s = fs->NewSequentialFile(path, FileOptions(), &file);
   if (!s.ok()) return s;
@@ -593,8 +592,8 @@ Status BackupEngineImpl::CreateBackupLocked(const CreateBackupOptions& options, 
     if (shared && options_.share_files_with_checksum) {
       uint64_t size = f.size;
       std::string session;
-      const uint32_t naming = options_.share_files_with_checksum_naming &
-                              BackupEngineOptions::kMaskNoNamingFlags;
+      const uint32_t naming =
+          options_.share_files_with_checksum_naming & BackupEngineOptions::kMaskNoNamingFlags;
       if (naming == BackupEngineOptions::kUseDbSessionId && f.file_type == kTableFile) {
         session = TableSessionId(db_env_, src);
       }
@@ -608,8 +607,7 @@ Status BackupEngineImpl::CreateBackupLocked(const CreateBackupOptions& options, 
         name.insert(dot, "_" + std::to_string(p.crc32c) + "_" + std::to_string(size));
       } else {
         std::string suffix = "_s" + session;
-        if (options_.share_files_with_checksum_naming &
-            BackupEngineOptions::kFlagIncludeFileSize) {
+        if (options_.share_files_with_checksum_naming & BackupEngineOptions::kFlagIncludeFileSize) {
           suffix += "_" + std::to_string(size);
         }
         name.insert(dot, suffix);
@@ -1025,8 +1023,7 @@ class ReadOnlyEngine final : public BackupEngineReadOnly {
   void GetCorruptedBackups(std::vector<BackupID>* ids) const override {
     impl_->GetCorruptedBackups(ids);
   }
-  Status RestoreDBFromBackup(const RestoreOptions& options, BackupID id,
-                             const std::string& db_dir,
+  Status RestoreDBFromBackup(const RestoreOptions& options, BackupID id, const std::string& db_dir,
                              const std::string& wal_dir) const override {
     return impl_->RestoreDBFromBackup(options, id, db_dir, wal_dir);
   }

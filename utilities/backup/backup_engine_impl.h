@@ -85,9 +85,9 @@ class BackupEngineImpl final : public BackupEngine {
   };
   // One file to copy (or create from contents) and what came of it.
   struct CopyItem {
-    std::string src;       // absolute; empty when contents is used
-    std::string contents;  // for CURRENT
-    std::string dst;       // absolute path written
+    std::string src;                   // absolute; empty when contents is used
+    std::string contents;              // for CURRENT
+    std::string dst;                   // absolute path written
     uint64_t size_limit = UINT64_MAX;  // bytes to copy at most
     bool src_on_db_env = true;
     // Results.
@@ -100,9 +100,7 @@ class BackupEngineImpl final : public BackupEngine {
   std::string Abs(const std::string& rel) const { return options_.backup_dir + "/" + rel; }
   static std::string PrivateDir(BackupID id) { return "private/" + std::to_string(id); }
   std::string MetaFile(BackupID id) const { return Abs("meta/" + std::to_string(id)); }
-  std::string MetaTmpFile(BackupID id) const {
-    return Abs("meta/." + std::to_string(id) + ".tmp");
-  }
+  std::string MetaTmpFile(BackupID id) const { return Abs("meta/." + std::to_string(id) + ".tmp"); }
 
   Status GetInfoLocked(BackupID backup_id, BackupInfo* info, bool details) const REQUIRES(mu_);
   void FillInfo(BackupID id, const Backup& b, BackupInfo* info, bool details) const;
@@ -115,15 +113,13 @@ class BackupEngineImpl final : public BackupEngine {
                  uint32_t crc32c) REQUIRES(mu_);
   Status DeleteBackupNoGC(BackupID id) REQUIRES(mu_);
   Status GarbageCollectLocked() REQUIRES(mu_);
-  Status RestoreLocked(const RestoreOptions& options, BackupID backup_id,
-                       const std::string& db_dir, const std::string& wal_dir) const REQUIRES(mu_);
+  Status RestoreLocked(const RestoreOptions& options, BackupID backup_id, const std::string& db_dir,
+                       const std::string& wal_dir) const REQUIRES(mu_);
   Status CreateBackupLocked(const CreateBackupOptions& options, DB* db,
-                            const std::string& app_metadata, BackupID* new_backup_id)
-      REQUIRES(mu_);
+                            const std::string& app_metadata, BackupID* new_backup_id) REQUIRES(mu_);
   // Sizes of the files directly in dir (absolute path -> size); a missing
   // dir adds nothing.
-  Status ChildSizes(const std::string& dir,
-                    std::unordered_map<std::string, uint64_t>* sizes) const;
+  Status ChildSizes(const std::string& dir, std::unordered_map<std::string, uint64_t>* sizes) const;
   // Runs the items on up to max_background_operations threads.
   void RunCopies(std::vector<CopyItem>* items, const std::function<void()>& progress) const;
   Status CopyOne(CopyItem* item, const std::function<void(uint64_t)>& on_bytes) const;

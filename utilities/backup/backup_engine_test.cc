@@ -36,7 +36,9 @@ class BackupEngineTest : public DBTestBase {
     EXPECT_TRUE(s.ok()) << s.ToString();
     return engine;
   }
-  std::unique_ptr<BackupEngine> OpenEngine() { return OpenEngine(BackupEngineOptions(backup_dir_)); }
+  std::unique_ptr<BackupEngine> OpenEngine() {
+    return OpenEngine(BackupEngineOptions(backup_dir_));
+  }
 
   // Every key/value of the DB at path (opened read-write, then closed).
   Model ReadDb(const std::string& path) {
@@ -47,7 +49,8 @@ class BackupEngineTest : public DBTestBase {
     Model m;
     if (!s.ok()) return m;
     std::unique_ptr<Iterator> it = db->NewIterator(ReadOptions());
-    for (it->SeekToFirst(); it->Valid(); it->Next()) m[it->key().ToString()] = it->value().ToString();
+    for (it->SeekToFirst(); it->Valid(); it->Next())
+      m[it->key().ToString()] = it->value().ToString();
     EXPECT_TRUE(it->status().ok());
     it.reset();
     EXPECT_TRUE(db->Close().ok());
@@ -57,7 +60,8 @@ class BackupEngineTest : public DBTestBase {
   Model ReadOpenDb() {
     Model m;
     std::unique_ptr<Iterator> it = db_->NewIterator(ReadOptions());
-    for (it->SeekToFirst(); it->Valid(); it->Next()) m[it->key().ToString()] = it->value().ToString();
+    for (it->SeekToFirst(); it->Valid(); it->Next())
+      m[it->key().ToString()] = it->value().ToString();
     return m;
   }
 
@@ -141,7 +145,8 @@ TEST_F(BackupEngineTest, RestoresEachBackupToItsModel) {
   ASSERT_EQ(ReadOpenDb(), model);
   // Restore each from a freshly opened (read-only) engine.
   std::unique_ptr<BackupEngineReadOnly> ro;
-  ASSERT_TRUE(BackupEngineReadOnly::Open(BackupEngineOptions(backup_dir_), Env::Default(), &ro).ok());
+  ASSERT_TRUE(
+      BackupEngineReadOnly::Open(BackupEngineOptions(backup_dir_), Env::Default(), &ro).ok());
   for (int b = 0; b < kBackups; ++b) {
     const std::string dir = tmp_.path() + "/restore" + std::to_string(b);
     ASSERT_TRUE(ro->VerifyBackup(b + 1, true).ok());
@@ -171,7 +176,8 @@ TEST_F(BackupEngineTest, RestoresEachBackupToItsModel) {
 TEST_F(BackupEngineTest, SecondBackupCopiesOnlyNewTables) {
   options_.disable_auto_compactions = true;
   Open();
-  for (int i = 0; i < 3000; ++i) ASSERT_TRUE(Put("a" + std::to_string(i), std::string(100, 'x')).ok());
+  for (int i = 0; i < 3000; ++i)
+    ASSERT_TRUE(Put("a" + std::to_string(i), std::string(100, 'x')).ok());
   ASSERT_TRUE(Flush().ok());
   // Count what the backup writes through a fault-injection wrapper that
   // injects nothing.
@@ -221,8 +227,8 @@ TEST_F(BackupEngineTest, SecondBackupCopiesOnlyNewTables) {
   // Names: <number>_s<db_session_id>_<size>.sst.
   for (const auto& [name, data] : contents2) {
     const std::string suffix = "_" + std::to_string(data.size()) + ".sst";
-    EXPECT_EQ(name.size() > suffix.size() && name.compare(name.size() - suffix.size(),
-                                                          suffix.size(), suffix) == 0,
+    EXPECT_EQ(name.size() > suffix.size() &&
+                  name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0,
               true)
         << name;
     EXPECT_NE(name.find("_s"), std::string::npos) << name;
@@ -407,7 +413,8 @@ TEST_F(BackupEngineTest, DamagedFilesAreNamed) {
   ASSERT_TRUE(Env::Default()->GetFileSystem()->DeleteFile(path).ok());
   engine.reset();
   std::unique_ptr<BackupEngineReadOnly> ro;
-  ASSERT_TRUE(BackupEngineReadOnly::Open(BackupEngineOptions(backup_dir_), Env::Default(), &ro).ok());
+  ASSERT_TRUE(
+      BackupEngineReadOnly::Open(BackupEngineOptions(backup_dir_), Env::Default(), &ro).ok());
   std::vector<BackupID> corrupt;
   ro->GetCorruptedBackups(&corrupt);
   EXPECT_EQ(corrupt, std::vector<BackupID>{1});
@@ -418,7 +425,8 @@ TEST_F(BackupEngineTest, DamagedFilesAreNamed) {
   EXPECT_TRUE(ro->RestoreDBFromLatestBackup(r, r).IsNotFound());
   // A damaged meta file.
   test::WriteFileOrDie(backup_dir_ + "/meta/1", "12\n");
-  ASSERT_TRUE(BackupEngineReadOnly::Open(BackupEngineOptions(backup_dir_), Env::Default(), &ro).ok());
+  ASSERT_TRUE(
+      BackupEngineReadOnly::Open(BackupEngineOptions(backup_dir_), Env::Default(), &ro).ok());
   s = ro->GetBackupInfo(1, &info);
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
   EXPECT_NE(s.ToString().find("meta/1"), std::string::npos) << s.ToString();
@@ -475,8 +483,9 @@ TEST_F(BackupEngineTest, InfoMetadataAndOptions) {
   int64_t now = 0;
   ASSERT_TRUE(SystemClock::Default()->GetCurrentTime(&now).ok());
   BackupID id = 0;
-  ASSERT_TRUE(engine->CreateNewBackupWithMetadata(CreateBackupOptions(), db_.get(),
-                                                  std::string("app\0data", 8), &id)
+  ASSERT_TRUE(engine
+                  ->CreateNewBackupWithMetadata(CreateBackupOptions(), db_.get(),
+                                                std::string("app\0data", 8), &id)
                   .ok());
   BackupInfo info;
   ASSERT_TRUE(engine->GetLatestBackupInfo(&info).ok());
@@ -490,8 +499,9 @@ TEST_F(BackupEngineTest, InfoMetadataAndOptions) {
   EXPECT_EQ(info.app_metadata, std::string("app\0data", 8));
   const std::string meta = test::ReadFileOrDie(backup_dir_ + "/meta/1");
   EXPECT_NE(meta.find("\nmetadata 6170700064617461\n"), std::string::npos) << meta;
-  EXPECT_TRUE(engine->CreateNewBackupWithMetadata(CreateBackupOptions(), db_.get(),
-                                                  std::string(1024 * 1024 + 1, 'x'))
+  EXPECT_TRUE(engine
+                  ->CreateNewBackupWithMetadata(CreateBackupOptions(), db_.get(),
+                                                std::string(1024 * 1024 + 1, 'x'))
                   .IsInvalidArgument());
 
   // Options refused or checked.
@@ -508,9 +518,9 @@ TEST_F(BackupEngineTest, InfoMetadataAndOptions) {
   o.destroy_old_data = true;
   std::unique_ptr<BackupEngineReadOnly> ro;
   EXPECT_TRUE(BackupEngineReadOnly::Open(o, Env::Default(), &ro).IsInvalidArgument());
-  EXPECT_TRUE(BackupEngineReadOnly::Open(BackupEngineOptions(tmp_.path() + "/none"),
-                                         Env::Default(), &ro)
-                  .IsNotFound());
+  EXPECT_TRUE(
+      BackupEngineReadOnly::Open(BackupEngineOptions(tmp_.path() + "/none"), Env::Default(), &ro)
+          .IsNotFound());
   // destroy_old_data empties the directory.
   ASSERT_TRUE(BackupEngine::Open(o, Env::Default(), &e).ok());
   std::vector<BackupInfo> infos;

@@ -82,8 +82,7 @@ std::vector<std::string_view> SplitLines(std::string_view text) {
 
 }  // namespace
 
-std::string EncodeBackupMeta(const BackupMetaContents& meta, int schema_version,
-                             bool write_sizes) {
+std::string EncodeBackupMeta(const BackupMetaContents& meta, int schema_version, bool write_sizes) {
   std::string out;
   if (schema_version >= 2) out.append("schema_version 2.0\n");
   out.append(std::to_string(static_cast<unsigned long long>(meta.timestamp)));

@@ -77,8 +77,7 @@ TEST(BackupMetaTest, SchemaTwoFields) {
   EXPECT_TRUE(DecodeBackupMeta("schema_version 3\n1\n2\n0\n", "m", &meta).IsNotSupported());
   EXPECT_TRUE(
       DecodeBackupMeta("schema_version 2\n1\n2\nni::x y\n0\n", "m", &meta).IsNotSupported());
-  EXPECT_TRUE(DecodeBackupMeta("schema_version 2\n1\n2\n1\nprivate/1/CURRENT ni::x y\n", "m",
-                               &meta)
+  EXPECT_TRUE(DecodeBackupMeta("schema_version 2\n1\n2\n1\nprivate/1/CURRENT ni::x y\n", "m", &meta)
                   .IsNotSupported());
   // Writing schema 2 with sizes and reading it back.
   BackupMetaContents out;
@@ -101,9 +100,9 @@ TEST(BackupMetaTest, DamagedFilesAreCorruptionNamingTheFile) {
       "12\n34\n1\nprivate/1/CURRENT\n",          // checksum missing (schema 1)
       "12\n34\n1\nprivate/1/CURRENT md5 5\n",    // unknown checksum type
       "12\n34\n1\nprivate/1/CURRENT crc32 5 x\n",
-      "12\n34\nfoo bar\n0\n",                    // schema 1 allows only metadata
-      "12\n34\nmetadata 4\n0\n",                 // odd hex
-      "12\n34\n1\n../x crc32 5\n",               // escapes the backup dir
+      "12\n34\nfoo bar\n0\n",       // schema 1 allows only metadata
+      "12\n34\nmetadata 4\n0\n",    // odd hex
+      "12\n34\n1\n../x crc32 5\n",  // escapes the backup dir
       "12\n34\n1\nprivate/1/CURRENT crc32 4294967296\n",
       "x\n34\n0\n",
   };

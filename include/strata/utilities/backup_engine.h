@@ -201,8 +201,7 @@ class STRATA_EXPORT BackupEngineReadOnlyBase {
                              const RestoreOptions& options = RestoreOptions()) const {
     return RestoreDBFromBackup(options, backup_id, db_dir, wal_dir);
   }
-  virtual Status RestoreDBFromLatestBackup(const RestoreOptions& options,
-                                           const std::string& db_dir,
+  virtual Status RestoreDBFromLatestBackup(const RestoreOptions& options, const std::string& db_dir,
                                            const std::string& wal_dir) const = 0;
   Status RestoreDBFromLatestBackup(const std::string& db_dir, const std::string& wal_dir,
                                    const RestoreOptions& options = RestoreOptions()) const {
