@@ -125,7 +125,9 @@ TEST_F(BackupEngineTest, RestoresEachBackupToItsModel) {
   const uint64_t seed = test::RandomSeed();
   std::mt19937_64 rng(seed);
   Open();
-  auto engine = OpenEngine();
+  BackupEngineOptions o(backup_dir_);
+  o.max_background_operations = 2;  // copies on two threads
+  auto engine = OpenEngine(o);
   Model model;
   std::vector<Model> models;
   const int kBackups = 5;
@@ -597,6 +599,103 @@ TEST_F(BackupEngineTest, StopBackupLeavesNothingListed) {
   engine = OpenEngine();
   for (const std::string& f : BackupFiles()) ADD_FAILURE() << "left: " << f;
   ASSERT_TRUE(engine->CreateNewBackup(db_.get()).ok());
+}
+
+TEST_F(BackupEngineTest, ProgressThreadsAndReadOnlyLimit) {
+  Open();
+  for (int i = 0; i < 5000; ++i) {
+    ASSERT_TRUE(Put("key" + std::to_string(i), std::string(100, 'v')).ok());
+  }
+  ASSERT_TRUE(Flush().ok());
+  BackupEngineOptions o(backup_dir_);
+  o.max_background_operations = 3;
+  o.callback_trigger_interval_size = 4096;
+  auto engine = OpenEngine(o);
+  int calls = 0;
+  CreateBackupOptions cbo;
+  cbo.progress_callback = [&calls] { ++calls; };
+  ASSERT_TRUE(engine->CreateNewBackup(cbo, db_.get()).ok());
+  BackupInfo info;
+  ASSERT_TRUE(engine->GetLatestBackupInfo(&info).ok());
+  // One call per 4 KiB copied from files (CURRENT is written, not copied).
+  EXPECT_GE(static_cast<uint64_t>(calls), (info.size - 4096 * 8) / 4096);
+  EXPECT_LE(static_cast<uint64_t>(calls), info.size / 4096);
+  ASSERT_TRUE(Put("later", "x").ok());
+  ASSERT_TRUE(engine->CreateNewBackup(db_.get()).ok());
+  ASSERT_TRUE(engine->CreateNewBackup(db_.get()).ok());
+  // A read-only engine opens only the newest max_valid_backups_to_open.
+  BackupEngineOptions ro_opts(backup_dir_);
+  ro_opts.max_valid_backups_to_open = 1;
+  std::unique_ptr<BackupEngineReadOnly> ro;
+  ASSERT_TRUE(BackupEngineReadOnly::Open(ro_opts, Env::Default(), &ro).ok());
+  std::vector<BackupInfo> infos;
+  ro->GetBackupInfo(&infos);
+  ASSERT_EQ(infos.size(), 1u);
+  EXPECT_EQ(infos[0].backup_id, 3u);
+  const std::string r = tmp_.path() + "/r";
+  ASSERT_TRUE(ro->RestoreDBFromLatestBackup(r, r).ok());
+  EXPECT_EQ(ReadDb(r), ReadOpenDb());
+}
+
+TEST_F(BackupEngineTest, RestoreKeepsLogFilesWhenAsked) {
+  Open();
+  ASSERT_TRUE(Put("a", "1").ok());
+  BackupEngineOptions o(backup_dir_);
+  o.backup_log_files = false;
+  auto engine = OpenEngine(o);
+  ASSERT_TRUE(engine->CreateNewBackup(db_.get()).ok());
+  BackupInfo info;
+  ASSERT_TRUE(engine->GetLatestBackupInfo(&info, true).ok());
+  for (const auto& f : info.file_details) EXPECT_NE(f.file_type, kWalFile) << f.relative_filename;
+  FileSystem* fs = Env::Default()->GetFileSystem();
+  const std::string r = tmp_.path() + "/r";
+  ASSERT_TRUE(fs->CreateDirIfMissing(r).ok());
+  ASSERT_TRUE(fs->CreateDirIfMissing(r + "/archive").ok());
+  test::WriteFileOrDie(r + "/000123.log", "");
+  test::WriteFileOrDie(r + "/archive/000124.log", "");
+  test::WriteFileOrDie(r + "/000999.sst", "junk");
+  ASSERT_TRUE(engine->RestoreDBFromLatestBackup(RestoreOptions(true), r, r).ok());
+  EXPECT_TRUE(fs->FileExists(r + "/000123.log").ok());
+  EXPECT_TRUE(fs->FileExists(r + "/000124.log").ok());
+  EXPECT_TRUE(fs->FileExists(r + "/archive/000124.log").IsNotFound());
+  EXPECT_TRUE(fs->FileExists(r + "/000999.sst").IsNotFound());
+  EXPECT_TRUE(fs->FileExists(r + "/CURRENT").ok());
+  // Without keep_log_files every old file goes.
+  ASSERT_TRUE(engine->RestoreDBFromLatestBackup(RestoreOptions(false), r, r).ok());
+  EXPECT_TRUE(fs->FileExists(r + "/000123.log").IsNotFound());
+  EXPECT_TRUE(fs->FileExists(r + "/000124.log").IsNotFound());
+}
+
+TEST_F(BackupEngineTest, GarbageCollectRemovesOnlyGarbage) {
+  Open();
+  for (int i = 0; i < 1000; ++i) ASSERT_TRUE(Put("key" + std::to_string(i), "v").ok());
+  ASSERT_TRUE(Flush().ok());
+  auto engine = OpenEngine();
+  ASSERT_TRUE(engine->CreateNewBackup(db_.get()).ok());
+  const std::set<std::string> good = BackupFiles();
+  FileSystem* fs = Env::Default()->GetFileSystem();
+  ASSERT_TRUE(fs->CreateDirIfMissing(backup_dir_ + "/private/7").ok());
+  ASSERT_TRUE(fs->CreateDirIfMissing(backup_dir_ + "/private/2.tmp").ok());
+  test::WriteFileOrDie(backup_dir_ + "/private/7/CURRENT", "x");
+  test::WriteFileOrDie(backup_dir_ + "/private/2.tmp/MANIFEST-000001", "x");
+  test::WriteFileOrDie(backup_dir_ + "/shared_checksum/000099_sX_1.sst", "x");
+  test::WriteFileOrDie(backup_dir_ + "/shared_checksum/.000098_sX_1.sst.tmp", "x");
+  test::WriteFileOrDie(backup_dir_ + "/meta/.2.tmp", "x");
+  ASSERT_TRUE(engine->GarbageCollect().ok());
+  EXPECT_EQ(BackupFiles(), good);
+  EXPECT_TRUE(fs->FileExists(backup_dir_ + "/private/7").IsNotFound());
+  ASSERT_TRUE(engine->VerifyBackup(1, true).ok());
+  // Opening a writable engine collects too.
+  test::WriteFileOrDie(backup_dir_ + "/shared_checksum/000099_sX_1.sst", "x");
+  engine = OpenEngine();
+  EXPECT_EQ(BackupFiles(), good);
+  // A read-only engine never deletes.
+  test::WriteFileOrDie(backup_dir_ + "/shared_checksum/000099_sX_1.sst", "x");
+  engine.reset();
+  std::unique_ptr<BackupEngineReadOnly> ro;
+  ASSERT_TRUE(
+      BackupEngineReadOnly::Open(BackupEngineOptions(backup_dir_), Env::Default(), &ro).ok());
+  EXPECT_TRUE(fs->FileExists(backup_dir_ + "/shared_checksum/000099_sX_1.sst").ok());
 }
 
 }  // namespace
