@@ -791,12 +791,22 @@ Status VersionSet::InstallRecovered(RecoveredManifest* m) {
 void VersionSet::EncodeSnapshot(std::vector<std::string>* records) const {
   records->clear();
   // Per live family, as RocksDB writes a MANIFEST's opening state: its
-  // addition (except the default family), comparator, files and log number.
+  // addition (except the default family) with the comparator in one edit,
+  // then its files and log number in another. RocksDB applies nothing but
+  // the addition from an edit that adds a family, so files in that edit
+  // would be lost to it.
   for (const ColumnFamilyData* cfd : column_families_->live()) {
+    if (cfd->id() != 0) {
+      VersionEdit add;
+      add.SetColumnFamily(cfd->id());
+      add.AddColumnFamily(cfd->name());
+      add.SetComparatorName(cfd->user_comparator()->Name());
+      records->emplace_back();
+      add.EncodeTo(&records->back());
+    }
     VersionEdit edit;
     edit.SetColumnFamily(cfd->id());
-    if (cfd->id() != 0) edit.AddColumnFamily(cfd->name());
-    edit.SetComparatorName(cfd->user_comparator()->Name());
+    if (cfd->id() == 0) edit.SetComparatorName(cfd->user_comparator()->Name());
     if (cfd->id() == 0 && !db_id_.empty()) edit.SetDBId(db_id_);
     const Version* v = cfd->current();
     for (int level = 0; level < v->num_levels(); ++level) {
