@@ -355,7 +355,8 @@ void BackupEngineImpl::GetCorruptedBackups(std::vector<BackupID>* corrupt_backup
 }
 
 Status BackupEngineImpl::ComputeChecksum(FileSystem* fs, const std::string& path,
-                                         uint64_t size_limit, uint32_t* crc, uint64_t* size) const {
+                                         uint64_t size_limit, bool stoppable, uint32_t* crc,
+                                         uint64_t* size) const {
   std::unique_ptr<SequentialFile> file;
   Status s = fs->NewSequentialFile(path, FileOptions(), &file);
   if (!s.ok()) return s;
@@ -363,7 +364,7 @@ Status BackupEngineImpl::ComputeChecksum(FileSystem* fs, const std::string& path
   uint32_t c = 0;
   uint64_t n = 0;
   while (size_limit > 0) {
-    if (stop_backup_.load(std::memory_order_acquire) && !read_only_) {
+    if (stoppable && stop_backup_.load(std::memory_order_acquire)) {
       return Status::Incomplete("Backup stopped");
     }
     Slice data;
@@ -400,7 +401,7 @@ Status BackupEngineImpl::VerifyBackup(BackupID backup_id, bool verify_with_check
     }
     if (verify_with_checksum && f->has_checksum) {
       uint32_t crc = 0;
-      s = ComputeChecksum(backup_fs_, path, UINT64_MAX, &crc, &size);
+      s = ComputeChecksum(backup_fs_, path, UINT64_MAX, /*stoppable=*/false, &crc, &size);
       if (!s.ok()) return s;
       if (crc != f->crc32c) {
         return Status::Corruption("File corrupted: Checksum mismatch for " + path +
@@ -601,7 +602,7 @@ Status BackupEngineImpl::CreateBackupLocked(const CreateBackupOptions& options, 
       const size_t dot = name.find_last_of('.');
       if (session.empty()) {
         // Legacy name: needs the crc32c of the file now.
-        s = ComputeChecksum(db_fs_, src, f.size, &p.crc32c, &size);
+        s = ComputeChecksum(db_fs_, src, f.size, /*stoppable=*/true, &p.crc32c, &size);
         if (!s.ok()) break;
         p.has_checksum = true;
         name.insert(dot, "_" + std::to_string(p.crc32c) + "_" + std::to_string(size));
@@ -646,7 +647,7 @@ Status BackupEngineImpl::CreateBackupLocked(const CreateBackupOptions& options, 
             p.has_checksum = true;
             p.crc32c = known->second->crc32c;
           } else if (!p.has_checksum) {
-            s = ComputeChecksum(db_fs_, src, f.size, &p.crc32c, &p.size);
+            s = ComputeChecksum(db_fs_, src, f.size, /*stoppable=*/true, &p.crc32c, &p.size);
             if (!s.ok()) break;
             p.has_checksum = true;
           }

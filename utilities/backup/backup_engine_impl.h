@@ -123,8 +123,10 @@ class BackupEngineImpl final : public BackupEngine {
   // Runs the items on up to max_background_operations threads.
   void RunCopies(std::vector<CopyItem>* items, const std::function<void()>& progress) const;
   Status CopyOne(CopyItem* item, const std::function<void(uint64_t)>& on_bytes) const;
+  // crc32c and length of the first size_limit bytes of path; stoppable:
+  // StopBackup interrupts it (a backup's reads, not VerifyBackup's).
   Status ComputeChecksum(FileSystem* fs, const std::string& path, uint64_t size_limit,
-                         uint32_t* crc, uint64_t* size) const;
+                         bool stoppable, uint32_t* crc, uint64_t* size) const;
   Status FsyncDir(const std::string& dir) const;
 
   // Immutable after Initialize.

@@ -593,6 +593,15 @@ TEST_F(BackupEngineTest, StopBackupLeavesNothingListed) {
   engine->StopBackup();
   Status s = engine->CreateNewBackup(db_.get());
   EXPECT_TRUE(s.IsIncomplete()) << s.ToString();
+  // Legacy naming reads each table to name it: stopped there too.
+  BackupEngineOptions legacy(tmp_.path() + "/legacy");
+  legacy.share_files_with_checksum_naming = BackupEngineOptions::kLegacyCrc32cAndFileSize;
+  auto legacy_engine = OpenEngine(legacy);
+  ASSERT_TRUE(legacy_engine->CreateNewBackup(db_.get()).ok());
+  legacy_engine->StopBackup();
+  EXPECT_TRUE(legacy_engine->CreateNewBackup(db_.get()).IsIncomplete());
+  // Stopping does not stop verification.
+  EXPECT_TRUE(legacy_engine->VerifyBackup(1, true).ok());
   std::vector<BackupInfo> infos;
   engine->GetBackupInfo(&infos);
   EXPECT_TRUE(infos.empty());
