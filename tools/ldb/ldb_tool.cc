@@ -105,7 +105,6 @@ int RunLdbTool(int argc, const char* const* argv) {
       "change_compaction_style",
       "update_manifest",
       "file_checksum_dump",
-      "checkpoint",
       "write_extern_sst",
       "ingest_extern_sst",
       "unsafe_remove_sst_file",

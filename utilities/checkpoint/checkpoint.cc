@@ -52,9 +52,9 @@ std::string TrimSlashes(std::string path) {
 }
 
 Status CheckpointImpl::PrepareStaging(const std::string& dir, std::string* staging) {
-  if (dir.empty()) return Status::InvalidArgument("checkpoint directory is empty");
+  if (dir.empty()) return Status::InvalidArgument("invalid checkpoint directory name");
   Status s = fs_->FileExists(dir);
-  if (s.ok()) return Status::InvalidArgument("Directory exists", dir);
+  if (s.ok()) return Status::InvalidArgument("Directory exists");
   if (!s.IsNotFound() && !s.IsPathNotFound()) return s;
   *staging = dir + ".tmp";
   if (fs_->FileExists(*staging).ok()) RemoveStaging(*staging);
