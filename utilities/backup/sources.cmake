@@ -44,3 +44,5 @@ if(STRATA_BUILD_TESTS)
   set_tests_properties(backup_compat_test PROPERTIES LABELS backup TIMEOUT 300
                        SKIP_RETURN_CODE 77)
 endif()
+# Over 8 s in a ctest -j2 run (real fsyncs; RocksDB's tools).
+strata_slow_tests(backup_engine_test backup_interop_test backup_compat_test)
