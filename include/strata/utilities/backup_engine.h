@@ -155,7 +155,7 @@ struct STRATA_EXPORT BackupInfo {
   uint32_t number_files = 0;
   std::string app_metadata;
   // With include_file_details: one entry per file (relative_filename is the
-  // path inside backup_dir, directory is private/<id>).
+  // path inside backup_dir, directory is <backup_dir>/private/<id>).
   std::vector<BackupFileInfo> file_details;
   // With include_file_details: <backup_dir>/private/<id>.
   std::string name_for_open;
