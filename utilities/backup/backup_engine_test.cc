@@ -707,5 +707,34 @@ TEST_F(BackupEngineTest, GarbageCollectRemovesOnlyGarbage) {
   EXPECT_TRUE(fs->FileExists(backup_dir_ + "/shared_checksum/000099_sX_1.sst").ok());
 }
 
+TEST_F(BackupEngineTest, OperationsFromSeveralThreads) {
+  Open();
+  for (int i = 0; i < 500; ++i) ASSERT_TRUE(Put("key" + std::to_string(i), "v").ok());
+  auto engine = OpenEngine();
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 3; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 3; ++i) {
+        if (!Put("t" + std::to_string(t) + "_" + std::to_string(i), "v").ok()) ++failures;
+        if (!engine->CreateNewBackup(db_.get()).ok()) ++failures;
+        std::vector<BackupInfo> infos;
+        engine->GetBackupInfo(&infos);
+        if (infos.empty()) ++failures;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+  std::vector<BackupInfo> infos;
+  engine->GetBackupInfo(&infos);
+  ASSERT_EQ(infos.size(), 9u);
+  for (size_t i = 0; i < infos.size(); ++i) EXPECT_EQ(infos[i].backup_id, i + 1);
+  EXPECT_EQ(BackupFiles(), ReferencedFiles(engine.get()));
+  const std::string r = tmp_.path() + "/r";
+  ASSERT_TRUE(engine->RestoreDBFromLatestBackup(r, r).ok());
+  EXPECT_EQ(ReadDb(r), ReadOpenDb());
+}
+
 }  // namespace
 }  // namespace strata
