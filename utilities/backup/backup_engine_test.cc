@@ -432,6 +432,17 @@ TEST_F(BackupEngineTest, DamagedFilesAreNamed) {
   s = ro->GetBackupInfo(1, &info);
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
   EXPECT_NE(s.ToString().find("meta/1"), std::string::npos) << s.ToString();
+  EXPECT_TRUE(ro->VerifyBackup(1).IsCorruption());
+  // A writable engine deletes a corrupt backup and all its files.
+  ro.reset();
+  engine = OpenEngine();
+  engine->GetCorruptedBackups(&corrupt);
+  EXPECT_EQ(corrupt, std::vector<BackupID>{1});
+  ASSERT_TRUE(engine->DeleteBackup(1).ok());
+  engine->GetCorruptedBackups(&corrupt);
+  EXPECT_TRUE(corrupt.empty());
+  ASSERT_TRUE(engine->GarbageCollect().ok());
+  for (const std::string& f : BackupFiles()) ADD_FAILURE() << "left: " << f;
 }
 
 // A backup taken while a writer writes keys in order and compactions run
