@@ -18,6 +18,7 @@ strata_layer(db
     db/log_writer.cc
     db/memtable_inserter.cc
     db/options_dump.cc
+    db/options_helper.cc
     db/event_helpers.cc
     db/write_stall.cc
     db/options_file.cc
@@ -39,7 +40,7 @@ strata_layer(db
     db/db_impl_properties.cc
     db/internal_stats.cc
     db/periodic_task.cc
-  DEPS env memtable table cache base util
+  DEPS env memtable table cache base util merge_operators
 )
 # DBTestBase, the fixture of the engine-level tests (test-only).
 if(STRATA_BUILD_TESTS)
@@ -86,6 +87,7 @@ strata_tests(db
   db/db_fault_walk_test.cc
   db/db_properties_test.cc
   db/options_dump_test.cc
+  db/options_helper_test.cc
   db/listener_test.cc
   db/event_log_test.cc
 )
