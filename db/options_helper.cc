@@ -753,7 +753,7 @@ Status ApplyDBOptionsMap(const ConfigOptions& config, const OptionsMap& map, DBO
       continue;
     }
     if (config.mutable_options_only && !info->is_mutable) {
-      return Status::InvalidArgument("Option not changeable: ", name);
+      return Status::InvalidArgument("Option not changeable: " + name);
     }
     Status s = ParseOptionValue(config, *info, value, db);
     if (!s.ok()) return s;
@@ -771,7 +771,7 @@ Status ApplyTableOptionsMap(const ConfigOptions& config, const OptionsMap& map,
       continue;
     }
     if (config.mutable_options_only && !info->is_mutable) {
-      return Status::InvalidArgument("Option not changeable: ", name);
+      return Status::InvalidArgument("Option not changeable: " + name);
     }
     Status s = ParseOptionValue(config, *info, value, table);
     if (!s.ok()) return s;
@@ -827,7 +827,7 @@ Status ApplyCFOption(const ConfigOptions& config, const std::string& name, const
     return Status::OK();
   }
   if (config.mutable_options_only && !info->is_mutable) {
-    return Status::InvalidArgument("Option not changeable: ", name);
+    return Status::InvalidArgument("Option not changeable: " + name);
   }
   return ParseOptionValue(config, *info, value, cf);
 }

@@ -297,7 +297,7 @@ TEST(OptionsHelperTest, MutableOnly) {
                                              "block_based_table_factory={block_size=8k}",
                                              &cf));
   Status s = GetColumnFamilyOptionsFromString(config, ColumnFamilyOptions(), "num_levels=3", &cf);
-  EXPECT_EQ(s.ToString(), "Invalid argument: Option not changeable: : num_levels");
+  EXPECT_EQ(s.ToString(), "Invalid argument: Option not changeable: num_levels");
   s = GetColumnFamilyOptionsFromString(config, ColumnFamilyOptions(),
                                        "block_based_table_factory={checksum=kCRC32c}", &cf);
   EXPECT_NE(s.ToString().find("checksum"), std::string::npos);

@@ -4,6 +4,7 @@ strata_layer(db
     db/db_impl.cc
     db/db_impl_open.cc
     db/db_impl_write.cc
+    db/db_impl_options.cc
     db/db_impl_compaction_flush.cc
     db/version_set.cc
     db/column_family.cc
@@ -19,6 +20,7 @@ strata_layer(db
     db/memtable_inserter.cc
     db/options_dump.cc
     db/options_helper.cc
+    db/options_util.cc
     db/event_helpers.cc
     db/write_stall.cc
     db/options_file.cc
@@ -88,6 +90,7 @@ strata_tests(db
   db/db_properties_test.cc
   db/options_dump_test.cc
   db/options_helper_test.cc
+  db/db_options_test.cc
   db/listener_test.cc
   db/event_log_test.cc
 )
