@@ -5,10 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdio>
 #include <map>
 #include <random>
 #include <mutex>
 #include <thread>
+
+#include <unistd.h>
 
 #include "db/filename.h"
 #include "strata/convenience.h"
@@ -374,6 +377,90 @@ TEST_F(DBOptionsTest, SetOptionsRacesWithWritersAndReaders) {
   for (const auto& [k, v] : model) EXPECT_EQ(Get(k), v) << k;
   Reopen();
   for (const auto& [k, v] : model) ASSERT_EQ(Get(k), v) << k;
+}
+
+}  // namespace
+}  // namespace strata
+
+namespace strata {
+namespace {
+
+// An OPTIONS file RocksDB 7.8.3 wrote (db_bench), read by LoadLatestOptions;
+// the DB it describes opens with the options read and its keys read back.
+TEST(LoadOptionsTest, RocksDBWrittenOptionsFile) {
+  if (access("/usr/bin/db_bench", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/db_bench";
+  test::TempDir dir("load_options_test");
+  const std::string path = dir.path() + "/rocks";
+  const std::string cmd = "/usr/bin/db_bench --benchmarks=fillseq --num=1000 --compression_type=none"
+                          " --db=" + path + " >/dev/null 2>&1";
+  ASSERT_EQ(system(cmd.c_str()), 0);
+  DBOptions db;
+  std::vector<ColumnFamilyDescriptor> cfs;
+  // db_bench sets options Strata lacks to values other than RocksDB's
+  // defaults: named, unless ignored.
+  Status s = LoadLatestOptions(ConfigOptions(), path, &db, &cfs);
+  if (!s.ok()) {
+    std::fprintf(stderr, "strict load: %s\n", s.ToString().c_str());
+    EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    EXPECT_NE(s.ToString().find("OPTIONS-"), std::string::npos) << s.ToString();
+    EXPECT_NE(s.ToString().find("Strata does not support option"), std::string::npos)
+        << s.ToString();
+  }
+  ConfigOptions lenient;
+  lenient.ignore_unknown_options = true;
+  ASSERT_OK(LoadLatestOptions(lenient, path, &db, &cfs));
+  ASSERT_EQ(cfs.size(), 1u);
+  EXPECT_EQ(cfs[0].name, "default");
+  EXPECT_EQ(cfs[0].options.compression, kNoCompression);
+  EXPECT_EQ(cfs[0].options.write_buffer_size, 64u << 20);
+  EXPECT_EQ(cfs[0].options.table_factory->table_options().block_size, 4096u);
+  EXPECT_EQ(cfs[0].options.table_factory->table_options().format_version, 5u);
+  std::shared_ptr<Cache> cache = NewLRUCache(1 << 20);
+  ASSERT_OK(LoadLatestOptions(lenient, path, &db, &cfs, &cache));
+  EXPECT_EQ(cfs[0].options.table_factory->table_options().block_cache, cache);
+
+  // db_bench turns on enable_pipelined_write, which Strata refuses at Open.
+  EXPECT_TRUE(db.enable_pipelined_write);
+  db.enable_pipelined_write = false;
+  std::vector<ColumnFamilyHandle*> handles;
+  std::unique_ptr<DB> opened;
+  ASSERT_OK(DB::Open(db, path, cfs, &handles, &opened));
+  std::unique_ptr<Iterator> it = opened->NewIterator(ReadOptions());
+  int n = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) ++n;
+  ASSERT_OK(it->status());
+  EXPECT_EQ(n, 1000);
+  it.reset();
+  for (ColumnFamilyHandle* h : handles) ASSERT_OK(opened->DestroyColumnFamilyHandle(h));
+  ASSERT_OK(opened->Close());
+}
+
+TEST(LoadOptionsTest, BadFilesAreNamed) {
+  test::TempDir dir("load_options_bad");
+  FileSystem* fs = Env::Default()->GetFileSystem();
+  DBOptions db;
+  std::vector<ColumnFamilyDescriptor> cfs;
+  EXPECT_TRUE(LoadLatestOptions(ConfigOptions(), dir.path(), &db, &cfs).IsNotFound());
+  const std::string file = dir.path() + "/OPTIONS-000005";
+  ASSERT_OK(WriteStringToFile(fs, "[Version]\n  rocksdb_version=7.8.3\n[DBOptions]\n"
+                                  "  max_open_files=50\n  bytes_per_sync=1048576\n"
+                                  "[CFOptions \"default\"]\n  write_buffer_size=1k\n",
+                              file, false));
+  Status s = LoadLatestOptions(ConfigOptions(), dir.path(), &db, &cfs);
+  ASSERT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("OPTIONS-000005: [DBOptions]"), std::string::npos) << s.ToString();
+  EXPECT_NE(s.ToString().find("bytes_per_sync"), std::string::npos) << s.ToString();
+  ConfigOptions lenient;
+  lenient.ignore_unknown_options = true;
+  ASSERT_OK(LoadLatestOptions(lenient, dir.path(), &db, &cfs));
+  EXPECT_EQ(db.max_open_files, 50);
+  EXPECT_EQ(cfs[0].options.write_buffer_size, 1024u);
+  ASSERT_OK(WriteStringToFile(fs, "[DBOptions]\n  garbage line\n", file, false));
+  s = LoadLatestOptions(lenient, dir.path(), &db, &cfs);
+  ASSERT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("OPTIONS-000005:2"), std::string::npos) << s.ToString();
+  ASSERT_OK(WriteStringToFile(fs, "[DBOptions]\n  max_open_files=-1\n", file, false));
+  EXPECT_TRUE(LoadLatestOptions(lenient, dir.path(), &db, &cfs).IsInvalidArgument());
 }
 
 }  // namespace
