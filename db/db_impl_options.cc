@@ -172,7 +172,14 @@ Status DBImpl::SetDBOptions(const OptionsMap& new_options) {
       {
         MutexLock l(&mu_);
         restart_stats_dump = updated.stats_dump_period_sec != options_.stats_dump_period_sec;
-        static_cast<DBOptions&>(options_) = updated;
+        // Only the mutable fields are written: the others are read without
+        // mu_ by background threads (they are equal anyway).
+        for (const OptionInfo& i : OptionTable()) {
+          if (i.scope != OptionScope::kDB || !i.is_mutable) continue;
+          ParseOptionValue(ConfigOptions(), i, OptionValueToString(i, &updated),
+                           static_cast<DBOptions*>(&options_))
+              .PermitUncheckedError();  // the text was just printed from a valid value
+        }
         wal_file_options_.writable_file_max_buffer_size = options_.writable_file_max_buffer_size;
         ApplyBackgroundJobs();
         if (subcompactions.has_value()) {
