@@ -3,15 +3,14 @@
 // OPTIONS file and GetOptions show the change, background work pauses, and
 // SetOptions races safely with writers and readers.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
 #include <map>
-#include <random>
 #include <mutex>
+#include <random>
 #include <thread>
-
-#include <unistd.h>
 
 #include "db/filename.h"
 #include "strata/convenience.h"
@@ -258,7 +257,8 @@ TEST_F(DBOptionsTest, MaxBackgroundJobsGrowsThePools) {
   EXPECT_EQ(db_->GetDBOptions().max_background_jobs, 12);
   EXPECT_GE(options_.env->GetBackgroundThreads(Env::Priority::kLow), 9);
   EXPECT_GE(options_.env->GetBackgroundThreads(Env::Priority::kHigh), 3);
-  ASSERT_OK(db_->SetDBOptions({{"max_subcompactions", "3"}, {"stats_dump_period_sec", "0"},
+  ASSERT_OK(db_->SetDBOptions({{"max_subcompactions", "3"},
+                               {"stats_dump_period_sec", "0"},
                                {"avoid_flush_during_shutdown", "true"},
                                {"writable_file_max_buffer_size", "64k"}}));
   EXPECT_EQ(db_->GetOptions().max_subcompactions, 3u);
@@ -357,12 +357,13 @@ TEST_F(DBOptionsTest, SetOptionsRacesWithWritersAndReaders) {
     Random rnd(5);
     while (!stop.load()) {
       const std::string wbs = std::to_string(32 + rnd.Uniform(96)) + "k";
-      ASSERT_OK(db_->SetOptions({{"write_buffer_size", wbs},
-                                 {"level0_file_num_compaction_trigger",
-                                  std::to_string(2 + rnd.Uniform(4))},
-                                 {"target_file_size_base", std::to_string(32 + rnd.Uniform(64)) + "k"},
-                                 {"disable_auto_compactions", rnd.OneIn(4) ? "true" : "false"}}));
-      ASSERT_OK(db_->SetDBOptions({{"delayed_write_rate", std::to_string(1 + rnd.Uniform(64)) + "m"}}));
+      ASSERT_OK(db_->SetOptions(
+          {{"write_buffer_size", wbs},
+           {"level0_file_num_compaction_trigger", std::to_string(2 + rnd.Uniform(4))},
+           {"target_file_size_base", std::to_string(32 + rnd.Uniform(64)) + "k"},
+           {"disable_auto_compactions", rnd.OneIn(4) ? "true" : "false"}}));
+      ASSERT_OK(
+          db_->SetDBOptions({{"delayed_write_rate", std::to_string(1 + rnd.Uniform(64)) + "m"}}));
       ++changes;
     }
   });
@@ -391,8 +392,10 @@ TEST(LoadOptionsTest, RocksDBWrittenOptionsFile) {
   if (access("/usr/bin/db_bench", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/db_bench";
   test::TempDir dir("load_options_test");
   const std::string path = dir.path() + "/rocks";
-  const std::string cmd = "/usr/bin/db_bench --benchmarks=fillseq --num=1000 --compression_type=none"
-                          " --db=" + path + " >/dev/null 2>&1";
+  const std::string cmd =
+      "/usr/bin/db_bench --benchmarks=fillseq --num=1000 --compression_type=none"
+      " --db=" +
+      path + " >/dev/null 2>&1";
   ASSERT_EQ(system(cmd.c_str()), 0);
   DBOptions db;
   std::vector<ColumnFamilyDescriptor> cfs;
@@ -442,9 +445,10 @@ TEST(LoadOptionsTest, BadFilesAreNamed) {
   std::vector<ColumnFamilyDescriptor> cfs;
   EXPECT_TRUE(LoadLatestOptions(ConfigOptions(), dir.path(), &db, &cfs).IsNotFound());
   const std::string file = dir.path() + "/OPTIONS-000005";
-  ASSERT_OK(WriteStringToFile(fs, "[Version]\n  rocksdb_version=7.8.3\n[DBOptions]\n"
-                                  "  max_open_files=50\n  bytes_per_sync=1048576\n"
-                                  "[CFOptions \"default\"]\n  write_buffer_size=1k\n",
+  ASSERT_OK(WriteStringToFile(fs,
+                              "[Version]\n  rocksdb_version=7.8.3\n[DBOptions]\n"
+                              "  max_open_files=50\n  bytes_per_sync=1048576\n"
+                              "[CFOptions \"default\"]\n  write_buffer_size=1k\n",
                               file, false));
   Status s = LoadLatestOptions(ConfigOptions(), dir.path(), &db, &cfs);
   ASSERT_TRUE(s.IsInvalidArgument());

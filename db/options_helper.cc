@@ -21,21 +21,17 @@ namespace {
 
 // ---- the table ----
 
+// clang-format off
 #define STRATA_DB_OPT(name, type, mut)                                                   \
-  OptionInfo {                                                                           \
-    #name, OptionScope::kDB, OptionType::type, mut,                                      \
-        [](void* o) -> void* { return &static_cast<DBOptions*>(o)->name; }               \
-  }
+  OptionInfo{#name, OptionScope::kDB, OptionType::type, mut,                             \
+             [](void* o) -> void* { return &static_cast<DBOptions*>(o)->name; }}
 #define STRATA_CF_OPT(name, type, mut)                                                   \
-  OptionInfo {                                                                           \
-    #name, OptionScope::kCF, OptionType::type, mut,                                      \
-        [](void* o) -> void* { return &static_cast<ColumnFamilyOptions*>(o)->name; }     \
-  }
+  OptionInfo{#name, OptionScope::kCF, OptionType::type, mut,                             \
+             [](void* o) -> void* { return &static_cast<ColumnFamilyOptions*>(o)->name; }}
 #define STRATA_TABLE_OPT(name, type, mut)                                                \
-  OptionInfo {                                                                           \
-    #name, OptionScope::kTable, OptionType::type, mut,                                   \
-        [](void* o) -> void* { return &static_cast<BlockBasedTableOptions*>(o)->name; }  \
-  }
+  OptionInfo{#name, OptionScope::kTable, OptionType::type, mut,                          \
+             [](void* o) -> void* { return &static_cast<BlockBasedTableOptions*>(o)->name; }}
+// clang-format on
 
 std::vector<OptionInfo> BuildTable() {
   std::vector<OptionInfo> t = {
@@ -151,10 +147,14 @@ struct EnumName {
 };
 
 const EnumName<CompressionType> kCompressionNames[] = {
-    {kNoCompression, "kNoCompression"},         {kSnappyCompression, "kSnappyCompression"},
-    {kZlibCompression, "kZlibCompression"},     {kBZip2Compression, "kBZip2Compression"},
-    {kLZ4Compression, "kLZ4Compression"},       {kLZ4HCCompression, "kLZ4HCCompression"},
-    {kXpressCompression, "kXpressCompression"}, {kZSTD, "kZSTD"},
+    {kNoCompression, "kNoCompression"},
+    {kSnappyCompression, "kSnappyCompression"},
+    {kZlibCompression, "kZlibCompression"},
+    {kBZip2Compression, "kBZip2Compression"},
+    {kLZ4Compression, "kLZ4Compression"},
+    {kLZ4HCCompression, "kLZ4HCCompression"},
+    {kXpressCompression, "kXpressCompression"},
+    {kZSTD, "kZSTD"},
     {kDisableCompressionOption, "kDisableCompressionOption"},
 };
 const EnumName<WALRecoveryMode> kRecoveryNames[] = {
@@ -338,9 +338,9 @@ Status ParsePrefixExtractor(const std::string& v, std::shared_ptr<const SliceTra
     out->reset(NewNoopTransform());
     return Status::OK();
   }
-  return Status::InvalidArgument("Error parsing prefix_extractor",
-                                 "unknown prefix extractor " + v +
-                                     " (Strata has fixed:N, capped:N, rocksdb.Noop)");
+  return Status::InvalidArgument(
+      "Error parsing prefix_extractor",
+      "unknown prefix extractor " + v + " (Strata has fixed:N, capped:N, rocksdb.Noop)");
 }
 
 Status ParseFilterPolicy(const std::string& v, std::shared_ptr<const FilterPolicy>* out) {
@@ -430,9 +430,9 @@ Status ParseComparator(const ConfigOptions& config, const std::string& v, const 
   } else if (v == ReverseBytewiseComparator()->Name()) {
     *out = ReverseBytewiseComparator();
   } else if (!config.ignore_unknown_options) {
-    return Status::InvalidArgument("Error parsing comparator",
-                                   "Strata has no comparator named " + v +
-                                       " (set ColumnFamilyOptions::comparator in code)");
+    return Status::InvalidArgument(
+        "Error parsing comparator",
+        "Strata has no comparator named " + v + " (set ColumnFamilyOptions::comparator in code)");
   }
   return Status::OK();
 }
@@ -520,10 +520,9 @@ Status CheckForeignOption(const ConfigOptions& config, OptionScope scope, const 
   for (const ForeignDefault& d : kRocksDBDefaults) {
     if (d.scope != scope || name != d.name) continue;
     if (SameValue(Trim(value), d.value)) return Status::OK();
-    return Status::InvalidArgument(
-        "Strata does not support option " + name + " = " + value,
-        std::string("only RocksDB's default (") + d.value + ") is accepted for this " +
-            ScopeName(scope) + " option");
+    return Status::InvalidArgument("Strata does not support option " + name + " = " + value,
+                                   std::string("only RocksDB's default (") + d.value +
+                                       ") is accepted for this " + ScopeName(scope) + " option");
   }
   // RocksDB's own wording (its ToString reads "Could not find option: : x").
   return Status::InvalidArgument("Could not find option: ", name);
@@ -532,8 +531,8 @@ Status CheckForeignOption(const ConfigOptions& config, OptionScope scope, const 
 // ---------------------------------------------------------------------------
 // Values
 
-Status ParseOptionValue(const ConfigOptions& config, const OptionInfo& info,
-                        const std::string& raw, void* object) {
+Status ParseOptionValue(const ConfigOptions& config, const OptionInfo& info, const std::string& raw,
+                        void* object) {
   const std::string value = config.input_strings_escaped ? Unescape(Trim(raw)) : Trim(raw);
   void* f = info.field(object);
   switch (info.type) {
@@ -808,9 +807,8 @@ Status ApplyCFOption(const ConfigOptions& config, const std::string& name, const
       auto id = nested.find("id");
       if (id != nested.end() && id->second == "BlockBasedTable") {
         nested.erase(id);
-        BlockBasedTableOptions t = cf->table_factory != nullptr
-                                       ? cf->table_factory->table_options()
-                                       : BlockBasedTableOptions();
+        BlockBasedTableOptions t = cf->table_factory != nullptr ? cf->table_factory->table_options()
+                                                                : BlockBasedTableOptions();
         s = ApplyTableOptionsMap(config, nested, &t);
         if (!s.ok()) return s;
         cf->table_factory = NewBlockBasedTableFactory(t);

@@ -27,8 +27,7 @@ struct Section {
   OptionsMap values;
 };
 
-Status ParseSections(const std::string& path, const std::string& text,
-                     std::vector<Section>* out) {
+Status ParseSections(const std::string& path, const std::string& text, std::vector<Section>* out) {
   size_t start = 0;
   int line_no = 0;
   while (start < text.size()) {
@@ -143,7 +142,8 @@ Status LoadOptionsFromFile(const ConfigOptions& config_options,
   for (ColumnFamilyDescriptor& f : families) {
     if (!subcompactions.empty()) {
       s = ApplyCFOptionsMap(config_options, {{"max_subcompactions", subcompactions}}, &f.options);
-      if (!s.ok()) return Status::InvalidArgument(options_file_name + ": [DBOptions]", s.ToString());
+      if (!s.ok())
+        return Status::InvalidArgument(options_file_name + ": [DBOptions]", s.ToString());
     }
     if (cache != nullptr && *cache != nullptr) {
       BlockBasedTableOptions t = f.options.table_factory != nullptr
@@ -199,8 +199,8 @@ Status LoadLatestOptions(const ConfigOptions& config_options, const std::string&
 }
 
 Status LoadLatestOptions(const std::string& dbpath, Env* env, DBOptions* db_options,
-                         std::vector<ColumnFamilyDescriptor>* cf_descs,
-                         bool ignore_unknown_options, std::shared_ptr<Cache>* cache) {
+                         std::vector<ColumnFamilyDescriptor>* cf_descs, bool ignore_unknown_options,
+                         std::shared_ptr<Cache>* cache) {
   ConfigOptions config;
   config.env = env;
   config.ignore_unknown_options = ignore_unknown_options;

@@ -74,14 +74,12 @@ STRATA_EXPORT Status GetBlockBasedTableOptionsFromString(
     const std::string& opts_str, BlockBasedTableOptions* new_table_options);
 
 // ---- maps to options (name -> value; values unescaped as above) ----
-STRATA_EXPORT Status GetDBOptionsFromMap(const ConfigOptions& config_options,
-                                         const DBOptions& base_options,
-                                         const std::unordered_map<std::string, std::string>& opts_map,
-                                         DBOptions* new_options);
+STRATA_EXPORT Status GetDBOptionsFromMap(
+    const ConfigOptions& config_options, const DBOptions& base_options,
+    const std::unordered_map<std::string, std::string>& opts_map, DBOptions* new_options);
 STRATA_EXPORT Status GetColumnFamilyOptionsFromMap(
     const ConfigOptions& config_options, const ColumnFamilyOptions& base_options,
-    const std::unordered_map<std::string, std::string>& opts_map,
-    ColumnFamilyOptions* new_options);
+    const std::unordered_map<std::string, std::string>& opts_map, ColumnFamilyOptions* new_options);
 STRATA_EXPORT Status GetBlockBasedTableOptionsFromMap(
     const ConfigOptions& config_options, const BlockBasedTableOptions& table_options,
     const std::unordered_map<std::string, std::string>& opts_map,
@@ -91,10 +89,10 @@ STRATA_EXPORT Status GetBlockBasedTableOptionsFromMap(
 // input_strings_escaped and ignore_unknown_options as in ConfigOptions; the
 // string forms use ConfigOptions' defaults except input_strings_escaped
 // false (RocksDB's behaviour for these overloads).
-STRATA_EXPORT Status GetDBOptionsFromMap(const DBOptions& base_options,
-                                         const std::unordered_map<std::string, std::string>& opts_map,
-                                         DBOptions* new_options, bool input_strings_escaped = false,
-                                         bool ignore_unknown_options = false);
+STRATA_EXPORT Status GetDBOptionsFromMap(
+    const DBOptions& base_options, const std::unordered_map<std::string, std::string>& opts_map,
+    DBOptions* new_options, bool input_strings_escaped = false,
+    bool ignore_unknown_options = false);
 STRATA_EXPORT Status GetColumnFamilyOptionsFromMap(
     const ColumnFamilyOptions& base_options,
     const std::unordered_map<std::string, std::string>& opts_map, ColumnFamilyOptions* new_options,
@@ -111,9 +109,9 @@ STRATA_EXPORT Status GetColumnFamilyOptionsFromString(const ColumnFamilyOptions&
                                                       ColumnFamilyOptions* new_options);
 STRATA_EXPORT Status GetOptionsFromString(const Options& base_options, const std::string& opts_str,
                                           Options* new_options);
-STRATA_EXPORT Status GetBlockBasedTableOptionsFromString(const BlockBasedTableOptions& table_options,
-                                                         const std::string& opts_str,
-                                                         BlockBasedTableOptions* new_table_options);
+STRATA_EXPORT Status GetBlockBasedTableOptionsFromString(
+    const BlockBasedTableOptions& table_options, const std::string& opts_str,
+    BlockBasedTableOptions* new_table_options);
 
 // ---- options to strings ----
 // Every option Strata has that has a text form, "name=value" joined by
