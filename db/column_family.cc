@@ -155,19 +155,42 @@ ColumnFamilyData::ColumnFamilyData(uint32_t id, const std::string& name, const O
                                    std::shared_ptr<Cache> table_readers)
     : id_(id),
       name_(name),
-      options_(options),
       icmp_(options.comparator),
-      mem_options_(MemTableOptionsFor(options)),
       num_levels_(std::clamp(options.num_levels, 1, kMaxLevels)),
       db_mu_(db_mu) {
-  if (options_.table_factory == nullptr) options_.table_factory = NewBlockBasedTableFactory();
-  table_options_ = options_.table_factory->table_options();
-  table_cache_ = std::make_unique<TableCache>(dbname, options_, table_options_,
-                                              options_.max_open_files, std::move(table_readers));
-  picker_ = std::make_unique<CompactionPicker>(options_, icmp_, db_mu_);
-  SystemClock* clock =
-      options_.env != nullptr ? options_.env->GetSystemClock() : Env::Default()->GetSystemClock();
+  option_sets_.push_back(MakeOptionSet(options));
+  const OptionSet* first = option_sets_.back().get();
+  current_options_.store(first, std::memory_order_release);
+  // The table cache opens readers with the options of open time (the
+  // mutable table options only concern table building).
+  table_cache_ = std::make_unique<TableCache>(dbname, first->options, first->table,
+                                              first->options.max_open_files,
+                                              std::move(table_readers));
+  picker_ = std::make_unique<CompactionPicker>(&first->options, icmp_, db_mu_);
+  SystemClock* clock = first->options.env != nullptr ? first->options.env->GetSystemClock()
+                                                     : Env::Default()->GetSystemClock();
   internal_stats_ = std::make_unique<InternalStats>(num_levels_, clock);
+}
+
+std::unique_ptr<ColumnFamilyData::OptionSet> ColumnFamilyData::MakeOptionSet(
+    const Options& options) {
+  auto set = std::make_unique<OptionSet>();
+  set->options = options;
+  if (set->options.table_factory == nullptr) {
+    set->options.table_factory = NewBlockBasedTableFactory();
+  }
+  set->table = set->options.table_factory->table_options();
+  set->mem = MemTableOptionsFor(set->options);
+  return set;
+}
+
+void ColumnFamilyData::SetOptions(const Options& options) {
+  db_mu_->AssertHeld();
+  option_sets_.push_back(MakeOptionSet(options));
+  const OptionSet* set = option_sets_.back().get();
+  current_options_.store(set, std::memory_order_release);
+  picker_->SetOptions(&set->options);
+  if (current_ != nullptr) current_->ComputeCompactionScores(set->options);
 }
 
 ColumnFamilyData::~ColumnFamilyData() {
@@ -225,7 +248,7 @@ void ColumnFamilyData::DropReferences() {
 
 bool ColumnFamilyData::NeedsWriteSlowdown() const {
   db_mu_->AssertHeld();
-  const Options& o = options_;
+  const Options& o = options();
   if (o.disable_auto_compactions || current_ == nullptr) return false;
   return current_->NumLevelFiles(0) >= o.level0_slowdown_writes_trigger ||
          (o.soft_pending_compaction_bytes_limit > 0 &&

@@ -104,11 +104,28 @@ class ColumnFamilyData {
 
   uint32_t id() const { return id_; }
   const std::string& name() const { return name_; }
-  const Options& options() const { return options_; }
+  // The options in force: the family's options (with the DB's options as
+  // they were at open), its table options and the memtable options derived
+  // from them. SetOptions (DB::SetOptions) replaces the set as a whole; a
+  // reader sees one consistent set with one acquire load and no lock, and
+  // every reference returned stays valid until the DB closes (replaced sets
+  // are kept: SetOptions is rare and a set is about 1 KiB). So a job or a
+  // write group may keep using the set it started with.
+  const Options& options() const { return current_options_.load(std::memory_order_acquire)->options; }
   const InternalKeyComparator& icmp() const { return icmp_; }
   const Comparator* user_comparator() const { return icmp_.user_comparator(); }
-  const BlockBasedTableOptions& table_options() const { return table_options_; }
-  const MemTableOptions& mem_options() const { return mem_options_; }
+  const BlockBasedTableOptions& table_options() const {
+    return current_options_.load(std::memory_order_acquire)->table;
+  }
+  const MemTableOptions& mem_options() const {
+    return current_options_.load(std::memory_order_acquire)->mem;
+  }
+  // Installs `options` (sanitized and validated by the caller; only
+  // mutable fields differ from options()) as the set in force, for new
+  // memtables, flushes, compactions, stall checks and the compaction
+  // picker; the current Version's compaction scores are recomputed.
+  // REQUIRES: DB mutex.
+  void SetOptions(const Options& options);
   TableCache* table_cache() const { return table_cache_.get(); }
   CompactionPicker* picker() const { return picker_.get(); }
   int num_levels() const { return num_levels_; }
@@ -234,12 +251,21 @@ class ColumnFamilyData {
   // or without the DB mutex: no other thread can reach the family then.
   void DropReferences() NO_THREAD_SAFETY_ANALYSIS;
 
+  // One set of options (see options()).
+  struct OptionSet {
+    Options options;
+    BlockBasedTableOptions table;
+    MemTableOptions mem;
+  };
+  static std::unique_ptr<OptionSet> MakeOptionSet(const Options& options);
+
   const uint32_t id_;
   const std::string name_;
-  Options options_;
+  // The set in force (release-published by SetOptions, under the DB mutex)
+  // and every set ever in force, kept until the family is destroyed.
+  std::atomic<const OptionSet*> current_options_{nullptr};
+  std::vector<std::unique_ptr<OptionSet>> option_sets_;
   const InternalKeyComparator icmp_;
-  BlockBasedTableOptions table_options_;
-  MemTableOptions mem_options_;
   const int num_levels_;
   std::unique_ptr<TableCache> table_cache_;
   std::unique_ptr<CompactionPicker> picker_;

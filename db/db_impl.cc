@@ -81,6 +81,12 @@ Status DBImpl::Close() {
 
 Status DBImpl::CloseImpl() {
   Status flush_status;
+  {
+    // Close lifts PauseBackgroundWork: its flush and the jobs' shutdown
+    // need the background threads.
+    MutexLock l(&mu_);
+    bg_work_paused_ = 0;
+  }
   if (!read_only() && !options_.avoid_flush_during_shutdown &&
       has_unpersisted_data_.load(std::memory_order_relaxed)) {
     // Writes made without the WAL would be lost with the memtables: flush

@@ -160,7 +160,23 @@ class DBImpl final : public DB {
 
 
   // ---- online option changes (db_impl_options.cc) ----
-
+  // RocksDB's names and syntax (strata/convenience.h); only options RocksDB
+  // 7.8.3 marks mutable that Strata has (db/options_helper.h). The whole
+  // map is parsed, sanitized and validated as at Open before anything
+  // changes; then the change is applied as the exclusive write leader under
+  // mu_ (SetDBOptions also as the exclusive write leader), logged, and
+  // written to a new OPTIONS file.
+  Status SetOptions(ColumnFamilyHandle* cf,
+                    const std::unordered_map<std::string, std::string>& new_options) override;
+  Status SetDBOptions(const std::unordered_map<std::string, std::string>& new_options) override;
+  Options GetOptions(ColumnFamilyHandle* cf) const override;
+  DBOptions GetDBOptions() const override;
+  // Counted; Pause waits for running flushes and compactions. While paused
+  // no background job starts; Flush(wait) and CompactRange answer
+  // Incomplete instead of waiting; Close lifts the pause.
+  Status PauseBackgroundWork() override;
+  Status ContinueBackgroundWork() override;
+  Status EnableAutoCompaction(const std::vector<ColumnFamilyHandle*>& handles) override;
 
   // ---- size and metadata (db_impl_metadata.cc) ----
 
@@ -549,6 +565,27 @@ class DBImpl final : public DB {
   // Numbers the jobs (flushes, compactions, purges) for the EVENT_LOG lines
   // and listener infos; relaxed: only uniqueness matters.
   std::atomic<int> next_job_id_{1};
+
+  // ---- online option changes (db_impl_options.cc) ----
+  // SetOptions / SetDBOptions one at a time: each validates against the
+  // options in force, then applies, so two concurrent calls cannot both
+  // validate against the same old state.
+  std::mutex set_options_mu_;
+  // PauseBackgroundWork calls not yet matched by ContinueBackgroundWork.
+  int bg_work_paused_ GUARDED_BY(mu_) = 0;
+  // The options the LOG and the OPTIONS file show for cfd: the DB options
+  // in force with cfd's family options. REQUIRES: mu_ or the exclusive
+  // write leader (options_ changes only there).
+  Options CurrentOptions(const ColumnFamilyData* cfd) const;
+  // max_background_jobs split into flush and compaction slots, and the
+  // thread pools grown to them (never shrunk: Env pools are shared).
+  void ApplyBackgroundJobs() REQUIRES(mu_);
+  // Installs cf as cfd's options in force, with a new SuperVersion (and
+  // so the write-stall state recomputed).
+  void InstallFamilyOptions(ColumnFamilyData* cfd, const ColumnFamilyOptions& cf) REQUIRES(mu_);
+  // A new OPTIONS file of the options in force, taken under mu_ and
+  // written without it (failures are logged).
+  void WriteCurrentOptionsFile() EXCLUDES(mu_);
 };
 
 }  // namespace strata

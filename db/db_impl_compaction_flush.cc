@@ -72,6 +72,7 @@ void DBImpl::MaybeScheduleFlushOrCompaction() {
   mu_.AssertHeld();
   if (read_only()) return;
   if (shutting_down_.load(std::memory_order_acquire) || !bg_error_.ok()) return;
+  if (bg_work_paused_ > 0) return;  // PauseBackgroundWork
   const ColumnFamilySet* families = versions_->column_families();
   if (!flush_scheduled_) {
     bool any_imm = false;
@@ -156,7 +157,8 @@ void DBImpl::BackgroundCallFlush() {
   MutexLock l(&mu_);
   Status s;
   bool flushed = true;
-  while (s.ok() && flushed && !shutting_down_.load(std::memory_order_acquire) && bg_error_.ok()) {
+  while (s.ok() && flushed && !shutting_down_.load(std::memory_order_acquire) && bg_error_.ok() &&
+         bg_work_paused_ == 0) {
     s = BackgroundFlush(&flushed);
   }
   if (!s.ok()) RecordBackgroundError(s, BgErrorReason::kFlush);
@@ -173,7 +175,7 @@ void DBImpl::BackgroundCallCompaction() {
   Status s;
   bool picked = false;
   int job_id = 0;
-  if (!shutting_down_.load(std::memory_order_acquire) && bg_error_.ok()) {
+  if (!shutting_down_.load(std::memory_order_acquire) && bg_error_.ok() && bg_work_paused_ == 0) {
     // The family with the most urgent need first; a family whose
     // candidates are all busy yields to the next.
     std::vector<std::pair<double, ColumnFamilyData*>> order;
@@ -357,6 +359,11 @@ Status DBImpl::Flush(const FlushOptions& options, ColumnFamilyHandle* cf) {
   if (!options.wait) return Status::OK();
   while (cfd->memtables_flushed() < target && !cfd->dropped() && bg_error_.ok() &&
          !shutting_down_.load(std::memory_order_acquire)) {
+    // Paused background work would never come back to this flush: the
+    // memtable is switched and waits for ContinueBackgroundWork.
+    if (bg_work_paused_ > 0) {
+      return Status::Incomplete("Flush: background work is paused (PauseBackgroundWork)");
+    }
     bg_cv_.Wait();
   }
   return bg_error_;
@@ -589,6 +596,9 @@ Status DBImpl::WaitForCompact() {
       return Status::ShutdownInProgress("WaitForCompact during close");
     }
     MaybeScheduleFlushOrCompaction();
+    if (bg_work_paused_ > 0 && !flush_scheduled_ && compactions_scheduled_ == 0) {
+      return Status::Incomplete("WaitForCompact: background work is paused");
+    }
     bool any_imm = false;
     for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
       any_imm = any_imm || !cfd->imm().empty();

@@ -465,9 +465,14 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
 }
 
 void DBImpl::RewriteOptionsFile() {
+  // The DB options in force (SetDBOptions changes options_) with each
+  // family's options in force (SetOptions).
+  std::vector<Options> options;
+  options.reserve(versions_->column_families()->live().size());
   std::vector<OptionsFileFamily> fams;
   for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
-    fams.push_back(OptionsFileFamily{cfd->name(), &cfd->options(), &cfd->table_options()});
+    options.push_back(CurrentOptions(cfd));
+    fams.push_back(OptionsFileFamily{cfd->name(), &options.back(), &cfd->table_options()});
   }
   std::lock_guard<std::mutex> options_guard(options_file_mu_);
   bool delete_older;

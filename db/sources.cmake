@@ -4,6 +4,7 @@ strata_layer(db
     db/db_impl.cc
     db/db_impl_open.cc
     db/db_impl_write.cc
+    db/db_impl_options.cc
     db/db_impl_compaction_flush.cc
     db/version_set.cc
     db/column_family.cc
@@ -18,6 +19,8 @@ strata_layer(db
     db/log_writer.cc
     db/memtable_inserter.cc
     db/options_dump.cc
+    db/options_helper.cc
+    db/options_util.cc
     db/event_helpers.cc
     db/write_stall.cc
     db/options_file.cc
@@ -41,6 +44,7 @@ strata_layer(db
     db/periodic_task.cc
     db/db_impl_files.cc
   DEPS env memtable table cache base util
+  DEPS env memtable table cache base util merge_operators
 )
 # DBTestBase, the fixture of the engine-level tests (test-only).
 if(STRATA_BUILD_TESTS)
@@ -87,6 +91,8 @@ strata_tests(db
   db/db_fault_walk_test.cc
   db/db_properties_test.cc
   db/options_dump_test.cc
+  db/options_helper_test.cc
+  db/db_options_test.cc
   db/listener_test.cc
   db/event_log_test.cc
 )

@@ -23,6 +23,7 @@
 //     range, so the output level stays disjoint after the compaction.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -95,7 +96,16 @@ class Compaction {
 class CompactionPicker {
  public:
   // db_mu: the DB mutex, which guards the running compactions (borrowed).
-  CompactionPicker(const Options& options, const InternalKeyComparator& icmp, Mutex* db_mu);
+  // options: the family's options in force (borrowed; replaced by
+  // SetOptions).
+  CompactionPicker(const Options* options, const InternalKeyComparator& icmp, Mutex* db_mu);
+
+  // The family's options changed (the old object stays valid: compactions
+  // picked before keep their sizes). REQUIRES: DB mutex.
+  void SetOptions(const Options* options) {
+    db_mu_->AssertHeld();
+    options_.store(options, std::memory_order_release);
+  }
 
   // True if some level of v scores >= 1 (ignoring files being compacted).
   bool NeedsCompaction(const Version* v) const;
@@ -133,8 +143,10 @@ class CompactionPicker {
   bool AnyBeingCompacted(const std::vector<FileMetaData*>& files) const REQUIRES(db_mu_);
   void Register(Compaction* c) REQUIRES(db_mu_);
 
+  // The options in force: replaced under the DB mutex, read with acquire
+  // (MaxFileSizeForLevel is also called without the mutex).
+  std::atomic<const Options*> options_;
   // Immutable after construction.
-  const Options& options_;
   const InternalKeyComparator& icmp_;
   Mutex* const db_mu_;
   // Guarded by the DB mutex: the compactions picked and not yet released.

@@ -83,13 +83,14 @@ std::string Compaction::Summary() const {
 // ---------------------------------------------------------------------------
 // CompactionPicker
 
-CompactionPicker::CompactionPicker(const Options& options, const InternalKeyComparator& icmp,
+CompactionPicker::CompactionPicker(const Options* options, const InternalKeyComparator& icmp,
                                    Mutex* db_mu)
     : options_(options), icmp_(icmp), db_mu_(db_mu) {}
 
 uint64_t CompactionPicker::MaxFileSizeForLevel(int level) const {
-  double size = static_cast<double>(std::max<uint64_t>(1, options_.target_file_size_base));
-  const int multiplier = std::max(1, options_.target_file_size_multiplier);
+  const Options& o = *options_.load(std::memory_order_acquire);
+  double size = static_cast<double>(std::max<uint64_t>(1, o.target_file_size_base));
+  const int multiplier = std::max(1, o.target_file_size_multiplier);
   for (int i = 1; i < level; ++i) size *= multiplier;
   return static_cast<uint64_t>(std::min(size, 9.0e18));
 }
@@ -189,10 +190,10 @@ std::unique_ptr<Compaction> CompactionPicker::PickCompaction(Version* v) {
   db_mu_->AssertHeld();
   const int num_levels = v->num_levels();
   if (num_levels <= 1) return nullptr;
+  const Options& o = *options_.load(std::memory_order_acquire);
   const uint64_t max_compaction_bytes =
-      options_.max_compaction_bytes != 0
-          ? options_.max_compaction_bytes
-          : 25 * std::max<uint64_t>(1, options_.target_file_size_base);
+      o.max_compaction_bytes != 0 ? o.max_compaction_bytes
+                                  : 25 * std::max<uint64_t>(1, o.target_file_size_base);
   for (const Version::LevelScore& ls : v->compaction_scores()) {
     if (ls.score < 1) break;
     const int level = ls.level;
@@ -264,8 +265,9 @@ std::unique_ptr<Compaction> CompactionPicker::CompactRange(Version* v, int level
   // A manual compaction of the last level into itself rewrites the files;
   // with a compaction filter a manual compaction always rewrites them, so
   // the filter sees every entry (as RocksDB does).
-  if (level == output_level || options_.compaction_filter != nullptr ||
-      options_.compaction_filter_factory != nullptr) {
+  const Options& o = *options_.load(std::memory_order_acquire);
+  if (level == output_level || o.compaction_filter != nullptr ||
+      o.compaction_filter_factory != nullptr) {
     c->trivial_move_ = false;
   }
   Register(c.get());
