@@ -67,6 +67,7 @@
 #include "strata/options.h"
 #include "strata/snapshot.h"
 #include "strata/status.h"
+#include "strata/utilities/backup_engine.h"
 #include "strata/utilities/checkpoint.h"
 #include "strata/write_batch.h"
 #include "tools/db_stress_shared.h"
@@ -110,6 +111,9 @@ struct Flags {
   // A checkpoint of the live DB (into <expected_dir>/checkpoints/), opened
   // and checked, one op in N (0: never). Not in power-loss mode.
   uint64_t checkpoint_one_in = 0;
+  // A backup (BackupEngine, <expected_dir>/backups; the newest 3 kept),
+  // restored and checked, one op in N (0: never). Not in power-loss mode.
+  uint64_t backup_one_in = 0;
   int inject_bug_for_test = 0;
   bool sd_delete_range = false;  // DeleteRange may cover single-delete keys
   bool single_delete = true;     // false: no single-delete keys at all
@@ -148,6 +152,7 @@ bool ParseFlag(const char* arg, const char* name, std::string* value) {
           "  [--verify_only=0|1] [--seed=N]\n"
           "  [--destroy_db_initially=0|1] [--simulate_power_loss_one_in=N]\n"
           "  [--flush_one_in=N] [--compact_range_one_in=N] [--checkpoint_one_in=N]\n"
+          "  [--backup_one_in=N]\n"
           "  [--inject_bug_for_test=0|1|2]\n"
           "  [--single_delete=0|1] [--sd_delete_range=0|1]\n"
           "  [--put_pct= --delete_pct= --delrange_pct= --merge_pct= --batch_pct= --get_pct=\n"
@@ -178,7 +183,8 @@ void ParseFlags(int argc, char** argv) {
                       {"simulate_power_loss_one_in", &FLAGS.simulate_power_loss_one_in},
                       {"flush_one_in", &FLAGS.flush_one_in},
                       {"compact_range_one_in", &FLAGS.compact_range_one_in},
-                      {"checkpoint_one_in", &FLAGS.checkpoint_one_in}};
+                      {"checkpoint_one_in", &FLAGS.checkpoint_one_in},
+                      {"backup_one_in", &FLAGS.backup_one_in}};
   const Int ints[] = {
       {"threads", &FLAGS.threads},
       {"level0_file_num_compaction_trigger", &FLAGS.level0_file_num_compaction_trigger},
@@ -430,12 +436,13 @@ enum OpKind {
   kFlush,
   kCompactRange,
   kCheckpoint,
+  kBackup,
   kNumOpKinds
 };
 const char* const kOpNames[kNumOpKinds] = {"put",   "delete",   "single_delete", "delete_range",
                                            "merge", "batch",    "get",           "multiget",
                                            "iter",  "snapshot", "flush",         "compact_range",
-                                           "checkpoint"};
+                                           "checkpoint", "backup"};
 
 enum StopReason : int { kNoStop = 0, kStopReopen = 1, kStopPowerLoss = 2, kStopFailure = 3 };
 
@@ -872,9 +879,67 @@ bool CheckCopy(const std::string& dir, uint64_t lo, uint64_t hi, const char* wha
   return true;
 }
 
+std::string BackupRoot() { return FLAGS.expected_dir + "/backups"; }
+
+// The backups of a run (opened at the first backup op).
+std::mutex g_backup_mu;
+std::unique_ptr<BackupEngine> g_backups;
+
+Status OpenBackups() {
+  std::lock_guard<std::mutex> l(g_backup_mu);
+  if (g_backups != nullptr) return Status::OK();
+  return BackupEngine::Open(BackupEngineOptions(BackupRoot()), Env::Default(), &g_backups);
+}
+
+// Every backup a (possibly killed) run left that the engine lists must
+// verify with checksums and none may be corrupt; the newest must restore
+// to a DB that opens with well-formed data. (Opening the engine removes
+// what an interrupted backup left.)
+void VerifyLeftBackups() {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(BackupRoot(), ec)) return;
+  Status s = OpenBackups();
+  if (!s.ok()) {
+    Fail("BackupEngine::Open of %s failed: %s", BackupRoot().c_str(), s.ToString().c_str());
+    return;
+  }
+  std::vector<BackupID> corrupt;
+  g_backups->GetCorruptedBackups(&corrupt);
+  if (!corrupt.empty()) {
+    Fail("%zu backup(s) left by an earlier run are corrupt (first: %u)", corrupt.size(),
+         corrupt.front());
+    return;
+  }
+  std::vector<BackupInfo> infos;
+  g_backups->GetBackupInfo(&infos);
+  for (const BackupInfo& info : infos) {
+    s = g_backups->VerifyBackup(info.backup_id, /*verify_with_checksum=*/true);
+    if (!s.ok()) {
+      Fail("backup %u left by an earlier run does not verify: %s", info.backup_id,
+           s.ToString().c_str());
+      return;
+    }
+  }
+  if (!infos.empty()) {
+    const std::string dir = FLAGS.expected_dir + "/restore-verify";
+    std::filesystem::remove_all(dir, ec);
+    s = g_backups->RestoreDBFromLatestBackup(RestoreOptions(), dir, dir);
+    if (!s.ok()) {
+      Fail("restore of the newest backup failed: %s", s.ToString().c_str());
+      return;
+    }
+    if (!CheckCopy(dir, 0, 0, "restored backup left by an earlier run")) return;
+    std::filesystem::remove_all(dir, ec);
+  }
+  printf("db_stress: %zu backup(s) left by an earlier run verify; the newest restores\n",
+         infos.size());
+}
+
 // At startup: what an earlier (possibly killed) run left. Staging and
 // half-removed directories go; every other one must be a complete copy.
 void VerifyLeftCopies() {
+  VerifyLeftBackups();
+  if (g_failures.load() != 0) return;
   std::error_code ec;
   if (!std::filesystem::is_directory(CheckpointRoot(), ec)) return;
   std::vector<std::string> dirs;
@@ -917,6 +982,7 @@ bool OneOp(ThreadState* ts) {
   if (ts->OneIn(FLAGS.flush_one_in)) kind = kFlush;
   if (ts->OneIn(FLAGS.compact_range_one_in)) kind = kCompactRange;
   if (!PowerLossMode() && ts->OneIn(FLAGS.checkpoint_one_in)) kind = kCheckpoint;
+  if (!PowerLossMode() && ts->OneIn(FLAGS.backup_one_in)) kind = kBackup;
 
   uint64_t stripe = PickStripe(ts);
   uint64_t lo = stripe * kStripe, hi = lo + kStripe;
@@ -1123,6 +1189,35 @@ bool OneOp(ThreadState* ts) {
       }
       if (!CheckCopy(dir, lo, hi, "checkpoint")) return false;
       ts->counts[kCheckpoint]++;
+      return true;
+    }
+    case kBackup: {
+      // The stripe stays locked: the newest backup (this one, or a later
+      // one of another thread) holds its keys exactly.
+      Status s = OpenBackups();
+      CreateBackupOptions bo;
+      bo.flush_before_backup = ts->OneIn(2);
+      if (s.ok()) s = g_backups->CreateNewBackup(bo, g_db.get());
+      if (!s.ok()) {
+        Fail("CreateNewBackup failed: %s", s.ToString().c_str());
+        return false;
+      }
+      const std::string dir = FLAGS.expected_dir + "/restore-" + std::to_string(ts->id);
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+      s = g_backups->RestoreDBFromLatestBackup(RestoreOptions(), dir, dir);
+      if (!s.ok()) {
+        Fail("RestoreDBFromLatestBackup failed: %s", s.ToString().c_str());
+        return false;
+      }
+      if (!CheckCopy(dir, lo, hi, "restored backup")) return false;
+      std::filesystem::remove_all(dir, ec);
+      s = g_backups->PurgeOldBackups(3);
+      if (!s.ok()) {
+        Fail("PurgeOldBackups failed: %s", s.ToString().c_str());
+        return false;
+      }
+      ts->counts[kBackup]++;
       return true;
     }
     default:
@@ -1468,5 +1563,7 @@ int Run() {
 
 int main(int argc, char** argv) {
   strata::stress::ParseFlags(argc, argv);
-  return strata::stress::Run();
+  const int rc = strata::stress::Run();
+  strata::stress::g_backups.reset();
+  return rc;
 }
