@@ -39,6 +39,8 @@ strata_layer(db
     db/db_impl_properties.cc
     db/internal_stats.cc
     db/periodic_task.cc
+    db/external_file_ingestion_job.cc
+    db/db_impl_import.cc
   DEPS env memtable table cache base util
 )
 # DBTestBase, the fixture of the engine-level tests (test-only).
@@ -47,6 +49,7 @@ if(STRATA_BUILD_TESTS)
   target_link_libraries(strata_db_test_util PUBLIC strata_db strata_test_util)
 endif()
 strata_tests(db
+  db/external_file_ingestion_test.cc
   db/db_basic_test.cc
   db/db_readonly_test.cc
   db/db_secondary_test.cc

@@ -38,6 +38,9 @@ void AddFileCommands(std::vector<CommandInfo>* table);
 // idump list_file_range_deletes approxsize
 void AddInternalCommands(std::vector<CommandInfo>* table);
 
+// write_extern_sst ingest_extern_sst (ldb_ingest_commands.cc)
+void AddIngestCommands(std::vector<CommandInfo>* table);
+
 // ldb's " [--from] [--to] " help fragment.
 inline std::string HelpRangeArgs() { return " [--from] [--to] "; }
 

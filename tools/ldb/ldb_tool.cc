@@ -18,6 +18,7 @@ const std::vector<CommandInfo>& Commands() {
     AddAdminCommands(&t);
     AddFileCommands(&t);
     AddInternalCommands(&t);
+    AddIngestCommands(&t);
     return t;
   }();
   return kTable;
@@ -107,8 +108,6 @@ int RunLdbTool(int argc, const char* const* argv) {
       "backup",
       "restore",
       "checkpoint",
-      "write_extern_sst",
-      "ingest_extern_sst",
       "unsafe_remove_sst_file",
   };
   for (const char* name : kUnsupported) {
