@@ -86,8 +86,8 @@ void DBImpl::MaybeScheduleFlushOrCompaction() {
     running += cfd->picker()->running_compactions();
   }
   while (exclusive_manual_compactions_ == 0 && running_ingestions_ == 0 &&
-         compactions_scheduled_ < max_compactions_ &&
-         compactions_scheduled_ < running + 1 && AnyCompactionNeeded()) {
+         compactions_scheduled_ < max_compactions_ && compactions_scheduled_ < running + 1 &&
+         AnyCompactionNeeded()) {
     ++compactions_scheduled_;
     env_->Schedule([this]() { BackgroundCallCompaction(); }, Env::Priority::kLow);
   }

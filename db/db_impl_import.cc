@@ -123,6 +123,7 @@ Status DBImpl::IngestUnderExclusive(std::vector<std::unique_ptr<ExternalFileInge
                                     std::vector<ExternalFileIngestionInfo>* infos) {
   mu_.AssertHeld();
   if (!bg_error_.ok()) return bg_error_;  // writes are stopped: so is ingestion
+  const uint64_t start_micros = clock_->NowMicros();
   // A memtable holding keys in a file's range is flushed first (the files
   // must be newer than everything in memtables, which reads look at first).
   for (int attempt = 0;; ++attempt) {
@@ -227,8 +228,19 @@ Status DBImpl::IngestUnderExclusive(std::vector<std::unique_ptr<ExternalFileInge
     versions_->SetLastSequence(std::max(versions_->LastSequence(), new_last));
   }
   for (ColumnFamilyData* cfd : cfds) InstallNewSuperVersion(cfd);
+  const uint64_t micros = clock_->NowMicros() - start_micros;
   for (auto& job : *jobs) {
     for (const IngestedFileInfo& f : job->files()) {
+      // Statistics as RocksDB keeps them: a copied file's bytes count as
+      // written at its level, a linked one's as moved.
+      CompactionStats stats;
+      stats.micros = micros;
+      (f.linked ? stats.bytes_moved : stats.bytes_written) = f.file_size;
+      stats.num_output_files = 1;
+      stats.count = 1;
+      job->cfd()->internal_stats()->AddCompactionStats(f.picked_level, JobPriority::kUser, stats);
+      job->cfd()->internal_stats()->AddIngestedFile(f.file_size, f.properties.num_entries,
+                                                    f.picked_level == 0);
       ExternalFileIngestionInfo info;
       info.cf_name = job->cfd()->name();
       info.external_file_path = f.external_path;
@@ -237,9 +249,9 @@ Status DBImpl::IngestUnderExclusive(std::vector<std::unique_ptr<ExternalFileInge
       info.table_properties = f.properties;
       infos->push_back(std::move(info));
       Log(InfoLogLevel::kInfo, info_log_.get(),
-          "[%s] Ingested %s as table #%" PRIu64 " at level %d, global seqno %" PRIu64,
-          job->cfd()->name().c_str(), f.external_path.c_str(), f.number, f.picked_level,
-          f.assigned_seqno);
+          "[AddFile] External SST file %s was ingested in L%d with path %s (global_seqno=%" PRIu64
+          ")\n",
+          f.external_path.c_str(), f.picked_level, f.internal_path.c_str(), f.assigned_seqno);
     }
   }
   return Status::OK();
@@ -270,7 +282,8 @@ Status DBImpl::CreateColumnFamilyWithImport(const ColumnFamilyOptions& options,
   if (read_only()) return ReadOnlyError();
   if (handle == nullptr) return Status::InvalidArgument("CreateColumnFamily: handle is null");
   *handle = nullptr;
-  const Comparator* ucmp = options.comparator != nullptr ? options.comparator : BytewiseComparator();
+  const Comparator* ucmp =
+      options.comparator != nullptr ? options.comparator : BytewiseComparator();
   if (metadata.db_comparator_name != ucmp->Name()) {
     return Status::InvalidArgument("Comparator name mismatch");
   }

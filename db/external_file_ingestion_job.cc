@@ -59,7 +59,8 @@ void SetSequence(std::string* ikey, SequenceNumber seq) {
   if (ikey->size() < kInternalKeyTrailerSize) return;
   const uint64_t packed = ExtractInternalKeyFooter(*ikey);
   if ((packed >> 8) != 0) return;
-  EncodeFixed64(ikey->data() + ikey->size() - kInternalKeyTrailerSize, (seq << 8) | (packed & 0xff));
+  EncodeFixed64(ikey->data() + ikey->size() - kInternalKeyTrailerSize,
+                (seq << 8) | (packed & 0xff));
 }
 
 }  // namespace
@@ -128,8 +129,7 @@ Status ExternalFileIngestionJob::ReadFileInfo(const std::string& path,
   } else {
     return Status::InvalidArgument("External file version is not supported", path);
   }
-  if (props->column_family_id != kUnknownColumnFamily &&
-      props->column_family_id != cfd_->id()) {
+  if (props->column_family_id != kUnknownColumnFamily && props->column_family_id != cfd_->id()) {
     return Status::InvalidArgument("External file column family id don't match", path);
   }
 
@@ -144,7 +144,8 @@ Status ExternalFileIngestionJob::ReadFileInfo(const std::string& path,
     if (it->Valid()) {
       ParsedInternalKey parsed;
       s = ParseInternalKey(it->key(), &parsed);
-      if (!s.ok()) return Status::Corruption("Corrupted key in external file. " + path, s.ToString());
+      if (!s.ok())
+        return Status::Corruption("Corrupted key in external file. " + path, s.ToString());
       if (parsed.sequence != 0) {
         return Status::Corruption("External file has non zero sequence number", path);
       }
@@ -155,7 +156,8 @@ Status ExternalFileIngestionJob::ReadFileInfo(const std::string& path,
                                   it->status().ToString());
       }
       s = ParseInternalKey(it->key(), &parsed);
-      if (!s.ok()) return Status::Corruption("Corrupted key in external file. " + path, s.ToString());
+      if (!s.ok())
+        return Status::Corruption("Corrupted key in external file. " + path, s.ToString());
       if (parsed.sequence != 0) {
         return Status::Corruption("External file has non zero sequence number", path);
       }
@@ -344,8 +346,7 @@ Status ExternalFileIngestionJob::OverlapWithLevel(Version* v, int level, const S
   return Status::OK();
 }
 
-bool ExternalFileIngestionJob::FitsInLevel(Version* v, const IngestedFileInfo& f,
-                                           int level) const {
+bool ExternalFileIngestionJob::FitsInLevel(Version* v, const IngestedFileInfo& f, int level) const {
   if (level == 0) return true;  // level 0 takes overlapping files
   const Slice lo = ExtractUserKey(f.smallest), hi = ExtractUserKey(f.largest);
   if (v->OverlapInLevel(level, lo, hi)) return false;

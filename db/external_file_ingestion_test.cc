@@ -8,6 +8,7 @@
 
 #include <sys/stat.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -15,9 +16,12 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "db/db_impl.h"
+#include "db/log_writer.h"
+#include "db/version_edit.h"
 #include "strata/db.h"
 #include "strata/iterator.h"
 #include "strata/listener.h"
@@ -26,6 +30,8 @@
 #include "strata/sst_file_writer.h"
 #include "strata/status.h"
 #include "strata/table_properties.h"
+#include "table/block_based_table_builder.h"
+#include "table/block_based_table_reader.h"
 #include "test_util/db_test_base.h"
 #include "test_util/testutil.h"
 #include "util/coding.h"
@@ -43,7 +49,8 @@ std::string Key(int i) {
 
 class ExternalFileIngestionTest : public DBTestBase {
  protected:
-  ExternalFileIngestionTest() : DBTestBase("external_file_ingestion_test"), files_dir_("ingest_src") {
+  ExternalFileIngestionTest()
+      : DBTestBase("external_file_ingestion_test"), files_dir_("ingest_src") {
     options_ = Options();
     options_.create_if_missing = true;
   }
@@ -61,7 +68,9 @@ class ExternalFileIngestionTest : public DBTestBase {
     return path;
   }
 
-  int Level(int n) { return static_cast<int>(IntProperty("rocksdb.num-files-at-level" + std::to_string(n))); }
+  int Level(int n) {
+    return static_cast<int>(IntProperty("rocksdb.num-files-at-level" + std::to_string(n)));
+  }
 
   // Every key of the DB (at snapshot s) against the model.
   void CheckModel(const Model& model, const Snapshot* s = nullptr) {
@@ -104,6 +113,108 @@ class ExternalFileIngestionTest : public DBTestBase {
 
   test::TempDir files_dir_;
 };
+
+// The table reader alone: a global seqno written into the file (or given
+// by the MANIFEST) is every key's sequence number.
+TEST_F(ExternalFileIngestionTest, ReaderAppliesGlobalSeqno) {
+  const std::string path =
+      WriteFile("g.sst", {{Key(1), "a"}, {Key(2), "b"}, {Key(3), "c"}}, {{Key(5), Key(7)}});
+  auto open = [&](SequenceNumber largest, std::unique_ptr<BlockBasedTable>* t) {
+    uint64_t size = 0;
+    ASSERT_OK(FileSystem::Default()->GetFileSize(path, &size));
+    std::unique_ptr<RandomAccessFile> file;
+    ASSERT_OK(FileSystem::Default()->NewRandomAccessFile(path, FileOptions(), &file));
+    TableReaderOptions tro;
+    tro.table_options.no_block_cache = true;
+    tro.file_name = path;
+    tro.largest_seqno = largest;
+    Status st = BlockBasedTable::Open(tro, std::move(file), size, t);
+    ASSERT_OK(st);
+  };
+  std::unique_ptr<BlockBasedTable> t;
+  open(kMaxSequenceNumber, &t);
+  EXPECT_EQ(0u, t->global_seqno());
+  const uint64_t offset = t->global_seqno_offset();
+  ASSERT_NE(0u, offset);
+  // The MANIFEST's number applies when the file holds 0.
+  open(9, &t);
+  EXPECT_EQ(9u, t->global_seqno());
+  // Write 7 in place (as ingestion does): the checksum of the properties
+  // block is left alone and the file still verifies.
+  {
+    std::unique_ptr<RandomRWFile> rw;
+    ASSERT_OK(FileSystem::Default()->NewRandomRWFile(path, FileOptions(), &rw));
+    std::string v;
+    PutFixed64(&v, 7);
+    ASSERT_OK(rw->Write(offset, v));
+    ASSERT_OK(rw->Close());
+  }
+  open(kMaxSequenceNumber, &t);
+  EXPECT_EQ(7u, t->global_seqno());
+  ASSERT_OK(t->VerifyChecksum());
+  {
+    // A MANIFEST number that disagrees with the file's is Corruption.
+    uint64_t size = 0;
+    ASSERT_OK(FileSystem::Default()->GetFileSize(path, &size));
+    std::unique_ptr<RandomAccessFile> file;
+    ASSERT_OK(FileSystem::Default()->NewRandomAccessFile(path, FileOptions(), &file));
+    TableReaderOptions tro;
+    tro.file_name = path;
+    tro.largest_seqno = 8;
+    std::unique_ptr<BlockBasedTable> bad;
+    Status st = BlockBasedTable::Open(tro, std::move(file), size, &bad);
+    EXPECT_TRUE(st.IsCorruption()) << st.ToString();
+  }
+  // Iterators: every key at 7, in order, both directions.
+  ReadOptions ro;
+  std::unique_ptr<InternalIterator> it = t->NewIterator(ro);
+  std::vector<std::string> keys;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    ParsedInternalKey p;
+    ASSERT_OK(ParseInternalKey(it->key(), &p));
+    EXPECT_EQ(7u, p.sequence);
+    keys.push_back(p.user_key.ToString());
+  }
+  EXPECT_EQ((std::vector<std::string>{Key(1), Key(2), Key(3)}), keys);
+  auto ikey = [](const std::string& k, SequenceNumber seq, ValueType type) {
+    std::string r;
+    AppendInternalKey(&r, k, seq, type);
+    return r;
+  };
+  // Seek at a sequence below 7 passes the key; at or above lands on it.
+  it->Seek(ikey(Key(2), 6, kValueTypeForSeek));
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(Key(3), ExtractUserKey(it->key()).ToString());
+  it->Seek(ikey(Key(2), 7, kValueTypeForSeek));
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(Key(2), ExtractUserKey(it->key()).ToString());
+  it->SeekForPrev(ikey(Key(2), 8, kValueTypeForSeek));
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(Key(1), ExtractUserKey(it->key()).ToString());
+  it->SeekForPrev(ikey(Key(2), 0, kValueTypeForSeekForPrev));
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(Key(2), ExtractUserKey(it->key()).ToString());
+  it->SeekToLast();
+  it->Prev();
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(Key(2), ExtractUserKey(it->key()).ToString());
+  // Range tombstones carry 7 too.
+  std::unique_ptr<InternalIterator> rd = t->NewRangeTombstoneIterator(ro);
+  ASSERT_NE(nullptr, rd);
+  rd->SeekToFirst();
+  ASSERT_TRUE(rd->Valid());
+  EXPECT_EQ(7u, ExtractInternalKeyFooter(rd->key()) >> 8);
+  // Get: nothing below 7, the value from 7 on.
+  std::string value;
+  const std::string k2 = Key(2);  // the contexts keep a view of it
+  GetContext below(BytewiseComparator(), k2, &value, nullptr, nullptr, 6);
+  ASSERT_OK(t->Get(ro, ikey(Key(2), 6, kValueTypeForSeek), &below));
+  EXPECT_EQ(GetContext::kNotFound, below.state());
+  GetContext at(BytewiseComparator(), k2, &value, nullptr, nullptr, 7);
+  ASSERT_OK(t->Get(ro, ikey(Key(2), 7, kValueTypeForSeek), &at));
+  EXPECT_EQ(GetContext::kFound, at.state());
+  EXPECT_EQ("b", value);
+}
 
 TEST_F(ExternalFileIngestionTest, IntoEmptyDbGoesToLastLevelWithoutSeqno) {
   Open();
@@ -187,8 +298,8 @@ TEST_F(ExternalFileIngestionTest, RefusalsLeaveTheDirectoryUnchanged) {
   ASSERT_OK(Put(Key(1), "mem"));
   ASSERT_OK(Put(Key(50), "x"));
   const std::string overlapping = WriteFile("o.sst", {{Key(1), "file"}});
-  auto check_refused = [&](const std::vector<std::string>& files, const IngestExternalFileOptions& o,
-                           const std::string& want) {
+  auto check_refused = [&](const std::vector<std::string>& files,
+                           const IngestExternalFileOptions& o, const std::string& want) {
     const auto before = test::DirectoryContents(dbname_);
     const SequenceNumber seq = db_->GetLatestSequenceNumber();
     Status s = db_->IngestExternalFile(files, o);
@@ -258,8 +369,28 @@ TEST_F(ExternalFileIngestionTest, RefusalsLeaveTheDirectoryUnchanged) {
 
 TEST_F(ExternalFileIngestionTest, EmptyFileIsRefused) {
   Open();
-  // A range deletion only is not empty; a file with nothing is (written
-  // by hand: SstFileWriter refuses to finish one).
+  // A file with nothing in it (written with the table builder: SstFileWriter
+  // refuses to finish one).
+  const std::string empty = files_dir_.path() + "/empty.sst";
+  {
+    std::unique_ptr<WritableFile> file;
+    ASSERT_OK(FileSystem::Default()->NewWritableFile(empty, FileOptions(), &file));
+    TableBuilderOptions bo;
+    std::string version, global_seqno;
+    PutFixed32(&version, 2);
+    PutFixed64(&global_seqno, 0);
+    bo.extra_properties["rocksdb.external_sst_file.version"] = version;
+    bo.extra_properties["rocksdb.external_sst_file.global_seqno"] = global_seqno;
+    BlockBasedTableBuilder builder(bo, file.get());
+    ASSERT_OK(builder.Finish());
+    ASSERT_OK(file->Close());
+  }
+  const auto before = test::DirectoryContents(dbname_);
+  Status s = db_->IngestExternalFile({empty}, IngestExternalFileOptions());
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("File contain no entries")) << s.ToString();
+  EXPECT_EQ(before, test::DirectoryContents(dbname_));
+  // A file of range deletions only is not empty.
   const std::string only_range = WriteFile("r.sst", {}, {{Key(1), Key(3)}});
   ASSERT_OK(Put(Key(2), "x"));
   ASSERT_OK(Flush());
@@ -276,7 +407,8 @@ TEST_F(ExternalFileIngestionTest, RangeDeletionsInTheFile) {
   }
   ASSERT_OK(Flush());
   ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
-  const std::string f = WriteFile("a.sst", {{Key(10), "file"}, {Key(60), "file"}}, {{Key(5), Key(20)}});
+  const std::string f =
+      WriteFile("a.sst", {{Key(10), "file"}, {Key(60), "file"}}, {{Key(5), Key(20)}});
   ASSERT_OK(db_->IngestExternalFile({f}, IngestExternalFileOptions()));
   for (int i = 5; i < 20; i++) m.erase(Key(i));
   m[Key(10)] = "file";  // same sequence as the tombstone: not covered by it
@@ -297,8 +429,8 @@ TEST_F(ExternalFileIngestionTest, LevelPlacementWithDynamicLevels) {
   ASSERT_OK(db_->IngestExternalFile({WriteFile("a.sst", {{Key(0), "a"}, {Key(10), "a"}})},
                                     IngestExternalFileOptions()));
   EXPECT_EQ(1, Level(6));
-  ASSERT_OK(db_->IngestExternalFile({WriteFile("b.sst", {{Key(10), "b"}})},
-                                    IngestExternalFileOptions()));
+  ASSERT_OK(
+      db_->IngestExternalFile({WriteFile("b.sst", {{Key(10), "b"}})}, IngestExternalFileOptions()));
   EXPECT_EQ(1, Level(0));
   EXPECT_EQ(1u, db_->GetLatestSequenceNumber());
   EXPECT_EQ("b", Get(Key(10)));
@@ -315,27 +447,27 @@ TEST_F(ExternalFileIngestionTest, LevelPlacement) {
                                     IngestExternalFileOptions()));
   EXPECT_EQ(2, Level(6));
   // In the gap: last level too.
-  ASSERT_OK(db_->IngestExternalFile({WriteFile("c.sst", {{Key(50), "c"}})},
-                                    IngestExternalFileOptions()));
+  ASSERT_OK(
+      db_->IngestExternalFile({WriteFile("c.sst", {{Key(50), "c"}})}, IngestExternalFileOptions()));
   EXPECT_EQ(3, Level(6));
   EXPECT_EQ(0u, db_->GetLatestSequenceNumber());
   // Overlapping a key of the last level: one level above, with a seqno.
-  ASSERT_OK(db_->IngestExternalFile({WriteFile("d.sst", {{Key(10), "d"}})},
-                                    IngestExternalFileOptions()));
+  ASSERT_OK(
+      db_->IngestExternalFile({WriteFile("d.sst", {{Key(10), "d"}})}, IngestExternalFileOptions()));
   EXPECT_EQ(1, Level(5));
   EXPECT_EQ(1u, db_->GetLatestSequenceNumber());
   EXPECT_EQ("d", Get(Key(10)));
   // Inside a file's range at level 6 but on no key: level 5 (does not fit
   // level 6), and no seqno needed.
-  ASSERT_OK(db_->IngestExternalFile({WriteFile("e.sst", {{Key(5), "e"}})},
-                                    IngestExternalFileOptions()));
+  ASSERT_OK(
+      db_->IngestExternalFile({WriteFile("e.sst", {{Key(5), "e"}})}, IngestExternalFileOptions()));
   EXPECT_EQ(1u, db_->GetLatestSequenceNumber());
   EXPECT_EQ(2, Level(5));
   // Overlapping files of one call: level 0, each with its own seqno, the
   // later file winning.
-  ASSERT_OK(db_->IngestExternalFile(
-      {WriteFile("f.sst", {{Key(20), "f"}, {Key(30), "f"}}), WriteFile("g.sst", {{Key(25), "g"}, {Key(30), "g"}})},
-      IngestExternalFileOptions()));
+  ASSERT_OK(db_->IngestExternalFile({WriteFile("f.sst", {{Key(20), "f"}, {Key(30), "f"}}),
+                                     WriteFile("g.sst", {{Key(25), "g"}, {Key(30), "g"}})},
+                                    IngestExternalFileOptions()));
   EXPECT_EQ(2, Level(0));
   EXPECT_EQ(3u, db_->GetLatestSequenceNumber());
   EXPECT_EQ("g", Get(Key(30)));
@@ -431,6 +563,46 @@ TEST_F(ExternalFileIngestionTest, ListenerHearsOfEachFile) {
   Close();
 }
 
+// A MANIFEST ending inside an atomic group (a crash between the records of
+// an IngestExternalFiles commit): recovery drops the whole group.
+TEST_F(ExternalFileIngestionTest, TornAtomicGroupIsDropped) {
+  Open();
+  ASSERT_OK(Put(Key(1), "v"));
+  ASSERT_OK(Flush());
+  Close();
+  std::string current;
+  {
+    std::ifstream in(dbname_ + "/CURRENT");
+    std::getline(in, current);
+  }
+  {
+    std::unique_ptr<WritableFile> file;
+    ASSERT_OK(
+        FileSystem::Default()->ReopenWritableFile(dbname_ + "/" + current, FileOptions(), &file));
+    log::Writer writer(std::move(file), 0, false);
+    VersionEdit edit;
+    edit.SetColumnFamily(0);
+    FileMetaData f;
+    f.number = 999;
+    f.file_size = 1000;
+    AppendInternalKey(&f.smallest, "a", 50, kTypeValue);
+    AppendInternalKey(&f.largest, "b", 50, kTypeValue);
+    f.smallest_seqno = f.largest_seqno = 50;
+    edit.AddFile(6, f);
+    edit.SetLastSequence(50);
+    edit.MarkAtomicGroup(1);  // one more record was to follow
+    std::string record;
+    edit.EncodeTo(&record);
+    ASSERT_OK(writer.AddRecord(record));
+    ASSERT_OK(writer.Sync());
+    ASSERT_OK(writer.Close());
+  }
+  Open();
+  EXPECT_EQ(0, Level(6));
+  EXPECT_EQ("v", Get(Key(1)));
+  EXPECT_EQ(1u, db_->GetLatestSequenceNumber());
+}
+
 class ExternalFileIngestionCFTest : public ExternalFileIngestionTest {};
 
 TEST_F(ExternalFileIngestionCFTest, AtomicAcrossFamilies) {
@@ -455,8 +627,19 @@ TEST_F(ExternalFileIngestionCFTest, AtomicAcrossFamilies) {
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
   EXPECT_EQ(before, test::DirectoryContents(dbname_));
   EXPECT_EQ("NOT_FOUND", Get(Key(1)));
-  // Both good: both in, one MANIFEST group.
+  // A failure after both families' files were copied in (the second needs
+  // a sequence number it may not have): nothing of either stays.
+  ASSERT_OK(db_->Put(WriteOptions(), cf, Key(2), "cf-old"));
+  ASSERT_OK(db_->Flush(FlushOptions(), cf));
   args[1].external_files = {b};
+  args[1].options.allow_global_seqno = false;
+  const auto before2 = test::DirectoryContents(dbname_);
+  s = db_->IngestExternalFiles(args);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_EQ(before2, test::DirectoryContents(dbname_));
+  EXPECT_EQ("NOT_FOUND", Get(Key(1)));
+  args[1].options.allow_global_seqno = true;
+  // Both good: both in, one MANIFEST group.
   ASSERT_OK(Put(Key(1), "mem"));  // overlaps: the default family flushes
   ASSERT_OK(db_->IngestExternalFiles(args));
   EXPECT_EQ("one", Get(Key(1)));
@@ -497,8 +680,8 @@ TEST_F(ExternalFileIngestionTest, ImportColumnFamily) {
   meta.files = {file(a, 6), file(b, 6), file(c, 6)};
   ColumnFamilyHandle* cf = nullptr;
   // Overlapping files at one level >= 1.
-  Status s = db_->CreateColumnFamilyWithImport(ColumnFamilyOptions(), "imp", ImportColumnFamilyOptions(),
-                                               meta, &cf);
+  Status s = db_->CreateColumnFamilyWithImport(ColumnFamilyOptions(), "imp",
+                                               ImportColumnFamilyOptions(), meta, &cf);
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_EQ(nullptr, cf);
   // Comparator mismatch.
@@ -510,8 +693,8 @@ TEST_F(ExternalFileIngestionTest, ImportColumnFamily) {
   // c at level 5 above the others: fine, and it wins for Key(2) only if
   // its seqno is newer -- all are 0 here, so level order decides reads.
   meta.files = {file(a, 6), file(b, 6), file(c, 5)};
-  ASSERT_OK(db_->CreateColumnFamilyWithImport(ColumnFamilyOptions(), "imp", ImportColumnFamilyOptions(),
-                                              meta, &cf));
+  ASSERT_OK(db_->CreateColumnFamilyWithImport(ColumnFamilyOptions(), "imp",
+                                              ImportColumnFamilyOptions(), meta, &cf));
   std::string v;
   ASSERT_OK(db_->Get(ReadOptions(), cf, Key(1), &v));
   EXPECT_EQ("a1", v);
@@ -538,8 +721,9 @@ TEST_F(ExternalFileIngestionTest, FileWrittenByRocksDbLdb) {
       out << Key(i) << " ==> " << m[Key(i)] << "\n";
     }
   }
-  const std::string cmd = "/usr/bin/ldb --db=" + files_dir_.path() + "/scratch --create_if_missing write_extern_sst " +
-                          path + " < " + input + " > /dev/null 2>&1";
+  const std::string cmd = "/usr/bin/ldb --db=" + files_dir_.path() +
+                          "/scratch --create_if_missing write_extern_sst " + path + " < " + input +
+                          " > /dev/null 2>&1";
   ASSERT_EQ(0, std::system(cmd.c_str()));
   Open();
   ASSERT_OK(Put(Key(7), "mine"));
@@ -549,6 +733,40 @@ TEST_F(ExternalFileIngestionTest, FileWrittenByRocksDbLdb) {
   CheckModel(m);
 }
 #endif
+
+// Ingestions while other threads write and flushes and compactions run:
+// every ingested key ends with the file's value unless a later write of the
+// same key came after the ingestion returned.
+TEST_F(ExternalFileIngestionTest, ConcurrentWithWritesAndCompactions) {
+  options_ = SmallOptions();
+  Open();
+  std::atomic<bool> stop{false};
+  std::thread writer([&]() {
+    int i = 0;
+    while (!stop.load()) {
+      // Keys of their own ("w..."), plus reads of the ingested ones.
+      EXPECT_OK(Put("w" + Key(i % 3000), std::string(100, 'w')));
+      ++i;
+    }
+  });
+  Model model;
+  for (int round = 0; round < 30; round++) {
+    Model puts;
+    const int lo = (round * 37) % 900;
+    for (int i = lo; i < lo + 100; i++) puts[Key(i)] = "r" + std::to_string(round);
+    ASSERT_OK(db_->IngestExternalFile({WriteFile("c" + std::to_string(round) + ".sst", puts)},
+                                      IngestExternalFileOptions()));
+    for (const auto& [k, v] : puts) model[k] = v;
+    if (round % 5 == 4) ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  }
+  stop.store(true);
+  writer.join();
+  for (const auto& [k, v] : model) ASSERT_EQ(v, Get(k)) << k;
+  ASSERT_OK(WaitForCompact());
+  EXPECT_EQ("", CheckNewerAboveOlder());
+  Reopen();
+  for (const auto& [k, v] : model) ASSERT_EQ(v, Get(k)) << k;
+}
 
 TEST_F(ExternalFileIngestionTest, Randomized) {
   const uint64_t seed = test::RandomSeed();

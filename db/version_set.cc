@@ -671,39 +671,39 @@ Status VersionSet::ReplayManifest(const std::map<std::string, ColumnFamilyOption
                         REQUIRES(db_mu_) -> Status {
     Status s;
     const uint32_t id = edit.column_family();
-      m->max_cf = std::max(m->max_cf, id);
-      if (edit.max_column_family()) m->max_cf = std::max(m->max_cf, *edit.max_column_family());
-      if (edit.column_family_add().has_value()) {
-        if (fams.count(id) > 0) {
-          return Status::Corruption("column family id " + std::to_string(id) + " added twice", where);
-        }
-        open_family(id, *edit.column_family_add());
+    m->max_cf = std::max(m->max_cf, id);
+    if (edit.max_column_family()) m->max_cf = std::max(m->max_cf, *edit.max_column_family());
+    if (edit.column_family_add().has_value()) {
+      if (fams.count(id) > 0) {
+        return Status::Corruption("column family id " + std::to_string(id) + " added twice", where);
       }
-      auto it = fams.find(id);
-      if (it == fams.end()) {
-        return Status::Corruption("edit of unknown column family id " + std::to_string(id), where);
+      open_family(id, *edit.column_family_add());
+    }
+    auto it = fams.find(id);
+    if (it == fams.end()) {
+      return Status::Corruption("edit of unknown column family id " + std::to_string(id), where);
+    }
+    RecoveredManifest::Family& fam = it->second;
+    if (edit.is_column_family_drop()) {
+      if (id == 0) return Status::Corruption("the default column family is dropped", where);
+      fams.erase(it);
+    } else if (fam.cfd != nullptr) {
+      if (edit.comparator().has_value() &&
+          *edit.comparator() != fam.cfd->user_comparator()->Name()) {
+        return Status::InvalidArgument(fam.cfd->user_comparator()->Name(),
+                                       "does not match existing comparator " + *edit.comparator() +
+                                           " of column family \"" + fam.name + "\" (" + manifest +
+                                           ")");
       }
-      RecoveredManifest::Family& fam = it->second;
-      if (edit.is_column_family_drop()) {
-        if (id == 0) return Status::Corruption("the default column family is dropped", where);
-        fams.erase(it);
-      } else if (fam.cfd != nullptr) {
-        if (edit.comparator().has_value() &&
-            *edit.comparator() != fam.cfd->user_comparator()->Name()) {
-          return Status::InvalidArgument(fam.cfd->user_comparator()->Name(),
-                                         "does not match existing comparator " + *edit.comparator() +
-                                             " of column family \"" + fam.name + "\" (" + manifest +
-                                             ")");
-        }
-        s = fam.builder->Apply(edit);
-        if (!s.ok()) return Status::Corruption(s.getState(), where);
-        if (edit.log_number()) fam.log_number = edit.log_number();
-      }
-      if (edit.prev_log_number()) m->prev_log = edit.prev_log_number();
-      if (edit.next_file_number()) m->next_file = edit.next_file_number();
-      if (edit.last_sequence()) m->last_sequence = edit.last_sequence();
-      if (edit.min_log_number_to_keep()) m->min_log_to_keep = edit.min_log_number_to_keep();
-      if (edit.db_id()) db_id_ = *edit.db_id();
+      s = fam.builder->Apply(edit);
+      if (!s.ok()) return Status::Corruption(s.getState(), where);
+      if (edit.log_number()) fam.log_number = edit.log_number();
+    }
+    if (edit.prev_log_number()) m->prev_log = edit.prev_log_number();
+    if (edit.next_file_number()) m->next_file = edit.next_file_number();
+    if (edit.last_sequence()) m->last_sequence = edit.last_sequence();
+    if (edit.min_log_number_to_keep()) m->min_log_to_keep = edit.min_log_number_to_keep();
+    if (edit.db_id()) db_id_ = *edit.db_id();
     return Status::OK();
   };
   std::vector<std::pair<VersionEdit, std::string>> group;
@@ -714,8 +714,12 @@ Status VersionSet::ReplayManifest(const std::map<std::string, ColumnFamilyOption
   Slice record;
   std::string scratch;
   uint64_t good_end = 0;  // file offset just past the last record read
+  // Where the MANIFEST's complete part ends when it stops inside an atomic
+  // group: before the group (a secondary tails on from there).
+  uint64_t group_start = 0;
   while (reader.ReadRecord(&record, &scratch, WALRecoveryMode::kTolerateCorruptedTailRecords)) {
     if (!reporter.first.ok()) break;
+    if (group.empty()) group_start = good_end;
     good_end = reader.LastRecordEndOffset();
     VersionEdit edit;
     const std::string where =
@@ -754,7 +758,7 @@ Status VersionSet::ReplayManifest(const std::map<std::string, ColumnFamilyOption
   if (!m->next_file || !m->last_sequence) {
     return Status::Corruption("no next_file_number or last_sequence entry in MANIFEST", manifest);
   }
-  m->end_offset = good_end;
+  m->end_offset = group.empty() ? good_end : group_start;
   return Status::OK();
 }
 

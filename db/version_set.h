@@ -290,8 +290,7 @@ class VersionSet {
                          const ColumnFamilyOptions* new_options, ColumnFamilyData** created)
       REQUIRES(db_mu_);
   Status LogAndApplyGroupImpl(const std::vector<ColumnFamilyData*>& cfds,
-                              const std::vector<VersionEdit*>& edits, Mutex* mu)
-      REQUIRES(db_mu_);
+                              const std::vector<VersionEdit*>& edits, Mutex* mu) REQUIRES(db_mu_);
   // The MANIFEST records describing the whole current state (a new
   // MANIFEST starts with them). REQUIRES: the DB mutex.
   void EncodeSnapshot(std::vector<std::string>* records) const REQUIRES(db_mu_);

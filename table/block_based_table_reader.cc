@@ -745,8 +745,7 @@ Status BlockBasedTable::Rep::SetGlobalSeqno(const TableReaderOptions& options) {
     std::string raw;
     size_t offset = 0, size = 0;
     if (ReadBlock(properties_handle, false, false, &raw, nullptr).ok() &&
-        FindPropertyValue(raw, TablePropertiesNames::kExternalSstFileGlobalSeqno, &offset,
-                          &size)) {
+        FindPropertyValue(raw, TablePropertiesNames::kExternalSstFileGlobalSeqno, &offset, &size)) {
       global_seqno_offset = properties_handle.offset() + offset;
     }
   }

@@ -84,9 +84,8 @@ class IngestExternSstCommand : public LdbCommand {
  public:
   explicit IngestExternSstCommand(const LdbArgs& args)
       : LdbCommand(args, false,
-                   {"move_files", "snapshot_consistency", "allow_global_seqno",
-                    kArgCreateIfMissing, "allow_blocking_flush", "ingest_behind",
-                    "write_global_seqno"}) {
+                   {"move_files", "snapshot_consistency", "allow_global_seqno", kArgCreateIfMissing,
+                    "allow_blocking_flush", "ingest_behind", "write_global_seqno"}) {
     Status s = FlagOrBool(args, "move_files", false, &ifo_.move_files);
     if (s.ok()) s = FlagOrBool(args, "snapshot_consistency", true, &ifo_.snapshot_consistency);
     if (s.ok()) s = FlagOrBool(args, "allow_global_seqno", true, &ifo_.allow_global_seqno);
