@@ -196,7 +196,8 @@ Status WriteOptionsFile(FileSystem* fs, const std::string& dbname, uint64_t numb
 }
 
 Status WriteOptionsFile(FileSystem* fs, const std::string& dbname, uint64_t number,
-                        const std::vector<OptionsFileFamily>& families, Directory* db_dir) {
+                        const std::vector<OptionsFileFamily>& families, Directory* db_dir,
+                        bool delete_older) {
   const std::string tmp = TempFileName(dbname, number);
   const std::string final_name = OptionsFileName(dbname, number);
   FileOptions opts;
@@ -209,7 +210,7 @@ Status WriteOptionsFile(FileSystem* fs, const std::string& dbname, uint64_t numb
     return s;
   }
   std::vector<std::string> children;
-  if (fs->GetChildren(dbname, &children).ok()) {
+  if (delete_older && fs->GetChildren(dbname, &children).ok()) {
     for (const std::string& name : children) {
       uint64_t n;
       FileType type;

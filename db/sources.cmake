@@ -41,6 +41,7 @@ strata_layer(db
     db/periodic_task.cc
     db/external_file_ingestion_job.cc
     db/db_impl_import.cc
+    db/db_impl_files.cc
   DEPS env memtable table cache base util
 )
 # DBTestBase, the fixture of the engine-level tests (test-only).

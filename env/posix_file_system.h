@@ -69,9 +69,9 @@ class PosixFileSystem final : public FileSystem {
   Status DeleteDir(const std::string& dirname) override;
   Status GetFileSize(const std::string& fname, uint64_t* size) override;
   Status RenameFile(const std::string& src, const std::string& target) override;
+  Status LinkFile(const std::string& src, const std::string& target) override;
   Status IsDirectory(const std::string& path, bool* is_dir) override;
   Status Truncate(const std::string& fname, uint64_t size) override;
-  Status LinkFile(const std::string& src, const std::string& target) override;
   Status NewRandomRWFile(const std::string& fname, const FileOptions& opts,
                          std::unique_ptr<RandomRWFile>* result) override;
 

@@ -107,7 +107,6 @@ int RunLdbTool(int argc, const char* const* argv) {
       "file_checksum_dump",
       "backup",
       "restore",
-      "checkpoint",
       "unsafe_remove_sst_file",
   };
   for (const char* name : kUnsupported) {
