@@ -55,6 +55,7 @@ namespace strata {
 
 struct TableProperties;
 class VersionEdit;
+class ExternalFileIngestionJob;
 
 class DBImpl final : public DB {
  public:
@@ -156,8 +157,14 @@ class DBImpl final : public DB {
   Status GetDbSessionId(std::string* session_id) const override;
 
 
-  // ---- external files (external_file_ingestion_job.cc) ----
-
+  // ---- external files (db_impl_import.cc, external_file_ingestion_job.cc) ----
+  Status IngestExternalFile(ColumnFamilyHandle* cf, const std::vector<std::string>& files,
+                            const IngestExternalFileOptions& options) override;
+  Status IngestExternalFiles(const std::vector<IngestExternalFileArg>& args) override;
+  Status CreateColumnFamilyWithImport(const ColumnFamilyOptions& options, const std::string& name,
+                                      const ImportColumnFamilyOptions& import_options,
+                                      const ExportImportFilesMetaData& metadata,
+                                      ColumnFamilyHandle** handle) override;
 
   // ---- online option changes (db_impl_options.cc) ----
   // RocksDB's names and syntax (strata/convenience.h); only options RocksDB
@@ -586,6 +593,18 @@ class DBImpl final : public DB {
   // A new OPTIONS file of the options in force, taken under mu_ and
   // written without it (failures are logged).
   void WriteCurrentOptionsFile() EXCLUDES(mu_);
+
+  // ---- external files (db_impl_import.cc) ----
+  // IngestExternalFiles' work as the exclusive writer: flushes overlapping
+  // memtables, assigns levels and sequence numbers, writes the global
+  // sequence numbers, commits one MANIFEST group and installs the
+  // SuperVersions; *infos gets one entry per file for the listeners.
+  Status IngestUnderExclusive(std::vector<std::unique_ptr<ExternalFileIngestionJob>>* jobs,
+                              std::vector<ExternalFileIngestionInfo>* infos) REQUIRES(mu_);
+  // Waits until no ingestion is assigning levels (compactions are not
+  // picked meanwhile: see db_impl_import.cc).
+  void WaitForIngestions() REQUIRES(mu_);
+  int running_ingestions_ GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace strata

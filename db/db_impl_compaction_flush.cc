@@ -86,8 +86,9 @@ void DBImpl::MaybeScheduleFlushOrCompaction() {
   for (const ColumnFamilyData* cfd : families->live()) {
     running += cfd->picker()->running_compactions();
   }
-  while (exclusive_manual_compactions_ == 0 && compactions_scheduled_ < max_compactions_ &&
-         compactions_scheduled_ < running + 1 && AnyCompactionNeeded()) {
+  while (exclusive_manual_compactions_ == 0 && running_ingestions_ == 0 &&
+         compactions_scheduled_ < max_compactions_ && compactions_scheduled_ < running + 1 &&
+         AnyCompactionNeeded()) {
     ++compactions_scheduled_;
     env_->Schedule([this]() { BackgroundCallCompaction(); }, Env::Priority::kLow);
   }
@@ -187,6 +188,8 @@ void DBImpl::BackgroundCallCompaction() {
     }
     std::stable_sort(order.begin(), order.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
+    // No pick while an ingestion assigns levels (it rescheduled when done).
+    if (running_ingestions_ > 0) order.clear();
     for (const auto& [score, cfd] : order) {
       std::unique_ptr<Compaction> c = cfd->picker()->PickCompaction(cfd->current());
       if (c == nullptr) continue;
@@ -407,6 +410,7 @@ Status DBImpl::ReFitLevel(ColumnFamilyData* cfd, int level, int target_level) {
   while (compactions_scheduled_ > 0 && !shutting_down_.load(std::memory_order_acquire)) {
     bg_cv_.Wait();
   }
+  WaitForIngestions();
   Status s;
   const Version* v = cfd->current();
   int to = target_level;
@@ -524,6 +528,7 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
         break;
       }
       bool conflict = false;
+      WaitForIngestions();
       std::unique_ptr<Compaction> c =
           picker->CompactRange(cfd->current(), level, output_level, begin, end, &conflict);
       if (c == nullptr && !conflict) break;  // nothing (left) in range at this level
@@ -557,6 +562,7 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
   if (s.ok() && force_bottom && max_level > 0) {
     bool conflict = true;
     while (conflict && s.ok()) {
+      WaitForIngestions();
       std::unique_ptr<Compaction> c =
           picker->CompactRange(cfd->current(), max_level, max_level, begin, end, &conflict);
       if (c != nullptr) {

@@ -336,12 +336,19 @@ std::string InternalStats::DumpNoFileHistogram(const std::string& name, const Ve
   snprintf(buf, sizeof(buf), "Flush(GB): cumulative %.3f, interval %.3f\n", bytes_flushed_ / kGB,
            interval_flushed / kGB);
   out.append(buf);
-  // No external file ingestion in Strata: RocksDB's lines, all zero.
-  out.append(
-      "AddFile(GB): cumulative 0.000, interval 0.000\n"
-      "AddFile(Total Files): cumulative 0, interval 0\n"
-      "AddFile(L0 Files): cumulative 0, interval 0\n"
-      "AddFile(Keys): cumulative 0, interval 0\n");
+  // Files added by IngestExternalFile.
+  snprintf(buf, sizeof(buf), "AddFile(GB): cumulative %.3f, interval %.3f\n", ingest_.bytes / kGB,
+           (ingest_.bytes - snapshot_.ingest.bytes) / kGB);
+  out.append(buf);
+  snprintf(buf, sizeof(buf), "AddFile(Total Files): cumulative %" PRIu64 ", interval %" PRIu64 "\n",
+           ingest_.files, ingest_.files - snapshot_.ingest.files);
+  out.append(buf);
+  snprintf(buf, sizeof(buf), "AddFile(L0 Files): cumulative %" PRIu64 ", interval %" PRIu64 "\n",
+           ingest_.l0_files, ingest_.l0_files - snapshot_.ingest.l0_files);
+  out.append(buf);
+  snprintf(buf, sizeof(buf), "AddFile(Keys): cumulative %" PRIu64 ", interval %" PRIu64 "\n",
+           ingest_.keys, ingest_.keys - snapshot_.ingest.keys);
+  out.append(buf);
 
   uint64_t read = 0, written = 0, micros = 0;
   for (const CompactionStats& s : levels_) {
@@ -387,6 +394,7 @@ std::string InternalStats::DumpNoFileHistogram(const std::string& name, const Ve
   snapshot_.compact_bytes_written = written;
   snapshot_.compact_micros = micros;
   snapshot_.stall_count = stall_total;
+  snapshot_.ingest = ingest_;
   snapshot_.sum = sum.stats;
   return out;
 }

@@ -95,6 +95,13 @@ class InternalStats {
   void AddCompactionStats(int level, JobPriority priority, const CompactionStats& stats);
   void AddFlushStats(JobPriority priority, const CompactionStats& stats);
   void AddStall(StallCause cause) { ++stalls_[static_cast<int>(cause)]; }
+  // One file added by IngestExternalFile (the AddFile lines of the stats).
+  void AddIngestedFile(uint64_t bytes, uint64_t keys, bool level0) {
+    ingest_.bytes += bytes;
+    ingest_.files += 1;
+    ingest_.l0_files += level0 ? 1 : 0;
+    ingest_.keys += keys;
+  }
 
   const CompactionStats& level_stats(int level) const { return levels_[level]; }
   uint64_t bytes_flushed() const { return bytes_flushed_; }
@@ -123,6 +130,10 @@ class InternalStats {
   std::array<CompactionStats, kNumJobPriorities> priorities_;
   uint64_t bytes_flushed_ = 0;
   std::array<uint64_t, kNumStallCauses> stalls_{};
+  struct IngestTotals {
+    uint64_t bytes = 0, files = 0, l0_files = 0, keys = 0;
+  };
+  IngestTotals ingest_;
 
   // What the previous text dump reported (the interval's start).
   struct Snapshot {
@@ -132,6 +143,7 @@ class InternalStats {
     uint64_t compact_bytes_written = 0;
     uint64_t compact_micros = 0;
     uint64_t stall_count = 0;
+    IngestTotals ingest;
     CompactionStats sum;
   };
   Snapshot snapshot_;

@@ -97,6 +97,7 @@ Status BuildLateKeyFilter(ColumnFamilyData* cfd, FileMetaData* f, uint32_t bits_
   meta.number = f->number;
   meta.file_size = f->file_size;
   meta.level = 0;
+  meta.largest_seqno = f->largest_seqno;
   std::unique_ptr<InternalIterator> it = tc->NewIterator(ro, meta);
   std::vector<uint64_t> hashes;
   std::string last;

@@ -108,6 +108,7 @@ std::vector<OptionLine> DBOptionLines(const DBOptions& o) {
       {"max_write_batch_group_size_bytes", Num(o.max_write_batch_group_size_bytes)},
       {"avoid_flush_during_recovery", Bool(o.avoid_flush_during_recovery)},
       {"avoid_flush_during_shutdown", Bool(o.avoid_flush_during_shutdown)},
+      {"allow_ingest_behind", Bool(o.allow_ingest_behind)},
       {"max_bgerror_resume_count", Int(o.max_bgerror_resume_count)},
       {"bgerror_resume_retry_interval", Num(o.bgerror_resume_retry_interval)},
   };

@@ -112,6 +112,7 @@ std::string OptionsFileContents(const std::vector<OptionsFileFamily>& families) 
   Line(&r, "max_write_batch_group_size_bytes", o.max_write_batch_group_size_bytes);
   Line(&r, "avoid_flush_during_recovery", Bool(o.avoid_flush_during_recovery));
   Line(&r, "avoid_flush_during_shutdown", Bool(o.avoid_flush_during_shutdown));
+  Line(&r, "allow_ingest_behind", Bool(o.allow_ingest_behind));
   Line(&r, "max_log_file_size", o.max_log_file_size);
   Line(&r, "log_file_time_to_roll", o.log_file_time_to_roll);
   Line(&r, "keep_log_file_num", o.keep_log_file_num);

@@ -42,6 +42,8 @@ strata_layer(db
     db/db_impl_properties.cc
     db/internal_stats.cc
     db/periodic_task.cc
+    db/external_file_ingestion_job.cc
+    db/db_impl_import.cc
     db/db_impl_files.cc
   DEPS env memtable table cache base util
   DEPS env memtable table cache base util merge_operators
@@ -52,6 +54,7 @@ if(STRATA_BUILD_TESTS)
   target_link_libraries(strata_db_test_util PUBLIC strata_db strata_test_util)
 endif()
 strata_tests(db
+  db/external_file_ingestion_test.cc
   db/db_basic_test.cc
   db/db_readonly_test.cc
   db/db_secondary_test.cc

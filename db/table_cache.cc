@@ -155,6 +155,7 @@ Status TableCache::Rep::OpenTable(const TableFileMeta& meta,
   tro.file_name = std::move(fname);
   tro.statistics = options.statistics.get();
   tro.level = meta.level;
+  tro.largest_seqno = meta.largest_seqno;
   if (for_compaction) {
     // A one-pass sequential read: no filter, no block cache.
     tro.skip_filters = true;
@@ -258,7 +259,7 @@ Status TableCache::Get(const ReadOptions& read_options, FileMetaData* file, int 
                        const Slice& key, GetContext* get_context) {
   auto* table = static_cast<BlockBasedTable*>(file->pinned_table.table());
   if (table != nullptr) return table->Get(read_options, key, get_context);
-  const TableFileMeta meta{file->number, file->file_size, level};
+  const TableFileMeta meta{file->number, file->file_size, level, file->largest_seqno};
   if (!rep_->unbounded) return Get(read_options, meta, key, get_context);
   Cache::Handle* handle = nullptr;
   Status s = rep_->FindTable(meta, &handle);
@@ -273,7 +274,7 @@ Status TableCache::Get(const ReadOptions& read_options, FileMetaData* file, int 
 Status TableCache::Pin(FileMetaData* file, int level) {
   if (file->pinned_table.table() != nullptr) return Status::OK();
   Cache::Handle* handle = nullptr;
-  Status s = rep_->FindTable(TableFileMeta{file->number, file->file_size, level}, &handle);
+  Status s = rep_->FindTable(TableFileMeta{file->number, file->file_size, level, file->largest_seqno}, &handle);
   if (!s.ok()) return s;
   auto* table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
   if (!file->pinned_table.Install(rep_->cache.get(), handle, table)) rep_->cache->Release(handle);
@@ -287,7 +288,7 @@ void TableCache::MultiGet(const ReadOptions& read_options, FileMetaData* file, i
     table->MultiGet(read_options, n, keys, contexts, statuses);
     return;
   }
-  const TableFileMeta meta{file->number, file->file_size, level};
+  const TableFileMeta meta{file->number, file->file_size, level, file->largest_seqno};
   Cache::Handle* handle = nullptr;
   Status s = rep_->FindTable(meta, &handle);
   if (!s.ok()) {
@@ -307,7 +308,7 @@ Status TableCache::GetRangeTombstones(FileMetaData* file, int level,
     *list = file->range_tombstones.get();
     return Status::OK();
   }
-  const TableFileMeta meta{file->number, file->file_size, level};
+  const TableFileMeta meta{file->number, file->file_size, level, file->largest_seqno};
   Cache::Handle* handle = nullptr;
   Status s = rep_->FindTable(meta, &handle);
   if (!s.ok()) return s;

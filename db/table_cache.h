@@ -33,6 +33,10 @@ struct TableFileMeta {
   uint64_t number = 0;
   uint64_t file_size = 0;  // exact: the footer is found from it
   int level = -1;
+  // The MANIFEST's largest sequence number of the file (an ingested file
+  // takes it as its global sequence number: TableReaderOptions::
+  // largest_seqno); kMaxSequenceNumber when unknown.
+  SequenceNumber largest_seqno = kMaxSequenceNumber;
 };
 
 class TableCache {

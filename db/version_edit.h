@@ -241,6 +241,9 @@ class VersionEdit {
   void DropColumnFamily() { column_family_drop_ = true; }
   void AddFile(int level, const FileMetaData& f) { new_files_.emplace_back(level, f); }
   void DeleteFile(int level, uint64_t number) { deleted_files_.emplace_back(level, number); }
+  // Marks the edit as part of an atomic group with `remaining` edits after
+  // it (0 for the last); recovery applies a group whole or not at all.
+  void MarkAtomicGroup(uint32_t remaining) { atomic_group_ = remaining; }
 
   const std::optional<std::string>& comparator() const { return comparator_; }
   const std::optional<uint64_t>& log_number() const { return log_number_; }

@@ -277,7 +277,7 @@ void Version::AddIterators(const ReadOptions& options,
       continue;
     }
     std::unique_ptr<InternalIterator> it =
-        tc->NewIterator(options, TableFileMeta{f->number, f->file_size, 0});
+        tc->NewIterator(options, TableFileMeta{f->number, f->file_size, 0, f->largest_seqno});
     if (skip_deleted) {
       it = NewRangeDelSkipIterator(std::move(it), ucmp, *range_tombstones, read_seq, f);
     }
@@ -666,19 +666,10 @@ Status VersionSet::ReplayManifest(const std::map<std::string, ColumnFamilyOption
   };
   open_family(0, kDefaultColumnFamilyName);
 
-  LogReporter reporter;
-  log::Reader reader(std::move(file), &reporter, /*checksum=*/true, /*log_number=*/0, manifest);
-  Slice record;
-  std::string scratch;
-  uint64_t good_end = 0;  // file offset just past the last record read
-  while (reader.ReadRecord(&record, &scratch, WALRecoveryMode::kTolerateCorruptedTailRecords)) {
-    if (!reporter.first.ok()) break;
-    good_end = reader.LastRecordEndOffset();
-    VersionEdit edit;
-    const std::string where =
-        manifest + " record at offset " + std::to_string(reader.LastRecordOffset());
-    s = edit.DecodeFrom(record);
-    if (!s.ok()) return Status::Corruption(s.getState(), where);
+  // One edit replayed into the families and counters.
+  auto apply_edit = [&](const VersionEdit& edit, const std::string& where)
+                        REQUIRES(db_mu_) -> Status {
+    Status s;
     const uint32_t id = edit.column_family();
     m->max_cf = std::max(m->max_cf, id);
     if (edit.max_column_family()) m->max_cf = std::max(m->max_cf, *edit.max_column_family());
@@ -713,6 +704,48 @@ Status VersionSet::ReplayManifest(const std::map<std::string, ColumnFamilyOption
     if (edit.last_sequence()) m->last_sequence = edit.last_sequence();
     if (edit.min_log_number_to_keep()) m->min_log_to_keep = edit.min_log_number_to_keep();
     if (edit.db_id()) db_id_ = *edit.db_id();
+    return Status::OK();
+  };
+  std::vector<std::pair<VersionEdit, std::string>> group;
+  uint32_t group_remaining = 0;
+
+  LogReporter reporter;
+  log::Reader reader(std::move(file), &reporter, /*checksum=*/true, /*log_number=*/0, manifest);
+  Slice record;
+  std::string scratch;
+  uint64_t good_end = 0;  // file offset just past the last record read
+  // Where the MANIFEST's complete part ends when it stops inside an atomic
+  // group: before the group (a secondary tails on from there).
+  uint64_t group_start = 0;
+  while (reader.ReadRecord(&record, &scratch, WALRecoveryMode::kTolerateCorruptedTailRecords)) {
+    if (!reporter.first.ok()) break;
+    if (group.empty()) group_start = good_end;
+    good_end = reader.LastRecordEndOffset();
+    VersionEdit edit;
+    const std::string where =
+        manifest + " record at offset " + std::to_string(reader.LastRecordOffset());
+    s = edit.DecodeFrom(record);
+    if (!s.ok()) return Status::Corruption(s.getState(), where);
+    // The edits of an atomic group (several families changed together, as
+    // IngestExternalFiles does) apply only once the whole group is read; a
+    // group cut short by the end of the MANIFEST (a torn write) is dropped.
+    if (edit.remaining_in_atomic_group().has_value()) {
+      if (!group.empty() && *edit.remaining_in_atomic_group() + 1 != group_remaining) {
+        return Status::Corruption("atomic group out of order", where);
+      }
+      group_remaining = *edit.remaining_in_atomic_group();
+      group.emplace_back(std::move(edit), where);
+      if (group_remaining != 0) continue;
+      for (auto& [e, w] : group) {
+        s = apply_edit(e, w);
+        if (!s.ok()) return s;
+      }
+      group.clear();
+      continue;
+    }
+    if (!group.empty()) return Status::Corruption("atomic group ended early", where);
+    s = apply_edit(edit, where);
+    if (!s.ok()) return s;
   }
   if (!reporter.first.ok()) return reporter.first;
   {
@@ -725,7 +758,7 @@ Status VersionSet::ReplayManifest(const std::map<std::string, ColumnFamilyOption
   if (!m->next_file || !m->last_sequence) {
     return Status::Corruption("no next_file_number or last_sequence entry in MANIFEST", manifest);
   }
-  m->end_offset = good_end;
+  m->end_offset = group.empty() ? good_end : group_start;
   return Status::OK();
 }
 
@@ -830,6 +863,128 @@ void VersionSet::EncodeSnapshot(std::vector<std::string>* records) const {
 Status VersionSet::LogAndApply(ColumnFamilyData* cfd, VersionEdit* edit, Mutex* mu) {
   db_mu_->AssertHeld();
   return LogAndApplyImpl(cfd, edit, mu, nullptr, nullptr);
+}
+
+Status VersionSet::LogAndApplyGroup(const std::vector<ColumnFamilyData*>& cfds,
+                                    const std::vector<VersionEdit*>& edits, Mutex* mu) {
+  db_mu_->AssertHeld();
+  return LogAndApplyGroupImpl(cfds, edits, mu);
+}
+
+Status VersionSet::LogAndApplyGroupImpl(const std::vector<ColumnFamilyData*>& cfds,
+                                        const std::vector<VersionEdit*>& edits, Mutex* mu) {
+  assert(mu == db_mu_);
+  assert(cfds.size() == edits.size() && !cfds.empty());
+  if (cfds.size() == 1) return LogAndApplyImpl(cfds[0], edits[0], mu, nullptr, nullptr);
+  if (manifest_cv_ == nullptr) manifest_cv_ = std::make_unique<CondVar>(db_mu_);
+  while (manifest_writing_) manifest_cv_->Wait();
+  manifest_writing_ = true;
+  auto finish = [this](const Status& st) REQUIRES(db_mu_) {
+    manifest_writing_ = false;
+    manifest_cv_->SignalAll();
+    return st;
+  };
+  std::vector<Version*> versions;
+  auto drop_versions = [&versions]() {
+    for (Version* v : versions) delete v;
+  };
+  Status s;
+  for (size_t i = 0; i < cfds.size() && s.ok(); ++i) {
+    ColumnFamilyData* cfd = cfds[i];
+    VersionEdit* edit = edits[i];
+    if (cfd->dropped()) {
+      s = Status::InvalidArgument("column family was dropped", cfd->name());
+      break;
+    }
+    edit->SetColumnFamily(cfd->id());
+    if (!edit->log_number().has_value() || *edit->log_number() < cfd->log_number()) {
+      edit->SetLogNumber(cfd->log_number());
+    }
+    if (!edit->prev_log_number().has_value()) edit->SetPrevLogNumber(prev_log_number_);
+    if (!edit->last_sequence().has_value() || *edit->last_sequence() < last_sequence_) {
+      edit->SetLastSequence(last_sequence_);
+    }
+    edit->MarkAtomicGroup(static_cast<uint32_t>(cfds.size() - 1 - i));
+    Version* v = new Version(this, cfd, next_version_number_++);
+    versions.push_back(v);
+    VersionBuilder builder(cfd->icmp(), cfd->current(), cfd->num_levels());
+    s = builder.Apply(*edit);
+    if (s.ok()) s = builder.SaveTo(v);
+    if (s.ok()) v->ComputeCompactionScores(cfd->options());
+  }
+  if (!s.ok()) {
+    drop_versions();
+    return finish(s);
+  }
+
+  const bool new_manifest =
+      descriptor_log_ == nullptr || descriptor_size_ > options_.max_manifest_file_size;
+  const uint64_t manifest_number = new_manifest ? NewFileNumber() : manifest_file_number_;
+  std::vector<std::string> records;
+  for (VersionEdit* edit : edits) {
+    edit->SetNextFile(next_file_number_.load());
+    records.emplace_back();
+    edit->EncodeTo(&records.back());
+  }
+  std::vector<std::string> snapshot;
+  if (new_manifest) EncodeSnapshot(&snapshot);
+
+  std::unique_ptr<log::Writer> new_log;
+  log::Writer* const current_log = descriptor_log_.get();
+  db_mu_->Unlock();
+  if (new_manifest) {
+    std::unique_ptr<WritableFile> file;
+    FileOptions file_options;
+    file_options.use_fsync = options_.use_fsync;
+    s = fs_->NewWritableFile(DescriptorFileName(dbname_, manifest_number), file_options, &file);
+    if (s.ok()) {
+      new_log = std::make_unique<log::Writer>(std::move(file), 0, false);
+      for (const std::string& r : snapshot) {
+        if (s.ok()) s = new_log->AddRecord(r);
+      }
+    }
+  }
+  log::Writer* log = new_manifest ? new_log.get() : current_log;
+  for (const std::string& r : records) {
+    if (s.ok()) s = log->AddRecord(r);
+  }
+  if (s.ok()) {
+    StopWatch sw(options_.env->GetSystemClock(), options_.statistics.get(),
+                 MANIFEST_FILE_SYNC_MICROS);
+    s = log->Sync();
+  }
+  const bool current_attempted = s.ok() && new_manifest;
+  if (current_attempted)
+    s = SetCurrentFile(fs_, dbname_, manifest_number, db_dir_, options_.use_fsync);
+  db_mu_->Lock();
+
+  if (s.ok()) {
+    manifest_write_failed_ = false;
+    if (new_manifest) {
+      if (descriptor_log_ != nullptr) descriptor_log_->Close().PermitUncheckedError();
+      descriptor_log_ = std::move(new_log);
+      manifest_file_number_ = manifest_number;
+    }
+    descriptor_size_ = descriptor_log_->file_size();
+    if (edits.back()->prev_log_number()) prev_log_number_ = *edits.back()->prev_log_number();
+    for (size_t i = 0; i < cfds.size(); ++i) {
+      cfds[i]->set_log_number(*edits[i]->log_number());
+      AppendVersion(cfds[i], versions[i]);
+    }
+  } else {
+    Log(InfoLogLevel::kError, info_log_, "MANIFEST write failed: %s", s.ToString().c_str());
+    drop_versions();
+    // As in LogAndApplyImpl: durability unknown, start over with a new
+    // MANIFEST and delete nothing until then.
+    manifest_write_failed_ = true;
+    if (new_log != nullptr) new_log->Close().PermitUncheckedError();
+    if (new_manifest && !current_attempted) {
+      fs_->DeleteFile(DescriptorFileName(dbname_, manifest_number)).PermitUncheckedError();
+    }
+    if (descriptor_log_ != nullptr) descriptor_log_->Close().PermitUncheckedError();
+    descriptor_log_.reset();
+  }
+  return finish(s);
 }
 
 Status VersionSet::CreateColumnFamily(const std::string& name, const ColumnFamilyOptions& options,

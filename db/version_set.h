@@ -197,6 +197,14 @@ class VersionSet {
   // filled in. REQUIRES: *mu held (released during the write).
   Status LogAndApply(ColumnFamilyData* cfd, VersionEdit* edit, Mutex* mu) REQUIRES(*mu);
 
+  // Applies edits[i] to cfds[i] for every i at once: the edits go to the
+  // MANIFEST as one atomic group (several records, one sync; recovery
+  // applies all or none) and the new Versions are installed together. One
+  // family is a plain LogAndApply. A dropped family fails the whole group
+  // (InvalidArgument). REQUIRES: *mu held (released during the write).
+  Status LogAndApplyGroup(const std::vector<ColumnFamilyData*>& cfds,
+                          const std::vector<VersionEdit*>& edits, Mutex* mu) REQUIRES(*mu);
+
   // Records a new family (next id) in the MANIFEST and adds it to the live
   // set; its WALs older than log_number hold none of its data.
   Status CreateColumnFamily(const std::string& name, const ColumnFamilyOptions& options,
@@ -288,6 +296,8 @@ class VersionSet {
   Status LogAndApplyImpl(ColumnFamilyData* cfd, VersionEdit* edit, Mutex* mu,
                          const ColumnFamilyOptions* new_options, ColumnFamilyData** created)
       REQUIRES(db_mu_);
+  Status LogAndApplyGroupImpl(const std::vector<ColumnFamilyData*>& cfds,
+                              const std::vector<VersionEdit*>& edits, Mutex* mu) REQUIRES(db_mu_);
   // The MANIFEST records describing the whole current state (a new
   // MANIFEST starts with them). REQUIRES: the DB mutex.
   void EncodeSnapshot(std::vector<std::string>* records) const REQUIRES(db_mu_);

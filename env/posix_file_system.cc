@@ -658,6 +658,64 @@ Status PosixFileSystem::Truncate(const std::string& fname, uint64_t size) {
   return Status::OK();
 }
 
+namespace {
+
+// A file written in place with pwrite.
+class PosixRandomRWFile final : public RandomRWFile {
+ public:
+  PosixRandomRWFile(std::string fname, int fd) : fname_(std::move(fname)), fd_(fd) {}
+  ~PosixRandomRWFile() override {
+    if (fd_ >= 0) close(fd_);
+  }
+  Status Write(uint64_t offset, const Slice& data) override {
+    const char* p = data.data();
+    size_t left = data.size();
+    while (left > 0) {
+      const ssize_t n = pwrite(fd_, p, left, static_cast<off_t>(offset));
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return PosixError(("While pwrite to file at offset " + std::to_string(offset)).c_str(),
+                          fname_, errno);
+      }
+      p += n;
+      offset += static_cast<uint64_t>(n);
+      left -= static_cast<size_t>(n);
+    }
+    return Status::OK();
+  }
+  Status Sync() override {
+    if (fdatasync(fd_) < 0) return PosixError("While fdatasync", fname_, errno);
+    return Status::OK();
+  }
+  Status Fsync() override {
+    if (fsync(fd_) < 0) return PosixError("While fsync", fname_, errno);
+    return Status::OK();
+  }
+  Status Close() override {
+    if (fd_ >= 0 && close(fd_) < 0) {
+      fd_ = -1;
+      return PosixError("While close file", fname_, errno);
+    }
+    fd_ = -1;
+    return Status::OK();
+  }
+
+ private:
+  std::string fname_;
+  int fd_;
+};
+
+}  // namespace
+
+Status PosixFileSystem::NewRandomRWFile(const std::string& fname, const FileOptions& /*opts*/,
+                                        std::unique_ptr<RandomRWFile>* result) {
+  result->reset();
+  const int fd = open(fname.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return PosixError("While open file for random read/write", fname, errno);
+  *result = std::make_unique<PosixRandomRWFile>(fname, fd);
+  return Status::OK();
+}
+
 Status PosixFileSystem::LockFile(const std::string& fname, std::unique_ptr<FileLock>* lock) {
   lock->reset();
   LockTable* table = Locks();

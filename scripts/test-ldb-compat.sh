@@ -166,6 +166,19 @@ run_case write $D repair
 run_case write $D reduce_levels --new_levels=3 --print_old_levels
 run_case write $D reduce_levels --new_levels=1
 run_case write $D reduce_levels
+# External files (docs/design/ingestion.md): a table RocksDB wrote, over
+# keys the WAL holds too (a flush, then a global seqno written into it).
+for i in $(seq -w 095 105); do echo "key$i ==> ext$i"; done |
+  "$ldb" --db="$work/extscratch" --create_if_missing write_extern_sst "$work/ext.sst" 2>/dev/null
+run_case write $D ingest_extern_sst "$work/ext.sst"
+run_case write $D ingest_extern_sst "$work/ext.sst" --write_global_seqno=false
+run_case write $D ingest_extern_sst "$work/ext.sst" --allow_blocking_flush=false
+run_case write $D ingest_extern_sst "$work/ext.sst" --allow_global_seqno=false --write_global_seqno=false
+run_case write $D --column_family=cf2 ingest_extern_sst "$work/ext.sst"
+run_case write $D ingest_extern_sst "$work/missing.sst"
+run_case write $D ingest_extern_sst
+CASE_INPUT=$'x1 ==> v1\nx2 ==> v2\nnot a pair' run_case write $D write_extern_sst "$work/out.sst"
+run_case write $D write_extern_sst
 run_case write $D checkpoint --checkpoint_dir="$work/cp"
 run_case write $D checkpoint --checkpoint_dir="$work/cpexists"
 run_case write $D checkpoint

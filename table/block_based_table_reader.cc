@@ -207,6 +207,11 @@ struct BlockBasedTable::Rep {
   BlockHandle range_del_handle;
   bool has_range_del = false;
   BlockHandle properties_handle;
+  // An external file's global sequence number (has_global_seqno: non-zero,
+  // applied to every key read) and the file offset of its property value.
+  bool has_global_seqno = false;
+  SequenceNumber global_seqno = 0;
+  uint64_t global_seqno_offset = 0;
   BlockHandle compression_dict_handle;
   bool has_compression_dict = false;
 
@@ -267,6 +272,13 @@ struct BlockBasedTable::Rep {
   // blocks loaded (held here or put in the block cache).
   Status ReadFooter(const std::string& fname, uint64_t file_size);
   Status ReadMetaBlocks(const TableReaderOptions& options);
+  // The properties block's contents, checksum verified. Ingestion writes
+  // an external file's global sequence number into the block in place and
+  // leaves the trailer alone (RocksDB does the same), so a mismatch is
+  // checked again with that value zeroed.
+  Status ReadPropertiesBlock(std::string* contents) const;
+  // Decides global_seqno from the properties (RocksDB's rules).
+  Status SetGlobalSeqno(const TableReaderOptions& options);
   Status ApplyProperties(const TableReaderOptions& options, uint64_t file_size);
   Status LoadIndexAndFilter(const TableReaderOptions& options);
 
@@ -658,7 +670,7 @@ Status BlockBasedTable::Rep::ReadMetaBlocks(const TableReaderOptions& options) {
     props = std::make_shared<TableProperties>();
     if (have_props) {
       std::string props_contents;
-      s = ReadBlock(properties_handle, true, false, &props_contents, nullptr);
+      s = ReadPropertiesBlock(&props_contents);
       if (!s.ok()) return s;
       s = DecodePropertiesBlock(props_contents, props.get());
       if (!s.ok()) {
@@ -667,6 +679,91 @@ Status BlockBasedTable::Rep::ReadMetaBlocks(const TableReaderOptions& options) {
       }
     }
   }
+  return Status::OK();
+}
+
+Status BlockBasedTable::Rep::ReadPropertiesBlock(std::string* contents) const {
+  const BlockHandle& h = properties_handle;
+  Status s = ReadBlock(h, true, false, contents, nullptr);
+  if (!s.IsCorruption()) return s;
+  // Read the stored bytes and the trailer as they are and try the checksum
+  // with the global sequence number's value zeroed.
+  std::string raw;
+  Status rs = ReadBlock(h, false, false, &raw, nullptr);
+  if (!rs.ok()) return s;
+  size_t offset = 0, size = 0;
+  if (!FindPropertyValue(raw, TablePropertiesNames::kExternalSstFileGlobalSeqno, &offset, &size) ||
+      size != 8) {
+    return s;
+  }
+  const size_t n = raw.size() + kBlockTrailerSize;
+  std::string buf(n, '\0');
+  Slice result;
+  rs = file->Read(h.offset(), n, &result, buf.data());
+  if (!rs.ok() || result.size() != n) return s;
+  if (result.data() != buf.data()) std::memcpy(buf.data(), result.data(), n);
+  EncodeFixed64(buf.data() + offset, 0);
+  if (!VerifyBlockChecksum(footer.checksum_type(), buf.data(), raw.size(), Context(h.offset()))
+           .ok()) {
+    return s;
+  }
+  s.PermitUncheckedError();
+  *contents = std::move(raw);
+  return Status::OK();
+}
+
+Status BlockBasedTable::Rep::SetGlobalSeqno(const TableReaderOptions& options) {
+  const auto& user = props->user_collected_properties;
+  const auto version_it = user.find(TablePropertiesNames::kExternalSstFileVersion);
+  const auto seqno_it = user.find(TablePropertiesNames::kExternalSstFileGlobalSeqno);
+  if (version_it == user.end()) {
+    if (seqno_it != user.end()) {
+      return Status::Corruption(options.file_name +
+                                ": a global sequence number in a file that is no external file");
+    }
+    return Status::OK();
+  }
+  if (version_it->second.size() != 4) {
+    return Status::Corruption(options.file_name + ": malformed " +
+                              TablePropertiesNames::kExternalSstFileVersion);
+  }
+  const uint32_t version = DecodeFixed32(version_it->second.data());
+  if (version < 2) {
+    if (seqno_it != user.end() || version != 1) {
+      return Status::Corruption(options.file_name + ": external file version " +
+                                std::to_string(version) + " with a global sequence number");
+    }
+    return Status::OK();
+  }
+  SequenceNumber seqno = 0;
+  if (seqno_it != user.end()) {
+    if (seqno_it->second.size() != 8) {
+      return Status::Corruption(options.file_name + ": malformed " +
+                                TablePropertiesNames::kExternalSstFileGlobalSeqno);
+    }
+    seqno = DecodeFixed64(seqno_it->second.data());
+    std::string raw;
+    size_t offset = 0, size = 0;
+    if (ReadBlock(properties_handle, false, false, &raw, nullptr).ok() &&
+        FindPropertyValue(raw, TablePropertiesNames::kExternalSstFileGlobalSeqno, &offset, &size)) {
+      global_seqno_offset = properties_handle.offset() + offset;
+    }
+  }
+  if (options.largest_seqno < kMaxSequenceNumber) {
+    if (seqno == 0) seqno = options.largest_seqno;
+    if (seqno != options.largest_seqno) {
+      return Status::Corruption(options.file_name + ": external file's global sequence number " +
+                                std::to_string(seqno) +
+                                " does not match its largest sequence number in the MANIFEST " +
+                                std::to_string(options.largest_seqno));
+    }
+  }
+  if (seqno > kMaxSequenceNumber) {
+    return Status::Corruption(options.file_name + ": global sequence number " +
+                              std::to_string(seqno) + " out of range");
+  }
+  global_seqno = seqno;
+  has_global_seqno = seqno != 0;
   return Status::OK();
 }
 
@@ -782,6 +879,7 @@ Status BlockBasedTable::Open(const TableReaderOptions& options,
   Status s = rep->ReadFooter(options.file_name, file_size);
   if (s.ok()) s = rep->ReadMetaBlocks(options);
   if (s.ok()) s = rep->ApplyProperties(options, file_size);
+  if (s.ok()) s = rep->SetGlobalSeqno(options);
   if (s.ok()) s = rep->LoadIndexAndFilter(options);
   if (!s.ok()) return s;
   table->reset(new BlockBasedTable(rep.release()));
@@ -850,6 +948,11 @@ bool FilterRulesOut(const RepT* r, const FullFilterBlockReader& filter, const Sl
 Status BlockBasedTable::Get(const ReadOptions& read_options, const Slice& key,
                             GetContext* get_context, bool skip_filters) {
   Rep* r = rep_;
+  // An external file's keys all carry its global sequence number: a lookup
+  // below it sees none of them.
+  if (r->has_global_seqno && (ExtractInternalKeyFooter(key) >> 8) < r->global_seqno) {
+    return Status::OK();
+  }
   const Slice user_key = ExtractUserKey(key);
   bool filter_passed = false;  // a whole-key filter said "may be present"
   if (!skip_filters && r->filter_use != Rep::FilterUse::kNone) {
@@ -884,6 +987,7 @@ Status BlockBasedTable::Get(const ReadOptions& read_options, const Slice& key,
       if (!s.ok()) {
         return Status::Corruption(r->Context(index_iter.handle().offset()) + ": " + s.ToString());
       }
+      if (r->has_global_seqno) parsed.sequence = r->global_seqno;
       if (!get_context->SaveValue(parsed, data_iter.value())) {
         done = true;
         break;
@@ -923,6 +1027,9 @@ void BlockBasedTable::MultiGet(const ReadOptions& read_options, size_t n, const 
         const size_t i = base + j;
         may[j] = false;
         if (contexts[i]->done()) continue;
+        if (r->has_global_seqno && (ExtractInternalKeyFooter(keys[i]) >> 8) < r->global_seqno) {
+          continue;  // below the file's global sequence number: sees nothing
+        }
         if (!fs.ok()) {
           statuses[i] = fs;
           continue;
@@ -986,6 +1093,7 @@ void BlockBasedTable::MultiGet(const ReadOptions& read_options, size_t n, const 
             done = true;
             break;
           }
+          if (r->has_global_seqno) parsed.sequence = r->global_seqno;
           if (!ctx->SaveValue(parsed, data_iter.value())) {
             done = true;
             break;
@@ -1193,8 +1301,85 @@ class BlockBasedTable::Iter final : public InternalIterator {
   const bool prefix_seek_;
 };
 
+namespace {
+
+// Over an external file with a global sequence number G: the entries of
+// `base` (all stored at sequence 0, each user key once) with G as their
+// sequence. Stored order and rewritten order agree, so positioning seeks
+// the target's user key in the stored keys and steps over the few entries
+// that the rewritten order puts on the other side of the target. Only
+// files with a global sequence number pay for this wrapper.
+class GlobalSeqnoIterator final : public InternalIterator {
+ public:
+  GlobalSeqnoIterator(std::unique_ptr<InternalIterator> base, SequenceNumber seqno,
+                      const InternalKeyComparator* icmp)
+      : base_(std::move(base)), seqno_(seqno), icmp_(icmp) {}
+
+  bool Valid() const override { return base_->Valid(); }
+  void SeekToFirst() override {
+    base_->SeekToFirst();
+    Update();
+  }
+  void SeekToLast() override {
+    base_->SeekToLast();
+    Update();
+  }
+  void Seek(const Slice& target) override {
+    seek_buf_.clear();
+    AppendInternalKey(&seek_buf_, ExtractUserKey(target), kMaxSequenceNumber, kValueTypeForSeek);
+    base_->Seek(seek_buf_);
+    Update();
+    while (base_->Valid() && icmp_->Compare(key_, target) < 0) {
+      base_->Next();
+      Update();
+    }
+  }
+  void SeekForPrev(const Slice& target) override {
+    seek_buf_.clear();
+    AppendInternalKey(&seek_buf_, ExtractUserKey(target), 0, kValueTypeForSeekForPrev);
+    base_->SeekForPrev(seek_buf_);
+    Update();
+    while (base_->Valid() && icmp_->Compare(key_, target) > 0) {
+      base_->Prev();
+      Update();
+    }
+  }
+  void Next() override {
+    base_->Next();
+    Update();
+  }
+  void Prev() override {
+    base_->Prev();
+    Update();
+  }
+  Slice key() const override { return key_; }
+  Slice value() const override { return base_->value(); }
+  Status status() const override { return base_->status(); }
+
+ private:
+  void Update() {
+    if (!base_->Valid()) return;
+    const Slice k = base_->key();
+    key_.assign(k.data(), k.size());
+    if (k.size() < kInternalKeyTrailerSize) return;  // malformed: the parser reports it
+    const uint64_t packed = ExtractInternalKeyFooter(k);
+    EncodeFixed64(key_.data() + key_.size() - kInternalKeyTrailerSize,
+                  (seqno_ << 8) | (packed & 0xff));
+  }
+
+  std::unique_ptr<InternalIterator> base_;
+  const SequenceNumber seqno_;
+  const InternalKeyComparator* const icmp_;
+  std::string key_;
+  std::string seek_buf_;
+};
+
+}  // namespace
+
 std::unique_ptr<InternalIterator> BlockBasedTable::NewIterator(const ReadOptions& read_options) {
-  return std::make_unique<Iter>(rep_, read_options);
+  auto it = std::make_unique<Iter>(rep_, read_options);
+  if (!rep_->has_global_seqno) return it;
+  return std::make_unique<GlobalSeqnoIterator>(std::move(it), rep_->global_seqno, &rep_->icmp);
 }
 
 namespace {
@@ -1273,8 +1458,10 @@ std::unique_ptr<InternalIterator> BlockBasedTable::NewRangeTombstoneIterator(
                              nullptr);
   if (!s.ok()) return std::make_unique<OwnedBlockIterator>(s);
   auto block = std::make_unique<Block>(std::move(contents));
-  return std::make_unique<OwnedBlockIterator>(std::move(block), &rep_->icmp, 0,
-                                              rep_->Context(rep_->range_del_handle.offset()));
+  auto it = std::make_unique<OwnedBlockIterator>(std::move(block), &rep_->icmp, 0,
+                                                 rep_->Context(rep_->range_del_handle.offset()));
+  if (!rep_->has_global_seqno) return it;
+  return std::make_unique<GlobalSeqnoIterator>(std::move(it), rep_->global_seqno, &rep_->icmp);
 }
 
 std::unique_ptr<InternalIterator> BlockBasedTable::NewIndexIterator() {
@@ -1314,6 +1501,8 @@ Status BlockBasedTable::VerifyChecksum() {
       if (!s.ok()) {
         s = Status::Corruption(r->Context(r->footer.metaindex_handle().offset()) +
                                ": bad handle for meta block " + it->key().ToString());
+      } else if (h.offset() == r->properties_handle.offset()) {
+        s = r->ReadPropertiesBlock(&meta_block);  // may hold a global seqno written in place
       } else {
         s = r->ReadBlock(h, true, false, &meta_block, nullptr);
       }
@@ -1358,6 +1547,8 @@ uint64_t BlockBasedTable::ApproximateOffsetOf(const Slice& key) {
 std::shared_ptr<const TableProperties> BlockBasedTable::GetTableProperties() const {
   return rep_->props;
 }
+SequenceNumber BlockBasedTable::global_seqno() const { return rep_->global_seqno; }
+uint64_t BlockBasedTable::global_seqno_offset() const { return rep_->global_seqno_offset; }
 const Footer& BlockBasedTable::footer() const { return rep_->footer; }
 uint64_t BlockBasedTable::file_size() const { return rep_->file_size; }
 

@@ -22,6 +22,11 @@
 //     damaged block gives Status::Corruption naming the file and the block
 //     offset ("<file>: block checksum mismatch at offset N", ...).
 //  2. Get and iterators never return an entry that is not in the file.
+//  3. An external file with a non-zero global sequence number G (see
+//     TableReaderOptions::largest_seqno) reads as if every key carried
+//     sequence G: Get, MultiGet, iterators and range tombstones give G (its
+//     keys are stored at sequence 0), and a lookup at a snapshot below G
+//     sees nothing of it. Other files read unchanged.
 #pragma once
 
 #include <cstdint>
@@ -65,6 +70,13 @@ struct TableReaderOptions {
   // The column family's prefix extractor (ColumnFamilyOptions::
   // prefix_extractor), or null. Borrowed; must outlive the reader.
   const SliceTransform* prefix_extractor = nullptr;
+  // The largest sequence number the MANIFEST records for the file, or
+  // kMaxSequenceNumber when unknown (a lone file). An external file
+  // (property "rocksdb.external_sst_file.version" >= 2) takes it as its
+  // global sequence number when its "rocksdb.external_sst_file.global_seqno"
+  // property is 0 (ingested with write_global_seqno = false); a non-zero
+  // property must equal it (else Corruption), as RocksDB checks.
+  SequenceNumber largest_seqno = kMaxSequenceNumber;
 };
 
 class BlockBasedTable {
@@ -128,6 +140,12 @@ class BlockBasedTable {
   uint64_t ApproximateOffsetOf(const Slice& key);
 
   std::shared_ptr<const TableProperties> GetTableProperties() const;
+  // The global sequence number applied to every key (0: none, keys read as
+  // stored), and the file offset of the 8-byte value of the
+  // "rocksdb.external_sst_file.global_seqno" property (0: the file has
+  // none); ingestion writes the assigned number there.
+  SequenceNumber global_seqno() const;
+  uint64_t global_seqno_offset() const;
   const Footer& footer() const;
   uint64_t file_size() const;
   // Memory held by the reader (index, filter, not the block cache).

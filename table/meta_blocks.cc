@@ -239,6 +239,25 @@ Status DecodePropertiesBlock(const Slice& contents, TableProperties* props) {
   return Status::OK();
 }
 
+bool FindPropertyValue(const Slice& contents, const Slice& name, size_t* offset, size_t* size) {
+  Block block(contents);
+  if (!block.ok()) return false;
+  std::unique_ptr<BlockIter> iter(block.NewIterator(BytewiseComparator()));
+  for (iter->SeekToFirst(); iter->Valid(); iter->Next()) {
+    if (iter->key() != name) continue;
+    const Slice value = iter->value();
+    // Values of an uncompressed block are views into the contents.
+    if (value.data() < contents.data() ||
+        value.data() + value.size() > contents.data() + contents.size()) {
+      return false;
+    }
+    *offset = static_cast<size_t>(value.data() - contents.data());
+    *size = value.size();
+    return true;
+  }
+  return false;
+}
+
 struct MetaIndexBuilder::Rep {
   BlockBuilder block{1};
 #ifndef NDEBUG

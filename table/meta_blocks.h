@@ -84,6 +84,14 @@ void EncodePropertiesBlock(const TableProperties& props, std::string* dst);
 // property whose value does not decode, or "properties unsorted".
 Status DecodePropertiesBlock(const Slice& contents, TableProperties* props);
 
+// Where the value of property `name` sits inside properties block
+// contents (offset from the block's first byte) and its size; false if the
+// block does not hold it or does not parse. Ingestion writes an external
+// file's global sequence number there in place (RocksDB's
+// external_sst_file_global_seqno_offset is this offset plus the block's
+// file offset).
+bool FindPropertyValue(const Slice& contents, const Slice& name, size_t* offset, size_t* size);
+
 // Builds a metaindex block: Add() names in strictly ascending bytewise order.
 class MetaIndexBuilder {
  public:

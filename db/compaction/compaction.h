@@ -121,6 +121,14 @@ class CompactionPicker {
   std::unique_ptr<Compaction> CompactRange(Version* v, int level, int output_level,
                                            const Slice* begin, const Slice* end, bool* conflict);
 
+  // Whether a running compaction writes into `level` within the user-key
+  // range [smallest, largest] (ingestion may not put a file there).
+  // REQUIRES: DB mutex (asserted).
+  bool RangeOverlapWithCompaction(const Slice& smallest, const Slice& largest, int level) const {
+    db_mu_->AssertHeld();
+    return RangeBusyInOutputLevel(level, smallest, largest);
+  }
+
   // Called when a compaction ends (either way). REQUIRES: DB mutex.
   void ReleaseCompaction(Compaction* c);
 

@@ -150,7 +150,7 @@ Status CompactionJob::Run() {
       if (level == 0) {
         for (const FileMetaData* f : files) {
           children.emplace_back(
-              table_cache->NewCompactionIterator(ro, TableFileMeta{f->number, f->file_size, 0}));
+              table_cache->NewCompactionIterator(ro, TableFileMeta{f->number, f->file_size, 0, f->largest_seqno}));
         }
       } else {
         children.emplace_back(NewLevelIterator(table_cache, ro, &icmp, files, level,

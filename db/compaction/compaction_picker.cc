@@ -142,7 +142,9 @@ bool CompactionPicker::SetupOtherInputs(Compaction* c) {
   if (c->output_level_ + 1 < v->num_levels()) {
     v->GetOverlappingInputs(c->output_level_ + 1, &lo, &hi, &c->grandparents_);
   }
-  c->bottommost_ = true;
+  // With allow_ingest_behind older data may still be ingested under the
+  // last level: nothing is bottommost (RocksDB's rule).
+  c->bottommost_ = !options_.allow_ingest_behind;
   for (int level = c->output_level_ + 1; level < v->num_levels(); ++level) {
     if (v->OverlapInLevel(level, lo, hi)) {
       c->bottommost_ = false;

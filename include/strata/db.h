@@ -347,9 +347,20 @@ class STRATA_EXPORT DB {
     return Status::NotSupported("GetDbSessionId");
   }
 
-  // ---- external files (db/external_file_ingestion_job.cc) ----
-  // Adds table files written by SstFileWriter (Strata's or RocksDB's) to
-  // the family, atomically; see IngestExternalFileOptions.
+  // ---- external files (db/db_impl_import.cc) ----
+  // Adds table files written by SstFileWriter (Strata's or RocksDB's; all
+  // keys at sequence 0) to the family, atomically, with RocksDB 7.8.3's
+  // rules (docs/design/ingestion.md): each file is copied (or hard-linked
+  // with move_files) into the DB and placed at the deepest level where it
+  // overlaps nothing; a file overlapping data of the DB (or, with
+  // snapshot_consistency, any file while snapshots are live) gets a
+  // sequence number newer than everything, and overlapping memtables are
+  // flushed first. Files of one call may overlap each other (they then go
+  // to level 0, later files winning). Errors leave the DB unchanged:
+  // InvalidArgument (comparator or column family mismatch, an empty file,
+  // a flush or sequence number needed but not allowed, ingest_behind
+  // without DBOptions::allow_ingest_behind), Corruption naming a damaged
+  // file, TryAgain (fail_if_not_bottommost_level), IOError.
   virtual Status IngestExternalFile(ColumnFamilyHandle* cf, const std::vector<std::string>& files,
                                     const IngestExternalFileOptions& options) {
     (void)cf, (void)files, (void)options;
@@ -359,7 +370,8 @@ class STRATA_EXPORT DB {
                             const IngestExternalFileOptions& options) {
     return IngestExternalFile(DefaultColumnFamily(), files, options);
   }
-  // Several families' files in one atomic step.
+  // Several families' files in one atomic step: one MANIFEST group, all
+  // or nothing, also across a crash.
   virtual Status IngestExternalFiles(const std::vector<IngestExternalFileArg>& args) {
     (void)args;
     return Status::NotSupported("IngestExternalFiles");

@@ -84,6 +84,18 @@ class STRATA_EXPORT WritableFile {
   virtual Status Allocate(uint64_t /*offset*/, uint64_t /*len*/) { return Status::OK(); }
 };
 
+// A file written in place at given offsets (FileSystem::NewRandomRWFile):
+// ingestion writes an external file's global sequence number this way.
+class STRATA_EXPORT RandomRWFile {
+ public:
+  virtual ~RandomRWFile() = default;
+  // Writes data at offset (the file grows if it ends before).
+  virtual Status Write(uint64_t offset, const Slice& data) = 0;
+  virtual Status Sync() = 0;
+  virtual Status Fsync() { return Sync(); }
+  virtual Status Close() = 0;
+};
+
 // An open directory, used to make entry changes (create, rename) durable.
 class STRATA_EXPORT Directory {
  public:
@@ -166,6 +178,13 @@ class STRATA_EXPORT FileSystem {
   }
   virtual Status IsDirectory(const std::string& path, bool* is_dir) = 0;
   virtual Status Truncate(const std::string& fname, uint64_t size) = 0;
+  // Opens the existing file fname for writing in place. NotSupported where
+  // files cannot be rewritten at an offset.
+  virtual Status NewRandomRWFile(const std::string& fname, const FileOptions& opts,
+                                 std::unique_ptr<RandomRWFile>* result) {
+    (void)fname, (void)opts, (void)result;
+    return Status::NotSupported("NewRandomRWFile is not supported by this file system");
+  }
 
   // Takes an exclusive advisory lock on fname (creating it). A second lock of
   // the same file -- from this or another process -- fails with IOError

@@ -3,7 +3,7 @@
 // stalls, background errors and their recovery. Names, structs and meanings
 // follow RocksDB 7.8.3's rocksdb/listener.h so a RocksDB listener ports by
 // renaming the namespace; callbacks RocksDB has and Strata has no source
-// for (blob files, file I/O, subcompactions, ingestion) are not declared.
+// for (blob files, file I/O, subcompactions) are not declared.
 //
 // Listeners are registered in DBOptions::listeners. The DB calls them from
 // the thread that does the work (a background thread, or the writer that
@@ -226,6 +226,16 @@ struct STRATA_EXPORT MemTableInfo {
   uint64_t num_deletes = 0;
 };
 
+// One table file added by DB::IngestExternalFile(s).
+struct STRATA_EXPORT ExternalFileIngestionInfo {
+  std::string cf_name;
+  std::string external_file_path;  // the file the caller named
+  std::string internal_file_path;  // its copy (or link) in the DB
+  // The sequence number every key of the file carries (0: none assigned).
+  uint64_t global_seqno = 0;
+  TableProperties table_properties;
+};
+
 struct STRATA_EXPORT BackgroundErrorRecoveryInfo {
   Status old_bg_error;
   Status new_bg_error;
@@ -252,6 +262,10 @@ class STRATA_EXPORT EventListener {
   virtual void OnTableFileCreated(const TableFileCreationInfo& /*info*/) {}
   // An obsolete table file was deleted (or the delete failed: info.status).
   virtual void OnTableFileDeleted(const TableFileDeletionInfo& /*info*/) {}
+
+  // A file was ingested (called once per file, after the MANIFEST records
+  // it, on the thread that called IngestExternalFile).
+  virtual void OnExternalFileIngested(DB* /*db*/, const ExternalFileIngestionInfo& /*info*/) {}
 
   // A mutable memtable became immutable (it waits for its flush).
   virtual void OnMemTableSealed(const MemTableInfo& /*info*/) {}

@@ -126,6 +126,11 @@ struct STRATA_EXPORT DBOptions {
   size_t max_write_batch_group_size_bytes = 1 << 20;
   bool avoid_flush_during_recovery = false;
   bool avoid_flush_during_shutdown = false;
+  // Allows IngestExternalFileOptions::ingest_behind (files put under all
+  // data, in the last level, at sequence 0). As in RocksDB 7.8.3 with
+  // leveled compaction, no compaction then counts as bottommost: deletions
+  // and sequence numbers are kept, since older data may still arrive below.
+  bool allow_ingest_behind = false;
   // Automatic recovery from a retryable background error (NoSpace, or an
   // IOError marked retryable): up to this many attempts of DB::Resume's work,
   // bgerror_resume_retry_interval microseconds apart. 0 turns it off (only

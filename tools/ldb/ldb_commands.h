@@ -40,6 +40,8 @@ void AddInternalCommands(std::vector<CommandInfo>* table);
 
 // backup restore (ldb_backup_commands.cc)
 void AddBackupCommands(std::vector<CommandInfo>* table);
+// write_extern_sst ingest_extern_sst (ldb_ingest_commands.cc)
+void AddIngestCommands(std::vector<CommandInfo>* table);
 
 // ldb's " [--from] [--to] " help fragment.
 inline std::string HelpRangeArgs() { return " [--from] [--to] "; }

@@ -19,6 +19,7 @@ const std::vector<CommandInfo>& Commands() {
     AddFileCommands(&t);
     AddInternalCommands(&t);
     AddBackupCommands(&t);
+    AddIngestCommands(&t);
     return t;
   }();
   return kTable;
@@ -105,8 +106,6 @@ int RunLdbTool(int argc, const char* const* argv) {
       "change_compaction_style",
       "update_manifest",
       "file_checksum_dump",
-      "write_extern_sst",
-      "ingest_extern_sst",
       "unsafe_remove_sst_file",
   };
   for (const char* name : kUnsupported) {

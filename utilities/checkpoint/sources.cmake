@@ -8,4 +8,5 @@ strata_layer(checkpoint
 )
 strata_tests(checkpoint
   utilities/checkpoint/checkpoint_test.cc
+  utilities/checkpoint/export_import_test.cc
 )
