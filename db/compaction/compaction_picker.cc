@@ -144,7 +144,7 @@ bool CompactionPicker::SetupOtherInputs(Compaction* c) {
   }
   // With allow_ingest_behind older data may still be ingested under the
   // last level: nothing is bottommost (RocksDB's rule).
-  c->bottommost_ = !options_.allow_ingest_behind;
+  c->bottommost_ = !options_.load(std::memory_order_acquire)->allow_ingest_behind;
   for (int level = c->output_level_ + 1; level < v->num_levels(); ++level) {
     if (v->OverlapInLevel(level, lo, hi)) {
       c->bottommost_ = false;
