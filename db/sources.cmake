@@ -37,6 +37,7 @@ strata_layer(db
     db/db_impl_secondary.cc
     db/manifest_tailer.cc
     db/db_impl_properties.cc
+    db/db_impl_metadata.cc
     db/internal_stats.cc
     db/periodic_task.cc
   DEPS env memtable table cache base util

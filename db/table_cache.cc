@@ -341,6 +341,17 @@ Status TableCache::GetTableProperties(const TableFileMeta& file,
   return Status::OK();
 }
 
+Status TableCache::ApproximateOffsetOf(const TableFileMeta& file, const Slice& key,
+                                       uint64_t* offset) {
+  *offset = 0;
+  Cache::Handle* handle = nullptr;
+  Status s = rep_->FindTable(file, &handle);
+  if (!s.ok()) return s;
+  *offset = static_cast<BlockBasedTable*>(rep_->cache->Value(handle))->ApproximateOffsetOf(key);
+  rep_->cache->Release(handle);
+  return Status::OK();
+}
+
 void TableCache::Evict(uint64_t file_number) {
   rep_->EraseFile(file_number);
   if (rep_->shared) {

@@ -95,6 +95,11 @@ class TableCache {
   Status GetTableProperties(const TableFileMeta& file,
                             std::shared_ptr<const TableProperties>* props);
 
+  // Approximate offset in the file of internal key `key` (the start of the
+  // data block that would hold it; past the last key: the data's end), for
+  // DB::GetApproximateSizes. Opens the file if needed; *offset = 0 on error.
+  Status ApproximateOffsetOf(const TableFileMeta& file, const Slice& key, uint64_t* offset);
+
   // Opens the file (unless open) and pins its reader in file->pinned_table
   // until the metadata goes, whatever the cache's bound: a secondary
   // instance holds every table of its Versions open this way, as the
