@@ -88,6 +88,7 @@ strata_tests(db
   db/db_properties_test.cc
   db/options_dump_test.cc
   db/listener_test.cc
+  db/db_metadata_test.cc
   db/event_log_test.cc
 )
 # The RocksDB interoperability tests also carry the "interop" label.
