@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cinttypes>
 #include <cstdio>
@@ -36,6 +37,27 @@ namespace strata {
 namespace {
 
 constexpr const char* kSstDump = "/usr/bin/sst_dump";
+constexpr const char* kLdb = "/usr/bin/ldb";
+
+// Runs a shell command; its output (stdout and stderr) and exit status.
+std::string RunCommand(const std::string& cmd, int* rc) {
+  std::string out;
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  if (p == nullptr) {
+    *rc = -1;
+    return out;
+  }
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
+  *rc = pclose(p);
+  return out;
+}
+
+// Lines of `text` (RocksDB ldb scan prints one per key).
+size_t CountLines(const std::string& text) {
+  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+}
 
 std::string Key(int i) {
   char buf[32];
@@ -110,10 +132,11 @@ class CountingCollector : public TablePropertiesCollector {
 
 class CountingFactory : public TablePropertiesCollectorFactory {
  public:
+  explicit CountingFactory(uint64_t compact_above = 1000) : compact_above_(compact_above) {}
   TablePropertiesCollector* CreateTablePropertiesCollector(Context context) override {
     std::lock_guard<std::mutex> l(mu_);
     contexts_.push_back(context);
-    return new CountingCollector(1000);
+    return new CountingCollector(compact_above_);
   }
   const char* Name() const override { return "MetadataTestFactory"; }
   std::vector<Context> contexts() {
@@ -122,6 +145,7 @@ class CountingFactory : public TablePropertiesCollectorFactory {
   }
 
  private:
+  const uint64_t compact_above_;
   std::mutex mu_;
   std::vector<Context> contexts_;
 };
@@ -342,7 +366,9 @@ TEST_F(DBMetadataTest, ApproximateSizesOfMemtables) {
 // Table properties collectors and GetPropertiesOf*
 
 TEST_F(DBMetadataTest, CollectorsThroughFlushAndCompaction) {
-  auto factory = std::make_shared<CountingFactory>();
+  // More than 10 deletions: the collector asks for compaction (the files
+  // are marked in the MANIFEST, which RocksDB's ldb must still read).
+  auto factory = std::make_shared<CountingFactory>(10);
   Options o = SmallOptions();
   o.disable_auto_compactions = true;
   o.num_levels = 3;
@@ -410,14 +436,10 @@ TEST_F(DBMetadataTest, CollectorsThroughFlushAndCompaction) {
   // RocksDB's sst_dump prints what the collectors stored.
   if (access(kSstDump, X_OK) != 0) GTEST_SKIP() << "rocksdb-tools not installed";
   const std::string path = props.begin()->first;
-  const std::string cmd = std::string(kSstDump) + " --file=" + path + " --show_properties 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
-  ASSERT_EQ(pclose(p), 0) << out;
+  int rc = 0;
+  const std::string out =
+      RunCommand(std::string(kSstDump) + " --file=" + path + " --show_properties", &rc);
+  ASSERT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("property collectors names: [MetadataTestFactory,FailingFactory]"),
             std::string::npos)
       << out;
@@ -425,6 +447,22 @@ TEST_F(DBMetadataTest, CollectorsThroughFlushAndCompaction) {
       "# test.puts: 0x" + Hex(props.begin()->second->user_collected_properties.at("test.puts"));
   EXPECT_NE(out.find(puts_line), std::string::npos) << out;
   EXPECT_NE(out.find("# test.deletes: 0x30"), std::string::npos) << out;  // "0"
+
+  // Files marked by NeedCompact (written before the compaction, listed in
+  // older MANIFEST records), then RocksDB's ldb over the whole DB.
+  for (int i = 0; i < 20; ++i) ASSERT_OK(Delete(Key(i)));
+  ASSERT_OK(Flush());
+  const size_t keys = Scan().size();
+  Close();
+  const std::string scan = RunCommand(std::string(kLdb) + " --db=" + dbname_ + " scan", &rc);
+  ASSERT_EQ(rc, 0) << scan;
+  EXPECT_EQ(CountLines(scan), keys);
+  const std::string check =
+      RunCommand(std::string(kLdb) + " --db=" + dbname_ + " checkconsistency", &rc);
+  EXPECT_EQ(rc, 0) << check;
+  const std::string manifest =
+      RunCommand(std::string(kLdb) + " --db=" + dbname_ + " manifest_dump --verbose", &rc);
+  EXPECT_EQ(rc, 0) << manifest;
 }
 
 TEST_F(DBMetadataTest, CollectorsInSstFileWriter) {
@@ -576,9 +614,15 @@ TEST_F(DBMetadataTest, DeleteFilesInRangeAgainstModel) {
     const std::vector<FileInfo> after = Files();
     EXPECT_EQ(after.size(), files.size() - doomed.size());
   }
-  // Reopen: the MANIFEST agrees.
+  // Reopen: the MANIFEST agrees; so does RocksDB.
   Reopen();
   ASSERT_EQ(Scan(), model);
+  if (access(kLdb, X_OK) != 0) GTEST_SKIP() << "rocksdb-tools not installed";
+  Close();
+  int rc = 0;
+  const std::string scan = RunCommand(std::string(kLdb) + " --db=" + dbname_ + " scan", &rc);
+  ASSERT_EQ(rc, 0) << scan;
+  EXPECT_EQ(CountLines(scan), model.size());
 }
 
 TEST_F(DBMetadataTest, DeleteFilesInRangeKeepsLevelZeroAndOpenEnds) {
@@ -681,6 +725,16 @@ TEST_F(DBMetadataTest, CompactFilesNamedFiles) {
   EXPECT_EQ(Scan(), model);
   Reopen();
   EXPECT_EQ(Scan(), model);
+  // RocksDB reads the result.
+  if (access(kLdb, X_OK) != 0) GTEST_SKIP() << "rocksdb-tools not installed";
+  Close();
+  int rc = 0;
+  const std::string scan = RunCommand(std::string(kLdb) + " --db=" + dbname_ + " scan", &rc);
+  ASSERT_EQ(rc, 0) << scan;
+  EXPECT_EQ(CountLines(scan), model.size());
+  const std::string check =
+      RunCommand(std::string(kLdb) + " --db=" + dbname_ + " checkconsistency", &rc);
+  EXPECT_EQ(rc, 0) << check;
 }
 
 TEST_F(DBMetadataTest, CompactFilesOptions) {
