@@ -56,58 +56,67 @@ Status DBImpl::ApproximateFileBytes(ColumnFamilyData* cfd, Version* v, const Sli
   const InternalKeyComparator& icmp = cfd->icmp();
   TableCache* cache = cfd->table_cache();
   *bytes = 0;
-  // Files wholly in range count in full; files crossing a bound are
-  // "boundary" files, measured with their index (or halved, see below).
+  // RocksDB's selection (VersionSet::ApproximateSize): every level-0 file,
+  // and per sorted level the file where start falls and the one where end
+  // falls are "edge" files, estimated from their index; the files between
+  // those two count in full.
   uint64_t full = 0;
-  uint64_t boundary_total = 0;
-  std::vector<std::pair<const FileMetaData*, int>> boundary;
+  uint64_t edge_total = 0;
+  std::vector<std::pair<const FileMetaData*, int>> edges;
   for (int level = 0; level < v->num_levels(); ++level) {
     const std::vector<FileMetaData*>& files = v->files(level);
-    size_t i = 0;
-    if (level > 0) {
-      // Sorted and disjoint: skip the files wholly before start.
-      i = static_cast<size_t>(
-          std::partition_point(files.begin(), files.end(),
-                               [&](const FileMetaData* f) {
-                                 return icmp.Compare(f->largest, start) < 0;
-                               }) -
-          files.begin());
+    if (files.empty()) continue;
+    if (level == 0) {
+      for (const FileMetaData* f : files) edges.emplace_back(f, 0);
+      continue;
     }
-    for (; i < files.size(); ++i) {
-      const FileMetaData* f = files[i];
-      if (icmp.Compare(f->smallest, end) >= 0) {
-        if (level > 0) break;
-        continue;
-      }
-      if (icmp.Compare(f->largest, start) < 0) continue;
-      if (icmp.Compare(f->smallest, start) >= 0 && icmp.Compare(f->largest, end) < 0) {
-        full += f->file_size;
-      } else {
-        boundary.emplace_back(f, level);
-        boundary_total += f->file_size;
-      }
-    }
+    // The first file whose largest key is >= key (the last file if none).
+    auto find = [&](const Slice& key, size_t from) {
+      const auto it = std::partition_point(
+          files.begin() + static_cast<std::ptrdiff_t>(from), files.end() - 1,
+          [&](const FileMetaData* f) { return icmp.Compare(f->largest, key) < 0; });
+      return static_cast<size_t>(it - files.begin());
+    };
+    const size_t first = find(start, 0);
+    size_t last = first;
+    if (icmp.Compare(files[last]->largest, end) < 0) last = find(end, first);
+    for (size_t i = first + 1; i < last; ++i) full += files[i]->file_size;
+    edges.emplace_back(files[first], level);
+    if (last != first) edges.emplace_back(files[last], level);
   }
-  // files_size_error_margin: when the boundary files are small against what
-  // is surely in range, half of them is close enough (RocksDB's shortcut).
+  for (const auto& e : edges) edge_total += e.first->file_size;
+  // files_size_error_margin: when the edge files are small against what is
+  // surely in range, half of them is close enough (RocksDB's shortcut, its
+  // condition).
   if (margin > 0 &&
-      static_cast<double>(boundary_total) < static_cast<double>(full) * margin) {
-    *bytes = full + boundary_total / 2;
+      edge_total < static_cast<uint64_t>(static_cast<double>(full) * margin)) {
+    *bytes = full + edge_total / 2;
     return Status::OK();
   }
-  for (const auto& [f, level] : boundary) {
+  for (const auto& [f, level] : edges) {
+    // RocksDB's per-file estimate: nothing for a file outside the range;
+    // from the file's start to end's offset, or from start's offset to the
+    // file's end, when one bound lies outside it; else the scaled bytes
+    // between the two offsets.
+    if (icmp.Compare(f->largest, start) <= 0 || icmp.Compare(f->smallest, end) > 0) continue;
     const TableFileMeta meta{f->number, f->file_size, level};
-    uint64_t from = 0;
-    uint64_t to = f->file_size;
-    if (icmp.Compare(f->smallest, start) < 0) {
-      Status s = cache->ApproximateOffsetOf(meta, start, &from);
-      if (!s.ok()) return s;
+    uint64_t part = 0;
+    Status s;
+    if (icmp.Compare(f->smallest, start) >= 0) {
+      if (icmp.Compare(f->largest, end) <= 0) {
+        part = f->file_size;
+      } else {
+        s = cache->ApproximateOffsetOf(meta, end, &part);
+      }
+    } else if (icmp.Compare(f->largest, end) < 0) {
+      uint64_t offset = 0;
+      s = cache->ApproximateOffsetOf(meta, start, &offset);
+      part = f->file_size - std::min(offset, f->file_size);
+    } else {
+      s = cache->ApproximateSize(meta, start, end, &part);
     }
-    if (icmp.Compare(f->largest, end) >= 0) {
-      Status s = cache->ApproximateOffsetOf(meta, end, &to);
-      if (!s.ok()) return s;
-    }
-    if (to > from) full += to - from;
+    if (!s.ok()) return s;
+    full += part;
   }
   *bytes = full;
   return Status::OK();
