@@ -88,8 +88,7 @@ Status DBImpl::ApproximateFileBytes(ColumnFamilyData* cfd, Version* v, const Sli
   // files_size_error_margin: when the edge files are small against what is
   // surely in range, half of them is close enough (RocksDB's shortcut, its
   // condition).
-  if (margin > 0 &&
-      edge_total < static_cast<uint64_t>(static_cast<double>(full) * margin)) {
+  if (margin > 0 && edge_total < static_cast<uint64_t>(static_cast<double>(full) * margin)) {
     *bytes = full + edge_total / 2;
     return Status::OK();
   }
@@ -122,9 +121,8 @@ Status DBImpl::ApproximateFileBytes(ColumnFamilyData* cfd, Version* v, const Sli
   return Status::OK();
 }
 
-Status DBImpl::GetApproximateSizes(const SizeApproximationOptions& options,
-                                   ColumnFamilyHandle* cf, const Range* ranges, int n,
-                                   uint64_t* sizes) {
+Status DBImpl::GetApproximateSizes(const SizeApproximationOptions& options, ColumnFamilyHandle* cf,
+                                   const Range* ranges, int n, uint64_t* sizes) {
   if (!options.include_memtables && !options.include_files) {
     return Status::InvalidArgument("Invalid options");  // RocksDB's words
   }
@@ -200,8 +198,7 @@ Status DBImpl::CollectTableProperties(ColumnFamilyData* cfd, Version* v,
   return Status::OK();
 }
 
-Status DBImpl::GetPropertiesOfAllTables(ColumnFamilyHandle* cf,
-                                        TablePropertiesCollection* props) {
+Status DBImpl::GetPropertiesOfAllTables(ColumnFamilyHandle* cf, TablePropertiesCollection* props) {
   ColumnFamilyData* cfd = FamilyOf(cf);
   Version* v = RefCurrentVersion(cfd);
   if (v == nullptr) return Status::ShutdownInProgress("GetPropertiesOfAllTables after Close");

@@ -224,7 +224,8 @@ class DBMetadataTest : public DBTestBase {
   std::map<std::string, std::string> Scan() {
     std::map<std::string, std::string> r;
     std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
-    for (it->SeekToFirst(); it->Valid(); it->Next()) r[it->key().ToString()] = it->value().ToString();
+    for (it->SeekToFirst(); it->Valid(); it->Next())
+      r[it->key().ToString()] = it->value().ToString();
     EXPECT_OK(it->status());
     return r;
   }
@@ -303,14 +304,14 @@ TEST_F(DBMetadataTest, ApproximateSizesOfFiles) {
   none.include_files = false;
   Range r(Key(0), Key(10));
   uint64_t s = 0;
-  EXPECT_TRUE(db_->GetApproximateSizes(none, db_->DefaultColumnFamily(), &r, 1, &s)
-                  .IsInvalidArgument());
+  EXPECT_TRUE(
+      db_->GetApproximateSizes(none, db_->DefaultColumnFamily(), &r, 1, &s).IsInvalidArgument());
 
   // RocksDB's ldb approxsize (DB::GetApproximateSizes on the same files)
   // gives the same numbers: same edge files, offsets and scaling.
   if (access(kLdb, X_OK) != 0) GTEST_SKIP() << "rocksdb-tools not installed";
-  const std::vector<std::pair<int, int>> ranges = {
-      {0, kKeys}, {300, 400}, {1, 2}, {123, 877}, {-1, 500}, {999, 5000}};
+  const std::vector<std::pair<int, int>> ranges = {{0, kKeys}, {300, 400}, {1, 2},
+                                                   {123, 877}, {-1, 500},  {999, 5000}};
   std::vector<uint64_t> ours;
   for (const auto& [a, b] : ranges) {
     ours.push_back(Size(a < 0 ? "a" : Key(a), Key(b)));
@@ -319,10 +320,10 @@ TEST_F(DBMetadataTest, ApproximateSizesOfFiles) {
   for (size_t i = 0; i < ranges.size(); ++i) {
     const auto& [a, b] = ranges[i];
     int rc = 0;
-    const std::string out =
-        RunCommand(std::string(kLdb) + " --db=" + dbname_ + " approxsize --from=" +
-                       (a < 0 ? std::string("a") : Key(a)) + " --to=" + Key(b),
-                   &rc);
+    const std::string out = RunCommand(
+        std::string(kLdb) + " --db=" + dbname_ +
+            " approxsize --from=" + (a < 0 ? std::string("a") : Key(a)) + " --to=" + Key(b),
+        &rc);
     ASSERT_EQ(rc, 0) << out;
     EXPECT_EQ(std::stoull(out), ours[i]) << a << ".." << b << ": " << out;
   }
@@ -348,8 +349,8 @@ TEST_F(DBMetadataTest, ApproximateSizesOfMemtables) {
   const uint64_t per_entry = size / kKeys;
   EXPECT_GE(per_entry, kValue + 9 + 8);
   EXPECT_LE(per_entry, kValue + 9 + 8 + 8);
-  for (const auto& [from, to] : std::vector<std::pair<int, int>>{{0, 2500}, {1000, 2000},
-                                                                 {4000, 4500}, {10, 110}}) {
+  for (const auto& [from, to] :
+       std::vector<std::pair<int, int>>{{0, 2500}, {1000, 2000}, {4000, 4500}, {10, 110}}) {
     db_->GetApproximateMemTableStats(db_->DefaultColumnFamily(), Range(Key(from), Key(to)), &count,
                                      &size);
     const double want = to - from;
@@ -666,8 +667,7 @@ TEST_F(DBMetadataTest, DeleteFilesInRangeKeepsLevelZeroAndOpenEnds) {
   ASSERT_OK(db_->CompactRange(cro, nullptr, nullptr));
   const std::vector<FileInfo> files = Files();
   ASSERT_GT(files.size(), 3u);
-  const Slice a(files[0].smallest), b(files[0].largest), c(files[2].smallest),
-      d(files[2].largest);
+  const Slice a(files[0].smallest), b(files[0].largest), c(files[2].smallest), d(files[2].largest);
   RangePtr ranges[2] = {RangePtr(&a, &b), RangePtr(&c, &d)};
   ASSERT_OK(DeleteFilesInRanges(db_.get(), db_->DefaultColumnFamily(), ranges, 2));
   EXPECT_EQ(Files().size(), files.size() - 2);
@@ -702,8 +702,9 @@ TEST_F(DBMetadataTest, CompactFilesNamedFiles) {
     // Every accepted spelling of a name.
     char buf[32];
     snprintf(buf, sizeof(buf), "%06" PRIu64 ".sst", f.number);
-    names.push_back(form == 0 ? std::string(buf)
-                              : form == 1 ? "/" + std::string(buf) : FileName(f.number));
+    names.push_back(form == 0   ? std::string(buf)
+                    : form == 1 ? "/" + std::string(buf)
+                                : FileName(f.number));
     form = (form + 1) % 3;
   }
   std::vector<std::string> outputs;
@@ -832,9 +833,8 @@ TEST_F(DBMetadataTest, CompactFilesErrors) {
   // A file in a running compaction: Aborted (asked from inside the job, with
   // the DB mutex released).
   Status inner;
-  SyncPoint::GetInstance()->SetCallBack("CompactionJob::Run:Unlocked", [&](void*) {
-    inner = db_->CompactFiles(co, {l0}, 2);
-  });
+  SyncPoint::GetInstance()->SetCallBack("CompactionJob::Run:Unlocked",
+                                        [&](void*) { inner = db_->CompactFiles(co, {l0}, 2); });
   SyncPoint::GetInstance()->EnableProcessing();
   ASSERT_OK(db_->CompactFiles(co, {l0, l2}, 2));
   SyncPoint::GetInstance()->DisableProcessing();

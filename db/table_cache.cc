@@ -367,8 +367,8 @@ Status TableCache::ApproximateOffsetOf(const TableFileMeta& file, const Slice& k
   return Status::OK();
 }
 
-Status TableCache::ApproximateSize(const TableFileMeta& file, const Slice& start,
-                                   const Slice& end, uint64_t* size) {
+Status TableCache::ApproximateSize(const TableFileMeta& file, const Slice& start, const Slice& end,
+                                   uint64_t* size) {
   *size = 0;
   Cache::Handle* handle = nullptr;
   Status s = rep_->FindTable(file, &handle);

@@ -308,7 +308,7 @@ std::unique_ptr<InternalIterator> MemTable::NewIterator() {
 }
 
 MemTable::ApproximateStatsResult MemTable::ApproximateStats(const Slice& start_ikey,
-                                                           const Slice& end_ikey) const {
+                                                            const Slice& end_ikey) const {
   ApproximateStatsResult r;
   uint64_t entries = 0;
   uint64_t bytes = 0;

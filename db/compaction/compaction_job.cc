@@ -327,7 +327,7 @@ void CompactionJob::PrepareInfo() {
   info_.output_level = c->output_level();
   info_.compaction_reason = CompactionReasonOf(*c);
   info_.compression = c->compression() != kDisableCompressionOption ? c->compression()
-                                                                     : cfd_->options().compression;
+                                                                    : cfd_->options().compression;
   for (int which = 0; which < 2; ++which) {
     const int level = which == 0 ? c->start_level() : c->output_level();
     for (const FileMetaData* f : c->inputs(which)) {

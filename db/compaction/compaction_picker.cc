@@ -1,11 +1,9 @@
 #include <algorithm>
 #include <cmath>
-
-#include "db/compaction/compaction.h"
-
 #include <set>
 
 #include "db/column_family.h"
+#include "db/compaction/compaction.h"
 #include "db/filename.h"
 
 namespace strata {
@@ -292,8 +290,7 @@ std::unique_ptr<Compaction> CompactionPicker::CompactFiles(Version* v,
   }
   if (output_level >= num_levels) {
     *status = Status::InvalidArgument("Output level for column family " + v->cfd()->name() +
-                                      " must between [0, " + std::to_string(num_levels - 1) +
-                                      "].");
+                                      " must between [0, " + std::to_string(num_levels - 1) + "].");
     return nullptr;
   }
   if (numbers.empty()) {
@@ -313,9 +310,9 @@ std::unique_ptr<Compaction> CompactionPicker::CompactFiles(Version* v,
       }
     }
     if (found_level < 0) {
-      *status = Status::InvalidArgument("Specified compaction input file " + name_of(number) +
-                                        " does not exist in column family " + v->cfd()->name() +
-                                        ".");
+      *status =
+          Status::InvalidArgument("Specified compaction input file " + name_of(number) +
+                                  " does not exist in column family " + v->cfd()->name() + ".");
       return nullptr;
     }
     if (found_level > output_level) {
@@ -404,9 +401,8 @@ std::unique_ptr<Compaction> CompactionPicker::CompactFiles(Version* v,
     if (start_level != output_level) {
       *status = Status::NotSupported(
           "CompactFiles: the input files (with the files they need) span levels " +
-          std::to_string(start_level) + " and " + std::to_string(level) +
-          " above output level " + std::to_string(output_level) +
-          "; Strata compacts one level into another");
+          std::to_string(start_level) + " and " + std::to_string(level) + " above output level " +
+          std::to_string(output_level) + "; Strata compacts one level into another");
       return nullptr;
     }
     start_level = level;

@@ -52,8 +52,8 @@ class STRATA_EXPORT TablePropertiesCollector {
   // Called for every entry in file order: point entries, then the range
   // tombstones (type kEntryRangeDeletion: key = start, value = end).
   // file_size: bytes of the file written so far.
-  virtual Status AddUserKey(const Slice& key, const Slice& value, EntryType type,
-                            uint64_t seq, uint64_t file_size) {
+  virtual Status AddUserKey(const Slice& key, const Slice& value, EntryType type, uint64_t seq,
+                            uint64_t file_size) {
     (void)key, (void)value, (void)type, (void)seq, (void)file_size;
     return Status::OK();
   }
