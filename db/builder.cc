@@ -160,6 +160,8 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
     key_hashes.clear();
     if (fs.ok()) {
       meta.file_size = builder->FileSize();
+      // A collector's NeedCompact marks the file, recorded in the MANIFEST.
+      meta.marked_for_compaction = builder->NeedCompact();
       stats->bytes_written += meta.file_size;
       stats->num_output_files++;
       outputs->push_back(meta);
@@ -202,6 +204,10 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
     bo.db_id = o.db_id;
     bo.db_session_id = o.db_session_id;
     bo.statistics = o.statistics;
+    if (o.options != nullptr) {
+      bo.collector_factories = &o.options->table_properties_collector_factories;
+    }
+    bo.level_at_creation = o.output_level;
     meta.file_creation_time = o.creation_time;
     meta.oldest_ancester_time = o.creation_time;
     builder = std::make_unique<BlockBasedTableBuilder>(bo, file.get());

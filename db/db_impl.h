@@ -186,7 +186,28 @@ class DBImpl final : public DB {
   Status EnableAutoCompaction(const std::vector<ColumnFamilyHandle*>& handles) override;
 
   // ---- size and metadata (db_impl_metadata.cc) ----
-
+  using DB::CompactFiles;
+  using DB::Level0StopWriteTrigger;
+  using DB::MaxMemCompactionLevel;
+  using DB::NumberLevels;
+  Status GetApproximateSizes(const SizeApproximationOptions& options, ColumnFamilyHandle* cf,
+                             const Range* ranges, int n, uint64_t* sizes) override;
+  void GetApproximateMemTableStats(ColumnFamilyHandle* cf, const Range& range, uint64_t* count,
+                                   uint64_t* size) override;
+  Status GetPropertiesOfAllTables(ColumnFamilyHandle* cf,
+                                  TablePropertiesCollection* props) override;
+  Status GetPropertiesOfTablesInRange(ColumnFamilyHandle* cf, const Range* ranges, std::size_t n,
+                                      TablePropertiesCollection* props) override;
+  Status DeleteFilesInRanges(ColumnFamilyHandle* cf, const RangePtr* ranges, size_t n,
+                             bool include_end = true) override;
+  Status CompactFiles(const CompactionOptions& options, ColumnFamilyHandle* cf,
+                      const std::vector<std::string>& input_file_names, int output_level,
+                      int output_path_id = -1,
+                      std::vector<std::string>* output_file_names = nullptr) override;
+  int NumberLevels(ColumnFamilyHandle* cf) override;
+  int MaxMemCompactionLevel(ColumnFamilyHandle* cf) override;
+  int Level0StopWriteTrigger(ColumnFamilyHandle* cf) override;
+  Env* GetEnv() const override { return env_; }
 
   // ---- read and write API (db_impl.cc) ----
 
@@ -360,8 +381,10 @@ class DBImpl final : public DB {
   // Runs one picked (or manual) compaction of cfd; releases mu_ while it
   // works.
   // Calls OnCompactionCompleted (mu_ released around it); *job_id (if not
-  // null) gets the job's number.
-  Status RunCompaction(ColumnFamilyData* cfd, Compaction* c, int* job_id = nullptr) REQUIRES(mu_);
+  // null) gets the job's number, *output_files (if not null) the paths of
+  // the files it wrote.
+  Status RunCompaction(ColumnFamilyData* cfd, Compaction* c, int* job_id = nullptr,
+                       std::vector<std::string>* output_files = nullptr) REQUIRES(mu_);
   // CompactRangeOptions::change_level: moves every file of `level` to
   // target_level (< 0: the highest level that is empty down to `level` and
   // whose target size holds them) in one MANIFEST edit. NotSupported when a
@@ -605,6 +628,17 @@ class DBImpl final : public DB {
   // picked meanwhile: see db_impl_import.cc).
   void WaitForIngestions() REQUIRES(mu_);
   int running_ingestions_ GUARDED_BY(mu_) = 0;
+
+  // ---- size and metadata (db_impl_metadata.cc) ----
+  // Approximate bytes of v's files holding internal keys in [start, end)
+  // (GetApproximateSizes' files part; margin: files_size_error_margin).
+  Status ApproximateFileBytes(ColumnFamilyData* cfd, Version* v, const Slice& start,
+                              const Slice& end, double margin, uint64_t* bytes) EXCLUDES(mu_);
+  // Properties of the tables of v's files that `wanted` accepts (null: all),
+  // into *props by path. No mutex (v is referenced).
+  Status CollectTableProperties(ColumnFamilyData* cfd, Version* v,
+                                const std::function<bool(const FileMetaData&)>& wanted,
+                                TablePropertiesCollection* props) EXCLUDES(mu_);
 };
 
 }  // namespace strata

@@ -375,7 +375,8 @@ Status DBImpl::Flush(const FlushOptions& options, ColumnFamilyHandle* cf) {
 // ---------------------------------------------------------------------------
 // Compaction
 
-Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c, int* job_id) {
+Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c, int* job_id,
+                             std::vector<std::string>* output_files) {
   mu_.AssertHeld();
   const JobEnv job_env = MakeJobEnv();
   if (job_id != nullptr) *job_id = job_env.job_id;
@@ -391,6 +392,7 @@ Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c, int* job_id) 
     if (!c->trivial_move()) stats.cpu_micros = clock_->CPUMicros() - cpu_start;
     cfd->internal_stats()->AddCompactionStats(c->output_level(), JobPriority::kLow, stats);
     InstallNewSuperVersion(cfd);
+    if (output_files != nullptr) *output_files = job.info().output_files;
   }
   if (!options_.listeners.empty()) {
     // The callbacks without the mutex; the caller keeps cfd and c alive.

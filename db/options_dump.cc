@@ -10,6 +10,7 @@
 #include "strata/listener.h"
 #include "strata/merge_operator.h"
 #include "strata/slice_transform.h"
+#include "strata/table_properties.h"
 #include "table/compression.h"
 
 namespace strata {
@@ -34,6 +35,17 @@ std::string Ptr(const void* p) {
 template <typename T>
 std::string NameOr(const T* p, const char* none) {
   return p == nullptr ? none : p->Name();
+}
+
+// RocksDB's "Options.table_properties_collectors" value: each factory's
+// ToString() followed by ';'.
+std::string CollectorNames(
+    const std::vector<std::shared_ptr<TablePropertiesCollectorFactory>>& factories) {
+  std::string r;
+  for (const auto& f : factories) {
+    if (f != nullptr) r += f->ToString() + ";";
+  }
+  return r;
 }
 
 const char* LogLevelName(InfoLogLevel level) {
@@ -144,6 +156,7 @@ std::vector<OptionLine> ColumnFamilyOptionLines(const ColumnFamilyOptions& o) {
       {"prefix_extractor", NameOr(o.prefix_extractor.get(), "nullptr")},
       {"memtable_prefix_bloom_size_ratio", Double(o.memtable_prefix_bloom_size_ratio)},
       {"memtable_whole_key_filtering", Bool(o.memtable_whole_key_filtering)},
+      {"table_properties_collectors", CollectorNames(o.table_properties_collector_factories)},
   };
 }
 

@@ -40,6 +40,7 @@ strata_layer(db
     db/db_impl_secondary.cc
     db/manifest_tailer.cc
     db/db_impl_properties.cc
+    db/db_impl_metadata.cc
     db/internal_stats.cc
     db/periodic_task.cc
     db/external_file_ingestion_job.cc
@@ -97,6 +98,7 @@ strata_tests(db
   db/options_helper_test.cc
   db/db_options_test.cc
   db/listener_test.cc
+  db/db_metadata_test.cc
   db/event_log_test.cc
 )
 # The RocksDB interoperability tests also carry the "interop" label.

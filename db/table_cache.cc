@@ -342,6 +342,47 @@ Status TableCache::GetTableProperties(const TableFileMeta& file,
   return Status::OK();
 }
 
+namespace {
+
+// data_offset scaled from the data's extent to the file's, as RocksDB's
+// BlockBasedTable::ApproximateOffsetOf does it (same operations, so the same
+// rounding); an empty data section: half the file.
+uint64_t ScaleToFile(uint64_t data_offset, uint64_t data_size, uint64_t file_size) {
+  if (data_size == 0) return file_size / 2;
+  const double ratio = static_cast<double>(file_size) / static_cast<double>(data_size);
+  return static_cast<uint64_t>(ratio * static_cast<double>(data_offset));
+}
+
+}  // namespace
+
+Status TableCache::ApproximateOffsetOf(const TableFileMeta& file, const Slice& key,
+                                       uint64_t* offset) {
+  *offset = 0;
+  Cache::Handle* handle = nullptr;
+  Status s = rep_->FindTable(file, &handle);
+  if (!s.ok()) return s;
+  BlockBasedTable* table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
+  *offset = ScaleToFile(table->ApproximateOffsetOf(key), table->GetTableProperties()->data_size,
+                        file.file_size);
+  rep_->cache->Release(handle);
+  return Status::OK();
+}
+
+Status TableCache::ApproximateSize(const TableFileMeta& file, const Slice& start, const Slice& end,
+                                   uint64_t* size) {
+  *size = 0;
+  Cache::Handle* handle = nullptr;
+  Status s = rep_->FindTable(file, &handle);
+  if (!s.ok()) return s;
+  BlockBasedTable* table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
+  const uint64_t from = table->ApproximateOffsetOf(start);
+  const uint64_t to = table->ApproximateOffsetOf(end);
+  const uint64_t data_size = table->GetTableProperties()->data_size;
+  *size = data_size == 0 || to <= from ? 0 : ScaleToFile(to - from, data_size, file.file_size);
+  rep_->cache->Release(handle);
+  return Status::OK();
+}
+
 void TableCache::Evict(uint64_t file_number) {
   rep_->EraseFile(file_number);
   if (rep_->shared) {

@@ -99,6 +99,19 @@ class TableCache {
   Status GetTableProperties(const TableFileMeta& file,
                             std::shared_ptr<const TableProperties>* props);
 
+  // Approximate offset in the file of internal key `key`: the start of the
+  // data block that would hold it (past the last key: the data's end),
+  // scaled by file size / data size so that the metadata blocks spread over
+  // the data as RocksDB's estimate does (the data's end maps to the file's
+  // end). For DB::GetApproximateSizes. Opens the file if needed; *offset =
+  // 0 on error.
+  Status ApproximateOffsetOf(const TableFileMeta& file, const Slice& key, uint64_t* offset);
+  // The same scaled estimate of the bytes between internal keys start and
+  // end (RocksDB scales the difference of the two data offsets, which can
+  // differ by one from the difference of two scaled offsets).
+  Status ApproximateSize(const TableFileMeta& file, const Slice& start, const Slice& end,
+                         uint64_t* size);
+
   // Opens the file (unless open) and pins its reader in file->pinned_table
   // until the metadata goes, whatever the cache's bound: a secondary
   // instance holds every table of its Versions open this way, as the

@@ -169,6 +169,13 @@ class BTreeIndex {
 
   const Comparator& comparator() const { return compare_; }
 
+  // Where target falls in the key order, as a fraction of the keys that
+  // sort before it (0: none, 1: all), estimated from the path a search
+  // takes: at each inner node the siblings are taken to hold equally many
+  // keys, and the leaf's count is exact. For size estimates
+  // (MemTable::ApproximateStats). Lock-free like a search; O(log n).
+  double ApproximateRankFraction(const char* target) const;
+
   // Test-only: checks invariants 1-5 over the whole tree. REQUIRES: no
   // insert in progress. O(n).
   bool TEST_Validate() const;
@@ -554,6 +561,41 @@ BTreeIndex<Comparator, kLeafSlots, kInnerSlots>::Locate(const DecodedKey& t) con
       if (!Unchanged(leaf, v)) continue;
       return k == nullptr ? Position{} : Position{leaf, r - 1, v, k};
     }
+  }
+}
+
+template <class Comparator, int kLeafSlots, int kInnerSlots>
+double BTreeIndex<Comparator, kLeafSlots, kInnerSlots>::ApproximateRankFraction(
+    const char* target) const {
+  const DecodedKey t = compare_.decode_key(target);
+  const uint64_t t_prefix = compare_.decoded_key_prefix(t);
+  constexpr int kMaxPath = 64;  // inner levels; a tree of 2^64 keys has fewer
+  while (true) {
+    // The child index and fan-out chosen at each inner level. A descent
+    // that restarts begins again at the root (a level not below the last
+    // one seen), which resets the top; the levels below are overwritten.
+    uint32_t pick[kMaxPath];
+    uint32_t fanout[kMaxPath];
+    int top = 0;
+    int last = -1;
+    uint64_t v;
+    const Leaf* leaf = Descend(
+        [&](const Inner* in, uint32_t n) {
+          const uint32_t i = Rank<true>(in, n, t, t_prefix);
+          const int level = std::min<int>(in->level, kMaxPath - 1);
+          if (last < 0 || level >= last) top = level;
+          last = level;
+          pick[level] = i;
+          fanout[level] = n + 1;
+          return i;
+        },
+        &v);
+    const uint32_t n = CountOf(leaf);
+    const uint32_t r = Rank<false>(leaf, n, t, t_prefix);
+    if (!Unchanged(leaf, v)) continue;
+    double f = n == 0 ? 0.0 : static_cast<double>(r) / n;
+    for (int level = 1; level <= top; ++level) f = (pick[level] + f) / fanout[level];
+    return f;
   }
 }
 

@@ -307,6 +307,31 @@ std::unique_ptr<InternalIterator> MemTable::NewIterator() {
   return std::make_unique<MemTableIterator>(&table_);
 }
 
+MemTable::ApproximateStatsResult MemTable::ApproximateStats(const Slice& start_ikey,
+                                                            const Slice& end_ikey) const {
+  ApproximateStatsResult r;
+  uint64_t entries = 0;
+  uint64_t bytes = 0;
+  for (const Counters& c : counters_) {
+    entries += c.entries.load(std::memory_order_relaxed);
+    bytes += c.bytes.load(std::memory_order_relaxed);
+  }
+  if (entries == 0 || comparator_.Compare(start_ikey, end_ikey) >= 0) return r;
+  // The index compares encoded entries: length-prefixed internal keys.
+  std::string target;
+  PutVarint32(&target, static_cast<uint32_t>(start_ikey.size()));
+  target.append(start_ikey.data(), start_ikey.size());
+  const double from = table_.ApproximateRankFraction(target.data());
+  target.clear();
+  PutVarint32(&target, static_cast<uint32_t>(end_ikey.size()));
+  target.append(end_ikey.data(), end_ikey.size());
+  const double to = table_.ApproximateRankFraction(target.data());
+  if (to <= from) return r;
+  r.count = std::min<uint64_t>(entries, static_cast<uint64_t>((to - from) * entries + 0.5));
+  r.size = r.count * (bytes / entries);
+  return r;
+}
+
 uint64_t MemTable::num_entries() const {
   uint64_t n = 0;
   for (const Counters& c : counters_) n += c.entries.load(std::memory_order_relaxed);

@@ -284,6 +284,17 @@ class MemTable {
     return arena_.MemoryUsage() + (index != nullptr ? index->MemoryUsage() : 0);
   }
 
+  // Approximate entries (count) and their encoded bytes (size) with
+  // internal keys in [start_ikey, end_ikey): the index's estimate of the
+  // entries in range (exact while the memtable fits one index leaf) times
+  // the average entry size, as RocksDB's MemTable::ApproximateStats.
+  // Thread-safe; may trail concurrent Adds.
+  struct ApproximateStatsResult {
+    uint64_t count = 0;
+    uint64_t size = 0;
+  };
+  ApproximateStatsResult ApproximateStats(const Slice& start_ikey, const Slice& end_ikey) const;
+
   // Thread-safe; may trail concurrent Adds.
   uint64_t num_entries() const;
   uint64_t num_deletes() const;

@@ -495,3 +495,57 @@ TEST(MemTableTest, BloomFilterSkipsAbsentPrefixesAndKeys) {
 }
 
 }  // namespace strata
+
+namespace strata {
+namespace {
+
+// ApproximateStats against the exact count of entries in random ranges
+// (random insert order, several versions per key): exact for the whole
+// memtable and for empty or inverted ranges, close (the index's shape
+// estimate) otherwise, and never decreasing as the range grows.
+TEST(MemTableTest, ApproximateStatsAgainstExactCounts) {
+  const uint64_t seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  auto* mem = new MemTable(InternalKeyComparator(BytewiseComparator()), MemTableOptions());
+  std::map<std::string, int> versions;  // user key -> entries
+  const int kEntries = 20000;
+  for (int i = 0; i < kEntries; ++i) {
+    char k[16];
+    snprintf(k, sizeof(k), "k%07d", static_cast<int>(rng() % 50000));
+    mem->Add(static_cast<SequenceNumber>(i + 1), kTypeValue, k, "value", false);
+    versions[k]++;
+  }
+  auto ikey = [](const std::string& user_key) {
+    std::string r;
+    AppendInternalKey(&r, user_key, kMaxSequenceNumber, kValueTypeForSeek);
+    return r;
+  };
+  MemTable::ApproximateStatsResult all = mem->ApproximateStats(ikey(""), ikey("z"));
+  EXPECT_EQ(all.count, static_cast<uint64_t>(kEntries));
+  EXPECT_EQ(all.size, kEntries * (all.size / kEntries));
+  EXPECT_EQ(mem->ApproximateStats(ikey("k2"), ikey("k1")).count, 0u);
+  EXPECT_EQ(mem->ApproximateStats(ikey("k3"), ikey("k3")).count, 0u);
+  for (int trial = 0; trial < 200; ++trial) {
+    char a[16], b[16];
+    const int from = static_cast<int>(rng() % 50000);
+    const int to = from + static_cast<int>(rng() % 20000);
+    snprintf(a, sizeof(a), "k%07d", from);
+    snprintf(b, sizeof(b), "k%07d", to);
+    uint64_t exact = 0;
+    for (auto it = versions.lower_bound(a); it != versions.end() && it->first < b; ++it) {
+      exact += it->second;
+    }
+    const uint64_t est = mem->ApproximateStats(ikey(a), ikey(b)).count;
+    // Half-full to full leaves and inner nodes: within a few leaves' worth
+    // plus a fraction of the range.
+    EXPECT_LE(est, exact * 1.5 + 200) << a << ".." << b;
+    EXPECT_GE(est + 200, exact * 0.6) << a << ".." << b;
+    const uint64_t wider = mem->ApproximateStats(ikey(a), ikey(std::string(b) + "z")).count;
+    EXPECT_GE(wider, est);
+  }
+  mem->Unref();
+}
+
+}  // namespace
+}  // namespace strata

@@ -57,6 +57,21 @@ struct BlockBasedTableBuilder::Rep {
                                                            table_options.whole_key_filtering);
       }
     }
+    if (opts.collector_factories != nullptr && !opts.collector_factories->empty()) {
+      TablePropertiesCollectorFactory::Context context;
+      context.column_family_id = opts.column_family_id;
+      context.level_at_creation = opts.level_at_creation;
+      collector_names = "[";
+      for (const auto& factory : *opts.collector_factories) {
+        if (factory == nullptr) continue;
+        if (collector_names.size() > 1) collector_names += ",";
+        collector_names += factory->Name();
+        std::unique_ptr<TablePropertiesCollector> c(
+            factory->CreateTablePropertiesCollector(context));
+        if (c != nullptr) collectors.push_back(std::move(c));
+      }
+      collector_names += "]";
+    }
     const size_t block_size = std::max<size_t>(1, table_options.block_size);
     const int deviation = std::clamp(table_options.block_size_deviation, 0, 100);
     block_size_limit = block_size;
@@ -97,6 +112,12 @@ struct BlockBasedTableBuilder::Rep {
 
   TableProperties props;
   bool closed = false;
+
+  // User property collectors (empty: none) and the factories' names as
+  // RocksDB records them ("[A,B]").
+  std::vector<std::unique_ptr<TablePropertiesCollector>> collectors;
+  std::string collector_names = "[]";
+  bool need_compact = false;
 };
 
 BlockBasedTableBuilder::BlockBasedTableBuilder(const TableBuilderOptions& options,
@@ -115,6 +136,42 @@ bool BlockBasedTableBuilder::IsEmpty() const {
 }
 uint64_t BlockBasedTableBuilder::FileSize() const { return rep_->offset; }
 const TableProperties& BlockBasedTableBuilder::GetTableProperties() const { return rep_->props; }
+bool BlockBasedTableBuilder::NeedCompact() const { return rep_->need_compact; }
+
+namespace {
+
+EntryType EntryTypeOf(ValueType type) {
+  switch (type) {
+    case kTypeValue:
+      return kEntryPut;
+    case kTypeDeletion:
+      return kEntryDelete;
+    case kTypeSingleDeletion:
+      return kEntrySingleDelete;
+    case kTypeMerge:
+      return kEntryMerge;
+    case kTypeRangeDeletion:
+      return kEntryRangeDeletion;
+    case kTypeBlobIndex:
+      return kEntryBlobIndex;
+    case kTypeDeletionWithTimestamp:
+      return kEntryDeleteWithTimestamp;
+    default:
+      return kEntryOther;
+  }
+}
+
+}  // namespace
+
+void BlockBasedTableBuilder::CollectEntry(const Slice& key, const Slice& value) {
+  Rep* r = rep_;
+  const uint64_t footer = ExtractInternalKeyFooter(key);
+  const EntryType type = EntryTypeOf(static_cast<ValueType>(footer & 0xff));
+  for (const auto& c : r->collectors) {
+    // As in RocksDB, a collector's error does not fail the table.
+    c->AddUserKey(ExtractUserKey(key), value, type, footer >> 8, r->offset).PermitUncheckedError();
+  }
+}
 
 void BlockBasedTableBuilder::Add(const Slice& key, const Slice& value) {
   Rep* r = rep_;
@@ -145,6 +202,7 @@ void BlockBasedTableBuilder::Add(const Slice& key, const Slice& value) {
 
   r->data_block.Add(key, value);
   r->last_key.assign(key.data(), key.size());
+  if (!r->collectors.empty()) CollectEntry(key, value);
 
   TableProperties& p = r->props;
   ++p.num_entries;
@@ -181,6 +239,7 @@ void BlockBasedTableBuilder::FlushDataBlock() {
   if (r->data_block.empty()) return;
   assert(!r->pending_index_entry);
   const Slice raw = r->data_block.Finish();
+  for (const auto& c : r->collectors) c->BlockAdd(raw.size(), 0, 0);
   uint64_t start = r->offset;
   r->handle_buf.clear();
   WriteBlock(raw, true, &r->handle_buf);
@@ -334,6 +393,9 @@ Status BlockBasedTableBuilder::Finish() {
         continue;
       }
       range_del.Add(r->tombstones[i].begin_ikey, r->tombstones[i].end_user_key);
+      if (!r->collectors.empty()) {
+        CollectEntry(r->tombstones[i].begin_ikey, r->tombstones[i].end_user_key);
+      }
       ++p.num_range_deletions;
     }
     p.num_entries += p.num_range_deletions;
@@ -351,7 +413,7 @@ Status BlockBasedTableBuilder::Finish() {
   p.prefix_extractor_name = r->options.prefix_extractor != nullptr
                                 ? std::string(r->options.prefix_extractor->Name())
                                 : r->options.prefix_extractor_name;
-  p.property_collectors_names = "[]";
+  p.property_collectors_names = r->collector_names;
   p.compression_name = CompressionTypeName(r->compression);
   p.compression_options = kCompressionOptionsString;
   p.filter_policy_name =
@@ -369,6 +431,18 @@ Status BlockBasedTableBuilder::Finish() {
   p.user_collected_properties.clear();
   for (const auto& [name, value] : r->options.extra_properties) {
     p.user_collected_properties[name] = value;
+  }
+  for (const auto& c : r->collectors) {
+    // A collector whose Finish fails adds nothing; names already taken (a
+    // built-in property, an earlier collector's) keep their first value,
+    // as RocksDB's property block builder does.
+    UserCollectedProperties collected;
+    if (!c->Finish(&collected).ok()) continue;
+    for (auto& [name, value] : collected) {
+      if (IsStandardPropertyName(name)) continue;
+      p.user_collected_properties.emplace(name, std::move(value));
+    }
+    if (c->NeedCompact()) r->need_compact = true;
   }
   std::string props_block;
   EncodePropertiesBlock(p, &props_block);

@@ -25,6 +25,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/dbformat.h"
 #include "strata/env.h"
@@ -65,6 +66,12 @@ struct TableBuilderOptions {
   std::map<std::string, std::string> extra_properties;
   // Counts compressed blocks and times block writes; may be null. Borrowed.
   Statistics* statistics = nullptr;
+  // The table's property collectors: one per factory, made with
+  // {column_family_id, level_at_creation} (strata/table_properties.h).
+  // Borrowed; null or empty = none (then no per-entry cost but one branch).
+  const std::vector<std::shared_ptr<TablePropertiesCollectorFactory>>* collector_factories =
+      nullptr;
+  int level_at_creation = TablePropertiesCollectorFactory::Context::kUnknownLevelAtCreation;
 };
 
 class BlockBasedTableBuilder {
@@ -98,6 +105,8 @@ class BlockBasedTableBuilder {
   uint64_t FileSize() const;
   // The properties written (complete after Finish).
   const TableProperties& GetTableProperties() const;
+  // Some collector asked for the file to be compacted (valid after Finish).
+  bool NeedCompact() const;
 
  private:
   struct Rep;
@@ -106,6 +115,8 @@ class BlockBasedTableBuilder {
                   uint64_t* stored_size = nullptr);
   void WriteRawBlock(const Slice& contents, unsigned char type, std::string* encoded_handle);
   void AddIndexEntry(const Slice* next_key);
+  // Hands an entry (internal key) to every collector.
+  void CollectEntry(const Slice& internal_key, const Slice& value);
   Rep* rep_;
 };
 

@@ -149,6 +149,8 @@ const PropertyDesc* FindStandard(const Slice& name) {
 
 }  // namespace
 
+bool IsStandardPropertyName(const Slice& name) { return FindStandard(name) != nullptr; }
+
 void EncodePropertiesBlock(const TableProperties& props, std::string* dst) {
   // (name, value) pairs; names point at static strings or into props.
   std::vector<std::pair<Slice, std::string>> entries;

@@ -79,6 +79,11 @@ extern const char kExternalSstFileGlobalSeqno[];  // "rocksdb.external_sst_file.
 // written verbatim, merged into the sorted order.
 void EncodePropertiesBlock(const TableProperties& props, std::string* dst);
 
+// True if name is one of the built-in properties EncodePropertiesBlock
+// writes from TableProperties' fields (a user-collected property of that
+// name is dropped by the table builder: the field wins, as in RocksDB).
+bool IsStandardPropertyName(const Slice& name);
+
 // Parses properties block contents into *props (which is reset first).
 // Unknown names land in user_collected_properties. Corruption names the
 // property whose value does not decode, or "properties unsorted".

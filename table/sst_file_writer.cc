@@ -139,6 +139,9 @@ Status SstFileWriter::Open(const std::string& file_path) {
   tbo.column_family_name = "";
   tbo.column_family_id = 0x7fffffff;
   tbo.db_id = "SST Writer";
+  // RocksDB's SstFileWriter runs the family's collectors too (level and
+  // family unknown).
+  tbo.collector_factories = &r->options.table_properties_collector_factories;
   std::string version;
   PutFixed32(&version, static_cast<uint32_t>(kSstFileWriterVersion));
   tbo.extra_properties[kExternalSstFileVersion] = version;

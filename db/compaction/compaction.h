@@ -54,6 +54,10 @@ class Compaction {
   bool bottommost() const { return bottommost_; }
   bool trivial_move() const { return trivial_move_; }
   bool manual() const { return manual_; }
+  // CompactFiles' overrides: the output compression (kDisableCompressionOption:
+  // the family's) and the subcompaction limit (0: the family's).
+  CompressionType compression() const { return compression_; }
+  uint32_t max_subcompactions() const { return max_subcompactions_; }
   double score() const { return score_; }
   Version* input_version() const { return input_version_; }
   // Smallest and largest user keys of all inputs.
@@ -86,6 +90,8 @@ class Compaction {
   bool bottommost_ = false;
   bool trivial_move_ = false;
   bool manual_ = false;
+  CompressionType compression_ = kDisableCompressionOption;
+  uint32_t max_subcompactions_ = 0;
   double score_ = 0;
   std::string smallest_user_key_;
   std::string largest_user_key_;
@@ -128,6 +134,22 @@ class CompactionPicker {
     db_mu_->AssertHeld();
     return RangeBusyInOutputLevel(level, smallest, largest);
   }
+
+  // DB::CompactFiles: a compaction of the files numbered `numbers` into
+  // output_level after RocksDB's sanitizing (SanitizeCompactionInputFiles):
+  // the inputs grow to every file between the first and last named one of
+  // each level (level >= 1: also neighbours sharing a boundary user key;
+  // level 0 into a deeper level: every older level-0 file), and to every
+  // file of the levels down to output_level overlapping the inputs' range.
+  // Never a trivial move. nullptr with *status: InvalidArgument for a file
+  // not in v or below output_level, Aborted when a needed file is being
+  // compacted or a running compaction writes an overlapping range of
+  // output_level, NotSupported when the inputs span more than one level
+  // above output_level or go into level 0 (Strata's jobs merge two levels).
+  // REQUIRES: DB mutex.
+  std::unique_ptr<Compaction> CompactFiles(Version* v, const std::vector<uint64_t>& numbers,
+                                           int output_level, const CompactionOptions& options,
+                                           Status* status);
 
   // Called when a compaction ends (either way). REQUIRES: DB mutex.
   void ReleaseCompaction(Compaction* c);

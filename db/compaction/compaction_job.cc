@@ -78,6 +78,7 @@ Status CompactionJob::Run() {
   o.output_level = out;
   o.reason = TableFileCreationReason::kCompaction;
   o.max_output_file_size = c->max_output_file_size();
+  if (c->compression() != kDisableCompressionOption) o.compression = c->compression();
   o.grandparents = c->grandparents();
   o.snapshots = snapshots_;
   o.bottommost = c->bottommost();
@@ -88,7 +89,9 @@ Status CompactionJob::Run() {
   // Subcompactions by key range when the job is big enough.
   std::vector<FileMetaData*> all_inputs = c->inputs(0);
   all_inputs.insert(all_inputs.end(), c->inputs(1).begin(), c->inputs(1).end());
-  const int max_sub = static_cast<int>(std::max<uint32_t>(1, cfd->options().max_subcompactions));
+  const uint32_t sub_limit =
+      c->max_subcompactions() > 0 ? c->max_subcompactions() : cfd->options().max_subcompactions;
+  const int max_sub = static_cast<int>(std::max<uint32_t>(1, sub_limit));
   std::vector<std::string> bounds;
   if (max_sub > 1 && c->TotalInputBytes() > 2 * c->max_output_file_size() / 4) {
     bounds = SubcompactionBoundaries(icmp.user_comparator(), all_inputs, max_sub);
@@ -292,7 +295,7 @@ Status CompactionJob::Run() {
         .Add("num_input_records", total.iter.num_input_records)
         .Add("num_output_records", total.num_output_records)
         .Add("num_subcompactions", static_cast<uint64_t>(parts))
-        .Add("output_compression", CompressionTypeName(cfd->options().compression))
+        .Add("output_compression", CompressionTypeName(o.compression))
         .Add("num_single_delete_mismatches", uint64_t{0})
         .Add("num_single_delete_fallthrough", uint64_t{0})
         .AddArray("lsm_state", lsm);
@@ -323,7 +326,8 @@ void CompactionJob::PrepareInfo() {
   info_.base_input_level = c->start_level();
   info_.output_level = c->output_level();
   info_.compaction_reason = CompactionReasonOf(*c);
-  info_.compression = cfd_->options().compression;
+  info_.compression = c->compression() != kDisableCompressionOption ? c->compression()
+                                                                    : cfd_->options().compression;
   for (int which = 0; which < 2; ++which) {
     const int level = which == 0 ? c->start_level() : c->output_level();
     for (const FileMetaData* f : c->inputs(which)) {

@@ -1,7 +1,10 @@
 #include <algorithm>
 #include <cmath>
+#include <set>
 
+#include "db/column_family.h"
 #include "db/compaction/compaction.h"
+#include "db/filename.h"
 
 namespace strata {
 
@@ -273,6 +276,179 @@ std::unique_ptr<Compaction> CompactionPicker::CompactRange(Version* v, int level
     c->trivial_move_ = false;
   }
   Register(c.get());
+  return c;
+}
+
+std::unique_ptr<Compaction> CompactionPicker::CompactFiles(Version* v,
+                                                           const std::vector<uint64_t>& numbers,
+                                                           int output_level,
+                                                           const CompactionOptions& options,
+                                                           Status* status) {
+  db_mu_->AssertHeld();
+  const Comparator* ucmp = icmp_.user_comparator();
+  const int num_levels = v->num_levels();
+  auto name_of = [](uint64_t number) { return TableFileName("", number); };
+  if (output_level < 0) {
+    *status = Status::InvalidArgument("Output level cannot be negative.");
+    return nullptr;
+  }
+  if (output_level >= num_levels) {
+    *status = Status::InvalidArgument("Output level for column family " + v->cfd()->name() +
+                                      " must between [0, " + std::to_string(num_levels - 1) + "].");
+    return nullptr;
+  }
+  if (numbers.empty()) {
+    *status = Status::InvalidArgument("A compaction must contain at least one file.");
+    return nullptr;
+  }
+  // Every named file must be in v, at or above the output level.
+  std::set<uint64_t> wanted(numbers.begin(), numbers.end());
+  for (uint64_t number : wanted) {
+    int found_level = -1;
+    for (int level = 0; level < num_levels && found_level < 0; ++level) {
+      for (const FileMetaData* f : v->files(level)) {
+        if (f->number == number) {
+          found_level = level;
+          break;
+        }
+      }
+    }
+    if (found_level < 0) {
+      *status =
+          Status::InvalidArgument("Specified compaction input file " + name_of(number) +
+                                  " does not exist in column family " + v->cfd()->name() + ".");
+      return nullptr;
+    }
+    if (found_level > output_level) {
+      *status = Status::InvalidArgument(
+          "Cannot compact file to up level, input file: " + name_of(number) + " level " +
+          std::to_string(found_level) + " > output level " + std::to_string(output_level));
+      return nullptr;
+    }
+  }
+
+  // Grow the set level by level (RocksDB's rules, see the header) and keep
+  // the key range [smallest, largest] of what is taken.
+  std::string smallest, largest;
+  bool have_range = false;
+  auto widen = [&](const FileMetaData* f) {
+    const Slice s = ExtractUserKey(f->smallest), l = ExtractUserKey(f->largest);
+    if (!have_range || ucmp->Compare(s, smallest) < 0) smallest.assign(s.data(), s.size());
+    if (!have_range || ucmp->Compare(l, largest) > 0) largest.assign(l.data(), l.size());
+    have_range = true;
+  };
+  auto take = [&](const FileMetaData* f, bool named_range) -> bool {
+    if (f->being_compacted) {
+      *status = Status::Aborted(
+          named_range ? "Necessary compaction input file " + name_of(f->number) +
+                            " is currently being compacted."
+                      : "File " + name_of(f->number) +
+                            " that has overlapping key range with one of the compaction  input "
+                            "file is currently being compacted.");
+      return false;
+    }
+    wanted.insert(f->number);
+    return true;
+  };
+  for (int level = 0; level <= output_level; ++level) {
+    const std::vector<FileMetaData*>& files = v->files(level);
+    int first = -1, last = -1;
+    for (int i = 0; i < static_cast<int>(files.size()); ++i) {
+      if (wanted.count(files[i]->number) == 0) continue;
+      if (first < 0) first = i;
+      last = i;
+    }
+    if (first < 0) continue;
+    if (level > 0) {
+      // Neighbours sharing a boundary user key go with the run.
+      while (first > 0 && ucmp->Compare(ExtractUserKey(files[first - 1]->largest),
+                                        ExtractUserKey(files[first]->smallest)) >= 0) {
+        --first;
+      }
+      while (last + 1 < static_cast<int>(files.size()) &&
+             ucmp->Compare(ExtractUserKey(files[last + 1]->smallest),
+                           ExtractUserKey(files[last]->largest)) <= 0) {
+        ++last;
+      }
+    } else if (output_level > 0) {
+      // Level 0 is newest first: the older files go down too, else newer
+      // data would land below older versions left in level 0.
+      last = static_cast<int>(files.size()) - 1;
+    }
+    for (int i = first; i <= last; ++i) {
+      if (!take(files[i], true)) return nullptr;
+      widen(files[i]);
+    }
+    // Files of the levels below (down to the output) overlapping the range.
+    for (int m = std::max(level, 1); m <= output_level; ++m) {
+      for (const FileMetaData* f : v->files(m)) {
+        if (ucmp->Compare(ExtractUserKey(f->largest), smallest) < 0 ||
+            ucmp->Compare(ExtractUserKey(f->smallest), largest) > 0) {
+          continue;
+        }
+        if (!take(f, false)) return nullptr;
+      }
+    }
+  }
+  if (RangeBusyInOutputLevel(output_level, smallest, largest)) {
+    *status = Status::Aborted(
+        "A running compaction is writing to the same output level in an overlapping key range");
+    return nullptr;
+  }
+
+  // Which levels the inputs come from: one above the output at most.
+  int start_level = output_level;
+  for (int level = 0; level < output_level; ++level) {
+    bool any = false;
+    for (const FileMetaData* f : v->files(level)) any = any || wanted.count(f->number) != 0;
+    if (!any) continue;
+    if (start_level != output_level) {
+      *status = Status::NotSupported(
+          "CompactFiles: the input files (with the files they need) span levels " +
+          std::to_string(start_level) + " and " + std::to_string(level) + " above output level " +
+          std::to_string(output_level) + "; Strata compacts one level into another");
+      return nullptr;
+    }
+    start_level = level;
+  }
+  if (output_level == 0) {
+    *status = Status::NotSupported(
+        "CompactFiles: output level 0 is not supported (level 0 holds flush output only)");
+    return nullptr;
+  }
+
+  std::unique_ptr<Compaction> c(new Compaction(v, start_level, output_level));
+  for (FileMetaData* f : v->files(start_level)) {
+    if (wanted.count(f->number) != 0) c->inputs_[0].push_back(f);
+  }
+  if (start_level != output_level) {
+    for (FileMetaData* f : v->files(output_level)) {
+      if (wanted.count(f->number) != 0) c->inputs_[1].push_back(f);
+    }
+  }
+  std::vector<FileMetaData*> all = c->inputs_[0];
+  all.insert(all.end(), c->inputs_[1].begin(), c->inputs_[1].end());
+  KeyRange(all, ucmp, &c->smallest_user_key_, &c->largest_user_key_);
+  const Slice lo(c->smallest_user_key_), hi(c->largest_user_key_);
+  if (output_level + 1 < num_levels) {
+    v->GetOverlappingInputs(output_level + 1, &lo, &hi, &c->grandparents_);
+  }
+  c->bottommost_ = true;
+  for (int level = output_level + 1; level < num_levels; ++level) {
+    if (v->OverlapInLevel(level, lo, hi)) {
+      c->bottommost_ = false;
+      break;
+    }
+  }
+  // RocksDB: output_file_size_limit is the output files' target size
+  // (UINT64_MAX, the default: one output file).
+  c->max_output_file_size_ = options.output_file_size_limit;
+  c->manual_ = true;
+  c->trivial_move_ = false;
+  c->compression_ = options.compression;
+  c->max_subcompactions_ = options.max_subcompactions;
+  Register(c.get());
+  *status = Status::OK();
   return c;
 }
 

@@ -51,6 +51,15 @@ struct STRATA_EXPORT Range {
   Range(const Slice& s, const Slice& l) : start(s), limit(l) {}
 };
 
+// A key range [*start, *limit] of user keys by pointers (null: open end),
+// for DeleteFilesInRanges.
+struct STRATA_EXPORT RangePtr {
+  const Slice* start = nullptr;
+  const Slice* limit = nullptr;
+  RangePtr() = default;
+  RangePtr(const Slice* s, const Slice* l) : start(s), limit(l) {}
+};
+
 // GetMergeOperands: more operands than this are an Incomplete.
 struct STRATA_EXPORT GetMergeOperandsOptions {
   int expected_max_number_of_operands = 0;
@@ -468,15 +477,20 @@ class STRATA_EXPORT DB {
     (void)cf, (void)range, (void)n, (void)props;
     return Status::NotSupported("GetPropertiesOfTablesInRange");
   }
-  // Deletes the table files wholly inside the ranges (null begin/end: open
-  // ends); see strata::DeleteFilesInRange.
-  virtual Status DeleteFilesInRanges(ColumnFamilyHandle* cf, const Range* ranges, size_t n,
+  // Deletes the table files of levels >= 1 wholly inside the ranges (null
+  // start/limit: open ends) that no compaction is using; see
+  // strata::DeleteFilesInRange.
+  virtual Status DeleteFilesInRanges(ColumnFamilyHandle* cf, const RangePtr* ranges, size_t n,
                                      bool include_end = true) {
     (void)cf, (void)ranges, (void)n, (void)include_end;
     return Status::NotSupported("DeleteFilesInRanges");
   }
-  // Compacts the named table files ("000012.sst" or full paths) of one
-  // family into output_level.
+  // Compacts the named table files ("000012.sst", "/000012.sst" or full
+  // paths) of one family into output_level, with the files correctness
+  // needs added (RocksDB's rules; see docs/design/metadata.md). Never a
+  // trivial move. *output_file_names (if not null) gets the paths of the
+  // files written. InvalidArgument for unknown files or levels, Aborted
+  // when a needed file is in a running compaction.
   virtual Status CompactFiles(const CompactionOptions& options, ColumnFamilyHandle* cf,
                               const std::vector<std::string>& input_file_names, int output_level,
                               int output_path_id = -1,
@@ -485,6 +499,34 @@ class STRATA_EXPORT DB {
         (void)output_file_names;
     return Status::NotSupported("CompactFiles");
   }
+
+  Status CompactFiles(const CompactionOptions& options,
+                      const std::vector<std::string>& input_file_names, int output_level,
+                      int output_path_id = -1,
+                      std::vector<std::string>* output_file_names = nullptr) {
+    return CompactFiles(options, DefaultColumnFamily(), input_file_names, output_level,
+                        output_path_id, output_file_names);
+  }
+  // The family's num_levels, the level a flush writes to (always 0 here),
+  // and its level0_stop_writes_trigger.
+  virtual int NumberLevels(ColumnFamilyHandle* cf) {
+    (void)cf;
+    return 0;
+  }
+  int NumberLevels() { return NumberLevels(DefaultColumnFamily()); }
+  virtual int MaxMemCompactionLevel(ColumnFamilyHandle* cf) {
+    (void)cf;
+    return 0;
+  }
+  int MaxMemCompactionLevel() { return MaxMemCompactionLevel(DefaultColumnFamily()); }
+  virtual int Level0StopWriteTrigger(ColumnFamilyHandle* cf) {
+    (void)cf;
+    return 0;
+  }
+  int Level0StopWriteTrigger() { return Level0StopWriteTrigger(DefaultColumnFamily()); }
+  // The Env the DB was opened with (borrowed; lives as long as the options'
+  // env does).
+  virtual Env* GetEnv() const { return nullptr; }
 
   // ---- read and write API (db/db_impl.cc) ----
   // False only when the key surely does not exist (memtables and filters,
@@ -551,7 +593,13 @@ STRATA_EXPORT Status RepairDB(const std::string& path, const Options& options);
 // Deletes the table files of cf whose keys all lie in [*begin, *end]
 // (null: open end; include_end false: [begin, end)). Keys in other files,
 // memtables or overlapping files stay, so a range may still hold keys.
+// Only files of levels >= 1 that no compaction is using go (RocksDB 7.8.3's
+// rule), in one MANIFEST edit; a file sharing a boundary user key with a
+// neighbour outside the range stays.
 STRATA_EXPORT Status DeleteFilesInRange(DB* db, ColumnFamilyHandle* cf, const Slice* begin,
                                         const Slice* end, bool include_end = true);
+// The same for n ranges at once.
+STRATA_EXPORT Status DeleteFilesInRanges(DB* db, ColumnFamilyHandle* cf, const RangePtr* ranges,
+                                         size_t n, bool include_end = true);
 
 }  // namespace strata

@@ -26,6 +26,7 @@ class CompactionFilterFactory;  // strata/compaction_filter.h
 class EventListener;            // strata/listener.h
 class MergeOperator;            // strata/merge_operator.h
 class SliceTransform;           // strata/slice_transform.h
+class TablePropertiesCollectorFactory;  // strata/table_properties.h
 class Snapshot;
 class TableFactory;  // strata/table.h
 
@@ -212,6 +213,12 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // plus whole keys when memtable_whole_key_filtering.
   double memtable_prefix_bloom_size_ratio = 0;
   bool memtable_whole_key_filtering = false;
+  // One collector per factory for every table the family writes (flush,
+  // compaction) and every SstFileWriter file made with these options; what
+  // they collect goes into the table's properties block. Not written to the
+  // OPTIONS file (RocksDB 7.8.3 does not either).
+  std::vector<std::shared_ptr<TablePropertiesCollectorFactory>>
+      table_properties_collector_factories;
 };
 
 struct STRATA_EXPORT Options : public DBOptions, public ColumnFamilyOptions {

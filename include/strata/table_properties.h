@@ -2,16 +2,94 @@
 // block (docs/format/table.md (Properties)), under RocksDB's property names, so the same
 // facts show in `sst_dump --show_properties` from either project.
 //
-// Thread-safety: plain data.
+// TablePropertiesCollector / TablePropertiesCollectorFactory: RocksDB's hook
+// for user properties. Every table the DB writes (flush, compaction) and
+// every SstFileWriter file gets one collector per factory of
+// ColumnFamilyOptions::table_properties_collector_factories; the collector
+// sees each entry, in file order, and its Finish() output is stored in the
+// properties block among the built-in properties (one sorted set of names,
+// as RocksDB stores them). See docs/design/metadata.md.
+//
+// Thread-safety: TableProperties is plain data. A factory is called from
+// any thread (flushes and compactions run in parallel) and must be
+// thread-safe; each collector is used by one thread.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 
 #include "strata/export.h"
+#include "strata/slice.h"
+#include "strata/status.h"
 
 namespace strata {
+
+// User-collected properties, by name (raw bytes).
+using UserCollectedProperties = std::map<std::string, std::string>;
+
+// What an entry handed to a collector is (RocksDB's EntryType, same order).
+enum EntryType {
+  kEntryPut,
+  kEntryDelete,
+  kEntrySingleDelete,
+  kEntryMerge,
+  kEntryRangeDeletion,
+  kEntryBlobIndex,
+  kEntryDeleteWithTimestamp,
+  kEntryWideColumnEntity,
+  kEntryOther,
+};
+
+// Collects properties of one table as it is written. Errors returned by
+// AddUserKey are logged and ignored; a collector whose Finish fails adds
+// nothing to the file (RocksDB's behaviour).
+class STRATA_EXPORT TablePropertiesCollector {
+ public:
+  virtual ~TablePropertiesCollector() = default;
+
+  // Called for every entry in file order: point entries, then the range
+  // tombstones (type kEntryRangeDeletion: key = start, value = end).
+  // file_size: bytes of the file written so far.
+  virtual Status AddUserKey(const Slice& key, const Slice& value, EntryType type, uint64_t seq,
+                            uint64_t file_size) {
+    (void)key, (void)value, (void)type, (void)seq, (void)file_size;
+    return Status::OK();
+  }
+  // Called once per data block written: its size before compression (the
+  // two estimates of compressed size are 0: Strata does not sample).
+  virtual void BlockAdd(uint64_t block_uncomp_bytes, uint64_t block_compressed_bytes_fast,
+                        uint64_t block_compressed_bytes_slow) {
+    (void)block_uncomp_bytes, (void)block_compressed_bytes_fast, (void)block_compressed_bytes_slow;
+  }
+  // Adds the collected properties (stored in the file under their names).
+  virtual Status Finish(UserCollectedProperties* properties) = 0;
+  // Human-readable forms of the properties (for tools; not stored).
+  virtual UserCollectedProperties GetReadableProperties() const = 0;
+  virtual const char* Name() const = 0;
+  // True if the file should be compacted soon: the table's FileMetaData is
+  // marked_for_compaction (recorded in the MANIFEST as RocksDB does).
+  virtual bool NeedCompact() const { return false; }
+};
+
+// Makes one collector per table file.
+class STRATA_EXPORT TablePropertiesCollectorFactory {
+ public:
+  struct Context {
+    static constexpr uint32_t kUnknownColumnFamily = 0x7fffffff;
+    static constexpr int kUnknownLevelAtCreation = -1;
+    uint32_t column_family_id = kUnknownColumnFamily;
+    // The level the file is written to (flush: 0; SstFileWriter: unknown).
+    int level_at_creation = kUnknownLevelAtCreation;
+  };
+  virtual ~TablePropertiesCollectorFactory() = default;
+  // Caller owns the result (RocksDB returns a raw pointer too).
+  virtual TablePropertiesCollector* CreateTablePropertiesCollector(Context context) = 0;
+  virtual const char* Name() const = 0;
+  // What the LOG shows for the factory.
+  virtual std::string ToString() const { return Name(); }
+};
 
 struct STRATA_EXPORT TableProperties {
   // Numbers (varint64 in the block).
@@ -53,7 +131,7 @@ struct STRATA_EXPORT TableProperties {
   std::string db_host_id;
 
   // Every other property, by name (raw bytes).
-  std::map<std::string, std::string> user_collected_properties;
+  UserCollectedProperties user_collected_properties;
 
   // "name = value" lines ("; " separated) in the spirit of RocksDB's
   // TableProperties::ToString, for tools.
