@@ -100,8 +100,29 @@ class CachableRef {
   T* get() const { return value_; }
   T* operator->() const { return value_; }
   bool empty() const { return value_ == nullptr; }
+  bool cached() const { return handle_ != nullptr; }
+  bool owned() const { return owned_; }
+
+  // Hands what this reference holds to c (a cache handle is released, an
+  // owned value deleted, by c's cleanup); this reference is left empty.
+  // A borrowed value is left alone (it lives as long as the reader).
+  void TransferTo(Cleanable* c) {
+    if (handle_ != nullptr) {
+      c->RegisterCleanup(&ReleaseHandle, cache_, handle_);
+      handle_ = nullptr;
+    } else if (owned_) {
+      c->RegisterCleanup(&DeleteValue, value_, nullptr);
+      owned_ = false;
+    }
+    value_ = nullptr;
+  }
 
  private:
+  static void ReleaseHandle(void* cache, void* handle) {
+    static_cast<Cache*>(cache)->Release(static_cast<Cache::Handle*>(handle));
+  }
+  static void DeleteValue(void* value, void* /*unused*/) { delete static_cast<T*>(value); }
+
   T* value_ = nullptr;
   bool owned_ = false;
   Cache* cache_ = nullptr;
@@ -286,6 +307,21 @@ struct BlockBasedTable::Rep {
                        uint32_t read_hist = HISTOGRAM_ENUM_MAX) const;
 
   Status GetIndexBlock(const ReadOptions& ro, CachableRef<Block>* out) const;
+
+  // Get found a value to pin (ctx->pin_pending()) in `block`: a value in
+  // the file's mapping is left pending for the table cache (the reader
+  // keeps the mapping); otherwise the slice takes over the block (its
+  // cache handle, or the block itself when owned).
+  void PinValue(GetContext* ctx, CachableRef<Block>* block) const {
+    const char* p = ctx->pinnable()->data();
+    if (mmap_file && p >= mapped.data() && p < mapped.data() + mapped.size()) return;
+    if (block->cached() || block->owned()) {
+      block->TransferTo(ctx->pinnable());
+      ctx->PinDone();
+    } else {
+      ctx->PinByCopy();
+    }
+  }
 
   // Looks the block at offset up in the block cache (counting the hit or
   // miss). On a hit *out holds it; *key is the cache key either way
@@ -481,7 +517,9 @@ bool BlockBasedTable::Rep::RetrieveMappedBlock(const ReadOptions& ro, const Bloc
 Status BlockBasedTable::Rep::RetrieveBlock(const ReadOptions& ro, const BlockHandle& handle,
                                            Cache::Priority pri, CachableRef<Block>* out,
                                            ReadaheadBuffer* readahead, uint32_t read_hist) const {
-  if (mmap_file) {
+  // A mapped block is a read of the file too (it may fault pages in): with
+  // kBlockCacheTier only the block cache is consulted, as in RocksDB.
+  if (mmap_file && ro.read_tier != kBlockCacheTier) {
     Status s;
     if (RetrieveMappedBlock(ro, handle, out, &s)) return s;
   }
@@ -491,6 +529,10 @@ Status BlockBasedTable::Rep::RetrieveBlock(const ReadOptions& ro, const BlockHan
   Slice key;
   if (block_cache != nullptr && LookupCached(handle.offset(), kind, key_buf, &key, out)) {
     return Status::OK();
+  }
+  if (ro.read_tier == kBlockCacheTier) {
+    // RocksDB's answer: the block is not in the cache and no I/O may be done.
+    return Status::Incomplete("no blocking io", Context(handle.offset()));
   }
   if (kind == BlockKind::kIndex) PERF_COUNTER_ADD(index_block_read_count, 1);
   BlockBuffer contents;
@@ -560,6 +602,8 @@ Status BlockBasedTable::Rep::GetFilter(const ReadOptions& ro,
   if (LookupCached(filter_handle.offset(), BlockKind::kFilter, key_buf, &key, out)) {
     return Status::OK();
   }
+  // Without I/O the lookup goes on without the filter.
+  if (ro.read_tier == kBlockCacheTier) return Status::OK();
   PERF_COUNTER_ADD(filter_block_read_count, 1);
   std::string contents;
   Status s = ReadBlock(filter_handle, ro.verify_checksums, false, &contents, nullptr);
@@ -884,7 +928,9 @@ Status BlockBasedTable::Get(const ReadOptions& read_options, const Slice& key,
       if (!s.ok()) {
         return Status::Corruption(r->Context(index_iter.handle().offset()) + ": " + s.ToString());
       }
-      if (!get_context->SaveValue(parsed, data_iter.value())) {
+      if (!get_context->SaveValue(parsed, data_iter.value(), /*value_pinned=*/false,
+                                  /*can_pin=*/true)) {
+        if (get_context->pin_pending()) r->PinValue(get_context, &data);
         done = true;
         break;
       }

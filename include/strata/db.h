@@ -512,11 +512,26 @@ class STRATA_EXPORT DB {
     if (s.ok()) value->PinSelf();
     return s;
   }
+  Status Get(const ReadOptions& options, const Slice& key, PinnableSlice* value) {
+    return Get(options, DefaultColumnFamily(), key, value);
+  }
+  // n lookups of one family on one consistent view; values[i] /
+  // statuses[i] answer keys[i]. sorted_input: a hint that keys are
+  // ascending (they are sorted anyway).
   virtual void MultiGet(const ReadOptions& options, ColumnFamilyHandle* cf, size_t num_keys,
                         const Slice* keys, PinnableSlice* values, Status* statuses,
                         bool sorted_input = false) {
     (void)sorted_input;
     for (size_t i = 0; i < num_keys; i++) statuses[i] = Get(options, cf, keys[i], &values[i]);
+  }
+  // The same with a column family per key (column_families[i] for keys[i]).
+  virtual void MultiGet(const ReadOptions& options, size_t num_keys,
+                        ColumnFamilyHandle** column_families, const Slice* keys,
+                        PinnableSlice* values, Status* statuses, bool sorted_input = false) {
+    (void)sorted_input;
+    for (size_t i = 0; i < num_keys; i++) {
+      statuses[i] = Get(options, column_families[i], keys[i], &values[i]);
+    }
   }
 };
 
