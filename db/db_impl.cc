@@ -327,8 +327,8 @@ void DBImpl::MultiGetImpl(const ReadOptions& options, ColumnFamilyData* cfd, Sup
     statuses[i] = ctx.Finish(info_log_.get(), stats_);
   }
   if (pinnables != nullptr) {
-    // Table values of a batch are copied (the batch shares its blocks
-    // between keys); a failed key's slice is emptied.
+    // Memtable values and merge results were written into the slices'
+    // buffers; a failed key's slice is emptied.
     for (size_t i = 0; i < n; i++) {
       if (!statuses[i].ok()) {
         pinnables[i].Reset();
@@ -748,10 +748,12 @@ void DBImpl::MultiGet(const ReadOptions& options, size_t num_keys,
                  family_statuses.data(), family_values.data());
     for (size_t k = 0; k < f.index.size(); k++) {
       PinnableSlice& out = values[f.index[k]];
-      if (family_statuses[k].ok()) {
-        out.PinSelf(family_values[k]);
-      } else {
+      if (!family_statuses[k].ok()) {
         out.Reset();
+      } else if (family_values[k].IsPinned()) {
+        out.PinSlice(family_values[k], &family_values[k]);  // takes over the pin
+      } else {
+        out.PinSelf(family_values[k]);
       }
       statuses[f.index[k]] = family_statuses[k];
     }

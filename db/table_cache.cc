@@ -308,13 +308,30 @@ void TableCache::MultiGet(const ReadOptions& read_options, FileMetaData* file, i
   }
   const TableFileMeta meta{file->number, file->file_size, level};
   Cache::Handle* handle = nullptr;
-  Status s = rep_->FindTable(meta, &handle);
+  Status s = rep_->FindTable(meta, &handle, read_options.read_tier == kBlockCacheTier);
   if (!s.ok()) {
     for (size_t i = 0; i < n; i++) statuses[i] = s;
     return;
   }
   table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
   table->MultiGet(read_options, n, keys, contexts, statuses);
+  if (!rep_->unbounded) {
+    // Values in the reader's mapping: each slice takes a handle of its own
+    // (unbounded caches pin the reader by file: the Version pins those).
+    char key_buf[8];
+    EncodeFixed64(key_buf, file->number);
+    for (size_t i = 0; i < n; i++) {
+      GetContext* ctx = contexts[i];
+      if (!ctx->pin_pending()) continue;
+      Cache::Handle* h = rep_->cache->Lookup(Slice(key_buf, sizeof(key_buf)));
+      if (h == nullptr) {
+        ctx->PinByCopy();  // erased meanwhile (our handle keeps the bytes)
+        continue;
+      }
+      ctx->pinnable()->RegisterCleanup(&ReleaseReader, rep_->cache.get(), h);
+      ctx->PinDone();
+    }
+  }
   if (!rep_->unbounded || !file->pinned_table.Install(rep_->cache.get(), handle, table)) {
     rep_->cache->Release(handle);
   }

@@ -201,6 +201,13 @@ void Version::MultiGet(const ReadOptions& options, size_t n, const Slice* keys,
                  batch_statuses.data());
     for (size_t j = 0; j < batch.size(); j++) {
       if (!batch_statuses[j].ok()) statuses[batch[j]] = batch_statuses[j];
+      GetContext* ctx = batch_contexts[j];
+      if (ctx->pin_pending()) {
+        // In the mapping of a reader the file pins (see Get).
+        Ref();
+        ctx->pinnable()->RegisterCleanup(&UnrefVersion, this, nullptr);
+        ctx->PinDone();
+      }
     }
     batch.clear();
   };

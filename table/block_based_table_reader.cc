@@ -308,6 +308,27 @@ struct BlockBasedTable::Rep {
 
   Status GetIndexBlock(const ReadOptions& ro, CachableRef<Block>* out) const;
 
+  // MultiGet's PinValue: the block stays shared with the batch's next keys,
+  // so a cached block is pinned by a handle of the slice's own (a second
+  // lookup), and an owned one is copied from.
+  void PinSharedValue(GetContext* ctx, const CachableRef<Block>& block, uint64_t offset) const {
+    const char* p = ctx->pinnable()->data();
+    if (mmap_file && p >= mapped.data() && p < mapped.data() + mapped.size()) return;
+    if (block.cached()) {
+      char key_buf[sizeof(cache_prefix) + kMaxVarint64Length];
+      Cache::Handle* h = block_cache->Lookup(Slice(key_buf, CacheKey(offset, key_buf)));
+      if (h != nullptr) {
+        ctx->pinnable()->RegisterCleanup(&ReleaseCacheHandle, block_cache, h);
+        ctx->PinDone();
+        return;
+      }
+    }
+    ctx->PinByCopy();
+  }
+  static void ReleaseCacheHandle(void* cache, void* handle) {
+    static_cast<Cache*>(cache)->Release(static_cast<Cache::Handle*>(handle));
+  }
+
   // Get found a value to pin (ctx->pin_pending()) in `block`: a value in
   // the file's mapping is left pending for the table cache (the reader
   // keeps the mapping); otherwise the slice takes over the block (its
@@ -1032,7 +1053,9 @@ void BlockBasedTable::MultiGet(const ReadOptions& read_options, size_t n, const 
             done = true;
             break;
           }
-          if (!ctx->SaveValue(parsed, data_iter.value())) {
+          if (!ctx->SaveValue(parsed, data_iter.value(), /*value_pinned=*/false,
+                              /*can_pin=*/true)) {
+            if (ctx->pin_pending()) r->PinSharedValue(ctx, data, handle.offset());
             done = true;
             break;
           }

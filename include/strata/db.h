@@ -474,8 +474,8 @@ class STRATA_EXPORT DB {
 
   // ---- read and write API (db/db_impl.cc) ----
   // False only when the key surely does not exist (memtables and filters,
-  // no table I/O); *value_found (if given) is set when the value was found
-  // on the way and copied to *value.
+  // no table I/O: a Get with read_tier = kBlockCacheTier); *value_found (if
+  // given) is set when the value was found on the way and copied to *value.
   virtual bool KeyMayExist(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
                            std::string* value, bool* value_found = nullptr) {
     (void)options, (void)cf, (void)key, (void)value;
@@ -488,7 +488,10 @@ class STRATA_EXPORT DB {
   }
   // The merge operands of key, oldest first, without merging them (up to
   // the last Put or Delete, which is included as the first operand when it
-  // is a Put).
+  // is a Put), copied into merge_operands[0..*number_of_operands).
+  // NotFound when there are none; Incomplete (with *number_of_operands set
+  // to the count, nothing copied) when there are more than
+  // expected_max_number_of_operands. Needs the family's merge operator.
   virtual Status GetMergeOperands(const ReadOptions& options, ColumnFamilyHandle* cf,
                                   const Slice& key, PinnableSlice* merge_operands,
                                   GetMergeOperandsOptions* get_merge_operands_options,
@@ -497,7 +500,8 @@ class STRATA_EXPORT DB {
         (void)number_of_operands;
     return Status::NotSupported("GetMergeOperands");
   }
-  // Iterators over several families at one sequence number.
+  // Iterators over several families at one sequence number; (*iterators)[i]
+  // reads column_families[i].
   virtual Status NewIterators(const ReadOptions& options,
                               const std::vector<ColumnFamilyHandle*>& column_families,
                               std::vector<std::unique_ptr<Iterator>>* iterators) {
