@@ -5,7 +5,10 @@
 // Iterator::Refresh -- each randomized against a std::map model where it
 // has state -- and PinnableSlice / Cleanable themselves.
 
+#include <unistd.h>
+
 #include <atomic>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <random>
@@ -683,6 +686,99 @@ TEST_F(DBReadApiSingleTest, RefreshAgainstModel) {
   EXPECT_TRUE(snap_it->Refresh().IsNotSupported());
   snap_it.reset();
   db_->ReleaseSnapshot(snap);
+}
+
+// RocksDB 7.8.3's db_bench writes a DB (tables in several levels, snappy and
+// uncompressed); Strata reads it with the pinned Get and MultiGet, the
+// values equal its iterator's -- and ldb's `get` for a sample.
+std::string RunCommand(const std::string& cmd, int* rc) {
+  std::string out;
+  FILE* p = popen((cmd + " 2>/dev/null").c_str(), "r");
+  if (p == nullptr) {
+    *rc = -1;
+    return out;
+  }
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
+  *rc = pclose(p);
+  return out;
+}
+
+TEST_F(DBReadApiSingleTest, PinnedReadsOfADbBenchDB) {
+  constexpr const char* kDbBench = "/usr/bin/db_bench";
+  constexpr const char* kLdb = "/usr/bin/ldb";
+  if (access(kDbBench, X_OK) != 0 || access(kLdb, X_OK) != 0) {
+    GTEST_SKIP() << "RocksDB tools not installed";
+  }
+  for (const char* compression : {"none", "snappy"}) {
+    SCOPED_TRACE(compression);
+    const std::string path = tmp_.path() + "/bench_" + compression;
+    int rc = 0;
+    const std::string out = RunCommand(
+        std::string(kDbBench) + " --benchmarks=fillrandom --num=5000 --value_size=100 --db=" +
+            path + " --compression_type=" + compression +
+            " --write_buffer_size=65536 --target_file_size_base=65536"
+            " --max_bytes_for_level_base=262144 --level0_file_num_compaction_trigger=2",
+        &rc);
+    ASSERT_EQ(0, rc) << out;
+    Options o;
+    o.max_open_files = 40;  // bounded: values pin reader handles
+    std::unique_ptr<DB> db;
+    ASSERT_OK(DB::Open(o, path, &db));
+    std::map<std::string, std::string> model;
+    {
+      auto it = db->NewIterator(ReadOptions());
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        model[it->key().ToString()] = it->value().ToString();
+      }
+      ASSERT_OK(it->status());
+    }
+    ASSERT_GT(model.size(), 3000u);
+    std::vector<Slice> keys;
+    size_t pinned = 0;
+    for (const auto& [k, v] : model) {
+      PinnableSlice p;
+      ASSERT_OK(db->Get(ReadOptions(), k, &p));
+      ASSERT_EQ(p.ToString(), v);
+      pinned += p.IsPinned();
+      keys.emplace_back(k);
+    }
+    EXPECT_EQ(pinned, model.size());  // everything is in tables
+    std::vector<PinnableSlice> values(keys.size());
+    std::vector<Status> statuses(keys.size());
+    db->MultiGet(ReadOptions(), db->DefaultColumnFamily(), keys.size(), keys.data(), values.data(),
+                 statuses.data());
+    size_t i = 0;
+    for (const auto& [k, v] : model) {
+      ASSERT_OK(statuses[i]);
+      ASSERT_EQ(values[i++].ToString(), v);
+    }
+    values.clear();
+    db.reset();
+    // ldb agrees on a sample (hex keys: db_bench's are binary).
+    i = 0;
+    for (const auto& [k, v] : model) {
+      if (i++ % 1000 != 0) continue;
+      std::string hex;
+      for (unsigned char c : k) {
+        char b[3];
+        std::snprintf(b, sizeof(b), "%02X", c);
+        hex += b;
+      }
+      const std::string got = RunCommand(std::string(kLdb) + " --db=" + path +
+                                             " --hex --key_hex --value_hex get 0x" + hex,
+                                         &rc);
+      ASSERT_EQ(0, rc);
+      std::string want = "0x";
+      for (unsigned char c : v) {
+        char b[3];
+        std::snprintf(b, sizeof(b), "%02X", c);
+        want += b;
+      }
+      EXPECT_EQ(got, want + "\n");
+    }
+  }
 }
 
 }  // namespace
