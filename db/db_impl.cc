@@ -184,8 +184,8 @@ SequenceNumber DBImpl::ReadSequence(const ReadOptions& options) const {
 // ---- reads ----
 
 Status DBImpl::GetImpl(const ReadOptions& options, ColumnFamilyData* cfd, SuperVersion* sv,
-                       SequenceNumber seq, const Slice& key, std::string* value,
-                       bool* memtable_hit, PinnableSlice* pinnable, MergeContext* operands) {
+                       SequenceNumber seq, const Slice& key, std::string* value, bool* memtable_hit,
+                       PinnableSlice* pinnable, MergeContext* operands) {
   const LookupKey lkey(key, seq);
   // One operand buffer per thread, reused by every lookup.
   thread_local MergeContext thread_merge_context;
@@ -198,8 +198,8 @@ Status DBImpl::GetImpl(const ReadOptions& options, ColumnFamilyData* cfd, SuperV
   // kPersistedTier: writes made without the WAL are not persisted, so the
   // memtables are skipped (RocksDB's rule: all of them, once any such write
   // was made).
-  const bool skip_memtables = options.read_tier == kPersistedTier &&
-                              has_unpersisted_data_.load(std::memory_order_relaxed);
+  const bool skip_memtables =
+      options.read_tier == kPersistedTier && has_unpersisted_data_.load(std::memory_order_relaxed);
   bool done = false;
   if (!skip_memtables) {
     PERF_TIMER_GUARD(get_from_memtable_time);
@@ -289,8 +289,8 @@ void DBImpl::MultiGetImpl(const ReadOptions& options, ColumnFamilyData* cfd, Sup
   contexts.reserve(n);  // no reallocation below: pointers into it stay valid
   pending_keys.clear();
   pending_contexts.clear();
-  const bool skip_memtables = options.read_tier == kPersistedTier &&
-                              has_unpersisted_data_.load(std::memory_order_relaxed);
+  const bool skip_memtables =
+      options.read_tier == kPersistedTier && has_unpersisted_data_.load(std::memory_order_relaxed);
   for (uint32_t i : order) {
     MergeContext& mc = merge_contexts[i];
     mc.Clear();
@@ -484,8 +484,8 @@ DBIterSource DBImpl::NewIteratorSource(const ReadOptions& options, ColumnFamilyD
   return src;
 }
 
-std::unique_ptr<Iterator> DBImpl::NewIteratorFrom(const ReadOptions& options,
-                                                  ColumnFamilyData* cfd, DBIterSource src) {
+std::unique_ptr<Iterator> DBImpl::NewIteratorFrom(const ReadOptions& options, ColumnFamilyData* cfd,
+                                                  DBIterSource src) {
   DBIterRefresher refresher;
   if (options.snapshot == nullptr) {
     // Refresh: the family's newest SuperVersion at the newest sequence.
@@ -800,9 +800,10 @@ Status DBImpl::GetMergeOperands(const ReadOptions& options, ColumnFamilyHandle* 
     *number_of_operands = static_cast<int>(list.size());
     if (*number_of_operands > capacity) {
       // RocksDB: the count is reported, nothing is copied.
-      s = Status::Incomplete("GetMergeOperands: more merge operands than "
-                             "expected_max_number_of_operands",
-                             std::to_string(list.size()) + " > " + std::to_string(capacity));
+      s = Status::Incomplete(
+          "GetMergeOperands: more merge operands than "
+          "expected_max_number_of_operands",
+          std::to_string(list.size()) + " > " + std::to_string(capacity));
     } else {
       // Copied while the SuperVersion still holds the memtables they may
       // point into.

@@ -90,7 +90,6 @@ class DBImpl final : public DB {
   using DB::IngestExternalFile;
   using DB::KeyMayExist;
   using DB::Merge;
-  using DB::GetMergeOperands;
   using DB::MultiGet;
   using DB::NewIterator;
   using DB::SetOptions;

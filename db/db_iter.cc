@@ -25,9 +25,8 @@ class DBIter final : public Iterator {
         stats_(stats),
         cleanup_(std::move(cleanup)),
         merge_operator_(merge_operator),
-        prefix_extractor_(options.prefix_same_as_start && !options.total_order_seek
-                              ? prefix_extractor
-                              : nullptr),
+        prefix_extractor_(
+            options.prefix_same_as_start && !options.total_order_seek ? prefix_extractor : nullptr),
         refresher_(std::move(refresher)) {
     SetTombstones(range_tombstones);
     if (options.iterate_lower_bound != nullptr) {

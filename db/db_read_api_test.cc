@@ -442,8 +442,7 @@ TEST_F(DBReadApiSingleTest, PersistedTier) {
   auto it = db_->NewIterator(persisted);
   EXPECT_TRUE(it->status().IsNotSupported());
   std::vector<std::unique_ptr<Iterator>> its;
-  EXPECT_TRUE(
-      db_->NewIterators(persisted, {db_->DefaultColumnFamily()}, &its).IsNotSupported());
+  EXPECT_TRUE(db_->NewIterators(persisted, {db_->DefaultColumnFamily()}, &its).IsNotSupported());
 }
 
 // kMemtableTier iterators see the memtables only.
@@ -572,8 +571,8 @@ TEST_F(DBReadApiSingleTest, GetMergeOperandsAcrossTablesAndMemtable) {
   EXPECT_EQ(ops[1].ToString(), "m1");
   EXPECT_EQ(ops[2].ToString(), "m2");
   gmo.expected_max_number_of_operands = 2;
-  Status s = db_->GetMergeOperands(ReadOptions(), db_->DefaultColumnFamily(), "k", ops.data(),
-                                   &gmo, &count);
+  Status s = db_->GetMergeOperands(ReadOptions(), db_->DefaultColumnFamily(), "k", ops.data(), &gmo,
+                                   &count);
   EXPECT_TRUE(s.IsIncomplete()) << s.ToString();
   EXPECT_EQ(count, 3);
   ASSERT_OK(Delete("k"));
@@ -715,12 +714,13 @@ TEST_F(DBReadApiSingleTest, PinnedReadsOfADbBenchDB) {
     SCOPED_TRACE(compression);
     const std::string path = tmp_.path() + "/bench_" + compression;
     int rc = 0;
-    const std::string out = RunCommand(
-        std::string(kDbBench) + " --benchmarks=fillrandom --num=5000 --value_size=100 --db=" +
-            path + " --compression_type=" + compression +
-            " --write_buffer_size=65536 --target_file_size_base=65536"
-            " --max_bytes_for_level_base=262144 --level0_file_num_compaction_trigger=2",
-        &rc);
+    const std::string out =
+        RunCommand(std::string(kDbBench) +
+                       " --benchmarks=fillrandom --num=5000 --value_size=100 --db=" + path +
+                       " --compression_type=" + compression +
+                       " --write_buffer_size=65536 --target_file_size_base=65536"
+                       " --max_bytes_for_level_base=262144 --level0_file_num_compaction_trigger=2",
+                   &rc);
     ASSERT_EQ(0, rc) << out;
     Options o;
     o.max_open_files = 40;  // bounded: values pin reader handles
@@ -766,9 +766,8 @@ TEST_F(DBReadApiSingleTest, PinnedReadsOfADbBenchDB) {
         std::snprintf(b, sizeof(b), "%02X", c);
         hex += b;
       }
-      const std::string got = RunCommand(std::string(kLdb) + " --db=" + path +
-                                             " --hex --key_hex --value_hex get 0x" + hex,
-                                         &rc);
+      const std::string got = RunCommand(
+          std::string(kLdb) + " --db=" + path + " --hex --key_hex --value_hex get 0x" + hex, &rc);
       ASSERT_EQ(0, rc);
       std::string want = "0x";
       for (unsigned char c : v) {

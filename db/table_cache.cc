@@ -168,8 +168,7 @@ Status TableCache::Rep::OpenTable(const TableFileMeta& meta,
   return BlockBasedTable::Open(tro, std::move(file), meta.file_size, table);
 }
 
-Status TableCache::Rep::FindTable(const TableFileMeta& meta, Cache::Handle** handle,
-                                  bool no_io) {
+Status TableCache::Rep::FindTable(const TableFileMeta& meta, Cache::Handle** handle, bool no_io) {
   char key_buf[8];
   EncodeFixed64(key_buf, meta.number);
   const Slice key(key_buf, sizeof(key_buf));

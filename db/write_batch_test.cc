@@ -608,11 +608,16 @@ TEST(WriteBatchTest, RandomizedSavePointsMatchModel) {
   auto apply = [&](WriteBatch* b, const Rec& r) {
     ColumnFamilyHandle* h = r.cf ? &cf5 : nullptr;
     switch (r.op) {
-      case 0: return b->Put(h, r.key, r.value);
-      case 1: return b->Delete(h, r.key);
-      case 2: return b->Merge(h, r.key, r.value);
-      case 3: return b->SingleDelete(h, r.key);
-      default: return b->PutLogData(r.value);
+      case 0:
+        return b->Put(h, r.key, r.value);
+      case 1:
+        return b->Delete(h, r.key);
+      case 2:
+        return b->Merge(h, r.key, r.value);
+      case 3:
+        return b->SingleDelete(h, r.key);
+      default:
+        return b->PutLogData(r.value);
     }
   };
   for (int round = 0; round < 50; round++) {

@@ -795,18 +795,24 @@ TEST(WriteBatchWithIndexTest, RandomizedSavePoints) {
   auto apply = [&](WriteBatchWithIndex* b, const Rec& r) {
     ColumnFamilyHandle* h = r.cf ? &cf1 : nullptr;
     switch (r.op) {
-      case 0: return b->Put(h, r.key, r.value);
-      case 1: return b->Delete(h, r.key);
-      case 2: return b->Merge(h, r.key, r.value);
-      case 3: return b->SingleDelete(h, r.key);
-      case 4: return b->DeleteRange(h, r.key, r.key + "5");
-      default: return b->PutLogData(r.value);
+      case 0:
+        return b->Put(h, r.key, r.value);
+      case 1:
+        return b->Delete(h, r.key);
+      case 2:
+        return b->Merge(h, r.key, r.value);
+      case 3:
+        return b->SingleDelete(h, r.key);
+      case 4:
+        return b->DeleteRange(h, r.key, r.key + "5");
+      default:
+        return b->PutLogData(r.value);
     }
   };
   auto scan = [&](WriteBatchWithIndex* b) {
     std::string out;
-    for (ColumnFamilyHandle* h : {static_cast<ColumnFamilyHandle*>(nullptr),
-                                  static_cast<ColumnFamilyHandle*>(&cf1)}) {
+    for (ColumnFamilyHandle* h :
+         {static_cast<ColumnFamilyHandle*>(nullptr), static_cast<ColumnFamilyHandle*>(&cf1)}) {
       auto it = b->NewIterator(h);
       out += ScanBatch(it.get()) + "|";
     }
