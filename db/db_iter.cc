@@ -47,7 +47,8 @@ class DBIter final : public Iterator {
   }
 
   Status Refresh() override {
-    if (!refresher_) return Status::NotSupported("Refresh of an iterator with a snapshot");
+    // RocksDB 7.8.3 refuses an iterator with a snapshot, with these words.
+    if (!refresher_) return Status::NotSupported("Creating renew iterator is not allowed.");
     // The old source goes first (its SuperVersion may be the last
     // reference to memtables and files).
     iter_.reset();
