@@ -224,8 +224,8 @@ enum ReadTier {
   kPersistedTier = 0x2,   // persisted data: memtables are skipped when writes
                           // without the WAL were made (Get/MultiGet only;
                           // iterators answer NotSupported)
-  kMemtableTier = 0x3,    // memtables only (iterators only; Get answers
-                          // NotSupported)
+  kMemtableTier = 0x3,    // memtables only, for iterators (Get reads every
+                          // tier, as RocksDB 7.8.3's does)
 };
 
 struct STRATA_EXPORT ReadOptions {
