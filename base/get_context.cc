@@ -7,17 +7,24 @@
 namespace strata {
 
 bool GetContext::SaveEntry(SequenceNumber seq, ValueType type, const Slice& value,
-                           bool value_pinned) {
+                           bool value_pinned, bool can_pin) {
   if (done()) return false;
   if (seq < max_covering_tombstone_seq_) type = kTypeDeletion;  // covered by a newer tombstone
   const bool merging = state_ == kMerge;
+  if (collect_operands_ && type != kTypeMerge) return SaveForCollection(type, value, value_pinned);
   switch (type) {
     case kTypeValue:
       if (merging) {
         Merge(&value);
       } else {
         state_ = kFound;
-        if (value_ != nullptr) value_->assign(value.data(), value.size());
+        if (pinnable_ != nullptr && can_pin) {
+          // The source keeps the bytes for us (it resolves the pin next).
+          pinnable_->PinSlice(value);
+          pin_pending_ = true;
+        } else if (value_ != nullptr) {
+          value_->assign(value.data(), value.size());
+        }
       }
       return false;
     case kTypeDeletion:
@@ -47,6 +54,25 @@ bool GetContext::SaveEntry(SequenceNumber seq, ValueType type, const Slice& valu
   }
 }
 
+bool GetContext::SaveForCollection(ValueType type, const Slice& value, bool value_pinned) {
+  switch (type) {
+    case kTypeValue:
+      // The base value is the oldest operand.
+      merge_context_->PushOperand(value, /*copy=*/!value_pinned);
+      state_ = kFound;
+      return false;
+    case kTypeDeletion:
+    case kTypeSingleDeletion:
+      state_ = state_ == kMerge ? kFound : kDeleted;
+      return false;
+    default:
+      state_ = kCorrupt;
+      error_ = Status::Corruption("entry of unknown value type",
+                                  std::to_string(static_cast<unsigned>(type)));
+      return false;
+  }
+}
+
 void GetContext::Merge(const Slice* base) {
   if (value_ == nullptr) {
     // A probe: the operands resolve to some value.
@@ -67,7 +93,7 @@ Status GetContext::Finish(Logger* logger, Statistics* stats) {
       return Status::NotFound();
     case kMerge:
       // Operands all the way down: merge them over no base value.
-      if (value_ == nullptr) return Status::OK();
+      if (value_ == nullptr || collect_operands_) return Status::OK();
       error_ = TimedFullMerge(merge_operator_, user_key_, nullptr, merge_context_->GetOperands(),
                               value_, logger, stats);
       state_ = error_.ok() ? kFound : kCorrupt;

@@ -19,6 +19,19 @@
 // -- and resolved by the merge operator at the first value or deletion below
 // them, or over no base value by Finish when the sources run out.
 //
+// Pinning (Get into a PinnableSlice). A lookup with set_pinnable() fills a
+// PinnableSlice instead of a string. A source that can keep a value's bytes
+// alive past the lookup says so (SaveValue's can_pin); the context then
+// points the slice at the bytes (pin_pending()) and the source -- or the
+// layer above it that owns what keeps the bytes alive -- must, before it
+// lets go of that memory, either register a cleanup on pinnable() and call
+// PinDone(), or call PinByCopy(). A value from any other source, or one
+// produced by a merge, is copied into the slice's own buffer.
+//
+// Operand collection (GetMergeOperands): with collect_operands(), entries
+// are not merged: operands are collected (newest first), a Put below them
+// is collected as the oldest operand, a deletion ends the collection.
+//
 // Thread-safety: one lookup, one thread.
 // Invariants:
 //  1. Once state() is kFound, kDeleted or kCorrupt (done()), SaveValue
@@ -37,6 +50,7 @@
 #include "base/range_tombstone.h"
 #include "strata/comparator.h"
 #include "strata/merge_operator.h"
+#include "strata/pinnable_slice.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 
@@ -70,6 +84,29 @@ class GetContext {
         merge_context_(merge_context),
         read_seq_(read_seq) {}
 
+  // Makes the lookup fill *p (which must outlive the context) instead of
+  // the string given to the constructor. Resets *p.
+  void set_pinnable(PinnableSlice* p) {
+    p->Reset();
+    pinnable_ = p;
+    value_ = p->GetSelf();
+  }
+  PinnableSlice* pinnable() const { return pinnable_; }
+  // The found value points into a source's memory that someone must still
+  // pin (see the top comment).
+  bool pin_pending() const { return pin_pending_; }
+  // A cleanup that keeps the bytes alive was registered on pinnable().
+  void PinDone() { pin_pending_ = false; }
+  // Nothing can keep the bytes alive: copy them into the slice's buffer.
+  void PinByCopy() {
+    if (!pin_pending_) return;
+    pin_pending_ = false;
+    pinnable_->PinSelf(Slice(*pinnable_));
+  }
+
+  // GetMergeOperands mode (see the top comment).
+  void collect_operands() { collect_operands_ = true; }
+
   const Slice& user_key() const { return user_key_; }
   SequenceNumber read_seq() const { return read_seq_; }
   State state() const { return state_; }
@@ -96,12 +133,16 @@ class GetContext {
   // ignored (returns false: the caller went past the key).
   // value_pinned: value's bytes stay valid until the lookup ends (a merge
   // operand is then kept by reference instead of copied).
-  bool SaveValue(const ParsedInternalKey& key, const Slice& value, bool value_pinned = false) {
+  // can_pin: the caller resolves a pending pin (see the top comment) when
+  // this returns with pin_pending().
+  bool SaveValue(const ParsedInternalKey& key, const Slice& value, bool value_pinned = false,
+                 bool can_pin = false) {
     if (!user_cmp_->Equal(key.user_key, user_key_)) return false;
-    return SaveEntry(key.sequence, key.type, value, value_pinned);
+    return SaveEntry(key.sequence, key.type, value, value_pinned, can_pin);
   }
   // SaveValue for a caller that has already matched the user key.
-  bool SaveEntry(SequenceNumber seq, ValueType type, const Slice& value, bool value_pinned);
+  bool SaveEntry(SequenceNumber seq, ValueType type, const Slice& value, bool value_pinned,
+                 bool can_pin = false);
 
   // The lookup's result once the sources are exhausted or the lookup is
   // decided: OK (*value set), NotFound, the merge of operands over no base
@@ -113,6 +154,8 @@ class GetContext {
   // Full merge of the collected operands over base (null: none) into
   // *value_; the state becomes kFound or kCorrupt.
   void Merge(const Slice* base);
+  // SaveEntry of a Put or deletion in operand-collection mode.
+  bool SaveForCollection(ValueType type, const Slice& value, bool value_pinned);
 
   const Comparator* user_cmp_;
   Slice user_key_;
@@ -122,6 +165,9 @@ class GetContext {
   SequenceNumber read_seq_;
   SequenceNumber max_covering_tombstone_seq_ = 0;
   State state_ = kNotFound;
+  bool pin_pending_ = false;
+  bool collect_operands_ = false;
+  PinnableSlice* pinnable_ = nullptr;
   Status error_;
 };
 

@@ -190,16 +190,24 @@ SequenceNumber DBImpl::ReadSequence(const ReadOptions& options) const {
 // ---- reads ----
 
 Status DBImpl::GetImpl(const ReadOptions& options, ColumnFamilyData* cfd, SuperVersion* sv,
-                       SequenceNumber seq, const Slice& key, std::string* value,
-                       bool* memtable_hit) {
+                       SequenceNumber seq, const Slice& key, std::string* value, bool* memtable_hit,
+                       PinnableSlice* pinnable, MergeContext* operands) {
   const LookupKey lkey(key, seq);
   // One operand buffer per thread, reused by every lookup.
-  thread_local MergeContext merge_context;
+  thread_local MergeContext thread_merge_context;
+  MergeContext& merge_context = operands != nullptr ? *operands : thread_merge_context;
   merge_context.Clear();
   GetContext ctx(cfd->user_comparator(), key, value, cfd->options().merge_operator.get(),
                  &merge_context, seq);
-  bool done;
-  {
+  if (pinnable != nullptr) ctx.set_pinnable(pinnable);
+  if (operands != nullptr) ctx.collect_operands();
+  // kPersistedTier: writes made without the WAL are not persisted, so the
+  // memtables are skipped (RocksDB's rule: all of them, once any such write
+  // was made).
+  const bool skip_memtables =
+      options.read_tier == kPersistedTier && has_unpersisted_data_.load(std::memory_order_relaxed);
+  bool done = false;
+  if (!skip_memtables) {
     PERF_TIMER_GUARD(get_from_memtable_time);
     done = sv->mem->Get(lkey, &ctx);
     PERF_COUNTER_ADD(get_from_memtable_count, 1);
@@ -212,13 +220,24 @@ Status DBImpl::GetImpl(const ReadOptions& options, ColumnFamilyData* cfd, SuperV
   if (!done) {
     PERF_TIMER_GUARD(get_from_output_files_time);
     Status s = sv->current->Get(options, lkey.internal_key(), &ctx);
-    if (!s.ok()) return s;
+    if (!s.ok()) {
+      if (pinnable != nullptr) pinnable->Reset();
+      return s;
+    }
   }
   PERF_TIMER_GUARD(get_post_process_time);
   if (!merge_context.empty()) {
     RecordInHistogram(stats_, READ_NUM_MERGE_OPERANDS, merge_context.size());
   }
-  return ctx.Finish(info_log_.get(), stats_);
+  Status s = ctx.Finish(info_log_.get(), stats_);
+  if (pinnable != nullptr) {
+    if (!s.ok()) {
+      pinnable->Reset();
+    } else if (!pinnable->IsPinned()) {
+      pinnable->PinSelf();  // copied (memtable value or merge result)
+    }
+  }
+  return s;
 }
 
 Status DBImpl::Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
@@ -250,7 +269,7 @@ Status DBImpl::Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Sli
 
 void DBImpl::MultiGetImpl(const ReadOptions& options, ColumnFamilyData* cfd, SuperVersion* sv,
                           SequenceNumber seq, size_t n, const Slice* keys, std::string* values,
-                          Status* statuses) {
+                          Status* statuses, PinnableSlice* pinnables) {
   const Comparator* ucmp = cfd->user_comparator();
   const MergeOperator* merge_operator = cfd->options().merge_operator.get();
   // Per-key state, kept per thread and reused: a steady stream of batches
@@ -276,13 +295,20 @@ void DBImpl::MultiGetImpl(const ReadOptions& options, ColumnFamilyData* cfd, Sup
   contexts.reserve(n);  // no reallocation below: pointers into it stay valid
   pending_keys.clear();
   pending_contexts.clear();
+  const bool skip_memtables =
+      options.read_tier == kPersistedTier && has_unpersisted_data_.load(std::memory_order_relaxed);
   for (uint32_t i : order) {
     MergeContext& mc = merge_contexts[i];
     mc.Clear();
-    GetContext& ctx = contexts.emplace_back(ucmp, keys[i], &values[i], merge_operator, &mc, seq);
+    GetContext& ctx = contexts.emplace_back(ucmp, keys[i], pinnables ? nullptr : &values[i],
+                                            merge_operator, &mc, seq);
+    if (pinnables != nullptr) ctx.set_pinnable(&pinnables[i]);
     const LookupKey lkey(keys[i], seq);
-    bool done = sv->mem->Get(lkey, &ctx);
-    for (size_t m = 0; !done && m < sv->imm.size(); m++) done = sv->imm[m]->Get(lkey, &ctx);
+    bool done = false;
+    if (!skip_memtables) {
+      done = sv->mem->Get(lkey, &ctx);
+      for (size_t m = 0; !done && m < sv->imm.size(); m++) done = sv->imm[m]->Get(lkey, &ctx);
+    }
     if (done) continue;
     internal_keys[i].assign(lkey.internal_key().data(), lkey.internal_key().size());
     pending_keys.emplace_back(internal_keys[i]);
@@ -305,6 +331,17 @@ void DBImpl::MultiGetImpl(const ReadOptions& options, ColumnFamilyData* cfd, Sup
       }
     }
     statuses[i] = ctx.Finish(info_log_.get(), stats_);
+  }
+  if (pinnables != nullptr) {
+    // Memtable values and merge results were written into the slices'
+    // buffers; a failed key's slice is emptied.
+    for (size_t i = 0; i < n; i++) {
+      if (!statuses[i].ok()) {
+        pinnables[i].Reset();
+      } else if (!pinnables[i].IsPinned()) {
+        pinnables[i].PinSelf();
+      }
+    }
   }
 }
 
@@ -394,6 +431,10 @@ std::vector<Status> DBImpl::MultiGet(const ReadOptions& options,
 }
 
 std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options, ColumnFamilyHandle* cf) {
+  if (options.read_tier == kPersistedTier) {
+    return NewErrorIterator(
+        Status::NotSupported("ReadTier::kPersistedData is not yet supported in iterators."));
+  }
   ColumnFamilyData* cfd = FamilyOf(cf);
   // The iterator keeps its own reference to the SuperVersion (not the
   // thread's cached one: it may outlive this call and move between threads).
@@ -405,38 +446,73 @@ std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options, Column
     }
     sv = cfd->super_version()->Ref();
   }
+  DBIterSource src = NewIteratorSource(options, cfd, sv, ReadSequence(options));
+  if (!src.status.ok()) return NewErrorIterator(src.status);
+  return NewIteratorFrom(options, cfd, std::move(src));
+}
+
+DBIterSource DBImpl::NewIteratorSource(const ReadOptions& options, ColumnFamilyData* cfd,
+                                       SuperVersion* sv, SequenceNumber seq) {
+  DBIterSource src;
   const InternalKeyComparator& icmp = cfd->icmp();
-  const SequenceNumber seq = ReadSequence(options);
   std::vector<std::unique_ptr<InternalIterator>> children;
   // Range tombstones of every source; the memtables' lists are shared, the
   // Version's live as long as the Version (held by sv).
   std::vector<std::shared_ptr<const FragmentedRangeTombstoneList>> owned;
-  std::vector<const FragmentedRangeTombstoneList*> tombstones;
   auto add_memtable = [&](MemTable* m) {
     children.emplace_back(m->NewIterator());
     if (m->num_range_deletes() != 0) {
       owned.push_back(m->GetRangeTombstones());
-      tombstones.push_back(owned.back().get());
+      src.range_tombstones.push_back(owned.back().get());
     }
   };
   add_memtable(sv->mem);
   for (MemTable* m : sv->imm) add_memtable(m);
-  const FragmentedRangeTombstoneList* version_tombstones = nullptr;
-  Status s = sv->current->GetRangeTombstones(&version_tombstones);
-  if (!s.ok()) {
-    sv->Unref();
-    return NewErrorIterator(s);
+  // kMemtableTier: the memtables alone (RocksDB's memtable-only iterator).
+  if (options.read_tier != kMemtableTier) {
+    const FragmentedRangeTombstoneList* version_tombstones = nullptr;
+    Status s = sv->current->GetRangeTombstones(&version_tombstones);
+    if (!s.ok()) {
+      sv->Unref();
+      src.status = s;
+      src.range_tombstones.clear();
+      return src;
+    }
+    if (version_tombstones != nullptr) src.range_tombstones.push_back(version_tombstones);
+    sv->current->AddIterators(options, &children, &src.range_tombstones, seq);
   }
-  if (version_tombstones != nullptr) tombstones.push_back(version_tombstones);
-  sv->current->AddIterators(options, &children, &tombstones, seq);
-  return NewDBIterator(
-      options, icmp.user_comparator(), NewMergingIterator(&icmp, std::move(children)), seq, stats_,
-      [sv, owned = std::move(owned)]() mutable {
-        owned.clear();
-        sv->Unref();
-      },
-      cfd->options().merge_operator.get(), std::move(tombstones),
-      cfd->options().prefix_extractor.get());
+  src.input = NewMergingIterator(&icmp, std::move(children));
+  src.sequence = seq;
+  src.cleanup = [sv, owned = std::move(owned)]() mutable {
+    owned.clear();
+    sv->Unref();
+  };
+  return src;
+}
+
+std::unique_ptr<Iterator> DBImpl::NewIteratorFrom(const ReadOptions& options, ColumnFamilyData* cfd,
+                                                  DBIterSource src) {
+  DBIterRefresher refresher;
+  if (options.snapshot == nullptr) {
+    // Refresh: the family's newest SuperVersion at the newest sequence.
+    refresher = [this, options, cfd]() {
+      SuperVersion* sv = nullptr;
+      {
+        MutexLock l(&mu_);
+        if (cfd->super_version() != nullptr) sv = cfd->super_version()->Ref();
+      }
+      if (sv == nullptr) {
+        DBIterSource none;
+        none.status = Status::ShutdownInProgress("Refresh on a closed database");
+        return none;
+      }
+      return NewIteratorSource(options, cfd, sv, ReadSequence(options));
+    };
+  }
+  return NewDBIterator(options, cfd->icmp().user_comparator(), std::move(src.input), src.sequence,
+                       stats_, std::move(src.cleanup), cfd->options().merge_operator.get(),
+                       std::move(src.range_tombstones), cfd->options().prefix_extractor.get(),
+                       std::move(refresher));
 }
 
 const Snapshot* DBImpl::GetSnapshot() {
@@ -555,5 +631,237 @@ Status DBImpl::DestroyColumnFamilyHandle(ColumnFamilyHandle* handle) {
 }
 
 ColumnFamilyHandle* DBImpl::DefaultColumnFamily() const { return default_cf_.get(); }
+
+// ---- read and write API ----
+
+Status DBImpl::Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
+                   PinnableSlice* value) {
+  ColumnFamilyData* cfd = FamilyOf(cf);
+  StopWatch sw(clock_, stats_, DB_GET);
+  PERF_TIMER_GUARD(get_snapshot_time);
+  SuperVersion* sv = AcquireSuperVersion(cfd);
+  if (sv == nullptr) {
+    value->Reset();
+    return Status::ShutdownInProgress("Get on a closed database");
+  }
+  const SequenceNumber seq = ReadSequence(options);
+  PERF_TIMER_STOP(get_snapshot_time);
+  bool memtable_hit = false;
+  // A pinned value holds what keeps its bytes (a cache handle, a Version or
+  // a table reader), never the SuperVersion, which goes back now.
+  Status s = GetImpl(options, cfd, sv, seq, key, nullptr, &memtable_hit, value);
+  {
+    PERF_TIMER_GUARD(get_post_process_time);
+    ReleaseSuperVersion(cfd, sv);
+  }
+  if (stats_ != nullptr) {
+    stats_->recordTick(NUMBER_KEYS_READ);
+    stats_->recordTick(memtable_hit ? MEMTABLE_HIT : MEMTABLE_MISS);
+    if (s.ok()) {
+      stats_->recordTick(BYTES_READ, value->size());
+      stats_->recordInHistogram(BYTES_PER_READ, value->size());
+    }
+  }
+  if (s.ok()) PERF_COUNTER_ADD(get_read_bytes, value->size());
+  return s;
+}
+
+void DBImpl::MultiGet(const ReadOptions& options, ColumnFamilyHandle* cf, size_t num_keys,
+                      const Slice* keys, PinnableSlice* values, Status* statuses,
+                      bool /*sorted_input*/) {
+  if (num_keys == 0) return;
+  StopWatch sw(clock_, stats_, DB_MULTIGET);
+  ColumnFamilyData* cfd = FamilyOf(cf);
+  SuperVersion* sv = AcquireSuperVersion(cfd);
+  if (sv == nullptr) {
+    for (size_t i = 0; i < num_keys; i++) {
+      values[i].Reset();
+      statuses[i] = Status::ShutdownInProgress("MultiGet on a closed database");
+    }
+    return;
+  }
+  const SequenceNumber seq = ReadSequence(options);
+  MultiGetImpl(options, cfd, sv, seq, num_keys, keys, nullptr, statuses, values);
+  ReleaseSuperVersion(cfd, sv);
+  if (stats_ != nullptr) {
+    uint64_t found = 0;
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < num_keys; i++) {
+      if (statuses[i].ok()) {
+        found++;
+        bytes += values[i].size();
+      }
+    }
+    stats_->recordTick(NUMBER_MULTIGET_CALLS);
+    stats_->recordTick(NUMBER_MULTIGET_KEYS_READ, num_keys);
+    stats_->recordTick(NUMBER_MULTIGET_KEYS_FOUND, found);
+    stats_->recordTick(NUMBER_MULTIGET_BYTES_READ, bytes);
+    stats_->recordInHistogram(BYTES_PER_MULTIGET, bytes);
+  }
+}
+
+void DBImpl::MultiGet(const ReadOptions& options, size_t num_keys,
+                      ColumnFamilyHandle** column_families, const Slice* keys,
+                      PinnableSlice* values, Status* statuses, bool sorted_input) {
+  if (num_keys == 0) return;
+  // Most batches name one family: then it is the single-family call.
+  bool one_family = true;
+  for (size_t i = 1; i < num_keys && one_family; i++) {
+    one_family = FamilyOf(column_families[i]) == FamilyOf(column_families[0]);
+  }
+  if (one_family) {
+    MultiGet(options, column_families[0], num_keys, keys, values, statuses, sorted_input);
+    return;
+  }
+  // Several families: every SuperVersion is taken before the sequence is
+  // read (as in the vector MultiGet), then each family's keys go as a batch.
+  struct Family {
+    ColumnFamilyData* cfd;
+    SuperVersion* sv;
+    std::vector<size_t> index;
+  };
+  std::vector<Family> families;
+  for (size_t i = 0; i < num_keys; i++) {
+    ColumnFamilyData* cfd = FamilyOf(column_families[i]);
+    Family* f = nullptr;
+    for (Family& g : families) {
+      if (g.cfd == cfd) f = &g;
+    }
+    if (f == nullptr) {
+      families.push_back(Family{cfd, AcquireSuperVersion(cfd), {}});
+      f = &families.back();
+    }
+    f->index.push_back(i);
+  }
+  const SequenceNumber seq = ReadSequence(options);
+  std::vector<Slice> family_keys;
+  std::vector<PinnableSlice> family_values;
+  std::vector<Status> family_statuses;
+  for (Family& f : families) {
+    if (f.sv == nullptr) {
+      for (size_t i : f.index) {
+        values[i].Reset();
+        statuses[i] = Status::ShutdownInProgress("MultiGet on a closed database");
+      }
+      continue;
+    }
+    family_keys.clear();
+    for (size_t i : f.index) family_keys.push_back(keys[i]);
+    family_values.clear();
+    family_values.resize(family_keys.size());
+    family_statuses.assign(family_keys.size(), Status::OK());
+    MultiGetImpl(options, f.cfd, f.sv, seq, family_keys.size(), family_keys.data(), nullptr,
+                 family_statuses.data(), family_values.data());
+    for (size_t k = 0; k < f.index.size(); k++) {
+      PinnableSlice& out = values[f.index[k]];
+      if (!family_statuses[k].ok()) {
+        out.Reset();
+      } else if (family_values[k].IsPinned()) {
+        out.PinSlice(family_values[k], &family_values[k]);  // takes over the pin
+      } else {
+        out.PinSelf(family_values[k]);
+      }
+      statuses[f.index[k]] = family_statuses[k];
+    }
+    ReleaseSuperVersion(f.cfd, f.sv);
+  }
+}
+
+bool DBImpl::KeyMayExist(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
+                         std::string* value, bool* value_found) {
+  // A Get that may not read table blocks from files (RocksDB's way): the
+  // memtables, and the tables only as far as their blocks are in memory.
+  ReadOptions ro = options;
+  ro.read_tier = kBlockCacheTier;
+  std::string scratch;
+  Status s = Get(ro, cf, key, value != nullptr ? value : &scratch);
+  if (value_found != nullptr) *value_found = s.ok();
+  // Only a decided NotFound proves absence. (RocksDB also answers false
+  // on an error such as Corruption; "may exist" is the safe answer.)
+  return !s.IsNotFound();
+}
+
+Status DBImpl::GetMergeOperands(const ReadOptions& options, ColumnFamilyHandle* cf,
+                                const Slice& key, PinnableSlice* merge_operands,
+                                GetMergeOperandsOptions* get_merge_operands_options,
+                                int* number_of_operands) {
+  if (merge_operands == nullptr || get_merge_operands_options == nullptr ||
+      number_of_operands == nullptr) {
+    return Status::InvalidArgument(
+        "GetMergeOperands: merge_operands, options and number_of_operands must not be null");
+  }
+  const int capacity = get_merge_operands_options->expected_max_number_of_operands;
+  for (int i = 0; i < capacity; i++) merge_operands[i].Reset();
+  ColumnFamilyData* cfd = FamilyOf(cf);
+  StopWatch sw(clock_, stats_, DB_GET);
+  SuperVersion* sv = AcquireSuperVersion(cfd);
+  if (sv == nullptr) return Status::ShutdownInProgress("GetMergeOperands on a closed database");
+  const SequenceNumber seq = ReadSequence(options);
+  MergeContext operands;
+  bool memtable_hit = false;
+  std::string unused;
+  Status s = GetImpl(options, cfd, sv, seq, key, &unused, &memtable_hit, nullptr, &operands);
+  if (s.ok()) {
+    const std::vector<Slice>& list = operands.GetOperands();  // oldest first
+    *number_of_operands = static_cast<int>(list.size());
+    if (*number_of_operands > capacity) {
+      // RocksDB: the count is reported, nothing is copied.
+      s = Status::Incomplete(
+          "GetMergeOperands: more merge operands than "
+          "expected_max_number_of_operands",
+          std::to_string(list.size()) + " > " + std::to_string(capacity));
+    } else {
+      // Copied while the SuperVersion still holds the memtables they may
+      // point into.
+      for (size_t i = 0; i < list.size(); i++) merge_operands[i].PinSelf(list[i]);
+    }
+  }
+  ReleaseSuperVersion(cfd, sv);
+  RecordTick(stats_, NUMBER_KEYS_READ);
+  return s;
+}
+
+Status DBImpl::NewIterators(const ReadOptions& options,
+                            const std::vector<ColumnFamilyHandle*>& column_families,
+                            std::vector<std::unique_ptr<Iterator>>* iterators) {
+  if (iterators == nullptr) return Status::InvalidArgument("NewIterators: iterators is null");
+  iterators->clear();
+  if (options.read_tier == kPersistedTier) {
+    return Status::NotSupported("ReadTier::kPersistedData is not yet supported in iterators.");
+  }
+  // Every family's SuperVersion is taken, then one sequence is read for all:
+  // no SuperVersion can miss data at or below it (a flush installs the new
+  // SuperVersion before the sequence of later writes is published).
+  std::vector<SuperVersion*> svs;
+  svs.reserve(column_families.size());
+  {
+    InstrumentedMutexLock l(&mu_, clock_, stats_);
+    for (ColumnFamilyHandle* cf : column_families) {
+      ColumnFamilyData* cfd = FamilyOf(cf);
+      if (cfd->super_version() == nullptr) {
+        for (SuperVersion* sv : svs) sv->Unref();
+        return Status::ShutdownInProgress("NewIterators on a closed database");
+      }
+      svs.push_back(cfd->super_version()->Ref());
+    }
+  }
+  const SequenceNumber seq = ReadSequence(options);
+  Status s;
+  for (size_t i = 0; i < column_families.size(); i++) {
+    ColumnFamilyData* cfd = FamilyOf(column_families[i]);
+    if (!s.ok()) {
+      svs[i]->Unref();
+      continue;
+    }
+    DBIterSource src = NewIteratorSource(options, cfd, svs[i], seq);  // takes svs[i]
+    if (!src.status.ok()) {
+      s = src.status;
+      continue;
+    }
+    iterators->push_back(NewIteratorFrom(options, cfd, std::move(src)));
+  }
+  if (!s.ok()) iterators->clear();
+  return s;
+}
 
 }  // namespace strata

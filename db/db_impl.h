@@ -32,8 +32,10 @@
 #include <vector>
 
 #include "base/dbformat.h"
+#include "base/merge_context.h"
 #include "db/column_family.h"
 #include "db/compaction/compaction.h"
+#include "db/db_iter.h"
 #include "db/internal_stats.h"
 #include "db/job_env.h"
 #include "db/log_writer.h"
@@ -210,6 +212,26 @@ class DBImpl final : public DB {
   Env* GetEnv() const override { return env_; }
 
   // ---- read and write API (db_impl.cc) ----
+  // Get into a PinnableSlice: a table value is pinned in place (its block
+  // cache handle, its owned block, or the mapped reader); memtable values
+  // and merge results are copied (RocksDB does the same).
+  Status Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
+             PinnableSlice* value) override;
+  void MultiGet(const ReadOptions& options, ColumnFamilyHandle* cf, size_t num_keys,
+                const Slice* keys, PinnableSlice* values, Status* statuses,
+                bool sorted_input = false) override;
+  void MultiGet(const ReadOptions& options, size_t num_keys, ColumnFamilyHandle** column_families,
+                const Slice* keys, PinnableSlice* values, Status* statuses,
+                bool sorted_input = false) override;
+  bool KeyMayExist(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
+                   std::string* value, bool* value_found = nullptr) override;
+  Status GetMergeOperands(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
+                          PinnableSlice* merge_operands,
+                          GetMergeOperandsOptions* get_merge_operands_options,
+                          int* number_of_operands) override;
+  Status NewIterators(const ReadOptions& options,
+                      const std::vector<ColumnFamilyHandle*>& column_families,
+                      std::vector<std::unique_ptr<Iterator>>* iterators) override;
 
 
   bool read_only() const { return mode_ != OpenMode::kReadWrite; }
@@ -454,14 +476,26 @@ class DBImpl final : public DB {
   void FillFileMetaData(const FileMetaData& f, SstFileMetaData* m) const;
 
   // ---- reads (db_impl.cc) ----
-  // One point lookup in cfd's sv at sequence seq.
+  // One point lookup in cfd's sv at sequence seq. pinnable (not null):
+  // the result goes there (value is then unused; table values pinned).
+  // operands (not null): GetMergeOperands -- the operands are collected
+  // there, oldest first, instead of merged.
   Status GetImpl(const ReadOptions& options, ColumnFamilyData* cfd, SuperVersion* sv,
-                 SequenceNumber seq, const Slice& key, std::string* value, bool* memtable_hit);
+                 SequenceNumber seq, const Slice& key, std::string* value, bool* memtable_hit,
+                 PinnableSlice* pinnable = nullptr, MergeContext* operands = nullptr);
   // n lookups of one family at once (see Version::MultiGet); results in
-  // values[i] / statuses[i].
+  // values[i] (or pinnables[i] when pinnables is not null) / statuses[i].
   void MultiGetImpl(const ReadOptions& options, ColumnFamilyData* cfd, SuperVersion* sv,
                     SequenceNumber seq, size_t n, const Slice* keys, std::string* values,
-                    Status* statuses);
+                    Status* statuses, PinnableSlice* pinnables = nullptr);
+  // The sources of an iterator over cfd's sv at seq (sv's reference is
+  // handed to the result's cleanup).
+  DBIterSource NewIteratorSource(const ReadOptions& options, ColumnFamilyData* cfd,
+                                 SuperVersion* sv, SequenceNumber seq);
+  // A DB iterator over the source (with a refresher unless the options
+  // name a snapshot).
+  std::unique_ptr<Iterator> NewIteratorFrom(const ReadOptions& options, ColumnFamilyData* cfd,
+                                            DBIterSource src);
   SuperVersion* AcquireSuperVersion(ColumnFamilyData* cfd);
   void ReleaseSuperVersion(ColumnFamilyData* cfd, SuperVersion* sv);
   SequenceNumber ReadSequence(const ReadOptions& options) const;

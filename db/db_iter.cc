@@ -4,6 +4,7 @@
 
 #include "base/merge.h"
 #include "base/merge_context.h"
+#include "table/merging_iterator.h"
 #include "util/perf_context_imp.h"
 #include "util/stop_watch.h"
 
@@ -17,19 +18,17 @@ class DBIter final : public Iterator {
          SequenceNumber sequence, Statistics* stats, std::function<void()> cleanup,
          const MergeOperator* merge_operator,
          const std::vector<const FragmentedRangeTombstoneList*>& range_tombstones,
-         const SliceTransform* prefix_extractor)
+         const SliceTransform* prefix_extractor, DBIterRefresher refresher)
       : cmp_(cmp),
         iter_(std::move(input)),
         sequence_(sequence),
         stats_(stats),
         cleanup_(std::move(cleanup)),
         merge_operator_(merge_operator),
-        prefix_extractor_(options.prefix_same_as_start && !options.total_order_seek
-                              ? prefix_extractor
-                              : nullptr) {
-    for (const FragmentedRangeTombstoneList* list : range_tombstones) {
-      if (list != nullptr && !list->empty()) cursors_.emplace_back(list, sequence);
-    }
+        prefix_extractor_(
+            options.prefix_same_as_start && !options.total_order_seek ? prefix_extractor : nullptr),
+        refresher_(std::move(refresher)) {
+    SetTombstones(range_tombstones);
     if (options.iterate_lower_bound != nullptr) {
       lower_ = options.iterate_lower_bound->ToString();
       has_lower_ = true;
@@ -45,6 +44,34 @@ class DBIter final : public Iterator {
     iter_.reset();
     if (cleanup_) cleanup_();
     Count(NO_ITERATOR_DELETED);
+  }
+
+  Status Refresh() override {
+    // RocksDB 7.8.3 refuses an iterator with a snapshot, with these words.
+    if (!refresher_) return Status::NotSupported("Creating renew iterator is not allowed.");
+    // The old source goes first (its SuperVersion may be the last
+    // reference to memtables and files).
+    iter_.reset();
+    if (cleanup_) cleanup_();
+    cleanup_ = nullptr;
+    DBIterSource src = refresher_();
+    valid_ = false;
+    direction_ = kForward;
+    forward_saved_ = false;
+    has_prefix_ = false;
+    if (!src.status.ok()) {
+      // Keep an input so that later calls stay safe; the error is sticky.
+      status_ = src.status;
+      iter_ = NewEmptyInternalIterator(src.status);
+      cursors_.clear();
+      return src.status;
+    }
+    status_ = Status::OK();
+    iter_ = std::move(src.input);
+    sequence_ = src.sequence;
+    cleanup_ = std::move(src.cleanup);
+    SetTombstones(src.range_tombstones);
+    return Status::OK();
   }
 
   bool Valid() const override { return valid_; }
@@ -476,9 +503,16 @@ class DBIter final : public Iterator {
     valid_ = true;
   }
 
+  void SetTombstones(const std::vector<const FragmentedRangeTombstoneList*>& range_tombstones) {
+    cursors_.clear();
+    for (const FragmentedRangeTombstoneList* list : range_tombstones) {
+      if (list != nullptr && !list->empty()) cursors_.emplace_back(list, sequence_);
+    }
+  }
+
   const Comparator* const cmp_;
   std::unique_ptr<InternalIterator> iter_;
-  const SequenceNumber sequence_;
+  SequenceNumber sequence_;  // changes only by Refresh
   Statistics* const stats_;
   // DB_SEEK timing (read only when the stats level keeps timers).
   SystemClock* const clock_ = SystemClock::Default().get();
@@ -506,6 +540,7 @@ class DBIter final : public Iterator {
   const SliceTransform* const prefix_extractor_;
   std::string prefix_;
   bool has_prefix_ = false;
+  DBIterRefresher refresher_;  // null: Refresh is NotSupported
 };
 
 class ErrorIterator final : public Iterator {
@@ -539,10 +574,10 @@ std::unique_ptr<Iterator> NewDBIterator(
     SequenceNumber sequence, Statistics* stats, std::function<void()> cleanup,
     const MergeOperator* merge_operator,
     std::vector<const FragmentedRangeTombstoneList*> range_tombstones,
-    const SliceTransform* prefix_extractor) {
+    const SliceTransform* prefix_extractor, DBIterRefresher refresher) {
   return std::make_unique<DBIter>(options, user_cmp, std::move(input), sequence, stats,
                                   std::move(cleanup), merge_operator, range_tombstones,
-                                  prefix_extractor);
+                                  prefix_extractor, std::move(refresher));
 }
 
 std::unique_ptr<Iterator> NewErrorIterator(const Status& status) {

@@ -30,6 +30,23 @@
 
 namespace strata {
 
+// What an iterator reads: the merged input, its sequence, what releases it
+// and the range tombstones it must apply (see NewDBIterator). A non-OK
+// status means it could not be built.
+struct DBIterSource {
+  std::unique_ptr<InternalIterator> input;
+  SequenceNumber sequence = 0;
+  std::function<void()> cleanup;
+  std::vector<const FragmentedRangeTombstoneList*> range_tombstones;
+  Status status;
+};
+// Builds a source over the latest state of the DB (Iterator::Refresh).
+using DBIterRefresher = std::function<DBIterSource()>;
+
+// Refresh: with a refresher, Refresh() releases the current source and
+// takes a new one from it (the iterator is then not Valid until the next
+// seek); without one, Refresh() answers NotSupported.
+//
 // Calls cleanup (if any) when destroyed, after input is deleted. REQUIRES:
 // input orders keys by InternalKeyComparator over user_cmp (merge several
 // sources with a merging iterator first). range_tombstones: the fragmented tombstones of
@@ -39,7 +56,7 @@ std::unique_ptr<Iterator> NewDBIterator(
     SequenceNumber sequence, Statistics* stats, std::function<void()> cleanup,
     const MergeOperator* merge_operator = nullptr,
     std::vector<const FragmentedRangeTombstoneList*> range_tombstones = {},
-    const SliceTransform* prefix_extractor = nullptr);
+    const SliceTransform* prefix_extractor = nullptr, DBIterRefresher refresher = nullptr);
 
 // An iterator that is never valid and reports status.
 std::unique_ptr<Iterator> NewErrorIterator(const Status& status);

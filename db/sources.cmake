@@ -85,6 +85,7 @@ strata_tests(db
   db/compaction/compaction_range_del_aggregator_test.cc
   db/builder_test.cc
   db/db_merge_test.cc
+  db/db_read_api_test.cc
   db/db_range_del_test.cc
   db/db_prefix_test.cc
   db/db_model_merge_range_test.cc

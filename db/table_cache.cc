@@ -111,7 +111,9 @@ struct TableCache::Rep {
 
   // Sets *handle to a pinned handle whose value is the file's reader,
   // opening the file if it is not cached.
-  Status FindTable(const TableFileMeta& meta, Cache::Handle** handle);
+  // no_io (ReadOptions::read_tier == kBlockCacheTier): a table that is not
+  // open is not opened (Incomplete).
+  Status FindTable(const TableFileMeta& meta, Cache::Handle** handle, bool no_io = false);
   Status OpenTable(const TableFileMeta& meta, std::unique_ptr<BlockBasedTable>* table,
                    bool for_compaction = false);
 
@@ -167,12 +169,16 @@ Status TableCache::Rep::OpenTable(const TableFileMeta& meta,
   return BlockBasedTable::Open(tro, std::move(file), meta.file_size, table);
 }
 
-Status TableCache::Rep::FindTable(const TableFileMeta& meta, Cache::Handle** handle) {
+Status TableCache::Rep::FindTable(const TableFileMeta& meta, Cache::Handle** handle, bool no_io) {
   char key_buf[8];
   EncodeFixed64(key_buf, meta.number);
   const Slice key(key_buf, sizeof(key_buf));
   *handle = cache->Lookup(key);
   if (*handle != nullptr) return Status::OK();
+  if (no_io) {
+    return Status::Incomplete("Table not found in table_cache, no_io is set",
+                              MakeFileNumber(meta.number));
+  }
 
   // File numbers are dense, so consecutive files take different stripes.
   MutexLock l(&load_mu[meta.number % kLoadStripes]);
@@ -216,13 +222,25 @@ TableCache::TableCache(const std::string& db_path, const Options& options,
 
 TableCache::~TableCache() = default;
 
+namespace {
+void ReleaseReader(void* cache, void* handle) {
+  static_cast<Cache*>(cache)->Release(static_cast<Cache::Handle*>(handle));
+}
+}  // namespace
+
 Status TableCache::Get(const ReadOptions& read_options, const TableFileMeta& file, const Slice& key,
                        GetContext* get_context) {
   Cache::Handle* handle = nullptr;
-  Status s = rep_->FindTable(file, &handle);
+  Status s = rep_->FindTable(file, &handle, read_options.read_tier == kBlockCacheTier);
   if (!s.ok()) return s;
   auto* table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
   s = table->Get(read_options, key, get_context);
+  if (get_context->pin_pending()) {
+    // The value is in the reader's mapping: the slice keeps the handle.
+    get_context->pinnable()->RegisterCleanup(&ReleaseReader, rep_->cache.get(), handle);
+    get_context->PinDone();
+    return s;
+  }
   rep_->cache->Release(handle);
   return s;
 }
@@ -262,7 +280,7 @@ Status TableCache::Get(const ReadOptions& read_options, FileMetaData* file, int 
   const TableFileMeta meta{file->number, file->file_size, level, file->largest_seqno};
   if (!rep_->unbounded) return Get(read_options, meta, key, get_context);
   Cache::Handle* handle = nullptr;
-  Status s = rep_->FindTable(meta, &handle);
+  Status s = rep_->FindTable(meta, &handle, read_options.read_tier == kBlockCacheTier);
   if (!s.ok()) return s;
   table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
   // The slot keeps the handle (released when the file's metadata goes);
@@ -290,13 +308,30 @@ void TableCache::MultiGet(const ReadOptions& read_options, FileMetaData* file, i
   }
   const TableFileMeta meta{file->number, file->file_size, level, file->largest_seqno};
   Cache::Handle* handle = nullptr;
-  Status s = rep_->FindTable(meta, &handle);
+  Status s = rep_->FindTable(meta, &handle, read_options.read_tier == kBlockCacheTier);
   if (!s.ok()) {
     for (size_t i = 0; i < n; i++) statuses[i] = s;
     return;
   }
   table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
   table->MultiGet(read_options, n, keys, contexts, statuses);
+  if (!rep_->unbounded) {
+    // Values in the reader's mapping: each slice takes a handle of its own
+    // (unbounded caches pin the reader by file: the Version pins those).
+    char key_buf[8];
+    EncodeFixed64(key_buf, file->number);
+    for (size_t i = 0; i < n; i++) {
+      GetContext* ctx = contexts[i];
+      if (!ctx->pin_pending()) continue;
+      Cache::Handle* h = rep_->cache->Lookup(Slice(key_buf, sizeof(key_buf)));
+      if (h == nullptr) {
+        ctx->PinByCopy();  // erased meanwhile (our handle keeps the bytes)
+        continue;
+      }
+      ctx->pinnable()->RegisterCleanup(&ReleaseReader, rep_->cache.get(), h);
+      ctx->PinDone();
+    }
+  }
   if (!rep_->unbounded || !file->pinned_table.Install(rep_->cache.get(), handle, table)) {
     rep_->cache->Release(handle);
   }

@@ -67,6 +67,9 @@ class TableCache {
   // The same for a file of a Version: with an unbounded cache
   // (max_open_files = -1) the reader stays pinned in file->pinned_table
   // after the first lookup, and later lookups skip the cache.
+  // Pinning (GetContext::pin_pending): a value in a reader opened through
+  // the bounded cache keeps the reader's handle; one in a reader pinned by
+  // file is left pending for the caller, whose Version keeps it alive.
   Status Get(const ReadOptions& read_options, FileMetaData* file, int level, const Slice& key,
              GetContext* get_context);
 

@@ -112,6 +112,10 @@ Status Version::FileRangeTombstones(FileMetaData* f, int level,
   return cfd_->table_cache()->GetRangeTombstones(f, level, list);
 }
 
+void Version::UnrefVersion(void* version, void* /*unused*/) {
+  static_cast<Version*>(version)->Unref();
+}
+
 Status Version::Get(const ReadOptions& options, const Slice& internal_key,
                     GetContext* get_context) {
   const Slice user_key = ExtractUserKey(internal_key);
@@ -124,6 +128,13 @@ Status Version::Get(const ReadOptions& options, const Slice& internal_key,
     if (!s->ok()) return false;
     if (tombstones != nullptr) get_context->AddRangeTombstones(*tombstones);
     *s = tc->Get(options, f, level, internal_key, get_context);
+    if (get_context->pin_pending()) {
+      // The value is in the mapping of a reader this Version's file pins:
+      // the slice keeps the Version (and so the file's reader) alive.
+      Ref();
+      get_context->pinnable()->RegisterCleanup(&UnrefVersion, this, nullptr);
+      get_context->PinDone();
+    }
     if (s->ok() && get_context->state() == GetContext::kFound) {
       RecordTick(cfd_->options().statistics.get(),
                  level == 0 ? GET_HIT_L0 : (level == 1 ? GET_HIT_L1 : GET_HIT_L2_AND_UP));
@@ -190,6 +201,13 @@ void Version::MultiGet(const ReadOptions& options, size_t n, const Slice* keys,
                  batch_statuses.data());
     for (size_t j = 0; j < batch.size(); j++) {
       if (!batch_statuses[j].ok()) statuses[batch[j]] = batch_statuses[j];
+      GetContext* ctx = batch_contexts[j];
+      if (ctx->pin_pending()) {
+        // In the mapping of a reader the file pins (see Get).
+        Ref();
+        ctx->pinnable()->RegisterCleanup(&UnrefVersion, this, nullptr);
+        ctx->PinDone();
+      }
     }
     batch.clear();
   };

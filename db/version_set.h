@@ -74,7 +74,12 @@ class Version {
   // level. Stops as soon as get_context decides. key is a LookupKey's
   // internal key. Each file consulted first raises get_context's
   // range-tombstone watermark by its tombstones covering the key.
+  // A value to pin that lies in a reader's mapping (get_context->
+  // pin_pending() after the table cache) is pinned by a reference to this
+  // Version, released by the PinnableSlice.
   Status Get(const ReadOptions& options, const Slice& internal_key, GetContext* get_context);
+  // A PinnableSlice cleanup: drops one reference to the Version arg1.
+  static void UnrefVersion(void* version, void* unused);
 
   // Get for n keys at once (internal keys as for Get, ascending by user
   // key): each file consulted gets the keys that may be in it as one

@@ -109,6 +109,7 @@ void WriteBatchInternal::SetSequence(WriteBatch* batch, SequenceNumber seq) {
 Status WriteBatchInternal::SetContents(WriteBatch* batch, const Slice& contents) {
   if (contents.size() < kHeader) return Status::Corruption("log record too small");
   batch->rep_.assign(contents.data(), contents.size());
+  batch->save_points_.clear();  // their offsets mean nothing in the new bytes
   return Status::OK();
 }
 
@@ -185,11 +186,15 @@ WriteBatch& WriteBatch::operator=(const WriteBatch&) = default;
 
 // A moved-from batch is left empty and usable (the header fits in the
 // string's inline storage, so this does not allocate).
-WriteBatch::WriteBatch(WriteBatch&& other) noexcept : rep_(std::move(other.rep_)) { other.Clear(); }
+WriteBatch::WriteBatch(WriteBatch&& other) noexcept
+    : rep_(std::move(other.rep_)), save_points_(std::move(other.save_points_)) {
+  other.Clear();
+}
 
 WriteBatch& WriteBatch::operator=(WriteBatch&& other) noexcept {
   if (this != &other) {
     rep_ = std::move(other.rep_);
+    save_points_ = std::move(other.save_points_);
     other.Clear();
   }
   return *this;
@@ -237,6 +242,34 @@ Status WriteBatch::PutLogData(const Slice& blob) {
 void WriteBatch::Clear() {
   rep_.clear();
   rep_.resize(kHeader);
+  save_points_.clear();
+}
+
+// ---- save points ----
+
+void WriteBatch::SetSavePoint() {
+  if (rep_.size() < kHeader) rep_.resize(kHeader);
+  save_points_.push_back(SavePoint{rep_.size(), Count()});
+}
+
+Status WriteBatch::RollbackToSavePoint() {
+  if (save_points_.empty()) return Status::NotFound("WriteBatch has no save point");
+  const SavePoint sp = save_points_.back();
+  save_points_.pop_back();
+  // Records are only ever appended, so the bytes before the save point are
+  // exactly the batch as it was then (the header's sequence aside, which is
+  // kept as it is now).
+  if (sp.size <= rep_.size()) {
+    rep_.resize(sp.size);
+    WriteBatchInternal::SetCount(this, sp.count);
+  }
+  return Status::OK();
+}
+
+Status WriteBatch::PopSavePoint() {
+  if (save_points_.empty()) return Status::NotFound("WriteBatch has no save point");
+  save_points_.pop_back();
+  return Status::OK();
 }
 
 uint32_t WriteBatch::Count() const { return WriteBatchInternal::Count(this); }

@@ -557,5 +557,113 @@ TEST(WriteBatchTest, RandomGarbageNeverCrashes) {
   EXPECT_GT(ok, 0);
 }
 
+// ---- save points ----
+
+TEST(WriteBatchTest, SavePointsWithoutOneAreNotFound) {
+  WriteBatch b;
+  EXPECT_TRUE(b.RollbackToSavePoint().IsNotFound());
+  EXPECT_TRUE(b.PopSavePoint().IsNotFound());
+  ASSERT_OK(b.Put("a", "1"));
+  b.SetSavePoint();
+  ASSERT_OK(b.Put("b", "2"));
+  b.Clear();  // drops the save point
+  EXPECT_TRUE(b.RollbackToSavePoint().IsNotFound());
+  EXPECT_EQ(b.Count(), 0u);
+}
+
+TEST(WriteBatchTest, RollbackRestoresBytesAndCount) {
+  FakeColumnFamily cf3(3);
+  WriteBatch b;
+  ASSERT_OK(b.Put("k1", "v1"));
+  b.SetSavePoint();
+  const std::string at_save = b.Data();
+  ASSERT_OK(b.Delete(&cf3, "k2"));
+  ASSERT_OK(b.Merge("k3", "m"));
+  ASSERT_OK(b.PutLogData("blob"));
+  b.SetSavePoint();
+  ASSERT_OK(b.DeleteRange("a", "z"));
+  EXPECT_EQ(b.Count(), 4u);
+  ASSERT_OK(b.RollbackToSavePoint());
+  EXPECT_EQ(b.Count(), 3u);
+  ASSERT_OK(b.RollbackToSavePoint());
+  EXPECT_EQ(b.Data(), at_save);
+  EXPECT_EQ(b.Count(), 1u);
+  Recorder r;
+  ASSERT_OK(b.Iterate(&r));
+  EXPECT_EQ(r.log, "Put(k1,v1)");
+  EXPECT_TRUE(b.RollbackToSavePoint().IsNotFound());
+}
+
+// Random operations against a model: the list of records and a stack of
+// record counts at each save point. After every step the batch must equal
+// one rebuilt from the model's records.
+TEST(WriteBatchTest, RandomizedSavePointsMatchModel) {
+  std::mt19937_64 rng(301);
+  FakeColumnFamily cf5(5);
+  struct Rec {
+    int op;
+    bool cf;
+    std::string key, value;
+  };
+  auto apply = [&](WriteBatch* b, const Rec& r) {
+    ColumnFamilyHandle* h = r.cf ? &cf5 : nullptr;
+    switch (r.op) {
+      case 0:
+        return b->Put(h, r.key, r.value);
+      case 1:
+        return b->Delete(h, r.key);
+      case 2:
+        return b->Merge(h, r.key, r.value);
+      case 3:
+        return b->SingleDelete(h, r.key);
+      default:
+        return b->PutLogData(r.value);
+    }
+  };
+  for (int round = 0; round < 50; round++) {
+    WriteBatch b;
+    std::vector<Rec> model;
+    std::vector<size_t> saves;
+    for (int step = 0; step < 200; step++) {
+      const int action = static_cast<int>(rng() % 10);
+      if (action < 6) {
+        Rec r{static_cast<int>(rng() % 5), rng() % 2 == 0, "k" + std::to_string(rng() % 50),
+              test::RandomBytes(&rng, rng() % 20)};
+        ASSERT_OK(apply(&b, r));
+        model.push_back(r);
+      } else if (action == 6 || action == 7) {
+        b.SetSavePoint();
+        saves.push_back(model.size());
+      } else if (action == 8) {
+        Status s = b.RollbackToSavePoint();
+        if (saves.empty()) {
+          ASSERT_TRUE(s.IsNotFound());
+        } else {
+          ASSERT_OK(s);
+          model.resize(saves.back());
+          saves.pop_back();
+        }
+      } else {
+        Status s = b.PopSavePoint();
+        if (saves.empty()) {
+          ASSERT_TRUE(s.IsNotFound());
+        } else {
+          ASSERT_OK(s);
+          saves.pop_back();
+        }
+      }
+      WriteBatch expected;
+      uint32_t count = 0;
+      for (const Rec& r : model) {
+        ASSERT_OK(apply(&expected, r));
+        if (r.op != 4) count++;
+      }
+      ASSERT_EQ(b.Data(), expected.Data()) << "round " << round << " step " << step;
+      ASSERT_EQ(b.Count(), count);
+      ASSERT_EQ(b.GetDataSize(), expected.GetDataSize());
+    }
+  }
+}
+
 }  // namespace
 }  // namespace strata

@@ -100,8 +100,29 @@ class CachableRef {
   T* get() const { return value_; }
   T* operator->() const { return value_; }
   bool empty() const { return value_ == nullptr; }
+  bool cached() const { return handle_ != nullptr; }
+  bool owned() const { return owned_; }
+
+  // Hands what this reference holds to c (a cache handle is released, an
+  // owned value deleted, by c's cleanup); this reference is left empty.
+  // A borrowed value is left alone (it lives as long as the reader).
+  void TransferTo(Cleanable* c) {
+    if (handle_ != nullptr) {
+      c->RegisterCleanup(&ReleaseHandle, cache_, handle_);
+      handle_ = nullptr;
+    } else if (owned_) {
+      c->RegisterCleanup(&DeleteValue, value_, nullptr);
+      owned_ = false;
+    }
+    value_ = nullptr;
+  }
 
  private:
+  static void ReleaseHandle(void* cache, void* handle) {
+    static_cast<Cache*>(cache)->Release(static_cast<Cache::Handle*>(handle));
+  }
+  static void DeleteValue(void* value, void* /*unused*/) { delete static_cast<T*>(value); }
+
   T* value_ = nullptr;
   bool owned_ = false;
   Cache* cache_ = nullptr;
@@ -299,6 +320,42 @@ struct BlockBasedTable::Rep {
 
   Status GetIndexBlock(const ReadOptions& ro, CachableRef<Block>* out) const;
 
+  // MultiGet's PinValue: the block stays shared with the batch's next keys,
+  // so a cached block is pinned by a handle of the slice's own (a second
+  // lookup), and an owned one is copied from.
+  void PinSharedValue(GetContext* ctx, const CachableRef<Block>& block, uint64_t offset) const {
+    const char* p = ctx->pinnable()->data();
+    if (mmap_file && p >= mapped.data() && p < mapped.data() + mapped.size()) return;
+    if (block.cached()) {
+      char key_buf[sizeof(cache_prefix) + kMaxVarint64Length];
+      Cache::Handle* h = block_cache->Lookup(Slice(key_buf, CacheKey(offset, key_buf)));
+      if (h != nullptr) {
+        ctx->pinnable()->RegisterCleanup(&ReleaseCacheHandle, block_cache, h);
+        ctx->PinDone();
+        return;
+      }
+    }
+    ctx->PinByCopy();
+  }
+  static void ReleaseCacheHandle(void* cache, void* handle) {
+    static_cast<Cache*>(cache)->Release(static_cast<Cache::Handle*>(handle));
+  }
+
+  // Get found a value to pin (ctx->pin_pending()) in `block`: a value in
+  // the file's mapping is left pending for the table cache (the reader
+  // keeps the mapping); otherwise the slice takes over the block (its
+  // cache handle, or the block itself when owned).
+  void PinValue(GetContext* ctx, CachableRef<Block>* block) const {
+    const char* p = ctx->pinnable()->data();
+    if (mmap_file && p >= mapped.data() && p < mapped.data() + mapped.size()) return;
+    if (block->cached() || block->owned()) {
+      block->TransferTo(ctx->pinnable());
+      ctx->PinDone();
+    } else {
+      ctx->PinByCopy();
+    }
+  }
+
   // Looks the block at offset up in the block cache (counting the hit or
   // miss). On a hit *out holds it; *key is the cache key either way
   // (pointing into key_buf).
@@ -493,7 +550,9 @@ bool BlockBasedTable::Rep::RetrieveMappedBlock(const ReadOptions& ro, const Bloc
 Status BlockBasedTable::Rep::RetrieveBlock(const ReadOptions& ro, const BlockHandle& handle,
                                            Cache::Priority pri, CachableRef<Block>* out,
                                            ReadaheadBuffer* readahead, uint32_t read_hist) const {
-  if (mmap_file) {
+  // A mapped block is a read of the file too (it may fault pages in): with
+  // kBlockCacheTier only the block cache is consulted, as in RocksDB.
+  if (mmap_file && ro.read_tier != kBlockCacheTier) {
     Status s;
     if (RetrieveMappedBlock(ro, handle, out, &s)) return s;
   }
@@ -503,6 +562,10 @@ Status BlockBasedTable::Rep::RetrieveBlock(const ReadOptions& ro, const BlockHan
   Slice key;
   if (block_cache != nullptr && LookupCached(handle.offset(), kind, key_buf, &key, out)) {
     return Status::OK();
+  }
+  if (ro.read_tier == kBlockCacheTier) {
+    // RocksDB's answer: the block is not in the cache and no I/O may be done.
+    return Status::Incomplete("no blocking io", Context(handle.offset()));
   }
   if (kind == BlockKind::kIndex) PERF_COUNTER_ADD(index_block_read_count, 1);
   BlockBuffer contents;
@@ -572,6 +635,8 @@ Status BlockBasedTable::Rep::GetFilter(const ReadOptions& ro,
   if (LookupCached(filter_handle.offset(), BlockKind::kFilter, key_buf, &key, out)) {
     return Status::OK();
   }
+  // Without I/O the lookup goes on without the filter.
+  if (ro.read_tier == kBlockCacheTier) return Status::OK();
   PERF_COUNTER_ADD(filter_block_read_count, 1);
   std::string contents;
   Status s = ReadBlock(filter_handle, ro.verify_checksums, false, &contents, nullptr);
@@ -988,7 +1053,9 @@ Status BlockBasedTable::Get(const ReadOptions& read_options, const Slice& key,
         return Status::Corruption(r->Context(index_iter.handle().offset()) + ": " + s.ToString());
       }
       if (r->has_global_seqno) parsed.sequence = r->global_seqno;
-      if (!get_context->SaveValue(parsed, data_iter.value())) {
+      if (!get_context->SaveValue(parsed, data_iter.value(), /*value_pinned=*/false,
+                                  /*can_pin=*/true)) {
+        if (get_context->pin_pending()) r->PinValue(get_context, &data);
         done = true;
         break;
       }
@@ -1094,7 +1161,9 @@ void BlockBasedTable::MultiGet(const ReadOptions& read_options, size_t n, const 
             break;
           }
           if (r->has_global_seqno) parsed.sequence = r->global_seqno;
-          if (!ctx->SaveValue(parsed, data_iter.value())) {
+          if (!ctx->SaveValue(parsed, data_iter.value(), /*value_pinned=*/false,
+                              /*can_pin=*/true)) {
+            if (ctx->pin_pending()) r->PinSharedValue(ctx, data, handle.offset());
             done = true;
             break;
           }

@@ -530,8 +530,8 @@ class STRATA_EXPORT DB {
 
   // ---- read and write API (db/db_impl.cc) ----
   // False only when the key surely does not exist (memtables and filters,
-  // no table I/O); *value_found (if given) is set when the value was found
-  // on the way and copied to *value.
+  // no table I/O: a Get with read_tier = kBlockCacheTier); *value_found (if
+  // given) is set when the value was found on the way and copied to *value.
   virtual bool KeyMayExist(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
                            std::string* value, bool* value_found = nullptr) {
     (void)options, (void)cf, (void)key, (void)value;
@@ -544,7 +544,10 @@ class STRATA_EXPORT DB {
   }
   // The merge operands of key, oldest first, without merging them (up to
   // the last Put or Delete, which is included as the first operand when it
-  // is a Put).
+  // is a Put), copied into merge_operands[0..*number_of_operands).
+  // NotFound when there are none; Incomplete (with *number_of_operands set
+  // to the count, nothing copied) when there are more than
+  // expected_max_number_of_operands. Needs the family's merge operator.
   virtual Status GetMergeOperands(const ReadOptions& options, ColumnFamilyHandle* cf,
                                   const Slice& key, PinnableSlice* merge_operands,
                                   GetMergeOperandsOptions* get_merge_operands_options,
@@ -553,7 +556,8 @@ class STRATA_EXPORT DB {
         (void)number_of_operands;
     return Status::NotSupported("GetMergeOperands");
   }
-  // Iterators over several families at one sequence number.
+  // Iterators over several families at one sequence number; (*iterators)[i]
+  // reads column_families[i].
   virtual Status NewIterators(const ReadOptions& options,
                               const std::vector<ColumnFamilyHandle*>& column_families,
                               std::vector<std::unique_ptr<Iterator>>* iterators) {
@@ -568,11 +572,26 @@ class STRATA_EXPORT DB {
     if (s.ok()) value->PinSelf();
     return s;
   }
+  Status Get(const ReadOptions& options, const Slice& key, PinnableSlice* value) {
+    return Get(options, DefaultColumnFamily(), key, value);
+  }
+  // n lookups of one family on one consistent view; values[i] /
+  // statuses[i] answer keys[i]. sorted_input: a hint that keys are
+  // ascending (they are sorted anyway).
   virtual void MultiGet(const ReadOptions& options, ColumnFamilyHandle* cf, size_t num_keys,
                         const Slice* keys, PinnableSlice* values, Status* statuses,
                         bool sorted_input = false) {
     (void)sorted_input;
     for (size_t i = 0; i < num_keys; i++) statuses[i] = Get(options, cf, keys[i], &values[i]);
+  }
+  // The same with a column family per key (column_families[i] for keys[i]).
+  virtual void MultiGet(const ReadOptions& options, size_t num_keys,
+                        ColumnFamilyHandle** column_families, const Slice* keys,
+                        PinnableSlice* values, Status* statuses, bool sorted_input = false) {
+    (void)sorted_input;
+    for (size_t i = 0; i < num_keys; i++) {
+      statuses[i] = Get(options, column_families[i], keys[i], &values[i]);
+    }
   }
 };
 

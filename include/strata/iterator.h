@@ -38,6 +38,13 @@ class STRATA_EXPORT Iterator {
   // REQUIRES: Valid()
   virtual Slice value() const = 0;
   virtual Status status() const = 0;
+
+  // Moves the iterator to the latest state of the DB (RocksDB's Refresh):
+  // a DB iterator made without a snapshot re-reads the newest data; it is
+  // then not Valid() until the next Seek*. NotSupported for iterators
+  // that cannot (the default, and DB iterators with
+  // ReadOptions::snapshot, as in RocksDB 7.8.3).
+  virtual Status Refresh() { return Status::NotSupported("Refresh() is not supported"); }
 };
 
 }  // namespace strata

@@ -227,6 +227,19 @@ struct STRATA_EXPORT Options : public DBOptions, public ColumnFamilyOptions {
       : DBOptions(db), ColumnFamilyOptions(cf) {}
 };
 
+// Which data a read may use (RocksDB's ReadTier, same values).
+enum ReadTier {
+  kReadAllTier = 0x0,     // memtables, block cache, OS cache or storage
+  kBlockCacheTier = 0x1,  // memtables and block cache only: a read that would
+                          // need a table block from the file (or to open a
+                          // table) answers Incomplete
+  kPersistedTier = 0x2,   // persisted data: memtables are skipped when writes
+                          // without the WAL were made (Get/MultiGet only;
+                          // iterators answer NotSupported)
+  kMemtableTier = 0x3,    // memtables only, for iterators (Get reads every
+                          // tier, as RocksDB 7.8.3's does)
+};
+
 struct STRATA_EXPORT ReadOptions {
   // Read as of this snapshot; null = the latest state at the time of the call
   // (for an iterator: at the time it was created).
@@ -239,6 +252,7 @@ struct STRATA_EXPORT ReadOptions {
   const Slice* iterate_upper_bound = nullptr;
   bool total_order_seek = false;
   bool prefix_same_as_start = false;
+  ReadTier read_tier = kReadAllTier;
 };
 
 struct STRATA_EXPORT WriteOptions {

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "strata/export.h"
 #include "strata/slice.h"
@@ -47,7 +48,17 @@ class STRATA_EXPORT WriteBatch {
   // A blob stored in the WAL but never applied to the database.
   Status PutLogData(const Slice& blob);
 
+  // Empties the batch and drops its save points.
   void Clear();
+
+  // Save points (RocksDB's semantics): SetSavePoint records the batch's
+  // current size and count; RollbackToSavePoint truncates the batch back to
+  // the most recent one and removes it; PopSavePoint removes it and keeps
+  // the records. Both return NotFound when no save point is set. Save
+  // points nest; Clear drops them all.
+  void SetSavePoint();
+  Status RollbackToSavePoint();
+  Status PopSavePoint();
   // Number of counted records (everything but LogData/Noop).
   uint32_t Count() const;
   // The wire bytes.
@@ -83,7 +94,12 @@ class STRATA_EXPORT WriteBatch {
 
  private:
   friend class WriteBatchInternal;
+  struct SavePoint {
+    size_t size;     // rep_.size() when set
+    uint32_t count;  // Count() when set
+  };
   std::string rep_;
+  std::vector<SavePoint> save_points_;  // oldest first
 };
 
 }  // namespace strata

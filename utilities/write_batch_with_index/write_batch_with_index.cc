@@ -204,6 +204,68 @@ void WriteBatchWithIndex::Clear() {
   rep_->index.Clear();
 }
 
+void WriteBatchWithIndex::SetSavePoint() { rep_->batch.SetSavePoint(); }
+
+Status WriteBatchWithIndex::PopSavePoint() { return rep_->batch.PopSavePoint(); }
+
+namespace {
+
+// Re-indexes a batch's records in order. The offset of each record is
+// recomputed from the sizes of the records before it (the wire format has
+// no gaps; RecordSize mirrors the encoding), so the entries point at the
+// same bytes AddPoint / AddRangeDeletion saw when the records were added.
+class Reindexer final : public WriteBatch::Handler {
+ public:
+  explicit Reindexer(WriteBatchIndex* index) : index_(index) {}
+  Status PutCF(uint32_t cf, const Slice& key, const Slice& value) override {
+    return Point(cf, kPutRecord, key, &value);
+  }
+  Status DeleteCF(uint32_t cf, const Slice& key) override {
+    return Point(cf, kDeleteRecord, key, nullptr);
+  }
+  Status SingleDeleteCF(uint32_t cf, const Slice& key) override {
+    return Point(cf, kSingleDeleteRecord, key, nullptr);
+  }
+  Status MergeCF(uint32_t cf, const Slice& key, const Slice& value) override {
+    return Point(cf, kMergeRecord, key, &value);
+  }
+  Status DeleteRangeCF(uint32_t cf, const Slice& begin, const Slice& end) override {
+    const size_t begin_offset = KeyOffset(cf, begin);
+    const size_t end_offset = begin_offset + begin.size() + VarintLength(end.size());
+    index_->AddRangeDeletion(cf, offset_, begin_offset, static_cast<uint32_t>(begin.size()),
+                             end_offset, static_cast<uint32_t>(end.size()));
+    offset_ += RecordSize(cf, begin, &end);
+    return Status::OK();
+  }
+  void LogData(const Slice& blob) override {
+    offset_ += 1 + VarintLength(blob.size()) + blob.size();
+  }
+
+ private:
+  size_t KeyOffset(uint32_t cf, const Slice& key) const {
+    return offset_ + 1 + (cf != 0 ? VarintLength(cf) : 0) + VarintLength(key.size());
+  }
+  Status Point(uint32_t cf, WriteType type, const Slice& key, const Slice* value) {
+    index_->AddPoint(
+        WbwiEntry{offset_, KeyOffset(cf, key), static_cast<uint32_t>(key.size()), cf, type});
+    offset_ += RecordSize(cf, key, value);
+    return Status::OK();
+  }
+
+  WriteBatchIndex* const index_;
+  size_t offset_ = 12;  // the batch header
+};
+
+}  // namespace
+
+Status WriteBatchWithIndex::RollbackToSavePoint() {
+  Status s = rep_->batch.RollbackToSavePoint();
+  if (!s.ok()) return s;
+  rep_->index.Clear();
+  Reindexer reindexer(&rep_->index);
+  return rep_->batch.Iterate(&reindexer);
+}
+
 WriteBatch* WriteBatchWithIndex::GetWriteBatch() { return &rep_->batch; }
 
 size_t WriteBatchWithIndex::IndexMemoryUsage() const { return rep_->index.MemoryUsage(); }

@@ -780,5 +780,87 @@ TEST_F(RandomizedTest, OverDatabase) {
   }
 }
 
+// Save points: a batch rolled back must equal one built from the records
+// that remain -- same bytes, and the same index (every entry of both
+// families, in order, through the batch iterator), with or without
+// overwrite_key.
+TEST(WriteBatchWithIndexTest, RandomizedSavePoints) {
+  std::mt19937_64 rng(77);
+  FakeColumnFamily cf1(1);
+  struct Rec {
+    int op;
+    bool cf;
+    std::string key, value;
+  };
+  auto apply = [&](WriteBatchWithIndex* b, const Rec& r) {
+    ColumnFamilyHandle* h = r.cf ? &cf1 : nullptr;
+    switch (r.op) {
+      case 0:
+        return b->Put(h, r.key, r.value);
+      case 1:
+        return b->Delete(h, r.key);
+      case 2:
+        return b->Merge(h, r.key, r.value);
+      case 3:
+        return b->SingleDelete(h, r.key);
+      case 4:
+        return b->DeleteRange(h, r.key, r.key + "5");
+      default:
+        return b->PutLogData(r.value);
+    }
+  };
+  auto scan = [&](WriteBatchWithIndex* b) {
+    std::string out;
+    for (ColumnFamilyHandle* h :
+         {static_cast<ColumnFamilyHandle*>(nullptr), static_cast<ColumnFamilyHandle*>(&cf1)}) {
+      auto it = b->NewIterator(h);
+      out += ScanBatch(it.get()) + "|";
+    }
+    return out;
+  };
+  for (bool overwrite : {false, true}) {
+    for (int round = 0; round < 30; round++) {
+      WriteBatchWithIndex b(BytewiseComparator(), 0, overwrite);
+      std::vector<Rec> model;
+      std::vector<size_t> saves;
+      for (int step = 0; step < 120; step++) {
+        const int action = static_cast<int>(rng() % 10);
+        if (action < 6) {
+          Rec r{static_cast<int>(rng() % 6), rng() % 2 == 0, "k" + std::to_string(rng() % 20),
+                "v" + std::to_string(rng() % 1000)};
+          ASSERT_OK(apply(&b, r));
+          model.push_back(r);
+        } else if (action < 8) {
+          b.SetSavePoint();
+          saves.push_back(model.size());
+        } else if (action == 8) {
+          Status s = b.RollbackToSavePoint();
+          if (saves.empty()) {
+            ASSERT_TRUE(s.IsNotFound()) << s.ToString();
+          } else {
+            ASSERT_OK(s);
+            model.resize(saves.back());
+            saves.pop_back();
+          }
+        } else {
+          Status s = b.PopSavePoint();
+          if (saves.empty()) {
+            ASSERT_TRUE(s.IsNotFound()) << s.ToString();
+          } else {
+            ASSERT_OK(s);
+            saves.pop_back();
+          }
+        }
+        WriteBatchWithIndex expected(BytewiseComparator(), 0, overwrite);
+        for (const Rec& r : model) ASSERT_OK(apply(&expected, r));
+        ASSERT_EQ(b.GetWriteBatch()->Data(), expected.GetWriteBatch()->Data());
+        ASSERT_EQ(scan(&b), scan(&expected)) << "round " << round << " step " << step;
+        const std::string k = "k" + std::to_string(rng() % 20);
+        ASSERT_EQ(Get(&b, k), Get(&expected, k));
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace strata

@@ -147,9 +147,17 @@ class STRATA_EXPORT WriteBatchWithIndex {
   // A blob written to the WAL only; not indexed.
   Status PutLogData(const Slice& blob);
 
-  // Empties the batch and the index. Iterators of this batch must be
-  // destroyed first.
+  // Empties the batch and the index (and drops the save points).
+  // Iterators of this batch must be destroyed first.
   void Clear();
+
+  // Save points of the batch (WriteBatch's): RollbackToSavePoint also
+  // rolls the index back (it is rebuilt from the remaining records, O(n));
+  // NotFound when no save point is set. Iterators of this batch must be
+  // destroyed before a rollback.
+  void SetSavePoint();
+  Status RollbackToSavePoint();
+  Status PopSavePoint();
 
   // The underlying batch, to pass to DB::Write. Owned by this object; valid
   // until it is destroyed. Do not modify it directly (the index would miss
