@@ -39,6 +39,9 @@ strata_layer(db
     db/db_impl_properties.cc
     db/internal_stats.cc
     db/periodic_task.cc
+    db/wal_manager.cc
+    db/transaction_log_impl.cc
+    db/db_impl_wal.cc
   DEPS env memtable table cache base util
 )
 # DBTestBase, the fixture of the engine-level tests (test-only).
@@ -88,6 +91,7 @@ strata_tests(db
   db/options_dump_test.cc
   db/listener_test.cc
   db/event_log_test.cc
+  db/db_wal_tailing_test.cc
 )
 # The RocksDB interoperability tests also carry the "interop" label.
 if(TEST db_interop_test)
