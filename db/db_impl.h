@@ -134,6 +134,7 @@ class DBImpl final : public DB {
   ColumnFamilyHandle* DefaultColumnFamily() const override;
 
   const std::string& GetName() const override { return dbname_; }
+  Env* GetEnv() const override { return env_; }
   uint64_t GetLatestSequenceNumber() const override {
     return last_sequence_.load(std::memory_order_acquire);
   }
@@ -144,6 +145,16 @@ class DBImpl final : public DB {
   Status TryCatchUpWithPrimary() override;
 
   // ---- live files and the WAL (db_impl_files.cc) ----
+  Status DisableFileDeletions() override;
+  Status EnableFileDeletions(bool force = true) override;
+  Status GetLiveFiles(std::vector<std::string>* files, uint64_t* manifest_file_size,
+                      bool flush_memtable = true) override;
+  void GetLiveFilesMetaData(std::vector<LiveFileMetaData>* metadata) override;
+  void GetColumnFamilyMetaData(ColumnFamilyHandle* cf, ColumnFamilyMetaData* metadata) override;
+  Status GetLiveFilesStorageInfo(const LiveFilesStorageInfoOptions& opts,
+                                 std::vector<LiveFileStorageInfo>* files) override;
+  Status GetDbIdentity(std::string* identity) const override;
+  Status GetDbSessionId(std::string* session_id) const override;
   // WAL tailing (wal helper): db_impl_wal.cc, db/wal_manager.h.
   Status GetSortedWalFiles(VectorLogPtr& files) override;
   Status GetCurrentWalFile(std::unique_ptr<LogFile>* current_log_file) override;
@@ -401,6 +412,11 @@ class DBImpl final : public DB {
   bool AggregatedTableProperties(ColumnFamilyData* cfd, int level, TableProperties* tp)
       EXCLUDES(mu_);
 
+  // ---- live files (db_impl_files.cc) ----
+  // Flushes every live family's memtables and waits.
+  Status FlushAllFamilies() EXCLUDES(mu_);
+  void FillFileMetaData(const FileMetaData& f, SstFileMetaData* m) const;
+
   // ---- reads (db_impl.cc) ----
   // One point lookup in cfd's sv at sequence seq.
   Status GetImpl(const ReadOptions& options, ColumnFamilyData* cfd, SuperVersion* sv,
@@ -521,6 +537,15 @@ class DBImpl final : public DB {
 
   bool write_stopped_ GUARDED_BY(mu_) = false;
 
+  // DisableFileDeletions calls not yet undone: while > 0 nothing obsolete is
+  // deleted (copies of the live files are being made).
+  int disable_delete_obsolete_files_ GUARDED_BY(mu_) = 0;
+  // The newest OPTIONS file (0 before the first is written). Held around
+  // writing one (and deleting the older ones) and around listing it, so a
+  // listed OPTIONS file is still there when it is copied. Taken before mu_.
+  std::mutex options_file_mu_;
+  uint64_t options_file_number_ GUARDED_BY(mu_) = 0;
+
   // ---- atomics ----
   // The last sequence visible to readers (release-published by leaders).
   std::atomic<SequenceNumber> last_sequence_{0};
@@ -548,7 +573,7 @@ class DBImpl final : public DB {
   // Moves (archiving) or deletes one obsolete WAL; the archive purge.
   // REQUIRES: mu_ not held (file I/O).
   Status RemoveObsoleteWal(uint64_t number);
-  void PurgeWalArchive(bool force);
+  void PurgeWalArchive(bool force) EXCLUDES(mu_);
 };
 
 }  // namespace strata

@@ -608,6 +608,9 @@ void DBImpl::DeleteObsoleteFiles(int job_id) {
   // After a failed MANIFEST write the disk may list files memory does not:
   // nothing goes until a MANIFEST has been written again (Resume).
   if (versions_->manifest_write_failed()) return;
+  // Copies of the live files are being made (DisableFileDeletions): what is
+  // obsolete now goes at EnableFileDeletions.
+  if (disable_delete_obsolete_files_ > 0) return;
   std::set<uint64_t> live;
   versions_->AddLiveFiles(&live);
   // A file numbered at or above next_file_number() now may be created by a
@@ -619,6 +622,7 @@ void DBImpl::DeleteObsoleteFiles(int job_id) {
   // with empty memtables moved past it at the last WAL switch).
   const uint64_t min_log = std::max<uint64_t>(MinLogNumberInUse(), 1);
   const uint64_t manifest = versions_->manifest_file_number();
+  const uint64_t options_file = options_file_number_;
   std::vector<TableCache*> caches;
   for (const auto& cfd : versions_->column_families()->all()) caches.push_back(cfd->table_cache());
 
@@ -644,6 +648,10 @@ void DBImpl::DeleteObsoleteFiles(int job_id) {
           break;
         case FileType::kDescriptorFile:
           keep = number >= manifest;
+          break;
+        case FileType::kOptionsFile:
+          // Older OPTIONS files left while deletions were disabled.
+          keep = options_file == 0 || number >= options_file;
           break;
         default:
           break;

@@ -480,8 +480,18 @@ void DBImpl::RewriteOptionsFile() {
   for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
     fams.push_back(OptionsFileFamily{cfd->name(), &cfd->options(), &cfd->table_options()});
   }
-  Status os = WriteOptionsFile(fs_, dbname_, versions_->NewFileNumber(), fams, db_dir_.get());
-  if (!os.ok()) {
+  std::lock_guard<std::mutex> options_guard(options_file_mu_);
+  bool delete_older;
+  {
+    MutexLock l(&mu_);
+    delete_older = disable_delete_obsolete_files_ == 0;
+  }
+  const uint64_t number = versions_->NewFileNumber();
+  Status os = WriteOptionsFile(fs_, dbname_, number, fams, db_dir_.get(), delete_older);
+  if (os.ok()) {
+    MutexLock l(&mu_);
+    options_file_number_ = number;
+  } else {
     Log(InfoLogLevel::kWarn, info_log_.get(), "could not write the OPTIONS file: %s",
         os.ToString().c_str());
   }

@@ -65,7 +65,14 @@ Status DBImpl::RemoveObsoleteWal(uint64_t number) {
 }
 
 void DBImpl::PurgeWalArchive(bool force) {
-  if (wal_manager_ != nullptr) wal_manager_->PurgeObsoleteWALFiles(force);
+  if (wal_manager_ == nullptr || !wal_manager_->archiving()) return;
+  {
+    // Nothing is deleted while file deletions are disabled (a backup may
+    // be copying archived WALs); the next purge catches up.
+    MutexLock l(&mu_);
+    if (disable_delete_obsolete_files_ > 0) return;
+  }
+  wal_manager_->PurgeObsoleteWALFiles(force);
 }
 
 void DBImpl::TEST_PurgeWalArchive() { PurgeWalArchive(/*force=*/true); }

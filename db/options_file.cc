@@ -198,7 +198,8 @@ Status WriteOptionsFile(FileSystem* fs, const std::string& dbname, uint64_t numb
 }
 
 Status WriteOptionsFile(FileSystem* fs, const std::string& dbname, uint64_t number,
-                        const std::vector<OptionsFileFamily>& families, Directory* db_dir) {
+                        const std::vector<OptionsFileFamily>& families, Directory* db_dir,
+                        bool delete_older) {
   const std::string tmp = TempFileName(dbname, number);
   const std::string final_name = OptionsFileName(dbname, number);
   FileOptions opts;
@@ -211,7 +212,7 @@ Status WriteOptionsFile(FileSystem* fs, const std::string& dbname, uint64_t numb
     return s;
   }
   std::vector<std::string> children;
-  if (fs->GetChildren(dbname, &children).ok()) {
+  if (delete_older && fs->GetChildren(dbname, &children).ok()) {
     for (const std::string& name : children) {
       uint64_t n;
       FileType type;

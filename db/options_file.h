@@ -38,7 +38,8 @@ std::string OptionsFileContents(const Options& options, const BlockBasedTableOpt
 // Writes OPTIONS-<number> through a temporary file and a rename (synced),
 // then deletes older OPTIONS files.
 Status WriteOptionsFile(FileSystem* fs, const std::string& dbname, uint64_t number,
-                        const std::vector<OptionsFileFamily>& families, Directory* db_dir);
+                        const std::vector<OptionsFileFamily>& families, Directory* db_dir,
+                        bool delete_older = true);
 Status WriteOptionsFile(FileSystem* fs, const std::string& dbname, uint64_t number,
                         const Options& options, const BlockBasedTableOptions& table,
                         Directory* db_dir);

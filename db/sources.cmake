@@ -42,6 +42,7 @@ strata_layer(db
     db/wal_manager.cc
     db/transaction_log_impl.cc
     db/db_impl_wal.cc
+    db/db_impl_files.cc
   DEPS env memtable table cache base util
 )
 # DBTestBase, the fixture of the engine-level tests (test-only).

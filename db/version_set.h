@@ -230,6 +230,12 @@ class VersionSet {
     db_mu_->AssertHeld();
     return manifest_file_number_;
   }
+  // The valid length of the current MANIFEST: its last complete record
+  // ends there (a write in progress may have appended more).
+  uint64_t manifest_file_size() const {
+    db_mu_->AssertHeld();
+    return descriptor_size_;
+  }
   // A MANIFEST write failed and no later one has succeeded: what the disk
   // holds may differ from memory (see LogAndApply), so nothing may be
   // deleted as obsolete. The next LogAndApply writes a new MANIFEST.

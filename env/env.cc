@@ -3,6 +3,7 @@
 
 #include "strata/env.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstdarg>
 #include <cstring>
@@ -131,6 +132,42 @@ Status ReadFileToString(FileSystem* fs, const std::string& fname, std::string* d
     data->resize(old_size + fragment.size());
     if (fragment.size() < kChunk) return Status::OK();  // a short read is the end
   }
+}
+
+Status CopyFile(FileSystem* fs, const std::string& src, const std::string& dst, uint64_t size,
+                bool sync, const FileOptions& opts) {
+  std::unique_ptr<SequentialFile> in;
+  Status s = fs->NewSequentialFile(src, FileOptions(), &in);
+  if (!s.ok()) return s;
+  std::unique_ptr<WritableFile> out;
+  s = fs->NewWritableFile(dst, opts, &out);
+  if (!s.ok()) return s;
+  constexpr size_t kChunk = 256 << 10;
+  std::string buffer(kChunk, '\0');
+  uint64_t left = size;
+  while (size == 0 || left > 0) {
+    const size_t want = size == 0 ? kChunk : static_cast<size_t>(std::min<uint64_t>(left, kChunk));
+    Slice fragment;
+    s = in->Read(want, &fragment, buffer.data());
+    if (!s.ok()) break;
+    if (fragment.empty()) {
+      if (size != 0) {
+        s = Status::Corruption("file is shorter than expected while copying",
+                               src + ": " + std::to_string(size - left) + " of " +
+                                   std::to_string(size) + " bytes");
+      }
+      break;
+    }
+    s = out->Append(fragment);
+    if (!s.ok()) break;
+    if (size != 0) left -= fragment.size();
+  }
+  if (s.ok()) s = out->Flush();
+  if (s.ok() && sync) s = out->Sync();
+  Status cs = out->Close();
+  if (s.ok()) s = cs;
+  if (!s.ok()) fs->DeleteFile(dst).PermitUncheckedError();
+  return s;
 }
 
 }  // namespace strata

@@ -334,6 +334,21 @@ Status MemFileSystem::GetFileSize(const std::string& fname, uint64_t* size) {
   return Status::OK();
 }
 
+Status MemFileSystem::LinkFile(const std::string& src, const std::string& target) {
+  const std::string from = Normalize(src);
+  const std::string to = Normalize(target);
+  const std::string what = src + " to " + target;
+  MutexLock l(&mu_);
+  auto it = files_.find(from);
+  if (it == files_.end()) {
+    return MemError("While linking a file", what, IsDirLocked(from) ? EPERM : ENOENT);
+  }
+  if (files_.count(to) != 0 || IsDirLocked(to)) return MemError("While linking a file", what, EEXIST);
+  if (AncestorIsFileLocked(to)) return MemError("While linking a file", what, ENOTDIR);
+  files_[to] = it->second;
+  return Status::OK();
+}
+
 Status MemFileSystem::RenameFile(const std::string& src, const std::string& target) {
   const std::string from = Normalize(src);
   const std::string to = Normalize(target);

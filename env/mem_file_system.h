@@ -62,6 +62,8 @@ class MemFileSystem final : public FileSystem {
   Status DeleteDir(const std::string& dirname) override EXCLUDES(mu_);
   Status GetFileSize(const std::string& fname, uint64_t* size) override EXCLUDES(mu_);
   Status RenameFile(const std::string& src, const std::string& target) override EXCLUDES(mu_);
+  // The target shares the source's bytes (a hard link).
+  Status LinkFile(const std::string& src, const std::string& target) override EXCLUDES(mu_);
   Status IsDirectory(const std::string& path, bool* is_dir) override EXCLUDES(mu_);
   Status Truncate(const std::string& fname, uint64_t size) override EXCLUDES(mu_);
 

@@ -643,6 +643,17 @@ Status PosixFileSystem::RenameFile(const std::string& src, const std::string& ta
   return Status::OK();
 }
 
+Status PosixFileSystem::LinkFile(const std::string& src, const std::string& target) {
+  if (link(src.c_str(), target.c_str()) < 0) {
+    // Across file systems (or where links are not allowed) the caller copies.
+    if (errno == EXDEV || errno == EPERM || errno == EMLINK || errno == ENOTSUP) {
+      return Status::NotSupported("While linking a file", src + " to " + target);
+    }
+    return PosixError("While linking a file", src + " to " + target, errno);
+  }
+  return Status::OK();
+}
+
 Status PosixFileSystem::IsDirectory(const std::string& path, bool* is_dir) {
   struct stat st;
   if (stat(path.c_str(), &st) < 0) return PosixError("While stat for IsDirectory", path, errno);

@@ -4,8 +4,9 @@
 // fillrandom's shape by default: random keys, --value_size-byte values, as
 // fast as it can (--write_rate=N: N writes a second) -- made of Puts,
 // Deletes, Merges (the leader and follower use the uint64add merge
-// operator) and multi-key batches. A follower is bootstrapped from a copy
-// of the leader, opened as an ordinary DB, and kept current by a loop of
+// operator) and multi-key batches. A follower is bootstrapped from a
+// checkpoint of the live leader (Checkpoint::CreateCheckpoint, taken while
+// the writer runs), opened as an ordinary DB, and kept current by a loop of
 //
 //   leader->GetUpdatesSince(applied + 1)  ->  follower->Write(batch)
 //
@@ -51,6 +52,7 @@
 #include "strata/merge_operator.h"
 #include "strata/options.h"
 #include "strata/transaction_log.h"
+#include "strata/utilities/checkpoint.h"
 #include "strata/write_batch.h"
 
 namespace {
@@ -162,8 +164,7 @@ int main(int argc, char** argv) {
   // Small memtables, so WALs roll (and get archived) during a short run.
   leader_options.write_buffer_size = 4 << 20;
 
-  // 1. The leader, with some data, and the follower's copy of it (made
-  //    while the leader is closed).
+  // 1. The leader, with some data.
   std::unique_ptr<strata::DB> leader;
   if (!Check(strata::DB::Open(leader_options, leader_dir, &leader), "open leader")) return 1;
   for (uint64_t i = 0; i < 1000; ++i) {
@@ -171,12 +172,6 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  if (!Check(leader->Close(), "close leader")) return 1;
-  leader.reset();
-  fs::copy(leader_dir, follower_dir, fs::copy_options::recursive);
-  if (!Check(strata::DB::Open(leader_options, leader_dir, &leader), "reopen leader")) return 1;
-  std::unique_ptr<strata::DB> follower;
-  if (!Check(strata::DB::Open(CommonOptions(), follower_dir, &follower), "open follower")) return 1;
 
   // 2. The writer.
   std::atomic<bool> stop{false};
@@ -234,8 +229,34 @@ int main(int argc, char** argv) {
     }
   });
 
-  // 3. The follower's loop (this thread).
+  // 3. The follower: a checkpoint of the live leader, taken under the
+  //    write load, opened as an ordinary DB. Its last sequence is the last
+  //    leader write it holds.
+  std::this_thread::sleep_for(
+      std::chrono::microseconds(static_cast<uint64_t>(std::min(0.5, flags.seconds / 4) * 1e6)));
+  std::unique_ptr<strata::DB> follower;
+  {
+    std::unique_ptr<strata::Checkpoint> checkpoint;
+    strata::Status s = strata::Checkpoint::Create(leader.get(), &checkpoint);
+    if (s.ok()) s = checkpoint->CreateCheckpoint(follower_dir, /*log_size_for_flush=*/0);
+    if (s.ok()) s = strata::DB::Open(CommonOptions(), follower_dir, &follower);
+    if (!Check(s, "bootstrap the follower")) {
+      stop = true;
+      writer.join();
+      return 1;
+    }
+  }
+
+  // 4. The follower's loop (this thread).
   uint64_t applied = follower->GetLatestSequenceNumber();
+  const uint64_t bootstrap_sequence = applied;
+  {
+    // Writes the checkpoint holds were never shipped: no lag to measure.
+    std::lock_guard<std::mutex> l(samples.mu);
+    while (!samples.pending.empty() && samples.pending.front().first <= applied) {
+      samples.pending.pop_front();
+    }
+  }
   uint64_t batches = 0, keys = 0, bytes = 0;
   uint64_t max_lag_seq = 0, end_lag_seq = 0;
   double max_lag_ms = 0, last_lag_ms = 0;
@@ -312,7 +333,7 @@ int main(int argc, char** argv) {
   const double elapsed = (NowMicros() - start_us) / 1e6;
   failed = failed || writer_failed.load();
 
-  // 4. Compare the two DBs key by key.
+  // 5. Compare the two DBs key by key.
   uint64_t compared = 0, differences = 0;
   if (!failed) {
     auto a = leader->NewIterator(strata::ReadOptions());
@@ -340,6 +361,7 @@ int main(int argc, char** argv) {
   printf("writer:   %" PRIu64 " writes in %.2f s: %.0f writes/s, %.2f MB/s of values\n",
          writes.load(), write_secs, writes.load() / write_secs,
          write_bytes.load() / write_secs / 1048576.0);
+  printf("follower: bootstrapped from a checkpoint at sequence %" PRIu64 "\n", bootstrap_sequence);
   printf("shipped:  %" PRIu64 " keys, %" PRIu64 " batches, %" PRIu64 " bytes\n", keys, batches,
          bytes);
   printf("lag:      max %" PRIu64 " seq, %.1f ms; at end %" PRIu64 " seq, %.1f ms\n", max_lag_seq,

@@ -48,7 +48,8 @@ printf 'put w1 v1\nput key100 newer\ndelete key101\nput w2 v2\n' |
 fingerprint() { (cd "$1" && find . -print0 | sort -z | xargs -0 sha256sum 2>/dev/null; find . | sort); }
 before=$(fingerprint "$base")
 
-fresh() { rm -rf "$db" && cp -a "$base" "$db"; }
+fresh() { rm -rf "$db" "$work/cp" && cp -a "$base" "$db"; }
+mkdir -p "$work/cpexists"
 
 # run_case KIND ARGS...: KIND is read or write; ARGS after the tool name.
 # stdin for query/load comes from $CASE_INPUT.
@@ -165,6 +166,18 @@ run_case write $D repair
 run_case write $D reduce_levels --new_levels=3 --print_old_levels
 run_case write $D reduce_levels --new_levels=1
 run_case write $D reduce_levels
+run_case write $D checkpoint --checkpoint_dir="$work/cp"
+run_case write $D checkpoint --checkpoint_dir="$work/cpexists"
+run_case write $D checkpoint
+# A checkpoint made by strata reads in ldb as the DB it was taken of.
+fresh
+"$strata" --db="$db" checkpoint --checkpoint_dir="$work/cp" >/dev/null 2>&1
+if ! cmp -s <("$ldb" --db="$db" scan 2>&1) <("$ldb" --db="$work/cp" scan 2>&1); then
+  echo "FAIL: ldb scan of strata's checkpoint differs from the DB's"
+  failures=$((failures + 1))
+else
+  echo "ok: ldb scans strata's checkpoint"
+fi
 
 if [ "$(fingerprint "$base")" != "$before" ]; then
   echo "FAIL: the original changed" >&2

@@ -289,6 +289,10 @@ bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals*
     // (nothing acknowledged may be lost).
     if (nosync || uni(0, 2) == 0) {
       args.push_back("--simulate_power_loss_one_in=" + std::to_string(uni(2000, 20000)));
+    } else if (uni(0, 1) == 0) {
+      // Copies of the live DB made while the kill may land: what survives
+      // under a final name must open and hold well-formed data.
+      args.push_back("--checkpoint_one_in=" + std::to_string(uni(300, 3000)));
     }
     for (const std::string& e : DF.extra) args.push_back(e);
 

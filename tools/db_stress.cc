@@ -49,6 +49,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -66,6 +67,7 @@
 #include "strata/options.h"
 #include "strata/snapshot.h"
 #include "strata/status.h"
+#include "strata/utilities/checkpoint.h"
 #include "strata/write_batch.h"
 #include "tools/db_stress_shared.h"
 
@@ -105,6 +107,9 @@ struct Flags {
   uint64_t simulate_power_loss_one_in = 0;
   uint64_t flush_one_in = 2000;
   uint64_t compact_range_one_in = 4000;
+  // A checkpoint of the live DB (into <expected_dir>/checkpoints/), opened
+  // and checked, one op in N (0: never). Not in power-loss mode.
+  uint64_t checkpoint_one_in = 0;
   int inject_bug_for_test = 0;
   bool sd_delete_range = false;  // DeleteRange may cover single-delete keys
   bool single_delete = true;     // false: no single-delete keys at all
@@ -142,7 +147,8 @@ bool ParseFlag(const char* arg, const char* name, std::string* value) {
           "  [--wal_mmap_writes=0|1] [--wal_recovery_mode=0..3] [--reopen=N]\n"
           "  [--verify_only=0|1] [--seed=N]\n"
           "  [--destroy_db_initially=0|1] [--simulate_power_loss_one_in=N]\n"
-          "  [--flush_one_in=N] [--compact_range_one_in=N] [--inject_bug_for_test=0|1|2]\n"
+          "  [--flush_one_in=N] [--compact_range_one_in=N] [--checkpoint_one_in=N]\n"
+          "  [--inject_bug_for_test=0|1|2]\n"
           "  [--single_delete=0|1] [--sd_delete_range=0|1]\n"
           "  [--put_pct= --delete_pct= --delrange_pct= --merge_pct= --batch_pct= --get_pct=\n"
           "   --multiget_pct= --iter_pct= --snapshot_pct=]\n");
@@ -171,7 +177,8 @@ void ParseFlags(int argc, char** argv) {
                       {"seed", &FLAGS.seed},
                       {"simulate_power_loss_one_in", &FLAGS.simulate_power_loss_one_in},
                       {"flush_one_in", &FLAGS.flush_one_in},
-                      {"compact_range_one_in", &FLAGS.compact_range_one_in}};
+                      {"compact_range_one_in", &FLAGS.compact_range_one_in},
+                      {"checkpoint_one_in", &FLAGS.checkpoint_one_in}};
   const Int ints[] = {
       {"threads", &FLAGS.threads},
       {"level0_file_num_compaction_trigger", &FLAGS.level0_file_num_compaction_trigger},
@@ -422,11 +429,13 @@ enum OpKind {
   kSnapshot,
   kFlush,
   kCompactRange,
+  kCheckpoint,
   kNumOpKinds
 };
 const char* const kOpNames[kNumOpKinds] = {"put",   "delete",   "single_delete", "delete_range",
                                            "merge", "batch",    "get",           "multiget",
-                                           "iter",  "snapshot", "flush",         "compact_range"};
+                                           "iter",  "snapshot", "flush",         "compact_range",
+                                           "checkpoint"};
 
 enum StopReason : int { kNoStop = 0, kStopReopen = 1, kStopPowerLoss = 2, kStopFailure = 3 };
 
@@ -803,6 +812,91 @@ void CheckHeldSnapshot(ThreadState* ts) {
   ts->snap = nullptr;
 }
 
+// ---------------------------------------------------------- checkpoints ----
+
+// Checkpoints live in <expected_dir>/checkpoints/cp-<thread>. A directory
+// is only ever created under its final name by Checkpoint's rename, and
+// removed by renaming it to <name>.del first, so a kill at any moment
+// leaves every directory without a suffix complete.
+std::string CheckpointRoot() { return FLAGS.expected_dir + "/checkpoints"; }
+
+bool HasSuffix(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+void RemoveCopy(const std::string& dir) {
+  std::error_code ec;
+  if (std::filesystem::exists(dir, ec)) {
+    std::filesystem::rename(dir, dir + ".del", ec);
+    std::filesystem::remove_all(dir + ".del", ec);
+  }
+}
+
+// Opens a copy of the DB read-only: every key and value must be well
+// formed, and the keys of [lo, hi) (the caller holds their stripe) must
+// hold exactly their expected bases.
+bool CheckCopy(const std::string& dir, uint64_t lo, uint64_t hi, const char* what) {
+  Options o = MakeOptions();
+  o.create_if_missing = false;
+  o.env = Env::Default();
+  std::unique_ptr<DB> copy;
+  Status s = DB::OpenForReadOnly(o, dir, &copy);
+  if (!s.ok()) {
+    Fail("%s %s does not open: %s", what, dir.c_str(), s.ToString().c_str());
+    return false;
+  }
+  std::vector<uint32_t> seen(hi - lo, kAbsent);
+  std::unique_ptr<Iterator> it = copy->NewIterator(ReadOptions());
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    uint64_t k;
+    uint32_t b;
+    if (!ParseKey(it->key(), &k) || k >= FLAGS.max_key || !ParseValue(k, it->value(), &b)) {
+      Fail("%s %s holds a malformed entry '%s' -> '%s'", what, dir.c_str(),
+           Printable(it->key()).c_str(), Printable(it->value()).c_str());
+      return false;
+    }
+    if (k >= lo && k < hi) seen[k - lo] = b;
+  }
+  if (!it->status().ok()) {
+    Fail("%s %s: scan failed: %s", what, dir.c_str(), it->status().ToString().c_str());
+    return false;
+  }
+  for (uint64_t k = lo; k < hi; k++) {
+    const uint32_t want = g_expected->at(k).value.load();
+    if (seen[k - lo] != want) {
+      Fail("%s %s: %s is %s, expected %s", what, dir.c_str(), Key(k).c_str(),
+           DescribeBase(seen[k - lo]).c_str(), DescribeBase(want).c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
+// At startup: what an earlier (possibly killed) run left. Staging and
+// half-removed directories go; every other one must be a complete copy.
+void VerifyLeftCopies() {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(CheckpointRoot(), ec)) return;
+  std::vector<std::string> dirs;
+  for (const auto& e : std::filesystem::directory_iterator(CheckpointRoot(), ec)) {
+    dirs.push_back(e.path().string());
+  }
+  int complete = 0, partial = 0;
+  for (const std::string& d : dirs) {
+    if (HasSuffix(d, ".tmp") || HasSuffix(d, ".del")) {
+      std::filesystem::remove_all(d, ec);
+      partial++;
+    } else if (!CheckCopy(d, 0, 0, "checkpoint left by an earlier run")) {
+      return;
+    } else {
+      complete++;
+    }
+  }
+  printf("db_stress: %d checkpoint(s) left by an earlier run open and hold well-formed data;"
+         " %d unfinished one(s) removed\n",
+         complete, partial);
+}
+
 // One random operation. Returns false when the thread must stop.
 bool OneOp(ThreadState* ts) {
   const int weights[] = {FLAGS.put_pct,      FLAGS.delete_pct,   0,
@@ -822,6 +916,7 @@ bool OneOp(ThreadState* ts) {
   if (kind >= 10) kind = kGet;
   if (ts->OneIn(FLAGS.flush_one_in)) kind = kFlush;
   if (ts->OneIn(FLAGS.compact_range_one_in)) kind = kCompactRange;
+  if (!PowerLossMode() && ts->OneIn(FLAGS.checkpoint_one_in)) kind = kCheckpoint;
 
   uint64_t stripe = PickStripe(ts);
   uint64_t lo = stripe * kStripe, hi = lo + kStripe;
@@ -1010,6 +1105,24 @@ bool OneOp(ThreadState* ts) {
         return false;
       }
       ts->counts[kCompactRange]++;
+      return true;
+    }
+    case kCheckpoint: {
+      // The stripe stays locked: its keys must be in the copy exactly.
+      std::error_code ec;
+      std::filesystem::create_directories(CheckpointRoot(), ec);
+      const std::string dir = CheckpointRoot() + "/cp-" + std::to_string(ts->id);
+      RemoveCopy(dir);
+      std::unique_ptr<Checkpoint> cp;
+      Status s = Checkpoint::Create(g_db.get(), &cp);
+      // Flushed first, or the WALs copied.
+      if (s.ok()) s = cp->CreateCheckpoint(dir, ts->OneIn(2) ? 0 : UINT64_MAX);
+      if (!s.ok()) {
+        Fail("CreateCheckpoint failed: %s", s.ToString().c_str());
+        return false;
+      }
+      if (!CheckCopy(dir, lo, hi, "checkpoint")) return false;
+      ts->counts[kCheckpoint]++;
       return true;
     }
     default:
@@ -1275,6 +1388,7 @@ int Run() {
   if (!FLAGS.destroy_db_initially || FLAGS.verify_only) {
     VerifyAll(/*resolve=*/true, FLAGS.verify_only ? "verify_only" : "startup");
   }
+  if (g_failures.load() == 0) VerifyLeftCopies();
   if (FLAGS.verify_only || g_failures.load() != 0) {
     if (g_failures.load() == 0) {
       printf("db_stress: verified %" PRIu64 " keys: OK\n", g_keys_verified);

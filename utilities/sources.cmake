@@ -1,3 +1,4 @@
 # utilities/: features built on the public DB API.
 include(utilities/merge_operators/sources.cmake OPTIONAL)
 include(utilities/write_batch_with_index/sources.cmake OPTIONAL)
+include(utilities/checkpoint/sources.cmake OPTIONAL)

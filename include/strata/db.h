@@ -235,6 +235,8 @@ class STRATA_EXPORT DB {
 
   virtual const std::string& GetName() const = 0;
   virtual uint64_t GetLatestSequenceNumber() const = 0;
+  // The Env the DB was opened with (DBOptions::env).
+  virtual Env* GetEnv() const { return Env::Default(); }
 
   // Reads every block of every live table file of every column family
   // (data, index, filter, properties, range deletions) from the file -- not

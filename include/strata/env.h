@@ -166,6 +166,12 @@ class STRATA_EXPORT FileSystem {
   }
   // Atomically replaces target with src (rename(2) semantics).
   virtual Status RenameFile(const std::string& src, const std::string& target) = 0;
+  // Makes target a second name of src (a hard link); NotSupported where the
+  // file system has no links (callers then copy). Fails when target exists.
+  virtual Status LinkFile(const std::string& src, const std::string& target) {
+    return Status::NotSupported("LinkFile is not supported by " + std::string(Name()),
+                                src + " to " + target);
+  }
   virtual Status IsDirectory(const std::string& path, bool* is_dir) = 0;
   virtual Status Truncate(const std::string& fname, uint64_t size) = 0;
 
@@ -247,5 +253,10 @@ STRATA_EXPORT Status WriteStringToFile(FileSystem* fs, const Slice& data, const 
                                        bool should_sync = false,
                                        const FileOptions& opts = FileOptions());
 STRATA_EXPORT Status ReadFileToString(FileSystem* fs, const std::string& fname, std::string* data);
+// Copies the first `size` bytes of src (0: all of it) to a new file dst,
+// synced if sync. A src shorter than size is a Corruption naming it; dst is
+// removed on any failure.
+STRATA_EXPORT Status CopyFile(FileSystem* fs, const std::string& src, const std::string& dst,
+                              uint64_t size, bool sync, const FileOptions& opts = FileOptions());
 
 }  // namespace strata

@@ -11,6 +11,7 @@
 #include "db/filename.h"
 #include "db/log_reader.h"
 #include "strata/iterator.h"
+#include "strata/utilities/checkpoint.h"
 #include "tools/ldb/ldb_commands.h"
 #include "tools/ldb/ldb_manifest.h"
 
@@ -433,7 +434,38 @@ class CountCommand : public AllFamiliesCommand {
 
 }  // namespace
 
+// checkpoint --checkpoint_dir=<dir>: an openable copy of the DB (tables
+// linked), as ldb's; the memtables are flushed first.
+class CheckpointCommand : public LdbCommand {
+ public:
+  explicit CheckpointCommand(const LdbArgs& args) : LdbCommand(args, false, {"checkpoint_dir"}) {
+    if (const std::string* v = FindOption(args, "checkpoint_dir")) dir_ = *v;
+  }
+  static void Help(std::string* r) { r->append("  checkpoint [--checkpoint_dir] \n"); }
+
+ private:
+  void DoCommand() override {
+    if (db_ == nullptr) return;
+    if (dir_.empty()) {
+      state_.Fail(Status::InvalidArgument("invalid checkpoint directory name").ToString());
+      return;
+    }
+    std::unique_ptr<Checkpoint> checkpoint;
+    Status s = Checkpoint::Create(db_, &checkpoint);
+    if (s.ok()) s = checkpoint->CreateCheckpoint(dir_);
+    if (s.ok()) {
+      std::printf("OK\n");
+      state_.Succeed();
+    } else {
+      state_.Fail(s.ToString());
+    }
+  }
+  std::string dir_;
+};
+
 void AddAdminCommands(std::vector<CommandInfo>* t) {
+  t->push_back({"checkpoint", MakeCommand<CheckpointCommand>, CheckpointCommand::Help,
+                HelpSection::kAdmin});
   t->push_back({"compact", MakeCommand<CompactCommand>, CompactCommand::Help, HelpSection::kAdmin});
   t->push_back({"get_property", MakeCommand<GetPropertyCommand>, GetPropertyCommand::Help,
                 HelpSection::kAdmin});

@@ -29,7 +29,7 @@ std::unique_ptr<LdbCommand> MakeCommand(const LdbArgs& args) {
 // put get batchput scan delete deleterange query approxsize load dump
 void AddDataCommands(std::vector<CommandInfo>* table);
 // list/create/drop_column_family compact get_property checkconsistency
-// repair reduce_levels verify count
+// repair reduce_levels verify count checkpoint
 void AddAdminCommands(std::vector<CommandInfo>* table);
 // manifest_dump dump_wal idump list_live_files_metadata dump_live_files
 // list_file_range_deletes

@@ -106,7 +106,6 @@ int RunLdbTool(int argc, const char* const* argv) {
       "file_checksum_dump",
       "backup",
       "restore",
-      "checkpoint",
       "write_extern_sst",
       "ingest_extern_sst",
       "unsafe_remove_sst_file",

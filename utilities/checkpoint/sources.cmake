@@ -1,0 +1,11 @@
+# utilities/checkpoint/: Checkpoint (an openable copy of a live DB made of
+# hard links and trimmed copies) and ExportColumnFamily. Built on the public
+# DB API (GetLiveFilesStorageInfo, DisableFileDeletions) and the FileSystem.
+strata_layer(checkpoint
+  SOURCES
+    utilities/checkpoint/checkpoint.cc
+  DEPS db env util
+)
+strata_tests(checkpoint
+  utilities/checkpoint/checkpoint_test.cc
+)
