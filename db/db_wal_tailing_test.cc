@@ -345,6 +345,66 @@ TEST_F(DBWalTailingTest, PurgeByTtl) {
   EXPECT_TRUE(FileSystem::Default()->FileExists(dbname_).IsNotFound());
 }
 
+TEST_F(DBWalTailingTest, NothingArchivedOrPurgedWhileDeletionsDisabled) {
+  options_.WAL_ttl_seconds = 3600;
+  options_.wal_mmap_writes = false;
+  DestroyAndReopen();
+  ASSERT_OK(Put("a", "1"));
+  ASSERT_OK(Flush());
+  std::vector<uint64_t> archived = WalNumbersIn(ArchivalDirectory(dbname_));
+  ASSERT_EQ(archived.size(), 1u);
+  ASSERT_OK(db_->DisableFileDeletions());
+  std::vector<uint64_t> live_before = WalNumbersIn(dbname_);
+  ASSERT_OK(Put("b", "2"));
+  ASSERT_OK(Flush());
+  // Aged after the flush: the writer closes an old WAL (cutting it to its
+  // size, which sets its mtime) at the switch after its data is flushed.
+  const time_t old = time(nullptr) - 7200;
+  struct utimbuf t = {old, old};
+  ASSERT_EQ(utime(ArchivedLogFileName(dbname_, archived[0]).c_str(), &t), 0);
+  dbfull()->TEST_PurgeWalArchive();
+  // The expired archived WAL stays, the newly obsolete one is not moved.
+  EXPECT_EQ(WalNumbersIn(ArchivalDirectory(dbname_)), archived);
+  for (uint64_t n : live_before) EXPECT_OK(FileSystem::Default()->FileExists(LogFileName(dbname_, n)));
+  ASSERT_OK(db_->EnableFileDeletions(true));
+  dbfull()->TEST_PurgeWalArchive();
+  std::vector<uint64_t> after = WalNumbersIn(ArchivalDirectory(dbname_));
+  EXPECT_EQ(std::count(after.begin(), after.end(), archived[0]), 0);  // expired: purged
+  for (uint64_t n : live_before) EXPECT_EQ(std::count(after.begin(), after.end(), n), 1);
+}
+
+// A live WAL archived between the listing and the read is found in
+// archive/ (what GetSortedWalFiles and the iterator do when a flush's purge
+// moves a file under them).
+TEST_F(DBWalTailingTest, WalArchivedUnderTheReader) {
+  options_.wal_mmap_writes = false;
+  DestroyAndReopen();
+  for (int i = 0; i < 50; ++i) ASSERT_OK(Put("k" + std::to_string(i), "v"));
+  VectorLogPtr files;
+  ASSERT_OK(db_->GetSortedWalFiles(files));
+  ASSERT_EQ(files.size(), 1u);
+  ASSERT_EQ(files[0]->Type(), kAliveLogFile);
+  const uint64_t number = files[0]->LogNumber();
+  // An iterator positioned in the live WAL, then the WAL archived by a flush.
+  std::unique_ptr<TransactionLogIterator> it;
+  ASSERT_OK(db_->GetUpdatesSince(10, &it));
+  ASSERT_TRUE(it->Valid());
+  ASSERT_OK(Flush());
+  ASSERT_OK(FileSystem::Default()->FileExists(ArchivedLogFileName(dbname_, number)));
+  ASSERT_OK(Put("after", "flush"));
+  SequenceNumber last = 0;
+  for (; it->Valid(); it->Next()) last = it->GetBatch().sequence;
+  EXPECT_OK(it->status());
+  EXPECT_EQ(last, 51u);
+  // The WalManager's lookup: listed live, found archived.
+  WalFileType type = kAliveLogFile;
+  SequenceNumber first = 0;
+  WalManager wm(FileSystem::Default().get(), SystemClock::Default().get(), nullptr, dbname_, 1, 0);
+  ASSERT_OK(wm.ReadFirstSequence(number, &type, &first));
+  EXPECT_EQ(type, kArchivedLogFile);
+  EXPECT_EQ(first, 1u);
+}
+
 TEST_F(DBWalTailingTest, ManualWalFlush) {
   options_.manual_wal_flush = true;
   options_.WAL_ttl_seconds = 0;
