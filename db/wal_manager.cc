@@ -210,12 +210,18 @@ Status WalManager::GetSortedWalFiles(VectorLogPtr* files) {
     if (s.IsNotFound()) continue;  // purged meanwhile
     if (!s.ok()) return s;
     if (seq == 0) continue;  // no batch yet (RocksDB leaves these out too)
+    // The file may be archived between the lookup above and this one: look
+    // in the other place before concluding it was purged.
     uint64_t size = 0;
-    s = fs_->GetFileSize(PathOf(number, type), &size);
-    if (!s.ok()) {
-      if (fs_->FileExists(PathOf(number, type)).IsNotFound()) continue;
-      return s;
+    bool gone = false;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      s = fs_->GetFileSize(PathOf(number, type), &size);
+      if (s.ok()) break;
+      if (!fs_->FileExists(PathOf(number, type)).IsNotFound()) return s;
+      gone = attempt == 1;
+      type = type == kAliveLogFile ? kArchivedLogFile : kAliveLogFile;
     }
+    if (gone) continue;  // purged meanwhile
     files->push_back(std::make_unique<LogFileImpl>(number, type, seq, size));
   }
   return Status::OK();
