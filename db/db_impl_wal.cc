@@ -60,7 +60,8 @@ Status DBImpl::FlushWAL(bool sync) {
 }
 
 Status DBImpl::RemoveObsoleteWal(uint64_t number) {
-  if (wal_manager_ != nullptr && wal_manager_->archiving()) return wal_manager_->ArchiveWALFile(number);
+  if (wal_manager_ != nullptr && wal_manager_->archiving())
+    return wal_manager_->ArchiveWALFile(number);
   return fs_->DeleteFile(LogFileName(dbname_, number));
 }
 

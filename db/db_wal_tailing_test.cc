@@ -122,8 +122,8 @@ TEST_F(DBWalTailingTest, GetUpdatesSinceMatchesModel) {
   CheckFrom(1, model);
   for (int i = 0; i < 15; ++i) CheckFrom(1 + rng() % db_->GetLatestSequenceNumber(), model);
   // The batch holding a sequence comes first even when it starts earlier.
-  const Written& multi = *std::find_if(model.begin() + 10, model.end(),
-                                       [](const Written& w) { return w.count > 1; });
+  const Written& multi =
+      *std::find_if(model.begin() + 10, model.end(), [](const Written& w) { return w.count > 1; });
   CheckFrom(multi.seq + 1, model);
 
   // Across a reopen: recovery ignores archive/, the next session's WAL
@@ -365,7 +365,8 @@ TEST_F(DBWalTailingTest, NothingArchivedOrPurgedWhileDeletionsDisabled) {
   dbfull()->TEST_PurgeWalArchive();
   // The expired archived WAL stays, the newly obsolete one is not moved.
   EXPECT_EQ(WalNumbersIn(ArchivalDirectory(dbname_)), archived);
-  for (uint64_t n : live_before) EXPECT_OK(FileSystem::Default()->FileExists(LogFileName(dbname_, n)));
+  for (uint64_t n : live_before)
+    EXPECT_OK(FileSystem::Default()->FileExists(LogFileName(dbname_, n)));
   ASSERT_OK(db_->EnableFileDeletions(true));
   dbfull()->TEST_PurgeWalArchive();
   std::vector<uint64_t> after = WalNumbersIn(ArchivalDirectory(dbname_));
@@ -415,7 +416,7 @@ TEST_F(DBWalTailingTest, ManualWalFlush) {
   const uint64_t start = FileSize(wal);
   for (int i = 0; i < 10; ++i) ASSERT_OK(Put("k" + std::to_string(i), "v"));
   EXPECT_EQ(FileSize(wal), start);  // still in the buffer
-  EXPECT_EQ(Get("k3"), "v");       // visible to reads all the same
+  EXPECT_EQ(Get("k3"), "v");        // visible to reads all the same
   ASSERT_OK(db_->FlushWAL(false));
   const uint64_t flushed = FileSize(wal);
   EXPECT_GT(flushed, start);

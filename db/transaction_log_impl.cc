@@ -154,17 +154,17 @@ TransactionLogIteratorImpl::ReadResult TransactionLogIteratorImpl::ReadNextBatch
         return ReadResult::kError;
       }
       if (record.size() < WriteBatchInternal::kHeader) {
-        status_ = Status::Corruption("WAL record too small for a write batch",
-                                     reader_path_ + " offset " +
-                                         std::to_string(reader_->LastRecordOffset()));
+        status_ = Status::Corruption(
+            "WAL record too small for a write batch",
+            reader_path_ + " offset " + std::to_string(reader_->LastRecordOffset()));
         reader_.reset();
         return ReadResult::kError;
       }
       auto batch = std::make_unique<WriteBatch>();
       Status s = WriteBatchInternal::SetContents(batch.get(), record);
       if (!s.ok()) {
-        status_ = Status::Corruption(s.getState(), reader_path_ + " offset " +
-                                                       std::to_string(reader_->LastRecordOffset()));
+        status_ = Status::Corruption(
+            s.getState(), reader_path_ + " offset " + std::to_string(reader_->LastRecordOffset()));
         reader_.reset();
         return ReadResult::kError;
       }

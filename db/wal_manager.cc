@@ -27,16 +27,15 @@ std::string NumberedLogName(uint64_t number) {
 
 }  // namespace
 
-std::string ArchivalDirectory(const std::string& dbname) {
-  return dbname + "/" + kArchivalDirName;
-}
+std::string ArchivalDirectory(const std::string& dbname) { return dbname + "/" + kArchivalDirName; }
 
 std::string ArchivedLogFileName(const std::string& dbname, uint64_t number) {
   return ArchivalDirectory(dbname) + "/" + NumberedLogName(number);
 }
 
 std::string LogFileImpl::PathName() const {
-  if (type_ == kArchivedLogFile) return std::string("/") + kArchivalDirName + "/" + NumberedLogName(number_);
+  if (type_ == kArchivedLogFile)
+    return std::string("/") + kArchivalDirName + "/" + NumberedLogName(number_);
   return "/" + NumberedLogName(number_);
 }
 
@@ -62,7 +61,8 @@ std::string WalManager::PathOf(uint64_t number, WalFileType type) const {
 
 Status WalManager::ArchiveWALFile(uint64_t number) {
   Status s = fs_->CreateDirIfMissing(ArchivalDirectory(dbname_));
-  if (s.ok()) s = fs_->RenameFile(LogFileName(dbname_, number), ArchivedLogFileName(dbname_, number));
+  if (s.ok())
+    s = fs_->RenameFile(LogFileName(dbname_, number), ArchivedLogFileName(dbname_, number));
   Log(info_log_, "moved WAL %06" PRIu64 ".log to archive/: %s", number, s.ToString().c_str());
   return s;
 }
@@ -128,8 +128,9 @@ void WalManager::PurgeObsoleteWALFiles(bool force) {
   size_t to_delete = kept.size() - static_cast<size_t>(keep);
   for (auto it = kept.begin(); it != kept.end() && to_delete > 0; ++it, --to_delete) {
     Status s = fs_->DeleteFile(ArchivedLogFileName(dbname_, it->first));
-    Log(info_log_, "deleted archived WAL %06" PRIu64 ".log (archive over WAL_size_limit_MB %" PRIu64
-        "): %s", it->first, size_limit_mb_, s.ToString().c_str());
+    Log(info_log_,
+        "deleted archived WAL %06" PRIu64 ".log (archive over WAL_size_limit_MB %" PRIu64 "): %s",
+        it->first, size_limit_mb_, s.ToString().c_str());
     if (s.ok()) {
       MutexLock l(&mu_);
       first_sequence_cache_.erase(it->first);
@@ -252,10 +253,9 @@ Status WalManager::GetUpdatesSince(SequenceNumber seq,
                                  std::to_string(files.front()->StartSequence())));
   }
   // The last file starting at or before `start` holds it (if any does).
-  auto it = std::upper_bound(files.begin(), files.end(), start,
-                             [](SequenceNumber v, const std::unique_ptr<LogFile>& f) {
-                               return v < f->StartSequence();
-                             });
+  auto it = std::upper_bound(
+      files.begin(), files.end(), start,
+      [](SequenceNumber v, const std::unique_ptr<LogFile>& f) { return v < f->StartSequence(); });
   files.erase(files.begin(), it - 1);
   auto impl = std::make_unique<TransactionLogIteratorImpl>(this, options, start, std::move(files),
                                                            last_sequence);

@@ -18,7 +18,8 @@
 // Prints the keys, batches and bytes shipped, the writer's rate, and the
 // follower's lag: in sequence numbers (max, and when the writer stopped) and
 // in milliseconds (the delay from a leader write to its application on the
-// follower, sampled every 64 writes: max, and the last sample applied). Exits non-zero on any difference or error.
+// follower, sampled every 64 writes: max, and the last sample applied). Exits non-zero on any
+// difference or error.
 //
 // Usage: replication [--seconds=5] [--value_size=100] [--write_rate=0]
 //                    [--num=100000] [--dir=/tmp/strata-replication-<pid>]
@@ -351,8 +352,9 @@ int main(int argc, char** argv) {
     }
     if (!Check(a->status(), "leader scan") || !Check(b->status(), "follower scan")) failed = true;
     if (leader->GetLatestSequenceNumber() != follower->GetLatestSequenceNumber()) {
-      fprintf(stderr, "replication: last sequences differ: leader %" PRIu64 ", follower %" PRIu64
-              "\n", leader->GetLatestSequenceNumber(), follower->GetLatestSequenceNumber());
+      fprintf(stderr,
+              "replication: last sequences differ: leader %" PRIu64 ", follower %" PRIu64 "\n",
+              leader->GetLatestSequenceNumber(), follower->GetLatestSequenceNumber());
       failed = true;
     }
   }
