@@ -71,7 +71,6 @@ DBImpl::~DBImpl() { CloseImpl().PermitUncheckedError(); }
 
 Status DBImpl::Close() {
   stats_dump_task_.Stop();  // without mu_: a dump in progress takes it
-  wal_purge_task_.Stop();
   {
     MutexLock l(&mu_);
     if (!closed_ && !snapshots_.empty()) {
@@ -84,6 +83,9 @@ Status DBImpl::Close() {
 }
 
 Status DBImpl::CloseImpl() {
+  // The destructor comes here without Close: no archive purge may start
+  // on a closing DB.
+  wal_purge_task_.Stop();
   Status flush_status;
   if (!read_only() && !options_.avoid_flush_during_shutdown &&
       has_unpersisted_data_.load(std::memory_order_relaxed)) {
