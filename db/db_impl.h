@@ -562,7 +562,7 @@ class DBImpl final : public DB {
 
   // ---- WAL tailing and archive (wal helper; db_impl_wal.cc) ----
   // Lists, archives and purges WAL files; reads them for GetUpdatesSince.
-  // Created in the constructor; thread-safe itself.
+  // Created by Open once the info LOG exists; thread-safe itself.
   std::unique_ptr<WalManager> wal_manager_;
   // Purges the archive every WalManager::PurgeIntervalSeconds() (started
   // by Open when archiving, stopped first thing in Close).
