@@ -57,7 +57,10 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname, OpenMode mode,
       clock_(options.env->GetSystemClock()),
       stats_(options.statistics.get()),
       write_thread_(options.max_write_batch_group_size_bytes) {
-  wal_file_options_.use_mmap_writes = options_.allow_mmap_writes || options_.wal_mmap_writes;
+  // manual_wal_flush buffers the WAL in user space: the write(2) path
+  // (an mmap append reaches the page cache at once; see options.h).
+  wal_file_options_.use_mmap_writes =
+      options_.allow_mmap_writes || (options_.wal_mmap_writes && !options_.manual_wal_flush);
   wal_file_options_.writable_file_max_buffer_size = options_.writable_file_max_buffer_size;
   wal_file_options_.preallocation_block_size = options_.wal_preallocation_size;
   wal_file_options_.use_fsync = options_.use_fsync;
@@ -80,6 +83,9 @@ Status DBImpl::Close() {
 }
 
 Status DBImpl::CloseImpl() {
+  // The destructor comes here without Close: no archive purge may start
+  // on a closing DB.
+  wal_purge_task_.Stop();
   Status flush_status;
   {
     // Close lifts PauseBackgroundWork: its flush and the jobs' shutdown

@@ -45,6 +45,7 @@
 #include "db/super_version.h"
 #include "db/table_cache.h"
 #include "db/version_set.h"
+#include "db/wal_manager.h"
 #include "db/write_stall.h"
 #include "db/write_thread.h"
 #include "memtable/memtable.h"
@@ -157,6 +158,15 @@ class DBImpl final : public DB {
                                  std::vector<LiveFileStorageInfo>* files) override;
   Status GetDbIdentity(std::string* identity) const override;
   Status GetDbSessionId(std::string* session_id) const override;
+  // WAL tailing (wal helper): db_impl_wal.cc, db/wal_manager.h.
+  Status GetSortedWalFiles(VectorLogPtr& files) override;
+  Status GetCurrentWalFile(std::unique_ptr<LogFile>* current_log_file) override;
+  Status GetUpdatesSince(uint64_t seq, std::unique_ptr<TransactionLogIterator>* iter,
+                         const TransactionLogIterator::ReadOptions& read_options =
+                             TransactionLogIterator::ReadOptions()) override;
+  Status FlushWAL(bool sync) override;
+  // Runs the archive purge now, whatever the interval (tests).
+  void TEST_PurgeWalArchive();
 
 
   // ---- external files (db_impl_import.cc, external_file_ingestion_job.cc) ----
@@ -673,6 +683,21 @@ class DBImpl final : public DB {
   Status CollectTableProperties(ColumnFamilyData* cfd, Version* v,
                                 const std::function<bool(const FileMetaData&)>& wanted,
                                 TablePropertiesCollection* props) EXCLUDES(mu_);
+
+  // ---- WAL tailing and archive (wal helper; db_impl_wal.cc) ----
+  // Lists, archives and purges WAL files; reads them for GetUpdatesSince.
+  // Created by Open once the info LOG exists; thread-safe itself.
+  std::unique_ptr<WalManager> wal_manager_;
+  // Purges the archive every WalManager::PurgeIntervalSeconds() (started
+  // by Open when archiving, stopped first thing in Close).
+  PeriodicTask wal_purge_task_;
+  // The current WAL's number for GetCurrentWalFile (log_number_ belongs to
+  // the write leader); relaxed: a hint that may be one switch behind.
+  std::atomic<uint64_t> current_wal_number_{0};
+  // Moves (archiving) or deletes one obsolete WAL; the archive purge.
+  // REQUIRES: mu_ not held (file I/O).
+  Status RemoveObsoleteWal(uint64_t number);
+  void PurgeWalArchive(bool force) EXCLUDES(mu_);
 };
 
 }  // namespace strata

@@ -679,6 +679,19 @@ void DBImpl::DeleteObsoleteFiles(int job_id) {
         for (TableCache* tc : caches) tc->Evict(number);
       }
       const std::string path = dbname_ + "/" + name;
+      if (type == FileType::kWalFile) {
+        // Archived instead when WAL_ttl_seconds or WAL_size_limit_MB say so
+        // (db_impl_wal.cc). Two purges may race for one file: NotFound is
+        // the other one's success.
+        const bool archiving = wal_manager_ != nullptr && wal_manager_->archiving();
+        Status ws = RemoveObsoleteWal(number);
+        if (ws.ok() && !archiving) RecordTick(stats_, FILES_DELETED_IMMEDIATELY);
+        if (!archiving) {
+          Log(info_log_.get(), "deleted obsolete file %s: %s", name.c_str(),
+              ws.ToString().c_str());
+        }
+        continue;
+      }
       Status ds = fs_->DeleteFile(path);
       if (ds.ok()) RecordTick(stats_, FILES_DELETED_IMMEDIATELY);
       Log(info_log_.get(), "deleted obsolete file %s: %s", name.c_str(), ds.ToString().c_str());
@@ -690,6 +703,7 @@ void DBImpl::DeleteObsoleteFiles(int job_id) {
       }
     }
   }
+  PurgeWalArchive(/*force=*/false);  // a no-op until its interval passed
   mu_.Lock();
 }
 

@@ -241,6 +241,12 @@ Status DBImpl::GetLiveFilesStorageInfo(const LiveFilesStorageInfoOptions& opts,
     // acknowledged (the current one is being appended to; the older ones may
     // be preallocated past their end).
     if (!read_only()) {
+      // manual_wal_flush: the buffered tail goes to the file first, so the
+      // sizes below are bytes on disk (RocksDB flushes the WAL here too).
+      if (options_.manual_wal_flush && log_ != nullptr) {
+        Status fs = log_->WriteBuffer();
+        if (!fs.ok()) return fs;
+      }
       const uint64_t min_log = MinLogNumberInUse();
       std::map<uint64_t, uint64_t> sizes;
       for (const auto& [number, bytes] : alive_wals_) sizes[number] = bytes;

@@ -414,6 +414,8 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
   if (!s.ok()) return s;
   s = PrepareDirectory();
   if (!s.ok()) return s;
+  wal_manager_ = std::make_unique<WalManager>(fs_, clock_, info_log_.get(), dbname_,
+                                              options_.WAL_ttl_seconds, options_.WAL_size_limit_MB);
   std::vector<std::string> not_found;
   uint64_t new_log = 0;
   SequenceNumber last = 0;
@@ -450,6 +452,15 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
   if (!read_only()) {
     DeleteObsoleteFiles();
     MaybeScheduleFlushOrCompaction();
+  }
+  if (!read_only() && wal_manager_->archiving()) {
+    // The archive is purged at open (RocksDB's first purge has no wait)
+    // and then every interval, also while no flush runs.
+    mu_.Unlock();
+    PurgeWalArchive(/*force=*/true);
+    wal_purge_task_.Start(clock_, wal_manager_->PurgeIntervalSeconds() * 1000000,
+                          [this] { PurgeWalArchive(/*force=*/false); });
+    mu_.Lock();
   }
   ScheduleLevelZeroKeyFilters();
   Log(info_log_.get(),
@@ -846,8 +857,10 @@ Status DBImpl::CreateWAL(uint64_t number) {
   const std::string fname = LogFileName(dbname_, number);
   Status s = fs_->NewWritableFile(fname, wal_file_options_, &file);
   if (!s.ok()) return s;
-  log_ = std::make_unique<log::Writer>(std::move(file), number, /*recycle_log_files=*/false);
+  log_ = std::make_unique<log::Writer>(std::move(file), number, /*recycle_log_files=*/false,
+                                      /*manual_flush=*/options_.manual_wal_flush);
   log_number_ = number;
+  current_wal_number_.store(number, std::memory_order_relaxed);
   // Make the new file's directory entry durable, so a synced write in it
   // survives power loss.
   return db_dir_->Fsync();
@@ -992,6 +1005,20 @@ Status DestroyDB(const std::string& path, const Options& options) {
     if (!ParseFileName(name, &number, &type) || type == FileType::kDBLockFile) continue;
     Status d = fs->DeleteFile(path + "/" + name);
     if (result.ok() && !d.ok() && !d.IsNotFound() && !d.IsPathNotFound()) result = d;
+  }
+  // Archived WALs (DBOptions::WAL_ttl_seconds, WAL_size_limit_MB), then
+  // the archive directory itself.
+  const std::string archive = ArchivalDirectory(path);
+  std::vector<std::string> archived;
+  if (fs->GetChildren(archive, &archived).ok()) {
+    for (const std::string& name : archived) {
+      uint64_t number;
+      FileType type;
+      if (!ParseFileName(name, &number, &type) || type != FileType::kWalFile) continue;
+      Status d = fs->DeleteFile(archive + "/" + name);
+      if (result.ok() && !d.ok() && !d.IsNotFound() && !d.IsPathNotFound()) result = d;
+    }
+    fs->DeleteDir(archive).PermitUncheckedError();
   }
   fs->UnlockFile(std::move(lock)).PermitUncheckedError();
   fs->DeleteFile(lock_name).PermitUncheckedError();

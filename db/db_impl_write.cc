@@ -447,6 +447,17 @@ Status DBImpl::SwitchMemtables(const std::vector<ColumnFamilyData*>& families) {
   // is sticky all the same (RocksDB's rule): a file system that cannot
   // create a file or sync the directory is failing, and Resume (or, for
   // NoSpace, the recovery thread) retries the switch once it is healthy.
+  if (options_.manual_wal_flush && log_ != nullptr) {
+    // The old WAL's buffered tail goes out first: a later FlushWAL flushes
+    // only the new WAL, and the writes that survive a crash must stay a
+    // prefix.
+    Status fs = log_->WriteBuffer();
+    if (!fs.ok()) {
+      MutexLock l(&mu_);
+      RecordBackgroundError(fs, BgErrorReason::kWal);
+      return fs;
+    }
+  }
   const uint64_t new_log = versions_->NewFileNumber();
   std::unique_ptr<log::Writer> old_log = std::move(log_);
   const uint64_t old_log_number = log_number_;

@@ -100,6 +100,9 @@ std::string OptionsFileContents(const std::vector<OptionsFileFamily>& families) 
   Line(&r, "max_background_jobs", std::to_string(o.max_background_jobs));
   Line(&r, "max_manifest_file_size", o.max_manifest_file_size);
   Line(&r, "max_total_wal_size", o.max_total_wal_size);
+  Line(&r, "WAL_ttl_seconds", o.WAL_ttl_seconds);
+  Line(&r, "WAL_size_limit_MB", o.WAL_size_limit_MB);
+  Line(&r, "manual_wal_flush", Bool(o.manual_wal_flush));
   Line(&r, "delayed_write_rate", o.delayed_write_rate != 0 ? o.delayed_write_rate : 16777216);
   Line(&r, "wal_recovery_mode", RecoveryModeName(o.wal_recovery_mode));
   Line(&r, "allow_concurrent_memtable_write", Bool(o.allow_concurrent_memtable_write));

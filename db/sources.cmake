@@ -45,6 +45,9 @@ strata_layer(db
     db/periodic_task.cc
     db/external_file_ingestion_job.cc
     db/db_impl_import.cc
+    db/wal_manager.cc
+    db/transaction_log_impl.cc
+    db/db_impl_wal.cc
     db/db_impl_files.cc
   DEPS env memtable table cache base util
   DEPS env memtable table cache base util merge_operators
@@ -101,6 +104,7 @@ strata_tests(db
   db/listener_test.cc
   db/db_metadata_test.cc
   db/event_log_test.cc
+  db/db_wal_tailing_test.cc
 )
 # The RocksDB interoperability tests also carry the "interop" label.
 if(TEST db_interop_test)

@@ -783,6 +783,11 @@ Status FaultInjectionFileSystem::GetFileSize(const std::string& fname, uint64_t*
   return base_->GetFileSize(fname, size);
 }
 
+Status FaultInjectionFileSystem::GetFileModificationTime(const std::string& fname,
+                                                         uint64_t* file_mtime) {
+  return base_->GetFileModificationTime(fname, file_mtime);
+}
+
 Status FaultInjectionFileSystem::RenameFile(const std::string& src, const std::string& target) {
   const std::string from = Normalize(src);
   const std::string to = Normalize(target);

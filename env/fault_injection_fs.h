@@ -239,6 +239,7 @@ class FaultInjectionFileSystem final : public FileSystem {
   Status CreateDirIfMissing(const std::string& dirname) override EXCLUDES(mu_);
   Status DeleteDir(const std::string& dirname) override EXCLUDES(mu_);
   Status GetFileSize(const std::string& fname, uint64_t* size) override;
+  Status GetFileModificationTime(const std::string& fname, uint64_t* file_mtime) override;
   Status RenameFile(const std::string& src, const std::string& target) override EXCLUDES(mu_);
   Status IsDirectory(const std::string& path, bool* is_dir) override;
   Status Truncate(const std::string& fname, uint64_t size) override EXCLUDES(mu_);

@@ -626,6 +626,16 @@ Status PosixFileSystem::GetFileSize(const std::string& fname, uint64_t* size) {
   return Status::OK();
 }
 
+Status PosixFileSystem::GetFileModificationTime(const std::string& fname, uint64_t* file_mtime) {
+  struct stat st;
+  if (stat(fname.c_str(), &st) < 0) {
+    *file_mtime = 0;
+    return PosixError("While stat a file for modification time", fname, errno);
+  }
+  *file_mtime = static_cast<uint64_t>(st.st_mtime);
+  return Status::OK();
+}
+
 Status PosixFileSystem::RenameFile(const std::string& src, const std::string& target) {
   if (rename(src.c_str(), target.c_str()) < 0) {
     return PosixError("While renaming a file", src + " to " + target, errno);

@@ -68,6 +68,7 @@ class PosixFileSystem final : public FileSystem {
   Status CreateDirIfMissing(const std::string& dirname) override;
   Status DeleteDir(const std::string& dirname) override;
   Status GetFileSize(const std::string& fname, uint64_t* size) override;
+  Status GetFileModificationTime(const std::string& fname, uint64_t* file_mtime) override;
   Status RenameFile(const std::string& src, const std::string& target) override;
   Status LinkFile(const std::string& src, const std::string& target) override;
   Status IsDirectory(const std::string& path, bool* is_dir) override;

@@ -168,6 +168,14 @@ class STRATA_EXPORT FileSystem {
   virtual Status CreateDirIfMissing(const std::string& dirname) = 0;
   virtual Status DeleteDir(const std::string& dirname) = 0;
   virtual Status GetFileSize(const std::string& fname, uint64_t* size) = 0;
+  // The file's last modification time, in seconds since the epoch
+  // (archived-WAL expiry, DBOptions::WAL_ttl_seconds). File systems that
+  // keep no times answer NotSupported.
+  virtual Status GetFileModificationTime(const std::string& fname, uint64_t* file_mtime) {
+    (void)fname;
+    *file_mtime = 0;
+    return Status::NotSupported("GetFileModificationTime", Name());
+  }
   // Atomically replaces target with src (rename(2) semantics).
   virtual Status RenameFile(const std::string& src, const std::string& target) = 0;
   // Makes target a second name of src (a hard link); NotSupported where the

@@ -97,6 +97,24 @@ struct STRATA_EXPORT DBOptions {
   uint64_t delayed_write_rate = 0;
   // 0 = RocksDB's default; a WAL switch happens at a memtable switch.
   uint64_t max_total_wal_size = 0;
+  // WAL archiving (RocksDB's rules): with either one > 0 a WAL the DB no
+  // longer needs is moved to <db>/archive/ instead of deleted, where
+  // DB::GetUpdatesSince and GetSortedWalFiles still find it. Archived WALs
+  // older than WAL_ttl_seconds (by modification time) are deleted; while
+  // the archive holds more than WAL_size_limit_MB (counted as RocksDB
+  // does: files times the largest file's size) the oldest go. Checked
+  // every WAL_ttl_seconds / 2 when only the TTL is set, else every 10
+  // minutes, and at open. 0 and 0: WALs are deleted at once.
+  uint64_t WAL_ttl_seconds = 0;
+  uint64_t WAL_size_limit_MB = 0;
+  // WAL appends stay in the WAL file's user-space buffer (up to
+  // writable_file_max_buffer_size) until DB::FlushWAL, SyncWAL, a sync
+  // write, a WAL switch or close: fewer write(2) calls, and a process
+  // crash loses the buffered tail (the writes that survive are a prefix).
+  // Turns wal_mmap_writes off (an mmap append is in the page cache at
+  // once, so there is nothing to buffer); with allow_mmap_writes the WAL
+  // stays mmap-written and every append is flushed as it is made.
+  bool manual_wal_flush = false;
   WALRecoveryMode wal_recovery_mode = WALRecoveryMode::kPointInTimeRecovery;
   // Let a write group's members insert into the memtable concurrently.
   bool allow_concurrent_memtable_write = true;
