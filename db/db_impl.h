@@ -219,7 +219,6 @@ class DBImpl final : public DB {
   int NumberLevels(ColumnFamilyHandle* cf) override;
   int MaxMemCompactionLevel(ColumnFamilyHandle* cf) override;
   int Level0StopWriteTrigger(ColumnFamilyHandle* cf) override;
-  Env* GetEnv() const override { return env_; }
 
   // ---- read and write API (db_impl.cc) ----
   // Get into a PinnableSlice: a table value is pinned in place (its block

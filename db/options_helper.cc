@@ -68,6 +68,10 @@ std::vector<OptionInfo> BuildTable() {
       STRATA_DB_OPT(max_bgerror_resume_count, kInt, false),
       STRATA_DB_OPT(bgerror_resume_retry_interval, kUInt64, false),
       STRATA_DB_OPT(stats_dump_period_sec, kUInt, true),
+      STRATA_DB_OPT(WAL_ttl_seconds, kUInt64, false),
+      STRATA_DB_OPT(WAL_size_limit_MB, kUInt64, false),
+      STRATA_DB_OPT(manual_wal_flush, kBool, false),
+      STRATA_DB_OPT(allow_ingest_behind, kBool, false),
       // ColumnFamilyOptions (compaction_filter, compaction_filter_factory:
       // objects without a text form). max_subcompactions is a DB option in
       // RocksDB and a family option here (SetDBOptions sets every family's).

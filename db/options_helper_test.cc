@@ -27,7 +27,8 @@ TEST(OptionsHelperTest, TableCoversEveryFieldWithATextForm) {
                                          "statistics",
                                          "compaction_filter",
                                          "table_factory",
-                                         "compaction_filter_factory"};
+                                         "compaction_filter_factory",
+                                         "table_properties_collectors"};
   for (const OptionLine& l : DBOptionLines(DBOptions())) {
     if (no_text.count(l.name) == 0) {
       EXPECT_NE(FindOption(OptionScope::kDB, l.name), nullptr) << l.name;

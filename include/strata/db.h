@@ -524,9 +524,6 @@ class STRATA_EXPORT DB {
     return 0;
   }
   int Level0StopWriteTrigger() { return Level0StopWriteTrigger(DefaultColumnFamily()); }
-  // The Env the DB was opened with (borrowed; lives as long as the options'
-  // env does).
-  virtual Env* GetEnv() const { return nullptr; }
 
   // ---- read and write API (db/db_impl.cc) ----
   // False only when the key surely does not exist (memtables and filters,
