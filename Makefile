@@ -79,7 +79,8 @@ fuzz: deps
 # The concurrency tests under TSan, for CI: only these targets are built.
 TSAN_TESTS ?= write_thread_test inline_skiplist_test btree_index_test lru_cache_test thread_pool_test \
   memtable_test db_concurrency_test db_compaction_test column_family_test \
-  db_error_handler_test sync_point_test db_compaction_race_test
+  db_error_handler_test sync_point_test db_compaction_race_test db_options_test \
+  checkpoint_test db_wal_tailing_test
 empty :=
 space := $(empty) $(empty)
 check-tsan-concurrency: deps
