@@ -947,60 +947,23 @@ Status VersionSet::LogAndApplyGroupImpl(const std::vector<ColumnFamilyData*>& cf
   std::vector<std::string> snapshot;
   if (new_manifest) EncodeSnapshot(&snapshot);
 
-  std::unique_ptr<log::Writer> new_log;
   log::Writer* const current_log = descriptor_log_.get();
   db_mu_->Unlock();
-  if (new_manifest) {
-    std::unique_ptr<WritableFile> file;
-    FileOptions file_options;
-    file_options.use_fsync = options_.use_fsync;
-    s = fs_->NewWritableFile(DescriptorFileName(dbname_, manifest_number), file_options, &file);
-    if (s.ok()) {
-      new_log = std::make_unique<log::Writer>(std::move(file), 0, false);
-      for (const std::string& r : snapshot) {
-        if (s.ok()) s = new_log->AddRecord(r);
-      }
-    }
-  }
-  log::Writer* log = new_manifest ? new_log.get() : current_log;
-  for (const std::string& r : records) {
-    if (s.ok()) s = log->AddRecord(r);
-  }
-  if (s.ok()) {
-    StopWatch sw(options_.env->GetSystemClock(), options_.statistics.get(),
-                 MANIFEST_FILE_SYNC_MICROS);
-    s = log->Sync();
-  }
-  const bool current_attempted = s.ok() && new_manifest;
-  if (current_attempted)
-    s = SetCurrentFile(fs_, dbname_, manifest_number, db_dir_, options_.use_fsync);
+  std::unique_ptr<log::Writer> new_log;
+  bool current_attempted = false;
+  s = WriteManifest(new_manifest, manifest_number, snapshot, records, current_log, &new_log,
+                    &current_attempted);
   db_mu_->Lock();
+  FinishManifestWrite(s, new_manifest, manifest_number, std::move(new_log), current_attempted);
 
   if (s.ok()) {
-    manifest_write_failed_ = false;
-    if (new_manifest) {
-      if (descriptor_log_ != nullptr) descriptor_log_->Close().PermitUncheckedError();
-      descriptor_log_ = std::move(new_log);
-      manifest_file_number_ = manifest_number;
-    }
-    descriptor_size_ = descriptor_log_->file_size();
     if (edits.back()->prev_log_number()) prev_log_number_ = *edits.back()->prev_log_number();
     for (size_t i = 0; i < cfds.size(); ++i) {
       cfds[i]->set_log_number(*edits[i]->log_number());
       AppendVersion(cfds[i], versions[i]);
     }
   } else {
-    Log(InfoLogLevel::kError, info_log_, "MANIFEST write failed: %s", s.ToString().c_str());
     drop_versions();
-    // As in LogAndApplyImpl: durability unknown, start over with a new
-    // MANIFEST and delete nothing until then.
-    manifest_write_failed_ = true;
-    if (new_log != nullptr) new_log->Close().PermitUncheckedError();
-    if (new_manifest && !current_attempted) {
-      fs_->DeleteFile(DescriptorFileName(dbname_, manifest_number)).PermitUncheckedError();
-    }
-    if (descriptor_log_ != nullptr) descriptor_log_->Close().PermitUncheckedError();
-    descriptor_log_.reset();
   }
   return finish(s);
 }
@@ -1094,45 +1057,17 @@ Status VersionSet::LogAndApplyImpl(ColumnFamilyData* cfd, VersionEdit* edit, Mut
   std::vector<std::string> snapshot;
   if (new_manifest) EncodeSnapshot(&snapshot);
 
-  std::unique_ptr<log::Writer> new_log;
   // The MANIFEST writer is ours alone while manifest_writing_ is set.
   log::Writer* const current_log = descriptor_log_.get();
   db_mu_->Unlock();
-  if (new_manifest) {
-    std::unique_ptr<WritableFile> file;
-    FileOptions file_options;
-    file_options.use_fsync = options_.use_fsync;
-    s = fs_->NewWritableFile(DescriptorFileName(dbname_, manifest_number), file_options, &file);
-    if (s.ok()) {
-      new_log = std::make_unique<log::Writer>(std::move(file), 0, false);
-      for (const std::string& r : snapshot) {
-        if (s.ok()) s = new_log->AddRecord(r);
-      }
-    }
-  }
-  log::Writer* log = new_manifest ? new_log.get() : current_log;
-  if (s.ok()) s = log->AddRecord(record);
-  if (s.ok()) {
-    StopWatch sw(options_.env->GetSystemClock(), options_.statistics.get(),
-                 MANIFEST_FILE_SYNC_MICROS);
-    s = log->Sync();
-  }
-  // Once the rename of CURRENT has been tried, CURRENT may name the new
-  // MANIFEST even though the call failed (the rename done, the directory
-  // fsync not): that file must then stay.
-  const bool current_attempted = s.ok() && new_manifest;
-  if (current_attempted)
-    s = SetCurrentFile(fs_, dbname_, manifest_number, db_dir_, options_.use_fsync);
+  std::unique_ptr<log::Writer> new_log;
+  bool current_attempted = false;
+  s = WriteManifest(new_manifest, manifest_number, snapshot, {record}, current_log, &new_log,
+                    &current_attempted);
   db_mu_->Lock();
+  FinishManifestWrite(s, new_manifest, manifest_number, std::move(new_log), current_attempted);
 
   if (s.ok()) {
-    manifest_write_failed_ = false;
-    if (new_manifest) {
-      if (descriptor_log_ != nullptr) descriptor_log_->Close().PermitUncheckedError();
-      descriptor_log_ = std::move(new_log);
-      manifest_file_number_ = manifest_number;
-    }
-    descriptor_size_ = descriptor_log_->file_size();
     if (edit->prev_log_number()) prev_log_number_ = *edit->prev_log_number();
     if (edit->min_log_number_to_keep()) min_log_number_to_keep_ = *edit->min_log_number_to_keep();
     if (is_add) {
@@ -1150,24 +1085,77 @@ Status VersionSet::LogAndApplyImpl(ColumnFamilyData* cfd, VersionEdit* edit, Mut
       AppendVersion(cfd, v);
     }
   } else {
-    Log(InfoLogLevel::kError, info_log_, "MANIFEST write failed: %s", s.ToString().c_str());
     delete v;
-    // Whether the edit is durable is unknown now (a failed sync may or may
-    // not have written it; CURRENT may or may not name the new MANIFEST):
-    // the next edit starts a new MANIFEST with a full snapshot of the state
-    // in memory, and until then no file may be deleted as obsolete (the edit
-    // may have reached the disk and name files this process thinks unused).
-    manifest_write_failed_ = true;
-    if (new_log != nullptr) new_log->Close().PermitUncheckedError();
-    if (new_manifest && !current_attempted) {
-      fs_->DeleteFile(DescriptorFileName(dbname_, manifest_number)).PermitUncheckedError();
-    }
-    // The MANIFEST may end in a partial record, or CURRENT may name the new
-    // one: never append to the old one again.
-    if (descriptor_log_ != nullptr) descriptor_log_->Close().PermitUncheckedError();
-    descriptor_log_.reset();
   }
   return finish(s);
+}
+
+Status VersionSet::WriteManifest(bool new_manifest, uint64_t manifest_number,
+                                 const std::vector<std::string>& snapshot,
+                                 const std::vector<std::string>& records,
+                                 log::Writer* current_log, std::unique_ptr<log::Writer>* new_log,
+                                 bool* current_attempted) {
+  Status s;
+  if (new_manifest) {
+    std::unique_ptr<WritableFile> file;
+    FileOptions file_options;
+    file_options.use_fsync = options_.use_fsync;
+    s = fs_->NewWritableFile(DescriptorFileName(dbname_, manifest_number), file_options, &file);
+    if (s.ok()) {
+      *new_log = std::make_unique<log::Writer>(std::move(file), 0, false);
+      for (const std::string& r : snapshot) {
+        if (s.ok()) s = (*new_log)->AddRecord(r);
+      }
+    }
+  }
+  log::Writer* log = new_manifest ? new_log->get() : current_log;
+  for (const std::string& r : records) {
+    if (s.ok()) s = log->AddRecord(r);
+  }
+  if (s.ok()) {
+    StopWatch sw(options_.env->GetSystemClock(), options_.statistics.get(),
+                 MANIFEST_FILE_SYNC_MICROS);
+    s = log->Sync();
+  }
+  // Once the rename of CURRENT has been tried, CURRENT may name the new
+  // MANIFEST even though the call failed (the rename done, the directory
+  // fsync not): that file must then stay.
+  *current_attempted = s.ok() && new_manifest;
+  if (*current_attempted) {
+    s = SetCurrentFile(fs_, dbname_, manifest_number, db_dir_, options_.use_fsync);
+  }
+  return s;
+}
+
+void VersionSet::FinishManifestWrite(const Status& s, bool new_manifest, uint64_t manifest_number,
+                                     std::unique_ptr<log::Writer> new_log,
+                                     bool current_attempted) {
+  db_mu_->AssertHeld();
+  if (s.ok()) {
+    manifest_write_failed_ = false;
+    if (new_manifest) {
+      if (descriptor_log_ != nullptr) descriptor_log_->Close().PermitUncheckedError();
+      descriptor_log_ = std::move(new_log);
+      manifest_file_number_ = manifest_number;
+    }
+    descriptor_size_ = descriptor_log_->file_size();
+    return;
+  }
+  Log(InfoLogLevel::kError, info_log_, "MANIFEST write failed: %s", s.ToString().c_str());
+  // Whether the edit is durable is unknown now (a failed sync may or may
+  // not have written it; CURRENT may or may not name the new MANIFEST):
+  // the next edit starts a new MANIFEST with a full snapshot of the state
+  // in memory, and until then no file may be deleted as obsolete (the edit
+  // may have reached the disk and name files this process thinks unused).
+  manifest_write_failed_ = true;
+  if (new_log != nullptr) new_log->Close().PermitUncheckedError();
+  if (new_manifest && !current_attempted) {
+    fs_->DeleteFile(DescriptorFileName(dbname_, manifest_number)).PermitUncheckedError();
+  }
+  // The MANIFEST may end in a partial record, or CURRENT may name the new
+  // one: never append to the old one again.
+  if (descriptor_log_ != nullptr) descriptor_log_->Close().PermitUncheckedError();
+  descriptor_log_.reset();
 }
 
 }  // namespace strata

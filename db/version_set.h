@@ -306,6 +306,20 @@ class VersionSet {
   // The MANIFEST records describing the whole current state (a new
   // MANIFEST starts with them). REQUIRES: the DB mutex.
   void EncodeSnapshot(std::vector<std::string>* records) const REQUIRES(db_mu_);
+  // LogAndApply's I/O, without the mutex: a new MANIFEST (when
+  // new_manifest) begun with the snapshot, the records appended and
+  // synced, CURRENT pointed at a new MANIFEST (*current_attempted: the
+  // rename was tried, so the new file must stay even on failure).
+  Status WriteManifest(bool new_manifest, uint64_t manifest_number,
+                       const std::vector<std::string>& snapshot,
+                       const std::vector<std::string>& records, log::Writer* current_log,
+                       std::unique_ptr<log::Writer>* new_log, bool* current_attempted);
+  // Back under the mutex: on success the new writer and the valid length
+  // installed; on failure the MANIFEST abandoned (the next write starts a
+  // new one, and nothing is deleted as obsolete until then).
+  void FinishManifestWrite(const Status& s, bool new_manifest, uint64_t manifest_number,
+                           std::unique_ptr<log::Writer> new_log, bool current_attempted)
+      REQUIRES(db_mu_);
   void AppendVersion(ColumnFamilyData* cfd, Version* v) REQUIRES(db_mu_);
   // Called by Version::~Version.
   void RemoveVersion(Version* v);

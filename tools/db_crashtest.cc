@@ -58,6 +58,9 @@ DriverFlags DF;
 struct Totals {
   uint64_t rounds = 0, kills = 0, clean_exits = 0, ops = 0, power_losses = 0, keys_verified = 0,
            failures = 0;
+  // Checkpoints and backups a killed run left that the verification
+  // opened (or verified and restored), and unfinished checkpoints removed.
+  uint64_t checkpoints_verified = 0, backups_verified = 0, partial_copies = 0;
 };
 
 double Now() {
@@ -383,10 +386,36 @@ bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals*
       }
       t.keys_verified += control->keys_verified.load();
     }
+    // What the verification said about the copies the run left.
+    unsigned long cps = 0, partial = 0, bks = 0;
+    if (FILE* f = fopen(vlog.c_str(), "r")) {
+      char line[512];
+      while (fgets(line, sizeof(line), f) != nullptr) {
+        unsigned long a = 0, b = 0;
+        if (sscanf(line,
+                   "db_stress: %lu checkpoint(s) left by an earlier run open and hold well-formed "
+                   "data; %lu",
+                   &a, &b) == 2) {
+          cps += a;
+          partial += b;
+        } else if (sscanf(line, "db_stress: %lu backup(s) left by an earlier run verify", &a) == 1) {
+          bks += a;
+        }
+      }
+      fclose(f);
+    }
+    t.checkpoints_verified += cps;
+    t.backups_verified += bks;
+    t.partial_copies += partial;
     printf("[%s] round %" PRIu64 ": seed=%" PRIu64 " threads=%d %s after %d ms, ops=%" PRIu64
-           ", verify %s\n",
+           ", verify %s",
            mode.c_str(), round, stress_seed, threads, killed ? "killed" : "exited", delay_ms, ops,
            ok ? "ok" : "FAILED");
+    if (cps + bks + partial > 0) {
+      printf(" (checkpoints left %lu, unfinished %lu, backups left %lu: all verified)", cps,
+             partial, bks);
+    }
+    printf("\n");
     fflush(stdout);
     if (!ok) {
       t.failures++;
@@ -402,9 +431,10 @@ bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals*
     }
   }
   printf("[%s] totals: rounds=%" PRIu64 " kills=%" PRIu64 " clean_exits=%" PRIu64 " ops=%" PRIu64
-         " power_losses=%" PRIu64 " keys_verified=%" PRIu64 " failures=%" PRIu64 "\n",
+         " power_losses=%" PRIu64 " keys_verified=%" PRIu64 " checkpoints_verified=%" PRIu64
+         " unfinished_checkpoints=%" PRIu64 " backups_verified=%" PRIu64 " failures=%" PRIu64 "\n",
          mode.c_str(), t.rounds, t.kills, t.clean_exits, t.ops, t.power_losses, t.keys_verified,
-         t.failures);
+         t.checkpoints_verified, t.partial_copies, t.backups_verified, t.failures);
   fflush(stdout);
   totals->rounds += t.rounds;
   totals->kills += t.kills;
