@@ -246,6 +246,18 @@ Status DBImpl::GetImpl(const ReadOptions& options, ColumnFamilyData* cfd, SuperV
   return s;
 }
 
+void DBImpl::RecordGetStats(const Status& s, bool memtable_hit, size_t value_size) {
+  if (stats_ != nullptr) {
+    stats_->recordTick(NUMBER_KEYS_READ);
+    stats_->recordTick(memtable_hit ? MEMTABLE_HIT : MEMTABLE_MISS);
+    if (s.ok()) {
+      stats_->recordTick(BYTES_READ, value_size);
+      stats_->recordInHistogram(BYTES_PER_READ, value_size);
+    }
+  }
+  if (s.ok()) PERF_COUNTER_ADD(get_read_bytes, value_size);
+}
+
 Status DBImpl::Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
                    std::string* value) {
   ColumnFamilyData* cfd = FamilyOf(cf);
@@ -261,15 +273,7 @@ Status DBImpl::Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Sli
     PERF_TIMER_GUARD(get_post_process_time);
     ReleaseSuperVersion(cfd, sv);
   }
-  if (stats_ != nullptr) {
-    stats_->recordTick(NUMBER_KEYS_READ);
-    stats_->recordTick(memtable_hit ? MEMTABLE_HIT : MEMTABLE_MISS);
-    if (s.ok()) {
-      stats_->recordTick(BYTES_READ, value->size());
-      stats_->recordInHistogram(BYTES_PER_READ, value->size());
-    }
-  }
-  if (s.ok()) PERF_COUNTER_ADD(get_read_bytes, value->size());
+  RecordGetStats(s, memtable_hit, value->size());
   return s;
 }
 
@@ -660,15 +664,7 @@ Status DBImpl::Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Sli
     PERF_TIMER_GUARD(get_post_process_time);
     ReleaseSuperVersion(cfd, sv);
   }
-  if (stats_ != nullptr) {
-    stats_->recordTick(NUMBER_KEYS_READ);
-    stats_->recordTick(memtable_hit ? MEMTABLE_HIT : MEMTABLE_MISS);
-    if (s.ok()) {
-      stats_->recordTick(BYTES_READ, value->size());
-      stats_->recordInHistogram(BYTES_PER_READ, value->size());
-    }
-  }
-  if (s.ok()) PERF_COUNTER_ADD(get_read_bytes, value->size());
+  RecordGetStats(s, memtable_hit, value->size());
   return s;
 }
 

@@ -505,6 +505,9 @@ class DBImpl final : public DB {
   // name a snapshot).
   std::unique_ptr<Iterator> NewIteratorFrom(const ReadOptions& options, ColumnFamilyData* cfd,
                                             DBIterSource src);
+  // A Get's tickers (keys read, memtable hit or miss, bytes) and perf
+  // counter.
+  void RecordGetStats(const Status& s, bool memtable_hit, size_t value_size);
   SuperVersion* AcquireSuperVersion(ColumnFamilyData* cfd);
   void ReleaseSuperVersion(ColumnFamilyData* cfd, SuperVersion* sv);
   SequenceNumber ReadSequence(const ReadOptions& options) const;

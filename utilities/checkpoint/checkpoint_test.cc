@@ -16,6 +16,7 @@
 #include "gtest/gtest.h"
 #include "strata/db.h"
 #include "strata/env.h"
+#include "test_util/forwarding_file_system.h"
 #include "test_util/testutil.h"
 
 namespace strata {
@@ -212,52 +213,13 @@ TEST_F(CheckpointTest, ConsistentUnderWritesFlushesAndCompactions) {
 }
 
 // A file system without links: tables are copied.
-class NoLinkFileSystem : public FileSystem {
+class NoLinkFileSystem : public test::ForwardingFileSystem {
  public:
-  explicit NoLinkFileSystem(std::shared_ptr<FileSystem> base) : base_(std::move(base)) {}
+  using ForwardingFileSystem::ForwardingFileSystem;
   const char* Name() const override { return "NoLink"; }
-  Status NewSequentialFile(const std::string& f, const FileOptions& o,
-                           std::unique_ptr<SequentialFile>* r) override {
-    return base_->NewSequentialFile(f, o, r);
+  Status LinkFile(const std::string& a, const std::string& b) override {
+    return Status::NotSupported("no links here", a + " to " + b);
   }
-  Status NewRandomAccessFile(const std::string& f, const FileOptions& o,
-                             std::unique_ptr<RandomAccessFile>* r) override {
-    return base_->NewRandomAccessFile(f, o, r);
-  }
-  Status NewWritableFile(const std::string& f, const FileOptions& o,
-                         std::unique_ptr<WritableFile>* r) override {
-    return base_->NewWritableFile(f, o, r);
-  }
-  Status ReopenWritableFile(const std::string& f, const FileOptions& o,
-                            std::unique_ptr<WritableFile>* r) override {
-    return base_->ReopenWritableFile(f, o, r);
-  }
-  Status NewDirectory(const std::string& n, std::unique_ptr<Directory>* r) override {
-    return base_->NewDirectory(n, r);
-  }
-  Status FileExists(const std::string& f) override { return base_->FileExists(f); }
-  Status GetChildren(const std::string& d, std::vector<std::string>* r) override {
-    return base_->GetChildren(d, r);
-  }
-  Status DeleteFile(const std::string& f) override { return base_->DeleteFile(f); }
-  Status CreateDir(const std::string& d) override { return base_->CreateDir(d); }
-  Status CreateDirIfMissing(const std::string& d) override { return base_->CreateDirIfMissing(d); }
-  Status DeleteDir(const std::string& d) override { return base_->DeleteDir(d); }
-  Status GetFileSize(const std::string& f, uint64_t* s) override {
-    return base_->GetFileSize(f, s);
-  }
-  Status RenameFile(const std::string& a, const std::string& b) override {
-    return base_->RenameFile(a, b);
-  }
-  Status IsDirectory(const std::string& p, bool* d) override { return base_->IsDirectory(p, d); }
-  Status Truncate(const std::string& f, uint64_t s) override { return base_->Truncate(f, s); }
-  Status LockFile(const std::string& f, std::unique_ptr<FileLock>* l) override {
-    return base_->LockFile(f, l);
-  }
-  Status UnlockFile(std::unique_ptr<FileLock> l) override { return base_->UnlockFile(std::move(l)); }
-
- private:
-  std::shared_ptr<FileSystem> base_;
 };
 
 TEST_F(CheckpointTest, CopiesWhereLinksAreNotPossible) {
