@@ -279,7 +279,8 @@ TEST_F(DBMetadataTest, ApproximateSizesOfFiles) {
     // may be halved; still close to the exact answer.
     SizeApproximationOptions margin;
     margin.files_size_error_margin = 0.5;
-    Range r(Key(100), Key(900));
+    const std::string from = Key(100), to = Key(900);  // r points into them
+    Range r(from, to);
     uint64_t approx = 0;
     ASSERT_OK(db_->GetApproximateSizes(margin, db_->DefaultColumnFamily(), &r, 1, &approx));
     const uint64_t exact = Size(Key(100), Key(900));
@@ -302,7 +303,8 @@ TEST_F(DBMetadataTest, ApproximateSizesOfFiles) {
   // Both include flags off: RocksDB's InvalidArgument.
   SizeApproximationOptions none;
   none.include_files = false;
-  Range r(Key(0), Key(10));
+  const std::string k0 = Key(0), k10 = Key(10);  // r points into them
+  Range r(k0, k10);
   uint64_t s = 0;
   EXPECT_TRUE(
       db_->GetApproximateSizes(none, db_->DefaultColumnFamily(), &r, 1, &s).IsInvalidArgument());
@@ -536,8 +538,10 @@ TEST_F(DBMetadataTest, PropertiesOfTablesInRange) {
   ASSERT_GT(files.size(), 4u);
   for (int trial = 0; trial < 30; ++trial) {
     const int a = static_cast<int>(rng() % 2100), b = a + static_cast<int>(rng() % 300);
-    std::vector<Range> ranges = {Range(Key(a), Key(b))};
-    if (trial % 3 == 0) ranges.emplace_back(Key(b + 500), Key(b + 520));
+    // The Ranges point into these strings (a Range holds Slices).
+    const std::string ka = Key(a), kb = Key(b), kc = Key(b + 500), kd = Key(b + 520);
+    std::vector<Range> ranges = {Range(ka, kb)};
+    if (trial % 3 == 0) ranges.emplace_back(kc, kd);
     std::set<std::string> want;
     for (const FileInfo& f : files) {
       for (const Range& r : ranges) {
