@@ -266,6 +266,7 @@ TEST_F(CheckpointTest, InMemoryFileSystem) {
   std::unique_ptr<DB> copy;
   ASSERT_OK(DB::Open(o, dir_.path() + "/cp", &copy));
   EXPECT_EQ(1000u, Contents(copy.get()).size());
+  db_.reset();  // before its Env, which lives in this scope
 }
 
 TEST_F(CheckpointTest, DisabledDeletionsKeepObsoleteFilesUntilEnabled) {
