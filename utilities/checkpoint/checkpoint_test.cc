@@ -62,6 +62,7 @@ class CheckpointTest : public ::testing::Test {
 
   test::TempDir dir_;
   std::string dbname_;
+  std::unique_ptr<Env> env_;  // a test's own Env; declared before db_: outlives it
   std::unique_ptr<DB> db_;
 };
 
@@ -224,12 +225,9 @@ class NoLinkFileSystem : public test::ForwardingFileSystem {
 
 TEST_F(CheckpointTest, CopiesWhereLinksAreNotPossible) {
   auto fs = std::make_shared<NoLinkFileSystem>(Env::Default()->GetFileSystemPtr());
-  Env env(fs, Env::Default()->GetSystemClock() == nullptr ? nullptr
-                                                          : std::shared_ptr<SystemClock>(
-                                                                Env::Default()->GetSystemClock(),
-                                                                [](SystemClock*) {}));
+  env_ = std::make_unique<Env>(fs, SystemClock::Default());
   Options o = SmallOptions();
-  o.env = &env;
+  o.env = env_.get();
   Open(o);
   std::map<std::string, std::string> model;
   for (int i = 0; i < 2000; i++) {
@@ -254,10 +252,10 @@ TEST_F(CheckpointTest, CopiesWhereLinksAreNotPossible) {
 }
 
 TEST_F(CheckpointTest, InMemoryFileSystem) {
-  std::unique_ptr<Env> env = NewMemEnv();
+  env_ = NewMemEnv();
   Options o = SmallOptions();
-  o.env = env.get();
-  ASSERT_OK(env->GetFileSystem()->CreateDirIfMissing(dir_.path()));
+  o.env = env_.get();
+  ASSERT_OK(env_->GetFileSystem()->CreateDirIfMissing(dir_.path()));
   Open(o);
   for (int i = 0; i < 1000; i++) ASSERT_OK(db_->Put(WriteOptions(), Key(i), "v"));
   std::unique_ptr<Checkpoint> cp;
@@ -266,7 +264,6 @@ TEST_F(CheckpointTest, InMemoryFileSystem) {
   std::unique_ptr<DB> copy;
   ASSERT_OK(DB::Open(o, dir_.path() + "/cp", &copy));
   EXPECT_EQ(1000u, Contents(copy.get()).size());
-  db_.reset();  // before its Env, which lives in this scope
 }
 
 TEST_F(CheckpointTest, DisabledDeletionsKeepObsoleteFilesUntilEnabled) {
