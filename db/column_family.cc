@@ -163,9 +163,9 @@ ColumnFamilyData::ColumnFamilyData(uint32_t id, const std::string& name, const O
   current_options_.store(first, std::memory_order_release);
   // The table cache opens readers with the options of open time (the
   // mutable table options only concern table building).
-  table_cache_ = std::make_unique<TableCache>(dbname, first->options, first->table,
-                                              first->options.max_open_files,
-                                              std::move(table_readers));
+  table_cache_ =
+      std::make_unique<TableCache>(dbname, first->options, first->table,
+                                   first->options.max_open_files, std::move(table_readers));
   picker_ = std::make_unique<CompactionPicker>(&first->options, icmp_, db_mu_);
   SystemClock* clock = first->options.env != nullptr ? first->options.env->GetSystemClock()
                                                      : Env::Default()->GetSystemClock();

@@ -111,7 +111,9 @@ class ColumnFamilyData {
   // every reference returned stays valid until the DB closes (replaced sets
   // are kept: SetOptions is rare and a set is about 1 KiB). So a job or a
   // write group may keep using the set it started with.
-  const Options& options() const { return current_options_.load(std::memory_order_acquire)->options; }
+  const Options& options() const {
+    return current_options_.load(std::memory_order_acquire)->options;
+  }
   const InternalKeyComparator& icmp() const { return icmp_; }
   const Comparator* user_comparator() const { return icmp_.user_comparator(); }
   const BlockBasedTableOptions& table_options() const {

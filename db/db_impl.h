@@ -82,20 +82,20 @@ class DBImpl final : public DB {
   using DB::Delete;
   using DB::Flush;
   using DB::Get;
-  using DB::GetIntProperty;
-  using DB::GetMapProperty;
-  using DB::GetProperty;
   using DB::GetApproximateSizes;
   using DB::GetColumnFamilyMetaData;
+  using DB::GetIntProperty;
+  using DB::GetMapProperty;
   using DB::GetOptions;
   using DB::GetPropertiesOfAllTables;
+  using DB::GetProperty;
   using DB::IngestExternalFile;
   using DB::KeyMayExist;
   using DB::Merge;
   using DB::MultiGet;
   using DB::NewIterator;
-  using DB::SetOptions;
   using DB::Put;
+  using DB::SetOptions;
   using DB::SingleDelete;
 
   Status Put(const WriteOptions& options, ColumnFamilyHandle* cf, const Slice& key,
@@ -167,7 +167,6 @@ class DBImpl final : public DB {
   Status FlushWAL(bool sync) override;
   // Runs the archive purge now, whatever the interval (tests).
   void TEST_PurgeWalArchive();
-
 
   // ---- external files (db_impl_import.cc, external_file_ingestion_job.cc) ----
   Status IngestExternalFile(ColumnFamilyHandle* cf, const std::vector<std::string>& files,
@@ -241,7 +240,6 @@ class DBImpl final : public DB {
   Status NewIterators(const ReadOptions& options,
                       const std::vector<ColumnFamilyHandle*>& column_families,
                       std::vector<std::unique_ptr<Iterator>>* iterators) override;
-
 
   bool read_only() const { return mode_ != OpenMode::kReadWrite; }
   // What every write, flush, compaction and family change of a read-only

@@ -687,8 +687,7 @@ void DBImpl::DeleteObsoleteFiles(int job_id) {
         Status ws = RemoveObsoleteWal(number);
         if (ws.ok() && !archiving) RecordTick(stats_, FILES_DELETED_IMMEDIATELY);
         if (!archiving) {
-          Log(info_log_.get(), "deleted obsolete file %s: %s", name.c_str(),
-              ws.ToString().c_str());
+          Log(info_log_.get(), "deleted obsolete file %s: %s", name.c_str(), ws.ToString().c_str());
         }
         continue;
       }

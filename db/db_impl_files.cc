@@ -100,8 +100,7 @@ Status DBImpl::GetLiveFiles(std::vector<std::string>* files, uint64_t* manifest_
   files->reserve(live.size() + 3);
   for (uint64_t number : live) files->push_back(Rooted(TableFileName(dbname_, number), dbname_));
   files->push_back(Rooted(CurrentFileName(dbname_), dbname_));
-  files->push_back(
-      Rooted(DescriptorFileName(dbname_, versions_->manifest_file_number()), dbname_));
+  files->push_back(Rooted(DescriptorFileName(dbname_, versions_->manifest_file_number()), dbname_));
   if (options_file_number_ != 0) {
     files->push_back(Rooted(OptionsFileName(dbname_, options_file_number_), dbname_));
   }

@@ -858,7 +858,7 @@ Status DBImpl::CreateWAL(uint64_t number) {
   Status s = fs_->NewWritableFile(fname, wal_file_options_, &file);
   if (!s.ok()) return s;
   log_ = std::make_unique<log::Writer>(std::move(file), number, /*recycle_log_files=*/false,
-                                      /*manual_flush=*/options_.manual_wal_flush);
+                                       /*manual_flush=*/options_.manual_wal_flush);
   log_number_ = number;
   current_wal_number_.store(number, std::memory_order_relaxed);
   // Make the new file's directory entry durable, so a synced write in it

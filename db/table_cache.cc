@@ -292,7 +292,8 @@ Status TableCache::Get(const ReadOptions& read_options, FileMetaData* file, int 
 Status TableCache::Pin(FileMetaData* file, int level) {
   if (file->pinned_table.table() != nullptr) return Status::OK();
   Cache::Handle* handle = nullptr;
-  Status s = rep_->FindTable(TableFileMeta{file->number, file->file_size, level, file->largest_seqno}, &handle);
+  Status s = rep_->FindTable(
+      TableFileMeta{file->number, file->file_size, level, file->largest_seqno}, &handle);
   if (!s.ok()) return s;
   auto* table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
   if (!file->pinned_table.Install(rep_->cache.get(), handle, table)) rep_->cache->Release(handle);

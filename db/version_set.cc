@@ -1092,9 +1092,8 @@ Status VersionSet::LogAndApplyImpl(ColumnFamilyData* cfd, VersionEdit* edit, Mut
 
 Status VersionSet::WriteManifest(bool new_manifest, uint64_t manifest_number,
                                  const std::vector<std::string>& snapshot,
-                                 const std::vector<std::string>& records,
-                                 log::Writer* current_log, std::unique_ptr<log::Writer>* new_log,
-                                 bool* current_attempted) {
+                                 const std::vector<std::string>& records, log::Writer* current_log,
+                                 std::unique_ptr<log::Writer>* new_log, bool* current_attempted) {
   Status s;
   if (new_manifest) {
     std::unique_ptr<WritableFile> file;
@@ -1128,8 +1127,7 @@ Status VersionSet::WriteManifest(bool new_manifest, uint64_t manifest_number,
 }
 
 void VersionSet::FinishManifestWrite(const Status& s, bool new_manifest, uint64_t manifest_number,
-                                     std::unique_ptr<log::Writer> new_log,
-                                     bool current_attempted) {
+                                     std::unique_ptr<log::Writer> new_log, bool current_attempted) {
   db_mu_->AssertHeld();
   if (s.ok()) {
     manifest_write_failed_ = false;

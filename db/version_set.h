@@ -149,7 +149,7 @@ class Version {
 
   friend class VersionSet;
   friend class VersionBuilder;
-  friend class ManifestTailer;  // builds and installs Versions of a secondary
+  friend class ManifestTailer;    // builds and installs Versions of a secondary
   friend class ColumnFamilyData;  // recomputes scores when SetOptions changes the family's options
   Version(VersionSet* vset, ColumnFamilyData* cfd, uint64_t version_number);
   ~Version();

@@ -152,9 +152,9 @@ Status CopyFile(FileSystem* fs, const std::string& src, const std::string& dst, 
     if (!s.ok()) break;
     if (fragment.empty()) {
       if (size != 0) {
-        s = Status::Corruption("file is shorter than expected while copying",
-                               src + ": " + std::to_string(size - left) + " of " +
-                                   std::to_string(size) + " bytes");
+        s = Status::Corruption(
+            "file is shorter than expected while copying",
+            src + ": " + std::to_string(size - left) + " of " + std::to_string(size) + " bytes");
       }
       break;
     }

@@ -343,7 +343,8 @@ Status MemFileSystem::LinkFile(const std::string& src, const std::string& target
   if (it == files_.end()) {
     return MemError("While linking a file", what, IsDirLocked(from) ? EPERM : ENOENT);
   }
-  if (files_.count(to) != 0 || IsDirLocked(to)) return MemError("While linking a file", what, EEXIST);
+  if (files_.count(to) != 0 || IsDirLocked(to))
+    return MemError("While linking a file", what, EEXIST);
   if (AncestorIsFileLocked(to)) return MemError("While linking a file", what, ENOTDIR);
   files_[to] = it->second;
   return Status::OK();

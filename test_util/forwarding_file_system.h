@@ -58,7 +58,9 @@ class ForwardingFileSystem : public FileSystem {
   Status LockFile(const std::string& f, std::unique_ptr<FileLock>* l) override {
     return base_->LockFile(f, l);
   }
-  Status UnlockFile(std::unique_ptr<FileLock> l) override { return base_->UnlockFile(std::move(l)); }
+  Status UnlockFile(std::unique_ptr<FileLock> l) override {
+    return base_->UnlockFile(std::move(l));
+  }
   Status GetFileModificationTime(const std::string& f, uint64_t* t) override {
     return base_->GetFileModificationTime(f, t);
   }

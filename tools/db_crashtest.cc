@@ -398,7 +398,8 @@ bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals*
                    &a, &b) == 2) {
           cps += a;
           partial += b;
-        } else if (sscanf(line, "db_stress: %lu backup(s) left by an earlier run verify", &a) == 1) {
+        } else if (sscanf(line, "db_stress: %lu backup(s) left by an earlier run verify", &a) ==
+                   1) {
           bks += a;
         }
       }

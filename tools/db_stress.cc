@@ -439,10 +439,9 @@ enum OpKind {
   kBackup,
   kNumOpKinds
 };
-const char* const kOpNames[kNumOpKinds] = {"put",   "delete",   "single_delete", "delete_range",
-                                           "merge", "batch",    "get",           "multiget",
-                                           "iter",  "snapshot", "flush",         "compact_range",
-                                           "checkpoint", "backup"};
+const char* const kOpNames[kNumOpKinds] = {
+    "put",      "delete", "single_delete", "delete_range", "merge",         "batch",      "get",
+    "multiget", "iter",   "snapshot",      "flush",        "compact_range", "checkpoint", "backup"};
 
 enum StopReason : int { kNoStop = 0, kStopReopen = 1, kStopPowerLoss = 2, kStopFailure = 3 };
 
@@ -828,7 +827,8 @@ void CheckHeldSnapshot(ThreadState* ts) {
 std::string CheckpointRoot() { return FLAGS.expected_dir + "/checkpoints"; }
 
 bool HasSuffix(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 void RemoveCopy(const std::string& dir) {
@@ -957,9 +957,10 @@ void VerifyLeftCopies() {
       complete++;
     }
   }
-  printf("db_stress: %d checkpoint(s) left by an earlier run open and hold well-formed data;"
-         " %d unfinished one(s) removed\n",
-         complete, partial);
+  printf(
+      "db_stress: %d checkpoint(s) left by an earlier run open and hold well-formed data;"
+      " %d unfinished one(s) removed\n",
+      complete, partial);
 }
 
 // One random operation. Returns false when the thread must stop.

@@ -152,8 +152,8 @@ Status CompactionJob::Run() {
       const int level = which == 0 ? c->start_level() : out;
       if (level == 0) {
         for (const FileMetaData* f : files) {
-          children.emplace_back(
-              table_cache->NewCompactionIterator(ro, TableFileMeta{f->number, f->file_size, 0, f->largest_seqno}));
+          children.emplace_back(table_cache->NewCompactionIterator(
+              ro, TableFileMeta{f->number, f->file_size, 0, f->largest_seqno}));
         }
       } else {
         children.emplace_back(NewLevelIterator(table_cache, ro, &icmp, files, level,

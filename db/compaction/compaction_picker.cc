@@ -196,9 +196,9 @@ std::unique_ptr<Compaction> CompactionPicker::PickCompaction(Version* v) {
   const int num_levels = v->num_levels();
   if (num_levels <= 1) return nullptr;
   const Options& o = *options_.load(std::memory_order_acquire);
-  const uint64_t max_compaction_bytes =
-      o.max_compaction_bytes != 0 ? o.max_compaction_bytes
-                                  : 25 * std::max<uint64_t>(1, o.target_file_size_base);
+  const uint64_t max_compaction_bytes = o.max_compaction_bytes != 0
+                                            ? o.max_compaction_bytes
+                                            : 25 * std::max<uint64_t>(1, o.target_file_size_base);
   for (const Version::LevelScore& ls : v->compaction_scores()) {
     if (ls.score < 1) break;
     const int level = ls.level;

@@ -335,9 +335,9 @@ class STRATA_EXPORT DB {
   // The write batches from the one holding sequence `seq` on, across WAL
   // files (archived ones included). NotFound when seq is older than every
   // WAL kept.
-  virtual Status GetUpdatesSince(
-      uint64_t seq, std::unique_ptr<TransactionLogIterator>* iter,
-      const TransactionLogIterator::ReadOptions& read_options = TransactionLogIterator::ReadOptions()) {
+  virtual Status GetUpdatesSince(uint64_t seq, std::unique_ptr<TransactionLogIterator>* iter,
+                                 const TransactionLogIterator::ReadOptions& read_options =
+                                     TransactionLogIterator::ReadOptions()) {
     (void)seq, (void)iter, (void)read_options;
     return Status::NotSupported("GetUpdatesSince");
   }
@@ -423,9 +423,7 @@ class STRATA_EXPORT DB {
   // Waits for running flushes and compactions and starts no more until
   // ContinueBackgroundWork (counted).
   virtual Status PauseBackgroundWork() { return Status::NotSupported("PauseBackgroundWork"); }
-  virtual Status ContinueBackgroundWork() {
-    return Status::NotSupported("ContinueBackgroundWork");
-  }
+  virtual Status ContinueBackgroundWork() { return Status::NotSupported("ContinueBackgroundWork"); }
   // disable_auto_compactions = false for these families, and compactions
   // scheduled.
   virtual Status EnableAutoCompaction(const std::vector<ColumnFamilyHandle*>& handles) {

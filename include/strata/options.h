@@ -21,11 +21,11 @@
 
 namespace strata {
 
-class CompactionFilter;         // strata/compaction_filter.h
-class CompactionFilterFactory;  // strata/compaction_filter.h
-class EventListener;            // strata/listener.h
-class MergeOperator;            // strata/merge_operator.h
-class SliceTransform;           // strata/slice_transform.h
+class CompactionFilter;                 // strata/compaction_filter.h
+class CompactionFilterFactory;          // strata/compaction_filter.h
+class EventListener;                    // strata/listener.h
+class MergeOperator;                    // strata/merge_operator.h
+class SliceTransform;                   // strata/slice_transform.h
 class TablePropertiesCollectorFactory;  // strata/table_properties.h
 class Snapshot;
 class TableFactory;  // strata/table.h
