@@ -18,6 +18,7 @@
 #include "strata/export.h"
 #include "strata/slice.h"
 #include "strata/statistics.h"
+#include "strata/universal_compaction.h"
 
 namespace strata {
 
@@ -41,6 +42,79 @@ enum CompressionType : unsigned char {
   kXpressCompression = 0x6,
   kZSTD = 0x7,
   kDisableCompressionOption = 0xff,
+};
+
+// How a column family's tables are compacted (RocksDB's values; the name is
+// written to the OPTIONS file). docs/design/compaction-styles.md.
+enum CompactionStyle : char {
+  // Levels of disjoint files, each a multiple of the one above (the default).
+  kCompactionStyleLevel = 0x0,
+  // Sorted runs merged when their sizes say so (strata/universal_compaction.h).
+  kCompactionStyleUniversal = 0x1,
+  // One level of files, the oldest deleted past a size or an age
+  // (CompactionOptionsFIFO).
+  kCompactionStyleFIFO = 0x2,
+  // No automatic compaction; CompactRange and CompactFiles still work.
+  kCompactionStyleNone = 0x3,
+};
+
+// Which file of a level leveled compaction takes first (RocksDB's values).
+enum CompactionPri : char {
+  // The largest file, its size raised for the deletions it holds.
+  kByCompensatedSize = 0x0,
+  // The file whose newest entry is oldest (its data has waited longest).
+  kOldestLargestSeqFirst = 0x1,
+  // The file whose oldest entry is oldest (the key range written longest ago).
+  kOldestSmallestSeqFirst = 0x2,
+  // The file whose overlap with the next level is smallest against its own
+  // size (least rewriting per byte moved down; the default).
+  kMinOverlappingRatio = 0x3,
+  // The files of a level in turn, by key, from where the last one ended.
+  kRoundRobin = 0x4,
+};
+
+// FIFO compaction: the family keeps its tables in level 0 and deletes the
+// oldest ones when all of them together pass max_table_files_size, or when
+// they are older than ColumnFamilyOptions::ttl.
+struct CompactionOptionsFIFO {
+  uint64_t max_table_files_size = 1ull << 30;
+  // Merge small level-0 files into larger ones (intra-L0 compaction, picked
+  // like universal's size-ratio trigger) while the total stays under the
+  // limit; otherwise tables are only ever deleted.
+  bool allow_compaction = false;
+  // Tiered storage is not built: a non-zero value is refused at Open.
+  uint64_t age_for_warm = 0;
+};
+
+// Compression parameters (RocksDB's CompressionOptions).
+struct CompressionOptions {
+  static constexpr int kDefaultCompressionLevel = 32767;
+  // zlib only.
+  int window_bits = -14;
+  // The codec's level; kDefaultCompressionLevel means the codec's own
+  // default (zstd 3, zlib 6 (Z_DEFAULT_COMPRESSION), LZ4HC 9).
+  int level = kDefaultCompressionLevel;
+  // zlib only.
+  int strategy = 0;
+  // > 0: each table's data blocks are compressed with a dictionary of at
+  // most this many bytes, built from samples of the table's data and
+  // stored in the table's compression-dictionary meta block (zstd, lz4,
+  // zlib). 0: no dictionary.
+  uint32_t max_dict_bytes = 0;
+  // > 0 with zstd: the dictionary is trained (zstd's ZDICT) on up to this
+  // many bytes of sampled blocks instead of being the samples themselves.
+  uint32_t zstd_max_train_bytes = 0;
+  // Threads compressing a table's blocks (1: the writing thread itself).
+  uint32_t parallel_threads = 1;
+  // Only bottommost_compression_opts: use these options rather than
+  // compression_opts for the bottommost level.
+  bool enabled = false;
+  // Bytes of data blocks buffered per table to sample the dictionary from
+  // (0: the whole target file size).
+  uint64_t max_dict_buffer_bytes = 0;
+  // false with zstd_max_train_bytes: zstd's ZDICT_finalizeDictionary on
+  // the samples instead of full training.
+  bool use_zstd_dict_trainer = true;
 };
 
 // What WAL replay does when it meets a damaged record (RocksDB's meanings).
@@ -190,6 +264,40 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   uint64_t max_bytes_for_level_base = 256ull << 20;
   double max_bytes_for_level_multiplier = 10;
   bool level_compaction_dynamic_level_bytes = true;
+  // Extra per-level factors of max_bytes_for_level_multiplier (level i's
+  // target is level i-1's times multiplier times additional[i-1]; missing
+  // entries are 1). Not used with level_compaction_dynamic_level_bytes.
+  std::vector<int> max_bytes_for_level_multiplier_additional = std::vector<int>(7, 1);
+
+  // ---- compaction style (docs/design/compaction-styles.md) ----
+  CompactionStyle compaction_style = kCompactionStyleLevel;
+  CompactionPri compaction_pri = kMinOverlappingRatio;
+  CompactionOptionsUniversal compaction_options_universal;
+  CompactionOptionsFIFO compaction_options_fifo;
+  // Leveled and universal: files holding data older than ttl seconds are
+  // compacted (pushed down). FIFO: files older than ttl are deleted.
+  // kDefaultTtl: RocksDB's choice (30 days for leveled with block-based
+  // tables, else 0). 0 disables. Ages come from the tables'
+  // oldest_key_time / creation_time properties.
+  static constexpr uint64_t kDefaultTtl = 0xfffffffffffffffe;
+  uint64_t ttl = kDefaultTtl;
+  // Files not compacted for this many seconds are rewritten (into the same
+  // level for leveled, as a whole-run merge for universal). kDefaultTtl:
+  // 30 days when a compaction filter is set, else 0 (FIFO: see ttl).
+  uint64_t periodic_compaction_seconds = kDefaultTtl;
+
+  // ---- compression by level ----
+  // When not empty, level i's tables use compression_per_level[i] (the
+  // last entry for deeper levels) instead of `compression`. With
+  // level_compaction_dynamic_level_bytes, entry 1 applies to the base level
+  // and the others follow it (RocksDB's rule); level 0 keeps entry 0.
+  std::vector<CompressionType> compression_per_level;
+  // Tables written to the bottommost level (kDisableCompressionOption: the
+  // level's usual compression).
+  CompressionType bottommost_compression = kDisableCompressionOption;
+  CompressionOptions compression_opts;
+  // Used for the bottommost level when its `enabled` is true.
+  CompressionOptions bottommost_compression_opts;
   uint32_t max_subcompactions = 1;
   // Bytes of the arena block a memtable allocates at a time; 0 = derived
   // from write_buffer_size (1/8 of it, clamped to [4 KiB, 2 MiB]).
