@@ -140,6 +140,16 @@ if(STRATA_BUILD_TESTS)
   endif()
   add_test(NAME ldb_edit_text_test COMMAND ldb_edit_text_test)
   set_tests_properties(ldb_edit_text_test PROPERTIES LABELS tools)
+  # change_compaction_style on real DBs (the tool run in-process).
+  add_executable(ldb_compaction_style_test tools/ldb/ldb_compaction_style_test.cc
+                 $<TARGET_OBJECTS:strata_ldb>)
+  target_link_libraries(ldb_compaction_style_test PRIVATE strata strata_test_util
+                        GTest::gtest_main Threads::Threads)
+  if(TARGET strata_merge_operators)
+    target_link_libraries(ldb_compaction_style_test PRIVATE strata_merge_operators)
+  endif()
+  add_test(NAME ldb_compaction_style_test COMMAND ldb_compaction_style_test)
+  set_tests_properties(ldb_compaction_style_test PROPERTIES LABELS tools)
 endif()
 include(GNUInstallDirs)
 install(TARGETS strata_tool sst_dump db_bench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
