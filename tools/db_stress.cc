@@ -119,6 +119,14 @@ struct Flags {
   bool verify_only = false;
   uint64_t seed = 0;
   bool destroy_db_initially = false;
+  // Only open (creating) and close --db with the options, then destroy it:
+  // exit 0 if it opens, 3 if the build refuses an option (NotSupported),
+  // 1 on another error. db_crashtest asks which styles and options to draw.
+  bool probe_open = false;
+  // Test of the drivers' style paths on a build that refuses some styles:
+  // the checks follow --compaction_style (FIFO's rules, with drops
+  // simulated as by --inject_bug_for_test=3) but the DB opens leveled.
+  bool emulate_styles_for_test = false;
   uint64_t simulate_power_loss_one_in = 0;
   uint64_t flush_one_in = 2000;
   uint64_t compact_range_one_in = 4000;
@@ -205,11 +213,11 @@ bool ParseCompression(const std::string& name, bool allow_disable, CompressionTy
           "  [--level0_file_num_compaction_trigger=N] [--max_background_jobs=N]\n"
           "  [--max_write_buffer_number=N] [--compression=none|snappy|lz4|zstd]\n"
           "  [--wal_mmap_writes=0|1] [--wal_recovery_mode=0..3] [--reopen=N]\n"
-          "  [--verify_only=0|1] [--seed=N]\n"
+          "  [--verify_only=0|1] [--probe_open=0|1] [--seed=N]\n"
           "  [--destroy_db_initially=0|1] [--simulate_power_loss_one_in=N]\n"
           "  [--flush_one_in=N] [--compact_range_one_in=N] [--checkpoint_one_in=N]\n"
           "  [--backup_one_in=N]\n"
-          "  [--inject_bug_for_test=0|1|2|3|4]\n"
+          "  [--inject_bug_for_test=0|1|2|3|4] [--emulate_styles_for_test=0|1]\n"
           "  [--compaction_style=0..3] [--compaction_pri=0..4] [--num_levels=N]\n"
           "  [--universal_size_ratio=N] [--universal_min_merge_width=N]\n"
           "  [--universal_max_merge_width=N] [--universal_max_size_amplification_percent=N]\n"
@@ -289,6 +297,8 @@ void ParseFlags(int argc, char** argv) {
                         {"wal_mmap_writes", &FLAGS.wal_mmap_writes},
                         {"verify_only", &FLAGS.verify_only},
                         {"destroy_db_initially", &FLAGS.destroy_db_initially},
+                        {"probe_open", &FLAGS.probe_open},
+                        {"emulate_styles_for_test", &FLAGS.emulate_styles_for_test},
                         {"sd_delete_range", &FLAGS.sd_delete_range},
                         {"single_delete", &FLAGS.single_delete},
                         {"universal_allow_trivial_move", &FLAGS.universal_allow_trivial_move},
@@ -699,6 +709,10 @@ Options MakeOptions() {
     // reach the stop trigger and every thread would wait forever.
     o.level0_slowdown_writes_trigger = 1 << 30;
     o.level0_stop_writes_trigger = 1 << 30;
+  }
+  if (FLAGS.emulate_styles_for_test) {
+    o.compaction_style = kCompactionStyleLevel;
+    o.num_levels = Options().num_levels;
   }
   if (g_fault_env) o.env = g_fault_env.get();
   return o;
@@ -1202,15 +1216,22 @@ bool OneOp(ThreadState* ts) {
       bool ok = DoWrite(ts, {{k, b}}, static_cast<OpKind>(kind), [&] {
         return kind == kPut ? g_db->Put(wo, key, val) : g_db->Merge(wo, key, val);
       });
-      if (ok && FLAGS.inject_bug_for_test >= 3 && !IsSingleDeleteKey(k) && ts->OneIn(100)) {
+      const bool simulate_drops =
+          FLAGS.inject_bug_for_test >= 3 ||
+          (FLAGS.emulate_styles_for_test && FLAGS.compaction_style == kCompactionStyleFIFO);
+      if (ok && simulate_drops && !IsSingleDeleteKey(k) && ts->OneIn(100)) {
         // Self-tests of the FIFO rules. 3: the key silently vanishes, as
         // if FIFO dropped its table (must pass, with fifo_dropped_reads >
         // 0). 4: it silently goes back to its previous value, which no
         // drop can do (must fail).
-        Status s = FLAGS.inject_bug_for_test == 3 || old == kAbsent
+        Status s = FLAGS.inject_bug_for_test != 4 || old == kAbsent
                        ? g_db->Delete(wo, key)
                        : g_db->Put(wo, key, Value(k, old));
-        if (!s.ok()) Fail("self-test write failed: %s", s.ToString().c_str());
+        if (!s.ok()) {
+          if (PowerLossMode() && !g_fault_fs->IsFilesystemActive()) return false;
+          Fail("self-test write failed: %s", s.ToString().c_str());
+          return false;
+        }
       }
       return ok;
     }
@@ -1640,7 +1661,21 @@ void PrintSummary(const std::vector<uint64_t>& counts, uint64_t ops, double secs
   fflush(stdout);
 }
 
+// --probe_open: see Flags::probe_open.
+int ProbeOpen() {
+  Options o = MakeOptions();
+  std::unique_ptr<DB> db;
+  Status s = DB::Open(o, FLAGS.db, &db);
+  if (s.ok()) s = db->Close();
+  db.reset();
+  DestroyDB(FLAGS.db, o).PermitUncheckedError();
+  if (s.ok()) return 0;
+  printf("db_stress: probe open: %s\n", s.ToString().c_str());
+  return s.IsNotSupported() ? 3 : 1;
+}
+
 int Run() {
+  if (FLAGS.probe_open) return ProbeOpen();
   printf("db_stress: seed=%" PRIu64 " db=%s expected_dir=%s threads=%d max_key=%" PRIu64
          " sync=%d disable_wal=%d power_loss_one_in=%" PRIu64 " verify_only=%d compaction_style=%d\n",
          FLAGS.seed, FLAGS.db.c_str(), FLAGS.expected_dir.c_str(), FLAGS.threads, FLAGS.max_key,
