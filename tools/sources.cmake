@@ -120,6 +120,7 @@ if(STRATA_BUILD_TESTS)
                    --inject_bug_for_test=4)
   set_tests_properties(stress_fifo_rule_catches_stale PROPERTIES LABELS tools TIMEOUT 120
                        PASS_REGULAR_EXPRESSION "VERIFICATION FAILURE: .*expected base")
+  strata_slow_tests(stress_fifo_rule_accepts_drops stress_fifo_rule_catches_stale)
 endif()
 
 # strata: RocksDB ldb's commands on a database directory (tools/ldb/, see
