@@ -64,8 +64,8 @@ struct DriverFlags {
   uint64_t max_key = 8192;
   int max_threads = 4;
   bool keep = false;
-  bool dir_created = false;        // by mkdtemp: removed whole on success
-  std::string styles = "auto";     // comma list of level,universal,fifo,none; or auto / all
+  bool dir_created = false;     // by mkdtemp: removed whole on success
+  std::string styles = "auto";  // comma list of level,universal,fifo,none; or auto / all
   bool fresh_on_style_change = false;
   std::vector<std::string> extra;  // --stress_arg=... passed through
 };
@@ -371,8 +371,7 @@ bool SetUpStyles() {
     }
   }
   if (g_caps.styles.empty()) {
-    printf("db_crashtest: FAILURE: no compaction style of --styles=%s opens\n",
-           DF.styles.c_str());
+    printf("db_crashtest: FAILURE: no compaction style of --styles=%s opens\n", DF.styles.c_str());
     return false;
   }
   std::string fused, fskipped;
@@ -392,8 +391,8 @@ bool SetUpStyles() {
   }
   printf("db_crashtest: styles drawn: %s; options drawn: %s\n", used.c_str(),
          fused.empty() ? "(none optional)" : fused.c_str());
-  if (!skipped.empty()) printf("db_crashtest: styles this build refuses (skipped): %s\n",
-                               skipped.c_str());
+  if (!skipped.empty())
+    printf("db_crashtest: styles this build refuses (skipped): %s\n", skipped.c_str());
   if (!fskipped.empty()) {
     printf("db_crashtest: options this build refuses (not drawn): %s\n", fskipped.c_str());
   }
@@ -438,7 +437,7 @@ RoundStyle DrawStyle(int style, Uni uni) {
     case 0:  // level
       if (Has("compaction_pri")) add("compaction_pri", uni(0, 4));
       break;
-    case 1:  // universal
+    case 1:                                     // universal
       add("universal_size_ratio", uni(0, 10));  // 0: the default (1)
       add("universal_min_merge_width", uni(2, 4));
       if (uni(0, 1) == 0) add("universal_max_merge_width", uni(4, 10));
@@ -503,8 +502,8 @@ bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals*
         pick = g_caps.styles[rng() % g_caps.styles.size()];
       }
       RoundStyle next = DrawStyle(pick, uni);
-      if (have_style && (!next.SameShape(style) ||
-                         (DF.fresh_on_style_change && next.style != style.style))) {
+      if (have_style &&
+          (!next.SameShape(style) || (DF.fresh_on_style_change && next.style != style.style))) {
         munmap(control, sizeof(ControlBlock));
         RemoveTree(db);
         RemoveTree(expected);
@@ -684,8 +683,8 @@ bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals*
     t.checkpoints_verified += cps;
     t.backups_verified += bks;
     t.partial_copies += partial;
-    printf("[%s] round %" PRIu64 ": style=%s%s seed=%" PRIu64 " threads=%d %s after %d ms, ops=%" PRIu64
-           ", verify %s",
+    printf("[%s] round %" PRIu64 ": style=%s%s seed=%" PRIu64
+           " threads=%d %s after %d ms, ops=%" PRIu64 ", verify %s",
            mode.c_str(), round, style.Describe().c_str(), fresh_note.c_str(), stress_seed, threads,
            killed ? "killed" : "exited", delay_ms, ops, ok ? "ok" : "FAILED");
     if (cps + bks + partial > 0) {
@@ -713,8 +712,9 @@ bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals*
          " rounds_by_style: level=%" PRIu64 " universal=%" PRIu64 " fifo=%" PRIu64 " none=%" PRIu64
          " fresh_starts=%" PRIu64 "\n",
          mode.c_str(), t.rounds, t.kills, t.clean_exits, t.ops, t.power_losses, t.keys_verified,
-         t.checkpoints_verified, t.partial_copies, t.backups_verified, t.failures, t.style_rounds[0],
-         t.style_rounds[1], t.style_rounds[2], t.style_rounds[3], t.fresh_starts);
+         t.checkpoints_verified, t.partial_copies, t.backups_verified, t.failures,
+         t.style_rounds[0], t.style_rounds[1], t.style_rounds[2], t.style_rounds[3],
+         t.fresh_starts);
   fflush(stdout);
   totals->rounds += t.rounds;
   totals->kills += t.kills;

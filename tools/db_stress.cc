@@ -188,8 +188,9 @@ bool ParseFlag(const char* arg, const char* name, std::string* value) {
 // and "disable" for the bottommost level's "not set").
 bool ParseCompression(const std::string& name, bool allow_disable, CompressionType* out) {
   static const std::pair<const char*, CompressionType> kNames[] = {
-      {"none", kNoCompression}, {"snappy", kSnappyCompression}, {"zlib", kZlibCompression},
-      {"bzip2", kBZip2Compression}, {"lz4", kLZ4Compression},  {"lz4hc", kLZ4HCCompression},
+      {"none", kNoCompression},       {"snappy", kSnappyCompression},
+      {"zlib", kZlibCompression},     {"bzip2", kBZip2Compression},
+      {"lz4", kLZ4Compression},       {"lz4hc", kLZ4HCCompression},
       {"xpress", kXpressCompression}, {"zstd", kZSTD}};
   if (allow_disable && name == "disable") {
     *out = kDisableCompressionOption;
@@ -247,22 +248,22 @@ void ParseFlags(int argc, char** argv) {
     const char* name;
     bool* v;
   };
-  const U64 u64s[] = {{"ops_per_thread", &FLAGS.ops_per_thread},
-                      {"max_key", &FLAGS.max_key},
-                      {"write_buffer_size", &FLAGS.write_buffer_size},
-                      {"target_file_size_base", &FLAGS.target_file_size_base},
-                      {"max_bytes_for_level_base", &FLAGS.max_bytes_for_level_base},
-                      {"reopen", &FLAGS.reopen},
-                      {"seed", &FLAGS.seed},
-                      {"simulate_power_loss_one_in", &FLAGS.simulate_power_loss_one_in},
-                      {"flush_one_in", &FLAGS.flush_one_in},
-                      {"compact_range_one_in", &FLAGS.compact_range_one_in},
-                      {"checkpoint_one_in", &FLAGS.checkpoint_one_in},
-                      {"backup_one_in", &FLAGS.backup_one_in},
-                      {"fifo_compaction_max_table_files_size_mb",
-                       &FLAGS.fifo_compaction_max_table_files_size_mb},
-                      {"compaction_ttl", &FLAGS.compaction_ttl},
-                      {"periodic_compaction_seconds", &FLAGS.periodic_compaction_seconds}};
+  const U64 u64s[] = {
+      {"ops_per_thread", &FLAGS.ops_per_thread},
+      {"max_key", &FLAGS.max_key},
+      {"write_buffer_size", &FLAGS.write_buffer_size},
+      {"target_file_size_base", &FLAGS.target_file_size_base},
+      {"max_bytes_for_level_base", &FLAGS.max_bytes_for_level_base},
+      {"reopen", &FLAGS.reopen},
+      {"seed", &FLAGS.seed},
+      {"simulate_power_loss_one_in", &FLAGS.simulate_power_loss_one_in},
+      {"flush_one_in", &FLAGS.flush_one_in},
+      {"compact_range_one_in", &FLAGS.compact_range_one_in},
+      {"checkpoint_one_in", &FLAGS.checkpoint_one_in},
+      {"backup_one_in", &FLAGS.backup_one_in},
+      {"fifo_compaction_max_table_files_size_mb", &FLAGS.fifo_compaction_max_table_files_size_mb},
+      {"compaction_ttl", &FLAGS.compaction_ttl},
+      {"periodic_compaction_seconds", &FLAGS.periodic_compaction_seconds}};
   const Int ints[] = {
       {"threads", &FLAGS.threads},
       {"level0_file_num_compaction_trigger", &FLAGS.level0_file_num_compaction_trigger},
@@ -276,8 +277,7 @@ void ParseFlags(int argc, char** argv) {
       {"universal_size_ratio", &FLAGS.universal_size_ratio},
       {"universal_min_merge_width", &FLAGS.universal_min_merge_width},
       {"universal_max_merge_width", &FLAGS.universal_max_merge_width},
-      {"universal_max_size_amplification_percent",
-       &FLAGS.universal_max_size_amplification_percent},
+      {"universal_max_size_amplification_percent", &FLAGS.universal_max_size_amplification_percent},
       {"universal_compression_size_percent", &FLAGS.universal_compression_size_percent},
       {"min_level_to_compress", &FLAGS.min_level_to_compress},
       {"compression_max_dict_bytes", &FLAGS.compression_max_dict_bytes},
@@ -292,19 +292,19 @@ void ParseFlags(int argc, char** argv) {
       {"multiget_pct", &FLAGS.multiget_pct},
       {"iter_pct", &FLAGS.iter_pct},
       {"snapshot_pct", &FLAGS.snapshot_pct}};
-  const Bool bools[] = {{"sync", &FLAGS.sync},
-                        {"disable_wal", &FLAGS.disable_wal},
-                        {"wal_mmap_writes", &FLAGS.wal_mmap_writes},
-                        {"verify_only", &FLAGS.verify_only},
-                        {"destroy_db_initially", &FLAGS.destroy_db_initially},
-                        {"probe_open", &FLAGS.probe_open},
-                        {"emulate_styles_for_test", &FLAGS.emulate_styles_for_test},
-                        {"sd_delete_range", &FLAGS.sd_delete_range},
-                        {"single_delete", &FLAGS.single_delete},
-                        {"universal_allow_trivial_move", &FLAGS.universal_allow_trivial_move},
-                        {"universal_incremental", &FLAGS.universal_incremental},
-                        {"fifo_compaction_allow_compaction",
-                         &FLAGS.fifo_compaction_allow_compaction}};
+  const Bool bools[] = {
+      {"sync", &FLAGS.sync},
+      {"disable_wal", &FLAGS.disable_wal},
+      {"wal_mmap_writes", &FLAGS.wal_mmap_writes},
+      {"verify_only", &FLAGS.verify_only},
+      {"destroy_db_initially", &FLAGS.destroy_db_initially},
+      {"probe_open", &FLAGS.probe_open},
+      {"emulate_styles_for_test", &FLAGS.emulate_styles_for_test},
+      {"sd_delete_range", &FLAGS.sd_delete_range},
+      {"single_delete", &FLAGS.single_delete},
+      {"universal_allow_trivial_move", &FLAGS.universal_allow_trivial_move},
+      {"universal_incremental", &FLAGS.universal_incremental},
+      {"fifo_compaction_allow_compaction", &FLAGS.fifo_compaction_allow_compaction}};
   bool seed_given = false;
   for (int i = 1; i < argc; i++) {
     std::string v;
@@ -678,7 +678,8 @@ Options MakeOptions() {
   o.compaction_pri = static_cast<CompactionPri>(FLAGS.compaction_pri);
   o.num_levels = FLAGS.num_levels;
   CompactionOptionsUniversal& u = o.compaction_options_universal;
-  if (FLAGS.universal_size_ratio > 0) u.size_ratio = static_cast<unsigned>(FLAGS.universal_size_ratio);
+  if (FLAGS.universal_size_ratio > 0)
+    u.size_ratio = static_cast<unsigned>(FLAGS.universal_size_ratio);
   if (FLAGS.universal_min_merge_width > 0) {
     u.min_merge_width = static_cast<unsigned>(FLAGS.universal_min_merge_width);
   }
@@ -693,8 +694,8 @@ Options MakeOptions() {
   u.allow_trivial_move = FLAGS.universal_allow_trivial_move;
   u.incremental = FLAGS.universal_incremental;
   if (FLAGS.fifo_compaction_max_table_files_size_mb > 0) {
-    o.compaction_options_fifo.max_table_files_size =
-        FLAGS.fifo_compaction_max_table_files_size_mb << 20;
+    o.compaction_options_fifo.max_table_files_size = FLAGS.fifo_compaction_max_table_files_size_mb
+                                                     << 20;
   }
   o.compaction_options_fifo.allow_compaction = FLAGS.fifo_compaction_allow_compaction;
   o.ttl = FLAGS.compaction_ttl;
@@ -1677,7 +1678,8 @@ int ProbeOpen() {
 int Run() {
   if (FLAGS.probe_open) return ProbeOpen();
   printf("db_stress: seed=%" PRIu64 " db=%s expected_dir=%s threads=%d max_key=%" PRIu64
-         " sync=%d disable_wal=%d power_loss_one_in=%" PRIu64 " verify_only=%d compaction_style=%d\n",
+         " sync=%d disable_wal=%d power_loss_one_in=%" PRIu64
+         " verify_only=%d compaction_style=%d\n",
          FLAGS.seed, FLAGS.db.c_str(), FLAGS.expected_dir.c_str(), FLAGS.threads, FLAGS.max_key,
          FLAGS.sync ? 1 : 0, FLAGS.disable_wal ? 1 : 0, FLAGS.simulate_power_loss_one_in,
          FLAGS.verify_only ? 1 : 0, FLAGS.compaction_style);

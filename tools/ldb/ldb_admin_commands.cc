@@ -573,8 +573,8 @@ class ChangeCompactionStyleCommand : public LdbCommand {
 };
 
 void AddAdminCommands(std::vector<CommandInfo>* t) {
-  t->push_back({"checkpoint", MakeCommand<CheckpointCommand>, CheckpointCommand::Help,
-                HelpSection::kAdmin});
+  t->push_back(
+      {"checkpoint", MakeCommand<CheckpointCommand>, CheckpointCommand::Help, HelpSection::kAdmin});
   t->push_back({"compact", MakeCommand<CompactCommand>, CompactCommand::Help, HelpSection::kAdmin});
   t->push_back({"get_property", MakeCommand<GetPropertyCommand>, GetPropertyCommand::Help,
                 HelpSection::kAdmin});

@@ -119,9 +119,9 @@ TEST_F(ChangeCompactionStyleTest, LevelToUniversalLeavesOneLevel0File) {
   ASSERT_NE(std::string::npos, before_levels.find_first_of("123456789", 1)) << before_levels;
 
   std::string out;
-  ASSERT_EQ(0, Run({"change_compaction_style", "--old_compaction_style=0",
-                    "--new_compaction_style=1"},
-                   &out))
+  ASSERT_EQ(0,
+            Run({"change_compaction_style", "--old_compaction_style=0", "--new_compaction_style=1"},
+                &out))
       << out;
   EXPECT_EQ("files per level before compaction: " + before_levels +
                 "\nfiles per level after compaction: 1,0,0,0,0,0,0\n",
@@ -170,9 +170,9 @@ TEST_F(ChangeCompactionStyleTest, EmptyDbFailsAsLdbDoes) {
   std::string out;
   // Nothing to compact: level 0 ends with no file, which ldb reports as a
   // failure after printing the levels before.
-  EXPECT_EQ(1, Run({"change_compaction_style", "--old_compaction_style=0",
-                    "--new_compaction_style=1"},
-                   &out));
+  EXPECT_EQ(1,
+            Run({"change_compaction_style", "--old_compaction_style=0", "--new_compaction_style=1"},
+                &out));
   EXPECT_EQ("files per level before compaction: 0,0,0,0,0,0,0\n", out);
 }
 
@@ -181,9 +181,9 @@ TEST_F(ChangeCompactionStyleTest, EmptyDbFailsAsLdbDoes) {
 TEST_F(ChangeCompactionStyleTest, OpensAsUniversalAfterwards) {
   ASSERT_NO_FATAL_FAILURE(Fill(test::RandomSeed(), 3000));
   std::string out;
-  ASSERT_EQ(0, Run({"change_compaction_style", "--old_compaction_style=0",
-                    "--new_compaction_style=1"},
-                   &out))
+  ASSERT_EQ(0,
+            Run({"change_compaction_style", "--old_compaction_style=0", "--new_compaction_style=1"},
+                &out))
       << out;
   Options o = SmallOptions();
   o.compaction_style = kCompactionStyleUniversal;
