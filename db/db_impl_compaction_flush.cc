@@ -612,8 +612,15 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
       if (conflict) bg_cv_.TimedWaitMicros(10000);
     }
   }
+  // A level move refused for its arguments (NotSupported) is the caller's
+  // error, returned as is: the data is intact, so it is no background error.
+  Status refit_refused;
   if (s.ok() && options.change_level && max_level > 0 && !cfd->dropped()) {
     s = ReFitLevel(cfd, max_level, options.target_level);
+    if (s.IsNotSupported()) {
+      refit_refused = s;
+      s = Status::OK();
+    }
   }
   if (options.exclusive_manual_compaction) --exclusive_manual_compactions_;
   if (cfd->dropped() && !s.ok()) {
@@ -630,7 +637,7 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
   MaybeScheduleFlushOrCompaction();
   bg_cv_.SignalAll();
   if (!s.ok() && !s.IsShutdownInProgress()) RecordBackgroundError(s, BgErrorReason::kCompaction);
-  return s;
+  return s.ok() ? refit_refused : s;
 }
 
 Status DBImpl::WaitForCompact() {
