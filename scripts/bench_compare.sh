@@ -188,6 +188,7 @@ declare -A binary=(
   [rocksdb]=$rocksdb_bench
 )
 for e in "${engines[@]}"; do
+  if [ "$mode" = tradeoff ] && [ "$e" = leveldb ]; then continue; fi  # not compared
   if [ ! -x "${binary[$e]}" ]; then
     echo "bench_compare.sh: ${binary[$e]} not found; $e column is n/a" >&2
     binary[$e]=""

@@ -74,6 +74,17 @@
 // through the page cache). statistics attaches CreateDBStatistics(); the
 // end of the run prints it and the write amplification, whose numerator is
 // the Write(GB) column of rocksdb.stats summed over the levels.
+//
+// Compaction styles and compression by level (RocksDB 7.8.3 db_bench's
+// flags: --compaction_style, --compaction_pri, --universal_*, --fifo_*,
+// --ttl_seconds, --periodic_compaction_seconds,
+// --max_bytes_for_level_multiplier_additional, --compression_level and the
+// other CompressionOptions flags, --min_level_to_compress; Strata's
+// --compression_per_level) are checked by ParseCompactionSettings and all
+// assigned (tools/db_bench_options.h), so Open refuses by name whatever
+// Strata does not build, and db_bench exits 1 ("open error: ...").
+// --statistics also prints "Space amplification" and "Read amplification"
+// (tools/db_bench_common.h; docs/design/bench-tradeoff.md).
 
 #include <chrono>
 #include <cstdio>
