@@ -54,8 +54,14 @@ BenchFlags::BenchFlags() {
   Add("stats_interval", &stats_interval,
       "Report progress every this many operations; 0: growing interval");
   Add("statistics", &statistics,
-      "Collect database statistics; print them and the write amplification "
-      "at the end");
+      "Collect database statistics; at the end print them and: Write amplification = "
+      "flush+compaction table bytes (strata.flush-write-bytes + strata.compact-write-bytes) / "
+      "key+value bytes written by this process; Space amplification = "
+      "rocksdb.live-sst-files-size / live data, where live data is "
+      "rocksdb.estimate-live-data-size, or with --compact_for_space_amp the live SST bytes "
+      "after a full compaction; Read amplification = tables probed per Get over the "
+      "readrandom runs = (rocksdb.bloom.filter.useful + rocksdb.bloom.filter.full.positive) / "
+      "rocksdb.number.keys.read (needs --bloom_bits > 0)");
   Add("perf_level", &perf_level,
       "PerfLevel of the benchmark threads (1 disable, 2 counts, 3 and 4 timers "
       "except the DB mutex, 5 everything); > 1 prints each run's PerfContext");
