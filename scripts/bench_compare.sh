@@ -99,7 +99,8 @@
 # The workload (issue 17 item 8): fillrandom of WRITES = 2000000 * SCALE
 # random writes over KEYS = 500000 * SCALE keys (key 16 B, value 100 B,
 # WAL on, --bloom_bits=10, 8 MiB * SCALE memtables and target files and a
-# level 1 four times that, so the tree has the same shape at every SCALE),
+# level base (max_bytes_for_level_base) four times that, a quarter of it for
+# table 2, so the tree has the same shape at every SCALE),
 # the fill ending with a flush so that no process's recovery rewrites the
 # WAL unseen by the statistics. Then, one db_bench process each on the same
 # database (--use_existing_db=1, --statistics), alternating Strata and
@@ -130,6 +131,7 @@
 # --min_level_to_compress=2 with lz4; --compression_per_level=
 # none,none,lz4,lz4,lz4,zstd,zstd (Strata only: RocksDB 7.8.3's db_bench has
 # no flag for a per-level list, so its cell says why); zstd everywhere.
+# CONFIGS="" or COMPRESSIONS="" skips that table.
 # A configuration whose Open fails (an option not built) is listed as
 # "refused: <message>" under its table instead of ending the script.
 # RocksDB's waitforcompaction can wait forever (under universal,
@@ -760,7 +762,7 @@ tradeoff_row() {
   local cfg=("$@")
   local common=(--key_size=16 --value_size=100 --bloom_bits=10 --num="$keys"
     --write_buffer_size="$wbs" --target_file_size_base="$wbs"
-    --max_bytes_for_level_base="$((wbs * 4))" --statistics=1)
+    --max_bytes_for_level_base="$level_base" --statistics=1)
   declare -A refused=()
   local e phase
   echo "== $row: ${cfg[*]}" >&2
@@ -890,9 +892,11 @@ tradeoff_mode() {
   : >"$tmp/rows"
   : >"$tmp/notes"
   wait_timeout=${WAIT_TIMEOUT:-$(scaled 300)}
-  local configs=${CONFIGS:-"leveled leveled-dynamic universal fifo"}
-  local compressions=${COMPRESSIONS:-"lz4 lz4-from-l2 lz4-zstd2 zstd"}
+  # An empty CONFIGS or COMPRESSIONS skips that table.
+  local configs=${CONFIGS-"leveled leveled-dynamic universal fifo"}
+  local compressions=${COMPRESSIONS-"lz4 lz4-from-l2 lz4-zstd2 zstd"}
   local rows1=() rows2=() c
+  level_base=$((wbs * 4))
   for c in $configs; do
     case $c in
       leveled) tradeoff_row "$c" --compression_type=none --compaction_style=0 \
@@ -909,6 +913,10 @@ tradeoff_mode() {
     esac
     rows1+=("$c")
   done
+  # Compressed, the data would fit one level of 4 * wbs: a level base of
+  # wbs / 4 gives the dynamic tree two levels below level 0 (5 and 6), so
+  # that the settings of the last two levels both matter.
+  level_base=$((wbs / 4))
   for c in $compressions; do
     # Leveled with dynamic levels, so that the last two levels hold the data.
     local lv=(--compaction_style=0 --level_compaction_dynamic_level_bytes=true)
@@ -935,7 +943,8 @@ tradeoff_mode() {
   {
     echo
     echo "Trade-off: fillrandom of $writes random writes over $keys keys (key 16 B, value 100 B," \
-      "WAL on, --bloom_bits=10, memtables and files of $wbs B, level 1 of $((wbs * 4)) B," \
+      "WAL on, --bloom_bits=10, memtables and files of $wbs B, level base $((wbs * 4)) B" \
+      "(compression table: $((wbs / 4)) B)," \
       "seed $seed), then one process each: flush is part of the fill; waitforcompaction;" \
       "readrandom --reads=$reads and seekrandom --reads=$seeks (seed $read_seed); compact." \
       "S = Strata, R = RocksDB 7.8.3."
