@@ -727,7 +727,8 @@ tradeoff_phase() {
   # RocksDB's waitforcompaction can wait forever: under universal
   # compaction rocksdb.compaction-pending can stay 1 while the picker finds
   # nothing to do ("Compaction nothing to do" in its LOG).
-  if [ "$phase" = wait ]; then timer=(timeout --signal=INT "$wait_timeout"); fi
+  # Line-buffered, so a stopped wait leaves what it printed.
+  if [ "$phase" = wait ]; then timer=(timeout --signal=INT "$wait_timeout" stdbuf -oL); fi
   # shellcheck disable=SC2086  # EXTRA_FLAGS is a word list by design
   "${timer[@]}" "${binary[$e]}" --db="$tmp/$e/db" "$@" ${EXTRA_FLAGS:-} >"$tmp/$e.$phase.out" \
     2>"$tmp/$e.$phase.err" || rc=$?
