@@ -10,8 +10,9 @@
 #        MODE=ops scripts/bench_compare.sh BUILD_DIR
 #        MODE=mixed scripts/bench_compare.sh BUILD_DIR
 # Environment:
-#   MODE=default|lsm|ops|mixed  which set of workloads (lsm, ops, mixed:
-#                     see below)
+#        MODE=tradeoff scripts/bench_compare.sh BUILD_DIR
+#   MODE=default|lsm|ops|mixed|tradeoff  which set of workloads (lsm, ops,
+#                     mixed, tradeoff: see below)
 #   COMPARISONS="a b c d"  (ops) which comparisons to run
 #   ROUNDS=3          runs per engine and workload (median reported; lsm, ops: 1)
 #   NUM=1000000       keys for the fill/read workloads (lsm, ops: 5000000)
@@ -92,6 +93,54 @@
 #      files) read right after the fill.
 #   3. fillrandom --num=NUM --disable_wal=1 --write_buffer_size=2000000000
 #      (memtable only; LevelDB cannot, "n/a").
+#
+# Trade-off mode (issue 17: where each compaction style sits between write,
+# space and read amplification), Strata against RocksDB only, one round.
+# The workload (issue 17 item 8): fillrandom of WRITES = 2000000 * SCALE
+# random writes over KEYS = 500000 * SCALE keys (key 16 B, value 100 B,
+# WAL on, --bloom_bits=10, 8 MiB * SCALE memtables and target files and a
+# level base (max_bytes_for_level_base) four times that, a quarter of it for
+# table 2, so the tree has the same shape at every SCALE),
+# the fill ending with a flush so that no process's recovery rewrites the
+# WAL unseen by the statistics. Then, one db_bench process each on the same
+# database (--use_existing_db=1, --statistics), alternating Strata and
+# RocksDB phase by phase: waitforcompaction; readrandom --reads=READS
+# (200000 * SCALE) and seekrandom --reads=SEEKS (100000 * SCALE), both with
+# --seed=READ_SEED; compact (full compaction, for the space figure).
+# Figures, computed the same way from both tools' output:
+#   write amp = rocksdb.flush.write.bytes + rocksdb.compact.write.bytes
+#               summed over the fill, waitforcompaction, readrandom and
+#               seekrandom processes, over WRITES * 116 bytes;
+#   space amp = bytes of *.sst files after waitforcompaction (and the
+#               reads) over bytes of *.sst files after the full compaction
+#               (the live data);
+#   read amp  = tables probed per Get in the readrandom process:
+#               (rocksdb.bloom.filter.useful + rocksdb.bloom.filter.full.positive)
+#               / rocksdb.number.keys.read (each table whose key range
+#               covers the key has its filter checked once);
+#   readrandom / seekrandom / fillrandom micros/op and readrandom's
+#   "N of M found" (FIFO drops the oldest data).
+# Table 1, CONFIGS (default "leveled leveled-dynamic universal fifo"), no
+# compression: leveled (--level_compaction_dynamic_level_bytes=false, given
+# explicitly: Strata's store default is true, RocksDB's false), leveled with
+# dynamic levels, universal (--compaction_style=1, default universal
+# options), FIFO (--compaction_style=2, at most KEYS * 232 bytes of tables,
+# i.e. about twice the live data).
+# Table 2, COMPRESSIONS (default "lz4 lz4-from-l2 lz4-zstd2 zstd"), leveled
+# with dynamic levels (so the data sits in the last levels): lz4 everywhere;
+# --min_level_to_compress=2 with lz4; --compression_per_level=
+# none,none,lz4,lz4,lz4,zstd,zstd (Strata only: RocksDB 7.8.3's db_bench has
+# no flag for a per-level list, so its cell says why); zstd everywhere.
+# CONFIGS="" or COMPRESSIONS="" skips that table.
+# A configuration whose Open fails (an option not built) is listed as
+# "refused: <message>" under its table instead of ending the script.
+# RocksDB's waitforcompaction can wait forever (under universal,
+# compaction-pending may stay set while its picker finds nothing to do): a
+# wait longer than WAIT_TIMEOUT seconds (300 * SCALE, at least 1) is stopped
+# and noted under the table, and the row goes on with the tree as it is.
+# Environment: SCALE (1; 0.1 runs a row in well under a minute), READS,
+# SEEKS, READ_SEED (SEED+1), SEED, WAIT_TIMEOUT, EXTRA_FLAGS, LOG_DIR, OUT,
+# STRATA_BENCH, ROCKSDB_BENCH.
 set -euo pipefail
 
 if [ $# -ne 1 ]; then
@@ -102,9 +151,9 @@ build=$1
 mode=${MODE:-default}
 if [ "${LSM:-0}" = 1 ]; then mode=lsm; fi
 case "$mode" in
-  default | lsm | ops | mixed) ;;
+  default | lsm | ops | mixed | tradeoff) ;;
   *)
-    echo "bench_compare.sh: MODE must be default, lsm, ops or mixed" >&2
+    echo "bench_compare.sh: MODE must be default, lsm, ops, mixed or tradeoff" >&2
     exit 2
     ;;
 esac
@@ -128,7 +177,7 @@ if [ -z "$strata_bench" ]; then
   cmake --build "$build" --target db_bench >/dev/null
   strata_bench=$build/db_bench
 fi
-if [ -z "$leveldb_bench" ]; then
+if [ -z "$leveldb_bench" ] && [ "$mode" != tradeoff ]; then
   # Built only when LevelDB is installed.
   cmake --build "$build" --target db_bench_leveldb >/dev/null 2>&1 || true
   leveldb_bench=$build/db_bench_leveldb
@@ -141,6 +190,7 @@ declare -A binary=(
   [rocksdb]=$rocksdb_bench
 )
 for e in "${engines[@]}"; do
+  if [ "$mode" = tradeoff ] && [ "$e" = leveldb ]; then continue; fi  # not compared
   if [ ! -x "${binary[$e]}" ]; then
     echo "bench_compare.sh: ${binary[$e]} not found; $e column is n/a" >&2
     binary[$e]=""
@@ -641,6 +691,289 @@ mixed_mode() {
   fi
 }
 
+# ---------------------------------------------------------------------------
+# Trade-off mode (issue 17, item 8)
+
+# ticker_of NAME FILE: the COUNT of statistics ticker NAME in FILE ("" if
+# absent).
+ticker_of() {
+  awk -v name="$1" '$1 == name && $2 == "COUNT" { print $4; exit }' "$2"
+}
+
+# micros_of LINE FILE: the micros/op of the first report line LINE in FILE.
+micros_of() {
+  awk -v name="$1" '$1 == name && $2 == ":" && $4 == "micros/op" { print $3; exit }' "$2"
+}
+
+# sst_bytes_of DIR: the bytes of the table files (*.sst) in DIR.
+sst_bytes_of() {
+  find "$1" -maxdepth 1 -name '*.sst' -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }'
+}
+
+# scaled N: N * SCALE, rounded, at least 1.
+scaled() {
+  awk -v n="$1" -v s="$scale" 'BEGIN { v = int(n * s + 0.5); if (v < 1) v = 1; print v }'
+}
+
+# tradeoff_phase ENGINE ROW PHASE FLAGS...: runs the phase's db_bench
+# process on $tmp/ENGINE/db; output in $tmp/$ENGINE.$PHASE.out (and LOG_DIR).
+# Returns the process's exit code; on failure sets refused[ENGINE] to the
+# last line of its stderr (for Open, "open error: <message>").
+tradeoff_phase() {
+  local e=$1 row=$2 phase=$3
+  shift 3
+  local rc=0
+  local timer=()
+  # RocksDB's waitforcompaction can wait forever: under universal
+  # compaction rocksdb.compaction-pending can stay 1 while the picker finds
+  # nothing to do ("Compaction nothing to do" in its LOG).
+  # Line-buffered, so a stopped wait leaves what it printed.
+  if [ "$phase" = wait ]; then timer=(timeout --signal=INT "$wait_timeout" stdbuf -oL); fi
+  # shellcheck disable=SC2086  # EXTRA_FLAGS is a word list by design
+  "${timer[@]}" "${binary[$e]}" --db="$tmp/$e/db" "$@" ${EXTRA_FLAGS:-} >"$tmp/$e.$phase.out" \
+    2>"$tmp/$e.$phase.err" || rc=$?
+  if [ "$phase" = wait ] && [ $rc -eq 124 ]; then
+    echo "   $row $phase $e: waitforcompaction did not return in $wait_timeout s;" \
+      "stopped, going on" >&2
+    printf -- '- %s, %s: waitforcompaction did not return in %s s (%s)\n' "$row" "$e" \
+      "$wait_timeout" "stopped; the figures are of the tree as it was" >>"$tmp/notes"
+    rc=0
+  fi
+  if [ -n "${LOG_DIR:-}" ]; then
+    mkdir -p "$LOG_DIR"
+    cp "$tmp/$e.$phase.out" "$LOG_DIR/$row.$phase.$e.out"
+    tr '\r' '\n' <"$tmp/$e.$phase.err" | grep -v '^\.\.\. finished' \
+      >"$LOG_DIR/$row.$phase.$e.err" || true
+  fi
+  if [ $rc -ne 0 ]; then
+    refused[$e]=$(tr '\r' '\n' <"$tmp/$e.$phase.err" | grep -v '^\.\.\. finished' |
+      grep -v '^$' | tail -n 1)
+    refused[$e]=${refused[$e]#open error: }
+    echo "   $row $phase $e: refused: ${refused[$e]} (exit $rc)" >&2
+  fi
+  return $rc
+}
+
+# tradeoff_row ROW FLAGS...: the whole workload for one configuration on
+# Strata and on RocksDB (phases alternating between them); appends the
+# row's figures to $tmp/rows (one line per engine: ROW ENGINE fields...).
+tradeoff_row() {
+  local row=$1
+  shift
+  local cfg=("$@")
+  local common=(--key_size=16 --value_size=100 --bloom_bits=10 --num="$keys"
+    --write_buffer_size="$wbs" --target_file_size_base="$wbs"
+    --max_bytes_for_level_base="$level_base" --statistics=1)
+  declare -A refused=()
+  local e phase
+  echo "== $row: ${cfg[*]}" >&2
+  for e in strata rocksdb; do
+    rm -rf "${tmp:?}/$e"
+    mkdir -p "$tmp/$e"
+    if [ -z "${binary[$e]}" ]; then refused[$e]="no binary"; fi
+    if [ "$e" = rocksdb ] && [ -n "${ROCKSDB_SKIP[$row]:-}" ]; then
+      refused[$e]=${ROCKSDB_SKIP[$row]}
+    fi
+  done
+  # Each phase its own process, alternating the engines; a refused engine
+  # stops at its first failure.
+  local phases=(fill wait readrandom seekrandom compact)
+  for phase in "${phases[@]}"; do
+    for e in strata rocksdb; do
+      [ -z "${refused[$e]:-}" ] || continue
+      local flags=()
+      case $phase in
+        fill) flags=("--benchmarks=fillrandom,flush" --writes="$writes" --seed="$seed") ;;
+        wait) flags=(--benchmarks=waitforcompaction --use_existing_db=1 --seed="$seed") ;;
+        readrandom) flags=(--benchmarks=readrandom --use_existing_db=1 --reads="$reads"
+          --seed="$read_seed") ;;
+        seekrandom) flags=(--benchmarks=seekrandom --use_existing_db=1 --reads="$seeks"
+          --seed="$read_seed") ;;
+        compact)
+          # The space after wait, before the full compaction measures the
+          # live data.
+          sst_before[$e]=$(sst_bytes_of "$tmp/$e/db")
+          flags=(--benchmarks=compact --use_existing_db=1 --seed="$seed")
+          ;;
+      esac
+      tradeoff_phase "$e" "$row" "$phase" "${common[@]}" "${cfg[@]}" "${flags[@]}" || true
+    done
+  done
+  local user=$((writes * 116))
+  for e in strata rocksdb; do
+    if [ -n "${refused[$e]:-}" ]; then
+      printf '%s\t%s\trefused\t%s\n' "$row" "$e" "${refused[$e]}" >>"$tmp/rows"
+      continue
+    fi
+    # Write amplification: table bytes written by flushes and compactions
+    # (the rocksdb.flush.write.bytes and rocksdb.compact.write.bytes
+    # tickers) summed over the fill, wait, readrandom and seekrandom
+    # processes, over the user bytes writes * (16 + 100).
+    local written=0 p f c
+    for p in fill wait readrandom seekrandom; do
+      f=$(ticker_of rocksdb.flush.write.bytes "$tmp/$e.$p.out")
+      c=$(ticker_of rocksdb.compact.write.bytes "$tmp/$e.$p.out")
+      written=$((written + ${f:-0} + ${c:-0}))
+    done
+    local wamp samp ramp rr sr fill_us found
+    wamp=$(awk -v w="$written" -v u="$user" 'BEGIN { printf "%.2f", w / u }')
+    # Space amplification: table bytes on disk after waitforcompaction
+    # (and the reads) over the table bytes after a full compaction.
+    local after
+    after=$(sst_bytes_of "$tmp/$e/db")
+    samp=$(awk -v b="${sst_before[$e]}" -v a="$after" 'BEGIN {
+      if (a > 0) printf "%.2f", b / a; else print "n/a" }')
+    # Read amplification: tables probed per Get over the readrandom
+    # process, (rocksdb.bloom.filter.useful + rocksdb.bloom.filter.full.positive)
+    # / rocksdb.number.keys.read.
+    local out=$tmp/$e.readrandom.out
+    ramp=$(awk -v u="$(ticker_of rocksdb.bloom.filter.useful "$out")" \
+      -v p="$(ticker_of rocksdb.bloom.filter.full.positive "$out")" \
+      -v g="$(ticker_of rocksdb.number.keys.read "$out")" 'BEGIN {
+        if (g > 0) printf "%.2f", (u + p) / g; else print "n/a" }')
+    rr=$(micros_of readrandom "$out")
+    found=$(sed -n 's/.*(\([0-9]*\) of [0-9]* found).*/\1/p' "$out" | head -n 1)
+    sr=$(micros_of seekrandom "$tmp/$e.seekrandom.out")
+    fill_us=$(micros_of fillrandom "$tmp/$e.fill.out")
+    echo "   $row $e: fillrandom ${fill_us:-?} us/op, write amp $wamp (table bytes $written)," \
+      "space amp $samp (${sst_before[$e]} / $after), read amp $ramp, readrandom ${rr:-?} us/op" \
+      "(${found:-?} of $reads found), seekrandom ${sr:-?} us/op" >&2
+    printf '%s\t%s\tok\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$row" "$e" "${fill_us:-n/a}" "$wamp" \
+      "$samp" "$ramp" "${rr:-n/a}" "${sr:-n/a}" "${found:-n/a}" >>"$tmp/rows"
+  done
+  rm -rf "${tmp:?}/strata" "${tmp:?}/rocksdb"
+}
+
+# tradeoff_table ROWS...: the markdown table of the rows (in that order)
+# from $tmp/rows, Strata's and RocksDB's figures side by side.
+tradeoff_table() {
+  echo "| configuration | fillrandom µs/op S / R | write amp S / R | space amp S / R | read amp (tables/Get) S / R | readrandom µs/op S / R | seekrandom µs/op S / R | readrandom keys found S / R |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+  local row
+  for row in "$@"; do
+    awk -F '\t' -v row="$row" '
+      $1 == row { status[$2] = $3; for (i = 4; i <= NF; i++) v[$2, i] = $i }
+      END {
+        line = "| " row
+        for (i = 4; i <= 10; i++) {
+          cell = ""
+          for (k = 0; k < 2; k++) {
+            e = k == 0 ? "strata" : "rocksdb"
+            x = status[e] == "ok" ? v[e, i] : (i == 4 ? "refused" : "-")
+            if (status[e] == "") x = "-"
+            cell = cell (k ? " / " : "") x
+          }
+          line = line " | " cell
+        }
+        print line " |"
+      }' "$tmp/rows"
+  done
+  # The refusals, with their messages, and the waits stopped.
+  for row in "$@"; do
+    awk -F '\t' -v row="$row" '$1 == row && $3 == "refused" {
+      print "- " $1 ", " $2 ": refused: " $4 }' "$tmp/rows"
+    grep -F -- "- $row, " "$tmp/notes" || true
+  done
+}
+
+tradeoff_mode() {
+  scale=${SCALE:-1}
+  keys=$(scaled 500000)
+  writes=$(scaled 2000000)
+  reads=${READS:-$(scaled 200000)}
+  seeks=${SEEKS:-$(scaled 100000)}
+  read_seed=${READ_SEED:-$((seed + 1))}
+  # The tree scales with the data: 8 MiB memtables and files and a 32 MiB
+  # level 1 at SCALE=1 (at least 256 KiB memtables).
+  wbs=$(awk -v s="$scale" 'BEGIN { v = int(8388608 * s); if (v < 262144) v = 262144; print v }')
+  # FIFO keeps at most about twice the live data (keys * 116 bytes).
+  local fifo_mb=$(((keys * 116 * 2 + 1048575) / 1048576))
+  declare -A sst_before=()
+  declare -gA ROCKSDB_SKIP=()
+  : >"$tmp/rows"
+  : >"$tmp/notes"
+  wait_timeout=${WAIT_TIMEOUT:-$(scaled 300)}
+  # An empty CONFIGS or COMPRESSIONS skips that table.
+  local configs=${CONFIGS-"leveled leveled-dynamic universal fifo"}
+  local compressions=${COMPRESSIONS-"lz4 lz4-from-l2 lz4-zstd2 zstd"}
+  local rows1=() rows2=() c
+  level_base=$((wbs * 4))
+  for c in $configs; do
+    case $c in
+      leveled) tradeoff_row "$c" --compression_type=none --compaction_style=0 \
+        --level_compaction_dynamic_level_bytes=false ;;
+      leveled-dynamic) tradeoff_row "$c" --compression_type=none --compaction_style=0 \
+        --level_compaction_dynamic_level_bytes=true ;;
+      universal) tradeoff_row "$c" --compression_type=none --compaction_style=1 ;;
+      fifo) tradeoff_row "$c" --compression_type=none --compaction_style=2 \
+        --fifo_compaction_max_table_files_size_mb="$fifo_mb" ;;
+      *)
+        echo "bench_compare.sh: unknown configuration '$c' in CONFIGS" >&2
+        exit 2
+        ;;
+    esac
+    rows1+=("$c")
+  done
+  # Compressed, the data would fit one level of 4 * wbs: a level base of
+  # wbs / 4 gives the dynamic tree two levels below level 0 (5 and 6), so
+  # that the settings of the last two levels both matter.
+  level_base=$((wbs / 4))
+  for c in $compressions; do
+    # Leveled with dynamic levels, so that the last two levels hold the data.
+    local lv=(--compaction_style=0 --level_compaction_dynamic_level_bytes=true)
+    case $c in
+      lz4) tradeoff_row "$c" "${lv[@]}" --compression_type=lz4 ;;
+      lz4-from-l2) tradeoff_row "$c" "${lv[@]}" --compression_type=lz4 --min_level_to_compress=2 ;;
+      lz4-zstd2)
+        ROCKSDB_SKIP[$c]="its db_bench has no per-level compression list (only --min_level_to_compress)"
+        tradeoff_row "$c" "${lv[@]}" --compression_type=lz4 \
+          --compression_per_level=none,none,lz4,lz4,lz4,zstd,zstd
+        ;;
+      zstd) tradeoff_row "$c" "${lv[@]}" --compression_type=zstd ;;
+      *)
+        echo "bench_compare.sh: unknown compression '$c' in COMPRESSIONS" >&2
+        exit 2
+        ;;
+    esac
+    rows2+=("$c")
+  done
+
+  local t1="" t2=""
+  [ ${#rows1[@]} -eq 0 ] || t1=$(tradeoff_table "${rows1[@]}")
+  [ ${#rows2[@]} -eq 0 ] || t2=$(tradeoff_table "${rows2[@]}")
+  {
+    echo
+    echo "Trade-off: fillrandom of $writes random writes over $keys keys (key 16 B, value 100 B," \
+      "WAL on, --bloom_bits=10, memtables and files of $wbs B, level base $((wbs * 4)) B" \
+      "(compression table: $((wbs / 4)) B)," \
+      "seed $seed), then one process each: flush is part of the fill; waitforcompaction;" \
+      "readrandom --reads=$reads and seekrandom --reads=$seeks (seed $read_seed); compact." \
+      "S = Strata, R = RocksDB 7.8.3."
+    echo "Write amp = rocksdb.flush.write.bytes + rocksdb.compact.write.bytes over all processes" \
+      "but compact / (writes * 116 B); space amp = *.sst bytes after waitforcompaction /" \
+      "*.sst bytes after a full compaction; read amp = (rocksdb.bloom.filter.useful +" \
+      "rocksdb.bloom.filter.full.positive) / rocksdb.number.keys.read over readrandom."
+    if [ -n "$t1" ]; then
+      echo
+      echo "Compaction styles (no compression; FIFO keeps at most $fifo_mb MiB):"
+      echo
+      echo "$t1"
+    fi
+    if [ -n "$t2" ]; then
+      echo
+      echo "Compression, leveled with dynamic levels: lz4 everywhere; lz4 from level 2" \
+        "(--min_level_to_compress=2); none,none,lz4,lz4,lz4,zstd,zstd" \
+        "(--compression_per_level, Strata only); zstd everywhere:"
+      echo
+      echo "$t2"
+    fi
+  } | tee "${out:-/dev/null}"
+}
+
+if [ "$mode" = tradeoff ]; then
+  tradeoff_mode
+  exit 0
+fi
 if [ "$mode" = lsm ]; then
   lsm_mode
   exit 0

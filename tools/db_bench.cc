@@ -74,6 +74,17 @@
 // through the page cache). statistics attaches CreateDBStatistics(); the
 // end of the run prints it and the write amplification, whose numerator is
 // the Write(GB) column of rocksdb.stats summed over the levels.
+//
+// Compaction styles and compression by level (RocksDB 7.8.3 db_bench's
+// flags: --compaction_style, --compaction_pri, --universal_*, --fifo_*,
+// --ttl_seconds, --periodic_compaction_seconds,
+// --max_bytes_for_level_multiplier_additional, --compression_level and the
+// other CompressionOptions flags, --min_level_to_compress; Strata's
+// --compression_per_level) are checked by ParseCompactionSettings and all
+// assigned (tools/db_bench_options.h), so Open refuses by name whatever
+// Strata does not build, and db_bench exits 1 ("open error: ...").
+// --statistics also prints "Space amplification" and "Read amplification"
+// (tools/db_bench_common.h; docs/design/bench-tradeoff.md).
 
 #include <chrono>
 #include <cstdio>
@@ -98,6 +109,7 @@
 #include "strata/table.h"
 #include "strata/write_batch.h"
 #include "tools/db_bench_common.h"
+#include "tools/db_bench_options.h"
 
 #ifndef STRATA_VERSION_STRING
 #define STRATA_VERSION_STRING "unknown"
@@ -110,28 +122,6 @@ using strata::bench::Compression;
 using strata::bench::GetResult;
 
 strata::Slice ToSlice(std::string_view s) { return strata::Slice(s.data(), s.size()); }
-
-strata::CompressionType ToStrata(Compression c) {
-  switch (c) {
-    case Compression::kNone:
-      return strata::kNoCompression;
-    case Compression::kSnappy:
-      return strata::kSnappyCompression;
-    case Compression::kZlib:
-      return strata::kZlibCompression;
-    case Compression::kBZip2:
-      return strata::kBZip2Compression;
-    case Compression::kLZ4:
-      return strata::kLZ4Compression;
-    case Compression::kLZ4HC:
-      return strata::kLZ4HCCompression;
-    case Compression::kXpress:
-      return strata::kXpressCompression;
-    case Compression::kZSTD:
-      return strata::kZSTD;
-  }
-  return strata::kSnappyCompression;
-}
 
 // The Engine of db_bench_common.h over strata::DB.
 class StrataEngine {
@@ -147,12 +137,13 @@ class StrataEngine {
   static const char* PathPrefix() { return "strata"; }
   static const char* StatsProperty() { return "rocksdb.stats"; }
 
-  StrataEngine(const BenchFlags& flags, Compression compression)
+  StrataEngine(const BenchFlags& flags, Compression compression,
+               const strata::bench::CompactionSettings& compaction)
       : flags_(flags), compression_(compression) {
     options_.create_if_missing = true;
     options_.write_buffer_size = static_cast<size_t>(flags.write_buffer_size);
     options_.max_write_buffer_number = flags.max_write_buffer_number;
-    options_.compression = ToStrata(compression);
+    options_.compression = strata::bench::ToStrataCompression(compression);
     options_.allow_concurrent_memtable_write = flags.allow_concurrent_memtable_write;
     if (flags.WasSet("enable_pipelined_write")) {
       options_.enable_pipelined_write = flags.enable_pipelined_write;
@@ -174,6 +165,9 @@ class StrataEngine {
     options_.level0_slowdown_writes_trigger = flags.level0_slowdown_writes_trigger;
     options_.level0_stop_writes_trigger = flags.level0_stop_writes_trigger;
     options_.max_subcompactions = static_cast<uint32_t>(flags.subcompactions);
+    // Every compaction-style flag is assigned; Open refuses, by name, the
+    // options Strata does not build yet, and db_bench then exits non-zero.
+    strata::bench::ApplyCompactionSettings(compaction, &options_);
     if (flags.use_direct_reads) {
       std::fprintf(stderr,
                    "WARNING: --use_direct_reads is ignored: Strata has no direct I/O and "
@@ -382,6 +376,18 @@ class StrataEngine {
     *bytes = flush + compact;
     return true;
   }
+  bool ReadProbeCounts(strata::bench::ReadProbes* out) {
+    const strata::Statistics* stats = options_.statistics.get();
+    if (stats == nullptr) return false;
+    out->useful = stats->getTickerCount(strata::BLOOM_FILTER_USEFUL);
+    out->positive = stats->getTickerCount(strata::BLOOM_FILTER_FULL_POSITIVE);
+    out->gets = stats->getTickerCount(strata::NUMBER_KEYS_READ);
+    return true;
+  }
+  bool SpaceBytes(uint64_t* live_sst_bytes, uint64_t* live_data_estimate) {
+    return db_->GetIntProperty(cf_, "rocksdb.live-sst-files-size", live_sst_bytes) &&
+           db_->GetIntProperty(cf_, "rocksdb.estimate-live-data-size", live_data_estimate);
+  }
 
  private:
   static bool Check(const strata::Status& s, std::string* error) {
@@ -415,7 +421,12 @@ int main(int argc, char** argv) {
   if (flags.db.empty()) {
     flags.db = strata::bench::DefaultDbPath(StrataEngine::PathPrefix());
   }
-  StrataEngine engine(flags, compression);
+  strata::bench::CompactionSettings compaction;
+  if (!strata::bench::ParseCompactionSettings(flags, compression, &compaction, &error)) {
+    std::fprintf(stderr, "ERROR: %s\n", error.c_str());
+    return 1;
+  }
+  StrataEngine engine(flags, compression, compaction);
   strata::bench::Benchmark<StrataEngine> bench(flags, &engine);
   return bench.Run();
 }

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <iterator>
 #include <limits>
 #include <thread>
 
@@ -53,8 +54,14 @@ BenchFlags::BenchFlags() {
   Add("stats_interval", &stats_interval,
       "Report progress every this many operations; 0: growing interval");
   Add("statistics", &statistics,
-      "Collect database statistics; print them and the write amplification "
-      "at the end");
+      "Collect database statistics; at the end print them and: Write amplification = "
+      "flush+compaction table bytes (strata.flush-write-bytes + strata.compact-write-bytes) / "
+      "key+value bytes written by this process; Space amplification = "
+      "rocksdb.live-sst-files-size / live data, where live data is "
+      "rocksdb.estimate-live-data-size, or with --compact_for_space_amp the live SST bytes "
+      "after a full compaction; Read amplification = tables probed per Get over the "
+      "readrandom runs = (rocksdb.bloom.filter.useful + rocksdb.bloom.filter.full.positive) / "
+      "rocksdb.number.keys.read (needs --bloom_bits > 0)");
   Add("perf_level", &perf_level,
       "PerfLevel of the benchmark threads (1 disable, 2 counts, 3 and 4 timers "
       "except the DB mutex, 5 everything); > 1 prints each run's PerfContext");
@@ -144,6 +151,63 @@ BenchFlags::BenchFlags() {
   Add("use_direct_reads", &use_direct_reads,
       "Read with O_DIRECT (Strata and LevelDB: accepted, ignored with a "
       "warning)");
+  Add("compaction_style", &compaction_style,
+      "Style of compaction: 0 level-based, 1 universal, 2 fifo, 3 none");
+  Add("compaction_pri", &compaction_pri,
+      "Which file leveled compaction picks first: 0 kByCompensatedSize, 1 "
+      "kOldestLargestSeqFirst, 2 kOldestSmallestSeqFirst, 3 kMinOverlappingRatio, 4 "
+      "kRoundRobin");
+  Add("universal_size_ratio", &universal_size_ratio,
+      "Percentage flexibility while comparing file sizes (universal); 0: the store's default");
+  Add("universal_min_merge_width", &universal_min_merge_width,
+      "The fewest files in one universal compaction; 0: the store's default");
+  Add("universal_max_merge_width", &universal_max_merge_width,
+      "The most files in one universal compaction; 0: the store's default");
+  Add("universal_max_size_amplification_percent", &universal_max_size_amplification_percent,
+      "The largest size amplification universal compaction allows; 0: the store's default");
+  Add("universal_compression_size_percent", &universal_compression_size_percent,
+      "The percentage of the database to compress (universal); -1: compress everything");
+  Add("universal_allow_trivial_move", &universal_allow_trivial_move,
+      "Allow trivial moves in universal compaction");
+  Add("universal_incremental", &universal_incremental,
+      "Incremental universal compactions (size-amplification runs in pieces)");
+  Add("fifo_compaction_max_table_files_size_mb", &fifo_compaction_max_table_files_size_mb,
+      "FIFO: total table size (MiB) past which the oldest tables are dropped (RocksDB's "
+      "db_bench sets it even at its default 0: pass it with --compaction_style=2)");
+  Add("fifo_compaction_allow_compaction", &fifo_compaction_allow_compaction,
+      "FIFO: merge small level-0 files (intra-L0 compaction)");
+  Add("fifo_compaction_ttl", &fifo_compaction_ttl,
+      "TTL of table files in seconds (sets ttl; RocksDB's db_bench overwrites it with "
+      "--ttl_seconds, here --ttl_seconds wins only when given)");
+  Add("fifo_age_for_warm", &fifo_age_for_warm, "FIFO: age_for_warm (tiered storage)");
+  Add("ttl_seconds", &ttl_seconds, "Set options.ttl");
+  Add("periodic_compaction_seconds", &periodic_compaction_seconds,
+      "Files older than this are compacted again (rewritten to the same level)");
+  Add("max_bytes_for_level_multiplier_additional", &max_bytes_for_level_multiplier_additional,
+      "Comma list of --num_levels extra fanout factors, one per level");
+  Add("compression_level", &compression_level,
+      "Compression level (library-dependent); 32767: the library's default");
+  Add("compression_max_dict_bytes", &compression_max_dict_bytes,
+      "Largest dictionary used to prime the compression library; 0: none");
+  Add("compression_zstd_max_train_bytes", &compression_zstd_max_train_bytes,
+      "Most bytes of samples given to zstd's dictionary trainer");
+  Add("compression_max_dict_buffer_bytes", &compression_max_dict_buffer_bytes,
+      "Most bytes buffered to collect dictionary samples; 0: no limit");
+  Add("compression_use_zstd_dict_trainer", &compression_use_zstd_dict_trainer,
+      "Dictionary by ZDICT_trainFromBuffer (true) or ZDICT_finalizeDictionary (false)");
+  Add("compression_parallel_threads", &compression_parallel_threads,
+      "Threads compressing one table's blocks");
+  Add("min_level_to_compress", &min_level_to_compress,
+      "If non-negative, levels below this one are not compressed and the others use "
+      "--compression_type (fills compression_per_level); < 0: --compression_type everywhere");
+  Add("compression_per_level", &compression_per_level,
+      "Strata only: comma list of --compression_type names, one per level (e.g. "
+      "none,none,lz4,lz4,lz4,zstd,zstd; levels past the list use its last entry); \"\": "
+      "--compression_type everywhere. Not with --min_level_to_compress");
+  Add("compact_for_space_amp", &compact_for_space_amp,
+      "Strata only: with --statistics, compact everything after the benchmarks and take "
+      "the table bytes after it as the live data of 'Space amplification' (the write "
+      "amplification is taken before that compaction)");
 }
 
 void BenchFlags::Add(const char* name, bool* p, const char* help) {
@@ -393,6 +457,246 @@ const char* CompressionName(Compression c) {
       return "ZSTD";
   }
   return "?";
+}
+
+// ---------------------------------------------------------------------------
+// Compaction styles
+
+const char* const kCompactionStyleFlags[] = {
+    "compaction_style",
+    "compaction_pri",
+    "universal_size_ratio",
+    "universal_min_merge_width",
+    "universal_max_merge_width",
+    "universal_max_size_amplification_percent",
+    "universal_compression_size_percent",
+    "universal_allow_trivial_move",
+    "universal_incremental",
+    "fifo_compaction_max_table_files_size_mb",
+    "fifo_compaction_allow_compaction",
+    "fifo_compaction_ttl",
+    "fifo_age_for_warm",
+    "ttl_seconds",
+    "periodic_compaction_seconds",
+    "max_bytes_for_level_multiplier_additional",
+    "compression_level",
+    "compression_max_dict_bytes",
+    "compression_zstd_max_train_bytes",
+    "compression_max_dict_buffer_bytes",
+    "compression_use_zstd_dict_trainer",
+    "compression_parallel_threads",
+    "min_level_to_compress",
+    "compression_per_level",
+};
+const size_t kNumCompactionStyleFlags = std::size(kCompactionStyleFlags);
+
+namespace {
+
+// Splits a comma list; "" gives no items, and every item must be non-empty.
+bool SplitCommaList(const std::string& list, std::vector<std::string>* items) {
+  items->clear();
+  if (list.empty()) return true;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = list.find(',', start);
+    std::string item = list.substr(start, comma == std::string::npos ? comma : comma - start);
+    if (item.empty()) return false;
+    items->push_back(std::move(item));
+    if (comma == std::string::npos) return true;
+    start = comma + 1;
+  }
+}
+
+// Sets *error to "--<flag>=<value>: <why>" and returns false.
+bool FlagError(std::string* error, const char* flag, const std::string& value,
+               const std::string& why) {
+  *error = std::string("--") + flag + "=" + value + ": " + why;
+  return false;
+}
+
+}  // namespace
+
+bool ParseCompactionSettings(const BenchFlags& flags, Compression compression,
+                             CompactionSettings* out, std::string* error) {
+  CompactionSettings s;
+  if (flags.compaction_style < 0 || flags.compaction_style > 3) {
+    return FlagError(error, "compaction_style", std::to_string(flags.compaction_style),
+                     "must be 0 (level), 1 (universal), 2 (fifo) or 3 (none)");
+  }
+  s.compaction_style = flags.compaction_style;
+  if (flags.compaction_pri < 0 || flags.compaction_pri > 4) {
+    return FlagError(error, "compaction_pri", std::to_string(flags.compaction_pri),
+                     "must be 0 (kByCompensatedSize) ... 4 (kRoundRobin)");
+  }
+  s.compaction_pri = flags.compaction_pri;
+
+  // The unsigned universal fields: a negative value has no meaning.
+  const struct {
+    const char* name;
+    int32_t value;
+    unsigned* field;
+  } kUnsigned[] = {
+      {"universal_size_ratio", flags.universal_size_ratio, &s.universal_size_ratio},
+      {"universal_min_merge_width", flags.universal_min_merge_width, &s.universal_min_merge_width},
+      {"universal_max_merge_width", flags.universal_max_merge_width, &s.universal_max_merge_width},
+      {"universal_max_size_amplification_percent", flags.universal_max_size_amplification_percent,
+       &s.universal_max_size_amplification_percent},
+  };
+  for (const auto& u : kUnsigned) {
+    if (u.value < 0)
+      return FlagError(error, u.name, std::to_string(u.value), "must not be negative");
+    *u.field = static_cast<unsigned>(u.value);
+  }
+  if (flags.universal_compression_size_percent < -1 ||
+      flags.universal_compression_size_percent > 100) {
+    return FlagError(error, "universal_compression_size_percent",
+                     std::to_string(flags.universal_compression_size_percent),
+                     "must be -1 (compress everything) or a percentage 0-100");
+  }
+  s.universal_compression_size_percent = flags.universal_compression_size_percent;
+  s.universal_allow_trivial_move = flags.universal_allow_trivial_move;
+  s.universal_incremental = flags.universal_incremental;
+
+  constexpr uint64_t kMiB = 1024 * 1024;
+  if (flags.fifo_compaction_max_table_files_size_mb > UINT64_MAX / kMiB) {
+    return FlagError(error, "fifo_compaction_max_table_files_size_mb",
+                     std::to_string(flags.fifo_compaction_max_table_files_size_mb),
+                     "overflows 64 bits of bytes");
+  }
+  s.fifo_max_table_files_size = flags.fifo_compaction_max_table_files_size_mb * kMiB;
+  s.fifo_allow_compaction = flags.fifo_compaction_allow_compaction;
+  s.fifo_age_for_warm = flags.fifo_age_for_warm;
+  if (flags.WasSet("ttl_seconds")) {
+    if (flags.WasSet("fifo_compaction_ttl") && flags.fifo_compaction_ttl != flags.ttl_seconds) {
+      return FlagError(error, "fifo_compaction_ttl", std::to_string(flags.fifo_compaction_ttl),
+                       "differs from --ttl_seconds=" + std::to_string(flags.ttl_seconds) +
+                           " (both set options.ttl)");
+    }
+    s.ttl = flags.ttl_seconds;
+  } else if (flags.WasSet("fifo_compaction_ttl")) {
+    s.ttl = flags.fifo_compaction_ttl;
+  } else {
+    s.ttl = flags.ttl_seconds;
+  }
+  s.periodic_compaction_seconds = flags.periodic_compaction_seconds;
+
+  std::vector<std::string> items;
+  const std::string& fanout = flags.max_bytes_for_level_multiplier_additional;
+  if (!SplitCommaList(fanout, &items)) {
+    return FlagError(error, "max_bytes_for_level_multiplier_additional", fanout,
+                     "an empty entry in the comma list");
+  }
+  for (const std::string& item : items) {
+    char* end = nullptr;
+    errno = 0;
+    const long v = std::strtol(item.c_str(), &end, 10);
+    if (errno != 0 || *end != '\0' || v < 0 || v > std::numeric_limits<int>::max()) {
+      return FlagError(error, "max_bytes_for_level_multiplier_additional", fanout,
+                       "'" + item + "' is not a non-negative integer");
+    }
+    s.max_bytes_for_level_multiplier_additional.push_back(static_cast<int>(v));
+  }
+  if (!items.empty() && static_cast<int64_t>(items.size()) != flags.num_levels) {
+    return FlagError(error, "max_bytes_for_level_multiplier_additional", fanout,
+                     "has " + std::to_string(items.size()) + " entries, --num_levels is " +
+                         std::to_string(flags.num_levels) +
+                         " (RocksDB's db_bench: "
+                         "\"Insufficient number of fanouts\")");
+  }
+
+  s.compression_level = flags.compression_level;
+  const struct {
+    const char* name;
+    int32_t value;
+    uint32_t* field;
+    int32_t min;
+  } kCompressionInts[] = {
+      {"compression_max_dict_bytes", flags.compression_max_dict_bytes,
+       &s.compression_max_dict_bytes, 0},
+      {"compression_zstd_max_train_bytes", flags.compression_zstd_max_train_bytes,
+       &s.compression_zstd_max_train_bytes, 0},
+      {"compression_parallel_threads", flags.compression_parallel_threads,
+       &s.compression_parallel_threads, 1},
+  };
+  for (const auto& c : kCompressionInts) {
+    if (c.value < c.min) {
+      return FlagError(error, c.name, std::to_string(c.value),
+                       "must be at least " + std::to_string(c.min));
+    }
+    *c.field = static_cast<uint32_t>(c.value);
+  }
+  s.compression_max_dict_buffer_bytes = flags.compression_max_dict_buffer_bytes;
+  s.compression_use_zstd_dict_trainer = flags.compression_use_zstd_dict_trainer;
+
+  if (!flags.compression_per_level.empty()) {
+    if (flags.min_level_to_compress >= 0) {
+      return FlagError(error, "compression_per_level", flags.compression_per_level,
+                       "cannot be combined with --min_level_to_compress");
+    }
+    if (!SplitCommaList(flags.compression_per_level, &items)) {
+      return FlagError(error, "compression_per_level", flags.compression_per_level,
+                       "an empty entry in the comma list");
+    }
+    for (const std::string& item : items) {
+      Compression c;
+      if (!ParseCompression(item, &c)) {
+        return FlagError(error, "compression_per_level", flags.compression_per_level,
+                         "unknown compression '" + item +
+                             "' (none, snappy, zlib, bzip2, lz4, lz4hc, xpress, zstd)");
+      }
+      s.compression_per_level.push_back(c);
+    }
+  } else if (flags.min_level_to_compress >= 0) {
+    if (flags.min_level_to_compress > flags.num_levels) {
+      return FlagError(error, "min_level_to_compress", std::to_string(flags.min_level_to_compress),
+                       "exceeds --num_levels=" + std::to_string(flags.num_levels));
+    }
+    for (int level = 0; level < flags.num_levels; ++level) {
+      s.compression_per_level.push_back(level < flags.min_level_to_compress ? Compression::kNone
+                                                                            : compression);
+    }
+  }
+  *out = std::move(s);
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Amplification figures
+
+std::string SpaceAmplificationLine(uint64_t sst_bytes, uint64_t live_bytes,
+                                   std::string_view live_definition) {
+  char buf[512];
+  if (live_bytes == 0) {
+    std::snprintf(buf, sizeof(buf), "Space amplification: n/a (no live data; live data = %.*s)",
+                  static_cast<int>(live_definition.size()), live_definition.data());
+  } else {
+    std::snprintf(buf, sizeof(buf),
+                  "Space amplification: %.3f (live SST bytes: %" PRIu64
+                  ", live data bytes: %" PRIu64 ", live data = %.*s)",
+                  static_cast<double>(sst_bytes) / static_cast<double>(live_bytes), sst_bytes,
+                  live_bytes, static_cast<int>(live_definition.size()), live_definition.data());
+  }
+  return buf;
+}
+
+std::string ReadAmplificationLine(const ReadProbes& probes, bool have_filters) {
+  char buf[512];
+  if (!have_filters) {
+    std::snprintf(buf, sizeof(buf),
+                  "Read amplification: n/a (needs --bloom_bits > 0: tables probed are counted "
+                  "by their filter checks)");
+  } else if (probes.gets == 0) {
+    std::snprintf(buf, sizeof(buf), "Read amplification: n/a (no readrandom Gets)");
+  } else {
+    const double gets = static_cast<double>(probes.gets);
+    std::snprintf(buf, sizeof(buf),
+                  "Read amplification: %.3f tables probed per Get (filter useful: %" PRIu64
+                  ", filter positive: %" PRIu64 ", Gets: %" PRIu64
+                  "; %.3f tables read past the filter per Get)",
+                  static_cast<double>(probes.useful + probes.positive) / gets, probes.useful,
+                  probes.positive, probes.gets, static_cast<double>(probes.positive) / gets);
+  }
+  return buf;
 }
 
 // ---------------------------------------------------------------------------

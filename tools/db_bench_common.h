@@ -34,7 +34,9 @@
 //       "Write amplification: %.3f (flush+compaction bytes written: %lu,
 //        user bytes written: %lu)"
 //     where user bytes are the key+value bytes the workloads wrote since
-//     the database was last created. With --perf_level > 1 (Strata only)
+//     the database was last created, then "Space amplification: ..." and
+//     "Read amplification: ..." (SpaceAmplificationLine,
+//     ReadAmplificationLine below; "n/a (<why>)" when the store cannot say). With --perf_level > 1 (Strata only)
 //     each benchmark runs its threads at that PerfLevel and the report
 //     line's message gets " PERF_CONTEXT:" and, on the next line, the first
 //     thread's PerfContext ("name = value, ..."), as RocksDB's db_bench.
@@ -168,6 +170,36 @@ struct BenchFlags {
   int32_t level0_stop_writes_trigger = 36;
   uint64_t subcompactions = 1;
   bool use_direct_reads = false;
+  // Compaction styles and compression by level (RocksDB 7.8.3 db_bench's
+  // names, defaults and meanings; ParseCompactionSettings checks them and
+  // the store's Open refuses what it does not build).
+  int32_t compaction_style = 0;                          // 0 level, 1 universal, 2 fifo, 3 none
+  int32_t compaction_pri = 3;                            // kMinOverlappingRatio
+  int32_t universal_size_ratio = 0;                      // 0: the store's default
+  int32_t universal_min_merge_width = 0;                 // 0: the store's default
+  int32_t universal_max_merge_width = 0;                 // 0: the store's default
+  int32_t universal_max_size_amplification_percent = 0;  // 0: the store's default
+  int32_t universal_compression_size_percent = -1;       // -1: the store's default
+  bool universal_allow_trivial_move = false;
+  bool universal_incremental = false;
+  uint64_t fifo_compaction_max_table_files_size_mb = 0;
+  bool fifo_compaction_allow_compaction = true;
+  uint64_t fifo_compaction_ttl = 0;
+  uint64_t fifo_age_for_warm = 0;
+  uint64_t ttl_seconds = 0xfffffffffffffffeull;
+  uint64_t periodic_compaction_seconds = 0xfffffffffffffffeull;
+  std::string max_bytes_for_level_multiplier_additional;  // "" = the store's default
+  int32_t compression_level = 32767;  // CompressionOptions::kDefaultCompressionLevel
+  int32_t compression_max_dict_bytes = 0;
+  int32_t compression_zstd_max_train_bytes = 0;
+  uint64_t compression_max_dict_buffer_bytes = 0;
+  bool compression_use_zstd_dict_trainer = true;
+  int32_t compression_parallel_threads = 1;
+  int32_t min_level_to_compress = -1;  // < 0: compression_type at every level
+  std::string compression_per_level;   // Strata only: "none,lz4,zstd" per level
+  // Strata only: at the end of the run, measure live data by compacting
+  // everything (see "Space amplification").
+  bool compact_for_space_amp = false;
 
  private:
   enum class Type { kBool, kInt32, kInt64, kUint64, kDouble, kString };
@@ -198,6 +230,90 @@ enum class Compression { kNone, kSnappy, kZlib, kBZip2, kLZ4, kLZ4HC, kXpress, k
 bool ParseCompression(std::string_view name, Compression* out);
 // RocksDB's display name ("NoCompression", "Snappy", ..., "ZSTD").
 const char* CompressionName(Compression c);
+
+// The compaction-style flags checked and decoded, store-independent (each
+// driver copies them onto its store's options). Field meanings are RocksDB
+// 7.8.3's (include/rocksdb/options.h, advanced_options.h,
+// universal_compaction.h); "unset" fields leave the store's default.
+struct CompactionSettings {
+  int compaction_style = 0;
+  int compaction_pri = 3;
+  // Universal: 0 (or -1 for compression_size_percent) = unset, as RocksDB's
+  // db_bench only assigns the non-zero ones.
+  unsigned universal_size_ratio = 0;
+  unsigned universal_min_merge_width = 0;
+  unsigned universal_max_merge_width = 0;
+  unsigned universal_max_size_amplification_percent = 0;
+  int universal_compression_size_percent = -1;
+  bool universal_allow_trivial_move = false;
+  bool universal_incremental = false;
+  // FIFO: always assigned (RocksDB's db_bench does), in bytes.
+  uint64_t fifo_max_table_files_size = 0;
+  bool fifo_allow_compaction = true;
+  uint64_t fifo_age_for_warm = 0;
+  uint64_t ttl = 0xfffffffffffffffeull;
+  uint64_t periodic_compaction_seconds = 0xfffffffffffffffeull;
+  // Empty = unset; else exactly num_levels entries.
+  std::vector<int> max_bytes_for_level_multiplier_additional;
+  // CompressionOptions.
+  int compression_level = 32767;
+  uint32_t compression_max_dict_bytes = 0;
+  uint32_t compression_zstd_max_train_bytes = 0;
+  uint64_t compression_max_dict_buffer_bytes = 0;
+  bool compression_use_zstd_dict_trainer = true;
+  uint32_t compression_parallel_threads = 1;
+  // Empty = unset (compression_type everywhere); else the algorithm of each
+  // level (from --min_level_to_compress or --compression_per_level).
+  std::vector<Compression> compression_per_level;
+};
+
+// Checks and decodes the compaction-style flags of `flags` into *out, with
+// `compression` the decoded --compression_type (used by
+// --min_level_to_compress). On a bad value returns false and sets *error to a
+// message naming the flag. Facts kept from RocksDB 7.8.3's db_bench:
+//  - --fifo_compaction_ttl sets ttl, but RocksDB then overwrites ttl with
+//    --ttl_seconds (so there it has no effect); here --ttl_seconds wins when
+//    given, else --fifo_compaction_ttl when given, else ttl's default, and
+//    both given with different values is an error rather than a silent drop.
+//  - --max_bytes_for_level_multiplier_additional needs exactly --num_levels
+//    entries.
+//  - --min_level_to_compress=N: levels < N uncompressed, the rest
+//    --compression_type, num_levels entries (N <= num_levels).
+// --compression_per_level (Strata only) is a comma list of --compression_type
+// names, one per level (levels past the list use its last entry, as the
+// store does); it cannot be combined with --min_level_to_compress.
+bool ParseCompactionSettings(const BenchFlags& flags, Compression compression,
+                             CompactionSettings* out, std::string* error);
+
+// The names of the flags ParseCompactionSettings reads (for a store that has
+// none of these options: it refuses each one given).
+extern const char* const kCompactionStyleFlags[];
+extern const size_t kNumCompactionStyleFlags;
+
+// ---------------------------------------------------------------------------
+// Amplification figures (printed with --statistics after the benchmarks)
+
+// "Space amplification: %.3f (live SST bytes: S, live data bytes: L, live
+// data = <how>)", or "Space amplification: n/a (<why>)" when live_bytes is 0.
+std::string SpaceAmplificationLine(uint64_t sst_bytes, uint64_t live_bytes,
+                                   std::string_view live_definition);
+
+// Table-filter probes counted over the readrandom phases: `useful` filter
+// checks that ruled a table out (rocksdb.bloom.filter.useful), `positive`
+// ones that did not (rocksdb.bloom.filter.full.positive), over `gets` Gets
+// (rocksdb.number.keys.read). Every table whose key range covers the key is
+// checked exactly once per Get (until the key is found), so (useful +
+// positive) / gets is the tables probed per Get and positive / gets the
+// tables read past their filter per Get.
+struct ReadProbes {
+  uint64_t useful = 0;
+  uint64_t positive = 0;
+  uint64_t gets = 0;
+};
+// "Read amplification: %.3f tables probed per Get (filter useful: U, filter
+// positive: P, Gets: G; %.3f tables read past the filter per Get)" or
+// "Read amplification: n/a (<why>)".
+std::string ReadAmplificationLine(const ReadProbes& probes, bool have_filters);
 
 // ---------------------------------------------------------------------------
 // Keys and values
@@ -486,6 +602,13 @@ class BenchmarkBase {
 //                 std::vector<std::string>* values, std::vector<GetResult>* results,
 //                 std::string* err);
 //   void BatchDeleteRange(Batch*, std::string_view begin, std::string_view end);
+//   // Cumulative filter-probe and Get tickers (see ReadProbes); false when
+//   // the store keeps no statistics. Gives "Read amplification".
+//   bool ReadProbeCounts(ReadProbes* out);
+//   // Bytes of the live table files and the store's estimate of its live
+//   // data (rocksdb.live-sst-files-size, rocksdb.estimate-live-data-size).
+//   // Gives "Space amplification".
+//   bool SpaceBytes(uint64_t* live_sst_bytes, uint64_t* live_data_estimate);
 
 enum class GetResult { kFound, kNotFound, kError };
 
@@ -499,6 +622,14 @@ concept EngineWithMultiGet = requires(E& e, typename E::MultiGetScratch* scratch
                                       std::vector<std::string>* values,
                                       std::vector<GetResult>* results, std::string* err) {
   e.MultiGet(scratch, keys, values, results, err);
+};
+template <class E>
+concept EngineWithReadProbes = requires(E& e, ReadProbes* p) {
+  { e.ReadProbeCounts(p) } -> std::same_as<bool>;
+};
+template <class E>
+concept EngineWithSpaceBytes = requires(E& e, uint64_t* n) {
+  { e.SpaceBytes(n, n) } -> std::same_as<bool>;
 };
 template <class E>
 concept EngineWithDeleteRange = requires(E& e, typename E::Batch* b, std::string_view k) {
@@ -545,7 +676,13 @@ class Benchmark : public BenchmarkBase {
   void Flush();
   void WaitForCompaction();
   void PrintStats();
-  void PrintWriteAmplification();
+  // have_written: the store reported `written` flush+compaction bytes.
+  void PrintWriteAmplification(bool have_written, uint64_t written);
+  // The cumulative probe counters now (false: none, see ReadProbeCounts).
+  bool ReadProbesNow(ReadProbes* out);
+  // The "Space amplification" line; with --compact_for_space_amp compacts
+  // everything first (REQUIRES: the write amplification already taken).
+  std::string SpaceAmplification();
 
   Engine* engine_;
   // Per-benchmark settings, reset from the flags before each benchmark.
@@ -560,6 +697,9 @@ class Benchmark : public BenchmarkBase {
   // Key and value bytes handed to the store by every write and delete since
   // the database was last opened fresh (the write-amplification divisor).
   std::atomic<uint64_t> user_bytes_written_{0};
+  // Filter probes and Gets of the readrandom runs of this process.
+  ReadProbes read_probes_;
+  bool have_read_probes_ = false;
 };
 
 template <class Engine>
@@ -707,19 +847,42 @@ int Benchmark<Engine>::Run() {
     }
     if (method != nullptr) {
       std::printf("DB path: [%s]\n", flags_.db.c_str());
+      ReadProbes before;
+      const bool count_probes = name == "readrandom" && ReadProbesNow(&before);
       RunBenchmark(num_threads, name, [this, method](ThreadState* t) {
         engine_->SetThreadPerfLevel(flags_.perf_level);
         (this->*method)(t);
         const std::string perf = engine_->ThreadPerfContextString();
         if (!perf.empty()) t->stats.AddMessage("PERF_CONTEXT:\n" + perf);
       });
+      ReadProbes after;
+      if (count_probes && ReadProbesNow(&after)) {
+        read_probes_.useful += after.useful - before.useful;
+        read_probes_.positive += after.positive - before.positive;
+        read_probes_.gets += after.gets - before.gets;
+        have_read_probes_ = true;
+      }
     }
   }
   if (flags_.statistics) {
+    // Tickers and write amplification are taken before the space
+    // measurement, whose compaction (--compact_for_space_amp) must not
+    // count as the workload's.
     std::string stats = engine_->StatisticsString();
     if (stats.empty()) stats = "(statistics not supported)";
+    uint64_t written = 0;
+    const bool have_written = engine_->FlushCompactionBytes(&written);
+    const std::string space = SpaceAmplification();
     std::printf("STATISTICS:\n%s\n", stats.c_str());
-    PrintWriteAmplification();
+    PrintWriteAmplification(have_written, written);
+    std::printf("%s\n", space.c_str());
+    if (have_read_probes_) {
+      std::printf("%s\n", ReadAmplificationLine(read_probes_, flags_.bloom_bits > 0).c_str());
+    } else if constexpr (EngineWithReadProbes<Engine>) {
+      std::printf("Read amplification: n/a (no readrandom run)\n");
+    } else {
+      std::printf("Read amplification: n/a (the store does not count filter probes)\n");
+    }
   }
   std::fflush(stdout);
   engine_->Close();
@@ -1183,12 +1346,43 @@ void Benchmark<Engine>::PrintStats() {
 }
 
 template <class Engine>
-void Benchmark<Engine>::PrintWriteAmplification() {
+bool Benchmark<Engine>::ReadProbesNow(ReadProbes* out) {
+  if constexpr (EngineWithReadProbes<Engine>) {
+    return engine_->ReadProbeCounts(out);
+  } else {
+    (void)out;
+    return false;
+  }
+}
+
+template <class Engine>
+std::string Benchmark<Engine>::SpaceAmplification() {
+  if constexpr (EngineWithSpaceBytes<Engine>) {
+    uint64_t sst = 0, live = 0;
+    if (!engine_->SpaceBytes(&sst, &live)) {
+      return "Space amplification: n/a (the store does not report its table bytes)";
+    }
+    if (!flags_.compact_for_space_amp) {
+      return SpaceAmplificationLine(sst, live, "rocksdb.estimate-live-data-size");
+    }
+    std::string error;
+    if (!engine_->CompactAll(&error)) Fail("compact error: %s", error.c_str());
+    uint64_t after = 0, unused = 0;
+    if (!engine_->SpaceBytes(&after, &unused)) {
+      return "Space amplification: n/a (the store does not report its table bytes)";
+    }
+    return SpaceAmplificationLine(sst, after, "live SST bytes after a full compaction");
+  } else {
+    return "Space amplification: n/a (the store does not report its table bytes)";
+  }
+}
+
+template <class Engine>
+void Benchmark<Engine>::PrintWriteAmplification(bool have_written, uint64_t written) {
   // Bytes the store wrote to tables (flushes and compactions) over the
   // key+value bytes the workloads gave it since the last fresh database.
   const uint64_t user = user_bytes_written_.load(std::memory_order_relaxed);
-  uint64_t written = 0;
-  if (!engine_->FlushCompactionBytes(&written)) {
+  if (!have_written) {
     std::printf(
         "Write amplification: n/a (the store does not report flush and compaction bytes)\n");
   } else if (user == 0) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "test_util/testutil.h"
+#include "tools/db_bench_options.h"
 
 namespace strata::bench {
 namespace {
@@ -799,6 +800,362 @@ TEST(BenchFlagsTest, NewFlagsHaveRocksDbDefaults) {
   EXPECT_FALSE(f.expand_range_tombstones);
   EXPECT_EQ(f.multiread_stride, 0);
   EXPECT_FALSE(f.multiread_batched);
+}
+
+// ---------------------------------------------------------------------------
+// Compaction-style flags
+
+// Parses args, decodes the compaction settings and applies them to a default
+// strata::Options; fails the test on an error.
+Options ApplyArgs(const std::vector<std::string>& args) {
+  BenchFlags flags;
+  std::string error;
+  EXPECT_TRUE(ParseArgs(args, &flags, &error)) << error;
+  Compression compression;
+  EXPECT_TRUE(ParseCompression(flags.compression_type, &compression));
+  CompactionSettings settings;
+  EXPECT_TRUE(ParseCompactionSettings(flags, compression, &settings, &error)) << error;
+  Options options;
+  ApplyCompactionSettings(settings, &options);
+  return options;
+}
+
+// The error ParseArgs + ParseCompactionSettings give for args ("" if none).
+std::string CompactionError(const std::vector<std::string>& args) {
+  BenchFlags flags;
+  std::string error;
+  if (!ParseArgs(args, &flags, &error)) return error;
+  Compression compression;
+  if (!ParseCompression(flags.compression_type, &compression)) return "bad compression";
+  CompactionSettings settings;
+  if (ParseCompactionSettings(flags, compression, &settings, &error)) return "";
+  return error;
+}
+
+TEST(CompactionFlagsTest, DefaultsAreRocksDbDbBenchs) {
+  // RocksDB 7.8.3 `db_bench --help`.
+  BenchFlags f;
+  EXPECT_EQ(f.compaction_style, 0);
+  EXPECT_EQ(f.compaction_pri, 3);
+  EXPECT_EQ(f.universal_size_ratio, 0);
+  EXPECT_EQ(f.universal_min_merge_width, 0);
+  EXPECT_EQ(f.universal_max_merge_width, 0);
+  EXPECT_EQ(f.universal_max_size_amplification_percent, 0);
+  EXPECT_EQ(f.universal_compression_size_percent, -1);
+  EXPECT_FALSE(f.universal_allow_trivial_move);
+  EXPECT_FALSE(f.universal_incremental);
+  EXPECT_EQ(f.fifo_compaction_max_table_files_size_mb, 0u);
+  EXPECT_TRUE(f.fifo_compaction_allow_compaction);
+  EXPECT_EQ(f.fifo_compaction_ttl, 0u);
+  EXPECT_EQ(f.fifo_age_for_warm, 0u);
+  EXPECT_EQ(f.ttl_seconds, 18446744073709551614ull);
+  EXPECT_EQ(f.periodic_compaction_seconds, 18446744073709551614ull);
+  EXPECT_EQ(f.max_bytes_for_level_multiplier_additional, "");
+  EXPECT_EQ(f.compression_level, 32767);
+  EXPECT_EQ(f.compression_max_dict_bytes, 0);
+  EXPECT_EQ(f.compression_zstd_max_train_bytes, 0);
+  EXPECT_EQ(f.compression_max_dict_buffer_bytes, 0u);
+  EXPECT_TRUE(f.compression_use_zstd_dict_trainer);
+  EXPECT_EQ(f.compression_parallel_threads, 1);
+  EXPECT_EQ(f.min_level_to_compress, -1);
+  EXPECT_EQ(f.compression_per_level, "");
+  EXPECT_FALSE(f.compact_for_space_amp);
+  const std::string usage = f.Usage();
+  for (size_t i = 0; i < kNumCompactionStyleFlags; ++i) {
+    EXPECT_NE(usage.find(std::string("-") + kCompactionStyleFlags[i] + " ("), std::string::npos)
+        << kCompactionStyleFlags[i];
+  }
+}
+
+TEST(CompactionFlagsTest, DefaultFlagsKeepTheStoresDefaultsButFifos) {
+  const Options o = ApplyArgs({});
+  const Options d;
+  EXPECT_EQ(o.compaction_style, kCompactionStyleLevel);
+  EXPECT_EQ(o.compaction_pri, kMinOverlappingRatio);
+  EXPECT_EQ(o.compaction_options_universal.size_ratio, d.compaction_options_universal.size_ratio);
+  EXPECT_EQ(o.compaction_options_universal.min_merge_width,
+            d.compaction_options_universal.min_merge_width);
+  EXPECT_EQ(o.compaction_options_universal.max_merge_width,
+            d.compaction_options_universal.max_merge_width);
+  EXPECT_EQ(o.compaction_options_universal.max_size_amplification_percent,
+            d.compaction_options_universal.max_size_amplification_percent);
+  EXPECT_EQ(o.compaction_options_universal.compression_size_percent, -1);
+  EXPECT_EQ(o.ttl, ColumnFamilyOptions::kDefaultTtl);
+  EXPECT_EQ(o.periodic_compaction_seconds, ColumnFamilyOptions::kDefaultTtl);
+  EXPECT_EQ(o.max_bytes_for_level_multiplier_additional,
+            d.max_bytes_for_level_multiplier_additional);
+  EXPECT_TRUE(o.compression_per_level.empty());
+  EXPECT_EQ(o.compression_opts.level, CompressionOptions::kDefaultCompressionLevel);
+  EXPECT_EQ(o.compression_opts.max_dict_bytes, 0u);
+  EXPECT_EQ(o.compression_opts.parallel_threads, 1u);
+  // RocksDB's db_bench always assigns the FIFO options from its flags.
+  EXPECT_EQ(o.compaction_options_fifo.max_table_files_size, 0u);
+  EXPECT_TRUE(o.compaction_options_fifo.allow_compaction);
+}
+
+TEST(CompactionFlagsTest, EachFlagLandsInItsField) {
+  const Options o = ApplyArgs({"--compaction_style=1",
+                               "--compaction_pri=4",
+                               "--universal_size_ratio=7",
+                               "--universal_min_merge_width=3",
+                               "--universal_max_merge_width=9",
+                               "--universal_max_size_amplification_percent=150",
+                               "--universal_compression_size_percent=60",
+                               "--universal_allow_trivial_move",
+                               "--universal_incremental=true",
+                               "--fifo_compaction_max_table_files_size_mb=5",
+                               "--nofifo_compaction_allow_compaction",
+                               "--fifo_age_for_warm=11",
+                               "--ttl_seconds=3600",
+                               "--periodic_compaction_seconds=7200",
+                               "--num_levels=4",
+                               "--max_bytes_for_level_multiplier_additional=1,2,3,4",
+                               "--compression_level=5",
+                               "--compression_max_dict_bytes=16384",
+                               "--compression_zstd_max_train_bytes=65536",
+                               "--compression_max_dict_buffer_bytes=1048576",
+                               "--compression_use_zstd_dict_trainer=false",
+                               "--compression_parallel_threads=2",
+                               "--compression_per_level=none,lz4,zstd"});
+  EXPECT_EQ(o.compaction_style, kCompactionStyleUniversal);
+  EXPECT_EQ(o.compaction_pri, kRoundRobin);
+  EXPECT_EQ(o.compaction_options_universal.size_ratio, 7u);
+  EXPECT_EQ(o.compaction_options_universal.min_merge_width, 3u);
+  EXPECT_EQ(o.compaction_options_universal.max_merge_width, 9u);
+  EXPECT_EQ(o.compaction_options_universal.max_size_amplification_percent, 150u);
+  EXPECT_EQ(o.compaction_options_universal.compression_size_percent, 60);
+  EXPECT_TRUE(o.compaction_options_universal.allow_trivial_move);
+  EXPECT_TRUE(o.compaction_options_universal.incremental);
+  EXPECT_EQ(o.compaction_options_fifo.max_table_files_size, 5u << 20);
+  EXPECT_FALSE(o.compaction_options_fifo.allow_compaction);
+  EXPECT_EQ(o.compaction_options_fifo.age_for_warm, 11u);
+  EXPECT_EQ(o.ttl, 3600u);
+  EXPECT_EQ(o.periodic_compaction_seconds, 7200u);
+  EXPECT_EQ(o.max_bytes_for_level_multiplier_additional, (std::vector<int>{1, 2, 3, 4}));
+  EXPECT_EQ(o.compression_opts.level, 5);
+  EXPECT_EQ(o.compression_opts.max_dict_bytes, 16384u);
+  EXPECT_EQ(o.compression_opts.zstd_max_train_bytes, 65536u);
+  EXPECT_EQ(o.compression_opts.max_dict_buffer_bytes, 1048576u);
+  EXPECT_FALSE(o.compression_opts.use_zstd_dict_trainer);
+  EXPECT_EQ(o.compression_opts.parallel_threads, 2u);
+  EXPECT_EQ(o.compression_per_level,
+            (std::vector<CompressionType>{kNoCompression, kLZ4Compression, kZSTD}));
+
+  EXPECT_EQ(ApplyArgs({"--compaction_style=2"}).compaction_style, kCompactionStyleFIFO);
+  EXPECT_EQ(ApplyArgs({"--compaction_style=3"}).compaction_style, kCompactionStyleNone);
+  EXPECT_EQ(ApplyArgs({"--compaction_pri=0"}).compaction_pri, kByCompensatedSize);
+}
+
+TEST(CompactionFlagsTest, MinLevelToCompressFillsCompressionPerLevel) {
+  // RocksDB: levels below N uncompressed, the rest --compression_type, one
+  // entry per level.
+  Options o = ApplyArgs({"--min_level_to_compress=2", "--compression_type=lz4", "--num_levels=5"});
+  EXPECT_EQ(o.compression_per_level,
+            (std::vector<CompressionType>{kNoCompression, kNoCompression, kLZ4Compression,
+                                          kLZ4Compression, kLZ4Compression}));
+  o = ApplyArgs({"--min_level_to_compress=0", "--compression_type=zstd", "--num_levels=3"});
+  EXPECT_EQ(o.compression_per_level, (std::vector<CompressionType>{kZSTD, kZSTD, kZSTD}));
+  o = ApplyArgs({"--min_level_to_compress=3", "--num_levels=3"});
+  EXPECT_EQ(o.compression_per_level,
+            (std::vector<CompressionType>{kNoCompression, kNoCompression, kNoCompression}));
+}
+
+TEST(CompactionFlagsTest, TtlFlags) {
+  EXPECT_EQ(ApplyArgs({"--fifo_compaction_ttl=100"}).ttl, 100u);
+  EXPECT_EQ(ApplyArgs({"--ttl_seconds=200"}).ttl, 200u);
+  EXPECT_EQ(ApplyArgs({"--ttl_seconds=300", "--fifo_compaction_ttl=300"}).ttl, 300u);
+  EXPECT_EQ(ApplyArgs({"--ttl_seconds=0"}).ttl, 0u);
+  const std::string error = CompactionError({"--ttl_seconds=300", "--fifo_compaction_ttl=30"});
+  EXPECT_NE(error.find("--fifo_compaction_ttl=30"), std::string::npos) << error;
+  EXPECT_NE(error.find("--ttl_seconds=300"), std::string::npos) << error;
+}
+
+TEST(CompactionFlagsTest, BadValuesAreRefusedNamingTheFlag) {
+  const struct {
+    std::vector<std::string> args;
+    const char* flag;
+  } kCases[] = {
+      {{"--compaction_style=4"}, "--compaction_style=4"},
+      {{"--compaction_style=-1"}, "--compaction_style=-1"},
+      {{"--compaction_style=x"}, "'compaction_style'"},
+      {{"--compaction_pri=5"}, "--compaction_pri=5"},
+      {{"--universal_size_ratio=-1"}, "--universal_size_ratio=-1"},
+      {{"--universal_min_merge_width=-2"}, "--universal_min_merge_width=-2"},
+      {{"--universal_max_merge_width=-3"}, "--universal_max_merge_width=-3"},
+      {{"--universal_max_size_amplification_percent=-4"},
+       "--universal_max_size_amplification_percent=-4"},
+      {{"--universal_compression_size_percent=101"}, "--universal_compression_size_percent=101"},
+      {{"--universal_incremental=maybe"}, "'universal_incremental'"},
+      {{"--fifo_compaction_max_table_files_size_mb=-1"},
+       "'fifo_compaction_max_table_files_size_mb'"},
+      {{"--fifo_compaction_max_table_files_size_mb=18446744073709551615"},
+       "--fifo_compaction_max_table_files_size_mb="},
+      {{"--ttl_seconds=abc"}, "'ttl_seconds'"},
+      {{"--periodic_compaction_seconds=-5"}, "'periodic_compaction_seconds'"},
+      {{"--max_bytes_for_level_multiplier_additional=1,2"},
+       "--max_bytes_for_level_multiplier_additional=1,2: has 2 entries, --num_levels is 7"},
+      {{"--max_bytes_for_level_multiplier_additional=1,,1,1,1,1,1"},
+       "--max_bytes_for_level_multiplier_additional=1,,1,1,1,1,1"},
+      {{"--max_bytes_for_level_multiplier_additional=1,2,x,1,1,1,1"}, "'x'"},
+      {{"--max_bytes_for_level_multiplier_additional=1,2,-3,1,1,1,1"}, "'-3'"},
+      {{"--compression_level=high"}, "'compression_level'"},
+      {{"--compression_max_dict_bytes=-1"}, "--compression_max_dict_bytes=-1"},
+      {{"--compression_zstd_max_train_bytes=-1"}, "--compression_zstd_max_train_bytes=-1"},
+      {{"--compression_parallel_threads=0"}, "--compression_parallel_threads=0"},
+      {{"--compression_max_dict_buffer_bytes=-1"}, "'compression_max_dict_buffer_bytes'"},
+      {{"--min_level_to_compress=8"}, "--min_level_to_compress=8: exceeds --num_levels=7"},
+      {{"--compression_per_level=none,lz5"},
+       "--compression_per_level=none,lz5: unknown "
+       "compression 'lz5'"},
+      {{"--compression_per_level=none,"}, "--compression_per_level=none,"},
+      {{"--compression_per_level=lz4", "--min_level_to_compress=1"},
+       "--compression_per_level=lz4: cannot be combined with --min_level_to_compress"},
+  };
+  for (const auto& c : kCases) {
+    const std::string error = CompactionError(c.args);
+    EXPECT_NE(error.find(c.flag), std::string::npos)
+        << c.args[0] << " gave \"" << error << "\", expected it to name " << c.flag;
+  }
+}
+
+TEST(CompactionFlagsTest, RandomFanoutListsRoundTrip) {
+  // Random lists of random length: accepted exactly when they have
+  // --num_levels entries, and then copied entry for entry.
+  const uint64_t seed = test::RandomSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rnd(seed);
+  for (int iter = 0; iter < 200; ++iter) {
+    const int num_levels = 1 + static_cast<int>(rnd() % 8);
+    const int entries = 1 + static_cast<int>(rnd() % 9);
+    std::vector<int> fanout;
+    std::string list;
+    for (int i = 0; i < entries; ++i) {
+      fanout.push_back(static_cast<int>(rnd() % 20));
+      list += (i ? "," : "") + std::to_string(fanout.back());
+    }
+    const std::vector<std::string> args = {"--num_levels=" + std::to_string(num_levels),
+                                           "--max_bytes_for_level_multiplier_additional=" + list};
+    if (entries == num_levels) {
+      EXPECT_EQ(ApplyArgs(args).max_bytes_for_level_multiplier_additional, fanout) << list;
+    } else {
+      EXPECT_NE(CompactionError(args).find("has " + std::to_string(entries) + " entries"),
+                std::string::npos)
+          << list;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Amplification figures
+
+TEST(AmplificationTest, SpaceLine) {
+  EXPECT_EQ(SpaceAmplificationLine(3000, 2000, "rocksdb.estimate-live-data-size"),
+            "Space amplification: 1.500 (live SST bytes: 3000, live data bytes: 2000, live data "
+            "= rocksdb.estimate-live-data-size)");
+  EXPECT_EQ(SpaceAmplificationLine(1, 3, "x"),
+            "Space amplification: 0.333 (live SST bytes: 1, live data bytes: 3, live data = x)");
+  EXPECT_EQ(SpaceAmplificationLine(10, 0, "x"),
+            "Space amplification: n/a (no live data; live data = x)");
+}
+
+TEST(AmplificationTest, ReadLine) {
+  ReadProbes p;
+  p.useful = 250;
+  p.positive = 125;
+  p.gets = 100;
+  EXPECT_EQ(ReadAmplificationLine(p, true),
+            "Read amplification: 3.750 tables probed per Get (filter useful: 250, filter "
+            "positive: 125, Gets: 100; 1.250 tables read past the filter per Get)");
+  EXPECT_EQ(ReadAmplificationLine(p, false).rfind("Read amplification: n/a (needs --bloom_bits", 0),
+            0u);
+  p.gets = 0;
+  EXPECT_EQ(ReadAmplificationLine(p, true), "Read amplification: n/a (no readrandom Gets)");
+}
+
+// A map engine that also reports filter probes (3 useful and 1 positive
+// per Get, whatever the workload) and table bytes (twice the user bytes;
+// a compaction halves them).
+class ProbingMapEngine : public MapEngine {
+ public:
+  GetResult Get(std::string_view k, std::string* value, std::string* err) {
+    {
+      std::lock_guard<std::mutex> lock(probe_mu_);
+      probes_.useful += 3;
+      probes_.positive += 1;
+      probes_.gets += 1;
+    }
+    return MapEngine::Get(k, value, err);
+  }
+  bool ReadProbeCounts(ReadProbes* out) {
+    std::lock_guard<std::mutex> lock(probe_mu_);
+    *out = probes_;
+    return true;
+  }
+  bool SpaceBytes(uint64_t* sst, uint64_t* live) {
+    uint64_t written = 0;
+    EXPECT_TRUE(FlushCompactionBytes(&written));
+    *sst = written >> halvings_;
+    *live = written / 4;
+    return true;
+  }
+  bool CompactAll(std::string* e) {
+    ++halvings_;
+    return MapEngine::CompactAll(e);
+  }
+
+ private:
+  std::mutex probe_mu_;
+  ReadProbes probes_;
+  int halvings_ = 0;
+};
+static_assert(EngineWithReadProbes<ProbingMapEngine> && EngineWithSpaceBytes<ProbingMapEngine>);
+static_assert(!EngineWithReadProbes<MapEngine> && !EngineWithSpaceBytes<MapEngine>);
+
+TEST(AmplificationTest, ReadProbesCountOnlyReadrandom) {
+  // readmissing and readrandommergerandom Get too, but only readrandom's
+  // Gets count: 2 x 200 of them.
+  ProbingMapEngine engine;
+  const std::string out = RunOnMap({"--benchmarks=fillrandom,readrandom,readmissing,readrandom",
+                                    "--num=200", "--statistics", "--bloom_bits=10", "--seed=3"},
+                                   &engine);
+  EXPECT_NE(out.find("Read amplification: 4.000 tables probed per Get (filter useful: 1200, "
+                     "filter positive: 400, Gets: 400; 1.000 tables read past the filter per "
+                     "Get)\n"),
+            std::string::npos)
+      << out;
+  // Without filters the count means nothing.
+  ProbingMapEngine no_filter;
+  const std::string out2 = RunOnMap(
+      {"--benchmarks=fillrandom,readrandom", "--num=50", "--statistics", "--seed=3"}, &no_filter);
+  EXPECT_NE(out2.find("Read amplification: n/a (needs --bloom_bits > 0"), std::string::npos)
+      << out2;
+}
+
+TEST(AmplificationTest, SpaceLineFollowsWriteAmplification) {
+  // 100 x 116 user bytes; the engine says 2x were written to tables, holds
+  // them all, and estimates a quarter as live.
+  ProbingMapEngine engine;
+  std::string out = RunOnMap(
+      {"--benchmarks=fillseq", "--num=100", "--statistics", "--compression_type=none"}, &engine);
+  ExpectInOrder(out, {"STATISTICS:\n", "Write amplification: 2.000",
+                      "Space amplification: 4.000 (live SST bytes: 23200, live data bytes: 5800, "
+                      "live data = rocksdb.estimate-live-data-size)\n",
+                      "Read amplification: n/a (no readrandom run)\n"});
+  EXPECT_EQ(engine.compactions(), 0);
+  // --compact_for_space_amp: the live data is what a full compaction
+  // leaves; the write amplification is taken before it.
+  ProbingMapEngine compacted;
+  out = RunOnMap({"--benchmarks=fillseq", "--num=100", "--statistics", "--compact_for_space_amp"},
+                 &compacted);
+  ExpectInOrder(out, {"Write amplification: 2.000 (flush+compaction bytes written: 23200, ",
+                      "Space amplification: 2.000 (live SST bytes: 23200, live data bytes: "
+                      "11600, live data = live SST bytes after a full compaction)\n"});
+  EXPECT_EQ(compacted.compactions(), 1);
+  // A store that reports neither says so.
+  MapEngine plain;
+  out = RunOnMap({"--benchmarks=fillseq", "--num=10", "--statistics"}, &plain);
+  ExpectInOrder(out, {"Space amplification: n/a (the store does not report its table bytes)\n",
+                      "Read amplification: n/a (the store does not count filter probes)\n"});
 }
 
 }  // namespace

@@ -96,6 +96,18 @@ class LevelDBEngine {
 
   // The flags LevelDB cannot honour; false with *error set.
   static bool Validate(const BenchFlags& flags, std::string* error) {
+    // LevelDB has one compaction style and one compression for all levels.
+    for (size_t i = 0; i < strata::bench::kNumCompactionStyleFlags; ++i) {
+      const char* name = strata::bench::kCompactionStyleFlags[i];
+      if (flags.WasSet(name)) {
+        *error = std::string("--") + name + " is not supported by LevelDB";
+        return false;
+      }
+    }
+    if (flags.compact_for_space_amp) {
+      *error = "--compact_for_space_amp is not supported by LevelDB (no table-size property)";
+      return false;
+    }
     if (flags.disable_wal) {
       *error =
           "--disable_wal=1 is not supported by LevelDB (it has no WAL "

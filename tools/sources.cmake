@@ -7,7 +7,8 @@ target_include_directories(db_bench_common PUBLIC
   ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR})
 
 # db_bench: the workloads on Strata through the public API.
-add_executable(db_bench tools/db_bench.cc $<TARGET_OBJECTS:db_bench_common>)
+add_executable(db_bench tools/db_bench.cc tools/db_bench_options.cc
+               $<TARGET_OBJECTS:db_bench_common>)
 target_include_directories(db_bench PRIVATE ${CMAKE_SOURCE_DIR})
 target_link_libraries(db_bench PRIVATE strata Threads::Threads)
 # --merge_operator: MergeOperators::CreateFromStringId (utilities/merge_operators).
@@ -34,8 +35,8 @@ endif()
 
 if(STRATA_BUILD_TESTS)
   add_executable(db_bench_common_test tools/db_bench_common_test.cc
-                 $<TARGET_OBJECTS:db_bench_common>)
-  target_link_libraries(db_bench_common_test PRIVATE strata_util
+                 tools/db_bench_options.cc $<TARGET_OBJECTS:db_bench_common>)
+  target_link_libraries(db_bench_common_test PRIVATE strata strata_util
                         strata_test_util GTest::gtest_main Threads::Threads)
   add_test(NAME db_bench_common_test COMMAND db_bench_common_test)
   set_tests_properties(db_bench_common_test PROPERTIES LABELS tools TIMEOUT 900)
