@@ -24,6 +24,7 @@ strata_tests(table
   table/filter_policy_test.cc
   table/full_filter_block_test.cc
   table/compression_test.cc
+  table/compression_dict_test.cc
   table/meta_blocks_test.cc
   table/merging_iterator_test.cc
   table/block_based_table_test.cc
