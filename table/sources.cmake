@@ -35,7 +35,11 @@ strata_tests(table
   table/block_based_table_factory_test.cc
   table/prefix_filter_test.cc
   table/prefix_filter_interop_test.cc
+  table/compression_dict_interop_test.cc
 )
+if(TARGET compression_dict_interop_test)
+  set_tests_properties(compression_dict_interop_test PROPERTIES LABELS "table;interop")
+endif()
 # RocksDB interoperability (table_interop_test): a helper program linked
 # against the system librocksdb only -- never with our libraries, so no
 # symbol can clash. Without librocksdb the test builds and skips itself.
