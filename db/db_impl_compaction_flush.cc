@@ -14,6 +14,7 @@
 #include "db/filename.h"
 #include "db/flush_job.h"
 #include "db/level_iterator.h"
+#include "db/compaction/compression_for_level.h"
 #include "table/compression.h"
 #include "table/merging_iterator.h"
 #include "util/stop_watch.h"
@@ -311,7 +312,7 @@ Status DBImpl::BackgroundFlush(bool* flushed) {
     }
     line.Add("job", job_env.job_id)
         .Add("event", "flush_finished")
-        .Add("output_compression", CompressionTypeName(cfd->options().compression))
+        .Add("output_compression", CompressionTypeName(CompressionForFlush(cfd->options())))
         .AddArray("lsm_state", lsm)
         .Add("immutable_memtables", static_cast<uint64_t>(cfd->imm().size()));
     info.file_number = meta.number;
