@@ -82,7 +82,8 @@ Status ValidateCompressionOptions(const ColumnFamilyOptions& o) {
       }
     }
     if (c.parallel_threads > 1) {
-      return Status::NotSupported(opt + ".parallel_threads > 1 (parallel compression) is not "
+      return Status::NotSupported(opt +
+                                  ".parallel_threads > 1 (parallel compression) is not "
                                   "built yet");
     }
     return Status::OK();

@@ -146,8 +146,8 @@ TEST_F(DBCompressionTest, PerLevelFollowsDynamicBaseLevel) {
     }
     bool possible = false;
     for (int b = 1; b <= t.level; b++) {
-      possible = possible ||
-                 t.props->compression_name == CompressionTypeName(o.compression_per_level[t.level - b + 1]);
+      possible = possible || t.props->compression_name ==
+                                 CompressionTypeName(o.compression_per_level[t.level - b + 1]);
     }
     EXPECT_TRUE(possible) << t.props->compression_name;
   }
@@ -246,7 +246,10 @@ TEST_F(DBCompressionTest, OptionsValidated) {
   };
   const Bad bad[] = {
       {"options.compression_per_level[1]",
-       [](Options* o) { o->compression_per_level = {kNoCompression, kBZip2Compression}; }, false},
+       [](Options* o) {
+         o->compression_per_level = {kNoCompression, kBZip2Compression};
+       },
+       false},
       {"options.bottommost_compression",
        [](Options* o) { o->bottommost_compression = kXpressCompression; }, false},
       {"options.compression_opts.zstd_max_train_bytes",

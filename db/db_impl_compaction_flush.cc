@@ -9,12 +9,12 @@
 #include <thread>
 
 #include "db/compaction/compaction_job.h"
+#include "db/compaction/compression_for_level.h"
 #include "db/db_impl.h"
 #include "db/event_helpers.h"
 #include "db/filename.h"
 #include "db/flush_job.h"
 #include "db/level_iterator.h"
-#include "db/compaction/compression_for_level.h"
 #include "table/compression.h"
 #include "table/merging_iterator.h"
 #include "util/stop_watch.h"

@@ -90,8 +90,8 @@ struct BlockBasedTableBuilder::Rep {
       buffering = true;
       const uint64_t max_buffer = opts.compression_opts.max_dict_buffer_bytes;
       const uint64_t target = opts.target_file_size;
-      buffer_limit = target == 0 ? max_buffer
-                                 : (max_buffer == 0 ? target : std::min(target, max_buffer));
+      buffer_limit =
+          target == 0 ? max_buffer : (max_buffer == 0 ? target : std::min(target, max_buffer));
     }
     const size_t block_size = std::max<size_t>(1, table_options.block_size);
     const int deviation = std::clamp(table_options.block_size_deviation, 0, 100);
@@ -328,7 +328,8 @@ void BlockBasedTableBuilder::EnterUnbuffered() {
     if (idx >= n) idx -= n;
   }
   std::string dict = BuildCompressionDictionary(o, std::move(samples), sample_lens);
-  if (!dict.empty()) r->dict = std::make_unique<CompressionDict>(std::move(dict), r->compression, o.level);
+  if (!dict.empty())
+    r->dict = std::make_unique<CompressionDict>(std::move(dict), r->compression, o.level);
 
   // Write the held blocks in order; each one's index entry separates it
   // from the first key of the next. The last one's entry waits for the

@@ -952,7 +952,8 @@ Status BlockBasedTable::Rep::LoadCompressionDict() {
   const std::string& codec = props->compression_name;
   const bool zstd = codec == "ZSTD" || codec == "ZSTDNotFinal";
   s = UncompressionDict::Create(std::move(raw), zstd, &dict);
-  if (!s.ok()) return Status::Corruption(Context(offset) + ": compression dictionary: " + s.ToString());
+  if (!s.ok())
+    return Status::Corruption(Context(offset) + ": compression dictionary: " + s.ToString());
   // Data blocks come first, the index right after them.
   data_end = footer.index_handle().offset();
   if (props->data_size > 0) data_end = std::min(data_end, props->data_size);

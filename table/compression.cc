@@ -21,7 +21,7 @@ namespace strata {
 namespace {
 
 constexpr int kZstdDefaultLevel = 3;  // ZSTD_CLEVEL_DEFAULT, as RocksDB uses it
-constexpr int kZlibMemLevel = 8;       // RocksDB's deflateInit2 memLevel
+constexpr int kZlibMemLevel = 8;      // RocksDB's deflateInit2 memLevel
 
 // Worst-case expansion of each codec (output bytes per input byte, rounded
 // up): a Snappy copy-2 tag turns 3 bytes into 64, each LZ4 length-extension
@@ -159,8 +159,8 @@ bool CompressZstd(int level, const CompressionDict* dict, const Slice& raw, std:
     n = ZSTD_compress_usingCDict(z.cctx.get(), dst, cap, raw.data(), raw.size(),
                                  dict->zstd_cdict());
   } else if (dict != nullptr && !dict->raw().empty()) {
-    n = ZSTD_compress_usingDict(z.cctx.get(), dst, cap, raw.data(), raw.size(),
-                                dict->raw().data(), dict->raw().size(), level);
+    n = ZSTD_compress_usingDict(z.cctx.get(), dst, cap, raw.data(), raw.size(), dict->raw().data(),
+                                dict->raw().size(), level);
   } else {
     n = ZSTD_compressCCtx(z.cctx.get(), dst, cap, raw.data(), raw.size(), level);
   }
@@ -230,7 +230,8 @@ Status ReadSizePrefix(const char* codec, const Slice& stored, uint32_t* ulen, Sl
   return Status::OK();
 }
 
-Status UncompressLZ4(const char* codec, const Slice& stored, BlockBuffer* out, const UncompressionDict* dict) {
+Status UncompressLZ4(const char* codec, const Slice& stored, BlockBuffer* out,
+                     const UncompressionDict* dict) {
   uint32_t ulen = 0;
   Slice payload;
   Status s = ReadSizePrefix(codec, stored, &ulen, &payload);
@@ -288,7 +289,6 @@ Status UncompressZstd(const Slice& stored, BlockBuffer* out, const Uncompression
   if (n != ulen) return Status::Corruption("ZSTD: decompressed size differs from size prefix");
   return Status::OK();
 }
-
 
 // One inflate pass over `payload` into the ulen bytes of *out; true when the
 // stream ends exactly there.
@@ -595,10 +595,9 @@ std::string BuildCompressionDictionary(const CompressionOptions& opts, std::stri
     std::memset(&params, 0, sizeof(params));
     params.compressionLevel = LevelOr(opts, kZstdDefaultLevel);
     // The content part is the start of the samples, at most max_bytes.
-    n = ZDICT_finalizeDictionary(dict.data(), max_bytes, samples.data(),
-                                 std::min(samples.size(), max_bytes), samples.data(),
-                                 sample_lens.data(), static_cast<unsigned>(sample_lens.size()),
-                                 params);
+    n = ZDICT_finalizeDictionary(
+        dict.data(), max_bytes, samples.data(), std::min(samples.size(), max_bytes), samples.data(),
+        sample_lens.data(), static_cast<unsigned>(sample_lens.size()), params);
   }
   if (ZDICT_isError(n)) return std::string();
   dict.resize(n);

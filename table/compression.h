@@ -56,11 +56,11 @@ constexpr unsigned char kZSTDNotFinalCompressionCode = 0x40;
 constexpr size_t kMaxCompressibleBlockSize = (size_t{1} << 31) - 1;
 
 // Compresses `raw` with `type` (the codec's default parameters, no
-// dictionary) into *out (the bytes to store before the trailer) and returns true when the result is smaller than
-// raw.size() - raw.size() / 8. Returns false (and clears *out) when it is
-// not, when the block is too large, or when the type is kNoCompression or not
-// supported (see CompressionTypeSupported); the caller then stores `raw`
-// with type kNoCompression. *out must not alias `raw`.
+// dictionary) into *out (the bytes to store before the trailer) and returns true when the result is
+// smaller than raw.size() - raw.size() / 8. Returns false (and clears *out) when it is not, when
+// the block is too large, or when the type is kNoCompression or not supported (see
+// CompressionTypeSupported); the caller then stores `raw` with type kNoCompression. *out must not
+// alias `raw`.
 bool CompressBlock(CompressionType type, const Slice& raw, std::string* out);
 
 // A table's dictionary prepared for compressing its data blocks with

@@ -157,8 +157,8 @@ TEST(CompressionDictInteropTest, SstDumpReadsOurTables) {
   if (!IsExecutable(kSstDump)) GTEST_SKIP() << "needs " << kSstDump;
   test::TempDir dir("cdict_interop");
   std::mt19937_64 rng(test::RandomSeed());
-  static const char* const kWords[] = {"country=FR;", "lang=fr;", "tier=gold;", "plan=yearly;",
-                                       "status=active;", "device=mobile;"};
+  static const char* const kWords[] = {"country=FR;",  "lang=fr;",       "tier=gold;",
+                                       "plan=yearly;", "status=active;", "device=mobile;"};
   std::map<std::string, std::string> model;
   while (model.size() < 4000) {
     std::string v = "{id:" + std::to_string(rng() % 100000) + ";";
@@ -195,15 +195,15 @@ TEST(CompressionDictInteropTest, SstDumpReadsOurTables) {
     EXPECT_EQ(HasDictionaryBlock(table.get()), c.opts.max_dict_bytes > 0);
     table.reset();
     EXPECT_EQ(SstDumpScan(path), want);
-    const CommandResult check =
-        RunCommand(std::string(kSstDump) + " --file='" + path + "' --command=check --verify_checksum");
+    const CommandResult check = RunCommand(std::string(kSstDump) + " --file='" + path +
+                                           "' --command=check --verify_checksum");
     EXPECT_EQ(check.exit_code, 0) << check.out;
     EXPECT_EQ(check.out.find("Corruption"), std::string::npos) << check.out;
     const CommandResult props =
         RunCommand(std::string(kSstDump) + " --file='" + path + "' --show_properties");
-    EXPECT_NE(props.out.find(std::string("SST file compression algo: ") +
-                             CompressionTypeName(c.type)),
-              std::string::npos)
+    EXPECT_NE(
+        props.out.find(std::string("SST file compression algo: ") + CompressionTypeName(c.type)),
+        std::string::npos)
         << props.out;
   }
 }
@@ -230,8 +230,8 @@ TEST(CompressionDictInteropTest, WeReadRocksDBDictionaryTables) {
     // written with a dictionary.
     const CommandResult r =
         RunCommand(std::string(kDbBench) + " --benchmarks=fillrandom,flush --num=20000" +
-            " --compression_type=" + c.codec + " --compression_max_dict_bytes=16384 " + c.extra +
-            " --write_buffer_size=1000000 --db='" + db + "'");
+                   " --compression_type=" + c.codec + " --compression_max_dict_bytes=16384 " +
+                   c.extra + " --write_buffer_size=1000000 --db='" + db + "'");
     ASSERT_EQ(r.exit_code, 0) << r.out;
     int tables = 0;
     std::vector<std::string> children;

@@ -35,8 +35,9 @@ std::string IKey(const std::string& user, SequenceNumber seq) {
 // Values from a small vocabulary with random numbers: a dictionary of
 // other blocks helps, as with real records.
 std::map<std::string, std::string> MakeModel(std::mt19937_64* rng, int n) {
-  static const char* const kWords[] = {"country=FR;", "lang=fr;", "tier=gold;", "plan=yearly;",
-                                       "status=active;", "device=mobile;", "region=eu-west;"};
+  static const char* const kWords[] = {"country=FR;",    "lang=fr;",       "tier=gold;",
+                                       "plan=yearly;",   "status=active;", "device=mobile;",
+                                       "region=eu-west;"};
   std::map<std::string, std::string> model;
   while (static_cast<int>(model.size()) < n) {
     std::string v = "{id:" + std::to_string((*rng)() % 100000) + ";";
@@ -253,8 +254,7 @@ TEST_F(CompressionDictTest, DamagedDictionaryIsCorruption) {
     bad[rng() % bad.size()] ^= static_cast<char>(1 + rng() % 255);
     s = Open(bad, &table);
     if (!s.ok()) {
-      EXPECT_TRUE(s.IsCorruption() || s.IsNotSupported() || s.IsInvalidArgument())
-          << s.ToString();
+      EXPECT_TRUE(s.IsCorruption() || s.IsNotSupported() || s.IsInvalidArgument()) << s.ToString();
       continue;
     }
     std::unique_ptr<InternalIterator> it(table->NewIterator(ReadOptions()));

@@ -22,8 +22,7 @@ namespace {
 const CompressionType kCodecs[] = {kSnappyCompression, kZlibCompression, kLZ4Compression,
                                    kLZ4HCCompression, kZSTD};
 // The codecs that take a level and a dictionary.
-const CompressionType kDictCodecs[] = {kZlibCompression, kLZ4Compression, kLZ4HCCompression,
-                                       kZSTD};
+const CompressionType kDictCodecs[] = {kZlibCompression, kLZ4Compression, kLZ4HCCompression, kZSTD};
 
 // Text-like data: words from a small vocabulary, so every codec shrinks it
 // by well over 1/8.
@@ -276,7 +275,6 @@ TEST(CompressionTest, ReferenceWriterBlocks) {
   EXPECT_EQ(back, raw);
 }
 
-
 // Every level a codec accepts round-trips; for zstd, zlib and LZ4HC a
 // higher level never does much worse than a lower one on text.
 TEST(CompressionTest, LevelsRoundTrip) {
@@ -427,8 +425,8 @@ TEST(CompressionTest, DictionaryRoundTrip) {
   EXPECT_TRUE(BuildCompressionDictionary(o, "", {}).empty());
   // A damaged zstd dictionary (magic present, contents not) is Corruption.
   std::unique_ptr<UncompressionDict> bad;
-  Status s = UncompressionDict::Create(std::string("\x37\xa4\x30\xec", 4) + "junkjunkjunk", true,
-                                       &bad);
+  Status s =
+      UncompressionDict::Create(std::string("\x37\xa4\x30\xec", 4) + "junkjunkjunk", true, &bad);
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
 }
 

@@ -38,8 +38,7 @@ CompressionType CompressionForLevel(const ColumnFamilyOptions& o, int level, int
 
 // The CompressionOptions for such an output (rule above). Returns a
 // reference into `o`.
-const CompressionOptions& CompressionOptionsForLevel(const ColumnFamilyOptions& o,
-                                                     bool bottommost);
+const CompressionOptions& CompressionOptionsForLevel(const ColumnFamilyOptions& o, bool bottommost);
 
 // The codec of a flush output (level 0).
 CompressionType CompressionForFlush(const ColumnFamilyOptions& o);
