@@ -145,8 +145,10 @@ TEST_F(SstFileWriterTest, CompressionLikeRocksDB) {
   const Case cases[] = {
       {"/c1.sst", [](Options* o) { o->compression = kLZ4Compression; }, "LZ4", "level=32767;"},
       {"/c2.sst",
-       [](Options* o) { o->compression_per_level = {kNoCompression, kZlibCompression}; }, "Zlib",
-       "level=32767;"},
+       [](Options* o) {
+         o->compression_per_level = {kNoCompression, kZlibCompression};
+       },
+       "Zlib", "level=32767;"},
       {"/c3.sst",
        [](Options* o) {
          o->compression_per_level = {kNoCompression, kZlibCompression};
