@@ -193,6 +193,10 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
     bo.table_options = o.table_options;
     bo.user_comparator = ucmp;
     bo.compression = o.compression;
+    bo.compression_opts = o.compression_opts;
+    // The dictionary's sample buffer is bounded by the target size of a
+    // compaction's outputs (RocksDB's target_file_size; none for flushes).
+    bo.target_file_size = o.max_output_file_size == ~0ull ? 0 : o.max_output_file_size;
     if (o.merge_operator != nullptr) bo.merge_operator_name = o.merge_operator->Name();
     if (o.options != nullptr) bo.prefix_extractor = o.options->prefix_extractor.get();
     bo.column_family_name = o.column_family_name;

@@ -65,6 +65,9 @@ struct BuildTablesOptions {
   FileSystem* fs = nullptr;
   BlockBasedTableOptions table_options;
   CompressionType compression = kNoCompression;
+  // The codec's parameters and dictionary settings for these outputs
+  // (db/compaction/compression_for_level.h picks them by level).
+  CompressionOptions compression_opts;
   int output_level = 0;
   uint64_t max_output_file_size = ~0ull;
   // Files of the level below the output, sorted (for cutting outputs);

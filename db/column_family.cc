@@ -27,6 +27,77 @@ MemTableOptions MemTableOptionsFor(const Options& options) {
   return m;
 }
 
+namespace {
+
+// Compression by level and its options (db/compaction/compression_for_level.h):
+// every codec this build can write, the dictionary settings RocksDB
+// accepts, and only what is built.
+Status ValidateCompressionOptions(const ColumnFamilyOptions& o) {
+  for (size_t i = 0; i < o.compression_per_level.size(); ++i) {
+    if (!CompressionTypeSupported(o.compression_per_level[i])) {
+      return Status::InvalidArgument("options.compression_per_level[" + std::to_string(i) +
+                                     "]: " + CompressionTypeName(o.compression_per_level[i]) +
+                                     " is not supported by this build");
+    }
+  }
+  if (o.bottommost_compression != kDisableCompressionOption &&
+      !CompressionTypeSupported(o.bottommost_compression)) {
+    return Status::InvalidArgument(std::string("options.bottommost_compression: ") +
+                                   CompressionTypeName(o.bottommost_compression) +
+                                   " is not supported by this build");
+  }
+  // Whether a dictionary codec is among those each set of options is used
+  // with (compression_opts: every level's codec, and the bottommost one
+  // unless it has options of its own; bottommost_compression_opts: the
+  // bottommost codec), and their names for the message.
+  bool general_dict = false, bottom_dict = false;
+  std::string general_names, bottom_names;
+  auto note = [](CompressionType t, bool* any, std::string* names) {
+    *any = *any || CompressionTypeUsesDictionary(t);
+    *names += std::string(names->empty() ? "" : ", ") + CompressionTypeName(t);
+  };
+  if (o.compression_per_level.empty()) note(o.compression, &general_dict, &general_names);
+  for (CompressionType t : o.compression_per_level) note(t, &general_dict, &general_names);
+  if (o.bottommost_compression != kDisableCompressionOption) {
+    note(o.bottommost_compression, &bottom_dict, &bottom_names);
+    if (!o.bottommost_compression_opts.enabled) {
+      note(o.bottommost_compression, &general_dict, &general_names);
+    }
+  } else {
+    bottom_dict = general_dict;
+    bottom_names = general_names;
+  }
+  auto check = [](const char* name, const CompressionOptions& c, bool any_dict,
+                  const std::string& names) -> Status {
+    const std::string opt = std::string("options.") + name;
+    if (c.zstd_max_train_bytes > 0 && c.max_dict_bytes == 0) {
+      // RocksDB's rule.
+      return Status::InvalidArgument(opt + ".zstd_max_train_bytes needs " + opt +
+                                     ".max_dict_bytes > 0 (the dictionary size limit)");
+    }
+    if (c.max_dict_bytes > 0) {
+      if (!any_dict) {
+        return Status::InvalidArgument(opt + ".max_dict_bytes: no codec it applies to (" + names +
+                                       ") uses a dictionary (ZSTD, LZ4, LZ4HC and Zlib do)");
+      }
+    }
+    if (c.parallel_threads > 1) {
+      return Status::NotSupported(opt +
+                                  ".parallel_threads > 1 (parallel compression) is not "
+                                  "built yet");
+    }
+    return Status::OK();
+  };
+  Status s = check("compression_opts", o.compression_opts, general_dict, general_names);
+  if (s.ok() && o.bottommost_compression_opts.enabled) {
+    s = check("bottommost_compression_opts", o.bottommost_compression_opts, bottom_dict,
+              bottom_names);
+  }
+  return s;
+}
+
+}  // namespace
+
 Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
   if (o.comparator == nullptr) {
     return Status::InvalidArgument("options.comparator must not be null");
@@ -78,17 +149,8 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
     }
   }
   {
-    const CompressionOptions d;
-    auto is_default = [&d](const CompressionOptions& c) {
-      return c.level == d.level && c.max_dict_bytes == 0 && c.zstd_max_train_bytes == 0 &&
-             c.parallel_threads <= 1 && !c.enabled;
-    };
-    if (!o.compression_per_level.empty() || o.bottommost_compression != kDisableCompressionOption ||
-        !is_default(o.compression_opts) || !is_default(o.bottommost_compression_opts)) {
-      return Status::NotSupported(
-          "options.compression_per_level / bottommost_compression / compression_opts are not "
-          "built yet");
-    }
+    Status s = ValidateCompressionOptions(o);
+    if (!s.ok()) return s;
   }
   if (o.table_factory != nullptr) {
     const BlockBasedTableOptions& t = o.table_factory->table_options();

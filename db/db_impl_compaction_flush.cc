@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "db/compaction/compaction_job.h"
+#include "db/compaction/compression_for_level.h"
 #include "db/db_impl.h"
 #include "db/event_helpers.h"
 #include "db/filename.h"
@@ -311,7 +312,7 @@ Status DBImpl::BackgroundFlush(bool* flushed) {
     }
     line.Add("job", job_env.job_id)
         .Add("event", "flush_finished")
-        .Add("output_compression", CompressionTypeName(cfd->options().compression))
+        .Add("output_compression", CompressionTypeName(CompressionForFlush(cfd->options())))
         .AddArray("lsm_state", lsm)
         .Add("immutable_memtables", static_cast<uint64_t>(cfd->imm().size()));
     info.file_number = meta.number;

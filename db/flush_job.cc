@@ -8,6 +8,7 @@
 
 #include "db/column_family.h"
 #include "db/compaction/compaction_range_del_aggregator.h"
+#include "db/compaction/compression_for_level.h"
 #include "db/version_set.h"
 #include "env/info_log.h"
 #include "memtable/memtable.h"
@@ -26,6 +27,10 @@ Status FlushJob::Run(VersionEdit* edit, FileMetaData* meta_out) {
   const uint64_t start = env_.clock->NowMicros();
   BuildTablesOptions o = NewBuildTablesOptions(env_, cfd);
   o.output_level = 0;
+  // Flush outputs: compression_per_level[0] or `compression`, with
+  // compression_opts (db/compaction/compression_for_level.h).
+  o.compression = CompressionForFlush(cfd->options());
+  o.compression_opts = cfd->options().compression_opts;
   // A table without a whole-key filter of its own gets an in-memory one
   // while in level 0 (Options::l0_key_filter_bits_per_key).
   o.key_filter_bits_per_key = LevelZeroKeyFilterBits(cfd);

@@ -10,6 +10,7 @@ strata_layer(db
     db/column_family.cc
     db/compaction/compaction_picker.cc
     db/compaction/compaction_job.cc
+    db/compaction/compression_for_level.cc
     db/builder.cc
     db/flush_job.cc
     db/job_env.cc
@@ -77,6 +78,8 @@ strata_tests(db
   db/level_iterator_test.cc
   db/compaction/compaction_iterator_test.cc
   db/compaction/merge_helper_test.cc
+  db/compaction/compression_for_level_test.cc
+  db/db_compression_test.cc
   db/sst_file_reader_test.cc
   db/version_edit_test.cc
   db/write_batch_test.cc

@@ -8,7 +8,7 @@ PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config clang clang-format
   libclang-rt-14-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libsnappy-dev liblz4-dev libzstd-dev libxxhash-dev
+  libsnappy-dev liblz4-dev libzstd-dev zlib1g-dev libxxhash-dev
   libleveldb-dev rocksdb-tools librocksdb-dev
   python3
 )

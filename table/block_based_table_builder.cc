@@ -18,10 +18,24 @@ namespace strata {
 
 namespace {
 
-// RocksDB's default compression_options string, recorded for information.
-constexpr char kCompressionOptionsString[] =
-    "window_bits=-14; level=32767; strategy=0; max_dict_bytes=0; zstd_max_train_bytes=0; "
-    "enabled=0; max_dict_buffer_bytes=0; use_zstd_dict_trainer=1; ";
+// The "rocksdb.compression_options" property text, as RocksDB 7.8.3 writes it.
+std::string CompressionOptionsString(const CompressionOptions& o) {
+  return "window_bits=" + std::to_string(o.window_bits) + "; level=" + std::to_string(o.level) +
+         "; strategy=" + std::to_string(o.strategy) +
+         "; max_dict_bytes=" + std::to_string(o.max_dict_bytes) +
+         "; zstd_max_train_bytes=" + std::to_string(o.zstd_max_train_bytes) +
+         "; enabled=" + std::to_string(o.enabled ? 1 : 0) +
+         "; max_dict_buffer_bytes=" + std::to_string(o.max_dict_buffer_bytes) +
+         "; use_zstd_dict_trainer=" + std::to_string(o.use_zstd_dict_trainer ? 1 : 0) + "; ";
+}
+
+// A data block held back while the dictionary is not built yet, with the
+// first and last keys its index entry needs.
+struct BufferedBlock {
+  std::string contents;
+  std::string first_key;
+  std::string last_key;
+};
 
 struct RangeTombstone {
   std::string begin_ikey;  // begin user key | trailer(seq, kTypeRangeDeletion)
@@ -72,6 +86,13 @@ struct BlockBasedTableBuilder::Rep {
       }
       collector_names += "]";
     }
+    if (opts.compression_opts.max_dict_bytes > 0 && CompressionTypeUsesDictionary(compression)) {
+      buffering = true;
+      const uint64_t max_buffer = opts.compression_opts.max_dict_buffer_bytes;
+      const uint64_t target = opts.target_file_size;
+      buffer_limit =
+          target == 0 ? max_buffer : (max_buffer == 0 ? target : std::min(target, max_buffer));
+    }
     const size_t block_size = std::max<size_t>(1, table_options.block_size);
     const int deviation = std::clamp(table_options.block_size_deviation, 0, 100);
     block_size_limit = block_size;
@@ -99,6 +120,16 @@ struct BlockBasedTableBuilder::Rep {
   ChecksumType checksum;
   size_t block_size_limit;
   size_t block_size_deviation_limit;
+
+  // Dictionary compression (see the header): while `buffering`, finished
+  // data blocks wait in `buffered` (buffered_bytes of contents; at most
+  // buffer_limit, 0 = no limit); then `dict` compresses every data block.
+  bool buffering = false;
+  uint64_t buffer_limit = 0;
+  uint64_t buffered_bytes = 0;
+  std::vector<BufferedBlock> buffered;
+  std::string first_key_in_block;
+  std::unique_ptr<CompressionDict> dict;
 
   std::string last_key;
   bool pending_index_entry = false;
@@ -200,6 +231,7 @@ void BlockBasedTableBuilder::Add(const Slice& key, const Slice& value) {
   const Slice user_key = ExtractUserKey(key);
   if (r->filter != nullptr) r->filter->Add(user_key);
 
+  if (r->buffering && r->data_block.empty()) r->first_key_in_block.assign(key.data(), key.size());
   r->data_block.Add(key, value);
   r->last_key.assign(key.data(), key.size());
   if (!r->collectors.empty()) CollectEntry(key, value);
@@ -239,16 +271,79 @@ void BlockBasedTableBuilder::FlushDataBlock() {
   if (r->data_block.empty()) return;
   assert(!r->pending_index_entry);
   const Slice raw = r->data_block.Finish();
+  if (r->buffering) {
+    BufferedBlock b;
+    b.contents.assign(raw.data(), raw.size());
+    b.first_key = std::move(r->first_key_in_block);
+    b.last_key = r->last_key;
+    r->buffered_bytes += b.contents.size();
+    r->buffered.push_back(std::move(b));
+    r->data_block.Reset();
+    if (r->buffer_limit != 0 && r->buffered_bytes > r->buffer_limit) EnterUnbuffered();
+    return;
+  }
+  EmitDataBlock(raw);
+  r->data_block.Reset();
+}
+
+void BlockBasedTableBuilder::EmitDataBlock(const Slice& raw) {
+  Rep* r = rep_;
   for (const auto& c : r->collectors) c->BlockAdd(raw.size(), 0, 0);
   uint64_t start = r->offset;
   r->handle_buf.clear();
-  WriteBlock(raw, true, &r->handle_buf);
+  WriteBlock(raw, true, &r->handle_buf, nullptr, true);
   if (!r->status.ok()) return;
   r->pending_handle = BlockHandle(start, r->offset - start - kBlockTrailerSize);
   r->pending_index_entry = true;
-  r->data_block.Reset();
   ++r->props.num_data_blocks;
   r->props.data_size = r->offset;
+}
+
+void BlockBasedTableBuilder::EnterUnbuffered() {
+  Rep* r = rep_;
+  assert(r->buffering);
+  r->buffering = false;
+  const CompressionOptions& o = r->options.compression_opts;
+  std::vector<BufferedBlock> blocks = std::move(r->buffered);
+  r->buffered.clear();
+  r->buffered_bytes = 0;
+  if (blocks.empty()) return;
+
+  // Samples: whole blocks (the last one cut to fit) until the sample budget
+  // is spent, visited from the middle in steps of a large prime modulo the
+  // block count, which reaches every block once and spreads the samples
+  // over the key range.
+  const size_t budget = o.zstd_max_train_bytes > 0 ? o.zstd_max_train_bytes : o.max_dict_bytes;
+  const size_t n = blocks.size();
+  const size_t step = static_cast<size_t>(uint64_t{1000000007} % n);
+  std::string samples;
+  std::vector<size_t> sample_lens;
+  size_t idx = n / 2;
+  for (size_t i = 0; i < n && samples.size() < budget; ++i) {
+    const std::string& c = blocks[idx].contents;
+    const size_t take = std::min(budget - samples.size(), c.size());
+    samples.append(c, 0, take);
+    sample_lens.push_back(take);
+    idx += step;
+    if (idx >= n) idx -= n;
+  }
+  std::string dict = BuildCompressionDictionary(o, std::move(samples), sample_lens);
+  if (!dict.empty())
+    r->dict = std::make_unique<CompressionDict>(std::move(dict), r->compression, o.level);
+
+  // Write the held blocks in order; each one's index entry separates it
+  // from the first key of the next. The last one's entry waits for the
+  // next Add (or Finish), as for an unbuffered block.
+  const std::string last_key = r->last_key;
+  for (size_t i = 0; i < n && r->status.ok(); ++i) {
+    if (r->pending_index_entry) {
+      const Slice next(blocks[i].first_key);
+      AddIndexEntry(&next);
+    }
+    EmitDataBlock(blocks[i].contents);
+    r->last_key = blocks[i].last_key;
+  }
+  r->last_key = last_key;
 }
 
 void BlockBasedTableBuilder::AddIndexEntry(const Slice* next_key) {
@@ -290,7 +385,8 @@ void BlockBasedTableBuilder::AddIndexEntry(const Slice* next_key) {
 }
 
 void BlockBasedTableBuilder::WriteBlock(const Slice& raw, bool may_compress,
-                                        std::string* encoded_handle, uint64_t* stored_size) {
+                                        std::string* encoded_handle, uint64_t* stored_size,
+                                        bool data_block) {
   Rep* r = rep_;
   Slice contents = raw;
   unsigned char type = kNoCompression;
@@ -299,7 +395,11 @@ void BlockBasedTableBuilder::WriteBlock(const Slice& raw, bool may_compress,
     const bool timed = DetailedTimersEnabled(stats);
     SystemClock* clock = timed ? SystemClock::Default().get() : nullptr;
     const uint64_t start = timed ? clock->NowNanos() : 0;
-    const bool compressed = CompressBlock(r->compression, raw, &r->compressed_buf);
+    // Only data blocks (written while a dictionary exists, not the index)
+    // use the dictionary: RocksDB reads other blocks without it.
+    const bool compressed =
+        CompressBlock(r->compression, r->options.compression_opts,
+                      data_block ? r->dict.get() : nullptr, raw, &r->compressed_buf);
     if (timed) stats->reportTimeToHistogram(COMPRESSION_TIMES_NANOS, clock->NowNanos() - start);
     if (compressed) {
       contents = Slice(r->compressed_buf);
@@ -343,6 +443,7 @@ Status BlockBasedTableBuilder::Finish() {
   assert(!r->closed);
   r->closed = true;
   FlushDataBlock();
+  if (r->buffering) EnterUnbuffered();
   if (r->pending_index_entry) AddIndexEntry(nullptr);
   if (!r->status.ok()) return r->status;
   TableProperties& p = r->props;
@@ -373,6 +474,13 @@ Status BlockBasedTableBuilder::Finish() {
     p.index_size = stored + kBlockTrailerSize;
     p.index_key_is_user_key = r->separator_needs_sequence ? 0 : 1;
     p.index_value_is_delta_encoded = 1;
+  }
+
+  // Compression dictionary (raw), when one was built; RocksDB writes it
+  // between the index and the range deletions.
+  std::string dict_handle;
+  if (r->dict != nullptr && !r->dict->raw().empty()) {
+    WriteRawBlock(r->dict->raw(), kNoCompression, &dict_handle);
   }
 
   // Range deletions: sorted by internal key, restart interval 1, raw.
@@ -415,7 +523,7 @@ Status BlockBasedTableBuilder::Finish() {
                                 : r->options.prefix_extractor_name;
   p.property_collectors_names = r->collector_names;
   p.compression_name = CompressionTypeName(r->compression);
-  p.compression_options = kCompressionOptionsString;
+  p.compression_options = CompressionOptionsString(r->options.compression_opts);
   p.filter_policy_name =
       r->table_options.filter_policy != nullptr ? r->table_options.filter_policy->Name() : "";
   p.whole_key_filtering = r->table_options.whole_key_filtering ? "1" : "0";
@@ -450,9 +558,10 @@ Status BlockBasedTableBuilder::Finish() {
   WriteRawBlock(props_block, kNoCompression, &props_handle);
 
   // Metaindex, names in bytewise order: "fullfilter..." <
-  // "rocksdb.properties" < "rocksdb.range_del".
+  // "rocksdb.compression_dict" < "rocksdb.properties" < "rocksdb.range_del".
   MetaIndexBuilder metaindex;
   if (!filter_name.empty()) metaindex.Add(filter_name, filter_handle);
+  if (!dict_handle.empty()) metaindex.Add(kCompressionDictBlockName, dict_handle);
   metaindex.Add(kPropertiesBlockName, props_handle);
   if (!range_del_handle.empty()) metaindex.Add(kRangeDelBlockName, range_del_handle);
   const uint64_t metaindex_offset = r->offset;

@@ -7,7 +7,13 @@
 //
 // Data blocks hold internal keys in order and close at block_size (with
 // block_size_deviation); each is compressed when that saves 1/8 and
-// checksummed. The index has one entry per data block: a shortened separator
+// checksummed. With compression_opts.max_dict_bytes > 0 and a codec that
+// uses dictionaries, data blocks are first buffered (up to
+// max_dict_buffer_bytes / target_file_size), a dictionary is built from
+// samples of them (table/compression.h BuildCompressionDictionary), and
+// every data block is compressed with it; the dictionary is written raw as
+// the meta block "rocksdb.compression_dict" (docs/format/table.md). The
+// index has one entry per data block: a shortened separator
 // stored as a user key while no user key spans two blocks (else full
 // internal keys for the whole file), with delta-encoded block handles.
 //
@@ -44,6 +50,12 @@ struct TableBuilderOptions {
   // Orders user keys; its Name() goes into the properties.
   const Comparator* user_comparator = BytewiseComparator();
   CompressionType compression = kNoCompression;
+  // The codec's parameters and the dictionary settings (table/compression.h).
+  CompressionOptions compression_opts;
+  // The size the caller aims its output files at (a compaction's
+  // max_output_file_size); bounds the bytes buffered to build a dictionary
+  // together with compression_opts.max_dict_buffer_bytes. 0 = unknown.
+  uint64_t target_file_size = 0;
   std::string column_family_name = "default";
   uint32_t column_family_id = 0x7fffffff;
   std::string merge_operator_name = "nullptr";
@@ -111,8 +123,13 @@ class BlockBasedTableBuilder {
  private:
   struct Rep;
   void FlushDataBlock();
+  // Writes a finished data block (compressed) and queues its index entry.
+  void EmitDataBlock(const Slice& raw);
+  // Ends buffering: builds the dictionary and writes the buffered blocks.
+  void EnterUnbuffered();
+  // data_block: compressed with the table's dictionary, if any.
   void WriteBlock(const Slice& raw, bool may_compress, std::string* encoded_handle,
-                  uint64_t* stored_size = nullptr);
+                  uint64_t* stored_size = nullptr, bool data_block = false);
   void WriteRawBlock(const Slice& contents, unsigned char type, std::string* encoded_handle);
   void AddIndexEntry(const Slice* next_key);
   // Hands an entry (internal key) to every collector.

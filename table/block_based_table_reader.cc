@@ -235,6 +235,11 @@ struct BlockBasedTable::Rep {
   uint64_t global_seqno_offset = 0;
   BlockHandle compression_dict_handle;
   bool has_compression_dict = false;
+  // The table's compression dictionary (null: none), loaded at Open, and
+  // the end of the data blocks: blocks starting before data_end are data
+  // blocks, the only ones compressed with the dictionary.
+  std::unique_ptr<UncompressionDict> dict;
+  uint64_t data_end = 0;
 
   // Held by the reader unless cache_index_and_filter_blocks.
   std::unique_ptr<Block> index_block;
@@ -302,6 +307,8 @@ struct BlockBasedTable::Rep {
   Status SetGlobalSeqno(const TableReaderOptions& options);
   Status ApplyProperties(const TableReaderOptions& options, uint64_t file_size);
   Status LoadIndexAndFilter(const TableReaderOptions& options);
+  // Reads and digests the compression dictionary, when the table has one.
+  Status LoadCompressionDict();
 
   Status ReadBlock(const BlockHandle& handle, bool verify, bool uncompress, BlockBuffer* contents,
                    ReadaheadBuffer* readahead) const;
@@ -493,7 +500,8 @@ Status BlockBasedTable::Rep::ReadBlock(const BlockHandle& handle, bool verify, b
     PERF_TIMER_GUARD(block_decompress_time);
     const bool timed = DetailedTimersEnabled(statistics);
     const uint64_t start = timed ? clock->NowNanos() : 0;
-    s = UncompressBlock(type, Slice(raw.data(), static_cast<size_t>(size)), contents);
+    const UncompressionDict* d = offset < data_end ? dict.get() : nullptr;
+    s = UncompressBlock(type, Slice(raw.data(), static_cast<size_t>(size)), contents, d);
     if (timed) {
       statistics->reportTimeToHistogram(DECOMPRESSION_TIMES_NANOS, clock->NowNanos() - start);
     }
@@ -839,9 +847,6 @@ Status BlockBasedTable::Rep::ApplyProperties(const TableReaderOptions& options,
     return Status::NotSupported(options.file_name + ": index type " + std::to_string(p.index_type) +
                                 " is not supported (only binary search, 0)");
   }
-  if (has_compression_dict) {
-    return Status::NotSupported(options.file_name + ": compression dictionaries are not supported");
-  }
   if (!p.comparator_name.empty() && p.comparator_name != user_cmp->Name()) {
     return Status::InvalidArgument(options.file_name + ": written with comparator " +
                                    p.comparator_name + ", opened with " + user_cmp->Name());
@@ -936,6 +941,25 @@ Status BlockBasedTable::Rep::LoadIndexAndFilter(const TableReaderOptions& option
   return Status::OK();
 }
 
+Status BlockBasedTable::Rep::LoadCompressionDict() {
+  if (!has_compression_dict) return Status::OK();
+  const uint64_t offset = compression_dict_handle.offset();
+  std::string raw;
+  Status s = ReadBlock(compression_dict_handle, true, true, &raw, nullptr);
+  if (!s.ok()) return s;
+  // Digested for zstd when the table says its blocks are zstd (RocksDB
+  // decides the same way); other codecs use the raw bytes.
+  const std::string& codec = props->compression_name;
+  const bool zstd = codec == "ZSTD" || codec == "ZSTDNotFinal";
+  s = UncompressionDict::Create(std::move(raw), zstd, &dict);
+  if (!s.ok())
+    return Status::Corruption(Context(offset) + ": compression dictionary: " + s.ToString());
+  // Data blocks come first, the index right after them.
+  data_end = footer.index_handle().offset();
+  if (props->data_size > 0) data_end = std::min(data_end, props->data_size);
+  return Status::OK();
+}
+
 Status BlockBasedTable::Open(const TableReaderOptions& options,
                              std::unique_ptr<RandomAccessFile>&& file, uint64_t file_size,
                              std::unique_ptr<BlockBasedTable>* table) {
@@ -945,6 +969,7 @@ Status BlockBasedTable::Open(const TableReaderOptions& options,
   if (s.ok()) s = rep->ReadMetaBlocks(options);
   if (s.ok()) s = rep->ApplyProperties(options, file_size);
   if (s.ok()) s = rep->SetGlobalSeqno(options);
+  if (s.ok()) s = rep->LoadCompressionDict();
   if (s.ok()) s = rep->LoadIndexAndFilter(options);
   if (!s.ok()) return s;
   table->reset(new BlockBasedTable(rep.release()));
@@ -1627,6 +1652,7 @@ size_t BlockBasedTable::ApproximateMemoryUsage() const {
     usage += rep_->index_block->size() + rep_->index_prefixes.size() * sizeof(uint64_t);
   }
   if (rep_->filter != nullptr) usage += rep_->filter_handle.size();
+  if (rep_->dict != nullptr) usage += rep_->dict->ApproximateMemoryUsage();
   return usage;
 }
 

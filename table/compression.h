@@ -5,26 +5,46 @@
 // Stored formats (compress_format_version 2, used by format_version >= 2):
 //   kNoCompression        raw bytes
 //   kSnappyCompression    one raw Snappy buffer (it carries its own length)
+//   kZlibCompression      varint32 raw size | one deflate stream (raw deflate
+//                         with RocksDB's default window_bits -14; a stream
+//                         with a zlib header is also decoded)
 //   kLZ4Compression       varint32 raw size | one LZ4 block
-//   kLZ4HCCompression     same as LZ4 (decoded only; never produced here)
+//   kLZ4HCCompression     same as LZ4 (the HC encoder writes LZ4 blocks)
 //   kZSTD (and 0x40, ZSTDNotFinal)
-//                         varint32 raw size | one zstd frame (level 3)
-//   Zlib, BZip2, Xpress   not linked: never produced, NotSupported on decode
+//                         varint32 raw size | one zstd frame
+//   BZip2, Xpress         not linked: never produced, NotSupported on decode
 //
-// Thread-safety: all functions are thread-safe (zstd contexts are cached per
-// thread).
-// Invariants: CompressBlock output always decodes with UncompressBlock to
-// the input; UncompressBlock never reads outside `stored`, never crashes on
-// damaged input, and fills *out only with a block whose size equals the one
-// the stored bytes declare.
+// Levels (CompressionOptions::level, kDefaultCompressionLevel = the codec's
+// default) as RocksDB 7.8.3 uses them: zstd (default 3), zlib (default
+// Z_DEFAULT_COMPRESSION, i.e. 6; with window_bits and strategy), LZ4HC
+// (default 9). LZ4 and Snappy have no level (RocksDB 7.8.3 compresses LZ4
+// with acceleration 1 whatever the level).
+//
+// Dictionaries: a table may carry one dictionary for its data blocks
+// (meta block "rocksdb.compression_dict"). zstd uses it as a zstd
+// dictionary (trained, finalized or raw content), LZ4/LZ4HC as preceding
+// history (its last 64 KiB), zlib as a preset dictionary. A block written
+// with a dictionary decodes only with the same dictionary.
+//
+// Thread-safety: all functions are thread-safe (codec contexts are cached per
+// thread); CompressionDict and UncompressionDict are immutable after
+// construction and may be shared by threads.
+// Invariants: CompressBlock output always decodes with UncompressBlock (and
+// the same dictionary) to the input; UncompressBlock never reads outside
+// `stored`, never crashes on damaged input, and fills *out only with a block
+// whose size equals the one the stored bytes declare.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "strata/options.h"
 #include "strata/slice.h"
 #include "strata/status.h"
+
+struct ZSTD_CDict_s;
+struct ZSTD_DDict_s;
 
 namespace strata {
 
@@ -35,13 +55,73 @@ constexpr unsigned char kZSTDNotFinalCompressionCode = 0x40;
 // Blocks at least this large are stored raw (RocksDB's limit).
 constexpr size_t kMaxCompressibleBlockSize = (size_t{1} << 31) - 1;
 
-// Compresses `raw` with `type` into *out (the bytes to store before the
-// trailer) and returns true when the result is smaller than
-// raw.size() - raw.size() / 8. Returns false (and clears *out) when it is
-// not, when the block is too large, or when the type is kNoCompression or not
-// supported (see CompressionTypeSupported); the caller then stores `raw`
-// with type kNoCompression. *out must not alias `raw`.
+// Compresses `raw` with `type` (the codec's default parameters, no
+// dictionary) into *out (the bytes to store before the trailer) and returns true when the result is
+// smaller than raw.size() - raw.size() / 8. Returns false (and clears *out) when it is not, when
+// the block is too large, or when the type is kNoCompression or not supported (see
+// CompressionTypeSupported); the caller then stores `raw` with type kNoCompression. *out must not
+// alias `raw`.
 bool CompressBlock(CompressionType type, const Slice& raw, std::string* out);
+
+// A table's dictionary prepared for compressing its data blocks with
+// `type` at `level` (zstd: a digested ZSTD_CDict built once). Not copyable.
+class CompressionDict {
+ public:
+  CompressionDict(std::string raw, CompressionType type, int level);
+  ~CompressionDict();
+  CompressionDict(const CompressionDict&) = delete;
+  CompressionDict& operator=(const CompressionDict&) = delete;
+
+  Slice raw() const { return Slice(raw_); }
+  // Null unless type is zstd (or digestion failed: then the raw bytes are
+  // used per block).
+  ZSTD_CDict_s* zstd_cdict() const { return zstd_cdict_; }
+
+ private:
+  std::string raw_;
+  ZSTD_CDict_s* zstd_cdict_ = nullptr;
+};
+
+// A table's dictionary prepared for decoding its data blocks (zstd: a
+// digested ZSTD_DDict, built once per table). Not copyable.
+class UncompressionDict {
+ public:
+  // Digests the dictionary for zstd when `zstd` is true; Corruption when it
+  // is not a usable zstd dictionary (see Create).
+  static Status Create(std::string raw, bool zstd, std::unique_ptr<UncompressionDict>* out);
+  ~UncompressionDict();
+  UncompressionDict(const UncompressionDict&) = delete;
+  UncompressionDict& operator=(const UncompressionDict&) = delete;
+
+  Slice raw() const { return Slice(raw_); }
+  ZSTD_DDict_s* zstd_ddict() const { return zstd_ddict_; }
+  // Bytes held (raw dictionary plus zstd's digested form).
+  size_t ApproximateMemoryUsage() const;
+
+ private:
+  UncompressionDict() = default;
+  std::string raw_;
+  ZSTD_DDict_s* zstd_ddict_ = nullptr;
+};
+
+// CompressBlock with the codec parameters of `opts` (level, window_bits,
+// strategy; see the top of this file) and, for data blocks of a table with
+// a dictionary, `dict` (null: none). Same return contract as above.
+bool CompressBlock(CompressionType type, const CompressionOptions& opts,
+                   const CompressionDict* dict, const Slice& raw, std::string* out);
+
+// Builds a table's dictionary from `samples` (the concatenation of pieces
+// of its data blocks, of the lengths `sample_lens`), as RocksDB 7.8.3
+// does: with opts.zstd_max_train_bytes > 0, zstd's trainer
+// (ZDICT_trainFromBuffer) when opts.use_zstd_dict_trainer, else
+// ZDICT_finalizeDictionary at opts.level; otherwise the samples themselves.
+// At most opts.max_dict_bytes bytes; empty when training fails (the table
+// is then written without a dictionary).
+std::string BuildCompressionDictionary(const CompressionOptions& opts, std::string samples,
+                                       const std::vector<size_t>& sample_lens);
+
+// Whether `type` makes use of a dictionary (zstd, LZ4, LZ4HC, zlib).
+bool CompressionTypeUsesDictionary(CompressionType type);
 
 // Heap bytes for a block, allocated without being zeroed (a std::string's
 // resize writes every byte before a decoder overwrites them all: about 7%
@@ -99,18 +179,22 @@ class BlockBuffer {
 // Decodes the stored contents of a block whose trailer type is `type` into
 // *out (replacing its contents). Corruption, naming the codec and what
 // failed, when the bytes are damaged (including a size prefix that differs
-// from the decoded size); NotSupported for Zlib/BZip2/Xpress. *out is
-// unspecified on failure. *out must not alias `stored`.
-Status UncompressBlock(CompressionType type, const Slice& stored, BlockBuffer* out);
-Status UncompressBlock(CompressionType type, const Slice& stored, std::string* out);
+// from the decoded size); NotSupported for BZip2/Xpress. `dict` (null:
+// none) is the dictionary of the table the block belongs to, used for its
+// data blocks only. *out is unspecified on failure. *out must not alias
+// `stored`.
+Status UncompressBlock(CompressionType type, const Slice& stored, BlockBuffer* out,
+                       const UncompressionDict* dict = nullptr);
+Status UncompressBlock(CompressionType type, const Slice& stored, std::string* out,
+                       const UncompressionDict* dict = nullptr);
 
 // RocksDB's `rocksdb.compression` property string for `type` ("NoCompression",
 // "Snappy", "Zlib", "BZip2", "LZ4", "LZ4HC", "Xpress", "ZSTD", "ZSTDNotFinal",
 // "DisableOption"); "Unknown" for other codes.
 const char* CompressionTypeName(CompressionType type);
 
-// True when CompressBlock can produce `type`: kNoCompression, Snappy, LZ4 and
-// ZSTD.
+// True when CompressBlock can produce `type`: kNoCompression, Snappy, Zlib,
+// LZ4, LZ4HC and ZSTD.
 bool CompressionTypeSupported(CompressionType type);
 
 }  // namespace strata

@@ -2,6 +2,7 @@
 
 #include <lz4.h>
 #include <snappy.h>
+#include <zlib.h>
 #include <zstd.h>
 
 #include <cstdint>
@@ -18,7 +19,10 @@
 namespace strata {
 namespace {
 
-const CompressionType kCodecs[] = {kSnappyCompression, kLZ4Compression, kZSTD};
+const CompressionType kCodecs[] = {kSnappyCompression, kZlibCompression, kLZ4Compression,
+                                   kLZ4HCCompression, kZSTD};
+// The codecs that take a level and a dictionary.
+const CompressionType kDictCodecs[] = {kZlibCompression, kLZ4Compression, kLZ4HCCompression, kZSTD};
 
 // Text-like data: words from a small vocabulary, so every codec shrinks it
 // by well over 1/8.
@@ -71,9 +75,9 @@ TEST(CompressionTest, Supported) {
   EXPECT_TRUE(CompressionTypeSupported(kSnappyCompression));
   EXPECT_TRUE(CompressionTypeSupported(kLZ4Compression));
   EXPECT_TRUE(CompressionTypeSupported(kZSTD));
-  EXPECT_FALSE(CompressionTypeSupported(kZlibCompression));
+  EXPECT_TRUE(CompressionTypeSupported(kZlibCompression));
   EXPECT_FALSE(CompressionTypeSupported(kBZip2Compression));
-  EXPECT_FALSE(CompressionTypeSupported(kLZ4HCCompression));
+  EXPECT_TRUE(CompressionTypeSupported(kLZ4HCCompression));
   EXPECT_FALSE(CompressionTypeSupported(kXpressCompression));
   EXPECT_FALSE(CompressionTypeSupported(kDisableCompressionOption));
 }
@@ -179,7 +183,7 @@ TEST(CompressionTest, CompressesWheneverTheResultFits) {
 TEST(CompressionTest, PrefixIsExactVarint) {
   std::mt19937_64 rng(11);
   const std::string raw = Compressible(&rng, 300);  // Two-byte varint: ac 02.
-  for (CompressionType t : {kLZ4Compression, kZSTD}) {
+  for (CompressionType t : {kZlibCompression, kLZ4Compression, kLZ4HCCompression, kZSTD}) {
     SCOPED_TRACE(CompressionTypeName(t));
     std::string stored;
     ASSERT_TRUE(CompressBlock(t, raw, &stored));
@@ -224,6 +228,14 @@ constexpr const char* kRefLZ4 =
     "1432a00004700004a00004700004a00004700004a0000370001433a0000370001433a00003700014"
     "33a0000370001433a0000370001433a0000370001433a0000370001433a00004700004a000047000"
     "04a000047000a0393a76616c75652d343b";
+// Python's zlib (the same library RocksDB links) with RocksDB 7.8.3's
+// parameters: level Z_DEFAULT_COMPRESSION, raw deflate window_bits -14,
+// memLevel 8, strategy 0; preceded by the varint32 raw size 640.
+constexpr const char* kRefZlib =
+    "80055dcd310e02311043d11321c59e6492c06928b65a5a90b83d0859489edffdea9dc7bb7dbbbeee"
+    "8fe77169b7f3f7d0434f3df5a10f7dd777fdd00f7dea533f8bb78ab7dd43730f700f740fe11eba7b"
+    "18ee218b378bb78ab7dd63738f708f748fe11ebb7b1cee318b378bb78ab7dd8be65ec0bda07b11ee"
+    "45772f867b91c59bc55bc5db7fef03";
 constexpr const char* kRefZstd =
     "800528b52ffd608001e5020022c61013a02739002cc29aabeaaf7d42685352d0aaeacc844b09c746"
     "1fbf6647754564c6c7afd9511bf1c5a483b3cbd3d3abc632a231f3db2db91102140582c01090a443"
@@ -240,7 +252,10 @@ TEST(CompressionTest, ReferenceWriterBlocks) {
   const struct {
     CompressionType type;
     const char* hex;
-  } cases[] = {{kSnappyCompression, kRefSnappy}, {kLZ4Compression, kRefLZ4}, {kZSTD, kRefZstd}};
+  } cases[] = {{kSnappyCompression, kRefSnappy},
+               {kZlibCompression, kRefZlib},
+               {kLZ4Compression, kRefLZ4},
+               {kZSTD, kRefZstd}};
   for (const auto& c : cases) {
     SCOPED_TRACE(CompressionTypeName(c.type));
     const std::string ref = FromHex(c.hex);
@@ -260,16 +275,176 @@ TEST(CompressionTest, ReferenceWriterBlocks) {
   EXPECT_EQ(back, raw);
 }
 
+// Every level a codec accepts round-trips; for zstd, zlib and LZ4HC a
+// higher level never does much worse than a lower one on text.
+TEST(CompressionTest, LevelsRoundTrip) {
+  std::mt19937_64 rng(test::RandomSeed());
+  const std::string raw = Compressible(&rng, 16384) + test::RandomBytes(&rng, 300);
+  const struct {
+    CompressionType type;
+    std::vector<int> levels;
+  } cases[] = {
+      {kZSTD, {-5, -1, 1, 3, 9, 19, CompressionOptions::kDefaultCompressionLevel}},
+      {kZlibCompression, {0, 1, 6, 9, -1, CompressionOptions::kDefaultCompressionLevel}},
+      {kLZ4HCCompression, {1, 4, 9, 12, CompressionOptions::kDefaultCompressionLevel}},
+      // LZ4 has no level: RocksDB ignores it, so do we (same bytes).
+      {kLZ4Compression, {-10, 1, 5, CompressionOptions::kDefaultCompressionLevel}},
+  };
+  for (const auto& c : cases) {
+    std::string plain;
+    ASSERT_TRUE(CompressBlock(c.type, raw, &plain));
+    for (int level : c.levels) {
+      SCOPED_TRACE(std::string(CompressionTypeName(c.type)) + " level " + std::to_string(level));
+      CompressionOptions o;
+      o.level = level;
+      std::string stored, back;
+      const bool compressed = CompressBlock(c.type, o, nullptr, raw, &stored);
+      if (c.type == kZlibCompression && level == 0) {
+        EXPECT_FALSE(compressed);  // level 0 stores: never 1/8 smaller
+        continue;
+      }
+      ASSERT_TRUE(compressed);
+      ASSERT_OK(UncompressBlock(c.type, stored, &back));
+      EXPECT_EQ(back, raw);
+      if (level == CompressionOptions::kDefaultCompressionLevel || c.type == kLZ4Compression) {
+        EXPECT_EQ(stored, plain);  // the default level is the codec's default
+      }
+    }
+  }
+  // Distinct levels give distinct outputs (the level is really passed on).
+  CompressionOptions fast, best;
+  fast.level = 1;
+  best.level = 19;
+  std::string a, b;
+  ASSERT_TRUE(CompressBlock(kZSTD, fast, nullptr, raw, &a));
+  ASSERT_TRUE(CompressBlock(kZSTD, best, nullptr, raw, &b));
+  EXPECT_NE(a, b);
+  best.level = 9;
+  ASSERT_TRUE(CompressBlock(kZlibCompression, fast, nullptr, raw, &a));
+  ASSERT_TRUE(CompressBlock(kZlibCompression, best, nullptr, raw, &b));
+  EXPECT_NE(a, b);
+}
+
+// zlib's window_bits and strategy are passed to deflate; raw deflate
+// (negative window bits, RocksDB's form) and zlib-wrapped streams decode.
+TEST(CompressionTest, ZlibWindowBitsAndStrategy) {
+  std::mt19937_64 rng(test::RandomSeed());
+  const std::string raw = Compressible(&rng, 8192);
+  for (int wb : {-9, -14, -15, 9, 15}) {
+    for (int strategy : {Z_DEFAULT_STRATEGY, Z_FILTERED, Z_HUFFMAN_ONLY, Z_RLE, Z_FIXED}) {
+      SCOPED_TRACE("window_bits " + std::to_string(wb) + " strategy " + std::to_string(strategy));
+      CompressionOptions o;
+      o.window_bits = wb;
+      o.strategy = strategy;
+      std::string stored, back;
+      if (!CompressBlock(kZlibCompression, o, nullptr, raw, &stored)) {
+        // Huffman-only on 7 words may not save 1/8: then it is stored raw.
+        EXPECT_EQ(strategy, Z_HUFFMAN_ONLY);
+        continue;
+      }
+      ASSERT_OK(UncompressBlock(kZlibCompression, stored, &back));
+      EXPECT_EQ(back, raw);
+    }
+  }
+  // A bad window_bits makes deflateInit2 fail: the block is stored raw.
+  CompressionOptions bad;
+  bad.window_bits = 99;
+  std::string out;
+  EXPECT_FALSE(CompressBlock(kZlibCompression, bad, nullptr, raw, &out));
+}
+
+std::string DictSamples(std::mt19937_64* rng, std::vector<size_t>* lens) {
+  std::string samples;
+  for (int i = 0; i < 200; i++) {
+    std::string s;
+    for (int k = 0; k < 20; k++) {
+      s += "user:" + std::to_string((*rng)() % 1000) + ":profile:country=FR;lang=fr;tier=gold|";
+    }
+    lens->push_back(s.size());
+    samples += s;
+  }
+  return samples;
+}
+
+// Blocks compressed with a dictionary decode with it, and only with it
+// (without it: Corruption or, for LZ4's raw history, never silently OK with
+// the right bytes); each way of building a zstd dictionary works.
+TEST(CompressionTest, DictionaryRoundTrip) {
+  std::mt19937_64 rng(test::RandomSeed());
+  std::vector<size_t> lens;
+  const std::string samples = DictSamples(&rng, &lens);
+  std::string block;
+  for (int k = 0; k < 8; k++) {
+    block += "user:" + std::to_string(rng() % 1000) + ":profile:country=FR;lang=fr;tier=gold|";
+  }
+  for (int mode = 0; mode < 3; mode++) {
+    CompressionOptions o;
+    o.max_dict_bytes = 4096;
+    if (mode >= 1) o.zstd_max_train_bytes = 1 << 20;
+    if (mode == 2) o.use_zstd_dict_trainer = false;
+    std::string dict = BuildCompressionDictionary(o, samples, lens);
+    ASSERT_FALSE(dict.empty()) << "mode " << mode;
+    ASSERT_LE(dict.size(), 4096u);
+    if (mode >= 1) {
+      // A trained or finalized dictionary carries zstd's magic number.
+      ASSERT_EQ(dict.substr(0, 4), std::string("\x37\xa4\x30\xec", 4));
+    } else {
+      EXPECT_EQ(dict, samples.substr(0, 4096));
+    }
+    for (CompressionType t : kDictCodecs) {
+      if (mode >= 1 && t != kZSTD) continue;
+      SCOPED_TRACE(std::string(CompressionTypeName(t)) + " mode " + std::to_string(mode));
+      CompressionDict cdict(dict, t, o.level);
+      std::string with, without, back;
+      ASSERT_TRUE(CompressBlock(t, o, &cdict, block, &with));
+      const bool plain = CompressBlock(t, o, nullptr, block, &without);
+      if (plain) {
+        EXPECT_LT(with.size(), without.size());
+      }
+      std::unique_ptr<UncompressionDict> udict;
+      ASSERT_OK(UncompressionDict::Create(dict, t == kZSTD, &udict));
+      ASSERT_OK(UncompressBlock(t, with, &back, udict.get()));
+      EXPECT_EQ(back, block);
+      Status s = UncompressBlock(t, with, &back);
+      EXPECT_TRUE(!s.ok() || back != block) << "decoded without its dictionary";
+      if (!s.ok()) {
+        EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+      }
+      // A raw-content dictionary for zstd also works undigested.
+      if (t == kZSTD) {
+        std::unique_ptr<UncompressionDict> raw_only;
+        ASSERT_OK(UncompressionDict::Create(dict, false, &raw_only));
+        ASSERT_OK(UncompressBlock(t, with, &back, raw_only.get()));
+        EXPECT_EQ(back, block);
+      }
+    }
+  }
+  // Empty samples: no dictionary.
+  CompressionOptions o;
+  o.max_dict_bytes = 100;
+  EXPECT_TRUE(BuildCompressionDictionary(o, "", {}).empty());
+  // A damaged zstd dictionary (magic present, contents not) is Corruption.
+  std::unique_ptr<UncompressionDict> bad;
+  Status s =
+      UncompressionDict::Create(std::string("\x37\xa4\x30\xec", 4) + "junkjunkjunk", true, &bad);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+}
+
+TEST(CompressionTest, UsesDictionary) {
+  for (CompressionType t : kDictCodecs) EXPECT_TRUE(CompressionTypeUsesDictionary(t));
+  EXPECT_FALSE(CompressionTypeUsesDictionary(kNoCompression));
+  EXPECT_FALSE(CompressionTypeUsesDictionary(kSnappyCompression));
+}
+
 TEST(CompressionTest, UnsupportedAndUnknownTypes) {
   std::mt19937_64 rng(3);
   const std::string raw = Compressible(&rng, 4096);
   std::string out = "x";
-  for (CompressionType t : {kZlibCompression, kBZip2Compression, kLZ4HCCompression,
-                            kXpressCompression, kDisableCompressionOption}) {
+  for (CompressionType t : {kBZip2Compression, kXpressCompression, kDisableCompressionOption}) {
     EXPECT_FALSE(CompressBlock(t, raw, &out)) << CompressionTypeName(t);
     EXPECT_TRUE(out.empty());
   }
-  for (CompressionType t : {kZlibCompression, kBZip2Compression, kXpressCompression}) {
+  for (CompressionType t : {kBZip2Compression, kXpressCompression}) {
     Status s = UncompressBlock(t, raw, &out);
     EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
     EXPECT_NE(s.ToString().find(CompressionTypeName(t)), std::string::npos) << s.ToString();

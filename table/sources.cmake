@@ -24,6 +24,7 @@ strata_tests(table
   table/filter_policy_test.cc
   table/full_filter_block_test.cc
   table/compression_test.cc
+  table/compression_dict_test.cc
   table/meta_blocks_test.cc
   table/merging_iterator_test.cc
   table/block_based_table_test.cc
@@ -34,7 +35,11 @@ strata_tests(table
   table/block_based_table_factory_test.cc
   table/prefix_filter_test.cc
   table/prefix_filter_interop_test.cc
+  table/compression_dict_interop_test.cc
 )
+if(TARGET compression_dict_interop_test)
+  set_tests_properties(compression_dict_interop_test PROPERTIES LABELS "table;interop")
+endif()
 # RocksDB interoperability (table_interop_test): a helper program linked
 # against the system librocksdb only -- never with our libraries, so no
 # symbol can clash. Without librocksdb the test builds and skips itself.

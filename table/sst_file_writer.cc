@@ -134,8 +134,19 @@ Status SstFileWriter::Open(const std::string& file_path) {
   if (r->options.merge_operator != nullptr) {
     tbo.merge_operator_name = r->options.merge_operator->Name();
   }
-  tbo.compression =
-      r->options.compression == kDisableCompressionOption ? kNoCompression : r->options.compression;
+  // RocksDB's choice for external files (they are ingested as deep as
+  // possible): bottommost_compression when set (with its options when
+  // enabled), else the last per-level entry, else `compression`.
+  const Options& o = r->options;
+  CompressionType type = o.compression;
+  tbo.compression_opts = o.compression_opts;
+  if (o.bottommost_compression != kDisableCompressionOption) {
+    type = o.bottommost_compression;
+    if (o.bottommost_compression_opts.enabled) tbo.compression_opts = o.bottommost_compression_opts;
+  } else if (!o.compression_per_level.empty()) {
+    type = o.compression_per_level.back();
+  }
+  tbo.compression = type == kDisableCompressionOption ? kNoCompression : type;
   tbo.column_family_name = "";
   tbo.column_family_id = 0x7fffffff;
   tbo.db_id = "SST Writer";

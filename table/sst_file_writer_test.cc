@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <random>
 #include <set>
@@ -129,6 +130,55 @@ TEST_F(SstFileWriterTest, PutsInOrderRoundTripAndInfo) {
     EXPECT_EQ(v, entries[i].value);
   }
   EXPECT_GT(table->GetTableProperties()->num_data_blocks, 1u);
+}
+
+// External files take RocksDB's compression: bottommost_compression (and
+// bottommost_compression_opts when enabled), else the last per-level entry,
+// else `compression`; with a dictionary when max_dict_bytes is set.
+TEST_F(SstFileWriterTest, CompressionLikeRocksDB) {
+  struct Case {
+    const char* path;
+    std::function<void(Options*)> set;
+    const char* codec;
+    const char* opts_fragment;
+  };
+  const Case cases[] = {
+      {"/c1.sst", [](Options* o) { o->compression = kLZ4Compression; }, "LZ4", "level=32767;"},
+      {"/c2.sst",
+       [](Options* o) {
+         o->compression_per_level = {kNoCompression, kZlibCompression};
+       },
+       "Zlib", "level=32767;"},
+      {"/c3.sst",
+       [](Options* o) {
+         o->compression_per_level = {kNoCompression, kZlibCompression};
+         o->bottommost_compression = kZSTD;
+         o->bottommost_compression_opts.enabled = true;
+         o->bottommost_compression_opts.level = 9;
+         o->bottommost_compression_opts.max_dict_bytes = 4096;
+       },
+       "ZSTD", "level=9; strategy=0; max_dict_bytes=4096;"},
+  };
+  for (const Case& c : cases) {
+    Options o = options_;
+    c.set(&o);
+    SstFileWriter writer(o);
+    ASSERT_OK(writer.Open(c.path));
+    for (int i = 0; i < 3000; i++) {
+      char k[32], v[64];
+      std::snprintf(k, sizeof(k), "key%06d", i);
+      std::snprintf(v, sizeof(v), "value-%d-country=FR;lang=fr;", i * 7);
+      ASSERT_OK(writer.Put(k, v));
+    }
+    ASSERT_OK(writer.Finish());
+    std::unique_ptr<BlockBasedTable> table;
+    ASSERT_NO_FATAL_FAILURE(OpenTable(c.path, &table));
+    EXPECT_EQ(table->GetTableProperties()->compression_name, c.codec) << c.path;
+    EXPECT_NE(table->GetTableProperties()->compression_options.find(c.opts_fragment),
+              std::string::npos)
+        << table->GetTableProperties()->compression_options;
+    EXPECT_EQ(ReadAll(table.get()).size(), 3000u);
+  }
 }
 
 TEST_F(SstFileWriterTest, OutOfOrderKeysRejected) {

@@ -12,6 +12,7 @@
 #include "db/column_family.h"
 #include "db/compaction/compaction.h"
 #include "db/compaction/compaction_range_del_aggregator.h"
+#include "db/compaction/compression_for_level.h"
 #include "db/filename.h"
 #include "db/level_iterator.h"
 #include "db/table_cache.h"
@@ -111,6 +112,14 @@ Status CompactionJob::Run() {
   o.output_level = out;
   o.reason = TableFileCreationReason::kCompaction;
   o.max_output_file_size = c->max_output_file_size();
+  {
+    // Compression by level (db/compaction/compression_for_level.h); a
+    // CompactFiles compression overrides the codec, not its options.
+    const Options& co = cfd->options();
+    const bool bottom = IsBottommostForCompression(*c->input_version(), out);
+    o.compression = CompressionForLevel(co, out, c->input_version()->base_level(), bottom);
+    o.compression_opts = CompressionOptionsForLevel(co, bottom);
+  }
   if (c->compression() != kDisableCompressionOption) o.compression = c->compression();
   o.grandparents = c->grandparents();
   o.snapshots = snapshots_;
@@ -363,8 +372,12 @@ void CompactionJob::PrepareInfo() {
   info_.base_input_level = c->start_level();
   info_.output_level = c->output_level();
   info_.compaction_reason = CompactionReasonOf(*c);
-  info_.compression = c->compression() != kDisableCompressionOption ? c->compression()
-                                                                    : cfd_->options().compression;
+  info_.compression =
+      c->compression() != kDisableCompressionOption
+          ? c->compression()
+          : CompressionForLevel(cfd_->options(), c->output_level(),
+                                c->input_version()->base_level(),
+                                IsBottommostForCompression(*c->input_version(), c->output_level()));
   for (size_t which = 0; which < c->num_input_levels(); ++which) {
     const int level = c->level(which);
     for (const FileMetaData* f : c->inputs(which)) {

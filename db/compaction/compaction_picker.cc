@@ -4,6 +4,7 @@
 
 #include "db/column_family.h"
 #include "db/compaction/compaction.h"
+#include "db/compaction/compression_for_level.h"
 #include "db/filename.h"
 
 namespace strata {
@@ -241,7 +242,17 @@ bool CompactionPicker::SetupOtherInputs(Compaction* c) {
     // Each moved file must also not straddle an output-level file (it
     // does not: nothing there overlaps the range).
     const uint64_t max_grandparent = 10 * c->max_output_file_size_;
-    c->trivial_move_ = disjoint && TotalBytes(c->grandparents_) <= max_grandparent;
+    // A moved file keeps its codec: move only when the output level's
+    // compression is the start level's (RocksDB's
+    // InputCompressionMatchesOutput).
+    const Options& co = *options_.load(std::memory_order_acquire);
+    const bool same_compression =
+        CompressionForLevel(co, c->start_level(), v->base_level(),
+                            IsBottommostForCompression(*v, c->start_level())) ==
+        CompressionForLevel(co, c->output_level_, v->base_level(),
+                            IsBottommostForCompression(*v, c->output_level_));
+    c->trivial_move_ =
+        disjoint && TotalBytes(c->grandparents_) <= max_grandparent && same_compression;
   }
   return true;
 }
