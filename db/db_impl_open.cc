@@ -65,6 +65,19 @@ log::RecordPayloadCheck BatchInSequenceRange(SequenceNumber lo, SequenceNumber h
 // How far past the sequences known a record found after damage may be.
 constexpr SequenceNumber kFollowingSequenceWindow = SequenceNumber{1} << 32;
 
+// Family options that depend on DB options (RocksDB 7.8.3's
+// ColumnFamilyData::ValidateOptions): FIFO deletes files by age only when
+// it can read every table's creation time, so with a ttl it needs all
+// tables open (max_open_files = -1). `cf` is sanitized.
+Status ValidateFamilyAgainstDBOptions(const DBOptions& db, const ColumnFamilyOptions& cf) {
+  if (cf.compaction_style == kCompactionStyleFIFO && db.max_open_files != -1 && cf.ttl > 0) {
+    return Status::NotSupported(
+        "FIFO compaction only supported with max_open_files = -1 (options.ttl is " +
+        std::to_string(cf.ttl) + ")");
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status DBImpl::ValidateOptions(const Options& o) {
@@ -72,6 +85,8 @@ Status DBImpl::ValidateOptions(const Options& o) {
   ColumnFamilyOptions cf = o;
   SanitizeColumnFamilyOptions(&cf);
   Status s = ValidateColumnFamilyOptions(cf);
+  if (!s.ok()) return s;
+  s = ValidateFamilyAgainstDBOptions(o, cf);
   if (!s.ok()) return s;
   // Accepted by RocksDB, not (yet) implemented here: refused rather than
   // ignored.
@@ -134,6 +149,7 @@ Status DBImpl::SanitizeFamilies(const std::vector<ColumnFamilyDescriptor>& famil
       return Status::InvalidArgument("column family listed twice", d.name);
     }
     s = ValidateColumnFamilyOptions(cf_options);
+    if (s.ok()) s = ValidateFamilyAgainstDBOptions(options_, cf_options);
     if (!s.ok()) return s;
   }
   if (by_name->count(kDefaultColumnFamilyName) == 0) {
