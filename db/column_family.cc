@@ -153,8 +153,10 @@ void SanitizeAges(ColumnFamilyOptions* o, Adjust& adjust) {
       adjust("periodic_compaction_seconds (default, FIFO)", &o->periodic_compaction_seconds,
              kResolvedDefaultTtl);
     }
-    adjust("ttl (FIFO: from periodic_compaction_seconds)", &o->ttl,
-           o->periodic_compaction_seconds);
+    if (o->periodic_compaction_seconds != 0) {
+      adjust("ttl (FIFO: from periodic_compaction_seconds)", &o->ttl,
+             o->periodic_compaction_seconds);
+    }
   } else if (o->periodic_compaction_seconds != 0 && o->periodic_compaction_seconds < o->ttl) {
     adjust("ttl (FIFO: the smaller of ttl and periodic_compaction_seconds)", &o->ttl,
            o->periodic_compaction_seconds);
