@@ -78,6 +78,26 @@ Status ValidateFamilyAgainstDBOptions(const DBOptions& db, const ColumnFamilyOpt
   return Status::OK();
 }
 
+// Opening a DB with other compaction options than it was written with
+// (RocksDB 7.8.3's rules): any style may open a DB written under any other
+// -- leveled and universal both keep sorted runs in level 0 and in levels,
+// and FIFO deletes from the last non-empty level first, so no check on the
+// style itself (RocksDB 7.8.3 has none: the old "Not all files are at
+// level 0" refusal of FIFO is gone). What does not work is a num_levels
+// below a level holding files: RocksDB answers InvalidArgument "db has more
+// levels than options.num_levels". The MANIFEST replay (VersionBuilder)
+// meets such a file first and calls it damage; this gives RocksDB's status.
+// (RocksDB also accepts a file placed above num_levels that a later edit
+// removes; Strata's replay refuses that too -- a rare history.)
+Status LevelsBeyondNumLevels(const Status& recovered) {
+  if (recovered.IsCorruption() &&
+      std::string(recovered.getState()).find("beyond num_levels") != std::string::npos) {
+    return Status::InvalidArgument("db has more levels than options.num_levels",
+                                   recovered.getState());
+  }
+  return recovered;
+}
+
 }  // namespace
 
 Status DBImpl::ValidateOptions(const Options& o) {
@@ -309,7 +329,7 @@ Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name
       return Status::InvalidArgument("You have to open all column families. " +
                                      std::string(s.getState()));
     }
-    return s;
+    return LevelsBeyondNumLevels(s);
   }
   if (!not_found->empty() && (read_only() || !options_.create_missing_column_families)) {
     std::string list;
