@@ -88,10 +88,10 @@ TEST_F(DBCompactionStyleOpenTest, EveryStyleOpensALeveledDB) {
     o.compaction_style = style;
     o.disable_auto_compactions = true;  // FIFO would delete by size
     Status s = TryReopen(o);
-    if (s.IsNotSupported() && s.ToString().find("not built") != std::string::npos) {
+    if (s.IsNotSupported() && s.ToString().find("built") != std::string::npos) {
       continue;  // that style's part has not landed yet
     }
-    ASSERT_OK(s) << "style " << static_cast<int>(style);
+    ASSERT_TRUE(s.ok()) << "style " << static_cast<int>(style) << ": " << s.ToString();
     ExpectModel();
     Close();
   }
