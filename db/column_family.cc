@@ -171,8 +171,7 @@ void SanitizeAges(ColumnFamilyOptions* o, Adjust& adjust) {
     }
   }
   if (o->periodic_compaction_seconds == kDefault) {
-    adjust("periodic_compaction_seconds (default)", &o->periodic_compaction_seconds,
-           uint64_t{0});
+    adjust("periodic_compaction_seconds (default)", &o->periodic_compaction_seconds, uint64_t{0});
   }
 }
 
@@ -240,8 +239,7 @@ void SanitizeColumnFamilyOptions(ColumnFamilyOptions* o, std::vector<std::string
            &o->level_compaction_dynamic_level_bytes, false);
   }
   // A factor per level (RocksDB grows the list with 1s; it never shrinks it).
-  if (o->max_bytes_for_level_multiplier_additional.size() <
-      static_cast<size_t>(o->num_levels)) {
+  if (o->max_bytes_for_level_multiplier_additional.size() < static_cast<size_t>(o->num_levels)) {
     note("options.max_bytes_for_level_multiplier_additional extended with 1s to num_levels (" +
          std::to_string(o->num_levels) + ")");
     o->max_bytes_for_level_multiplier_additional.resize(o->num_levels, 1);

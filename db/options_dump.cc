@@ -169,13 +169,11 @@ void AddCompactionStyleLines(std::vector<OptionLine>* lines, const ColumnFamilyO
     lines->push_back({"compression[" + std::to_string(i) + "]",
                       CompressionTypeName(o.compression_per_level[i]), "compression_per_level"});
   }
-  lines->push_back({"bottommost_compression",
-                    o.bottommost_compression == kDisableCompressionOption
-                        ? "Disabled"
-                        : CompressionTypeName(o.bottommost_compression)});
+  lines->push_back({"bottommost_compression", o.bottommost_compression == kDisableCompressionOption
+                                                  ? "Disabled"
+                                                  : CompressionTypeName(o.bottommost_compression)});
   AddCompressionOptions(lines, "compression_opts", o.compression_opts, false);
-  AddCompressionOptions(lines, "bottommost_compression_opts", o.bottommost_compression_opts,
-                        true);
+  AddCompressionOptions(lines, "bottommost_compression_opts", o.bottommost_compression_opts, true);
 }
 
 void LogLines(Logger* log, const std::vector<OptionLine>& lines) {

@@ -130,17 +130,17 @@ TEST(OptionsDumpTest, TheLogHoldsEveryOption) {
   }
   EXPECT_NE(log.find("table_factory options:   block_size: 4096\n"), std::string::npos);
   // The compaction-style lines, with the values sanitizing resolved.
-  for (const char* want : {"Options.compaction_style: kCompactionStyleLevel\n",
-                           "Options.compaction_pri: kMinOverlappingRatio\n",
-                           "Options.compaction_options_universal.size_ratio: 1\n",
-                           "Options.compaction_options_universal.stop_style: "
-                           "kCompactionStopStyleTotalSize\n",
-                           "Options.compaction_options_fifo.max_table_files_size: 1073741824\n",
-                           "Options.ttl: 2592000\n", "Options.periodic_compaction_seconds: 0\n",
-                           "Options.bottommost_compression: Disabled\n",
-                           "Options.compression_opts.level: 32767\n",
-                           "Options.bottommost_compression_opts.enabled: false\n",
-                           "Options.max_bytes_for_level_multiplier_addtl[6]: 1\n"}) {
+  for (const char* want :
+       {"Options.compaction_style: kCompactionStyleLevel\n",
+        "Options.compaction_pri: kMinOverlappingRatio\n",
+        "Options.compaction_options_universal.size_ratio: 1\n",
+        "Options.compaction_options_universal.stop_style: "
+        "kCompactionStopStyleTotalSize\n",
+        "Options.compaction_options_fifo.max_table_files_size: 1073741824\n",
+        "Options.ttl: 2592000\n", "Options.periodic_compaction_seconds: 0\n",
+        "Options.bottommost_compression: Disabled\n", "Options.compression_opts.level: 32767\n",
+        "Options.bottommost_compression_opts.enabled: false\n",
+        "Options.max_bytes_for_level_multiplier_addtl[6]: 1\n"}) {
     EXPECT_NE(log.find(want), std::string::npos) << want;
   }
 }

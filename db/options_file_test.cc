@@ -187,12 +187,13 @@ TEST(OptionsFileTest, LinesAreThoseRocksDBWritesNow) {
   test::TempDir tmp("options_file_rocksdb");
   const std::string path = tmp.path() + "/db";
   int rc = 0;
-  const std::string out = RunCommand(
-      std::string(kDbBench) +
-          " --compaction_style=1 --universal_size_ratio=5 --universal_min_merge_width=3"
-          " --universal_max_size_amplification_percent=150 --compression_type=none"
-          " --benchmarks=fillseq --num=100 --db=" + path,
-      &rc);
+  const std::string out =
+      RunCommand(std::string(kDbBench) +
+                     " --compaction_style=1 --universal_size_ratio=5 --universal_min_merge_width=3"
+                     " --universal_max_size_amplification_percent=150 --compression_type=none"
+                     " --benchmarks=fillseq --num=100 --db=" +
+                     path,
+                 &rc);
   ASSERT_EQ(rc, 0) << out;
   std::string name;
   ASSERT_OK(GetLatestOptionsFileName(path, Env::Default(), &name));

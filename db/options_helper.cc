@@ -533,8 +533,8 @@ std::vector<std::string> SplitColons(const std::string& s) {
   size_t start = 0;
   while (true) {
     const size_t colon = s.find(':', start);
-    r.push_back(Trim(s.substr(start, colon == std::string::npos ? std::string::npos
-                                                                : colon - start)));
+    r.push_back(
+        Trim(s.substr(start, colon == std::string::npos ? std::string::npos : colon - start)));
     if (colon == std::string::npos) break;
     start = colon + 1;
   }
@@ -642,9 +642,9 @@ Status ParseNestedField(const ConfigOptions& config, const OptionInfo& info,
   if (config.ignore_unknown_options) return Status::OK();
   std::string known;
   for (const OptionInfo& i : *sub) known += (known.empty() ? "" : ", ") + std::string(i.name);
-  return Status::InvalidArgument("Error parsing " + full,
-                                 "no such field of " + std::string(info.name) + " (it has " +
-                                     known + ")");
+  return Status::InvalidArgument(
+      "Error parsing " + full,
+      "no such field of " + std::string(info.name) + " (it has " + known + ")");
 }
 
 // A whole nested struct option: "{a=1;b=2}" (fields not named keep their
@@ -967,7 +967,8 @@ std::string OptionValueToString(const OptionInfo& info, const void* object) {
     case OptionType::kCompactionStopStyle:
       return EnumToString(kStopStyleNames, *static_cast<CompactionStopStyle*>(f));
     case OptionType::kIntVector:
-      return JoinColons(*static_cast<std::vector<int>*>(f), [](int v) { return std::to_string(v); });
+      return JoinColons(*static_cast<std::vector<int>*>(f),
+                        [](int v) { return std::to_string(v); });
     case OptionType::kCompressionVector:
       return JoinColons(*static_cast<std::vector<CompressionType>*>(f),
                         [](CompressionType t) { return EnumToString(kCompressionNames, t); });

@@ -183,13 +183,18 @@ TEST(OptionsHelperTest, ErrorsNameTheOption) {
       {"bottommost_compression=kZstd", "bottommost_compression"},
       {"ttl=-5", "ttl"},
       {"periodic_compaction_seconds=1day", "periodic_compaction_seconds"},
-      {"max_bytes_for_level_multiplier_additional=1:x:1", "max_bytes_for_level_multiplier_additional"},
+      {"max_bytes_for_level_multiplier_additional=1:x:1",
+       "max_bytes_for_level_multiplier_additional"},
       {"compression_per_level=kNoCompression:kFast", "compression_per_level"},
       {"compaction_options_universal={size_ratio=big}", "compaction_options_universal.size_ratio"},
-      {"compaction_options_universal={stop_style=kSimilar}", "compaction_options_universal.stop_style"},
-      {"compaction_options_universal={no_such_field=1}", "compaction_options_universal.no_such_field"},
-      {"compaction_options_universal.max_merge_width=-1", "compaction_options_universal.max_merge_width"},
-      {"compaction_options_fifo={allow_compaction=maybe}", "compaction_options_fifo.allow_compaction"},
+      {"compaction_options_universal={stop_style=kSimilar}",
+       "compaction_options_universal.stop_style"},
+      {"compaction_options_universal={no_such_field=1}",
+       "compaction_options_universal.no_such_field"},
+      {"compaction_options_universal.max_merge_width=-1",
+       "compaction_options_universal.max_merge_width"},
+      {"compaction_options_fifo={allow_compaction=maybe}",
+       "compaction_options_fifo.allow_compaction"},
       {"compaction_options_fifo=lots", "compaction_options_fifo"},
       {"compression_opts={level=high}", "compression_opts.level"},
       {"compression_opts=-14:32767", "compression_opts"},
@@ -325,7 +330,6 @@ TEST(OptionsHelperTest, MutableOnly) {
   EXPECT_NE(s.ToString().find("checksum"), std::string::npos);
 }
 
-
 // ---- the compaction-style and compression-by-level options ----
 
 TEST(OptionsHelperTest, CompactionStyleOptionsParse) {
@@ -385,8 +389,8 @@ TEST(OptionsHelperTest, CompactionStyleOptionsParse) {
   EXPECT_EQ(cf.bottommost_compression_opts.use_zstd_dict_trainer, d.use_zstd_dict_trainer);
 
   ColumnFamilyOptions base = cf, again;
-  ASSERT_OK(GetColumnFamilyOptionsFromString(config, base,
-                                             "compaction_options_universal={size_ratio=7}", &again));
+  ASSERT_OK(GetColumnFamilyOptionsFromString(
+      config, base, "compaction_options_universal={size_ratio=7}", &again));
   EXPECT_EQ(again.compaction_options_universal.size_ratio, 7u);
   EXPECT_EQ(again.compaction_options_universal.min_merge_width, 3u);  // kept from the base
   EXPECT_EQ(again.compaction_options_universal.stop_style, kCompactionStopStyleSimilarSize);
@@ -413,8 +417,8 @@ TEST(OptionsHelperTest, CompactionStyleOptionsParse) {
               true)
         << style;
   }
-  for (const char* pri : {"kByCompensatedSize", "kOldestLargestSeqFirst",
-                          "kOldestSmallestSeqFirst", "kMinOverlappingRatio", "kRoundRobin"}) {
+  for (const char* pri : {"kByCompensatedSize", "kOldestLargestSeqFirst", "kOldestSmallestSeqFirst",
+                          "kMinOverlappingRatio", "kRoundRobin"}) {
     ASSERT_OK(GetColumnFamilyOptionsFromString(config, base, std::string("compaction_pri=") + pri,
                                                &again));
     EXPECT_NE(CFOptionsToString(again, ";").find(std::string("compaction_pri=") + pri + ";"),
@@ -440,8 +444,8 @@ TEST(OptionsHelperTest, CompactionStyleLegacyForms) {
   EXPECT_TRUE(cf.compression_opts.enabled);  // a sixth and last field is `enabled`
   EXPECT_EQ(cf.compression_opts.parallel_threads, 1u);
   ASSERT_OK(GetColumnFamilyOptionsFromString(
-      config, ColumnFamilyOptions(), "bottommost_compression_opts=-14:32767:0:0:0:3:true:4096:false",
-      &cf));
+      config, ColumnFamilyOptions(),
+      "bottommost_compression_opts=-14:32767:0:0:0:3:true:4096:false", &cf));
   EXPECT_EQ(cf.bottommost_compression_opts.parallel_threads, 3u);
   EXPECT_TRUE(cf.bottommost_compression_opts.enabled);
   EXPECT_EQ(cf.bottommost_compression_opts.max_dict_buffer_bytes, 4096u);
@@ -499,7 +503,7 @@ TEST(OptionsHelperTest, CompactionStyleOptionsRandomRoundTrip) {
     uint32_t Uniform(uint32_t n) { return static_cast<uint32_t>(r->Uniform(n)); }
     bool OneIn(uint32_t n) { return r->OneIn(n); }
   } rnd{&rng};
-  const CompressionType kinds[] = {kNoCompression, kSnappyCompression, kZlibCompression,
+  const CompressionType kinds[] = {kNoCompression,  kSnappyCompression, kZlibCompression,
                                    kLZ4Compression, kLZ4HCCompression,  kZSTD};
   auto random_compression_options = [&](CompressionOptions* c) {
     c->window_bits = -static_cast<int>(rnd.Uniform(16));
@@ -538,8 +542,7 @@ TEST(OptionsHelperTest, CompactionStyleOptionsRandomRoundTrip) {
     for (uint32_t i = rnd.Uniform(8); i > 0; --i) {
       o.compression_per_level.push_back(kinds[rnd.Uniform(6)]);
     }
-    o.bottommost_compression =
-        rnd.OneIn(3) ? kDisableCompressionOption : kinds[rnd.Uniform(6)];
+    o.bottommost_compression = rnd.OneIn(3) ? kDisableCompressionOption : kinds[rnd.Uniform(6)];
     random_compression_options(&o.compression_opts);
     random_compression_options(&o.bottommost_compression_opts);
 
@@ -573,9 +576,9 @@ TEST(OptionsHelperTest, CompactionStyleOptionsRandomRoundTrip) {
               o.max_bytes_for_level_multiplier_additional);
     EXPECT_EQ(back.compression_per_level, o.compression_per_level);
     EXPECT_EQ(back.bottommost_compression, o.bottommost_compression);
-    for (auto [a, b] : {std::pair{&o.compression_opts, &back.compression_opts},
-                        std::pair{&o.bottommost_compression_opts,
-                                  &back.bottommost_compression_opts}}) {
+    for (auto [a, b] :
+         {std::pair{&o.compression_opts, &back.compression_opts},
+          std::pair{&o.bottommost_compression_opts, &back.bottommost_compression_opts}}) {
       EXPECT_EQ(b->window_bits, a->window_bits);
       EXPECT_EQ(b->level, a->level);
       EXPECT_EQ(b->strategy, a->strategy);

@@ -24,9 +24,7 @@ constexpr uint64_t kDefault = ColumnFamilyOptions::kDefaultTtl;
 class KeepAll : public CompactionFilter {
  public:
   const char* Name() const override { return "KeepAll"; }
-  bool Filter(int, const Slice&, const Slice&, std::string*, bool*) const override {
-    return false;
-  }
+  bool Filter(int, const Slice&, const Slice&, std::string*, bool*) const override { return false; }
 };
 
 ColumnFamilyOptions Sanitized(ColumnFamilyOptions o, std::vector<std::string>* notes = nullptr) {
