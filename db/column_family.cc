@@ -59,11 +59,13 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
   // Options of the compaction-styles work not built yet: refused by name
   // until the part that implements each one lands (each block goes with it).
   if (o.compaction_style != kCompactionStyleLevel && o.compaction_style != kCompactionStyleNone) {
-    return Status::NotSupported("options.compaction_style: only kCompactionStyleLevel and "
-                                "kCompactionStyleNone are built so far");
+    return Status::NotSupported(
+        "options.compaction_style: only kCompactionStyleLevel and "
+        "kCompactionStyleNone are built so far");
   }
   if (o.compaction_pri != kMinOverlappingRatio) {
-    return Status::NotSupported("options.compaction_pri: only kMinOverlappingRatio is built so far");
+    return Status::NotSupported(
+        "options.compaction_pri: only kMinOverlappingRatio is built so far");
   }
   // Sanitizing resolves kDefaultTtl to 0 or to 30 days (kResolvedDefaultTtl):
   // those are the defaults, not a user's choice, and pass.
@@ -284,7 +286,7 @@ ColumnFamilyData::ColumnFamilyData(uint32_t id, const std::string& name, const O
   table_cache_ =
       std::make_unique<TableCache>(dbname, first->options, first->table,
                                    first->options.max_open_files, std::move(table_readers));
-  picker_ = std::make_unique<CompactionPicker>(&first->options, icmp_, db_mu_);
+  picker_ = NewCompactionPicker(&first->options, icmp_, db_mu_);
   SystemClock* clock = first->options.env != nullptr ? first->options.env->GetSystemClock()
                                                      : Env::Default()->GetSystemClock();
   internal_stats_ = std::make_unique<InternalStats>(num_levels_, clock);
@@ -368,7 +370,7 @@ bool ColumnFamilyData::NeedsWriteSlowdown() const {
   db_mu_->AssertHeld();
   const Options& o = options();
   if (o.disable_auto_compactions || current_ == nullptr) return false;
-  return current_->NumLevelFiles(0) >= o.level0_slowdown_writes_trigger ||
+  return current_->l0_delay_trigger_count() >= o.level0_slowdown_writes_trigger ||
          (o.soft_pending_compaction_bytes_limit > 0 &&
           current_->EstimatedPendingCompactionBytes() >= o.soft_pending_compaction_bytes_limit);
 }

@@ -481,5 +481,42 @@ TEST_F(DBCompactionTest, DynamicBaseLevelNeverSkipsNonEmptyLevels) {
                       << ", base level " << IntProperty("strata.base-level");
 }
 
+// kCompactionStyleNone (RocksDB's meaning): no compaction runs on its own,
+// CompactRange does nothing, and CompactFiles still works.
+TEST_F(DBCompactionTest, StyleNoneOnlyCompactsThroughCompactFiles) {
+  Options o = Small();
+  o.compaction_style = kCompactionStyleNone;
+  o.level0_file_num_compaction_trigger = 2;
+  o.level0_slowdown_writes_trigger = 100;
+  o.level0_stop_writes_trigger = 200;
+  Open(o);
+  std::map<std::string, std::string> model;
+  for (int f = 0; f < 6; ++f) {
+    for (uint64_t i = 0; i < 200; ++i) {
+      const uint64_t k = (i * 7 + static_cast<uint64_t>(f) * 31) % 500;
+      ASSERT_OK(db_->Put(WriteOptions(), Key(k), Value(k, f)));
+      model[Key(k)] = Value(k, f);
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+  const uint64_t flushed = FilesAt(0);  // small write buffers: 6 or more
+  ASSERT_GE(flushed, 6u);
+  ASSERT_OK(WaitForCompact());
+  EXPECT_EQ(FilesAt(0), flushed) << "an automatic compaction ran: " << FilesPerLevel();
+  EXPECT_EQ(IntProperty("rocksdb.compaction-pending"), 0u);
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  EXPECT_EQ(FilesAt(0), flushed) << "CompactRange compacted: " << FilesPerLevel();
+  CheckAll(model);
+  std::vector<LiveFileMetaData> files;
+  db_->GetLiveFilesMetaData(&files);
+  std::vector<std::string> names;
+  for (const LiveFileMetaData& f : files) names.push_back(f.name);
+  ASSERT_OK(db_->CompactFiles(CompactionOptions(), names, 2));
+  EXPECT_EQ(FilesPerLevel(), "0,0,1");
+  CheckAll(model);
+  Reopen(o);
+  CheckAll(model);
+}
+
 }  // namespace
 }  // namespace strata

@@ -511,9 +511,46 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
     cfd->current()->GetOverlappingInputs(level, begin, end, &files);
     if (!files.empty()) max_level = level;
   }
+  const CompactionStyle style = cfd->options().compaction_style;
+  if (style == kCompactionStyleUniversal || style == kCompactionStyleFIFO) {
+    // Universal and FIFO compact the range as one job over every level (as
+    // RocksDB does): universal into the last level (one above it with
+    // allow_ingest_behind), FIFO within level 0.
+    int output_level = 0;
+    if (style == kCompactionStyleUniversal && num_levels > 1) {
+      output_level = num_levels - (options_.allow_ingest_behind ? 2 : 1);
+    }
+    while (s.ok()) {
+      if (shutting_down_.load(std::memory_order_acquire)) {
+        s = Status::ShutdownInProgress("CompactRange during close");
+        break;
+      }
+      if (!bg_error_.ok()) {
+        s = bg_error_;
+        break;
+      }
+      bool conflict = false;
+      WaitForIngestions();
+      std::unique_ptr<Compaction> c = picker->CompactRange(cfd->current(), kCompactAllLevels,
+                                                           output_level, begin, end, &conflict);
+      if (c == nullptr && !conflict) break;
+      if (c == nullptr) {
+        bg_cv_.TimedWaitMicros(10000);
+        continue;
+      }
+      s = RunCompaction(cfd, c.get(), &job_id);
+      picker->ReleaseCompaction(c.get());
+      c.reset();
+      bg_cv_.SignalAll();
+      break;
+    }
+    max_level = output_level;
+  }
   // Every level above the deepest one holding data in range is pushed down;
   // level 0 always (into the base level) when it holds data in range.
-  for (int level = 0; s.ok() && (level < max_level || (level == 0 && max_level == 0)); ++level) {
+  const bool leveled = style != kCompactionStyleUniversal && style != kCompactionStyleFIFO;
+  for (int level = 0; leveled && s.ok() && (level < max_level || (level == 0 && max_level == 0));
+       ++level) {
     int output_level = level + 1;
     while (s.ok()) {
       // Level 0 goes to the base level of the Version the job is picked
@@ -561,7 +598,7 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
       options.bottommost_level_compaction == BottommostLevelCompaction::kForceOptimized ||
       (options.bottommost_level_compaction == BottommostLevelCompaction::kIfHaveCompactionFilter &&
        has_filter);
-  if (s.ok() && force_bottom && max_level > 0) {
+  if (s.ok() && leveled && force_bottom && max_level > 0) {
     bool conflict = true;
     while (conflict && s.ok()) {
       WaitForIngestions();

@@ -163,14 +163,14 @@ void DBImpl::RecordStallCauses(bool stop) {
       if (static_cast<int>(cfd->imm().size()) >= std::max(1, o.max_write_buffer_number - 1) &&
           cfd->mem()->ApproximateMemoryUsage() >= o.write_buffer_size) {
         stats->AddStall(StallCause::kMemtableStop);
-      } else if (auto_compact && v->NumLevelFiles(0) >= o.level0_stop_writes_trigger) {
+      } else if (auto_compact && v->l0_delay_trigger_count() >= o.level0_stop_writes_trigger) {
         stats->AddStall(StallCause::kLevel0NumFiles);
       } else if (auto_compact && o.hard_pending_compaction_bytes_limit > 0 &&
                  debt >= o.hard_pending_compaction_bytes_limit) {
         stats->AddStall(StallCause::kPendingCompactionBytesStop);
       }
     } else if (cfd->NeedsWriteSlowdown()) {
-      stats->AddStall(v->NumLevelFiles(0) >= o.level0_slowdown_writes_trigger
+      stats->AddStall(v->l0_delay_trigger_count() >= o.level0_slowdown_writes_trigger
                           ? StallCause::kLevel0Slowdown
                           : StallCause::kPendingCompactionBytesSlowdown);
     }

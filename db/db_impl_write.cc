@@ -604,8 +604,8 @@ Status DBImpl::MaybeStallWrite(const WriteThread::WriteGroup& group) {
              cfd->mem()->ApproximateMemoryUsage() >= o.write_buffer_size);
         // Without automatic compactions nothing would ever clear these.
         const bool auto_compact = !o.disable_auto_compactions;
-        too_many_l0 =
-            too_many_l0 || (auto_compact && v->NumLevelFiles(0) >= o.level0_stop_writes_trigger);
+        too_many_l0 = too_many_l0 ||
+                      (auto_compact && v->l0_delay_trigger_count() >= o.level0_stop_writes_trigger);
         too_much_debt =
             too_much_debt ||
             (auto_compact && o.hard_pending_compaction_bytes_limit > 0 &&

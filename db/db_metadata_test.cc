@@ -801,6 +801,55 @@ TEST_F(DBMetadataTest, CompactFilesOptions) {
   EXPECT_EQ(Scan().size(), 3000u);
 }
 
+// Inputs from several levels (level 0 into level 3 takes level 2 too), and
+// level 0 into level 0 (a run of consecutive level-0 files merged into one),
+// checked against a model of the contents.
+TEST_F(DBMetadataTest, CompactFilesAcrossLevelsAndWithinLevel0) {
+  Options o = SmallOptions();
+  o.disable_auto_compactions = true;
+  o.num_levels = 4;
+  DestroyAndReopen(o);
+  std::map<std::string, std::string> model;
+  auto put = [&](int i, const std::string& v) {
+    ASSERT_OK(Put(Key(i), v));
+    model[Key(i)] = v;
+  };
+  for (int i = 0; i < 100; ++i) put(i, "base");
+  ASSERT_OK(Flush());
+  ASSERT_OK(db_->CompactFiles(CompactionOptions(), {FileName(Files()[0].number)}, 2));
+  for (int round = 0; round < 4; ++round) {
+    for (int i = round * 30; i < round * 30 + 60; ++i) put(i, "r" + std::to_string(round));
+    if (round == 2) ASSERT_OK(db_->Delete(WriteOptions(), Key(70)));
+    if (round == 2) model.erase(Key(70));
+    ASSERT_OK(Flush());
+  }
+  ASSERT_EQ(FilesPerLevel(), "4,0,1");
+  // Level 0 lists newest first: merge the middle two (consecutive by age).
+  std::vector<FileInfo> files = Files();
+  ASSERT_EQ(files[1].level, 0);
+  ASSERT_EQ(files[2].level, 0);
+  std::vector<std::string> outputs;
+  ASSERT_OK(db_->CompactFiles(CompactionOptions(),
+                              {FileName(files[1].number), FileName(files[2].number)}, 0, -1,
+                              &outputs));
+  EXPECT_EQ(outputs.size(), 1u);
+  EXPECT_EQ(FilesPerLevel(), "3,0,1");
+  EXPECT_EQ(Scan(), model);
+  // The newest and the oldest level-0 file: the one between them goes too.
+  files = Files();
+  ASSERT_OK(db_->CompactFiles(CompactionOptions(),
+                              {FileName(files[0].number), FileName(files[2].number)}, 0));
+  EXPECT_EQ(FilesPerLevel(), "1,0,1");
+  EXPECT_EQ(Scan(), model);
+  for (auto& [k, v] : model) EXPECT_EQ(Get(k), v) << k;
+  // Level 0 into level 3 merges level 2 along (three input levels' worth).
+  files = Files();
+  ASSERT_OK(db_->CompactFiles(CompactionOptions(), {FileName(files[0].number)}, 3));
+  EXPECT_EQ(FilesPerLevel(), "0,0,0,1");
+  EXPECT_EQ(Scan(), model);
+  EXPECT_EQ(Get(Key(70)), "NOT_FOUND");
+}
+
 TEST_F(DBMetadataTest, CompactFilesErrors) {
   Options o = SmallOptions();
   o.disable_auto_compactions = true;
@@ -825,10 +874,7 @@ TEST_F(DBMetadataTest, CompactFilesErrors) {
   s = db_->CompactFiles(co, {l2}, 1);
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_NE(s.ToString().find("Cannot compact file to up level"), std::string::npos);
-  EXPECT_TRUE(db_->CompactFiles(co, {l0}, 0).IsNotSupported());
   EXPECT_TRUE(db_->CompactFiles(co, {l0}, 1, 3).IsInvalidArgument());  // no such path
-  // Level 0 into level 3 would need level 2 too: two levels above the output.
-  EXPECT_TRUE(db_->CompactFiles(co, {l0}, 3).IsNotSupported());
   // Nothing changed through all that.
   EXPECT_EQ(FilesPerLevel(), "1,0,1");
   EXPECT_EQ(Get(Key(0)), "v");

@@ -366,7 +366,27 @@ bool Version::OverlapInLevel(int level, const Slice& smallest, const Slice& larg
   return ucmp->Compare(ExtractUserKey(files[i]->smallest), largest) <= 0;
 }
 
+void Version::SetCompactionScores(std::vector<LevelScore> scores, uint64_t pending_bytes,
+                                  int l0_delay_trigger_count) {
+  scores_ = std::move(scores);
+  std::stable_sort(scores_.begin(), scores_.end(),
+                   [](const LevelScore& a, const LevelScore& b) { return a.score > b.score; });
+  pending_compaction_bytes_ = pending_bytes;
+  l0_delay_trigger_count_ = l0_delay_trigger_count;
+}
+
 void Version::ComputeCompactionScores(const ColumnFamilyOptions& o) {
+  l0_delay_trigger_count_ = static_cast<int>(files_[0].size());
+  switch (o.compaction_style) {
+    case kCompactionStyleLevel:
+    case kCompactionStyleNone:
+    default:
+      ComputeLevelCompactionScores(o);
+      break;
+  }
+}
+
+void Version::ComputeLevelCompactionScores(const ColumnFamilyOptions& o) {
   const double multiplier = std::max(1.0, o.max_bytes_for_level_multiplier);
   const uint64_t base = std::max<uint64_t>(1, o.max_bytes_for_level_base);
   const int last = num_levels_ - 1;

@@ -125,6 +125,15 @@ class Version {
   // Bytes that compactions still have to rewrite to get every level under
   // its target (an estimate, for write stalls).
   uint64_t EstimatedPendingCompactionBytes() const { return pending_compaction_bytes_; }
+  // What the level-0 write-stall triggers count: level-0 files, and under
+  // universal compaction every sorted run (level-0 files plus non-empty
+  // levels), as RocksDB counts them.
+  int l0_delay_trigger_count() const { return l0_delay_trigger_count_; }
+  // Used by the compaction styles' score functions (db/compaction/):
+  // replaces the scores (sorted here, highest first), the pending-bytes
+  // estimate and the stall count.
+  void SetCompactionScores(std::vector<LevelScore> scores, uint64_t pending_bytes,
+                           int l0_delay_trigger_count);
 
   // Summary: "files[ 3 0 5 ... ]".
   std::string LevelSummary() const;
@@ -154,8 +163,12 @@ class Version {
   Version(VersionSet* vset, ColumnFamilyData* cfd, uint64_t version_number);
   ~Version();
 
-  // Fills scores_, base_level_, level_max_bytes_, pending_compaction_bytes_.
+  // Fills scores_, base_level_, level_max_bytes_, pending_compaction_bytes_
+  // and l0_delay_trigger_count_ for options.compaction_style.
   void ComputeCompactionScores(const ColumnFamilyOptions& options);
+  // Leveled compaction's scores (also kept for kCompactionStyleNone, whose
+  // picker never acts on them, so properties still show the shape).
+  void ComputeLevelCompactionScores(const ColumnFamilyOptions& options);
 
   VersionSet* const vset_;
   ColumnFamilyData* const cfd_;  // outlives its Versions (freed at close)
@@ -166,6 +179,7 @@ class Version {
   int base_level_ = 1;
   uint64_t level_max_bytes_[kMaxLevels] = {};
   uint64_t pending_compaction_bytes_ = 0;
+  int l0_delay_trigger_count_ = 0;
   std::atomic<int> refs_{0};
   Mutex range_del_mu_;
   bool range_del_built_ GUARDED_BY(range_del_mu_) = false;

@@ -45,7 +45,7 @@ WriteStallState ComputeWriteStall(const ColumnFamilyData* cfd, bool memtable_sto
     return st;
   }
   if (o.disable_auto_compactions || v == nullptr) return st;
-  const int l0 = v->NumLevelFiles(0);
+  const int l0 = v->l0_delay_trigger_count();
   const uint64_t pending = v->EstimatedPendingCompactionBytes();
   if (l0 >= o.level0_stop_writes_trigger) {
     st = {WriteStallCondition::kStopped, WriteStallCause::kL0FileCountLimit};
@@ -64,7 +64,7 @@ WriteStallState ComputeWriteStall(const ColumnFamilyData* cfd, bool memtable_sto
 std::string WriteStallChangeMessage(const ColumnFamilyData* cfd, const WriteStallState& prev,
                                     const WriteStallState& cur, uint64_t rate) {
   const Version* v = cfd->current();
-  const int l0 = v != nullptr ? v->NumLevelFiles(0) : 0;
+  const int l0 = v != nullptr ? v->l0_delay_trigger_count() : 0;
   const uint64_t pending = v != nullptr ? v->EstimatedPendingCompactionBytes() : 0;
   const char* name = cfd->name().c_str();
   char buf[512];

@@ -2,11 +2,16 @@
 # Crash test (make crashtest): db_crashtest kills db_stress with SIGKILL over
 # and over and verifies the DB after each kill, first with synced writes
 # (half the time), then unsynced with db_stress's simulated power losses
-# (the other half). Prints each mode's totals and the overall totals.
+# (the other half), each round under a drawn compaction style. Prints each
+# mode's totals and the overall totals.
 #
 # Usage: scripts/crashtest.sh BUILD_DIR SECONDS
 # Environment:
 #   CRASHTEST_SEED=N     driver seed (default: random, printed)
+#   CRASHTEST_STYLES=... compaction styles drawn (db_crashtest --styles):
+#                        auto (default: every style this build opens; the
+#                        first lines name the ones it refuses), all, or a
+#                        list such as level,universal,fifo,none
 #   CRASHTEST_ARGS=...   more db_crashtest flags (e.g. --max_threads=2, or
 #                        --stress_arg=--inject_bug_for_test=1 to see a
 #                        failure caught)
@@ -34,7 +39,7 @@ if [ -n "${CRASHTEST_SEED:-}" ]; then
 fi
 # shellcheck disable=SC2086
 if "$build/db_crashtest" --mode=both --duration="$seconds" --dir="$work" \
-    "${seed_arg[@]}" ${CRASHTEST_ARGS:-}; then
+    --styles="${CRASHTEST_STYLES:-auto}" "${seed_arg[@]}" ${CRASHTEST_ARGS:-}; then
   rm -rf "$work"
   echo "crashtest: PASS"
 else

@@ -166,6 +166,36 @@ run_case write $D repair
 run_case write $D reduce_levels --new_levels=3 --print_old_levels
 run_case write $D reduce_levels --new_levels=1
 run_case write $D reduce_levels
+# Level to universal: everything compacted into one level-0 file (the
+# other pairs fail with ldb's messages, exit 1 and no output).
+CCS="change_compaction_style --old_compaction_style=0 --new_compaction_style=1"
+run_case write $D $CCS
+run_case write $D --column_family=cf2 $CCS
+run_case write $D change_compaction_style --old_compaction_style=1 --new_compaction_style=0
+run_case write $D change_compaction_style --old_compaction_style=0 --new_compaction_style=0
+run_case write $D change_compaction_style --old_compaction_style=2 --new_compaction_style=1
+run_case write $D change_compaction_style --old_compaction_style=0 --new_compaction_style=3
+run_case write $D change_compaction_style --new_compaction_style=1
+run_case write $D change_compaction_style --old_compaction_style=x --new_compaction_style=1
+# The DB strata changed: ldb's checkconsistency passes and its MANIFEST
+# holds the default family's data in one level-0 file, as ldb's does.
+files_per_level() {
+  "$ldb" --db="$1" manifest_dump 2>/dev/null |
+    awk '/Column family/ {cf = $4} /^--- level/ {lvl = cf "/L" $3}
+         /^ *[0-9]+:[0-9]+\[/ {n[lvl]++} END {for (l in n) print l ":" n[l]}' | sort | tr '\n' ' '
+}
+fresh
+"$ldb" --db="$db" $CCS >/dev/null 2>&1
+ldb_levels=$(files_per_level "$db")
+fresh
+"$strata" --db="$db" $CCS >/dev/null 2>&1
+strata_levels=$(files_per_level "$db")
+if "$ldb" --db="$db" checkconsistency >/dev/null 2>&1 && [ "$ldb_levels" = "$strata_levels" ]; then
+  echo "ok: ldb checkconsistency after strata's $CCS; files per level $strata_levels"
+else
+  echo "FAIL: after strata's $CCS: checkconsistency or levels differ (ldb: $ldb_levels, strata: $strata_levels)"
+  failures=$((failures + 1))
+fi
 # External files (docs/design/ingestion.md): a table RocksDB wrote, over
 # keys the WAL holds too (a flush, then a global seqno written into it).
 for i in $(seq -w 095 105); do echo "key$i ==> ext$i"; done |
@@ -190,6 +220,25 @@ if ! cmp -s <("$ldb" --db="$db" scan 2>&1) <("$ldb" --db="$work/cp" scan 2>&1); 
   failures=$((failures + 1))
 else
   echo "ok: ldb scans strata's checkpoint"
+fi
+
+# change_compaction_style on a DB whose data is all deleted: level 0 ends
+# empty, which both report as a failure after the "before" line.
+empty=$work/emptydb
+"$ldb" --db="$empty" --create_if_missing put a 1 >/dev/null 2>&1
+"$ldb" --db="$empty" delete a >/dev/null 2>&1
+"$ldb" --db="$empty" compact >/dev/null 2>&1
+outs=()
+for tool in "$ldb" "$strata"; do
+  rm -rf "$db" && cp -a "$empty" "$db"
+  out=$("$tool" --db="$db" $CCS 2>/dev/null)
+  outs+=("$? $out")
+done
+if [ "${outs[0]}" = "${outs[1]}" ]; then
+  echo "ok: $CCS on an emptied DB (exit ${outs[1]%% *})"
+else
+  echo "FAIL: $CCS on an emptied DB: ldb '${outs[0]}', strata '${outs[1]}'"
+  failures=$((failures + 1))
 fi
 
 if [ "$(fingerprint "$base")" != "$before" ]; then

@@ -13,6 +13,19 @@
 // (it must then exit 0). On a failure the driver stops, keeps the DB, the
 // expected state and the logs, prints their paths and exits 1.
 //
+// Compaction styles: each round runs under a compaction style (level,
+// universal, FIFO, none) and options drawn for it, printed on the round's
+// line. A style lasts a few rounds (another one is drawn with probability
+// 1/3), so crash-kill rounds keep meeting the DB the last one left. Level,
+// universal and none switch on the same DB (RocksDB allows those changes);
+// a change of shape -- to or from FIFO, or of num_levels -- starts a fresh
+// DB and expected state, as RocksDB's crash test does for any style change.
+// --styles picks the styles drawn; by default ("auto") the driver first
+// asks db_stress (--probe_open) which styles and optional options (by name
+// in kOptionalFeatures) this build opens and draws only those, printing the
+// ones it leaves out. Given explicitly, a style the build refuses fails.
+// docs/design/stress-compaction-styles.md.
+//
 // The kill respects db_stress's recovery window (tools/db_stress_shared.h).
 // Thread-safety: single-threaded.
 #include <fcntl.h>
@@ -29,6 +42,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -50,7 +64,9 @@ struct DriverFlags {
   uint64_t max_key = 8192;
   int max_threads = 4;
   bool keep = false;
-  bool dir_created = false;        // by mkdtemp: removed whole on success
+  bool dir_created = false;     // by mkdtemp: removed whole on success
+  std::string styles = "auto";  // comma list of level,universal,fifo,none; or auto / all
+  bool fresh_on_style_change = false;
   std::vector<std::string> extra;  // --stress_arg=... passed through
 };
 DriverFlags DF;
@@ -61,6 +77,8 @@ struct Totals {
   // Checkpoints and backups a killed run left that the verification
   // opened (or verified and restored), and unfinished checkpoints removed.
   uint64_t checkpoints_verified = 0, backups_verified = 0, partial_copies = 0;
+  uint64_t style_rounds[4] = {};  // rounds run under each compaction style
+  uint64_t fresh_starts = 0;      // DBs wiped for a change of shape
 };
 
 double Now() {
@@ -82,7 +100,8 @@ std::string SelfDir() {
   fprintf(stderr,
           "usage: db_crashtest [--mode=sync|nosync|both] [--duration=SECS] [--dir=DIR]\n"
           "  [--stress=PATH_TO_DB_STRESS] [--seed=N] [--min_kill_ms=N] [--max_kill_ms=N]\n"
-          "  [--max_key=N] [--max_threads=N] [--keep=0|1] [--stress_arg=--flag=value ...]\n");
+          "  [--max_key=N] [--max_threads=N] [--keep=0|1] [--stress_arg=--flag=value ...]\n"
+          "  [--styles=auto|all|level,universal,fifo,none] [--fresh_on_style_change=0|1]\n");
   exit(2);
 }
 
@@ -97,7 +116,10 @@ void ParseFlags(int argc, char** argv) {
       return true;
     };
     std::string v;
-    if (val("mode", &DF.mode) || val("dir", &DF.dir) || val("stress", &DF.stress)) continue;
+    if (val("mode", &DF.mode) || val("dir", &DF.dir) || val("stress", &DF.stress) ||
+        val("styles", &DF.styles)) {
+      continue;
+    }
     if (val("duration", &v)) {
       DF.duration = strtod(v.c_str(), nullptr);
     } else if (val("seed", &v)) {
@@ -111,6 +133,8 @@ void ParseFlags(int argc, char** argv) {
       DF.max_key = strtoull(v.c_str(), nullptr, 10);
     } else if (val("max_threads", &v)) {
       DF.max_threads = atoi(v.c_str());
+    } else if (val("fresh_on_style_change", &v)) {
+      DF.fresh_on_style_change = v == "1" || v == "true";
     } else if (val("keep", &v)) {
       DF.keep = v == "1" || v == "true";
     } else if (val("stress_arg", &v)) {
@@ -243,6 +267,213 @@ int RemoveTree(const std::string& path) {
   return status;
 }
 
+// ------------------------------------------------------ compaction styles ----
+
+// RocksDB's CompactionStyle values, by --styles name.
+const char* const kStyleNames[4] = {"level", "universal", "fifo", "none"};
+constexpr int kFifo = 2;
+
+// Options drawn only when this build opens them (probed at start): the
+// flags that turn each on.
+struct Feature {
+  const char* name;
+  std::vector<std::string> probe_args;
+};
+const Feature kOptionalFeatures[] = {
+    {"compaction_pri", {"--compaction_pri=0"}},
+    {"compaction_ttl", {"--compaction_ttl=3600"}},
+    {"periodic_compaction_seconds", {"--periodic_compaction_seconds=3600"}},
+    {"compression_per_level", {"--min_level_to_compress=1"}},
+    {"bottommost_compression", {"--bottommost_compression_type=zstd"}},
+    {"compression_dictionary",
+     {"--compression=zstd", "--compression_max_dict_bytes=4096",
+      "--compression_zstd_max_train_bytes=16384"}},
+    {"fifo_ttl", {"--compaction_style=2", "--compaction_ttl=3600"}},
+};
+
+// What the rounds may draw.
+struct Capabilities {
+  std::vector<int> styles;
+  std::set<std::string> features;
+};
+Capabilities g_caps;
+
+// Runs db_stress --probe_open with args on a scratch DB: 0 opens, 3 the
+// build refuses an option (NotSupported), anything else an error.
+int Probe(const std::vector<std::string>& args, std::string* message) {
+  const std::string db = DF.dir + "/probe-db", log = DF.dir + "/probe.log";
+  RemoveTree(db);
+  unlink(log.c_str());
+  std::vector<std::string> a = {"--db=" + db, "--expected_dir=" + DF.dir + "/probe-expected",
+                                "--probe_open=1"};
+  a.insert(a.end(), DF.extra.begin(), DF.extra.end());  // they may change what opens
+  a.insert(a.end(), args.begin(), args.end());
+  pid_t pid = Spawn(a, log);
+  int status = 0;
+  if (!WaitFor(pid, 120, &status)) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+  }
+  message->clear();
+  if (FILE* f = fopen(log.c_str(), "r")) {
+    char line[1024];
+    while (fgets(line, sizeof(line), f) != nullptr) {
+      std::string l = line;
+      if (!l.empty() && l.back() == '\n') l.pop_back();
+      *message += (message->empty() ? "" : " / ") + l;
+    }
+    fclose(f);
+  }
+  unlink(log.c_str());
+  RemoveTree(db);
+  RemoveTree(DF.dir + "/probe-expected");
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+// Fills g_caps from --styles and the probes; false (printed) on a failure.
+bool SetUpStyles() {
+  std::vector<int> wanted;
+  const bool automatic = DF.styles == "auto";
+  if (automatic || DF.styles == "all") {
+    wanted = {0, 1, 2, 3};
+  } else {
+    size_t start = 0;
+    while (start <= DF.styles.size()) {
+      size_t comma = DF.styles.find(',', start);
+      if (comma == std::string::npos) comma = DF.styles.size();
+      const std::string name = DF.styles.substr(start, comma - start);
+      int found = -1;
+      for (int i = 0; i < 4; i++) {
+        if (name == kStyleNames[i]) found = i;
+      }
+      if (found < 0) {
+        fprintf(stderr, "db_crashtest: unknown style '%s' in --styles\n", name.c_str());
+        if (DF.dir_created) RemoveTree(DF.dir);
+        exit(2);
+      }
+      wanted.push_back(found);
+      start = comma + 1;
+    }
+  }
+  std::string used, skipped;
+  for (int style : wanted) {
+    std::string msg;
+    int rc = Probe({"--compaction_style=" + std::to_string(style)}, &msg);
+    if (rc == 0) {
+      g_caps.styles.push_back(style);
+      used += std::string(used.empty() ? "" : ",") + kStyleNames[style];
+    } else if (rc == 3 && automatic) {
+      skipped += std::string(skipped.empty() ? "" : "; ") + kStyleNames[style] + ": " + msg;
+    } else {
+      printf("db_crashtest: FAILURE: compaction style %s does not open (exit %d): %s\n",
+             kStyleNames[style], rc, msg.c_str());
+      return false;
+    }
+  }
+  if (g_caps.styles.empty()) {
+    printf("db_crashtest: FAILURE: no compaction style of --styles=%s opens\n", DF.styles.c_str());
+    return false;
+  }
+  std::string fused, fskipped;
+  for (const Feature& f : kOptionalFeatures) {
+    std::string msg;
+    int rc = Probe(f.probe_args, &msg);
+    if (rc == 0) {
+      g_caps.features.insert(f.name);
+      fused += std::string(fused.empty() ? "" : ",") + f.name;
+    } else if (rc == 3) {
+      fskipped += std::string(fskipped.empty() ? "" : ",") + f.name;
+    } else {
+      printf("db_crashtest: FAILURE: probe of option %s failed (exit %d): %s\n", f.name, rc,
+             msg.c_str());
+      return false;
+    }
+  }
+  printf("db_crashtest: styles drawn: %s; options drawn: %s\n", used.c_str(),
+         fused.empty() ? "(none optional)" : fused.c_str());
+  if (!skipped.empty())
+    printf("db_crashtest: styles this build refuses (skipped): %s\n", skipped.c_str());
+  if (!fskipped.empty()) {
+    printf("db_crashtest: options this build refuses (not drawn): %s\n", fskipped.c_str());
+  }
+  fflush(stdout);
+  return true;
+}
+
+bool Has(const char* feature) { return g_caps.features.count(feature) != 0; }
+
+// A round's compaction style and its options, as db_stress flags (given to
+// the run and to its verification, which must open the DB the same way).
+struct RoundStyle {
+  int style = 0;
+  int num_levels = 7;
+  std::vector<std::string> args;
+
+  // Rounds of two styles may share a DB unless one is FIFO (one level) or
+  // the number of levels differs.
+  bool SameShape(const RoundStyle& o) const {
+    return (style == kFifo) == (o.style == kFifo) && num_levels == o.num_levels;
+  }
+  std::string Describe() const {
+    std::string r = kStyleNames[style];
+    std::string opts;
+    for (size_t i = 1; i < args.size(); i++) {
+      opts += (opts.empty() ? "" : " ") + args[i].substr(2);
+    }
+    return opts.empty() ? r : r + "(" + opts + ")";
+  }
+};
+
+template <typename Uni>
+RoundStyle DrawStyle(int style, Uni uni) {
+  RoundStyle r;
+  r.style = style;
+  r.args.push_back("--compaction_style=" + std::to_string(style));
+  auto add = [&](const std::string& name, uint64_t v) {
+    r.args.push_back("--" + name + "=" + std::to_string(v));
+  };
+  const uint64_t ttls[] = {0, 2, 10, 100, 1000};
+  switch (style) {
+    case 0:  // level
+      if (Has("compaction_pri")) add("compaction_pri", uni(0, 4));
+      break;
+    case 1:                                     // universal
+      add("universal_size_ratio", uni(0, 10));  // 0: the default (1)
+      add("universal_min_merge_width", uni(2, 4));
+      if (uni(0, 1) == 0) add("universal_max_merge_width", uni(4, 10));
+      if (uni(0, 1) == 0) {
+        const uint64_t amp[] = {25, 50, 100, 200, 400};
+        add("universal_max_size_amplification_percent", amp[uni(0, 4)]);
+      }
+      add("universal_allow_trivial_move", uni(0, 1));
+      add("universal_incremental", uni(0, 1));
+      if (uni(0, 3) == 0) {  // single-level universal has its own paths
+        r.num_levels = 1;
+        add("num_levels", 1);
+      }
+      break;
+    case kFifo: {
+      r.num_levels = 1;
+      // Small limits drop tables all the time (the latest-or-absent rule
+      // gets exercised); 1 GiB drops nothing in a run.
+      const uint64_t mb[] = {1, 2, 4, 1024};
+      add("fifo_compaction_max_table_files_size_mb", mb[uni(0, 3)]);
+      add("fifo_compaction_allow_compaction", uni(0, 1));
+      if (Has("fifo_ttl") && uni(0, 2) == 0) add("compaction_ttl", uni(2, 30));
+      break;
+    }
+    default:  // none
+      break;
+  }
+  if (style != kFifo) {
+    if (Has("compaction_ttl") && uni(0, 3) == 0) add("compaction_ttl", ttls[uni(0, 4)]);
+    if (Has("periodic_compaction_seconds") && uni(0, 3) == 0) {
+      add("periodic_compaction_seconds", ttls[uni(0, 4)]);
+    }
+  }
+  return r;
+}
+
 // Runs one mode for `secs`; returns false on a failure (paths printed).
 bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals* totals) {
   const bool nosync = mode == "nosync";
@@ -258,7 +489,33 @@ bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals*
   double end = Now() + secs;
   Totals t;
   bool ok = true;
+  RoundStyle style;
+  bool have_style = false;
   for (uint64_t round = 1; ok && Now() + DF.min_kill_ms / 1000.0 < end; round++) {
+    // A style lasts a few rounds; a change of shape starts from nothing.
+    std::string fresh_note;
+    if (!have_style || uni(0, 2) == 0) {
+      // Another style than the current one when there is a choice, so
+      // short runs meet several.
+      int pick = g_caps.styles[rng() % g_caps.styles.size()];
+      while (have_style && g_caps.styles.size() > 1 && pick == style.style) {
+        pick = g_caps.styles[rng() % g_caps.styles.size()];
+      }
+      RoundStyle next = DrawStyle(pick, uni);
+      if (have_style &&
+          (!next.SameShape(style) || (DF.fresh_on_style_change && next.style != style.style))) {
+        munmap(control, sizeof(ControlBlock));
+        RemoveTree(db);
+        RemoveTree(expected);
+        control = MapControl(expected);
+        t.fresh_starts++;
+        fresh_note = std::string(" (fresh DB: ") + kStyleNames[style.style] + " -> " +
+                     kStyleNames[next.style] + ")";
+      }
+      style = next;
+      have_style = true;
+    }
+    t.style_rounds[style.style]++;
     uint64_t stress_seed = rng();
     int threads = static_cast<int>(uni(1, static_cast<uint64_t>(DF.max_threads)));
     std::vector<std::string> args = {
@@ -287,6 +544,20 @@ bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals*
     args.push_back(recovery_mode);
     const char* comps[] = {"none", "snappy", "lz4", "zstd"};
     args.push_back(std::string("--compression=") + comps[uni(0, 3)]);
+    if (Has("bottommost_compression") && uni(0, 2) == 0) {
+      args.push_back(std::string("--bottommost_compression_type=") + comps[uni(0, 3)]);
+    }
+    if (Has("compression_per_level") && uni(0, 2) == 0) {
+      args.push_back("--min_level_to_compress=" + std::to_string(uni(0, 3)));
+    }
+    if (Has("compression_dictionary") && uni(0, 2) == 0) {
+      args.back() = "--compression=zstd";
+      args.push_back("--compression_max_dict_bytes=" + std::to_string(uni(1, 16) << 10));
+      if (uni(0, 1) == 0) {
+        args.push_back("--compression_zstd_max_train_bytes=" + std::to_string(uni(16, 64) << 10));
+      }
+    }
+    for (const std::string& a : style.args) args.push_back(a);
     if (uni(0, 3) == 0) args.push_back("--reopen=" + std::to_string(uni(2000, 20000)));
     // nosync: always power losses (prefix rule); sync: in one round of three
     // (nothing acknowledged may be lost).
@@ -373,6 +644,10 @@ bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals*
       std::vector<std::string> vargs = {"--db=" + db, "--expected_dir=" + expected,
                                         "--max_key=" + std::to_string(DF.max_key),
                                         "--verify_only=1", recovery_mode};
+      for (const std::string& a : style.args) vargs.push_back(a);
+      for (const std::string& e : DF.extra) {
+        if (e.rfind("--emulate_styles_for_test", 0) == 0) vargs.push_back(e);
+      }
       pid_t vpid = Spawn(vargs, vlog);
       int vstatus = 0;
       if (!WaitFor(vpid, 600, &vstatus)) {
@@ -408,10 +683,10 @@ bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals*
     t.checkpoints_verified += cps;
     t.backups_verified += bks;
     t.partial_copies += partial;
-    printf("[%s] round %" PRIu64 ": seed=%" PRIu64 " threads=%d %s after %d ms, ops=%" PRIu64
-           ", verify %s",
-           mode.c_str(), round, stress_seed, threads, killed ? "killed" : "exited", delay_ms, ops,
-           ok ? "ok" : "FAILED");
+    printf("[%s] round %" PRIu64 ": style=%s%s seed=%" PRIu64
+           " threads=%d %s after %d ms, ops=%" PRIu64 ", verify %s",
+           mode.c_str(), round, style.Describe().c_str(), fresh_note.c_str(), stress_seed, threads,
+           killed ? "killed" : "exited", delay_ms, ops, ok ? "ok" : "FAILED");
     if (cps + bks + partial > 0) {
       printf(" (checkpoints left %lu, unfinished %lu, backups left %lu: all verified)", cps,
              partial, bks);
@@ -433,9 +708,13 @@ bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals*
   }
   printf("[%s] totals: rounds=%" PRIu64 " kills=%" PRIu64 " clean_exits=%" PRIu64 " ops=%" PRIu64
          " power_losses=%" PRIu64 " keys_verified=%" PRIu64 " checkpoints_verified=%" PRIu64
-         " unfinished_checkpoints=%" PRIu64 " backups_verified=%" PRIu64 " failures=%" PRIu64 "\n",
+         " unfinished_checkpoints=%" PRIu64 " backups_verified=%" PRIu64 " failures=%" PRIu64
+         " rounds_by_style: level=%" PRIu64 " universal=%" PRIu64 " fifo=%" PRIu64 " none=%" PRIu64
+         " fresh_starts=%" PRIu64 "\n",
          mode.c_str(), t.rounds, t.kills, t.clean_exits, t.ops, t.power_losses, t.keys_verified,
-         t.checkpoints_verified, t.partial_copies, t.backups_verified, t.failures);
+         t.checkpoints_verified, t.partial_copies, t.backups_verified, t.failures,
+         t.style_rounds[0], t.style_rounds[1], t.style_rounds[2], t.style_rounds[3],
+         t.fresh_starts);
   fflush(stdout);
   totals->rounds += t.rounds;
   totals->kills += t.kills;
@@ -455,6 +734,10 @@ int Main(int argc, char** argv) {
   fflush(stdout);
   std::mt19937_64 rng(DF.seed);
   Totals totals;
+  if (!SetUpStyles()) {
+    printf("db_crashtest: FAIL (kept %s)\n", DF.dir.c_str());
+    return 1;
+  }
   bool ok = true;
   std::vector<std::string> modes;
   if (DF.mode == "both") {

@@ -85,12 +85,42 @@ target_include_directories(db_crashtest PRIVATE ${CMAKE_SOURCE_DIR})
 add_dependencies(db_crashtest db_stress)
 
 if(STRATA_BUILD_TESTS)
-  # About 60 s: 30 s of kill/verify rounds per mode (sync, nosync).
+  # About 60 s: 30 s of kill/verify rounds per mode (sync, nosync), under
+  # every compaction style this build opens (--styles=auto asks db_stress;
+  # the first lines of the output name the styles and options drawn and
+  # the ones the build refuses).
   add_test(NAME crashtest_short
-           COMMAND db_crashtest --mode=both --duration=60 --max_key=4096
+           COMMAND db_crashtest --mode=both --duration=60 --max_key=4096 --styles=auto
+                   --max_kill_ms=3000
                    --dir=${CMAKE_CURRENT_BINARY_DIR}/crashtest_short)
   set_tests_properties(crashtest_short PROPERTIES LABELS tools TIMEOUT 400)
   strata_slow_tests(crashtest_short)
+  # The styles' paths of the driver and db_stress (fresh DBs on a change of
+  # shape, FIFO's latest-or-absent rule with simulated drops) on any build:
+  # every style is drawn, the DB opens leveled (--emulate_styles_for_test).
+  add_test(NAME crashtest_styles_emulated
+           COMMAND db_crashtest --mode=both --duration=30 --max_key=2048 --styles=all
+                   --max_kill_ms=2000 --stress_arg=--emulate_styles_for_test=1
+                   --dir=${CMAKE_CURRENT_BINARY_DIR}/crashtest_styles_emulated)
+  set_tests_properties(crashtest_styles_emulated PROPERTIES LABELS tools TIMEOUT 300)
+  strata_slow_tests(crashtest_styles_emulated)
+  # db_stress's FIFO rule: a key silently vanishing (as a dropped table
+  # would make it) passes; a key silently going back to an older value fails.
+  add_test(NAME stress_fifo_rule_accepts_drops
+           COMMAND db_stress --db=${CMAKE_CURRENT_BINARY_DIR}/stress_fifo_drops_db
+                   --expected_dir=${CMAKE_CURRENT_BINARY_DIR}/stress_fifo_drops_expected
+                   --destroy_db_initially=1 --duration=3 --max_key=2048 --reopen=20000
+                   --inject_bug_for_test=3)
+  set_tests_properties(stress_fifo_rule_accepts_drops PROPERTIES LABELS tools TIMEOUT 120
+                       PASS_REGULAR_EXPRESSION "fifo_dropped_reads=[1-9][0-9]* .*failures=0")
+  add_test(NAME stress_fifo_rule_catches_stale
+           COMMAND db_stress --db=${CMAKE_CURRENT_BINARY_DIR}/stress_fifo_stale_db
+                   --expected_dir=${CMAKE_CURRENT_BINARY_DIR}/stress_fifo_stale_expected
+                   --destroy_db_initially=1 --duration=3 --max_key=2048
+                   --inject_bug_for_test=4)
+  set_tests_properties(stress_fifo_rule_catches_stale PROPERTIES LABELS tools TIMEOUT 120
+                       PASS_REGULAR_EXPRESSION "VERIFICATION FAILURE: .*expected base")
+  strata_slow_tests(stress_fifo_rule_accepts_drops stress_fifo_rule_catches_stale)
 endif()
 
 # strata: RocksDB ldb's commands on a database directory (tools/ldb/, see
@@ -140,6 +170,16 @@ if(STRATA_BUILD_TESTS)
   endif()
   add_test(NAME ldb_edit_text_test COMMAND ldb_edit_text_test)
   set_tests_properties(ldb_edit_text_test PROPERTIES LABELS tools)
+  # change_compaction_style on real DBs (the tool run in-process).
+  add_executable(ldb_compaction_style_test tools/ldb/ldb_compaction_style_test.cc
+                 $<TARGET_OBJECTS:strata_ldb>)
+  target_link_libraries(ldb_compaction_style_test PRIVATE strata strata_test_util
+                        GTest::gtest_main Threads::Threads)
+  if(TARGET strata_merge_operators)
+    target_link_libraries(ldb_compaction_style_test PRIVATE strata_merge_operators)
+  endif()
+  add_test(NAME ldb_compaction_style_test COMMAND ldb_compaction_style_test)
+  set_tests_properties(ldb_compaction_style_test PROPERTIES LABELS tools)
 endif()
 include(GNUInstallDirs)
 install(TARGETS strata_tool sst_dump db_bench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

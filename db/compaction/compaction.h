@@ -1,6 +1,17 @@
-// Compaction: one unit of leveled compaction work -- which files of a start
-// level and of the output level are merged, where the output goes, and what
-// bounds it -- plus the picker that chooses it from a Version's scores.
+// Compaction: one unit of compaction work -- which files of which levels
+// are merged, where the output goes, and what bounds it -- and the
+// CompactionPicker that chooses it, one subclass per compaction style
+// (docs/design/compaction-styles.md).
+//
+// A Compaction's inputs are files of one or more levels (ascending). Level-0
+// files are each their own sorted run; a level >= 1 is one sorted run. The
+// output is one sorted run written to output_level (>= every input level).
+// Leveled compaction takes a start level and the level it goes into;
+// universal compaction takes a stretch of adjacent sorted runs (level-0
+// files and whole levels); FIFO deletes files (a deletion compaction, no
+// output) or merges level-0 files into one. A compaction whose inputs
+// overlap nothing at the output level, and each other not either, may be a
+// trivial move: the files change level in the MANIFEST, never rewritten.
 //
 // Leveled compaction (RocksDB's default, DESIGN.md section 4): level 0 is
 // compacted when it holds level0_file_num_compaction_trigger files, deeper
@@ -8,10 +19,7 @@
 // max_bytes_for_level_base, or with level_compaction_dynamic_level_bytes
 // targets derived from the last level, L0 then going to the "base level").
 // From a level >= 1 the picker takes the file whose overlap with the next
-// level is smallest relative to its size (kMinOverlappingRatio). A
-// compaction whose inputs are one run of files that overlap nothing in the
-// output level is a trivial move: the files change level in the MANIFEST
-// and are never rewritten.
+// level is smallest relative to its size (kMinOverlappingRatio).
 //
 // Thread-safety: picking and releasing happen under the DB mutex; a
 // Compaction is then used by one background thread.
@@ -19,8 +27,12 @@
 //  1. Files of a running compaction are marked being_compacted; no other
 //     compaction takes them, and no two running compactions write
 //     overlapping key ranges into the same level.
-//  2. inputs(1) holds every output-level file overlapping the inputs(0)
-//     range, so the output level stays disjoint after the compaction.
+//  2. A compaction's inputs at the output level hold every output-level
+//     file overlapping the inputs' range, so the output level stays
+//     disjoint (levels >= 1).
+//  3. Level-0 inputs are a run of consecutive level-0 files by age, and a
+//     level-0 output is ordered among the remaining level-0 files by its
+//     sequence numbers: newer data never ends up behind older data.
 #pragma once
 
 #include <atomic>
@@ -31,11 +43,18 @@
 
 #include "db/version_edit.h"
 #include "db/version_set.h"
+#include "strata/listener.h"
 #include "strata/options.h"
 #include "util/mutex.h"
 #include "util/thread_annotations.h"
 
 namespace strata {
+
+// The files one compaction takes from one level.
+struct CompactionInputFiles {
+  int level = 0;
+  std::vector<FileMetaData*> files;
+};
 
 class Compaction {
  public:
@@ -43,20 +62,32 @@ class Compaction {
   Compaction(const Compaction&) = delete;
   Compaction& operator=(const Compaction&) = delete;
 
-  int start_level() const { return start_level_; }
+  // The input levels, ascending by level (the last one may be the output
+  // level; an input level may have no files).
+  size_t num_input_levels() const { return inputs_.size(); }
+  int level(size_t which) const { return inputs_[which].level; }
+  const std::vector<FileMetaData*>& inputs(size_t which) const { return inputs_[which].files; }
+  const std::vector<CompactionInputFiles>& input_levels() const { return inputs_; }
+  // The first input level (the level the compaction is "from").
+  int start_level() const { return inputs_.empty() ? output_level_ : inputs_.front().level; }
   int output_level() const { return output_level_; }
-  // which 0: start-level files; 1: output-level files.
-  const std::vector<FileMetaData*>& inputs(int which) const { return inputs_[which]; }
-  size_t num_input_files() const { return inputs_[0].size() + inputs_[1].size(); }
+  size_t num_input_files() const;
+  // The input files at the output level (empty when no input level is it).
+  const std::vector<FileMetaData*>& output_level_inputs() const;
   uint64_t TotalInputBytes() const;
   const std::vector<FileMetaData*>& grandparents() const { return grandparents_; }
   uint64_t max_output_file_size() const { return max_output_file_size_; }
   bool bottommost() const { return bottommost_; }
   bool trivial_move() const { return trivial_move_; }
+  // A deletion compaction (FIFO): the inputs are dropped, nothing is written.
+  bool deletion_compaction() const { return deletion_compaction_; }
   bool manual() const { return manual_; }
-  // CompactFiles' overrides: the output compression (kDisableCompressionOption:
-  // the family's) and the subcompaction limit (0: the family's).
+  CompactionReason reason() const { return reason_; }
+  // The output compression chosen by the picker, or kDisableCompressionOption
+  // for the family's choice for the output level (CompactFiles' override,
+  // universal's compression_size_percent).
   CompressionType compression() const { return compression_; }
+  // The subcompaction limit (0: the family's).
   uint32_t max_subcompactions() const { return max_subcompactions_; }
   double score() const { return score_; }
   Version* input_version() const { return input_version_; }
@@ -77,19 +108,33 @@ class Compaction {
   // "2@L1 + 3@L2 -> L2" for the LOG.
   std::string Summary() const;
 
- private:
-  friend class CompactionPicker;
-  Compaction(Version* input_version, int start_level, int output_level);
+  // For the pickers (all under the DB mutex, before the compaction is
+  // registered). Adds an input level (levels must come in ascending order).
+  std::vector<FileMetaData*>* AddInputLevel(int level);
+  // The key range of the inputs, grandparents, bottommost and the output
+  // file size, from the inputs (SetupOtherInputs does this for leveled).
+  void FinishSetup(uint64_t max_output_file_size, bool allow_ingest_behind);
+  void set_reason(CompactionReason r) { reason_ = r; }
+  void set_score(double s) { score_ = s; }
+  void set_trivial_move(bool v) { trivial_move_ = v; }
+  void set_deletion_compaction(bool v) { deletion_compaction_ = v; }
+  void set_compression(CompressionType c) { compression_ = c; }
+  void set_manual(bool v) { manual_ = v; }
 
+  Compaction(Version* input_version, int output_level);
+
+ private:
+  friend class CompactionPicker;  // SetupOtherInputs, CompactFiles fill the fields
   Version* const input_version_;  // referenced
-  const int start_level_;
   const int output_level_;
-  std::vector<FileMetaData*> inputs_[2];
+  std::vector<CompactionInputFiles> inputs_;
   std::vector<FileMetaData*> grandparents_;
   uint64_t max_output_file_size_ = 0;
   bool bottommost_ = false;
   bool trivial_move_ = false;
+  bool deletion_compaction_ = false;
   bool manual_ = false;
+  CompactionReason reason_ = CompactionReason::kUnknown;
   CompressionType compression_ = kDisableCompressionOption;
   uint32_t max_subcompactions_ = 0;
   double score_ = 0;
@@ -99,12 +144,22 @@ class Compaction {
   size_t level_ptrs_[kMaxLevels] = {};
 };
 
+// CompactRange's `level` for "every level at once" (universal and FIFO
+// compact the whole range as one job, as RocksDB does).
+constexpr int kCompactAllLevels = -1;
+
+// Chooses compactions for one column family. The base class holds what
+// every style shares (the running set, manual and CompactFiles jobs, the
+// leveled input expansion); a subclass per style picks automatic jobs.
 class CompactionPicker {
  public:
   // db_mu: the DB mutex, which guards the running compactions (borrowed).
   // options: the family's options in force (borrowed; replaced by
   // SetOptions).
   CompactionPicker(const Options* options, const InternalKeyComparator& icmp, Mutex* db_mu);
+  virtual ~CompactionPicker();
+  CompactionPicker(const CompactionPicker&) = delete;
+  CompactionPicker& operator=(const CompactionPicker&) = delete;
 
   // The family's options changed (the old object stays valid: compactions
   // picked before keep their sizes). REQUIRES: DB mutex.
@@ -113,19 +168,24 @@ class CompactionPicker {
     options_.store(options, std::memory_order_release);
   }
 
-  // True if some level of v scores >= 1 (ignoring files being compacted).
-  bool NeedsCompaction(const Version* v) const;
+  // True if an automatic compaction is due in v (by default: some score of
+  // v is >= 1; the scores ignore files being compacted).
+  virtual bool NeedsCompaction(const Version* v) const;
 
-  // The most urgent compaction that does not conflict with running ones,
-  // or nullptr. Marks its files being_compacted. REQUIRES: DB mutex.
-  std::unique_ptr<Compaction> PickCompaction(Version* v);
+  // The most urgent automatic compaction that does not conflict with
+  // running ones, or nullptr. Marks its files being_compacted.
+  // REQUIRES: DB mutex.
+  virtual std::unique_ptr<Compaction> PickCompaction(Version* v) = 0;
 
   // A manual compaction of [begin, end] (user keys; null = unbounded) from
   // `level` to output_level, or nullptr if the level has no file in range.
-  // *conflict is set when the files are busy with another compaction (the
-  // caller waits and retries). REQUIRES: DB mutex.
-  std::unique_ptr<Compaction> CompactRange(Version* v, int level, int output_level,
-                                           const Slice* begin, const Slice* end, bool* conflict);
+  // level == kCompactAllLevels: the files of every level overlapping the
+  // range, merged into output_level as one job. *conflict is set when the
+  // files are busy with another compaction (the caller waits and retries).
+  // REQUIRES: DB mutex.
+  virtual std::unique_ptr<Compaction> CompactRange(Version* v, int level, int output_level,
+                                                   const Slice* begin, const Slice* end,
+                                                   bool* conflict);
 
   // Whether a running compaction writes into `level` within the user-key
   // range [smallest, largest] (ingestion may not put a file there).
@@ -141,11 +201,10 @@ class CompactionPicker {
   // each level (level >= 1: also neighbours sharing a boundary user key;
   // level 0 into a deeper level: every older level-0 file), and to every
   // file of the levels down to output_level overlapping the inputs' range.
-  // Never a trivial move. nullptr with *status: InvalidArgument for a file
-  // not in v or below output_level, Aborted when a needed file is being
-  // compacted or a running compaction writes an overlapping range of
-  // output_level, NotSupported when the inputs span more than one level
-  // above output_level or go into level 0 (Strata's jobs merge two levels).
+  // Output level 0 takes level-0 files only. Never a trivial move. nullptr
+  // with *status: InvalidArgument for a file not in v or below
+  // output_level, Aborted when a needed file is being compacted or a
+  // running compaction writes an overlapping range of output_level.
   // REQUIRES: DB mutex.
   std::unique_ptr<Compaction> CompactFiles(Version* v, const std::vector<uint64_t>& numbers,
                                            int output_level, const CompactionOptions& options,
@@ -163,24 +222,62 @@ class CompactionPicker {
     return static_cast<int>(running_.size());
   }
 
- private:
-  // Fills inputs(1), grandparents, bottommost, trivial move, key range.
-  // False if an output-level file is busy or the output range collides with
-  // a running compaction.
+ protected:
+  const Options& options() const { return *options_.load(std::memory_order_acquire); }
+  const InternalKeyComparator& icmp() const { return icmp_; }
+  // The compactions picked and not yet released. REQUIRES: DB mutex.
+  const std::vector<Compaction*>& running() const REQUIRES(db_mu_) { return running_; }
+
+  // For a compaction holding its start-level inputs: adds the output
+  // level's overlapping files, grandparents, bottommost, trivial move, key
+  // range. False if an output-level file is busy or the output range
+  // collides with a running compaction.
   bool SetupOtherInputs(Compaction* c) REQUIRES(db_mu_);
   bool RangeBusyInOutputLevel(int output_level, const Slice& smallest, const Slice& largest) const
       REQUIRES(db_mu_);
   bool AnyBeingCompacted(const std::vector<FileMetaData*>& files) const REQUIRES(db_mu_);
+  // Marks the files and adds c to the running set.
   void Register(Compaction* c) REQUIRES(db_mu_);
 
+  Mutex* const db_mu_;
+
+ private:
   // The options in force: replaced under the DB mutex, read with acquire
   // (MaxFileSizeForLevel is also called without the mutex).
   std::atomic<const Options*> options_;
   // Immutable after construction.
   const InternalKeyComparator& icmp_;
-  Mutex* const db_mu_;
   // Guarded by the DB mutex: the compactions picked and not yet released.
   std::vector<Compaction*> running_ GUARDED_BY(db_mu_);
 };
+
+// Leveled compaction's automatic picks (see the file comment).
+class LevelCompactionPicker : public CompactionPicker {
+ public:
+  using CompactionPicker::CompactionPicker;
+  std::unique_ptr<Compaction> PickCompaction(Version* v) override;
+};
+
+// kCompactionStyleNone: nothing automatic; manual compactions and
+// CompactFiles work as for leveled.
+class NoneCompactionPicker : public CompactionPicker {
+ public:
+  using CompactionPicker::CompactionPicker;
+  bool NeedsCompaction(const Version*) const override { return false; }
+  std::unique_ptr<Compaction> PickCompaction(Version*) override { return nullptr; }
+  // As RocksDB: with no background compaction, CompactRange does nothing
+  // (only CompactFiles compacts).
+  std::unique_ptr<Compaction> CompactRange(Version*, int, int, const Slice*, const Slice*,
+                                           bool* conflict) override {
+    *conflict = false;
+    return nullptr;
+  }
+};
+
+// The picker of options->compaction_style (fixed for the family's life:
+// RocksDB does not let SetOptions change the style).
+std::unique_ptr<CompactionPicker> NewCompactionPicker(const Options* options,
+                                                      const InternalKeyComparator& icmp,
+                                                      Mutex* db_mu);
 
 }  // namespace strata

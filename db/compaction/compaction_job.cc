@@ -41,12 +41,14 @@ Status CompactionJob::Run() {
     }
     VersionEdit edit;
     uint64_t bytes = 0;
-    for (const FileMetaData* f : c->inputs(0)) {
-      edit.DeleteFile(c->start_level(), f->number);
-      edit.AddFile(out, *f);
-      bytes += f->file_size;
-      info_.output_files.push_back(TableFileName(*env_.dbname, f->number));
-      info_.output_file_infos.push_back(CompactionFileInfo{out, f->number, 0});
+    for (const CompactionInputFiles& in : c->input_levels()) {
+      for (const FileMetaData* f : in.files) {
+        edit.DeleteFile(in.level, f->number);
+        edit.AddFile(out, *f);
+        bytes += f->file_size;
+        info_.output_files.push_back(TableFileName(*env_.dbname, f->number));
+        info_.output_file_infos.push_back(CompactionFileInfo{out, f->number, 0});
+      }
     }
     Status s = env_.versions->LogAndApply(cfd, &edit, env_.mu);
     info_.status = s;
@@ -56,17 +58,48 @@ Status CompactionJob::Run() {
       info_.output_file_infos.clear();
       return s;
     }
-    info_.stats.num_output_files = c->inputs(0).size();
+    info_.stats.num_output_files = c->num_input_files();
     info_.stats.total_output_bytes = bytes;
     EventLogLine line(env_.clock->NowMicros());
     line.Add("job", env_.job_id)
         .Add("event", "trivial_move")
         .Add("destination_level", out)
-        .Add("files", static_cast<uint64_t>(c->inputs(0).size()))
+        .Add("files", static_cast<uint64_t>(c->num_input_files()))
         .Add("total_files_size", bytes);
     LogEvent(env_.info_log, line);
     stats_.bytes_moved = bytes;  // as RocksDB: a move is no job in the time and count columns
     Log(env_.info_log, "[%s] compaction %s: %" PRIu64 " bytes moved, %s", cfd->name().c_str(),
+        c->Summary().c_str(), bytes, cfd->current()->LevelSummary().c_str());
+    return Status::OK();
+  }
+
+  if (c->deletion_compaction()) {
+    // FIFO: the inputs are dropped from the Version; nothing is read or
+    // written (the obsolete-file scan deletes them once unreferenced).
+    if (env_.listeners != nullptr && !env_.listeners->empty()) {
+      env_.mu->Unlock();
+      NotifyBegin();
+      env_.mu->Lock();
+    }
+    VersionEdit edit;
+    c->AddInputDeletions(&edit);
+    Status s = env_.versions->LogAndApply(cfd, &edit, env_.mu);
+    info_.status = s;
+    info_.stats.elapsed_micros = env_.clock->NowMicros() - start;
+    if (!s.ok()) return s;
+    const uint64_t bytes = c->TotalInputBytes();
+    std::vector<uint64_t> numbers;
+    for (const CompactionInputFiles& in : c->input_levels()) {
+      for (const FileMetaData* f : in.files) numbers.push_back(f->number);
+    }
+    EventLogLine line(env_.clock->NowMicros());
+    line.Add("job", env_.job_id)
+        .Add("event", "fifo_deletion")
+        .Add("compaction_reason", CompactionReasonString(info_.compaction_reason))
+        .AddArray("files", numbers)
+        .Add("total_files_size", bytes);
+    LogEvent(env_.info_log, line);
+    Log(env_.info_log, "[%s] compaction %s: %" PRIu64 " bytes deleted, %s", cfd->name().c_str(),
         c->Summary().c_str(), bytes, cfd->current()->LevelSummary().c_str());
     return Status::OK();
   }
@@ -83,17 +116,20 @@ Status CompactionJob::Run() {
   o.snapshots = snapshots_;
   o.bottommost = c->bottommost();
   o.filter_level = c->start_level();
-  const bool full_compaction =
-      cfd->current()->NumFiles() == c->inputs(0).size() + c->inputs(1).size();
+  const bool full_compaction = cfd->current()->NumFiles() == c->num_input_files();
 
   // Subcompactions by key range when the job is big enough.
-  std::vector<FileMetaData*> all_inputs = c->inputs(0);
-  all_inputs.insert(all_inputs.end(), c->inputs(1).begin(), c->inputs(1).end());
+  std::vector<FileMetaData*> all_inputs;
+  for (const CompactionInputFiles& in : c->input_levels()) {
+    all_inputs.insert(all_inputs.end(), in.files.begin(), in.files.end());
+  }
   const uint32_t sub_limit =
       c->max_subcompactions() > 0 ? c->max_subcompactions() : cfd->options().max_subcompactions;
   const int max_sub = static_cast<int>(std::max<uint32_t>(1, sub_limit));
   std::vector<std::string> bounds;
-  if (max_sub > 1 && c->TotalInputBytes() > 2 * c->max_output_file_size() / 4) {
+  // Never into level 0: parts would be level-0 files sharing one range of
+  // sequence numbers, which level 0's newest-first order cannot place.
+  if (max_sub > 1 && out > 0 && c->TotalInputBytes() > 2 * c->max_output_file_size() / 4) {
     bounds = SubcompactionBoundaries(icmp.user_comparator(), all_inputs, max_sub);
   }
   const size_t parts = bounds.size() + 1;
@@ -108,13 +144,11 @@ Status CompactionJob::Run() {
     line.Add("job", env_.job_id)
         .Add("event", "compaction_started")
         .Add("compaction_reason", CompactionReasonString(info_.compaction_reason));
-    for (int which = 0; which < 2; ++which) {
-      // One array per input level (one when the job rewrites a level into
-      // itself), as RocksDB lists them.
-      if (which == 1 && c->start_level() == out) break;
+    for (const CompactionInputFiles& in : c->input_levels()) {
+      // One array per input level, as RocksDB lists them.
       std::vector<uint64_t> numbers;
-      for (const FileMetaData* f : c->inputs(which)) numbers.push_back(f->number);
-      const std::string key = "files_L" + std::to_string(which == 0 ? c->start_level() : out);
+      for (const FileMetaData* f : in.files) numbers.push_back(f->number);
+      const std::string key = "files_L" + std::to_string(in.level);
       line.AddArray(key.c_str(), numbers);
     }
     line.AddDouble("score", c->score())
@@ -128,8 +162,8 @@ Status CompactionJob::Run() {
   // The inputs' range tombstones, shared by every subcompaction.
   std::vector<RangeTombstone> input_tombstones;
   Status tombstone_status;
-  for (int which = 0; which < 2 && tombstone_status.ok(); ++which) {
-    const int level = which == 0 ? c->start_level() : out;
+  for (size_t which = 0; which < c->num_input_levels() && tombstone_status.ok(); ++which) {
+    const int level = c->level(which);
     for (FileMetaData* f : c->inputs(which)) {
       const FragmentedRangeTombstoneList* list = nullptr;
       tombstone_status = table_cache->GetRangeTombstones(f, level, &list);
@@ -146,10 +180,10 @@ Status CompactionJob::Run() {
     ro.fill_cache = false;
     ro.verify_checksums = true;
     std::vector<std::unique_ptr<InternalIterator>> children;
-    for (int which = 0; which < 2; ++which) {
+    for (size_t which = 0; which < c->num_input_levels(); ++which) {
       const std::vector<FileMetaData*>& files = c->inputs(which);
       if (files.empty()) continue;
-      const int level = which == 0 ? c->start_level() : out;
+      const int level = c->level(which);
       if (level == 0) {
         for (const FileMetaData* f : files) {
           children.emplace_back(table_cache->NewCompactionIterator(
@@ -172,8 +206,11 @@ Status CompactionJob::Run() {
       po.end = &end;
     }
     po.key_may_exist_below = [c](const Slice& user_key) {
-      return !c->bottommost() &&
-             KeyInLevelsFrom(c->input_version(), c->output_level() + 1, user_key);
+      if (c->bottommost()) return false;
+      // Output into level 0 (universal, FIFO, CompactFiles): older level-0
+      // files not in the job may hold the key too.
+      if (c->output_level() == 0) return true;
+      return KeyInLevelsFrom(c->input_version(), c->output_level() + 1, user_key);
     };
     std::unique_ptr<CompactionFilter> owned_filter;
     po.compaction_filter = CompactionFilterFor(cfd, c->manual(), full_compaction, &owned_filter);
@@ -234,9 +271,8 @@ Status CompactionJob::Run() {
     env_.stats->recordInHistogram(NUM_FILES_IN_SINGLE_COMPACTION, c->num_input_files());
     env_.stats->recordInHistogram(NUM_SUBCOMPACTIONS_SCHEDULED, parts);
   }
-  for (int which = 0; which < 2; ++which) {
-    // A compaction within one level (bottommost rewrite) reads only the output level.
-    const bool output_level = which == 1 || c->start_level() == out;
+  for (size_t which = 0; which < c->num_input_levels(); ++which) {
+    const bool output_level = c->level(which) == out;
     for (const FileMetaData* f : c->inputs(which)) {
       (output_level ? stats_.bytes_read_output_level : stats_.bytes_read_non_output_levels) +=
           f->file_size;
@@ -312,6 +348,7 @@ Status CompactionJob::Run() {
 
 CompactionReason CompactionReasonOf(const Compaction& c) {
   if (c.manual()) return CompactionReason::kManualCompaction;
+  if (c.reason() != CompactionReason::kUnknown) return c.reason();
   return c.start_level() == 0 ? CompactionReason::kLevelL0FilesNum
                               : CompactionReason::kLevelMaxLevelSize;
 }
@@ -328,8 +365,8 @@ void CompactionJob::PrepareInfo() {
   info_.compaction_reason = CompactionReasonOf(*c);
   info_.compression = c->compression() != kDisableCompressionOption ? c->compression()
                                                                     : cfd_->options().compression;
-  for (int which = 0; which < 2; ++which) {
-    const int level = which == 0 ? c->start_level() : c->output_level();
+  for (size_t which = 0; which < c->num_input_levels(); ++which) {
+    const int level = c->level(which);
     for (const FileMetaData* f : c->inputs(which)) {
       info_.input_files.push_back(TableFileName(*env_.dbname, f->number));
       info_.input_file_infos.push_back(CompactionFileInfo{level, f->number, 0});
@@ -337,7 +374,7 @@ void CompactionJob::PrepareInfo() {
   }
   CompactionJobStats& js = info_.stats;
   js.num_input_files = c->num_input_files();
-  js.num_input_files_at_output_level = c->inputs(1).size();
+  js.num_input_files_at_output_level = c->output_level_inputs().size();
   js.is_manual_compaction = c->manual();
   js.total_input_bytes = c->TotalInputBytes();
 }

@@ -34,20 +34,79 @@ uint64_t TotalBytes(const std::vector<FileMetaData*>& files) {
 // ---------------------------------------------------------------------------
 // Compaction
 
-Compaction::Compaction(Version* input_version, int start_level, int output_level)
-    : input_version_(input_version), start_level_(start_level), output_level_(output_level) {
+Compaction::Compaction(Version* input_version, int output_level)
+    : input_version_(input_version), output_level_(output_level) {
   input_version_->Ref();
 }
 
 Compaction::~Compaction() { input_version_->Unref(); }
 
+std::vector<FileMetaData*>* Compaction::AddInputLevel(int level) {
+  inputs_.push_back(CompactionInputFiles{level, {}});
+  return &inputs_.back().files;
+}
+
+size_t Compaction::num_input_files() const {
+  size_t n = 0;
+  for (const CompactionInputFiles& in : inputs_) n += in.files.size();
+  return n;
+}
+
+const std::vector<FileMetaData*>& Compaction::output_level_inputs() const {
+  static const std::vector<FileMetaData*> kNone;
+  if (!inputs_.empty() && inputs_.back().level == output_level_) return inputs_.back().files;
+  return kNone;
+}
+
 uint64_t Compaction::TotalInputBytes() const {
-  return TotalBytes(inputs_[0]) + TotalBytes(inputs_[1]);
+  uint64_t sum = 0;
+  for (const CompactionInputFiles& in : inputs_) sum += TotalBytes(in.files);
+  return sum;
+}
+
+void Compaction::FinishSetup(uint64_t max_output_file_size, bool allow_ingest_behind) {
+  const Comparator* ucmp = input_version_->user_comparator();
+  std::vector<FileMetaData*> all;
+  for (const CompactionInputFiles& in : inputs_)
+    all.insert(all.end(), in.files.begin(), in.files.end());
+  KeyRange(all, ucmp, &smallest_user_key_, &largest_user_key_);
+  const Slice lo(smallest_user_key_), hi(largest_user_key_);
+  grandparents_.clear();
+  if (output_level_ + 1 < input_version_->num_levels()) {
+    input_version_->GetOverlappingInputs(output_level_ + 1, &lo, &hi, &grandparents_);
+  }
+  // With allow_ingest_behind older data may still be ingested under the
+  // last level: nothing is bottommost (RocksDB's rule).
+  bottommost_ = !allow_ingest_behind;
+  for (int level = output_level_ + 1; level < input_version_->num_levels(); ++level) {
+    if (input_version_->OverlapInLevel(level, lo, hi)) {
+      bottommost_ = false;
+      break;
+    }
+  }
+  // Level-0 files older than every level-0 input and overlapping the range
+  // also lie "below" an output in level 0.
+  if (bottommost_ && output_level_ == 0 && !inputs_.empty() && inputs_.front().level == 0) {
+    const std::vector<FileMetaData*>& l0 = input_version_->files(0);
+    const FileMetaData* oldest_input =
+        inputs_.front().files.empty() ? nullptr : inputs_.front().files.back();
+    bool past = false;
+    for (const FileMetaData* f : l0) {
+      if (past && ucmp->Compare(ExtractUserKey(f->smallest), hi) <= 0 &&
+          ucmp->Compare(ExtractUserKey(f->largest), lo) >= 0) {
+        bottommost_ = false;
+        break;
+      }
+      if (f == oldest_input) past = true;
+    }
+  }
+  max_output_file_size_ = max_output_file_size;
 }
 
 bool Compaction::KeyMayExistBelowOutput(const Slice& user_key) {
   if (bottommost_) return false;
   const Comparator* ucmp = input_version_->user_comparator();
+  if (output_level_ == 0) return true;  // older level-0 files: not tracked per key
   for (int level = output_level_ + 1; level < input_version_->num_levels(); ++level) {
     const std::vector<FileMetaData*>& files = input_version_->files(level);
     size_t& i = level_ptrs_[level];
@@ -64,20 +123,26 @@ bool Compaction::KeyMayExistBelowOutput(const Slice& user_key) {
 }
 
 void Compaction::AddInputDeletions(VersionEdit* edit) const {
-  for (const FileMetaData* f : inputs_[0]) edit->DeleteFile(start_level_, f->number);
-  for (const FileMetaData* f : inputs_[1]) edit->DeleteFile(output_level_, f->number);
+  for (const CompactionInputFiles& in : inputs_) {
+    for (const FileMetaData* f : in.files) edit->DeleteFile(in.level, f->number);
+  }
 }
 
 void Compaction::MarkFilesBeingCompacted(bool value) {
-  for (FileMetaData* f : inputs_[0]) f->being_compacted = value;
-  for (FileMetaData* f : inputs_[1]) f->being_compacted = value;
+  for (CompactionInputFiles& in : inputs_) {
+    for (FileMetaData* f : in.files) f->being_compacted = value;
+  }
 }
 
 std::string Compaction::Summary() const {
-  std::string r = std::to_string(inputs_[0].size()) + "@L" + std::to_string(start_level_);
-  if (!inputs_[1].empty()) {
-    r += " + " + std::to_string(inputs_[1].size()) + "@L" + std::to_string(output_level_);
+  std::string r;
+  for (const CompactionInputFiles& in : inputs_) {
+    if (in.files.empty()) continue;
+    if (!r.empty()) r += " + ";
+    r += std::to_string(in.files.size()) + "@L" + std::to_string(in.level);
   }
+  if (r.empty()) r = "0 files";
+  if (deletion_compaction_) return r + " deleted";
   r += " -> L" + std::to_string(output_level_);
   if (trivial_move_) r += " (trivial move)";
   return r;
@@ -88,7 +153,21 @@ std::string Compaction::Summary() const {
 
 CompactionPicker::CompactionPicker(const Options* options, const InternalKeyComparator& icmp,
                                    Mutex* db_mu)
-    : options_(options), icmp_(icmp), db_mu_(db_mu) {}
+    : db_mu_(db_mu), options_(options), icmp_(icmp) {}
+
+CompactionPicker::~CompactionPicker() = default;
+
+std::unique_ptr<CompactionPicker> NewCompactionPicker(const Options* options,
+                                                      const InternalKeyComparator& icmp,
+                                                      Mutex* db_mu) {
+  switch (options->compaction_style) {
+    case kCompactionStyleNone:
+      return std::make_unique<NoneCompactionPicker>(options, icmp, db_mu);
+    case kCompactionStyleLevel:
+    default:
+      return std::make_unique<LevelCompactionPicker>(options, icmp, db_mu);
+  }
+}
 
 uint64_t CompactionPicker::MaxFileSizeForLevel(int level) const {
   const Options& o = *options_.load(std::memory_order_acquire);
@@ -128,39 +207,26 @@ bool CompactionPicker::RangeBusyInOutputLevel(int output_level, const Slice& sma
 bool CompactionPicker::SetupOtherInputs(Compaction* c) {
   const Comparator* ucmp = icmp_.user_comparator();
   Version* v = c->input_version_;
+  const int start_level = c->start_level();
+  const int output_level = c->output_level_;
   std::string smallest, largest;
-  KeyRange(c->inputs_[0], ucmp, &smallest, &largest);
-  if (c->output_level_ != c->start_level_) {
+  KeyRange(c->inputs(0), ucmp, &smallest, &largest);
+  if (output_level != start_level) {
     Slice lo(smallest), hi(largest);
-    v->GetOverlappingInputs(c->output_level_, &lo, &hi, &c->inputs_[1]);
-    if (AnyBeingCompacted(c->inputs_[1])) return false;
+    std::vector<FileMetaData*>* out = c->AddInputLevel(output_level);
+    v->GetOverlappingInputs(output_level, &lo, &hi, out);
+    if (AnyBeingCompacted(*out)) return false;
   }
-  std::vector<FileMetaData*> all = c->inputs_[0];
-  all.insert(all.end(), c->inputs_[1].begin(), c->inputs_[1].end());
-  KeyRange(all, ucmp, &c->smallest_user_key_, &c->largest_user_key_);
-  if (RangeBusyInOutputLevel(c->output_level_, c->smallest_user_key_, c->largest_user_key_)) {
+  c->FinishSetup(MaxFileSizeForLevel(output_level), options().allow_ingest_behind);
+  if (RangeBusyInOutputLevel(output_level, c->smallest_user_key_, c->largest_user_key_)) {
     return false;
   }
-  const Slice lo(c->smallest_user_key_), hi(c->largest_user_key_);
-  if (c->output_level_ + 1 < v->num_levels()) {
-    v->GetOverlappingInputs(c->output_level_ + 1, &lo, &hi, &c->grandparents_);
-  }
-  // With allow_ingest_behind older data may still be ingested under the
-  // last level: nothing is bottommost (RocksDB's rule).
-  c->bottommost_ = !options_.load(std::memory_order_acquire)->allow_ingest_behind;
-  for (int level = c->output_level_ + 1; level < v->num_levels(); ++level) {
-    if (v->OverlapInLevel(level, lo, hi)) {
-      c->bottommost_ = false;
-      break;
-    }
-  }
-  c->max_output_file_size_ = MaxFileSizeForLevel(c->output_level_);
 
   // Trivial move: the start-level files overlap nothing in the output level
   // and (for level 0) not each other either, and the move does not create
   // a file overlapping too much of the level below.
-  if (c->inputs_[1].empty() && c->output_level_ != c->start_level_) {
-    std::vector<FileMetaData*> sorted = c->inputs_[0];
+  if (c->output_level_inputs().empty() && output_level != start_level) {
+    std::vector<FileMetaData*> sorted = c->inputs(0);
     std::sort(sorted.begin(), sorted.end(), [this](const FileMetaData* a, const FileMetaData* b) {
       return icmp_.Compare(a->smallest, b->smallest) < 0;
     });
@@ -173,7 +239,7 @@ bool CompactionPicker::SetupOtherInputs(Compaction* c) {
       }
     }
     // Each moved file must also not straddle an output-level file (it
-    // does not: inputs_[1] is empty, so nothing there overlaps the range).
+    // does not: nothing there overlaps the range).
     const uint64_t max_grandparent = 10 * c->max_output_file_size_;
     c->trivial_move_ = disjoint && TotalBytes(c->grandparents_) <= max_grandparent;
   }
@@ -191,11 +257,11 @@ void CompactionPicker::ReleaseCompaction(Compaction* c) {
   running_.erase(std::remove(running_.begin(), running_.end(), c), running_.end());
 }
 
-std::unique_ptr<Compaction> CompactionPicker::PickCompaction(Version* v) {
+std::unique_ptr<Compaction> LevelCompactionPicker::PickCompaction(Version* v) {
   db_mu_->AssertHeld();
   const int num_levels = v->num_levels();
   if (num_levels <= 1) return nullptr;
-  const Options& o = *options_.load(std::memory_order_acquire);
+  const Options& o = options();
   const uint64_t max_compaction_bytes = o.max_compaction_bytes != 0
                                             ? o.max_compaction_bytes
                                             : 25 * std::max<uint64_t>(1, o.target_file_size_base);
@@ -206,9 +272,10 @@ std::unique_ptr<Compaction> CompactionPicker::PickCompaction(Version* v) {
       // One level-0 compaction at a time: L0 files overlap each other.
       if (AnyBeingCompacted(v->files(0))) continue;
       const int output_level = v->base_level();
-      std::unique_ptr<Compaction> c(new Compaction(v, 0, output_level));
-      c->inputs_[0] = v->files(0);
-      c->score_ = ls.score;
+      std::unique_ptr<Compaction> c(new Compaction(v, output_level));
+      *c->AddInputLevel(0) = v->files(0);
+      c->set_score(ls.score);
+      c->set_reason(CompactionReason::kLevelL0FilesNum);
       if (!SetupOtherInputs(c.get())) continue;
       Register(c.get());
       return c;
@@ -232,11 +299,12 @@ std::unique_ptr<Compaction> CompactionPicker::PickCompaction(Version* v) {
     std::stable_sort(candidates.begin(), candidates.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     for (const auto& [ratio, f] : candidates) {
-      std::unique_ptr<Compaction> c(new Compaction(v, level, output_level));
-      c->inputs_[0].push_back(f);
-      c->score_ = ls.score;
+      std::unique_ptr<Compaction> c(new Compaction(v, output_level));
+      c->AddInputLevel(level)->push_back(f);
+      c->set_score(ls.score);
+      c->set_reason(CompactionReason::kLevelMaxLevelSize);
       if (!SetupOtherInputs(c.get())) continue;
-      if (c->TotalInputBytes() > max_compaction_bytes && !c->inputs_[1].empty()) {
+      if (c->TotalInputBytes() > max_compaction_bytes && !c->output_level_inputs().empty()) {
         // Too big a merge for one job; still better than none when it is the
         // only candidate, so only skip if another candidate remains.
         if (&f != &candidates.back().second) continue;
@@ -253,6 +321,38 @@ std::unique_ptr<Compaction> CompactionPicker::CompactRange(Version* v, int level
                                                            bool* conflict) {
   db_mu_->AssertHeld();
   *conflict = false;
+  const Options& o = options();
+  if (level == kCompactAllLevels) {
+    // Every file of every level overlapping the range (level 0 whole, as
+    // its files overlap each other), as one job into output_level.
+    std::unique_ptr<Compaction> c(new Compaction(v, output_level));
+    bool any = false;
+    for (int l = 0; l < v->num_levels(); ++l) {
+      std::vector<FileMetaData*> files;
+      if (l == 0) {
+        files = v->files(0);
+      } else {
+        v->GetOverlappingInputs(l, begin, end, &files);
+      }
+      if (files.empty() && l != output_level) continue;
+      if (AnyBeingCompacted(files)) {
+        *conflict = true;
+        return nullptr;
+      }
+      any = any || !files.empty();
+      *c->AddInputLevel(l) = std::move(files);
+    }
+    if (!any) return nullptr;
+    c->set_manual(true);
+    c->set_reason(CompactionReason::kManualCompaction);
+    c->FinishSetup(MaxFileSizeForLevel(output_level), o.allow_ingest_behind);
+    if (RangeBusyInOutputLevel(output_level, c->smallest_user_key(), c->largest_user_key())) {
+      *conflict = true;
+      return nullptr;
+    }
+    Register(c.get());
+    return c;
+  }
   std::vector<FileMetaData*> inputs;
   v->GetOverlappingInputs(level, begin, end, &inputs);
   if (inputs.empty()) return nullptr;
@@ -260,9 +360,10 @@ std::unique_ptr<Compaction> CompactionPicker::CompactRange(Version* v, int level
     *conflict = true;
     return nullptr;
   }
-  std::unique_ptr<Compaction> c(new Compaction(v, level, output_level));
-  c->inputs_[0] = std::move(inputs);
-  c->manual_ = true;
+  std::unique_ptr<Compaction> c(new Compaction(v, output_level));
+  *c->AddInputLevel(level) = std::move(inputs);
+  c->set_manual(true);
+  c->set_reason(CompactionReason::kManualCompaction);
   if (!SetupOtherInputs(c.get())) {
     *conflict = true;
     return nullptr;
@@ -270,7 +371,6 @@ std::unique_ptr<Compaction> CompactionPicker::CompactRange(Version* v, int level
   // A manual compaction of the last level into itself rewrites the files;
   // with a compaction filter a manual compaction always rewrites them, so
   // the filter sees every entry (as RocksDB does).
-  const Options& o = *options_.load(std::memory_order_acquire);
   if (level == output_level || o.compaction_filter != nullptr ||
       o.compaction_filter_factory != nullptr) {
     c->trivial_move_ = false;
@@ -396,56 +496,25 @@ std::unique_ptr<Compaction> CompactionPicker::CompactFiles(Version* v,
     return nullptr;
   }
 
-  // Which levels the inputs come from: one above the output at most.
-  int start_level = output_level;
-  for (int level = 0; level < output_level; ++level) {
-    bool any = false;
-    for (const FileMetaData* f : v->files(level)) any = any || wanted.count(f->number) != 0;
-    if (!any) continue;
-    if (start_level != output_level) {
-      *status = Status::NotSupported(
-          "CompactFiles: the input files (with the files they need) span levels " +
-          std::to_string(start_level) + " and " + std::to_string(level) + " above output level " +
-          std::to_string(output_level) + "; Strata compacts one level into another");
-      return nullptr;
+  // (Output level 0 takes level-0 files only: deeper files were refused
+  // above as "up level", and the named level-0 files were taken as one
+  // run, consecutive by age.)
+  std::unique_ptr<Compaction> c(new Compaction(v, output_level));
+  for (int level = 0; level <= output_level; ++level) {
+    std::vector<FileMetaData*> files;
+    for (FileMetaData* f : v->files(level)) {
+      if (wanted.count(f->number) != 0) files.push_back(f);
     }
-    start_level = level;
-  }
-  if (output_level == 0) {
-    *status = Status::NotSupported(
-        "CompactFiles: output level 0 is not supported (level 0 holds flush output only)");
-    return nullptr;
-  }
-
-  std::unique_ptr<Compaction> c(new Compaction(v, start_level, output_level));
-  for (FileMetaData* f : v->files(start_level)) {
-    if (wanted.count(f->number) != 0) c->inputs_[0].push_back(f);
-  }
-  if (start_level != output_level) {
-    for (FileMetaData* f : v->files(output_level)) {
-      if (wanted.count(f->number) != 0) c->inputs_[1].push_back(f);
-    }
-  }
-  std::vector<FileMetaData*> all = c->inputs_[0];
-  all.insert(all.end(), c->inputs_[1].begin(), c->inputs_[1].end());
-  KeyRange(all, ucmp, &c->smallest_user_key_, &c->largest_user_key_);
-  const Slice lo(c->smallest_user_key_), hi(c->largest_user_key_);
-  if (output_level + 1 < num_levels) {
-    v->GetOverlappingInputs(output_level + 1, &lo, &hi, &c->grandparents_);
-  }
-  c->bottommost_ = true;
-  for (int level = output_level + 1; level < num_levels; ++level) {
-    if (v->OverlapInLevel(level, lo, hi)) {
-      c->bottommost_ = false;
-      break;
-    }
+    if (files.empty() && level != output_level) continue;
+    *c->AddInputLevel(level) = std::move(files);
   }
   // RocksDB: output_file_size_limit is the output files' target size
   // (UINT64_MAX, the default: one output file).
-  c->max_output_file_size_ = options.output_file_size_limit;
-  c->manual_ = true;
-  c->trivial_move_ = false;
-  c->compression_ = options.compression;
+  c->FinishSetup(options.output_file_size_limit, this->options().allow_ingest_behind);
+  c->set_manual(true);
+  c->set_reason(CompactionReason::kManualCompaction);
+  c->set_trivial_move(false);
+  c->set_compression(options.compression);
   c->max_subcompactions_ = options.max_subcompactions;
   Register(c.get());
   *status = Status::OK();

@@ -1,10 +1,13 @@
 // The administration commands of `strata`: list_column_families,
 // create_column_family, drop_column_family, compact, get_property, repair,
+// change_compaction_style,
 // and Strata's own verify and count (not in ldb).
 
 #include <cinttypes>
+#include <climits>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -463,9 +466,115 @@ class CheckpointCommand : public LdbCommand {
   std::string dir_;
 };
 
+// change_compaction_style: ldb's preparation of a leveled DB for universal
+// compaction. It does not write compaction_style anywhere: it opens the DB
+// with automatic compactions off and target sizes so large that one output
+// file holds everything, compacts the whole family and moves the result to
+// level 0 (CompactRange with change_level, target_level 0), then checks
+// that level 0 holds exactly one file and every other level none. The user
+// then opens the DB with kCompactionStyleUniversal. Only level (0) to
+// universal (1) does anything; the other pairs fail with ldb's messages.
+class ChangeCompactionStyleCommand : public LdbCommand {
+ public:
+  static constexpr const char* kArgOld = "old_compaction_style";
+  static constexpr const char* kArgNew = "new_compaction_style";
+
+  explicit ChangeCompactionStyleCommand(const LdbArgs& args)
+      : LdbCommand(args, false, {kArgOld, kArgNew}) {
+    // As ldb: a missing or unparsable value stays -1 and fails as "not a
+    // style" (the message of the bad style replaces that of the bad int).
+    IntOption(kArgOld, &old_style_);
+    if (old_style_ != kCompactionStyleLevel && old_style_ != kCompactionStyleUniversal) {
+      state_.Fail(std::string("Use --") + kArgOld +
+                  " to specify old compaction style. Check ldb help for proper compaction style "
+                  "value.\n");
+      return;
+    }
+    IntOption(kArgNew, &new_style_);
+    if (new_style_ != kCompactionStyleLevel && new_style_ != kCompactionStyleUniversal) {
+      state_.Fail(std::string("Use --") + kArgNew +
+                  " to specify new compaction style. Check ldb help for proper compaction style "
+                  "value.\n");
+      return;
+    }
+    if (new_style_ == old_style_) {
+      state_.Fail("Old compaction style is the same as new compaction style. Nothing to do.\n");
+      return;
+    }
+    if (old_style_ == kCompactionStyleUniversal && new_style_ == kCompactionStyleLevel) {
+      state_.Fail("Convert from universal compaction to level compaction. Nothing to do.\n");
+      return;
+    }
+  }
+  static void Help(std::string* r) {
+    r->append(std::string("  change_compaction_style --") + kArgOld +
+              "=<Old compaction style: 0 for level compaction, 1 for universal compaction> --" +
+              kArgNew +
+              "=<New compaction style: 0 for level compaction, 1 for universal compaction>\n");
+  }
+
+ private:
+  void OverrideOptions(Options* o) override {
+    // Level to universal (the only pair that gets here): one output file
+    // and no background compaction moving things meanwhile. ldb's values.
+    o->disable_auto_compactions = true;
+    o->target_file_size_base = INT_MAX;
+    o->target_file_size_multiplier = 1;
+    o->max_bytes_for_level_base = INT_MAX;
+    o->max_bytes_for_level_multiplier = 1;
+  }
+
+  // "n0,n1,...": the files of every level of the family, as ldb prints them.
+  std::string FilesPerLevel() {
+    std::string r;
+    for (int level = 0; level < db_->NumberLevels(CfHandle()); ++level) {
+      std::string v;
+      if (!db_->GetProperty(CfHandle(), "rocksdb.num-files-at-level" + std::to_string(level), &v)) {
+        v.clear();
+      }
+      r += (level == 0 ? "" : ",") + v;
+    }
+    return r;
+  }
+
+  void DoCommand() override {
+    if (db_ == nullptr) return;
+    std::printf("files per level before compaction: %s\n", FilesPerLevel().c_str());
+    CompactRangeOptions cro;
+    cro.change_level = true;
+    cro.target_level = 0;
+    Status s = db_->CompactRange(cro, CfHandle(), nullptr, nullptr);
+    if (!s.ok()) {
+      state_.Fail("Compaction failed: " + s.ToString());
+      return;
+    }
+    for (int level = 0; level < db_->NumberLevels(CfHandle()); ++level) {
+      std::string v;
+      if (!db_->GetProperty(CfHandle(), "rocksdb.num-files-at-level" + std::to_string(level), &v)) {
+        v = "0";
+      }
+      const int files = std::atoi(v.c_str());
+      if (level == 0 && files != 1) {
+        state_.Fail("Number of db files at level 0 after compaction is " + std::to_string(files) +
+                    ", not 1.\n");
+        return;
+      }
+      if (level > 0 && files != 0) {
+        state_.Fail("Number of db files at level " + std::to_string(level) +
+                    " after compaction is " + std::to_string(files) + ", not 0.\n");
+        return;
+      }
+    }
+    std::printf("files per level after compaction: %s\n", FilesPerLevel().c_str());
+  }
+
+  int old_style_ = -1;
+  int new_style_ = -1;
+};
+
 void AddAdminCommands(std::vector<CommandInfo>* t) {
-  t->push_back({"checkpoint", MakeCommand<CheckpointCommand>, CheckpointCommand::Help,
-                HelpSection::kAdmin});
+  t->push_back(
+      {"checkpoint", MakeCommand<CheckpointCommand>, CheckpointCommand::Help, HelpSection::kAdmin});
   t->push_back({"compact", MakeCommand<CompactCommand>, CompactCommand::Help, HelpSection::kAdmin});
   t->push_back({"get_property", MakeCommand<GetPropertyCommand>, GetPropertyCommand::Help,
                 HelpSection::kAdmin});
@@ -477,6 +586,8 @@ void AddAdminCommands(std::vector<CommandInfo>* t) {
                 DropColumnFamilyCommand::Help, HelpSection::kAdmin});
   t->push_back({"reduce_levels", MakeCommand<ReduceLevelsCommand>, ReduceLevelsCommand::Help,
                 HelpSection::kAdmin});
+  t->push_back({"change_compaction_style", MakeCommand<ChangeCompactionStyleCommand>,
+                ChangeCompactionStyleCommand::Help, HelpSection::kAdmin});
   t->push_back({"repair", MakeCommand<RepairCommand>, RepairCommand::Help, HelpSection::kAdmin});
   t->push_back({"verify", MakeCommand<VerifyCommand>, VerifyCommand::Help, HelpSection::kAdmin});
   t->push_back({"count", MakeCommand<CountCommand>, CountCommand::Help, HelpSection::kAdmin});

@@ -103,7 +103,6 @@ int RunLdbTool(int argc, const char* const* argv) {
   }
   // ldb commands Strata has nothing to run them with.
   static const char* const kUnsupported[] = {
-      "change_compaction_style",
       "update_manifest",
       "file_checksum_dump",
       "unsafe_remove_sst_file",
