@@ -1,6 +1,7 @@
 #include "db/column_family.h"
 
 #include <algorithm>
+#include <climits>
 
 #include "memtable/dynamic_bloom.h"
 #include "table/compression.h"
@@ -137,9 +138,12 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
     return Status::NotSupported(
         "options.compaction_pri: only kMinOverlappingRatio is built so far");
   }
-  if ((o.ttl != 0 && o.ttl != ColumnFamilyOptions::kDefaultTtl) ||
-      (o.periodic_compaction_seconds != 0 &&
-       o.periodic_compaction_seconds != ColumnFamilyOptions::kDefaultTtl)) {
+  // Sanitizing resolves kDefaultTtl to 0 or to 30 days (kResolvedDefaultTtl):
+  // those are the defaults, not a user's choice, and pass.
+  auto is_default_age = [](uint64_t v) {
+    return v == 0 || v == ColumnFamilyOptions::kDefaultTtl || v == kResolvedDefaultTtl;
+  };
+  if (!is_default_age(o.ttl) || !is_default_age(o.periodic_compaction_seconds)) {
     return Status::NotSupported("options.ttl / periodic_compaction_seconds are not built yet");
   }
   for (int f : o.max_bytes_for_level_multiplier_additional) {
@@ -183,6 +187,60 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
   return Status::OK();
 }
 
+namespace {
+
+// ttl and periodic_compaction_seconds as RocksDB 7.8.3 resolves them (all
+// Strata tables are block-based, RocksDB's condition for the 30 days):
+//  - ttl kDefaultTtl: 30 days, except FIFO: 0;
+//  - not FIFO: periodic kDefaultTtl becomes 30 days when a compaction
+//    filter is set;
+//  - FIFO: with ttl 0, ttl takes periodic (kDefaultTtl there meaning 30
+//    days); with both set, ttl becomes the smaller;
+//  - universal: ttl works through periodic compaction, so periodic becomes
+//    the smaller of the two (or ttl, if periodic is 0);
+//  - periodic still kDefaultTtl: 0.
+template <typename Adjust>
+void SanitizeAges(ColumnFamilyOptions* o, Adjust& adjust) {
+  constexpr uint64_t kDefault = ColumnFamilyOptions::kDefaultTtl;
+  if (o->ttl == kDefault) {
+    adjust("ttl (default)", &o->ttl,
+           o->compaction_style == kCompactionStyleFIFO ? uint64_t{0} : kResolvedDefaultTtl);
+  }
+  if (o->compaction_style != kCompactionStyleFIFO) {
+    if ((o->compaction_filter != nullptr || o->compaction_filter_factory != nullptr) &&
+        o->periodic_compaction_seconds == kDefault) {
+      adjust("periodic_compaction_seconds (default, with a compaction filter)",
+             &o->periodic_compaction_seconds, kResolvedDefaultTtl);
+    }
+  } else if (o->ttl == 0) {
+    if (o->periodic_compaction_seconds == kDefault) {
+      adjust("periodic_compaction_seconds (default, FIFO)", &o->periodic_compaction_seconds,
+             kResolvedDefaultTtl);
+    }
+    if (o->periodic_compaction_seconds != 0) {
+      adjust("ttl (FIFO: from periodic_compaction_seconds)", &o->ttl,
+             o->periodic_compaction_seconds);
+    }
+  } else if (o->periodic_compaction_seconds != 0 && o->periodic_compaction_seconds < o->ttl) {
+    adjust("ttl (FIFO: the smaller of ttl and periodic_compaction_seconds)", &o->ttl,
+           o->periodic_compaction_seconds);
+  }
+  if (o->compaction_style == kCompactionStyleUniversal && o->ttl != 0) {
+    const uint64_t p = o->periodic_compaction_seconds != 0
+                           ? std::min(o->ttl, o->periodic_compaction_seconds)
+                           : o->ttl;
+    if (p != o->periodic_compaction_seconds) {
+      adjust("periodic_compaction_seconds (universal: ttl works through it)",
+             &o->periodic_compaction_seconds, p);
+    }
+  }
+  if (o->periodic_compaction_seconds == kDefault) {
+    adjust("periodic_compaction_seconds (default)", &o->periodic_compaction_seconds, uint64_t{0});
+  }
+}
+
+}  // namespace
+
 void SanitizeColumnFamilyOptions(ColumnFamilyOptions* o, std::vector<std::string>* notes) {
   auto note = [notes](std::string text) {
     if (notes != nullptr) notes->push_back(std::move(text));
@@ -192,9 +250,25 @@ void SanitizeColumnFamilyOptions(ColumnFamilyOptions* o, std::vector<std::string
          std::to_string(value));
     *field = value;
   };
-  if (o->num_levels < 2) adjust("num_levels", &o->num_levels, 2);
+  // RocksDB 7.8.3's rules (its SanitizeOptions in db/column_family.cc):
+  // leveled compaction needs a level to compact into; the other styles can
+  // live in level 0 alone.
+  if (o->num_levels < 1) adjust("num_levels", &o->num_levels, 1);
+  if (o->compaction_style == kCompactionStyleLevel && o->num_levels < 2) {
+    adjust("num_levels (level compaction needs two levels)", &o->num_levels, 2);
+  }
   if (o->max_write_buffer_number < 2) {
     adjust("max_write_buffer_number", &o->max_write_buffer_number, 2);
+  }
+  if (o->compaction_style == kCompactionStyleFIFO) {
+    // FIFO deletes level-0 files when there are too many: the level-0
+    // write triggers mean nothing (RocksDB sets them out of reach).
+    if (o->level0_slowdown_writes_trigger != INT_MAX) {
+      adjust("level0_slowdown_writes_trigger (FIFO)", &o->level0_slowdown_writes_trigger, INT_MAX);
+    }
+    if (o->level0_stop_writes_trigger != INT_MAX) {
+      adjust("level0_stop_writes_trigger (FIFO)", &o->level0_stop_writes_trigger, INT_MAX);
+    }
   }
   if (o->max_bytes_for_level_multiplier <= 0) {
     adjust("max_bytes_for_level_multiplier", &o->max_bytes_for_level_multiplier, 1.0);
@@ -224,6 +298,17 @@ void SanitizeColumnFamilyOptions(ColumnFamilyOptions* o, std::vector<std::string
              o->hard_pending_compaction_bytes_limit);
     }
   }
+  if (o->level_compaction_dynamic_level_bytes && o->compaction_style != kCompactionStyleLevel) {
+    adjust("level_compaction_dynamic_level_bytes (only for level compaction)",
+           &o->level_compaction_dynamic_level_bytes, false);
+  }
+  // A factor per level (RocksDB grows the list with 1s; it never shrinks it).
+  if (o->max_bytes_for_level_multiplier_additional.size() < static_cast<size_t>(o->num_levels)) {
+    note("options.max_bytes_for_level_multiplier_additional extended with 1s to num_levels (" +
+         std::to_string(o->num_levels) + ")");
+    o->max_bytes_for_level_multiplier_additional.resize(o->num_levels, 1);
+  }
+  SanitizeAges(o, adjust);
   if (o->table_factory != nullptr) {
     // RocksDB's block-based table factory makes these corrections itself.
     BlockBasedTableOptions t = o->table_factory->table_options();

@@ -73,8 +73,7 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& options);
 // RocksDB's adjustments of a family's options, made rather than failing
 // (DB::Open and CreateColumnFamily apply them before validating); each
 // change made is described in *notes (if not null), for the LOG:
-//  - num_levels below 2 becomes 2: level compaction needs a level to
-//    compact into; max_write_buffer_number below 2 becomes 2;
+//  - max_write_buffer_number below 2 becomes 2;
 //  - max_bytes_for_level_multiplier <= 0 becomes 1; memtable_prefix_bloom_
 //    size_ratio is clipped to [0, 0.25]; max_subcompactions 0 becomes 1;
 //  - level-0 triggers: compaction trigger at least 1, slowdown at least the
@@ -86,8 +85,21 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& options);
 //  - block-based tables: block_size_deviation outside [0, 100] becomes 0,
 //    block_restart_interval and index_block_restart_interval below 1
 //    become 1 (a new table factory is made with them).
+//  - compaction styles (RocksDB 7.8.3's SanitizeOptions): num_levels below
+//    1 becomes 1, and below 2 becomes 2 for level compaction only; FIFO
+//    sets the level-0 slowdown and stop triggers to INT_MAX;
+//    level_compaction_dynamic_level_bytes is turned off for styles other
+//    than level; max_bytes_for_level_multiplier_additional is extended
+//    with 1s to num_levels entries;
+//  - ttl and periodic_compaction_seconds: kDefaultTtl is resolved as
+//    RocksDB resolves it (30 days = kResolvedDefaultTtl, or 0; FIFO's and
+//    universal's interplay of the two: see SanitizeAges in the .cc).
 void SanitizeColumnFamilyOptions(ColumnFamilyOptions* options,
                                  std::vector<std::string>* notes = nullptr);
+
+// What a kDefaultTtl ttl / periodic_compaction_seconds becomes when
+// RocksDB turns it on: 30 days.
+constexpr uint64_t kResolvedDefaultTtl = 30 * 24 * 60 * 60;
 
 class ColumnFamilyData {
  public:

@@ -65,6 +65,39 @@ log::RecordPayloadCheck BatchInSequenceRange(SequenceNumber lo, SequenceNumber h
 // How far past the sequences known a record found after damage may be.
 constexpr SequenceNumber kFollowingSequenceWindow = SequenceNumber{1} << 32;
 
+// Family options that depend on DB options (RocksDB 7.8.3's
+// ColumnFamilyData::ValidateOptions): FIFO deletes files by age only when
+// it can read every table's creation time, so with a ttl it needs all
+// tables open (max_open_files = -1). `cf` is sanitized.
+Status ValidateFamilyAgainstDBOptions(const DBOptions& db, const ColumnFamilyOptions& cf) {
+  if (cf.compaction_style == kCompactionStyleFIFO && db.max_open_files != -1 && cf.ttl > 0) {
+    return Status::NotSupported(
+        "FIFO compaction only supported with max_open_files = -1 (options.ttl is " +
+        std::to_string(cf.ttl) + ")");
+  }
+  return Status::OK();
+}
+
+// Opening a DB with other compaction options than it was written with
+// (RocksDB 7.8.3's rules): any style may open a DB written under any other
+// -- leveled and universal both keep sorted runs in level 0 and in levels,
+// and FIFO deletes from the last non-empty level first, so no check on the
+// style itself (RocksDB 7.8.3 has none: the old "Not all files are at
+// level 0" refusal of FIFO is gone). What does not work is a num_levels
+// below a level holding files: RocksDB answers InvalidArgument "db has more
+// levels than options.num_levels". The MANIFEST replay (VersionBuilder)
+// meets such a file first and calls it damage; this gives RocksDB's status.
+// (RocksDB also accepts a file placed above num_levels that a later edit
+// removes; Strata's replay refuses that too -- a rare history.)
+Status LevelsBeyondNumLevels(const Status& recovered) {
+  if (recovered.IsCorruption() &&
+      std::string(recovered.getState()).find("beyond num_levels") != std::string::npos) {
+    return Status::InvalidArgument("db has more levels than options.num_levels",
+                                   recovered.getState());
+  }
+  return recovered;
+}
+
 }  // namespace
 
 Status DBImpl::ValidateOptions(const Options& o) {
@@ -72,6 +105,8 @@ Status DBImpl::ValidateOptions(const Options& o) {
   ColumnFamilyOptions cf = o;
   SanitizeColumnFamilyOptions(&cf);
   Status s = ValidateColumnFamilyOptions(cf);
+  if (!s.ok()) return s;
+  s = ValidateFamilyAgainstDBOptions(o, cf);
   if (!s.ok()) return s;
   // Accepted by RocksDB, not (yet) implemented here: refused rather than
   // ignored.
@@ -134,6 +169,7 @@ Status DBImpl::SanitizeFamilies(const std::vector<ColumnFamilyDescriptor>& famil
       return Status::InvalidArgument("column family listed twice", d.name);
     }
     s = ValidateColumnFamilyOptions(cf_options);
+    if (s.ok()) s = ValidateFamilyAgainstDBOptions(options_, cf_options);
     if (!s.ok()) return s;
   }
   if (by_name->count(kDefaultColumnFamilyName) == 0) {
@@ -293,7 +329,7 @@ Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name
       return Status::InvalidArgument("You have to open all column families. " +
                                      std::string(s.getState()));
     }
-    return s;
+    return LevelsBeyondNumLevels(s);
   }
   if (!not_found->empty() && (read_only() || !options_.create_missing_column_families)) {
     std::string list;

@@ -154,6 +154,69 @@ TEST_F(DBOptionsTest, OptionsFileAndGetOptionsShowTheChange) {
   EXPECT_NE(log.find("SetDBOptions() succeeded"), std::string::npos);
 }
 
+// The compaction-style options RocksDB 7.8.3 lets SetOptions change: the
+// new values are the family's options (GetOptions, the OPTIONS file, the
+// picker's next picks read the same published set); compaction_style and
+// compaction_pri are fixed at open.
+TEST_F(DBOptionsTest, SetCompactionStyleOptions) {
+  Open(SmallOptions());
+  const Options before = db_->GetOptions();
+  // Resolved at open as RocksDB does: 30 days for leveled, block-based.
+  EXPECT_EQ(before.ttl, 30u * 24 * 3600);
+  EXPECT_EQ(before.periodic_compaction_seconds, 0u);
+  ASSERT_OK(db_->SetOptions({{"compaction_options_universal", "{size_ratio=7;max_merge_width=9}"},
+                             {"compaction_options_fifo", "{max_table_files_size=4m}"},
+                             {"compaction_options_fifo.allow_compaction", "true"},
+                             {"ttl", "0"},
+                             {"periodic_compaction_seconds", "0"}}));
+  Options now = db_->GetOptions();
+  EXPECT_EQ(now.compaction_options_universal.size_ratio, 7u);
+  EXPECT_EQ(now.compaction_options_universal.max_merge_width, 9u);
+  EXPECT_EQ(now.compaction_options_universal.min_merge_width, 2u);  // untouched
+  EXPECT_EQ(now.compaction_options_fifo.max_table_files_size, 4u << 20);
+  EXPECT_TRUE(now.compaction_options_fifo.allow_compaction);
+  EXPECT_EQ(now.ttl, 0u);
+  std::string text = OptionsFileText();
+  EXPECT_NE(text.find("compaction_options_universal={incremental=false;compression_size_percent=-1;"
+                      "allow_trivial_move=false;max_size_amplification_percent=200;"
+                      "max_merge_width=9;stop_style=kCompactionStopStyleTotalSize;"
+                      "min_merge_width=2;size_ratio=7;}"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("compaction_options_fifo={allow_compaction=true;age_for_warm=0;"
+                      "max_table_files_size=4194304;}"),
+            std::string::npos);
+  EXPECT_NE(text.find("  ttl=0\n"), std::string::npos);
+  // Back to the 30 days of the default.
+  ASSERT_OK(db_->SetOptions({{"ttl", "2592000"}}));
+  EXPECT_EQ(db_->GetOptions().ttl, 2592000u);
+
+  // Fixed at open.
+  Status s = db_->SetOptions({{"compaction_style", "kCompactionStyleUniversal"}});
+  EXPECT_EQ(s.ToString(), "Invalid argument: Option not changeable: compaction_style");
+  s = db_->SetOptions({{"compaction_pri", "kByCompensatedSize"}});
+  EXPECT_EQ(s.ToString(), "Invalid argument: Option not changeable: compaction_pri");
+  // A bad nested value names the field and changes nothing.
+  s = db_->SetOptions({{"compaction_options_universal", "{size_ratio=7;min_merge_width=x}"}});
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("compaction_options_universal.min_merge_width"), std::string::npos)
+      << s.ToString();
+  EXPECT_EQ(db_->GetOptions().compaction_options_universal.min_merge_width, 2u);
+  // Values whose behaviour is not built yet are refused by name.
+  s = db_->SetOptions({{"ttl", "3600"}});
+  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+  EXPECT_NE(s.ToString().find("ttl"), std::string::npos);
+  EXPECT_EQ(db_->GetOptions().ttl, 2592000u);
+
+  // What SetOptions set survives a reopen through the OPTIONS file.
+  DBOptions db_opts;
+  std::vector<ColumnFamilyDescriptor> cfs;
+  ASSERT_OK(LoadLatestOptions(ConfigOptions(), dbname_, &db_opts, &cfs));
+  ASSERT_EQ(cfs.size(), 1u);
+  EXPECT_EQ(cfs[0].options.compaction_options_universal.size_ratio, 7u);
+  EXPECT_TRUE(cfs[0].options.compaction_options_fifo.allow_compaction);
+}
+
 TEST_F(DBOptionsTest, Level0TriggerStartsCompaction) {
   Options o = SmallOptions();
   o.level0_file_num_compaction_trigger = 10;

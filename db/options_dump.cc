@@ -76,6 +76,106 @@ std::string Listeners(const std::vector<std::shared_ptr<EventListener>>& listene
   return r + "]";
 }
 
+const char* CompactionStyleName(CompactionStyle s) {
+  switch (s) {
+    case kCompactionStyleLevel:
+      return "kCompactionStyleLevel";
+    case kCompactionStyleUniversal:
+      return "kCompactionStyleUniversal";
+    case kCompactionStyleFIFO:
+      return "kCompactionStyleFIFO";
+    case kCompactionStyleNone:
+      return "kCompactionStyleNone";
+  }
+  return "unknown";
+}
+
+const char* CompactionPriName(CompactionPri p) {
+  switch (p) {
+    case kByCompensatedSize:
+      return "kByCompensatedSize";
+    case kOldestLargestSeqFirst:
+      return "kOldestLargestSeqFirst";
+    case kOldestSmallestSeqFirst:
+      return "kOldestSmallestSeqFirst";
+    case kMinOverlappingRatio:
+      return "kMinOverlappingRatio";
+    case kRoundRobin:
+      return "kRoundRobin";
+  }
+  return "unknown";
+}
+
+const char* StopStyleName(CompactionStopStyle s) {
+  return s == kCompactionStopStyleSimilarSize ? "kCompactionStopStyleSimilarSize"
+                                              : "kCompactionStopStyleTotalSize";
+}
+
+// CompressionOptions as RocksDB 7.8.3 prints them (booleans as true/false
+// here, unlike the other 0/1 lines; its order for each of the two).
+void AddCompressionOptions(std::vector<OptionLine>* lines, const char* field,
+                           const CompressionOptions& c, bool bottommost) {
+  auto add = [&](const char* member, std::string value) {
+    lines->push_back({std::string(field) + "." + member, std::move(value), field});
+  };
+  const char* tf[] = {"false", "true"};
+  add("window_bits", Int(c.window_bits));
+  add("level", Int(c.level));
+  add("strategy", Int(c.strategy));
+  add("max_dict_bytes", Num(c.max_dict_bytes));
+  add("zstd_max_train_bytes", Num(c.zstd_max_train_bytes));
+  if (bottommost) {
+    add("parallel_threads", Num(c.parallel_threads));
+    add("enabled", tf[c.enabled]);
+    add("max_dict_buffer_bytes", Num(c.max_dict_buffer_bytes));
+    add("use_zstd_dict_trainer", tf[c.use_zstd_dict_trainer]);
+  } else {
+    add("use_zstd_dict_trainer", tf[c.use_zstd_dict_trainer]);
+    add("parallel_threads", Num(c.parallel_threads));
+    add("enabled", tf[c.enabled]);
+    add("max_dict_buffer_bytes", Num(c.max_dict_buffer_bytes));
+  }
+}
+
+// The lines of the compaction-style and compression-by-level fields, in
+// their declaration order (RocksDB's names and value forms).
+void AddCompactionStyleLines(std::vector<OptionLine>* lines, const ColumnFamilyOptions& o) {
+  for (size_t i = 0; i < o.max_bytes_for_level_multiplier_additional.size(); ++i) {
+    lines->push_back({"max_bytes_for_level_multiplier_addtl[" + std::to_string(i) + "]",
+                      Int(o.max_bytes_for_level_multiplier_additional[i]),
+                      "max_bytes_for_level_multiplier_additional"});
+  }
+  lines->push_back({"compaction_style", CompactionStyleName(o.compaction_style)});
+  lines->push_back({"compaction_pri", CompactionPriName(o.compaction_pri)});
+  const CompactionOptionsUniversal& u = o.compaction_options_universal;
+  const std::string uf = "compaction_options_universal";
+  lines->push_back({uf + ".size_ratio", Num(u.size_ratio), uf});
+  lines->push_back({uf + ".min_merge_width", Num(u.min_merge_width), uf});
+  lines->push_back({uf + ".max_merge_width", Num(u.max_merge_width), uf});
+  lines->push_back(
+      {uf + ".max_size_amplification_percent", Num(u.max_size_amplification_percent), uf});
+  lines->push_back({uf + ".compression_size_percent", Int(u.compression_size_percent), uf});
+  lines->push_back({uf + ".stop_style", StopStyleName(u.stop_style), uf});
+  lines->push_back({uf + ".allow_trivial_move", Bool(u.allow_trivial_move), uf});
+  lines->push_back({uf + ".incremental", Bool(u.incremental), uf});
+  const CompactionOptionsFIFO& f = o.compaction_options_fifo;
+  const std::string ff = "compaction_options_fifo";
+  lines->push_back({ff + ".max_table_files_size", Num(f.max_table_files_size), ff});
+  lines->push_back({ff + ".allow_compaction", Bool(f.allow_compaction), ff});
+  lines->push_back({ff + ".age_for_warm", Num(f.age_for_warm), ff});
+  lines->push_back({"ttl", Num(o.ttl)});
+  lines->push_back({"periodic_compaction_seconds", Num(o.periodic_compaction_seconds)});
+  for (size_t i = 0; i < o.compression_per_level.size(); ++i) {
+    lines->push_back({"compression[" + std::to_string(i) + "]",
+                      CompressionTypeName(o.compression_per_level[i]), "compression_per_level"});
+  }
+  lines->push_back({"bottommost_compression", o.bottommost_compression == kDisableCompressionOption
+                                                  ? "Disabled"
+                                                  : CompressionTypeName(o.bottommost_compression)});
+  AddCompressionOptions(lines, "compression_opts", o.compression_opts, false);
+  AddCompressionOptions(lines, "bottommost_compression_opts", o.bottommost_compression_opts, true);
+}
+
 void LogLines(Logger* log, const std::vector<OptionLine>& lines) {
   for (const OptionLine& l : lines) {
     const std::string key = "Options." + l.name;
@@ -130,7 +230,7 @@ std::vector<OptionLine> DBOptionLines(const DBOptions& o) {
 }
 
 std::vector<OptionLine> ColumnFamilyOptionLines(const ColumnFamilyOptions& o) {
-  return {
+  std::vector<OptionLine> lines = {
       {"comparator", NameOr(o.comparator, "None")},
       {"write_buffer_size", Num(o.write_buffer_size)},
       {"max_write_buffer_number", Int(o.max_write_buffer_number)},
@@ -149,6 +249,9 @@ std::vector<OptionLine> ColumnFamilyOptionLines(const ColumnFamilyOptions& o) {
       {"max_bytes_for_level_base", Num(o.max_bytes_for_level_base)},
       {"max_bytes_for_level_multiplier", Double(o.max_bytes_for_level_multiplier)},
       {"level_compaction_dynamic_level_bytes", Bool(o.level_compaction_dynamic_level_bytes)},
+  };
+  AddCompactionStyleLines(&lines, o);
+  std::vector<OptionLine> rest = {
       {"max_subcompactions", Num(o.max_subcompactions)},
       {"arena_block_size", Num(o.arena_block_size)},
       {"memtable_point_index", Bool(o.memtable_point_index)},
@@ -161,6 +264,8 @@ std::vector<OptionLine> ColumnFamilyOptionLines(const ColumnFamilyOptions& o) {
       {"memtable_whole_key_filtering", Bool(o.memtable_whole_key_filtering)},
       {"table_properties_collectors", CollectorNames(o.table_properties_collector_factories)},
   };
+  lines.insert(lines.end(), rest.begin(), rest.end());
+  return lines;
 }
 
 std::vector<OptionLine> TableOptionLines(const BlockBasedTableOptions& t) {

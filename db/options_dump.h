@@ -27,11 +27,21 @@
 namespace strata {
 
 struct OptionLine {
-  std::string name;  // the field name, without "Options."
+  std::string name;  // the line's name, without "Options."
   std::string value;
+  // The struct field the line shows when the name is not the field's own
+  // (RocksDB prints nested structs and lists a line per member:
+  // "compaction_options_universal.size_ratio", "compression[2]",
+  // "max_bytes_for_level_multiplier_addtl[0]").
+  std::string field = {};
+
+  const std::string& FieldName() const { return field.empty() ? name : field; }
 };
 
-// One line per field, in declaration order.
+// The lines of each field, in declaration order: one per field, except the
+// nested structs (a line per member), compression_per_level (a line
+// "compression[i]" per entry, none when empty) and
+// max_bytes_for_level_multiplier_additional (a line per entry).
 std::vector<OptionLine> DBOptionLines(const DBOptions& o);
 std::vector<OptionLine> ColumnFamilyOptionLines(const ColumnFamilyOptions& o);
 std::vector<OptionLine> TableOptionLines(const BlockBasedTableOptions& t);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -56,14 +57,23 @@ void ExpectUniqueNames(const std::vector<OptionLine>& lines) {
   for (const OptionLine& l : lines) EXPECT_TRUE(names.insert(l.name).second) << l.name;
 }
 
+// The fields the lines show (a field may have several lines).
+size_t FieldsShown(const std::vector<OptionLine>& lines) {
+  std::set<std::string> fields;
+  for (const OptionLine& l : lines) fields.insert(l.FieldName());
+  return fields.size();
+}
+
 TEST(OptionsDumpTest, EveryFieldHasALine) {
   EXPECT_EQ(DBOptionLines(DBOptions()).size(), FieldCount<DBOptions>());
-  EXPECT_EQ(ColumnFamilyOptionLines(ColumnFamilyOptions()).size(),
-            FieldCount<ColumnFamilyOptions>());
+  // compression_per_level has lines only when it is not empty.
+  ColumnFamilyOptions cf;
+  cf.compression_per_level = {kNoCompression, kSnappyCompression};
+  EXPECT_EQ(FieldsShown(ColumnFamilyOptionLines(cf)), FieldCount<ColumnFamilyOptions>());
   EXPECT_EQ(TableOptionLines(BlockBasedTableOptions()).size(),
             FieldCount<BlockBasedTableOptions>());
   ExpectUniqueNames(DBOptionLines(DBOptions()));
-  ExpectUniqueNames(ColumnFamilyOptionLines(ColumnFamilyOptions()));
+  ExpectUniqueNames(ColumnFamilyOptionLines(cf));
   ExpectUniqueNames(TableOptionLines(BlockBasedTableOptions()));
   // The counter itself: a struct of known size.
   struct Three {
@@ -119,6 +129,48 @@ TEST(OptionsDumpTest, TheLogHoldsEveryOption) {
     EXPECT_NE(log.find("  " + l.name + ": " + l.value), std::string::npos) << l.name;
   }
   EXPECT_NE(log.find("table_factory options:   block_size: 4096\n"), std::string::npos);
+  // The compaction-style lines, with the values sanitizing resolved.
+  for (const char* want :
+       {"Options.compaction_style: kCompactionStyleLevel\n",
+        "Options.compaction_pri: kMinOverlappingRatio\n",
+        "Options.compaction_options_universal.size_ratio: 1\n",
+        "Options.compaction_options_universal.stop_style: "
+        "kCompactionStopStyleTotalSize\n",
+        "Options.compaction_options_fifo.max_table_files_size: 1073741824\n",
+        "Options.ttl: 2592000\n", "Options.periodic_compaction_seconds: 0\n",
+        "Options.bottommost_compression: Disabled\n", "Options.compression_opts.level: 32767\n",
+        "Options.bottommost_compression_opts.enabled: false\n",
+        "Options.max_bytes_for_level_multiplier_addtl[6]: 1\n"}) {
+    EXPECT_NE(log.find(want), std::string::npos) << want;
+  }
+}
+
+TEST(OptionsDumpTest, CompactionStyleLinesAsRocksDBPrintsThem) {
+  ColumnFamilyOptions cf;
+  cf.compression_per_level = {kNoCompression, kSnappyCompression, kZSTD};
+  cf.bottommost_compression = kZSTD;
+  cf.compaction_style = kCompactionStyleUniversal;
+  cf.compaction_options_universal.stop_style = kCompactionStopStyleSimilarSize;
+  cf.compaction_options_fifo.allow_compaction = true;
+  cf.max_bytes_for_level_multiplier_additional = {2, 3};
+  cf.compression_opts.enabled = true;
+  std::map<std::string, std::string> m;
+  for (const OptionLine& l : ColumnFamilyOptionLines(cf)) m[l.name] = l.value;
+  EXPECT_EQ(m["compression[0]"], "NoCompression");
+  EXPECT_EQ(m["compression[1]"], "Snappy");
+  EXPECT_EQ(m["compression[2]"], "ZSTD");
+  EXPECT_EQ(m.count("compression[3]"), 0u);
+  EXPECT_EQ(m["bottommost_compression"], "ZSTD");
+  EXPECT_EQ(m["compaction_style"], "kCompactionStyleUniversal");
+  EXPECT_EQ(m["compaction_options_universal.stop_style"], "kCompactionStopStyleSimilarSize");
+  EXPECT_EQ(m["compaction_options_universal.max_merge_width"], "4294967295");
+  EXPECT_EQ(m["compaction_options_fifo.allow_compaction"], "1");
+  EXPECT_EQ(m["max_bytes_for_level_multiplier_addtl[0]"], "2");
+  EXPECT_EQ(m["max_bytes_for_level_multiplier_addtl[1]"], "3");
+  EXPECT_EQ(m.count("max_bytes_for_level_multiplier_addtl[2]"), 0u);
+  EXPECT_EQ(m["compression_opts.enabled"], "true");
+  EXPECT_EQ(m["compression_opts.window_bits"], "-14");
+  EXPECT_EQ(m["ttl"], "18446744073709551614");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "db/filename.h"
+#include "db/options_helper.h"
 #include "table/filter_policy.h"
 
 namespace strata {
@@ -78,6 +79,12 @@ void Line(std::string* out, const char* name, uint64_t value) {
 void AppendFamily(std::string* out, const std::string& name, const Options& o,
                   const BlockBasedTableOptions& t);
 
+// A family option's text through the option table (db/options_helper.h).
+std::string TableText(const char* name, const ColumnFamilyOptions& o) {
+  const OptionInfo* info = FindOption(OptionScope::kCF, name);
+  return info == nullptr ? "" : OptionValueToString(*info, &o);
+}
+
 }  // namespace
 
 std::string OptionsFileContents(const Options& options, const BlockBasedTableOptions& table) {
@@ -134,7 +141,8 @@ void AppendFamily(std::string* out, const std::string& name, const Options& o,
   r += "\n[CFOptions \"" + name + "\"]\n";
   Line(&r, "comparator", o.comparator->Name());
   Line(&r, "table_factory", "BlockBasedTable");
-  Line(&r, "compaction_style", "kCompactionStyleLevel");
+  Line(&r, "compaction_style", TableText("compaction_style", o));
+  Line(&r, "compaction_pri", TableText("compaction_pri", o));
   Line(&r, "write_buffer_size", o.write_buffer_size);
   Line(&r, "max_write_buffer_number", std::to_string(o.max_write_buffer_number));
   Line(&r, "compression", CompressionName(o.compression));
@@ -155,6 +163,18 @@ void AppendFamily(std::string* out, const std::string& name, const Options& o,
   Line(&r, "soft_pending_compaction_bytes_limit", o.soft_pending_compaction_bytes_limit);
   Line(&r, "hard_pending_compaction_bytes_limit", o.hard_pending_compaction_bytes_limit);
   Line(&r, "disable_auto_compactions", Bool(o.disable_auto_compactions));
+  // The compaction-style and compression-by-level options, in the option
+  // table's text form (the parser's), which is RocksDB's: nested structs as
+  // {name=value;...;}, lists ':'-separated. RocksDB leaves out an empty
+  // compression_per_level.
+  for (const char* name :
+       {"max_bytes_for_level_multiplier_additional", "compaction_options_universal",
+        "compaction_options_fifo", "ttl", "periodic_compaction_seconds", "compression_per_level",
+        "bottommost_compression", "compression_opts", "bottommost_compression_opts"}) {
+    const std::string text = TableText(name, o);
+    if (text.empty() && std::string(name) == "compression_per_level") continue;
+    Line(&r, name, text);
+  }
 
   r += "\n[TableOptions/BlockBasedTable \"" + name + "\"]\n";
   Line(&r, "block_size", t.block_size);

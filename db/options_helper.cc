@@ -100,6 +100,20 @@ std::vector<OptionInfo> BuildTable() {
       STRATA_CF_OPT(prefix_extractor, kPrefixExtractor, true),
       STRATA_CF_OPT(memtable_prefix_bloom_size_ratio, kDouble, true),
       STRATA_CF_OPT(memtable_whole_key_filtering, kBool, true),
+      // Compaction styles and compression by level (RocksDB 7.8.3:
+      // compaction_style and compaction_pri are immutable, the rest can be
+      // changed by SetOptions).
+      STRATA_CF_OPT(max_bytes_for_level_multiplier_additional, kIntVector, true),
+      STRATA_CF_OPT(compaction_style, kCompactionStyle, false),
+      STRATA_CF_OPT(compaction_pri, kCompactionPri, false),
+      STRATA_CF_OPT(compaction_options_universal, kCompactionOptionsUniversal, true),
+      STRATA_CF_OPT(compaction_options_fifo, kCompactionOptionsFIFO, true),
+      STRATA_CF_OPT(ttl, kUInt64, true),
+      STRATA_CF_OPT(periodic_compaction_seconds, kUInt64, true),
+      STRATA_CF_OPT(compression_per_level, kCompressionVector, true),
+      STRATA_CF_OPT(bottommost_compression, kCompression, true),
+      STRATA_CF_OPT(compression_opts, kCompressionOptions, true),
+      STRATA_CF_OPT(bottommost_compression_opts, kCompressionOptions, true),
       // BlockBasedTableOptions.
       STRATA_TABLE_OPT(block_size, kSizeT, true),
       STRATA_TABLE_OPT(block_size_deviation, kInt, false),
@@ -128,9 +142,57 @@ std::vector<OptionInfo> BuildTable() {
   return t;
 }
 
+// A field of a nested struct option (always mutable: RocksDB 7.8.3 makes
+// every field of the three structs mutable).
+// clang-format off
+#define STRATA_SUB_OPT(Struct, name, type)                                               \
+  OptionInfo{#name, OptionScope::kCF, OptionType::type, true,                            \
+             [](void* o) -> void* { return &static_cast<Struct*>(o)->name; }}
+// clang-format on
+
+// The orders are those of RocksDB 7.8.3's OPTIONS files, so that the text
+// Strata writes matches RocksDB's line for line.
+std::vector<OptionInfo> BuildUniversalTable() {
+  return {
+      STRATA_SUB_OPT(CompactionOptionsUniversal, incremental, kBool),
+      STRATA_SUB_OPT(CompactionOptionsUniversal, compression_size_percent, kInt),
+      STRATA_SUB_OPT(CompactionOptionsUniversal, allow_trivial_move, kBool),
+      STRATA_SUB_OPT(CompactionOptionsUniversal, max_size_amplification_percent, kUInt),
+      STRATA_SUB_OPT(CompactionOptionsUniversal, max_merge_width, kUInt),
+      STRATA_SUB_OPT(CompactionOptionsUniversal, stop_style, kCompactionStopStyle),
+      STRATA_SUB_OPT(CompactionOptionsUniversal, min_merge_width, kUInt),
+      STRATA_SUB_OPT(CompactionOptionsUniversal, size_ratio, kUInt),
+  };
+}
+
+std::vector<OptionInfo> BuildFIFOTable() {
+  return {
+      STRATA_SUB_OPT(CompactionOptionsFIFO, allow_compaction, kBool),
+      STRATA_SUB_OPT(CompactionOptionsFIFO, age_for_warm, kUInt64),
+      STRATA_SUB_OPT(CompactionOptionsFIFO, max_table_files_size, kUInt64),
+  };
+}
+
+std::vector<OptionInfo> BuildCompressionOptionsTable() {
+  return {
+      STRATA_SUB_OPT(CompressionOptions, max_dict_buffer_bytes, kUInt64),
+      STRATA_SUB_OPT(CompressionOptions, enabled, kBool),
+      STRATA_SUB_OPT(CompressionOptions, max_dict_bytes, kUInt),
+      STRATA_SUB_OPT(CompressionOptions, parallel_threads, kUInt),
+      STRATA_SUB_OPT(CompressionOptions, zstd_max_train_bytes, kUInt),
+      STRATA_SUB_OPT(CompressionOptions, level, kInt),
+      STRATA_SUB_OPT(CompressionOptions, use_zstd_dict_trainer, kBool),
+      STRATA_SUB_OPT(CompressionOptions, strategy, kInt),
+      STRATA_SUB_OPT(CompressionOptions, window_bits, kInt),
+  };
+}
+
+static_assert(sizeof(unsigned int) == sizeof(uint32_t), "kUInt fields are 32-bit");
+
 #undef STRATA_DB_OPT
 #undef STRATA_CF_OPT
 #undef STRATA_TABLE_OPT
+#undef STRATA_SUB_OPT
 
 struct ForeignDefault {
   OptionScope scope;
@@ -171,6 +233,23 @@ const EnumName<InfoLogLevel> kLogLevelNames[] = {
     {InfoLogLevel::kDebug, "DEBUG_LEVEL"}, {InfoLogLevel::kInfo, "INFO_LEVEL"},
     {InfoLogLevel::kWarn, "WARN_LEVEL"},   {InfoLogLevel::kError, "ERROR_LEVEL"},
     {InfoLogLevel::kFatal, "FATAL_LEVEL"}, {InfoLogLevel::kHeader, "HEADER_LEVEL"},
+};
+const EnumName<CompactionStyle> kCompactionStyleNames[] = {
+    {kCompactionStyleLevel, "kCompactionStyleLevel"},
+    {kCompactionStyleUniversal, "kCompactionStyleUniversal"},
+    {kCompactionStyleFIFO, "kCompactionStyleFIFO"},
+    {kCompactionStyleNone, "kCompactionStyleNone"},
+};
+const EnumName<CompactionPri> kCompactionPriNames[] = {
+    {kByCompensatedSize, "kByCompensatedSize"},
+    {kOldestLargestSeqFirst, "kOldestLargestSeqFirst"},
+    {kOldestSmallestSeqFirst, "kOldestSmallestSeqFirst"},
+    {kMinOverlappingRatio, "kMinOverlappingRatio"},
+    {kRoundRobin, "kRoundRobin"},
+};
+const EnumName<CompactionStopStyle> kStopStyleNames[] = {
+    {kCompactionStopStyleSimilarSize, "kCompactionStopStyleSimilarSize"},
+    {kCompactionStopStyleTotalSize, "kCompactionStopStyleTotalSize"},
 };
 const EnumName<ChecksumType> kChecksumNames[] = {
     {kNoChecksum, "kNoChecksum"}, {kCRC32c, "kCRC32c"}, {kxxHash, "kxxHash"},
@@ -446,6 +525,167 @@ Status BadValue(const OptionInfo& info, const std::string& value, const std::str
                                  "\"" + value + "\"" + (why.empty() ? "" : ": " + why));
 }
 
+// ---- lists and nested structs ----
+
+std::vector<std::string> SplitColons(const std::string& s) {
+  std::vector<std::string> r;
+  if (Trim(s).empty()) return r;
+  size_t start = 0;
+  while (true) {
+    const size_t colon = s.find(':', start);
+    r.push_back(
+        Trim(s.substr(start, colon == std::string::npos ? std::string::npos : colon - start)));
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  return r;
+}
+
+Status ParseIntVector(const OptionInfo& info, const std::string& value, std::vector<int>* out) {
+  std::vector<int> r;
+  for (const std::string& item : SplitColons(value)) {
+    int64_t v;
+    if (!ParseInt64(item, &v) || v < INT32_MIN || v > INT32_MAX) {
+      return BadValue(info, value, "\"" + item + "\" is not an int (expected e.g. 1:1:1)");
+    }
+    r.push_back(static_cast<int>(v));
+  }
+  *out = std::move(r);
+  return Status::OK();
+}
+
+Status ParseCompressionVector(const OptionInfo& info, const std::string& value,
+                              std::vector<CompressionType>* out) {
+  std::vector<CompressionType> r;
+  for (const std::string& item : SplitColons(value)) {
+    CompressionType t;
+    if (!ParseEnum(kCompressionNames, item, &t)) {
+      return BadValue(info, value,
+                      "\"" + item + "\" is not one of " + EnumChoices(kCompressionNames));
+    }
+    r.push_back(t);
+  }
+  *out = std::move(r);
+  return Status::OK();
+}
+
+template <typename T, typename F>
+std::string JoinColons(const std::vector<T>& v, F to_string) {
+  std::string r;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i > 0) r += ":";
+    r += to_string(v[i]);
+  }
+  return r;
+}
+
+// RocksDB's older form of compression_opts / bottommost_compression_opts:
+// "window_bits:level:strategy[:max_dict_bytes[:zstd_max_train_bytes
+// [:parallel_threads]:enabled[:max_dict_buffer_bytes[:use_zstd_dict_trainer]]]]]".
+// After zstd_max_train_bytes a sixth field is parallel_threads when more
+// follow and `enabled` when it is the last (RocksDB's rule: the form once
+// ended with enabled).
+Status ParseCompressionOptionsColons(const OptionInfo& info, const std::string& value,
+                                     CompressionOptions* out) {
+  const std::vector<std::string> f = SplitColons(value);
+  if (f.size() < 3 || f.size() > 9) {
+    return BadValue(info, value,
+                    "expected {name=value;...} or window_bits:level:strategy[:...] (3 to 9 "
+                    "fields)");
+  }
+  CompressionOptions c = *out;
+  auto int_field = [&](size_t i, int* dst) {
+    int64_t v;
+    if (!ParseInt64(f[i], &v) || v < INT32_MIN || v > INT32_MAX) return false;
+    *dst = static_cast<int>(v);
+    return true;
+  };
+  auto uint_field = [&](size_t i, uint32_t* dst) {
+    uint64_t v;
+    if (!ParseUint64(f[i], &v) || v > UINT32_MAX) return false;
+    *dst = static_cast<uint32_t>(v);
+    return true;
+  };
+  bool ok = int_field(0, &c.window_bits) && int_field(1, &c.level) && int_field(2, &c.strategy);
+  size_t i = 3;
+  if (ok && i < f.size()) ok = uint_field(i++, &c.max_dict_bytes);
+  if (ok && i < f.size()) ok = uint_field(i++, &c.zstd_max_train_bytes);
+  if (ok && i < f.size()) {
+    if (i + 1 < f.size()) {
+      ok = uint_field(i++, &c.parallel_threads);
+    } else {
+      ok = ParseBool(f[i++], &c.enabled);
+    }
+  }
+  if (ok && i < f.size()) ok = ParseBool(f[i++], &c.enabled);
+  if (ok && i < f.size()) ok = ParseUint64(f[i++], &c.max_dict_buffer_bytes);
+  if (ok && i < f.size()) ok = ParseBool(f[i++], &c.use_zstd_dict_trainer);
+  if (!ok || i != f.size()) return BadValue(info, value, "a field of the colon form is malformed");
+  *out = c;
+  return Status::OK();
+}
+
+// One field of a nested struct option: `field` of the struct at `object`.
+Status ParseNestedField(const ConfigOptions& config, const OptionInfo& info,
+                        const std::string& field, const std::string& value, void* object) {
+  const std::vector<OptionInfo>* sub = NestedOptionTable(info.type);
+  const std::string full = std::string(info.name) + "." + field;
+  for (const OptionInfo& i : *sub) {
+    if (field != i.name) continue;
+    OptionInfo named = i;
+    named.name = full.c_str();
+    return ParseOptionValue(config, named, value, object);
+  }
+  // RocksDB 7.8.3 still reads and ignores FIFO's old ttl field (the
+  // family's ttl replaced it).
+  if (info.type == OptionType::kCompactionOptionsFIFO && field == "ttl") return Status::OK();
+  if (config.ignore_unknown_options) return Status::OK();
+  std::string known;
+  for (const OptionInfo& i : *sub) known += (known.empty() ? "" : ", ") + std::string(i.name);
+  return Status::InvalidArgument(
+      "Error parsing " + full,
+      "no such field of " + std::string(info.name) + " (it has " + known + ")");
+}
+
+// A whole nested struct option: "{a=1;b=2}" (fields not named keep their
+// value) or the legacy scalar forms RocksDB still reads.
+Status ParseNested(const ConfigOptions& config, const OptionInfo& info, const std::string& value,
+                   void* object) {
+  if (value.find('=') == std::string::npos) {
+    if (info.type == OptionType::kCompressionOptions) {
+      return ParseCompressionOptionsColons(info, StripBraces(value),
+                                           static_cast<CompressionOptions*>(object));
+    }
+    if (info.type == OptionType::kCompactionOptionsFIFO && !StripBraces(value).empty()) {
+      // RocksDB's old form: just max_table_files_size.
+      if (!ParseUint64(StripBraces(value),
+                       &static_cast<CompactionOptionsFIFO*>(object)->max_table_files_size)) {
+        return BadValue(info, value, "expected {name=value;...} or a max_table_files_size");
+      }
+      return Status::OK();
+    }
+  }
+  OptionsMap fields;
+  Status s = StringToMap(StripBraces(value), &fields);
+  if (!s.ok()) return BadValue(info, value, s.ToString());
+  for (const auto& [k, v] : fields) {
+    s = ParseNestedField(config, info, k, v, object);
+    if (!s.ok()) return s;
+  }
+  return Status::OK();
+}
+
+std::string NestedToString(const OptionInfo& info, const void* object) {
+  std::string r = "{";
+  for (const OptionInfo& i : *NestedOptionTable(info.type)) {
+    r += i.name;
+    r += "=";
+    r += OptionValueToString(i, object);
+    r += ";";
+  }
+  return r + "}";
+}
+
 // Whether two option texts mean the same value (numbers numerically, bools
 // in either spelling, nested maps field by field).
 bool SameValue(const std::string& a, const std::string& b) {
@@ -502,6 +742,22 @@ std::string StructToString(OptionScope scope, const void* object, const std::str
 const std::vector<OptionInfo>& OptionTable() {
   static const std::vector<OptionInfo> table = BuildTable();
   return table;
+}
+
+const std::vector<OptionInfo>* NestedOptionTable(OptionType type) {
+  static const std::vector<OptionInfo> universal = BuildUniversalTable();
+  static const std::vector<OptionInfo> fifo = BuildFIFOTable();
+  static const std::vector<OptionInfo> compression = BuildCompressionOptionsTable();
+  switch (type) {
+    case OptionType::kCompactionOptionsUniversal:
+      return &universal;
+    case OptionType::kCompactionOptionsFIFO:
+      return &fifo;
+    case OptionType::kCompressionOptions:
+      return &compression;
+    default:
+      return nullptr;
+  }
 }
 
 const OptionInfo* FindOption(OptionScope scope, std::string_view name) {
@@ -617,6 +873,29 @@ Status ParseOptionValue(const ConfigOptions& config, const OptionInfo& info, con
       return ParsePrefixExtractor(value, static_cast<std::shared_ptr<const SliceTransform>*>(f));
     case OptionType::kFilterPolicy:
       return ParseFilterPolicy(value, static_cast<std::shared_ptr<const FilterPolicy>*>(f));
+    case OptionType::kCompactionStyle:
+      if (!ParseEnum(kCompactionStyleNames, value, static_cast<CompactionStyle*>(f))) {
+        return BadValue(info, value, "expected one of " + EnumChoices(kCompactionStyleNames));
+      }
+      return Status::OK();
+    case OptionType::kCompactionPri:
+      if (!ParseEnum(kCompactionPriNames, value, static_cast<CompactionPri*>(f))) {
+        return BadValue(info, value, "expected one of " + EnumChoices(kCompactionPriNames));
+      }
+      return Status::OK();
+    case OptionType::kCompactionStopStyle:
+      if (!ParseEnum(kStopStyleNames, value, static_cast<CompactionStopStyle*>(f))) {
+        return BadValue(info, value, "expected one of " + EnumChoices(kStopStyleNames));
+      }
+      return Status::OK();
+    case OptionType::kIntVector:
+      return ParseIntVector(info, value, static_cast<std::vector<int>*>(f));
+    case OptionType::kCompressionVector:
+      return ParseCompressionVector(info, value, static_cast<std::vector<CompressionType>*>(f));
+    case OptionType::kCompactionOptionsUniversal:
+    case OptionType::kCompactionOptionsFIFO:
+    case OptionType::kCompressionOptions:
+      return ParseNested(config, info, value, f);
     case OptionType::kBlockCache: {
       auto* cache = static_cast<std::shared_ptr<Cache>*>(f);
       uint64_t capacity = 0;
@@ -681,6 +960,22 @@ std::string OptionValueToString(const OptionInfo& info, const void* object) {
       const auto& c = *static_cast<std::shared_ptr<Cache>*>(f);
       return c == nullptr ? "nullptr" : std::to_string(c->GetCapacity());
     }
+    case OptionType::kCompactionStyle:
+      return EnumToString(kCompactionStyleNames, *static_cast<CompactionStyle*>(f));
+    case OptionType::kCompactionPri:
+      return EnumToString(kCompactionPriNames, *static_cast<CompactionPri*>(f));
+    case OptionType::kCompactionStopStyle:
+      return EnumToString(kStopStyleNames, *static_cast<CompactionStopStyle*>(f));
+    case OptionType::kIntVector:
+      return JoinColons(*static_cast<std::vector<int>*>(f),
+                        [](int v) { return std::to_string(v); });
+    case OptionType::kCompressionVector:
+      return JoinColons(*static_cast<std::vector<CompressionType>*>(f),
+                        [](CompressionType t) { return EnumToString(kCompressionNames, t); });
+    case OptionType::kCompactionOptionsUniversal:
+    case OptionType::kCompactionOptionsFIFO:
+    case OptionType::kCompressionOptions:
+      return NestedToString(info, f);
   }
   return "";
 }
@@ -825,6 +1120,18 @@ Status ApplyCFOption(const ConfigOptions& config, const std::string& name, const
   }
   const OptionInfo* info = FindOption(OptionScope::kCF, name);
   if (info == nullptr) {
+    // RocksDB's dotted form for one field of a nested struct option
+    // ("compaction_options_universal.size_ratio=5").
+    const size_t dot = name.find('.');
+    if (dot != std::string::npos) {
+      const OptionInfo* outer = FindOption(OptionScope::kCF, name.substr(0, dot));
+      if (outer != nullptr && NestedOptionTable(outer->type) != nullptr) {
+        if (config.mutable_options_only && !outer->is_mutable) {
+          return Status::InvalidArgument("Option not changeable: " + name);
+        }
+        return ParseNestedField(config, *outer, name.substr(dot + 1), value, outer->field(cf));
+      }
+    }
     *handled = false;
     return Status::OK();
   }

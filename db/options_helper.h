@@ -48,6 +48,18 @@ enum class OptionType {
   kPrefixExtractor,
   kFilterPolicy,
   kBlockCache,
+  // Compaction styles (RocksDB's enum spellings).
+  kCompactionStyle,
+  kCompactionPri,
+  kCompactionStopStyle,
+  // Lists, ':'-separated ("1:1:1", "kNoCompression:kZSTD"); "" is empty.
+  kIntVector,
+  kCompressionVector,
+  // Nested structs, "{name=value;...}" (their fields in the sub-tables of
+  // NestedOptionTable; a partial value changes only the fields it names).
+  kCompactionOptionsUniversal,
+  kCompactionOptionsFIFO,
+  kCompressionOptions,
 };
 
 struct OptionInfo {
@@ -65,6 +77,11 @@ struct OptionInfo {
 
 // Every option, DB first, then column family, then table options.
 const std::vector<OptionInfo>& OptionTable();
+// The fields of a nested struct option type (kCompactionOptionsUniversal,
+// kCompactionOptionsFIFO, kCompressionOptions), in the order RocksDB 7.8.3
+// prints them; their `field` takes the struct's address. Null for other
+// types.
+const std::vector<OptionInfo>* NestedOptionTable(OptionType type);
 // The option `name` of `scope`, or null.
 const OptionInfo* FindOption(OptionScope scope, std::string_view name);
 

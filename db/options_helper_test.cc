@@ -14,6 +14,7 @@
 #include "strata/slice_transform.h"
 #include "table/filter_policy.h"
 #include "test_util/testutil.h"
+#include "util/random.h"
 
 namespace strata {
 namespace {
@@ -34,9 +35,11 @@ TEST(OptionsHelperTest, TableCoversEveryFieldWithATextForm) {
       EXPECT_NE(FindOption(OptionScope::kDB, l.name), nullptr) << l.name;
     }
   }
-  for (const OptionLine& l : ColumnFamilyOptionLines(ColumnFamilyOptions())) {
-    if (no_text.count(l.name) == 0) {
-      EXPECT_NE(FindOption(OptionScope::kCF, l.name), nullptr) << l.name;
+  ColumnFamilyOptions cf;
+  cf.compression_per_level = {kNoCompression};  // no line when empty
+  for (const OptionLine& l : ColumnFamilyOptionLines(cf)) {
+    if (no_text.count(l.FieldName()) == 0) {
+      EXPECT_NE(FindOption(OptionScope::kCF, l.FieldName()), nullptr) << l.FieldName();
     }
   }
   for (const OptionLine& l : TableOptionLines(BlockBasedTableOptions())) {
@@ -175,8 +178,28 @@ TEST(OptionsHelperTest, ErrorsNameTheOption) {
       {"block_based_table_factory={filter_policy=ribbonfilter:10}", "filter_policy"},
       {"block_based_table_factory={no_such_table_option=1}", "no_such_table_option"},
       {"table_factory=PlainTable", "table_factory"},
-      {"compaction_style=kCompactionStyleUniversal", "compaction_style"},
-      {"bottommost_compression=kZSTD", "bottommost_compression"},
+      {"compaction_style=kCompactionStyleTiered", "compaction_style"},
+      {"compaction_pri=kBySize", "compaction_pri"},
+      {"bottommost_compression=kZstd", "bottommost_compression"},
+      {"ttl=-5", "ttl"},
+      {"periodic_compaction_seconds=1day", "periodic_compaction_seconds"},
+      {"max_bytes_for_level_multiplier_additional=1:x:1",
+       "max_bytes_for_level_multiplier_additional"},
+      {"compression_per_level=kNoCompression:kFast", "compression_per_level"},
+      {"compaction_options_universal={size_ratio=big}", "compaction_options_universal.size_ratio"},
+      {"compaction_options_universal={stop_style=kSimilar}",
+       "compaction_options_universal.stop_style"},
+      {"compaction_options_universal={no_such_field=1}",
+       "compaction_options_universal.no_such_field"},
+      {"compaction_options_universal.max_merge_width=-1",
+       "compaction_options_universal.max_merge_width"},
+      {"compaction_options_fifo={allow_compaction=maybe}",
+       "compaction_options_fifo.allow_compaction"},
+      {"compaction_options_fifo=lots", "compaction_options_fifo"},
+      {"compression_opts={level=high}", "compression_opts.level"},
+      {"compression_opts=-14:32767", "compression_opts"},
+      {"bottommost_compression_opts=-14:1:0:0:0:1:false:0:true:9", "bottommost_compression_opts"},
+      {"bottommost_compression_opts=-14:1:0:0:0:maybe", "bottommost_compression_opts"},
   };
   for (const auto& [text, name] : bad) {
     s = GetColumnFamilyOptionsFromString(config, base, text, &cf);
@@ -305,6 +328,292 @@ TEST(OptionsHelperTest, MutableOnly) {
   s = GetColumnFamilyOptionsFromString(config, ColumnFamilyOptions(),
                                        "block_based_table_factory={checksum=kCRC32c}", &cf);
   EXPECT_NE(s.ToString().find("checksum"), std::string::npos);
+}
+
+// ---- the compaction-style and compression-by-level options ----
+
+TEST(OptionsHelperTest, CompactionStyleOptionsParse) {
+  ConfigOptions config;
+  ColumnFamilyOptions cf;
+  ASSERT_OK(GetColumnFamilyOptionsFromString(
+      config, ColumnFamilyOptions(),
+      "compaction_style=kCompactionStyleUniversal;compaction_pri=kOldestSmallestSeqFirst;"
+      "compaction_options_universal={size_ratio=5;min_merge_width=3;max_merge_width=9;"
+      "max_size_amplification_percent=150;compression_size_percent=40;"
+      "stop_style=kCompactionStopStyleSimilarSize;allow_trivial_move=true;incremental=true};"
+      "compaction_options_fifo={max_table_files_size=1m;allow_compaction=true;age_for_warm=7};"
+      "ttl=3600;periodic_compaction_seconds=7200;"
+      "max_bytes_for_level_multiplier_additional=1:2:3;"
+      "compression_per_level=kNoCompression:kSnappyCompression:kZSTD;"
+      "bottommost_compression=kZSTD;"
+      "compression_opts={window_bits=-15;level=5;strategy=1;max_dict_bytes=16k;"
+      "zstd_max_train_bytes=64k;parallel_threads=2;enabled=true;max_dict_buffer_bytes=1m;"
+      "use_zstd_dict_trainer=false};"
+      "bottommost_compression_opts={level=19;enabled=true}",
+      &cf));
+  EXPECT_EQ(cf.compaction_style, kCompactionStyleUniversal);
+  EXPECT_EQ(cf.compaction_pri, kOldestSmallestSeqFirst);
+  const CompactionOptionsUniversal& u = cf.compaction_options_universal;
+  EXPECT_EQ(u.size_ratio, 5u);
+  EXPECT_EQ(u.min_merge_width, 3u);
+  EXPECT_EQ(u.max_merge_width, 9u);
+  EXPECT_EQ(u.max_size_amplification_percent, 150u);
+  EXPECT_EQ(u.compression_size_percent, 40);
+  EXPECT_EQ(u.stop_style, kCompactionStopStyleSimilarSize);
+  EXPECT_TRUE(u.allow_trivial_move);
+  EXPECT_TRUE(u.incremental);
+  EXPECT_EQ(cf.compaction_options_fifo.max_table_files_size, 1u << 20);
+  EXPECT_TRUE(cf.compaction_options_fifo.allow_compaction);
+  EXPECT_EQ(cf.compaction_options_fifo.age_for_warm, 7u);
+  EXPECT_EQ(cf.ttl, 3600u);
+  EXPECT_EQ(cf.periodic_compaction_seconds, 7200u);
+  EXPECT_EQ(cf.max_bytes_for_level_multiplier_additional, (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(cf.compression_per_level,
+            (std::vector<CompressionType>{kNoCompression, kSnappyCompression, kZSTD}));
+  EXPECT_EQ(cf.bottommost_compression, kZSTD);
+  const CompressionOptions& c = cf.compression_opts;
+  EXPECT_EQ(c.window_bits, -15);
+  EXPECT_EQ(c.level, 5);
+  EXPECT_EQ(c.strategy, 1);
+  EXPECT_EQ(c.max_dict_bytes, 16u << 10);
+  EXPECT_EQ(c.zstd_max_train_bytes, 64u << 10);
+  EXPECT_EQ(c.parallel_threads, 2u);
+  EXPECT_TRUE(c.enabled);
+  EXPECT_EQ(c.max_dict_buffer_bytes, 1u << 20);
+  EXPECT_FALSE(c.use_zstd_dict_trainer);
+  // A partial nested value changes only the fields it names.
+  const CompressionOptions d;
+  EXPECT_EQ(cf.bottommost_compression_opts.level, 19);
+  EXPECT_TRUE(cf.bottommost_compression_opts.enabled);
+  EXPECT_EQ(cf.bottommost_compression_opts.window_bits, d.window_bits);
+  EXPECT_EQ(cf.bottommost_compression_opts.use_zstd_dict_trainer, d.use_zstd_dict_trainer);
+
+  ColumnFamilyOptions base = cf, again;
+  ASSERT_OK(GetColumnFamilyOptionsFromString(
+      config, base, "compaction_options_universal={size_ratio=7}", &again));
+  EXPECT_EQ(again.compaction_options_universal.size_ratio, 7u);
+  EXPECT_EQ(again.compaction_options_universal.min_merge_width, 3u);  // kept from the base
+  EXPECT_EQ(again.compaction_options_universal.stop_style, kCompactionStopStyleSimilarSize);
+  // RocksDB's dotted form for one field.
+  ASSERT_OK(GetColumnFamilyOptionsFromString(
+      config, base, "compaction_options_fifo.max_table_files_size=2k;compression_opts.level=3",
+      &again));
+  EXPECT_EQ(again.compaction_options_fifo.max_table_files_size, 2048u);
+  EXPECT_TRUE(again.compaction_options_fifo.allow_compaction);
+  EXPECT_EQ(again.compression_opts.level, 3);
+  EXPECT_EQ(again.compression_opts.window_bits, -15);
+  // Empty lists.
+  ASSERT_OK(GetColumnFamilyOptionsFromString(
+      config, base, "compression_per_level=;max_bytes_for_level_multiplier_additional=", &again));
+  EXPECT_TRUE(again.compression_per_level.empty());
+  EXPECT_TRUE(again.max_bytes_for_level_multiplier_additional.empty());
+  // Every enum spelling.
+  for (const char* style : {"kCompactionStyleLevel", "kCompactionStyleUniversal",
+                            "kCompactionStyleFIFO", "kCompactionStyleNone"}) {
+    ASSERT_OK(GetColumnFamilyOptionsFromString(config, base,
+                                               std::string("compaction_style=") + style, &again));
+    EXPECT_EQ(CFOptionsToString(again, ";").find(std::string("compaction_style=") + style + ";") !=
+                  std::string::npos,
+              true)
+        << style;
+  }
+  for (const char* pri : {"kByCompensatedSize", "kOldestLargestSeqFirst", "kOldestSmallestSeqFirst",
+                          "kMinOverlappingRatio", "kRoundRobin"}) {
+    ASSERT_OK(GetColumnFamilyOptionsFromString(config, base, std::string("compaction_pri=") + pri,
+                                               &again));
+    EXPECT_NE(CFOptionsToString(again, ";").find(std::string("compaction_pri=") + pri + ";"),
+              std::string::npos)
+        << pri;
+  }
+}
+
+TEST(OptionsHelperTest, CompactionStyleLegacyForms) {
+  ConfigOptions config;
+  ColumnFamilyOptions cf;
+  // compression_opts as RocksDB's colon list, every length it reads.
+  ASSERT_OK(GetColumnFamilyOptionsFromString(config, ColumnFamilyOptions(),
+                                             "compression_opts=-13:4:2", &cf));
+  EXPECT_EQ(cf.compression_opts.window_bits, -13);
+  EXPECT_EQ(cf.compression_opts.level, 4);
+  EXPECT_EQ(cf.compression_opts.strategy, 2);
+  EXPECT_EQ(cf.compression_opts.max_dict_bytes, 0u);
+  ASSERT_OK(GetColumnFamilyOptionsFromString(config, ColumnFamilyOptions(),
+                                             "compression_opts=-14:32767:0:1024:2048:true", &cf));
+  EXPECT_EQ(cf.compression_opts.max_dict_bytes, 1024u);
+  EXPECT_EQ(cf.compression_opts.zstd_max_train_bytes, 2048u);
+  EXPECT_TRUE(cf.compression_opts.enabled);  // a sixth and last field is `enabled`
+  EXPECT_EQ(cf.compression_opts.parallel_threads, 1u);
+  ASSERT_OK(GetColumnFamilyOptionsFromString(
+      config, ColumnFamilyOptions(),
+      "bottommost_compression_opts=-14:32767:0:0:0:3:true:4096:false", &cf));
+  EXPECT_EQ(cf.bottommost_compression_opts.parallel_threads, 3u);
+  EXPECT_TRUE(cf.bottommost_compression_opts.enabled);
+  EXPECT_EQ(cf.bottommost_compression_opts.max_dict_buffer_bytes, 4096u);
+  EXPECT_FALSE(cf.bottommost_compression_opts.use_zstd_dict_trainer);
+  // compaction_options_fifo as a bare max_table_files_size; FIFO's old
+  // ttl field is read and ignored, as RocksDB 7.8.3 does.
+  ASSERT_OK(GetColumnFamilyOptionsFromString(config, ColumnFamilyOptions(),
+                                             "compaction_options_fifo=12345", &cf));
+  EXPECT_EQ(cf.compaction_options_fifo.max_table_files_size, 12345u);
+  ASSERT_OK(GetColumnFamilyOptionsFromString(
+      config, ColumnFamilyOptions(), "compaction_options_fifo={ttl=100;allow_compaction=true}",
+      &cf));
+  EXPECT_TRUE(cf.compaction_options_fifo.allow_compaction);
+  EXPECT_EQ(cf.ttl, ColumnFamilyOptions::kDefaultTtl);
+  // An unknown nested field is ignored only with ignore_unknown_options.
+  config.ignore_unknown_options = true;
+  ASSERT_OK(GetColumnFamilyOptionsFromString(
+      config, ColumnFamilyOptions(), "compaction_options_universal={size_ratio=4;future_field=1}",
+      &cf));
+  EXPECT_EQ(cf.compaction_options_universal.size_ratio, 4u);
+}
+
+TEST(OptionsHelperTest, CompactionStyleOptionsPrintAsRocksDB) {
+  // RocksDB 7.8.3's text for the defaults (rocksdb_option_defaults.inc,
+  // printed by librocksdb itself).
+  const std::string text = CFOptionsToString(ColumnFamilyOptions(), ";");
+  for (const char* want :
+       {"compaction_options_universal={incremental=false;compression_size_percent=-1;"
+        "allow_trivial_move=false;max_size_amplification_percent=200;"
+        "max_merge_width=4294967295;stop_style=kCompactionStopStyleTotalSize;"
+        "min_merge_width=2;size_ratio=1;};",
+        "compaction_options_fifo={allow_compaction=false;age_for_warm=0;"
+        "max_table_files_size=1073741824;};",
+        "compression_opts={max_dict_buffer_bytes=0;enabled=false;max_dict_bytes=0;"
+        "parallel_threads=1;zstd_max_train_bytes=0;level=32767;use_zstd_dict_trainer=true;"
+        "strategy=0;window_bits=-14;};",
+        "bottommost_compression_opts={max_dict_buffer_bytes=0;enabled=false;max_dict_bytes=0;"
+        "parallel_threads=1;zstd_max_train_bytes=0;level=32767;use_zstd_dict_trainer=true;"
+        "strategy=0;window_bits=-14;};",
+        ";ttl=18446744073709551614;", ";periodic_compaction_seconds=18446744073709551614;",
+        ";max_bytes_for_level_multiplier_additional=1:1:1:1:1:1:1;",
+        ";compaction_style=kCompactionStyleLevel;", ";compaction_pri=kMinOverlappingRatio;",
+        ";bottommost_compression=kDisableCompressionOption;", ";compression_per_level=;"}) {
+    EXPECT_NE(text.find(want), std::string::npos) << want << "\nin " << text;
+  }
+}
+
+// Random values of every new option survive options -> string -> options.
+TEST(OptionsHelperTest, CompactionStyleOptionsRandomRoundTrip) {
+  Random64 rng(test::RandomSeed());
+  struct {
+    Random64* r;
+    uint32_t Next() { return static_cast<uint32_t>(r->Next()); }
+    uint64_t Next64() { return r->Next(); }
+    uint32_t Uniform(uint32_t n) { return static_cast<uint32_t>(r->Uniform(n)); }
+    bool OneIn(uint32_t n) { return r->OneIn(n); }
+  } rnd{&rng};
+  const CompressionType kinds[] = {kNoCompression,  kSnappyCompression, kZlibCompression,
+                                   kLZ4Compression, kLZ4HCCompression,  kZSTD};
+  auto random_compression_options = [&](CompressionOptions* c) {
+    c->window_bits = -static_cast<int>(rnd.Uniform(16));
+    c->level = static_cast<int>(rnd.Uniform(40)) - 5;
+    c->strategy = static_cast<int>(rnd.Uniform(4));
+    c->max_dict_bytes = rnd.Next();
+    c->zstd_max_train_bytes = rnd.Next();
+    c->parallel_threads = rnd.Uniform(8) + 1;
+    c->enabled = rnd.OneIn(2);
+    c->max_dict_buffer_bytes = rnd.Next64();
+    c->use_zstd_dict_trainer = rnd.OneIn(2);
+  };
+  ConfigOptions config;
+  for (int round = 0; round < 200; ++round) {
+    ColumnFamilyOptions o;
+    o.compaction_style = static_cast<CompactionStyle>(rnd.Uniform(4));
+    o.compaction_pri = static_cast<CompactionPri>(rnd.Uniform(5));
+    o.compaction_options_universal.size_ratio = rnd.Next();
+    o.compaction_options_universal.min_merge_width = rnd.Next();
+    o.compaction_options_universal.max_merge_width = rnd.Next();
+    o.compaction_options_universal.max_size_amplification_percent = rnd.Next();
+    o.compaction_options_universal.compression_size_percent =
+        static_cast<int>(rnd.Uniform(202)) - 101;
+    o.compaction_options_universal.stop_style = static_cast<CompactionStopStyle>(rnd.Uniform(2));
+    o.compaction_options_universal.allow_trivial_move = rnd.OneIn(2);
+    o.compaction_options_universal.incremental = rnd.OneIn(2);
+    o.compaction_options_fifo.max_table_files_size = rnd.Next64();
+    o.compaction_options_fifo.allow_compaction = rnd.OneIn(2);
+    o.compaction_options_fifo.age_for_warm = rnd.Next64();
+    o.ttl = rnd.OneIn(4) ? ColumnFamilyOptions::kDefaultTtl : rnd.Next64();
+    o.periodic_compaction_seconds = rnd.Next64();
+    o.max_bytes_for_level_multiplier_additional.clear();
+    for (uint32_t i = rnd.Uniform(9); i > 0; --i) {
+      o.max_bytes_for_level_multiplier_additional.push_back(static_cast<int>(rnd.Next()));
+    }
+    for (uint32_t i = rnd.Uniform(8); i > 0; --i) {
+      o.compression_per_level.push_back(kinds[rnd.Uniform(6)]);
+    }
+    o.bottommost_compression = rnd.OneIn(3) ? kDisableCompressionOption : kinds[rnd.Uniform(6)];
+    random_compression_options(&o.compression_opts);
+    random_compression_options(&o.bottommost_compression_opts);
+
+    std::string text, again_text;
+    ASSERT_OK(GetStringFromColumnFamilyOptions(config, o, &text));
+    ColumnFamilyOptions back;
+    Status parsed = GetColumnFamilyOptionsFromString(config, ColumnFamilyOptions(), text, &back);
+    ASSERT_TRUE(parsed.ok()) << parsed.ToString() << "\n" << text;
+    ASSERT_OK(GetStringFromColumnFamilyOptions(config, back, &again_text));
+    ASSERT_EQ(text, again_text);
+    const auto& u = o.compaction_options_universal;
+    const auto& bu = back.compaction_options_universal;
+    EXPECT_EQ(back.compaction_style, o.compaction_style);
+    EXPECT_EQ(back.compaction_pri, o.compaction_pri);
+    EXPECT_EQ(bu.size_ratio, u.size_ratio);
+    EXPECT_EQ(bu.min_merge_width, u.min_merge_width);
+    EXPECT_EQ(bu.max_merge_width, u.max_merge_width);
+    EXPECT_EQ(bu.max_size_amplification_percent, u.max_size_amplification_percent);
+    EXPECT_EQ(bu.compression_size_percent, u.compression_size_percent);
+    EXPECT_EQ(bu.stop_style, u.stop_style);
+    EXPECT_EQ(bu.allow_trivial_move, u.allow_trivial_move);
+    EXPECT_EQ(bu.incremental, u.incremental);
+    EXPECT_EQ(back.compaction_options_fifo.max_table_files_size,
+              o.compaction_options_fifo.max_table_files_size);
+    EXPECT_EQ(back.compaction_options_fifo.allow_compaction,
+              o.compaction_options_fifo.allow_compaction);
+    EXPECT_EQ(back.compaction_options_fifo.age_for_warm, o.compaction_options_fifo.age_for_warm);
+    EXPECT_EQ(back.ttl, o.ttl);
+    EXPECT_EQ(back.periodic_compaction_seconds, o.periodic_compaction_seconds);
+    EXPECT_EQ(back.max_bytes_for_level_multiplier_additional,
+              o.max_bytes_for_level_multiplier_additional);
+    EXPECT_EQ(back.compression_per_level, o.compression_per_level);
+    EXPECT_EQ(back.bottommost_compression, o.bottommost_compression);
+    for (auto [a, b] :
+         {std::pair{&o.compression_opts, &back.compression_opts},
+          std::pair{&o.bottommost_compression_opts, &back.bottommost_compression_opts}}) {
+      EXPECT_EQ(b->window_bits, a->window_bits);
+      EXPECT_EQ(b->level, a->level);
+      EXPECT_EQ(b->strategy, a->strategy);
+      EXPECT_EQ(b->max_dict_bytes, a->max_dict_bytes);
+      EXPECT_EQ(b->zstd_max_train_bytes, a->zstd_max_train_bytes);
+      EXPECT_EQ(b->parallel_threads, a->parallel_threads);
+      EXPECT_EQ(b->enabled, a->enabled);
+      EXPECT_EQ(b->max_dict_buffer_bytes, a->max_dict_buffer_bytes);
+      EXPECT_EQ(b->use_zstd_dict_trainer, a->use_zstd_dict_trainer);
+    }
+  }
+}
+
+TEST(OptionsHelperTest, CompactionStyleMutability) {
+  // RocksDB 7.8.3: compaction_style and compaction_pri are fixed at open;
+  // the others can be changed by SetOptions.
+  ConfigOptions config;
+  config.mutable_options_only = true;
+  ColumnFamilyOptions cf;
+  ASSERT_OK(GetColumnFamilyOptionsFromString(
+      config, ColumnFamilyOptions(),
+      "compaction_options_universal={size_ratio=3};compaction_options_fifo={allow_compaction=true};"
+      "ttl=10;periodic_compaction_seconds=20;max_bytes_for_level_multiplier_additional=2:2;"
+      "compression_per_level=kNoCompression;bottommost_compression=kNoCompression;"
+      "compression_opts={level=2};bottommost_compression_opts={enabled=true};"
+      "compaction_options_universal.max_merge_width=4",
+      &cf));
+  EXPECT_EQ(cf.compaction_options_universal.size_ratio, 3u);
+  EXPECT_EQ(cf.compaction_options_universal.max_merge_width, 4u);
+  for (const char* fixed :
+       {"compaction_style=kCompactionStyleUniversal", "compaction_pri=kByCompensatedSize"}) {
+    Status s = GetColumnFamilyOptionsFromString(config, ColumnFamilyOptions(), fixed, &cf);
+    EXPECT_TRUE(s.IsInvalidArgument()) << fixed;
+    EXPECT_NE(s.ToString().find("Option not changeable"), std::string::npos) << s.ToString();
+  }
 }
 
 }  // namespace

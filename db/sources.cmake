@@ -103,6 +103,9 @@ strata_tests(db
   db/db_properties_test.cc
   db/options_dump_test.cc
   db/options_helper_test.cc
+  db/options_file_test.cc
+  db/options_sanitize_test.cc
+  db/db_compaction_style_open_test.cc
   db/db_options_test.cc
   db/listener_test.cc
   db/db_metadata_test.cc
