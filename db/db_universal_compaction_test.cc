@@ -449,7 +449,11 @@ TEST_F(DBUniversalTest, StrataReadsRocksDBUniversalDB) {
     GTEST_SKIP() << "rocksdb-tools not installed";
   }
   int rc = 0;
+  // STRATA_ROCKSDB_UNIVERSAL_DB=<dir>: check a copy of a DB written
+  // elsewhere (e.g. a bigger db_bench run) instead of writing one.
+  const char* given = getenv("STRATA_ROCKSDB_UNIVERSAL_DB");
   const std::string out = RunCommand(
+      given != nullptr ? "rm -rf " + dbname_ + " && cp -r " + given + " " + dbname_ :
       std::string(kRocksBench) + " --db=" + dbname_ +
           " --compaction_style=1 --benchmarks=fillrandom --num=50000 --value_size=100"
           " --write_buffer_size=131072 --target_file_size_base=131072"
@@ -472,6 +476,7 @@ TEST_F(DBUniversalTest, StrataReadsRocksDBUniversalDB) {
     expected[line.substr(0, sep)] = line.substr(sep + 3);
   }
   ASSERT_GT(expected.size(), 30000u);
+  printf("%zu keys from ldb\n", expected.size());
   auto hex = [](const Slice& s) {
     static const char* d = "0123456789ABCDEF";
     std::string r = "0x";

@@ -356,6 +356,18 @@ std::unique_ptr<Compaction> UniversalCompactionPicker::PickCompaction(Version* v
   return c;
 }
 
+std::unique_ptr<Compaction> UniversalCompactionPicker::CompactRange(Version* v, int level,
+                                                                    int output_level,
+                                                                    const Slice* begin,
+                                                                    const Slice* end,
+                                                                    bool* conflict) {
+  if (level == kCompactAllLevels && v->num_levels() > 1) {
+    begin = nullptr;
+    end = nullptr;
+  }
+  return CompactionPicker::CompactRange(v, level, output_level, begin, end, conflict);
+}
+
 std::unique_ptr<Compaction> UniversalCompactionPicker::FromRuns(
     Version* v, const std::vector<UniversalSortedRun>& runs, const UniversalRunPick& pick) {
   const Options& o = options();

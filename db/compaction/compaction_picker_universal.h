@@ -96,6 +96,14 @@ class UniversalCompactionPicker : public CompactionPicker {
   // Score >= 1, or some idle file is due for periodic compaction.
   bool NeedsCompaction(const Version* v) const override;
   std::unique_ptr<Compaction> PickCompaction(Version* v) override;
+  // As RocksDB: a manual compaction of all levels (DB::CompactRange) merges
+  // every file of every level, whatever the range (a range's files would
+  // not stay disjoint from the rest of the output level, as the level-0
+  // and upper-level inputs reach past it); with one level the range picks
+  // the level-0 files as the base class does.
+  std::unique_ptr<Compaction> CompactRange(Version* v, int level, int output_level,
+                                           const Slice* begin, const Slice* end,
+                                           bool* conflict) override;
 
  private:
   // A compaction of the pick's runs with RocksDB's output level, or
