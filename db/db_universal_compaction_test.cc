@@ -359,14 +359,15 @@ TEST_F(DBUniversalTest, RandomizedAgainstModel) {
 // kill -9 of a child writing with synced WAL writes while universal
 // compactions run: every acknowledged write survives.
 TEST_F(DBUniversalTest, KillDuringCompactions) {
-  if (test::kThreadSanitizer) GTEST_SKIP() << "TSan forbids threads in a multi-threaded fork's child";
+  if (test::kThreadSanitizer)
+    GTEST_SKIP() << "TSan forbids threads in a multi-threaded fork's child";
   Options o = UniversalOptions();
   o.write_buffer_size = 16 << 10;
   DestroyAndReopen(o);
   Close();
-  auto* acked = static_cast<std::atomic<int64_t>*>(
-      mmap(nullptr, sizeof(std::atomic<int64_t>), PROT_READ | PROT_WRITE,
-           MAP_SHARED | MAP_ANONYMOUS, -1, 0));
+  auto* acked = static_cast<std::atomic<int64_t>*>(mmap(nullptr, sizeof(std::atomic<int64_t>),
+                                                        PROT_READ | PROT_WRITE,
+                                                        MAP_SHARED | MAP_ANONYMOUS, -1, 0));
   ASSERT_NE(MAP_FAILED, static_cast<void*>(acked));
   new (acked) std::atomic<int64_t>(0);
   std::mt19937_64 rng(test::RandomSeed());
@@ -453,16 +454,16 @@ TEST_F(DBUniversalTest, StrataReadsRocksDBUniversalDB) {
   // elsewhere (e.g. a bigger db_bench run) instead of writing one.
   const char* given = getenv("STRATA_ROCKSDB_UNIVERSAL_DB");
   const std::string out = RunCommand(
-      given != nullptr ? "rm -rf " + dbname_ + " && cp -r " + given + " " + dbname_ :
-      std::string(kRocksBench) + " --db=" + dbname_ +
-          " --compaction_style=1 --benchmarks=fillrandom --num=50000 --value_size=100"
-          " --write_buffer_size=131072 --target_file_size_base=131072"
-          " --level0_file_num_compaction_trigger=8 --compression_type=snappy --threads=1"
-          " --use_existing_db=0 --disable_wal=0 --universal_size_ratio=1",
+      given != nullptr
+          ? "rm -rf " + dbname_ + " && cp -r " + given + " " + dbname_
+          : std::string(kRocksBench) + " --db=" + dbname_ +
+                " --compaction_style=1 --benchmarks=fillrandom --num=50000 --value_size=100"
+                " --write_buffer_size=131072 --target_file_size_base=131072"
+                " --level0_file_num_compaction_trigger=8 --compression_type=snappy --threads=1"
+                " --use_existing_db=0 --disable_wal=0 --universal_size_ratio=1",
       &rc);
   ASSERT_EQ(0, rc) << out;
-  const std::string scan =
-      RunCommand(std::string(kLdb) + " --db=" + dbname_ + " --hex scan", &rc);
+  const std::string scan = RunCommand(std::string(kLdb) + " --db=" + dbname_ + " --hex scan", &rc);
   ASSERT_EQ(0, rc) << scan.substr(0, 2000);
   // "0xKEY : 0xVALUE" lines.
   std::map<std::string, std::string> expected;

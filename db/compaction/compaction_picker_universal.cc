@@ -102,9 +102,9 @@ void ComputeUniversalCompactionScores(const ColumnFamilyOptions& o, Version* v) 
     for (size_t i = 0; i + 1 < runs.size(); ++i) newer += runs[i].size;
     pending = newer;
     const uint64_t oldest = runs.back().size;
-    if (newer * 100 >= static_cast<uint64_t>(
-                           o.compaction_options_universal.max_size_amplification_percent) *
-                           oldest) {
+    if (newer * 100 >=
+        static_cast<uint64_t>(o.compaction_options_universal.max_size_amplification_percent) *
+            oldest) {
       pending += oldest;
     }
   }
@@ -356,11 +356,8 @@ std::unique_ptr<Compaction> UniversalCompactionPicker::PickCompaction(Version* v
   return c;
 }
 
-std::unique_ptr<Compaction> UniversalCompactionPicker::CompactRange(Version* v, int level,
-                                                                    int output_level,
-                                                                    const Slice* begin,
-                                                                    const Slice* end,
-                                                                    bool* conflict) {
+std::unique_ptr<Compaction> UniversalCompactionPicker::CompactRange(
+    Version* v, int level, int output_level, const Slice* begin, const Slice* end, bool* conflict) {
   if (level == kCompactAllLevels && v->num_levels() > 1) {
     begin = nullptr;
     end = nullptr;

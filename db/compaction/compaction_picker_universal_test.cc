@@ -96,13 +96,13 @@ TEST(UniversalPickTest, SizeRatioSimilarSizeAndWidths) {
   EXPECT_EQ(1u, pick.end);
   // With ratio 100 under similar size, 1, 2, 4 each fit the last one (x2),
   // while total size would also take 8 (1+2+4 = 7, x2 >= 8).
-  ASSERT_TRUE(UniversalPickSortedRuns(Runs({{0, 1}, {0, 2}, {0, 4}, {0, 9}}), u, 100, UINT_MAX,
-                                      &pick));
+  ASSERT_TRUE(
+      UniversalPickSortedRuns(Runs({{0, 1}, {0, 2}, {0, 4}, {0, 9}}), u, 100, UINT_MAX, &pick));
   EXPECT_EQ(0u, pick.start);
   EXPECT_EQ(2u, pick.end);
   u.stop_style = kCompactionStopStyleTotalSize;
-  ASSERT_TRUE(UniversalPickSortedRuns(Runs({{0, 1}, {0, 2}, {0, 4}, {0, 9}}), u, 100, UINT_MAX,
-                                      &pick));
+  ASSERT_TRUE(
+      UniversalPickSortedRuns(Runs({{0, 1}, {0, 2}, {0, 4}, {0, 9}}), u, 100, UINT_MAX, &pick));
   EXPECT_EQ(3u, pick.end);
   // max_merge_width caps the stretch, min_merge_width refuses short ones.
   u.max_merge_width = 2;
@@ -131,8 +131,8 @@ TEST(UniversalPickTest, RunCountIgnoresSizes) {
   CompactionOptionsUniversal u;
   UniversalRunPick pick;
   // 5 runs, trigger 4: the picker asks for 5 - 4 + 1 = 2 runs.
-  ASSERT_TRUE(UniversalPickSortedRuns(Runs({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}}), u,
-                                      UINT_MAX, 2, &pick));
+  ASSERT_TRUE(UniversalPickSortedRuns(Runs({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}}), u, UINT_MAX,
+                                      2, &pick));
   EXPECT_EQ(0u, pick.start);
   EXPECT_EQ(1u, pick.end);
   EXPECT_EQ(CompactionReason::kUniversalSortedRunNum, pick.reason);
@@ -186,8 +186,9 @@ TEST(UniversalPickTest, OutputLevel) {
   EXPECT_EQ(2, UniversalOutputLevel(runs, 0, 2, 7, false));  // just above L3
   EXPECT_EQ(5, UniversalOutputLevel(runs, 1, 3, 7, false));  // just above L6
   EXPECT_EQ(6, UniversalOutputLevel(runs, 0, 4, 7, false));  // the oldest: last level
-  EXPECT_EQ(5, UniversalOutputLevel(runs, 2, 3, 6, true));   // ingest behind keeps L5... free
-  EXPECT_EQ(4, UniversalOutputLevel(Runs({{0, 1}, {3, 1}}), 0, 1, 6, true));
+  EXPECT_EQ(5, UniversalOutputLevel(runs, 2, 3, 6, true));   // just above L6
+  EXPECT_EQ(4,
+            UniversalOutputLevel(Runs({{0, 1}, {3, 1}}), 0, 1, 6, true));  // L5 kept for ingestion
 }
 
 TEST(UniversalPickTest, PeriodicSecondsAsRocksDBSanitizes) {
