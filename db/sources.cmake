@@ -9,6 +9,7 @@ strata_layer(db
     db/version_set.cc
     db/column_family.cc
     db/compaction/compaction_picker.cc
+    db/compaction/compaction_picker_universal.cc
     db/compaction/compaction_job.cc
     db/compaction/compression_for_level.cc
     db/builder.cc
@@ -80,6 +81,8 @@ strata_tests(db
   db/compaction/merge_helper_test.cc
   db/compaction/compression_for_level_test.cc
   db/db_compression_test.cc
+  db/compaction/compaction_picker_universal_test.cc
+  db/db_universal_compaction_test.cc
   db/sst_file_reader_test.cc
   db/version_edit_test.cc
   db/write_batch_test.cc
@@ -120,14 +123,14 @@ endif()
 # after a multi-threaded fork (the parent's background pool), which TSan
 # refuses unless told otherwise; the child only writes and is killed.
 if(STRATA_SANITIZE STREQUAL "tsan")
-  foreach(t db_crash_test db_lsm_test)
+  foreach(t db_crash_test db_lsm_test db_universal_compaction_test)
     if(TEST ${t})
       set_tests_properties(${t} PROPERTIES ENVIRONMENT "TSAN_OPTIONS=halt_on_error=1 die_after_fork=0")
     endif()
   endforeach()
 endif()
 # Tests that use the built-in merge operators.
-foreach(t db_merge_test db_range_del_test db_model_merge_range_test)
+foreach(t db_merge_test db_range_del_test db_model_merge_range_test db_universal_compaction_test)
   if(TARGET ${t})
     target_link_libraries(${t} PRIVATE strata_merge_operators)
   endif()

@@ -120,6 +120,8 @@ class Compaction {
   void set_deletion_compaction(bool v) { deletion_compaction_ = v; }
   void set_compression(CompressionType c) { compression_ = c; }
   void set_manual(bool v) { manual_ = v; }
+  // Replaces the files output cutting aligns to (universal: none).
+  void set_grandparents(std::vector<FileMetaData*> g) { grandparents_ = std::move(g); }
 
   Compaction(Version* input_version, int output_level);
 

@@ -43,6 +43,9 @@ Status CompactionJob::Run() {
     VersionEdit edit;
     uint64_t bytes = 0;
     for (const CompactionInputFiles& in : c->input_levels()) {
+      // Files already in the output level stay (a universal move of runs
+      // into the level holding the oldest one).
+      if (in.level == out) continue;
       for (const FileMetaData* f : in.files) {
         edit.DeleteFile(in.level, f->number);
         edit.AddFile(out, *f);

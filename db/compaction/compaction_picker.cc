@@ -4,6 +4,7 @@
 
 #include "db/column_family.h"
 #include "db/compaction/compaction.h"
+#include "db/compaction/compaction_picker_universal.h"
 #include "db/compaction/compression_for_level.h"
 #include "db/filename.h"
 
@@ -164,6 +165,8 @@ std::unique_ptr<CompactionPicker> NewCompactionPicker(const Options* options,
   switch (options->compaction_style) {
     case kCompactionStyleNone:
       return std::make_unique<NoneCompactionPicker>(options, icmp, db_mu);
+    case kCompactionStyleUniversal:
+      return std::make_unique<UniversalCompactionPicker>(options, icmp, db_mu);
     case kCompactionStyleLevel:
     default:
       return std::make_unique<LevelCompactionPicker>(options, icmp, db_mu);
