@@ -22,6 +22,7 @@ MemTableOptions MemTableOptionsFor(const Options& options) {
   m.write_buffer_size = options.write_buffer_size;
   m.prefix_extractor = options.prefix_extractor.get();
   m.whole_key_filtering = options.memtable_whole_key_filtering;
+  m.clock = options.env != nullptr ? options.env->GetSystemClock() : nullptr;
   m.bloom_bits = DynamicBloom::TotalBitsFor(
       options.write_buffer_size, std::min(options.memtable_prefix_bloom_size_ratio, 0.25));
   return m;
@@ -57,19 +58,20 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
   }
   // Options of the compaction-styles work not built yet: refused by name
   // until the part that implements each one lands (each block goes with it).
-  if (o.compaction_style != kCompactionStyleLevel && o.compaction_style != kCompactionStyleNone) {
+  if (o.compaction_style != kCompactionStyleLevel && o.compaction_style != kCompactionStyleNone &&
+      o.compaction_style != kCompactionStyleFIFO) {
     return Status::NotSupported(
-        "options.compaction_style: only kCompactionStyleLevel and "
+        "options.compaction_style: only kCompactionStyleLevel, kCompactionStyleFIFO and "
         "kCompactionStyleNone are built so far");
   }
   if (o.compaction_pri != kMinOverlappingRatio) {
     return Status::NotSupported(
         "options.compaction_pri: only kMinOverlappingRatio is built so far");
   }
-  if ((o.ttl != 0 && o.ttl != ColumnFamilyOptions::kDefaultTtl) ||
-      (o.periodic_compaction_seconds != 0 &&
-       o.periodic_compaction_seconds != ColumnFamilyOptions::kDefaultTtl)) {
-    return Status::NotSupported("options.ttl / periodic_compaction_seconds are not built yet");
+  // Tiered storage (FIFO's warm-temperature moves) is not built.
+  if (o.compaction_options_fifo.age_for_warm != 0) {
+    return Status::NotSupported(
+        "options.compaction_options_fifo.age_for_warm: tiered storage is not supported");
   }
   for (int f : o.max_bytes_for_level_multiplier_additional) {
     if (f != 1) {

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "db/column_family.h"
+#include "db/compaction/compaction_picker_fifo.h"
 #include "db/filename.h"
 #include "db/level_iterator.h"
 #include "db/log_reader.h"
@@ -378,6 +379,9 @@ void Version::SetCompactionScores(std::vector<LevelScore> scores, uint64_t pendi
 void Version::ComputeCompactionScores(const ColumnFamilyOptions& o) {
   l0_delay_trigger_count_ = static_cast<int>(files_[0].size());
   switch (o.compaction_style) {
+    case kCompactionStyleFIFO:
+      ComputeFifoCompactionScores(this, o, vset_->options().env->GetSystemClock());
+      break;
     case kCompactionStyleLevel:
     case kCompactionStyleNone:
     default:
