@@ -337,8 +337,8 @@ TEST_F(DBFifoCompactionTest, RandomizedAgainstModel) {
       }
       for (const auto& [k, e] : model) {
         if (!e.value.empty() && e.epoch < newest_missing) {
-          ASSERT_EQ(Get(k), "NOT_FOUND") << k << " (epoch " << e.epoch
-                                         << ") survived a newer dropped write";
+          ASSERT_EQ(Get(k), "NOT_FOUND")
+              << k << " (epoch " << e.epoch << ") survived a newer dropped write";
         }
       }
       EXPECT_EQ(FilesPerLevel(), NumTableFilesAtLevel(0) > 0
@@ -420,7 +420,8 @@ TEST_F(DBFifoCompactionTest, RocksDBLdbReadsStrataFifoDb) {
   ASSERT_EQ(rc, 0);
   EXPECT_EQ(rocks.size(), strata.size());
   EXPECT_TRUE(rocks == strata) << "ldb scan differs from Strata's";
-  const std::string check = RunCommand(std::string(kLdb) + " --db=" + dbname_ + " checkconsistency", &rc);
+  const std::string check =
+      RunCommand(std::string(kLdb) + " --db=" + dbname_ + " checkconsistency", &rc);
   EXPECT_EQ(rc, 0) << check;
   EXPECT_NE(check.find("OK"), std::string::npos) << check;
 }
@@ -433,12 +434,12 @@ TEST_F(DBFifoCompactionTest, StrataOpensDbBenchFifoDb) {
   const std::string path = tmp_.path() + "/db_bench_fifo";
   int rc = 0;
   const std::string out = RunCommand(std::string(kDbBench) +
-                                  " --benchmarks=fillrandom --num=20000 --value_size=100"
-                                  " --compaction_style=2 --compression_type=none"
-                                  " --write_buffer_size=65536"
-                                  " --fifo_compaction_max_table_files_size_mb=1 --db=" +
-                                  path,
-                              &rc);
+                                         " --benchmarks=fillrandom --num=20000 --value_size=100"
+                                         " --compaction_style=2 --compression_type=none"
+                                         " --write_buffer_size=65536"
+                                         " --fifo_compaction_max_table_files_size_mb=1 --db=" +
+                                         path,
+                                     &rc);
   ASSERT_EQ(rc, 0) << out;
   const std::map<std::string, std::string> rocks = LdbScan(path, &rc);
   ASSERT_EQ(rc, 0);
@@ -468,7 +469,8 @@ TEST_F(DBFifoCompactionTest, StrataOpensDbBenchFifoDb) {
   EXPECT_EQ(v, Value(2999, 1));
   ASSERT_OK(db->Close());
   db.reset();
-  const std::string check = RunCommand(std::string(kLdb) + " --db=" + path + " checkconsistency", &rc);
+  const std::string check =
+      RunCommand(std::string(kLdb) + " --db=" + path + " checkconsistency", &rc);
   EXPECT_EQ(rc, 0) << check;
 }
 

@@ -128,9 +128,8 @@ Status CompactionJob::Run() {
     const uint64_t t = MinOldestAncesterTime(time_inputs, icmp.user_comparator(), nullptr, nullptr);
     o.oldest_ancester_time = t != kUnknownFileTime ? t : o.creation_time;
   }
-  o.refine_oldest_ancester_time = [inputs = std::move(time_inputs),
-                                   ucmp = icmp.user_comparator()](const Slice& lo,
-                                                                  const Slice& hi) {
+  o.refine_oldest_ancester_time = [inputs = std::move(time_inputs), ucmp = icmp.user_comparator()](
+                                      const Slice& lo, const Slice& hi) {
     return MinOldestAncesterTime(inputs, ucmp, &lo, &hi);
   };
   const bool full_compaction = cfd->current()->NumFiles() == c->num_input_files();

@@ -38,8 +38,8 @@ void ComputeFifoCompactionScores(Version* v, const ColumnFamilyOptions& o, Syste
   const uint64_t limit = std::max<uint64_t>(1, o.compaction_options_fifo.max_table_files_size);
   double score = static_cast<double>(total) / static_cast<double>(limit);
   if (o.compaction_options_fifo.allow_compaction) {
-    score = std::max(score, static_cast<double>(runs) /
-                                std::max(1, o.level0_file_num_compaction_trigger));
+    score = std::max(score,
+                     static_cast<double>(runs) / std::max(1, o.level0_file_num_compaction_trigger));
   }
   const uint64_t ttl = EffectiveTtl(o);
   const uint64_t now = Now(clock);
@@ -125,9 +125,9 @@ bool FIFOCompactionPicker::PlanSize(const Version* v, Plan* plan) const {
   plan->files.clear();
   if (last_level == 0 && total <= limit) {
     if (!o.compaction_options_fifo.allow_compaction) return false;
-    const uint64_t max_compaction_bytes =
-        o.max_compaction_bytes != 0 ? o.max_compaction_bytes
-                                    : 25 * std::max<uint64_t>(1, o.target_file_size_base);
+    const uint64_t max_compaction_bytes = o.max_compaction_bytes != 0
+                                              ? o.max_compaction_bytes
+                                              : 25 * std::max<uint64_t>(1, o.target_file_size_base);
     // RocksDB: 1.1 x write_buffer_size of work per removed file at most.
     const uint64_t per_deleted =
         static_cast<uint64_t>(std::min(1.1 * static_cast<double>(o.write_buffer_size), 1.8e19));

@@ -2,10 +2,11 @@
 // run choice (FindIntraL0Compaction), the ttl / periodic_compaction_seconds
 // sanitizing rules (EffectiveTtl, EffectivePeriodicCompactionSeconds) and
 // the file-age accessors' fallbacks.
+#include "db/compaction/compaction_picker_fifo.h"
+
 #include <memory>
 #include <vector>
 
-#include "db/compaction/compaction_picker_fifo.h"
 #include "db/compaction/file_age.h"
 #include "gtest/gtest.h"
 #include "strata/compaction_filter.h"

@@ -51,8 +51,7 @@ uint64_t FifoFileTime(const FileMetaData& f);
 // range [*smallest, *largest] (null = unbounded); kUnknownFileTime when no
 // overlapping file has a known time.
 uint64_t MinOldestAncesterTime(const std::vector<const FileMetaData*>& files,
-                               const Comparator* ucmp, const Slice* smallest,
-                               const Slice* largest);
+                               const Comparator* ucmp, const Slice* smallest, const Slice* largest);
 
 // ttl and periodic_compaction_seconds after RocksDB's sanitizing
 // (SanitizeOptions in RocksDB's column_family.cc) of the kDefaultTtl
