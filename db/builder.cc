@@ -160,6 +160,11 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
     key_hashes.clear();
     if (fs.ok()) {
       meta.file_size = builder->FileSize();
+      if (o.refine_oldest_ancester_time && !meta.smallest.empty() && !meta.largest.empty()) {
+        const uint64_t t = o.refine_oldest_ancester_time(ExtractUserKey(meta.smallest),
+                                                         ExtractUserKey(meta.largest));
+        if (t != ~uint64_t{0}) meta.oldest_ancester_time = t;
+      }
       // A collector's NeedCompact marks the file, recorded in the MANIFEST.
       meta.marked_for_compaction = builder->NeedCompact();
       stats->bytes_written += meta.file_size;
@@ -201,8 +206,10 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
     if (o.options != nullptr) bo.prefix_extractor = o.options->prefix_extractor.get();
     bo.column_family_name = o.column_family_name;
     bo.column_family_id = o.column_family_id;
-    bo.creation_time = o.creation_time;
-    bo.oldest_key_time = o.creation_time;
+    const uint64_t ancester_time =
+        o.oldest_ancester_time != 0 ? o.oldest_ancester_time : o.creation_time;
+    bo.creation_time = o.creation_property_is_file_time ? o.creation_time : ancester_time;
+    bo.oldest_key_time = o.oldest_key_time;
     bo.file_creation_time = o.creation_time;
     bo.original_file_number = meta.number;
     bo.db_id = o.db_id;
@@ -213,7 +220,7 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
     }
     bo.level_at_creation = o.output_level;
     meta.file_creation_time = o.creation_time;
-    meta.oldest_ancester_time = o.creation_time;
+    meta.oldest_ancester_time = ancester_time;
     builder = std::make_unique<BlockBasedTableBuilder>(bo, file.get());
     return Status::OK();
   };

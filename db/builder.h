@@ -85,7 +85,23 @@ struct BuildTablesOptions {
   // Recorded in each table's properties (rocksdb.column.family.id / name).
   uint32_t column_family_id = 0;
   std::string column_family_name = "default";
+  // File times, unix seconds (RocksDB's rules, docs/design/
+  // fifo-and-ttl-compaction.md). creation_time: now, each output's
+  // file_creation_time (and table property file_creation_time).
   uint64_t creation_time = 0;
+  // The outputs' oldest_ancester_time: how old their data is (flush: the
+  // memtable's first write; compaction: the inputs' minimum); 0 means
+  // creation_time.
+  uint64_t oldest_ancester_time = 0;
+  // The table property oldest_key_time (flush only; 0 = unknown).
+  uint64_t oldest_key_time = 0;
+  // The table property creation_time is oldest_ancester_time, except for a
+  // FIFO flush, where RocksDB writes the file's creation time.
+  bool creation_property_is_file_time = false;
+  // When set: an output's oldest_ancester_time from its user-key range
+  // (compaction: only the inputs overlapping it), UINT64_MAX for unknown.
+  // Refines the MANIFEST field only, as RocksDB does.
+  std::function<uint64_t(const Slice& smallest, const Slice& largest)> refine_oldest_ancester_time;
   // Only user keys in [begin, end) are written (null = unbounded); the
   // input is positioned by Seek(begin) / SeekToFirst.
   const Slice* begin = nullptr;

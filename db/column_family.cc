@@ -23,6 +23,7 @@ MemTableOptions MemTableOptionsFor(const Options& options) {
   m.write_buffer_size = options.write_buffer_size;
   m.prefix_extractor = options.prefix_extractor.get();
   m.whole_key_filtering = options.memtable_whole_key_filtering;
+  m.clock = options.env != nullptr ? options.env->GetSystemClock() : nullptr;
   m.bloom_bits = DynamicBloom::TotalBitsFor(
       options.write_buffer_size, std::min(options.memtable_prefix_bloom_size_ratio, 0.25));
   return m;
@@ -129,9 +130,6 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
   }
   // Options of the compaction-styles work not built yet: refused by name
   // until the part that implements each one lands (each block goes with it).
-  if (o.compaction_style == kCompactionStyleFIFO) {
-    return Status::NotSupported("options.compaction_style: kCompactionStyleFIFO is not built yet");
-  }
   if (o.compaction_style == kCompactionStyleUniversal && o.compaction_options_universal.incremental) {
     return Status::NotSupported(
         "options.compaction_options_universal.incremental is not built yet");
@@ -140,13 +138,10 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
     return Status::NotSupported(
         "options.compaction_pri: only kMinOverlappingRatio is built so far");
   }
-  // Sanitizing resolves kDefaultTtl to 0 or to 30 days (kResolvedDefaultTtl):
-  // those are the defaults, not a user's choice, and pass.
-  auto is_default_age = [](uint64_t v) {
-    return v == 0 || v == ColumnFamilyOptions::kDefaultTtl || v == kResolvedDefaultTtl;
-  };
-  if (!is_default_age(o.ttl) || !is_default_age(o.periodic_compaction_seconds)) {
-    return Status::NotSupported("options.ttl / periodic_compaction_seconds are not built yet");
+  // Tiered storage (FIFO's warm-temperature moves) is not built.
+  if (o.compaction_options_fifo.age_for_warm != 0) {
+    return Status::NotSupported(
+        "options.compaction_options_fifo.age_for_warm: tiered storage is not supported");
   }
   for (int f : o.max_bytes_for_level_multiplier_additional) {
     if (f != 1) {

@@ -86,6 +86,7 @@ Status DBImpl::CloseImpl() {
   // The destructor comes here without Close: no archive purge may start
   // on a closing DB.
   wal_purge_task_.Stop();
+  time_compaction_task_.Stop();
   Status flush_status;
   {
     // Close lifts PauseBackgroundWork: its flush and the jobs' shutdown

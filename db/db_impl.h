@@ -691,6 +691,12 @@ class DBImpl final : public DB {
   // Purges the archive every WalManager::PurgeIntervalSeconds() (started
   // by Open when archiving, stopped first thing in Close).
   PeriodicTask wal_purge_task_;
+  // Every kTimeCompactionCheckSeconds, asks for compactions: ttl and
+  // periodic compaction (and FIFO's ttl) become due as time passes, with
+  // no flush or compaction to notice it (started by Open when writable,
+  // stopped first thing in Close).
+  static constexpr uint64_t kTimeCompactionCheckSeconds = 60;
+  PeriodicTask time_compaction_task_;
   // The current WAL's number for GetCurrentWalFile (log_number_ belongs to
   // the write leader); relaxed: a hint that may be one switch behind.
   std::atomic<uint64_t> current_wal_number_{0};

@@ -185,7 +185,11 @@ void DBImpl::BackgroundCallCompaction() {
       if (cfd->options().disable_auto_compactions) continue;
       const auto& scores = cfd->current()->compaction_scores();
       const double top = scores.empty() ? 0.0 : scores.front().score;
-      if (top >= 1) order.emplace_back(top, cfd);
+      // A time-based compaction (ttl, periodic) is due by the clock, not
+      // by the Version's scores: the picker is asked.
+      if (top >= 1 || cfd->picker()->NeedsCompaction(cfd->current())) {
+        order.emplace_back(top, cfd);
+      }
     }
     std::stable_sort(order.begin(), order.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });

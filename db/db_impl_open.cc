@@ -499,6 +499,12 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
     mu_.Lock();
   }
   ScheduleLevelZeroKeyFilters();
+  if (!read_only()) {
+    time_compaction_task_.Start(clock_, kTimeCompactionCheckSeconds * 1000000, [this] {
+      MutexLock l(&mu_);
+      if (!shutting_down_.load(std::memory_order_acquire)) MaybeScheduleFlushOrCompaction();
+    });
+  }
   Log(info_log_.get(),
       "DB opened: last sequence %" PRIu64 ", WAL %06" PRIu64 ".log, MANIFEST-%06" PRIu64
       ", %zu column famil%s",

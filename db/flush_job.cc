@@ -1,6 +1,7 @@
 // FlushJob (see the header).
 #include "db/flush_job.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <memory>
 #include <string>
@@ -31,6 +32,12 @@ Status FlushJob::Run(VersionEdit* edit, FileMetaData* meta_out) {
   // compression_opts (db/compaction/compression_for_level.h).
   o.compression = CompressionForFlush(cfd->options());
   o.compression_opts = cfd->options().compression_opts;
+  // File times as RocksDB's flush sets them: the data is as old as the
+  // memtable's first write (never later than now).
+  o.oldest_key_time = mem->ApproximateOldestKeyTime();
+  o.oldest_ancester_time = std::min(o.creation_time, o.oldest_key_time);
+  if (o.oldest_key_time == ~uint64_t{0}) o.oldest_key_time = 0;
+  o.creation_property_is_file_time = cfd->options().compaction_style == kCompactionStyleFIFO;
   // A table without a whole-key filter of its own gets an in-memory one
   // while in level 0 (Options::l0_key_filter_bits_per_key).
   o.key_filter_bits_per_key = LevelZeroKeyFilterBits(cfd);

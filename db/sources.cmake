@@ -12,6 +12,8 @@ strata_layer(db
     db/compaction/compaction_picker_universal.cc
     db/compaction/compaction_job.cc
     db/compaction/compression_for_level.cc
+    db/compaction/compaction_picker_fifo.cc
+    db/compaction/file_age.cc
     db/builder.cc
     db/flush_job.cc
     db/job_env.cc
@@ -90,6 +92,9 @@ strata_tests(db
   db/db_lsm_test.cc
   db/db_compaction_test.cc
   db/db_compaction_race_test.cc
+  db/db_fifo_compaction_test.cc
+  db/db_ttl_compaction_test.cc
+  db/compaction/compaction_picker_fifo_test.cc
   db/db_fault_injection_test.cc
   db/compaction/compaction_range_del_aggregator_test.cc
   db/builder_test.cc

@@ -8,6 +8,7 @@
 
 #include "db/column_family.h"
 #include "db/compaction/compaction_picker_universal.h"
+#include "db/compaction/compaction_picker_fifo.h"
 #include "db/filename.h"
 #include "db/level_iterator.h"
 #include "db/log_reader.h"
@@ -381,6 +382,9 @@ void Version::ComputeCompactionScores(const ColumnFamilyOptions& o) {
   switch (o.compaction_style) {
     case kCompactionStyleUniversal:
       ComputeUniversalCompactionScores(o, this);
+      break;
+    case kCompactionStyleFIFO:
+      ComputeFifoCompactionScores(this, o, vset_->options().env->GetSystemClock());
       break;
     case kCompactionStyleLevel:
     case kCompactionStyleNone:

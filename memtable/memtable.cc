@@ -78,6 +78,7 @@ MemTable::MemTable(const InternalKeyComparator& cmp, const MemTableOptions& opts
       write_buffer_size_(opts.write_buffer_size),
       prefix_extractor_(opts.prefix_extractor),
       bloom_whole_keys_(opts.whole_key_filtering) {
+  clock_ = opts.clock;
   if (opts.bloom_bits > 0 && (prefix_extractor_ != nullptr || bloom_whole_keys_)) {
     bloom_ = std::make_unique<DynamicBloom>(&arena_, opts.bloom_bits);
   }
@@ -211,6 +212,17 @@ void MemTable::UpdateFirstSequence(SequenceNumber seq) {
   // relaxed: a statistic (see GetFirstSequenceNumber). Written only while it
   // is 0 or larger than seq, so the steady state is a read.
   SequenceNumber current = first_seqno_.load(std::memory_order_relaxed);
+  if (current == 0 && clock_ != nullptr &&
+      oldest_key_time_.load(std::memory_order_relaxed) == ~uint64_t{0}) {
+    // The first write: stamp the time once (a racing writer's stamp is as
+    // good; the steady state never reads the clock).
+    int64_t now = 0;
+    if (clock_->GetCurrentTime(&now).ok()) {
+      uint64_t expected = ~uint64_t{0};
+      oldest_key_time_.compare_exchange_strong(expected, static_cast<uint64_t>(now),
+                                               std::memory_order_relaxed);
+    }
+  }
   while ((current == 0 || seq < current) &&
          !first_seqno_.compare_exchange_weak(current, seq, std::memory_order_relaxed)) {
   }

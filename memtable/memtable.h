@@ -47,6 +47,7 @@
 #include "memtable/dynamic_bloom.h"
 #include "memtable/point_index.h"
 #include "strata/comparator.h"
+#include "strata/env.h"
 #include "strata/merge_operator.h"
 #include "strata/slice.h"
 #include "strata/slice_transform.h"
@@ -74,6 +75,9 @@ struct MemTableOptions {
   uint32_t bloom_bits = 0;
   const SliceTransform* prefix_extractor = nullptr;  // borrowed
   bool whole_key_filtering = false;
+  // Stamps the first write's wall time (ApproximateOldestKeyTime); null:
+  // never stamped (borrowed; outlives the memtable).
+  SystemClock* clock = nullptr;
 };
 
 // The index's view of the internal-key order (base/dbformat.h) over
@@ -309,6 +313,14 @@ class MemTable {
     return first_seqno_.load(std::memory_order_relaxed);
   }
 
+  // Unix seconds of the first write (the table property oldest_key_time
+  // and the flush output's oldest_ancester_time, as RocksDB's), or
+  // UINT64_MAX when nothing was written or no clock was given.
+  uint64_t ApproximateOldestKeyTime() const {
+    // relaxed: a statistic, as first_seqno_.
+    return oldest_key_time_.load(std::memory_order_relaxed);
+  }
+
   const InternalKeyComparator& comparator() const { return comparator_; }
 
  private:
@@ -338,6 +350,8 @@ class MemTable {
   // Atomics.
   std::atomic<int> refs_{1};
   std::atomic<SequenceNumber> first_seqno_{0};
+  std::atomic<uint64_t> oldest_key_time_{~uint64_t{0}};
+  SystemClock* clock_ = nullptr;  // set by the constructor only
 
   // Thread-safe objects (see the header comment for the writer rules).
   ConcurrentArena arena_;

@@ -257,7 +257,30 @@ class CompactionPicker {
 class LevelCompactionPicker : public CompactionPicker {
  public:
   using CompactionPicker::CompactionPicker;
+  // A size-based score >= 1, or a time-based compaction due now (below).
+  bool NeedsCompaction(const Version* v) const override;
   std::unique_ptr<Compaction> PickCompaction(Version* v) override;
+
+ private:
+  // ---- time-based compaction (ttl, periodic_compaction_seconds) ----
+  // Picked only when no size-based compaction is, as RocksDB's
+  // LevelCompactionBuilder does: first a file whose data is older than ttl
+  // (FileOldestAncesterTime; levels above the last, and never from the
+  // last non-empty level) goes to the next level (kTtl); then a file not
+  // rewritten for periodic_compaction_seconds (FileCreationTime, else
+  // FileOldestAncesterTime) is rewritten into its own level -- the
+  // bottommost included -- (kPeriodicCompaction). A level-0 file takes all
+  // of level 0 to the base level in both cases. Time is read when asked
+  // (the DB also asks periodically), so a Version built long ago still
+  // sees its files age. See docs/design/fifo-and-ttl-compaction.md.
+  struct TimeBasedPick {
+    int level = 0;
+    int output_level = 0;
+    FileMetaData* file = nullptr;
+    CompactionReason reason = CompactionReason::kUnknown;
+  };
+  bool FindTimeBasedPick(const Version* v, TimeBasedPick* pick) const REQUIRES(db_mu_);
+  std::unique_ptr<Compaction> PickTimeBasedCompaction(Version* v) REQUIRES(db_mu_);
 };
 
 // kCompactionStyleNone: nothing automatic; manual compactions and

@@ -13,6 +13,7 @@
 #include "db/compaction/compaction.h"
 #include "db/compaction/compaction_range_del_aggregator.h"
 #include "db/compaction/compression_for_level.h"
+#include "db/compaction/file_age.h"
 #include "db/filename.h"
 #include "db/level_iterator.h"
 #include "db/table_cache.h"
@@ -128,6 +129,21 @@ Status CompactionJob::Run() {
   o.snapshots = snapshots_;
   o.bottommost = c->bottommost();
   o.filter_level = c->start_level();
+  // File times as RocksDB's compaction sets them: the outputs' data is as
+  // old as the oldest input (the table property), refined per output to
+  // the inputs overlapping its range (the MANIFEST field).
+  std::vector<const FileMetaData*> time_inputs;
+  for (const CompactionInputFiles& in : c->input_levels()) {
+    time_inputs.insert(time_inputs.end(), in.files.begin(), in.files.end());
+  }
+  {
+    const uint64_t t = MinOldestAncesterTime(time_inputs, icmp.user_comparator(), nullptr, nullptr);
+    o.oldest_ancester_time = t != kUnknownFileTime ? t : o.creation_time;
+  }
+  o.refine_oldest_ancester_time = [inputs = std::move(time_inputs), ucmp = icmp.user_comparator()](
+                                      const Slice& lo, const Slice& hi) {
+    return MinOldestAncesterTime(inputs, ucmp, &lo, &hi);
+  };
   const bool full_compaction = cfd->current()->NumFiles() == c->num_input_files();
 
   // Subcompactions by key range when the job is big enough.

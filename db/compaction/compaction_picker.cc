@@ -6,6 +6,8 @@
 #include "db/compaction/compaction.h"
 #include "db/compaction/compaction_picker_universal.h"
 #include "db/compaction/compression_for_level.h"
+#include "db/compaction/compaction_picker_fifo.h"
+#include "db/compaction/file_age.h"
 #include "db/filename.h"
 
 namespace strata {
@@ -167,6 +169,8 @@ std::unique_ptr<CompactionPicker> NewCompactionPicker(const Options* options,
       return std::make_unique<NoneCompactionPicker>(options, icmp, db_mu);
     case kCompactionStyleUniversal:
       return std::make_unique<UniversalCompactionPicker>(options, icmp, db_mu);
+    case kCompactionStyleFIFO:
+      return std::make_unique<FIFOCompactionPicker>(options, icmp, db_mu);
     case kCompactionStyleLevel:
     default:
       return std::make_unique<LevelCompactionPicker>(options, icmp, db_mu);
@@ -327,7 +331,103 @@ std::unique_ptr<Compaction> LevelCompactionPicker::PickCompaction(Version* v) {
       return c;
     }
   }
-  return nullptr;
+  return PickTimeBasedCompaction(v);
+}
+
+// ---------------------------------------------------------------------------
+// LevelCompactionPicker: time-based compaction (ttl, periodic compaction).
+
+bool LevelCompactionPicker::NeedsCompaction(const Version* v) const {
+  if (CompactionPicker::NeedsCompaction(v)) return true;
+  db_mu_->AssertHeld();
+  TimeBasedPick pick;
+  return FindTimeBasedPick(v, &pick);
+}
+
+bool LevelCompactionPicker::FindTimeBasedPick(const Version* v, TimeBasedPick* pick) const {
+  const Options& o = options();
+  const int num_levels = v->num_levels();
+  if (num_levels <= 1) return false;
+  const uint64_t ttl = EffectiveTtl(o);
+  const uint64_t periodic = EffectivePeriodicCompactionSeconds(o);
+  if (ttl == 0 && periodic == 0) return false;
+  SystemClock* clock = o.env != nullptr ? o.env->GetSystemClock() : nullptr;
+  int64_t signed_now = 0;
+  if (clock == nullptr || !clock->GetCurrentTime(&signed_now).ok() || signed_now <= 0) {
+    return false;
+  }
+  const uint64_t now = static_cast<uint64_t>(signed_now);
+  int last_non_empty = -1;
+  for (int level = 0; level < num_levels; ++level) {
+    if (!v->files(level).empty()) last_non_empty = level;
+  }
+  // Whether the compaction of f from `level` into output_level could be
+  // set up now (SetupOtherInputs' conditions).
+  const Comparator* ucmp = icmp().user_comparator();
+  auto feasible = [&](const FileMetaData* f, int level, int output_level) {
+    db_mu_->AssertHeld();  // (the analysis does not follow into lambdas)
+    if (level == 0) {
+      if (AnyBeingCompacted(v->files(0))) return false;
+      std::string lo, hi;
+      KeyRange(v->files(0), ucmp, &lo, &hi);
+      std::vector<FileMetaData*> out;
+      const Slice l(lo), h(hi);
+      v->GetOverlappingInputs(output_level, &l, &h, &out);
+      return !AnyBeingCompacted(out) && !RangeBusyInOutputLevel(output_level, lo, hi);
+    }
+    const Slice lo = ExtractUserKey(f->smallest), hi = ExtractUserKey(f->largest);
+    if (output_level != level) {
+      std::vector<FileMetaData*> out;
+      v->GetOverlappingInputs(output_level, &lo, &hi, &out);
+      if (AnyBeingCompacted(out)) return false;
+    }
+    return !RangeBusyInOutputLevel(output_level, lo, hi);
+  };
+  if (ttl > 0 && now > ttl) {
+    for (int level = 0; level < num_levels - 1 && level < last_non_empty; ++level) {
+      for (FileMetaData* f : v->files(level)) {
+        if (f->being_compacted) continue;
+        const uint64_t t = FileOldestAncesterTime(*f);
+        if (t == 0 || t >= now - ttl) continue;
+        const int output_level = level == 0 ? std::max(1, v->base_level()) : level + 1;
+        if (!feasible(f, level, output_level)) continue;
+        *pick = TimeBasedPick{level, output_level, f, CompactionReason::kTtl};
+        return true;
+      }
+    }
+  }
+  if (periodic > 0 && now > periodic) {
+    for (int level = 0; level < num_levels; ++level) {
+      for (FileMetaData* f : v->files(level)) {
+        if (f->being_compacted) continue;
+        uint64_t t = FileCreationTime(*f);
+        if (t == 0) t = FileOldestAncesterTime(*f);
+        if (t == 0 || t >= now - periodic) continue;
+        const int output_level = level == 0 ? std::max(1, v->base_level()) : level;
+        if (!feasible(f, level, output_level)) continue;
+        *pick = TimeBasedPick{level, output_level, f, CompactionReason::kPeriodicCompaction};
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+std::unique_ptr<Compaction> LevelCompactionPicker::PickTimeBasedCompaction(Version* v) {
+  TimeBasedPick pick;
+  if (!FindTimeBasedPick(v, &pick)) return nullptr;
+  std::unique_ptr<Compaction> c(new Compaction(v, pick.output_level));
+  if (pick.level == 0) {
+    *c->AddInputLevel(0) = v->files(0);
+  } else {
+    c->AddInputLevel(pick.level)->push_back(pick.file);
+  }
+  c->set_reason(pick.reason);
+  if (!SetupOtherInputs(c.get())) return nullptr;
+  // A periodic compaction rewrites its file even where a move would do.
+  if (pick.reason == CompactionReason::kPeriodicCompaction) c->set_trivial_move(false);
+  Register(c.get());
+  return c;
 }
 
 std::unique_ptr<Compaction> CompactionPicker::CompactRange(Version* v, int level, int output_level,
