@@ -62,20 +62,15 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
         "options.compaction_style: only kCompactionStyleLevel and "
         "kCompactionStyleNone are built so far");
   }
-  if (o.compaction_pri != kMinOverlappingRatio) {
-    return Status::NotSupported(
-        "options.compaction_pri: only kMinOverlappingRatio is built so far");
+  if (o.compaction_pri == kRoundRobin) {
+    // kRoundRobin needs the per-level compact cursor kept in the MANIFEST
+    // (kCompactCursor), which Strata does not write yet.
+    return Status::NotSupported("options.compaction_pri: kRoundRobin is not supported");
   }
   if ((o.ttl != 0 && o.ttl != ColumnFamilyOptions::kDefaultTtl) ||
       (o.periodic_compaction_seconds != 0 &&
        o.periodic_compaction_seconds != ColumnFamilyOptions::kDefaultTtl)) {
     return Status::NotSupported("options.ttl / periodic_compaction_seconds are not built yet");
-  }
-  for (int f : o.max_bytes_for_level_multiplier_additional) {
-    if (f != 1) {
-      return Status::NotSupported(
-          "options.max_bytes_for_level_multiplier_additional is not built yet");
-    }
   }
   {
     const CompressionOptions d;

@@ -77,6 +77,7 @@ strata_tests(db
   db/level_iterator_test.cc
   db/compaction/compaction_iterator_test.cc
   db/compaction/merge_helper_test.cc
+  db/compaction/compaction_picker_level_test.cc
   db/sst_file_reader_test.cc
   db/version_edit_test.cc
   db/write_batch_test.cc
