@@ -184,7 +184,8 @@ void DBImpl::BackgroundCallCompaction() {
       if (cfd->options().disable_auto_compactions) continue;
       const auto& scores = cfd->current()->compaction_scores();
       const double top = scores.empty() ? 0.0 : scores.front().score;
-      if (top >= 1) order.emplace_back(top, cfd);
+      // (A picker may also want work at scores below 1: marked files.)
+      if (cfd->picker()->NeedsCompaction(cfd->current())) order.emplace_back(top, cfd);
     }
     std::stable_sort(order.begin(), order.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
