@@ -266,7 +266,7 @@ bool LevelCompactionPicker::NeedsCompaction(const Version* v) const {
 }
 
 std::vector<FileMetaData*> LevelCompactionPicker::FilesByCompactionPri(const Version* v,
-                                                                      int level) const {
+                                                                       int level) const {
   const Options& o = options();
   const std::vector<FileMetaData*>& files = v->files(level);
   std::vector<FileMetaData*> order(files.begin(), files.end());
@@ -277,9 +277,10 @@ std::vector<FileMetaData*> LevelCompactionPicker::FilesByCompactionPri(const Ver
       constexpr size_t kNumberFilesToSort = 50;
       const size_t n = std::min(order.size(), kNumberFilesToSort);
       std::vector<FileMetaData*> sorted = order;
-      std::stable_sort(sorted.begin(), sorted.end(), [v](const FileMetaData* a, const FileMetaData* b) {
-        return v->CompensatedFileSize(a) > v->CompensatedFileSize(b);
-      });
+      std::stable_sort(sorted.begin(), sorted.end(),
+                       [v](const FileMetaData* a, const FileMetaData* b) {
+                         return v->CompensatedFileSize(a) > v->CompensatedFileSize(b);
+                       });
       sorted.resize(n);
       std::set<const FileMetaData*> head(sorted.begin(), sorted.end());
       for (FileMetaData* f : order) {
@@ -289,14 +290,16 @@ std::vector<FileMetaData*> LevelCompactionPicker::FilesByCompactionPri(const Ver
       break;
     }
     case kOldestLargestSeqFirst:
-      std::stable_sort(order.begin(), order.end(), [](const FileMetaData* a, const FileMetaData* b) {
-        return a->largest_seqno < b->largest_seqno;
-      });
+      std::stable_sort(order.begin(), order.end(),
+                       [](const FileMetaData* a, const FileMetaData* b) {
+                         return a->largest_seqno < b->largest_seqno;
+                       });
       break;
     case kOldestSmallestSeqFirst:
-      std::stable_sort(order.begin(), order.end(), [](const FileMetaData* a, const FileMetaData* b) {
-        return a->smallest_seqno < b->smallest_seqno;
-      });
+      std::stable_sort(order.begin(), order.end(),
+                       [](const FileMetaData* a, const FileMetaData* b) {
+                         return a->smallest_seqno < b->smallest_seqno;
+                       });
       break;
     case kMinOverlappingRatio:
     default: {
@@ -340,8 +343,8 @@ std::vector<FileMetaData*> LevelCompactionPicker::FilesByCompactionPri(const Ver
   return order;
 }
 
-LevelCompactionPicker::TtlBooster::TtlBooster(uint64_t now, uint64_t ttl,
-                                              int num_non_empty_levels, int level)
+LevelCompactionPicker::TtlBooster::TtlBooster(uint64_t now, uint64_t ttl, int num_non_empty_levels,
+                                              int level)
     : now_(now) {
   if (ttl == 0 || level == 0 || level >= num_non_empty_levels - 1) return;
   // Files older than half the TTL get a boost that grows with their age,
@@ -376,8 +379,7 @@ std::unique_ptr<Compaction> LevelCompactionPicker::PickCompaction(Version* v) {
     if (ls.score < 1) break;
     const int level = ls.level;
     if (level == 0) {
-      std::unique_ptr<Compaction> c =
-          PickLevel0(v, ls.score, CompactionReason::kLevelL0FilesNum);
+      std::unique_ptr<Compaction> c = PickLevel0(v, ls.score, CompactionReason::kLevelL0FilesNum);
       if (c != nullptr) return c;
       continue;
     }
@@ -413,8 +415,7 @@ std::unique_ptr<Compaction> LevelCompactionPicker::PickCompaction(Version* v) {
   for (const auto& [level, f] : v->files_marked_for_compaction()) {
     if (f->being_compacted) continue;
     if (level == 0) {
-      std::unique_ptr<Compaction> c =
-          PickLevel0(v, 0, CompactionReason::kFilesMarkedForCompaction);
+      std::unique_ptr<Compaction> c = PickLevel0(v, 0, CompactionReason::kFilesMarkedForCompaction);
       if (c != nullptr) return c;
       continue;
     }

@@ -142,7 +142,8 @@ class LeveledTest : public DBTestBase {
   std::map<std::string, std::string> Scan() {
     std::map<std::string, std::string> r;
     std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
-    for (it->SeekToFirst(); it->Valid(); it->Next()) r[it->key().ToString()] = it->value().ToString();
+    for (it->SeekToFirst(); it->Valid(); it->Next())
+      r[it->key().ToString()] = it->value().ToString();
     EXPECT_OK(it->status());
     return r;
   }
@@ -619,8 +620,8 @@ TEST_F(LeveledTest, CompactFilesRangeDeletionsAcrossMergedLevels) {
 // ---------------------------------------------------------------------------
 // Randomized: a model map against the DB under each compaction_pri.
 
-class LeveledRandomTest : public LeveledTest, public ::testing::WithParamInterface<CompactionPri> {
-};
+class LeveledRandomTest : public LeveledTest,
+                          public ::testing::WithParamInterface<CompactionPri> {};
 
 TEST_P(LeveledRandomTest, MatchesModel) {
   const uint64_t seed = test::RandomSeed();
