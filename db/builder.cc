@@ -167,6 +167,11 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
       }
       // A collector's NeedCompact marks the file, recorded in the MANIFEST.
       meta.marked_for_compaction = builder->NeedCompact();
+      const TableProperties& tp = builder->GetTableProperties();
+      meta.num_entries = tp.num_entries;
+      meta.num_deletions = tp.num_deletions;
+      meta.raw_key_size = tp.raw_key_size;
+      meta.raw_value_size = tp.raw_value_size;
       stats->bytes_written += meta.file_size;
       stats->num_output_files++;
       outputs->push_back(meta);

@@ -134,20 +134,15 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
     return Status::NotSupported(
         "options.compaction_options_universal.incremental is not built yet");
   }
-  if (o.compaction_pri != kMinOverlappingRatio) {
-    return Status::NotSupported(
-        "options.compaction_pri: only kMinOverlappingRatio is built so far");
+  if (o.compaction_pri == kRoundRobin) {
+    // kRoundRobin needs the per-level compact cursor kept in the MANIFEST
+    // (kCompactCursor), which Strata does not write yet.
+    return Status::NotSupported("options.compaction_pri: kRoundRobin is not supported");
   }
   // Tiered storage (FIFO's warm-temperature moves) is not built.
   if (o.compaction_options_fifo.age_for_warm != 0) {
     return Status::NotSupported(
         "options.compaction_options_fifo.age_for_warm: tiered storage is not supported");
-  }
-  for (int f : o.max_bytes_for_level_multiplier_additional) {
-    if (f != 1) {
-      return Status::NotSupported(
-          "options.max_bytes_for_level_multiplier_additional is not built yet");
-    }
   }
   {
     Status s = ValidateCompressionOptions(o);

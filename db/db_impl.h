@@ -331,6 +331,23 @@ class DBImpl final : public DB {
                  std::vector<std::string>* not_found, uint64_t* new_log, SequenceNumber* last)
       REQUIRES(mu_);
   Status ReplayWALs(RecoveryState* state) REQUIRES(mu_);
+  // level_compaction_dynamic_level_bytes turned on for a DB written
+  // without it: moves whole levels down (trivially) so the non-empty
+  // levels end at the last one, one MANIFEST edit per family
+  // (db_impl_open.cc).
+  Status MigrateToDynamicLevelBytes() REQUIRES(mu_);
+
+ public:
+  // Runs fn on the default family's current Version and picker under the
+  // DB mutex (tests: level targets, compaction_pri order).
+  void TEST_WithCurrentVersion(const std::function<void(Version*, CompactionPicker*)>& fn)
+      EXCLUDES(mu_) {
+    MutexLock l(&mu_);
+    ColumnFamilyData* cfd = versions_->default_cfd();
+    fn(cfd->current(), cfd->picker());
+  }
+
+ private:
   // *has_data: some record was applied; *dropped: the whole file is to be
   // deleted (history cut off by point-in-time recovery).
   Status ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_data, bool* dropped)

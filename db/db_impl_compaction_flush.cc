@@ -185,8 +185,9 @@ void DBImpl::BackgroundCallCompaction() {
       if (cfd->options().disable_auto_compactions) continue;
       const auto& scores = cfd->current()->compaction_scores();
       const double top = scores.empty() ? 0.0 : scores.front().score;
-      // A time-based compaction (ttl, periodic) is due by the clock, not
-      // by the Version's scores: the picker is asked.
+      // A picker may also want work at scores below 1: files marked for
+      // compaction, or a time-based compaction (ttl, periodic) due by the
+      // clock rather than by the Version's scores.
       if (top >= 1 || cfd->picker()->NeedsCompaction(cfd->current())) {
         order.emplace_back(top, cfd);
       }

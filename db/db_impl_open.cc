@@ -478,6 +478,10 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
   if (not_found.empty() && !read_only()) RewriteOptionsFile();
 
   MutexLock l(&mu_);
+  if (!read_only()) {
+    s = MigrateToDynamicLevelBytes();
+    if (!s.ok()) return s;
+  }
   if (handles != nullptr) {
     for (const ColumnFamilyDescriptor& d : families) {
       ColumnFamilyData* cfd = cfs->GetByName(d.name);
@@ -513,6 +517,57 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
   if (options_.stats_dump_period_sec > 0) {
     stats_dump_task_.Start(clock_, uint64_t{options_.stats_dump_period_sec} * 1000000,
                            [this] { DumpStatsToLog(this, info_log_.get(), stats_); });
+  }
+  return Status::OK();
+}
+
+// ---------------------------------------------------------------------------
+// Migration to level_compaction_dynamic_level_bytes
+//
+// A DB written with static level targets keeps its data from L1 down; with
+// dynamic targets the data should sit in the last levels (L0 goes to a
+// base level above them). RocksDB 7.8.3 only drains such a tree by
+// compactions (its base level stays at the first non-empty level, as
+// Version::ComputeLevelCompactionScores does here); later RocksDB releases
+// move the levels down at open, as done here: walking up from the last
+// level, each non-empty level moves into the lowest level not yet filled.
+// Every level between a moved level and its target is empty, so no newer
+// data ends below older data. Like RocksDB, only leveled compaction with
+// automatic compactions on, and with allow_ingest_behind the last level
+// stays reserved for ingestion.
+
+Status DBImpl::MigrateToDynamicLevelBytes() {
+  mu_.AssertHeld();
+  for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+    const Options& o = cfd->options();
+    if (o.compaction_style != kCompactionStyleLevel || !o.level_compaction_dynamic_level_bytes ||
+        o.disable_auto_compactions) {
+      continue;
+    }
+    Version* v = cfd->current();
+    const int num_levels = v->num_levels();
+    int to = num_levels - 1;
+    if (o.allow_ingest_behind) --to;
+    VersionEdit edit;
+    int moved_levels = 0;
+    for (int level = num_levels - 1; level > 0 && to > 0; --level) {
+      if (v->files(level).empty()) continue;
+      if (level < to) {
+        for (const FileMetaData* f : v->files(level)) {
+          edit.DeleteFile(level, f->number);
+          edit.AddFile(to, *f);
+        }
+        Log(info_log_.get(),
+            "[%s] level_compaction_dynamic_level_bytes: moving %d files from L%d to L%d",
+            cfd->name().c_str(), v->NumLevelFiles(level), level, to);
+        ++moved_levels;
+      }
+      --to;
+    }
+    if (moved_levels == 0) continue;
+    Status s = versions_->LogAndApply(cfd, &edit, &mu_);
+    if (!s.ok()) return s;
+    InstallNewSuperVersion(cfd);
   }
   return Status::OK();
 }

@@ -85,6 +85,7 @@ strata_tests(db
   db/db_compression_test.cc
   db/compaction/compaction_picker_universal_test.cc
   db/db_universal_compaction_test.cc
+  db/compaction/compaction_picker_level_test.cc
   db/sst_file_reader_test.cc
   db/version_edit_test.cc
   db/write_batch_test.cc

@@ -205,6 +205,16 @@ struct FileMetaData {
   uint8_t temperature = 0;
   std::string unique_id;  // 16 bytes when present (kept, never verified)
 
+  // In memory only (never encoded): the table's entry counts and raw sizes
+  // from its properties, known for tables this process wrote (flush,
+  // compaction); 0 when unknown. They size the deletion compensation of
+  // compaction_pri (Version::CompensatedFileSize), as RocksDB's
+  // FileMetaData keeps them.
+  uint64_t num_entries = 0;    // incl. range tombstones
+  uint64_t num_deletions = 0;  // Delete + SingleDelete + range tombstones
+  uint64_t raw_key_size = 0;
+  uint64_t raw_value_size = 0;
+
   // In memory only (never encoded): Versions listing the file, and whether
   // a running compaction has taken it as input (guarded by the DB mutex).
   RelaxedValue<int> refs = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -400,14 +401,27 @@ void Version::ComputeLevelCompactionScores(const ColumnFamilyOptions& o) {
   const int last = num_levels_ - 1;
   for (int i = 0; i < kMaxLevels; ++i) level_max_bytes_[i] = 0;
 
+  ComputeFileStatistics();
   if (num_levels_ <= 1) {
     base_level_ = 0;
   } else if (!o.level_compaction_dynamic_level_bytes) {
+    // RocksDB's static targets: L1 = base, L(n) = L(n-1) * multiplier *
+    // max_bytes_for_level_multiplier_additional[n-1] (1 past the vector's
+    // end), each product truncated to an integer, kept at the previous
+    // value when it would overflow, and 0 for a factor <= 0.
+    auto times = [](uint64_t v, double factor) -> uint64_t {
+      if (v == 0 || factor <= 0) return 0;
+      if (static_cast<double>(std::numeric_limits<uint64_t>::max() / v) < factor) return v;
+      return static_cast<uint64_t>(static_cast<double>(v) * factor);
+    };
+    const std::vector<int>& additional = o.max_bytes_for_level_multiplier_additional;
     base_level_ = 1;
-    double target = static_cast<double>(base);
-    for (int level = 1; level < num_levels_; ++level) {
-      level_max_bytes_[level] = static_cast<uint64_t>(std::min(target, 9.0e18));
-      target *= multiplier;
+    level_max_bytes_[1] = base;
+    for (int level = 2; level < num_levels_; ++level) {
+      const size_t i = static_cast<size_t>(level - 1);
+      const double extra = i < additional.size() ? additional[i] : 1.0;
+      level_max_bytes_[level] =
+          times(times(level_max_bytes_[level - 1], o.max_bytes_for_level_multiplier), extra);
     }
   } else {
     // Targets are set from the largest level down: each level above it
@@ -455,7 +469,7 @@ void Version::ComputeLevelCompactionScores(const ColumnFamilyOptions& o) {
     for (const FileMetaData* f : files_[0]) {
       if (!f->being_compacted) {
         ++files;
-        bytes += f->file_size;
+        bytes += CompensatedFileSize(f);
       }
     }
     double score = static_cast<double>(files) / std::max(1, o.level0_file_num_compaction_trigger);
@@ -468,7 +482,7 @@ void Version::ComputeLevelCompactionScores(const ColumnFamilyOptions& o) {
   for (int level = 1; level < last; ++level) {
     uint64_t bytes = 0;
     for (const FileMetaData* f : files_[level]) {
-      if (!f->being_compacted) bytes += f->file_size;
+      if (!f->being_compacted) bytes += CompensatedFileSize(f);
     }
     // Levels above the base level are empty (see above).
     const double score =
@@ -483,6 +497,41 @@ void Version::ComputeLevelCompactionScores(const ColumnFamilyOptions& o) {
   }
   std::stable_sort(scores_.begin(), scores_.end(),
                    [](const LevelScore& a, const LevelScore& b) { return a.score > b.score; });
+}
+
+void Version::ComputeFileStatistics() {
+  // RocksDB's average value size: raw value bytes per non-deletion entry,
+  // scaled by the ratio of file bytes to raw bytes (compression), over the
+  // files whose statistics are known.
+  uint64_t file_bytes = 0, raw_keys = 0, raw_values = 0, non_deletions = 0;
+  for (int level = 0; level < num_levels_; ++level) {
+    for (const FileMetaData* f : files_[level]) {
+      if (f->num_entries == 0) continue;
+      file_bytes += f->file_size;
+      raw_keys += f->raw_key_size;
+      raw_values += f->raw_value_size;
+      non_deletions += f->num_entries - std::min(f->num_entries, f->num_deletions);
+    }
+  }
+  average_value_size_ = non_deletions == 0 || raw_keys + raw_values == 0
+                            ? 0
+                            : raw_values / non_deletions * file_bytes / (raw_keys + raw_values);
+
+  // Marked files, except in the last non-empty level (a collector asking
+  // for it there would only see the file rewritten in place, forever).
+  files_marked_for_compaction_.clear();
+  int last_qualifying = 0;
+  for (int level = num_levels_ - 1; level >= 1; --level) {
+    if (!files_[level].empty()) {
+      last_qualifying = level - 1;
+      break;
+    }
+  }
+  for (int level = 0; level <= last_qualifying; ++level) {
+    for (FileMetaData* f : files_[level]) {
+      if (f->marked_for_compaction) files_marked_for_compaction_.emplace_back(level, f);
+    }
+  }
 }
 
 std::string Version::LevelSummary() const {

@@ -135,6 +135,24 @@ class Version {
   void SetCompactionScores(std::vector<LevelScore> scores, uint64_t pending_bytes,
                            int l0_delay_trigger_count);
 
+  // Leveled compaction's size of f (RocksDB's compensated file size): the
+  // file size, plus, when deletions are at least half of f's entries,
+  // (2 * deletions - entries) * 2 * the average value size of the files
+  // whose statistics are known, so that files of tombstones compact sooner.
+  uint64_t CompensatedFileSize(const FileMetaData* f) const {
+    uint64_t size = f->file_size;
+    if (f->num_deletions * 2 >= f->num_entries) {
+      size += (f->num_deletions * 2 - f->num_entries) * average_value_size_ * 2;
+    }
+    return size;
+  }
+  // Files a table-properties collector marked (NeedCompact) in every level
+  // but the last non-empty one, as (level, file), by level; computed with
+  // the scores (the picker skips those being compacted).
+  const std::vector<std::pair<int, FileMetaData*>>& files_marked_for_compaction() const {
+    return files_marked_for_compaction_;
+  }
+
   // Summary: "files[ 3 0 5 ... ]".
   std::string LevelSummary() const;
   uint64_t version_number() const { return version_number_; }
@@ -169,6 +187,8 @@ class Version {
   // Leveled compaction's scores (also kept for kCompactionStyleNone, whose
   // picker never acts on them, so properties still show the shape).
   void ComputeLevelCompactionScores(const ColumnFamilyOptions& options);
+  // Fills average_value_size_ and files_marked_for_compaction_.
+  void ComputeFileStatistics();
 
   VersionSet* const vset_;
   ColumnFamilyData* const cfd_;  // outlives its Versions (freed at close)
@@ -179,6 +199,8 @@ class Version {
   int base_level_ = 1;
   uint64_t level_max_bytes_[kMaxLevels] = {};
   uint64_t pending_compaction_bytes_ = 0;
+  uint64_t average_value_size_ = 0;  // see CompensatedFileSize
+  std::vector<std::pair<int, FileMetaData*>> files_marked_for_compaction_;
   int l0_delay_trigger_count_ = 0;
   std::atomic<int> refs_{0};
   Mutex range_del_mu_;

@@ -257,11 +257,39 @@ class CompactionPicker {
 class LevelCompactionPicker : public CompactionPicker {
  public:
   using CompactionPicker::CompactionPicker;
-  // A size-based score >= 1, or a time-based compaction due now (below).
+  // A score >= 1, a marked file not being compacted, or a time-based
+  // compaction due now (below).
   bool NeedsCompaction(const Version* v) const override;
   std::unique_ptr<Compaction> PickCompaction(Version* v) override;
 
+  // The files of `level` (< the last level) in the order compaction_pri
+  // tries them (RocksDB's UpdateFilesByCompactionPri): kByCompensatedSize
+  // largest compensated size first; kOldestLargestSeqFirst /
+  // kOldestSmallestSeqFirst by that sequence number, oldest first;
+  // kMinOverlappingRatio by (next-level overlap * 1024 / compensated size
+  // / TTL boost), smallest first. Ties keep key order. REQUIRES: DB mutex.
+  std::vector<FileMetaData*> FilesByCompactionPri(const Version* v, int level) const;
+
  private:
+  // RocksDB's FileTtlBooster: under kMinOverlappingRatio a file older than
+  // part of the TTL divides its ratio by a score growing with its age.
+  class TtlBooster {
+   public:
+    TtlBooster(uint64_t now, uint64_t ttl, int num_non_empty_levels, int level);
+    uint64_t Score(const FileMetaData* f) const;
+
+   private:
+    bool enabled_ = false;
+    uint64_t now_ = 0;
+    uint64_t start_age_ = 0;
+    uint64_t step_ = 1;
+  };
+
+  // The whole of level 0 into the base level, or nullptr when a level-0
+  // file is busy or the output collides with a running compaction.
+  std::unique_ptr<Compaction> PickLevel0(Version* v, double score, CompactionReason reason)
+      REQUIRES(db_mu_);
+
   // ---- time-based compaction (ttl, periodic_compaction_seconds) ----
   // Picked only when no size-based compaction is, as RocksDB's
   // LevelCompactionBuilder does: first a file whose data is older than ttl

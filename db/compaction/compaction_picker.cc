@@ -275,6 +275,118 @@ void CompactionPicker::ReleaseCompaction(Compaction* c) {
   running_.erase(std::remove(running_.begin(), running_.end(), c), running_.end());
 }
 
+bool LevelCompactionPicker::NeedsCompaction(const Version* v) const {
+  if (CompactionPicker::NeedsCompaction(v)) return true;
+  for (const auto& [level, f] : v->files_marked_for_compaction()) {
+    if (!f->being_compacted) return true;
+  }
+  db_mu_->AssertHeld();
+  TimeBasedPick pick;
+  return FindTimeBasedPick(v, &pick);
+}
+
+std::vector<FileMetaData*> LevelCompactionPicker::FilesByCompactionPri(const Version* v,
+                                                                       int level) const {
+  const Options& o = options();
+  const std::vector<FileMetaData*>& files = v->files(level);
+  std::vector<FileMetaData*> order(files.begin(), files.end());
+  switch (o.compaction_pri) {
+    case kByCompensatedSize: {
+      // Largest compensated size first. RocksDB orders only the first
+      // kNumberFilesToSort (50) and leaves the rest in key order.
+      constexpr size_t kNumberFilesToSort = 50;
+      const size_t n = std::min(order.size(), kNumberFilesToSort);
+      std::vector<FileMetaData*> sorted = order;
+      std::stable_sort(sorted.begin(), sorted.end(),
+                       [v](const FileMetaData* a, const FileMetaData* b) {
+                         return v->CompensatedFileSize(a) > v->CompensatedFileSize(b);
+                       });
+      sorted.resize(n);
+      std::set<const FileMetaData*> head(sorted.begin(), sorted.end());
+      for (FileMetaData* f : order) {
+        if (head.count(f) == 0) sorted.push_back(f);
+      }
+      order = std::move(sorted);
+      break;
+    }
+    case kOldestLargestSeqFirst:
+      std::stable_sort(order.begin(), order.end(),
+                       [](const FileMetaData* a, const FileMetaData* b) {
+                         return a->largest_seqno < b->largest_seqno;
+                       });
+      break;
+    case kOldestSmallestSeqFirst:
+      std::stable_sort(order.begin(), order.end(),
+                       [](const FileMetaData* a, const FileMetaData* b) {
+                         return a->smallest_seqno < b->smallest_seqno;
+                       });
+      break;
+    case kMinOverlappingRatio:
+    default: {
+      // RocksDB's ratio, in integers: bytes of the next level's files
+      // overlapping f (by internal key) * 1024 / f's compensated size,
+      // divided by the TTL boost of an old file.
+      const std::vector<FileMetaData*>& next = v->files(level + 1);
+      int num_non_empty_levels = 0;
+      for (int l = v->num_levels() - 1; l >= 0; --l) {
+        if (!v->files(l).empty()) {
+          num_non_empty_levels = l + 1;
+          break;
+        }
+      }
+      // Leveled compaction's default TTL is 30 days (RocksDB's sanitizing).
+      uint64_t ttl = o.ttl == ColumnFamilyOptions::kDefaultTtl ? 30 * 24 * 60 * 60 : o.ttl;
+      int64_t now = 0;
+      if (ttl != 0 && !o.env->GetSystemClock()->GetCurrentTime(&now).ok()) ttl = 0;
+      const TtlBooster booster(static_cast<uint64_t>(now), ttl, num_non_empty_levels, level);
+      std::vector<std::pair<uint64_t, FileMetaData*>> keyed;
+      keyed.reserve(order.size());
+      size_t j = 0;
+      for (FileMetaData* f : order) {
+        uint64_t overlap = 0;
+        while (j < next.size() && icmp().Compare(next[j]->largest, f->smallest) < 0) ++j;
+        while (j < next.size() && icmp().Compare(next[j]->smallest, f->largest) < 0) {
+          overlap += next[j]->file_size;
+          // A file crossing f's upper end may overlap the next f too.
+          if (icmp().Compare(next[j]->largest, f->largest) > 0) break;
+          ++j;
+        }
+        const uint64_t size = std::max<uint64_t>(1, v->CompensatedFileSize(f));
+        keyed.emplace_back(overlap * 1024 / size / booster.Score(f), f);
+      }
+      std::stable_sort(keyed.begin(), keyed.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (size_t i = 0; i < keyed.size(); ++i) order[i] = keyed[i].second;
+      break;
+    }
+  }
+  return order;
+}
+
+LevelCompactionPicker::TtlBooster::TtlBooster(uint64_t now, uint64_t ttl, int num_non_empty_levels,
+                                              int level)
+    : now_(now) {
+  if (ttl == 0 || level == 0 || level >= num_non_empty_levels - 1) return;
+  // Files older than half the TTL get a boost that grows with their age,
+  // starting later for levels further from the last one (RocksDB's
+  // FileTtlBooster; the numbers are its).
+  enabled_ = true;
+  const uint64_t all_start = ttl / 2;
+  const uint64_t all_range = (ttl / 32) * 31 - all_start;
+  const uint64_t range = all_range >> (num_non_empty_levels - level - 1);
+  start_age_ = all_start + range;
+  step_ = std::max<uint64_t>(range / 16, 1);
+}
+
+uint64_t LevelCompactionPicker::TtlBooster::Score(const FileMetaData* f) const {
+  if (!enabled_) return 1;
+  // An unknown time (0) counts as very old, as in RocksDB.
+  const uint64_t born = f->oldest_ancester_time;
+  if (born >= now_) return 1;
+  const uint64_t age = now_ - born;
+  return age > start_age_ ? (age - start_age_) / step_ + 1 : 1;
+}
+
 std::unique_ptr<Compaction> LevelCompactionPicker::PickCompaction(Version* v) {
   db_mu_->AssertHeld();
   const int num_levels = v->num_levels();
@@ -287,36 +399,22 @@ std::unique_ptr<Compaction> LevelCompactionPicker::PickCompaction(Version* v) {
     if (ls.score < 1) break;
     const int level = ls.level;
     if (level == 0) {
-      // One level-0 compaction at a time: L0 files overlap each other.
-      if (AnyBeingCompacted(v->files(0))) continue;
-      const int output_level = v->base_level();
-      std::unique_ptr<Compaction> c(new Compaction(v, output_level));
-      *c->AddInputLevel(0) = v->files(0);
-      c->set_score(ls.score);
-      c->set_reason(CompactionReason::kLevelL0FilesNum);
-      if (!SetupOtherInputs(c.get())) continue;
-      Register(c.get());
-      return c;
+      std::unique_ptr<Compaction> c = PickLevel0(v, ls.score, CompactionReason::kLevelL0FilesNum);
+      if (c != nullptr) return c;
+      continue;
     }
     if (level >= num_levels - 1) continue;
     // Always the next level: skipping a level that holds older versions of
     // the same keys would put newer data below them.
     const int output_level = level + 1;
-    const std::vector<FileMetaData*>& files = v->files(level);
-    // Candidates by overlap ratio with the output level, smallest first.
-    std::vector<std::pair<double, FileMetaData*>> candidates;
-    for (FileMetaData* f : files) {
-      if (f->being_compacted) continue;
-      const Slice lo = ExtractUserKey(f->smallest), hi = ExtractUserKey(f->largest);
-      std::vector<FileMetaData*> overlap;
-      v->GetOverlappingInputs(output_level, &lo, &hi, &overlap);
-      const double ratio = static_cast<double>(TotalBytes(overlap)) /
-                           static_cast<double>(std::max<uint64_t>(1, f->file_size));
-      candidates.emplace_back(ratio, f);
+    // Candidates in compaction_pri's order.
+    const std::vector<FileMetaData*> candidates = FilesByCompactionPri(v, level);
+    const FileMetaData* last_free = nullptr;
+    for (const FileMetaData* f : candidates) {
+      if (!f->being_compacted) last_free = f;
     }
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& [ratio, f] : candidates) {
+    for (FileMetaData* f : candidates) {
+      if (f->being_compacted) continue;
       std::unique_ptr<Compaction> c(new Compaction(v, output_level));
       c->AddInputLevel(level)->push_back(f);
       c->set_score(ls.score);
@@ -325,24 +423,36 @@ std::unique_ptr<Compaction> LevelCompactionPicker::PickCompaction(Version* v) {
       if (c->TotalInputBytes() > max_compaction_bytes && !c->output_level_inputs().empty()) {
         // Too big a merge for one job; still better than none when it is the
         // only candidate, so only skip if another candidate remains.
-        if (&f != &candidates.back().second) continue;
+        if (f != last_free) continue;
       }
       Register(c.get());
       return c;
     }
+  }
+
+  // Nothing is due by size: files marked by a collector (RocksDB tries a
+  // random one first, then each in order; Strata takes them in order).
+  for (const auto& [level, f] : v->files_marked_for_compaction()) {
+    if (f->being_compacted) continue;
+    if (level == 0) {
+      std::unique_ptr<Compaction> c = PickLevel0(v, 0, CompactionReason::kFilesMarkedForCompaction);
+      if (c != nullptr) return c;
+      continue;
+    }
+    std::unique_ptr<Compaction> c(new Compaction(v, level + 1));
+    c->AddInputLevel(level)->push_back(f);
+    c->set_reason(CompactionReason::kFilesMarkedForCompaction);
+    if (!SetupOtherInputs(c.get())) continue;
+    // As in RocksDB, a marked file may move down trivially (keeping its
+    // mark) until it reaches the last non-empty level.
+    Register(c.get());
+    return c;
   }
   return PickTimeBasedCompaction(v);
 }
 
 // ---------------------------------------------------------------------------
 // LevelCompactionPicker: time-based compaction (ttl, periodic compaction).
-
-bool LevelCompactionPicker::NeedsCompaction(const Version* v) const {
-  if (CompactionPicker::NeedsCompaction(v)) return true;
-  db_mu_->AssertHeld();
-  TimeBasedPick pick;
-  return FindTimeBasedPick(v, &pick);
-}
 
 bool LevelCompactionPicker::FindTimeBasedPick(const Version* v, TimeBasedPick* pick) const {
   const Options& o = options();
@@ -426,6 +536,19 @@ std::unique_ptr<Compaction> LevelCompactionPicker::PickTimeBasedCompaction(Versi
   if (!SetupOtherInputs(c.get())) return nullptr;
   // A periodic compaction rewrites its file even where a move would do.
   if (pick.reason == CompactionReason::kPeriodicCompaction) c->set_trivial_move(false);
+  Register(c.get());
+  return c;
+}
+
+std::unique_ptr<Compaction> LevelCompactionPicker::PickLevel0(Version* v, double score,
+                                                              CompactionReason reason) {
+  // One level-0 compaction at a time: L0 files overlap each other.
+  if (AnyBeingCompacted(v->files(0))) return nullptr;
+  std::unique_ptr<Compaction> c(new Compaction(v, v->base_level()));
+  *c->AddInputLevel(0) = v->files(0);
+  c->set_score(score);
+  c->set_reason(reason);
+  if (!SetupOtherInputs(c.get())) return nullptr;
   Register(c.get());
   return c;
 }
