@@ -202,11 +202,10 @@ TEST_F(DBOptionsTest, SetCompactionStyleOptions) {
   EXPECT_NE(s.ToString().find("compaction_options_universal.min_merge_width"), std::string::npos)
       << s.ToString();
   EXPECT_EQ(db_->GetOptions().compaction_options_universal.min_merge_width, 2u);
-  // Values whose behaviour is not built yet are refused by name.
-  s = db_->SetOptions({{"ttl", "3600"}});
-  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
-  EXPECT_NE(s.ToString().find("ttl"), std::string::npos);
+  // ttl is mutable (RocksDB 7.8.3) and takes effect.
   EXPECT_EQ(db_->GetOptions().ttl, 2592000u);
+  ASSERT_OK(db_->SetOptions({{"ttl", "3600"}}));
+  EXPECT_EQ(db_->GetOptions().ttl, 3600u);
 
   // What SetOptions set survives a reopen through the OPTIONS file.
   DBOptions db_opts;
