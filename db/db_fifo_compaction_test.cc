@@ -354,20 +354,7 @@ TEST_F(DBFifoCompactionTest, RandomizedAgainstModel) {
 constexpr const char* kLdb = "/usr/bin/ldb";
 constexpr const char* kDbBench = "/usr/bin/db_bench";
 
-// Runs a shell command; its stdout, *rc its status.
-std::string RunCommand(const std::string& cmd, int* rc) {
-  std::string out;
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (p == nullptr) {
-    *rc = -1;
-    return out;
-  }
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
-  *rc = pclose(p);
-  return out;
-}
+using test::RunCommand;
 
 // `ldb --hex scan` output as a map.
 std::map<std::string, std::string> LdbScan(const std::string& path, int* rc) {

@@ -34,19 +34,7 @@ namespace {
 constexpr const char* kLdb = "/usr/bin/ldb";
 constexpr const char* kRocksBench = "/usr/bin/db_bench";
 
-std::string RunCommand(const std::string& cmd, int* rc) {
-  std::string out;
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (p == nullptr) {
-    *rc = -1;
-    return out;
-  }
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
-  *rc = pclose(p);
-  return out;
-}
+using test::RunCommand;
 
 std::string Key(int i) {
   char buf[32];

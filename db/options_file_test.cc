@@ -38,19 +38,7 @@ const char* const kNewOptions[] = {"compaction_style",
                                    "compression_opts",
                                    "bottommost_compression_opts"};
 
-std::string RunCommand(const std::string& cmd, int* rc) {
-  std::string out;
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (p == nullptr) {
-    *rc = -1;
-    return out;
-  }
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
-  *rc = pclose(p);
-  return out;
-}
+using test::RunCommand;
 
 // The name=value lines of the [CFOptions "default"] section of a file.
 std::map<std::string, std::string> DefaultFamilyLines(const std::string& text) {

@@ -122,4 +122,18 @@ bool Event::WaitFor(int seconds) const {
   return cv_.wait_for(l, std::chrono::seconds(seconds), [this] { return set_; });
 }
 
+std::string RunCommand(const std::string& cmd, int* rc) {
+  std::string out;
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  if (p == nullptr) {
+    *rc = -1;
+    return out;
+  }
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
+  *rc = pclose(p);
+  return out;
+}
+
 }  // namespace strata::test

@@ -86,6 +86,9 @@ bool ParseLogFileName(const std::string& name, uint64_t* number, size_t* digits 
 
 // Reads / overwrites a whole file through POSIX (for corrupting files).
 std::string ReadFileOrDie(const std::string& path);
+// Runs a shell command (through popen, stderr joined to stdout) and
+// returns its output; *rc gets pclose's status (-1 if it could not start).
+std::string RunCommand(const std::string& cmd, int* rc);
 void WriteFileOrDie(const std::string& path, const std::string& data);
 
 // A flag that is set once and that threads wait for: a sync-point
