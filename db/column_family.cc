@@ -130,7 +130,8 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
   }
   // Options of the compaction-styles work not built yet: refused by name
   // until the part that implements each one lands (each block goes with it).
-  if (o.compaction_style == kCompactionStyleUniversal && o.compaction_options_universal.incremental) {
+  if (o.compaction_style == kCompactionStyleUniversal &&
+      o.compaction_options_universal.incremental) {
     return Status::NotSupported(
         "options.compaction_options_universal.incremental is not built yet");
   }

@@ -682,19 +682,15 @@ class DBModelMergeRangeTest : public DBTestBase, public ::testing::WithParamInte
 
 TEST_P(DBModelMergeRangeTest, AgainstModel) { Run(); }
 
-INSTANTIATE_TEST_SUITE_P(Variants, DBModelMergeRangeTest,
-                         ::testing::Values(ModelParams{"uint64add", MergeKind::kUInt64Add},
-                                           ModelParams{"stringappend", MergeKind::kStringAppend},
-                                           ModelParams{"uint64add_universal", MergeKind::kUInt64Add,
-                                                       kCompactionStyleUniversal},
-                                           ModelParams{"stringappend_universal",
-                                                       MergeKind::kStringAppend,
-                                                       kCompactionStyleUniversal},
-                                           ModelParams{"uint64add_fifo", MergeKind::kUInt64Add,
-                                                       kCompactionStyleFIFO}),
-                         [](const ::testing::TestParamInfo<ModelParams>& info) {
-                           return std::string(info.param.name);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Variants, DBModelMergeRangeTest,
+    ::testing::Values(
+        ModelParams{"uint64add", MergeKind::kUInt64Add},
+        ModelParams{"stringappend", MergeKind::kStringAppend},
+        ModelParams{"uint64add_universal", MergeKind::kUInt64Add, kCompactionStyleUniversal},
+        ModelParams{"stringappend_universal", MergeKind::kStringAppend, kCompactionStyleUniversal},
+        ModelParams{"uint64add_fifo", MergeKind::kUInt64Add, kCompactionStyleFIFO}),
+    [](const ::testing::TestParamInfo<ModelParams>& info) { return std::string(info.param.name); });
 
 }  // namespace
 }  // namespace strata

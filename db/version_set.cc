@@ -8,8 +8,8 @@
 #include <optional>
 
 #include "db/column_family.h"
-#include "db/compaction/compaction_picker_universal.h"
 #include "db/compaction/compaction_picker_fifo.h"
+#include "db/compaction/compaction_picker_universal.h"
 #include "db/filename.h"
 #include "db/level_iterator.h"
 #include "db/log_reader.h"

@@ -36,10 +36,10 @@
 //     where user bytes are the key+value bytes the workloads wrote since
 //     the database was last created, then "Space amplification: ..." and
 //     "Read amplification: ..." (SpaceAmplificationLine,
-//     ReadAmplificationLine below; "n/a (<why>)" when the store cannot say). With --perf_level > 1 (Strata only)
-//     each benchmark runs its threads at that PerfLevel and the report
-//     line's message gets " PERF_CONTEXT:" and, on the next line, the first
-//     thread's PerfContext ("name = value, ..."), as RocksDB's db_bench.
+//     ReadAmplificationLine below; "n/a (<why>)" when the store cannot say). With --perf_level > 1
+//     (Strata only) each benchmark runs its threads at that PerfLevel and the report line's message
+//     gets " PERF_CONTEXT:" and, on the next line, the first thread's PerfContext ("name = value,
+//     ..."), as RocksDB's db_bench.
 //
 // The workloads themselves are written once, in the Benchmark<Engine>
 // template below; each driver supplies an Engine adapter over its store's

@@ -435,7 +435,8 @@ RoundStyle DrawStyle(int style, Uni uni) {
   const uint64_t ttls[] = {0, 2, 10, 100, 1000};
   switch (style) {
     case 0:  // level
-      if (Has("compaction_pri")) add("compaction_pri", uni(0, 3));  // kRoundRobin (4) is refused
+      // kRoundRobin (4) is refused at Open.
+      if (Has("compaction_pri")) add("compaction_pri", uni(0, 3));
       break;
     case 1:                                     // universal
       add("universal_size_ratio", uni(0, 10));  // 0: the default (1)

@@ -4,9 +4,9 @@
 
 #include "db/column_family.h"
 #include "db/compaction/compaction.h"
+#include "db/compaction/compaction_picker_fifo.h"
 #include "db/compaction/compaction_picker_universal.h"
 #include "db/compaction/compression_for_level.h"
-#include "db/compaction/compaction_picker_fifo.h"
 #include "db/compaction/file_age.h"
 #include "db/filename.h"
 
