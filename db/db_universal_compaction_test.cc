@@ -1,6 +1,7 @@
 // Universal compaction on real databases: the sorted-run count stays
 // bounded under a steady write load, size amplification is brought back
-// under max_size_amplification_percent, allow_trivial_move moves files
+// under max_size_amplification_percent (also in incremental mode, whose
+// windows read far less than full merges), allow_trivial_move moves files
 // instead of rewriting them, compression_size_percent leaves the newest
 // outputs uncompressed, the data stays right (a randomized model with
 // snapshots, merges, range deletions and reopens; a kill -9 round), and
