@@ -205,10 +205,11 @@ TEST_F(DBUniversalTest, IncrementalRewritesPartOfTheLastLevel) {
     ASSERT_OK(Put(k, model[k]));
   }
   ASSERT_OK(WaitForCompact());
-  printf("%d size-amp compactions, %d from level 1 reading at most %zu of ~%d last-level "
-         "files; %s\n",
-         listener->count(), listener->partial(), listener->max_partial_bottom_files(), last_files,
-         FilesPerLevel().c_str());
+  printf(
+      "%d size-amp compactions, %d from level 1 reading at most %zu of ~%d last-level "
+      "files; %s\n",
+      listener->count(), listener->partial(), listener->max_partial_bottom_files(), last_files,
+      FilesPerLevel().c_str());
   EXPECT_GT(listener->partial(), 0);
   // A window is about max_compaction_bytes / 2 (64 KiB) with its overlap:
   // a handful of 16 KiB files, far from the whole level.
@@ -257,8 +258,8 @@ TEST_F(DBUniversalTest, IncrementalRewritesLessThanFullMerges) {
     uint64_t newer = 0;
     for (size_t i = 0; i + 1 < sizes.size(); ++i) newer += sizes[i];
     if (static_cast<int>(sizes.size()) >= o.level0_file_num_compaction_trigger) {
-      EXPECT_LT(newer * 100, 50 * sizes.back()) << "incremental " << incremental << " "
-                                                << FilesPerLevel();
+      EXPECT_LT(newer * 100, 50 * sizes.back())
+          << "incremental " << incremental << " " << FilesPerLevel();
     }
     for (const auto& [k, v] : model) ASSERT_EQ(v, Get(k));
     max_input[incremental] = listener->max_input();

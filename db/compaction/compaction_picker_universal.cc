@@ -247,7 +247,8 @@ bool UniversalPickIncrementalWindow(const std::vector<FileMetaData*>& upper,
     // bottom file lies wholly in the gap before f: joining f to the window
     // would rewrite it for nothing, so a new window starts at f.
     size_t passed = 0;
-    while (bottom_next < bottom.size() && icmp.Compare(bottom[bottom_next]->largest, f->smallest) < 0) {
+    while (bottom_next < bottom.size() &&
+           icmp.Compare(bottom[bottom_next]->largest, f->smallest) < 0) {
       if (!next_counted) bottom_bytes += bottom[bottom_next]->file_size;
       next_counted = false;
       ++bottom_next;
@@ -263,7 +264,8 @@ bool UniversalPickIncrementalWindow(const std::vector<FileMetaData*>& upper,
     upper_bytes += f->file_size;
     // Count the bottom files overlapping f; one reaching past f's end stays
     // next (it may overlap the next upper file too).
-    while (bottom_next < bottom.size() && icmp.Compare(bottom[bottom_next]->smallest, f->largest) < 0) {
+    while (bottom_next < bottom.size() &&
+           icmp.Compare(bottom[bottom_next]->smallest, f->largest) < 0) {
       if (!next_counted) {
         bottom_bytes += bottom[bottom_next]->file_size;
         next_counted = true;

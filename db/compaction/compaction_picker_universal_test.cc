@@ -238,8 +238,8 @@ TEST(UniversalPickTest, IncrementalPicksTheLowestFanoutWindow) {
   auto upper = Files({{"10", "19", 10}, {"20", "29", 10}, {"30", "39", 10}, {"40", "49", 10}});
   auto bottom = Files({{"10", "29", 100}, {"30", "39", 5}, {"40", "49", 5}});
   size_t start = 99, end = 99;
-  ASSERT_TRUE(UniversalPickIncrementalWindow(Ptrs(upper), Ptrs(bottom), icmp, 25, 100.0, &start,
-                                             &end));
+  ASSERT_TRUE(
+      UniversalPickIncrementalWindow(Ptrs(upper), Ptrs(bottom), icmp, 25, 100.0, &start, &end));
   EXPECT_EQ(2u, start);
   EXPECT_EQ(3u, end);
   // The fan-out bound: 0.5 is the best there is, so a limit at or under it
@@ -250,8 +250,8 @@ TEST(UniversalPickTest, IncrementalPicksTheLowestFanoutWindow) {
       UniversalPickIncrementalWindow(Ptrs(upper), Ptrs(bottom), icmp, 25, 0.51, &start, &end));
   // A threshold over everything: one window, all of upper, measured at
   // upper's end: 110 / 40.
-  ASSERT_TRUE(UniversalPickIncrementalWindow(Ptrs(upper), Ptrs(bottom), icmp, 1000, 100.0, &start,
-                                             &end));
+  ASSERT_TRUE(
+      UniversalPickIncrementalWindow(Ptrs(upper), Ptrs(bottom), icmp, 1000, 100.0, &start, &end));
   EXPECT_EQ(0u, start);
   EXPECT_EQ(3u, end);
   EXPECT_FALSE(
