@@ -128,13 +128,7 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
   if (o.max_bytes_for_level_base == 0) {
     return Status::InvalidArgument("options.max_bytes_for_level_base must be positive");
   }
-  // Options of the compaction-styles work not built yet: refused by name
-  // until the part that implements each one lands (each block goes with it).
-  if (o.compaction_style == kCompactionStyleUniversal &&
-      o.compaction_options_universal.incremental) {
-    return Status::NotSupported(
-        "options.compaction_options_universal.incremental is not built yet");
-  }
+  // Compaction options Strata does not implement: refused by name.
   if (o.compaction_pri == kRoundRobin) {
     // kRoundRobin needs the per-level compact cursor kept in the MANIFEST
     // (kCompactCursor), which Strata does not write yet.

@@ -227,6 +227,79 @@ bool UniversalPickSortedRuns(const std::vector<UniversalSortedRun>& runs,
   return true;
 }
 
+bool UniversalPickIncrementalWindow(const std::vector<FileMetaData*>& upper,
+                                    const std::vector<FileMetaData*>& bottom,
+                                    const InternalKeyComparator& icmp, uint64_t threshold_bytes,
+                                    double fanout_limit, size_t* start, size_t* end) {
+  double best = fanout_limit;
+  bool found = false;
+  size_t win = 0;           // first upper file of the window
+  size_t bottom_first = 0;  // first bottom file counted in the window
+  size_t bottom_next = 0;   // first bottom file not wholly before the last upper file
+  // bottom[bottom_next] reaches past the last upper file's end and its
+  // bytes are already in bottom_bytes.
+  bool next_counted = false;
+  uint64_t upper_bytes = 0;
+  uint64_t bottom_bytes = 0;
+  for (size_t e = 0; e < upper.size(); ++e) {
+    const FileMetaData* f = upper[e];
+    // Step over the bottom files ending before f; more than one means some
+    // bottom file lies wholly in the gap before f: joining f to the window
+    // would rewrite it for nothing, so a new window starts at f.
+    size_t passed = 0;
+    while (bottom_next < bottom.size() &&
+           icmp.Compare(bottom[bottom_next]->largest, f->smallest) < 0) {
+      if (!next_counted) bottom_bytes += bottom[bottom_next]->file_size;
+      next_counted = false;
+      ++bottom_next;
+      ++passed;
+    }
+    if (passed > 1) win = e;
+    if (win == e) {
+      upper_bytes = 0;
+      bottom_bytes = 0;
+      bottom_first = bottom_next;
+      next_counted = false;
+    }
+    upper_bytes += f->file_size;
+    // Count the bottom files overlapping f; one reaching past f's end stays
+    // next (it may overlap the next upper file too).
+    while (bottom_next < bottom.size() &&
+           icmp.Compare(bottom[bottom_next]->smallest, f->largest) < 0) {
+      if (!next_counted) {
+        bottom_bytes += bottom[bottom_next]->file_size;
+        next_counted = true;
+      }
+      if (icmp.Compare(bottom[bottom_next]->largest, f->largest) > 0) break;
+      ++bottom_next;
+      next_counted = false;
+    }
+    if ((upper_bytes + bottom_bytes > threshold_bytes || e + 1 == upper.size()) &&
+        upper_bytes > 0) {
+      const double fanout = static_cast<double>(bottom_bytes) / static_cast<double>(upper_bytes);
+      if (fanout < best) {
+        best = fanout;
+        *start = win;
+        *end = e;
+        found = true;
+      }
+      // Drop files from the window's start until it is under the threshold
+      // again, with the bottom files that end before the new start.
+      while (upper_bytes + bottom_bytes > threshold_bytes && win <= e) {
+        upper_bytes -= upper[win]->file_size;
+        ++win;
+        if (win > e) break;  // empty: the next upper file starts afresh
+        while (bottom_first < bottom_next &&
+               icmp.Compare(bottom[bottom_first]->largest, upper[win]->smallest) < 0) {
+          bottom_bytes -= bottom[bottom_first]->file_size;
+          ++bottom_first;
+        }
+      }
+    }
+  }
+  return found;
+}
+
 int UniversalOutputLevel(const std::vector<UniversalSortedRun>& runs, size_t start, size_t end,
                          int num_levels, bool allow_ingest_behind) {
   int max_input_level = 0;
@@ -326,7 +399,12 @@ std::unique_ptr<Compaction> UniversalCompactionPicker::PickCompaction(Version* v
   UniversalRunPick pick;
   if (periodic_due && UniversalPickPeriodic(runs, &pick)) c = FromRuns(v, runs, pick);
   if (c == nullptr && runs.size() >= trigger) {
-    if (UniversalPickSizeAmp(runs, u, &pick)) c = FromRuns(v, runs, pick);
+    if (UniversalPickSizeAmp(runs, u, &pick)) {
+      // Incremental mode: part of the last level if a window qualifies,
+      // else (as RocksDB) the full merge.
+      if (u.incremental) c = IncrementalSizeAmp(v, runs, pick);
+      if (c == nullptr) c = FromRuns(v, runs, pick);
+    }
     if (c == nullptr && UniversalPickSortedRuns(runs, u, u.size_ratio, UINT_MAX, &pick)) {
       c = FromRuns(v, runs, pick);
     }
@@ -363,6 +441,68 @@ std::unique_ptr<Compaction> UniversalCompactionPicker::CompactRange(
     end = nullptr;
   }
   return CompactionPicker::CompactRange(v, level, output_level, begin, end, conflict);
+}
+
+std::unique_ptr<Compaction> UniversalCompactionPicker::IncrementalSizeAmp(
+    Version* v, const std::vector<UniversalSortedRun>& runs, const UniversalRunPick& pick) {
+  const Options& o = options();
+  if (runs.size() < 2 || pick.end != runs.size() - 1) return nullptr;
+  const UniversalSortedRun& last = runs.back();
+  const UniversalSortedRun& second = runs[runs.size() - 2];
+  // A level-0 file is a run of its own: it cannot be split.
+  if (second.level == 0) return nullptr;
+  uint64_t newer = 0;
+  for (size_t i = pick.start; i < pick.end; ++i) newer += runs[i].size;
+  if (newer == 0 || last.size == 0) return nullptr;
+  // RocksDB's bound: a window must cost less than 1.8 times the full
+  // merge's bottom bytes per newer byte, else the full merge is better.
+  const double fanout_limit = static_cast<double>(last.size) / static_cast<double>(newer) * 1.8;
+  const uint64_t max_bytes = o.max_compaction_bytes != 0
+                                 ? o.max_compaction_bytes
+                                 : 25 * std::max<uint64_t>(1, o.target_file_size_base);
+  const std::vector<FileMetaData*>& upper = v->files(second.level);
+  const std::vector<FileMetaData*>& bottom = v->files(last.level);
+  size_t s = 0, e = 0;
+  if (!UniversalPickIncrementalWindow(upper, bottom, icmp(), max_bytes / 2, fanout_limit, &s, &e)) {
+    return nullptr;
+  }
+  // Clean cut: a user key split over two neighbouring files goes whole.
+  const Comparator* ucmp = icmp().user_comparator();
+  auto shares_key = [ucmp](const FileMetaData* a, const FileMetaData* b) {
+    return ucmp->Compare(ExtractUserKey(a->largest), ExtractUserKey(b->smallest)) == 0;
+  };
+  while (s > 0 && shares_key(upper[s - 1], upper[s])) --s;
+  while (e + 1 < upper.size() && shares_key(upper[e], upper[e + 1])) ++e;
+  std::unique_ptr<Compaction> c(new Compaction(v, last.level));
+  std::vector<FileMetaData*>* in = c->AddInputLevel(second.level);
+  in->assign(upper.begin() + static_cast<std::ptrdiff_t>(s),
+             upper.begin() + static_cast<std::ptrdiff_t>(e) + 1);
+  if (AnyBeingCompacted(*in)) return nullptr;
+  // Every bottom file overlapping the window (cleanly cut too).
+  const Slice lo = ExtractUserKey(upper[s]->smallest);
+  const Slice hi = ExtractUserKey(upper[e]->largest);
+  std::vector<FileMetaData*> overlap;
+  v->GetOverlappingInputs(last.level, &lo, &hi, &overlap);
+  std::vector<FileMetaData*>* out = c->AddInputLevel(last.level);
+  if (!overlap.empty()) {
+    size_t bs = std::find(bottom.begin(), bottom.end(), overlap.front()) - bottom.begin();
+    size_t be = std::find(bottom.begin(), bottom.end(), overlap.back()) - bottom.begin();
+    while (bs > 0 && shares_key(bottom[bs - 1], bottom[bs])) --bs;
+    while (be + 1 < bottom.size() && shares_key(bottom[be], bottom[be + 1])) ++be;
+    out->assign(bottom.begin() + static_cast<std::ptrdiff_t>(bs),
+                bottom.begin() + static_cast<std::ptrdiff_t>(be) + 1);
+  }
+  if (AnyBeingCompacted(*out)) return nullptr;
+  // RocksDB's incremental outputs: cut at the last level's target file
+  // size; RocksDB passes no grandparents (there is no level below), so its
+  // overlap limit (1.5 x target_file_size_base) never cuts a file.
+  c->FinishSetup(MaxFileSizeForLevel(last.level), o.allow_ingest_behind);
+  c->set_grandparents({});
+  c->set_reason(CompactionReason::kUniversalSizeAmplification);
+  if (RangeBusyInOutputLevel(last.level, c->smallest_user_key(), c->largest_user_key())) {
+    return nullptr;
+  }
+  return c;
 }
 
 std::unique_ptr<Compaction> UniversalCompactionPicker::FromRuns(

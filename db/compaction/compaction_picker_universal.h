@@ -18,6 +18,12 @@
 //      (stop_style), of min_merge_width..max_merge_width runs;
 //   4. run count: the newest (runs - trigger + 1) idle runs, whatever
 //      their sizes.
+// With compaction_options_universal.incremental, step 2 first tries
+// RocksDB's incremental pick (UniversalPickIncrementalWindow): a window of
+// files of the second-last run (a level >= 1) with the files of the last
+// level they overlap, about max_compaction_bytes / 2 in size, the window
+// whose bottom bytes per upper byte (fan-out) are lowest; when no window
+// beats 1.8x the full merge's fan-out, the full merge is done instead.
 // The output level is the last level when the oldest run is included,
 // else the level just above the first run left out (level 0 when that run
 // is a level-0 file). With allow_ingest_behind the last level is kept for
@@ -86,6 +92,20 @@ bool UniversalPickSizeAmp(const std::vector<UniversalSortedRun>& runs,
 bool UniversalPickSortedRuns(const std::vector<UniversalSortedRun>& runs,
                              const CompactionOptionsUniversal& u, unsigned int ratio,
                              unsigned int max_runs, UniversalRunPick* pick);
+// Incremental size amplification (pure, for the picker and its tests):
+// upper is the second-last run's files, bottom the last run's (each sorted
+// by key, disjoint). Slides a window over upper, growing it at its end
+// and, once the window plus the bottom files it overlaps pass
+// threshold_bytes (or upper's end is reached), shrinking it from its
+// start; a bottom file lying wholly between two consecutive upper files
+// restarts the window. Of the windows measured, the one with the lowest
+// fan-out (bottom bytes / upper bytes) below fanout_limit is returned as
+// upper[*start..*end]; false when none is below the limit.
+bool UniversalPickIncrementalWindow(const std::vector<FileMetaData*>& upper,
+                                    const std::vector<FileMetaData*>& bottom,
+                                    const InternalKeyComparator& icmp, uint64_t threshold_bytes,
+                                    double fanout_limit, size_t* start, size_t* end);
+
 // The output level of merging runs[start..end] in a Version of num_levels.
 int UniversalOutputLevel(const std::vector<UniversalSortedRun>& runs, size_t start, size_t end,
                          int num_levels, bool allow_ingest_behind);
@@ -110,6 +130,11 @@ class UniversalCompactionPicker : public CompactionPicker {
   // nullptr if its output range collides with a running compaction.
   std::unique_ptr<Compaction> FromRuns(Version* v, const std::vector<UniversalSortedRun>& runs,
                                        const UniversalRunPick& pick) REQUIRES(db_mu_);
+  // The incremental size-amplification compaction (see the file comment)
+  // for a size-amp pick, or nullptr (the caller then merges every run).
+  std::unique_ptr<Compaction> IncrementalSizeAmp(Version* v,
+                                                 const std::vector<UniversalSortedRun>& runs,
+                                                 const UniversalRunPick& pick) REQUIRES(db_mu_);
   // Whether a file of v is due for periodic compaction at `now` (seconds).
   bool AnyFileDue(const Version* v, uint64_t now) const;
   uint64_t NowSeconds() const;

@@ -9,10 +9,34 @@
 #include <climits>
 #include <random>
 
+#include "base/dbformat.h"
 #include "test_util/testutil.h"
 
 namespace strata {
 namespace {
+
+// Files of one level from (smallest, largest, size), user keys.
+struct FileSpec {
+  const char* lo;
+  const char* hi;
+  uint64_t size;
+};
+std::vector<std::unique_ptr<FileMetaData>> Files(std::initializer_list<FileSpec> spec) {
+  std::vector<std::unique_ptr<FileMetaData>> files;
+  for (const FileSpec& s : spec) {
+    auto f = std::make_unique<FileMetaData>();
+    AppendInternalKey(&f->smallest, s.lo, 100, kTypeValue);
+    AppendInternalKey(&f->largest, s.hi, 100, kTypeValue);
+    f->file_size = s.size;
+    files.push_back(std::move(f));
+  }
+  return files;
+}
+std::vector<FileMetaData*> Ptrs(const std::vector<std::unique_ptr<FileMetaData>>& files) {
+  std::vector<FileMetaData*> r;
+  for (const auto& f : files) r.push_back(f.get());
+  return r;
+}
 
 // Runs from (level, size) pairs, newest first.
 std::vector<UniversalSortedRun> Runs(std::initializer_list<std::pair<int, uint64_t>> spec) {
@@ -202,6 +226,114 @@ TEST(UniversalPickTest, PeriodicSecondsAsRocksDBSanitizes) {
   EXPECT_EQ(50u, UniversalPeriodicSeconds(o));
   o.periodic_compaction_seconds = 0;
   EXPECT_EQ(50u, UniversalPeriodicSeconds(o));
+}
+
+// Worked by hand: upper files of 10 bytes at 10-19, 20-29, 30-39, 40-49;
+// the bottom has 100 bytes under the first two and 5 under each of the
+// others. With a 25-byte threshold the windows measured are {0} (fan-out
+// 10), {1} (10) and {2,3} (10/20 = 0.5): the last, the cheap part, is
+// chosen, leaving the dense bottom file alone.
+TEST(UniversalPickTest, IncrementalPicksTheLowestFanoutWindow) {
+  InternalKeyComparator icmp(BytewiseComparator());
+  auto upper = Files({{"10", "19", 10}, {"20", "29", 10}, {"30", "39", 10}, {"40", "49", 10}});
+  auto bottom = Files({{"10", "29", 100}, {"30", "39", 5}, {"40", "49", 5}});
+  size_t start = 99, end = 99;
+  ASSERT_TRUE(
+      UniversalPickIncrementalWindow(Ptrs(upper), Ptrs(bottom), icmp, 25, 100.0, &start, &end));
+  EXPECT_EQ(2u, start);
+  EXPECT_EQ(3u, end);
+  // The fan-out bound: 0.5 is the best there is, so a limit at or under it
+  // leaves no window (the caller then merges every run).
+  EXPECT_FALSE(
+      UniversalPickIncrementalWindow(Ptrs(upper), Ptrs(bottom), icmp, 25, 0.5, &start, &end));
+  EXPECT_TRUE(
+      UniversalPickIncrementalWindow(Ptrs(upper), Ptrs(bottom), icmp, 25, 0.51, &start, &end));
+  // A threshold over everything: one window, all of upper, measured at
+  // upper's end: 110 / 40.
+  ASSERT_TRUE(
+      UniversalPickIncrementalWindow(Ptrs(upper), Ptrs(bottom), icmp, 1000, 100.0, &start, &end));
+  EXPECT_EQ(0u, start);
+  EXPECT_EQ(3u, end);
+  EXPECT_FALSE(
+      UniversalPickIncrementalWindow(Ptrs(upper), Ptrs(bottom), icmp, 1000, 2.75, &start, &end));
+}
+
+// Two bottom files wholly between two upper files: the window restarts
+// after them (they would be rewritten for nothing); one file in the gap
+// does not cut the window.
+TEST(UniversalPickTest, IncrementalWindowRestartsAfterABottomGap) {
+  InternalKeyComparator icmp(BytewiseComparator());
+  auto upper = Files({{"10", "19", 10}, {"50", "59", 10}});
+  auto two = Files({{"20", "29", 10}, {"30", "39", 10}});
+  size_t start = 99, end = 99;
+  ASSERT_TRUE(
+      UniversalPickIncrementalWindow(Ptrs(upper), Ptrs(two), icmp, 1000, 100.0, &start, &end));
+  EXPECT_EQ(1u, start);
+  EXPECT_EQ(1u, end);
+  auto one = Files({{"20", "29", 10}});
+  ASSERT_TRUE(
+      UniversalPickIncrementalWindow(Ptrs(upper), Ptrs(one), icmp, 1000, 100.0, &start, &end));
+  EXPECT_EQ(0u, start);
+  EXPECT_EQ(1u, end);
+  // No bottom at all: fan-out 0, every upper file.
+  ASSERT_TRUE(UniversalPickIncrementalWindow(Ptrs(upper), {}, icmp, 1000, 1.0, &start, &end));
+  EXPECT_EQ(0u, start);
+  EXPECT_EQ(1u, end);
+}
+
+// Random disjoint levels: a window is inside upper, and its fan-out
+// (bottom bytes overlapping it / its bytes) is below the limit up to the
+// bottom files the window's measure counts at its edges.
+TEST(UniversalPickTest, IncrementalWindowRandom) {
+  const uint64_t seed = test::RandomSeed();
+  std::mt19937_64 rng(seed);
+  InternalKeyComparator icmp(BytewiseComparator());
+  for (int iter = 0; iter < 3000; ++iter) {
+    // Boundaries on a key line 0..999, each level's files disjoint.
+    auto level = [&](int n) {
+      std::vector<int> cuts;
+      for (int i = 0; i < 2 * n; ++i) cuts.push_back(static_cast<int>(rng() % 1000));
+      std::sort(cuts.begin(), cuts.end());
+      cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+      if (cuts.size() % 2) cuts.pop_back();
+      std::vector<std::unique_ptr<FileMetaData>> files;
+      for (size_t i = 0; i + 1 < cuts.size(); i += 2) {
+        auto f = std::make_unique<FileMetaData>();
+        char lo[8], hi[8];
+        snprintf(lo, sizeof(lo), "%03d", cuts[i]);
+        snprintf(hi, sizeof(hi), "%03d", cuts[i + 1]);
+        AppendInternalKey(&f->smallest, lo, 100, kTypeValue);
+        AppendInternalKey(&f->largest, hi, 100, kTypeValue);
+        f->file_size = 1 + rng() % 100;
+        files.push_back(std::move(f));
+      }
+      return files;
+    };
+    auto upper = level(1 + static_cast<int>(rng() % 12));
+    auto bottom = level(static_cast<int>(rng() % 20));
+    if (upper.empty()) continue;
+    const uint64_t threshold = rng() % 600;
+    const double limit = static_cast<double>(rng() % 400) / 100.0;
+    size_t start = 0, end = 0;
+    if (!UniversalPickIncrementalWindow(Ptrs(upper), Ptrs(bottom), icmp, threshold, limit, &start,
+                                        &end)) {
+      continue;
+    }
+    ASSERT_LE(start, end) << "seed " << seed << " iter " << iter;
+    ASSERT_LT(end, upper.size()) << "seed " << seed << " iter " << iter;
+    uint64_t up = 0;
+    for (size_t i = start; i <= end; ++i) up += upper[i]->file_size;
+    // Bottom bytes strictly inside the window's key span are all counted.
+    uint64_t inside = 0;
+    for (const auto& b : bottom) {
+      if (icmp.Compare(b->smallest, upper[start]->smallest) > 0 &&
+          icmp.Compare(b->largest, upper[end]->largest) < 0) {
+        inside += b->file_size;
+      }
+    }
+    ASSERT_LT(static_cast<double>(inside) / static_cast<double>(up), limit)
+        << "seed " << seed << " iter " << iter;
+  }
 }
 
 // Random runs: every pick is a stretch of idle runs inside the list, and
