@@ -3,8 +3,7 @@
 // LevelsBeyondNumLevels): a num_levels below a level holding files is
 // InvalidArgument "db has more levels than options.num_levels" and changes
 // nothing; every style opens a DB written under another one and reads all
-// of it (the styles not built yet are refused at Open: those cases skip
-// until they are).
+// of it.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -88,9 +87,6 @@ TEST_F(DBCompactionStyleOpenTest, EveryStyleOpensALeveledDB) {
     o.compaction_style = style;
     o.disable_auto_compactions = true;  // FIFO would delete by size
     Status s = TryReopen(o);
-    if (s.IsNotSupported() && s.ToString().find("built") != std::string::npos) {
-      continue;  // that style's part has not landed yet
-    }
     ASSERT_TRUE(s.ok()) << "style " << static_cast<int>(style) << ": " << s.ToString();
     ExpectModel();
     Close();

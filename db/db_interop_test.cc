@@ -21,20 +21,7 @@ namespace {
 
 constexpr const char* kLdb = "/usr/bin/ldb";
 
-// Runs a shell command; returns its stdout and sets *rc.
-std::string RunCommand(const std::string& cmd, int* rc) {
-  std::string out;
-  FILE* p = popen((cmd + " 2>/dev/null").c_str(), "r");
-  if (p == nullptr) {
-    *rc = -1;
-    return out;
-  }
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
-  *rc = pclose(p);
-  return out;
-}
+using test::RunCommand;
 
 // "k : v" lines as printed by `ldb scan`.
 std::string LdbScan(const std::string& path) {

@@ -276,12 +276,7 @@ class DBLsmRandomizedTest : public DBTestBase, public ::testing::WithParamInterf
     seed_ = test::RandomSeed();
     rng_.seed(seed_);
     printf("%s: seed %" PRIu64 "\n", p.name, seed_);
-    {
-      // A style not built yet (FIFO before its branch lands) is skipped.
-      Status s = TryReopen(TinyOptions(p));
-      if (s.IsNotSupported()) GTEST_SKIP() << s.ToString();
-      ASSERT_OK(s);
-    }
+    ASSERT_OK(TryReopen(TinyOptions(p)));
     Model model;
     uint64_t seq_next = 0;  // sequential "q" keys (trivial moves)
     uint64_t single_next = 0;

@@ -39,20 +39,7 @@ namespace {
 constexpr const char* kSstDump = "/usr/bin/sst_dump";
 constexpr const char* kLdb = "/usr/bin/ldb";
 
-// Runs a shell command; its output (stdout and stderr) and exit status.
-std::string RunCommand(const std::string& cmd, int* rc) {
-  std::string out;
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (p == nullptr) {
-    *rc = -1;
-    return out;
-  }
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
-  *rc = pclose(p);
-  return out;
-}
+using test::RunCommand;
 
 // Lines of `text` (RocksDB ldb scan prints one per key).
 size_t CountLines(const std::string& text) {

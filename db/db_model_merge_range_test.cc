@@ -542,12 +542,7 @@ class DBModelMergeRangeTest : public DBTestBase, public ::testing::WithParamInte
     seed_ = test::RandomSeed();
     rng_.seed(seed_);
     printf("%s: seed %" PRIu64 "\n", GetParam().name, seed_);
-    {
-      // A style not built yet (FIFO before its branch lands) is skipped.
-      Status s = TryReopen(MakeOptions());
-      if (s.IsNotSupported()) GTEST_SKIP() << s.ToString();
-      ASSERT_OK(s);
-    }
+    ASSERT_OK(TryReopen(MakeOptions()));
     int flushes = 0, compactions = 0, reopens = 0, waits = 0, batches = 0;
     const int ops = 4000;
     for (op_ = 0; op_ < ops; op_++) {

@@ -689,20 +689,7 @@ TEST_F(DBReadApiSingleTest, RefreshAgainstModel) {
 
 // RocksDB 7.8.3's db_bench writes a DB (tables in several levels, snappy and
 // uncompressed); Strata reads it with the pinned Get and MultiGet, the
-// values equal its iterator's -- and ldb's `get` for a sample.
-std::string RunCommand(const std::string& cmd, int* rc) {
-  std::string out;
-  FILE* p = popen((cmd + " 2>/dev/null").c_str(), "r");
-  if (p == nullptr) {
-    *rc = -1;
-    return out;
-  }
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
-  *rc = pclose(p);
-  return out;
-}
+using test::RunCommand;
 
 TEST_F(DBReadApiSingleTest, PinnedReadsOfADbBenchDB) {
   constexpr const char* kDbBench = "/usr/bin/db_bench";

@@ -35,7 +35,8 @@ Options SmallOptions() {
 std::map<std::string, std::string> Contents(DB* db, ColumnFamilyHandle* cf = nullptr) {
   std::map<std::string, std::string> out;
   auto it = db->NewIterator(ReadOptions(), cf == nullptr ? db->DefaultColumnFamily() : cf);
-  for (it->SeekToFirst(); it->Valid(); it->Next()) out[it->key().ToString()] = it->value().ToString();
+  for (it->SeekToFirst(); it->Valid(); it->Next())
+    out[it->key().ToString()] = it->value().ToString();
   EXPECT_OK(it->status());
   return out;
 }
@@ -49,7 +50,9 @@ std::string Key(int i) {
 size_t CountFiles(const std::string& dir, const std::string& suffix) {
   size_t n = 0;
   for (const auto& [name, bytes] : test::DirectoryContents(dir)) {
-    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) n++;
+    if (name.size() >= suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      n++;
   }
   return n;
 }
@@ -324,7 +327,7 @@ TEST_F(CheckpointTest, MetaDataListsEveryTable) {
     EXPECT_EQ("/" + f.relative_filename, f.name);
     uint64_t size = 0;
     ASSERT_OK(Env::Default()->GetFileSystem()->GetFileSize(f.directory + "/" + f.relative_filename,
-                                                            &size));
+                                                           &size));
     EXPECT_EQ(size, f.size);
     EXPECT_LE(f.smallestkey, f.largestkey);
     EXPECT_LE(f.smallest_seqno, f.largest_seqno);
