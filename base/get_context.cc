@@ -9,6 +9,11 @@ namespace strata {
 bool GetContext::SaveEntry(SequenceNumber seq, ValueType type, const Slice& value,
                            bool value_pinned, bool can_pin) {
   if (done()) return false;
+  if (newest_entry_mode_) {
+    newest_seq_ = seq;
+    state_ = kFound;
+    return false;
+  }
   if (seq < max_covering_tombstone_seq_) type = kTypeDeletion;  // covered by a newer tombstone
   const bool merging = state_ == kMerge;
   if (collect_operands_ && type != kTypeMerge) return SaveForCollection(type, value, value_pinned);

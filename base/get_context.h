@@ -106,6 +106,11 @@ class GetContext {
 
   // GetMergeOperands mode (see the top comment).
   void collect_operands() { collect_operands_ = true; }
+  // Newest-entry mode (transactions' conflict checks): the first entry of
+  // any type decides the lookup (state kFound), and newest_seq() is its
+  // sequence; nothing is merged or copied.
+  void find_newest_entry() { newest_entry_mode_ = true; }
+  SequenceNumber newest_seq() const { return newest_seq_; }
 
   const Slice& user_key() const { return user_key_; }
   SequenceNumber read_seq() const { return read_seq_; }
@@ -167,6 +172,8 @@ class GetContext {
   State state_ = kNotFound;
   bool pin_pending_ = false;
   bool collect_operands_ = false;
+  bool newest_entry_mode_ = false;
+  SequenceNumber newest_seq_ = 0;
   PinnableSlice* pinnable_ = nullptr;
   Status error_;
 };

@@ -20,3 +20,9 @@ endif()
 strata_bench(bench/memtable_index_bench.cc)
 strata_bench(bench/table_bench.cc)
 strata_bench(bench/cache_bench.cc)
+# The lock manager is internal (not in include/strata/): linked from its own
+# layer, so the benchmark does not need the whole library built.
+if(EXISTS ${CMAKE_SOURCE_DIR}/bench/lock_manager_bench.cc)
+  add_executable(lock_manager_bench bench/lock_manager_bench.cc)
+  target_link_libraries(lock_manager_bench PRIVATE strata_transaction_lock benchmark::benchmark)
+endif()

@@ -13,7 +13,13 @@
 //  - crash:       the file system dies there (FaultMode::kCrash), then
 //                 power loss (DropUnsyncedData) and reopen;
 //  - read walks:  a DB is reopened, scanned and read key by key with an
-//                 IOError / short read / flipped bit at each read.
+//                 IOError / short read / flipped bit at each read;
+//  - 2pc walks:   each write-side variant over a TransactionDB workload of
+//                 two-phase transactions (Prepare and Commit/Rollback with
+//                 sync, some left prepared): after the fault and a reopen,
+//                 every acknowledged Prepare is prepared with exactly its
+//                 writes or, once its Commit was acknowledged, committed;
+//                 nothing is half-visible (see RunTxnWalk).
 //
 // The workload: open, single puts with and without sync, multi-key batches
 // (with deletes), a flush, writes that overflow a tiny memtable (background
@@ -66,6 +72,8 @@
 #include "strata/options.h"
 #include "strata/status.h"
 #include "strata/table.h"
+#include "strata/utilities/transaction_db.h"
+#include "strata/utilities/write_batch_with_index.h"
 #include "strata/write_batch.h"
 #include "test_util/testutil.h"
 
@@ -829,6 +837,451 @@ INSTANTIATE_TEST_SUITE_P(Variants, FaultWalkTest,
                          });
 
 // ---------------------------------------------------------------------------
+// Two-phase-commit walks: a TransactionDB workload of named transactions
+// (Prepare with sync, then Commit or Rollback with sync, some left
+// prepared at the end), plain synced writes, an explicit flush and enough
+// data to make the small memtable flush in the background while
+// transactions are prepared (their WALs must be kept). A fault is injected
+// at each operation as above (transactions span two column families that
+// flush at different times); the workload stops at the first failed
+// step, the DB closes (the power fails first for the power-loss variants
+// and the crash) and is reopened as a TransactionDB. The contract:
+//
+//  - a transaction whose Prepare was acknowledged is either still prepared
+//    (in GetAllPreparedTransactions, with exactly its writes, none of them
+//    visible) or -- if its Commit was acknowledged, or attempted and
+//    failed -- committed (all of its writes visible, not in the prepared
+//    list); a Commit that was acknowledged is never undone and a Rollback
+//    that was acknowledged never comes back;
+//  - nothing is half-way: a transaction's writes are all visible or none;
+//    a transaction whose Commit was never attempted has none visible;
+//  - the prepared list names no transaction that never ran Prepare;
+//  - acknowledged plain writes survive;
+//  - the recovered transactions can be committed, and after one more
+//    reopen nothing is prepared and every committed write is there.
+
+struct TxnSpec {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> puts;
+};
+
+enum class TxnStepKind { kPrepare, kCommit, kRollback, kPlainPut, kFlush };
+
+struct TxnStep {
+  TxnStepKind kind;
+  size_t index = 0;  // the transaction (or plain write) it concerns
+};
+
+struct TxnScript {
+  std::vector<TxnSpec> txns;
+  std::vector<std::pair<std::string, std::string>> plain;  // key, value
+  std::vector<TxnStep> steps;
+};
+
+TxnScript MakeTxnScript() {
+  TxnScript s;
+  auto txn = [&s](int keys, size_t len) {
+    TxnSpec t;
+    const size_t i = s.txns.size();
+    t.name = "xid" + std::to_string(i);
+    for (int k = 0; k < keys; k++) {
+      const std::string key = "t" + std::to_string(i) + "k" + std::to_string(k);
+      std::string v = "txn" + std::to_string(i) + "." + key + ":";
+      v.append(len, static_cast<char>('a' + i % 26));
+      t.puts.emplace_back(key, v);
+    }
+    s.txns.push_back(std::move(t));
+    s.steps.push_back({TxnStepKind::kPrepare, i});
+    return i;
+  };
+  auto commit = [&s](size_t i) { s.steps.push_back({TxnStepKind::kCommit, i}); };
+  auto rollback = [&s](size_t i) { s.steps.push_back({TxnStepKind::kRollback, i}); };
+  auto plain = [&s](size_t len) {
+    const size_t i = s.plain.size();
+    const std::string key = "plain" + std::to_string(i);
+    s.plain.emplace_back(key, key + ":" + std::string(len, 'p'));
+    s.steps.push_back({TxnStepKind::kPlainPut, i});
+  };
+  // Phase 1: prepared transactions resolved both ways, one left open
+  // across everything that follows.
+  const size_t t0 = txn(2, 60), t1 = txn(3, 60), t2 = txn(1, 60);
+  commit(t0);
+  plain(60);
+  rollback(t1);
+  const size_t t3 = txn(2, 60);
+  // Phase 2: an explicit flush (of cf1 only) with t2 and t3 prepared.
+  s.steps.push_back({TxnStepKind::kFlush, 1});
+  commit(t3);
+  // Phase 3: big transactions overflow the memtable (background flushes,
+  // new WALs) while t2 and others are prepared.
+  std::vector<size_t> big;
+  for (int i = 0; i < 12; i++) {
+    big.push_back(txn(3, 2500));
+    if (i % 2 == 1) commit(big[i - 1]);
+    if (i % 3 == 2) plain(900);
+  }
+  commit(t2);
+  // The default family's flush, with both families holding committed data
+  // of prepared sections and others still prepared.
+  s.steps.push_back({TxnStepKind::kFlush, 0});
+  rollback(big[3]);
+  commit(big[5]);
+  // Phase 4: the last ones; several big ones and a small one stay prepared.
+  const size_t last = txn(2, 60);
+  commit(big[1]);
+  plain(60);
+  (void)last;
+  return s;
+}
+
+enum class TxnResult { kNotRun, kAcked, kFailed };
+
+struct TxnRun {
+  std::vector<TxnResult> prepare, resolve, plain;
+  std::vector<bool> resolve_is_commit;
+};
+
+Options TxnWalkOptions(Env* env) {
+  Options o = WalkOptions(env);
+  o.max_manifest_file_size = 1 << 20;  // the plain walks cover MANIFEST switches
+  o.create_missing_column_families = true;
+  return o;
+}
+
+// Keys ending in an odd digit live in column family "cf1": a transaction
+// of two or more keys spans both families, which flush at different times
+// (the explicit flush is cf1's alone), so a prepared section's WAL must be
+// kept for whichever family still holds its data.
+size_t KeyCf(const std::string& key) { return static_cast<size_t>(key.back() - '0') % 2; }
+
+// A TransactionDB with the default family and cf1; *handles gets both.
+Status OpenTxnDb(Env* env, std::unique_ptr<TransactionDB>* db,
+                 std::vector<ColumnFamilyHandle*>* handles) {
+  const Options o = TxnWalkOptions(env);
+  const std::vector<ColumnFamilyDescriptor> fams = {{kDefaultColumnFamilyName, o}, {"cf1", o}};
+  return TransactionDB::Open(o, TransactionDBOptions(), kDbName, fams, handles, db);
+}
+
+void CloseTxnDb(std::unique_ptr<TransactionDB>* db, std::vector<ColumnFamilyHandle*>* handles,
+                Status* close_status) {
+  if (*db == nullptr) return;
+  for (ColumnFamilyHandle* h : *handles) (*db)->DestroyColumnFamilyHandle(h).PermitUncheckedError();
+  handles->clear();
+  *close_status = (*db)->Close();
+  db->reset();
+}
+
+void RunTxnWalk(const TxnScript& script, Variant variant, uint64_t point, Tally* tally,
+                Census* census) {
+  const std::string run = std::string("2pc-") + VariantName(variant) + " point " +
+                          (point == kNever ? std::string("none") : std::to_string(point));
+  Watchdog watchdog(run, 60);
+  auto fs = std::make_shared<FaultInjectionFileSystem>(NewMemFileSystem());
+  fs->set_hide_mapped_contents(true);
+  FaultSpec spec;
+  spec.ops = WalkMask(variant);
+  spec.countdown = point;
+  spec.sticky = variant == Variant::kEioSticky || IsNoSpace(variant);
+  spec.error = IsNoSpace(variant) ? FaultError::kNoSpace : FaultError::kIOError;
+  if (variant == Variant::kCrash) {
+    spec.countdown = kNever;
+    if (point != kNever) fs->FailAfter(point, FaultMode::kCrash);
+  }
+  fs->InjectFault(spec);
+  auto fault_on = [&] {
+    return variant == Variant::kCrash ? !fs->IsFilesystemActive() : fs->spec_faults() > 0;
+  };
+  auto first_fault = std::make_shared<std::string>();
+  fs->SetFaultListener([first_fault](FaultOp op, const std::string& path, const Status& s) {
+    if (first_fault->empty())
+      *first_fault = std::string(FaultOpName(op)) + " " + path + " (" + s.ToString() + ")";
+  });
+  auto violation = [&](const std::string& what) {
+    AddViolation(tally, run + " [fault: " + *first_fault + "]: " + what);
+  };
+  const size_t n = script.txns.size();
+  TxnRun r;
+  r.prepare.assign(n, TxnResult::kNotRun);
+  r.resolve.assign(n, TxnResult::kNotRun);
+  r.resolve_is_commit.assign(n, false);
+  r.plain.assign(script.plain.size(), TxnResult::kNotRun);
+  bool error_seen = false;
+  {
+    Env env(fs, SystemClock::Default());
+    std::unique_ptr<TransactionDB> db;
+    std::vector<ColumnFamilyHandle*> handles;
+    Status s = OpenTxnDb(&env, &db, &handles);
+    if (!s.ok() && !fault_on()) violation("open failed with no fault: " + s.ToString());
+    bool stopped = !s.ok();
+    error_seen = !s.ok();
+    WriteOptions sync;
+    sync.sync = true;
+    std::vector<std::unique_ptr<Transaction>> live(n);
+    uint64_t bg_errors = 0;
+    for (size_t step_i = 0; step_i < script.steps.size() && !stopped; step_i++) {
+      const TxnStep& step = script.steps[step_i];
+      switch (step.kind) {
+        case TxnStepKind::kPrepare: {
+          const TxnSpec& t = script.txns[step.index];
+          live[step.index] = db->BeginTransaction(sync);
+          Transaction* txn = live[step.index].get();
+          s = txn->SetName(t.name);
+          for (const auto& [k, v] : t.puts) {
+            if (s.ok()) s = txn->Put(handles[KeyCf(k)], k, v);
+          }
+          if (!s.ok()) {
+            violation("building " + t.name + " failed: " + s.ToString());
+            stopped = true;
+            break;
+          }
+          s = txn->Prepare();
+          r.prepare[step.index] = s.ok() ? TxnResult::kAcked : TxnResult::kFailed;
+          break;
+        }
+        case TxnStepKind::kCommit:
+        case TxnStepKind::kRollback: {
+          const bool commit = step.kind == TxnStepKind::kCommit;
+          Transaction* txn = live[step.index].get();
+          s = commit ? txn->Commit() : txn->Rollback();
+          r.resolve[step.index] = s.ok() ? TxnResult::kAcked : TxnResult::kFailed;
+          r.resolve_is_commit[step.index] = commit;
+          break;
+        }
+        case TxnStepKind::kPlainPut: {
+          const auto& [k, v] = script.plain[step.index];
+          s = db->Put(sync, handles[KeyCf(k)], k, v);
+          r.plain[step.index] = s.ok() ? TxnResult::kAcked : TxnResult::kFailed;
+          break;
+        }
+        case TxnStepKind::kFlush:
+          s = db->Flush(FlushOptions(), handles[step.index]);
+          break;
+      }
+      if (stopped) break;
+      if (!s.ok() && !fault_on()) {
+        violation("step " + std::to_string(step_i) + " failed with no fault: " + s.ToString());
+      }
+      const uint64_t now_bg = BgErrors(db.get());
+      if (!s.ok() || now_bg > bg_errors) {
+        error_seen = true;
+        stopped = true;  // no resume here: the plain walks test it
+      }
+      bg_errors = now_bg;
+    }
+    // The application goes away: live transaction objects are dropped (the
+    // prepared ones stay prepared in the WAL), then the DB.
+    live.clear();
+    if (LosesPower(variant)) fs->SetFilesystemActive(false);
+    Status close_status;
+    CloseTxnDb(&db, &handles, &close_status);
+    close_status.PermitUncheckedError();
+    env.WaitForJobsAndJoinAllThreads();
+  }
+  if (point == kNever) {
+    bool all = true;
+    for (size_t i = 0; i < n; i++) all = all && r.prepare[i] == TxnResult::kAcked;
+    for (TxnResult p : r.plain) all = all && p == TxnResult::kAcked;
+    if (!all) violation("fault-free run failed a step");
+    census->points = variant == Variant::kCrash ? fs->mutating_ops() : fs->matched_ops();
+    census->mutating = fs->mutating_ops();
+  }
+  if (fault_on()) tally->fired++;
+  if (error_seen) tally->errors_seen++;
+  fs->ClearFault();
+  fs->ClearFailAfter();
+  fs->SetNoSpace(false);
+  if (LosesPower(variant)) {
+    Status d = fs->DropUnsyncedData();
+    if (!d.ok()) {
+      violation("DropUnsyncedData: " + d.ToString());
+      return;
+    }
+    fs->SetFilesystemActive(true);
+  }
+  Env env(fs, SystemClock::Default());
+  std::unique_ptr<TransactionDB> db;
+  std::vector<ColumnFamilyHandle*> handles;
+  Status s = OpenTxnDb(&env, &db, &handles);
+  if (!s.ok()) {
+    violation("reopen failed: " + s.ToString());
+    return;
+  }
+  std::vector<Transaction*> prepared_list;
+  db->GetAllPreparedTransactions(&prepared_list);
+  std::map<std::string, Transaction*> prepared;
+  for (Transaction* p : prepared_list) {
+    if (!prepared.emplace(p->GetName(), p).second) violation("prepared twice: " + p->GetName());
+  }
+  // Returns the number of t's writes visible in the DB (a wrong value is a
+  // violation).
+  auto visible = [&](const TxnSpec& t) {
+    size_t seen = 0;
+    for (const auto& [k, v] : t.puts) {
+      std::string got;
+      Status g = db->Get(ReadOptions(), handles[KeyCf(k)], k, &got);
+      if (g.ok()) {
+        seen++;
+        if (got != v) violation(t.name + ": " + k + " has a wrong value");
+      } else if (!g.IsNotFound()) {
+        violation(t.name + ": Get(" + k + ") failed: " + g.ToString());
+      }
+    }
+    return seen;
+  };
+  std::set<std::string> known;
+  for (size_t i = 0; i < n; i++) {
+    const TxnSpec& t = script.txns[i];
+    known.insert(t.name);
+    const size_t v = visible(t);
+    if (v != 0 && v != t.puts.size()) {
+      violation(t.name + " partly visible (" + std::to_string(v) + " of " +
+                std::to_string(t.puts.size()) + " writes)");
+      continue;
+    }
+    const bool committed = v == t.puts.size();
+    auto p = prepared.find(t.name);
+    const bool is_prepared = p != prepared.end();
+    const bool commit_tried = r.resolve[i] != TxnResult::kNotRun && r.resolve_is_commit[i];
+    const char* state = committed && is_prepared ? "committed and prepared"
+                        : committed              ? "committed"
+                        : is_prepared            ? "prepared"
+                                                 : "absent";
+    bool ok = true;
+    if (committed && is_prepared) {
+      ok = false;
+    } else if (r.prepare[i] == TxnResult::kNotRun) {
+      ok = !committed && !is_prepared;
+    } else if (r.prepare[i] == TxnResult::kFailed) {
+      ok = !committed;  // may have reached the WAL: prepared or absent
+    } else if (r.resolve[i] == TxnResult::kNotRun) {
+      ok = is_prepared;
+    } else if (commit_tried) {
+      ok = r.resolve[i] == TxnResult::kAcked ? committed : (committed || is_prepared);
+    } else {
+      ok = !committed && (r.resolve[i] == TxnResult::kFailed || !is_prepared);
+    }
+    if (!ok) {
+      const char* res[] = {"not run", "acknowledged", "failed"};
+      violation(t.name + " is " + state + " after prepare " + res[static_cast<int>(r.prepare[i])] +
+                ", " + (r.resolve_is_commit[i] ? "commit " : "rollback ") +
+                res[static_cast<int>(r.resolve[i])]);
+    }
+    if (is_prepared) {
+      // Exactly its writes.
+      Transaction* txn = p->second;
+      if (txn->GetState() != Transaction::PREPARED) violation(t.name + " recovered not PREPARED");
+      const uint32_t count = txn->GetWriteBatch()->GetWriteBatch()->Count();
+      if (count != t.puts.size()) {
+        violation(t.name + " recovered with " + std::to_string(count) + " writes, want " +
+                  std::to_string(t.puts.size()));
+      }
+      for (const auto& [k, val] : t.puts) {
+        std::string got;
+        Status g = txn->Get(ReadOptions(), handles[KeyCf(k)], k, &got);
+        if (!g.ok() || got != val) violation(t.name + " recovered without its write of " + k);
+      }
+    }
+  }
+  for (const auto& [name, p] : prepared) {
+    if (known.count(name) == 0) violation("unknown prepared transaction " + name);
+  }
+  for (size_t i = 0; i < script.plain.size(); i++) {
+    if (r.plain[i] != TxnResult::kAcked) continue;
+    std::string got;
+    Status g =
+        db->Get(ReadOptions(), handles[KeyCf(script.plain[i].first)], script.plain[i].first, &got);
+    if (!g.ok() || got != script.plain[i].second) {
+      violation("acknowledged plain write " + script.plain[i].first + " lost: " + g.ToString());
+    }
+  }
+  // The recovered transactions commit; after one more reopen nothing is
+  // prepared and their writes are there.
+  std::vector<size_t> resolved;
+  for (size_t i = 0; i < n; i++) {
+    auto p = prepared.find(script.txns[i].name);
+    if (p == prepared.end()) continue;
+    Status c = p->second->Commit();
+    if (!c.ok()) {
+      violation("commit of recovered " + script.txns[i].name + ": " + c.ToString());
+    } else {
+      resolved.push_back(i);
+    }
+    delete p->second;
+  }
+  CloseTxnDb(&db, &handles, &s);
+  if (!s.ok()) violation("close after recovery failed: " + s.ToString());
+  s = OpenTxnDb(&env, &db, &handles);
+  if (!s.ok()) {
+    violation("second reopen failed: " + s.ToString());
+    return;
+  }
+  prepared_list.clear();
+  db->GetAllPreparedTransactions(&prepared_list);
+  if (!prepared_list.empty()) {
+    violation(std::to_string(prepared_list.size()) + " prepared after they were committed");
+  }
+  for (size_t i : resolved) {
+    if (visible(script.txns[i]) != script.txns[i].puts.size()) {
+      violation("recovered and committed " + script.txns[i].name + " lost after a reopen");
+    }
+  }
+  CloseTxnDb(&db, &handles, &s);
+  if (!s.ok()) violation("final close failed: " + s.ToString());
+}
+
+class TxnFaultWalkTest : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(TxnFaultWalkTest, WalkPrepareAndCommit) {
+  const Variant variant = GetParam();
+  const TxnScript script = MakeTxnScript();
+  Tally tally;
+  Census census;
+  RunTxnWalk(script, variant, kNever, &tally, &census);
+  ASSERT_TRUE(tally.violations.empty()) << tally.violations[0];
+  ASSERT_GT(census.points, 30u);
+  tally = Tally();
+  tally.total_points = census.points;
+  const uint64_t stride = Stride(census.points, 600);
+  for (uint64_t p = 0; p < census.points; p += stride) {
+    RunTxnWalk(script, variant, p, &tally, &census);
+    tally.walked++;
+  }
+  printf(
+      "2pc-%s: walked %llu of %llu points (stride %llu): fired %llu, error seen %llu, "
+      "violations %zu\n",
+      VariantName(variant), static_cast<unsigned long long>(tally.walked),
+      static_cast<unsigned long long>(tally.total_points), static_cast<unsigned long long>(stride),
+      static_cast<unsigned long long>(tally.fired),
+      static_cast<unsigned long long>(tally.errors_seen), tally.violations.size());
+  for (size_t i = 0; i < tally.violations.size() && i < 8; i++) {
+    printf("  %s\n", tally.violations[i].c_str());
+  }
+  EXPECT_TRUE(tally.violations.empty())
+      << tally.violations.size() << " violations; first: " << tally.violations[0];
+  std::lock_guard<std::mutex> l(g_tally_mu);
+  g_tallies[std::string("2pc-") + VariantName(variant)] = std::move(tally);
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, TxnFaultWalkTest,
+                         ::testing::Values(Variant::kEioOneShot, Variant::kEioSticky,
+                                           Variant::kNoSpace, Variant::kEioPowerLoss,
+                                           Variant::kNoSpacePowerLoss, Variant::kCrash),
+                         [](const ::testing::TestParamInfo<Variant>& info) {
+                           std::string name = VariantName(info.param);
+                           std::string out;
+                           bool upper = true;
+                           for (char c : name) {
+                             if (c == '-') {
+                               upper = true;
+                               continue;
+                             }
+                             out += upper ? static_cast<char>(toupper(c)) : c;
+                             upper = false;
+                           }
+                           return out;
+                         });
+
+// ---------------------------------------------------------------------------
 // Read walks
 
 // A copy of every file of src's DB directory in a fresh MemFileSystem.
@@ -1054,7 +1507,7 @@ class SummaryEnvironment : public ::testing::Environment {
     printf("\nFAULT WALK SUMMARY (%s)\n",
            every ? "every fault point walked" : "strided; STRATA_FULL_WALK=1 for every point");
     for (const auto& [name, t] : g_tallies) {
-      printf("  %-17s %4llu of %4llu fault points walked, fired %4llu, violations %zu\n",
+      printf("  %-20s %4llu of %4llu fault points walked, fired %4llu, violations %zu\n",
              name.c_str(), static_cast<unsigned long long>(t.walked),
              static_cast<unsigned long long>(t.total_points),
              static_cast<unsigned long long>(t.fired), t.violations.size());

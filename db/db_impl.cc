@@ -576,6 +576,8 @@ Status DBImpl::CreateColumnFamilyImpl(const ColumnFamilyOptions& given, const st
       Status st = versions_->CreateColumnFamily(name, options, log_number_, &mu_, &created);
       if (!st.ok()) return st;
       created->mem() = new MemTable(created->icmp(), created->mem_options());
+      // Run by the write leader: every later write lands in this memtable.
+      created->mem()->SetEarliestSequenceNumber(last_allocated_sequence_ + 1);
       created->mem_log_number() = log_number_;
       created->Ref();  // the handle's
       InstallNewSuperVersion(created);

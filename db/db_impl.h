@@ -39,6 +39,7 @@
 #include "db/internal_stats.h"
 #include "db/job_env.h"
 #include "db/log_writer.h"
+#include "db/logs_with_prep_tracker.h"
 #include "db/memtable_inserter.h"
 #include "db/periodic_task.h"
 #include "db/snapshot_impl.h"
@@ -241,6 +242,56 @@ class DBImpl final : public DB {
                       const std::vector<ColumnFamilyHandle*>& column_families,
                       std::vector<std::unique_ptr<Iterator>>* iterators) override;
 
+  // ---- transactions (db_impl_txn.cc; used by utilities/transactions) ----
+  // How a transaction's write differs from DB::Write's (RocksDB's WriteImpl
+  // arguments): callback is checked by the group leader before sequence
+  // numbers are assigned (a failure fails this write alone);
+  // disable_memtable logs the batch without applying it (Prepare, and the
+  // Rollback marker) and takes no sequence numbers; prepare_section marks
+  // the WAL the batch lands in as holding a prepared section (kept until
+  // MarkPrepSectionResolved); log_ref names the WAL of the prepared section
+  // this commit applies. *log_used gets the WAL the batch went to, and
+  // *seq_used the sequence of its first record.
+  struct TxnWrite {
+    WriteThread::WriteCallback* callback = nullptr;
+    bool disable_memtable = false;
+    bool prepare_section = false;
+    uint64_t log_ref = 0;
+    uint64_t* log_used = nullptr;
+    SequenceNumber* seq_used = nullptr;
+  };
+  Status WriteWithTxn(const WriteOptions& options, WriteBatch* batch, const TxnWrite& txn) {
+    return WriteImpl(options, batch, /*force=*/false, &txn);
+  }
+  // The prepared section logged in WAL `log` was committed or rolled back.
+  void MarkPrepSectionResolved(uint64_t log) {
+    if (log != 0) logs_with_prep_tracker_.MarkLogAsHavingPrepSectionFlushed(log);
+  }
+  // A transaction's conflict check of one column family (cf_id), RocksDB's
+  // TransactionUtil::CheckKeysForConflicts for one family: for each key,
+  // Busy if the family holds a write to it (value, deletion, merge, range
+  // deletion) with a sequence above its seq. The memtables answer when
+  // they reach back past seq; otherwise the tables are read, unless
+  // cache_only (then TryAgain, with RocksDB's message). InvalidArgument for
+  // an unknown (dropped) family.
+  struct KeyToCheck {
+    Slice key;
+    SequenceNumber seq;
+  };
+  Status CheckKeysForConflicts(uint32_t cf_id, const KeyToCheck* keys, size_t n, bool cache_only);
+  // The prepared transactions found in the WALs at open (allow_2pc), handed
+  // over once (TransactionDB turns them into PREPARED transactions; their
+  // WALs stay marked until MarkPrepSectionResolved).
+  RecoveredTransactions TakeRecoveredTransactions();
+  bool allow_2pc() const { return options_.allow_2pc; }
+  // The merge operator of family cf_id (null: none, or no such family);
+  // valid while the family lives (merge_operator cannot be changed).
+  const MergeOperator* MergeOperatorOf(uint32_t cf_id) const {
+    const ColumnFamilyData* cfd =
+        cf_id == 0 ? default_cfd_ : versions_->column_families()->Lookup(cf_id);
+    return cfd != nullptr ? cfd->options().merge_operator.get() : nullptr;
+  }
+
   bool read_only() const { return mode_ != OpenMode::kReadWrite; }
   // What every write, flush, compaction and family change of a read-only
   // or secondary instance answers (RocksDB's wording for each).
@@ -271,8 +322,9 @@ class DBImpl final : public DB {
 
   // ---- write path (db_impl_write.cc) ----
   // force: go through the write thread even with an empty batch (memtable
-  // switch requests).
-  Status WriteImpl(const WriteOptions& options, WriteBatch* batch, bool force = false);
+  // switch requests). txn: a transaction's write (see TxnWrite).
+  Status WriteImpl(const WriteOptions& options, WriteBatch* batch, bool force = false,
+                   const TxnWrite* txn = nullptr);
   // Rejects batches this slice cannot apply (merge, range deletion, unknown
   // or dropped column families) before anything is logged.
   Status CheckBatchSupported(const WriteBatch& batch) const;
@@ -304,7 +356,10 @@ class DBImpl final : public DB {
   Status SwitchMemtableThroughWriteThread(ColumnFamilyData* cfd);
   // Appends the group's batches to the WAL as one record (when it has any
   // records) and syncs it when a member asked for sync.
-  Status WriteGroupToWAL(const WriteThread::WriteGroup& group, size_t total_count);
+  Status WriteGroupToWAL(const WriteThread::WriteGroup& group, bool any_records);
+  // Inserts a member's batch at its sequence (a commit's with its
+  // prepared-section WAL referenced by the memtables).
+  Status InsertBatch(const WriteThread::Writer& w, bool concurrent);
   Status AppendGroupToWAL(const WriteThread::WriteGroup& group);
   Status AppendRecordToWAL(const Slice& record);
   // Leader of a synced write: briefly waits for more writers to queue.
@@ -443,6 +498,14 @@ class DBImpl final : public DB {
   void DeleteObsoleteFiles(int job_id = 0) REQUIRES(mu_);
   // The oldest WAL some live family still needs. REQUIRES: mu_.
   uint64_t MinLogNumberInUse() const REQUIRES(mu_);
+  // allow_2pc: the oldest WAL holding an unresolved prepared section or one
+  // whose committed data a memtable (other than excluded) still holds;
+  // UINT64_MAX when none.
+  uint64_t MinPrepLogInUse(const MemTable* excluded) const REQUIRES(mu_);
+  // Sequences below seq reached cfd's tables without its memtables
+  // (ingestion, import): its memtables no longer vouch for them
+  // (MemTable::GetEarliestSequenceNumber, transactions' conflict checks).
+  void MemtablesHoldHistoryFrom(ColumnFamilyData* cfd, SequenceNumber seq) REQUIRES(mu_);
 
   // ---- background errors and recovery (db_impl_error.cc) ----
   // Where a background error came from; decides whether it is sticky.
@@ -588,6 +651,11 @@ class DBImpl final : public DB {
   // Where the current group's records go (set by the leader, read by the
   // group's parallel memtable writers).
   MemTableTargets write_targets_;
+  // Two-phase commit: WALs holding outstanding prepared sections.
+  LogsWithPrepTracker logs_with_prep_tracker_;
+  // Prepared sections found at open (Recover fills it, under mu_, before the
+  // DB is shared; TakeRecoveredTransactions empties it).
+  RecoveredTransactions recovered_txns_;
 
   // ---- guarded by mu_ ----
   mutable Mutex mu_;

@@ -295,6 +295,16 @@ Status DBImpl::BackgroundFlush(bool* flushed) {
     const uint64_t next_log = cfd->imm().size() >= 2 ? cfd->imm()[cfd->imm().size() - 2].log_number
                                                      : cfd->mem_log_number();
     edit.SetLogNumber(next_log);
+    if (options_.allow_2pc) {
+      // Recovery starts at the oldest WAL anything still needs, prepared
+      // sections included (RocksDB's min_log_number_to_keep).
+      uint64_t keep = next_log;
+      for (ColumnFamilyData* other : versions_->column_families()->live()) {
+        if (other != cfd) keep = std::min(keep, other->OldestLogWithData());
+      }
+      keep = std::min(keep, MinPrepLogInUse(imm.mem));
+      edit.SetMinLogNumberToKeep(keep);
+    }
     versions_->SetLastSequence(
         std::max(versions_->LastSequence(), last_sequence_.load(std::memory_order_acquire)));
     s = versions_->LogAndApply(cfd, &edit, &mu_);
@@ -687,8 +697,17 @@ void DBImpl::DeleteObsoleteFiles(int job_id) {
   const uint64_t min_pending = std::min<uint64_t>(
       pending_outputs_.empty() ? ~0ull : *pending_outputs_.begin(), versions_->next_file_number());
   // A WAL goes once no live family has unflushed data in it (families
-  // with empty memtables moved past it at the last WAL switch).
-  const uint64_t min_log = std::max<uint64_t>(MinLogNumberInUse(), 1);
+  // with empty memtables moved past it at the last WAL switch). With
+  // two-phase commit, never one at or above the MANIFEST's
+  // min_log_number_to_keep (RocksDB's MinLogNumberToKeep): recovery replays
+  // every WAL from there, and a hole -- a WAL holding a commit marker gone
+  // while the older one with its prepared section is still there, as a
+  // kill in the middle of this loop leaves -- would bring a committed
+  // transaction back as prepared.
+  uint64_t min_log = std::max<uint64_t>(MinLogNumberInUse(), 1);
+  if (options_.allow_2pc && versions_->min_log_number_to_keep() != 0) {
+    min_log = std::min(min_log, versions_->min_log_number_to_keep());
+  }
   const uint64_t manifest = versions_->manifest_file_number();
   const uint64_t options_file = options_file_number_;
   std::vector<TableCache*> caches;

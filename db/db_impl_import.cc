@@ -226,6 +226,8 @@ Status DBImpl::IngestUnderExclusive(std::vector<std::unique_ptr<ExternalFileInge
     last_allocated_sequence_ = new_last;
     last_sequence_.store(new_last, std::memory_order_release);
     versions_->SetLastSequence(std::max(versions_->LastSequence(), new_last));
+    // The ingested sequences are in tables, not memtables.
+    for (ColumnFamilyData* cfd : cfds) MemtablesHoldHistoryFrom(cfd, new_last + 1);
   }
   for (ColumnFamilyData* cfd : cfds) InstallNewSuperVersion(cfd);
   const uint64_t micros = clock_->NowMicros() - start_micros;
@@ -458,6 +460,7 @@ Status DBImpl::CreateColumnFamilyWithImport(const ColumnFamilyOptions& options,
         last_allocated_sequence_ = new_last;
         last_sequence_.store(new_last, std::memory_order_release);
       }
+      MemtablesHoldHistoryFrom(cfd, new_last + 1);
       versions_->SetLastSequence(std::max(versions_->LastSequence(), new_last));
       InstallNewSuperVersion(cfd);
       MaybeScheduleFlushOrCompaction();

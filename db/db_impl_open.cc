@@ -385,9 +385,15 @@ Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name
   // Each family's memtable starts with one reference: the family's.
   for (ColumnFamilyData* cfd : cfs->live()) {
     cfd->mem() = new MemTable(cfd->icmp(), cfd->mem_options());
+    // What the tables lack comes from the WALs into these memtables.
+    cfd->mem()->SetEarliestSequenceNumber(state.last_sequence + 1);
   }
   s = ReplayWALs(&state);
   if (!s.ok()) return s;
+  // Prepared sections left unresolved keep their WALs.
+  for (const auto& [name, txn] : recovered_txns_) {
+    logs_with_prep_tracker_.MarkLogAsContainingPrepSection(txn->log_number);
+  }
 
   const SequenceNumber last = std::max(state.last_sequence, state.max_sequence);
   *last_out = last;
@@ -425,10 +431,20 @@ Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name
         if (!s.ok()) break;
         cfd->mem()->Unref();
         cfd->mem() = new MemTable(cfd->icmp(), cfd->mem_options());
+        cfd->mem()->SetEarliestSequenceNumber(last + 1);
       }
       const bool keep_old = cfd->mem()->num_entries() > 0 && state.oldest_wal_with_data != 0;
       cfd->mem_log_number() = keep_old ? state.oldest_wal_with_data : new_log;
       edit.SetLogNumber(cfd->mem_log_number());
+      if (options_.allow_2pc) {
+        // The WALs of the recovered prepared sections stay replayable.
+        uint64_t keep = state.oldest_wal_with_data != 0
+                            ? std::min(new_log, state.oldest_wal_with_data)
+                            : new_log;
+        const uint64_t prep = logs_with_prep_tracker_.FindMinLogContainingOutstandingPrep();
+        if (prep != 0) keep = std::min(keep, prep);
+        edit.SetMinLogNumberToKeep(keep);
+      }
       // One MANIFEST record per family: a crash in between leaves the
       // later families' log numbers behind, and their WALs are replayed
       // again (the WALs go only after all records are written).
@@ -613,8 +629,13 @@ Status DBImpl::ReplayWALs(RecoveryState* state) {
   Status s = fs_->GetChildren(dbname_, &children);
   if (!s.ok()) return s;
   // The oldest WAL any family may need (RocksDB also honours
-  // MinLogNumberToKeep).
-  const uint64_t min_log = std::max(state->log_number, state->min_log_number_to_keep);
+  // MinLogNumberToKeep). With two-phase commit, older WALs may still hold
+  // prepared sections: replay starts at min_log_number_to_keep, and the
+  // families skip the records their tables already hold.
+  uint64_t min_log = std::max(state->log_number, state->min_log_number_to_keep);
+  if (options_.allow_2pc && state->min_log_number_to_keep != 0) {
+    min_log = std::min(state->log_number, state->min_log_number_to_keep);
+  }
   for (const std::string& name : children) {
     uint64_t number;
     FileType type;
@@ -753,7 +774,9 @@ Status DBImpl::ApplyWalBatch(WalReplay* r, const WriteBatch& batch, uint64_t rec
   targets.default_mem = default_cfd_->log_number() <= r->number ? default_cfd_->mem() : nullptr;
   targets.families = versions_->column_families();
   targets.recovery_log_number = r->number;
-  Status s = InsertBatchIntoMemTable(batch, seq, targets, /*concurrent=*/false);
+  targets.recovered = options_.allow_2pc ? &recovered_txns_ : nullptr;
+  SequenceNumber next_seq = seq;
+  Status s = InsertBatchIntoMemTable(batch, seq, targets, /*concurrent=*/false, &next_seq);
   if (!s.ok()) return s;
   for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
     // A read-only open keeps everything in memory.
@@ -770,8 +793,11 @@ Status DBImpl::ApplyWalBatch(WalReplay* r, const WriteBatch& batch, uint64_t rec
     if (!s.ok()) return s;
     cfd->mem()->Unref();
     cfd->mem() = new MemTable(cfd->icmp(), cfd->mem_options());
+    cfd->mem()->SetEarliestSequenceNumber(next_seq);
   }
   if (count > 0) state->max_sequence = std::max(state->max_sequence, seq + count - 1);
+  // A Commit marker applies its prepared records past the batch's count.
+  if (next_seq > seq) state->max_sequence = std::max(state->max_sequence, next_seq - 1);
   state->replayed_any = true;
   r->good_end = record_end;
   r->next_seq = seq + std::max<uint32_t>(count, 1);

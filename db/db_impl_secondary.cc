@@ -325,9 +325,15 @@ Status DBImpl::TailWALs(bool* missing) {
                                 : nullptr;
       targets.families = versions_->column_families();
       targets.recovery_log_number = number;
-      s = InsertBatchIntoMemTable(batch, seq, targets, /*concurrent=*/false);
+      // A TransactionDB primary: prepared sections wait for their Commit
+      // marker across catch-ups (with allow_2pc, as in recovery; without
+      // it they are refused, as RocksDB's secondary does).
+      targets.recovered = options_.allow_2pc ? &recovered_txns_ : nullptr;
+      SequenceNumber next_seq = seq;
+      s = InsertBatchIntoMemTable(batch, seq, targets, /*concurrent=*/false, &next_seq);
       if (!s.ok()) return s;
       if (count > 0) st->max_wal_sequence = std::max(st->max_wal_sequence, seq + count - 1);
+      if (next_seq > seq) st->max_wal_sequence = std::max(st->max_wal_sequence, next_seq - 1);
       it->second = ends[i];
     }
   }

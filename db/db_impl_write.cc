@@ -108,6 +108,11 @@ Status DBImpl::CheckBatchSupported(const WriteBatch& batch) const {
   Status s = InspectBatch(batch, &contents, versions_->column_families());
   if (!s.ok()) return s;
   if (contents.merges_without_operator > 0) return NoMergeOperator();
+  if (contents.txn_markers > 0) {
+    return Status::NotSupported(
+        "Write: the batch holds two-phase-commit markers (BeginPrepare, EndPrepare, Commit, "
+        "Rollback); only TransactionDB writes them");
+  }
   return Status::OK();
 }
 
@@ -210,9 +215,9 @@ void DBImpl::FamiliesPinningOldWals(std::vector<ColumnFamilyData*>* targets) {
       names.c_str(), oldest, total, MaxTotalWalSize());
 }
 
-Status DBImpl::WriteGroupToWAL(const WriteThread::WriteGroup& group, size_t total_count) {
+Status DBImpl::WriteGroupToWAL(const WriteThread::WriteGroup& group, bool any_records) {
   Status s;
-  if (total_count > 0) s = AppendGroupToWAL(group);
+  if (any_records) s = AppendGroupToWAL(group);
   if (s.ok() && group.need_sync) {
     StopWatch sw(clock_, stats_, WAL_FILE_SYNC_MICROS);
     // Earlier WALs first: a synced write makes everything before it durable.
@@ -230,7 +235,11 @@ Status DBImpl::WriteGroupToWAL(const WriteThread::WriteGroup& group, size_t tota
 
 Status DBImpl::AppendGroupToWAL(const WriteThread::WriteGroup& group) {
   Status s;
-  if (group.size == 1) {
+  group.ForEach([this](WriteThread::Writer* w) {
+    if (!w->callback_failed) w->log_used = log_number_;
+  });
+  if (group.size == 1 && !group.leader->callback_failed &&
+      !WriteBatchInternal::HasWalTerminationPoint(group.leader->batch)) {
     // The caller's batch goes out as is, with the sequence stamped into its
     // header for the append and the caller's value put back afterwards
     // (DB::Write does not modify the batch).
@@ -242,9 +251,14 @@ Status DBImpl::AppendGroupToWAL(const WriteThread::WriteGroup& group) {
   } else {
     // One WAL record for the whole group: the group's first sequence in the
     // header, every member's records appended in queue order.
+    // Members that failed their transaction check write nothing; a commit's
+    // prepared records (behind its WAL termination point) are already
+    // logged.
     group_batch_.Clear();
-    group.ForEach(
-        [this](WriteThread::Writer* w) { WriteBatchInternal::Append(&group_batch_, w->batch); });
+    group.ForEach([this](WriteThread::Writer* w) {
+      if (!w->callback_failed)
+        WriteBatchInternal::Append(&group_batch_, w->batch, /*wal_only=*/true);
+    });
     WriteBatchInternal::SetSequence(&group_batch_, group.leader->sequence);
     s = AppendRecordToWAL(WriteBatchInternal::Contents(&group_batch_));
   }
@@ -257,17 +271,33 @@ Status DBImpl::AppendRecordToWAL(const Slice& record) {
   return log_->AddRecord(record);
 }
 
-Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool force) {
+Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool force,
+                         const TxnWrite* txn) {
   if (read_only()) return ReadOnlyError();
   if (options.sync && options.disableWAL) {
     return Status::InvalidArgument("sync writes need the WAL (disableWAL is set)");
   }
-  // An empty batch is a no-op, unless it asks for a sync (SyncWAL).
-  if (WriteBatchInternal::Count(batch) == 0 && !options.sync && !force) return Status::OK();
+  // An empty batch is a no-op, unless it asks for a sync (SyncWAL) or is a
+  // transaction's marker (Rollback).
+  if (WriteBatchInternal::Count(batch) == 0 && !options.sync && !force && txn == nullptr) {
+    return Status::OK();
+  }
 
   StopWatch write_sw(clock_, stats_, DB_WRITE);
   PERF_TIMER_GUARD(write_pre_and_post_process_time);
   WriteThread::Writer w(batch, options.sync, options.disableWAL, options.no_slowdown);
+  if (txn != nullptr) {
+    w.callback = txn->callback;
+    w.disable_memtable = txn->disable_memtable;
+    w.prepare_section = txn->prepare_section;
+    w.log_ref = txn->log_ref;
+  }
+  // The transaction's outputs, whoever did the work.
+  auto report = [&w, txn]() {
+    if (txn == nullptr) return;
+    if (txn->log_used != nullptr) *txn->log_used = w.log_used;
+    if (txn->seq_used != nullptr) *txn->seq_used = w.sequence;
+  };
   WriteThread::State state;
   {
     PERF_TIMER_STOP(write_pre_and_post_process_time);
@@ -277,18 +307,20 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
   PERF_TIMER_START(write_pre_and_post_process_time);
   if (state == WriteThread::State::kCompleted) {
     RecordTick(stats_, WRITE_DONE_BY_OTHER);
+    report();
     return w.status;
   }
   if (state == WriteThread::State::kParallelMemTableWriter) {
     // The leader logged our batch and assigned w.sequence; insert it here,
     // concurrently with the rest of the group.
-    {
+    if (w.ShouldWriteToMemtable()) {
       PERF_TIMER_STOP(write_pre_and_post_process_time);
       PERF_TIMER_GUARD(write_memtable_time);
-      w.status = InsertBatchIntoMemTable(*batch, w.sequence, write_targets_, true);
+      w.status = InsertBatch(w, true);
     }
     write_thread_.CompleteParallelMemTableWriter(&w);
     RecordTick(stats_, WRITE_DONE_BY_OTHER);
+    report();
     return w.status;
   }
 
@@ -305,11 +337,29 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
   Status s = PreprocessWrite(group);
 
   if (s.ok()) {
+    // Transactions' checks run first, against every earlier write applied
+    // (such a writer is alone in its group, or its check concerns keys no
+    // other member touches: see WriteThread::WriteCallback).
+    group.ForEach([](WriteThread::Writer* m) {
+      if (m->callback == nullptr) return;
+      Status cs = m->callback->Callback();
+      if (!cs.ok()) {
+        m->status = std::move(cs);
+        m->callback_failed = true;
+      }
+    });
     SequenceNumber next = last_allocated_sequence_ + 1;
     size_t total_count = 0;
     size_t user_writes = 0;  // not the empty batches of memtable switches and SyncWAL
+    bool any_wal_records = false;
     group.ForEach([&](WriteThread::Writer* m) {
       m->sequence = next;
+      if (m->callback_failed) return;
+      any_wal_records =
+          any_wal_records || WriteBatchInternal::ByteSize(m->batch) > WriteBatchInternal::kHeader;
+      // A prepared section logged without the memtable takes no sequence
+      // numbers (its records get them at Commit), as in RocksDB.
+      if (!m->ShouldWriteToMemtable()) return;
       const uint32_t n = WriteBatchInternal::Count(m->batch);
       next += n;
       total_count += n;
@@ -320,7 +370,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
     if (!group.disable_wal) {
       PERF_TIMER_STOP(write_pre_and_post_process_time);
       PERF_TIMER_GUARD(write_wal_time);
-      s = WriteGroupToWAL(group, total_count);
+      s = WriteGroupToWAL(group, any_wal_records);
       PERF_TIMER_STOP(write_wal_time);
       PERF_TIMER_START(write_pre_and_post_process_time);
       if (!s.ok()) {
@@ -337,6 +387,12 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
 
     if (s.ok()) {
       last_allocated_sequence_ = group.last_sequence;
+      // Prepared sections just logged keep their WAL until resolved.
+      group.ForEach([this](WriteThread::Writer* m) {
+        if (m->prepare_section && !m->callback_failed && m->log_used != 0) {
+          logs_with_prep_tracker_.MarkLogAsContainingPrepSection(m->log_used);
+        }
+      });
       // Writes only a memtable holds: Close flushes them (unless
       // avoid_flush_during_shutdown).
       if (group.disable_wal && total_count > 0 &&
@@ -352,12 +408,11 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
       if (group.size > 1 && options_.allow_concurrent_memtable_write &&
           total_count >= 4 * group.size) {
         write_thread_.LaunchParallelMemTableWriters(&group);
-        w.status = InsertBatchIntoMemTable(*batch, w.sequence, write_targets_, true);
+        if (w.ShouldWriteToMemtable()) w.status = InsertBatch(w, true);
         write_thread_.WaitForParallelMemTableWriters(&group);
       } else {
-        const bool concurrent = false;
         group.ForEach([&](WriteThread::Writer* m) {
-          m->status = InsertBatchIntoMemTable(*m->batch, m->sequence, write_targets_, concurrent);
+          if (m->ShouldWriteToMemtable()) m->status = InsertBatch(*m, /*concurrent=*/false);
         });
       }
       PERF_TIMER_STOP(write_memtable_time);
@@ -367,7 +422,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
       // would come back at recovery: stop writes until Resume flushes.
       Status insert_error;
       group.ForEach([&](WriteThread::Writer* m) {
-        if (insert_error.ok() && !m->status.ok()) insert_error = m->status;
+        if (insert_error.ok() && !m->status.ok() && !m->callback_failed) insert_error = m->status;
       });
       if (!insert_error.ok()) {
         MutexLock l(&mu_);
@@ -387,8 +442,18 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
   }
 
   write_thread_.ExitAsBatchGroupLeader(&group, s);
+  report();
   if (!s.ok()) return s;
   return w.status;
+}
+
+Status DBImpl::InsertBatch(const WriteThread::Writer& w, bool concurrent) {
+  if (w.log_ref == 0)
+    return InsertBatchIntoMemTable(*w.batch, w.sequence, write_targets_, concurrent);
+  // A commit of a prepared section: its memtables keep that WAL alive.
+  MemTableTargets targets = write_targets_;
+  targets.log_ref = w.log_ref;
+  return InsertBatchIntoMemTable(*w.batch, w.sequence, targets, concurrent);
 }
 
 void DBImpl::WaitForSyncGroupMembers() {
@@ -478,6 +543,8 @@ Status DBImpl::SwitchMemtables(const std::vector<ColumnFamilyData*>& families) {
   std::vector<MemTable*> fresh;
   for (ColumnFamilyData* cfd : families) {
     fresh.push_back(new MemTable(cfd->icmp(), cfd->mem_options()));
+    // Only the leader allocates sequences: every later write lands here.
+    fresh.back()->SetEarliestSequenceNumber(last_allocated_sequence_ + 1);
   }
   std::vector<MemTableInfo> sealed;
   {
@@ -544,6 +611,27 @@ uint64_t DBImpl::MinLogNumberInUse() const {
   uint64_t min_log = ~uint64_t{0};
   for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
     min_log = std::min(min_log, cfd->OldestLogWithData());
+  }
+  if (options_.allow_2pc) min_log = std::min(min_log, MinPrepLogInUse(nullptr));
+  return min_log;
+}
+
+uint64_t DBImpl::MinPrepLogInUse(const MemTable* excluded) const {
+  mu_.AssertHeld();
+  // Two-phase commit (RocksDB's rule): a WAL stays while it holds a
+  // prepared section not yet resolved, or one whose committed data is in a
+  // memtable not yet flushed.
+  uint64_t min_log = ~uint64_t{0};
+  const uint64_t outstanding = logs_with_prep_tracker_.FindMinLogContainingOutstandingPrep();
+  if (outstanding != 0) min_log = outstanding;
+  auto consider = [&](const MemTable* m) {
+    if (m == excluded) return;
+    const uint64_t log = m->GetMinLogContainingPrepSection();
+    if (log != 0) min_log = std::min(min_log, log);
+  };
+  for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
+    if (cfd->mem() != nullptr) consider(cfd->mem());
+    for (const ImmMemTable& m : cfd->imm()) consider(m.mem);
   }
   return min_log;
 }

@@ -182,6 +182,7 @@ TEST_F(DBWalTailingTest, DeletedArchivedWalIsAGap) {
     for (int i = 0; i < 20; ++i) ASSERT_OK(Put("k" + std::to_string(i), std::to_string(round)));
     ASSERT_OK(Flush());
   }
+  ASSERT_OK(dbfull()->WaitForCompact());  // the archiving pass ends the flush job
   std::vector<uint64_t> archived = WalNumbersIn(ArchivalDirectory(dbname_));
   ASSERT_GE(archived.size(), 3u);
   {
@@ -295,6 +296,10 @@ TEST_F(DBWalTailingTest, PurgeBySize) {
     for (int i = 0; i < 3; ++i) ASSERT_OK(Put("k" + std::to_string(i), value));
     ASSERT_OK(Flush());
   }
+  // Flush returns once the memtable is in a table; the WAL it frees is
+  // archived by the obsolete-file pass that follows (the flush job ends
+  // after it).
+  ASSERT_OK(dbfull()->WaitForCompact());
   std::vector<uint64_t> before = WalNumbersIn(ArchivalDirectory(dbname_));
   ASSERT_EQ(before.size(), 6u);
   // The first purge ran at open; the interval (600 s) keeps the next ones
@@ -319,6 +324,7 @@ TEST_F(DBWalTailingTest, PurgeByTtl) {
     ASSERT_OK(Put("k", std::to_string(round)));
     ASSERT_OK(Flush());
   }
+  ASSERT_OK(dbfull()->WaitForCompact());  // the archiving pass ends the flush job
   std::vector<uint64_t> archived = WalNumbersIn(ArchivalDirectory(dbname_));
   ASSERT_EQ(archived.size(), 4u);
   // The two oldest last changed two hours ago.
@@ -351,6 +357,7 @@ TEST_F(DBWalTailingTest, NothingArchivedOrPurgedWhileDeletionsDisabled) {
   DestroyAndReopen();
   ASSERT_OK(Put("a", "1"));
   ASSERT_OK(Flush());
+  ASSERT_OK(dbfull()->WaitForCompact());  // the archiving pass ends the flush job
   std::vector<uint64_t> archived = WalNumbersIn(ArchivalDirectory(dbname_));
   ASSERT_EQ(archived.size(), 1u);
   ASSERT_OK(db_->DisableFileDeletions());

@@ -224,6 +224,7 @@ std::vector<OptionLine> DBOptionLines(const DBOptions& o) {
       {"avoid_flush_during_recovery", Bool(o.avoid_flush_during_recovery)},
       {"avoid_flush_during_shutdown", Bool(o.avoid_flush_during_shutdown)},
       {"allow_ingest_behind", Bool(o.allow_ingest_behind)},
+      {"allow_2pc", Bool(o.allow_2pc)},
       {"max_bgerror_resume_count", Int(o.max_bgerror_resume_count)},
       {"bgerror_resume_retry_interval", Num(o.bgerror_resume_retry_interval)},
   };

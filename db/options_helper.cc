@@ -72,6 +72,7 @@ std::vector<OptionInfo> BuildTable() {
       STRATA_DB_OPT(WAL_size_limit_MB, kUInt64, false),
       STRATA_DB_OPT(manual_wal_flush, kBool, false),
       STRATA_DB_OPT(allow_ingest_behind, kBool, false),
+      STRATA_DB_OPT(allow_2pc, kBool, false),
       // ColumnFamilyOptions (compaction_filter, compaction_filter_factory:
       // objects without a text form). max_subcompactions is a DB option in
       // RocksDB and a family option here (SetDBOptions sets every family's).

@@ -4,6 +4,7 @@ strata_layer(db
     db/db_impl.cc
     db/db_impl_open.cc
     db/db_impl_write.cc
+    db/db_impl_txn.cc
     db/db_impl_options.cc
     db/db_impl_compaction_flush.cc
     db/version_set.cc

@@ -936,6 +936,12 @@ void VersionSet::EncodeSnapshot(std::vector<std::string>* records) const {
     edit.SetColumnFamily(cfd->id());
     if (cfd->id() == 0) edit.SetComparatorName(cfd->user_comparator()->Name());
     if (cfd->id() == 0 && !db_id_.empty()) edit.SetDBId(db_id_);
+    // The whole DB's, recorded once (RocksDB puts it with the default
+    // family): recovery with two-phase commit starts at it, and a new
+    // MANIFEST that lost it would skip WALs holding prepared sections.
+    if (cfd->id() == 0 && min_log_number_to_keep_ != 0) {
+      edit.SetMinLogNumberToKeep(min_log_number_to_keep_);
+    }
     const Version* v = cfd->current();
     for (int level = 0; level < v->num_levels(); ++level) {
       for (const FileMetaData* f : v->files(level)) edit.AddFile(level, *f);

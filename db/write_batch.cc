@@ -113,10 +113,79 @@ Status WriteBatchInternal::SetContents(WriteBatch* batch, const Slice& contents)
   return Status::OK();
 }
 
-void WriteBatchInternal::Append(WriteBatch* dst, const WriteBatch* src) {
+void WriteBatchInternal::Append(WriteBatch* dst, const WriteBatch* src, bool wal_only) {
   if (src->rep_.size() < kHeader) return;
-  SetCount(dst, Count(dst) + Count(src));
-  dst->rep_.append(src->rep_.data() + kHeader, src->rep_.size() - kHeader);
+  size_t size = src->rep_.size();
+  uint32_t count = Count(src);
+  if (wal_only && HasWalTerminationPoint(src)) {
+    size = src->wal_term_point_.size;
+    count = src->wal_term_point_.count;
+  }
+  if (dst->rep_.size() < kHeader) dst->rep_.resize(kHeader);
+  SetCount(dst, Count(dst) + count);
+  dst->rep_.append(src->rep_.data() + kHeader, size - kHeader);
+}
+
+bool WriteBatchInternal::HasWalTerminationPoint(const WriteBatch* batch) {
+  return batch->wal_term_point_.size >= kHeader &&
+         batch->wal_term_point_.size <= batch->rep_.size();
+}
+
+void WriteBatchInternal::WalPart(const WriteBatch* batch, WriteBatch* out) {
+  out->rep_.assign(batch->rep_.data(), batch->wal_term_point_.size);
+  SetCount(out, batch->wal_term_point_.count);
+}
+
+void WriteBatchInternal::InsertNoop(WriteBatch* batch) {
+  if (batch->rep_.size() < kHeader) batch->rep_.resize(kHeader);
+  batch->rep_.push_back(static_cast<char>(kTypeNoop));
+}
+
+Status WriteBatchInternal::MarkEndPrepare(WriteBatch* batch, const Slice& xid) {
+  if (xid.size() > kMaxSliceSize) return TooLarge("transaction name", xid.size());
+  std::string* rep = &batch->rep_;
+  // The Noop placeholder a two-phase transaction's batch starts with
+  // becomes the BeginPrepare marker; a batch without one gets it added.
+  if (rep->size() > kHeader && (*rep)[kHeader] == static_cast<char>(kTypeNoop)) {
+    (*rep)[kHeader] = static_cast<char>(kTypeBeginPrepareXID);
+  } else {
+    // (An index over the batch's offsets, WriteBatchWithIndex's, is only
+    // built over batches that start with the placeholder.)
+    if (rep->size() < kHeader) rep->resize(kHeader);
+    rep->insert(rep->begin() + kHeader, static_cast<char>(kTypeBeginPrepareXID));
+    for (auto& sp : batch->save_points_) sp.size++;
+  }
+  rep->push_back(static_cast<char>(kTypeEndPrepareXID));
+  PutLengthPrefixedSlice(rep, xid);
+  return Status::OK();
+}
+
+namespace {
+Status AppendXidRecord(std::string* rep, ValueType tag, const Slice& xid) {
+  if (xid.size() > kMaxSliceSize) return TooLarge("transaction name", xid.size());
+  if (rep->size() < kHeader) rep->resize(kHeader);
+  rep->push_back(static_cast<char>(tag));
+  PutLengthPrefixedSlice(rep, xid);
+  return Status::OK();
+}
+}  // namespace
+
+void WriteBatchInternal::AppendBeginPrepare(WriteBatch* batch, bool unprepare) {
+  if (batch->rep_.size() < kHeader) batch->rep_.resize(kHeader);
+  batch->rep_.push_back(
+      static_cast<char>(unprepare ? kTypeBeginUnprepareXID : kTypeBeginPrepareXID));
+}
+
+Status WriteBatchInternal::AppendEndPrepare(WriteBatch* batch, const Slice& xid) {
+  return AppendXidRecord(&batch->rep_, kTypeEndPrepareXID, xid);
+}
+
+Status WriteBatchInternal::MarkCommit(WriteBatch* batch, const Slice& xid) {
+  return AppendXidRecord(&batch->rep_, kTypeCommitXID, xid);
+}
+
+Status WriteBatchInternal::MarkRollback(WriteBatch* batch, const Slice& xid) {
+  return AppendXidRecord(&batch->rep_, kTypeRollbackXID, xid);
 }
 
 Status WriteBatchInternal::Put(WriteBatch* batch, uint32_t cf_id, const Slice& key,
@@ -187,7 +256,9 @@ WriteBatch& WriteBatch::operator=(const WriteBatch&) = default;
 // A moved-from batch is left empty and usable (the header fits in the
 // string's inline storage, so this does not allocate).
 WriteBatch::WriteBatch(WriteBatch&& other) noexcept
-    : rep_(std::move(other.rep_)), save_points_(std::move(other.save_points_)) {
+    : rep_(std::move(other.rep_)),
+      save_points_(std::move(other.save_points_)),
+      wal_term_point_(other.wal_term_point_) {
   other.Clear();
 }
 
@@ -195,6 +266,7 @@ WriteBatch& WriteBatch::operator=(WriteBatch&& other) noexcept {
   if (this != &other) {
     rep_ = std::move(other.rep_);
     save_points_ = std::move(other.save_points_);
+    wal_term_point_ = other.wal_term_point_;
     other.Clear();
   }
   return *this;
@@ -243,6 +315,12 @@ void WriteBatch::Clear() {
   rep_.clear();
   rep_.resize(kHeader);
   save_points_.clear();
+  wal_term_point_ = SavePoint{0, 0};
+}
+
+void WriteBatch::MarkWalTerminationPoint() {
+  if (rep_.size() < kHeader) rep_.resize(kHeader);
+  wal_term_point_ = SavePoint{rep_.size(), Count()};
 }
 
 // ---- save points ----
@@ -314,6 +392,19 @@ Status WriteBatch::Handler::MergeCF(uint32_t cf_id, const Slice& key, const Slic
   return Status::OK();
 }
 void WriteBatch::Handler::LogData(const Slice& /*blob*/) {}
+Status WriteBatch::Handler::MarkBeginPrepare(bool /*unprepare*/) {
+  return Status::InvalidArgument("MarkBeginPrepare() handler not defined.");
+}
+Status WriteBatch::Handler::MarkEndPrepare(const Slice& /*xid*/) {
+  return Status::InvalidArgument("MarkEndPrepare() handler not defined.");
+}
+Status WriteBatch::Handler::MarkCommit(const Slice& /*xid*/) {
+  return Status::InvalidArgument("MarkCommit() handler not defined.");
+}
+Status WriteBatch::Handler::MarkRollback(const Slice& /*xid*/) {
+  return Status::InvalidArgument("MarkRollback() handler not defined.");
+}
+Status WriteBatch::Handler::MarkNoop(bool /*empty_batch*/) { return Status::OK(); }
 void WriteBatch::Handler::Put(const Slice& /*key*/, const Slice& /*value*/) {}
 void WriteBatch::Handler::Delete(const Slice& /*key*/) {}
 void WriteBatch::Handler::SingleDelete(const Slice& /*key*/) {}
@@ -331,6 +422,7 @@ Status WriteBatch::Iterate(Handler* handler) const {
   Slice key;
   Slice value;
   Status s;
+  bool empty_batch = true;  // no counted record since the start or the last marker
   while (p != limit) {
     if (!handler->Continue()) return Status::OK();
     const size_t offset = static_cast<size_t>(p - base);
@@ -348,6 +440,7 @@ Status WriteBatch::Iterate(Handler* handler) const {
           return BadRecord("bad WriteBatch Put", offset);
         }
         s = handler->PutCF(cf_id, key, value);
+        empty_batch = false;
         found++;
         break;
 
@@ -361,6 +454,7 @@ Status WriteBatch::Iterate(Handler* handler) const {
           return BadRecord("bad WriteBatch Delete", offset);
         }
         s = handler->DeleteCF(cf_id, key);
+        empty_batch = false;
         found++;
         break;
 
@@ -374,6 +468,7 @@ Status WriteBatch::Iterate(Handler* handler) const {
           return BadRecord("bad WriteBatch SingleDelete", offset);
         }
         s = handler->SingleDeleteCF(cf_id, key);
+        empty_batch = false;
         found++;
         break;
 
@@ -388,6 +483,7 @@ Status WriteBatch::Iterate(Handler* handler) const {
           return BadRecord("bad WriteBatch DeleteRange", offset);
         }
         s = handler->DeleteRangeCF(cf_id, key, value);
+        empty_batch = false;
         found++;
         break;
 
@@ -402,6 +498,7 @@ Status WriteBatch::Iterate(Handler* handler) const {
           return BadRecord("bad WriteBatch Merge", offset);
         }
         s = handler->MergeCF(cf_id, key, value);
+        empty_batch = false;
         found++;
         break;
 
@@ -413,20 +510,51 @@ Status WriteBatch::Iterate(Handler* handler) const {
         break;
 
       case kTypeNoop:
+        s = handler->MarkNoop(empty_batch);
+        empty_batch = true;
         break;
 
       case kTypeBeginPrepareXID:
-        return UnsupportedTag(tag, "BeginPrepareXID", offset);
-      case kTypeEndPrepareXID:
-        return UnsupportedTag(tag, "EndPrepareXID", offset);
-      case kTypeCommitXID:
-        return UnsupportedTag(tag, "CommitXID", offset);
-      case kTypeRollbackXID:
-        return UnsupportedTag(tag, "RollbackXID", offset);
+        s = handler->MarkBeginPrepare();
+        empty_batch = false;
+        break;
       case kTypeBeginPersistedPrepareXID:
-        return UnsupportedTag(tag, "BeginPersistedPrepareXID", offset);
+        // WRITE_PREPARED's marker: Strata, as RocksDB's default
+        // (WRITE_COMMITTED) handlers, refuses it, with RocksDB's text.
+        s = handler->MarkBeginPrepare();
+        empty_batch = false;
+        if (s.ok()) {
+          s = Status::NotSupported(
+              "WritePrepared/WriteUnprepared txn tag when write_after_commit_ is enabled (in "
+              "default WriteCommitted mode). If it is not due to corruption, the WAL must be "
+              "emptied before changing the WritePolicy.");
+        }
+        break;
       case kTypeBeginUnprepareXID:
-        return UnsupportedTag(tag, "BeginUnprepareXID", offset);
+        s = handler->MarkBeginPrepare(/*unprepare=*/true);
+        empty_batch = false;
+        break;
+      case kTypeEndPrepareXID:
+        if ((p = GetLengthPrefixedSlicePtr(p, limit, &key)) == nullptr) {
+          return BadRecord("bad EndPrepare XID", offset);
+        }
+        s = handler->MarkEndPrepare(key);
+        empty_batch = true;
+        break;
+      case kTypeCommitXID:
+        if ((p = GetLengthPrefixedSlicePtr(p, limit, &key)) == nullptr) {
+          return BadRecord("bad Commit XID", offset);
+        }
+        s = handler->MarkCommit(key);
+        empty_batch = true;
+        break;
+      case kTypeRollbackXID:
+        if ((p = GetLengthPrefixedSlicePtr(p, limit, &key)) == nullptr) {
+          return BadRecord("bad Rollback XID", offset);
+        }
+        s = handler->MarkRollback(key);
+        empty_batch = true;
+        break;
       case kTypeCommitXIDAndTimestamp:
         return UnsupportedTag(tag, "CommitXIDAndTimestamp", offset);
       case kTypeColumnFamilyBlobIndex:

@@ -17,9 +17,20 @@
 //     0x0F  DeleteRange     lp begin, lp end  0x0E
 //     0x03  LogData         lp blob           -     (not counted)
 //     0x0D  Noop            -                 -     (not counted)
+//   Two-phase commit markers (not counted; docs/format/write_batch.md):
+//     0x09  BeginPrepare    -                       (0x12 persisted, 0x13
+//                                                    unprepared: the same)
+//     0x0A  EndPrepare      lp xid
+//     0x0B  Commit          lp xid
+//     0x0C  Rollback        lp xid
 //   Family 0 always uses the plain tag, other families the CF tag.
-//   Tags read but refused (NotSupported): 2PC markers 0x09-0x0C, 0x12,
-//   0x13, 0x15; BlobIndex 0x10/0x11; PutEntity 0x16/0x17.
+//   Tags read but refused (NotSupported): CommitWithTimestamp 0x15;
+//   BlobIndex 0x10/0x11; PutEntity 0x16/0x17.
+//
+//   A prepared transaction's WAL record is BeginPrepare, its records,
+//   EndPrepare(xid); its Commit record is the commit-time batch's records
+//   and Commit(xid), and the prepared records follow it in memory only
+//   (behind the batch's WAL termination point).
 //
 //  - sequence: the sequence number of the first counted record; counted
 //    record i (from 0) gets sequence + i.
@@ -63,8 +74,27 @@ class WriteBatchInternal {
   static Status SetContents(WriteBatch* batch, const Slice& contents);
 
   // Appends src's records to dst and adds src's count to dst's; dst keeps
-  // its sequence. A src shorter than the header adds nothing.
-  static void Append(WriteBatch* dst, const WriteBatch* src);
+  // its sequence. A src shorter than the header adds nothing. wal_only:
+  // only src's records before its WAL termination point.
+  static void Append(WriteBatch* dst, const WriteBatch* src, bool wal_only = false);
+
+  // Whether MarkWalTerminationPoint cut the batch (what the WAL gets is
+  // then WalPart, a copy of the records before the mark).
+  static bool HasWalTerminationPoint(const WriteBatch* batch);
+  static void WalPart(const WriteBatch* batch, WriteBatch* out);
+
+  // Two-phase commit. InsertNoop appends the placeholder a transaction's
+  // batch starts with; MarkEndPrepare turns it into BeginPrepare (or
+  // inserts one) and appends EndPrepare(xid); MarkCommit / MarkRollback
+  // append their marker.
+  static void InsertNoop(WriteBatch* batch);
+  // Raw marker appenders (tests, fuzzing): BeginPrepare (0x13 when
+  // unprepare, else 0x09) and EndPrepare(xid), with no placeholder logic.
+  static void AppendBeginPrepare(WriteBatch* batch, bool unprepare);
+  static Status AppendEndPrepare(WriteBatch* batch, const Slice& xid);
+  static Status MarkEndPrepare(WriteBatch* batch, const Slice& xid);
+  static Status MarkCommit(WriteBatch* batch, const Slice& xid);
+  static Status MarkRollback(WriteBatch* batch, const Slice& xid);
 
   // Record appenders by column family id (0 = default, plain tags). Each
   // returns InvalidArgument when a key or value exceeds 4 GiB - 1 bytes.

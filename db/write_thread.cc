@@ -70,9 +70,12 @@ void WriteThread::EnterAsBatchGroupLeader(Writer* leader, WriteGroup* group) {
   group->disable_wal = leader->disable_wal;
   leader->group = group;
 
+  // A writer whose check must see every earlier write applied goes alone.
+  if (!leader->AllowsBatching()) return;
   MutexLock l(&mu_);
   for (Writer* w = leader->next; w != nullptr; w = w->next) {
     if (w->disable_wal != leader->disable_wal || w->no_slowdown != leader->no_slowdown) break;
+    if (!w->AllowsBatching()) break;
     const size_t bytes = WriteBatchInternal::ByteSize(w->batch);
     if (group->total_bytes + bytes > max_bytes) break;
     group->total_bytes += bytes;

@@ -54,6 +54,17 @@ class WriteThread {
 
   struct WriteGroup;
 
+  // A check the group leader runs for a writer before sequence numbers are
+  // assigned (optimistic transactions' serial validation): a failed check
+  // fails that writer alone, which then writes nothing. A writer whose
+  // callback does not allow batching always forms a group of its own.
+  class WriteCallback {
+   public:
+    virtual ~WriteCallback() = default;
+    virtual Status Callback() = 0;
+    virtual bool AllowWriteBatching() = 0;
+  };
+
   struct Writer {
     Writer(WriteBatch* b, bool s, bool no_wal, bool no_slow = false)
         : batch(b), sync(s), disable_wal(no_wal), no_slowdown(no_slow) {}
@@ -66,10 +77,20 @@ class WriteThread {
     // WriteOptions::no_slowdown: fail with Incomplete rather than wait in a
     // write stall.
     const bool no_slowdown;
+    // Transactions (set before JoinBatchGroup; see DBImpl::TxnWrite).
+    WriteCallback* callback = nullptr;
+    bool disable_memtable = false;  // WAL only: takes no sequence numbers
+    bool prepare_section = false;   // the batch logs a prepared section
+    uint64_t log_ref = 0;           // commits the prepared section of this WAL
     // Set by the leader before the member is launched or completed.
     Status status;
     SequenceNumber sequence = 0;  // sequence of the batch's first record
+    uint64_t log_used = 0;        // the WAL the batch went to (0: none)
+    bool callback_failed = false;
     WriteGroup* group = nullptr;
+
+    bool ShouldWriteToMemtable() const { return !disable_memtable && !callback_failed; }
+    bool AllowsBatching() const { return callback == nullptr || callback->AllowWriteBatching(); }
 
    private:
     friend class WriteThread;

@@ -23,7 +23,10 @@ namespace strata {
 namespace {
 
 struct Record {
-  char op;  // 'P'ut 'D'elete 'S'ingleDelete 'R'angeDelete 'M'erge 'L'ogData
+  // 'P'ut 'D'elete 'S'ingleDelete 'R'angeDelete 'M'erge 'L'ogData; the
+  // uncounted two-phase-commit markers: 'b'eginPrepare (a = "u" for
+  // unprepare), 'e'ndPrepare, 'c'ommit, 'r'ollback (a = xid), 'n'oop.
+  char op;
   uint32_t cf;
   std::string a, b;
   bool operator==(const Record& o) const {
@@ -55,7 +58,32 @@ class Recorder : public WriteBatch::Handler {
     return Status::OK();
   }
   void LogData(const Slice& blob) override { records.push_back({'L', 0, blob.ToString(), ""}); }
+  Status MarkBeginPrepare(bool unprepare) override {
+    records.push_back({'b', 0, unprepare ? "u" : "", ""});
+    return Status::OK();
+  }
+  Status MarkEndPrepare(const Slice& xid) override {
+    records.push_back({'e', 0, xid.ToString(), ""});
+    return Status::OK();
+  }
+  Status MarkCommit(const Slice& xid) override {
+    records.push_back({'c', 0, xid.ToString(), ""});
+    return Status::OK();
+  }
+  Status MarkRollback(const Slice& xid) override {
+    records.push_back({'r', 0, xid.ToString(), ""});
+    return Status::OK();
+  }
+  Status MarkNoop(bool) override {
+    records.push_back({'n', 0, "", ""});
+    return Status::OK();
+  }
 };
+
+// Records that take no sequence number.
+bool Uncounted(char op) {
+  return op == 'L' || op == 'b' || op == 'e' || op == 'c' || op == 'r' || op == 'n';
+}
 
 // A handler that stops after a given number of records (Continue()).
 class Stopper : public WriteBatch::Handler {
@@ -104,7 +132,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   // Accepted: the counted records match the header's count.
   uint32_t counted = 0;
-  for (const Record& r : rec.records) counted += r.op != 'L';
+  for (const Record& r : rec.records) counted += !Uncounted(r.op);
   FUZZ_CHECK(counted == count);
   FUZZ_CHECK(contents.puts + contents.deletes + contents.single_deletes + contents.merges +
                  contents.range_deletes ==
@@ -129,6 +157,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         break;
       case 'M':
         a = WriteBatchInternal::Merge(&rebuilt, r.cf, r.a, r.b);
+        break;
+      case 'b':
+        WriteBatchInternal::AppendBeginPrepare(&rebuilt, r.a == "u");
+        break;
+      case 'e':
+        a = WriteBatchInternal::AppendEndPrepare(&rebuilt, r.a);
+        break;
+      case 'c':
+        a = WriteBatchInternal::MarkCommit(&rebuilt, r.a);
+        break;
+      case 'r':
+        a = WriteBatchInternal::MarkRollback(&rebuilt, r.a);
+        break;
+      case 'n':
+        WriteBatchInternal::InsertNoop(&rebuilt);
         break;
       default:
         a = rebuilt.PutLogData(r.a);
@@ -167,7 +210,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     SequenceNumber seq = first;
     uint64_t range_dels = 0;
     for (const Record& r : rec.records) {
-      if (r.op == 'L') continue;
+      if (Uncounted(r.op)) continue;
       const SequenceNumber this_seq = seq++;
       ValueType t;
       switch (r.op) {

@@ -313,6 +313,34 @@ class MemTable {
     return first_seqno_.load(std::memory_order_relaxed);
   }
 
+  // Every write with a sequence >= this one went to this memtable or a
+  // newer one (set by its creator: the sequence after the last allocated
+  // one when it became the mutable memtable). 0: unknown (the memtable
+  // proves nothing about history). Transactions' conflict checks use it.
+  void SetEarliestSequenceNumber(SequenceNumber seq) {
+    earliest_seqno_.store(seq, std::memory_order_relaxed);
+  }
+  SequenceNumber GetEarliestSequenceNumber() const {
+    // relaxed: set once before the memtable is published (SuperVersion
+    // installation orders it).
+    return earliest_seqno_.load(std::memory_order_relaxed);
+  }
+
+  // Two-phase commit: this memtable holds data committed from a prepared
+  // section logged in WAL `log`, which must stay until the memtable is
+  // flushed. The smallest such WAL number (0: none).
+  void RefLogContainingPrepSection(uint64_t log) {
+    uint64_t cur = min_prep_log_.load(std::memory_order_relaxed);
+    // relaxed: read under the DB mutex after the writer that set it has
+    // returned (the write path's group exit orders it).
+    while ((cur == 0 || log < cur) &&
+           !min_prep_log_.compare_exchange_weak(cur, log, std::memory_order_relaxed)) {
+    }
+  }
+  uint64_t GetMinLogContainingPrepSection() const {
+    return min_prep_log_.load(std::memory_order_relaxed);
+  }
+
   // Unix seconds of the first write (the table property oldest_key_time
   // and the flush output's oldest_ancester_time, as RocksDB's), or
   // UINT64_MAX when nothing was written or no clock was given.
@@ -350,6 +378,8 @@ class MemTable {
   // Atomics.
   std::atomic<int> refs_{1};
   std::atomic<SequenceNumber> first_seqno_{0};
+  std::atomic<SequenceNumber> earliest_seqno_{0};
+  std::atomic<uint64_t> min_prep_log_{0};
   std::atomic<uint64_t> oldest_key_time_{~uint64_t{0}};
   SystemClock* clock_ = nullptr;  // set by the constructor only
 

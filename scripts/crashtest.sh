@@ -2,7 +2,10 @@
 # Crash test (make crashtest): db_crashtest kills db_stress with SIGKILL over
 # and over and verifies the DB after each kill, first with synced writes
 # (half the time), then unsynced with db_stress's simulated power losses
-# (the other half), each round under a drawn compaction style. Prints each
+# (the other half), each round under a drawn compaction style; with
+# transactions (the default), the time is split four ways: also txn
+# (TransactionDB, kills with prepared transactions in every state, the
+# recovered set checked) and otxn (OptimisticTransactionDB). Prints each
 # mode's totals and the overall totals.
 #
 # Usage: scripts/crashtest.sh BUILD_DIR SECONDS
@@ -12,6 +15,7 @@
 #                        auto (default: every style this build opens; the
 #                        first lines name the ones it refuses), all, or a
 #                        list such as level,universal,fifo,none
+#   CRASHTEST_TXN=0      leave out the transaction modes (txn, otxn)
 #   CRASHTEST_ARGS=...   more db_crashtest flags (e.g. --max_threads=2, or
 #                        --stress_arg=--inject_bug_for_test=1 to see a
 #                        failure caught)
@@ -39,7 +43,8 @@ if [ -n "${CRASHTEST_SEED:-}" ]; then
 fi
 # shellcheck disable=SC2086
 if "$build/db_crashtest" --mode=both --duration="$seconds" --dir="$work" \
-    --styles="${CRASHTEST_STYLES:-auto}" "${seed_arg[@]}" ${CRASHTEST_ARGS:-}; then
+    --styles="${CRASHTEST_STYLES:-auto}" --use_txn="${CRASHTEST_TXN:-1}" "${seed_arg[@]}" \
+    ${CRASHTEST_ARGS:-}; then
   rm -rf "$work"
   echo "crashtest: PASS"
 else

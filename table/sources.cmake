@@ -43,21 +43,8 @@ endif()
 # RocksDB interoperability (table_interop_test): a helper program linked
 # against the system librocksdb only -- never with our libraries, so no
 # symbol can clash. Without librocksdb the test builds and skips itself.
-find_library(ROCKSDB_LIB rocksdb)
-if(STRATA_BUILD_TESTS AND ROCKSDB_LIB)
-  add_executable(rocksdb_sst_tool test_util/rocksdb_sst_tool.cc)
-  target_link_libraries(rocksdb_sst_tool PRIVATE ${ROCKSDB_LIB})
-  # The oracle is RocksDB's code, not ours: built without sanitizers (an
-  # instrumented main over the uninstrumented librocksdb reports RocksDB's
-  # own internals under TSan).
-  if(NOT STRATA_SANITIZE STREQUAL "")
-    get_target_property(tool_opts rocksdb_sst_tool COMPILE_OPTIONS)
-    list(FILTER tool_opts EXCLUDE REGEX "^-fsanitize")
-    set_target_properties(rocksdb_sst_tool PROPERTIES COMPILE_OPTIONS "${tool_opts}")
-    get_target_property(tool_link rocksdb_sst_tool LINK_OPTIONS)
-    list(FILTER tool_link EXCLUDE REGEX "^-fsanitize")
-    set_target_properties(rocksdb_sst_tool PROPERTIES LINK_OPTIONS "${tool_link}")
-  endif()
+strata_rocksdb_program(rocksdb_sst_tool test_util/rocksdb_sst_tool.cc)
+if(TARGET rocksdb_sst_tool)
   if(TARGET table_interop_test)
     add_dependencies(table_interop_test rocksdb_sst_tool)
     target_compile_definitions(table_interop_test PRIVATE

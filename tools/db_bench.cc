@@ -85,6 +85,20 @@
 // Strata does not build, and db_bench exits 1 ("open error: ...").
 // --statistics also prints "Space amplification" and "Read amplification"
 // (tools/db_bench_common.h; docs/design/bench-tradeoff.md).
+//
+// Transactions (RocksDB 7.8.3's flags; docs/design/bench-transactions.md):
+// --transaction_db opens a TransactionDB (default TransactionDBOptions),
+// and every benchmark's writes go through it, taking its locks;
+// --optimistic_transaction_db (which wins when both are given) opens an
+// OptimisticTransactionDB whose base DB the other benchmarks use, as
+// RocksDB's db_bench does. randomtransaction runs RocksDB's
+// RandomTransactionInserter workload (tools/db_bench_txn.h) with
+// --transaction_sets, --transaction_lock_timeout and
+// --transaction_set_snapshot, prints "( transactions:N aborts:M)" (or
+// "( batches:N )" on a plain DB), then "RandomTransactionVerify Success."
+// (or "... FAILED!!"). --transaction_sleep is accepted and has no effect,
+// as in RocksDB 7.8.3. A build without the transactions layer refuses both
+// DB flags by name.
 
 #include <chrono>
 #include <cstdio>
@@ -108,6 +122,11 @@
 #include "strata/status.h"
 #include "strata/table.h"
 #include "strata/write_batch.h"
+#ifdef STRATA_HAVE_TRANSACTIONS
+#include "strata/utilities/optimistic_transaction_db.h"
+#include "strata/utilities/transaction.h"
+#include "strata/utilities/transaction_db.h"
+#endif
 #include "tools/db_bench_common.h"
 #include "tools/db_bench_options.h"
 
@@ -174,6 +193,18 @@ class StrataEngine {
                    "reads through the page cache\n");
     }
     if (flags.statistics) options_.statistics = strata::CreateDBStatistics();
+#ifndef STRATA_HAVE_TRANSACTIONS
+    if (flags.transaction_db || flags.optimistic_transaction_db) {
+      strata::bench::Fail(
+          "--%s is not supported: this build of Strata has no transactions",
+          flags.optimistic_transaction_db ? "optimistic_transaction_db" : "transaction_db");
+    }
+#endif
+    if (flags.transaction_sleep != 0) {
+      std::fprintf(stderr,
+                   "WARNING: --transaction_sleep has no effect (RocksDB 7.8.3's db_bench "
+                   "reads it nowhere either)\n");
+    }
     if (flags.perf_level < strata::kDisable || flags.perf_level > strata::kEnableTime) {
       strata::bench::Fail("--perf_level=%d is out of range (1 kDisable ... 5 kEnableTime)",
                           flags.perf_level);
@@ -220,7 +251,23 @@ class StrataEngine {
   const char* CompressionName() const { return strata::bench::CompressionName(compression_); }
 
   bool Open(std::string* error) {
-    strata::Status s = strata::DB::Open(options_, flags_.db, &db_);
+    strata::Status s;
+#ifdef STRATA_HAVE_TRANSACTIONS
+    if (flags_.optimistic_transaction_db) {
+      s = strata::OptimisticTransactionDB::Open(options_, flags_.db, &occ_db_);
+      // As RocksDB's db_bench: the plain benchmarks use the base DB.
+      if (s.ok()) db_ = occ_db_->GetBaseDB();
+    } else if (flags_.transaction_db) {
+      s = strata::TransactionDB::Open(options_, strata::TransactionDBOptions(), flags_.db,
+                                      &txn_db_);
+      // The plain benchmarks write through the TransactionDB (they lock).
+      if (s.ok()) db_ = txn_db_.get();
+    } else
+#endif
+    {
+      s = strata::DB::Open(options_, flags_.db, &owned_db_);
+      if (s.ok()) db_ = owned_db_.get();
+    }
     if (!s.ok()) {
       *error = s.ToString();
       return false;
@@ -230,11 +277,95 @@ class StrataEngine {
   }
   void Close() {
     if (db_ == nullptr) return;
-    strata::Status s = db_->Close();
+    // The outermost DB closes (a wrapper closes what it wraps).
+    strata::DB* outer = owned_db_.get();
+#ifdef STRATA_HAVE_TRANSACTIONS
+    if (txn_db_ != nullptr) outer = txn_db_.get();
+    if (occ_db_ != nullptr) outer = occ_db_.get();
+#endif
+    strata::Status s = outer->Close();
     if (!s.ok()) strata::bench::Fail("close error: %s", s.ToString().c_str());
-    db_.reset();
+    owned_db_.reset();
+#ifdef STRATA_HAVE_TRANSACTIONS
+    txn_db_.reset();
+    occ_db_.reset();
+#endif
+    db_ = nullptr;
     cf_ = nullptr;
   }
+
+#ifdef STRATA_HAVE_TRANSACTIONS
+  // ---- transactions (randomtransaction; db_bench_common.h) ----
+  struct Txn {
+    std::unique_ptr<strata::Transaction> txn;
+    strata::ReadOptions read_options;  // snapshot: the one TxnSetSnapshot took
+  };
+  strata::bench::TxnKind TransactionKind() const {
+    if (occ_db_ != nullptr) return strata::bench::TxnKind::kOptimistic;
+    if (txn_db_ != nullptr) return strata::bench::TxnKind::kPessimistic;
+    return strata::bench::TxnKind::kNone;
+  }
+  strata::bench::TxnResult TxnBegin(Txn* t, const std::string& name, std::string* error) {
+    t->read_options = read_options_;
+    if (occ_db_ != nullptr) {
+      // RocksDB 7.8.3 passes default OptimisticTransactionOptions here (and
+      // its db_bench then crashes on the null snapshot, see
+      // docs/design/bench-transactions.md). Without a snapshot a key read
+      // by a plain Get is only tracked from its Put on, so concurrent runs
+      // can lose updates and fail the verification; --transaction_set_snapshot
+      // gives the optimistic transactions a snapshot too, which closes that.
+      strata::OptimisticTransactionOptions o;
+      o.set_snapshot = flags_.transaction_set_snapshot;
+      t->txn = occ_db_->BeginTransaction(write_options_, o, std::move(t->txn));
+    } else {
+      strata::TransactionOptions o;
+      o.lock_timeout = static_cast<int64_t>(flags_.transaction_lock_timeout);
+      o.set_snapshot = flags_.transaction_set_snapshot;
+      t->txn = txn_db_->BeginTransaction(write_options_, o, std::move(t->txn));
+    }
+    if (t->txn == nullptr) {
+      *error = "BeginTransaction returned no transaction";
+      return strata::bench::TxnResult::kError;
+    }
+    if (name.empty()) return strata::bench::TxnResult::kOk;
+    return Classify(t->txn->SetName(name), error);
+  }
+  static bool TxnHasSnapshot(const Txn* t) { return t->txn->GetSnapshot() != nullptr; }
+  static void TxnSetSnapshot(Txn* t) {
+    t->txn->SetSnapshot();
+    t->read_options.snapshot = t->txn->GetSnapshot();
+  }
+  strata::bench::TxnResult TxnGet(Txn* t, std::string_view key, bool for_update, std::string* value,
+                                  std::string* error) {
+    const strata::Slice k = ToSlice(key);
+    return Classify(for_update ? t->txn->GetForUpdate(t->read_options, cf_, k, value)
+                               : t->txn->Get(t->read_options, cf_, k, value),
+                    error);
+  }
+  strata::bench::TxnResult TxnDelete(Txn* t, std::string_view key, bool single,
+                                     std::string* error) {
+    return Classify(
+        single ? t->txn->SingleDelete(cf_, ToSlice(key)) : t->txn->Delete(cf_, ToSlice(key)),
+        error);
+  }
+  strata::bench::TxnResult TxnPut(Txn* t, std::string_view key, std::string_view value,
+                                  std::string* error) {
+    return Classify(t->txn->Put(cf_, ToSlice(key), ToSlice(value)), error);
+  }
+  static strata::bench::TxnResult TxnCommitTimePut(Txn* t, std::string_view key,
+                                                   std::string_view value, std::string* error) {
+    return Classify(t->txn->GetCommitTimeWriteBatch()->Put(ToSlice(key), ToSlice(value)), error);
+  }
+  static strata::bench::TxnResult TxnPrepare(Txn* t, std::string* error) {
+    return Classify(t->txn->Prepare(), error);
+  }
+  static strata::bench::TxnResult TxnCommit(Txn* t, std::string* error) {
+    return Classify(t->txn->Commit(), error);
+  }
+  static strata::bench::TxnResult TxnRollback(Txn* t, std::string* error) {
+    return Classify(t->txn->Rollback(), error);
+  }
+#endif
   bool Destroy(std::string* error) {
     strata::Status s = strata::DestroyDB(flags_.db, options_);
     if (!s.ok()) {
@@ -395,12 +526,33 @@ class StrataEngine {
     return s.ok();
   }
 
+#ifdef STRATA_HAVE_TRANSACTIONS
+  // The outcome classes RocksDB's RandomTransactionInserter tells apart.
+  static strata::bench::TxnResult Classify(const strata::Status& s, std::string* error) {
+    using strata::bench::TxnResult;
+    if (s.ok()) return TxnResult::kOk;
+    *error = s.ToString();
+    if (s.IsNotFound()) return TxnResult::kNotFound;
+    if (s.IsBusy() || s.IsTimedOut() || s.IsTryAgain()) return TxnResult::kConflict;
+    if (s.IsExpired()) return TxnResult::kExpired;
+    return TxnResult::kError;
+  }
+#endif
+
   const BenchFlags& flags_;
   const Compression compression_;
   strata::Options options_;
   strata::ReadOptions read_options_;
   strata::WriteOptions write_options_;
-  std::unique_ptr<strata::DB> db_;
+  // Exactly one of these owns the open DB (none when closed); db_ is what
+  // the plain benchmarks use: the DB itself, the TransactionDB, or the
+  // OptimisticTransactionDB's base DB.
+  std::unique_ptr<strata::DB> owned_db_;
+#ifdef STRATA_HAVE_TRANSACTIONS
+  std::unique_ptr<strata::TransactionDB> txn_db_;
+  std::unique_ptr<strata::OptimisticTransactionDB> occ_db_;
+#endif
+  strata::DB* db_ = nullptr;
   strata::ColumnFamilyHandle* cf_ = nullptr;  // owned by db_
 };
 

@@ -208,6 +208,23 @@ BenchFlags::BenchFlags() {
       "Strata only: with --statistics, compact everything after the benchmarks and take "
       "the table bytes after it as the live data of 'Space amplification' (the write "
       "amplification is taken before that compaction)");
+  Add("optimistic_transaction_db", &optimistic_transaction_db,
+      "Open an OptimisticTransactionDB instance (randomtransaction runs optimistic "
+      "transactions; the other benchmarks write to its base DB). Wins over --transaction_db");
+  Add("transaction_db", &transaction_db,
+      "Open a TransactionDB instance: randomtransaction runs pessimistic transactions and "
+      "the other benchmarks' writes take its locks");
+  Add("transaction_sets", &transaction_sets,
+      "Number of keys each transaction will modify (use in RandomTransaction only). Max: "
+      "9999");
+  Add("transaction_set_snapshot", &transaction_set_snapshot,
+      "Setting to true will have each transaction call SetSnapshot() upon creation (RocksDB "
+      "7.8.3 applies it to pessimistic transactions only; Strata to optimistic ones too)");
+  Add("transaction_sleep", &transaction_sleep,
+      "Accepted for RocksDB 7.8.3's command lines, which read it nowhere: no effect");
+  Add("transaction_lock_timeout", &transaction_lock_timeout,
+      "If using a transaction_db, specifies the lock wait timeout in milliseconds before "
+      "failing a transaction waiting on a lock");
 }
 
 void BenchFlags::Add(const char* name, bool* p, const char* help) {

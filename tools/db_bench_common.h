@@ -200,6 +200,13 @@ struct BenchFlags {
   // Strata only: at the end of the run, measure live data by compacting
   // everything (see "Space amplification").
   bool compact_for_space_amp = false;
+  // Transactions (RocksDB 7.8.3's flags; randomtransaction).
+  bool optimistic_transaction_db = false;
+  bool transaction_db = false;
+  uint64_t transaction_sets = 2;
+  bool transaction_set_snapshot = false;
+  int32_t transaction_sleep = 0;  // RocksDB 7.8.3 reads it nowhere
+  uint64_t transaction_lock_timeout = 100;
 
  private:
   enum class Type { kBool, kInt32, kInt64, kUint64, kDouble, kString };
@@ -609,8 +616,60 @@ class BenchmarkBase {
 //   // data (rocksdb.live-sst-files-size, rocksdb.estimate-live-data-size).
 //   // Gives "Space amplification".
 //   bool SpaceBytes(uint64_t* live_sst_bytes, uint64_t* live_data_estimate);
+//   // Transactions (randomtransaction with --transaction_db or
+//   // --optimistic_transaction_db; without them it runs plain batches on
+//   // any engine, as RocksDB's does):
+//   TxnKind TransactionKind() const;  // what the DB was opened as
+//   using Txn = ...;  // per-thread, default-constructible; reused by TxnBegin
+//   // Begins a transaction (reusing *txn's); pessimistic ones get `name`
+//   // (SetName). Reads go through the snapshot TxnSetSnapshot took, if any.
+//   TxnResult TxnBegin(Txn*, const std::string& name, std::string* err);
+//   bool TxnHasSnapshot(const Txn*);
+//   void TxnSetSnapshot(Txn*);  // SetSnapshot, and reads at it
+//   TxnResult TxnGet(Txn*, std::string_view key, bool for_update, std::string* value,
+//                    std::string* err);  // kNotFound when absent
+//   TxnResult TxnDelete(Txn*, std::string_view key, bool single, std::string* err);
+//   TxnResult TxnPut(Txn*, std::string_view key, std::string_view value, std::string* err);
+//   TxnResult TxnCommitTimePut(Txn*, std::string_view key, std::string_view value,
+//                              std::string* err);  // into GetCommitTimeWriteBatch()
+//   TxnResult TxnPrepare(Txn*, std::string* err);
+//   TxnResult TxnCommit(Txn*, std::string* err);
+//   TxnResult TxnRollback(Txn*, std::string* err);
 
 enum class GetResult { kFound, kNotFound, kError };
+
+// How the DB was opened (--optimistic_transaction_db wins over
+// --transaction_db, as in RocksDB's db_bench).
+enum class TxnKind { kNone, kPessimistic, kOptimistic };
+// A transaction call's outcome, in the classes RocksDB's
+// RandomTransactionInserter tells apart: kConflict is Busy, TimedOut or
+// TryAgain (a lock wait or a write conflict), kExpired is Expired.
+enum class TxnResult { kOk, kNotFound, kConflict, kExpired, kError };
+
+template <class E>
+concept EngineWithTransactions = requires(E& e, typename E::Txn* t, const std::string& name,
+                                          std::string_view k, std::string* s) {
+  { e.TransactionKind() } -> std::same_as<TxnKind>;
+  { e.TxnBegin(t, name, s) } -> std::same_as<TxnResult>;
+  { e.TxnHasSnapshot(t) } -> std::same_as<bool>;
+  e.TxnSetSnapshot(t);
+  { e.TxnGet(t, k, true, s, s) } -> std::same_as<TxnResult>;
+  { e.TxnDelete(t, k, true, s) } -> std::same_as<TxnResult>;
+  { e.TxnPut(t, k, k, s) } -> std::same_as<TxnResult>;
+  { e.TxnCommitTimePut(t, k, k, s) } -> std::same_as<TxnResult>;
+  { e.TxnPrepare(t, s) } -> std::same_as<TxnResult>;
+  { e.TxnCommit(t, s) } -> std::same_as<TxnResult>;
+  { e.TxnRollback(t, s) } -> std::same_as<TxnResult>;
+};
+
+// The key of set `set` (0-based) for integer k in randomtransaction: the
+// set number plus one in four decimal digits, then k in decimal (RocksDB's
+// RandomTransactionInserter keys, e.g. "0001" "4711").
+inline std::string TransactionSetKey(uint32_t set, uint64_t k) {
+  char prefix[16];
+  std::snprintf(prefix, sizeof(prefix), "%.4u", set + 1);
+  return std::string(prefix) + std::to_string(k);
+}
 
 template <class E>
 concept EngineWithMerge = requires(E& e, std::string_view k, std::string* err) {
@@ -665,6 +724,17 @@ class Benchmark : public BenchmarkBase {
   void ReadRandomMergeRandom(ThreadState* thread);
   void ReadWhileWriting(ThreadState* thread);
   void BGWriter(ThreadState* thread);
+  // randomtransaction (RocksDB's RandomTransaction with its
+  // RandomTransactionInserter) and the check that follows it.
+  void RandomTransaction(ThreadState* thread);
+  void RandomTransactionVerify();
+  TxnKind TransactionKind() const {
+    if constexpr (EngineWithTransactions<Engine>) {
+      return engine_->TransactionKind();
+    } else {
+      return TxnKind::kNone;
+    }
+  }
   // The next key of readrandom / multireadrandom (RocksDB's GetRandomKey).
   static uint64_t RandomKey(ThreadState* thread, uint64_t key_range) {
     return thread->rand() % key_range;
@@ -752,6 +822,7 @@ int Benchmark<Engine>::Run() {
     entries_per_batch_ = flags_.batch_size;
     bool sync = flags_.sync;
     Method method = nullptr;
+    void (Benchmark::*post_process)() = nullptr;  // runs after the report line
     bool fresh_db = false;
     int num_threads = flags_.threads;
 
@@ -817,6 +888,12 @@ int Benchmark<Engine>::Run() {
     } else if (name == "readwhilewriting") {
       ++num_threads;  // the extra thread writes
       method = &Benchmark::ReadWhileWriting;
+    } else if (name == "randomtransaction") {
+      if (flags_.transaction_sets == 0 || flags_.transaction_sets > 9999) {
+        Fail("invalid value for transaction_sets");  // RocksDB aborts here
+      }
+      method = &Benchmark::RandomTransaction;
+      post_process = &Benchmark::RandomTransactionVerify;
     } else if (name == "compact" || name == "compactall") {
       // One thread: a second CompactRange over the same keys finds nothing
       // to do.
@@ -863,6 +940,7 @@ int Benchmark<Engine>::Run() {
         have_read_probes_ = true;
       }
     }
+    if (post_process != nullptr) (this->*post_process)();
   }
   if (flags_.statistics) {
     // Tickers and write amplification are taken before the space
@@ -1396,3 +1474,7 @@ void Benchmark<Engine>::PrintWriteAmplification(bool have_written, uint64_t writ
 }
 
 }  // namespace strata::bench
+
+// The randomtransaction workload (TransactionInserter, Benchmark::RandomTransaction
+// and RandomTransactionVerify).
+#include "tools/db_bench_txn.h"  // IWYU pragma: export

@@ -13,6 +13,7 @@
 #include <optional>
 #include <random>
 #include <regex>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -1156,6 +1157,339 @@ TEST(AmplificationTest, SpaceLineFollowsWriteAmplification) {
   out = RunOnMap({"--benchmarks=fillseq", "--num=10", "--statistics"}, &plain);
   ExpectInOrder(out, {"Space amplification: n/a (the store does not report its table bytes)\n",
                       "Read amplification: n/a (the store does not count filter probes)\n"});
+}
+
+// ---------------------------------------------------------------------------
+// randomtransaction
+
+TEST(BenchFlagsTest, TransactionFlagsHaveRocksDbDefaults) {
+  BenchFlags f;
+  EXPECT_FALSE(f.transaction_db);
+  EXPECT_FALSE(f.optimistic_transaction_db);
+  EXPECT_EQ(f.transaction_sets, 2u);
+  EXPECT_FALSE(f.transaction_set_snapshot);
+  EXPECT_EQ(f.transaction_sleep, 0);
+  EXPECT_EQ(f.transaction_lock_timeout, 100u);
+  std::string error;
+  ASSERT_TRUE(ParseArgs(
+      {"--transaction_db", "--optimistic_transaction_db=1", "--transaction_sets=7",
+       "--transaction_set_snapshot=true", "--transaction_sleep=3", "--transaction_lock_timeout=5"},
+      &f, &error))
+      << error;
+  EXPECT_TRUE(f.transaction_db);
+  EXPECT_TRUE(f.optimistic_transaction_db);
+  EXPECT_EQ(f.transaction_sets, 7u);
+  EXPECT_TRUE(f.transaction_set_snapshot);
+  EXPECT_EQ(f.transaction_sleep, 3);
+  EXPECT_EQ(f.transaction_lock_timeout, 5u);
+}
+
+TEST(TransactionKeyTest, RocksDbsSetPrefixes) {
+  EXPECT_EQ(TransactionSetKey(0, 42), "000142");
+  EXPECT_EQ(TransactionSetKey(9998, 0), "99990");
+  EXPECT_EQ(TransactionSetKey(11, 123456789), "0012123456789");
+}
+
+// A MapEngine with transactions, as a model of a TransactionDB (kind
+// kPessimistic: exclusive key locks never waited for -- a held lock is an
+// immediate conflict, as a lock timeout of 0 -- and a key written after the
+// transaction's snapshot is a conflict when locked) or an
+// OptimisticTransactionDB (kOptimistic: the keys read for update or
+// written are checked at Commit against the commits since the snapshot, or
+// since the transaction began). A commit applies its writes and its
+// commit-time batch in one Write. With drop_put_at_commit = N, the N-th
+// commit (from 1) loses its last Put: a lost update Verify must catch.
+class TxnMapEngine : public MapEngine {
+ public:
+  explicit TxnMapEngine(TxnKind kind, int drop_put_at_commit = 0)
+      : kind_(kind), drop_put_at_commit_(drop_put_at_commit) {}
+
+  struct Txn {
+    uint64_t id = 0;
+    bool active = false;
+    bool has_snapshot = false;
+    uint64_t snapshot = 0;
+    uint64_t begin_seq = 0;
+    std::string name;
+    bool prepared = false;
+    Batch writes;
+    Batch commit_time;
+    std::map<std::string, std::optional<std::string>> own;  // nullopt: deleted
+    std::set<std::string> locked;
+    std::map<std::string, uint64_t> tracked;  // optimistic: key -> check point
+  };
+
+  TxnKind TransactionKind() const { return kind_; }
+  TxnResult TxnBegin(Txn* t, const std::string& name, std::string* err) {
+    if (t->active) Release(t);
+    std::lock_guard<std::mutex> lock(mu_);
+    *t = Txn();
+    t->id = ++next_id_;
+    t->active = true;
+    t->name = name;
+    t->begin_seq = seq_;
+    if ((kind_ == TxnKind::kPessimistic) == name.empty()) {
+      *err = "a pessimistic transaction needs a name, an optimistic one has none";
+      return TxnResult::kError;
+    }
+    if (!name.empty() && !names_.insert(name).second) {
+      *err = "name used twice: " + name;
+      return TxnResult::kError;
+    }
+    return TxnResult::kOk;
+  }
+  bool TxnHasSnapshot(const Txn* t) { return t->has_snapshot; }
+  void TxnSetSnapshot(Txn* t) {
+    std::lock_guard<std::mutex> lock(mu_);
+    t->has_snapshot = true;
+    t->snapshot = seq_;
+    ++snapshots_;
+  }
+  TxnResult TxnGet(Txn* t, std::string_view key, bool for_update, std::string* value,
+                   std::string* err) {
+    const std::string k(key);
+    if (for_update) {
+      const TxnResult r = Track(t, k, err);
+      if (r != TxnResult::kOk) return r;
+    }
+    auto own = t->own.find(k);
+    if (own != t->own.end()) {
+      if (!own->second) return TxnResult::kNotFound;
+      *value = *own->second;
+      return TxnResult::kOk;
+    }
+    return Get(key, value, err) == GetResult::kFound ? TxnResult::kOk : TxnResult::kNotFound;
+  }
+  TxnResult TxnDelete(Txn* t, std::string_view key, bool /*single*/, std::string* err) {
+    const std::string k(key);
+    const TxnResult r = Track(t, k, err);
+    if (r != TxnResult::kOk) return r;
+    BatchDelete(&t->writes, k);
+    t->own[k] = std::nullopt;
+    return TxnResult::kOk;
+  }
+  TxnResult TxnPut(Txn* t, std::string_view key, std::string_view value, std::string* err) {
+    const std::string k(key);
+    const TxnResult r = Track(t, k, err);
+    if (r != TxnResult::kOk) return r;
+    BatchPut(&t->writes, k, value);
+    t->own[k] = std::string(value);
+    return TxnResult::kOk;
+  }
+  TxnResult TxnCommitTimePut(Txn* t, std::string_view key, std::string_view value, std::string*) {
+    BatchPut(&t->commit_time, key, value);
+    std::lock_guard<std::mutex> lock(mu_);
+    ++commit_time_puts_;
+    return TxnResult::kOk;
+  }
+  TxnResult TxnPrepare(Txn* t, std::string* err) {
+    if (kind_ != TxnKind::kPessimistic || t->name.empty() || t->prepared) {
+      *err = "Prepare out of place";
+      return TxnResult::kError;
+    }
+    t->prepared = true;
+    std::lock_guard<std::mutex> lock(mu_);
+    ++prepares_;
+    return TxnResult::kOk;
+  }
+  TxnResult TxnCommit(Txn* t, std::string* err) {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (kind_ == TxnKind::kOptimistic) {
+      for (const auto& [key, since] : t->tracked) {
+        auto v = versions_.find(key);
+        if (v != versions_.end() && v->second > since) {
+          *err = "Busy: write conflict at commit";
+          lock.unlock();
+          Release(t);
+          return TxnResult::kConflict;
+        }
+      }
+    }
+    Batch all = t->writes;
+    all.insert(all.end(), t->commit_time.begin(), t->commit_time.end());
+    if (++commits_ == drop_put_at_commit_) {
+      for (size_t i = all.size(); i-- > 0;) {
+        if (all[i].value) {
+          all.erase(all.begin() + static_cast<long>(i));
+          break;
+        }
+      }
+    }
+    std::string error;
+    if (!Write(&all, &error)) {
+      *err = error;
+      return TxnResult::kError;
+    }
+    ++seq_;
+    for (const Op& op : t->writes) versions_[op.key] = seq_;
+    lock.unlock();
+    Release(t);
+    return TxnResult::kOk;
+  }
+  TxnResult TxnRollback(Txn* t, std::string*) {
+    Release(t);
+    std::lock_guard<std::mutex> lock(mu_);
+    ++rollbacks_;
+    return TxnResult::kOk;
+  }
+
+  uint64_t commits() const { return commits_; }
+  uint64_t prepares() const { return prepares_; }
+  uint64_t rollbacks() const { return rollbacks_; }
+  uint64_t snapshots() const { return snapshots_; }
+  uint64_t commit_time_puts() const { return commit_time_puts_; }
+
+  // Each set's sum of values (keys "0001...", "0002...", ...).
+  std::map<std::string, uint64_t> SetSums() {
+    std::map<std::string, uint64_t> sums;
+    std::unique_ptr<Iterator> it = NewIterator();
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      const std::string& key = it->entry().first;
+      if (key == "cat") continue;
+      sums[key.substr(0, 4)] += std::stoull(it->entry().second);
+    }
+    return sums;
+  }
+
+ private:
+  TxnResult Track(Txn* t, const std::string& key, std::string* err) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (kind_ == TxnKind::kPessimistic) {
+      auto [it, fresh] = locks_.try_emplace(key, t->id);
+      if (!fresh && it->second != t->id) {
+        *err = "TimedOut: lock held by another transaction";
+        return TxnResult::kConflict;
+      }
+      t->locked.insert(key);
+      auto v = versions_.find(key);
+      if (t->has_snapshot && v != versions_.end() && v->second > t->snapshot) {
+        *err = "Busy: written after the snapshot";
+        return TxnResult::kConflict;
+      }
+    } else {
+      t->tracked.try_emplace(key, t->has_snapshot ? t->snapshot : t->begin_seq);
+    }
+    return TxnResult::kOk;
+  }
+  void Release(Txn* t) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const std::string& key : t->locked) {
+      auto it = locks_.find(key);
+      if (it != locks_.end() && it->second == t->id) locks_.erase(it);
+    }
+    if (!t->name.empty()) names_.erase(t->name);
+    *t = Txn();
+  }
+
+  const TxnKind kind_;
+  const uint64_t drop_put_at_commit_;
+  std::mutex mu_;
+  uint64_t next_id_ = 0;                      // guarded by mu_
+  uint64_t seq_ = 0;                          // guarded by mu_: commits so far
+  std::map<std::string, uint64_t> versions_;  // guarded by mu_: key -> commit
+  std::map<std::string, uint64_t> locks_;     // guarded by mu_: key -> txn id
+  std::set<std::string> names_;               // guarded by mu_: live names
+  uint64_t commits_ = 0, prepares_ = 0, rollbacks_ = 0, snapshots_ = 0;
+  uint64_t commit_time_puts_ = 0;  // guarded by mu_
+};
+static_assert(EngineWithTransactions<TxnMapEngine>);
+static_assert(!EngineWithTransactions<MapEngine>);
+
+// Every set sums to the same total, and that total is not zero.
+void ExpectEqualSetSums(TxnMapEngine* engine, size_t sets) {
+  const std::map<std::string, uint64_t> sums = engine->SetSums();
+  ASSERT_EQ(sums.size(), sets);
+  for (const auto& [set, sum] : sums) {
+    EXPECT_EQ(sum, sums.begin()->second) << set;
+    EXPECT_GT(sum, 0u);
+  }
+}
+
+TEST(RandomTransactionTest, PessimisticOneThreadPrintsRocksDbsLines) {
+  TxnMapEngine engine(TxnKind::kPessimistic);
+  const std::string out = RunOnMap(
+      {"--benchmarks=randomtransaction", "--num=1000", "--transaction_db", "--seed=3"}, &engine);
+  ExpectInOrder(out, {"DB path: [/nonexistent/map]\nrandomtransaction : ", " 1000 operations;",
+                      "( transactions:1000 aborts:0)\n", "RandomTransactionVerify Success.\n"});
+  // RocksDB's mix: Prepare 9 in 10, Rollback 1 in 20 (of those that got
+  // so far), a commit-time write 1 in 20 of the prepared ones.
+  EXPECT_EQ(engine.commits() + engine.rollbacks(), 1000u);
+  EXPECT_GT(engine.prepares(), 850u);
+  EXPECT_LT(engine.prepares(), 950u);
+  EXPECT_GT(engine.rollbacks(), 25u);
+  EXPECT_LT(engine.rollbacks(), 80u);
+  EXPECT_GT(engine.commit_time_puts(), 20u);
+  // Without --transaction_set_snapshot every transaction takes a snapshot.
+  EXPECT_EQ(engine.snapshots(), 1000u);
+  std::string value, error;
+  EXPECT_EQ(engine.Get("cat", &value, &error), GetResult::kFound);
+  EXPECT_EQ(value, "dog");
+  ExpectEqualSetSums(&engine, 2);
+}
+
+TEST(RandomTransactionTest, OptimisticNeverPrepares) {
+  TxnMapEngine engine(TxnKind::kOptimistic);
+  const std::string out = RunOnMap({"--benchmarks=randomtransaction", "--num=500",
+                                    "--optimistic_transaction_db", "--transaction_sets=5"},
+                                   &engine);
+  ExpectInOrder(out, {"( transactions:500 aborts:0)\n", "RandomTransactionVerify Success.\n"});
+  EXPECT_EQ(engine.prepares(), 0u);
+  EXPECT_EQ(engine.snapshots(), 0u);
+  EXPECT_GT(engine.rollbacks(), 5u);
+  ExpectEqualSetSums(&engine, 5);
+}
+
+// Threads on few keys: transactions conflict and abort, the sums stay equal.
+TEST(RandomTransactionTest, ThreadsConflictAndTheSumsHold) {
+  for (TxnKind kind : {TxnKind::kPessimistic, TxnKind::kOptimistic}) {
+    TxnMapEngine engine(kind);
+    const std::string out = RunOnMap(
+        {"--benchmarks=randomtransaction", "--num=8", "--writes=3000", "--threads=4",
+         "--transaction_sets=3", "--transaction_set_snapshot",
+         kind == TxnKind::kPessimistic ? "--transaction_db" : "--optimistic_transaction_db",
+         "--seed=" + std::to_string(test::RandomSeed())},
+        &engine);
+    ExpectInOrder(out, {" 12000 operations;",
+                        "( transactions:3000 aborts:", "RandomTransactionVerify Success.\n"});
+    ExpectEqualSetSums(&engine, 3);
+  }
+}
+
+TEST(RandomTransactionTest, VerifyCatchesALostUpdate) {
+  TxnMapEngine engine(TxnKind::kPessimistic, /*drop_put_at_commit=*/5);
+  const std::string out = RunOnMap(
+      {"--benchmarks=randomtransaction", "--num=100", "--transaction_db", "--seed=9"}, &engine);
+  ExpectInOrder(out, {"( transactions:100 aborts:0)\n",
+                      "RandomTransactionVerify found inconsistent totals using pointlookup? 0 ",
+                      "RandomTransactionVerify FAILED!!\n"});
+}
+
+// Without a transaction DB: plain batches, RocksDB's "( batches:N )", no
+// check -- on a store without transactions too.
+TEST(RandomTransactionTest, PlainBatchesWithoutTransactions) {
+  PlainMapEngine engine;
+  const std::string out = RunOnMap(
+      {"--benchmarks=fillseq,randomtransaction", "--num=300", "--transaction_sets=4"}, &engine);
+  ExpectInOrder(out, {"randomtransaction : ", " 300 operations;", "( batches:300 )\n"});
+  EXPECT_EQ(out.find("RandomTransactionVerify"), std::string::npos);
+  // One thread: the batches alone keep the sums equal.
+  std::map<std::string, uint64_t> sums;
+  for (const std::string& key : engine.Keys()) {
+    if (key.size() < 4 || key[0] != '0') continue;  // fillseq's binary keys
+    std::string value, error;
+    ASSERT_EQ(engine.Get(key, &value, &error), GetResult::kFound);
+    sums[key.substr(0, 4)] += std::stoull(value);
+  }
+  ASSERT_EQ(sums.size(), 4u);
+  for (const auto& [set, sum] : sums) EXPECT_EQ(sum, sums.begin()->second) << set;
+}
+
+TEST(RandomTransactionDeathTest, SetsOutOfRangeAreRefused) {
+  for (const char* sets : {"--transaction_sets=0", "--transaction_sets=10000"}) {
+    TxnMapEngine engine(TxnKind::kPessimistic);
+    EXPECT_EXIT(RunOnMap({"--benchmarks=randomtransaction", "--num=10", sets}, &engine),
+                testing::ExitedWithCode(1), "invalid value for transaction_sets");
+  }
 }
 
 }  // namespace

@@ -9,9 +9,18 @@
 // Modes: sync (WriteOptions.sync=1; one round in three also simulates power
 // losses, which must lose nothing acknowledged) and nosync (sync=0 with
 // db_stress's in-process power-loss simulation and its prefix check); "both"
-// splits the time between them. Some rounds let db_stress finish on its own instead
-// (it must then exit 0). On a failure the driver stops, keeps the DB, the
-// expected state and the logs, prints their paths and exits 1.
+// splits the time between them (and, with --use_txn, the transaction modes
+// too). Some rounds let db_stress finish on its own instead (it must then
+// exit 0).
+//
+// Transaction modes (docs/design/stress-transactions.md): txn runs
+// db_stress --use_txn (a TransactionDB, WriteOptions.sync=1) with many
+// two-phase transactions, often left prepared, so a kill finds them in
+// every state; the verification checks that recovery returns exactly the
+// prepared transactions db_stress's records allow, with their exact writes,
+// then commits or rolls them back. otxn runs --use_optimistic_txn. Neither
+// draws FIFO, power losses, checkpoints or backups. On a failure the driver stops, keeps the DB,
+// the expected state and the logs, prints their paths and exits 1.
 //
 // Compaction styles: each round runs under a compaction style (level,
 // universal, FIFO, none) and options drawn for it, printed on the round's
@@ -67,6 +76,8 @@ struct DriverFlags {
   bool dir_created = false;     // by mkdtemp: removed whole on success
   std::string styles = "auto";  // comma list of level,universal,fifo,none; or auto / all
   bool fresh_on_style_change = false;
+  // Adds the transaction modes (txn, otxn) to --mode=both.
+  bool use_txn = false;
   std::vector<std::string> extra;  // --stress_arg=... passed through
 };
 DriverFlags DF;
@@ -79,6 +90,13 @@ struct Totals {
   uint64_t checkpoints_verified = 0, backups_verified = 0, partial_copies = 0;
   uint64_t style_rounds[4] = {};  // rounds run under each compaction style
   uint64_t fresh_starts = 0;      // DBs wiped for a change of shape
+  // Transaction modes: prepared transactions the verifications recovered
+  // (and checked), and rounds whose kill left at least one.
+  uint64_t prepared_recovered = 0, rounds_with_prepared = 0;
+  uint64_t prepared_open = 0;        // of them: Prepare acknowledged, left open
+  uint64_t prepared_in_flight = 0;   // of them: Prepare/Commit/Rollback in flight
+  uint64_t committed_at_kill = 0;    // Commit in flight, found committed
+  uint64_t one_phase_in_flight = 0;  // one-phase commits in flight: all or nothing
 };
 
 double Now() {
@@ -98,7 +116,8 @@ std::string SelfDir() {
 [[noreturn]] void Usage(const char* msg) {
   fprintf(stderr, "db_crashtest: %s\n", msg);
   fprintf(stderr,
-          "usage: db_crashtest [--mode=sync|nosync|both] [--duration=SECS] [--dir=DIR]\n"
+          "usage: db_crashtest [--mode=sync|nosync|txn|otxn|both] [--use_txn=0|1]\n"
+          "  [--duration=SECS] [--dir=DIR]\n"
           "  [--stress=PATH_TO_DB_STRESS] [--seed=N] [--min_kill_ms=N] [--max_kill_ms=N]\n"
           "  [--max_key=N] [--max_threads=N] [--keep=0|1] [--stress_arg=--flag=value ...]\n"
           "  [--styles=auto|all|level,universal,fifo,none] [--fresh_on_style_change=0|1]\n");
@@ -135,6 +154,8 @@ void ParseFlags(int argc, char** argv) {
       DF.max_threads = atoi(v.c_str());
     } else if (val("fresh_on_style_change", &v)) {
       DF.fresh_on_style_change = v == "1" || v == "true";
+    } else if (val("use_txn", &v)) {
+      DF.use_txn = v == "1" || v == "true";
     } else if (val("keep", &v)) {
       DF.keep = v == "1" || v == "true";
     } else if (val("stress_arg", &v)) {
@@ -144,7 +165,10 @@ void ParseFlags(int argc, char** argv) {
       Usage("bad flag");
     }
   }
-  if (DF.mode != "sync" && DF.mode != "nosync" && DF.mode != "both") Usage("bad --mode");
+  if (DF.mode != "sync" && DF.mode != "nosync" && DF.mode != "txn" && DF.mode != "otxn" &&
+      DF.mode != "both") {
+    Usage("bad --mode");
+  }
   if (DF.min_kill_ms < 1 || DF.max_kill_ms < DF.min_kill_ms) Usage("bad kill delays");
   if (DF.max_threads < 1) Usage("bad --max_threads");
   if (DF.stress.empty()) DF.stress = SelfDir() + "/db_stress";
@@ -478,6 +502,26 @@ RoundStyle DrawStyle(int style, Uni uni) {
 // Runs one mode for `secs`; returns false on a failure (paths printed).
 bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals* totals) {
   const bool nosync = mode == "nosync";
+  // Transaction modes: db_stress --use_txn (txn, with synced writes so that
+  // an acknowledged Prepare is durable) or --use_optimistic_txn (otxn).
+  // No power-loss simulation, checkpoints or backups there, and no FIFO
+  // (db_stress refuses them with transactions).
+  const bool txn = mode == "txn", otxn = mode == "otxn";
+  const std::vector<std::string> txn_args = txn ? std::vector<std::string>{"--use_txn=1"}
+                                            : otxn
+                                                ? std::vector<std::string>{"--use_optimistic_txn=1"}
+                                                : std::vector<std::string>{};
+  std::vector<int> styles;
+  for (int st : g_caps.styles) {
+    if (!(txn || otxn) || st != kFifo) styles.push_back(st);
+  }
+  if (styles.empty()) {
+    printf(
+        "db_crashtest: FAILURE: mode %s has no compaction style to draw (FIFO is not run "
+        "with transactions)\n",
+        mode.c_str());
+    return false;
+  }
   std::string base = DF.dir + "/" + mode;
   mkdir(base.c_str(), 0755);
   std::string db = base + "/db", expected = base + "/expected";
@@ -498,9 +542,9 @@ bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals*
     if (!have_style || uni(0, 2) == 0) {
       // Another style than the current one when there is a choice, so
       // short runs meet several.
-      int pick = g_caps.styles[rng() % g_caps.styles.size()];
-      while (have_style && g_caps.styles.size() > 1 && pick == style.style) {
-        pick = g_caps.styles[rng() % g_caps.styles.size()];
+      int pick = styles[rng() % styles.size()];
+      while (have_style && styles.size() > 1 && pick == style.style) {
+        pick = styles[rng() % styles.size()];
       }
       RoundStyle next = DrawStyle(pick, uni);
       if (have_style &&
@@ -525,7 +569,7 @@ bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals*
         "--max_key=" + std::to_string(DF.max_key),
         "--seed=" + std::to_string(stress_seed),
         "--threads=" + std::to_string(threads),
-        "--sync=" + std::string(nosync ? "0" : "1"),
+        "--sync=" + std::string(nosync || (otxn && uni(0, 1) == 0) ? "0" : "1"),
         "--write_buffer_size=" + std::to_string(uni(16, 256) << 10),
         "--target_file_size_base=" + std::to_string(uni(32, 512) << 10),
         "--max_bytes_for_level_base=" + std::to_string(uni(128, 2048) << 10),
@@ -560,9 +604,21 @@ bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals*
     }
     for (const std::string& a : style.args) args.push_back(a);
     if (uni(0, 3) == 0) args.push_back("--reopen=" + std::to_string(uni(2000, 20000)));
-    // nosync: always power losses (prefix rule); sync: in one round of three
-    // (nothing acknowledged may be lost).
-    if (nosync || uni(0, 2) == 0) {
+    if (txn || otxn) {
+      for (const std::string& a : txn_args) args.push_back(a);
+      args.push_back("--txn_rollback_pct=" + std::to_string(uni(0, 30)));
+      args.push_back("--txn_direct_pct=" + std::to_string(uni(0, 30)));
+      if (txn) {
+        // Many prepared transactions, often left open, so the kill finds
+        // some in every state.
+        args.push_back("--txn_2pc_pct=" + std::to_string(uni(40, 100)));
+        args.push_back("--txn_hold_pct=" + std::to_string(uni(10, 60)));
+        args.push_back("--txn_lock_timeout_ms=" + std::to_string(uni(2, 50)));
+        args.push_back("--txn_lock_first_pct=" + std::to_string(uni(0, 100)));
+      }
+    } else if (nosync || uni(0, 2) == 0) {
+      // nosync: always power losses (prefix rule); sync: in one round of
+      // three (nothing acknowledged may be lost).
       args.push_back("--simulate_power_loss_one_in=" + std::to_string(uni(2000, 20000)));
     } else if (uni(0, 1) == 0) {
       // Copies of the live DB made while the kill may land: a checkpoint
@@ -646,8 +702,13 @@ bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals*
                                         "--max_key=" + std::to_string(DF.max_key),
                                         "--verify_only=1", recovery_mode};
       for (const std::string& a : style.args) vargs.push_back(a);
+      for (const std::string& a : txn_args) vargs.push_back(a);
       for (const std::string& e : DF.extra) {
-        if (e.rfind("--emulate_styles_for_test", 0) == 0) vargs.push_back(e);
+        // (The self-test of the recovered transactions' comparison acts in
+        // the verification.)
+        if (e.rfind("--emulate_styles_for_test", 0) == 0 || e == "--inject_bug_for_test=6") {
+          vargs.push_back(e);
+        }
       }
       pid_t vpid = Spawn(vargs, vlog);
       int vstatus = 0;
@@ -663,7 +724,8 @@ bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals*
       t.keys_verified += control->keys_verified.load();
     }
     // What the verification said about the copies the run left.
-    unsigned long cps = 0, partial = 0, bks = 0;
+    unsigned long cps = 0, partial = 0, bks = 0, prepared = 0, prepared_open = 0,
+                  prepared_in_flight = 0, committed_at_kill = 0, one_phase_in_flight = 0;
     if (FILE* f = fopen(vlog.c_str(), "r")) {
       char line[512];
       while (fgets(line, sizeof(line), f) != nullptr) {
@@ -677,6 +739,22 @@ bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals*
         } else if (sscanf(line, "db_stress: %lu backup(s) left by an earlier run verify", &a) ==
                    1) {
           bks += a;
+        } else {
+          unsigned long c = 0, d = 0, e = 0;
+          if (sscanf(line,
+                     "db_stress: recovered %lu prepared transaction(s) (%lu acknowledged and "
+                     "left open, %lu with Prepare, Commit or Rollback in flight; exact writes "
+                     "checked), then committed %*u and rolled back %*u; not recovered: %lu "
+                     "with Commit in flight (all writes visible), %*u with Prepare or Rollback "
+                     "in flight (none visible); one-phase commits in flight found all or "
+                     "nothing: %lu",
+                     &a, &b, &c, &d, &e) == 5) {
+            prepared += a;
+            prepared_open += b;
+            prepared_in_flight += c;
+            committed_at_kill += d;
+            one_phase_in_flight += e;
+          }
         }
       }
       fclose(f);
@@ -684,10 +762,24 @@ bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals*
     t.checkpoints_verified += cps;
     t.backups_verified += bks;
     t.partial_copies += partial;
+    t.prepared_recovered += prepared;
+    t.prepared_open += prepared_open;
+    t.prepared_in_flight += prepared_in_flight;
+    t.committed_at_kill += committed_at_kill;
+    t.one_phase_in_flight += one_phase_in_flight;
+    if (prepared > 0) t.rounds_with_prepared++;
     printf("[%s] round %" PRIu64 ": style=%s%s seed=%" PRIu64
            " threads=%d %s after %d ms, ops=%" PRIu64 ", verify %s",
            mode.c_str(), round, style.Describe().c_str(), fresh_note.c_str(), stress_seed, threads,
            killed ? "killed" : "exited", delay_ms, ops, ok ? "ok" : "FAILED");
+    if (txn) {
+      printf(
+          " (prepared transactions recovered and checked: %lu = %lu open + %lu in flight; "
+          "commits in flight found committed: %lu; one-phase in flight: %lu)",
+          prepared, prepared_open, prepared_in_flight, committed_at_kill, one_phase_in_flight);
+    } else if (otxn) {
+      printf(" (one-phase commits in flight, all or nothing: %lu)", one_phase_in_flight);
+    }
     if (cps + bks + partial > 0) {
       printf(" (checkpoints left %lu, unfinished %lu, backups left %lu: all verified)", cps,
              partial, bks);
@@ -716,6 +808,17 @@ bool RunMode(const std::string& mode, double secs, std::mt19937_64& rng, Totals*
          t.checkpoints_verified, t.partial_copies, t.backups_verified, t.failures,
          t.style_rounds[0], t.style_rounds[1], t.style_rounds[2], t.style_rounds[3],
          t.fresh_starts);
+  if (txn) {
+    printf("[%s] prepared transactions recovered and checked: %" PRIu64 " in %" PRIu64
+           " of %" PRIu64 " rounds (%" PRIu64 " acknowledged and left open, %" PRIu64
+           " with Prepare, Commit or Rollback in flight); commits in flight found committed: "
+           "%" PRIu64 "; one-phase commits in flight found all or nothing: %" PRIu64 "\n",
+           mode.c_str(), t.prepared_recovered, t.rounds_with_prepared, t.rounds, t.prepared_open,
+           t.prepared_in_flight, t.committed_at_kill, t.one_phase_in_flight);
+  } else if (otxn) {
+    printf("[%s] one-phase commits in flight at a kill found all or nothing: %" PRIu64 "\n",
+           mode.c_str(), t.one_phase_in_flight);
+  }
   fflush(stdout);
   totals->rounds += t.rounds;
   totals->kills += t.kills;
@@ -743,6 +846,10 @@ int Main(int argc, char** argv) {
   std::vector<std::string> modes;
   if (DF.mode == "both") {
     modes = {"sync", "nosync"};
+    if (DF.use_txn) {
+      modes.push_back("txn");
+      modes.push_back("otxn");
+    }
   } else {
     modes = {DF.mode};
   }

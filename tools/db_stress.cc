@@ -46,6 +46,30 @@
 // the reads that found a dropped key (fifo_dropped_reads).
 // docs/design/stress-compaction-styles.md.
 //
+// Transactions (--use_txn: a TransactionDB, WRITE_COMMITTED only;
+// --use_optimistic_txn: an OptimisticTransactionDB): every write op goes
+// through a transaction (single keys, batches with GetForUpdate
+// read-modify-writes and reads of the transaction's own writes, a range as
+// one Delete per key) or, --txn_direct_pct of the time, through the DB's own
+// locking write path. --txn_rollback_pct of the transactions are rolled back
+// (their writes must not show); pessimistic ones are two-phase
+// (SetName, Prepare, Commit) --txn_2pc_pct of the time, and a prepared one
+// may be left open for a few ops (--txn_hold_pct), its keys locked: other
+// writers meet lock timeouts (--txn_lock_timeout_ms) and retry with the
+// stripe released. Optimistic ones now and then get a conflicting write
+// between their writes and their commit, which must then fail (Busy or
+// TryAgain); a conflict no write made fails the run. The two-phase ones are
+// recorded in --expected_dir/TXNS (see TxnRecord) with their writes and
+// state; after every open the prepared transactions recovery returns must
+// be exactly those the records allow: every one whose Prepare was
+// acknowledged and whose Commit or Rollback was not issued, plus possibly
+// ones whose Prepare, Commit or Rollback was in flight -- each with exactly
+// its recorded writes, none of them visible; one whose Commit was in flight
+// and that is not returned must show all its writes. Each recovered one is
+// then committed or rolled back at random. Code: tools/db_stress_txn.cc;
+// docs/design/stress-transactions.md. (tools/db_stress_common.h holds what
+// the two files share.)
+//
 // Thread-safety: a single process; the shared state is the stripe mutexes,
 // the expected state (atomics) and a few global atomics.
 // Exit status: 0 when no verification failed, 1 otherwise, 2 on bad usage or
@@ -84,94 +108,14 @@
 #include "strata/utilities/backup_engine.h"
 #include "strata/utilities/checkpoint.h"
 #include "strata/write_batch.h"
+#include "tools/db_stress_common.h"
 #include "tools/db_stress_shared.h"
+#include "tools/db_stress_txn.h"
 
 namespace strata {
 namespace stress {
-namespace {
-
-constexpr uint64_t kStripe = 16;
-constexpr uint32_t kAbsent = 0;
 
 // ---------------------------------------------------------------- flags ----
-
-struct Flags {
-  std::string db;
-  std::string expected_dir;
-  int threads = 4;
-  uint64_t ops_per_thread = 0;  // 0 = until --duration
-  double duration = 0;          // seconds; 0 = until --ops_per_thread
-  uint64_t max_key = 16384;
-  bool sync = false;
-  bool disable_wal = false;
-  uint64_t write_buffer_size = 64 << 10;
-  uint64_t target_file_size_base = 128 << 10;
-  uint64_t max_bytes_for_level_base = 512 << 10;
-  int level0_file_num_compaction_trigger = 4;
-  int max_background_jobs = 2;
-  int max_write_buffer_number = 2;
-  std::string compression = "snappy";
-  bool wal_mmap_writes = true;
-  // RocksDB's numbering: 0 kTolerateCorruptedTailRecords, 1
-  // kAbsoluteConsistency, 2 kPointInTimeRecovery, 3 kSkipAnyCorruptedRecords.
-  int wal_recovery_mode = 2;
-  uint64_t reopen = 0;  // close + reopen every N ops (all threads together)
-  bool verify_only = false;
-  uint64_t seed = 0;
-  bool destroy_db_initially = false;
-  // Only open (creating) and close --db with the options, then destroy it:
-  // exit 0 if it opens, 3 if the build refuses an option (NotSupported),
-  // 1 on another error. db_crashtest asks which styles and options to draw.
-  bool probe_open = false;
-  // Test of the drivers' style paths on a build that refuses some styles:
-  // the checks follow --compaction_style (FIFO's rules, with drops
-  // simulated as by --inject_bug_for_test=3) but the DB opens leveled.
-  bool emulate_styles_for_test = false;
-  uint64_t simulate_power_loss_one_in = 0;
-  uint64_t flush_one_in = 2000;
-  uint64_t compact_range_one_in = 4000;
-  // A checkpoint of the live DB (into <expected_dir>/checkpoints/), opened
-  // and checked, one op in N (0: never). Not in power-loss mode.
-  uint64_t checkpoint_one_in = 0;
-  // A backup (BackupEngine, <expected_dir>/backups; the newest 3 kept),
-  // restored and checked, one op in N (0: never). Not in power-loss mode.
-  uint64_t backup_one_in = 0;
-  int inject_bug_for_test = 0;
-  // Compaction style and its options (RocksDB's db_stress / db_bench flag
-  // names; see "Compaction styles" below).
-  int compaction_style = kCompactionStyleLevel;  // 0 level 1 universal 2 FIFO 3 none
-  int compaction_pri = Options().compaction_pri;
-  int num_levels = Options().num_levels;
-  // 0 (or -1 for compression_size_percent): the option's default.
-  int universal_size_ratio = 0;
-  int universal_min_merge_width = 0;
-  int universal_max_merge_width = 0;
-  int universal_max_size_amplification_percent = 0;
-  int universal_compression_size_percent = -1;
-  bool universal_allow_trivial_move = false;
-  bool universal_incremental = false;
-  uint64_t fifo_compaction_max_table_files_size_mb = 0;  // 0: the default (1 GiB)
-  bool fifo_compaction_allow_compaction = false;
-  uint64_t compaction_ttl = ColumnFamilyOptions::kDefaultTtl;  // options.ttl
-  uint64_t periodic_compaction_seconds = ColumnFamilyOptions::kDefaultTtl;
-  int min_level_to_compress = -1;  // >= 0: compression_per_level from there on
-  std::string bottommost_compression_type = "disable";
-  int compression_max_dict_bytes = 0;
-  int compression_zstd_max_train_bytes = 0;
-  int compression_parallel_threads = 1;
-  bool sd_delete_range = false;  // DeleteRange may cover single-delete keys
-  bool single_delete = true;     // false: no single-delete keys at all
-  // Percentages of the operation mix (normalized by their sum).
-  int put_pct = 30;
-  int delete_pct = 8;
-  int delrange_pct = 2;
-  int merge_pct = 10;
-  int batch_pct = 5;
-  int get_pct = 20;
-  int multiget_pct = 8;
-  int iter_pct = 12;
-  int snapshot_pct = 5;
-};
 
 Flags FLAGS;
 
@@ -218,7 +162,7 @@ bool ParseCompression(const std::string& name, bool allow_disable, CompressionTy
           "  [--destroy_db_initially=0|1] [--simulate_power_loss_one_in=N]\n"
           "  [--flush_one_in=N] [--compact_range_one_in=N] [--checkpoint_one_in=N]\n"
           "  [--backup_one_in=N]\n"
-          "  [--inject_bug_for_test=0|1|2|3|4] [--emulate_styles_for_test=0|1]\n"
+          "  [--inject_bug_for_test=0..6] [--emulate_styles_for_test=0|1]\n"
           "  [--compaction_style=0..3] [--compaction_pri=0..4] [--num_levels=N]\n"
           "  [--universal_size_ratio=N] [--universal_min_merge_width=N]\n"
           "  [--universal_max_merge_width=N] [--universal_max_size_amplification_percent=N]\n"
@@ -230,6 +174,9 @@ bool ParseCompression(const std::string& name, bool allow_disable, CompressionTy
           "  [--compression_max_dict_bytes=N] [--compression_zstd_max_train_bytes=N]\n"
           "  [--compression_parallel_threads=N]\n"
           "  [--single_delete=0|1] [--sd_delete_range=0|1]\n"
+          "  [--use_txn=0|1] [--use_optimistic_txn=0|1] [--txn_write_policy=0]\n"
+          "  [--unordered_write=0] [--txn_2pc_pct=N] [--txn_rollback_pct=N] [--txn_hold_pct=N]\n"
+          "  [--txn_direct_pct=N] [--txn_lock_timeout_ms=N] [--txn_lock_first_pct=N]\n"
           "  [--put_pct= --delete_pct= --delrange_pct= --merge_pct= --batch_pct= --get_pct=\n"
           "   --multiget_pct= --iter_pct= --snapshot_pct=]\n");
   exit(2);
@@ -266,6 +213,13 @@ void ParseFlags(int argc, char** argv) {
       {"periodic_compaction_seconds", &FLAGS.periodic_compaction_seconds}};
   const Int ints[] = {
       {"threads", &FLAGS.threads},
+      {"txn_write_policy", &FLAGS.txn_write_policy},
+      {"txn_2pc_pct", &FLAGS.txn_2pc_pct},
+      {"txn_rollback_pct", &FLAGS.txn_rollback_pct},
+      {"txn_hold_pct", &FLAGS.txn_hold_pct},
+      {"txn_direct_pct", &FLAGS.txn_direct_pct},
+      {"txn_lock_timeout_ms", &FLAGS.txn_lock_timeout_ms},
+      {"txn_lock_first_pct", &FLAGS.txn_lock_first_pct},
       {"level0_file_num_compaction_trigger", &FLAGS.level0_file_num_compaction_trigger},
       {"max_background_jobs", &FLAGS.max_background_jobs},
       {"max_write_buffer_number", &FLAGS.max_write_buffer_number},
@@ -294,6 +248,9 @@ void ParseFlags(int argc, char** argv) {
       {"snapshot_pct", &FLAGS.snapshot_pct}};
   const Bool bools[] = {
       {"sync", &FLAGS.sync},
+      {"use_txn", &FLAGS.use_txn},
+      {"unordered_write", &FLAGS.unordered_write},
+      {"use_optimistic_txn", &FLAGS.use_optimistic_txn},
       {"disable_wal", &FLAGS.disable_wal},
       {"wal_mmap_writes", &FLAGS.wal_mmap_writes},
       {"verify_only", &FLAGS.verify_only},
@@ -364,6 +321,40 @@ void ParseFlags(int argc, char** argv) {
     Usage("--max_key must give every thread a stripe (max_key >= 16 * threads)");
   }
   if (FLAGS.ops_per_thread == 0 && FLAGS.duration <= 0) FLAGS.ops_per_thread = 10000;
+  if (FLAGS.use_optimistic_txn) FLAGS.use_txn = true;
+  if (FLAGS.use_txn) {
+    if (FLAGS.txn_write_policy != 0) {
+      Usage(
+          "--txn_write_policy: only 0 (WRITE_COMMITTED) is built; 1 (WRITE_PREPARED) and 2 "
+          "(WRITE_UNPREPARED) are not");
+    }
+    if (FLAGS.threads > kMaxTxnThreads) Usage("--use_txn allows at most 64 --threads");
+    if (FLAGS.simulate_power_loss_one_in != 0) {
+      Usage(
+          "--use_txn with --simulate_power_loss_one_in is not supported (the power-loss "
+          "prefix check does not model transactions)");
+    }
+    if (FLAGS.checkpoint_one_in != 0 || FLAGS.backup_one_in != 0) {
+      Usage(
+          "--use_txn with --checkpoint_one_in or --backup_one_in is not supported (a copy "
+          "holding prepared transactions needs a TransactionDB to open)");
+    }
+    if (FLAGS.disable_wal) Usage("--use_txn with --disable_wal is not supported");
+    if (FLAGS.compaction_style == kCompactionStyleFIFO) {
+      Usage(
+          "--use_txn with FIFO compaction is not supported (the exact checks of recovered "
+          "transactions assume no key silently vanishes)");
+    }
+    if (FLAGS.inject_bug_for_test >= 3 && FLAGS.inject_bug_for_test <= 4) {
+      Usage("--inject_bug_for_test=3/4 (FIFO self-tests) are not run with --use_txn");
+    }
+  }
+  if (FLAGS.unordered_write) {
+    Usage(
+        "--unordered_write=1 is not supported (RocksDB tests it only with WRITE_PREPARED, "
+        "which is not built)");
+  }
+  if (FLAGS.txn_lock_timeout_ms < 0) Usage("--txn_lock_timeout_ms must be >= 0");
   if (!seed_given) {
     FLAGS.seed = std::random_device{}() ^
                  static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
@@ -441,21 +432,6 @@ bool IsSingleDeleteKey(uint64_t k) { return FLAGS.single_delete && k % 8 == 7; }
 
 // ------------------------------------------------------- expected state ----
 
-struct ExpectedEntry {
-  std::atomic<uint32_t> value;    // committed base (kAbsent = no key)
-  std::atomic<uint32_t> pending;  // 1 while a write is in flight
-  std::atomic<uint32_t> pending_value;
-  std::atomic<uint32_t> gen;  // last base handed out for this key
-};
-static_assert(sizeof(ExpectedEntry) == 16, "layout");
-
-struct ExpectedHeader {
-  uint64_t magic;
-  uint64_t max_key;
-  uint64_t pad[6];
-};
-constexpr uint64_t kExpectedMagic = 0x5354524553534531ull;  // "STRESSE1"
-
 void* MapFile(const std::string& path, size_t size, bool* created) {
   int fd = open(path.c_str(), O_RDWR | O_CREAT, 0644);
   if (fd < 0) {
@@ -485,68 +461,31 @@ void* MapFile(const std::string& path, size_t size, bool* created) {
   return p;
 }
 
-class ExpectedState {
- public:
-  // Maps (creating or resetting when reset or when the layout differs).
-  ExpectedState(const std::string& dir, uint64_t max_key, bool reset) : max_key_(max_key) {
-    mkdir(dir.c_str(), 0755);
-    size_t size = sizeof(ExpectedHeader) + max_key * sizeof(ExpectedEntry);
-    bool created;
-    void* p = MapFile(dir + "/EXPECTED", size, &created);
-    header_ = static_cast<ExpectedHeader*>(p);
-    entries_ = reinterpret_cast<ExpectedEntry*>(static_cast<char*>(p) + sizeof(ExpectedHeader));
-    if (!created && !reset && (header_->magic != kExpectedMagic || header_->max_key != max_key)) {
-      fprintf(stderr,
-              "db_stress: %s/EXPECTED was made for another --max_key; use "
-              "--destroy_db_initially=1\n",
-              dir.c_str());
-      exit(2);
-    }
-    fresh_ = created || reset;
-    if (fresh_) {
-      memset(p, 0, size);
-      header_->max_key = max_key;
-      header_->magic = kExpectedMagic;
-    }
+ExpectedState::ExpectedState(const std::string& dir, uint64_t max_key, bool reset)
+    : max_key_(max_key) {
+  mkdir(dir.c_str(), 0755);
+  size_t size = sizeof(ExpectedHeader) + max_key * sizeof(ExpectedEntry);
+  bool created;
+  void* p = MapFile(dir + "/EXPECTED", size, &created);
+  header_ = static_cast<ExpectedHeader*>(p);
+  entries_ = reinterpret_cast<ExpectedEntry*>(static_cast<char*>(p) + sizeof(ExpectedHeader));
+  if (!created && !reset && (header_->magic != kExpectedMagic || header_->max_key != max_key)) {
+    fprintf(stderr,
+            "db_stress: %s/EXPECTED was made for another --max_key; use "
+            "--destroy_db_initially=1\n",
+            dir.c_str());
+    exit(2);
   }
-  bool fresh() const { return fresh_; }
-  ExpectedEntry& at(uint64_t k) { return entries_[k]; }
-  uint64_t max_key() const { return max_key_; }
-
-  // A new base for key k, never 0 and never equal to the last one.
-  uint32_t NextBase(uint64_t k) {
-    uint32_t g = entries_[k].gen.load() + 1;
-    if (g == kAbsent) g = 1;
-    entries_[k].gen.store(g);
-    return g;
+  fresh_ = created || reset;
+  if (fresh_) {
+    memset(p, 0, size);
+    header_->max_key = max_key;
+    header_->magic = kExpectedMagic;
   }
-
- private:
-  const uint64_t max_key_;
-  ExpectedHeader* header_;
-  ExpectedEntry* entries_;
-  bool fresh_ = false;
-};
+}
 
 // ------------------------------------------------------------ globals ----
 
-enum OpKind {
-  kPut,
-  kDelete,
-  kSingleDelete,
-  kDeleteRange,
-  kMerge,
-  kBatch,
-  kGet,
-  kMultiGet,
-  kIter,
-  kSnapshot,
-  kFlush,
-  kCompactRange,
-  kCheckpoint,
-  kBackup,
-  kNumOpKinds
-};
 const char* const kOpNames[kNumOpKinds] = {
     "put",      "delete", "single_delete", "delete_range", "merge",         "batch",      "get",
     "multiget", "iter",   "snapshot",      "flush",        "compact_range", "checkpoint", "backup"};
@@ -610,7 +549,8 @@ bool Allowed(ExpectedEntry& e, uint32_t a) {
 // may read as absent. See "FIFO" in the header comment.
 // (--inject_bug_for_test=3 and 4 check these rules on any style: see OneOp.)
 bool FifoMayDrop() {
-  return FLAGS.compaction_style == kCompactionStyleFIFO || FLAGS.inject_bug_for_test >= 3;
+  return FLAGS.compaction_style == kCompactionStyleFIFO || FLAGS.inject_bug_for_test == 3 ||
+         FLAGS.inject_bug_for_test == 4;
 }
 std::atomic<uint64_t> g_fifo_dropped{0};  // reads that found a key FIFO dropped
 
@@ -721,6 +661,7 @@ Options MakeOptions() {
 
 Status OpenDB() {
   Options o = MakeOptions();
+  if (FLAGS.use_txn) return OpenTxnDB(o);
   return DB::Open(o, FLAGS.db, &g_db);
 }
 
@@ -804,33 +745,6 @@ uint64_t VerifyAll(bool resolve, const char* when) {
 }
 
 // ------------------------------------------------------------- threads ----
-
-// One acknowledged (or, last, possibly applied) write of a thread in
-// power-loss mode: op index and the base it gave to one key.
-struct LogEntry {
-  uint64_t op;
-  uint64_t key;
-  uint32_t base;
-};
-
-struct ThreadState {
-  int id = 0;
-  std::mt19937_64 rng;
-  uint64_t ops = 0;
-  uint64_t counts[kNumOpKinds] = {};
-  // Power-loss mode: the epoch's write log.
-  std::vector<LogEntry> log;
-  uint64_t log_ops = 0;   // acknowledged writes logged
-  bool maybe_op = false;  // the last logged op failed (may or may not be in)
-  // A held snapshot, checked later.
-  const Snapshot* snap = nullptr;
-  uint64_t snap_stripe = 0;
-  std::vector<uint32_t> snap_values;
-  int snap_countdown = 0;
-
-  uint64_t Uniform(uint64_t n) { return n == 0 ? 0 : rng() % n; }
-  bool OneIn(uint64_t n) { return n != 0 && Uniform(n) == 0; }
-};
 
 bool PowerLossMode() { return FLAGS.simulate_power_loss_one_in != 0; }
 
@@ -1207,6 +1121,7 @@ bool OneOp(ThreadState* ts) {
   if ((kind == kPut || kind == kDelete || kind == kMerge) && IsSingleDeleteKey(k)) {
     kind = g_expected->at(k).value.load() == kAbsent ? kPut : kSingleDelete;
   }
+  if (FLAGS.use_txn && kind <= kBatch) return TxnOp(ts, lock, kind, k, stripe);
 
   switch (kind) {
     case kPut:
@@ -1218,7 +1133,7 @@ bool OneOp(ThreadState* ts) {
         return kind == kPut ? g_db->Put(wo, key, val) : g_db->Merge(wo, key, val);
       });
       const bool simulate_drops =
-          FLAGS.inject_bug_for_test >= 3 ||
+          FLAGS.inject_bug_for_test == 3 || FLAGS.inject_bug_for_test == 4 ||
           (FLAGS.emulate_styles_for_test && FLAGS.compaction_style == kCompactionStyleFIFO);
       if (ok && simulate_drops && !IsSingleDeleteKey(k) && ts->OneIn(100)) {
         // Self-tests of the FIFO rules. 3: the key silently vanishes, as
@@ -1453,6 +1368,7 @@ void ThreadBody(ThreadState* ts) {
         std::chrono::steady_clock::now() >= g_deadline) {
       break;
     }
+    if (FLAGS.use_txn && !TickHeld(ts)) break;
     bool go_on = OneOp(ts);
     ts->ops++;
     if (g_control && (ts->ops & 15) == 0) g_control->ops_done.fetch_add(16);
@@ -1462,6 +1378,15 @@ void ThreadBody(ThreadState* ts) {
     if (FLAGS.reopen != 0 && total >= g_next_reopen.load(std::memory_order_relaxed)) {
       int expected = kNoStop;
       g_stop.compare_exchange_strong(expected, kStopReopen);
+    }
+  }
+  if (FLAGS.use_txn) {
+    // A held transaction is resolved before the DB closes; after a failure
+    // it is only dropped (it stays prepared in the DB, as after a crash).
+    if (g_stop.load() != kStopFailure) {
+      ResolveHeld(ts);
+    } else {
+      DropHeld(ts);
     }
   }
   if (ts->snap != nullptr) {
@@ -1659,6 +1584,7 @@ void PrintSummary(const std::vector<uint64_t>& counts, uint64_t ops, double secs
          " ops_lost_to_power_loss=%" PRIu64 " keys_verified=%" PRIu64 " failures=%" PRIu64 "\n",
          g_reopens, g_power_losses, g_log_ops_checked, g_ops_lost_to_power_loss, g_keys_verified,
          g_failures.load());
+  if (FLAGS.use_txn) PrintTxnSummary();
   fflush(stdout);
 }
 
@@ -1708,6 +1634,7 @@ int Run() {
   g_expected = &expected;
   std::vector<std::mutex> locks(FLAGS.max_key / kStripe);
   g_locks = &locks;
+  if (FLAGS.use_txn) SetUpTxnRecords(FLAGS.destroy_db_initially && !FLAGS.verify_only);
 
   if (PowerLossMode()) {
     g_fault_fs = std::make_shared<FaultInjectionFileSystem>(FileSystem::Default());
@@ -1719,8 +1646,10 @@ int Run() {
     PrintSummary(std::vector<uint64_t>(kNumOpKinds, 0), 0, 0);
     return 1;
   }
+  // The prepared transactions a killed run left: exactly the recorded ones.
+  RecoverPreparedTxns(FLAGS.seed);
   // Resolve what a killed run left in flight (and check everything).
-  if (!FLAGS.destroy_db_initially || FLAGS.verify_only) {
+  if (g_failures.load() == 0 && (!FLAGS.destroy_db_initially || FLAGS.verify_only)) {
     VerifyAll(/*resolve=*/true, FLAGS.verify_only ? "verify_only" : "startup");
   }
   if (g_failures.load() == 0) VerifyLeftCopies();
@@ -1777,6 +1706,7 @@ int Run() {
         Fail("reopen failed: %s", s.ToString().c_str());
         break;
       }
+      if (!RecoverPreparedTxns(FLAGS.seed + g_reopens)) break;
       if (VerifyAll(false, "after reopen") != 0) break;
       continue;
     }
@@ -1797,7 +1727,6 @@ int Run() {
   return g_failures.load() == 0 ? 0 : 1;
 }
 
-}  // namespace
 }  // namespace stress
 }  // namespace strata
 

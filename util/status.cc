@@ -83,7 +83,37 @@ Status& Status::operator=(const Status& s) {
 std::string Status::ToString() const {
   if (code_ == kOk) return "OK";
   std::string result(CodeName(code_));
-  if (subcode_ == kNoSpace) result += "No space left on device: ";
+  // RocksDB's texts for the subcodes, then ": " and the message if any.
+  const char* sub = nullptr;
+  switch (subcode_) {
+    case kMutexTimeout:
+      sub = "Timeout Acquiring Mutex";
+      break;
+    case kLockTimeout:
+      sub = "Timeout waiting to lock key";
+      break;
+    case kLockLimit:
+      sub = "Failed to acquire lock due to max_num_locks limit";
+      break;
+    case kNoSpace:
+      sub = "No space left on device";
+      break;
+    case kDeadlock:
+      sub = "Deadlock";
+      break;
+    case kMemoryLimit:
+      sub = "Memory limit reached";
+      break;
+    case kTxnNotPrepared:
+      sub = "Txn not prepared";
+      break;
+    default:
+      break;
+  }
+  if (sub != nullptr) {
+    result += sub;
+    if (state_ && state_[0] != '\0') result += ": ";
+  }
   if (state_) result += state_.get();
   return result;
 }

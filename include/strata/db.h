@@ -242,6 +242,10 @@ class STRATA_EXPORT DB {
   virtual Status DestroyColumnFamilyHandle(ColumnFamilyHandle* handle) = 0;
   virtual ColumnFamilyHandle* DefaultColumnFamily() const = 0;
 
+  // The engine at the bottom of a stack of wrappers (StackableDB): this DB
+  // itself unless it wraps another.
+  virtual DB* GetRootDB() { return this; }
+
   virtual const std::string& GetName() const = 0;
   virtual uint64_t GetLatestSequenceNumber() const = 0;
   // The Env the DB was opened with (DBOptions::env).

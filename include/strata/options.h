@@ -224,6 +224,13 @@ struct STRATA_EXPORT DBOptions {
   // leveled compaction, no compaction then counts as bottommost: deletions
   // and sequence numbers are kept, since older data may still arrive below.
   bool allow_ingest_behind = false;
+  // Two-phase commit (RocksDB's name): WAL files holding a prepared
+  // transaction's section are kept until it is committed or rolled back,
+  // and the prepared sections found in the WALs at open are kept for
+  // TransactionDB (GetAllPreparedTransactions). TransactionDB::Open turns
+  // it on. Without it, a WAL holding prepare markers is refused at open
+  // (the prepared writes could not be resolved).
+  bool allow_2pc = false;
   // Automatic recovery from a retryable background error (NoSpace, or an
   // IOError marked retryable): up to this many attempts of DB::Resume's work,
   // bgerror_resume_retry_interval microseconds apart. 0 turns it off (only

@@ -42,9 +42,12 @@ class STRATA_EXPORT [[nodiscard]] Status {
     kNone = 0,
     kMutexTimeout = 1,
     kLockTimeout = 2,
+    kLockLimit = 3,
     kNoSpace = 4,
+    kDeadlock = 5,
     kPathNotFound = 9,
     kMemoryLimit = 7,
+    kTxnNotPrepared = 13,
     kMaxSubCode
   };
 
@@ -100,6 +103,22 @@ class STRATA_EXPORT [[nodiscard]] Status {
   static Status TimedOut(const Slice& msg, const Slice& msg2 = Slice()) {
     return Status(kTimedOut, kNone, msg, msg2);
   }
+  // The variants with a subcode (RocksDB's): transactions report why.
+  static Status TimedOut(SubCode subcode, const Slice& msg = Slice(), const Slice& msg2 = Slice()) {
+    return Status(kTimedOut, subcode, msg, msg2);
+  }
+  static Status Busy(SubCode subcode, const Slice& msg = Slice(), const Slice& msg2 = Slice()) {
+    return Status(kBusy, subcode, msg, msg2);
+  }
+  static Status Expired(const Slice& msg = Slice(), const Slice& msg2 = Slice()) {
+    return Status(kExpired, kNone, msg, msg2);
+  }
+  static Status MemoryLimit(const Slice& msg = Slice(), const Slice& msg2 = Slice()) {
+    return Status(kAborted, kMemoryLimit, msg, msg2);
+  }
+  static Status TxnNotPrepared(const Slice& msg = Slice(), const Slice& msg2 = Slice()) {
+    return Status(kInvalidArgument, kTxnNotPrepared, msg, msg2);
+  }
 
   bool ok() const { return code_ == kOk; }
   bool IsNotFound() const { return code_ == kNotFound; }
@@ -116,6 +135,11 @@ class STRATA_EXPORT [[nodiscard]] Status {
   bool IsBusy() const { return code_ == kBusy; }
   bool IsTryAgain() const { return code_ == kTryAgain; }
   bool IsTimedOut() const { return code_ == kTimedOut; }
+  bool IsExpired() const { return code_ == kExpired; }
+  bool IsDeadlock() const { return code_ == kBusy && subcode_ == kDeadlock; }
+  bool IsLockLimit() const { return code_ == kBusy && subcode_ == kLockLimit; }
+  bool IsMemoryLimit() const { return code_ == kAborted && subcode_ == kMemoryLimit; }
+  bool IsTxnNotPrepared() const { return code_ == kInvalidArgument && subcode_ == kTxnNotPrepared; }
 
   Code code() const { return code_; }
   SubCode subcode() const { return subcode_; }

@@ -48,8 +48,14 @@ class STRATA_EXPORT WriteBatch {
   // A blob stored in the WAL but never applied to the database.
   Status PutLogData(const Slice& blob);
 
-  // Empties the batch and drops its save points.
+  // Empties the batch and drops its save points and WAL termination point.
   void Clear();
+
+  // Marks the batch's current end as the end of what goes to the WAL: the
+  // records appended after it are applied to the memtables but not logged
+  // (RocksDB's; two-phase commit appends the prepared data, already in the
+  // WAL, behind the Commit marker this way). Clear removes the mark.
+  void MarkWalTerminationPoint();
 
   // Save points (RocksDB's semantics): SetSavePoint records the batch's
   // current size and count; RollbackToSavePoint truncates the batch back to
@@ -78,6 +84,18 @@ class STRATA_EXPORT WriteBatch {
     virtual Status MergeCF(uint32_t cf_id, const Slice& key, const Slice& value);
     virtual void LogData(const Slice& blob);
 
+    // Two-phase commit markers (RocksDB's tags 0x09-0x0D, 0x12, 0x13).
+    // The defaults refuse the transaction markers with InvalidArgument
+    // ("... handler not defined", as RocksDB's) and accept Noop.
+    // MarkBeginPrepare's unprepare is true for RocksDB's
+    // WRITE_UNPREPARED marker (0x13). MarkNoop's empty_batch is true when
+    // no counted record precedes it.
+    virtual Status MarkBeginPrepare(bool unprepare = false);
+    virtual Status MarkEndPrepare(const Slice& xid);
+    virtual Status MarkCommit(const Slice& xid);
+    virtual Status MarkRollback(const Slice& xid);
+    virtual Status MarkNoop(bool empty_batch);
+
     virtual void Put(const Slice& key, const Slice& value);
     virtual void Delete(const Slice& key);
     virtual void SingleDelete(const Slice& key);
@@ -100,6 +118,8 @@ class STRATA_EXPORT WriteBatch {
   };
   std::string rep_;
   std::vector<SavePoint> save_points_;  // oldest first
+  // MarkWalTerminationPoint's mark (size 0: none).
+  SavePoint wal_term_point_{0, 0};
 };
 
 }  // namespace strata

@@ -310,7 +310,7 @@ class AllFamiliesCommand : public LdbCommand {
     Options options;
     Status s = BuildOptions(&options);
     std::vector<ColumnFamilyDescriptor> families;
-    if (s.ok()) s = ListFamilies(options, &families);
+    if (s.ok()) s = ListFamilies(&options, &families);
     if (s.ok() && families.empty()) {
       // Every family, even when the default is the only one.
       std::vector<std::string> names;

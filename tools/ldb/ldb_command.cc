@@ -210,25 +210,28 @@ Status LdbCommand::BuildOptions(Options* options) {
   return Status::OK();
 }
 
-Status LdbCommand::ListFamilies(const Options& options,
-                                std::vector<ColumnFamilyDescriptor>* families) {
+Status LdbCommand::ListFamilies(Options* options, std::vector<ColumnFamilyDescriptor>* families) {
   families->clear();
   auto with_merge = [&](std::shared_ptr<MergeOperator> from_file) {
-    ColumnFamilyOptions cf = options;
+    ColumnFamilyOptions cf = *options;
     if (merge_operator_ == nullptr && from_file != nullptr) cf.merge_operator = from_file;
     return cf;
   };
   if (try_load_options_ && !create_if_missing_) {
     std::vector<LoadedFamily> loaded;
-    Status s = LoadOptionsFile(db_path_, ignore_unknown_options_, &loaded);
+    bool allow_2pc = false;
+    Status s = LoadOptionsFile(db_path_, ignore_unknown_options_, &loaded, &allow_2pc);
     if (!s.ok() && !s.IsNotFound()) return s;
+    // As ldb, which opens with the file's DBOptions: a TransactionDB's
+    // prepared sections in the WALs need allow_2pc.
+    if (allow_2pc) options->allow_2pc = true;
     for (const LoadedFamily& f : loaded)
       families->emplace_back(f.name, with_merge(f.merge_operator));
     if (!families->empty()) return Status::OK();
   }
   // As ldb: a DB with one family opens it alone, one with more opens all.
   std::vector<std::string> names;
-  if (DB::ListColumnFamilies(options, db_path_, &names).ok() && names.size() > 1) {
+  if (DB::ListColumnFamilies(*options, db_path_, &names).ok() && names.size() > 1) {
     for (const std::string& name : names) families->emplace_back(name, with_merge(nullptr));
   }
   return Status::OK();
@@ -242,7 +245,7 @@ bool LdbCommand::OpenDb() {
     return false;
   }
   std::vector<ColumnFamilyDescriptor> families;
-  s = ListFamilies(options, &families);
+  s = ListFamilies(&options, &families);
   if (!s.ok()) {
     state_.Fail(s.ToString());
     return false;

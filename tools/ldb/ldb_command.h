@@ -113,7 +113,8 @@ class LdbCommand {
   // The families to open, as ldb picks them: those of the OPTIONS file with
   // --try_load_options (each with the merge operator the file names), else
   // every family when there are several, else none (the default alone).
-  Status ListFamilies(const Options& options, std::vector<ColumnFamilyDescriptor>* families);
+  // With --try_load_options also the file's allow_2pc goes into *options.
+  Status ListFamilies(Options* options, std::vector<ColumnFamilyDescriptor>* families);
 
   const LdbArgs args_;
   const bool read_only_;

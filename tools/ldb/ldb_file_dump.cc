@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "db/filename.h"
+#include "db/log_format.h"
 #include "db/log_reader.h"
 #include "db/write_batch_internal.h"
 #include "strata/comparator.h"
@@ -51,6 +52,38 @@ class RowPrinter : public WriteBatch::Handler {
           << " ";
     return Status::OK();
   }
+  // The two-phase-commit markers and Noop, in ldb's words (RocksDB's
+  // InMemoryHandler): the xid in hex, unprepare as true/false. LogData
+  // prints nothing, as in ldb.
+  Status MarkNoop(bool /*empty_batch*/) override {
+    *row_ << "NOOP ";
+    return Status::OK();
+  }
+  Status MarkBeginPrepare(bool unprepare) override {
+    *row_ << "BEGIN_PREPARE(" << (unprepare ? "true" : "false") << ") ";
+    // dump_wal reads as a WriteCommitted DB (--write_committed=true, the
+    // only mode strata has): RocksDB refuses WriteUnprepared's marker then,
+    // with this text.
+    if (unprepare) {
+      return Status::NotSupported(
+          "WriteUnprepared txn tag when write_after_commit_ is enabled (in default "
+          "WriteCommitted mode). If it is not due to corruption, the WAL must be emptied "
+          "before changing the WritePolicy.");
+    }
+    return Status::OK();
+  }
+  Status MarkEndPrepare(const Slice& xid) override {
+    *row_ << "END_PREPARE(" << StringToHex(xid) << ") ";
+    return Status::OK();
+  }
+  Status MarkRollback(const Slice& xid) override {
+    *row_ << "ROLLBACK(" << StringToHex(xid) << ") ";
+    return Status::OK();
+  }
+  Status MarkCommit(const Slice& xid) override {
+    *row_ << "COMMIT(" << StringToHex(xid) << ") ";
+    return Status::OK();
+  }
 
  private:
   void KeyAndValue(const Slice& key, const Slice& value) {
@@ -86,7 +119,17 @@ void DumpWalFile(const std::string& path, bool print_header, bool print_values, 
   }
   Slice record;
   std::string scratch;
+  uint64_t previous_end = 0;  // where the last record read ended
   while (reader.ReadRecord(&record, &scratch)) {
+    // ldb names the offset its reader stood at before the record: when the
+    // record starts a block because the writer padded the previous block's
+    // last few bytes (fewer than a header), that is the padding's start.
+    uint64_t offset = reader.LastRecordOffset();
+    if (offset % log::kBlockSize == 0 && offset > previous_end &&
+        offset - previous_end < log::kRecyclableHeaderSize) {
+      offset = previous_end;
+    }
+    previous_end = reader.LastRecordEndOffset();
     std::ostringstream row;
     if (record.size() < WriteBatchInternal::kHeader) {
       reporter.Corruption(record.size(), Status::Corruption("log record too small"));
@@ -100,13 +143,12 @@ void DumpWalFile(const std::string& path, bool print_header, bool print_values, 
       row << WriteBatchInternal::Sequence(&batch) << ",";
       row << WriteBatchInternal::Count(&batch) << ",";
       row << WriteBatchInternal::ByteSize(&batch) << ",";
-      row << reader.LastRecordOffset() << ",";
+      row << offset << ",";
       RowPrinter printer(&row, print_values);
       s = batch.Iterate(&printer);
       if (!s.ok()) {
+        // As ldb: the batch's row is dropped, the command fails.
         state->Fail("Print write batch error: " + s.ToString());
-        row << "error: " << s.ToString();
-        std::cout << row.str();
         break;
       }
       row << "\n";

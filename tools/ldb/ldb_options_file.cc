@@ -62,7 +62,7 @@ Status MakeMergeOperator(const std::string& family, const std::string& value, bo
 }  // namespace
 
 Status LoadOptionsFile(const std::string& dbpath, bool ignore_unknown,
-                       std::vector<LoadedFamily>* families) {
+                       std::vector<LoadedFamily>* families, bool* allow_2pc) {
   FileSystem* fs = Env::Default()->GetFileSystem();
   std::vector<std::string> children;
   Status s = fs->GetChildren(dbpath, &children);
@@ -83,6 +83,8 @@ Status LoadOptionsFile(const std::string& dbpath, bool ignore_unknown,
 
   std::vector<LoadedFamily> out;
   bool in_family = false;
+  bool in_db_options = false;
+  bool two_pc = false;
   size_t start = 0;
   while (start < text.size()) {
     size_t end = text.find('\n', start);
@@ -93,16 +95,21 @@ Status LoadOptionsFile(const std::string& dbpath, bool ignore_unknown,
     if (line[0] == '[') {
       const std::string prefix = "[CFOptions \"";
       in_family = line.rfind(prefix, 0) == 0 && line.size() > prefix.size() + 2;
+      in_db_options = line == "[DBOptions]";
       if (in_family) {
         out.push_back({line.substr(prefix.size(), line.size() - prefix.size() - 2), nullptr});
       }
       continue;
     }
-    if (!in_family) continue;
+    if (!in_family && !in_db_options) continue;
     const size_t eq = line.find('=');
     if (eq == std::string::npos) continue;
     const std::string key = Trim(line.substr(0, eq));
     const std::string value = Trim(line.substr(eq + 1));
+    if (in_db_options) {
+      if (key == "allow_2pc") two_pc = value == "true";
+      continue;
+    }
     if (key == "merge_operator") {
       s = MakeMergeOperator(out.back().name, value, ignore_unknown, &out.back().merge_operator);
       if (!s.ok()) return s;
@@ -114,6 +121,7 @@ Status LoadOptionsFile(const std::string& dbpath, bool ignore_unknown,
   }
   if (out.empty()) return Status::Corruption(path, "no [CFOptions] section");
   *families = std::move(out);
+  if (allow_2pc != nullptr) *allow_2pc = two_pc;
   return Status::OK();
 }
 

@@ -1,6 +1,8 @@
 // What `--try_load_options` takes from a database's newest OPTIONS-NNNNNN
 // file (RocksDB's or ours, same text format): the column families it
-// lists and, per family, the merge operator and the comparator. Strata
+// lists and, per family, the merge operator and the comparator, and from
+// [DBOptions] allow_2pc (a TransactionDB's WALs may hold prepared sections,
+// which only an allow_2pc open accepts; ldb loads it with the rest). Strata
 // builds the other options itself (docs/tools/ldb.md); a comparator other
 // than the bytewise one, or a merge operator Strata does not have, is an
 // error naming it (with ignore_unknown, such a merge operator is replaced
@@ -22,8 +24,9 @@ struct LoadedFamily {
   std::shared_ptr<MergeOperator> merge_operator;  // null: none named
 };
 
-// NotFound if dbpath has no OPTIONS file.
+// NotFound if dbpath has no OPTIONS file. *allow_2pc (if not null) gets
+// the file's DBOptions allow_2pc (false when absent).
 Status LoadOptionsFile(const std::string& dbpath, bool ignore_unknown,
-                       std::vector<LoadedFamily>* families);
+                       std::vector<LoadedFamily>* families, bool* allow_2pc = nullptr);
 
 }  // namespace strata::ldb

@@ -3,6 +3,7 @@
 #include "tools/ldb/ldb_table_view.h"
 
 #include <algorithm>
+#include <map>
 
 #include "base/dbformat.h"
 #include "db/filename.h"
@@ -20,12 +21,34 @@ struct Tombstone {
   SequenceNumber seq;
 };
 
-// Turns a batch's records for one family into internal entries.
+// A record of a prepared section, kept until its Commit or Rollback.
+struct PendingRecord {
+  uint32_t cf;
+  ValueType type;  // kTypeRangeDeletion: key..value is the range
+  std::string key, value;
+};
+// The prepared sections read so far (across the WALs), by transaction name.
+using PreparedSections = std::map<std::string, std::vector<PendingRecord>>;
+
+// Turns a batch's records for one family into internal entries, as a
+// WriteCommitted DB's recovery inserts them: a prepared section (between
+// BeginPrepare and EndPrepare(xid)) takes no sequence numbers and waits in
+// *prepared; its Commit(xid) inserts its records at the commit batch's
+// sequence numbers, its Rollback(xid) drops them; a section never resolved
+// is not data. A Commit whose section is not in these WALs (it went into a
+// table before) inserts nothing. `flushed`: the WAL is older than the
+// family's log number (kept only for its prepared sections), so its own
+// records and commits are in tables already: only its sections are kept.
 class EntryCollector : public WriteBatch::Handler {
  public:
-  EntryCollector(uint32_t cf, SequenceNumber seq, std::vector<InternalEntry>* entries,
-                 std::vector<Tombstone>* tombstones)
-      : cf_(cf), seq_(seq), entries_(entries), tombstones_(tombstones) {}
+  EntryCollector(uint32_t cf, SequenceNumber seq, bool flushed, std::vector<InternalEntry>* entries,
+                 std::vector<Tombstone>* tombstones, PreparedSections* prepared)
+      : cf_(cf),
+        seq_(seq),
+        flushed_(flushed),
+        entries_(entries),
+        tombstones_(tombstones),
+        prepared_(prepared) {}
   Status PutCF(uint32_t cf, const Slice& key, const Slice& value) override {
     return Add(cf, key, kTypeValue, value);
   }
@@ -39,26 +62,67 @@ class EntryCollector : public WriteBatch::Handler {
     return Add(cf, key, kTypeSingleDeletion, Slice());
   }
   Status DeleteRangeCF(uint32_t cf, const Slice& begin, const Slice& end) override {
-    if (cf == cf_) tombstones_->push_back({begin.ToString(), end.ToString(), seq_});
-    ++seq_;
+    return Add(cf, begin, kTypeRangeDeletion, end);
+  }
+  Status MarkBeginPrepare(bool unprepare) override {
+    if (unprepare) {
+      return Status::NotSupported(
+          "a WriteUnprepared transaction marker (strata reads WALs as "
+          "a WriteCommitted DB)");
+    }
+    in_prepare_ = true;
+    pending_.clear();
+    return Status::OK();
+  }
+  Status MarkEndPrepare(const Slice& xid) override {
+    in_prepare_ = false;
+    (*prepared_)[xid.ToString()] = std::move(pending_);
+    pending_.clear();
+    return Status::OK();
+  }
+  Status MarkCommit(const Slice& xid) override {
+    auto it = prepared_->find(xid.ToString());
+    if (it == prepared_->end()) return Status::OK();
+    std::vector<PendingRecord> records = std::move(it->second);
+    prepared_->erase(it);
+    for (const PendingRecord& r : records) Insert(r.cf, r.key, r.type, r.value);
+    return Status::OK();
+  }
+  Status MarkRollback(const Slice& xid) override {
+    prepared_->erase(xid.ToString());
     return Status::OK();
   }
 
  private:
   Status Add(uint32_t cf, const Slice& key, ValueType type, const Slice& value) {
-    if (cf == cf_) {
-      InternalEntry e;
-      AppendInternalKey(&e.key, key, seq_, type);
-      e.value = value.ToString();
-      entries_->push_back(std::move(e));
+    if (in_prepare_) {
+      pending_.push_back({cf, type, key.ToString(), value.ToString()});
+    } else {
+      Insert(cf, key, type, value);
+    }
+    return Status::OK();
+  }
+  void Insert(uint32_t cf, const Slice& key, ValueType type, const Slice& value) {
+    if (cf == cf_ && !flushed_) {
+      if (type == kTypeRangeDeletion) {
+        tombstones_->push_back({key.ToString(), value.ToString(), seq_});
+      } else {
+        InternalEntry e;
+        AppendInternalKey(&e.key, key, seq_, type);
+        e.value = value.ToString();
+        entries_->push_back(std::move(e));
+      }
     }
     ++seq_;
-    return Status::OK();
   }
   const uint32_t cf_;
   SequenceNumber seq_;
+  const bool flushed_;
   std::vector<InternalEntry>* entries_;
   std::vector<Tombstone>* tombstones_;
+  PreparedSections* prepared_;
+  bool in_prepare_ = false;
+  std::vector<PendingRecord> pending_;
 };
 
 struct IgnoreDamage : public log::Reader::Reporter {
@@ -150,7 +214,8 @@ Status TableView::CollectEntries(std::vector<InternalEntry>* out) const {
     }
   }
 
-  // The WALs a read-only open replays for this family.
+  // The WALs a read-only open replays for this family: those from its log
+  // number on, and the older ones still there for their prepared sections.
   FileSystem* fs = Env::Default()->GetFileSystem();
   std::vector<std::string> children;
   Status s = fs->GetChildren(dbpath_, &children);
@@ -159,12 +224,12 @@ Status TableView::CollectEntries(std::vector<InternalEntry>* out) const {
   for (const std::string& name : children) {
     uint64_t number = 0;
     FileType type;
-    if (ParseFileName(name, &number, &type) && type == FileType::kWalFile &&
-        number >= family_.log_number) {
+    if (ParseFileName(name, &number, &type) && type == FileType::kWalFile) {
       wals.push_back(number);
     }
   }
   std::sort(wals.begin(), wals.end());
+  PreparedSections prepared;
   for (uint64_t number : wals) {
     const std::string path = LogFileName(dbpath_, number);
     std::unique_ptr<SequentialFile> file;
@@ -179,8 +244,8 @@ Status TableView::CollectEntries(std::vector<InternalEntry>* out) const {
       WriteBatch batch;
       s = WriteBatchInternal::SetContents(&batch, record);
       if (!s.ok()) return s;
-      EntryCollector collector(family_.id, WriteBatchInternal::Sequence(&batch), &entries,
-                               &tombstones);
+      EntryCollector collector(family_.id, WriteBatchInternal::Sequence(&batch),
+                               number < family_.log_number, &entries, &tombstones, &prepared);
       s = batch.Iterate(&collector);
       if (!s.ok()) return s;
     }

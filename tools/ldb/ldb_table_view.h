@@ -38,7 +38,9 @@ class TableView {
   // Every point entry of the tables and of the WALs at or after the
   // family's log number, in internal-key order, without those a range
   // tombstone with a larger sequence number covers (as RocksDB's internal
-  // iterator shows them).
+  // iterator shows them). Two-phase-commit sections count as a
+  // WriteCommitted DB's recovery counts them: committed ones at their
+  // commit's sequence numbers, rolled-back and unresolved ones not at all.
   Status CollectEntries(std::vector<InternalEntry>* out) const;
 
   // RocksDB's estimate of the table bytes holding user keys in [start, end)

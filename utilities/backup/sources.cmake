@@ -14,20 +14,12 @@ strata_tests(backup
   utilities/backup/backup_interop_test.cc
 )
 # RocksDB's own BackupEngine for backup_interop_test: a helper linked
-# against the system librocksdb only (as rocksdb_sst_tool is, see
-# table/sources.cmake); without it the test skips itself.
-find_library(ROCKSDB_LIB rocksdb)
-if(STRATA_BUILD_TESTS AND ROCKSDB_LIB AND TARGET backup_interop_test)
-  add_executable(rocksdb_backup_tool utilities/backup/rocksdb_backup_tool.cc)
-  target_link_libraries(rocksdb_backup_tool PRIVATE ${ROCKSDB_LIB})
-  if(NOT STRATA_SANITIZE STREQUAL "")
-    get_target_property(tool_opts rocksdb_backup_tool COMPILE_OPTIONS)
-    list(FILTER tool_opts EXCLUDE REGEX "^-fsanitize")
-    set_target_properties(rocksdb_backup_tool PROPERTIES COMPILE_OPTIONS "${tool_opts}")
-    get_target_property(tool_link rocksdb_backup_tool LINK_OPTIONS)
-    list(FILTER tool_link EXCLUDE REGEX "^-fsanitize")
-    set_target_properties(rocksdb_backup_tool PROPERTIES LINK_OPTIONS "${tool_link}")
-  endif()
+# against the system librocksdb only (strata_rocksdb_program, CMakeLists.txt);
+# without it the test skips itself.
+if(TARGET backup_interop_test)
+  strata_rocksdb_program(rocksdb_backup_tool utilities/backup/rocksdb_backup_tool.cc)
+endif()
+if(TARGET rocksdb_backup_tool)
   add_dependencies(backup_interop_test rocksdb_backup_tool)
   target_compile_definitions(backup_interop_test PRIVATE
     STRATA_ROCKSDB_BACKUP_TOOL="$<TARGET_FILE:rocksdb_backup_tool>")

@@ -77,7 +77,7 @@ struct WriteBatchWithIndex::Rep {
     }
     *offset = batch.GetDataSize();
     if (max_bytes != 0 && *offset + RecordSize(cf_id, key, value) > max_bytes) {
-      return Status::Aborted("WriteBatchWithIndex: max_bytes exceeded");
+      return Status::MemoryLimit("WriteBatchWithIndex: max_bytes exceeded");
     }
     return Status::OK();
   }
@@ -194,7 +194,7 @@ Status WriteBatchWithIndex::PutLogData(const Slice& blob) {
   }
   if (rep_->max_bytes != 0 &&
       rep_->batch.GetDataSize() + 1 + VarintLength(blob.size()) + blob.size() > rep_->max_bytes) {
-    return Status::Aborted("WriteBatchWithIndex: max_bytes exceeded");
+    return Status::MemoryLimit("WriteBatchWithIndex: max_bytes exceeded");
   }
   return rep_->batch.PutLogData(blob);
 }
@@ -240,8 +240,25 @@ class Reindexer final : public WriteBatch::Handler {
   void LogData(const Slice& blob) override {
     offset_ += 1 + VarintLength(blob.size()) + blob.size();
   }
+  // A transaction's batch may carry two-phase-commit markers (the Noop
+  // placeholder, BeginPrepare/EndPrepare): not indexed, only stepped over.
+  Status MarkNoop(bool) override {
+    offset_ += 1;
+    return Status::OK();
+  }
+  Status MarkBeginPrepare(bool) override {
+    offset_ += 1;
+    return Status::OK();
+  }
+  Status MarkEndPrepare(const Slice& xid) override { return Xid(xid); }
+  Status MarkCommit(const Slice& xid) override { return Xid(xid); }
+  Status MarkRollback(const Slice& xid) override { return Xid(xid); }
 
  private:
+  Status Xid(const Slice& xid) {
+    offset_ += 1 + VarintLength(xid.size()) + xid.size();
+    return Status::OK();
+  }
   size_t KeyOffset(uint32_t cf, const Slice& key) const {
     return offset_ + 1 + (cf != 0 ? VarintLength(cf) : 0) + VarintLength(key.size());
   }

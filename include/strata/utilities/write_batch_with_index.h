@@ -42,9 +42,8 @@
 // Differences from RocksDB: DeleteRange is supported (RocksDB refuses it);
 // one comparator (backup_index_comparator) orders every family, and the
 // base iterator given to NewIteratorWithBase must use the same order;
-// max_bytes overflow returns Aborted("...max_bytes...") (RocksDB: the
-// MemoryLimit subcode of Aborted, which strata::Status cannot make yet); no
-// save points; no PinnableSlice variants.
+// max_bytes overflow returns Aborted with the MemoryLimit subcode, as
+// RocksDB's; no PinnableSlice variants.
 #pragma once
 
 #include <cstddef>
