@@ -223,7 +223,9 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
     if (o.options != nullptr) {
       bo.collector_factories = &o.options->table_properties_collector_factories;
     }
-    bo.level_at_creation = o.output_level;
+    bo.level_at_creation = o.level_unknown ? -1 : o.output_level;
+    bo.reason = o.reason;
+    if (o.options != nullptr) bo.compaction_style = o.options->compaction_style;
     meta.file_creation_time = o.creation_time;
     meta.oldest_ancester_time = ancester_time;
     builder = std::make_unique<BlockBasedTableBuilder>(bo, file.get());

@@ -69,6 +69,9 @@ struct BuildTablesOptions {
   // (db/compaction/compression_for_level.h picks them by level).
   CompressionOptions compression_opts;
   int output_level = 0;
+  // The outputs may end up at any level (repair): tables are told level -1,
+  // as RocksDB's repairer does.
+  bool level_unknown = false;
   uint64_t max_output_file_size = ~0ull;
   // Files of the level below the output, sorted (for cutting outputs);
   // may be empty.

@@ -308,6 +308,7 @@ class Repairer {
     o.table_options = table_options_;
     o.compression = options_.compression;
     o.output_level = 0;
+    o.level_unknown = true;
     o.bottommost = false;
     // Merge operands are kept as they are (the family's operator may not be
     // the one given here).

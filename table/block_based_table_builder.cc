@@ -62,7 +62,11 @@ struct BlockBasedTableBuilder::Rep {
         checksum(table_options.checksum) {
     if (checksum > kXXH3) checksum = kXXH3;
     if (table_options.whole_key_filtering || opts.prefix_extractor != nullptr) {
-      auto bits = NewFilterBitsBuilder(table_options.filter_policy.get());
+      FilterBuildingContext filter_context;
+      filter_context.compaction_style = opts.compaction_style;
+      filter_context.level_at_creation = opts.level_at_creation;
+      filter_context.reason = opts.reason;
+      auto bits = NewFilterBitsBuilder(table_options.filter_policy.get(), filter_context);
       if (bits != nullptr) {
         filter =
             opts.prefix_extractor == nullptr

@@ -35,6 +35,7 @@
 
 #include "base/dbformat.h"
 #include "strata/env.h"
+#include "strata/listener.h"
 #include "strata/options.h"
 #include "strata/slice.h"
 #include "strata/slice_transform.h"
@@ -84,6 +85,10 @@ struct TableBuilderOptions {
   const std::vector<std::shared_ptr<TablePropertiesCollectorFactory>>* collector_factories =
       nullptr;
   int level_at_creation = TablePropertiesCollectorFactory::Context::kUnknownLevelAtCreation;
+  // Ribbon's bloom_before_level: why the table is made and under which
+  // compaction style (table/filter_policy.h FilterBuildingContext).
+  TableFileCreationReason reason = TableFileCreationReason::kMisc;
+  CompactionStyle compaction_style = kCompactionStyleLevel;
 };
 
 class BlockBasedTableBuilder {

@@ -1,6 +1,7 @@
 #include "table/filter_policy.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <iterator>
 
@@ -33,18 +34,52 @@ inline uint32_t FastRange32(uint32_t h, uint32_t range) {
 
 FilterPolicy::~FilterPolicy() = default;
 
-BloomFilterPolicy::BloomFilterPolicy(double bits_per_key) {
-  // Written so that NaN falls through to the cap, like RocksDB.
-  if (bits_per_key < 0.5) {
-    millibits_per_key_ = 0;
-    return;
+namespace {
+
+// RocksDB's clamping of bits/key: < 0.5 is "no filter" (0), [0.5, 1) is 1,
+// 100 and above (and NaN) are 100.
+double ClampBitsPerKey(double bits_per_key) {
+  if (bits_per_key < 0.5) return 0;
+  if (bits_per_key < 1.0) return 1.0;
+  if (!(bits_per_key < 100.0)) return 100.0;
+  return bits_per_key;
+}
+
+int MillibitsPerKey(double clamped) { return static_cast<int>(clamped * 1000.0 + 0.500001); }
+
+}  // namespace
+
+BloomFilterPolicy::BloomFilterPolicy(double bits_per_key)
+    : millibits_per_key_(MillibitsPerKey(ClampBitsPerKey(bits_per_key))) {}
+
+RibbonFilterPolicy::RibbonFilterPolicy(double bloom_equivalent_bits_per_key, int bloom_before_level)
+    : bloom_before_level_(bloom_before_level) {
+  const double clamped = ClampBitsPerKey(bloom_equivalent_bits_per_key);
+  millibits_per_key_ = MillibitsPerKey(clamped);
+  if (millibits_per_key_ > 0) {
+    one_in_fp_rate_ =
+        RibbonOneInFpRate(clamped, FilterBitsBuilder::ChooseNumProbes(millibits_per_key_));
   }
-  if (bits_per_key < 1.0) {
-    bits_per_key = 1.0;
-  } else if (!(bits_per_key < 100.0)) {
-    bits_per_key = 100.0;
+}
+
+bool RibbonFilterPolicy::UsesBloom(const FilterBuildingContext& context) const {
+  int levelish = INT_MAX;  // unknown levels count as the bottommost
+  if (context.compaction_style == kCompactionStyleLevel ||
+      context.compaction_style == kCompactionStyleUniversal) {
+    if (context.reason == TableFileCreationReason::kFlush) {
+      levelish = -1;  // below L0, so intra-L0 compactions can differ
+    } else if (context.level_at_creation >= 0) {
+      levelish = context.level_at_creation;
+    }
   }
-  millibits_per_key_ = static_cast<int>(bits_per_key * 1000.0 + 0.500001);
+  return levelish < bloom_before_level_;
+}
+
+std::unique_ptr<FilterBitsBuilder> RibbonFilterPolicy::NewBuilder(
+    const FilterBuildingContext& context) const {
+  if (millibits_per_key_ == 0) return nullptr;
+  if (UsesBloom(context)) return std::make_unique<FilterBitsBuilder>(millibits_per_key_);
+  return std::make_unique<FilterBitsBuilder>(millibits_per_key_, one_in_fp_rate_);
 }
 
 std::unique_ptr<FilterBitsBuilder> BloomFilterPolicy::NewBuilder() const {
@@ -52,19 +87,38 @@ std::unique_ptr<FilterBitsBuilder> BloomFilterPolicy::NewBuilder() const {
   return std::make_unique<FilterBitsBuilder>(millibits_per_key_);
 }
 
+std::unique_ptr<FilterBitsBuilder> NewFilterBitsBuilder(const FilterPolicy* policy,
+                                                        const FilterBuildingContext& context) {
+  if (const auto* bloom = dynamic_cast<const BloomFilterPolicy*>(policy)) {
+    return bloom->NewBuilder();
+  }
+  if (const auto* ribbon = dynamic_cast<const RibbonFilterPolicy*>(policy)) {
+    return ribbon->NewBuilder(context);
+  }
+  return nullptr;
+}
+
 std::unique_ptr<FilterBitsBuilder> NewFilterBitsBuilder(const FilterPolicy* policy) {
-  const auto* bloom = dynamic_cast<const BloomFilterPolicy*>(policy);
-  return bloom == nullptr ? nullptr : bloom->NewBuilder();
+  return NewFilterBitsBuilder(policy, FilterBuildingContext());
 }
 
 std::shared_ptr<const FilterPolicy> NewBloomFilterPolicy(double bits_per_key) {
   return std::make_shared<const BloomFilterPolicy>(bits_per_key);
 }
 
+std::shared_ptr<const FilterPolicy> NewRibbonFilterPolicy(double bloom_equivalent_bits_per_key,
+                                                          int bloom_before_level) {
+  return std::make_shared<const RibbonFilterPolicy>(bloom_equivalent_bits_per_key,
+                                                    bloom_before_level);
+}
+
 // ---- FilterBitsBuilder ----
 
 FilterBitsBuilder::FilterBitsBuilder(int millibits_per_key)
     : millibits_per_key_(millibits_per_key) {}
+
+FilterBitsBuilder::FilterBitsBuilder(int millibits_per_key, double ribbon_one_in_fp_rate)
+    : millibits_per_key_(millibits_per_key), ribbon_one_in_fp_rate_(ribbon_one_in_fp_rate) {}
 
 void FilterBitsBuilder::AddKey(const Slice& key) {
   const uint64_t h = XXPH3_64(key.data(), key.size());
@@ -89,6 +143,55 @@ size_t FilterBitsBuilder::BitArrayBytes(size_t num_keys, int millibits_per_key) 
 }
 
 Slice FilterBitsBuilder::Finish(std::unique_ptr<const char[]>* buf) {
+  return is_ribbon() ? FinishRibbon(buf) : FinishBloom(buf);
+}
+
+size_t FilterBitsBuilder::RibbonSpace(size_t n, uint64_t first_hash, uint32_t* num_slots,
+                                      bool* bloom) const {
+  const size_t bloom_space = BitArrayBytes(n, millibits_per_key_) + kFilterMetadataLen;
+  *bloom = true;
+  *num_slots = 0;
+  if (n > kMaxRibbonEntries) return bloom_space;
+  const uint32_t slots = RibbonNumSlots(static_cast<uint32_t>(n));
+  const size_t space =
+      RibbonSolutionBytes(slots, ribbon_one_in_fp_rate_, static_cast<uint32_t>(first_hash >> 32)) +
+      kFilterMetadataLen;
+  // Small filters: whichever is smaller (RocksDB's rule, below 1024 slots).
+  if (slots < 1024 && bloom_space < space) return bloom_space;
+  *bloom = false;
+  *num_slots = slots;
+  return space;
+}
+
+Slice FilterBitsBuilder::FinishRibbon(std::unique_ptr<const char[]>* buf) {
+  const size_t n = hashes_.size();
+  if (n == 0) {
+    buf->reset();
+    return Slice();  // "no keys"
+  }
+  uint32_t num_slots = 0;
+  bool bloom = false;
+  const size_t len = RibbonSpace(n, hashes_.front(), &num_slots, &bloom);
+  if (bloom) return FinishBloom(buf);
+  auto out = std::make_unique<char[]>(len);  // zeroed
+  uint32_t seed = 0;
+  if (!RibbonBuild(hashes_, num_slots, len - kFilterMetadataLen, out.get(), &seed)) {
+    return FinishBloom(buf);  // no seed solved the banding (rare)
+  }
+  hashes_.clear();
+  hashes_.shrink_to_fit();
+  const uint32_t num_blocks = num_slots / 128;
+  char* trailer = out.get() + len - kFilterMetadataLen;
+  trailer[0] = static_cast<char>(0xFE);  // -2: Standard128Ribbon
+  trailer[1] = static_cast<char>(seed);
+  trailer[2] = static_cast<char>(num_blocks & 255);
+  trailer[3] = static_cast<char>((num_blocks >> 8) & 255);
+  trailer[4] = static_cast<char>((num_blocks >> 16) & 255);
+  *buf = std::move(out);
+  return Slice(buf->get(), len);
+}
+
+Slice FilterBitsBuilder::FinishBloom(std::unique_ptr<const char[]>* buf) {
   const size_t n = hashes_.size();
   if (n == 0) {
     auto empty = std::make_unique<char[]>(kFilterMetadataLen);  // zeroed
@@ -162,7 +265,20 @@ FilterBitsReader::FilterBitsReader(const Slice& contents) {
     }
     return;  // otherwise reserved: always true
   }
-  if (marker < 1) return;  // 0, Ribbon (-2), reserved negatives: always true
+  if (marker == -2) {
+    // Standard128Ribbon: seed, then num_blocks in 24 bits. Fewer than two
+    // blocks is never written (always true, as RocksDB).
+    const uint32_t seed = static_cast<uint8_t>(trailer[1]);
+    const uint32_t num_blocks = static_cast<uint8_t>(trailer[2]) |
+                                (uint32_t{static_cast<uint8_t>(trailer[3])} << 8) |
+                                (uint32_t{static_cast<uint8_t>(trailer[4])} << 16);
+    if (num_blocks >= 2 && len <= 0xFFFFFFFFu) {
+      kind_ = Kind::kStandard128Ribbon;
+      ribbon_.Init(contents.data(), len, num_blocks, seed);
+    }
+    return;
+  }
+  if (marker < 1) return;  // 0, reserved negatives: always true
 
   // Legacy Bloom: [bits][num_probes u8][num_lines fixed32].
   const uint32_t lines = DecodeFixed32(trailer + 1);
@@ -214,6 +330,8 @@ bool FilterBitsReader::MayMatch(const Slice& key) const {
       return FastLocalMayMatch(key);
     case Kind::kLegacyBloom:
       return LegacyMayMatch(key);
+    case Kind::kStandard128Ribbon:
+      return ribbon_.MayMatch(XXPH3_64(key.data(), key.size()));
     case Kind::kAlwaysFalse:
       return false;
     case Kind::kAlwaysTrue:

@@ -1,6 +1,13 @@
 // Full-filter bit builders and readers behind the public FilterPolicy
 // (docs/format/filter.md).
 //
+// Two built-in policies: BloomFilterPolicy (always FastLocalBloom) and
+// RibbonFilterPolicy (Standard128Ribbon, table/ribbon_filter.h, with
+// FastLocalBloom for tables created before its bloom_before_level and as
+// RocksDB's fallback for small or unsolvable key sets). A table builder asks
+// NewFilterBitsBuilder(policy, context) for the builder of one filter; the
+// FilterBuildingContext says what the table is for (level, reason, style).
+//
 // FastLocalBloom (what we write; RocksDB format_version 5), for a filter of
 // L + 5 bytes:
 //   [ bit array: L bytes, L % 64 == 0 ][ 0xff ][ 0x00 ][ probes ][ 0x00 ][ 0x00 ]
@@ -9,8 +16,9 @@
 // bits of its high 32 bits, multiplying the high half by 0x9E3779B9 between
 // probes. The reader also understands the legacy Bloom layout (trailer byte 0
 // = num_probes >= 1, then fixed32 num_lines; Hash32 seed 0xbc9f1d34) and
-// treats Ribbon, reserved and malformed trailers as "always may match" and
-// filters of 5 bytes or fewer as "no keys" (never matches).
+// Standard128Ribbon (trailer fe | seed | num_blocks as 3 bytes), and treats
+// reserved and malformed trailers as "always may match" and filters of 5
+// bytes or fewer as "no keys" (never matches).
 //
 // Thread-safety: FilterBitsBuilder needs external synchronization;
 // FilterBitsReader is immutable after construction and thread-safe.
@@ -26,7 +34,10 @@
 #include <memory>
 
 #include "strata/filter_policy.h"
+#include "strata/listener.h"
+#include "strata/options.h"
 #include "strata/slice.h"
+#include "table/ribbon_filter.h"
 
 namespace strata {
 
@@ -53,15 +64,60 @@ class BloomFilterPolicy final : public FilterPolicy {
   int millibits_per_key_;
 };
 
-// A builder for `policy`, or nullptr when policy is null, is not the
-// built-in policy, or builds no filter.
+// What a table file is being built for (RocksDB's FilterBuildingContext,
+// the parts its built-in policies look at).
+struct FilterBuildingContext {
+  CompactionStyle compaction_style = kCompactionStyleLevel;
+  // The level the table is created for, or -1 when unknown (SstFileWriter,
+  // repair).
+  int level_at_creation = -1;
+  TableFileCreationReason reason = TableFileCreationReason::kMisc;
+};
+
+// NewRibbonFilterPolicy(). Bloom for tables created "before"
+// bloom_before_level, Ribbon otherwise, as RocksDB decides: under leveled and
+// universal compaction a flush counts as level -1, an unknown level as
+// INT_MAX, any other table as its level; under FIFO (and kCompactionStyleNone)
+// every table counts as INT_MAX.
+class RibbonFilterPolicy final : public FilterPolicy {
+ public:
+  RibbonFilterPolicy(double bloom_equivalent_bits_per_key, int bloom_before_level);
+
+  const char* Name() const override { return "ribbonfilter"; }
+  const char* CompatibilityName() const override { return "rocksdb.BuiltinBloomFilter"; }
+
+  int millibits_per_key() const { return millibits_per_key_; }
+  int bloom_before_level() const { return bloom_before_level_; }
+  // True when a table built in `context` gets a Bloom filter.
+  bool UsesBloom(const FilterBuildingContext& context) const;
+
+  // nullptr when this policy builds no filter.
+  std::unique_ptr<FilterBitsBuilder> NewBuilder(const FilterBuildingContext& context) const;
+
+ private:
+  int millibits_per_key_;
+  int bloom_before_level_;
+  // 1 / the FP rate of the equivalent Bloom filter (RibbonOneInFpRate).
+  double one_in_fp_rate_ = 1.0;
+};
+
+// A builder for `policy` in `context`, or nullptr when policy is null, is
+// not a built-in policy, or builds no filter.
+std::unique_ptr<FilterBitsBuilder> NewFilterBitsBuilder(const FilterPolicy* policy,
+                                                        const FilterBuildingContext& context);
+// Same with a default context (unknown level: Ribbon for a Ribbon policy).
 std::unique_ptr<FilterBitsBuilder> NewFilterBitsBuilder(const FilterPolicy* policy);
 
-// Collects key hashes, then lays out a FastLocalBloom filter.
+// Collects key hashes, then lays out a FastLocalBloom or a Standard128Ribbon
+// filter.
 class FilterBitsBuilder {
  public:
-  // REQUIRES: 1000 <= millibits_per_key <= 100000.
+  // A FastLocalBloom builder. REQUIRES: 1000 <= millibits_per_key <= 100000.
   explicit FilterBitsBuilder(int millibits_per_key);
+  // A Standard128Ribbon builder aiming at 1/ribbon_one_in_fp_rate, with
+  // millibits_per_key for its Bloom fallback. REQUIRES: as above, and
+  // ribbon_one_in_fp_rate >= 1.
+  FilterBitsBuilder(int millibits_per_key, double ribbon_one_in_fp_rate);
   FilterBitsBuilder(const FilterBitsBuilder&) = delete;
   FilterBitsBuilder& operator=(const FilterBitsBuilder&) = delete;
 
@@ -74,16 +130,28 @@ class FilterBitsBuilder {
 
   // Builds the filter from all hashes added since the last Finish, stores it
   // in *buf and returns a Slice over *buf. The builder is empty afterwards.
-  // With no keys the result is 5 zero bytes (a "no keys" filter).
+  // With no keys the result is 5 zero bytes (a "no keys" filter) for Bloom
+  // and an empty Slice (also "no keys") for Ribbon, as RocksDB.
   Slice Finish(std::unique_ptr<const char[]>* buf);
+
+  bool is_ribbon() const { return ribbon_one_in_fp_rate_ > 0; }
 
   // Probe count RocksDB chooses for a millibits/key value (docs/format/filter.md, FastLocalBloom).
   static int ChooseNumProbes(int millibits_per_key);
   // Bit-array length L (multiple of 64, excluding the trailer) for n keys.
   static size_t BitArrayBytes(size_t num_keys, int millibits_per_key);
 
+  // Ribbon only: the filter's total size (with trailer) for n hashes whose
+  // first is first_hash, and whether it falls back to Bloom (*bloom).
+  size_t RibbonSpace(size_t n, uint64_t first_hash, uint32_t* num_slots, bool* bloom) const;
+
  private:
+  Slice FinishBloom(std::unique_ptr<const char[]>* buf);
+  Slice FinishRibbon(std::unique_ptr<const char[]>* buf);
+
   const int millibits_per_key_;
+  // 0 for a Bloom builder.
+  const double ribbon_one_in_fp_rate_ = 0;
   // std::deque allocates fixed-size chunks and frees each as Finish pops
   // past it, so peak memory never doubles as a growing vector's would.
   std::deque<uint64_t> hashes_;
@@ -100,7 +168,13 @@ class FilterBitsReader {
 
   bool MayMatch(const Slice& key) const;
 
-  enum class Kind : uint8_t { kAlwaysTrue, kAlwaysFalse, kFastLocalBloom, kLegacyBloom };
+  enum class Kind : uint8_t {
+    kAlwaysTrue,
+    kAlwaysFalse,
+    kFastLocalBloom,
+    kLegacyBloom,
+    kStandard128Ribbon
+  };
   Kind kind() const { return kind_; }
   int num_probes() const { return num_probes_; }
 
@@ -117,6 +191,8 @@ class FilterBitsReader {
   uint32_t log2_line_bytes_ = 0;
   // Legacy only: mask selecting a bit inside one line.
   uint32_t bit_mask_ = 0;
+  // Ribbon only.
+  RibbonQuery ribbon_;
 };
 
 }  // namespace strata

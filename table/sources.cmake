@@ -6,6 +6,7 @@ strata_layer(table
     table/data_block_hash_index.cc
     table/format.cc
     table/filter_policy.cc
+    table/ribbon_filter.cc
     table/full_filter_block.cc
     table/compression.cc
     table/meta_blocks.cc
@@ -22,6 +23,7 @@ strata_tests(table
   table/data_block_hash_index_test.cc
   table/format_test.cc
   table/filter_policy_test.cc
+  table/ribbon_filter_test.cc
   table/full_filter_block_test.cc
   table/compression_test.cc
   table/compression_dict_test.cc
@@ -36,6 +38,7 @@ strata_tests(table
   table/prefix_filter_test.cc
   table/prefix_filter_interop_test.cc
   table/compression_dict_interop_test.cc
+  table/ribbon_interop_test.cc
 )
 if(TARGET compression_dict_interop_test)
   set_tests_properties(compression_dict_interop_test PROPERTIES LABELS "table;interop")
@@ -44,6 +47,14 @@ endif()
 # against the system librocksdb only -- never with our libraries, so no
 # symbol can clash. Without librocksdb the test builds and skips itself.
 strata_rocksdb_program(rocksdb_sst_tool test_util/rocksdb_sst_tool.cc)
+# Ribbon filters against RocksDB (ribbon_interop_test).
+strata_rocksdb_program(rocksdb_ribbon_tool test_util/rocksdb_ribbon_tool.cc)
+if(TARGET rocksdb_ribbon_tool AND TARGET ribbon_interop_test)
+  add_dependencies(ribbon_interop_test rocksdb_ribbon_tool)
+  target_compile_definitions(ribbon_interop_test PRIVATE
+    STRATA_ROCKSDB_RIBBON_TOOL="$<TARGET_FILE:rocksdb_ribbon_tool>")
+  set_tests_properties(ribbon_interop_test PROPERTIES LABELS "table;interop")
+endif()
 if(TARGET rocksdb_sst_tool)
   if(TARGET table_interop_test)
     add_dependencies(table_interop_test rocksdb_sst_tool)

@@ -150,6 +150,8 @@ Status SstFileWriter::Open(const std::string& file_path) {
   tbo.column_family_name = "";
   tbo.column_family_id = 0x7fffffff;
   tbo.db_id = "SST Writer";
+  // Level unknown (a Ribbon policy treats the file as bottommost).
+  tbo.compaction_style = o.compaction_style;
   // RocksDB's SstFileWriter runs the family's collectors too (level and
   // family unknown).
   tbo.collector_factories = &r->options.table_properties_collector_factories;
