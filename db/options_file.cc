@@ -206,6 +206,12 @@ void AppendFamily(std::string* out, const std::string& name, const Options& o,
       snprintf(buf, sizeof(buf), "bloomfilter:%g:false", bloom->millibits_per_key() / 1000.0);
       filter = buf;
     }
+    // Ribbon: RocksDB's id "ribbonfilter:<bits>:<bloom_before_level>".
+    if (const auto* ribbon = dynamic_cast<const RibbonFilterPolicy*>(t.filter_policy.get())) {
+      snprintf(buf, sizeof(buf), "ribbonfilter:%g:%d", ribbon->millibits_per_key() / 1000.0,
+               ribbon->bloom_before_level());
+      filter = buf;
+    }
   }
   Line(&r, "filter_policy", filter);
 }

@@ -455,15 +455,41 @@ Status ParseFilterPolicy(const std::string& v, std::shared_ptr<const FilterPolic
     *out = NewBloomFilterPolicy(bits);
     return Status::OK();
   }
-  return Status::InvalidArgument("Error parsing filter_policy",
-                                 "unknown filter policy " + v + " (Strata has bloomfilter:N)");
+  // Ribbon (RocksDB's id): "ribbonfilter:<bits>[:<bloom_before_level>]", or
+  // with the nickname "rocksdb.RibbonFilter".
+  for (const char* prefix : {"ribbonfilter:", "rocksdb.RibbonFilter:"}) {
+    const size_t n = strlen(prefix);
+    if (v.compare(0, n, prefix) != 0) continue;
+    std::string rest = v.substr(n);
+    const size_t colon = rest.find(':');
+    int64_t level = 0;
+    if (colon != std::string::npos) {
+      if (!ParseInt64(rest.substr(colon + 1), &level) || level < INT32_MIN || level > INT32_MAX) {
+        break;
+      }
+      rest = rest.substr(0, colon);
+    }
+    double bits = 0;
+    if (!ParseDouble(rest, &bits)) break;
+    *out = NewRibbonFilterPolicy(bits, static_cast<int>(level));
+    return Status::OK();
+  }
+  return Status::InvalidArgument(
+      "Error parsing filter_policy",
+      "unknown filter policy " + v + " (Strata has bloomfilter:N and ribbonfilter:N[:L])");
 }
 
 std::string FilterPolicyToString(const FilterPolicy* p) {
   if (p == nullptr) return "nullptr";
+  char buf[64];
+  // Ribbon: RocksDB's id "ribbonfilter:<bits>:<bloom_before_level>".
+  if (const auto* ribbon = dynamic_cast<const RibbonFilterPolicy*>(p)) {
+    snprintf(buf, sizeof(buf), "ribbonfilter:%g:%d", ribbon->millibits_per_key() / 1000.0,
+             ribbon->bloom_before_level());
+    return buf;
+  }
   const auto* bloom = dynamic_cast<const BloomFilterPolicy*>(p);
   if (bloom == nullptr) return p->Name();
-  char buf[64];
   snprintf(buf, sizeof(buf), "bloomfilter:%g:false", bloom->millibits_per_key() / 1000.0);
   return buf;
 }

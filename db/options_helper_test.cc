@@ -175,7 +175,7 @@ TEST(OptionsHelperTest, ErrorsNameTheOption) {
       {"merge_operator=NoSuchOperator", "merge_operator"},
       {"comparator=my.Comparator", "comparator"},
       {"block_based_table_factory={block_size=big}", "block_size"},
-      {"block_based_table_factory={filter_policy=ribbonfilter:10}", "filter_policy"},
+      {"block_based_table_factory={filter_policy=cuckoofilter:10}", "filter_policy"},
       {"block_based_table_factory={no_such_table_option=1}", "no_such_table_option"},
       {"table_factory=PlainTable", "table_factory"},
       {"compaction_style=kCompactionStyleTiered", "compaction_style"},
@@ -614,6 +614,44 @@ TEST(OptionsHelperTest, CompactionStyleMutability) {
     EXPECT_TRUE(s.IsInvalidArgument()) << fixed;
     EXPECT_NE(s.ToString().find("Option not changeable"), std::string::npos) << s.ToString();
   }
+}
+
+// Ribbon: RocksDB's ids parse (with and without bloom_before_level) and
+// print back as RocksDB writes them ("ribbonfilter:<bits>:<level>").
+TEST(OptionsHelperTest, RibbonFilterPolicy) {
+  ConfigOptions config;
+  struct Case {
+    const char* text;
+    int millibits;
+    int level;
+    const char* printed;
+  };
+  const Case cases[] = {
+      {"ribbonfilter:10", 10000, 0, "ribbonfilter:10:0"},
+      {"ribbonfilter:7.5:2", 7500, 2, "ribbonfilter:7.5:2"},
+      {"rocksdb.RibbonFilter:12.125:-1", 12125, -1, "ribbonfilter:12.125:-1"},
+      {"ribbonfilter:9:2147483647", 9000, 2147483647, "ribbonfilter:9:2147483647"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.text);
+    BlockBasedTableOptions t;
+    ASSERT_OK(GetBlockBasedTableOptionsFromString(config, BlockBasedTableOptions(),
+                                                  std::string("filter_policy=") + c.text, &t));
+    const auto* ribbon = dynamic_cast<const RibbonFilterPolicy*>(t.filter_policy.get());
+    ASSERT_NE(ribbon, nullptr);
+    EXPECT_EQ(ribbon->millibits_per_key(), c.millibits);
+    EXPECT_EQ(ribbon->bloom_before_level(), c.level);
+    ColumnFamilyOptions cf;
+    cf.table_factory = NewBlockBasedTableFactory(t);
+    std::string text;
+    ASSERT_OK(GetStringFromColumnFamilyOptions(config, cf, &text));
+    EXPECT_NE(text.find(std::string("filter_policy=") + c.printed), std::string::npos) << text;
+  }
+  BlockBasedTableOptions t;
+  const Status s = GetBlockBasedTableOptionsFromString(config, BlockBasedTableOptions(),
+                                                       "filter_policy=ribbonfilter:10:x", &t);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("filter_policy"), std::string::npos) << s.ToString();
 }
 
 }  // namespace
