@@ -145,24 +145,31 @@ struct Banding {
 
 bool BandAll(const std::deque<uint64_t>& hashes, uint32_t raw_seed, Banding* b) {
   const uint32_t num_starts = b->num_slots - kCoeffBits + 1;
-  const bool prefetch = num_starts > 1500;
-  auto it = hashes.begin();
-  uint64_t h = Rehash(*it, raw_seed);
-  uint32_t start = StartSlot(h, num_starts);
-  for (;;) {
-    const U128 cr = CoeffRow(h);
-    const uint32_t rr = Fingerprint(h);
-    if (++it == hashes.end()) return b->Add(start, cr, rr);
-    const uint64_t next_h = Rehash(*it, raw_seed);
-    const uint32_t next_start = StartSlot(next_h, num_starts);
-    if (prefetch) {
-      __builtin_prefetch(&b->coeff[next_start], 1, 1);
-      __builtin_prefetch(&b->result[next_start], 1, 1);
-    }
-    if (!b->Add(start, cr, rr)) return false;
-    h = next_h;
-    start = next_start;
+  // Rows land in random places of a banding far larger than the caches:
+  // the start slot of the key kAhead places on is prefetched, so its miss
+  // overlaps the eliminations in between. The order of adds is unchanged.
+  constexpr size_t kAhead = 8;
+  uint64_t ring_h[kAhead];
+  uint32_t ring_start[kAhead];
+  const size_t n = hashes.size();
+  auto next = hashes.begin();
+  auto fetch = [&](size_t slot) {
+    const uint64_t h = Rehash(*next++, raw_seed);
+    const uint32_t start = StartSlot(h, num_starts);
+    __builtin_prefetch(&b->coeff[start], 1, 1);
+    __builtin_prefetch(&b->result[start], 1, 1);
+    ring_h[slot] = h;
+    ring_start[slot] = start;
+  };
+  for (size_t i = 0; i < std::min(n, kAhead); i++) fetch(i);
+  for (size_t i = 0; i < n; i++) {
+    const size_t slot = i % kAhead;
+    const uint64_t h = ring_h[slot];
+    const uint32_t start = ring_start[slot];
+    if (i + kAhead < n) fetch(slot);
+    if (!b->Add(start, CoeffRow(h), Fingerprint(h))) return false;
   }
+  return true;
 }
 
 // Solves one block of 128 rows (from the top down) for `columns` result
