@@ -69,7 +69,8 @@
 // enable_pipelined_write when given. Table options (BlockBasedTableOptions
 // through NewBlockBasedTableFactory): cache_size (an LRU block cache of
 // 2^cache_numshardbits shards; <= 0: no_block_cache), bloom_bits (> 0: the
-// Bloom filter policy), block_size, cache_index_and_filter_blocks.
+// Bloom filter policy, or with use_ribbon_filter the Ribbon policy at that
+// equivalent bits/key), block_size, cache_index_and_filter_blocks.
 // use_direct_reads is accepted and ignored with a warning (Strata reads
 // through the page cache). statistics attaches CreateDBStatistics(); the
 // end of the run prints it and the write amplification, whose numerator is
@@ -240,7 +241,11 @@ class StrataEngine {
     }
     table.cache_index_and_filter_blocks = flags.cache_index_and_filter_blocks;
     table.whole_key_filtering = flags.whole_key_filtering;
-    if (flags.bloom_bits > 0) table.filter_policy = strata::NewBloomFilterPolicy(flags.bloom_bits);
+    if (flags.bloom_bits > 0) {
+      table.filter_policy = flags.use_ribbon_filter
+                                ? strata::NewRibbonFilterPolicy(flags.bloom_bits)
+                                : strata::NewBloomFilterPolicy(flags.bloom_bits);
+    }
     options_.table_factory = strata::NewBlockBasedTableFactory(table);
     read_options_.verify_checksums = flags.verify_checksum;
     read_options_.total_order_seek = flags.total_order_seek;

@@ -131,6 +131,8 @@ BenchFlags::BenchFlags() {
   Add("cache_index_and_filter_blocks", &cache_index_and_filter_blocks,
       "Keep index and filter blocks in the block cache");
   Add("bloom_bits", &bloom_bits, "Bloom filter bits per key; <= 0: no filter");
+  Add("use_ribbon_filter", &use_ribbon_filter,
+      "Use a Ribbon filter (NewRibbonFilterPolicy) of --bloom_bits equivalent bits per key");
   Add("block_size", &block_size, "Bytes per table block");
   Add("num_levels", &num_levels, "Number of LSM levels");
   Add("max_background_jobs", &max_background_jobs, "Most concurrent flushes and compactions");

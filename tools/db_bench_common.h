@@ -155,6 +155,8 @@ struct BenchFlags {
   int32_t cache_numshardbits = -1;  // < 0: the cache's default
   bool cache_index_and_filter_blocks = false;
   int32_t bloom_bits = -1;
+  // Ribbon instead of Bloom, at --bloom_bits equivalent bits per key.
+  bool use_ribbon_filter = false;
   int32_t block_size = 4096;
   // Shape of the tree and background work.
   int32_t num_levels = 7;

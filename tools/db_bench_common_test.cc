@@ -80,6 +80,9 @@ TEST(BenchFlagsTest, TableAndTreeFlagsHaveRocksDbDefaults) {
   EXPECT_EQ(f.compression_type, "snappy");
 
   std::string error;
+  BenchFlags ribbon;
+  ASSERT_TRUE(ParseArgs({"--use_ribbon_filter"}, &ribbon, &error)) << error;
+  EXPECT_TRUE(ribbon.use_ribbon_filter);
   ASSERT_TRUE(
       ParseArgs({"--cache_size=1073741824", "--bloom_bits=10", "--block_size=16384",
                  "--cache_index_and_filter_blocks", "--level_compaction_dynamic_level_bytes",
@@ -89,6 +92,7 @@ TEST(BenchFlagsTest, TableAndTreeFlagsHaveRocksDbDefaults) {
       << error;
   EXPECT_EQ(f.cache_size, 1073741824);
   EXPECT_EQ(f.bloom_bits, 10);
+  EXPECT_FALSE(f.use_ribbon_filter);
   EXPECT_EQ(f.block_size, 16384);
   EXPECT_TRUE(f.cache_index_and_filter_blocks);
   EXPECT_TRUE(f.level_compaction_dynamic_level_bytes);

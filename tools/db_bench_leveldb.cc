@@ -104,6 +104,10 @@ class LevelDBEngine {
         return false;
       }
     }
+    if (flags.use_ribbon_filter) {
+      *error = "--use_ribbon_filter is not supported by LevelDB (Bloom filters only)";
+      return false;
+    }
     if (flags.compact_for_space_amp) {
       *error = "--compact_for_space_amp is not supported by LevelDB (no table-size property)";
       return false;
