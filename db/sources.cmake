@@ -63,6 +63,7 @@ if(STRATA_BUILD_TESTS)
   target_link_libraries(strata_db_test_util PUBLIC strata_db strata_test_util)
 endif()
 strata_tests(db
+  db/db_ribbon_filter_test.cc
   db/external_file_ingestion_test.cc
   db/db_basic_test.cc
   db/db_readonly_test.cc
@@ -146,3 +147,10 @@ endforeach()
 strata_slow_tests(db_lsm_test db_recovery_test db_crash_test db_fault_injection_test
                   db_fault_walk_test db_concurrency_test column_family_test
                   db_secondary_test)
+# Ribbon filters in a DB, against RocksDB's tool (table/sources.cmake
+# defines rocksdb_ribbon_tool).
+if(TARGET rocksdb_ribbon_tool AND TARGET db_ribbon_filter_test)
+  add_dependencies(db_ribbon_filter_test rocksdb_ribbon_tool)
+  target_compile_definitions(db_ribbon_filter_test PRIVATE
+    STRATA_ROCKSDB_RIBBON_TOOL="$<TARGET_FILE:rocksdb_ribbon_tool>")
+endif()
