@@ -163,6 +163,24 @@ size_t FilterBitsBuilder::RibbonSpace(size_t n, uint64_t first_hash, uint32_t* n
   return space;
 }
 
+size_t FilterBitsBuilder::RibbonApproximateNumEntries(size_t bytes) const {
+  // Usable space: whole 16-byte segments after the trailer.
+  const size_t len = ((std::max(bytes, kFilterMetadataLen) - kFilterMetadataLen) & ~size_t{15});
+  uint32_t slots = 0;
+  const size_t ribbon = strata::RibbonApproximateNumEntries(len, ribbon_one_in_fp_rate_, &slots);
+  if (slots < 1024) {
+    // The Bloom fallback's count for the same bytes: whole 64-byte lines.
+    size_t usable = 0;
+    if (bytes >= kFilterMetadataLen) {
+      usable = std::min<size_t>(bytes - kFilterMetadataLen, kMaxBitArrayBytes) & ~size_t{63};
+    }
+    const auto bloom =
+        static_cast<size_t>(uint64_t{8000} * usable / static_cast<uint64_t>(millibits_per_key_));
+    return std::max(bloom, ribbon);
+  }
+  return ribbon;
+}
+
 Slice FilterBitsBuilder::FinishRibbon(std::unique_ptr<const char[]>* buf) {
   const size_t n = hashes_.size();
   if (n == 0) {

@@ -136,6 +136,12 @@ class FilterBitsBuilder {
 
   bool is_ribbon() const { return ribbon_one_in_fp_rate_ > 0; }
 
+  // Ribbon builders: how many keys a filter of `bytes` bytes (trailer
+  // included) holds, as RocksDB's Standard128RibbonBitsBuilder computes it
+  // (with its Bloom fallback's count when that is larger below 1024 slots).
+  // Partitioned filters size their partitions with it.
+  size_t RibbonApproximateNumEntries(size_t bytes) const;
+
   // Probe count RocksDB chooses for a millibits/key value (docs/format/filter.md, FastLocalBloom).
   static int ChooseNumProbes(int millibits_per_key);
   // Bit-array length L (multiple of 64, excluding the trailer) for n keys.

@@ -98,13 +98,54 @@ constexpr double kToAddByPow2[18] = {0,       0,       0,       0,       0,     
                                      4005.59, 8000.39, 15966.6, 31828.1, 63447.3, 126506};
 constexpr double kFactorPerPow2 = 0.0038;
 
-double ToAddForPow2(uint32_t log2_slots) {
-  if (log2_slots < 18) return kToAddByPow2[log2_slots];
-  // Beyond the table the slots-per-entry factor grows linearly in log2.
+// Beyond the table the slots-per-entry factor grows linearly in log2.
+double FactorForLarge(double log2_slots) {
   const double final_factor = 1.0 * (uint32_t{1} << 17) / kToAddByPow2[17];
   const double base_factor = final_factor - 17 * kFactorPerPow2;
-  const double factor = base_factor + (1.0 * log2_slots) * kFactorPerPow2;
-  return 1.0 * static_cast<double>(uint64_t{1} << log2_slots) / factor;
+  return base_factor + log2_slots * kFactorPerPow2;
+}
+
+double ToAddForPow2(uint32_t log2_slots) {
+  if (log2_slots < 18) return kToAddByPow2[log2_slots];
+  return 1.0 * static_cast<double>(uint64_t{1} << log2_slots) / FactorForLarge(1.0 * log2_slots);
+}
+
+// Slots for num_entries before rounding to whole blocks.
+uint32_t RawNumSlots(uint32_t num_entries) {
+  if (num_entries == 0) return 0;
+  const double log2_n = std::log(num_entries) * 1.4426950409;
+  uint32_t log2_slots = static_cast<uint32_t>(log2_n + 0.5);
+  double lower = ToAddForPow2(log2_slots);
+  double upper;
+  if (log2_slots == 0 || lower == 0) return 2 * kCoeffBits;
+  if (num_entries < lower) {
+    upper = lower;
+    --log2_slots;
+    lower = ToAddForPow2(log2_slots);
+  } else {
+    upper = ToAddForPow2(log2_slots + 1);
+  }
+  const double portion = (num_entries - lower) / (upper - lower);
+  const double lower_slots = 1.0 * static_cast<double>(uint64_t{1} << log2_slots);
+  return static_cast<uint32_t>(portion * lower_slots + lower_slots + 0.999999999);
+}
+
+// The inverse: entries that num_slots hold (same 1-in-20 table).
+uint32_t EntriesForSlots(uint32_t num_slots) {
+  if (num_slots == 0) return 0;
+  const double log2_slots = std::log(num_slots) * 1.4426950409;
+  const auto floor_log2 = static_cast<uint32_t>(log2_slots);
+  if (floor_log2 + 1 < 18) {
+    const double ceil_portion = 1.0 * num_slots / (uint32_t{1} << floor_log2) - 1.0;
+    return static_cast<uint32_t>(ceil_portion * kToAddByPow2[floor_log2 + 1] +
+                                 (1.0 - ceil_portion) * kToAddByPow2[floor_log2]);
+  }
+  return static_cast<uint32_t>(num_slots / FactorForLarge(log2_slots));
+}
+
+uint32_t RoundDownSlots(uint32_t num_slots) {
+  const uint32_t r = num_slots / kCoeffBits * kCoeffBits;
+  return r == kCoeffBits ? 0 : r;
 }
 
 // The banding matrix: a 128-bit coefficient row and a 32-bit fingerprint
@@ -225,31 +266,40 @@ double RibbonOneInFpRate(double bits_per_key, int num_probes) {
 }
 
 uint32_t RibbonNumSlots(uint32_t num_entries) {
-  uint32_t slots = 0;
-  if (num_entries > 0) {
-    const double log2_n = std::log(num_entries) * 1.4426950409;
-    uint32_t log2_slots = static_cast<uint32_t>(log2_n + 0.5);
-    double lower = ToAddForPow2(log2_slots);
-    double upper;
-    if (log2_slots == 0 || lower == 0) {
-      slots = 2 * kCoeffBits;
-    } else {
-      if (num_entries < lower) {
-        upper = lower;
-        --log2_slots;
-        lower = ToAddForPow2(log2_slots);
-      } else {
-        upper = ToAddForPow2(log2_slots + 1);
-      }
-      const double portion = (num_entries - lower) / (upper - lower);
-      const double lower_slots = 1.0 * static_cast<double>(uint64_t{1} << log2_slots);
-      slots = static_cast<uint32_t>(portion * lower_slots + lower_slots + 0.999999999);
-    }
-  }
   // Whole blocks, and never a single block.
-  slots = (slots + kCoeffBits - 1) / kCoeffBits * kCoeffBits;
+  uint32_t slots = (RawNumSlots(num_entries) + kCoeffBits - 1) / kCoeffBits * kCoeffBits;
   if (slots == kCoeffBits) slots += kCoeffBits;
   return slots;
+}
+
+uint32_t RibbonApproximateNumEntries(size_t solution_bytes, double one_in_fp_rate,
+                                     uint32_t* num_slots) {
+  *num_slots = UINT32_MAX;  // "no slot count": the early answers below
+  if (!(one_in_fp_rate > 1.0)) return kMaxRibbonEntries;
+  // A slight underestimate of the solution bits per slot: the mix of L and
+  // L + 1 columns that meets the rate.
+  double min_bits_per_slot = 32.0;
+  if (one_in_fp_rate < 1.0 + 4294967295.0) {
+    const auto rounded = static_cast<uint32_t>(one_in_fp_rate);
+    const int upper_bits = 1 + (31 - __builtin_clz(rounded));
+    const double upper_fp = std::pow(2.0, -upper_bits);
+    const double portion_lower = (1.0 / one_in_fp_rate - upper_fp) / upper_fp;
+    min_bits_per_slot = upper_bits - portion_lower;
+  }
+  const double max_slots = solution_bytes * 8.0 / min_bits_per_slot;
+  if (!(max_slots < RawNumSlots(kMaxRibbonEntries))) return kMaxRibbonEntries;
+  // Round up to whole blocks, then down (at most a few steps) until the
+  // solution fits.
+  auto slots = static_cast<uint32_t>(max_slots);
+  slots = (slots + kCoeffBits - 1) / kCoeffBits * kCoeffBits;
+  if (slots == kCoeffBits) slots += kCoeffBits;
+  for (int i = 0; slots > 0; ++i) {
+    if (RibbonSolutionBytes(slots, one_in_fp_rate, 0) <= solution_bytes) break;
+    if (i >= 2) break;
+    slots = RoundDownSlots(slots - 1);
+  }
+  *num_slots = slots;
+  return std::min(EntriesForSlots(slots), kMaxRibbonEntries);
 }
 
 size_t RibbonSolutionBytes(uint32_t num_slots, double one_in_fp_rate, uint32_t rounding_bias32) {

@@ -42,6 +42,14 @@ double RibbonOneInFpRate(double bits_per_key, int num_probes);
 // sized for about a 1-in-20 chance that one seed fails.
 uint32_t RibbonNumSlots(uint32_t num_entries);
 
+// How many entries a Ribbon filter with solution_bytes of solution (after
+// the trailer, rounded down to whole segments) holds at the rate: RocksDB's
+// reversal of the sizing, which sizes filter partitions. *num_slots gets the
+// slot count it assumed (RocksDB prefers Bloom's count below 1024 slots), or
+// UINT32_MAX when the answer is kMaxRibbonEntries without one.
+uint32_t RibbonApproximateNumEntries(size_t solution_bytes, double one_in_fp_rate,
+                                     uint32_t* num_slots);
+
 // Bytes of solution (a multiple of 16, excluding the 5-byte trailer) for
 // num_slots at the given 1/FP rate. rounding_bias32 (the upper 32 bits of the
 // first hash added) decides the rounding of the fractional column count.

@@ -280,5 +280,34 @@ TEST(RibbonPolicyTest, MalformedMetadataIsSafe) {
   }
 }
 
+// ApproximateNumEntries reverses the sizing: a filter sized for n keys is
+// said to hold about n (a little more or less from rounding), never more
+// than the Bloom fallback or Ribbon would fit, and more bytes never hold
+// fewer keys.
+TEST(RibbonPolicyTest, ApproximateNumEntriesReversesSizing) {
+  auto builder = NewFilterBitsBuilder(NewRibbonFilterPolicy(10).get());
+  ASSERT_TRUE(builder->is_ribbon());
+  for (uint32_t n : {2000u, 10000u, 100000u, 1000000u}) {
+    uint32_t slots = 0;
+    bool bloom = true;
+    const size_t space = builder->RibbonSpace(n, 0, &slots, &bloom);
+    ASSERT_FALSE(bloom);
+    const size_t back = builder->RibbonApproximateNumEntries(space);
+    SCOPED_TRACE(std::to_string(n) + " keys: " + std::to_string(space) + " bytes -> " +
+                 std::to_string(back));
+    EXPECT_GE(back, n * 0.97);
+    EXPECT_LE(back, n * 1.03);
+  }
+  size_t prev = 0;
+  for (size_t bytes = 0; bytes < 20000; bytes += 97) {
+    const size_t n = builder->RibbonApproximateNumEntries(bytes);
+    EXPECT_GE(n, prev) << bytes;
+    prev = n;
+  }
+  // Tiny sizes: the Bloom fallback's count (8000 * 64 / 10000 = 51 for one line).
+  EXPECT_EQ(builder->RibbonApproximateNumEntries(69), 51u);
+  EXPECT_EQ(builder->RibbonApproximateNumEntries(0), 0u);
+}
+
 }  // namespace
 }  // namespace strata
