@@ -260,7 +260,8 @@ TEST(FilterPolicyTest, OtherTrailersAreAlwaysTrue) {
   EXPECT_FALSE(FilterBitsReader(with(Unhex("ff00060000"))).MayMatch("x"));
   const char* always_true[] = {
       "0000000000",  // marker 0
-      "fe00000001",  // Ribbon
+      "fe00010000",  // Ribbon with one block (never written)
+      "fe00000000",  // Ribbon with no blocks
       "fd00060000",  // reserved marker
       "ff01060000",  // reserved sub-implementation
       "ff00260000",  // 128-byte lines
