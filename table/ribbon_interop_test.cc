@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <filesystem>
 #include <random>
@@ -133,14 +134,31 @@ TEST(RibbonInteropTest, FilterBytesEqualRocksDB) {
   struct Case {
     size_t n;
     double bits;
+    int bloom_before_level = 0;
   };
-  const Case cases[] = {{1, 10},     {7, 10},     {60, 10},     {150, 10},
-                        {200, 10},   {300, 10},   {700, 10},    {1000, 10},
-                        {1500, 7},   {2000, 16},  {4100, 10},   {10000, 3.5},
-                        {25000, 10}, {60000, 20}, {130000, 10}, {300000, 9.9}};
+  const Case cases[] = {{1, 10},
+                        {7, 10},
+                        {60, 10},
+                        {150, 10},
+                        {200, 10},
+                        {300, 10},
+                        {700, 10},
+                        {1000, 10},
+                        {1500, 7},
+                        {2000, 16},
+                        {4100, 10},
+                        {10000, 3.5},
+                        {25000, 10},
+                        {60000, 20},
+                        {130000, 10},
+                        {300000, 9.9},
+                        // SstFileWriter's level is unknown: Ribbon even at INT_MAX.
+                        {5000, 10, INT_MAX},
+                        {5000, 10, -1}};
   size_t ribbon_cases = 0, bloom_cases = 0;
   for (const Case& c : cases) {
     SCOPED_TRACE("n=" + std::to_string(c.n) + " bits=" + std::to_string(c.bits) +
+                 " bloom_before_level=" + std::to_string(c.bloom_before_level) +
                  " seed=" + std::to_string(seed));
     std::vector<std::string> present, absent;
     MakeKeys(&rng, c.n, &present, &absent);
@@ -151,9 +169,11 @@ TEST(RibbonInteropTest, FilterBytesEqualRocksDB) {
     char bits[32];
     std::snprintf(bits, sizeof(bits), "%g", c.bits);
     const std::string out =
-        Shell(std::string(kTool) + " write " + theirs + " " + keys + " --bits=" + bits, &rc);
+        Shell(std::string(kTool) + " write " + theirs + " " + keys + " --bits=" + bits +
+                  " --bloom_before_level=" + std::to_string(c.bloom_before_level),
+              &rc);
     ASSERT_EQ(rc, 0) << out;
-    StrataWrite(ours, present, NewRibbonFilterPolicy(c.bits));
+    StrataWrite(ours, present, NewRibbonFilterPolicy(c.bits, c.bloom_before_level));
     if (HasFatalFailure()) return;
     std::string their_filter, our_filter;
     FilterBlockOf(theirs, &their_filter);
