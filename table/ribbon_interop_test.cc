@@ -154,7 +154,10 @@ TEST(RibbonInteropTest, FilterBytesEqualRocksDB) {
                         {300000, 9.9},
                         // SstFileWriter's level is unknown: Ribbon even at INT_MAX.
                         {5000, 10, INT_MAX},
-                        {5000, 10, -1}};
+                        {5000, 10, -1},
+                        // Rates beyond 32 columns and just above one column.
+                        {3000, 60},
+                        {3000, 1.2}};
   size_t ribbon_cases = 0, bloom_cases = 0;
   for (const Case& c : cases) {
     SCOPED_TRACE("n=" + std::to_string(c.n) + " bits=" + std::to_string(c.bits) +
