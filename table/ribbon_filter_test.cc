@@ -309,5 +309,31 @@ TEST(RibbonPolicyTest, ApproximateNumEntriesReversesSizing) {
   EXPECT_EQ(builder->RibbonApproximateNumEntries(0), 0u);
 }
 
+// One builder, several filters in a row (as partitioned filters use it):
+// each Finish covers only the keys added since the previous one, and a
+// Bloom fallback for a small set does not stick to the next, larger one.
+TEST(RibbonPolicyTest, BuilderIsReusableAcrossFinishes) {
+  auto builder = NewFilterBitsBuilder(NewRibbonFilterPolicy(10).get());
+  const size_t sizes[] = {5000, 40, 3000, 1};
+  for (size_t round = 0; round < std::size(sizes); round++) {
+    const auto keys = Keys(sizes[round], "r" + std::to_string(round) + "_");
+    std::unique_ptr<const char[]> buf;
+    const std::string filter = FinishKeys(builder.get(), keys, &buf);
+    EXPECT_EQ(builder->EstimateEntriesAdded(), 0u);
+    FilterBitsReader reader{Slice(filter)};
+    EXPECT_EQ(reader.kind(), sizes[round] >= 1000 ? FilterBitsReader::Kind::kStandard128Ribbon
+                                                  : FilterBitsReader::Kind::kFastLocalBloom);
+    for (const auto& k : keys) ASSERT_TRUE(reader.MayMatch(k)) << k;
+    // Keys of the previous round are (mostly) not in this filter.
+    if (round > 0 && sizes[round] >= 1000) {
+      size_t hits = 0;
+      for (const auto& k : Keys(sizes[round - 1], "r" + std::to_string(round - 1) + "_")) {
+        hits += reader.MayMatch(k) ? 1 : 0;
+      }
+      EXPECT_LT(hits, sizes[round - 1] / 10 + 5);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace strata
