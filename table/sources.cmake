@@ -21,6 +21,7 @@ strata_tests(table
   table/block_test.cc
   table/data_block_hash_index_test.cc
   table/format_test.cc
+  table/format_version_test.cc
   table/filter_policy_test.cc
   table/full_filter_block_test.cc
   table/compression_test.cc

@@ -240,6 +240,7 @@ class StrataEngine {
     }
     table.cache_index_and_filter_blocks = flags.cache_index_and_filter_blocks;
     table.whole_key_filtering = flags.whole_key_filtering;
+    table.format_version = static_cast<uint32_t>(flags.format_version);
     if (flags.bloom_bits > 0) table.filter_policy = strata::NewBloomFilterPolicy(flags.bloom_bits);
     options_.table_factory = strata::NewBlockBasedTableFactory(table);
     read_options_.verify_checksums = flags.verify_checksum;
