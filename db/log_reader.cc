@@ -126,7 +126,7 @@ unsigned int Reader::ReadPhysicalRecord(Slice* result, size_t* drop_size, uint64
                             (static_cast<uint32_t>(static_cast<unsigned char>(header[5])) << 8);
     const unsigned int type = static_cast<unsigned char>(header[6]);
     size_t header_size = kHeaderSize;
-    if (IsRecyclableType(type)) {
+    if (HasRecyclableHeader(type)) {
       if (*offset == 0) recycled_ = true;
       header_size = kRecyclableHeaderSize;
       if (buffer_.size() < kRecyclableHeaderSize) {
@@ -335,7 +335,21 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch, WALRecoveryMode mod
         stopped_ = true;
         break;
 
+      case kUserDefinedTimestampSizeType:
+      case kRecyclableUserDefinedTimestampSizeType:
+        ReportCorruption(fragment.size() + scratch->size(), offset,
+                         "user-defined timestamp size record (RocksDB user-defined timestamps "
+                         "are not supported)",
+                         mode);
+        stopped_ = true;
+        break;
+
       default: {
+        if ((type & kRecordTypeSafeIgnoreMask) != 0 && !in_fragmented_record) {
+          // A record newer RocksDB marks as skippable by readers that do not
+          // know it (e.g. the predecessor-WAL record).
+          break;
+        }
         char buf[48];
         snprintf(buf, sizeof(buf), "unknown record type %u", type);
         ReportCorruption(fragment.size() + scratch->size(),
@@ -356,7 +370,7 @@ Status CheckTornTail(const std::string& fname, uint64_t log_number, const Slice&
   auto header_at = [&](size_t p, size_t* header_size, size_t* length, unsigned int* type) {
     const char* h = tail.data() + p;
     *type = static_cast<unsigned char>(h[6]);
-    *header_size = IsRecyclableType(*type) ? kRecyclableHeaderSize : kHeaderSize;
+    *header_size = HasRecyclableHeader(*type) ? kRecyclableHeaderSize : kHeaderSize;
     *length = static_cast<size_t>(static_cast<unsigned char>(h[4])) |
               (static_cast<size_t>(static_cast<unsigned char>(h[5])) << 8);
   };
