@@ -186,5 +186,34 @@ TEST_P(DBCurrentRocksDBTest, LoadOptionsFile) {
 
 INSTANTIATE_TEST_SUITE_P(FormatVersions, DBCurrentRocksDBTest, testing::Values(6, 7));
 
+// A WAL compressed with ZSTD (wal_compression, written by RocksDB 9.7.4 as
+// the @nxtedition/rocksdb binding configures it): Strata cannot decompress
+// it, so Open refuses with NotSupported naming it and leaves the log as it
+// was -- it is not damage to cut off (that would drop every write).
+TEST(DBCurrentRocksDBWalTest, CompressedWalIsRefusedAndKept) {
+  test::TempDir dir("current_rocksdb_wal");
+  const std::string path = dir.path() + "/db";
+  std::filesystem::copy(std::string(STRATA_TESTDATA_DIR) + "/rocksdb-9.7.4-wal-compression", path,
+                        std::filesystem::copy_options::recursive);
+  std::string before;
+  ASSERT_OK(ReadFileToString(Env::Default()->GetFileSystem(), path + "/000004.log", &before));
+  for (WALRecoveryMode mode :
+       {WALRecoveryMode::kPointInTimeRecovery, WALRecoveryMode::kTolerateCorruptedTailRecords,
+        WALRecoveryMode::kAbsoluteConsistency, WALRecoveryMode::kSkipAnyCorruptedRecords}) {
+    Options options;
+    options.wal_recovery_mode = mode;
+    std::unique_ptr<DB> db;
+    Status s = DB::Open(options, path, &db);
+    ASSERT_TRUE(s.IsNotSupported()) << s.ToString();
+    ASSERT_NE(s.ToString().find("WAL compression"), std::string::npos) << s.ToString();
+    ASSERT_NE(s.ToString().find("000004.log"), std::string::npos) << s.ToString();
+    s = DB::OpenForReadOnly(options, path, &db);
+    ASSERT_TRUE(s.IsNotSupported()) << s.ToString();
+  }
+  std::string after;
+  ASSERT_OK(ReadFileToString(Env::Default()->GetFileSystem(), path + "/000004.log", &after));
+  ASSERT_EQ(after, before);
+}
+
 }  // namespace
 }  // namespace strata

@@ -57,6 +57,13 @@ void Reader::ReportCorruption(size_t bytes, uint64_t offset, const char* reason,
       bytes, Status::Corruption(reason, file_name_ + " offset " + std::to_string(offset)));
 }
 
+void Reader::ReportUnsupported(size_t bytes, uint64_t offset, const std::string& reason) {
+  stopped_ = true;
+  if (reporter_ == nullptr) return;
+  reporter_->Corruption(
+      bytes, Status::NotSupported(reason, file_name_ + " offset " + std::to_string(offset)));
+}
+
 bool Reader::ReadMore(size_t* drop_size, unsigned int* error) {
   if (!eof_ && !read_error_) {
     // Whatever is left is a block trailer (zero padding shorter than a
@@ -330,18 +337,15 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch, WALRecoveryMode mod
         break;
 
       case kSetCompressionType:
-        ReportCorruption(fragment.size() + scratch->size(), offset, "WAL compression not supported",
-                         mode);
-        stopped_ = true;
+        ReportUnsupported(fragment.size() + scratch->size(), offset,
+                          "WAL compression (RocksDB wal_compression) not supported");
         break;
 
       case kUserDefinedTimestampSizeType:
       case kRecyclableUserDefinedTimestampSizeType:
-        ReportCorruption(fragment.size() + scratch->size(), offset,
-                         "user-defined timestamp size record (RocksDB user-defined timestamps "
-                         "are not supported)",
-                         mode);
-        stopped_ = true;
+        ReportUnsupported(fragment.size() + scratch->size(), offset,
+                          "user-defined timestamp size record (RocksDB user-defined timestamps "
+                          "are not supported)");
         break;
 
       default: {
