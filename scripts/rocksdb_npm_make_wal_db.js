@@ -1,6 +1,7 @@
 // Writes a small database with the RocksDB bundled in @nxtedition/rocksdb
-// (RocksDB 9.7.4; its defaults: format_version 6, plus this binding's ZSTD
-// with a 16 KiB dictionary). Usage: node make_db_nxt.js <dir>
+// 12.2.12 (RocksDB 9.7.4, with this binding's settings, among them
+// wal_compression=kZSTD): testdata/rocksdb-9.7.4-wal-compression
+// (testdata/README.md). Usage: node rocksdb_npm_make_wal_db.js <dir>
 const { RocksLevel } = require('@nxtedition/rocksdb')
 const fs = require('fs')
 function key (i) { return 'key' + String(i).padStart(6, '0') }
