@@ -690,7 +690,7 @@ Status BlockBasedTable::Rep::ReadFooter(const std::string& fname, uint64_t file_
     s = footer.DecodeFrom(result, file_size - n);
     if (s.IsNotSupported()) {
       return Status::NotSupported(fname + ": footer at offset " + std::to_string(file_size - n) +
-                                  ": " + s.ToString());
+                                  ": " + s.getState());
     }
     if (!s.ok()) {
       return Status::Corruption(fname + ": footer at offset " + std::to_string(file_size - n) +
@@ -866,7 +866,7 @@ Status BlockBasedTable::Rep::ApplyProperties(const TableReaderOptions& options,
     Status cs =
         CheckCompressionNameProperty(footer.format_version(), p.compression_name, &uses_zstd);
     if (!cs.ok()) {
-      const std::string msg = Context(properties_handle.offset()) + ": " + cs.ToString();
+      const std::string msg = Context(properties_handle.offset()) + ": " + cs.getState();
       return cs.IsNotSupported() ? Status::NotSupported(msg) : Status::Corruption(msg);
     }
   }
