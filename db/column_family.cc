@@ -5,6 +5,7 @@
 
 #include "memtable/dynamic_bloom.h"
 #include "table/compression.h"
+#include "table/format.h"
 
 namespace strata {
 
@@ -152,11 +153,7 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
       return Status::InvalidArgument(
           "BlockBasedTableOptions::block_size exceeds the maximum (4 GiB)");
     }
-    if (t.format_version != 5) {
-      return Status::InvalidArgument(
-          "BlockBasedTableOptions::format_version " + std::to_string(t.format_version) +
-          " is not supported for writing: Strata writes format_version 5 (and reads 0-5)");
-    }
+    if (Status fs = ValidateFormatVersionForWrite(t.format_version); !fs.ok()) return fs;
     if (t.data_block_index_type ==
             BlockBasedTableOptions::DataBlockIndexType::kDataBlockBinaryAndHash &&
         !(t.data_block_hash_table_util_ratio > 0)) {

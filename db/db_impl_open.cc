@@ -698,6 +698,9 @@ Status DBImpl::OnWalDamage(WalReplay* r, const Status& damage, bool at_end, bool
   // A failed (or short) read says nothing about the bytes on disk: it
   // fails the open in every mode rather than cut the log there.
   if (damage.IsIOError()) return damage;
+  // Nor does a record of a feature Strata lacks (a compressed WAL): the
+  // bytes are fine, the open is refused rather than the log cut there.
+  if (damage.IsNotSupported()) return damage;
   // A write torn by a crash of an mmap-written WAL is not cut at the end
   // of the file: a partly copied record is followed by the zeros of the
   // preallocated space, and the reader reports it (a checksum mismatch,

@@ -554,7 +554,7 @@ TEST_F(DBLimitsTest, OptionsRejectedByName) {
       {"target_file_size_multiplier", [](Options* o) { o->target_file_size_multiplier = 0; }},
       {"block_size", with_table([](auto* t) { t->block_size = 0; })},
       {"format_version", with_table([](auto* t) { t->format_version = 4; })},
-      {"format_version", with_table([](auto* t) { t->format_version = 6; })},
+      {"format_version", with_table([](auto* t) { t->format_version = 8; })},
       {"cache_index_and_filter_blocks", with_table([](auto* t) {
          t->cache_index_and_filter_blocks = true;
          t->no_block_cache = true;

@@ -52,6 +52,15 @@ enum RecordType : uint8_t {
   kRecyclableLastType = 8,
   // WAL compression marker (RocksDB wal_compression); never written by us.
   kSetCompressionType = 9,
+  // Written by newer RocksDB, never by us. User-defined timestamp sizes
+  // (only for column families with timestamps; not supported here) and,
+  // with bit 7 set (kRecordTypeSafeIgnoreMask: readers that do not know
+  // them skip them), the predecessor-WAL record of track_and_verify_wals.
+  // From 10 on, an odd type has the recyclable (11-byte) header.
+  kUserDefinedTimestampSizeType = 10,
+  kRecyclableUserDefinedTimestampSizeType = 11,
+  kPredecessorWALInfoType = 130,
+  kRecyclePredecessorWALInfoType = 131,
 };
 static_assert(kFullType == 1 && kRecyclableFullType == 5 && kSetCompressionType == 9,
               "log record types are persisted");
@@ -65,8 +74,18 @@ constexpr size_t kHeaderSize = 4 + 2 + 1;
 // kHeaderSize + log number (4).
 constexpr size_t kRecyclableHeaderSize = kHeaderSize + 4;
 
+// Fragment types of the recyclable format (5..8).
 inline bool IsRecyclableType(unsigned int type) {
   return type >= kRecyclableFullType && type <= kRecyclableLastType;
+}
+
+// A record type a reader that does not know it skips (RocksDB's rule).
+constexpr unsigned int kRecordTypeSafeIgnoreMask = 1u << 7;
+
+// Whether a record of `type` has the 11-byte header (with the log number).
+inline bool HasRecyclableHeader(unsigned int type) {
+  return IsRecyclableType(type) || type == kRecyclableUserDefinedTimestampSizeType ||
+         type == kRecyclePredecessorWALInfoType;
 }
 
 }  // namespace strata::log

@@ -57,6 +57,13 @@ void Reader::ReportCorruption(size_t bytes, uint64_t offset, const char* reason,
       bytes, Status::Corruption(reason, file_name_ + " offset " + std::to_string(offset)));
 }
 
+void Reader::ReportUnsupported(size_t bytes, uint64_t offset, const std::string& reason) {
+  stopped_ = true;
+  if (reporter_ == nullptr) return;
+  reporter_->Corruption(
+      bytes, Status::NotSupported(reason, file_name_ + " offset " + std::to_string(offset)));
+}
+
 bool Reader::ReadMore(size_t* drop_size, unsigned int* error) {
   if (!eof_ && !read_error_) {
     // Whatever is left is a block trailer (zero padding shorter than a
@@ -126,7 +133,7 @@ unsigned int Reader::ReadPhysicalRecord(Slice* result, size_t* drop_size, uint64
                             (static_cast<uint32_t>(static_cast<unsigned char>(header[5])) << 8);
     const unsigned int type = static_cast<unsigned char>(header[6]);
     size_t header_size = kHeaderSize;
-    if (IsRecyclableType(type)) {
+    if (HasRecyclableHeader(type)) {
       if (*offset == 0) recycled_ = true;
       header_size = kRecyclableHeaderSize;
       if (buffer_.size() < kRecyclableHeaderSize) {
@@ -330,12 +337,23 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch, WALRecoveryMode mod
         break;
 
       case kSetCompressionType:
-        ReportCorruption(fragment.size() + scratch->size(), offset, "WAL compression not supported",
-                         mode);
-        stopped_ = true;
+        ReportUnsupported(fragment.size() + scratch->size(), offset,
+                          "WAL compression (RocksDB wal_compression) not supported");
+        break;
+
+      case kUserDefinedTimestampSizeType:
+      case kRecyclableUserDefinedTimestampSizeType:
+        ReportUnsupported(fragment.size() + scratch->size(), offset,
+                          "user-defined timestamp size record (RocksDB user-defined timestamps "
+                          "are not supported)");
         break;
 
       default: {
+        if ((type & kRecordTypeSafeIgnoreMask) != 0 && !in_fragmented_record) {
+          // A record newer RocksDB marks as skippable by readers that do not
+          // know it (e.g. the predecessor-WAL record).
+          break;
+        }
         char buf[48];
         snprintf(buf, sizeof(buf), "unknown record type %u", type);
         ReportCorruption(fragment.size() + scratch->size(),
@@ -356,7 +374,7 @@ Status CheckTornTail(const std::string& fname, uint64_t log_number, const Slice&
   auto header_at = [&](size_t p, size_t* header_size, size_t* length, unsigned int* type) {
     const char* h = tail.data() + p;
     *type = static_cast<unsigned char>(h[6]);
-    *header_size = IsRecyclableType(*type) ? kRecyclableHeaderSize : kHeaderSize;
+    *header_size = HasRecyclableHeader(*type) ? kRecyclableHeaderSize : kHeaderSize;
     *length = static_cast<size_t>(static_cast<unsigned char>(h[4])) |
               (static_cast<size_t>(static_cast<unsigned char>(h[5])) << 8);
   };

@@ -61,7 +61,8 @@ class Reader {
   struct Reporter {
     virtual ~Reporter();
     // bytes: about how many bytes were dropped; status: Corruption (or
-    // IOError for a failed read) naming the file and the offset.
+    // IOError for a failed read, NotSupported for a record of a feature
+    // Strata lacks) naming the file and the offset.
     virtual void Corruption(size_t bytes, const Status& status) = 0;
   };
 
@@ -132,6 +133,10 @@ class Reader {
   bool ReadMore(size_t* drop_size, unsigned int* error);
   // Reports damage at offset; in kPointInTimeRecovery also stops the reader.
   void ReportCorruption(size_t bytes, uint64_t offset, const char* reason, WALRecoveryMode mode);
+  // A record of a feature Strata lacks (WAL compression, user-defined
+  // timestamps): NotSupported, and the reader stops in every mode. Never
+  // damage: recovery must refuse the log, not cut it there.
+  void ReportUnsupported(size_t bytes, uint64_t offset, const std::string& reason);
 
   const std::unique_ptr<SequentialFile> file_;
   Reporter* const reporter_;

@@ -75,6 +75,7 @@ strata_tests(db
   db/db_concurrency_test.cc
   db/db_crash_test.cc
   db/db_interop_test.cc
+  db/db_current_rocksdb_test.cc
   db/db_randomized_test.cc
   db/db_recovery_test.cc
   db/filename_test.cc
@@ -126,6 +127,12 @@ strata_tests(db
 # The RocksDB interoperability tests also carry the "interop" label.
 if(TEST db_interop_test)
   set_tests_properties(db_interop_test PROPERTIES LABELS "db;interop")
+endif()
+# Databases written by a current RocksDB (format_version 6/7), kept in testdata/.
+if(TARGET db_current_rocksdb_test)
+  target_compile_definitions(db_current_rocksdb_test PRIVATE
+    STRATA_TESTDATA_DIR="${CMAKE_SOURCE_DIR}/testdata")
+  set_tests_properties(db_current_rocksdb_test PROPERTIES LABELS "db;interop")
 endif()
 # Tests that fork a writer and kill it: under TSan the child starts threads
 # after a multi-threaded fork (the parent's background pool), which TSan

@@ -1,6 +1,7 @@
 #include "table/block_based_table_builder.h"
 
 #include <algorithm>
+#include <bitset>
 #include <cassert>
 #include <utility>
 #include <vector>
@@ -59,8 +60,12 @@ struct BlockBasedTableBuilder::Rep {
         index_block(std::max(1, table_options.index_block_restart_interval), true),
         user_index_block(std::max(1, table_options.index_block_restart_interval), true),
         compression(CompressionTypeSupported(opts.compression) ? opts.compression : kNoCompression),
-        checksum(table_options.checksum) {
+        checksum(table_options.checksum),
+        format_version(table_options.format_version),
+        base_context_checksum(
+            FormatVersionUsesContextChecksum(format_version) ? NewBaseContextChecksum() : 0) {
     if (checksum > kXXH3) checksum = kXXH3;
+    status = ValidateFormatVersionForWrite(format_version);
     if (table_options.whole_key_filtering || opts.prefix_extractor != nullptr) {
       FilterBuildingContext filter_context;
       filter_context.compaction_style = opts.compaction_style;
@@ -122,6 +127,12 @@ struct BlockBasedTableBuilder::Rep {
 
   CompressionType compression;
   ChecksumType checksum;
+  // format_version (5, 6 or 7; validated by the options) and, for 6 and 7,
+  // the file's random base for context checksums (0 otherwise).
+  const uint32_t format_version;
+  const uint32_t base_context_checksum;
+  // Compression types of the blocks written (format_version 7 records them).
+  std::bitset<256> types_used;
   size_t block_size_limit;
   size_t block_size_deviation_limit;
 
@@ -431,7 +442,9 @@ void BlockBasedTableBuilder::WriteRawBlock(const Slice& contents, unsigned char 
     char trailer[kBlockTrailerSize];
     trailer[0] = static_cast<char>(type);
     EncodeFixed32(trailer + 1, ComputeBlockChecksum(r->checksum, contents.data(), contents.size(),
-                                                    static_cast<char>(type)));
+                                                    static_cast<char>(type)) +
+                                   ChecksumModifierForContext(r->base_context_checksum, r->offset));
+    r->types_used.set(type);
     r->status = r->file->Append(Slice(trailer, kBlockTrailerSize));
   }
   if (!r->status.ok()) return;
@@ -515,8 +528,9 @@ Status BlockBasedTableBuilder::Finish() {
     WriteRawBlock(range_del.Finish(), kNoCompression, &range_del_handle);
   }
 
-  // Properties block (raw).
-  p.format_version = 0;
+  // Properties block (raw). RocksDB records the format_version from 6 on
+  // (7.8.3 writes 0).
+  p.format_version = r->format_version >= 6 ? r->format_version : 0;
   p.fixed_key_len = 0;
   p.column_family_id = r->options.column_family_id;
   p.column_family_name = r->options.column_family_name;
@@ -526,7 +540,7 @@ Status BlockBasedTableBuilder::Finish() {
                                 ? std::string(r->options.prefix_extractor->Name())
                                 : r->options.prefix_extractor_name;
   p.property_collectors_names = r->collector_names;
-  p.compression_name = CompressionTypeName(r->compression);
+  p.compression_name = CompressionNameProperty(r->format_version, r->compression, r->types_used);
   p.compression_options = CompressionOptionsString(r->options.compression_opts);
   p.filter_policy_name =
       r->table_options.filter_policy != nullptr ? r->table_options.filter_policy->Name() : "";
@@ -566,6 +580,11 @@ Status BlockBasedTableBuilder::Finish() {
   MetaIndexBuilder metaindex;
   if (!filter_name.empty()) metaindex.Add(filter_name, filter_handle);
   if (!dict_handle.empty()) metaindex.Add(kCompressionDictBlockName, dict_handle);
+  std::string index_handle_encoding;  // format_version >= 6: the index is found here
+  if (FormatVersionUsesContextChecksum(r->format_version)) {
+    index_handle.EncodeTo(&index_handle_encoding);
+    metaindex.Add(kIndexBlockName, index_handle_encoding);
+  }
   metaindex.Add(kPropertiesBlockName, props_handle);
   if (!range_del_handle.empty()) metaindex.Add(kRangeDelBlockName, range_del_handle);
   const uint64_t metaindex_offset = r->offset;
@@ -575,11 +594,12 @@ Status BlockBasedTableBuilder::Finish() {
 
   Footer footer;
   footer.set_checksum_type(r->checksum);
-  footer.set_format_version(kFormatVersion);
+  footer.set_format_version(r->format_version);
+  footer.set_base_context_checksum(r->base_context_checksum);
   footer.set_metaindex_handle(BlockHandle(metaindex_offset, metaindex_contents.size()));
   footer.set_index_handle(index_handle);
   std::string footer_bytes;
-  footer.EncodeTo(&footer_bytes);
+  footer.EncodeTo(&footer_bytes, r->offset);
   r->status = r->file->Append(footer_bytes);
   if (r->status.ok()) r->offset += footer_bytes.size();
   return r->status;

@@ -1,5 +1,6 @@
 // BlockBasedTableBuilder: writes one table file in RocksDB's block-based
-// format at format_version 5 (docs/format/table.md, "Writing an SST"):
+// format at format_version 5, 6 or 7 (docs/format/table.md, "Writing an SST"; 6 and 7 add
+// context checksums, a footer checksum and the index handle in the metaindex):
 //
 //   [data block + trailer]*  [filter block + trailer]  [index block + trailer]
 //   [range-del block + trailer]  [properties block + trailer]

@@ -235,6 +235,9 @@ struct BlockBasedTable::Rep {
   uint64_t global_seqno_offset = 0;
   BlockHandle compression_dict_handle;
   bool has_compression_dict = false;
+  // From the compression_name property: the blocks are ZSTD (a dictionary
+  // is then digested for zstd).
+  bool uses_zstd = false;
   // The table's compression dictionary (null: none), loaded at Open, and
   // the end of the data blocks: blocks starting before data_end are data
   // blocks, the only ones compressed with the dictionary.
@@ -480,7 +483,7 @@ Status BlockBasedTable::Rep::ReadBlock(const BlockHandle& handle, bool verify, b
     PERF_TIMER_GUARD(block_checksum_time);
     RecordTick(statistics, BLOCK_CHECKSUM_COMPUTE_COUNT);
     Status s = VerifyBlockChecksum(footer.checksum_type(), raw.data(), static_cast<size_t>(size),
-                                   Context(offset));
+                                   Context(offset), footer.ContextModifier(offset));
     if (!s.ok()) return s;
   }
   PERF_TIMER_STOP(block_read_time);
@@ -537,7 +540,7 @@ bool BlockBasedTable::Rep::RetrieveMappedBlock(const ReadOptions& ro, const Bloc
       PERF_TIMER_GUARD(block_checksum_time);
       RecordTick(statistics, BLOCK_CHECKSUM_COMPUTE_COUNT);
       *s = VerifyBlockChecksum(footer.checksum_type(), raw.data(), static_cast<size_t>(size),
-                               Context(offset));
+                               Context(offset), footer.ContextModifier(offset));
       if (!s->ok()) return true;
       if (trackable) SetVerified(offset);
     }
@@ -684,7 +687,11 @@ Status BlockBasedTable::Rep::ReadFooter(const std::string& fname, uint64_t file_
     }
     mapped = file->mapped_contents();
     mmap_file = mapped.size() >= file_size && file_size > 0;
-    s = footer.DecodeFrom(result);
+    s = footer.DecodeFrom(result, file_size - n);
+    if (s.IsNotSupported()) {
+      return Status::NotSupported(fname + ": footer at offset " + std::to_string(file_size - n) +
+                                  ": " + s.getState());
+    }
     if (!s.ok()) {
       return Status::Corruption(fname + ": footer at offset " + std::to_string(file_size - n) +
                                 ": " + s.ToString());
@@ -706,6 +713,8 @@ Status BlockBasedTable::Rep::ReadMetaBlocks(const TableReaderOptions& options) {
   {
     std::unique_ptr<BlockIter> it(meta.NewIterator(BytewiseComparator()));
     bool have_props = false;
+    // Before format_version 6 the footer holds the index handle.
+    bool have_index = !FormatVersionUsesContextChecksum(footer.format_version());
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       const Slice name = it->key();
       Slice v = it->value();
@@ -724,6 +733,10 @@ Status BlockBasedTable::Rep::ReadMetaBlocks(const TableReaderOptions& options) {
       } else if (name == Slice(kCompressionDictBlockName)) {
         compression_dict_handle = h;
         has_compression_dict = true;
+      } else if (name == Slice(kIndexBlockName) &&
+                 FormatVersionUsesContextChecksum(footer.format_version())) {
+        footer.set_index_handle(h);
+        have_index = true;
       } else if (name.starts_with(kFullFilterBlockPrefix) && !options.skip_filters &&
                  table_options.filter_policy != nullptr) {
         Slice suffix = name;
@@ -739,6 +752,11 @@ Status BlockBasedTable::Rep::ReadMetaBlocks(const TableReaderOptions& options) {
     if (!it->status().ok()) {
       return Status::Corruption(Context(footer.metaindex_handle().offset()) + ": " +
                                 it->status().ToString());
+    }
+    if (!have_index) {
+      return Status::Corruption(
+          Context(footer.metaindex_handle().offset()) + ": metaindex has no " + kIndexBlockName +
+          " entry (format_version " + std::to_string(footer.format_version()) + ")");
     }
     props = std::make_shared<TableProperties>();
     if (have_props) {
@@ -776,7 +794,8 @@ Status BlockBasedTable::Rep::ReadPropertiesBlock(std::string* contents) const {
   if (!rs.ok() || result.size() != n) return s;
   if (result.data() != buf.data()) std::memcpy(buf.data(), result.data(), n);
   EncodeFixed64(buf.data() + offset, 0);
-  if (!VerifyBlockChecksum(footer.checksum_type(), buf.data(), raw.size(), Context(h.offset()))
+  if (!VerifyBlockChecksum(footer.checksum_type(), buf.data(), raw.size(), Context(h.offset()),
+                           footer.ContextModifier(h.offset()))
            .ok()) {
     return s;
   }
@@ -843,6 +862,14 @@ Status BlockBasedTable::Rep::SetGlobalSeqno(const TableReaderOptions& options) {
 Status BlockBasedTable::Rep::ApplyProperties(const TableReaderOptions& options,
                                              uint64_t file_size) {
   const TableProperties& p = *props;
+  {
+    Status cs =
+        CheckCompressionNameProperty(footer.format_version(), p.compression_name, &uses_zstd);
+    if (!cs.ok()) {
+      const std::string msg = Context(properties_handle.offset()) + ": " + cs.getState();
+      return cs.IsNotSupported() ? Status::NotSupported(msg) : Status::Corruption(msg);
+    }
+  }
   if (p.index_type != 0) {
     return Status::NotSupported(options.file_name + ": index type " + std::to_string(p.index_type) +
                                 " is not supported (only binary search, 0)");
@@ -949,9 +976,7 @@ Status BlockBasedTable::Rep::LoadCompressionDict() {
   if (!s.ok()) return s;
   // Digested for zstd when the table says its blocks are zstd (RocksDB
   // decides the same way); other codecs use the raw bytes.
-  const std::string& codec = props->compression_name;
-  const bool zstd = codec == "ZSTD" || codec == "ZSTDNotFinal";
-  s = UncompressionDict::Create(std::move(raw), zstd, &dict);
+  s = UncompressionDict::Create(std::move(raw), uses_zstd, &dict);
   if (!s.ok())
     return Status::Corruption(Context(offset) + ": compression dictionary: " + s.ToString());
   // Data blocks come first, the index right after them.

@@ -1,5 +1,5 @@
 // BlockBasedTable: an open table file in RocksDB's block-based format
-// (format_version 0..5 read; docs/format/table.md (File layout) "Reading an SST"), with
+// (format_version 0..7 read; docs/format/table.md (File layout) "Reading an SST"), with
 // point lookups, iterators and checksum verification.
 //
 // Open reads and verifies the footer, metaindex, properties, index and (with

@@ -604,4 +604,77 @@ std::string BuildCompressionDictionary(const CompressionOptions& opts, std::stri
   return dict;
 }
 
+namespace {
+
+// The compatibility name of RocksDB's built-in compression manager (the
+// block encodings of compression.h).
+constexpr char kBuiltinManagerName[] = "BuiltinV2";
+
+}  // namespace
+
+std::string CompressionNameProperty(uint32_t format_version, CompressionType configured,
+                                    const std::bitset<256>& used) {
+  if (format_version < 7) return CompressionTypeName(configured);
+  std::string name = configured == kNoCompression ? "" : kBuiltinManagerName;
+  name.push_back(';');
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  for (size_t t = 1; t < used.size(); ++t) {
+    if (!used.test(t)) continue;
+    name.push_back(kHex[t >> 4]);
+    name.push_back(kHex[t & 15]);
+  }
+  name.push_back(';');
+  return name;
+}
+
+Status CheckCompressionNameProperty(uint32_t format_version, const std::string& name,
+                                    bool* uses_zstd) {
+  *uses_zstd = false;
+  if (format_version < 7 || name.empty()) {
+    *uses_zstd = name == "ZSTD" || name == "ZSTDNotFinal";
+    return Status::OK();
+  }
+  const size_t sep = name.find(';');
+  if (sep == std::string::npos) {
+    return Status::Corruption("compression_name property without ';': ", name);
+  }
+  const std::string manager = name.substr(0, sep);
+  if (manager != kBuiltinManagerName && !manager.empty() && manager != "nullptr") {
+    return Status::NotSupported("table was written with compression manager '" + manager +
+                                "' (a custom compression algorithm), which Strata does not have");
+  }
+  const size_t end = name.find(';', sep + 1);
+  if (end == std::string::npos || (end - sep - 1) % 2 != 0) {
+    return Status::Corruption("malformed compression types in compression_name property: ", name);
+  }
+  auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+  };
+  bool any = false;
+  for (size_t i = sep + 1; i < end; i += 2) {
+    const int hi = hex(name[i]);
+    const int lo = hex(name[i + 1]);
+    const int t = hi < 0 || lo < 0 ? -1 : hi * 16 + lo;
+    if (t <= 0 || t >= static_cast<int>(kDisableCompressionOption)) {
+      return Status::Corruption("bad compression type in compression_name property: ", name);
+    }
+    any = true;
+    const auto type = static_cast<CompressionType>(t);
+    if (type == kZSTD || type == kZSTDNotFinalCompressionCode) *uses_zstd = true;
+    if (manager == kBuiltinManagerName && !CompressionTypeSupported(type) &&
+        type != kZSTDNotFinalCompressionCode) {
+      return Status::NotSupported("table uses compression type " +
+                                  std::string(CompressionTypeName(type)) + " (0x" +
+                                  name.substr(i, 2) + "), which Strata cannot decompress");
+    }
+  }
+  if (manager != kBuiltinManagerName && any) {
+    return Status::Corruption("compression types listed without a compression manager: ", name);
+  }
+  return Status::OK();
+}
+
 }  // namespace strata

@@ -35,6 +35,8 @@
 // whose size equals the one the stored bytes declare.
 #pragma once
 
+#include <bitset>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -196,5 +198,25 @@ const char* CompressionTypeName(CompressionType type);
 // True when CompressBlock can produce `type`: kNoCompression, Snappy, Zlib,
 // LZ4, LZ4HC and ZSTD.
 bool CompressionTypeSupported(CompressionType type);
+
+// The table property "rocksdb.compression" (docs/format/table.md,
+// Properties) for a table of `format_version` configured with `configured`
+// whose blocks used the types in `used` (kNoCompression is ignored):
+//   format_version <= 6: the configured type's name ("LZ4", "NoCompression").
+//   format_version 7: "<manager>;<types>;" where <manager> is the
+//     compression manager's compatibility name ("BuiltinV2", the only one
+//     Strata has; empty when compression is off) and <types> the used types
+//     in ascending order, two upper-case hex digits each ("BuiltinV2;04;").
+std::string CompressionNameProperty(uint32_t format_version, CompressionType configured,
+                                    const std::bitset<256>& used);
+
+// Checks that the blocks of a table of `format_version` whose property is
+// `name` can be decompressed here, and sets *uses_zstd when its blocks are
+// (or, before 7, are declared) ZSTD. Before 7 any name is accepted (each
+// block's type byte decides). For 7: a compression manager other than
+// BuiltinV2 (a custom algorithm) or a type Strata cannot decompress is
+// NotSupported naming it; a malformed property is Corruption.
+Status CheckCompressionNameProperty(uint32_t format_version, const std::string& name,
+                                    bool* uses_zstd);
 
 }  // namespace strata

@@ -25,6 +25,7 @@
 namespace strata {
 
 const char kPropertiesBlockName[] = "rocksdb.properties";
+const char kIndexBlockName[] = "rocksdb.index";
 const char kPropertiesBlockOldName[] = "rocksdb.stats";
 const char kRangeDelBlockName[] = "rocksdb.range_del";
 const char kFullFilterBlockPrefix[] = "fullfilter.";

@@ -30,6 +30,7 @@ extern const char kRangeDelBlockName[];             // "rocksdb.range_del"
 extern const char kFullFilterBlockPrefix[];         // "fullfilter."
 extern const char kPartitionedFilterBlockPrefix[];  // "partitionedfilter."
 extern const char kCompressionDictBlockName[];      // "rocksdb.compression_dict"
+extern const char kIndexBlockName[];                // "rocksdb.index" (format_version >= 6)
 
 // Property names (RocksDB's), e.g. "rocksdb.data.size".
 namespace TablePropertiesNames {

@@ -22,6 +22,7 @@ strata_tests(table
   table/block_test.cc
   table/data_block_hash_index_test.cc
   table/format_test.cc
+  table/format_version_test.cc
   table/filter_policy_test.cc
   table/ribbon_filter_test.cc
   table/full_filter_block_test.cc

@@ -27,6 +27,7 @@
 #include "strata/merge_operator.h"
 #include "strata/table.h"
 #include "table/block_based_table_builder.h"
+#include "table/format.h"
 #include "util/coding.h"
 
 namespace strata {
@@ -118,6 +119,9 @@ SstFileWriter::~SstFileWriter() { rep_->Abandon(); }
 Status SstFileWriter::Open(const std::string& file_path) {
   Rep* r = rep_.get();
   r->Abandon();  // a file left unfinished by an earlier Open
+  if (Status fs = ValidateFormatVersionForWrite(r->table_options.format_version); !fs.ok()) {
+    return fs;
+  }
 
   FileOptions file_options;
   file_options.use_mmap_writes = r->options.allow_mmap_writes;

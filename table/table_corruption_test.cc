@@ -34,7 +34,7 @@ struct Outcome {
 };
 
 class TableCorruptionTest
-    : public testing::TestWithParam<std::tuple<CompressionType, ChecksumType>> {
+    : public testing::TestWithParam<std::tuple<CompressionType, ChecksumType, uint32_t>> {
  protected:
   TableCorruptionTest() : fs_(NewMemFileSystem()) {}
 
@@ -124,8 +124,9 @@ class TableCorruptionTest
 };
 
 TEST_P(TableCorruptionTest, EveryByteAndEveryLength) {
-  const auto [compression, checksum] = GetParam();
+  const auto [compression, checksum, format_version] = GetParam();
   BlockBasedTableOptions topts;
+  topts.format_version = format_version;
   topts.block_size = 256;
   topts.checksum = checksum;
   topts.filter_policy = NewBloomFilterPolicy(10);
@@ -173,10 +174,14 @@ TEST_P(TableCorruptionTest, EveryByteAndEveryLength) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, TableCorruptionTest,
-                         testing::Values(std::make_tuple(kNoCompression, kCRC32c),
-                                         std::make_tuple(kSnappyCompression, kXXH3),
-                                         std::make_tuple(kZSTD, kxxHash64),
-                                         std::make_tuple(kLZ4Compression, kNoChecksum)));
+                         testing::Values(std::make_tuple(kNoCompression, kCRC32c, 5u),
+                                         std::make_tuple(kSnappyCompression, kXXH3, 5u),
+                                         std::make_tuple(kZSTD, kxxHash64, 5u),
+                                         std::make_tuple(kLZ4Compression, kNoChecksum, 5u),
+                                         // format_version 6/7: context and footer checksums
+                                         std::make_tuple(kNoCompression, kCRC32c, 6u),
+                                         std::make_tuple(kZSTD, kXXH3, 7u),
+                                         std::make_tuple(kLZ4Compression, kNoChecksum, 7u)));
 
 }  // namespace
 }  // namespace strata

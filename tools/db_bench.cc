@@ -241,6 +241,7 @@ class StrataEngine {
     }
     table.cache_index_and_filter_blocks = flags.cache_index_and_filter_blocks;
     table.whole_key_filtering = flags.whole_key_filtering;
+    table.format_version = static_cast<uint32_t>(flags.format_version);
     if (flags.bloom_bits > 0) {
       table.filter_policy = flags.use_ribbon_filter
                                 ? strata::NewRibbonFilterPolicy(flags.bloom_bits)

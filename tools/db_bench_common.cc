@@ -97,6 +97,7 @@ BenchFlags::BenchFlags() {
       "Add whole keys to the memtable Bloom filter");
   Add("whole_key_filtering", &whole_key_filtering,
       "Add whole keys (besides prefixes) to table filters");
+  Add("format_version", &format_version, "Format version of SST files (5, 6 or 7)");
   Add("total_order_seek", &total_order_seek, "Iterators ignore the prefix extractor");
   Add("prefix_same_as_start", &prefix_same_as_start,
       "Iterators stop at the end of the Seek target's prefix");

@@ -128,6 +128,8 @@ struct BenchFlags {
   double memtable_bloom_size_ratio = 0;
   bool memtable_whole_key_filtering = false;
   bool whole_key_filtering = true;
+  // BlockBasedTableOptions::format_version (issue 19: 5, 6 or 7).
+  int32_t format_version = 5;
   bool total_order_seek = false;
   bool prefix_same_as_start = false;
   // Range tombstones issued by the fill workloads.

@@ -76,7 +76,8 @@ if(STRATA_BUILD_TESTS AND EXISTS ${CMAKE_SOURCE_DIR}/tools/sst_dump_test.cc)
   target_link_libraries(sst_dump_test PRIVATE strata strata_test_util GTest::gtest_main)
   add_dependencies(sst_dump_test sst_dump)
   target_compile_definitions(sst_dump_test PRIVATE
-    STRATA_SST_DUMP_PATH="$<TARGET_FILE:sst_dump>")
+    STRATA_SST_DUMP_PATH="$<TARGET_FILE:sst_dump>"
+    STRATA_TESTDATA_DIR="${CMAKE_SOURCE_DIR}/testdata")  # issue 19: a RocksDB 10.5.1 table
   add_test(NAME sst_dump_test COMMAND sst_dump_test)
   set_tests_properties(sst_dump_test PROPERTIES LABELS tools)
 endif()

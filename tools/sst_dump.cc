@@ -306,6 +306,11 @@ class Dumper {
     *d += "  metaindex handle: " + HandleString(footer.metaindex_handle()) + "\n";
     *d += "  index handle: " + HandleString(footer.index_handle()) + "\n";
     *d += "  format version: " + std::to_string(footer.format_version()) + "\n";
+    if (footer.base_context_checksum() != 0) {  // format_version >= 6
+      char buf[16];
+      std::snprintf(buf, sizeof(buf), "0x%08x", footer.base_context_checksum());
+      *d += "  base context checksum: " + std::string(buf) + "\n";
+    }
     *d += "  file size: " + std::to_string(table_->file_size()) + "\n\n";
 
     *d += "Metaindex Details:\n--------------------------------------\n";

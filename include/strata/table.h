@@ -1,6 +1,7 @@
 // Table options: how a column family lays out its sorted table files (SSTs).
-// The one table kind is RocksDB's block-based table at format_version 5, so
-// RocksDB's tools read our files and we read theirs (docs/format/table.md).
+// The one table kind is RocksDB's block-based table, written at
+// format_version 5 by default (RocksDB 7.8.3's tools read it) or 6/7 when
+// asked (what current RocksDB writes), and read at 0..7 (docs/format/table.md).
 //
 // BlockBasedTableOptions keeps RocksDB's names and defaults; wrap it with
 // NewBlockBasedTableFactory() and set ColumnFamilyOptions::table_factory.
@@ -74,7 +75,10 @@ struct STRATA_EXPORT BlockBasedTableOptions {
   bool whole_key_filtering = true;
 
   ChecksumType checksum = kXXH3;
-  // Only 5 is written; 0..5 are read.
+  // 5 (default), 6 or 7 is written (anything else is InvalidArgument at
+  // Open or SstFileWriter::Open); 0..7 are read. 6 adds footer and
+  // offset-bound ("context") block checksums (RocksDB >= 8.6 reads it); 7
+  // also changes the compression_name property (RocksDB >= 10.4).
   uint32_t format_version = 5;
 
   // Iterators that read many consecutive blocks double their read-ahead from
