@@ -489,6 +489,7 @@ JobEnv DBImpl::MakeJobEnv() {
   env.info_log = info_log_.get();
   env.db_id = &db_id_;
   env.db_session_id = &db_session_id_;
+  env.compaction_readahead_size = options_.compaction_readahead_size;
   return env;
 }
 
