@@ -1199,11 +1199,26 @@ Status DestroyDB(const std::string& path, const Options& options) {
     Status d = fs->DeleteFile(path + "/" + name);
     if (result.ok() && !d.ok() && !d.IsNotFound() && !d.IsPathNotFound()) result = d;
   }
+  // The WALs of wal_dir when it is another directory (RocksDB deletes
+  // them too, and the directory if that leaves it empty).
+  const std::string wal_dir = WalDirOf(path, options.wal_dir);
+  if (wal_dir != path) {
+    std::vector<std::string> wals;
+    if (fs->GetChildren(wal_dir, &wals).ok()) {
+      for (const std::string& name : wals) {
+        uint64_t number;
+        FileType type;
+        if (!ParseFileName(name, &number, &type) || type != FileType::kWalFile) continue;
+        Status d = fs->DeleteFile(wal_dir + "/" + name);
+        if (result.ok() && !d.ok() && !d.IsNotFound() && !d.IsPathNotFound()) result = d;
+      }
+    }
+  }
   // Archived WALs (DBOptions::WAL_ttl_seconds, WAL_size_limit_MB), then
-  // the archive directory itself.
-  const std::string archive = ArchivalDirectory(path);
-  std::vector<std::string> archived;
-  if (fs->GetChildren(archive, &archived).ok()) {
+  // the archive directory itself; in the DB's directory and in wal_dir.
+  for (const std::string& archive : {ArchivalDirectory(path), ArchivalDirectory(wal_dir)}) {
+    std::vector<std::string> archived;
+    if (!fs->GetChildren(archive, &archived).ok()) continue;
     for (const std::string& name : archived) {
       uint64_t number;
       FileType type;
@@ -1213,6 +1228,7 @@ Status DestroyDB(const std::string& path, const Options& options) {
     }
     fs->DeleteDir(archive).PermitUncheckedError();
   }
+  if (wal_dir != path) fs->DeleteDir(wal_dir).PermitUncheckedError();  // only if empty
   fs->UnlockFile(std::move(lock)).PermitUncheckedError();
   fs->DeleteFile(lock_name).PermitUncheckedError();
   // Succeeds only if nothing else lives in the directory.

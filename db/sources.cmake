@@ -123,6 +123,7 @@ strata_tests(db
   db/db_wal_tailing_test.cc
   # File placement and direct I/O (issue 19, "paths").
   db/db_direct_io_test.cc
+  db/db_wal_dir_test.cc
 )
 # The RocksDB interoperability tests also carry the "interop" label.
 if(TEST db_interop_test)
