@@ -401,6 +401,21 @@ Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name
     for (const std::string& n : *not_found) list += (list.empty() ? "" : ", ") + n;
     return Status::InvalidArgument("Column family not found: " + list);
   }
+  // Tables placed in db_paths[i > 0] / cf_paths by RocksDB: Strata looks
+  // for tables in the DB's directory only, so such a DB is refused by name
+  // rather than failing on some later read.
+  for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
+    const Version* v = cfd->current();
+    for (int level = 0; level < v->num_levels(); ++level) {
+      for (const FileMetaData* f : v->files(level)) {
+        if (f->path_id == 0) continue;
+        return Status::NotSupported(
+            "options.db_paths / cf_paths are not supported yet: the MANIFEST places table file " +
+                MakeFileNumber(f->number) + ".sst in path id " + std::to_string(f->path_id),
+            dbname_);
+      }
+    }
+  }
   // The DB's identity before any table is written (tables record it; a
   // read-only open only reads it).
   s = EnsureIdentity();
