@@ -113,7 +113,7 @@ ls "$wals"/*.log >/dev/null
 [ "$("$strata" count --db="$wdb")" = "default: 5000 keys" ] ||
   { echo "FAIL: the OPTIONS file's wal_dir was not used" >&2; exit 1; }
 live=$("$strata" dump_live_files --db="$wdb")
-echo "$live" | grep -q "^$wals/[0-9]*\.log$" ||
-  { echo "FAIL: dump_live_files did not list the WAL in wal_dir" >&2; exit 1; }
+grep -q "^$wals/[0-9]*\.log$" <<<"$live" ||
+  { echo "FAIL: dump_live_files did not list the WAL in wal_dir: ${live:0:500}" >&2; exit 1; }
 
 echo "PASS"
