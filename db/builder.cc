@@ -193,6 +193,11 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
                                    o.reason);
     FileOptions file_options;
     file_options.use_fsync = o.options != nullptr && o.options->use_fsync;
+    if (o.options != nullptr && o.options->use_direct_io_for_flush_and_compaction) {
+      // O_DIRECT through an aligned buffer of RocksDB's size option.
+      file_options.use_direct_writes = true;
+      file_options.writable_file_max_buffer_size = o.options->writable_file_max_buffer_size;
+    }
     Status os = o.fs->NewWritableFile(fname, file_options, &file);
     if (!os.ok()) {
       report_file(os, nullptr);

@@ -102,6 +102,10 @@ Status ValidateCompressionOptions(const ColumnFamilyOptions& o) {
 }  // namespace
 
 Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
+  if (!o.cf_paths.empty()) {
+    return Status::NotSupported(
+        "options.cf_paths is not supported yet: table files go in the DB's directory");
+  }
   if (o.comparator == nullptr) {
     return Status::InvalidArgument("options.comparator must not be null");
   }

@@ -9,6 +9,7 @@
 #include "base/get_context.h"
 #include "base/merge_context.h"
 #include "db/db_iter.h"
+#include "db/filename.h"
 #include "table/merging_iterator.h"
 #include "util/instrumented_mutex_lock.h"
 #include "util/perf_context_imp.h"
@@ -49,6 +50,7 @@ std::vector<Status> DB::MultiGet(const ReadOptions& options,
 DBImpl::DBImpl(const Options& options, const std::string& dbname, OpenMode mode,
                bool error_if_wal_file_exists)
     : dbname_(dbname),
+      wal_dir_(WalDirOf(dbname, options.wal_dir)),
       mode_(mode),
       error_if_wal_file_exists_(error_if_wal_file_exists),
       options_(options),

@@ -592,6 +592,9 @@ class DBImpl final : public DB {
 
   // ---- immutable after Open ----
   const std::string dbname_;
+  // Where the WALs (and their archive/) live: WalDirOf(dbname_,
+  // options.wal_dir).
+  const std::string wal_dir_;
   const OpenMode mode_;
   const bool error_if_wal_file_exists_;  // read-only opens only
   // Secondary instances only (set by Recover; shared_ptr: the type is

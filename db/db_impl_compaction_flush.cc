@@ -489,6 +489,7 @@ JobEnv DBImpl::MakeJobEnv() {
   env.info_log = info_log_.get();
   env.db_id = &db_id_;
   env.db_session_id = &db_session_id_;
+  env.compaction_readahead_size = options_.compaction_readahead_size;
   return env;
 }
 
@@ -716,6 +717,28 @@ void DBImpl::DeleteObsoleteFiles(int job_id) {
   mu_.Unlock();
   std::vector<std::string> children;
   Status s = fs_->GetChildren(dbname_, &children);
+  if (s.ok() && wal_dir_ != dbname_) {
+    // WALs are looked for in wal_dir only (a WAL left in the DB's
+    // directory by an open with another wal_dir stays).
+    children.erase(std::remove_if(children.begin(), children.end(),
+                                  [](const std::string& name) {
+                                    uint64_t number;
+                                    FileType type;
+                                    return ParseFileName(name, &number, &type) &&
+                                           type == FileType::kWalFile;
+                                  }),
+                   children.end());
+    std::vector<std::string> wals;
+    if (fs_->GetChildren(wal_dir_, &wals).ok()) {
+      for (std::string& name : wals) {
+        uint64_t number;
+        FileType type;
+        if (ParseFileName(name, &number, &type) && type == FileType::kWalFile) {
+          children.push_back(std::move(name));
+        }
+      }
+    }
+  }
   std::vector<uint64_t> evict;
   if (s.ok()) {
     for (const std::string& name : children) {

@@ -272,7 +272,7 @@ Status DBImpl::VerifyChecksum(const ReadOptions& /*options*/) {
       min_log = MinLogNumberInUse();
     }
     std::vector<std::string> children;
-    Status ls = fs_->GetChildren(dbname_, &children);
+    Status ls = fs_->GetChildren(wal_dir_, &children);
     if (!ls.ok()) return ls;
     std::vector<uint64_t> wals;
     for (const std::string& name : children) {

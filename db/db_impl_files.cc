@@ -177,13 +177,13 @@ Status DBImpl::GetLiveFilesStorageInfo(const LiveFilesStorageInfoOptions& opts,
   if (flush && opts.wal_size_for_flush > 0) {
     uint64_t wal_bytes = 0;
     std::vector<std::string> children;
-    Status s = fs_->GetChildren(dbname_, &children);
+    Status s = fs_->GetChildren(wal_dir_, &children);
     if (!s.ok()) return s;
     for (const std::string& name : children) {
       uint64_t number, size;
       FileType type;
       if (ParseFileName(name, &number, &type) && type == FileType::kWalFile &&
-          fs_->GetFileSize(dbname_ + "/" + name, &size).ok()) {
+          fs_->GetFileSize(wal_dir_ + "/" + name, &size).ok()) {
         wal_bytes += size;
       }
     }
@@ -202,9 +202,11 @@ Status DBImpl::GetLiveFilesStorageInfo(const LiveFilesStorageInfoOptions& opts,
     if (closed_) return Status::ShutdownInProgress("GetLiveFilesStorageInfo on a closed database");
     auto add = [&](const std::string& path, FileType type, uint64_t number, uint64_t size,
                    bool trim) {
+      // WALs are reported in wal_dir, everything else in the DB's directory.
+      const std::string& dir = type == kWalFile ? wal_dir_ : dbname_;
       LiveFileStorageInfo info;
-      info.relative_filename = path.substr(dbname_.size() + 1);
-      info.directory = dbname_;
+      info.relative_filename = path.substr(dir.size() + 1);
+      info.directory = dir;
       info.file_number = number;
       info.file_type = type;
       info.size = size;
@@ -252,7 +254,7 @@ Status DBImpl::GetLiveFilesStorageInfo(const LiveFilesStorageInfoOptions& opts,
       for (const auto& old : old_logs_) sizes[old->log_number()] = old->file_size();
       if (log_ != nullptr) sizes[log_number_] = log_->file_size();
       std::vector<std::string> children;
-      Status s = fs_->GetChildren(dbname_, &children);
+      Status s = fs_->GetChildren(wal_dir_, &children);
       if (!s.ok()) return s;
       std::vector<uint64_t> wals;
       for (const std::string& name : children) {
@@ -265,7 +267,7 @@ Status DBImpl::GetLiveFilesStorageInfo(const LiveFilesStorageInfoOptions& opts,
       }
       std::sort(wals.begin(), wals.end());
       for (uint64_t number : wals) {
-        const std::string path = LogFileName(dbname_, number);
+        const std::string path = LogFileName(wal_dir_, number);
         auto it = sizes.find(number);
         uint64_t size = 0;
         if (it != sizes.end()) {

@@ -115,10 +115,32 @@ Status DBImpl::ValidateOptions(const Options& o) {
         "options.enable_pipelined_write is not supported: Strata's group commit writes the WAL "
         "and the memtables in one pipeline stage");
   }
-  if (o.use_direct_reads) {
-    return Status::InvalidArgument(
-        "options.use_direct_reads is not supported yet: table reads go through the page cache "
-        "(pread or mmap)");
+  // File placement and direct I/O (issue 19, "paths"): RocksDB 7.8.3's
+  // checks and messages.
+  if (o.db_paths.size() > 4) {
+    return Status::NotSupported("More than four DB paths are not supported yet. ");
+  }
+  if (!o.db_paths.empty()) {
+    return Status::NotSupported(
+        "options.db_paths is not supported yet: table files go in the DB's directory");
+  }
+  if (o.allow_mmap_reads && o.use_direct_reads) {
+    return Status::NotSupported(
+        "If memory mapped reads (allow_mmap_reads) are enabled then direct I/O reads "
+        "(use_direct_reads) must be disabled. ");
+  }
+  if (o.table_mmap_reads && o.use_direct_reads) {
+    return Status::NotSupported(
+        "If memory mapped table reads (table_mmap_reads, Strata's default) are enabled then "
+        "direct I/O reads (use_direct_reads) must be disabled. ");
+  }
+  if (o.allow_mmap_writes && o.use_direct_io_for_flush_and_compaction) {
+    return Status::NotSupported(
+        "If memory mapped writes (allow_mmap_writes) are enabled then direct I/O writes "
+        "(use_direct_io_for_flush_and_compaction) must be disabled. ");
+  }
+  if (o.use_direct_io_for_flush_and_compaction && o.writable_file_max_buffer_size == 0) {
+    return Status::InvalidArgument("writes in direct IO require writable_file_max_buffer_size > 0");
   }
   if (o.max_background_jobs < 1) {
     return Status::InvalidArgument("options.max_background_jobs must be at least 1");
@@ -151,6 +173,12 @@ void SanitizeDBOptions(DBOptions* o, std::vector<std::string>* notes) {
     notes->push_back("options.max_open_files " + std::to_string(o->max_open_files) +
                      " changed to " + std::to_string(clipped));
     o->max_open_files = clipped;
+  }
+  // As RocksDB 7.8.3: direct reads bypass the OS read-ahead, so compaction
+  // inputs are read ahead 2 MiB at a time unless told otherwise.
+  if (o->use_direct_reads && o->compaction_readahead_size == 0) {
+    o->compaction_readahead_size = 2 << 20;
+    notes->push_back("options.compaction_readahead_size 0 changed to 2097152 (use_direct_reads)");
   }
 }
 
@@ -198,6 +226,23 @@ Status DBImpl::PrepareDirectory() {
   }
   s = fs_->CreateDirIfMissing(dbname_);
   if (!s.ok()) return s;
+  if (wal_dir_ != dbname_) {
+    // As RocksDB: wal_dir is created (not its parents), and a new DB's
+    // wal_dir holds no WAL (it would be replayed into the new DB).
+    s = fs_->CreateDirIfMissing(wal_dir_);
+    if (!s.ok()) return s;
+    std::vector<std::string> wal_children;
+    if (!exists && fs_->GetChildren(wal_dir_, &wal_children).ok()) {
+      for (const std::string& name : wal_children) {
+        uint64_t number;
+        FileType type;
+        if (ParseFileName(name, &number, &type) && type == FileType::kWalFile) {
+          return Status::Corruption("While creating a new Db, wal_dir contains existing log file: ",
+                                    wal_dir_ + "/" + name);
+        }
+      }
+    }
+  }
   // The lock comes before anything else in the directory is touched: a
   // second open of a DB in use fails here, without rotating the info LOG of
   // the instance that holds it.
@@ -320,6 +365,26 @@ Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name
     s = versions_->CreateNew();
     if (!s.ok()) return s;
   }
+  if (options_.use_direct_reads || options_.use_direct_io_for_flush_and_compaction) {
+    // As RocksDB: a file system that refuses O_DIRECT is found now, by
+    // opening CURRENT for direct reads, not at the first flush.
+    FileOptions probe;
+    probe.use_direct_reads = true;
+    std::unique_ptr<RandomAccessFile> file;
+    s = fs_->NewRandomAccessFile(CurrentFileName(dbname_), probe, &file);
+    if (!s.ok()) {
+      const std::string error = s.ToString();
+      probe.use_direct_reads = false;
+      s = fs_->NewRandomAccessFile(CurrentFileName(dbname_), probe, &file);
+      if (s.ok()) {
+        return Status::InvalidArgument("Direct I/O is not supported by the specified DB.",
+                                       options_.use_direct_reads
+                                           ? "use_direct_reads"
+                                           : "use_direct_io_for_flush_and_compaction");
+      }
+      return Status::InvalidArgument("Found options incompatible with filesystem", error);
+    }
+  }
 
   s = versions_->Recover(by_name, /*allow_unopened=*/read_only(), not_found);
   if (!s.ok()) {
@@ -335,6 +400,21 @@ Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name
     std::string list;
     for (const std::string& n : *not_found) list += (list.empty() ? "" : ", ") + n;
     return Status::InvalidArgument("Column family not found: " + list);
+  }
+  // Tables placed in db_paths[i > 0] / cf_paths by RocksDB: Strata looks
+  // for tables in the DB's directory only, so such a DB is refused by name
+  // rather than failing on some later read.
+  for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
+    const Version* v = cfd->current();
+    for (int level = 0; level < v->num_levels(); ++level) {
+      for (const FileMetaData* f : v->files(level)) {
+        if (f->path_id == 0) continue;
+        return Status::NotSupported(
+            "options.db_paths / cf_paths are not supported yet: the MANIFEST places table file " +
+                MakeFileNumber(f->number) + ".sst in path id " + std::to_string(f->path_id),
+            dbname_);
+      }
+    }
   }
   // The DB's identity before any table is written (tables record it; a
   // read-only open only reads it).
@@ -466,7 +546,7 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
   if (!s.ok()) return s;
   s = PrepareDirectory();
   if (!s.ok()) return s;
-  wal_manager_ = std::make_unique<WalManager>(fs_, clock_, info_log_.get(), dbname_,
+  wal_manager_ = std::make_unique<WalManager>(fs_, clock_, info_log_.get(), wal_dir_,
                                               options_.WAL_ttl_seconds, options_.WAL_size_limit_MB);
   std::vector<std::string> not_found;
   uint64_t new_log = 0;
@@ -626,7 +706,12 @@ void DBImpl::LogOptions() {
 
 Status DBImpl::ReplayWALs(RecoveryState* state) {
   std::vector<std::string> children;
-  Status s = fs_->GetChildren(dbname_, &children);
+  // Only wal_dir is searched (as RocksDB): WALs left in another directory
+  // are not replayed.
+  Status s = fs_->GetChildren(wal_dir_, &children);
+  if (s.IsNotFound() || s.IsPathNotFound()) {
+    return Status::InvalidArgument("wal_dir not found", wal_dir_);
+  }
   if (!s.ok()) return s;
   // The oldest WAL any family may need (RocksDB also honours
   // MinLogNumberToKeep). With two-phase commit, older WALs may still hold
@@ -647,11 +732,11 @@ Status DBImpl::ReplayWALs(RecoveryState* state) {
   if (read_only() && error_if_wal_file_exists_ && !state->wal_numbers.empty()) {
     return Status::Corruption(
         "the DB was opened read-only with error_if_wal_file_exists, but a WAL file exists",
-        LogFileName(dbname_, state->wal_numbers.front()));
+        LogFileName(wal_dir_, state->wal_numbers.front()));
   }
   for (uint64_t number : state->wal_numbers) {
     state->next_file_number = std::max(state->next_file_number, number + 1);
-    const std::string fname = LogFileName(dbname_, number);
+    const std::string fname = LogFileName(wal_dir_, number);
     bool has_data = false;
     bool dropped = false;
     s = ReplayOneWAL(number, state, &has_data, &dropped);
@@ -811,7 +896,7 @@ Status DBImpl::ApplyWalBatch(WalReplay* r, const WriteBatch& batch, uint64_t rec
 Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_data, bool* dropped) {
   WalReplay r;
   r.number = number;
-  r.fname = LogFileName(dbname_, number);
+  r.fname = LogFileName(wal_dir_, number);
   r.mode = options_.wal_recovery_mode;
   r.state = state;
   const std::string& fname = r.fname;
@@ -916,7 +1001,7 @@ Status DBImpl::CountRecordsBeforeDamage(uint64_t number, uint64_t file_size, uin
                                         bool* damaged) {
   *good = 0;
   *damaged = false;
-  const std::string fname = LogFileName(dbname_, number);
+  const std::string fname = LogFileName(wal_dir_, number);
   std::unique_ptr<SequentialFile> file;
   Status s = fs_->NewSequentialFile(fname, FileOptions(), &file);
   if (!s.ok()) return s;
@@ -946,7 +1031,7 @@ Status DBImpl::CountRecordsBeforeDamage(uint64_t number, uint64_t file_size, uin
 }
 
 Status DBImpl::VerifyWAL(uint64_t number) {
-  const std::string fname = LogFileName(dbname_, number);
+  const std::string fname = LogFileName(wal_dir_, number);
   uint64_t size = 0;
   Status s = fs_->GetFileSize(fname, &size);
   std::unique_ptr<SequentialFile> file;
@@ -980,7 +1065,7 @@ Status DBImpl::VerifyWAL(uint64_t number) {
 
 Status DBImpl::CreateWAL(uint64_t number) {
   std::unique_ptr<WritableFile> file;
-  const std::string fname = LogFileName(dbname_, number);
+  const std::string fname = LogFileName(wal_dir_, number);
   Status s = fs_->NewWritableFile(fname, wal_file_options_, &file);
   if (!s.ok()) return s;
   log_ = std::make_unique<log::Writer>(std::move(file), number, /*recycle_log_files=*/false,
@@ -1132,11 +1217,26 @@ Status DestroyDB(const std::string& path, const Options& options) {
     Status d = fs->DeleteFile(path + "/" + name);
     if (result.ok() && !d.ok() && !d.IsNotFound() && !d.IsPathNotFound()) result = d;
   }
+  // The WALs of wal_dir when it is another directory (RocksDB deletes
+  // them too, and the directory if that leaves it empty).
+  const std::string wal_dir = WalDirOf(path, options.wal_dir);
+  if (wal_dir != path) {
+    std::vector<std::string> wals;
+    if (fs->GetChildren(wal_dir, &wals).ok()) {
+      for (const std::string& name : wals) {
+        uint64_t number;
+        FileType type;
+        if (!ParseFileName(name, &number, &type) || type != FileType::kWalFile) continue;
+        Status d = fs->DeleteFile(wal_dir + "/" + name);
+        if (result.ok() && !d.ok() && !d.IsNotFound() && !d.IsPathNotFound()) result = d;
+      }
+    }
+  }
   // Archived WALs (DBOptions::WAL_ttl_seconds, WAL_size_limit_MB), then
-  // the archive directory itself.
-  const std::string archive = ArchivalDirectory(path);
-  std::vector<std::string> archived;
-  if (fs->GetChildren(archive, &archived).ok()) {
+  // the archive directory itself; in the DB's directory and in wal_dir.
+  for (const std::string& archive : {ArchivalDirectory(path), ArchivalDirectory(wal_dir)}) {
+    std::vector<std::string> archived;
+    if (!fs->GetChildren(archive, &archived).ok()) continue;
     for (const std::string& name : archived) {
       uint64_t number;
       FileType type;
@@ -1146,6 +1246,7 @@ Status DestroyDB(const std::string& path, const Options& options) {
     }
     fs->DeleteDir(archive).PermitUncheckedError();
   }
+  if (wal_dir != path) fs->DeleteDir(wal_dir).PermitUncheckedError();  // only if empty
   fs->UnlockFile(std::move(lock)).PermitUncheckedError();
   fs->DeleteFile(lock_name).PermitUncheckedError();
   // Succeeds only if nothing else lives in the directory.

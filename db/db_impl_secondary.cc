@@ -176,7 +176,7 @@ Status DBImpl::CatchUpManifest() {
 Status DBImpl::ListWALs(std::set<uint64_t>* wals) {
   wals->clear();
   std::vector<std::string> children;
-  Status s = fs_->GetChildren(dbname_, &children);
+  Status s = fs_->GetChildren(wal_dir_, &children);
   if (!s.ok()) return s;
   for (const std::string& name : children) {
     uint64_t number;
@@ -243,7 +243,7 @@ Status DBImpl::TailWALs(bool* missing) {
   wals.erase(wals.begin(), wals.lower_bound(min_log));
   if (wals.empty()) return Status::OK();
   for (uint64_t number : wals) {
-    const std::string fname = LogFileName(dbname_, number);
+    const std::string fname = LogFileName(wal_dir_, number);
     // A newer WAL exists: the primary appends nothing more to this one.
     const bool complete = number != *wals.rbegin();
     if (st->wals_done.count(number) > 0) continue;

@@ -21,10 +21,10 @@ Status DBImpl::GetCurrentWalFile(std::unique_ptr<LogFile>* current_log_file) {
   uint64_t size = 0;
   // Where it is now: a WAL switch and an archive may have come in between.
   WalFileType type = kAliveLogFile;
-  Status s = fs_->GetFileSize(LogFileName(dbname_, number), &size);
+  Status s = fs_->GetFileSize(LogFileName(wal_dir_, number), &size);
   if (!s.ok() && wal_manager_->archiving()) {
     type = kArchivedLogFile;
-    s = fs_->GetFileSize(ArchivedLogFileName(dbname_, number), &size);
+    s = fs_->GetFileSize(ArchivedLogFileName(wal_dir_, number), &size);
   }
   if (!s.ok()) return s;
   // RocksDB reports no start sequence for the current WAL (0).
@@ -62,7 +62,7 @@ Status DBImpl::FlushWAL(bool sync) {
 Status DBImpl::RemoveObsoleteWal(uint64_t number) {
   if (wal_manager_ != nullptr && wal_manager_->archiving())
     return wal_manager_->ArchiveWALFile(number);
-  return fs_->DeleteFile(LogFileName(dbname_, number));
+  return fs_->DeleteFile(LogFileName(wal_dir_, number));
 }
 
 void DBImpl::PurgeWalArchive(bool force) {

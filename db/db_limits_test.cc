@@ -560,7 +560,6 @@ TEST_F(DBLimitsTest, OptionsRejectedByName) {
          t->no_block_cache = true;
        })},
       {"enable_pipelined_write", [](Options* o) { o->enable_pipelined_write = true; }},
-      {"use_direct_reads", [](Options* o) { o->use_direct_reads = true; }},
       {"max_bytes_for_level_base", [](Options* o) { o->max_bytes_for_level_base = 0; }},
       {"compression", [](Options* o) { o->compression = kBZip2Compression; }},
       {"compression", [](Options* o) { o->compression = kXpressCompression; }},
@@ -582,8 +581,7 @@ TEST_F(DBLimitsTest, OptionsRejectedByName) {
     EXPECT_EQ(db_, nullptr);
     // The same option on a named family, given at Open.
     const std::string option = c.option;
-    if (option != "env" && option != "max_background_jobs" && option != "enable_pipelined_write" &&
-        option != "use_direct_reads") {
+    if (option != "env" && option != "max_background_jobs" && option != "enable_pipelined_write") {
       const ColumnFamilyOptions named = o;  // o has the bad value
       std::vector<ColumnFamilyHandle*> handles;
       DBOptions dbo(good);

@@ -38,6 +38,16 @@ std::string MakeFileNumber(uint64_t number) {
   return buf;
 }
 
+std::string WalDirOf(const std::string& dbname, const std::string& wal_dir) {
+  auto strip = [](std::string p) {
+    while (p.size() > 1 && p.back() == '/') p.pop_back();
+    return p;
+  };
+  std::string dir = strip(wal_dir);
+  if (dir.empty() || dir == strip(dbname)) return dbname;
+  return dir;
+}
+
 std::string LogFileName(const std::string& dbname, uint64_t number) {
   return NumberedName(dbname, number, "log");
 }

@@ -27,6 +27,10 @@ namespace strata {
 // calls report it).
 
 std::string LogFileName(const std::string& dbname, uint64_t number);
+// The directory of a DB's WAL files: DBOptions::wal_dir without a trailing
+// '/', or dbname when wal_dir is empty or names dbname itself (RocksDB's
+// sanitizing).
+std::string WalDirOf(const std::string& dbname, const std::string& wal_dir);
 std::string TableFileName(const std::string& dbname, uint64_t number);
 std::string DescriptorFileName(const std::string& dbname, uint64_t number);
 std::string CurrentFileName(const std::string& dbname);

@@ -41,6 +41,8 @@ struct JobEnv {
   const Listeners* listeners = nullptr;
   int job_id = 0;
   DB* db = nullptr;  // passed to the listeners' flush and compaction callbacks
+  // DBOptions::compaction_readahead_size when the job was made (mutable).
+  size_t compaction_readahead_size = 0;
 };
 
 // The BuildTables options every job of cfd starts from: table options,

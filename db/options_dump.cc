@@ -48,6 +48,16 @@ std::string CollectorNames(
   return r;
 }
 
+// Table directories as "[path:target_size, ...]".
+std::string DbPaths(const std::vector<DbPath>& paths) {
+  std::string r = "[";
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (i > 0) r += ", ";
+    r += paths[i].path + ":" + std::to_string(paths[i].target_size);
+  }
+  return r + "]";
+}
+
 const char* LogLevelName(InfoLogLevel level) {
   switch (level) {
     case InfoLogLevel::kDebug:
@@ -227,6 +237,11 @@ std::vector<OptionLine> DBOptionLines(const DBOptions& o) {
       {"allow_2pc", Bool(o.allow_2pc)},
       {"max_bgerror_resume_count", Int(o.max_bgerror_resume_count)},
       {"bgerror_resume_retry_interval", Num(o.bgerror_resume_retry_interval)},
+      // File placement and direct I/O (issue 19, "paths").
+      {"use_direct_io_for_flush_and_compaction", Bool(o.use_direct_io_for_flush_and_compaction)},
+      {"compaction_readahead_size", Num(o.compaction_readahead_size)},
+      {"wal_dir", o.wal_dir},
+      {"db_paths", DbPaths(o.db_paths)},
   };
 }
 
@@ -264,6 +279,7 @@ std::vector<OptionLine> ColumnFamilyOptionLines(const ColumnFamilyOptions& o) {
       {"memtable_prefix_bloom_size_ratio", Double(o.memtable_prefix_bloom_size_ratio)},
       {"memtable_whole_key_filtering", Bool(o.memtable_whole_key_filtering)},
       {"table_properties_collectors", CollectorNames(o.table_properties_collector_factories)},
+      {"cf_paths", DbPaths(o.cf_paths)},
   };
   lines.insert(lines.end(), rest.begin(), rest.end());
   return lines;

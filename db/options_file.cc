@@ -129,6 +129,11 @@ std::string OptionsFileContents(const std::vector<OptionsFileFamily>& families) 
   Line(&r, "keep_log_file_num", o.keep_log_file_num);
   Line(&r, "db_log_dir", o.db_log_dir);
   Line(&r, "stats_dump_period_sec", std::to_string(o.stats_dump_period_sec));
+  // File placement and direct I/O (issue 19, "paths").
+  Line(&r, "use_direct_io_for_flush_and_compaction",
+       Bool(o.use_direct_io_for_flush_and_compaction));
+  Line(&r, "compaction_readahead_size", o.compaction_readahead_size);
+  Line(&r, "wal_dir", o.wal_dir);
 
   for (const OptionsFileFamily& f : families) AppendFamily(&r, f.name, *f.options, *f.table);
   return r;

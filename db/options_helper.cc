@@ -73,6 +73,11 @@ std::vector<OptionInfo> BuildTable() {
       STRATA_DB_OPT(manual_wal_flush, kBool, false),
       STRATA_DB_OPT(allow_ingest_behind, kBool, false),
       STRATA_DB_OPT(allow_2pc, kBool, false),
+      // File placement and direct I/O (issue 19, "paths"); db_paths and
+      // cf_paths have no text form in RocksDB 7.8.3's OPTIONS file either.
+      STRATA_DB_OPT(use_direct_io_for_flush_and_compaction, kBool, false),
+      STRATA_DB_OPT(compaction_readahead_size, kSizeT, true),
+      STRATA_DB_OPT(wal_dir, kString, false),
       // ColumnFamilyOptions (compaction_filter, compaction_filter_factory:
       // objects without a text form). max_subcompactions is a DB option in
       // RocksDB and a family option here (SetDBOptions sets every family's).

@@ -110,7 +110,10 @@ struct TableInfo {
 class Repairer {
  public:
   Repairer(const std::string& dbname, const Options& options)
-      : dbname_(dbname), options_(options), icmp_(options_.comparator) {
+      : dbname_(dbname),
+        wal_dir_(WalDirOf(dbname, options.wal_dir)),
+        options_(options),
+        icmp_(options_.comparator) {
     fs_ = options_.env->GetFileSystem();
     if (options_.table_factory == nullptr) options_.table_factory = NewBlockBasedTableFactory();
     table_options_ = options_.table_factory->table_options();
@@ -120,6 +123,27 @@ class Repairer {
     std::vector<std::string> children;
     Status s = fs_->GetChildren(dbname_, &children);
     if (!s.ok()) return s;
+    if (wal_dir_ != dbname_) {
+      // The WALs are those of wal_dir (as RocksDB's repairer looks for them).
+      children.erase(std::remove_if(children.begin(), children.end(),
+                                    [](const std::string& name) {
+                                      uint64_t number;
+                                      FileType type;
+                                      return ParseFileName(name, &number, &type) &&
+                                             type == FileType::kWalFile;
+                                    }),
+                     children.end());
+      std::vector<std::string> wals;
+      if (fs_->GetChildren(wal_dir_, &wals).ok()) {
+        for (std::string& name : wals) {
+          uint64_t number;
+          FileType type;
+          if (ParseFileName(name, &number, &type) && type == FileType::kWalFile) {
+            children.push_back(std::move(name));
+          }
+        }
+      }
+    }
     s = fs_->LockFile(LockFileName(dbname_), &lock_);
     if (!s.ok()) return s;
     s = Repair(children);
@@ -340,7 +364,7 @@ class Repairer {
 
   // Step 3.
   Status ConvertWAL(uint64_t number) {
-    const std::string fname = LogFileName(dbname_, number);
+    const std::string fname = LogFileName(wal_dir_, number);
     std::unique_ptr<SequentialFile> file;
     Status s = fs_->NewSequentialFile(fname, FileOptions(), &file);
     if (!s.ok()) {
@@ -728,6 +752,7 @@ class Repairer {
   }
 
   const std::string dbname_;
+  const std::string wal_dir_;  // WalDirOf(dbname_, options.wal_dir)
   Options options_;
   const InternalKeyComparator icmp_;
   FileSystem* fs_ = nullptr;

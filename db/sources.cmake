@@ -123,6 +123,10 @@ strata_tests(db
   db/db_metadata_test.cc
   db/event_log_test.cc
   db/db_wal_tailing_test.cc
+  # File placement and direct I/O (issue 19, "paths").
+  db/db_direct_io_test.cc
+  db/db_wal_dir_test.cc
+  db/db_paths_interop_test.cc
 )
 # The RocksDB interoperability tests also carry the "interop" label.
 if(TEST db_interop_test)
@@ -133,6 +137,17 @@ if(TARGET db_current_rocksdb_test)
   target_compile_definitions(db_current_rocksdb_test PRIVATE
     STRATA_TESTDATA_DIR="${CMAKE_SOURCE_DIR}/testdata")
   set_tests_properties(db_current_rocksdb_test PROPERTIES LABELS "db;interop")
+endif()
+# wal_dir / db_paths interop (issue 19, "paths"): RocksDB's own library
+# writes and reads the DBs (test_util/rocksdb_paths_tool.cc).
+strata_rocksdb_program(rocksdb_paths_tool test_util/rocksdb_paths_tool.cc)
+if(TEST db_paths_interop_test)
+  set_tests_properties(db_paths_interop_test PROPERTIES LABELS "db;interop")
+  if(TARGET rocksdb_paths_tool)
+    add_dependencies(db_paths_interop_test rocksdb_paths_tool)
+    target_compile_definitions(db_paths_interop_test PRIVATE
+      STRATA_ROCKSDB_PATHS_TOOL="$<TARGET_FILE:rocksdb_paths_tool>")
+  endif()
 endif()
 # Tests that fork a writer and kill it: under TSan the child starts threads
 # after a multi-threaded fork (the parent's background pool), which TSan

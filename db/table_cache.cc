@@ -137,7 +137,12 @@ Status TableCache::Rep::OpenTable(const TableFileMeta& meta,
   std::string fname = TableFileName(db_path, meta.number);
   std::unique_ptr<RandomAccessFile> file;
   FileOptions fopts = file_options;
-  if (for_compaction) fopts.use_mmap_reads = false;
+  if (for_compaction) {
+    // As RocksDB: compaction inputs are read directly exactly when the
+    // outputs are written directly.
+    fopts.use_mmap_reads = false;
+    fopts.use_direct_reads = options.use_direct_io_for_flush_and_compaction;
+  }
   Status s = fs->NewRandomAccessFile(fname, fopts, &file);
   if (!s.ok()) {
     // RocksDB (and LevelDB before it) also name tables NNNNNN.ldb.

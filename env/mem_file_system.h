@@ -20,6 +20,8 @@
 //    trailing '/'; "." and ".." components are not interpreted.
 //  - Flush, Sync and Directory::Fsync do nothing: memory is the durable
 //    medium, and everything is lost when the file system is destroyed.
+//  - FileOptions::use_direct_reads / use_direct_writes are ignored (there
+//    is no page cache to bypass); a DB opened with direct I/O on it works.
 //
 // Thread-safety: thread-safe. One mutex guards the namespace (names,
 // directories, locks); each file's bytes have their own mutex, so reads of

@@ -4,11 +4,14 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cassert>
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <set>
 
@@ -58,6 +61,56 @@ int WriteFully(int fd, const char* data, size_t n) {
     n -= static_cast<size_t>(w);
   }
   return 0;
+}
+
+// Direct I/O (O_DIRECT): offsets, lengths and buffer addresses must be
+// multiples of the device's logical block size.
+
+// The logical block size of the device holding fd's file, from sysfs (the
+// device itself, or the disk a partition belongs to); 4096 when it cannot
+// be told, which is a multiple of every usual block size.
+size_t LogicalBlockSize(int fd) {
+  struct stat st;
+  if (fstat(fd, &st) < 0) return 4096;
+  const std::string dev =
+      "/sys/dev/block/" + std::to_string(major(st.st_dev)) + ":" + std::to_string(minor(st.st_dev));
+  for (const char* rel : {"/queue/logical_block_size", "/../queue/logical_block_size"}) {
+    const std::string path = dev + rel;
+    FILE* f = fopen(path.c_str(), "re");
+    if (f == nullptr) continue;
+    unsigned long v = 0;
+    const int got = fscanf(f, "%lu", &v);
+    fclose(f);
+    // A power of two between 512 bytes and 64 KiB, or it is not believed.
+    if (got == 1 && v >= 512 && v <= 65536 && (v & (v - 1)) == 0) return v;
+  }
+  return 4096;
+}
+
+uint64_t AlignDown(uint64_t x, size_t a) { return x & ~static_cast<uint64_t>(a - 1); }
+uint64_t AlignUp(uint64_t x, size_t a) { return AlignDown(x + a - 1, a); }
+
+struct FreeDeleter {
+  void operator()(char* p) const { free(p); }
+};
+using AlignedBuf = std::unique_ptr<char, FreeDeleter>;
+
+// n bytes (rounded up to the alignment) aligned to `align` (and to the page,
+// which O_DIRECT asks for on some kernels).
+AlignedBuf NewAlignedBuf(size_t align, size_t n) {
+  const size_t a = std::max(align, PageSize());
+  return AlignedBuf(static_cast<char*>(aligned_alloc(a, AlignUp(std::max<size_t>(n, 1), a))));
+}
+
+// The Status of an open(2) with O_DIRECT that the file system refused.
+Status DirectIOError(const char* option, const std::string& path, int err) {
+  if (err == EINVAL || err == EOPNOTSUPP) {
+    return Status::InvalidArgument(
+        std::string("Direct I/O (") + option + ") is not supported by the file system",
+        path + ": " + ErrnoText(err));
+  }
+  return PosixError((std::string("While open a file with O_DIRECT (") + option + ")").c_str(), path,
+                    err);
 }
 
 class PosixSequentialFile final : public SequentialFile {
@@ -128,6 +181,71 @@ class PosixRandomAccessFile final : public RandomAccessFile {
  private:
   const std::string fname_;
   const int fd_;
+};
+
+// Reads through O_DIRECT: the aligned blocks covering the wanted range are
+// read into an aligned buffer and the range is copied out (or read straight
+// into scratch when scratch, offset and length are all aligned).
+class PosixDirectRandomAccessFile final : public RandomAccessFile {
+ public:
+  PosixDirectRandomAccessFile(std::string fname, int fd, size_t align)
+      : fname_(std::move(fname)), fd_(fd), align_(align) {}
+  ~PosixDirectRandomAccessFile() override { close(fd_); }
+
+  Status Read(uint64_t offset, size_t n, Slice* result, char* scratch) const override {
+    IOSTATS_TIMER_GUARD(read_nanos);
+    *result = Slice();
+    if (n == 0) return Status::OK();
+    const uint64_t start = AlignDown(offset, align_);
+    const size_t len = static_cast<size_t>(AlignUp(offset + n, align_) - start);
+    const bool in_place = start == offset && len == n &&
+                          reinterpret_cast<uintptr_t>(scratch) % std::max(align_, PageSize()) == 0;
+    // One buffer per thread, kept for the next read (Read is thread-safe and
+    // called for every block); reads larger than 4 MiB get their own.
+    thread_local AlignedBuf cached;
+    thread_local size_t cached_size = 0;
+    AlignedBuf own;
+    char* buf = scratch;
+    if (!in_place) {
+      if (len > (size_t{4} << 20)) {
+        own = NewAlignedBuf(align_, len);
+        buf = own.get();
+      } else {
+        if (cached_size < len) {
+          cached = NewAlignedBuf(align_, len);
+          cached_size = len;
+        }
+        buf = cached.get();
+      }
+      if (buf == nullptr)
+        return Status::IOError("While pread from file (O_DIRECT)", fname_ + ": out of memory");
+    }
+    size_t got = 0;
+    while (got < len) {
+      const ssize_t r = pread(fd_, buf + got, len - got, static_cast<off_t>(start + got));
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        return PosixError("While pread from file (O_DIRECT)", fname_, errno);
+      }
+      if (r == 0) break;  // end of file
+      got += static_cast<size_t>(r);
+      if (got % align_ != 0) break;  // a short read ends at the end of the file
+    }
+    const size_t skip = static_cast<size_t>(offset - start);
+    const size_t avail = got > skip ? std::min(n, got - skip) : 0;
+    if (!in_place && avail > 0) memcpy(scratch, buf + skip, avail);
+    *result = Slice(scratch, avail);
+    IOSTATS_ADD(bytes_read, avail);
+    return Status::OK();
+  }
+
+  // The page cache is bypassed: there is nothing to advise.
+  Status Prefetch(uint64_t /*offset*/, size_t /*n*/) override { return Status::OK(); }
+
+ private:
+  const std::string fname_;
+  const int fd_;
+  const size_t align_;  // logical block size of the device
 };
 
 // The whole file mapped read-only; the map is taken at open, so bytes
@@ -290,6 +408,126 @@ class PosixWritableFile final : public WritableFile {
   size_t buffered_ = 0;
   uint64_t filesize_;      // bytes appended, including buffered ones
   uint64_t preallocated_;  // file space reserved up to here
+};
+
+// Writes through O_DIRECT. The buffer (a multiple of the alignment) holds
+// the bytes from buf_offset_ (aligned) on; a full buffer is written whole.
+// Flush writes what is buffered padded with zeros to the next aligned
+// boundary and keeps the partial last page, which the next write rewrites
+// with more bytes in it. So the file on disk may end with up to one page of
+// zeros until Close cuts it to the appended size.
+class PosixDirectWritableFile final : public WritableFile {
+ public:
+  PosixDirectWritableFile(std::string fname, int fd, size_t align, const FileOptions& opts)
+      : fname_(std::move(fname)),
+        align_(align),
+        capacity_(AlignUp(std::max(opts.writable_file_max_buffer_size, align), align)),
+        use_fsync_(opts.use_fsync),
+        fd_(fd) {}
+
+  ~PosixDirectWritableFile() override {
+    if (fd_ >= 0) Close().PermitUncheckedError();
+  }
+
+  Status Append(const Slice& data) override {
+    const char* src = data.data();
+    size_t n = data.size();
+    if (n == 0) return Status::OK();
+    if (fd_ < 0) return PosixError("While appending to file", fname_, EBADF);
+    if (buf_ == nullptr) {
+      buf_ = NewAlignedBuf(align_, capacity_);
+      if (buf_ == nullptr)
+        return Status::IOError("While appending to file", fname_ + ": out of memory");
+    }
+    while (n > 0) {
+      const size_t k = std::min(n, capacity_ - buffered_);
+      memcpy(buf_.get() + buffered_, src, k);
+      buffered_ += k;
+      filesize_ += k;
+      src += k;
+      n -= k;
+      if (buffered_ == capacity_) {
+        Status s = WriteBuffer();
+        if (!s.ok()) return s;
+      }
+    }
+    return Status::OK();
+  }
+
+  Status Flush() override { return WriteBuffer(); }
+
+  Status Sync() override {
+    if (use_fsync_) return Fsync();
+    Status s = WriteBuffer();
+    if (!s.ok()) return s;
+    IOSTATS_TIMER_GUARD(fsync_nanos);
+    // The data is on the device; fdatasync makes the file's size durable.
+    if (fdatasync(fd_) < 0) return PosixError("While fdatasync", fname_, errno);
+    return Status::OK();
+  }
+
+  Status Fsync() override {
+    Status s = WriteBuffer();
+    if (!s.ok()) return s;
+    IOSTATS_TIMER_GUARD(fsync_nanos);
+    if (fsync(fd_) < 0) return PosixError("While fsync", fname_, errno);
+    return Status::OK();
+  }
+
+  Status Close() override {
+    if (fd_ < 0) return Status::OK();
+    Status s = WriteBuffer();
+    // The last page was written padded: cut the file to its real size.
+    if (ftruncate(fd_, static_cast<off_t>(filesize_)) < 0 && s.ok()) {
+      s = PosixError("While truncating file to its size", fname_, errno);
+    }
+    if (close(fd_) < 0 && s.ok()) s = PosixError("While closing file", fname_, errno);
+    fd_ = -1;
+    buf_.reset();
+    return s;
+  }
+
+  uint64_t GetFileSize() const override { return filesize_; }
+
+ private:
+  // Writes the buffered bytes (padded to the alignment) at buf_offset_ and
+  // keeps only the partial last page in the buffer.
+  Status WriteBuffer() {
+    if (filesize_ == written_) return Status::OK();  // nothing new since the last write
+    if (fd_ < 0) return PosixError("While appending to file", fname_, EBADF);
+    const size_t padded = static_cast<size_t>(AlignUp(buffered_, align_));
+    memset(buf_.get() + buffered_, 0, padded - buffered_);
+    IOSTATS_TIMER_GUARD(write_nanos);
+    IOSTATS_ADD(bytes_written, padded);
+    size_t done = 0;
+    while (done < padded) {
+      const ssize_t w =
+          pwrite(fd_, buf_.get() + done, padded - done, static_cast<off_t>(buf_offset_ + done));
+      if (w < 0) {
+        if (errno == EINTR) continue;
+        return PosixError("While appending to file (O_DIRECT)", fname_, errno);
+      }
+      done += static_cast<size_t>(w);
+    }
+    written_ = filesize_;
+    const size_t whole = static_cast<size_t>(AlignDown(buffered_, align_));
+    const size_t tail = buffered_ - whole;
+    if (whole > 0 && tail > 0) memmove(buf_.get(), buf_.get() + whole, tail);
+    buf_offset_ += whole;
+    buffered_ = tail;
+    return Status::OK();
+  }
+
+  const std::string fname_;
+  const size_t align_;     // logical block size of the device
+  const size_t capacity_;  // buffer size, a multiple of align_
+  const bool use_fsync_;   // Sync is fsync(2)
+  int fd_;
+  AlignedBuf buf_;           // capacity_ bytes, allocated on first use
+  size_t buffered_ = 0;      // bytes in buf_, the first at file offset buf_offset_
+  uint64_t buf_offset_ = 0;  // aligned
+  uint64_t filesize_ = 0;    // bytes appended
+  uint64_t written_ = 0;     // filesize_ as of the last write to the file
 };
 
 // Appends by memcpy into mapped, preallocated chunks of the file.
@@ -493,6 +731,12 @@ Status PosixFileSystem::NewSequentialFile(const std::string& fname, const FileOp
 Status PosixFileSystem::NewRandomAccessFile(const std::string& fname, const FileOptions& opts,
                                             std::unique_ptr<RandomAccessFile>* result) {
   result->reset();
+  if (opts.use_direct_reads && !opts.use_mmap_reads) {
+    const int fd = OpenRetryingEintr(fname.c_str(), O_RDONLY | O_DIRECT);
+    if (fd < 0) return DirectIOError("use_direct_reads", fname, errno);
+    *result = std::make_unique<PosixDirectRandomAccessFile>(fname, fd, LogicalBlockSize(fd));
+    return Status::OK();
+  }
   const int fd = OpenRetryingEintr(fname.c_str(), O_RDONLY);
   if (fd < 0) return PosixError("While open a file for random read", fname, errno);
   if (opts.use_mmap_reads) {
@@ -519,6 +763,13 @@ Status PosixFileSystem::NewRandomAccessFile(const std::string& fname, const File
 Status PosixFileSystem::OpenWritable(const std::string& fname, const FileOptions& opts,
                                      bool truncate, std::unique_ptr<WritableFile>* result) {
   result->reset();
+  // A reopened file (an existing tail to append to) is written buffered.
+  if (opts.use_direct_writes && truncate && !opts.use_mmap_writes) {
+    const int fd = OpenRetryingEintr(fname.c_str(), O_CREAT | O_TRUNC | O_WRONLY | O_DIRECT);
+    if (fd < 0) return DirectIOError("use_direct_io_for_flush_and_compaction", fname, errno);
+    *result = std::make_unique<PosixDirectWritableFile>(fname, fd, LogicalBlockSize(fd), opts);
+    return Status::OK();
+  }
   int flags = O_CREAT | (truncate ? O_TRUNC : 0);
   // The mmap file maps the descriptor PROT_WRITE, which needs O_RDWR.
   flags |= opts.use_mmap_writes ? O_RDWR : (O_WRONLY | O_APPEND);

@@ -5,8 +5,18 @@
 //  - SequentialFile: read(2) from the current position.
 //  - RandomAccessFile: pread(2), or with FileOptions::use_mmap_reads a
 //    read-only map of the whole file (Read then returns views into the map,
-//    no copy; the file must not shrink while open). use_direct_reads is
-//    ignored: reads go through the page cache.
+//    no copy; the file must not shrink while open). With
+//    FileOptions::use_direct_reads (and no mmap): O_DIRECT, reading the
+//    aligned blocks (logical block size of the device, from sysfs, else
+//    4096) that cover the wanted range into an aligned per-thread buffer and
+//    copying the range out.
+//  - WritableFile, direct (FileOptions::use_direct_writes, new files only):
+//    O_DIRECT, an aligned buffer written as whole aligned pages; Flush pads
+//    the partial last page with zeros and keeps it to rewrite as it grows;
+//    Close cuts the file to the appended size.
+//  - A file system that refuses O_DIRECT (EINVAL) gives InvalidArgument
+//    naming the option (use_direct_reads /
+//    use_direct_io_for_flush_and_compaction) and the path.
 //  - WritableFile, buffered (default): Append copies into a buffer of
 //    FileOptions::writable_file_max_buffer_size bytes, allocated once; Flush
 //    (or a full buffer) issues write(2); an Append that does not fit in the

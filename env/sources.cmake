@@ -14,6 +14,7 @@ strata_tests(env
   env/env_test.cc
   env/mem_file_system_test.cc
   env/posix_file_system_test.cc
+  env/posix_direct_io_test.cc
   env/fault_injection_fs_test.cc
   env/auto_roll_logger_test.cc
 )

@@ -101,4 +101,19 @@ echo "$out" | grep -q "The old number of levels in use is [3-9]" || { echo "FAIL
 [ "$("$strata" --db="$ldb_db" reduce_levels --new_levels=2 --print_old_levels)" = \
   "The old number of levels in use is 2" ] || { echo "FAIL: levels not reduced" >&2; exit 1; }
 "$strata" verify --db="$ldb_db"
+# wal_dir (issue 19): the WAL-only writes are found through --wal_dir and,
+# without it, through the OPTIONS file's wal_dir (as RocksDB's ldb).
+wdb=$dir/waldb
+wals=$dir/wals
+"$build/db_bench" --benchmarks=fillseq --num=5000 --db="$wdb" --wal_dir="$wals" \
+  --write_buffer_size=67108864 --compression_type=none >/dev/null 2>&1
+ls "$wals"/*.log >/dev/null
+[ "$("$strata" count --db="$wdb" --wal_dir="$wals")" = "default: 5000 keys" ] ||
+  { echo "FAIL: --wal_dir did not find the WAL" >&2; exit 1; }
+[ "$("$strata" count --db="$wdb")" = "default: 5000 keys" ] ||
+  { echo "FAIL: the OPTIONS file's wal_dir was not used" >&2; exit 1; }
+live=$("$strata" dump_live_files --db="$wdb")
+grep -q "^$wals/[0-9]*\.log$" <<<"$live" ||
+  { echo "FAIL: dump_live_files did not list the WAL in wal_dir: ${live:0:500}" >&2; exit 1; }
+
 echo "PASS"

@@ -131,9 +131,13 @@ class CachableRef {
 
 // Bytes read ahead for an iterator that walks consecutive blocks; grows from
 // the initial size to the maximum while the walk goes on.
+//
+// Fixed mode (ReadOptions::readahead_size): every block not in the buffer
+// refills it with `initial` bytes from that block on, sequential or not.
 class ReadaheadBuffer {
  public:
-  ReadaheadBuffer(size_t initial, size_t max) : initial_(initial), max_(max), next_size_(initial) {}
+  ReadaheadBuffer(size_t initial, size_t max, bool fixed = false)
+      : initial_(initial), max_(max), fixed_(fixed), next_size_(initial) {}
 
   // If [offset, offset + n) is in the buffer, points *result at it.
   bool TryRead(uint64_t offset, size_t n, Slice* result) const {
@@ -150,14 +154,14 @@ class ReadaheadBuffer {
               bool* filled) {
     *filled = false;
     if (max_ == 0) return Status::OK();
-    const bool sequential = offset == last_end_;
+    const bool sequential = fixed_ || offset == last_end_;
     last_end_ = offset + n;
     if (!sequential) {
       run_ = 0;
       next_size_ = initial_;
       return Status::OK();
     }
-    if (++run_ < 2) return Status::OK();  // read ahead from the third block on
+    if (++run_ < 2 && !fixed_) return Status::OK();  // read ahead from the third block on
     size_t want = std::max(n, next_size_);
     if (offset + want > file_size) want = static_cast<size_t>(file_size - offset);
     if (want < n) return Status::OK();
@@ -176,6 +180,7 @@ class ReadaheadBuffer {
  private:
   const size_t initial_;
   const size_t max_;
+  const bool fixed_;
   size_t next_size_;
   int run_ = 0;
   uint64_t last_end_ = ~0ull;
@@ -1247,8 +1252,11 @@ class BlockBasedTable::Iter final : public InternalIterator {
         ro_(ro),
         upper_bound_(ro.iterate_upper_bound != nullptr ? *ro.iterate_upper_bound : Slice()),
         has_upper_bound_(ro.iterate_upper_bound != nullptr),
-        readahead_(rep->table_options.initial_auto_readahead_size,
-                   rep->table_options.max_auto_readahead_size),
+        readahead_(
+            ro.readahead_size > 0 ? ro.readahead_size
+                                  : rep->table_options.initial_auto_readahead_size,
+            ro.readahead_size > 0 ? ro.readahead_size : rep->table_options.max_auto_readahead_size,
+            /*fixed=*/ro.readahead_size > 0),
         // RocksDB's prefix seek mode: with a usable prefix filter and no
         // total_order_seek, a Seek whose target's prefix the filter rules
         // out finds nothing in this file.

@@ -71,8 +71,9 @@
 // 2^cache_numshardbits shards; <= 0: no_block_cache), bloom_bits (> 0: the
 // Bloom filter policy, or with use_ribbon_filter the Ribbon policy at that
 // equivalent bits/key), block_size, cache_index_and_filter_blocks.
-// use_direct_reads is accepted and ignored with a warning (Strata reads
-// through the page cache). statistics attaches CreateDBStatistics(); the
+// use_direct_reads (which turns table_mmap_reads off unless that is given),
+// use_direct_io_for_flush_and_compaction, compaction_readahead_size and
+// wal_dir are set on Options. statistics attaches CreateDBStatistics(); the
 // end of the run prints it and the write amplification, whose numerator is
 // the Write(GB) column of rocksdb.stats summed over the levels.
 //
@@ -188,11 +189,16 @@ class StrataEngine {
     // Every compaction-style flag is assigned; Open refuses, by name, the
     // options Strata does not build yet, and db_bench then exits non-zero.
     strata::bench::ApplyCompactionSettings(compaction, &options_);
-    if (flags.use_direct_reads) {
-      std::fprintf(stderr,
-                   "WARNING: --use_direct_reads is ignored: Strata has no direct I/O and "
-                   "reads through the page cache\n");
+    // File placement and direct I/O. Direct reads exclude table maps, which
+    // are Strata's default: --use_direct_reads turns them off unless
+    // --table_mmap_reads is given too (then Open refuses the pair).
+    options_.use_direct_reads = flags.use_direct_reads;
+    if (flags.use_direct_reads && !flags.WasSet("table_mmap_reads")) {
+      options_.table_mmap_reads = false;
     }
+    options_.use_direct_io_for_flush_and_compaction = flags.use_direct_io_for_flush_and_compaction;
+    options_.compaction_readahead_size = static_cast<size_t>(flags.compaction_readahead_size);
+    options_.wal_dir = flags.wal_dir;
     if (flags.statistics) options_.statistics = strata::CreateDBStatistics();
 #ifndef STRATA_HAVE_TRANSACTIONS
     if (flags.transaction_db || flags.optimistic_transaction_db) {

@@ -152,8 +152,13 @@ BenchFlags::BenchFlags() {
   Add("level0_stop_writes_trigger", &level0_stop_writes_trigger, "Level-0 files that stop writes");
   Add("subcompactions", &subcompactions, "Most subcompactions one compaction is split into");
   Add("use_direct_reads", &use_direct_reads,
-      "Read with O_DIRECT (Strata and LevelDB: accepted, ignored with a "
-      "warning)");
+      "Read table files with O_DIRECT (Strata: turns table_mmap_reads off unless it is given; "
+      "LevelDB: ignored)");
+  Add("use_direct_io_for_flush_and_compaction", &use_direct_io_for_flush_and_compaction,
+      "Write flush and compaction outputs (and read compaction inputs) with O_DIRECT");
+  Add("compaction_readahead_size", &compaction_readahead_size,
+      "Compaction input read-ahead in bytes (0: the store's default; 2 MiB with direct reads)");
+  Add("wal_dir", &wal_dir, "Directory of the WAL files (empty: the DB's directory)");
   Add("compaction_style", &compaction_style,
       "Style of compaction: 0 level-based, 1 universal, 2 fifo, 3 none");
   Add("compaction_pri", &compaction_pri,

@@ -174,6 +174,11 @@ struct BenchFlags {
   int32_t level0_stop_writes_trigger = 36;
   uint64_t subcompactions = 1;
   bool use_direct_reads = false;
+  // File placement and direct I/O (issue 19, "paths"; RocksDB db_bench's
+  // names and defaults).
+  bool use_direct_io_for_flush_and_compaction = false;
+  int64_t compaction_readahead_size = 0;
+  std::string wal_dir;
   // Compaction styles and compression by level (RocksDB 7.8.3 db_bench's
   // names, defaults and meanings; ParseCompactionSettings checks them and
   // the store's Open refuses what it does not build).

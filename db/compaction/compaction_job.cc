@@ -207,6 +207,7 @@ Status CompactionJob::Run() {
     ReadOptions ro;
     ro.fill_cache = false;
     ro.verify_checksums = true;
+    ro.readahead_size = env_.compaction_readahead_size;
     std::vector<std::unique_ptr<InternalIterator>> children;
     for (size_t which = 0; which < c->num_input_levels(); ++which) {
       const std::vector<FileMetaData*>& files = c->inputs(which);

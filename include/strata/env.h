@@ -31,7 +31,15 @@ struct STRATA_EXPORT FileOptions {
   // they survive a crash of the process without a system call per append.
   bool use_mmap_writes = false;
   bool use_mmap_reads = false;
+  // O_DIRECT (RocksDB's names; the POSIX file system only, others ignore
+  // them). A direct RandomAccessFile reads whole aligned blocks into an
+  // aligned buffer and copies the wanted range out; a direct WritableFile
+  // writes whole aligned pages, rewrites the partial tail page as it grows
+  // and cuts the file to its real size at Close. Where the file system
+  // refuses O_DIRECT the open fails (InvalidArgument naming the option).
+  // Sequential files ignore both.
   bool use_direct_reads = false;
+  bool use_direct_writes = false;
   // Buffer size of a writable file opened without mmap; Append copies into
   // the buffer and Flush (or a full buffer) issues one write(2).
   size_t writable_file_max_buffer_size = 1024 * 1024;

@@ -131,6 +131,15 @@ enum class WALRecoveryMode : char {
   kSkipAnyCorruptedRecords = 3,
 };
 
+// A directory for table files and the bytes it should hold
+// (DBOptions::db_paths, ColumnFamilyOptions::cf_paths).
+struct STRATA_EXPORT DbPath {
+  std::string path;
+  uint64_t target_size = 0;  // bytes
+  DbPath() = default;
+  DbPath(const std::string& p, uint64_t t) : path(p), target_size(t) {}
+};
+
 struct STRATA_EXPORT DBOptions {
   bool create_if_missing = false;
   // DB::Open with column family descriptors creates the listed families
@@ -241,6 +250,29 @@ struct STRATA_EXPORT DBOptions {
   // "------- DUMPING STATS -------", the "rocksdb.stats" property and (when
   // statistics is set) Statistics::ToString() to the info LOG. 0 disables.
   unsigned int stats_dump_period_sec = 600;
+
+  // ---- File placement and direct I/O (issue 19, "paths") ----
+  // Table files written by flushes and compactions go through O_DIRECT
+  // (FileOptions::use_direct_writes): aligned whole-page writes, bypassing
+  // the page cache. The WAL and the MANIFEST stay buffered, as in RocksDB.
+  // Incompatible with allow_mmap_writes (NotSupported at Open); needs
+  // writable_file_max_buffer_size > 0. use_direct_reads (above) is
+  // likewise incompatible with allow_mmap_reads and table_mmap_reads.
+  // Where the file system refuses O_DIRECT, Open fails with
+  // InvalidArgument("Direct I/O is not supported by the specified DB.").
+  bool use_direct_io_for_flush_and_compaction = false;
+  // Compaction input files are read ahead this many bytes at a time (one
+  // read per this much input). 0: the table's automatic read-ahead
+  // (initial_auto_readahead_size growing to max_auto_readahead_size).
+  // Sanitized to 2 MiB when use_direct_reads is on and it is 0, as RocksDB
+  // 7.8.3 does. Mutable (SetDBOptions).
+  size_t compaction_readahead_size = 0;
+  // Directory of the WAL files (and of their archive/): empty = the DB's
+  // directory. WALs are created, replayed, archived and deleted there.
+  std::string wal_dir;
+  // Directories for table files with target sizes (RocksDB's db_paths):
+  // not supported yet, see ValidateOptions. Empty = the DB's directory.
+  std::vector<DbPath> db_paths;
 };
 
 struct STRATA_EXPORT ColumnFamilyOptions {
@@ -352,6 +384,9 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // OPTIONS file (RocksDB 7.8.3 does not either).
   std::vector<std::shared_ptr<TablePropertiesCollectorFactory>>
       table_properties_collector_factories;
+  // The family's table directories (RocksDB's cf_paths); empty = db_paths.
+  // Not supported yet (refused at Open when non-empty).
+  std::vector<DbPath> cf_paths;
 };
 
 struct STRATA_EXPORT Options : public DBOptions, public ColumnFamilyOptions {
@@ -386,6 +421,12 @@ struct STRATA_EXPORT ReadOptions {
   bool total_order_seek = false;
   bool prefix_same_as_start = false;
   ReadTier read_tier = kReadAllTier;
+  // Iterators read table files ahead this many bytes at a time, from the
+  // first block on (RocksDB's fixed read-ahead); 0 = the table's automatic
+  // read-ahead (BlockBasedTableOptions::initial_auto_readahead_size
+  // growing to max_auto_readahead_size on sequential reads). Compactions
+  // read with DBOptions::compaction_readahead_size here.
+  size_t readahead_size = 0;
 };
 
 struct STRATA_EXPORT WriteOptions {

@@ -81,6 +81,7 @@ const std::vector<std::string>& LdbCommand::CommonOptions() {
       "prepopulate_blob_cache",
       kArgIgnoreUnknownOptions,
       kArgCfName,
+      kArgWalDir,
   };
   return kCommon;
 }
@@ -205,9 +206,22 @@ Status LdbCommand::BuildOptions(Options* options) {
     }
     if (!found) return Status::InvalidArgument("Unknown compression algorithm: " + *v);
   }
+  // Strata's --wal_dir (ldb takes it only from the OPTIONS file).
+  if (const std::string* v = FindOption(args_, kArgWalDir)) o.wal_dir = *v;
   OverrideOptions(&o);
   *options = std::move(o);
   return Status::OK();
+}
+
+std::string LdbCommand::WalDir() const {
+  if (const std::string* v = FindOption(args_, kArgWalDir)) return *v;
+  std::vector<LoadedFamily> loaded;
+  std::string wal_dir;
+  if (LoadOptionsFile(db_path_, /*ignore_unknown=*/true, &loaded, nullptr, &wal_dir).ok() &&
+      !wal_dir.empty() && Env::Default()->GetFileSystem()->FileExists(wal_dir).ok()) {
+    return wal_dir;
+  }
+  return db_path_;
 }
 
 Status LdbCommand::ListFamilies(Options* options, std::vector<ColumnFamilyDescriptor>* families) {
@@ -220,11 +234,21 @@ Status LdbCommand::ListFamilies(Options* options, std::vector<ColumnFamilyDescri
   if (try_load_options_ && !create_if_missing_) {
     std::vector<LoadedFamily> loaded;
     bool allow_2pc = false;
-    Status s = LoadOptionsFile(db_path_, ignore_unknown_options_, &loaded, &allow_2pc);
+    std::string wal_dir;
+    Status s = LoadOptionsFile(db_path_, ignore_unknown_options_, &loaded, &allow_2pc, &wal_dir);
     if (!s.ok() && !s.IsNotFound()) return s;
     // As ldb, which opens with the file's DBOptions: a TransactionDB's
     // prepared sections in the WALs need allow_2pc.
     if (allow_2pc) options->allow_2pc = true;
+    // The file's wal_dir (unless --wal_dir said otherwise); as ldb, one that
+    // does not exist is ignored.
+    if (options->wal_dir.empty() && !wal_dir.empty()) {
+      if (Env::Default()->GetFileSystem()->FileExists(wal_dir).IsNotFound()) {
+        std::fprintf(stderr, "wal_dir loaded from the option file doesn't exist. Ignore it.\n");
+      } else {
+        options->wal_dir = wal_dir;
+      }
+    }
     for (const LoadedFamily& f : loaded)
       families->emplace_back(f.name, with_merge(f.merge_operator));
     if (!families->empty()) return Status::OK();

@@ -34,6 +34,8 @@ inline constexpr const char* kArgHex = "hex";
 inline constexpr const char* kArgKeyHex = "key_hex";
 inline constexpr const char* kArgValueHex = "value_hex";
 inline constexpr const char* kArgCfName = "column_family";
+// Strata's: where the WALs are (DBOptions::wal_dir); ldb reads it from the OPTIONS file.
+inline constexpr const char* kArgWalDir = "wal_dir";
 inline constexpr const char* kArgTtl = "ttl";
 inline constexpr const char* kArgTtlStart = "start_time";
 inline constexpr const char* kArgTtlEnd = "end_time";
@@ -109,6 +111,9 @@ class LdbCommand {
   // bad value; *given tells whether it was there.
   bool IntOption(const std::string& name, int* out, bool* given = nullptr);
   // The options the DB is opened with (common flags applied).
+  // The directory of the DB's WALs: --wal_dir, else the OPTIONS file's
+  // wal_dir (when it exists), else the DB's directory.
+  std::string WalDir() const;
   Status BuildOptions(Options* options);
   // The families to open, as ldb picks them: those of the OPTIONS file with
   // --try_load_options (each with the merge operator the file names), else

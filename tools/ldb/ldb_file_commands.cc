@@ -272,7 +272,8 @@ class DumpLiveFilesCommand : public LdbCommand {
     }
     std::printf("\nWrite Ahead Log Files\n==============================\n");
     std::vector<std::string> children;
-    s = fs->GetChildren(db_path_, &children);
+    const std::string wal_dir = WalDir();
+    s = fs->GetChildren(wal_dir, &children);
     std::vector<uint64_t> wals;
     for (const std::string& name : children) {
       uint64_t number = 0;
@@ -281,7 +282,7 @@ class DumpLiveFilesCommand : public LdbCommand {
     }
     std::sort(wals.begin(), wals.end());
     for (uint64_t number : wals) {
-      const std::string path = db_path_ + "/" + MakeFileNumber(number) + ".log";
+      const std::string path = wal_dir + "/" + MakeFileNumber(number) + ".log";
       std::printf("%s\n", path.c_str());
       std::fflush(stdout);
       DumpWalFile(path, true, true, &state_);

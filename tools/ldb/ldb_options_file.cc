@@ -62,7 +62,7 @@ Status MakeMergeOperator(const std::string& family, const std::string& value, bo
 }  // namespace
 
 Status LoadOptionsFile(const std::string& dbpath, bool ignore_unknown,
-                       std::vector<LoadedFamily>* families, bool* allow_2pc) {
+                       std::vector<LoadedFamily>* families, bool* allow_2pc, std::string* wal_dir) {
   FileSystem* fs = Env::Default()->GetFileSystem();
   std::vector<std::string> children;
   Status s = fs->GetChildren(dbpath, &children);
@@ -85,6 +85,7 @@ Status LoadOptionsFile(const std::string& dbpath, bool ignore_unknown,
   bool in_family = false;
   bool in_db_options = false;
   bool two_pc = false;
+  std::string file_wal_dir;
   size_t start = 0;
   while (start < text.size()) {
     size_t end = text.find('\n', start);
@@ -108,6 +109,7 @@ Status LoadOptionsFile(const std::string& dbpath, bool ignore_unknown,
     const std::string value = Trim(line.substr(eq + 1));
     if (in_db_options) {
       if (key == "allow_2pc") two_pc = value == "true";
+      if (key == "wal_dir") file_wal_dir = value;
       continue;
     }
     if (key == "merge_operator") {
@@ -122,6 +124,7 @@ Status LoadOptionsFile(const std::string& dbpath, bool ignore_unknown,
   if (out.empty()) return Status::Corruption(path, "no [CFOptions] section");
   *families = std::move(out);
   if (allow_2pc != nullptr) *allow_2pc = two_pc;
+  if (wal_dir != nullptr) *wal_dir = file_wal_dir;
   return Status::OK();
 }
 

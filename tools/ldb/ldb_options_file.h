@@ -2,7 +2,8 @@
 // file (RocksDB's or ours, same text format): the column families it
 // lists and, per family, the merge operator and the comparator, and from
 // [DBOptions] allow_2pc (a TransactionDB's WALs may hold prepared sections,
-// which only an allow_2pc open accepts; ldb loads it with the rest). Strata
+// which only an allow_2pc open accepts; ldb loads it with the rest) and
+// wal_dir (where the WALs to replay are). Strata
 // builds the other options itself (docs/tools/ldb.md); a comparator other
 // than the bytewise one, or a merge operator Strata does not have, is an
 // error naming it (with ignore_unknown, such a merge operator is replaced
@@ -25,8 +26,10 @@ struct LoadedFamily {
 };
 
 // NotFound if dbpath has no OPTIONS file. *allow_2pc (if not null) gets
-// the file's DBOptions allow_2pc (false when absent).
+// the file's DBOptions allow_2pc (false when absent), *wal_dir (if not
+// null) its wal_dir (empty when absent).
 Status LoadOptionsFile(const std::string& dbpath, bool ignore_unknown,
-                       std::vector<LoadedFamily>* families, bool* allow_2pc = nullptr);
+                       std::vector<LoadedFamily>* families, bool* allow_2pc = nullptr,
+                       std::string* wal_dir = nullptr);
 
 }  // namespace strata::ldb

@@ -686,6 +686,41 @@ TEST_F(BackupEngineTest, RestoreKeepsLogFilesWhenAsked) {
   EXPECT_TRUE(fs->FileExists(r + "/000124.log").IsNotFound());
 }
 
+// DBOptions::wal_dir (issue 19, "paths"): the WALs are backed up from
+// wal_dir and restored into the wal_dir given to the restore.
+TEST_F(BackupEngineTest, WalsFromAndToWalDir) {
+  Options o = options_;
+  o.wal_dir = tmp_.path() + "/wals";
+  Open(o);
+  Model model;
+  for (int i = 0; i < 200; ++i) {
+    const std::string k = "k" + std::to_string(i);
+    ASSERT_TRUE(Put(k, "v" + std::to_string(i)).ok());
+    model[k] = "v" + std::to_string(i);
+  }
+  auto engine = OpenEngine();
+  ASSERT_TRUE(engine->CreateNewBackup(db_.get(), /*flush_before_backup=*/false).ok());
+  Close();
+  const std::string r = tmp_.path() + "/r";
+  const std::string rw = tmp_.path() + "/rwals";
+  ASSERT_TRUE(engine->RestoreDBFromLatestBackup(r, rw).ok());
+  FileSystem* fs = Env::Default()->GetFileSystem();
+  std::vector<std::string> wals;
+  ASSERT_TRUE(fs->GetChildren(rw, &wals).ok());
+  EXPECT_EQ(1, std::count_if(wals.begin(), wals.end(), [](const std::string& n) {
+              return n.size() > 4 && n.compare(n.size() - 4, 4, ".log") == 0;
+            }));
+  Options ro;
+  ro.wal_dir = rw;
+  std::unique_ptr<DB> db;
+  ASSERT_TRUE(DB::Open(ro, r, &db).ok());
+  Model got;
+  std::unique_ptr<Iterator> it = db->NewIterator(ReadOptions());
+  for (it->SeekToFirst(); it->Valid(); it->Next())
+    got[it->key().ToString()] = it->value().ToString();
+  EXPECT_EQ(model, got);
+}
+
 TEST_F(BackupEngineTest, GarbageCollectRemovesOnlyGarbage) {
   Open();
   for (int i = 0; i < 1000; ++i) ASSERT_TRUE(Put("key" + std::to_string(i), "v").ok());

@@ -7,6 +7,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <map>
@@ -407,6 +408,36 @@ TEST_F(CheckpointTest, RocksDbLdbReadsACheckpointTakenUnderLoad) {
   }
   ASSERT_EQ(0, pclose(p));
   EXPECT_EQ(expected, seen);
+}
+
+// DBOptions::wal_dir (issue 19, "paths"): the WALs are copied from wal_dir
+// into the checkpoint's directory, which then opens without wal_dir.
+TEST_F(CheckpointTest, WalsComeFromWalDir) {
+  Options o = SmallOptions();
+  o.wal_dir = dir_.path() + "/wals";
+  Open(o);
+  std::map<std::string, std::string> model;
+  for (int i = 0; i < 300; ++i) {
+    const std::string key = "k" + std::to_string(i);
+    ASSERT_OK(db_->Put(WriteOptions(), key, "v" + std::to_string(i)));
+    model[key] = "v" + std::to_string(i);
+  }
+  std::unique_ptr<Checkpoint> cp;
+  ASSERT_OK(Checkpoint::Create(db_.get(), &cp));
+  const std::string cp_dir = dir_.path() + "/cp";
+  ASSERT_OK(cp->CreateCheckpoint(cp_dir, /*log_size_for_flush=*/UINT64_MAX));
+  std::vector<std::string> children;
+  ASSERT_OK(Env::Default()->GetFileSystem()->GetChildren(cp_dir, &children));
+  EXPECT_EQ(1, std::count_if(children.begin(), children.end(), [](const std::string& n) {
+              return n.size() > 4 && n.compare(n.size() - 4, 4, ".log") == 0;
+            }));
+  std::unique_ptr<DB> copy;
+  ASSERT_OK(DB::Open(Options(), cp_dir, &copy));
+  for (const auto& [k, v] : model) {
+    std::string got;
+    ASSERT_OK(copy->Get(ReadOptions(), k, &got));
+    EXPECT_EQ(v, got);
+  }
 }
 
 }  // namespace
