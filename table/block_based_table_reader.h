@@ -154,6 +154,8 @@ class BlockBasedTable {
  private:
   struct Rep;
   static bool RepPrefixMayMatch(const Rep* r, const Slice& user_key_or_prefix_source);
+  // VerifyChecksum's walk over index/filter partitions and data blocks.
+  Status VerifyPartitioned();
   class Iter;
   explicit BlockBasedTable(Rep* rep);
   Rep* rep_;
