@@ -401,7 +401,8 @@ void BlockBasedTableBuilder::AddIndexEntry(const Slice* next_key) {
     } else {
       std::string shortened(last_user.data(), last_user.size());
       r->user_cmp->FindShortestSeparator(&shortened, next_user);
-      if (shortened.size() < last_user.size() && r->user_cmp->Compare(last_user, shortened) < 0) {
+      // As RocksDB: taken when no longer (a same-length successor counts).
+      if (shortened.size() <= last_user.size() && r->user_cmp->Compare(last_user, shortened) < 0) {
         sep.clear();
         AppendInternalKey(&sep, shortened, kMaxSequenceNumber, kValueTypeForSeek);
       }
