@@ -386,7 +386,8 @@ void BlockBasedTableBuilder::AddIndexEntry(const Slice* next_key) {
   Rep* r = rep_;
   // A partition closes before this entry when full (judged, as RocksDB
   // does, by the unshortened last key and the full handle).
-  if (r->pindex != nullptr) {
+  // The table's last entry never starts a partition of its own.
+  if (r->pindex != nullptr && next_key != nullptr) {
     r->pindex->MaybeCut(r->last_key, r->pending_handle, r->separator_needs_sequence);
   }
   // Separator between the last key of the finished block and next_key.
