@@ -9,7 +9,9 @@
 //  - for the same input both writers produce the same bytes from the first
 //    data block to the end of the top-level index (data blocks, filter
 //    partitions, filter index, index partitions, top-level index).
-// Without /usr/bin/sst_dump or the helper program the tests skip.
+// Without /usr/bin/sst_dump or the helper program those tests skip. The
+// options (parsing, the OPTIONS file, refusing what is not built) are
+// checked here too.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -21,12 +23,14 @@
 #include <vector>
 
 #include "base/get_context.h"
+#include "strata/convenience.h"
 #include "strata/db.h"
 #include "strata/env.h"
 #include "strata/filter_policy.h"
 #include "strata/slice_transform.h"
 #include "strata/sst_file_writer.h"
 #include "strata/table.h"
+#include "strata/utilities/options_util.h"
 #include "table/block_based_table_reader.h"
 #include "test_util/testutil.h"
 
@@ -368,6 +372,68 @@ TEST_F(PartitionedInteropTest, RocksDBOpensStrataDB) {
     ASSERT_OK(db->Close());
   }
   CheckRocksDBGets("dbget", path, model, shape, true);
+}
+
+TEST(PartitionedOptionsTest, ParsedWrittenAndRefused) {
+  BlockBasedTableOptions t;
+  EXPECT_EQ(t.metadata_block_size, 4096u);
+  EXPECT_TRUE(t.pin_top_level_index_and_filter);
+  EXPECT_FALSE(t.partition_filters);
+  ASSERT_OK(GetBlockBasedTableOptionsFromString(
+      ConfigOptions(), BlockBasedTableOptions(),
+      "index_type=kTwoLevelIndexSearch;partition_filters=true;metadata_block_size=8192;"
+      "pin_top_level_index_and_filter=false",
+      &t));
+  EXPECT_EQ(t.index_type, BlockBasedTableOptions::IndexType::kTwoLevelIndexSearch);
+  EXPECT_TRUE(t.partition_filters);
+  EXPECT_EQ(t.metadata_block_size, 8192u);
+  EXPECT_FALSE(t.pin_top_level_index_and_filter);
+
+  // The OPTIONS file carries them back.
+  test::TempDir dir("partitioned_options");
+  const std::string path = dir.path() + "/db";
+  {
+    Options options;
+    options.create_if_missing = true;
+    options.table_factory = NewBlockBasedTableFactory(t);
+    std::unique_ptr<DB> db;
+    ASSERT_OK(DB::Open(options, path, &db));
+    ASSERT_OK(db->Put(WriteOptions(), "a", "b"));
+    ASSERT_OK(db->Close());
+  }
+  DBOptions db_opts;
+  std::vector<ColumnFamilyDescriptor> cfs;
+  ASSERT_OK(LoadLatestOptions(ConfigOptions(), path, &db_opts, &cfs));
+  ASSERT_EQ(cfs.size(), 1u);
+  ASSERT_NE(cfs[0].options.table_factory, nullptr);
+  const BlockBasedTableOptions& loaded = cfs[0].options.table_factory->table_options();
+  EXPECT_EQ(loaded.index_type, BlockBasedTableOptions::IndexType::kTwoLevelIndexSearch);
+  EXPECT_TRUE(loaded.partition_filters);
+  EXPECT_EQ(loaded.metadata_block_size, 8192u);
+  EXPECT_FALSE(loaded.pin_top_level_index_and_filter);
+
+  // Index types that are not built are refused by name at open.
+  for (auto type : {BlockBasedTableOptions::IndexType::kHashSearch,
+                    BlockBasedTableOptions::IndexType::kBinarySearchWithFirstKey}) {
+    BlockBasedTableOptions bad;
+    bad.index_type = type;
+    Options options;
+    options.create_if_missing = true;
+    options.table_factory = NewBlockBasedTableFactory(bad);
+    std::unique_ptr<DB> db;
+    Status s = DB::Open(options, dir.path() + "/bad", &db);
+    ASSERT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    EXPECT_NE(s.ToString().find(type == BlockBasedTableOptions::IndexType::kHashSearch
+                                    ? "kHashSearch"
+                                    : "kBinarySearchWithFirstKey"),
+              std::string::npos)
+        << s.ToString();
+  }
+  // partition_filters without the partitioned index is turned off, as
+  // RocksDB's factory does.
+  BlockBasedTableOptions only_filters;
+  only_filters.partition_filters = true;
+  EXPECT_FALSE(NewBlockBasedTableFactory(only_filters)->table_options().partition_filters);
 }
 
 }  // namespace

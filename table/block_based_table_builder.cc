@@ -64,6 +64,17 @@ struct BlockBasedTableBuilder::Rep {
         compression(CompressionTypeSupported(opts.compression) ? opts.compression : kNoCompression),
         checksum(table_options.checksum) {
     if (checksum > kXXH3) checksum = kXXH3;
+    if (table_options.index_type != BlockBasedTableOptions::IndexType::kBinarySearch &&
+        table_options.index_type != BlockBasedTableOptions::IndexType::kTwoLevelIndexSearch) {
+      // Not built (the DB refuses them at open; a lone builder fails).
+      status = Status::InvalidArgument(
+          "BlockBasedTableOptions::index_type " +
+          std::to_string(static_cast<int>(table_options.index_type)) +
+          (table_options.index_type == BlockBasedTableOptions::IndexType::kHashSearch
+               ? " (kHashSearch)"
+               : " (kBinarySearchWithFirstKey)") +
+          " is not supported: use kBinarySearch or kTwoLevelIndexSearch");
+    }
     if (table_options.index_type == BlockBasedTableOptions::IndexType::kTwoLevelIndexSearch) {
       pindex = std::make_unique<PartitionedIndexBuilder>(table_options.index_block_restart_interval,
                                                          table_options.metadata_block_size,
