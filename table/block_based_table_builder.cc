@@ -569,7 +569,8 @@ Status BlockBasedTableBuilder::Finish() {
     std::string unused;
     WriteBlock(raw, r->table_options.enable_index_compression, &unused, &stored);
     index_handle = BlockHandle(start, stored);
-    p.index_size = stored + kBlockTrailerSize;
+    // RocksDB records the uncompressed size (plus one trailer).
+    p.index_size = raw.size() + kBlockTrailerSize;
     p.index_key_is_user_key = r->separator_needs_sequence ? 0 : 1;
     p.index_value_is_delta_encoded = 1;
   }
