@@ -374,6 +374,46 @@ TEST_F(PartitionedInteropTest, RocksDBOpensStrataDB) {
   CheckRocksDBGets("dbget", path, model, shape, true);
 }
 
+// rocksdb.estimate-table-readers-mem counts what readers hold: with
+// partitions only the top levels, far less than whole indexes and filters.
+TEST(PartitionedMemoryTest, TableReadersHoldOnlyTheTopLevels) {
+  test::TempDir dir("partitioned_mem");
+  uint64_t mem[2] = {0, 0};
+  for (int partitioned = 0; partitioned < 2; ++partitioned) {
+    BlockBasedTableOptions t;
+    t.filter_policy = NewBloomFilterPolicy(10);
+    if (partitioned != 0) {
+      t.index_type = BlockBasedTableOptions::IndexType::kTwoLevelIndexSearch;
+      t.partition_filters = true;
+    }
+    Options options;
+    options.create_if_missing = true;
+    options.table_factory = NewBlockBasedTableFactory(t);
+    std::unique_ptr<DB> db;
+    const std::string path = dir.path() + "/db" + std::to_string(partitioned);
+    ASSERT_OK(DB::Open(options, path, &db));
+    for (int i = 0; i < 60000; ++i) {
+      char key[32];
+      snprintf(key, sizeof(key), "key%09d", i * 7);
+      ASSERT_OK(db->Put(WriteOptions(), key, std::string(20, 'v')));
+    }
+    ASSERT_OK(db->Flush(FlushOptions()));
+    std::string value;
+    ASSERT_OK(db->Get(ReadOptions(), "key000000007", &value));  // opens the reader
+    ASSERT_TRUE(db->GetProperty("rocksdb.estimate-table-readers-mem", &value));
+    mem[partitioned] = std::stoull(value);
+    for (int i = 0; i < 60000; i += 997) {
+      char key[32];
+      snprintf(key, sizeof(key), "key%09d", i * 7);
+      ASSERT_OK(db->Get(ReadOptions(), key, &value));
+      snprintf(key, sizeof(key), "key%09d", i * 7 + 1);
+      ASSERT_TRUE(db->Get(ReadOptions(), key, &value).IsNotFound());
+    }
+    ASSERT_OK(db->Close());
+  }
+  EXPECT_LT(mem[1] * 5, mem[0]) << "partitioned " << mem[1] << " vs " << mem[0];
+}
+
 TEST(PartitionedOptionsTest, ParsedWrittenAndRefused) {
   BlockBasedTableOptions t;
   EXPECT_EQ(t.metadata_block_size, 4096u);
