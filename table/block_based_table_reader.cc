@@ -6,6 +6,7 @@
 #include <cstring>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "base/dbformat.h"
 #include "table/block.h"
@@ -261,6 +262,12 @@ struct BlockBasedTable::Rep {
   // With cache_index_and_filter_blocks and pinning: handles held open.
   Cache::Handle* pinned_index = nullptr;
   Cache::Handle* pinned_filter = nullptr;
+  // Level-0 tables with pin_l0_filter_and_index_blocks_in_cache and a
+  // partitioned index: every index and filter partition, held in the cache.
+  std::vector<Cache::Handle*> pinned_partitions;
+  // Loads every partition listed in `top` (an index or filter index) into
+  // the block cache and pins it.
+  Status PinPartitions(const ReadOptions& ro, const Block& top, bool filter);
 
   Cache* block_cache = nullptr;
   // Block cache keys: prefix (fixed64 cache id) | varint64 block offset.
@@ -453,6 +460,7 @@ struct BlockBasedTable::Rep {
   ~Rep() {
     if (pinned_index != nullptr) block_cache->Release(pinned_index);
     if (pinned_filter != nullptr) block_cache->Release(pinned_filter);
+    for (Cache::Handle* h : pinned_partitions) block_cache->Release(h);
   }
 };
 
@@ -723,6 +731,30 @@ Status BlockBasedTable::Rep::GetFilterPartition(const ReadOptions& ro, const Blo
     return Status::OK();  // no room (the cache freed it): go on without the filter
   }
   out->SetOwned(reader);
+  return Status::OK();
+}
+
+Status BlockBasedTable::Rep::PinPartitions(const ReadOptions& ro, const Block& top, bool filter) {
+  BlockIter it;
+  top.InitIndexIterator(index_cmp, index_value_delta_encoded, &it);
+  char key_buf[sizeof(cache_prefix) + kMaxVarint64Length];
+  for (it.SeekToFirst(); it.Valid(); it.Next()) {
+    const BlockHandle h = it.handle();
+    // Looked up again while the first reference still holds the entry (a
+    // small cache would drop it as soon as that one is released).
+    CachableRef<FullFilterBlockReader> filter_part;
+    CachableRef<Block> index_part;
+    Status s = filter ? GetFilterPartition(ro, h, &filter_part)
+                      : GetMetaPartition(ro, h, BlockKind::kIndex, &index_part);
+    if (!s.ok()) return s;
+    Cache::Handle* handle = block_cache->Lookup(Slice(key_buf, CacheKey(h.offset(), key_buf)));
+    if (handle != nullptr) pinned_partitions.push_back(handle);
+  }
+  if (!it.status().ok()) {
+    return Status::Corruption(
+        Context(filter ? filter_handle.offset() : footer.index_handle().offset()) +
+        ": top-level index: " + it.status().ToString());
+  }
   return Status::OK();
 }
 
@@ -1181,6 +1213,7 @@ Status BlockBasedTable::Rep::LoadIndexAndFilter(const TableReaderOptions& option
       return Status::Corruption(Context(footer.index_handle().offset()) + ": bad index block");
     }
     CachableRef<Block> filter_index;
+    CachableRef<FullFilterBlockReader> full_filter;
     if (has_filter && partitioned_filter) {
       s = GetMetaPartition(verify_ro, filter_handle, BlockKind::kFilter, &filter_index);
       if (!s.ok()) return s;
@@ -1188,8 +1221,7 @@ Status BlockBasedTable::Rep::LoadIndexAndFilter(const TableReaderOptions& option
         return Status::Corruption(Context(filter_handle.offset()) + ": bad filter index block");
       }
     } else if (has_filter) {
-      CachableRef<FullFilterBlockReader> filter;
-      s = GetFilter(verify_ro, &filter);
+      s = GetFilter(verify_ro, &full_filter);  // held until pinned below
       if (!s.ok()) return s;
     }
     const bool pin = table_options.pin_top_level_index_and_filter ||
@@ -1202,6 +1234,14 @@ Status BlockBasedTable::Rep::LoadIndexAndFilter(const TableReaderOptions& option
         pinned_filter =
             block_cache->Lookup(Slice(key_buf, CacheKey(filter_handle.offset(), key_buf)));
       }
+    }
+    // RocksDB pins the partitions of level-0 tables as well.
+    if (table_options.pin_l0_filter_and_index_blocks_in_cache && options.level == 0) {
+      s = PinPartitions(verify_ro, *index.get(), /*filter=*/false);
+      if (s.ok() && !filter_index.empty()) {
+        s = PinPartitions(verify_ro, *filter_index.get(), /*filter=*/true);
+      }
+      if (!s.ok()) return s;
     }
   } else {
     // Load both into the cache now (so a damaged one fails Open), pinned

@@ -353,6 +353,33 @@ TEST_F(PartitionedTest, IndexOnlyAndFullFilter) {
   }
 }
 
+TEST_F(PartitionedTest, LevelZeroPartitionsArePinned) {
+  std::mt19937_64 rng(test::RandomSeed());
+  const Model model = SequentialModel(5000, &rng);
+  BlockBasedTableOptions t = PartitionedOptions();
+  t.cache_index_and_filter_blocks = true;
+  t.pin_l0_filter_and_index_blocks_in_cache = true;
+  t.block_cache = NewLRUCache(16 << 10);  // far smaller than the metadata
+  Build(model, t);
+  for (const int level : {0, 1}) {
+    SCOPED_TRACE(level);
+    Open(t, nullptr, level);
+    const uint64_t index_miss = stats_->getTickerCount(BLOCK_CACHE_INDEX_MISS);
+    const uint64_t filter_miss = stats_->getTickerCount(BLOCK_CACHE_FILTER_MISS);
+    CheckGets(model);
+    const uint64_t index_after = stats_->getTickerCount(BLOCK_CACHE_INDEX_MISS) - index_miss;
+    const uint64_t filter_after = stats_->getTickerCount(BLOCK_CACHE_FILTER_MISS) - filter_miss;
+    if (level == 0) {
+      EXPECT_EQ(index_after, 0u);
+      EXPECT_EQ(filter_after, 0u);
+    } else {
+      // Evicted by the data blocks, read again.
+      EXPECT_GT(index_after, 0u);
+      EXPECT_GT(filter_after, 0u);
+    }
+  }
+}
+
 TEST_F(PartitionedTest, DamagedPartitionIsReportedWithOffset) {
   std::mt19937_64 rng(test::RandomSeed());
   const Model model = SequentialModel(3000, &rng);
