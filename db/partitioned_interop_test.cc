@@ -302,6 +302,58 @@ TEST_F(PartitionedInteropTest, StrataReadsRocksDBTables) {
   }
 }
 
+// Index types Strata does not write: kHashSearch files are read through
+// their binary-search index; kBinarySearchWithFirstKey is NotSupported,
+// naming the file.
+TEST_F(PartitionedInteropTest, OtherIndexTypesFromRocksDB) {
+  const Entries entries = MakeEntries(2000, test::RandomSeed());
+  std::string input;
+  for (const auto& [k, v] : entries) input += Hex(k) + " " + Hex(v) + "\n";
+  const std::string in_file = dir_.path() + "/input.txt";
+  test::WriteFileOrDie(in_file, input);
+  for (const int type : {1, 3}) {
+    SCOPED_TRACE(type);
+    const std::string path = dir_.path() + "/type" + std::to_string(type) + ".sst";
+    int rc = 0;
+    const std::string out =
+        RunCommand(std::string(kTool) + " write " + path + " --input=" + in_file +
+                       " --index_type=" + std::to_string(type) + " --prefix_len=4 --block_size=512",
+                   &rc);
+    ASSERT_EQ(rc, 0) << out;
+    auto fs = FileSystem::Default();
+    std::unique_ptr<RandomAccessFile> file;
+    ASSERT_OK(fs->NewRandomAccessFile(path, FileOptions(), &file));
+    uint64_t size = 0;
+    ASSERT_OK(fs->GetFileSize(path, &size));
+    TableReaderOptions ro;
+    ro.table_options.filter_policy = NewBloomFilterPolicy(10);
+    ro.file_name = path;
+    std::unique_ptr<BlockBasedTable> table;
+    Status s = BlockBasedTable::Open(ro, std::move(file), size, &table);
+    if (type == 3) {
+      ASSERT_TRUE(s.IsNotSupported()) << s.ToString();
+      EXPECT_NE(s.ToString().find(path), std::string::npos) << s.ToString();
+      continue;
+    }
+    ASSERT_OK(s);
+    EXPECT_EQ(table->GetTableProperties()->index_type, 1u);
+    for (const auto& [k, v] : entries) {
+      std::string got;
+      GetContext ctx(BytewiseComparator(), k, &got);
+      std::string ikey;
+      AppendInternalKey(&ikey, k, kMaxSequenceNumber, kValueTypeForSeek);
+      ASSERT_OK(table->Get(ReadOptions(), ikey, &ctx));
+      ASSERT_EQ(ctx.state(), GetContext::kFound) << k;
+      ASSERT_EQ(got, v);
+    }
+    std::unique_ptr<InternalIterator> it(table->NewIterator(ReadOptions()));
+    size_t n = 0;
+    for (it->SeekToLast(); it->Valid(); it->Prev()) ++n;
+    ASSERT_OK(it->status());
+    EXPECT_EQ(n, entries.size());
+  }
+}
+
 TEST_F(PartitionedInteropTest, SameBytesAsRocksDB) {
   const Entries entries = MakeEntries(3000, test::RandomSeed());
   for (const Shape& shape : Shapes()) {

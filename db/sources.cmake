@@ -137,6 +137,7 @@ if(TARGET partitioned_interop_test)
     target_compile_definitions(partitioned_interop_test PRIVATE
       STRATA_ROCKSDB_PARTITION_TOOL="$<TARGET_FILE:rocksdb_partition_tool>")
   endif()
+  strata_slow_tests(partitioned_interop_test)  # ~10-20 s: runs RocksDB's tools
 endif()
 # Tests that fork a writer and kill it: under TSan the child starts threads
 # after a multi-threaded fork (the parent's background pool), which TSan

@@ -23,8 +23,8 @@
 //   --partition_filters=0|1 (1) --metadata_block_size=N (4096)
 //   --block_size=N (4096) --index_restart=N (1) --prefix_len=N (0)
 //   --whole_key_filtering=0|1 (1) --compression=none|snappy|lz4|zstd
-//   --cache_index_and_filter_blocks=0|1 (0). The index type is always
-//   kTwoLevelIndexSearch, format_version 5.
+//   --cache_index_and_filter_blocks=0|1 (0) --index_type=0..3 (2,
+//   kTwoLevelIndexSearch; 1 kHashSearch needs --prefix_len). format_version 5.
 //
 // Exit status: 0 on success, 1 on a RocksDB error, 2 on a usage error.
 // Thread-safety: a single-threaded program.
@@ -98,7 +98,12 @@ long long IntFlag(const std::map<std::string, std::string>& f, const char* name,
 bool MakeOptions(const std::map<std::string, std::string>& f, rocksdb::Options* options) {
   rocksdb::BlockBasedTableOptions t;
   t.format_version = 5;
-  t.index_type = rocksdb::BlockBasedTableOptions::kTwoLevelIndexSearch;
+  const long long index_type = IntFlag(f, "index_type", 2);
+  if (index_type < 0 || index_type > 3) {
+    std::fprintf(stderr, "bad --index_type\n");
+    return false;
+  }
+  t.index_type = static_cast<rocksdb::BlockBasedTableOptions::IndexType>(index_type);
   t.partition_filters = IntFlag(f, "partition_filters", 1) != 0;
   t.metadata_block_size = static_cast<uint64_t>(IntFlag(f, "metadata_block_size", 4096));
   t.block_size = static_cast<size_t>(IntFlag(f, "block_size", 4096));
