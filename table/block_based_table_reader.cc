@@ -1872,7 +1872,60 @@ std::unique_ptr<InternalIterator> BlockBasedTable::NewRangeTombstoneIterator(
   return std::make_unique<GlobalSeqnoIterator>(std::move(it), rep_->global_seqno, &rep_->icmp);
 }
 
+namespace {
+
+// NewIndexIterator over a partitioned index: every entry of every
+// partition in order, the value re-encoded as a full handle.
+template <typename RepT>
+class PartitionedIndexEntries final : public InternalIterator {
+ public:
+  explicit PartitionedIndexEntries(const RepT* r) {
+    ReadOptions ro;
+    ro.fill_cache = false;
+    init_ = cursor_.Init(r, ro);
+  }
+  bool Valid() const override { return init_.ok() && cursor_.Valid(); }
+  void SeekToFirst() override {
+    if (init_.ok()) cursor_.SeekToFirst();
+    Refresh();
+  }
+  void SeekToLast() override {
+    if (init_.ok()) cursor_.SeekToLast();
+    Refresh();
+  }
+  void Seek(const Slice& t) override {
+    if (init_.ok()) cursor_.Seek(t);
+    Refresh();
+  }
+  // The entry whose block may hold t: the first separator >= t.
+  void SeekForPrev(const Slice& t) override { Seek(t); }
+  void Next() override {
+    cursor_.Next();
+    Refresh();
+  }
+  void Prev() override {
+    cursor_.Prev();
+    Refresh();
+  }
+  Slice key() const override { return cursor_.key(); }
+  Slice value() const override { return Slice(handle_buf_); }
+  Status status() const override { return init_.ok() ? cursor_.status() : init_; }
+
+ private:
+  void Refresh() {
+    if (!Valid()) return;
+    handle_buf_.clear();
+    cursor_.handle().EncodeTo(&handle_buf_);
+  }
+  IndexCursor<RepT> cursor_;
+  Status init_;
+  std::string handle_buf_;
+};
+
+}  // namespace
+
 std::unique_ptr<InternalIterator> BlockBasedTable::NewIndexIterator() {
+  if (rep_->partitioned_index) return std::make_unique<PartitionedIndexEntries<Rep>>(rep_);
   BlockBuffer contents;
   Status s = rep_->ReadBlock(rep_->footer.index_handle(), true, true, &contents, nullptr);
   if (!s.ok()) return std::make_unique<OwnedBlockIterator>(s);

@@ -129,8 +129,8 @@ class BlockBasedTable {
   // An iterator over the index block as stored: key() = separator (user key
   // or internal key per index_key_is_user_key), value() = the data block's
   // BlockHandle encoded in full (varint64 offset, varint64 size). For tools.
-  // With a partitioned index: the top-level entries (value = a partition's
-  // handle).
+  // With a partitioned index: the entries of all partitions in order (the
+  // partitions are read through the block cache).
   std::unique_ptr<InternalIterator> NewIndexIterator();
 
   // Reads one block (handle from the index or metaindex) and returns its

@@ -19,6 +19,7 @@
 #include "strata/filter_policy.h"
 #include "strata/slice_transform.h"
 #include "strata/statistics.h"
+#include "table/block.h"
 #include "table/block_based_table_builder.h"
 #include "table/block_based_table_reader.h"
 #include "table/compression.h"
@@ -387,14 +388,24 @@ TEST_F(PartitionedTest, DamagedPartitionIsReportedWithOffset) {
   t.block_cache.reset();
   t.no_block_cache = true;
   Build(model, t);
-  // The first index partition starts right after the filter blocks; find
-  // it through the top-level index and flip a byte in it.
-  std::unique_ptr<InternalIterator> top(table_->NewIndexIterator());
-  top->SeekToFirst();
-  ASSERT_TRUE(top->Valid());
-  Slice v = top->value();
-  BlockHandle h;
-  ASSERT_OK(h.DecodeFrom(&v));
+  // NewIndexIterator lists the data blocks of all partitions.
+  {
+    std::unique_ptr<InternalIterator> entries(table_->NewIndexIterator());
+    size_t n = 0;
+    for (entries->SeekToFirst(); entries->Valid(); entries->Next()) ++n;
+    ASSERT_OK(entries->status());
+    EXPECT_EQ(n, props_.num_data_blocks);
+  }
+  // Find the first index partition through the top-level index and flip a
+  // byte in it.
+  std::string top_contents;
+  ASSERT_OK(table_->ReadBlockContents(table_->footer().index_handle(), &top_contents));
+  Block top{Slice(top_contents)};
+  BlockIter top_it;
+  top.InitIndexIterator(BytewiseComparator(), true, &top_it);
+  top_it.SeekToFirst();
+  ASSERT_TRUE(top_it.Valid());
+  const BlockHandle h = top_it.handle();
   std::string contents;
   ASSERT_OK(ReadFileToString(fs_.get(), fname_, &contents));
   contents[h.offset() + 3] ^= 0x40;
