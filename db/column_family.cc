@@ -165,6 +165,22 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
           "BlockBasedTableOptions::data_block_hash_table_util_ratio must be positive with "
           "kDataBlockBinaryAndHash");
     }
+    // Index layouts (issue 19): binary search and two-level are built.
+    if (t.index_type == BlockBasedTableOptions::IndexType::kHashSearch ||
+        t.index_type == BlockBasedTableOptions::IndexType::kBinarySearchWithFirstKey) {
+      return Status::InvalidArgument(
+          std::string("BlockBasedTableOptions::index_type ") +
+          (t.index_type == BlockBasedTableOptions::IndexType::kHashSearch
+               ? "kHashSearch"
+               : "kBinarySearchWithFirstKey") +
+          " is not supported: use kBinarySearch or kTwoLevelIndexSearch");
+    }
+    if (t.index_type != BlockBasedTableOptions::IndexType::kBinarySearch &&
+        t.index_type != BlockBasedTableOptions::IndexType::kTwoLevelIndexSearch) {
+      return Status::InvalidArgument("BlockBasedTableOptions::index_type " +
+                                     std::to_string(static_cast<int>(t.index_type)) +
+                                     " is not an index type");
+    }
     if ((t.cache_index_and_filter_blocks || t.pin_l0_filter_and_index_blocks_in_cache) &&
         t.no_block_cache) {
       return Status::InvalidArgument(

@@ -57,6 +57,8 @@ bool ParseLevelSuffix(const Slice& name, const char* prefix, int num_levels, int
 void AddTableProperties(const TableProperties& from, TableProperties* to) {
   to->data_size += from.data_size;
   to->index_size += from.index_size;
+  to->index_partitions += from.index_partitions;
+  to->top_level_index_size += from.top_level_index_size;
   to->index_key_is_user_key += from.index_key_is_user_key;
   to->index_value_is_delta_encoded += from.index_value_is_delta_encoded;
   to->filter_size += from.filter_size;
@@ -71,15 +73,14 @@ void AddTableProperties(const TableProperties& from, TableProperties* to) {
 }
 
 // RocksDB's map of the aggregatable properties (its keys; the fields
-// Strata's tables never carry are 0: no partitioned index, no compression
-// estimates).
+// Strata's tables never carry are 0: no compression estimates).
 void AggregatedPropertiesMap(const TableProperties& tp, std::map<std::string, std::string>* out) {
   out->clear();
   auto put = [out](const char* key, uint64_t v) { (*out)[key] = std::to_string(v); };
   put("data_size", tp.data_size);
   put("index_size", tp.index_size);
-  put("index_partitions", 0);
-  put("top_level_index_size", 0);
+  put("index_partitions", tp.index_partitions);
+  put("top_level_index_size", tp.top_level_index_size);
   put("filter_size", tp.filter_size);
   put("raw_key_size", tp.raw_key_size);
   put("raw_value_size", tp.raw_value_size);

@@ -189,8 +189,8 @@ void AppendTablePropertiesJson(EventLogLine* line, const TableProperties& p) {
   line->BeginObject("table_properties");
   line->Add("data_size", p.data_size)
       .Add("index_size", p.index_size)
-      .Add("index_partitions", uint64_t{0})
-      .Add("top_level_index_size", uint64_t{0})
+      .Add("index_partitions", p.index_partitions)
+      .Add("top_level_index_size", p.top_level_index_size)
       .Add("index_key_is_user_key", p.index_key_is_user_key)
       .Add("index_value_is_delta_encoded", p.index_value_is_delta_encoded)
       .Add("filter_size", p.filter_size)

@@ -304,6 +304,10 @@ std::vector<OptionLine> TableOptionLines(const BlockBasedTableOptions& t) {
       {"pin_l0_filter_and_index_blocks_in_cache", Bool(t.pin_l0_filter_and_index_blocks_in_cache)},
       {"filter_policy", NameOr(t.filter_policy.get(), "nullptr")},
       {"whole_key_filtering", Bool(t.whole_key_filtering)},
+      // Partitioned index and filters (issue 19).
+      {"partition_filters", Bool(t.partition_filters)},
+      {"metadata_block_size", Num(t.metadata_block_size)},
+      {"pin_top_level_index_and_filter", Bool(t.pin_top_level_index_and_filter)},
       {"checksum", Int(static_cast<int>(t.checksum))},
       {"format_version", Num(t.format_version)},
       {"initial_auto_readahead_size", Num(t.initial_auto_readahead_size)},

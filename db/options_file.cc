@@ -204,6 +204,13 @@ void AppendFamily(std::string* out, const std::string& name, const Options& o,
           : "kDataBlockBinarySearch");
   snprintf(buf, sizeof(buf), "%f", t.data_block_hash_table_util_ratio);
   Line(&r, "data_block_hash_table_util_ratio", buf);
+  // Index layout and partitioned index/filters (issue 19), in the option
+  // table's text (RocksDB's enum names).
+  for (const char* name : {"index_type", "partition_filters", "metadata_block_size",
+                           "pin_top_level_index_and_filter"}) {
+    const OptionInfo* info = FindOption(OptionScope::kTable, name);
+    if (info != nullptr) Line(&r, name, OptionValueToString(*info, &t));
+  }
   std::string filter = "nullptr";
   if (t.filter_policy != nullptr) {
     const auto* bloom = dynamic_cast<const BloomFilterPolicy*>(t.filter_policy.get());

@@ -137,6 +137,10 @@ std::vector<OptionInfo> BuildTable() {
       STRATA_TABLE_OPT(pin_l0_filter_and_index_blocks_in_cache, kBool, false),
       STRATA_TABLE_OPT(filter_policy, kFilterPolicy, false),
       STRATA_TABLE_OPT(whole_key_filtering, kBool, false),
+      // Partitioned index and filters (issue 19).
+      STRATA_TABLE_OPT(partition_filters, kBool, false),
+      STRATA_TABLE_OPT(metadata_block_size, kUInt64, false),
+      STRATA_TABLE_OPT(pin_top_level_index_and_filter, kBool, false),
       STRATA_TABLE_OPT(checksum, kChecksum, false),
       STRATA_TABLE_OPT(format_version, kUInt, false),
       STRATA_TABLE_OPT(initial_auto_readahead_size, kSizeT, true),
@@ -268,6 +272,9 @@ const EnumName<BlockBasedTableOptions::DataBlockIndexType> kDataBlockIndexNames[
 };
 const EnumName<BlockBasedTableOptions::IndexType> kIndexTypeNames[] = {
     {BlockBasedTableOptions::IndexType::kBinarySearch, "kBinarySearch"},
+    {BlockBasedTableOptions::IndexType::kHashSearch, "kHashSearch"},
+    {BlockBasedTableOptions::IndexType::kTwoLevelIndexSearch, "kTwoLevelIndexSearch"},
+    {BlockBasedTableOptions::IndexType::kBinarySearchWithFirstKey, "kBinarySearchWithFirstKey"},
 };
 
 template <typename E, size_t N>

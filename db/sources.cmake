@@ -127,6 +127,7 @@ strata_tests(db
   db/db_direct_io_test.cc
   db/db_wal_dir_test.cc
   db/db_paths_interop_test.cc
+  db/partitioned_interop_test.cc
 )
 # The RocksDB interoperability tests also carry the "interop" label.
 if(TEST db_interop_test)
@@ -148,6 +149,18 @@ if(TEST db_paths_interop_test)
     target_compile_definitions(db_paths_interop_test PRIVATE
       STRATA_ROCKSDB_PATHS_TOOL="$<TARGET_FILE:rocksdb_paths_tool>")
   endif()
+endif()
+# Partitioned index and filters against RocksDB (issue 19): a helper linked
+# with the system librocksdb only (as rocksdb_sst_tool).
+strata_rocksdb_program(rocksdb_partition_tool test_util/rocksdb_partition_tool.cc)
+if(TARGET partitioned_interop_test)
+  set_tests_properties(partitioned_interop_test PROPERTIES LABELS "db;interop")
+  if(TARGET rocksdb_partition_tool)
+    add_dependencies(partitioned_interop_test rocksdb_partition_tool)
+    target_compile_definitions(partitioned_interop_test PRIVATE
+      STRATA_ROCKSDB_PARTITION_TOOL="$<TARGET_FILE:rocksdb_partition_tool>")
+  endif()
+  strata_slow_tests(partitioned_interop_test)  # ~10-20 s: runs RocksDB's tools
 endif()
 # Tests that fork a writer and kill it: under TSan the child starts threads
 # after a multi-threaded fork (the parent's background pool), which TSan

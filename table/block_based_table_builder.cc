@@ -6,12 +6,15 @@
 #include <utility>
 #include <vector>
 
+#include "table/block.h"
 #include "table/block_builder.h"
 #include "table/compression.h"
 #include "table/filter_policy.h"
 #include "table/format.h"
 #include "table/full_filter_block.h"
 #include "table/meta_blocks.h"
+#include "table/partitioned_filter_block.h"
+#include "table/partitioned_index.h"
 #include "util/coding.h"
 #include "util/stop_watch.h"
 
@@ -66,13 +69,40 @@ struct BlockBasedTableBuilder::Rep {
             FormatVersionUsesContextChecksum(format_version) ? NewBaseContextChecksum() : 0) {
     if (checksum > kXXH3) checksum = kXXH3;
     status = ValidateFormatVersionForWrite(format_version);
+    if (status.ok() && table_options.index_type != BlockBasedTableOptions::IndexType::kBinarySearch &&
+        table_options.index_type != BlockBasedTableOptions::IndexType::kTwoLevelIndexSearch) {
+      // Not built (the DB refuses them at open; a lone builder fails).
+      status = Status::InvalidArgument(
+          "BlockBasedTableOptions::index_type " +
+          std::to_string(static_cast<int>(table_options.index_type)) +
+          (table_options.index_type == BlockBasedTableOptions::IndexType::kHashSearch
+               ? " (kHashSearch)"
+               : " (kBinarySearchWithFirstKey)") +
+          " is not supported: use kBinarySearch or kTwoLevelIndexSearch");
+    }
+    if (table_options.index_type == BlockBasedTableOptions::IndexType::kTwoLevelIndexSearch) {
+      pindex = std::make_unique<PartitionedIndexBuilder>(table_options.index_block_restart_interval,
+                                                         table_options.metadata_block_size,
+                                                         table_options.block_size_deviation);
+    }
     if (table_options.whole_key_filtering || opts.prefix_extractor != nullptr) {
       FilterBuildingContext filter_context;
       filter_context.compaction_style = opts.compaction_style;
       filter_context.level_at_creation = opts.level_at_creation;
       filter_context.reason = opts.reason;
       auto bits = NewFilterBitsBuilder(table_options.filter_policy.get(), filter_context);
-      if (bits != nullptr) {
+      if (bits != nullptr && pindex != nullptr && table_options.partition_filters) {
+        // The partition target: metadata_block_size less the deviation, as
+        // RocksDB sizes it (a cut lands only at the next data block).
+        const uint64_t dev =
+            static_cast<uint64_t>(std::clamp(table_options.block_size_deviation, 0, 100));
+        const uint64_t bytes =
+            std::max<uint64_t>(1, (table_options.metadata_block_size * (100 - dev) + 99) / 100);
+        pfilter = std::make_unique<PartitionedFilterBlockBuilder>(
+            std::move(bits), opts.prefix_extractor, table_options.whole_key_filtering,
+            table_options.index_block_restart_interval, pindex.get(),
+            static_cast<size_t>(std::min<uint64_t>(bytes, 0xffffffffu)));
+      } else if (bits != nullptr) {
         filter =
             opts.prefix_extractor == nullptr
                 ? std::make_unique<FullFilterBlockBuilder>(std::move(bits))
@@ -123,6 +153,11 @@ struct BlockBasedTableBuilder::Rep {
   BlockBuilder user_index_block;
   bool separator_needs_sequence = false;
   std::unique_ptr<FullFilterBlockBuilder> filter;
+  // kTwoLevelIndexSearch: the index goes to pindex (index_block and
+  // user_index_block stay empty), and with partition_filters the filter to
+  // pfilter (filter stays null).
+  std::unique_ptr<PartitionedIndexBuilder> pindex;
+  std::unique_ptr<PartitionedFilterBlockBuilder> pfilter;
   std::vector<RangeTombstone> tombstones;
 
   CompressionType compression;
@@ -244,7 +279,13 @@ void BlockBasedTableBuilder::Add(const Slice& key, const Slice& value) {
     AddIndexEntry(&key);
   }
   const Slice user_key = ExtractUserKey(key);
-  if (r->filter != nullptr) r->filter->Add(user_key);
+  if (r->filter != nullptr) {
+    r->filter->Add(user_key);
+  } else if (r->pfilter != nullptr && !r->buffering) {
+    // Partitions follow the index: while blocks are buffered their keys
+    // wait (EnterUnbuffered adds them in RocksDB's order).
+    r->pfilter->Add(user_key);
+  }
 
   if (r->buffering && r->data_block.empty()) r->first_key_in_block.assign(key.data(), key.size());
   r->data_block.Add(key, value);
@@ -355,6 +396,12 @@ void BlockBasedTableBuilder::EnterUnbuffered() {
       const Slice next(blocks[i].first_key);
       AddIndexEntry(&next);
     }
+    if (r->pfilter != nullptr) {
+      Block block{Slice(blocks[i].contents)};
+      BlockIter it;
+      block.InitIterator(&r->icmp, &it);
+      for (it.SeekToFirst(); it.Valid(); it.Next()) r->pfilter->Add(ExtractUserKey(it.key()));
+    }
     EmitDataBlock(blocks[i].contents);
     r->last_key = blocks[i].last_key;
   }
@@ -363,6 +410,12 @@ void BlockBasedTableBuilder::EnterUnbuffered() {
 
 void BlockBasedTableBuilder::AddIndexEntry(const Slice* next_key) {
   Rep* r = rep_;
+  // A partition closes before this entry when full (judged, as RocksDB
+  // does, by the unshortened last key and the full handle).
+  // The table's last entry never starts a partition of its own.
+  if (r->pindex != nullptr && next_key != nullptr) {
+    r->pindex->MaybeCut(r->last_key, r->pending_handle, r->separator_needs_sequence);
+  }
   // Separator between the last key of the finished block and next_key.
   std::string& sep = r->separator_buf;
   sep.assign(r->last_key);
@@ -375,7 +428,8 @@ void BlockBasedTableBuilder::AddIndexEntry(const Slice* next_key) {
     } else {
       std::string shortened(last_user.data(), last_user.size());
       r->user_cmp->FindShortestSeparator(&shortened, next_user);
-      if (shortened.size() < last_user.size() && r->user_cmp->Compare(last_user, shortened) < 0) {
+      // As RocksDB: taken when no longer (a same-length successor counts).
+      if (shortened.size() <= last_user.size() && r->user_cmp->Compare(last_user, shortened) < 0) {
         sep.clear();
         AppendInternalKey(&sep, shortened, kMaxSequenceNumber, kValueTypeForSeek);
       }
@@ -392,8 +446,12 @@ void BlockBasedTableBuilder::AddIndexEntry(const Slice* next_key) {
     PutVarint64(&r->delta_buf,
                 (static_cast<uint64_t>(delta) << 1) ^ static_cast<uint64_t>(delta >> 63));
   }
-  r->index_block.AddIndexEntry(sep, r->handle_buf, r->delta_buf);
-  r->user_index_block.AddIndexEntry(ExtractUserKey(sep), r->handle_buf, r->delta_buf);
+  if (r->pindex != nullptr) {
+    r->pindex->AddEntry(sep, r->handle_buf, r->delta_buf, next_key == nullptr);
+  } else {
+    r->index_block.AddIndexEntry(sep, r->handle_buf, r->delta_buf);
+    r->user_index_block.AddIndexEntry(ExtractUserKey(sep), r->handle_buf, r->delta_buf);
+  }
   r->last_index_handle = h;
   r->has_last_index_handle = true;
   r->pending_index_entry = false;
@@ -476,11 +534,51 @@ Status BlockBasedTableBuilder::Finish() {
     WriteRawBlock(filter, kNoCompression, &filter_handle);
     filter_name =
         std::string(kFullFilterBlockPrefix) + r->table_options.filter_policy->CompatibilityName();
+  } else if (r->pfilter != nullptr && !r->pfilter->empty()) {
+    // Partitions, then the filter index over them (all raw).
+    p.num_filter_entries = r->pfilter->NumAdded();
+    p.filter_size = 0;
+    BlockHandle last;
+    Slice contents, top;
+    while (r->status.ok() &&
+           r->pfilter->NextPartition(r->separator_needs_sequence, last, &contents, &top)) {
+      p.filter_size += contents.size();
+      last = BlockHandle(r->offset, contents.size());
+      WriteRawBlock(contents, kNoCompression, nullptr);
+    }
+    p.filter_size += top.size();
+    WriteRawBlock(top, kNoCompression, &filter_handle);
+    filter_name = std::string(kPartitionedFilterBlockPrefix) +
+                  r->table_options.filter_policy->CompatibilityName();
   }
 
   // Index block.
   BlockHandle index_handle;
-  {
+  if (r->pindex != nullptr) {
+    // Partitions, then the top-level index (compressed like the index).
+    const bool compress = r->table_options.enable_index_compression;
+    BlockHandle last;
+    Slice contents, top;
+    while (r->status.ok() &&
+           r->pindex->NextPartition(r->separator_needs_sequence, last, &contents, &top)) {
+      const uint64_t start = r->offset;
+      uint64_t stored = 0;
+      std::string unused;
+      WriteBlock(contents, compress, &unused, &stored);
+      last = BlockHandle(start, stored);
+    }
+    const uint64_t start = r->offset;
+    uint64_t stored = 0;
+    std::string unused;
+    WriteBlock(top, compress, &unused, &stored);
+    index_handle = BlockHandle(start, stored);
+    // RocksDB records the raw sizes of all index blocks plus one trailer.
+    p.index_size = r->pindex->raw_index_size() + kBlockTrailerSize;
+    p.index_partitions = r->pindex->num_partitions();
+    p.top_level_index_size = r->pindex->top_level_size();
+    p.index_key_is_user_key = r->separator_needs_sequence ? 0 : 1;
+    p.index_value_is_delta_encoded = 1;
+  } else {
     BlockBuilder& index = r->separator_needs_sequence ? r->index_block : r->user_index_block;
     const Slice raw = index.Finish();
     const uint64_t start = r->offset;
@@ -488,7 +586,8 @@ Status BlockBasedTableBuilder::Finish() {
     std::string unused;
     WriteBlock(raw, r->table_options.enable_index_compression, &unused, &stored);
     index_handle = BlockHandle(start, stored);
-    p.index_size = stored + kBlockTrailerSize;
+    // RocksDB records the uncompressed size (plus one trailer).
+    p.index_size = raw.size() + kBlockTrailerSize;
     p.index_key_is_user_key = r->separator_needs_sequence ? 0 : 1;
     p.index_value_is_delta_encoded = 1;
   }
@@ -546,7 +645,10 @@ Status BlockBasedTableBuilder::Finish() {
       r->table_options.filter_policy != nullptr ? r->table_options.filter_policy->Name() : "";
   p.whole_key_filtering = r->table_options.whole_key_filtering ? "1" : "0";
   p.prefix_filtering = r->options.prefix_extractor != nullptr ? "1" : "0";
-  p.index_type = 0;
+  p.index_type =
+      r->pindex != nullptr
+          ? static_cast<uint32_t>(BlockBasedTableOptions::IndexType::kTwoLevelIndexSearch)
+          : 0;
   p.creation_time = r->options.creation_time;
   p.oldest_key_time = r->options.oldest_key_time;
   p.file_creation_time = r->options.file_creation_time;

@@ -17,6 +17,10 @@
 // index has one entry per data block: a shortened separator
 // stored as a user key while no user key spans two blocks (else full
 // internal keys for the whole file), with delta-encoded block handles.
+// With index_type kTwoLevelIndexSearch the entries are cut into index
+// partitions under a top-level index (table/partitioned_index.h), and with
+// partition_filters the filter follows them (table/partitioned_filter_block.h;
+// docs/format/index.md, docs/format/filter.md).
 //
 // Thread-safety: not thread-safe.
 // Invariants:

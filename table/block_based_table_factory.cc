@@ -11,6 +11,11 @@ TableFactory::~TableFactory() = default;
 
 BlockBasedTableFactory::BlockBasedTableFactory(const BlockBasedTableOptions& options)
     : options_(options) {
+  // As RocksDB: partitioned filters need the partitioned index.
+  if (options_.partition_filters &&
+      options_.index_type != BlockBasedTableOptions::IndexType::kTwoLevelIndexSearch) {
+    options_.partition_filters = false;
+  }
   if (options_.no_block_cache) {
     options_.block_cache.reset();
   } else if (options_.block_cache == nullptr) {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "base/dbformat.h"
 #include "table/block.h"
@@ -217,6 +218,12 @@ struct BlockBasedTable::Rep {
   std::shared_ptr<TableProperties> props;
   bool index_key_is_user_key = false;
   bool index_value_delta_encoded = false;
+  // kTwoLevelIndexSearch: the footer's index handle is the top-level index,
+  // whose entries point at index partitions (read on demand through the
+  // block cache). partitioned_filter: filter_handle is the top-level filter
+  // index, whose entries point at filter partitions.
+  bool partitioned_index = false;
+  bool partitioned_filter = false;
   const Comparator* index_cmp = nullptr;
 
   BlockHandle metaindex_handle;
@@ -257,9 +264,18 @@ struct BlockBasedTable::Rep {
   // lines) instead of over the block's scattered entries.
   std::vector<uint64_t> index_prefixes;
   std::unique_ptr<FullFilterBlockReader> filter;
+  // Partitioned filter, held unless cache_index_and_filter_blocks: the
+  // top-level filter index.
+  std::unique_ptr<Block> filter_index_block;
   // With cache_index_and_filter_blocks and pinning: handles held open.
   Cache::Handle* pinned_index = nullptr;
   Cache::Handle* pinned_filter = nullptr;
+  // Level-0 tables with pin_l0_filter_and_index_blocks_in_cache and a
+  // partitioned index: every index and filter partition, held in the cache.
+  std::vector<Cache::Handle*> pinned_partitions;
+  // Loads every partition listed in `top` (an index or filter index) into
+  // the block cache and pins it.
+  Status PinPartitions(const ReadOptions& ro, const Block& top, bool filter);
 
   Cache* block_cache = nullptr;
   // Block cache keys: prefix (fixed64 cache id) | varint64 block offset.
@@ -329,9 +345,28 @@ struct BlockBasedTable::Rep {
   // one (fill_cache decides whether a miss is inserted).
   // read_hist: the histogram a block read (not a cache hit) is timed into,
   // or HISTOGRAM_ENUM_MAX for none.
+  // index_partition: the block is an index partition or the filter index
+  // (counted as index/filter, not data).
   Status RetrieveBlock(const ReadOptions& ro, const BlockHandle& handle, Cache::Priority pri,
                        CachableRef<Block>* out, ReadaheadBuffer* readahead,
-                       uint32_t read_hist = HISTOGRAM_ENUM_MAX) const;
+                       uint32_t read_hist = HISTOGRAM_ENUM_MAX,
+                       BlockKind kind_override = BlockKind::kData) const;
+  // An index partition or the top-level filter index, through the block
+  // cache (always filled).
+  Status GetMetaPartition(const ReadOptions& ro, const BlockHandle& handle, BlockKind kind,
+                          CachableRef<Block>* out) const;
+  // The filter that covers user_key: the whole filter, or with partitioned
+  // filters the partition the top-level filter index points at. Empty when
+  // there is none to use (not an error).
+  Status GetFilterFor(const ReadOptions& ro, const Slice& user_key,
+                      CachableRef<FullFilterBlockReader>* out) const;
+  // A filter partition by handle (block cache key = its offset).
+  Status GetFilterPartition(const ReadOptions& ro, const BlockHandle& handle,
+                            CachableRef<FullFilterBlockReader>* out) const;
+  Cache::Priority MetaPriority() const {
+    return table_options.cache_index_and_filter_blocks_with_high_priority ? Cache::Priority::kHigh
+                                                                          : Cache::Priority::kLow;
+  }
 
   Status GetIndexBlock(const ReadOptions& ro, CachableRef<Block>* out) const;
 
@@ -433,6 +468,7 @@ struct BlockBasedTable::Rep {
   ~Rep() {
     if (pinned_index != nullptr) block_cache->Release(pinned_index);
     if (pinned_filter != nullptr) block_cache->Release(pinned_filter);
+    for (Cache::Handle* h : pinned_partitions) block_cache->Release(h);
   }
 };
 
@@ -565,15 +601,17 @@ bool BlockBasedTable::Rep::RetrieveMappedBlock(const ReadOptions& ro, const Bloc
 
 Status BlockBasedTable::Rep::RetrieveBlock(const ReadOptions& ro, const BlockHandle& handle,
                                            Cache::Priority pri, CachableRef<Block>* out,
-                                           ReadaheadBuffer* readahead, uint32_t read_hist) const {
+                                           ReadaheadBuffer* readahead, uint32_t read_hist,
+                                           BlockKind kind_override) const {
   // A mapped block is a read of the file too (it may fault pages in): with
   // kBlockCacheTier only the block cache is consulted, as in RocksDB.
   if (mmap_file && ro.read_tier != kBlockCacheTier) {
     Status s;
     if (RetrieveMappedBlock(ro, handle, out, &s)) return s;
   }
-  const BlockKind kind =
-      handle.offset() == footer.index_handle().offset() ? BlockKind::kIndex : BlockKind::kData;
+  const BlockKind kind = kind_override != BlockKind::kData                   ? kind_override
+                         : handle.offset() == footer.index_handle().offset() ? BlockKind::kIndex
+                                                                             : BlockKind::kData;
   char key_buf[sizeof(cache_prefix) + kMaxVarint64Length];
   Slice key;
   if (block_cache != nullptr && LookupCached(handle.offset(), kind, key_buf, &key, out)) {
@@ -634,9 +672,103 @@ Status BlockBasedTable::Rep::GetIndexBlock(const ReadOptions& ro, CachableRef<Bl
   return RetrieveBlock(index_ro, footer.index_handle(), pri, out, nullptr);
 }
 
+Status BlockBasedTable::Rep::GetMetaPartition(const ReadOptions& ro, const BlockHandle& handle,
+                                              BlockKind kind, CachableRef<Block>* out) const {
+  ReadOptions meta_ro = ro;
+  meta_ro.fill_cache = true;
+  return RetrieveBlock(meta_ro, handle, MetaPriority(), out, nullptr, HISTOGRAM_ENUM_MAX, kind);
+}
+
+Status BlockBasedTable::Rep::GetFilterFor(const ReadOptions& ro, const Slice& user_key,
+                                          CachableRef<FullFilterBlockReader>* out) const {
+  if (!partitioned_filter) return GetFilter(ro, out);
+  if (!has_filter) return Status::OK();
+  CachableRef<Block> top;
+  if (filter_index_block != nullptr) {
+    top.SetBorrowed(filter_index_block.get());
+  } else if (pinned_filter != nullptr) {
+    top.SetBorrowed(static_cast<Block*>(block_cache->Value(pinned_filter)));
+  } else {
+    Status s = GetMetaPartition(ro, filter_handle, BlockKind::kFilter, &top);
+    if (s.IsIncomplete()) return Status::OK();  // no I/O allowed: go on without
+    if (!s.ok()) return s;
+  }
+  BlockIter it;
+  top->InitIndexIterator(index_cmp, index_value_delta_encoded, &it);
+  if (index_key_is_user_key) {
+    it.Seek(user_key);
+  } else {
+    std::string ikey;
+    AppendInternalKey(&ikey, user_key, kMaxSequenceNumber, kValueTypeForSeek);
+    it.Seek(ikey);
+  }
+  // Past every partition's key: only the last partition can hold the key's
+  // prefix (RocksDB looks there too).
+  if (!it.Valid() && it.status().ok()) it.SeekToLast();
+  if (!it.Valid()) {
+    if (it.status().ok()) return Status::OK();
+    return Status::Corruption(Context(filter_handle.offset()) +
+                              ": filter index: " + it.status().ToString());
+  }
+  return GetFilterPartition(ro, it.handle(), out);
+}
+
+Status BlockBasedTable::Rep::GetFilterPartition(const ReadOptions& ro, const BlockHandle& handle,
+                                                CachableRef<FullFilterBlockReader>* out) const {
+  char key_buf[sizeof(cache_prefix) + kMaxVarint64Length];
+  Slice key;
+  if (block_cache != nullptr &&
+      LookupCached(handle.offset(), BlockKind::kFilter, key_buf, &key, out)) {
+    return Status::OK();
+  }
+  if (ro.read_tier == kBlockCacheTier) return Status::OK();
+  PERF_COUNTER_ADD(filter_block_read_count, 1);
+  std::string contents;
+  Status s = ReadBlock(handle, ro.verify_checksums, false, &contents, nullptr);
+  if (!s.ok()) return s;
+  const size_t charge = contents.size() + sizeof(FullFilterBlockReader);
+  auto* reader = new FullFilterBlockReader(std::move(contents));
+  if (block_cache != nullptr) {
+    Cache::Handle* h = nullptr;
+    s = block_cache->Insert(key, reader, charge, &DeleteCachedFilter, &h, MetaPriority());
+    if (s.ok()) {
+      RecordCacheAdd(statistics, BlockKind::kFilter, charge);
+      out->SetCached(block_cache, h);
+      return Status::OK();
+    }
+    return Status::OK();  // no room (the cache freed it): go on without the filter
+  }
+  out->SetOwned(reader);
+  return Status::OK();
+}
+
+Status BlockBasedTable::Rep::PinPartitions(const ReadOptions& ro, const Block& top, bool filter) {
+  BlockIter it;
+  top.InitIndexIterator(index_cmp, index_value_delta_encoded, &it);
+  char key_buf[sizeof(cache_prefix) + kMaxVarint64Length];
+  for (it.SeekToFirst(); it.Valid(); it.Next()) {
+    const BlockHandle h = it.handle();
+    // Looked up again while the first reference still holds the entry (a
+    // small cache would drop it as soon as that one is released).
+    CachableRef<FullFilterBlockReader> filter_part;
+    CachableRef<Block> index_part;
+    Status s = filter ? GetFilterPartition(ro, h, &filter_part)
+                      : GetMetaPartition(ro, h, BlockKind::kIndex, &index_part);
+    if (!s.ok()) return s;
+    Cache::Handle* handle = block_cache->Lookup(Slice(key_buf, CacheKey(h.offset(), key_buf)));
+    if (handle != nullptr) pinned_partitions.push_back(handle);
+  }
+  if (!it.status().ok()) {
+    return Status::Corruption(
+        Context(filter ? filter_handle.offset() : footer.index_handle().offset()) +
+        ": top-level index: " + it.status().ToString());
+  }
+  return Status::OK();
+}
+
 Status BlockBasedTable::Rep::GetFilter(const ReadOptions& ro,
                                        CachableRef<FullFilterBlockReader>* out) const {
-  if (!has_filter) return Status::OK();
+  if (!has_filter || partitioned_filter) return Status::OK();
   if (filter != nullptr) {
     out->SetBorrowed(filter.get());
     return Status::OK();
@@ -671,6 +803,139 @@ Status BlockBasedTable::Rep::GetFilter(const ReadOptions& ro,
 }
 
 // ---------------------------------------------------------------------------
+
+namespace {
+
+// Walks the index entries (separator, data block handle) of a table: the
+// one index block, or with a partitioned index the entries of every
+// partition in order, loading partitions as it goes. The interface of the
+// BlockIter it replaces; a template only to reach the private Rep.
+template <typename RepT>
+class IndexCursor {
+ public:
+  IndexCursor() = default;
+  IndexCursor(const IndexCursor&) = delete;
+  IndexCursor& operator=(const IndexCursor&) = delete;
+
+  // Gets the (top-level) index block. REQUIRES: called once, first.
+  Status Init(const RepT* r, const ReadOptions& ro) {
+    r_ = r;
+    ro_ = ro;
+    status_ = r->GetIndexBlock(ro, &top_);
+    if (status_.ok()) top_->InitIndexIterator(r->index_cmp, r->index_value_delta_encoded, &top_it_);
+    return status_;
+  }
+
+  bool Valid() const {
+    return r_->partitioned_index ? part_valid_ && part_it_.Valid() : top_it_.Valid();
+  }
+  Slice key() const { return r_->partitioned_index ? part_it_.key() : top_it_.key(); }
+  BlockHandle handle() const {
+    return r_->partitioned_index ? part_it_.handle() : top_it_.handle();
+  }
+  // The first error: loading a partition, or a damaged index block.
+  Status status() const {
+    if (!status_.ok()) return status_;
+    if (!top_it_.status().ok()) {
+      return Status::Corruption(r_->Context(r_->footer.index_handle().offset()) +
+                                ": index: " + top_it_.status().ToString());
+    }
+    if (part_valid_ && !part_it_.status().ok()) {
+      return Status::Corruption(r_->Context(part_offset_) +
+                                ": index partition: " + part_it_.status().ToString());
+    }
+    return Status::OK();
+  }
+
+  // At the first entry >= target (a user key or internal key, as the index
+  // stores them).
+  void Seek(const Slice& target) {
+    r_->IndexSeek(&top_it_, target, top_.get());
+    if (!r_->partitioned_index) return;
+    if (!LoadPartition()) return;
+    part_it_.Seek(target);
+    SkipForward();
+  }
+  void SeekToFirst() {
+    top_it_.SeekToFirst();
+    if (!r_->partitioned_index) return;
+    if (!LoadPartition()) return;
+    part_it_.SeekToFirst();
+    SkipForward();
+  }
+  void SeekToLast() {
+    top_it_.SeekToLast();
+    if (!r_->partitioned_index) return;
+    if (!LoadPartition()) return;
+    part_it_.SeekToLast();
+    SkipBackward();
+  }
+  void Next() {
+    if (!r_->partitioned_index) {
+      top_it_.Next();
+      return;
+    }
+    part_it_.Next();
+    SkipForward();
+  }
+  void Prev() {
+    if (!r_->partitioned_index) {
+      top_it_.Prev();
+      return;
+    }
+    part_it_.Prev();
+    SkipBackward();
+  }
+
+ private:
+  // Points part_it_ at the partition top_it_ is on. False when there is
+  // none (end, or an error in status_/top_it_).
+  bool LoadPartition() {
+    part_valid_ = false;
+    if (!status_.ok() || !top_it_.Valid()) return false;
+    const BlockHandle h = top_it_.handle();
+    if (part_.empty() || h.offset() != part_offset_) {
+      part_.Reset();
+      status_ = r_->GetMetaPartition(ro_, h, BlockKind::kIndex, &part_);
+      if (!status_.ok()) return false;
+      part_offset_ = h.offset();
+      if (!part_->ok()) {
+        status_ = Status::Corruption(r_->Context(h.offset()) + ": bad index partition");
+        part_.Reset();
+        return false;
+      }
+    }
+    part_->InitIndexIterator(r_->index_cmp, r_->index_value_delta_encoded, &part_it_);
+    part_valid_ = true;
+    return true;
+  }
+  void SkipForward() {
+    while (part_valid_ && !part_it_.Valid() && part_it_.status().ok()) {
+      top_it_.Next();
+      if (!LoadPartition()) return;
+      part_it_.SeekToFirst();
+    }
+  }
+  void SkipBackward() {
+    while (part_valid_ && !part_it_.Valid() && part_it_.status().ok()) {
+      top_it_.Prev();
+      if (!LoadPartition()) return;
+      part_it_.SeekToLast();
+    }
+  }
+
+  const RepT* r_ = nullptr;
+  ReadOptions ro_;
+  Status status_;
+  CachableRef<Block> top_;
+  BlockIter top_it_;
+  CachableRef<Block> part_;
+  uint64_t part_offset_ = 0;
+  BlockIter part_it_;
+  bool part_valid_ = false;
+};
+
+}  // namespace
 
 BlockBasedTable::BlockBasedTable(Rep* rep) : rep_(rep) {}
 BlockBasedTable::~BlockBasedTable() { delete rep_; }
@@ -742,14 +1007,18 @@ Status BlockBasedTable::Rep::ReadMetaBlocks(const TableReaderOptions& options) {
                  FormatVersionUsesContextChecksum(footer.format_version())) {
         footer.set_index_handle(h);
         have_index = true;
-      } else if (name.starts_with(kFullFilterBlockPrefix) && !options.skip_filters &&
-                 table_options.filter_policy != nullptr) {
+      } else if ((name.starts_with(kFullFilterBlockPrefix) ||
+                  name.starts_with(kPartitionedFilterBlockPrefix)) &&
+                 !options.skip_filters && table_options.filter_policy != nullptr) {
+        const bool partitioned = name.starts_with(kPartitionedFilterBlockPrefix);
         Slice suffix = name;
-        suffix.remove_prefix(std::strlen(kFullFilterBlockPrefix));
+        suffix.remove_prefix(
+            std::strlen(partitioned ? kPartitionedFilterBlockPrefix : kFullFilterBlockPrefix));
         for (const char* accepted : kAcceptedFilterNames) {
           if (suffix == Slice(accepted)) {
             filter_handle = h;
             has_filter = true;
+            partitioned_filter = partitioned;
           }
         }
       }
@@ -875,9 +1144,18 @@ Status BlockBasedTable::Rep::ApplyProperties(const TableReaderOptions& options,
       return cs.IsNotSupported() ? Status::NotSupported(msg) : Status::Corruption(msg);
     }
   }
-  if (p.index_type != 0) {
+  // kHashSearch (1) files carry an ordinary binary-search index (the hash
+  // part lives in extra meta blocks, unused here); kBinarySearchWithFirstKey
+  // (3) stores first keys in the index values, which we do not read.
+  if (p.index_type == 2) {
+    partitioned_index = true;
+  } else if (p.index_type != 0 && p.index_type != 1) {
     return Status::NotSupported(options.file_name + ": index type " + std::to_string(p.index_type) +
-                                " is not supported (only binary search, 0)");
+                                " is not supported (binary search 0, hash 1 and two-level 2 are)");
+  }
+  if (partitioned_filter && !partitioned_index) {
+    return Status::Corruption(options.file_name +
+                              ": a partitioned filter in a table without a partitioned index");
   }
   if (!p.comparator_name.empty() && p.comparator_name != user_cmp->Name()) {
     return Status::InvalidArgument(options.file_name + ": written with comparator " +
@@ -942,11 +1220,60 @@ Status BlockBasedTable::Rep::LoadIndexAndFilter(const TableReaderOptions& option
         index_prefixes = std::move(prefixes);
       }
     }
-    if (has_filter) {
+    if (has_filter && partitioned_filter) {
+      BlockBuffer contents;
+      s = ReadBlock(filter_handle, true, true, &contents, nullptr);
+      if (!s.ok()) return s;
+      filter_index_block = std::make_unique<Block>(std::move(contents));
+      if (!filter_index_block->ok()) {
+        return Status::Corruption(Context(filter_handle.offset()) + ": bad filter index block");
+      }
+    } else if (has_filter) {
       std::string filter_contents;
       s = ReadBlock(filter_handle, true, false, &filter_contents, nullptr);
       if (!s.ok()) return s;
       filter = std::make_unique<FullFilterBlockReader>(std::move(filter_contents));
+    }
+  } else if (partitioned_index) {
+    // The top-level index and filter index go to the block cache, pinned
+    // there while the table is open when pin_top_level_index_and_filter
+    // (or for level 0 with pin_l0_filter_and_index_blocks_in_cache).
+    CachableRef<Block> index;
+    s = GetIndexBlock(verify_ro, &index);
+    if (!s.ok()) return s;
+    if (!index->ok()) {
+      return Status::Corruption(Context(footer.index_handle().offset()) + ": bad index block");
+    }
+    CachableRef<Block> filter_index;
+    CachableRef<FullFilterBlockReader> full_filter;
+    if (has_filter && partitioned_filter) {
+      s = GetMetaPartition(verify_ro, filter_handle, BlockKind::kFilter, &filter_index);
+      if (!s.ok()) return s;
+      if (!filter_index->ok()) {
+        return Status::Corruption(Context(filter_handle.offset()) + ": bad filter index block");
+      }
+    } else if (has_filter) {
+      s = GetFilter(verify_ro, &full_filter);  // held until pinned below
+      if (!s.ok()) return s;
+    }
+    const bool pin = table_options.pin_top_level_index_and_filter ||
+                     (table_options.pin_l0_filter_and_index_blocks_in_cache && options.level == 0);
+    if (pin) {
+      char key_buf[sizeof(cache_prefix) + kMaxVarint64Length];
+      pinned_index =
+          block_cache->Lookup(Slice(key_buf, CacheKey(footer.index_handle().offset(), key_buf)));
+      if (has_filter) {
+        pinned_filter =
+            block_cache->Lookup(Slice(key_buf, CacheKey(filter_handle.offset(), key_buf)));
+      }
+    }
+    // RocksDB pins the partitions of level-0 tables as well.
+    if (table_options.pin_l0_filter_and_index_blocks_in_cache && options.level == 0) {
+      s = PinPartitions(verify_ro, *index.get(), /*filter=*/false);
+      if (s.ok() && !filter_index.empty()) {
+        s = PinPartitions(verify_ro, *filter_index.get(), /*filter=*/true);
+      }
+      if (!s.ok()) return s;
     }
   } else {
     // Load both into the cache now (so a damaged one fails Open), pinned
@@ -1012,7 +1339,7 @@ bool BlockBasedTable::KeyMayMatch(const Slice& user_key) const {
   if (r->filter_use == Rep::FilterUse::kPrefix) return PrefixMayMatch(user_key);
   CachableRef<FullFilterBlockReader> filter;
   ReadOptions ro;
-  if (!r->GetFilter(ro, &filter).ok() || filter.empty()) return true;
+  if (!r->GetFilterFor(ro, user_key, &filter).ok() || filter.empty()) return true;
   return filter->KeyMayMatch(user_key);
 }
 
@@ -1027,7 +1354,7 @@ bool BlockBasedTable::RepPrefixMayMatch(const Rep* r, const Slice& user_key_or_p
   if (pe == nullptr || !pe->InDomain(user_key_or_prefix_source)) return true;
   CachableRef<FullFilterBlockReader> filter;
   ReadOptions ro;
-  if (!r->GetFilter(ro, &filter).ok() || filter.empty()) return true;
+  if (!r->GetFilterFor(ro, user_key_or_prefix_source, &filter).ok() || filter.empty()) return true;
   RecordTick(r->statistics, BLOOM_FILTER_PREFIX_CHECKED);
   if (filter->PrefixMayMatch(pe->Transform(user_key_or_prefix_source))) return true;
   RecordTick(r->statistics, BLOOM_FILTER_PREFIX_USEFUL);
@@ -1077,7 +1404,7 @@ Status BlockBasedTable::Get(const ReadOptions& read_options, const Slice& key,
   bool filter_passed = false;  // a whole-key filter said "may be present"
   if (!skip_filters && r->filter_use != Rep::FilterUse::kNone) {
     CachableRef<FullFilterBlockReader> filter;
-    Status s = r->GetFilter(read_options, &filter);
+    Status s = r->GetFilterFor(read_options, user_key, &filter);
     if (!s.ok()) return s;
     if (!filter.empty()) {
       if (FilterRulesOut(r, *filter.get(), user_key)) return Status::OK();
@@ -1085,12 +1412,10 @@ Status BlockBasedTable::Get(const ReadOptions& read_options, const Slice& key,
     }
   }
 
-  CachableRef<Block> index;
-  Status s = r->GetIndexBlock(read_options, &index);
+  IndexCursor<Rep> index_iter;
+  Status s = index_iter.Init(r, read_options);
   if (!s.ok()) return s;
-  BlockIter index_iter;
-  index->InitIndexIterator(r->index_cmp, r->index_value_delta_encoded, &index_iter);
-  r->IndexSeek(&index_iter, r->index_key_is_user_key ? user_key : key, index.get());
+  index_iter.Seek(r->index_key_is_user_key ? user_key : key);
 
   BlockIter data_iter;
   for (; index_iter.Valid(); index_iter.Next()) {
@@ -1121,10 +1446,8 @@ Status BlockBasedTable::Get(const ReadOptions& read_options, const Slice& key,
     }
     if (done) break;
   }
-  if (!index_iter.status().ok()) {
-    return Status::Corruption(r->Context(r->footer.index_handle().offset()) +
-                              ": index: " + index_iter.status().ToString());
-  }
+  s = index_iter.status();
+  if (!s.ok()) return s;
   if (filter_passed && get_context->state() != GetContext::kNotFound) {
     RecordTick(r->statistics, BLOOM_FILTER_FULL_TRUE_POSITIVE);
   }
@@ -1144,13 +1467,19 @@ void BlockBasedTable::MultiGet(const ReadOptions& read_options, size_t n, const 
     {
       CachableRef<FullFilterBlockReader> filter;
       Status fs;
-      if (r->filter_use != Rep::FilterUse::kNone) fs = r->GetFilter(read_options, &filter);
+      const bool use_filter = r->filter_use != Rep::FilterUse::kNone;
+      if (use_filter && !r->partitioned_filter) fs = r->GetFilter(read_options, &filter);
       for (size_t j = 0; j < m; j++) {
         const size_t i = base + j;
         may[j] = false;
         if (contexts[i]->done()) continue;
         if (r->has_global_seqno && (ExtractInternalKeyFooter(keys[i]) >> 8) < r->global_seqno) {
           continue;  // below the file's global sequence number: sees nothing
+        }
+        if (use_filter && r->partitioned_filter) {
+          // Each key's own partition (the cache keeps repeats cheap).
+          filter.Reset();
+          fs = r->GetFilterFor(read_options, ExtractUserKey(keys[i]), &filter);
         }
         if (!fs.ok()) {
           statuses[i] = fs;
@@ -1163,16 +1492,14 @@ void BlockBasedTable::MultiGet(const ReadOptions& read_options, size_t n, const 
     }
     if (candidates == 0) continue;
 
-    CachableRef<Block> index;
-    Status s = r->GetIndexBlock(read_options, &index);
+    IndexCursor<Rep> index_iter;
+    Status s = index_iter.Init(r, read_options);
     if (!s.ok()) {
       for (size_t j = 0; j < m; j++) {
         if (may[j]) statuses[base + j] = s;
       }
       continue;
     }
-    BlockIter index_iter;
-    index->InitIndexIterator(r->index_cmp, r->index_value_delta_encoded, &index_iter);
     CachableRef<Block> data;  // the block the previous key used
     uint64_t data_offset = ~uint64_t{0};
     BlockIter data_iter;
@@ -1181,12 +1508,9 @@ void BlockBasedTable::MultiGet(const ReadOptions& read_options, size_t n, const 
       const size_t i = base + j;
       const Slice& key = keys[i];
       GetContext* ctx = contexts[i];
-      r->IndexSeek(&index_iter, r->index_key_is_user_key ? ExtractUserKey(key) : key, index.get());
+      index_iter.Seek(r->index_key_is_user_key ? ExtractUserKey(key) : key);
       if (!index_iter.Valid()) {
-        if (!index_iter.status().ok()) {
-          statuses[i] = Status::Corruption(r->Context(r->footer.index_handle().offset()) +
-                                           ": index: " + index_iter.status().ToString());
-        }
+        statuses[i] = index_iter.status();
         continue;
       }
       // The key's versions, from its first block on (they may go on into
@@ -1231,10 +1555,7 @@ void BlockBasedTable::MultiGet(const ReadOptions& read_options, size_t n, const 
         }
         index_iter.Next();
         if (!index_iter.Valid()) {
-          if (!index_iter.status().ok()) {
-            statuses[i] = Status::Corruption(r->Context(r->footer.index_handle().offset()) +
-                                             ": index: " + index_iter.status().ToString());
-          }
+          statuses[i] = index_iter.status();
           break;
         }
       }
@@ -1263,10 +1584,7 @@ class BlockBasedTable::Iter final : public InternalIterator {
         prefix_seek_(!ro.total_order_seek && rep->prefix_extractor != nullptr) {
     ro_.iterate_upper_bound = nullptr;
     ro_.iterate_lower_bound = nullptr;
-    status_ = rep_->GetIndexBlock(ro_, &index_);
-    if (status_.ok()) {
-      index_->InitIndexIterator(rep_->index_cmp, rep_->index_value_delta_encoded, &index_iter_);
-    }
+    status_ = index_iter_.Init(rep_, ro_);
   }
 
   bool Valid() const override { return data_valid_ && data_iter_.Valid(); }
@@ -1293,8 +1611,7 @@ class BlockBasedTable::Iter final : public InternalIterator {
       data_valid_ = false;
       return;
     }
-    rep_->IndexSeek(&index_iter_, rep_->index_key_is_user_key ? ExtractUserKey(target) : target,
-                    index_.get());
+    index_iter_.Seek(rep_->index_key_is_user_key ? ExtractUserKey(target) : target);
     if (!LoadBlock()) return;
     data_iter_.Seek(target);
     SkipForward();
@@ -1306,8 +1623,7 @@ class BlockBasedTable::Iter final : public InternalIterator {
       data_valid_ = false;
       return;
     }
-    rep_->IndexSeek(&index_iter_, rep_->index_key_is_user_key ? ExtractUserKey(target) : target,
-                    index_.get());
+    index_iter_.Seek(rep_->index_key_is_user_key ? ExtractUserKey(target) : target);
     if (!index_iter_.Valid()) {
       if (!index_iter_.status().ok()) {
         SetIndexError();
@@ -1338,8 +1654,7 @@ class BlockBasedTable::Iter final : public InternalIterator {
 
  private:
   void SetIndexError() {
-    status_ = Status::Corruption(rep_->Context(rep_->footer.index_handle().offset()) +
-                                 ": index: " + index_iter_.status().ToString());
+    status_ = index_iter_.status();
     data_valid_ = false;
   }
 
@@ -1418,8 +1733,7 @@ class BlockBasedTable::Iter final : public InternalIterator {
   Slice upper_bound_;
   bool has_upper_bound_;
   Status status_;
-  CachableRef<Block> index_;
-  BlockIter index_iter_;
+  IndexCursor<BlockBasedTable::Rep> index_iter_;
   CachableRef<Block> data_;
   uint64_t data_offset_ = 0;
   BlockIter data_iter_;
@@ -1591,7 +1905,60 @@ std::unique_ptr<InternalIterator> BlockBasedTable::NewRangeTombstoneIterator(
   return std::make_unique<GlobalSeqnoIterator>(std::move(it), rep_->global_seqno, &rep_->icmp);
 }
 
+namespace {
+
+// NewIndexIterator over a partitioned index: every entry of every
+// partition in order, the value re-encoded as a full handle.
+template <typename RepT>
+class PartitionedIndexEntries final : public InternalIterator {
+ public:
+  explicit PartitionedIndexEntries(const RepT* r) {
+    ReadOptions ro;
+    ro.fill_cache = false;
+    init_ = cursor_.Init(r, ro);
+  }
+  bool Valid() const override { return init_.ok() && cursor_.Valid(); }
+  void SeekToFirst() override {
+    if (init_.ok()) cursor_.SeekToFirst();
+    Refresh();
+  }
+  void SeekToLast() override {
+    if (init_.ok()) cursor_.SeekToLast();
+    Refresh();
+  }
+  void Seek(const Slice& t) override {
+    if (init_.ok()) cursor_.Seek(t);
+    Refresh();
+  }
+  // The entry whose block may hold t: the first separator >= t.
+  void SeekForPrev(const Slice& t) override { Seek(t); }
+  void Next() override {
+    cursor_.Next();
+    Refresh();
+  }
+  void Prev() override {
+    cursor_.Prev();
+    Refresh();
+  }
+  Slice key() const override { return cursor_.key(); }
+  Slice value() const override { return Slice(handle_buf_); }
+  Status status() const override { return init_.ok() ? cursor_.status() : init_; }
+
+ private:
+  void Refresh() {
+    if (!Valid()) return;
+    handle_buf_.clear();
+    cursor_.handle().EncodeTo(&handle_buf_);
+  }
+  IndexCursor<RepT> cursor_;
+  Status init_;
+  std::string handle_buf_;
+};
+
+}  // namespace
+
 std::unique_ptr<InternalIterator> BlockBasedTable::NewIndexIterator() {
+  if (rep_->partitioned_index) return std::make_unique<PartitionedIndexEntries<Rep>>(rep_);
   BlockBuffer contents;
   Status s = rep_->ReadBlock(rep_->footer.index_handle(), true, true, &contents, nullptr);
   if (!s.ok()) return std::make_unique<OwnedBlockIterator>(s);
@@ -1642,6 +2009,7 @@ Status BlockBasedTable::VerifyChecksum() {
   }
   if (s.ok()) s = r->ReadBlock(r->footer.index_handle(), true, true, &contents, nullptr);
   if (!s.ok()) return s;
+  if (r->partitioned_index || r->partitioned_filter) return VerifyPartitioned();
   std::unique_ptr<InternalIterator> index(NewIndexIterator());
   ReadaheadBuffer readahead(r->table_options.initial_auto_readahead_size,
                             std::max<size_t>(r->table_options.max_auto_readahead_size, 1 << 20));
@@ -1658,13 +2026,53 @@ Status BlockBasedTable::VerifyChecksum() {
   return index->status();
 }
 
+Status BlockBasedTable::VerifyPartitioned() {
+  Rep* r = rep_;
+  ReadOptions ro;
+  ro.verify_checksums = true;
+  ro.fill_cache = false;
+  std::string contents;
+  // Filter partitions, through the top-level filter index.
+  if (r->partitioned_filter) {
+    Status s = r->ReadBlock(r->filter_handle, true, true, &contents, nullptr);
+    if (!s.ok()) return s;
+    Block top(std::move(contents));
+    if (!top.ok()) {
+      return Status::Corruption(r->Context(r->filter_handle.offset()) + ": bad filter index block");
+    }
+    BlockIter it;
+    top.InitIndexIterator(r->index_cmp, r->index_value_delta_encoded, &it);
+    for (it.SeekToFirst(); it.Valid(); it.Next()) {
+      s = r->ReadBlock(it.handle(), true, false, &contents, nullptr);
+      if (!s.ok()) return s;
+    }
+    if (!it.status().ok()) {
+      return Status::Corruption(r->Context(r->filter_handle.offset()) +
+                                ": filter index: " + it.status().ToString());
+    }
+  }
+  // Every index partition (read, verified) and every data block.
+  IndexCursor<Rep> index;
+  Status s = index.Init(r, ro);
+  if (!s.ok()) return s;
+  ReadaheadBuffer readahead(r->table_options.initial_auto_readahead_size,
+                            std::max<size_t>(r->table_options.max_auto_readahead_size, 1 << 20));
+  for (index.SeekToFirst(); index.Valid(); index.Next()) {
+    const BlockHandle h = index.handle();
+    s = r->ReadBlock(h, true, true, &contents, &readahead);
+    if (!s.ok()) return s;
+    Block block(std::move(contents));
+    if (!block.ok()) return Status::Corruption(r->Context(h.offset()) + ": bad block contents");
+    contents.clear();
+  }
+  return index.status();
+}
+
 uint64_t BlockBasedTable::ApproximateOffsetOf(const Slice& key) {
   Rep* r = rep_;
-  CachableRef<Block> index;
+  IndexCursor<Rep> it;
   ReadOptions ro;
-  if (!r->GetIndexBlock(ro, &index).ok()) return 0;
-  BlockIter it;
-  index->InitIndexIterator(r->index_cmp, r->index_value_delta_encoded, &it);
+  if (!it.Init(r, ro).ok()) return 0;
   it.Seek(r->index_key_is_user_key ? ExtractUserKey(key) : key);
   if (it.Valid()) return it.handle().offset();
   // Past the last key (or a damaged index): about the end of the data.
@@ -1685,6 +2093,7 @@ size_t BlockBasedTable::ApproximateMemoryUsage() const {
     usage += rep_->index_block->size() + rep_->index_prefixes.size() * sizeof(uint64_t);
   }
   if (rep_->filter != nullptr) usage += rep_->filter_handle.size();
+  if (rep_->filter_index_block != nullptr) usage += rep_->filter_index_block->size();
   if (rep_->dict != nullptr) usage += rep_->dict->ApproximateMemoryUsage();
   return usage;
 }

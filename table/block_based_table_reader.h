@@ -4,7 +4,10 @@
 //
 // Open reads and verifies the footer, metaindex, properties, index and (with
 // a filter policy) filter; the index and filter are held by the reader, or
-// with cache_index_and_filter_blocks live in the block cache. The filter
+// with cache_index_and_filter_blocks live in the block cache. A partitioned
+// index (kTwoLevelIndexSearch) or filter keeps only its top level so; the
+// partitions are read on demand through the block cache (level-0 tables
+// with pin_l0_filter_and_index_blocks_in_cache pin them all at Open). The filter
 // holds whole keys unless the file's "rocksdb.block.based.table.whole.key.
 // filtering" property is "0" (absent: as table_options.whole_key_filtering
 // says), and prefixes when the file recorded a prefix extractor; its
@@ -126,6 +129,8 @@ class BlockBasedTable {
   // An iterator over the index block as stored: key() = separator (user key
   // or internal key per index_key_is_user_key), value() = the data block's
   // BlockHandle encoded in full (varint64 offset, varint64 size). For tools.
+  // With a partitioned index: the entries of all partitions in order (the
+  // partitions are read through the block cache).
   std::unique_ptr<InternalIterator> NewIndexIterator();
 
   // Reads one block (handle from the index or metaindex) and returns its
@@ -154,6 +159,8 @@ class BlockBasedTable {
  private:
   struct Rep;
   static bool RepPrefixMayMatch(const Rep* r, const Slice& user_key_or_prefix_source);
+  // VerifyChecksum's walk over index/filter partitions and data blocks.
+  Status VerifyPartitioned();
   class Iter;
   explicit BlockBasedTable(Rep* rep);
   Rep* rep_;

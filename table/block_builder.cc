@@ -36,12 +36,16 @@ size_t BlockBuilder::CurrentSizeEstimate() const {
   return estimate_;
 }
 
-size_t BlockBuilder::EstimateSizeAfterKV(const Slice& key, const Slice& value) const {
-  // Same estimate as RocksDB's (it decides where data blocks are cut): a
-  // fixed 4 bytes for `shared`, exact varints for the two lengths.
-  size_t est = CurrentSizeEstimate() + key.size() + value.size();
+size_t BlockBuilder::EstimateSizeAfterKV(const Slice& key, const Slice& value,
+                                         bool value_delta_encoded) const {
+  // Same estimate as RocksDB's (it decides where data blocks and index
+  // partitions are cut): a fixed 4 bytes for `shared`, exact varints for
+  // the two lengths.
+  const bool full_value = !value_delta_encoded || counter_ >= restart_interval_;
+  size_t est = CurrentSizeEstimate() + key.size() + (full_value ? value.size() : value.size() / 2);
   if (counter_ >= restart_interval_) est += sizeof(uint32_t);
-  est += sizeof(uint32_t) + VarintLength(key.size()) + VarintLength(value.size());
+  est += sizeof(uint32_t) + VarintLength(key.size());
+  if (full_value) est += VarintLength(value.size());
   return est;
 }
 

@@ -49,8 +49,12 @@ class BlockBuilder {
 
   // Size of the block Finish() would produce now (uncompressed).
   size_t CurrentSizeEstimate() const;
-  // Estimate after adding key/value (without adding them).
-  size_t EstimateSizeAfterKV(const Slice& key, const Slice& value) const;
+  // Estimate after adding key/value (without adding them). With
+  // value_delta_encoded (an index block of delta-encoded handles), an entry
+  // inside a restart interval counts half the value and no value length,
+  // as RocksDB estimates it.
+  size_t EstimateSizeAfterKV(const Slice& key, const Slice& value,
+                             bool value_delta_encoded = false) const;
 
   bool empty() const { return buffer_.empty(); }
 

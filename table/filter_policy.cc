@@ -119,6 +119,15 @@ FilterBitsBuilder::FilterBitsBuilder(int millibits_per_key)
 
 FilterBitsBuilder::FilterBitsBuilder(int millibits_per_key, double ribbon_one_in_fp_rate)
     : millibits_per_key_(millibits_per_key), ribbon_one_in_fp_rate_(ribbon_one_in_fp_rate) {}
+size_t FilterBitsBuilder::ApproximateNumEntries(size_t bytes) const {
+  if (is_ribbon()) return RibbonApproximateNumEntries(bytes);
+  // The usable bit array: whole 64-byte lines after the trailer.
+  size_t usable = 0;
+  if (bytes >= kFilterMetadataLen) {
+    usable = std::min<size_t>(bytes - kFilterMetadataLen, 0xffffffc0) & ~size_t{63};
+  }
+  return static_cast<size_t>(uint64_t{8000} * usable / static_cast<uint64_t>(millibits_per_key_));
+}
 
 void FilterBitsBuilder::AddKey(const Slice& key) {
   const uint64_t h = XXPH3_64(key.data(), key.size());

@@ -128,6 +128,10 @@ class FilterBitsBuilder {
   // Number of hashes retained so far (rocksdb.num.filter_entries).
   size_t EstimateEntriesAdded() const { return hashes_.size(); }
 
+  // How many keys a filter of `bytes` bytes (trailer included) holds at
+  // this builder's bits/key: RocksDB's rule, which sizes filter partitions.
+  size_t ApproximateNumEntries(size_t bytes) const;
+
   // Builds the filter from all hashes added since the last Finish, stores it
   // in *buf and returns a Slice over *buf. The builder is empty afterwards.
   // With no keys the result is 5 zero bytes (a "no keys" filter) for Bloom

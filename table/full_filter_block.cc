@@ -22,6 +22,14 @@ FullFilterBlockBuilder::FullFilterBlockBuilder(std::unique_ptr<FilterBitsBuilder
 
 void FullFilterBlockBuilder::AddWithPrefix(const Slice& user_key) {
   const bool in_domain = prefix_extractor_->InDomain(user_key);
+  if (!whole_key_filtering_ && prev_in_domain_ && !empty_prefix_added_) {
+    // RocksDB 7.8.3 quirk kept for identical bytes: with prefixes only, the
+    // key after the first in-domain key adds the empty string once (its
+    // "last prefix" is never recorded in this mode).
+    bits_builder_->AddKey(Slice());
+    empty_prefix_added_ = true;
+  }
+  prev_in_domain_ = in_domain;
   if (whole_key_filtering_) {
     if (!in_domain) {
       // No prefix interleaves with this key: the bits builder's check of

@@ -74,6 +74,10 @@ class FullFilterBlockBuilder {
   bool have_last_prefix_ = false;
   std::string last_whole_key_;
   std::string last_prefix_;
+  // Prefixes only: the previous key was in the domain, and the empty
+  // string RocksDB adds once after such a key (AddWithPrefix).
+  bool prev_in_domain_ = false;
+  bool empty_prefix_added_ = false;
   std::unique_ptr<const char[]> buf_;
 };
 

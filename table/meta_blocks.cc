@@ -102,11 +102,13 @@ constexpr PropertyDesc Str(const char* name, std::string TableProperties::*field
 }
 
 // Every property that maps to a TableProperties field. The
-// sample_for_compression sizes, index partitions and the like have no field:
+// sample_for_compression sizes and the like have no field:
 // they are read into user_collected_properties and written back from there.
 const PropertyDesc kStandardProperties[] = {
     Num(N::kDataSize, &TableProperties::data_size),
     Num(N::kIndexSize, &TableProperties::index_size),
+    Num(N::kIndexPartitions, &TableProperties::index_partitions, Kind::kNumberOmitZero),
+    Num(N::kTopLevelIndexSize, &TableProperties::top_level_index_size, Kind::kNumberOmitZero),
     Num(N::kIndexKeyIsUserKey, &TableProperties::index_key_is_user_key),
     Num(N::kIndexValueIsDeltaEncoded, &TableProperties::index_value_is_delta_encoded),
     Num(N::kFilterSize, &TableProperties::filter_size),

@@ -238,7 +238,11 @@ TEST(PrefixFilterInteropTest, OurPrefixFilterReadByRocksDB) {
     }
     ASSERT_OK(builder.Finish());
     ASSERT_OK(file->Close());
-    EXPECT_EQ(static_cast<uint64_t>(kPrefixes), builder.GetTableProperties().num_filter_entries);
+    // Every prefix, plus RocksDB's empty string after the first in-domain
+    // key, and the first prefix again after it when it has a second key.
+    const bool first_repeats = entries.size() > 1 && entries[1].first.rfind(Prefix(0), 0) == 0;
+    EXPECT_EQ(static_cast<uint64_t>(kPrefixes) + 1 + (first_repeats ? 1 : 0),
+              builder.GetTableProperties().num_filter_entries);
   }
 
   std::string key_list;

@@ -8,6 +8,9 @@ strata_layer(table
     table/filter_policy.cc
     table/ribbon_filter.cc
     table/full_filter_block.cc
+    # Partitioned index and filters (issue 19).
+    table/partitioned_index.cc
+    table/partitioned_filter_block.cc
     table/compression.cc
     table/meta_blocks.cc
     table/merging_iterator.cc
@@ -40,6 +43,7 @@ strata_tests(table
   table/prefix_filter_interop_test.cc
   table/compression_dict_interop_test.cc
   table/ribbon_interop_test.cc
+  table/partitioned_index_test.cc
 )
 if(TARGET compression_dict_interop_test)
   set_tests_properties(compression_dict_interop_test PROPERTIES LABELS "table;interop")

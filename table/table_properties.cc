@@ -71,6 +71,10 @@ std::string TableProperties::ToString(const std::string& prop_delim,
   add("index block size (user-key? " + Number(index_key_is_user_key) + ", delta-value? " +
           Number(index_value_is_delta_encoded) + ")",
       Number(index_size));
+  if (index_partitions != 0) {
+    add("# index partitions", Number(index_partitions));
+    add("top-level index size", Number(top_level_index_size));
+  }
   add("index type", Number(index_type));
   add("filter block size", Number(filter_size));
   add("# entries for filter", Number(num_filter_entries));

@@ -70,7 +70,10 @@
 // through NewBlockBasedTableFactory): cache_size (an LRU block cache of
 // 2^cache_numshardbits shards; <= 0: no_block_cache), bloom_bits (> 0: the
 // Bloom filter policy, or with use_ribbon_filter the Ribbon policy at that
-// equivalent bits/key), block_size, cache_index_and_filter_blocks.
+// equivalent bits/key), block_size, cache_index_and_filter_blocks,
+// partition_index_and_filters / partition_index (kTwoLevelIndexSearch, with
+// partition_filters for the first), metadata_block_size,
+// pin_top_level_index_and_filter, pin_l0_filter_and_index_blocks_in_cache.
 // use_direct_reads (which turns table_mmap_reads off unless that is given),
 // use_direct_io_for_flush_and_compaction, compaction_readahead_size and
 // wal_dir are set on Options. statistics attaches CreateDBStatistics(); the
@@ -102,6 +105,7 @@
 // as in RocksDB 7.8.3. A build without the transactions layer refuses both
 // DB flags by name.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -246,6 +250,14 @@ class StrataEngine {
       table.no_block_cache = true;  // as RocksDB's db_bench
     }
     table.cache_index_and_filter_blocks = flags.cache_index_and_filter_blocks;
+    if (flags.partition_index_and_filters || flags.partition_index) {
+      table.index_type = strata::BlockBasedTableOptions::IndexType::kTwoLevelIndexSearch;
+      table.metadata_block_size =
+          static_cast<uint64_t>(std::max<int64_t>(1, flags.metadata_block_size));
+      table.partition_filters = flags.partition_index_and_filters;
+    }
+    table.pin_top_level_index_and_filter = flags.pin_top_level_index_and_filter;
+    table.pin_l0_filter_and_index_blocks_in_cache = flags.pin_l0_filter_and_index_blocks_in_cache;
     table.whole_key_filtering = flags.whole_key_filtering;
     table.format_version = static_cast<uint32_t>(flags.format_version);
     if (flags.bloom_bits > 0) {

@@ -131,6 +131,15 @@ BenchFlags::BenchFlags() {
       "The block cache has 2^this shards; < 0: the cache's default");
   Add("cache_index_and_filter_blocks", &cache_index_and_filter_blocks,
       "Keep index and filter blocks in the block cache");
+  Add("partition_index_and_filters", &partition_index_and_filters,
+      "Partition index and filter blocks");
+  Add("partition_index", &partition_index, "Partition index blocks");
+  Add("metadata_block_size", &metadata_block_size,
+      "Max partition size when partitioning index/filters");
+  Add("pin_top_level_index_and_filter", &pin_top_level_index_and_filter,
+      "Pin top-level index of partitioned index/filter blocks in block cache");
+  Add("pin_l0_filter_and_index_blocks_in_cache", &pin_l0_filter_and_index_blocks_in_cache,
+      "Pin index/filter blocks of L0 files in block cache");
   Add("bloom_bits", &bloom_bits, "Bloom filter bits per key; <= 0: no filter");
   Add("use_ribbon_filter", &use_ribbon_filter,
       "Use a Ribbon filter (NewRibbonFilterPolicy) of --bloom_bits equivalent bits per key");

@@ -156,6 +156,13 @@ struct BenchFlags {
   int64_t cache_size = 8 << 20;
   int32_t cache_numshardbits = -1;  // < 0: the cache's default
   bool cache_index_and_filter_blocks = false;
+  // Partitioned index and filters (issue 19; RocksDB's flags and defaults:
+  // note db_bench's pin_top_level_index_and_filter defaults to false).
+  bool partition_index_and_filters = false;
+  bool partition_index = false;
+  int64_t metadata_block_size = 4096;
+  bool pin_top_level_index_and_filter = false;
+  bool pin_l0_filter_and_index_blocks_in_cache = false;
   int32_t bloom_bits = -1;
   // Ribbon instead of Bloom, at --bloom_bits equivalent bits per key.
   bool use_ribbon_filter = false;

@@ -20,9 +20,23 @@ class BytewiseComparatorImpl final : public Comparator {
     while (diff < min_length && (*start)[diff] == limit[diff]) diff++;
     if (diff >= min_length) return;  // one is a prefix of the other
     const auto byte = static_cast<uint8_t>((*start)[diff]);
-    if (byte < 0xff && byte + 1 < static_cast<uint8_t>(limit[diff])) {
+    const auto limit_byte = static_cast<uint8_t>(limit[diff]);
+    if (byte >= limit_byte) return;
+    // RocksDB 7.8.3's rule (index separators must match its bytes): bump
+    // the first differing byte and cut there when the result stays below
+    // limit -- always so when limit goes on past that byte; otherwise keep
+    // that byte and bump the first later byte of start that is not 0xff.
+    if (diff + 1 < limit.size() || byte + 1 < limit_byte) {
       (*start)[diff]++;
       start->resize(diff + 1);
+      return;
+    }
+    for (size_t i = diff + 1; i < start->size(); i++) {
+      if (static_cast<uint8_t>((*start)[i]) < 0xff) {
+        (*start)[i]++;
+        start->resize(i + 1);
+        return;
+      }
     }
   }
 

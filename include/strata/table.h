@@ -29,9 +29,19 @@ enum ChecksumType : unsigned char {
 };
 
 struct STRATA_EXPORT BlockBasedTableOptions {
-  // Index block layouts. Only binary search is written; files with other
-  // index types are rejected cleanly by the reader.
-  enum class IndexType : unsigned char { kBinarySearch = 0 };
+  // Index layouts; the numbers are the on-disk "rocksdb.block.based.table.
+  // index.type" property. kBinarySearch: one index block. kTwoLevelIndexSearch:
+  // the index is cut into partitions of about metadata_block_size bytes,
+  // found through a small top-level index (docs/design/partitioned-index-
+  // filters.md). kHashSearch and kBinarySearchWithFirstKey are not built:
+  // a DB or table factory refuses them, and files using them are refused
+  // by the reader with NotSupported naming the file.
+  enum class IndexType : unsigned char {
+    kBinarySearch = 0,
+    kHashSearch = 1,
+    kTwoLevelIndexSearch = 2,
+    kBinarySearchWithFirstKey = 3,
+  };
   // Data block layouts: binary search over restart points, or that plus a
   // hash index of the user keys for point lookups (docs/format/block.md, Data blocks).
   enum class DataBlockIndexType : unsigned char {
@@ -73,6 +83,17 @@ struct STRATA_EXPORT BlockBasedTableOptions {
   std::shared_ptr<const FilterPolicy> filter_policy;
   // Add whole user keys to the filter.
   bool whole_key_filtering = true;
+
+  // Partitioned index and filters (issue 19). partition_filters cuts the
+  // filter into partitions aligned with the index partitions, with a
+  // top-level filter index; it needs kTwoLevelIndexSearch (otherwise it is
+  // turned off, as RocksDB does). metadata_block_size: target size of an
+  // index or filter partition. pin_top_level_index_and_filter: with
+  // cache_index_and_filter_blocks, the top-level index and filter index stay
+  // pinned in the block cache while the table is open.
+  bool partition_filters = false;
+  uint64_t metadata_block_size = 4096;
+  bool pin_top_level_index_and_filter = true;
 
   ChecksumType checksum = kXXH3;
   // 5 (default), 6 or 7 is written (anything else is InvalidArgument at

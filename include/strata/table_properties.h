@@ -114,6 +114,10 @@ struct STRATA_EXPORT TableProperties {
   uint64_t index_key_is_user_key = 0;
   uint64_t index_value_is_delta_encoded = 0;
   uint32_t index_type = 0;  // fixed32 in the block
+  // kTwoLevelIndexSearch only (both omitted when index_partitions is 0):
+  // the number of index partitions and the top-level index's raw size.
+  uint64_t index_partitions = 0;
+  uint64_t top_level_index_size = 0;
 
   // Strings.
   std::string column_family_name;

@@ -146,10 +146,9 @@ std::string TablePropertiesText(const TableProperties& p, const std::string& uni
   num("index block size (user-key? " + std::to_string(p.index_key_is_user_key) + ", delta-value? " +
           std::to_string(p.index_value_is_delta_encoded) + ")",
       p.index_size);
-  const uint64_t partitions = RawNumber(p, "rocksdb.index.partitions");
-  if (partitions != 0) {
-    num("# index partitions", partitions);
-    num("top-level index size", RawNumber(p, "rocksdb.top-level.index.size"));
+  if (p.index_partitions != 0) {
+    num("# index partitions", p.index_partitions);
+    num("top-level index size", p.top_level_index_size);
   }
   num("filter block size", p.filter_size);
   num("# entries for filter", p.num_filter_entries);
