@@ -8,6 +8,8 @@ strata_layer(env
     env/mem_file_system.cc
     env/posix_file_system.cc
     env/system_clock.cc
+    # paced I/O (issue 19)
+    env/rate_limiter.cc
   DEPS util
 )
 strata_tests(env
@@ -16,4 +18,5 @@ strata_tests(env
   env/posix_file_system_test.cc
   env/fault_injection_fs_test.cc
   env/auto_roll_logger_test.cc
+  env/rate_limiter_test.cc
 )

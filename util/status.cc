@@ -104,6 +104,9 @@ std::string Status::ToString() const {
     case kMemoryLimit:
       sub = "Memory limit reached";
       break;
+    case kSpaceLimit:
+      sub = "Space limit reached";
+      break;
     case kTxnNotPrepared:
       sub = "Txn not prepared";
       break;

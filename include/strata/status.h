@@ -47,6 +47,7 @@ class STRATA_EXPORT [[nodiscard]] Status {
     kDeadlock = 5,
     kPathNotFound = 9,
     kMemoryLimit = 7,
+    kSpaceLimit = 8,
     kTxnNotPrepared = 13,
     kMaxSubCode
   };
@@ -76,6 +77,11 @@ class STRATA_EXPORT [[nodiscard]] Status {
   }
   static Status NoSpace(const Slice& msg, const Slice& msg2 = Slice()) {
     return Status(kIOError, kNoSpace, msg, msg2);
+  }
+  // SstFileManager's max_allowed_space_usage was reached (RocksDB's
+  // IOError with subcode kSpaceLimit).
+  static Status SpaceLimit(const Slice& msg = Slice(), const Slice& msg2 = Slice()) {
+    return Status(kIOError, kSpaceLimit, msg, msg2);
   }
   static Status PathNotFound(const Slice& msg, const Slice& msg2 = Slice()) {
     return Status(kIOError, kPathNotFound, msg, msg2);
