@@ -10,6 +10,7 @@ strata_layer(env
     env/system_clock.cc
     # paced I/O (issue 19)
     env/rate_limiter.cc
+    env/paced_writable_file.cc
   DEPS util
 )
 strata_tests(env
@@ -19,4 +20,5 @@ strata_tests(env
   env/fault_injection_fs_test.cc
   env/auto_roll_logger_test.cc
   env/rate_limiter_test.cc
+  env/paced_writable_file_test.cc
 )
