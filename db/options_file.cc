@@ -129,6 +129,11 @@ std::string OptionsFileContents(const std::vector<OptionsFileFamily>& families) 
   Line(&r, "keep_log_file_num", o.keep_log_file_num);
   Line(&r, "db_log_dir", o.db_log_dir);
   Line(&r, "stats_dump_period_sec", std::to_string(o.stats_dump_period_sec));
+  // Paced I/O (issue 19); rate_limiter and sst_file_manager are not written
+  // (RocksDB does not write them either).
+  Line(&r, "bytes_per_sync", o.bytes_per_sync);
+  Line(&r, "wal_bytes_per_sync", o.wal_bytes_per_sync);
+  Line(&r, "strict_bytes_per_sync", Bool(o.strict_bytes_per_sync));
 
   for (const OptionsFileFamily& f : families) AppendFamily(&r, f.name, *f.options, *f.table);
   return r;

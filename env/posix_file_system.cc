@@ -696,6 +696,14 @@ Status PosixFileSystem::IsDirectory(const std::string& path, bool* is_dir) {
   return Status::OK();
 }
 
+Status PosixFileSystem::NumFileLinks(const std::string& fname, uint64_t* count) {
+  struct stat st;
+  if (stat(fname.c_str(), &st) != 0)
+    return PosixError("While stat a file for link count", fname, errno);
+  *count = static_cast<uint64_t>(st.st_nlink);
+  return Status::OK();
+}
+
 Status PosixFileSystem::Truncate(const std::string& fname, uint64_t size) {
   if (truncate(fname.c_str(), static_cast<off_t>(size)) < 0) {
     return PosixError("While truncate file", fname, errno);

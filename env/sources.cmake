@@ -11,6 +11,7 @@ strata_layer(env
     # paced I/O (issue 19)
     env/rate_limiter.cc
     env/paced_writable_file.cc
+    env/sst_file_manager_impl.cc
   DEPS util
 )
 strata_tests(env
@@ -21,4 +22,5 @@ strata_tests(env
   env/auto_roll_logger_test.cc
   env/rate_limiter_test.cc
   env/paced_writable_file_test.cc
+  env/sst_file_manager_test.cc
 )

@@ -39,12 +39,19 @@ class ManualClock final : public SystemClock {
     cv_.notify_all();
     // A liveness bound, not a speed check: a test that never advances fails
     // instead of hanging.
-    cv_.wait_for(l, std::chrono::seconds(60), [&] { return now_us_ >= until; });
+    cv_.wait_for(l, std::chrono::seconds(60), [&] { return now_us_ >= until || auto_advance_; });
+    if (now_us_ < until) now_us_ = until;
     --sleepers_;
   }
   Status GetCurrentTime(int64_t* unix_time) override {
     *unix_time = static_cast<int64_t>(NowMicros() / 1000000);
     return Status::OK();
+  }
+  // Switches between the two modes; sleepers blocked now wake (advancing).
+  void SetAutoAdvance(bool on) {
+    std::lock_guard<std::mutex> l(mu_);
+    auto_advance_ = on;
+    cv_.notify_all();
   }
   void Advance(uint64_t micros) {
     std::lock_guard<std::mutex> l(mu_);
@@ -62,7 +69,7 @@ class ManualClock final : public SystemClock {
   }
 
  private:
-  const bool auto_advance_;
+  bool auto_advance_;
   std::mutex mu_;
   std::condition_variable cv_;
   uint64_t now_us_ = 1000000;

@@ -196,6 +196,11 @@ class STRATA_EXPORT FileSystem {
   }
   virtual Status IsDirectory(const std::string& path, bool* is_dir) = 0;
   virtual Status Truncate(const std::string& fname, uint64_t size) = 0;
+  // How many hard links (names) the file has; NotSupported where the file
+  // system cannot tell (SstFileManager then deletes trash whole).
+  virtual Status NumFileLinks(const std::string& /*fname*/, uint64_t* /*count*/) {
+    return Status::NotSupported("NumFileLinks");
+  }
   // Opens the existing file fname for writing in place. NotSupported where
   // files cannot be rewritten at an offset.
   virtual Status NewRandomRWFile(const std::string& fname, const FileOptions& opts,
