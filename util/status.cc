@@ -43,6 +43,8 @@ const char* CodeName(Status::Code code) {
       return "Operation expired: ";
     case Status::kTryAgain:
       return "Operation failed. Try again.: ";
+    case Status::kCompactionTooLarge:
+      return "Compaction too large: ";
     default:
       return "Unknown code: ";
   }

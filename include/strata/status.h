@@ -35,6 +35,7 @@ class STRATA_EXPORT [[nodiscard]] Status {
     kBusy = 11,
     kExpired = 12,
     kTryAgain = 13,
+    kCompactionTooLarge = 14,
     kMaxCode
   };
 
@@ -106,6 +107,10 @@ class STRATA_EXPORT [[nodiscard]] Status {
   static Status TryAgain(const Slice& msg, const Slice& msg2 = Slice()) {
     return Status(kTryAgain, kNone, msg, msg2);
   }
+  // A compaction not started: it would pass SstFileManager's space limit.
+  static Status CompactionTooLarge(const Slice& msg = Slice(), const Slice& msg2 = Slice()) {
+    return Status(kCompactionTooLarge, kNone, msg, msg2);
+  }
   static Status TimedOut(const Slice& msg, const Slice& msg2 = Slice()) {
     return Status(kTimedOut, kNone, msg, msg2);
   }
@@ -140,6 +145,7 @@ class STRATA_EXPORT [[nodiscard]] Status {
   bool IsAborted() const { return code_ == kAborted; }
   bool IsBusy() const { return code_ == kBusy; }
   bool IsTryAgain() const { return code_ == kTryAgain; }
+  bool IsCompactionTooLarge() const { return code_ == kCompactionTooLarge; }
   bool IsTimedOut() const { return code_ == kTimedOut; }
   bool IsExpired() const { return code_ == kExpired; }
   bool IsDeadlock() const { return code_ == kBusy && subcode_ == kDeadlock; }
