@@ -70,6 +70,10 @@
 // through NewBlockBasedTableFactory): cache_size (an LRU block cache of
 // 2^cache_numshardbits shards; <= 0: no_block_cache), bloom_bits (> 0: the
 // Bloom filter policy), block_size, cache_index_and_filter_blocks.
+// Paced I/O: rate_limiter_bytes_per_sec (with rate_limiter_refill_period_us,
+// rate_limiter_auto_tuned, rate_limit_bg_reads: kReadsOnly as RocksDB's),
+// bytes_per_sync, wal_bytes_per_sync, sst_file_manager_bytes_per_sec and
+// sst_file_manager_bytes_per_truncate (an SstFileManager).
 // use_direct_reads is accepted and ignored with a warning (Strata reads
 // through the page cache). statistics attaches CreateDBStatistics(); the
 // end of the run prints it and the write amplification, whose numerator is
@@ -116,8 +120,10 @@
 #include "strata/options.h"
 #include "strata/perf_context.h"
 #include "strata/perf_level.h"
+#include "strata/rate_limiter.h"
 #include "strata/slice.h"
 #include "strata/slice_transform.h"
+#include "strata/sst_file_manager.h"
 #include "strata/statistics.h"
 #include "strata/status.h"
 #include "strata/table.h"
@@ -187,6 +193,26 @@ class StrataEngine {
     // Every compaction-style flag is assigned; Open refuses, by name, the
     // options Strata does not build yet, and db_bench then exits non-zero.
     strata::bench::ApplyCompactionSettings(compaction, &options_);
+    // Paced I/O, as RocksDB 7.8.3's db_bench sets it (fairness 10).
+    if (flags.rate_limiter_bytes_per_sec > 0) {
+      options_.rate_limiter = strata::NewGenericRateLimiter(
+          static_cast<int64_t>(flags.rate_limiter_bytes_per_sec),
+          flags.rate_limiter_refill_period_us, 10,
+          flags.rate_limit_bg_reads ? strata::RateLimiter::Mode::kReadsOnly
+                                    : strata::RateLimiter::Mode::kWritesOnly,
+          flags.rate_limiter_auto_tuned);
+      if (options_.rate_limiter == nullptr) {
+        strata::bench::Fail("--rate_limiter_refill_period_us must be positive");
+      }
+    }
+    options_.bytes_per_sync = flags.bytes_per_sync;
+    options_.wal_bytes_per_sync = flags.wal_bytes_per_sync;
+    if (flags.sst_file_manager_bytes_per_sec > 0 || flags.sst_file_manager_bytes_per_truncate > 0) {
+      options_.sst_file_manager = strata::NewSstFileManager(
+          strata::Env::Default(), nullptr, "",
+          static_cast<int64_t>(flags.sst_file_manager_bytes_per_sec), true, nullptr, 0.25,
+          flags.sst_file_manager_bytes_per_truncate);
+    }
     if (flags.use_direct_reads) {
       std::fprintf(stderr,
                    "WARNING: --use_direct_reads is ignored: Strata has no direct I/O and "

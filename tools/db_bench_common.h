@@ -170,6 +170,16 @@ struct BenchFlags {
   int32_t level0_stop_writes_trigger = 36;
   uint64_t subcompactions = 1;
   bool use_direct_reads = false;
+  // Paced I/O (RocksDB db_bench's names; the sst_file_manager_* ones are a
+  // later RocksDB's). Not supported by LevelDB (refused when set).
+  uint64_t rate_limiter_bytes_per_sec = 0;
+  int64_t rate_limiter_refill_period_us = 100 * 1000;
+  bool rate_limiter_auto_tuned = false;
+  bool rate_limit_bg_reads = false;
+  uint64_t bytes_per_sync = 0;
+  uint64_t wal_bytes_per_sync = 0;
+  uint64_t sst_file_manager_bytes_per_sec = 0;
+  uint64_t sst_file_manager_bytes_per_truncate = 0;
   // Compaction styles and compression by level (RocksDB 7.8.3 db_bench's
   // names, defaults and meanings; ParseCompactionSettings checks them and
   // the store's Open refuses what it does not build).
