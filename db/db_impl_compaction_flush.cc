@@ -408,7 +408,8 @@ Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c, int* job_id,
   // Automatic compactions were checked when picked; a manual one
   // (CompactRange, CompactFiles) is refused here.
   if (c->manual() && !EnoughRoomForCompaction(c)) {
-    return Status::CompactionTooLarge("not enough room under the SstFileManager's max allowed space");
+    return Status::CompactionTooLarge(
+        "not enough room under the SstFileManager's max allowed space");
   }
   const JobEnv job_env = MakeJobEnv();
   if (job_id != nullptr) *job_id = job_env.job_id;

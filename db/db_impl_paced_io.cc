@@ -38,8 +38,8 @@ void DBImpl::TrackTablesAtOpen() {
   Status s = SstFileManagerImpl::CleanupDirectory(fs_, sfm_, dbname_);
   mu_.Lock();
   if (!s.ok()) {
-    Log(InfoLogLevel::kWarn, info_log_.get(), "cleaning up trash files in %s: %s",
-        dbname_.c_str(), s.ToString().c_str());
+    Log(InfoLogLevel::kWarn, info_log_.get(), "cleaning up trash files in %s: %s", dbname_.c_str(),
+        s.ToString().c_str());
   }
 }
 

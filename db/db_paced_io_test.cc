@@ -40,7 +40,8 @@ class RangeSyncCountingFS final : public test::ForwardingFileSystem {
 
  private:
   static bool EndsWith(const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return s.size() >= suffix.size() &&
+           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
   }
   class File final : public WritableFile {
    public:

@@ -34,9 +34,8 @@ std::string Ptr(const void* p) {
 }
 // RocksDB's "Options.sst_file_manager.rate_bytes_per_sec" (0 without one).
 std::string SstFileManagerRate(const DBOptions& o) {
-  return std::to_string(o.sst_file_manager == nullptr
-                            ? 0
-                            : o.sst_file_manager->GetDeleteRateBytesPerSecond());
+  return std::to_string(
+      o.sst_file_manager == nullptr ? 0 : o.sst_file_manager->GetDeleteRateBytesPerSecond());
 }
 // An object by its Name(), or RocksDB's word for none.
 template <typename T>

@@ -143,10 +143,8 @@ TEST(RateLimiterTest, QueuedRequestsGrantedByPriority) {
     Env::IOPriority expected_first;
   };
   const Case cases[] = {
-      {1, Env::IO_HIGH, Env::IO_LOW, Env::IO_LOW},
-      {1, Env::IO_HIGH, Env::IO_MID, Env::IO_MID},
-      {1, Env::IO_LOW, Env::IO_MID, Env::IO_LOW},
-      {1, Env::IO_LOW, Env::IO_USER, Env::IO_USER},
+      {1, Env::IO_HIGH, Env::IO_LOW, Env::IO_LOW},     {1, Env::IO_HIGH, Env::IO_MID, Env::IO_MID},
+      {1, Env::IO_LOW, Env::IO_MID, Env::IO_LOW},      {1, Env::IO_LOW, Env::IO_USER, Env::IO_USER},
       {100, Env::IO_HIGH, Env::IO_USER, Env::IO_USER},
   };
   for (const Case& c : cases) {

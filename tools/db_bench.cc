@@ -208,10 +208,10 @@ class StrataEngine {
     options_.bytes_per_sync = flags.bytes_per_sync;
     options_.wal_bytes_per_sync = flags.wal_bytes_per_sync;
     if (flags.sst_file_manager_bytes_per_sec > 0 || flags.sst_file_manager_bytes_per_truncate > 0) {
-      options_.sst_file_manager = strata::NewSstFileManager(
-          strata::Env::Default(), nullptr, "",
-          static_cast<int64_t>(flags.sst_file_manager_bytes_per_sec), true, nullptr, 0.25,
-          flags.sst_file_manager_bytes_per_truncate);
+      options_.sst_file_manager =
+          strata::NewSstFileManager(strata::Env::Default(), nullptr, "",
+                                    static_cast<int64_t>(flags.sst_file_manager_bytes_per_sec),
+                                    true, nullptr, 0.25, flags.sst_file_manager_bytes_per_truncate);
     }
     if (flags.use_direct_reads) {
       std::fprintf(stderr,

@@ -233,8 +233,8 @@ Status CompactionJob::Run() {
     }
     std::unique_ptr<InternalIterator> input(NewMergingIterator(&icmp, std::move(children)));
     // Reads charged to the rate limiter when its mode limits reads.
-    input = NewRateLimitedInput(std::move(input), cfd->options().rate_limiter.get(),
-                                env_.stats, read_charge_factor);
+    input = NewRateLimitedInput(std::move(input), cfd->options().rate_limiter.get(), env_.stats,
+                                read_charge_factor);
     BuildTablesOptions po = o;
     Slice begin, end;
     if (i > 0) {

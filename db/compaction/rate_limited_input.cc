@@ -9,8 +9,8 @@ namespace {
 
 class RateLimitedInput final : public InternalIterator {
  public:
-  RateLimitedInput(std::unique_ptr<InternalIterator> input, RateLimiter* limiter,
-                   Statistics* stats, double factor)
+  RateLimitedInput(std::unique_ptr<InternalIterator> input, RateLimiter* limiter, Statistics* stats,
+                   double factor)
       : input_(std::move(input)), limiter_(limiter), stats_(stats), factor_(factor) {}
   ~RateLimitedInput() override { Charge(/*all=*/true); }
 
