@@ -694,6 +694,9 @@ class DBImpl final : public DB {
   // The last failed compaction's error when paranoid_checks is off (not
   // sticky): a write stopped by compaction debt fails with it.
   Status last_compaction_error_ GUARDED_BY(mu_);
+  // The last automatic compaction picked was not started for lack of room
+  // under the SstFileManager's space limit (WaitForCompact stops waiting).
+  bool compaction_room_blocked_ GUARDED_BY(mu_) = false;
   bool closed_ GUARDED_BY(mu_) = false;
   CondVar bg_cv_{&mu_};  // signalled when background work finishes
   bool flush_scheduled_ GUARDED_BY(mu_) = false;

@@ -203,8 +203,10 @@ void DBImpl::BackgroundCallCompaction() {
         // RocksDB's rule: not started; tried again when a flush or another
         // compaction schedules work.
         cfd->picker()->ReleaseCompaction(c.get());
+        compaction_room_blocked_ = true;
         break;
       }
+      compaction_room_blocked_ = false;
       picked = true;
       cfd->Ref();
       s = RunCompaction(cfd, c.get(), &job_id);
@@ -681,10 +683,18 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
 
 Status DBImpl::WaitForCompact() {
   MutexLock l(&mu_);
+  compaction_room_blocked_ = false;  // the limit may have changed: try again
   while (true) {
     if (!bg_error_.ok()) return bg_error_;
     if (shutting_down_.load(std::memory_order_acquire)) {
       return Status::ShutdownInProgress("WaitForCompact during close");
+    }
+    // A compaction that does not fit under the SstFileManager's space limit
+    // would be picked and refused forever: stop waiting for it.
+    if (compaction_room_blocked_ && !flush_scheduled_ && compactions_scheduled_ == 0) {
+      return Status::CompactionTooLarge(
+          "WaitForCompact: a compaction waits for room under the SstFileManager's max allowed "
+          "space");
     }
     MaybeScheduleFlushOrCompaction();
     if (bg_work_paused_ > 0 && !flush_scheduled_ && compactions_scheduled_ == 0) {

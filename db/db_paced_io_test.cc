@@ -286,6 +286,33 @@ TEST_F(DBPacedIOTest, CompactionNotStartedWithoutRoom) {
   EXPECT_FALSE(sfm->IsMaxAllowedSpaceReachedIncludingCompactions());  // reservation released
 }
 
+// An automatic compaction without room is not started; WaitForCompact
+// says so instead of waiting forever, and goes on once the limit is raised.
+TEST_F(DBPacedIOTest, AutomaticCompactionWaitsForRoom) {
+  auto sfm = NewSstFileManager(options_.env);
+  Options o = SmallOptions();
+  o.sst_file_manager = sfm;
+  o.write_buffer_size = 4 << 20;
+  o.target_file_size_base = 4 << 20;
+  o.level0_file_num_compaction_trigger = 2;
+  o.statistics = CreateDBStatistics();
+  DestroyAndReopen(o);
+  Fill(1000);
+  ASSERT_OK(Flush());
+  const uint64_t one = sfm->GetTotalSize();
+  sfm->SetMaxAllowedSpaceUsage(one * 5 / 2);  // two tables fit, their compaction not
+  Fill(1000, 150, 500);
+  ASSERT_OK(Flush());
+  Status s = WaitForCompact();
+  EXPECT_TRUE(s.IsCompactionTooLarge()) << s.ToString();
+  EXPECT_GE(o.statistics->getTickerCount(COMPACTION_CANCELLED), 1u);
+  EXPECT_EQ(NumTableFilesAtLevel(0), 2);
+  ASSERT_OK(Put("still", "writable"));
+  sfm->SetMaxAllowedSpaceUsage(10 * one);
+  ASSERT_OK(WaitForCompact());
+  EXPECT_EQ(NumTableFilesAtLevel(0), 0);
+}
+
 TEST_F(DBPacedIOTest, BytesPerSyncRangeSyncsTablesAndWal) {
   auto fs = std::make_shared<RangeSyncCountingFS>(Env::Default()->GetFileSystemPtr());
   Env env(fs, SystemClock::Default());
