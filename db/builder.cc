@@ -5,6 +5,7 @@
 
 #include "db/compaction/compaction_range_del_aggregator.h"
 #include "db/filename.h"
+#include "env/paced_writable_file.h"
 #include "memtable/dynamic_bloom.h"
 #include "table/block_based_table_builder.h"
 #include "util/stop_watch.h"
@@ -198,10 +199,20 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
       file_options.use_direct_writes = true;
       file_options.writable_file_max_buffer_size = o.options->writable_file_max_buffer_size;
     }
+    file_options.strict_bytes_per_sync = o.options != nullptr && o.options->strict_bytes_per_sync;
     Status os = o.fs->NewWritableFile(fname, file_options, &file);
     if (!os.ok()) {
       report_file(os, nullptr);
       return os;
+    }
+    if (o.options != nullptr) {
+      // Rate limiting and range syncs (env/paced_writable_file.h).
+      PacedWriteOptions pw;
+      pw.rate_limiter = o.options->rate_limiter.get();
+      pw.priority = o.io_priority;
+      pw.statistics = o.statistics;
+      pw.bytes_per_sync = o.options->bytes_per_sync;
+      file = NewPacedWritableFile(std::move(file), pw);
     }
     created.push_back(fname);
     TableBuilderOptions bo;

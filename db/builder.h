@@ -134,6 +134,10 @@ struct BuildTablesOptions {
   SystemClock* clock = nullptr;
   int job_id = 0;
   TableFileCreationReason reason = TableFileCreationReason::kMisc;
+  // Paced I/O (issue 19): the priority the outputs' writes are charged at
+  // to options->rate_limiter (flush IO_HIGH, compaction IO_LOW; IO_TOTAL =
+  // not charged); options->bytes_per_sync applies to every output.
+  Env::IOPriority io_priority = Env::IO_TOTAL;
 };
 
 // Writes the input's surviving entries. *outputs receives one FileMetaData

@@ -10,6 +10,7 @@
 #include "base/merge_context.h"
 #include "db/db_iter.h"
 #include "db/filename.h"
+#include "env/sst_file_manager_impl.h"
 #include "table/merging_iterator.h"
 #include "util/instrumented_mutex_lock.h"
 #include "util/perf_context_imp.h"
@@ -58,6 +59,7 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname, OpenMode mode,
       fs_(options.env->GetFileSystem()),
       clock_(options.env->GetSystemClock()),
       stats_(options.statistics.get()),
+      sfm_(dynamic_cast<SstFileManagerImpl*>(options.sst_file_manager.get())),
       write_thread_(options.max_write_batch_group_size_bytes) {
   // manual_wal_flush buffers the WAL in user space: the write(2) path
   // (an mmap append reaches the page cache at once; see options.h).
@@ -66,6 +68,7 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname, OpenMode mode,
   wal_file_options_.writable_file_max_buffer_size = options_.writable_file_max_buffer_size;
   wal_file_options_.preallocation_block_size = options_.wal_preallocation_size;
   wal_file_options_.use_fsync = options_.use_fsync;
+  wal_file_options_.strict_bytes_per_sync = options_.strict_bytes_per_sync;
 }
 
 // The destructor closes even with snapshots unreleased (RocksDB's too).

@@ -60,6 +60,7 @@ namespace strata {
 struct TableProperties;
 class VersionEdit;
 class ExternalFileIngestionJob;
+class SstFileManagerImpl;
 
 class DBImpl final : public DB {
  public:
@@ -507,6 +508,24 @@ class DBImpl final : public DB {
   // (MemTable::GetEarliestSequenceNumber, transactions' conflict checks).
   void MemtablesHoldHistoryFrom(ColumnFamilyData* cfd, SequenceNumber seq) REQUIRES(mu_);
 
+  // ---- paced I/O: the SstFileManager's hooks (db_impl_paced_io.cc) ----
+  // At open: the live tables are tracked and leftover ".trash" files in
+  // the DB directory handed to the manager (or deleted without one).
+  // Releases mu_ for the directory scan.
+  void TrackTablesAtOpen() REQUIRES(mu_);
+  // New tables (flush, compaction, ingestion, import) are tracked; returns
+  // Status::SpaceLimit("Max allowed space was reached") when the total is
+  // at or past max_allowed_space_usage. OK without a manager.
+  Status TrackNewTables(const std::vector<FileMetaData>& files);
+  // A compaction with these inputs may start (RocksDB's
+  // EnoughRoomForCompaction); reserves their size until
+  // ReleaseCompactionRoom. Counts COMPACTION_CANCELLED when not.
+  bool EnoughRoomForCompaction(const Compaction* c) REQUIRES(mu_);
+  void ReleaseCompactionRoom(const Compaction* c) REQUIRES(mu_);
+  // Deletes an obsolete table: through the manager (paced) when there is
+  // one, else at once.
+  Status DeleteTableFile(const std::string& path);
+
   // ---- background errors and recovery (db_impl_error.cc) ----
   // Where a background error came from; decides whether it is sticky.
   enum class BgErrorReason { kWal, kMemTable, kFlush, kCompaction, kManifest, kWalSwitch };
@@ -605,6 +624,9 @@ class DBImpl final : public DB {
   FileSystem* const fs_;
   SystemClock* const clock_;
   Statistics* stats_;  // borrowed from options_.statistics; may be null
+  // options_.sst_file_manager as made by NewSstFileManager, or null
+  // (immutable after construction; the manager is thread-safe).
+  SstFileManagerImpl* const sfm_;
   std::shared_ptr<Logger> info_log_;
   // Writes the stats dump to the LOG every stats_dump_period_sec; started at
   // the end of Open, stopped first thing in Close.
@@ -675,6 +697,9 @@ class DBImpl final : public DB {
   // The last failed compaction's error when paranoid_checks is off (not
   // sticky): a write stopped by compaction debt fails with it.
   Status last_compaction_error_ GUARDED_BY(mu_);
+  // The last automatic compaction picked was not started for lack of room
+  // under the SstFileManager's space limit (WaitForCompact stops waiting).
+  bool compaction_room_blocked_ GUARDED_BY(mu_) = false;
   bool closed_ GUARDED_BY(mu_) = false;
   CondVar bg_cv_{&mu_};  // signalled when background work finishes
   bool flush_scheduled_ GUARDED_BY(mu_) = false;

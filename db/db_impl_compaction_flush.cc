@@ -199,6 +199,14 @@ void DBImpl::BackgroundCallCompaction() {
     for (const auto& [score, cfd] : order) {
       std::unique_ptr<Compaction> c = cfd->picker()->PickCompaction(cfd->current());
       if (c == nullptr) continue;
+      if (!EnoughRoomForCompaction(c.get())) {
+        // RocksDB's rule: not started; tried again when a flush or another
+        // compaction schedules work.
+        cfd->picker()->ReleaseCompaction(c.get());
+        compaction_room_blocked_ = true;
+        break;
+      }
+      compaction_room_blocked_ = false;
       picked = true;
       cfd->Ref();
       s = RunCompaction(cfd, c.get(), &job_id);
@@ -274,6 +282,7 @@ Status DBImpl::BackgroundFlush(bool* flushed) {
     for (const auto& l : options_.listeners) l->OnFlushBegin(this, info);
     mu_.Lock();
   }
+  Status space_status;  // the SstFileManager's verdict on the new table
   FlushJob job(job_env, cfd, imm.mem, snapshots_.GetAll());
   job.SetBackgroundFlush(imm.flush_reason, file_number);
   const uint64_t cpu_start = clock_->CPUMicros();
@@ -320,6 +329,9 @@ Status DBImpl::BackgroundFlush(bool* flushed) {
     InstallNewSuperVersion(cfd);
     imm.mem->Unref();
     *flushed = true;
+    // The new table to the SstFileManager: passing its space limit is the
+    // background error (the flush itself stands, as in RocksDB).
+    if (meta.number != 0) space_status = TrackNewTables({meta});
     EventLogLine line(clock_->NowMicros());
     std::vector<uint64_t> lsm;
     for (int level = 0; level < cfd->num_levels(); ++level) {
@@ -344,6 +356,7 @@ Status DBImpl::BackgroundFlush(bool* flushed) {
     mu_.Lock();
   }
   UnrefFamily(cfd);
+  if (s.ok()) return space_status;
   return s.IsInvalidArgument() ? Status::OK() : s;  // dropped during the MANIFEST wait
 }
 
@@ -394,6 +407,12 @@ Status DBImpl::Flush(const FlushOptions& options, ColumnFamilyHandle* cf) {
 Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c, int* job_id,
                              std::vector<std::string>* output_files) {
   mu_.AssertHeld();
+  // Automatic compactions were checked when picked; a manual one
+  // (CompactRange, CompactFiles) is refused here.
+  if (c->manual() && !EnoughRoomForCompaction(c)) {
+    return Status::CompactionTooLarge(
+        "not enough room under the SstFileManager's max allowed space");
+  }
   const JobEnv job_env = MakeJobEnv();
   if (job_id != nullptr) *job_id = job_env.job_id;
   CompactionJob job(job_env, cfd, c, snapshots_.GetAll());
@@ -402,6 +421,7 @@ Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c, int* job_id,
   auto pending = pending_outputs_.insert(versions_->next_file_number());
   const uint64_t cpu_start = clock_->CPUMicros();
   Status s = job.Run();
+  ReleaseCompactionRoom(c);
   pending_outputs_.erase(pending);
   if (s.ok()) {
     CompactionStats stats = job.stats();
@@ -490,6 +510,9 @@ JobEnv DBImpl::MakeJobEnv() {
   env.db_id = &db_id_;
   env.db_session_id = &db_session_id_;
   env.compaction_readahead_size = options_.compaction_readahead_size;
+  if (sfm_ != nullptr) {
+    env.on_new_tables = [this](const std::vector<FileMetaData>& f) { return TrackNewTables(f); };
+  }
   return env;
 }
 
@@ -653,16 +676,26 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
   --manual_compactions_;
   MaybeScheduleFlushOrCompaction();
   bg_cv_.SignalAll();
-  if (!s.ok() && !s.IsShutdownInProgress()) RecordBackgroundError(s, BgErrorReason::kCompaction);
+  if (!s.ok() && !s.IsShutdownInProgress() && !s.IsCompactionTooLarge()) {
+    RecordBackgroundError(s, BgErrorReason::kCompaction);
+  }
   return s.ok() ? refit_refused : s;
 }
 
 Status DBImpl::WaitForCompact() {
   MutexLock l(&mu_);
+  compaction_room_blocked_ = false;  // the limit may have changed: try again
   while (true) {
     if (!bg_error_.ok()) return bg_error_;
     if (shutting_down_.load(std::memory_order_acquire)) {
       return Status::ShutdownInProgress("WaitForCompact during close");
+    }
+    // A compaction that does not fit under the SstFileManager's space limit
+    // would be picked and refused forever: stop waiting for it.
+    if (compaction_room_blocked_ && !flush_scheduled_ && compactions_scheduled_ == 0) {
+      return Status::CompactionTooLarge(
+          "WaitForCompact: a compaction waits for room under the SstFileManager's max allowed "
+          "space");
     }
     MaybeScheduleFlushOrCompaction();
     if (bg_work_paused_ > 0 && !flush_scheduled_ && compactions_scheduled_ == 0) {
@@ -783,8 +816,14 @@ void DBImpl::DeleteObsoleteFiles(int job_id) {
         }
         continue;
       }
-      Status ds = fs_->DeleteFile(path);
-      if (ds.ok()) RecordTick(stats_, FILES_DELETED_IMMEDIATELY);
+      // A table goes through the SstFileManager (paced) when there is one.
+      Status ds;
+      if (type == FileType::kTableFile) {
+        ds = DeleteTableFile(path);
+      } else {
+        ds = fs_->DeleteFile(path);
+        if (ds.ok()) RecordTick(stats_, FILES_DELETED_IMMEDIATELY);
+      }
       Log(info_log_.get(), "deleted obsolete file %s: %s", name.c_str(), ds.ToString().c_str());
       if (type == FileType::kTableFile) {
         // A purge outside a job (open, Resume) gets a number of its own.

@@ -14,6 +14,7 @@
 
 #include "db/db_impl.h"
 #include "db/filename.h"
+#include "env/sst_file_manager_impl.h"
 #include "util/stop_watch.h"
 #include "util/sync_point.h"
 
@@ -99,6 +100,12 @@ Status DBImpl::ResumeImpl() {
   if (bg_error_unrecoverable_) return bg_error_;
   if (shutting_down_.load(std::memory_order_acquire)) {
     return Status::ShutdownInProgress("Resume during close");
+  }
+  // The SstFileManager's space limit: resumable once the tables fit under
+  // it again (files deleted, or the limit raised).
+  if (bg_error_.IsIOError() && bg_error_.subcode() == Status::kSpaceLimit && sfm_ != nullptr &&
+      sfm_->IsMaxAllowedSpaceReached()) {
+    return bg_error_;
   }
   recovery_in_progress_ = true;
   // Jobs still running finish first (none start while the error is set).

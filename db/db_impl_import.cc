@@ -230,6 +230,13 @@ Status DBImpl::IngestUnderExclusive(std::vector<std::unique_ptr<ExternalFileInge
     for (ColumnFamilyData* cfd : cfds) MemtablesHoldHistoryFrom(cfd, new_last + 1);
   }
   for (ColumnFamilyData* cfd : cfds) InstallNewSuperVersion(cfd);
+  {
+    std::vector<FileMetaData> added;
+    for (const VersionEdit& e : edits) {
+      for (const auto& [level, f] : e.new_files()) added.push_back(f);
+    }
+    TrackNewTables(added).PermitUncheckedError();  // the limit stops flushes, not ingestion
+  }
   const uint64_t micros = clock_->NowMicros() - start_micros;
   for (auto& job : *jobs) {
     for (const IngestedFileInfo& f : job->files()) {
@@ -456,6 +463,11 @@ Status DBImpl::CreateColumnFamilyWithImport(const ColumnFamilyOptions& options,
       edit.SetLastSequence(new_last);
       Status st = versions_->LogAndApply(cfd, &edit, &mu_);
       if (!st.ok()) return st;
+      {
+        std::vector<FileMetaData> added;
+        for (const auto& [level, f] : edit.new_files()) added.push_back(f);
+        TrackNewTables(added).PermitUncheckedError();  // the limit stops flushes, not imports
+      }
       if (new_last > last_allocated_sequence_) {
         last_allocated_sequence_ = new_last;
         last_sequence_.store(new_last, std::memory_order_release);

@@ -373,7 +373,9 @@ Status DBImpl::CompactFiles(const CompactionOptions& options, ColumnFamilyHandle
   --manual_compactions_;
   MaybeScheduleFlushOrCompaction();
   bg_cv_.SignalAll();
-  if (!s.ok() && !s.IsShutdownInProgress()) RecordBackgroundError(s, BgErrorReason::kCompaction);
+  if (!s.ok() && !s.IsShutdownInProgress() && !s.IsCompactionTooLarge()) {
+    RecordBackgroundError(s, BgErrorReason::kCompaction);
+  }
   return s;
 }
 

@@ -16,6 +16,8 @@
 #include "db/version_edit.h"
 #include "db/write_batch_internal.h"
 #include "env/auto_roll_logger.h"
+#include "env/paced_writable_file.h"
+#include "env/sst_file_manager_impl.h"
 #include "strata/table.h"
 
 namespace strata {
@@ -141,6 +143,11 @@ Status DBImpl::ValidateOptions(const Options& o) {
   }
   if (o.use_direct_io_for_flush_and_compaction && o.writable_file_max_buffer_size == 0) {
     return Status::InvalidArgument("writes in direct IO require writable_file_max_buffer_size > 0");
+  }
+  if (o.sst_file_manager != nullptr &&
+      dynamic_cast<SstFileManagerImpl*>(o.sst_file_manager.get()) == nullptr) {
+    return Status::InvalidArgument(
+        "options.sst_file_manager: only a manager made by NewSstFileManager is supported");
   }
   if (o.max_background_jobs < 1) {
     return Status::InvalidArgument("options.max_background_jobs must be at least 1");
@@ -586,6 +593,7 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
     }
   }
   if (!read_only()) {
+    TrackTablesAtOpen();
     DeleteObsoleteFiles();
     MaybeScheduleFlushOrCompaction();
   }
@@ -1068,6 +1076,14 @@ Status DBImpl::CreateWAL(uint64_t number) {
   const std::string fname = LogFileName(wal_dir_, number);
   Status s = fs_->NewWritableFile(fname, wal_file_options_, &file);
   if (!s.ok()) return s;
+  if (options_.wal_bytes_per_sync > 0) {
+    // Range syncs at the WAL's flushes only (env/paced_writable_file.h);
+    // WAL writes are never rate limited.
+    PacedWriteOptions pw;
+    pw.bytes_per_sync = options_.wal_bytes_per_sync;
+    pw.range_sync_on_flush_only = true;
+    file = NewPacedWritableFile(std::move(file), pw);
+  }
   log_ = std::make_unique<log::Writer>(std::move(file), number, /*recycle_log_files=*/false,
                                        /*manual_flush=*/options_.manual_wal_flush);
   log_number_ = number;

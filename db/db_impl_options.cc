@@ -181,6 +181,19 @@ Status DBImpl::SetDBOptions(const OptionsMap& new_options) {
               .PermitUncheckedError();  // the text was just printed from a valid value
         }
         wal_file_options_.writable_file_max_buffer_size = options_.writable_file_max_buffer_size;
+        wal_file_options_.strict_bytes_per_sync = options_.strict_bytes_per_sync;
+        // The families' option sets carry the DB options their jobs read
+        // (bytes_per_sync for the tables they write): new values to each.
+        for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+          const Options& cur = cfd->options();
+          if (cur.bytes_per_sync != options_.bytes_per_sync ||
+              cur.strict_bytes_per_sync != options_.strict_bytes_per_sync) {
+            Options next = cur;
+            next.bytes_per_sync = options_.bytes_per_sync;
+            next.strict_bytes_per_sync = options_.strict_bytes_per_sync;
+            cfd->SetOptions(next);
+          }
+        }
         ApplyBackgroundJobs();
         if (subcompactions.has_value()) {
           for (ColumnFamilyData* cfd : versions_->column_families()->live()) {

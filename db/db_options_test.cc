@@ -509,13 +509,14 @@ TEST(LoadOptionsTest, BadFilesAreNamed) {
   const std::string file = dir.path() + "/OPTIONS-000005";
   ASSERT_OK(WriteStringToFile(fs,
                               "[Version]\n  rocksdb_version=7.8.3\n[DBOptions]\n"
-                              "  max_open_files=50\n  bytes_per_sync=1048576\n"
+                              "  max_open_files=50\n  delete_obsolete_files_period_micros=1000\n"
                               "[CFOptions \"default\"]\n  write_buffer_size=1k\n",
                               file, false));
   Status s = LoadLatestOptions(ConfigOptions(), dir.path(), &db, &cfs);
   ASSERT_TRUE(s.IsInvalidArgument());
   EXPECT_NE(s.ToString().find("OPTIONS-000005: [DBOptions]"), std::string::npos) << s.ToString();
-  EXPECT_NE(s.ToString().find("bytes_per_sync"), std::string::npos) << s.ToString();
+  EXPECT_NE(s.ToString().find("delete_obsolete_files_period_micros"), std::string::npos)
+      << s.ToString();
   ConfigOptions lenient;
   lenient.ignore_unknown_options = true;
   ASSERT_OK(LoadLatestOptions(lenient, dir.path(), &db, &cfs));

@@ -28,6 +28,7 @@ Status FlushJob::Run(VersionEdit* edit, FileMetaData* meta_out) {
   const uint64_t start = env_.clock->NowMicros();
   BuildTablesOptions o = NewBuildTablesOptions(env_, cfd);
   o.output_level = 0;
+  o.io_priority = Env::IO_HIGH;  // flush writes before compaction's (RateLimiter)
   // Flush outputs: compression_per_level[0] or `compression`, with
   // compression_opts (db/compaction/compression_for_level.h).
   o.compression = CompressionForFlush(cfd->options());

@@ -7,6 +7,7 @@
 // counter included) except where a job's method says REQUIRES the mutex.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -43,6 +44,10 @@ struct JobEnv {
   DB* db = nullptr;  // passed to the listeners' flush and compaction callbacks
   // DBOptions::compaction_readahead_size when the job was made (mutable).
   size_t compaction_readahead_size = 0;
+  // Paced I/O (issue 19): a compaction's outputs, before its MANIFEST edit,
+  // go to the SstFileManager; an error (the space limit reached) fails the
+  // compaction. Empty: nothing to tell.
+  std::function<Status(const std::vector<FileMetaData>&)> on_new_tables;
 };
 
 // The BuildTables options every job of cfd starts from: table options,

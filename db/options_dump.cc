@@ -10,6 +10,7 @@
 #include "strata/listener.h"
 #include "strata/merge_operator.h"
 #include "strata/slice_transform.h"
+#include "strata/sst_file_manager.h"
 #include "strata/table_properties.h"
 #include "table/compression.h"
 
@@ -30,6 +31,11 @@ std::string Ptr(const void* p) {
   char buf[32];
   snprintf(buf, sizeof(buf), "%p", p);
   return buf;
+}
+// RocksDB's "Options.sst_file_manager.rate_bytes_per_sec" (0 without one).
+std::string SstFileManagerRate(const DBOptions& o) {
+  return std::to_string(
+      o.sst_file_manager == nullptr ? 0 : o.sst_file_manager->GetDeleteRateBytesPerSecond());
 }
 // An object by its Name(), or RocksDB's word for none.
 template <typename T>
@@ -242,6 +248,12 @@ std::vector<OptionLine> DBOptionLines(const DBOptions& o) {
       {"compaction_readahead_size", Num(o.compaction_readahead_size)},
       {"wal_dir", o.wal_dir},
       {"db_paths", DbPaths(o.db_paths)},
+      // Paced I/O (issue 19).
+      {"rate_limiter", Ptr(o.rate_limiter.get())},
+      {"sst_file_manager.rate_bytes_per_sec", SstFileManagerRate(o)},
+      {"bytes_per_sync", Num(o.bytes_per_sync)},
+      {"wal_bytes_per_sync", Num(o.wal_bytes_per_sync)},
+      {"strict_bytes_per_sync", Bool(o.strict_bytes_per_sync)},
   };
 }
 

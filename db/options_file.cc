@@ -134,6 +134,11 @@ std::string OptionsFileContents(const std::vector<OptionsFileFamily>& families) 
        Bool(o.use_direct_io_for_flush_and_compaction));
   Line(&r, "compaction_readahead_size", o.compaction_readahead_size);
   Line(&r, "wal_dir", o.wal_dir);
+  // Paced I/O (issue 19); rate_limiter and sst_file_manager are not written
+  // (RocksDB does not write them either).
+  Line(&r, "bytes_per_sync", o.bytes_per_sync);
+  Line(&r, "wal_bytes_per_sync", o.wal_bytes_per_sync);
+  Line(&r, "strict_bytes_per_sync", Bool(o.strict_bytes_per_sync));
 
   for (const OptionsFileFamily& f : families) AppendFamily(&r, f.name, *f.options, *f.table);
   return r;

@@ -78,6 +78,11 @@ std::vector<OptionInfo> BuildTable() {
       STRATA_DB_OPT(use_direct_io_for_flush_and_compaction, kBool, false),
       STRATA_DB_OPT(compaction_readahead_size, kSizeT, true),
       STRATA_DB_OPT(wal_dir, kString, false),
+      // Paced I/O (issue 19); mutable as in RocksDB 7.8.3. rate_limiter and
+      // sst_file_manager are objects without a text form (not in the table).
+      STRATA_DB_OPT(bytes_per_sync, kUInt64, true),
+      STRATA_DB_OPT(wal_bytes_per_sync, kUInt64, true),
+      STRATA_DB_OPT(strict_bytes_per_sync, kBool, true),
       // ColumnFamilyOptions (compaction_filter, compaction_filter_factory:
       // objects without a text form). max_subcompactions is a DB option in
       // RocksDB and a family option here (SetDBOptions sets every family's).

@@ -26,7 +26,9 @@ TEST(OptionsHelperTest, TableCoversEveryFieldWithATextForm) {
                                          "compaction_filter", "table_factory",
                                          "compaction_filter_factory", "table_properties_collectors",
                                          // No text form in RocksDB 7.8.3 either.
-                                         "db_paths", "cf_paths"};
+                                         "db_paths", "cf_paths",
+                                         // paced I/O's objects (issue 19)
+                                         "rate_limiter", "sst_file_manager.rate_bytes_per_sec"};
   for (const OptionLine& l : DBOptionLines(DBOptions())) {
     if (no_text.count(l.name) == 0) {
       EXPECT_NE(FindOption(OptionScope::kDB, l.name), nullptr) << l.name;
@@ -223,14 +225,18 @@ TEST(OptionsHelperTest, RocksDBOptionsStrataLacks) {
       "age_for_warm=0}",
       &cf));
   DBOptions db;
-  ASSERT_OK(GetDBOptionsFromString(config, DBOptions(), "bytes_per_sync=0;allow_2pc=false", &db));
-  Status s = GetDBOptionsFromString(config, DBOptions(), "bytes_per_sync=1m", &db);
+  ASSERT_OK(GetDBOptionsFromString(
+      config, DBOptions(), "delete_obsolete_files_period_micros=21600000000;allow_2pc=false", &db));
+  Status s =
+      GetDBOptionsFromString(config, DBOptions(), "delete_obsolete_files_period_micros=1000", &db);
   ASSERT_TRUE(s.IsInvalidArgument());
-  EXPECT_NE(s.ToString().find("Strata does not support option bytes_per_sync"), std::string::npos)
+  EXPECT_NE(s.ToString().find("Strata does not support option delete_obsolete_files_period_micros"),
+            std::string::npos)
       << s.ToString();
   // ignore_unknown_options: anything goes (and nothing changes).
   config.ignore_unknown_options = true;
-  ASSERT_OK(GetDBOptionsFromString(config, DBOptions(), "bytes_per_sync=1m;foo=bar", &db));
+  ASSERT_OK(GetDBOptionsFromString(config, DBOptions(),
+                                   "delete_obsolete_files_period_micros=1000;foo=bar", &db));
   ASSERT_OK(GetColumnFamilyOptionsFromString(
       config, ColumnFamilyOptions(),
       "compaction_style=kCompactionStyleUniversal;comparator=my.Comparator;write_buffer_size=1m",

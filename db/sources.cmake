@@ -15,6 +15,7 @@ strata_layer(db
     db/compaction/compression_for_level.cc
     db/compaction/compaction_picker_fifo.cc
     db/compaction/file_age.cc
+    db/compaction/rate_limited_input.cc
     db/builder.cc
     db/flush_job.cc
     db/job_env.cc
@@ -42,6 +43,7 @@ strata_layer(db
     db/write_thread.cc
     db/repair.cc
     db/db_impl_error.cc
+    db/db_impl_paced_io.cc
     db/db_impl_secondary.cc
     db/manifest_tailer.cc
     db/db_impl_properties.cc
@@ -111,6 +113,7 @@ strata_tests(db
   db/repair_test.cc
   db/db_limits_test.cc
   db/db_error_handler_test.cc
+  db/db_paced_io_test.cc
   db/db_fault_walk_test.cc
   db/db_properties_test.cc
   db/options_dump_test.cc

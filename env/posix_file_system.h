@@ -83,6 +83,7 @@ class PosixFileSystem final : public FileSystem {
   Status LinkFile(const std::string& src, const std::string& target) override;
   Status IsDirectory(const std::string& path, bool* is_dir) override;
   Status Truncate(const std::string& fname, uint64_t size) override;
+  Status NumFileLinks(const std::string& fname, uint64_t* count) override;
   Status NewRandomRWFile(const std::string& fname, const FileOptions& opts,
                          std::unique_ptr<RandomRWFile>* result) override;
 

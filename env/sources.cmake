@@ -8,6 +8,10 @@ strata_layer(env
     env/mem_file_system.cc
     env/posix_file_system.cc
     env/system_clock.cc
+    # paced I/O (issue 19)
+    env/rate_limiter.cc
+    env/paced_writable_file.cc
+    env/sst_file_manager_impl.cc
   DEPS util
 )
 strata_tests(env
@@ -17,4 +21,7 @@ strata_tests(env
   env/posix_direct_io_test.cc
   env/fault_injection_fs_test.cc
   env/auto_roll_logger_test.cc
+  env/rate_limiter_test.cc
+  env/paced_writable_file_test.cc
+  env/sst_file_manager_test.cc
 )

@@ -55,6 +55,9 @@ class ForwardingFileSystem : public FileSystem {
   }
   Status IsDirectory(const std::string& p, bool* d) override { return base_->IsDirectory(p, d); }
   Status Truncate(const std::string& f, uint64_t s) override { return base_->Truncate(f, s); }
+  Status NumFileLinks(const std::string& f, uint64_t* n) override {
+    return base_->NumFileLinks(f, n);
+  }
   Status LockFile(const std::string& f, std::unique_ptr<FileLock>* l) override {
     return base_->LockFile(f, l);
   }

@@ -76,7 +76,11 @@
 // pin_top_level_index_and_filter, pin_l0_filter_and_index_blocks_in_cache.
 // use_direct_reads (which turns table_mmap_reads off unless that is given),
 // use_direct_io_for_flush_and_compaction, compaction_readahead_size and
-// wal_dir are set on Options. statistics attaches CreateDBStatistics(); the
+// wal_dir are set on Options. Paced I/O: rate_limiter_bytes_per_sec (with
+// rate_limiter_refill_period_us, rate_limiter_auto_tuned, rate_limit_bg_reads:
+// kReadsOnly as RocksDB's), bytes_per_sync, wal_bytes_per_sync,
+// sst_file_manager_bytes_per_sec and sst_file_manager_bytes_per_truncate (an
+// SstFileManager). statistics attaches CreateDBStatistics(); the
 // end of the run prints it and the write amplification, whose numerator is
 // the Write(GB) column of rocksdb.stats summed over the levels.
 //
@@ -122,8 +126,10 @@
 #include "strata/options.h"
 #include "strata/perf_context.h"
 #include "strata/perf_level.h"
+#include "strata/rate_limiter.h"
 #include "strata/slice.h"
 #include "strata/slice_transform.h"
+#include "strata/sst_file_manager.h"
 #include "strata/statistics.h"
 #include "strata/status.h"
 #include "strata/table.h"
@@ -193,6 +199,26 @@ class StrataEngine {
     // Every compaction-style flag is assigned; Open refuses, by name, the
     // options Strata does not build yet, and db_bench then exits non-zero.
     strata::bench::ApplyCompactionSettings(compaction, &options_);
+    // Paced I/O, as RocksDB 7.8.3's db_bench sets it (fairness 10).
+    if (flags.rate_limiter_bytes_per_sec > 0) {
+      options_.rate_limiter = strata::NewGenericRateLimiter(
+          static_cast<int64_t>(flags.rate_limiter_bytes_per_sec),
+          flags.rate_limiter_refill_period_us, 10,
+          flags.rate_limit_bg_reads ? strata::RateLimiter::Mode::kReadsOnly
+                                    : strata::RateLimiter::Mode::kWritesOnly,
+          flags.rate_limiter_auto_tuned);
+      if (options_.rate_limiter == nullptr) {
+        strata::bench::Fail("--rate_limiter_refill_period_us must be positive");
+      }
+    }
+    options_.bytes_per_sync = flags.bytes_per_sync;
+    options_.wal_bytes_per_sync = flags.wal_bytes_per_sync;
+    if (flags.sst_file_manager_bytes_per_sec > 0 || flags.sst_file_manager_bytes_per_truncate > 0) {
+      options_.sst_file_manager =
+          strata::NewSstFileManager(strata::Env::Default(), nullptr, "",
+                                    static_cast<int64_t>(flags.sst_file_manager_bytes_per_sec),
+                                    true, nullptr, 0.25, flags.sst_file_manager_bytes_per_truncate);
+    }
     // File placement and direct I/O. Direct reads exclude table maps, which
     // are Strata's default: --use_direct_reads turns them off unless
     // --table_mmap_reads is given too (then Open refuses the pair).

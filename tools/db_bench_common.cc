@@ -168,6 +168,23 @@ BenchFlags::BenchFlags() {
   Add("compaction_readahead_size", &compaction_readahead_size,
       "Compaction input read-ahead in bytes (0: the store's default; 2 MiB with direct reads)");
   Add("wal_dir", &wal_dir, "Directory of the WAL files (empty: the DB's directory)");
+  // Paced I/O.
+  Add("rate_limiter_bytes_per_sec", &rate_limiter_bytes_per_sec,
+      "Set options.rate_limiter value (flush and compaction writes, bytes/s; 0: none)");
+  Add("rate_limiter_refill_period_us", &rate_limiter_refill_period_us,
+      "Set refill period on rate limiter.");
+  Add("rate_limiter_auto_tuned", &rate_limiter_auto_tuned,
+      "Enable dynamic adjustment of rate limit according to demand for background I/O");
+  Add("rate_limit_bg_reads", &rate_limit_bg_reads,
+      "Use options.rate_limiter on compaction reads (and not on writes: RocksDB's kReadsOnly)");
+  Add("bytes_per_sync", &bytes_per_sync,
+      "Allows OS to incrementally sync SST files to disk while they are being written");
+  Add("wal_bytes_per_sync", &wal_bytes_per_sync,
+      "Allows OS to incrementally sync WAL files to disk while they are being written");
+  Add("sst_file_manager_bytes_per_sec", &sst_file_manager_bytes_per_sec,
+      "Delete obsolete table files at this rate through an SstFileManager (0: at once)");
+  Add("sst_file_manager_bytes_per_truncate", &sst_file_manager_bytes_per_truncate,
+      "Delete large obsolete table files by truncating this many bytes at a time");
   Add("compaction_style", &compaction_style,
       "Style of compaction: 0 level-based, 1 universal, 2 fifo, 3 none");
   Add("compaction_pri", &compaction_pri,

@@ -186,6 +186,16 @@ struct BenchFlags {
   bool use_direct_io_for_flush_and_compaction = false;
   int64_t compaction_readahead_size = 0;
   std::string wal_dir;
+  // Paced I/O (RocksDB db_bench's names; the sst_file_manager_* ones are a
+  // later RocksDB's). Not supported by LevelDB (refused when set).
+  uint64_t rate_limiter_bytes_per_sec = 0;
+  int64_t rate_limiter_refill_period_us = 100 * 1000;
+  bool rate_limiter_auto_tuned = false;
+  bool rate_limit_bg_reads = false;
+  uint64_t bytes_per_sync = 0;
+  uint64_t wal_bytes_per_sync = 0;
+  uint64_t sst_file_manager_bytes_per_sec = 0;
+  uint64_t sst_file_manager_bytes_per_truncate = 0;
   // Compaction styles and compression by level (RocksDB 7.8.3 db_bench's
   // names, defaults and meanings; ParseCompactionSettings checks them and
   // the store's Open refuses what it does not build).

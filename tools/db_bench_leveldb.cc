@@ -108,6 +108,15 @@ class LevelDBEngine {
       *error = "--use_ribbon_filter is not supported by LevelDB (Bloom filters only)";
       return false;
     }
+    for (const char* name :
+         {"rate_limiter_bytes_per_sec", "rate_limiter_auto_tuned", "rate_limit_bg_reads",
+          "bytes_per_sync", "wal_bytes_per_sync", "sst_file_manager_bytes_per_sec",
+          "sst_file_manager_bytes_per_truncate"}) {
+      if (flags.WasSet(name)) {
+        *error = std::string("--") + name + " is not supported by LevelDB (no paced I/O)";
+        return false;
+      }
+    }
     if (flags.compact_for_space_amp) {
       *error = "--compact_for_space_amp is not supported by LevelDB (no table-size property)";
       return false;

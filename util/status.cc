@@ -43,6 +43,8 @@ const char* CodeName(Status::Code code) {
       return "Operation expired: ";
     case Status::kTryAgain:
       return "Operation failed. Try again.: ";
+    case Status::kCompactionTooLarge:
+      return "Compaction too large: ";
     default:
       return "Unknown code: ";
   }
@@ -103,6 +105,9 @@ std::string Status::ToString() const {
       break;
     case kMemoryLimit:
       sub = "Memory limit reached";
+      break;
+    case kSpaceLimit:
+      sub = "Space limit reached";
       break;
     case kTxnNotPrepared:
       sub = "Txn not prepared";

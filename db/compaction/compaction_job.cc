@@ -14,6 +14,7 @@
 #include "db/compaction/compaction_range_del_aggregator.h"
 #include "db/compaction/compression_for_level.h"
 #include "db/compaction/file_age.h"
+#include "db/compaction/rate_limited_input.h"
 #include "db/filename.h"
 #include "db/level_iterator.h"
 #include "db/table_cache.h"
@@ -111,6 +112,7 @@ Status CompactionJob::Run() {
 
   BuildTablesOptions o = NewBuildTablesOptions(env_, cfd);
   o.sync_histogram = COMPACTION_OUTFILE_SYNC_MICROS;
+  o.io_priority = Env::IO_LOW;  // RateLimiter: after flushes
   const InternalKeyComparator& icmp = cfd->icmp();
   TableCache* table_cache = cfd->table_cache();
   o.output_level = out;
@@ -165,6 +167,13 @@ Status CompactionJob::Run() {
   std::vector<BuildTablesStats> stats(parts);
   std::vector<Status> statuses(parts);
   uint64_t bytes_read = c->TotalInputBytes();
+  // File bytes per raw entry byte of the inputs (rate-limited reads).
+  double read_charge_factor = 1.0;
+  {
+    uint64_t raw = 0;
+    for (const FileMetaData* f : all_inputs) raw += f->raw_key_size + f->raw_value_size;
+    if (raw > 0) read_charge_factor = static_cast<double>(bytes_read) / static_cast<double>(raw);
+  }
 
   env_.mu->Unlock();
   {
@@ -224,6 +233,9 @@ Status CompactionJob::Run() {
       }
     }
     std::unique_ptr<InternalIterator> input(NewMergingIterator(&icmp, std::move(children)));
+    // Reads charged to the rate limiter when its mode limits reads.
+    input = NewRateLimitedInput(std::move(input), cfd->options().rate_limiter.get(), env_.stats,
+                                read_charge_factor);
     BuildTablesOptions po = o;
     Slice begin, end;
     if (i > 0) {
@@ -280,6 +292,10 @@ Status CompactionJob::Run() {
     total.num_output_files += stats[i].num_output_files;
     total.num_output_records += stats[i].num_output_records;
     total.iter.num_input_records += stats[i].iter.num_input_records;
+  }
+  if (s.ok() && env_.on_new_tables) {
+    // The SstFileManager's accounting (the space limit may stop the job).
+    for (size_t i = 0; i < parts && s.ok(); ++i) s = env_.on_new_tables(outputs[i]);
   }
   if (s.ok()) {
     c->AddInputDeletions(&edit);

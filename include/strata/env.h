@@ -48,6 +48,10 @@ struct STRATA_EXPORT FileOptions {
   // A writable file's Sync() is fsync(2), metadata included, instead of
   // fdatasync(2) (DBOptions::use_fsync).
   bool use_fsync = false;
+  // RangeSync also waits for the write-back of everything before the range
+  // (DBOptions::strict_bytes_per_sync), so no more than bytes_per_sync bytes
+  // are ever waiting to be written back.
+  bool strict_bytes_per_sync = false;
 };
 
 // A file read from start to end.
@@ -90,6 +94,12 @@ class STRATA_EXPORT WritableFile {
   // Reserves space for [offset, offset+len) so later appends cannot fail
   // with ENOSPC; may do nothing.
   virtual Status Allocate(uint64_t /*offset*/, uint64_t /*len*/) { return Status::OK(); }
+  // Starts writing back [offset, offset+nbytes) of what was appended and
+  // flushed, without waiting and without metadata (DBOptions::bytes_per_sync;
+  // RocksDB's RangeSync). Not a durability point. With
+  // FileOptions::strict_bytes_per_sync it also waits for the write-back of
+  // everything before the range. The default does nothing.
+  virtual Status RangeSync(uint64_t /*offset*/, uint64_t /*nbytes*/) { return Status::OK(); }
 };
 
 // A file written in place at given offsets (FileSystem::NewRandomRWFile):
@@ -194,6 +204,11 @@ class STRATA_EXPORT FileSystem {
   }
   virtual Status IsDirectory(const std::string& path, bool* is_dir) = 0;
   virtual Status Truncate(const std::string& fname, uint64_t size) = 0;
+  // How many hard links (names) the file has; NotSupported where the file
+  // system cannot tell (SstFileManager then deletes trash whole).
+  virtual Status NumFileLinks(const std::string& /*fname*/, uint64_t* /*count*/) {
+    return Status::NotSupported("NumFileLinks");
+  }
   // Opens the existing file fname for writing in place. NotSupported where
   // files cannot be rewritten at an offset.
   virtual Status NewRandomRWFile(const std::string& fname, const FileOptions& opts,
@@ -233,6 +248,9 @@ class STRATA_EXPORT SystemClock {
 class STRATA_EXPORT Env {
  public:
   enum class Priority { kLow = 0, kHigh = 1, kTotal = 2 };
+  // The priority of an I/O request (RocksDB's names and values): what a
+  // RateLimiter grants first. IO_TOTAL means "not rate limited".
+  enum IOPriority { IO_LOW = 0, IO_MID = 1, IO_HIGH = 2, IO_USER = 3, IO_TOTAL = 4 };
 
   Env(std::shared_ptr<FileSystem> fs, std::shared_ptr<SystemClock> clock);
   virtual ~Env();

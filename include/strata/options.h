@@ -29,7 +29,9 @@ class MergeOperator;                    // strata/merge_operator.h
 class SliceTransform;                   // strata/slice_transform.h
 class TablePropertiesCollectorFactory;  // strata/table_properties.h
 class Snapshot;
-class TableFactory;  // strata/table.h
+class TableFactory;    // strata/table.h
+class RateLimiter;     // strata/rate_limiter.h
+class SstFileManager;  // strata/sst_file_manager.h
 
 // Persisted in table trailers: never renumber (docs/format/block.md (Compression)).
 enum CompressionType : unsigned char {
@@ -273,6 +275,25 @@ struct STRATA_EXPORT DBOptions {
   // Directories for table files with target sizes (RocksDB's db_paths):
   // not supported yet, see ValidateOptions. Empty = the DB's directory.
   std::vector<DbPath> db_paths;
+  // ---- Paced I/O (RocksDB's names and defaults; docs/design/paced-io.md).
+  // Paces flush writes (Env::IO_HIGH) and compaction writes (IO_LOW); with
+  // a mode that limits reads, compaction reads too (IO_LOW). WAL and
+  // MANIFEST writes and user reads are never charged. Shared with the
+  // caller (and with other DBs). Not written to the OPTIONS file.
+  std::shared_ptr<RateLimiter> rate_limiter;
+  // Tracks the table files' total size, deletes obsolete tables at a paced
+  // rate through "<file>.trash" renames, and enforces
+  // max_allowed_space_usage (a flush or compaction that passes it is the
+  // background error IOError "Space limit reached"). Not written to OPTIONS.
+  std::shared_ptr<SstFileManager> sst_file_manager;
+  // Every this many bytes of a table file written by flush or compaction,
+  // start writing back what is older than the newest MiB
+  // (sync_file_range; 0 = never). wal_bytes_per_sync: the same for WAL
+  // files. strict_bytes_per_sync: also wait for the previous write-back,
+  // so no more than bytes_per_sync bytes are ever waiting.
+  uint64_t bytes_per_sync = 0;
+  uint64_t wal_bytes_per_sync = 0;
+  bool strict_bytes_per_sync = false;
 };
 
 struct STRATA_EXPORT ColumnFamilyOptions {

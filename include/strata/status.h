@@ -35,6 +35,7 @@ class STRATA_EXPORT [[nodiscard]] Status {
     kBusy = 11,
     kExpired = 12,
     kTryAgain = 13,
+    kCompactionTooLarge = 14,
     kMaxCode
   };
 
@@ -47,6 +48,7 @@ class STRATA_EXPORT [[nodiscard]] Status {
     kDeadlock = 5,
     kPathNotFound = 9,
     kMemoryLimit = 7,
+    kSpaceLimit = 8,
     kTxnNotPrepared = 13,
     kMaxSubCode
   };
@@ -77,6 +79,11 @@ class STRATA_EXPORT [[nodiscard]] Status {
   static Status NoSpace(const Slice& msg, const Slice& msg2 = Slice()) {
     return Status(kIOError, kNoSpace, msg, msg2);
   }
+  // SstFileManager's max_allowed_space_usage was reached (RocksDB's
+  // IOError with subcode kSpaceLimit).
+  static Status SpaceLimit(const Slice& msg = Slice(), const Slice& msg2 = Slice()) {
+    return Status(kIOError, kSpaceLimit, msg, msg2);
+  }
   static Status PathNotFound(const Slice& msg, const Slice& msg2 = Slice()) {
     return Status(kIOError, kPathNotFound, msg, msg2);
   }
@@ -99,6 +106,10 @@ class STRATA_EXPORT [[nodiscard]] Status {
   }
   static Status TryAgain(const Slice& msg, const Slice& msg2 = Slice()) {
     return Status(kTryAgain, kNone, msg, msg2);
+  }
+  // A compaction not started: it would pass SstFileManager's space limit.
+  static Status CompactionTooLarge(const Slice& msg = Slice(), const Slice& msg2 = Slice()) {
+    return Status(kCompactionTooLarge, kNone, msg, msg2);
   }
   static Status TimedOut(const Slice& msg, const Slice& msg2 = Slice()) {
     return Status(kTimedOut, kNone, msg, msg2);
@@ -134,6 +145,7 @@ class STRATA_EXPORT [[nodiscard]] Status {
   bool IsAborted() const { return code_ == kAborted; }
   bool IsBusy() const { return code_ == kBusy; }
   bool IsTryAgain() const { return code_ == kTryAgain; }
+  bool IsCompactionTooLarge() const { return code_ == kCompactionTooLarge; }
   bool IsTimedOut() const { return code_ == kTimedOut; }
   bool IsExpired() const { return code_ == kExpired; }
   bool IsDeadlock() const { return code_ == kBusy && subcode_ == kDeadlock; }
