@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "db/memory_budget.h"
 #include "memtable/dynamic_bloom.h"
 #include "table/compression.h"
 
@@ -24,6 +25,7 @@ MemTableOptions MemTableOptionsFor(const Options& options) {
   m.prefix_extractor = options.prefix_extractor.get();
   m.whole_key_filtering = options.memtable_whole_key_filtering;
   m.clock = options.env != nullptr ? options.env->GetSystemClock() : nullptr;
+  m.write_buffer_manager = options.write_buffer_manager.get();
   m.bloom_bits = DynamicBloom::TotalBitsFor(
       options.write_buffer_size, std::min(options.memtable_prefix_bloom_size_ratio, 0.25));
   return m;
@@ -164,6 +166,8 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
           "BlockBasedTableOptions::data_block_hash_table_util_ratio must be positive with "
           "kDataBlockBinaryAndHash");
     }
+    Status charging = ValidateCacheUsageOptions(t);  // issue 19
+    if (!charging.ok()) return charging;
     if ((t.cache_index_and_filter_blocks || t.pin_l0_filter_and_index_blocks_in_cache) &&
         t.no_block_cache) {
       return Status::InvalidArgument(

@@ -28,6 +28,7 @@ strata_layer(db
     db/options_util.cc
     db/event_helpers.cc
     db/write_stall.cc
+    db/memory_budget.cc  # issue 19
     db/options_file.cc
     db/super_version.cc
     db/table_cache.cc
@@ -65,6 +66,7 @@ endif()
 strata_tests(db
   db/external_file_ingestion_test.cc
   db/db_basic_test.cc
+  db/db_memory_test.cc  # issue 19
   db/db_readonly_test.cc
   db/db_secondary_test.cc
   db/db_open_safety_test.cc

@@ -254,6 +254,8 @@ struct BlockBasedTable::Rep {
   Cache::Handle* pinned_filter = nullptr;
 
   Cache* block_cache = nullptr;
+  // The reader's memory charged to the block cache (issue 19); null if not.
+  std::unique_ptr<ConcurrentCacheReservationManager::Handle> charge;
   // Block cache keys: prefix (fixed64 cache id) | varint64 block offset.
   char cache_prefix[8];
 
@@ -973,6 +975,16 @@ Status BlockBasedTable::Open(const TableReaderOptions& options,
   if (s.ok()) s = rep->LoadIndexAndFilter(options);
   if (!s.ok()) return s;
   table->reset(new BlockBasedTable(rep.release()));
+  if (options.reader_charge != nullptr) {
+    s = options.reader_charge->MakeCacheReservation((*table)->ApproximateMemoryUsage(),
+                                                    &(*table)->rep_->charge);
+    if (!s.ok()) {
+      table->reset();
+      return Status::MemoryLimit("table reader of " + options.file_name +
+                                 " does not fit the block cache (cache_usage_options charges "
+                                 "block-based-table-reader)");
+    }
+  }
   return Status::OK();
 }
 

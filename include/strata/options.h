@@ -29,7 +29,8 @@ class MergeOperator;                    // strata/merge_operator.h
 class SliceTransform;                   // strata/slice_transform.h
 class TablePropertiesCollectorFactory;  // strata/table_properties.h
 class Snapshot;
-class TableFactory;  // strata/table.h
+class TableFactory;        // strata/table.h
+class WriteBufferManager;  // strata/write_buffer_manager.h
 
 // Persisted in table trailers: never renumber (docs/format/block.md (Compression)).
 enum CompressionType : unsigned char {
@@ -241,6 +242,24 @@ struct STRATA_EXPORT DBOptions {
   // "------- DUMPING STATS -------", the "rocksdb.stats" property and (when
   // statistics is set) Statistics::ToString() to the info LOG. 0 disables.
   unsigned int stats_dump_period_sec = 600;
+
+  // ---- memory (issue 19; docs/design/memory-budget.md) ----
+  // Limit in bytes of the memtables of all column families (0: none):
+  // past it the oldest mutable memtable is flushed. Makes a private
+  // WriteBufferManager; ignored when write_buffer_manager is set.
+  size_t db_write_buffer_size = 0;
+  // A WriteBufferManager shared by the column families of this DB and of
+  // any other DB given the same one (strata/write_buffer_manager.h).
+  std::shared_ptr<WriteBufferManager> write_buffer_manager;
+  // Strata's extension: one bound in bytes for memtables, the block cache
+  // and table readers together (0: off). The DB builds an LRU block cache
+  // of this capacity shared by all its column families, a
+  // WriteBufferManager of a quarter of it charged to that cache, charges
+  // table readers to it, caps write_buffer_size at an eighth of it, and
+  // slows writes in proportion to how far memtables overshoot their share.
+  // Refused together with write_buffer_manager, db_write_buffer_size or a
+  // family's own block_cache.
+  uint64_t memory_budget = 0;
 };
 
 struct STRATA_EXPORT ColumnFamilyOptions {
