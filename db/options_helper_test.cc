@@ -22,14 +22,11 @@ namespace {
 TEST(OptionsHelperTest, TableCoversEveryFieldWithATextForm) {
   // options_dump_test proves the dump lists every field; here every dumped
   // field is in the table, except objects that have no text form.
-  const std::set<std::string> no_text = {"env",
-                                         "info_log",
-                                         "listeners",
-                                         "statistics",
-                                         "compaction_filter",
-                                         "table_factory",
-                                         "compaction_filter_factory",
-                                         "table_properties_collectors"};
+  const std::set<std::string> no_text = {"env", "info_log", "listeners", "statistics",
+                                         "compaction_filter", "table_factory",
+                                         "compaction_filter_factory", "table_properties_collectors",
+                                         // Issue 19: objects RocksDB does not print either.
+                                         "write_buffer_manager", "cache_usage_options"};
   for (const OptionLine& l : DBOptionLines(DBOptions())) {
     if (no_text.count(l.name) == 0) {
       EXPECT_NE(FindOption(OptionScope::kDB, l.name), nullptr) << l.name;
@@ -43,12 +40,14 @@ TEST(OptionsHelperTest, TableCoversEveryFieldWithATextForm) {
     }
   }
   for (const OptionLine& l : TableOptionLines(BlockBasedTableOptions())) {
+    if (no_text.count(l.name) != 0) continue;
     EXPECT_NE(FindOption(OptionScope::kTable, l.name), nullptr) << l.name;
   }
   // Every name of the table is one RocksDB has, except Strata's own.
   const std::set<std::string> strata_only = {
       "wal_mmap_writes", "table_mmap_reads", "wal_preallocation_size", "memtable_point_index",
       "l0_key_filter_bits_per_key", "use_delta_encoding", "max_subcompactions",
+      "memory_budget",  // issue 19
       // RocksDB has these but does not print them.
       "db_log_dir", "block_cache"};
   for (const OptionInfo& i : OptionTable()) {

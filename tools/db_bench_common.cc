@@ -130,6 +130,21 @@ BenchFlags::BenchFlags() {
       "The block cache has 2^this shards; < 0: the cache's default");
   Add("cache_index_and_filter_blocks", &cache_index_and_filter_blocks,
       "Keep index and filter blocks in the block cache");
+  // Memory (issue 19).
+  Add("db_write_buffer_size", &db_write_buffer_size,
+      "Limit in bytes of all memtables together (a WriteBufferManager); 0: none");
+  Add("cost_write_buffer_to_cache", &cost_write_buffer_to_cache,
+      "Charge memtable memory to the block cache");
+  Add("charge_table_reader", &charge_table_reader,
+      "Charge table readers' memory to the block cache");
+  Add("charge_filter_construction", &charge_filter_construction,
+      "Charge filter construction buffers to the block cache");
+  Add("charge_compression_dictionary_building_buffer",
+      &charge_compression_dictionary_building_buffer,
+      "Charge compression dictionary building buffers to the block cache");
+  Add("charge_file_metadata", &charge_file_metadata, "Charge file metadata to the block cache");
+  Add("memory_budget", &memory_budget,
+      "Strata only: one bound in bytes for memtables, block cache and table readers; 0: off");
   Add("bloom_bits", &bloom_bits, "Bloom filter bits per key; <= 0: no filter");
   Add("block_size", &block_size, "Bytes per table block");
   Add("num_levels", &num_levels, "Number of LSM levels");

@@ -154,6 +154,15 @@ struct BenchFlags {
   int64_t cache_size = 8 << 20;
   int32_t cache_numshardbits = -1;  // < 0: the cache's default
   bool cache_index_and_filter_blocks = false;
+  // Memory (issue 19): RocksDB 7.8.3 db_bench's names, and Strata's
+  // memory_budget (0: off).
+  int64_t db_write_buffer_size = 0;
+  bool cost_write_buffer_to_cache = false;
+  bool charge_table_reader = false;
+  bool charge_filter_construction = false;
+  bool charge_compression_dictionary_building_buffer = false;
+  bool charge_file_metadata = false;
+  uint64_t memory_budget = 0;
   int32_t bloom_bits = -1;
   int32_t block_size = 4096;
   // Shape of the tree and background work.
