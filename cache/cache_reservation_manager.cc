@@ -58,6 +58,16 @@ const std::string& GetCacheEntryRoleName(CacheEntryRole role) {
   return kNames[i < kNumCacheEntryRoles ? i : kNumCacheEntryRoles - 1];
 }
 
+bool RoleCharged(const CacheUsageOptions& c, CacheEntryRole role) {
+  using Decision = CacheEntryRoleOptions::Decision;
+  Decision d = Decision::kFallback;
+  auto it = c.options_overrides.find(role);
+  if (it != c.options_overrides.end()) d = it->second.charged;
+  if (d == Decision::kFallback) d = c.options.charged;
+  if (d == Decision::kFallback) return role == CacheEntryRole::kCompressionDictionaryBuildingBuffer;
+  return d == Decision::kEnabled;
+}
+
 CacheReservationManager::CacheReservationManager(std::shared_ptr<Cache> cache, CacheEntryRole role,
                                                  bool delayed_decrease)
     : cache_(std::move(cache)),

@@ -29,9 +29,15 @@
 
 #include "strata/cache.h"
 #include "strata/status.h"
+#include "strata/table.h"
 #include "util/mutex.h"
 
 namespace strata {
+
+// Whether cache_usage_options charges role: an override's decision, then
+// the blanket `options`, then the role's default (RocksDB 7.8.3's:
+// kCompressionDictionaryBuildingBuffer charged, the others not).
+bool RoleCharged(const CacheUsageOptions& c, CacheEntryRole role);
 
 class CacheReservationManager {
  public:

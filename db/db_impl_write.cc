@@ -178,7 +178,7 @@ Status DBImpl::PreprocessWrite(const WriteThread::WriteGroup& group) {
   // compaction debt grew (the Version pointer is read under mu_ inside),
   // or when memtables overshoot a memory_budget's share.
   if (stall_check_needed_.load(std::memory_order_acquire) ||
-      (budget_.write_buffer_manager != nullptr && BudgetOvershoot() > 0)) {
+      (budget_.cache != nullptr && BudgetOvershoot() > 0)) {
     Status s = MaybeStallWrite(group);
     if (!s.ok()) return s;
   }
@@ -224,8 +224,8 @@ Status DBImpl::WaitForWriteBufferManager(const WriteThread::WriteGroup& group) {
 }
 
 double DBImpl::BudgetOvershoot() const {
+  if (budget_.cache == nullptr) return 0;  // no memory_budget
   const WriteBufferManager* wbm = budget_.write_buffer_manager.get();
-  if (wbm == nullptr) return 0;
   const size_t share = wbm->buffer_size();
   const size_t used = wbm->memory_usage();
   if (share == 0 || used <= share) return 0;

@@ -212,9 +212,8 @@ TEST_F(DBMemoryTest, TableReadersChargedToTheBlockCache) {
 }
 
 TEST_F(DBMemoryTest, ChargingARoleNotBuiltIsRefused) {
-  for (CacheEntryRole role :
-       {CacheEntryRole::kFilterConstruction, CacheEntryRole::kFileMetadata,
-        CacheEntryRole::kCompressionDictionaryBuildingBuffer, CacheEntryRole::kDataBlock}) {
+  for (CacheEntryRole role : {CacheEntryRole::kFileMetadata, CacheEntryRole::kWriteBuffer,
+                              CacheEntryRole::kDataBlock, CacheEntryRole::kIndexBlock}) {
     Options o = SmallOptions();
     BlockBasedTableOptions t;
     t.cache_usage_options.options_overrides[role].charged =
@@ -224,6 +223,16 @@ TEST_F(DBMemoryTest, ChargingARoleNotBuiltIsRefused) {
     ASSERT_TRUE(s.IsInvalidArgument()) << s.ToString();
     EXPECT_NE(s.ToString().find(GetCacheEntryRoleName(role)), std::string::npos) << s.ToString();
   }
+  // A built role asked for without a block cache is refused too.
+  Options o = SmallOptions();
+  BlockBasedTableOptions t;
+  t.no_block_cache = true;
+  t.cache_usage_options.options_overrides[CacheEntryRole::kFilterConstruction].charged =
+      CacheEntryRoleOptions::Decision::kEnabled;
+  o.table_factory = NewBlockBasedTableFactory(t);
+  Status s = TryReopen(o);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.ToString().find("needs a block cache"), std::string::npos) << s.ToString();
 }
 
 TEST_F(DBMemoryTest, MemoryBudgetRefusesASecondManager) {
@@ -238,6 +247,15 @@ TEST_F(DBMemoryTest, MemoryBudgetRefusesASecondManager) {
   s = TryReopen(o);
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   o.db_write_buffer_size = 0;
+  // Options read back from a budgeted DB reopen it (the manager the budget
+  // made is not handed out).
+  o.write_buffer_size = 64 * kMiB;
+  ASSERT_OK(TryReopen(o));
+  Options back = db_->GetOptions();
+  EXPECT_EQ(back.write_buffer_manager, nullptr);
+  EXPECT_EQ(back.memory_budget, 64 * kMiB);
+  EXPECT_EQ(back.write_buffer_size, 8 * kMiB);  // capped at budget / 8
+  ASSERT_OK(TryReopen(back));
   o.memory_budget = kMiB;  // too small to split
   s = TryReopen(o);
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "cache/cache_reservation_manager.h"
 #include "table/block_based_table_factory.h"
 
 namespace strata {
@@ -41,7 +42,8 @@ Status SetUpDBMemory(DBOptions* o, MemoryBudgetPlan* plan, std::vector<std::stri
     return Status::OK();
   }
   if (o->write_buffer_manager == nullptr && o->db_write_buffer_size > 0) {
-    o->write_buffer_manager = std::make_shared<WriteBufferManager>(o->db_write_buffer_size);
+    plan->write_buffer_manager = std::make_shared<WriteBufferManager>(o->db_write_buffer_size);
+    o->write_buffer_manager = plan->write_buffer_manager;
   }
   return Status::OK();
 }
@@ -69,13 +71,7 @@ void ApplyMemoryBudget(const DBOptions& db, const MemoryBudgetPlan& plan, Column
 }
 
 bool RoleCharged(const BlockBasedTableOptions& t, CacheEntryRole role) {
-  using Decision = CacheEntryRoleOptions::Decision;
-  Decision d = Decision::kFallback;
-  auto it = t.cache_usage_options.options_overrides.find(role);
-  if (it != t.cache_usage_options.options_overrides.end()) d = it->second.charged;
-  if (d == Decision::kFallback) d = t.cache_usage_options.options.charged;
-  if (d == Decision::kFallback) return false;  // the default of every built role
-  return d == Decision::kEnabled;
+  return RoleCharged(t.cache_usage_options, role);
 }
 
 Status ValidateCacheUsageOptions(const BlockBasedTableOptions& t) {
@@ -85,17 +81,22 @@ Status ValidateCacheUsageOptions(const BlockBasedTableOptions& t) {
     Decision d = Decision::kFallback;
     auto it = t.cache_usage_options.options_overrides.find(role);
     if (it != t.cache_usage_options.options_overrides.end()) d = it->second.charged;
-    const bool built = role == CacheEntryRole::kBlockBasedTableReader;
+    const bool built = role == CacheEntryRole::kBlockBasedTableReader ||
+                       role == CacheEntryRole::kFilterConstruction ||
+                       role == CacheEntryRole::kCompressionDictionaryBuildingBuffer;
     // RocksDB refuses the roles it does not charge only through overrides;
     // the blanket `options` applies to the charged roles alone.
     if (d != Decision::kFallback && !built) {
       return Status::InvalidArgument(
           "BlockBasedTableOptions::cache_usage_options: charging the role " +
           GetCacheEntryRoleName(role) +
-          " to the block cache is not supported (supported: block-based-table-reader; "
-          "write-buffer through WriteBufferManager)");
+          " to the block cache is not supported (supported: block-based-table-reader, "
+          "filter-construction, compression-dictionary-building-buffer; write-buffer through "
+          "WriteBufferManager)");
     }
-    if (built && RoleCharged(t, role) && (t.no_block_cache || t.block_cache == nullptr)) {
+    // An explicit kEnabled needs a cache (the dictionary buffer's default
+    // charge simply has nothing to charge without one).
+    if (built && d == Decision::kEnabled && (t.no_block_cache || t.block_cache == nullptr)) {
       return Status::InvalidArgument("BlockBasedTableOptions::cache_usage_options: charging " +
                                      GetCacheEntryRoleName(role) + " needs a block cache");
     }

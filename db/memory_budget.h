@@ -31,13 +31,17 @@ constexpr uint64_t kBudgetMemtableShareDivisor = 4;
 constexpr uint64_t kBudgetWriteBufferCapDivisor = 8;
 
 struct MemoryBudgetPlan {
-  std::shared_ptr<Cache> cache;
+  std::shared_ptr<Cache> cache;  // memory_budget only
+  // The manager the DB made (memory_budget or db_write_buffer_size; null
+  // when the user gave one or none is used). GetOptions leaves it out, so
+  // options read back reopen the same way.
   std::shared_ptr<WriteBufferManager> write_buffer_manager;
 };
 
 // Checks the DB options' memory settings and sets up the DB's
 // WriteBufferManager: with memory_budget, *plan gets the budget's cache and
-// manager; with db_write_buffer_size (and no manager), a private manager.
+// manager; with db_write_buffer_size (and no manager), a private manager
+// (in plan->write_buffer_manager too).
 // o->write_buffer_manager is the manager the DB uses afterwards (null if
 // none). Notes for the LOG go to *notes.
 Status SetUpDBMemory(DBOptions* o, MemoryBudgetPlan* plan, std::vector<std::string>* notes);

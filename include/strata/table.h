@@ -102,10 +102,15 @@ struct STRATA_EXPORT BlockBasedTableOptions {
   //    reader's own memory (index, filter and properties it holds outside
   //    the cache); a reader that does not fit a strict cache fails to open
   //    with MemoryLimit.
-  // Other roles (kFilterConstruction, kCompressionDictionaryBuildingBuffer
-  // and kFileMetadata among them) set to kEnabled or kDisabled are refused at open
-  // (InvalidArgument naming the role); kWriteBuffer is charged through
-  // WriteBufferManager's cache instead.
+  //  - kFilterConstruction (default disabled): the key hashes buffered
+  //    while a table's filter is built, and the finished filter while it is
+  //    written.
+  //  - kCompressionDictionaryBuildingBuffer (default enabled): the data
+  //    blocks buffered to sample a compression dictionary from; a charge a
+  //    strict cache refuses ends the buffering early.
+  // Other roles set to kEnabled or kDisabled (kFileMetadata among them) are
+  // refused at open (InvalidArgument naming the role); kWriteBuffer is
+  // charged through WriteBufferManager's cache instead.
   CacheUsageOptions cache_usage_options;
 };
 
