@@ -593,7 +593,7 @@ Status BlockBasedTable::Rep::RetrieveBlock(const ReadOptions& ro, const BlockHan
   }
   if (block_cache != nullptr && ro.fill_cache) {
     Cache::Handle* h = nullptr;
-    const size_t charge = block->size() + sizeof(Block);
+    const size_t charge = block->ApproximateMemoryUsage();
     s = block_cache->Insert(key, block, charge, &DeleteCachedBlock, &h, pri);
     if (s.ok()) {
       RecordCacheAdd(statistics, kind, charge);
