@@ -13,6 +13,7 @@
 #include "cache/cache_reservation_manager.h"
 #include "strata/cache.h"
 #include "strata/listener.h"
+#include "strata/statistics.h"
 #include "strata/table.h"
 #include "strata/write_buffer_manager.h"
 #include "test_util/db_test_base.h"
@@ -336,6 +337,44 @@ TEST_F(DBMemoryTest, MemoryBudgetBoundsCacheAndMemtables) {
          static_cast<unsigned long long>(peak_mem));
   // Memtables stayed near their quarter of the budget.
   EXPECT_LE(peak_mem, kBudget / 2) << "peak cache usage " << peak_usage;
+}
+
+// Past the budget's memtable share, writes are delayed in proportion to the
+// overshoot (no stop): with flushes paused, memtables pile past the share
+// and writes go on, slowed; once flushed, writes are not delayed.
+TEST_F(DBMemoryTest, MemoryBudgetSlowsWritesPastTheMemtableShare) {
+  Options o = SmallOptions();
+  o.memory_budget = 16 * kMiB;  // memtable share 4 MiB, memtables capped at 2 MiB
+  o.write_buffer_size = 64 * kMiB;
+  o.max_write_buffer_number = 8;
+  o.delayed_write_rate = 64 * kMiB;
+  o.disable_auto_compactions = true;
+  o.statistics = CreateDBStatistics();
+  DestroyAndReopen(o);
+  auto stalled = [&] { return o.statistics->getTickerCount(STALL_MICROS); };
+  // Within the share: no delay.
+  for (int i = 0; i < 2000; ++i) ASSERT_OK(Put("a" + std::to_string(i), Value(1000, i)));
+  EXPECT_EQ(stalled(), 0u);
+  ASSERT_OK(db_->PauseBackgroundWork());
+  // 7 MB more: up to ~75% over the share, in 3-4 memtables (below the
+  // max_write_buffer_number stop).
+  for (int i = 0; i < 7000; ++i) ASSERT_OK(Put("b" + std::to_string(i), Value(1000, i)));
+  const uint64_t delayed = stalled();
+  EXPECT_GT(delayed, 0u);
+  uint64_t mem = 0;
+  ASSERT_TRUE(db_->GetIntProperty("rocksdb.cur-size-all-mem-tables", &mem));
+  EXPECT_GT(mem, 4 * kMiB);
+  // no_slowdown writers are turned away while writes are slowed.
+  WriteOptions no_slowdown;
+  no_slowdown.no_slowdown = true;
+  EXPECT_TRUE(db_->Put(no_slowdown, "x", "y").IsIncomplete());
+  ASSERT_OK(db_->ContinueBackgroundWork());
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  ASSERT_OK(dbfull()->WaitForCompact());
+  const uint64_t after_flush = stalled();
+  for (int i = 0; i < 200; ++i) ASSERT_OK(Put("c" + std::to_string(i), Value(1000, i)));
+  EXPECT_EQ(stalled(), after_flush);
+  EXPECT_EQ(Get("b6999"), Value(1000, 6999));
 }
 
 }  // namespace
