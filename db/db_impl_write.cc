@@ -614,6 +614,10 @@ Status DBImpl::SwitchMemtables(const std::vector<ColumnFamilyData*>& families) {
     fresh.back()->SetEarliestSequenceNumber(last_allocated_sequence_ + 1);
   }
   std::vector<MemTableInfo> sealed;
+  // The family a WriteBufferManager flush picked (before any memtable
+  // moves), to tell its flush reason.
+  ColumnFamilyData* wbm_pick =
+      wbm_ != nullptr && wbm_->ShouldFlush() ? PickFamilyForWriteBufferManager() : nullptr;
   {
     MutexLock l(&mu_);
     for (size_t i = 0; i < families.size(); ++i) {
@@ -623,9 +627,8 @@ Status DBImpl::SwitchMemtables(const std::vector<ColumnFamilyData*>& families) {
       // CompactRange, Resume).
       const FlushReason reason = mem->ApproximateMemoryUsage() >= cfd->options().write_buffer_size
                                      ? FlushReason::kWriteBufferFull
-                                 : (wbm_ != nullptr && wbm_->ShouldFlush())
-                                     ? FlushReason::kWriteBufferManager
-                                     : FlushReason::kManualFlush;
+                                 : cfd == wbm_pick ? FlushReason::kWriteBufferManager
+                                                   : FlushReason::kManualFlush;
       mem->MarkImmutableForWriteBufferManager();
       if (!options_.listeners.empty()) {
         MemTableInfo info;
