@@ -5,6 +5,7 @@
 
 #include "db/memory_budget.h"
 #include "memtable/dynamic_bloom.h"
+#include "strata/write_buffer_manager.h"
 #include "table/compression.h"
 
 namespace strata {
@@ -18,6 +19,13 @@ MemTableOptions MemTableOptionsFor(const Options& options) {
     // 2 MiB blocks go on transparent huge pages (see util/arena.cc): far
     // fewer TLB misses for the random walks of a large memtable index.
     if (block > (2 << 20)) block = 2 << 20;
+    // A memtable starts with one block: under a WriteBufferManager the
+    // block stays small beside the limit, or every fresh memtable would
+    // count as half full and each write would switch it (issue 19).
+    const WriteBufferManager* wbm = options.write_buffer_manager.get();
+    if (wbm != nullptr && wbm->enabled()) {
+      block = std::min(block, std::max<size_t>(4096, wbm->buffer_size() / 32));
+    }
   }
   m.arena_block_size = block;
   m.point_index = options.memtable_point_index;

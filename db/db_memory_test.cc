@@ -87,6 +87,27 @@ TEST_F(DBMemoryTest, DbWriteBufferSizeFlushesTheOldestFamily) {
   ASSERT_OK(db_->DestroyColumnFamilyHandle(b));
 }
 
+// A limit far below write_buffer_size: fresh memtables are small beside it
+// (their arena blocks are sized from the limit), so writes do not switch
+// the memtable one by one.
+TEST_F(DBMemoryTest, SmallLimitDoesNotSwitchOnEveryWrite) {
+  Options o = SmallOptions();
+  o.write_buffer_size = 64 * kMiB;
+  o.arena_block_size = 0;  // derived
+  o.db_write_buffer_size = 4 * kMiB;
+  o.disable_auto_compactions = true;
+  Open(o);
+  for (int i = 0; i < 20000; ++i) ASSERT_OK(Put("k" + std::to_string(i), Value(100, i)));
+  ASSERT_OK(dbfull()->WaitForCompact());
+  // ~2.5 MB of data under a 4 MiB limit: at most one switch.
+  EXPECT_LE(IntProperty("rocksdb.num-files-at-level0"), 1u);
+  for (int i = 0; i < 40000; ++i) ASSERT_OK(Put("m" + std::to_string(i), Value(100, i)));
+  ASSERT_OK(dbfull()->WaitForCompact());
+  // ~5 MB more: a few switches at the limit, not thousands.
+  EXPECT_LE(IntProperty("rocksdb.num-files-at-level0"), 6u);
+  EXPECT_EQ(Get("m39999"), Value(100, 39999));
+}
+
 TEST_F(DBMemoryTest, ManagerSharedByTwoDBs) {
   auto wbm = std::make_shared<WriteBufferManager>(2 * kMiB);
   Options o = BigMemtables();
