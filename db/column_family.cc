@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <climits>
 
+#include "db/memory_budget.h"
 #include "memtable/dynamic_bloom.h"
+#include "strata/write_buffer_manager.h"
 #include "table/compression.h"
 #include "table/format.h"
 
@@ -18,6 +20,13 @@ MemTableOptions MemTableOptionsFor(const Options& options) {
     // 2 MiB blocks go on transparent huge pages (see util/arena.cc): far
     // fewer TLB misses for the random walks of a large memtable index.
     if (block > (2 << 20)) block = 2 << 20;
+    // A memtable starts with one block: under a WriteBufferManager the
+    // block stays small beside the limit, or every fresh memtable would
+    // count as half full and each write would switch it (issue 19).
+    const WriteBufferManager* wbm = options.write_buffer_manager.get();
+    if (wbm != nullptr && wbm->enabled()) {
+      block = std::min(block, std::max<size_t>(4096, wbm->buffer_size() / 32));
+    }
   }
   m.arena_block_size = block;
   m.point_index = options.memtable_point_index;
@@ -25,6 +34,7 @@ MemTableOptions MemTableOptionsFor(const Options& options) {
   m.prefix_extractor = options.prefix_extractor.get();
   m.whole_key_filtering = options.memtable_whole_key_filtering;
   m.clock = options.env != nullptr ? options.env->GetSystemClock() : nullptr;
+  m.write_buffer_manager = options.write_buffer_manager.get();
   m.bloom_bits = DynamicBloom::TotalBitsFor(
       options.write_buffer_size, std::min(options.memtable_prefix_bloom_size_ratio, 0.25));
   return m;
@@ -181,6 +191,8 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
                                      std::to_string(static_cast<int>(t.index_type)) +
                                      " is not an index type");
     }
+    Status charging = ValidateCacheUsageOptions(t);  // issue 19
+    if (!charging.ok()) return charging;
     if ((t.cache_index_and_filter_blocks || t.pin_l0_filter_and_index_blocks_in_cache) &&
         t.no_block_cache) {
       return Status::InvalidArgument(

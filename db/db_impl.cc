@@ -134,6 +134,8 @@ Status DBImpl::CloseImpl() {
     }
   }
   if (recovery_thread_.joinable()) recovery_thread_.join();
+  // A writer waiting in a WriteBufferManager stall goes on (issue 19).
+  if (wbm_ != nullptr) wbm_->RemoveDBFromQueue(&wbm_stall_);
   Status s;
   // No writer may be in flight when the user closes the DB (contract); the
   // WAL has been flushed to the OS after every group, so closing it loses
@@ -562,6 +564,7 @@ Status DBImpl::CreateColumnFamilyImpl(const ColumnFamilyOptions& given, const st
   }
   ColumnFamilyOptions options = given;
   std::vector<std::string> notes;
+  ApplyMemoryBudget(options_, budget_, &options, &notes);
   SanitizeColumnFamilyOptions(&options, &notes);
   for (const std::string& n : notes) {
     Log(InfoLogLevel::kWarn, info_log_.get(), "sanitized: [%s] %s", name.c_str(), n.c_str());

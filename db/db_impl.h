@@ -40,6 +40,7 @@
 #include "db/job_env.h"
 #include "db/log_writer.h"
 #include "db/logs_with_prep_tracker.h"
+#include "db/memory_budget.h"
 #include "db/memtable_inserter.h"
 #include "db/periodic_task.h"
 #include "db/snapshot_impl.h"
@@ -338,6 +339,14 @@ class DBImpl final : public DB {
   // Delays or stops the leader while flushes and compactions are behind
   // (a no_slowdown group gets Incomplete instead).
   Status MaybeStallWrite(const WriteThread::WriteGroup& group);
+  // WriteBufferManager (issue 19): the family to switch when it says
+  // flush (the oldest non-empty mutable memtable; null if none), and the
+  // wait of a stall (Incomplete for a no_slowdown group).
+  ColumnFamilyData* PickFamilyForWriteBufferManager();
+  Status WaitForWriteBufferManager(const WriteThread::WriteGroup& group);
+  // memory_budget: how far the memtables overshoot their share, as a
+  // fraction of it (0 when within).
+  double BudgetOvershoot() const;
   // max_total_wal_size: when the live WALs together outgrow it, the
   // families with data in the oldest one (*targets) are switched, so their
   // flush lets that WAL go. Only with several families (RocksDB's rule).
@@ -637,6 +646,13 @@ class DBImpl final : public DB {
 
   // Option values changed at open as RocksDB changes them, for the LOG.
   std::vector<std::string> sanitize_notes_;
+  // ---- memory (issue 19, db/memory_budget.h) ----
+  // The budget's cache and manager (memory_budget); the manager the DB
+  // uses (options_.write_buffer_manager, borrowed; null if none); where this
+  // DB's writers wait in its stalls.
+  MemoryBudgetPlan budget_;
+  WriteBufferManager* wbm_ = nullptr;
+  WBMStallInterface wbm_stall_;
   std::unique_ptr<VersionSet> versions_;
   // The default family and its handle, cached for the single-family paths.
   ColumnFamilyData* default_cfd_ = nullptr;

@@ -195,9 +195,13 @@ Status DBImpl::SanitizeFamilies(const std::vector<ColumnFamilyDescriptor>& famil
                                 std::map<std::string, ColumnFamilyOptions>* by_name) {
   Status s;
   SanitizeDBOptions(&options_, &sanitize_notes_);
+  s = SetUpDBMemory(&options_, &budget_, &sanitize_notes_);
+  if (!s.ok()) return s;
+  wbm_ = options_.write_buffer_manager.get();
   for (const ColumnFamilyDescriptor& d : families) {
     ColumnFamilyOptions cf_options = d.options;
     std::vector<std::string> notes;
+    ApplyMemoryBudget(options_, budget_, &cf_options, &notes);
     SanitizeColumnFamilyOptions(&cf_options, &notes);
     for (const std::string& n : notes) sanitize_notes_.push_back("[" + d.name + "] " + n);
     if (!by_name->emplace(d.name, cf_options).second) {

@@ -47,8 +47,11 @@ void LogMutableOptions(Logger* log, OptionScope scope, const void* object) {
 }  // namespace
 
 Options DBImpl::CurrentOptions(const ColumnFamilyData* cfd) const {
-  return Options(static_cast<const DBOptions&>(options_),
-                 static_cast<const ColumnFamilyOptions&>(cfd->options()));
+  Options o(static_cast<const DBOptions&>(options_),
+            static_cast<const ColumnFamilyOptions&>(cfd->options()));
+  // The manager the DB made for itself is not the user's (issue 19).
+  if (budget_.write_buffer_manager != nullptr) o.write_buffer_manager.reset();
+  return o;
 }
 
 void DBImpl::ApplyBackgroundJobs() {
@@ -261,7 +264,9 @@ Options DBImpl::GetOptions(ColumnFamilyHandle* cf) const {
 
 DBOptions DBImpl::GetDBOptions() const {
   MutexLock l(&mu_);
-  return options_;
+  DBOptions o = options_;
+  if (budget_.write_buffer_manager != nullptr) o.write_buffer_manager.reset();  // issue 19
+  return o;
 }
 
 Status DBImpl::PauseBackgroundWork() {

@@ -135,6 +135,10 @@ Status DBImpl::PreprocessWrite(const WriteThread::WriteGroup& group) {
   // Families pinning the oldest WAL when the WALs outgrow max_total_wal_size.
   std::vector<ColumnFamilyData*> wal_targets;
   if (multi_cf_) FamiliesPinningOldWals(&wal_targets);
+  // WriteBufferManager (issue 19): past its limit, switch the family
+  // RocksDB picks (the oldest mutable memtable).
+  ColumnFamilyData* wbm_target = nullptr;
+  if (wbm_ != nullptr && wbm_->ShouldFlush()) wbm_target = PickFamilyForWriteBufferManager();
   bool full;
   if (!multi_cf_) {
     full = default_cfd_->leader_mem()->ApproximateMemoryUsage() >=
@@ -146,7 +150,7 @@ Status DBImpl::PreprocessWrite(const WriteThread::WriteGroup& group) {
           full || cfd->leader_mem()->ApproximateMemoryUsage() >= cfd->options().write_buffer_size;
     }
   }
-  if (requested || full || !wal_targets.empty()) {
+  if (requested || full || !wal_targets.empty() || wbm_target != nullptr) {
     // Waits first if the immutable memtables are all still unflushed.
     Status s = MaybeStallWrite(group);
     if (!s.ok()) return s;
@@ -158,7 +162,7 @@ Status DBImpl::PreprocessWrite(const WriteThread::WriteGroup& group) {
       const bool asked = cfd->switch_requested.exchange(false, std::memory_order_acq_rel);
       const bool pins_old_wal =
           std::find(wal_targets.begin(), wal_targets.end(), cfd) != wal_targets.end();
-      if ((asked || pins_old_wal ||
+      if ((asked || pins_old_wal || cfd == wbm_target ||
            cfd->leader_mem()->ApproximateMemoryUsage() >= cfd->options().write_buffer_size) &&
           cfd->leader_mem()->num_entries() > 0) {
         targets.push_back(cfd);
@@ -168,12 +172,64 @@ Status DBImpl::PreprocessWrite(const WriteThread::WriteGroup& group) {
       s = SwitchMemtables(targets);
       if (!s.ok()) return s;
     }
-    return Status::OK();
+    return WaitForWriteBufferManager(group);
   }
   // Cheap check without the mutex: stalls only matter when level 0 or the
-  // compaction debt grew (the Version pointer is read under mu_ inside).
-  if (stall_check_needed_.load(std::memory_order_acquire)) return MaybeStallWrite(group);
+  // compaction debt grew (the Version pointer is read under mu_ inside),
+  // or when memtables overshoot a memory_budget's share.
+  if (stall_check_needed_.load(std::memory_order_acquire) ||
+      (budget_.cache != nullptr && BudgetOvershoot() > 0)) {
+    Status s = MaybeStallWrite(group);
+    if (!s.ok()) return s;
+  }
+  return WaitForWriteBufferManager(group);
+}
+
+ColumnFamilyData* DBImpl::PickFamilyForWriteBufferManager() {
+  ColumnFamilyData* picked = nullptr;
+  for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+    MemTable* mem = cfd->leader_mem();
+    if (mem->num_entries() == 0) continue;
+    if (picked == nullptr ||
+        mem->GetEarliestSequenceNumber() < picked->leader_mem()->GetEarliestSequenceNumber()) {
+      picked = cfd;
+    }
+  }
+  return picked;
+}
+
+Status DBImpl::WaitForWriteBufferManager(const WriteThread::WriteGroup& group) {
+  // Writers of every DB sharing the manager wait until memtables are freed
+  // below its limit (RocksDB's WriteBufferManager stall).
+  if (wbm_ == nullptr || !wbm_->ShouldStall()) return Status::OK();
+  if (group.leader->no_slowdown) return Status::Incomplete("Write stall");
+  if (shutting_down_.load(std::memory_order_acquire)) {
+    return Status::ShutdownInProgress("write during close");
+  }
+  PERF_TIMER_GUARD(write_delay_time);
+  const uint64_t start = clock_->NowMicros();
+  write_thread_.BeginWriteStall(group);
+  wbm_stall_.SetBlocked();
+  wbm_->BeginWriteStall(&wbm_stall_);
+  wbm_stall_.Block();
+  write_thread_.EndWriteStall();
+  const uint64_t waited = clock_->NowMicros() - start;
+  write_stats_.Add(DBWriteStats::kWriteStallMicros, waited);
+  RecordTick(stats_, STALL_MICROS, waited);
+  if (TimersEnabled(stats_)) stats_->reportTimeToHistogram(WRITE_STALL, waited);
+  if (shutting_down_.load(std::memory_order_acquire)) {
+    return Status::ShutdownInProgress("write during close");
+  }
   return Status::OK();
+}
+
+double DBImpl::BudgetOvershoot() const {
+  if (budget_.cache == nullptr) return 0;  // no memory_budget
+  const WriteBufferManager* wbm = budget_.write_buffer_manager.get();
+  const size_t share = wbm->buffer_size();
+  const size_t used = wbm->memory_usage();
+  if (share == 0 || used <= share) return 0;
+  return static_cast<double>(used - share) / static_cast<double>(share);
 }
 
 uint64_t DBImpl::MaxTotalWalSize() const {
@@ -417,6 +473,17 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
       }
       PERF_TIMER_STOP(write_memtable_time);
       PERF_TIMER_START(write_pre_and_post_process_time);
+      // WriteBufferManager (issue 19): reserve what the group's inserts
+      // grew the mutable memtables by (the leader, before the next group).
+      if (wbm_ != nullptr) {
+        if (!multi_cf_) {
+          default_cfd_->leader_mem()->UpdateWriteBufferManager();
+        } else {
+          for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+            cfd->leader_mem()->UpdateWriteBufferManager();
+          }
+        }
+      }
       // A batch the WAL holds but the memtable refused (its checks run
       // before logging, so only a bug or a failed allocation gets here)
       // would come back at recovery: stop writes until Resume flushes.
@@ -547,6 +614,10 @@ Status DBImpl::SwitchMemtables(const std::vector<ColumnFamilyData*>& families) {
     fresh.back()->SetEarliestSequenceNumber(last_allocated_sequence_ + 1);
   }
   std::vector<MemTableInfo> sealed;
+  // The family a WriteBufferManager flush picked (before any memtable
+  // moves), to tell its flush reason.
+  ColumnFamilyData* wbm_pick =
+      wbm_ != nullptr && wbm_->ShouldFlush() ? PickFamilyForWriteBufferManager() : nullptr;
   {
     MutexLock l(&mu_);
     for (size_t i = 0; i < families.size(); ++i) {
@@ -556,7 +627,9 @@ Status DBImpl::SwitchMemtables(const std::vector<ColumnFamilyData*>& families) {
       // CompactRange, Resume).
       const FlushReason reason = mem->ApproximateMemoryUsage() >= cfd->options().write_buffer_size
                                      ? FlushReason::kWriteBufferFull
-                                     : FlushReason::kManualFlush;
+                                 : cfd == wbm_pick ? FlushReason::kWriteBufferManager
+                                                   : FlushReason::kManualFlush;
+      mem->MarkImmutableForWriteBufferManager();
       if (!options_.listeners.empty()) {
         MemTableInfo info;
         info.cf_name = cfd->name();
@@ -712,12 +785,19 @@ Status DBImpl::MaybeStallWrite(const WriteThread::WriteGroup& group) {
         for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
           slowdown = slowdown || cfd->NeedsWriteSlowdown();
         }
-        if (slowdown && no_slowdown) {
+        // memory_budget (issue 19): memtables past their share slow writes
+        // by a delay proportional to the overshoot -- none at the share,
+        // delayed_write_rate at a quarter over, a quarter of it at double
+        // -- so writes ease off smoothly while flushes catch up.
+        const double overshoot = BudgetOvershoot();
+        if ((slowdown || overshoot > 0) && no_slowdown) {
           result = Status::Incomplete("Write stall");
-        } else if (slowdown) {
+        } else if (slowdown || overshoot > 0) {
           const uint64_t rate =
               options_.delayed_write_rate != 0 ? options_.delayed_write_rate : 16ull << 20;
-          delay_micros = std::max<uint64_t>(1, group.total_bytes * 1000000 / rate);
+          double micros = static_cast<double>(group.total_bytes) * 1e6 / static_cast<double>(rate);
+          if (!slowdown) micros *= 4 * overshoot;
+          delay_micros = std::max<uint64_t>(1, static_cast<uint64_t>(micros));
           delay_micros = std::min<uint64_t>(delay_micros, 100000);
           RecordStallCauses(/*stop=*/false);
           write_stats_.Add(DBWriteStats::kWriteStallMicros, delay_micros);

@@ -275,13 +275,17 @@ TEST_F(DBPropertiesTest, UnknownAndMisshapenNamesAreRefused) {
        {"rocksdb.no-such-property", "strata.no-such-property", "leveldb.stats", "stats", "",
         "rocksdb.", "rocksdb.num-files-at-level", "rocksdb.num-files-at-level4",
         "rocksdb.num-files-at-level1x", "rocksdb.num-files-at-level-1",
-        "rocksdb.compression-ratio-at-level9", "rocksdb.aggregated-table-properties-at-level",
-        // Not collected by Strata (no per-role walk of the block cache).
-        "rocksdb.block-cache-entry-stats"}) {
+        "rocksdb.compression-ratio-at-level9", "rocksdb.aggregated-table-properties-at-level"}) {
     EXPECT_FALSE(db_->GetProperty(name, &s)) << name;
     EXPECT_FALSE(db_->GetIntProperty(name, &n)) << name;
     EXPECT_FALSE(db_->GetMapProperty(name, &m)) << name;
   }
+  // Issue 19: block-cache-entry-stats is a map of the charged roles only
+  // (no per-role walk of the block cache for the string form).
+  EXPECT_FALSE(db_->GetProperty("rocksdb.block-cache-entry-stats", &s));
+  EXPECT_FALSE(db_->GetIntProperty("rocksdb.block-cache-entry-stats", &n));
+  EXPECT_TRUE(db_->GetMapProperty("rocksdb.block-cache-entry-stats", &m));
+  EXPECT_EQ(m.count("capacity"), 1u);
   // Text-only properties are no numbers, and numbers no maps.
   EXPECT_FALSE(db_->GetIntProperty("rocksdb.stats", &n));
   EXPECT_FALSE(db_->GetIntProperty("rocksdb.sstables", &n));

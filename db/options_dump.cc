@@ -26,6 +26,20 @@ std::string Double(double v) {
   snprintf(buf, sizeof(buf), "%f", v);
   return buf;
 }
+// "<default>; <role>=<decision>..." (issue 19).
+std::string CacheUsage(const CacheUsageOptions& c) {
+  auto name = [](CacheEntryRoleOptions::Decision d) {
+    return d == CacheEntryRoleOptions::Decision::kEnabled    ? "kEnabled"
+           : d == CacheEntryRoleOptions::Decision::kDisabled ? "kDisabled"
+                                                             : "kFallback";
+  };
+  std::string r = std::string("options.charged=") + name(c.options.charged);
+  for (const auto& [role, o] : c.options_overrides) {
+    r += "; " + GetCacheEntryRoleName(role) + ".charged=" + name(o.charged);
+  }
+  return r;
+}
+
 std::string Ptr(const void* p) {
   if (p == nullptr) return "(nil)";
   char buf[32];
@@ -241,6 +255,10 @@ std::vector<OptionLine> DBOptionLines(const DBOptions& o) {
       {"avoid_flush_during_shutdown", Bool(o.avoid_flush_during_shutdown)},
       {"allow_ingest_behind", Bool(o.allow_ingest_behind)},
       {"allow_2pc", Bool(o.allow_2pc)},
+      // Memory (issue 19).
+      {"db_write_buffer_size", Num(o.db_write_buffer_size)},
+      {"write_buffer_manager", Ptr(o.write_buffer_manager.get())},
+      {"memory_budget", Num(o.memory_budget)},
       {"max_bgerror_resume_count", Int(o.max_bgerror_resume_count)},
       {"bgerror_resume_retry_interval", Num(o.bgerror_resume_retry_interval)},
       // File placement and direct I/O (issue 19, "paths").
@@ -324,6 +342,7 @@ std::vector<OptionLine> TableOptionLines(const BlockBasedTableOptions& t) {
       {"format_version", Num(t.format_version)},
       {"initial_auto_readahead_size", Num(t.initial_auto_readahead_size)},
       {"max_auto_readahead_size", Num(t.max_auto_readahead_size)},
+      {"cache_usage_options", CacheUsage(t.cache_usage_options)},  // issue 19
   };
 }
 

@@ -124,6 +124,7 @@ std::string OptionsFileContents(const std::vector<OptionsFileFamily>& families) 
   Line(&r, "avoid_flush_during_shutdown", Bool(o.avoid_flush_during_shutdown));
   Line(&r, "allow_ingest_behind", Bool(o.allow_ingest_behind));
   Line(&r, "allow_2pc", Bool(o.allow_2pc));
+  Line(&r, "db_write_buffer_size", o.db_write_buffer_size);  // issue 19
   Line(&r, "max_log_file_size", o.max_log_file_size);
   Line(&r, "log_file_time_to_roll", o.log_file_time_to_roll);
   Line(&r, "keep_log_file_num", o.keep_log_file_num);

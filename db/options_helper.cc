@@ -83,6 +83,10 @@ std::vector<OptionInfo> BuildTable() {
       STRATA_DB_OPT(bytes_per_sync, kUInt64, true),
       STRATA_DB_OPT(wal_bytes_per_sync, kUInt64, true),
       STRATA_DB_OPT(strict_bytes_per_sync, kBool, true),
+      // Memory (issue 19); write_buffer_manager is an object without a
+      // text form. memory_budget is Strata's own.
+      STRATA_DB_OPT(db_write_buffer_size, kSizeT, false),
+      STRATA_DB_OPT(memory_budget, kUInt64, false),
       // ColumnFamilyOptions (compaction_filter, compaction_filter_factory:
       // objects without a text form). max_subcompactions is a DB option in
       // RocksDB and a family option here (SetDBOptions sets every family's).

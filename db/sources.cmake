@@ -29,6 +29,7 @@ strata_layer(db
     db/options_util.cc
     db/event_helpers.cc
     db/write_stall.cc
+    db/memory_budget.cc  # issue 19
     db/options_file.cc
     db/super_version.cc
     db/table_cache.cc
@@ -68,6 +69,7 @@ strata_tests(db
   db/db_ribbon_filter_test.cc
   db/external_file_ingestion_test.cc
   db/db_basic_test.cc
+  db/db_memory_test.cc  # issue 19
   db/db_readonly_test.cc
   db/db_secondary_test.cc
   db/db_open_safety_test.cc

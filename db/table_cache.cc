@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "db/filename.h"
+#include "db/memory_budget.h"
 #include "table/merging_iterator.h"
 #include "util/coding.h"
 #include "util/mutex.h"
@@ -96,6 +97,12 @@ struct TableCache::Rep {
     unbounded = max_open_files == -1;
     shared = readers != nullptr;
     cache = shared ? std::move(readers) : NewReaderCache(max_open_files);
+    // Issue 19: readers' own memory charged to the block cache.
+    if (!table_options.no_block_cache && table_options.block_cache != nullptr &&
+        RoleCharged(table_options, CacheEntryRole::kBlockBasedTableReader)) {
+      reader_charge = std::make_shared<ConcurrentCacheReservationManager>(
+          table_options.block_cache, CacheEntryRole::kBlockBasedTableReader);
+    }
   }
   ~Rep() {
     // The readers point at this family's options (prefix extractor,
@@ -125,6 +132,7 @@ struct TableCache::Rep {
   FileOptions file_options;
   std::shared_ptr<Cache> cache;
   bool shared = false;  // cache is the DB's, shared with other families
+  std::shared_ptr<ConcurrentCacheReservationManager> reader_charge;  // null: not charged
   Mutex load_mu[kLoadStripes];
   // Shared cache only: the files this family put into it (a file belongs
   // to one family). Guarded by opened_mu.
@@ -163,6 +171,7 @@ Status TableCache::Rep::OpenTable(const TableFileMeta& meta,
   tro.statistics = options.statistics.get();
   tro.level = meta.level;
   tro.largest_seqno = meta.largest_seqno;
+  if (!for_compaction) tro.reader_charge = reader_charge;
   if (for_compaction) {
     // A one-pass sequential read: no filter, no block cache.
     tro.skip_filters = true;

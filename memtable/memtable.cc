@@ -67,6 +67,7 @@ class MemTableIterator final : public InternalIterator {
 
 MemTable::MemTable(const InternalKeyComparator& cmp, const MemTableOptions& opts)
     : comparator_(cmp),
+      wbm_(opts.write_buffer_manager),
       arena_(opts.arena_block_size),
       table_(MemTableKeyComparator(cmp.user_comparator()), &arena_),
       range_del_table_(MemTableKeyComparator(cmp.user_comparator()), &arena_),
@@ -85,10 +86,34 @@ MemTable::MemTable(const InternalKeyComparator& cmp, const MemTableOptions& opts
 }
 
 MemTable::~MemTable() {
+  if (wbm_ != nullptr) {
+    const size_t reserved = wbm_reserved_.load(std::memory_order_relaxed);
+    if (!wbm_immutable_.load(std::memory_order_relaxed)) wbm_->ScheduleFreeMem(reserved);
+    wbm_->FreeMem(reserved);
+  }
   delete building_index_.load(std::memory_order_relaxed);
   // relaxed: only a sanity check; 0 after the last Unref, 1 if the creator
   // deletes an unshared memtable directly.
   assert(refs_.load(std::memory_order_relaxed) <= 1);
+}
+
+void MemTable::UpdateWriteBufferManager() {
+  if (wbm_ == nullptr) return;
+  const size_t usage = ApproximateMemoryUsage();
+  const size_t reserved = wbm_reserved_.load(std::memory_order_relaxed);
+  if (usage <= reserved) return;
+  wbm_reserved_.store(usage, std::memory_order_relaxed);
+  wbm_->ReserveMem(usage - reserved);
+  // Growth after the switch (a point index built by a reader) is counted
+  // as being freed already.
+  if (wbm_immutable_.load(std::memory_order_relaxed)) wbm_->ScheduleFreeMem(usage - reserved);
+}
+
+void MemTable::MarkImmutableForWriteBufferManager() {
+  if (wbm_ == nullptr || wbm_immutable_.load(std::memory_order_relaxed)) return;
+  UpdateWriteBufferManager();
+  wbm_immutable_.store(true, std::memory_order_relaxed);
+  wbm_->ScheduleFreeMem(wbm_reserved_.load(std::memory_order_relaxed));
 }
 
 void MemTable::Add(SequenceNumber seq, ValueType type, const Slice& user_key, const Slice& value,

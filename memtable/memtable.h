@@ -52,6 +52,7 @@
 #include "strata/slice.h"
 #include "strata/slice_transform.h"
 #include "strata/status.h"
+#include "strata/write_buffer_manager.h"
 #include "util/arena.h"
 #include "util/coding.h"
 #include "util/perf_context_imp.h"
@@ -78,6 +79,10 @@ struct MemTableOptions {
   // Stamps the first write's wall time (ApproximateOldestKeyTime); null:
   // never stamped (borrowed; outlives the memtable).
   SystemClock* clock = nullptr;
+  // Reserves this memtable's memory as it grows (UpdateWriteBufferManager)
+  // and frees it when the memtable is destroyed; null: none. Borrowed;
+  // outlives the memtable (issue 19).
+  WriteBufferManager* write_buffer_manager = nullptr;
 };
 
 // The index's view of the internal-key order (base/dbformat.h) over
@@ -281,6 +286,19 @@ class MemTable {
   // Ref). Sees entries added after its creation too.
   std::unique_ptr<InternalIterator> NewIterator();
 
+  // WriteBufferManager accounting (no-ops without one). Update reserves
+  // the memory grown since its last call; the write leader calls it once
+  // per write group (at most one thread at a time). MarkImmutable tells the
+  // manager the memory will be freed (at the memtable switch, once); the
+  // destructor frees it.
+  void UpdateWriteBufferManager();
+  void MarkImmutableForWriteBufferManager();
+  // Bytes reserved in the manager so far.
+  size_t write_buffer_manager_reserved() const {
+    // relaxed: a statistic.
+    return wbm_reserved_.load(std::memory_order_relaxed);
+  }
+
   // Bytes of arena blocks allocated so far. Thread-safe.
   size_t ApproximateMemoryUsage() const {
     // acquire: the index object itself must be visible (its size is read).
@@ -381,7 +399,12 @@ class MemTable {
   std::atomic<SequenceNumber> earliest_seqno_{0};
   std::atomic<uint64_t> min_prep_log_{0};
   std::atomic<uint64_t> oldest_key_time_{~uint64_t{0}};
-  SystemClock* clock_ = nullptr;  // set by the constructor only
+  SystemClock* clock_ = nullptr;   // set by the constructor only
+  WriteBufferManager* const wbm_;  // borrowed; may be null
+  // Written by the write leader only (relaxed: one writer at a time, the
+  // DB mutex or the write thread orders successive leaders).
+  std::atomic<size_t> wbm_reserved_{0};
+  std::atomic<bool> wbm_immutable_{false};
 
   // Thread-safe objects (see the header comment for the writer rules).
   ConcurrentArena arena_;

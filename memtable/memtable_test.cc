@@ -551,5 +551,36 @@ TEST(MemTableTest, ApproximateStatsAgainstExactCounts) {
   mem->Unref();
 }
 
+// Issue 19: a memtable reserves its memory in a WriteBufferManager as it
+// grows, marks it being freed at the switch, and frees it when destroyed.
+TEST(MemTableTest, WriteBufferManagerAccounting) {
+  WriteBufferManager wbm(64 << 20);
+  MemTableOptions opts;
+  opts.arena_block_size = 64 << 10;
+  opts.write_buffer_manager = &wbm;
+  auto* mem = new MemTable(InternalKeyComparator(BytewiseComparator()), opts);
+  mem->UpdateWriteBufferManager();
+  const size_t initial = mem->ApproximateMemoryUsage();
+  EXPECT_EQ(wbm.memory_usage(), initial);
+  std::string value(1000, 'v');
+  for (int i = 0; i < 5000; ++i) {
+    mem->Add(i + 1, kTypeValue, "key" + std::to_string(i), value, false);
+  }
+  EXPECT_EQ(wbm.memory_usage(), initial);  // only Update reserves
+  mem->UpdateWriteBufferManager();
+  EXPECT_EQ(wbm.memory_usage(), mem->ApproximateMemoryUsage());
+  EXPECT_GT(wbm.memory_usage(), 5000u * 1000);
+  EXPECT_EQ(wbm.mutable_memtable_memory_usage(), wbm.memory_usage());
+  EXPECT_EQ(mem->write_buffer_manager_reserved(), wbm.memory_usage());
+  mem->Add(6000, kTypeValue, "more", value, false);
+  mem->MarkImmutableForWriteBufferManager();
+  mem->MarkImmutableForWriteBufferManager();  // once only
+  EXPECT_EQ(wbm.memory_usage(), mem->ApproximateMemoryUsage());
+  EXPECT_EQ(wbm.mutable_memtable_memory_usage(), 0u);
+  mem->Unref();
+  EXPECT_EQ(wbm.memory_usage(), 0u);
+  EXPECT_EQ(wbm.mutable_memtable_memory_usage(), 0u);
+}
+
 }  // namespace
 }  // namespace strata

@@ -4,7 +4,7 @@ strata_layer(memtable
     memtable/memtable.cc
     memtable/point_index.cc
     memtable/dynamic_bloom.cc
-  DEPS base util
+  DEPS base util cache  # cache: WriteBufferManager (issue 19)
 )
 strata_tests(memtable
   memtable/inline_skiplist_test.cc

@@ -45,6 +45,11 @@ class Block {
 
   size_t size() const { return size_; }
   const char* data() const { return data_; }
+  // Heap bytes this block holds: the object and the buffer it owns (its
+  // capacity, not the block's size). What the block cache is charged.
+  size_t ApproximateMemoryUsage() const {
+    return sizeof(Block) + (owned_.empty() ? 0 : owned_.capacity()) + owned_buffer_.capacity();
+  }
   // False if the block is malformed (see invariant 1).
   bool ok() const { return num_restarts_ != 0; }
   uint32_t num_restarts() const { return num_restarts_; }

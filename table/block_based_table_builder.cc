@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "cache/cache_reservation_manager.h"
 #include "table/block.h"
 #include "table/block_builder.h"
 #include "table/compression.h"
@@ -132,6 +133,19 @@ struct BlockBasedTableBuilder::Rep {
       buffer_limit =
           target == 0 ? max_buffer : (max_buffer == 0 ? target : std::min(target, max_buffer));
     }
+    // Issue 19: filter construction and the dictionary sample buffer
+    // charged to the block cache (per builder, as RocksDB does).
+    if (table_options.block_cache != nullptr && !table_options.no_block_cache) {
+      const CacheUsageOptions& c = table_options.cache_usage_options;
+      if (filter != nullptr && RoleCharged(c, CacheEntryRole::kFilterConstruction)) {
+        filter_charge = std::make_unique<CacheReservationManager>(
+            table_options.block_cache, CacheEntryRole::kFilterConstruction);
+      }
+      if (buffering && RoleCharged(c, CacheEntryRole::kCompressionDictionaryBuildingBuffer)) {
+        dict_charge = std::make_unique<CacheReservationManager>(
+            table_options.block_cache, CacheEntryRole::kCompressionDictionaryBuildingBuffer);
+      }
+    }
     const size_t block_size = std::max<size_t>(1, table_options.block_size);
     const int deviation = std::clamp(table_options.block_size_deviation, 0, 100);
     block_size_limit = block_size;
@@ -159,6 +173,9 @@ struct BlockBasedTableBuilder::Rep {
   std::unique_ptr<PartitionedIndexBuilder> pindex;
   std::unique_ptr<PartitionedFilterBlockBuilder> pfilter;
   std::vector<RangeTombstone> tombstones;
+  // Charges to the block cache (issue 19); null when not charged.
+  std::unique_ptr<CacheReservationManager> filter_charge;
+  std::unique_ptr<CacheReservationManager> dict_charge;
 
   CompressionType compression;
   ChecksumType checksum;
@@ -281,6 +298,13 @@ void BlockBasedTableBuilder::Add(const Slice& key, const Slice& value) {
   const Slice user_key = ExtractUserKey(key);
   if (r->filter != nullptr) {
     r->filter->Add(user_key);
+    // The key hashes (8 bytes each) are charged a dummy entry's worth at a
+    // time.
+    if (r->filter_charge != nullptr &&
+        r->filter->NumAdded() * sizeof(uint64_t) > r->filter_charge->GetTotalReservedCacheSize()) {
+      r->filter_charge->UpdateCacheReservation(r->filter->NumAdded() * sizeof(uint64_t))
+          .PermitUncheckedError();  // a full strict cache: the filter is built anyway
+    }
   } else if (r->pfilter != nullptr && !r->buffering) {
     // Partitions follow the index: while blocks are buffered their keys
     // wait (EnterUnbuffered adds them in RocksDB's order).
@@ -335,7 +359,12 @@ void BlockBasedTableBuilder::FlushDataBlock() {
     r->buffered_bytes += b.contents.size();
     r->buffered.push_back(std::move(b));
     r->data_block.Reset();
-    if (r->buffer_limit != 0 && r->buffered_bytes > r->buffer_limit) EnterUnbuffered();
+    bool full = r->buffer_limit != 0 && r->buffered_bytes > r->buffer_limit;
+    // A charge the cache cannot take ends the buffering (RocksDB's rule).
+    if (!full && r->dict_charge != nullptr) {
+      full = !r->dict_charge->UpdateCacheReservation(r->buffered_bytes).ok();
+    }
+    if (full) EnterUnbuffered();
     return;
   }
   EmitDataBlock(raw);
@@ -363,6 +392,7 @@ void BlockBasedTableBuilder::EnterUnbuffered() {
   std::vector<BufferedBlock> blocks = std::move(r->buffered);
   r->buffered.clear();
   r->buffered_bytes = 0;
+  if (r->dict_charge != nullptr) r->dict_charge->UpdateCacheReservation(0).PermitUncheckedError();
   if (blocks.empty()) return;
 
   // Samples: whole blocks (the last one cut to fit) until the sample budget
@@ -531,7 +561,13 @@ Status BlockBasedTableBuilder::Finish() {
     p.num_filter_entries = r->filter->NumAdded();
     const Slice filter = r->filter->Finish();
     p.filter_size = filter.size();
+    if (r->filter_charge != nullptr) {
+      // The finished filter, while it is written; then nothing.
+      r->filter_charge->UpdateCacheReservation(filter.size()).PermitUncheckedError();
+    }
     WriteRawBlock(filter, kNoCompression, &filter_handle);
+    if (r->filter_charge != nullptr)
+      r->filter_charge->UpdateCacheReservation(0).PermitUncheckedError();
     filter_name =
         std::string(kFullFilterBlockPrefix) + r->table_options.filter_policy->CompatibilityName();
   } else if (r->pfilter != nullptr && !r->pfilter->empty()) {

@@ -278,6 +278,8 @@ struct BlockBasedTable::Rep {
   Status PinPartitions(const ReadOptions& ro, const Block& top, bool filter);
 
   Cache* block_cache = nullptr;
+  // The reader's memory charged to the block cache (issue 19); null if not.
+  std::unique_ptr<ConcurrentCacheReservationManager::Handle> charge;
   // Block cache keys: prefix (fixed64 cache id) | varint64 block offset.
   char cache_prefix[8];
 
@@ -637,7 +639,7 @@ Status BlockBasedTable::Rep::RetrieveBlock(const ReadOptions& ro, const BlockHan
   }
   if (block_cache != nullptr && ro.fill_cache) {
     Cache::Handle* h = nullptr;
-    const size_t charge = block->size() + sizeof(Block);
+    const size_t charge = block->ApproximateMemoryUsage();
     s = block_cache->Insert(key, block, charge, &DeleteCachedBlock, &h, pri);
     if (s.ok()) {
       RecordCacheAdd(statistics, kind, charge);
@@ -1330,6 +1332,16 @@ Status BlockBasedTable::Open(const TableReaderOptions& options,
   if (s.ok()) s = rep->LoadIndexAndFilter(options);
   if (!s.ok()) return s;
   table->reset(new BlockBasedTable(rep.release()));
+  if (options.reader_charge != nullptr) {
+    s = options.reader_charge->MakeCacheReservation((*table)->ApproximateMemoryUsage(),
+                                                    &(*table)->rep_->charge);
+    if (!s.ok()) {
+      table->reset();
+      return Status::MemoryLimit("table reader of " + options.file_name +
+                                 " does not fit the block cache (cache_usage_options charges "
+                                 "block-based-table-reader)");
+    }
+  }
   return Status::OK();
 }
 

@@ -39,6 +39,7 @@
 #include "base/dbformat.h"
 #include "base/get_context.h"
 #include "base/internal_iterator.h"
+#include "cache/cache_reservation_manager.h"
 #include "strata/cache.h"
 #include "strata/env.h"
 #include "strata/options.h"
@@ -80,6 +81,11 @@ struct TableReaderOptions {
   // property is 0 (ingested with write_global_seqno = false); a non-zero
   // property must equal it (else Corruption), as RocksDB checks.
   SequenceNumber largest_seqno = kMaxSequenceNumber;
+  // Issue 19 (CacheEntryRole::kBlockBasedTableReader): if not null, the
+  // reader's own memory is charged to the block cache through it for the
+  // reader's lifetime; Open fails with MemoryLimit if a strict cache has
+  // no room.
+  std::shared_ptr<ConcurrentCacheReservationManager> reader_charge;
 };
 
 class BlockBasedTable {

@@ -1,5 +1,6 @@
 #include "table/block.h"
 
+#include <cstring>
 #include <functional>
 #include <map>
 #include <memory>
@@ -449,6 +450,28 @@ TEST(BlockTest, CorruptedAndTruncatedBlocksNeverCrash) {
   it->SeekToFirst();
   ASSERT_FALSE(it->Valid());
   ASSERT_TRUE(it->status().IsCorruption());
+}
+
+// The block cache is charged a block's memory: its buffer's capacity (a
+// recycled buffer may be up to 1.5x the block), not only its size.
+TEST(BlockTest, MemoryUsageCountsTheBufferCapacity) {
+  BlockBuilder builder(16);
+  std::string ikey;
+  AppendInternalKey(&ikey, "key", 1, kTypeValue);
+  builder.Add(ikey, std::string(900, 'v'));
+  const Slice raw = builder.Finish();
+  BlockBuffer buf;
+  buf.Allocate(raw.size());
+  memcpy(buf.data(), raw.data(), raw.size());
+  const size_t capacity = buf.capacity();
+  ASSERT_GE(capacity, raw.size());
+  Block block(std::move(buf));
+  ASSERT_TRUE(block.ok());
+  EXPECT_EQ(block.ApproximateMemoryUsage(), sizeof(Block) + capacity);
+  EXPECT_GE(block.ApproximateMemoryUsage(), sizeof(Block) + block.size());
+  // A borrowed block holds no buffer.
+  Block borrowed{Slice(raw)};
+  EXPECT_EQ(borrowed.ApproximateMemoryUsage(), sizeof(Block));
 }
 
 }  // namespace

@@ -169,6 +169,8 @@ class BlockBuffer {
   char* data() { return data_; }
   const char* data() const { return data_; }
   size_t size() const { return size_; }
+  // Bytes allocated (a recycled buffer may hold up to 1.5x size()).
+  size_t capacity() const { return capacity_; }
 
  private:
   void Release();

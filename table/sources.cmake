@@ -23,6 +23,7 @@ strata_layer(table
 )
 strata_tests(table
   table/block_test.cc
+  table/table_memory_charge_test.cc  # issue 19
   table/data_block_hash_index_test.cc
   table/format_test.cc
   table/format_version_test.cc

@@ -134,6 +134,7 @@
 #include "strata/status.h"
 #include "strata/table.h"
 #include "strata/write_batch.h"
+#include "strata/write_buffer_manager.h"
 #ifdef STRATA_HAVE_TRANSACTIONS
 #include "strata/utilities/optimistic_transaction_db.h"
 #include "strata/utilities/transaction.h"
@@ -284,6 +285,27 @@ class StrataEngine {
     }
     table.pin_top_level_index_and_filter = flags.pin_top_level_index_and_filter;
     table.pin_l0_filter_and_index_blocks_in_cache = flags.pin_l0_filter_and_index_blocks_in_cache;
+    // Memory (issue 19): as RocksDB's db_bench, except that only the roles
+    // asked for get an override (Open refuses, by name, those not built).
+    if (flags.cost_write_buffer_to_cache || flags.db_write_buffer_size != 0) {
+      options_.write_buffer_manager = std::make_shared<strata::WriteBufferManager>(
+          static_cast<size_t>(flags.db_write_buffer_size),
+          flags.cost_write_buffer_to_cache ? table.block_cache : nullptr);
+    }
+    const std::pair<bool, strata::CacheEntryRole> charges[] = {
+        {flags.charge_table_reader, strata::CacheEntryRole::kBlockBasedTableReader},
+        {flags.charge_filter_construction, strata::CacheEntryRole::kFilterConstruction},
+        {flags.charge_compression_dictionary_building_buffer,
+         strata::CacheEntryRole::kCompressionDictionaryBuildingBuffer},
+        {flags.charge_file_metadata, strata::CacheEntryRole::kFileMetadata},
+    };
+    for (const auto& [on, role] : charges) {
+      if (on) {
+        table.cache_usage_options.options_overrides[role].charged =
+            strata::CacheEntryRoleOptions::Decision::kEnabled;
+      }
+    }
+    options_.memory_budget = flags.memory_budget;
     table.whole_key_filtering = flags.whole_key_filtering;
     table.format_version = static_cast<uint32_t>(flags.format_version);
     if (flags.bloom_bits > 0) {

@@ -140,6 +140,21 @@ BenchFlags::BenchFlags() {
       "Pin top-level index of partitioned index/filter blocks in block cache");
   Add("pin_l0_filter_and_index_blocks_in_cache", &pin_l0_filter_and_index_blocks_in_cache,
       "Pin index/filter blocks of L0 files in block cache");
+  // Memory (issue 19).
+  Add("db_write_buffer_size", &db_write_buffer_size,
+      "Limit in bytes of all memtables together (a WriteBufferManager); 0: none");
+  Add("cost_write_buffer_to_cache", &cost_write_buffer_to_cache,
+      "Charge memtable memory to the block cache");
+  Add("charge_table_reader", &charge_table_reader,
+      "Charge table readers' memory to the block cache");
+  Add("charge_filter_construction", &charge_filter_construction,
+      "Charge filter construction buffers to the block cache");
+  Add("charge_compression_dictionary_building_buffer",
+      &charge_compression_dictionary_building_buffer,
+      "Charge compression dictionary building buffers to the block cache");
+  Add("charge_file_metadata", &charge_file_metadata, "Charge file metadata to the block cache");
+  Add("memory_budget", &memory_budget,
+      "Strata only: one bound in bytes for memtables, block cache and table readers; 0: off");
   Add("bloom_bits", &bloom_bits, "Bloom filter bits per key; <= 0: no filter");
   Add("use_ribbon_filter", &use_ribbon_filter,
       "Use a Ribbon filter (NewRibbonFilterPolicy) of --bloom_bits equivalent bits per key");

@@ -163,6 +163,15 @@ struct BenchFlags {
   int64_t metadata_block_size = 4096;
   bool pin_top_level_index_and_filter = false;
   bool pin_l0_filter_and_index_blocks_in_cache = false;
+  // Memory (issue 19): RocksDB 7.8.3 db_bench's names, and Strata's
+  // memory_budget (0: off).
+  int64_t db_write_buffer_size = 0;
+  bool cost_write_buffer_to_cache = false;
+  bool charge_table_reader = false;
+  bool charge_filter_construction = false;
+  bool charge_compression_dictionary_building_buffer = false;
+  bool charge_file_metadata = false;
+  uint64_t memory_budget = 0;
   int32_t bloom_bits = -1;
   // Ribbon instead of Bloom, at --bloom_bits equivalent bits per key.
   bool use_ribbon_filter = false;

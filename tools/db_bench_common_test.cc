@@ -101,6 +101,21 @@ TEST(BenchFlagsTest, TableAndTreeFlagsHaveRocksDbDefaults) {
   EXPECT_EQ(f.cache_numshardbits, 4);
   EXPECT_EQ(f.subcompactions, 2u);
   EXPECT_TRUE(f.use_direct_reads);
+
+  // Memory (issue 19): RocksDB's names and Strata's memory_budget.
+  EXPECT_EQ(f.db_write_buffer_size, 0);
+  EXPECT_EQ(f.memory_budget, 0u);
+  ASSERT_TRUE(ParseArgs(
+      {"--db_write_buffer_size=1048576", "--cost_write_buffer_to_cache",
+       "--charge_table_reader=true", "--charge_filter_construction", "--memory_budget=268435456"},
+      &f, &error))
+      << error;
+  EXPECT_EQ(f.db_write_buffer_size, 1048576);
+  EXPECT_TRUE(f.cost_write_buffer_to_cache);
+  EXPECT_TRUE(f.charge_table_reader);
+  EXPECT_TRUE(f.charge_filter_construction);
+  EXPECT_FALSE(f.charge_file_metadata);
+  EXPECT_EQ(f.memory_budget, 268435456u);
 }
 
 TEST(BenchFlagsTest, UnknownFlagIsAnErrorNamingIt) {

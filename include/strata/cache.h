@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "strata/export.h"
 #include "strata/slice.h"
@@ -130,5 +131,37 @@ STRATA_EXPORT std::shared_ptr<Cache> NewLRUCache(size_t capacity, int num_shard_
                                                  bool strict_capacity_limit = false,
                                                  double high_pri_pool_ratio = 0.5);
 STRATA_EXPORT std::shared_ptr<Cache> NewLRUCache(const LRUCacheOptions& options);
+
+// ---- memory charged to a cache by role (issue 19, part "memory") ----
+
+// What a cache entry holds, as RocksDB 7.8.3 names it. Memory that is not a
+// cached block -- memtables (WriteBufferManager), table readers, filter
+// construction buffers -- can be charged to a block cache as pinned dummy
+// entries of its role, so one capacity bounds all of it
+// (BlockBasedTableOptions::cache_usage_options, strata/table.h).
+enum class CacheEntryRole {
+  kDataBlock,
+  kFilterBlock,
+  kFilterMetaBlock,
+  kDeprecatedFilterBlock,
+  kIndexBlock,
+  kOtherBlock,
+  // Memtable memory charged by a WriteBufferManager built with a cache.
+  kWriteBuffer,
+  kCompressionDictionaryBuildingBuffer,
+  // Buffers of a filter being built (the keys' hashes of a table).
+  kFilterConstruction,
+  // A table reader's own memory (index and filter held outside the cache).
+  kBlockBasedTableReader,
+  kFileMetadata,
+  kBlobValue,
+  kBlobCache,
+  kMisc,
+};
+constexpr uint32_t kNumCacheEntryRoles = static_cast<uint32_t>(CacheEntryRole::kMisc) + 1;
+
+// The hyphenated lower-case name of a role ("write-buffer"), as RocksDB
+// prints it in rocksdb.block-cache-entry-stats.
+STRATA_EXPORT const std::string& GetCacheEntryRoleName(CacheEntryRole role);
 
 }  // namespace strata

@@ -29,9 +29,10 @@ class MergeOperator;                    // strata/merge_operator.h
 class SliceTransform;                   // strata/slice_transform.h
 class TablePropertiesCollectorFactory;  // strata/table_properties.h
 class Snapshot;
-class TableFactory;    // strata/table.h
-class RateLimiter;     // strata/rate_limiter.h
-class SstFileManager;  // strata/sst_file_manager.h
+class RateLimiter;         // strata/rate_limiter.h
+class SstFileManager;      // strata/sst_file_manager.h
+class TableFactory;        // strata/table.h
+class WriteBufferManager;  // strata/write_buffer_manager.h
 
 // Persisted in table trailers: never renumber (docs/format/block.md (Compression)).
 enum CompressionType : unsigned char {
@@ -294,6 +295,23 @@ struct STRATA_EXPORT DBOptions {
   uint64_t bytes_per_sync = 0;
   uint64_t wal_bytes_per_sync = 0;
   bool strict_bytes_per_sync = false;
+  // ---- memory (issue 19; docs/design/memory-budget.md) ----
+  // Limit in bytes of the memtables of all column families (0: none):
+  // past it the oldest mutable memtable is flushed. Makes a private
+  // WriteBufferManager; ignored when write_buffer_manager is set.
+  size_t db_write_buffer_size = 0;
+  // A WriteBufferManager shared by the column families of this DB and of
+  // any other DB given the same one (strata/write_buffer_manager.h).
+  std::shared_ptr<WriteBufferManager> write_buffer_manager;
+  // Strata's extension: one bound in bytes for memtables, the block cache
+  // and table readers together (0: off). The DB builds an LRU block cache
+  // of this capacity shared by all its column families, a
+  // WriteBufferManager of a quarter of it charged to that cache, charges
+  // table readers to it, caps write_buffer_size at an eighth of it, and
+  // slows writes in proportion to how far memtables overshoot their share.
+  // Refused together with write_buffer_manager, db_write_buffer_size or a
+  // family's own block_cache.
+  uint64_t memory_budget = 0;
 };
 
 struct STRATA_EXPORT ColumnFamilyOptions {

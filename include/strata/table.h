@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 
 #include "strata/cache.h"
@@ -26,6 +27,19 @@ enum ChecksumType : unsigned char {
   kxxHash = 0x2,
   kxxHash64 = 0x3,
   kXXH3 = 0x4,
+};
+
+// ---- memory charged to the block cache by role (issue 19) ----
+// Whether a role's memory is charged to the block cache (RocksDB 7.8.3's
+// names). kFallback: the role's default (see cache_usage_options).
+struct CacheEntryRoleOptions {
+  enum class Decision { kEnabled, kDisabled, kFallback };
+  Decision charged = Decision::kFallback;
+  bool operator==(const CacheEntryRoleOptions& other) const { return charged == other.charged; }
+};
+struct CacheUsageOptions {
+  CacheEntryRoleOptions options;  // for every role without an override
+  std::map<CacheEntryRole, CacheEntryRoleOptions> options_overrides;
 };
 
 struct STRATA_EXPORT BlockBasedTableOptions {
@@ -106,6 +120,23 @@ struct STRATA_EXPORT BlockBasedTableOptions {
   // initial_auto_readahead_size up to max_auto_readahead_size (0 = off).
   size_t initial_auto_readahead_size = 8 * 1024;
   size_t max_auto_readahead_size = 256 * 1024;
+
+  // Memory charged to block_cache by role (issue 19). An override's
+  // decision wins, then `options`, then the role's default. Built:
+  //  - kBlockBasedTableReader (default disabled): each open table
+  //    reader's own memory (index, filter and properties it holds outside
+  //    the cache); a reader that does not fit a strict cache fails to open
+  //    with MemoryLimit.
+  //  - kFilterConstruction (default disabled): the key hashes buffered
+  //    while a table's filter is built, and the finished filter while it is
+  //    written.
+  //  - kCompressionDictionaryBuildingBuffer (default enabled): the data
+  //    blocks buffered to sample a compression dictionary from; a charge a
+  //    strict cache refuses ends the buffering early.
+  // Other roles set to kEnabled or kDisabled (kFileMetadata among them) are
+  // refused at open (InvalidArgument naming the role); kWriteBuffer is
+  // charged through WriteBufferManager's cache instead.
+  CacheUsageOptions cache_usage_options;
 };
 
 // Produces table builders and readers for a column family. Implementations
