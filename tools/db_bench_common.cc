@@ -53,6 +53,9 @@ BenchFlags::BenchFlags() {
   Add("progress_reports", &progress_reports, "Report the number of finished operations on stderr");
   Add("stats_interval", &stats_interval,
       "Report progress every this many operations; 0: growing interval");
+  Add("report_interval_seconds", &report_interval_seconds,
+      "> 0: write secs_elapsed,interval_qps to --report_file every this many seconds");
+  Add("report_file", &report_file, "The CSV file of --report_interval_seconds (rewritten per run)");
   Add("statistics", &statistics,
       "Collect database statistics; at the end print them and: Write amplification = "
       "flush+compaction table bytes (strata.flush-write-bytes + strata.compact-write-bytes) / "
@@ -973,6 +976,59 @@ void Stats::Report(std::string_view name) {
 }
 
 // ---------------------------------------------------------------------------
+// IntervalReporter
+
+IntervalReporter::IntervalReporter(const BenchFlags& flags, const std::atomic<uint64_t>* ops)
+    : ops_(ops) {
+  if (flags.report_interval_seconds <= 0) return;
+  file_ = std::fopen(flags.report_file.c_str(), "w");
+  if (file_ == nullptr) {
+    std::fprintf(stderr, "--report_file %s: %s\n", flags.report_file.c_str(), std::strerror(errno));
+    return;
+  }
+  std::fprintf(file_, "secs_elapsed,interval_qps\n");
+  std::fflush(file_);
+  const auto interval = std::chrono::seconds(flags.report_interval_seconds);
+  thread_ = std::thread([this, interval] {
+    const auto start = std::chrono::steady_clock::now();
+    auto last_time = start;
+    uint64_t last_ops = 0;
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!stop_) {
+      // Reports fall on whole multiples of the interval after the start.
+      if (cv_.wait_until(lock, last_time + interval, [this] { return stop_; })) break;
+      const auto now = std::chrono::steady_clock::now();
+      const uint64_t ops = ops_->load(std::memory_order_relaxed);
+      const double secs = std::chrono::duration<double>(now - last_time).count();
+      std::fprintf(file_, "%" PRId64 ",%" PRId64 "\n",
+                   static_cast<int64_t>(
+                       std::chrono::duration_cast<std::chrono::seconds>(now - start).count()),
+                   static_cast<int64_t>(static_cast<double>(ops - last_ops) / secs));
+      std::fflush(file_);
+      last_ops = ops;
+      last_time += interval;
+    }
+  });
+}
+
+IntervalReporter::~IntervalReporter() { Stop(); }
+
+void IntervalReporter::Stop() {
+  if (thread_.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  if (file_ != nullptr) {
+    std::fclose(file_);
+    file_ = nullptr;
+  }
+}
+
+// ---------------------------------------------------------------------------
 // BenchmarkBase
 
 BenchmarkBase::BenchmarkBase(const BenchFlags& flags)
@@ -1006,7 +1062,10 @@ Stats BenchmarkBase::RunBenchmark(int n, std::string_view name,
     states.push_back(std::make_unique<ThreadState>(
         i, seed_base_ + static_cast<uint64_t>(total_thread_count_), flags_));
     states.back()->shared = &shared;
+    if (flags_.report_interval_seconds > 0)
+      states.back()->stats.SetReportCounter(&shared.report_ops);
   }
+  IntervalReporter reporter(flags_, &shared.report_ops);
   std::vector<std::thread> threads;
   threads.reserve(n);
   for (int i = 0; i < n; ++i) {
@@ -1031,6 +1090,7 @@ Stats BenchmarkBase::RunBenchmark(int n, std::string_view name,
   }
   shared.cv.notify_all();
   for (std::thread& t : threads) t.join();
+  reporter.Stop();
 
   Stats merged(flags_.histogram, false, 0);
   for (const auto& state : states) merged.Merge(state->stats);

@@ -66,6 +66,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "util/histogram.h"
@@ -108,6 +109,10 @@ struct BenchFlags {
   bool histogram = false;
   bool progress_reports = true;
   int64_t stats_interval = 0;
+  // > 0: every this many seconds a reporter thread appends
+  // "secs_elapsed,interval_qps" to report_file (RocksDB's CSV).
+  int64_t report_interval_seconds = 0;
+  std::string report_file = "report.csv";
   bool statistics = false;
   int32_t perf_level = 1;  // PerfLevel: 1 kDisable ... 5 kEnableTime
   int64_t batch_size = 1;
@@ -484,6 +489,7 @@ class Stats {
   void FinishedOps(int64_t n, OpType type) {
     if (histogram_) AddLatency(type);
     done_ += n;
+    if (report_ops_ != nullptr) report_ops_->fetch_add(n, std::memory_order_relaxed);
     if (done_ >= next_report_) ReportProgress();
   }
   // Makes time spent sleeping in a rate limiter invisible to the histogram.
@@ -491,6 +497,8 @@ class Stats {
   void AddBytes(int64_t n) { bytes_ += n; }
   void AddMessage(std::string_view msg);
   void SetExcludeFromMerge() { exclude_from_merge_ = true; }
+  // Finished ops are also added to *ops (the interval reporter's count).
+  void SetReportCounter(std::atomic<uint64_t>* ops) { report_ops_ = ops; }
 
   uint64_t done() const { return done_; }
   // ops/second over the merged time span.
@@ -514,6 +522,7 @@ class Stats {
   uint64_t bytes_ = 0;
   uint64_t last_op_finish_ = 0;
   bool exclude_from_merge_ = false;
+  std::atomic<uint64_t>* report_ops_ = nullptr;
   std::string message_;
   std::unique_ptr<Histogram> hist_[kNumOpTypes];
 };
@@ -533,9 +542,31 @@ struct SharedState {
   std::atomic<int> num_done{0};
   std::unique_ptr<RateLimiter> write_rate_limiter;
   std::unique_ptr<RateLimiter> read_rate_limiter;
+  // Operations finished by all threads, for --report_interval_seconds.
+  std::atomic<uint64_t> report_ops{0};
 
   // True once every thread but one (the caller) has finished.
   bool OthersDone() const { return num_done.load(std::memory_order_acquire) + 1 >= total; }
+};
+
+// --report_interval_seconds: a thread that writes RocksDB's
+// "secs_elapsed,interval_qps" lines from a shared count of finished ops, for
+// one benchmark run (started by the constructor, ended by Stop).
+class IntervalReporter {
+ public:
+  IntervalReporter(const BenchFlags& flags, const std::atomic<uint64_t>* ops);
+  ~IntervalReporter();
+  IntervalReporter(const IntervalReporter&) = delete;
+  IntervalReporter& operator=(const IntervalReporter&) = delete;
+  void Stop();
+
+ private:
+  const std::atomic<uint64_t>* ops_;
+  std::FILE* file_ = nullptr;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;  // guarded by mu_
+  std::thread thread_;
 };
 
 struct ThreadState {

@@ -360,6 +360,45 @@ TEST(RunBenchmarkTest, SeedsThreadsLikeRocksDb) {
   }
 }
 
+// --report_interval_seconds: the file gets RocksDB's header and one
+// "secs,qps" line per interval while the run lasts, counting every thread.
+TEST(RunBenchmarkTest, ReportIntervalWritesRocksDbCsv) {
+  const std::string path = ::testing::TempDir() + "/db_bench_report_test.csv";
+  BenchFlags flags;
+  flags.seed = 1;
+  flags.progress_reports = false;
+  flags.report_interval_seconds = 1;
+  flags.report_file = path;
+  Launcher launcher(flags);
+  testing::internal::CaptureStdout();
+  launcher.RunBenchmark(2, "probe", [](ThreadState* t) {
+    // 2.5 s of work in small steps, so at least two intervals are reported.
+    const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(2500);
+    while (std::chrono::steady_clock::now() < end) {
+      t->stats.FinishedOps(1, OpType::kWrite);
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+  });
+  testing::internal::GetCapturedStdout();
+  std::FILE* f = std::fopen(path.c_str(), "r");
+  ASSERT_NE(f, nullptr);
+  char line[256];
+  ASSERT_NE(std::fgets(line, sizeof(line), f), nullptr);
+  EXPECT_STREQ(line, "secs_elapsed,interval_qps\n");
+  int rows = 0;
+  long secs = 0, qps = 0;
+  while (std::fgets(line, sizeof(line), f) != nullptr) {
+    ASSERT_EQ(std::sscanf(line, "%ld,%ld", &secs, &qps), 2) << line;
+    ++rows;
+    EXPECT_GE(secs, rows) << line;  // one line per whole second
+    EXPECT_GT(qps, 0) << line;      // both threads were running
+  }
+  std::fclose(f);
+  EXPECT_GE(rows, 2);
+  EXPECT_LE(rows, 3);
+  std::remove(path.c_str());
+}
+
 // An in-memory Engine: a std::map behind a mutex; iterators read an
 // immutable copy made at the first iterator after a write. With kExtras it
 // also has Merge (StringAppendOperator's rule, ',' between operands),
