@@ -133,6 +133,7 @@ strata_tests(db
   db/db_wal_dir_test.cc
   db/db_paths_interop_test.cc
   db/partitioned_interop_test.cc
+  db/db_table_format_matrix_test.cc
 )
 # The RocksDB interoperability tests also carry the "interop" label.
 if(TEST db_interop_test)
