@@ -750,28 +750,9 @@ void DBImpl::DeleteObsoleteFiles(int job_id) {
   mu_.Unlock();
   std::vector<std::string> children;
   Status s = fs_->GetChildren(dbname_, &children);
-  if (s.ok() && wal_dir_ != dbname_) {
-    // WALs are looked for in wal_dir only (a WAL left in the DB's
-    // directory by an open with another wal_dir stays).
-    children.erase(std::remove_if(children.begin(), children.end(),
-                                  [](const std::string& name) {
-                                    uint64_t number;
-                                    FileType type;
-                                    return ParseFileName(name, &number, &type) &&
-                                           type == FileType::kWalFile;
-                                  }),
-                   children.end());
-    std::vector<std::string> wals;
-    if (fs_->GetChildren(wal_dir_, &wals).ok()) {
-      for (std::string& name : wals) {
-        uint64_t number;
-        FileType type;
-        if (ParseFileName(name, &number, &type) && type == FileType::kWalFile) {
-          children.push_back(std::move(name));
-        }
-      }
-    }
-  }
+  // WALs are looked for in wal_dir only (a WAL left in the DB's directory
+  // by an open with another wal_dir stays).
+  if (s.ok()) TakeWalsFromWalDir(fs_, dbname_, wal_dir_, &children);
   std::vector<uint64_t> evict;
   if (s.ok()) {
     for (const std::string& name : children) {

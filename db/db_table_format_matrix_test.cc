@@ -9,6 +9,7 @@
 // by them), and the table properties must say what was written.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <random>
@@ -182,14 +183,19 @@ TEST_P(TableFormatMatrixTest, WritesAndReadsEveryCombination) {
   TablePropertiesCollection props;
   ASSERT_OK(db->GetPropertiesOfAllTables(&props));
   ASSERT_FALSE(props.empty());
+  uint64_t most_partitions = 0;
   for (const auto& [file, p] : props) {
     EXPECT_EQ(p->index_type, partitioned ? 2u : 0u) << file;
     if (partitioned) {
-      EXPECT_GT(p->index_partitions, 1u) << file;
+      EXPECT_GE(p->index_partitions, 1u) << file;  // a small table may have one
     }
+    most_partitions = std::max(most_partitions, p->index_partitions);
     EXPECT_EQ(p->filter_policy_name,
               ribbon ? std::string("ribbonfilter") : std::string("bloomfilter"))
         << file;
+  }
+  if (partitioned) {
+    EXPECT_GT(most_partitions, 1u);
   }
   if (placement == Placement::kBudget) {
     uint64_t usage = 0;

@@ -1,5 +1,6 @@
 #include "db/filename.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 
@@ -46,6 +47,22 @@ std::string WalDirOf(const std::string& dbname, const std::string& wal_dir) {
   std::string dir = strip(wal_dir);
   if (dir.empty() || dir == strip(dbname)) return dbname;
   return dir;
+}
+
+void TakeWalsFromWalDir(FileSystem* fs, const std::string& dbname, const std::string& wal_dir,
+                        std::vector<std::string>* children) {
+  if (wal_dir == dbname) return;
+  auto is_wal = [](const std::string& name) {
+    uint64_t number;
+    FileType type;
+    return ParseFileName(name, &number, &type) && type == FileType::kWalFile;
+  };
+  children->erase(std::remove_if(children->begin(), children->end(), is_wal), children->end());
+  std::vector<std::string> wals;
+  if (!fs->GetChildren(wal_dir, &wals).ok()) return;
+  for (std::string& name : wals) {
+    if (is_wal(name)) children->push_back(std::move(name));
+  }
 }
 
 std::string LogFileName(const std::string& dbname, uint64_t number) {

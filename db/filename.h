@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "strata/env.h"
 #include "strata/metadata.h"
@@ -45,6 +46,13 @@ std::string MakeFileNumber(uint64_t number);
 
 // Parses a file name (not a path). False for names that are not ours.
 bool ParseFileName(const std::string& filename, uint64_t* number, FileType* type);
+
+// When wal_dir differs from the DB's directory: drops the WAL names from
+// *children (the listing of the DB's directory) and adds those of wal_dir,
+// as RocksDB looks for WALs only there. A wal_dir that cannot be listed adds
+// nothing.
+void TakeWalsFromWalDir(FileSystem* fs, const std::string& dbname, const std::string& wal_dir,
+                        std::vector<std::string>* children);
 
 // Points CURRENT at MANIFEST-<descriptor_number>: writes a temp file, syncs
 // it (fsync when use_fsync), renames it over CURRENT and syncs the directory.

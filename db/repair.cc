@@ -123,27 +123,8 @@ class Repairer {
     std::vector<std::string> children;
     Status s = fs_->GetChildren(dbname_, &children);
     if (!s.ok()) return s;
-    if (wal_dir_ != dbname_) {
-      // The WALs are those of wal_dir (as RocksDB's repairer looks for them).
-      children.erase(std::remove_if(children.begin(), children.end(),
-                                    [](const std::string& name) {
-                                      uint64_t number;
-                                      FileType type;
-                                      return ParseFileName(name, &number, &type) &&
-                                             type == FileType::kWalFile;
-                                    }),
-                     children.end());
-      std::vector<std::string> wals;
-      if (fs_->GetChildren(wal_dir_, &wals).ok()) {
-        for (std::string& name : wals) {
-          uint64_t number;
-          FileType type;
-          if (ParseFileName(name, &number, &type) && type == FileType::kWalFile) {
-            children.push_back(std::move(name));
-          }
-        }
-      }
-    }
+    // The WALs are those of wal_dir (as RocksDB's repairer looks for them).
+    TakeWalsFromWalDir(fs_, dbname_, wal_dir_, &children);
     s = fs_->LockFile(LockFileName(dbname_), &lock_);
     if (!s.ok()) return s;
     s = Repair(children);
