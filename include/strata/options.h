@@ -309,8 +309,9 @@ struct STRATA_EXPORT DBOptions {
   // WriteBufferManager of a quarter of it charged to that cache, charges
   // table readers to it, caps write_buffer_size at an eighth of it, and
   // slows writes in proportion to how far memtables overshoot their share.
-  // Refused together with write_buffer_manager, db_write_buffer_size or a
-  // family's own block_cache.
+  // Refused together with write_buffer_manager or db_write_buffer_size; a
+  // family's own block_cache is replaced by the budget's cache (a family
+  // with no_block_cache keeps none).
   uint64_t memory_budget = 0;
 };
 
