@@ -11,8 +11,9 @@
 #        MODE=mixed scripts/bench_compare.sh BUILD_DIR
 # Environment:
 #        MODE=tradeoff scripts/bench_compare.sh BUILD_DIR
-#   MODE=default|lsm|ops|mixed|tradeoff  which set of workloads (lsm, ops,
-#                     mixed, tradeoff: see below)
+#        MODE=scale scripts/bench_compare.sh BUILD_DIR
+#   MODE=default|lsm|ops|mixed|tradeoff|scale  which set of workloads (lsm,
+#                     ops, mixed, tradeoff, scale: see below)
 #   COMPARISONS="a b c d"  (ops) which comparisons to run
 #   ROUNDS=3          runs per engine and workload (median reported; lsm, ops: 1)
 #   NUM=1000000       keys for the fill/read workloads (lsm, ops: 5000000)
@@ -151,9 +152,9 @@ build=$1
 mode=${MODE:-default}
 if [ "${LSM:-0}" = 1 ]; then mode=lsm; fi
 case "$mode" in
-  default | lsm | ops | mixed | tradeoff) ;;
+  default | lsm | ops | mixed | tradeoff | scale) ;;
   *)
-    echo "bench_compare.sh: MODE must be default, lsm, ops, mixed or tradeoff" >&2
+    echo "bench_compare.sh: MODE must be default, lsm, ops, mixed, tradeoff or scale" >&2
     exit 2
     ;;
 esac
@@ -163,6 +164,9 @@ if [ "$mode" = lsm ] || [ "$mode" = ops ]; then
 elif [ "$mode" = mixed ]; then
   rounds=${ROUNDS:-1}
   num=${NUM:-1000000}
+elif [ "$mode" = scale ]; then
+  rounds=1
+  num=${NUM:-50000000}
 else
   rounds=${ROUNDS:-3}
   num=${NUM:-1000000}
@@ -972,6 +976,111 @@ tradeoff_mode() {
 
 if [ "$mode" = tradeoff ]; then
   tradeoff_mode
+  exit 0
+fi
+# ---------------------------------------------------------------------------
+# Scale mode (issue 19): a database of NUM (default 50M) keys, 16 B keys and
+# 100 B values, lz4, WAL on, a 256 MiB block cache (about 1/12 of the data),
+# 10-bit Bloom filters. Variants (VARIANTS, in this order by default):
+#   strata         --cache_index_and_filter_blocks=1
+#   strata-part    the same with --partition_index_and_filters=1
+#   strata-budget  strata-part under --memory_budget=BUDGET (default 512 MiB;
+#                  the budget's cache replaces the 256 MiB one)
+#   leveldb        what LevelDB has: the cache and the filter (no lz4:
+#                  snappy; index and filters live in its table cache)
+#   rocksdb        --cache_index_and_filter_blocks=1
+#   rocksdb-part   the same with --partition_index_and_filters=1
+# Each variant: fillrandom (then waitforcompaction), and on that database,
+# each in a new process, readrandom (READS, default 1M), seekrandom with
+# --seek_nexts=10 (SEEKS, default 200k) and readwhilewriting (1 reader and
+# its writer, READS reads). Rows: µs/op, p99 µs (--histogram), peak RSS of
+# the process; the fill row also has write amplification (table bytes
+# written by flushes and compactions / (NUM * 116 B)) and bytes on disk
+# after the compactions settle.
+
+# p99_of FILE: P99 of the first histogram db_bench printed.
+p99_of() {
+  sed -n 's/.*P99: \([0-9.]*\).*/\1/p' "$1" | head -n 1
+}
+
+# micros_op_of LINE FILE: the micros/op of report line LINE.
+micros_op_of() {
+  awk -v name="$1" '$1 == name && $2 == ":" { print $3; exit }' "$2"
+}
+
+scale_mode() {
+  local reads=${READS:-1000000}
+  local seeks=${SEEKS:-200000}
+  local budget=${BUDGET:-536870912}
+  local read_seed=$((seed + 1))
+  local variants=(${VARIANTS:-strata strata-part strata-budget leveldb rocksdb rocksdb-part})
+  local need_kb=$((num * 116 * 2 / 1024))
+  local avail_kb
+  avail_kb=$(df -Pk "$tmp" | awk 'NR == 2 { print $4 }')
+  if [ -n "$avail_kb" ] && [ "$avail_kb" -lt "$need_kb" ]; then
+    echo "bench_compare.sh: $((avail_kb / 1024)) MiB free under $tmp, about" \
+      "$((need_kb / 1024)) MiB needed for NUM=$num" >&2
+    exit 1
+  fi
+  local table="| variant | workload | µs/op | p99 µs | peak RSS MiB | write amp | bytes on disk |
+|---|---|---:|---:|---:|---:|---:|"
+  local v e flags w
+  for v in "${variants[@]}"; do
+    e=${v%%-*}
+    [ -n "${binary[$e]:-}" ] || continue
+    local common=(--key_size=16 --value_size=100 --cache_size=268435456 --bloom_bits=10
+      --num="$num" --histogram=1)
+    case $v in
+      leveldb) common+=(--compression_type=snappy) ;;
+      *) common+=(--compression_type=lz4 --cache_index_and_filter_blocks=1) ;;
+    esac
+    case $v in
+      *-part) common+=(--partition_index_and_filters=1) ;;
+      strata-budget) common+=(--partition_index_and_filters=1 --memory_budget="$budget") ;;
+    esac
+    mkdir -p "$tmp/$v"
+    rm -rf "${tmp:?}/$v/db"
+    echo "== $v: fillrandom --num=$num" >&2
+    if ! run_lsm "$e" "scale.fillrandom" "$tmp/$v" "${common[@]}" --seed="$seed" \
+      --benchmarks=fillrandom,waitforcompaction,stats --statistics=1; then
+      table+="
+| $v | fillrandom | failed | | | | |"
+      continue
+    fi
+    local bytes amp disk
+    bytes=$(table_bytes_of "$e" "$tmp/out")
+    amp=n/a
+    [ -n "$bytes" ] && amp=$(awk -v b="$bytes" -v n="$num" 'BEGIN { printf "%.2f", b / (n * 116) }')
+    disk=$(du -sb "$tmp/$v/db" | awk '{ print $1 }')
+    table+="
+| $v | fillrandom | $(micros_op_of fillrandom "$tmp/out") | $(p99_of "$tmp/out") | $(peak_rss_mb "$tmp/time") | $amp | $disk |"
+    for w in readrandom seekrandom readwhilewriting; do
+      local extra=(--reads="$reads")
+      [ "$w" = seekrandom ] && extra=(--reads="$seeks" --seek_nexts=10)
+      [ "$w" = readwhilewriting ] && extra+=(--threads=1)
+      echo "== $v: $w" >&2
+      if run_lsm "$e" "scale.$w" "$tmp/$v" "${common[@]}" --seed="$read_seed" \
+        --use_existing_db=1 --benchmarks="$w" "${extra[@]}"; then
+        table+="
+| $v | $w | $(micros_op_of "$w" "$tmp/out") | $(p99_of "$tmp/out") | $(peak_rss_mb "$tmp/time") | | |"
+      else
+        table+="
+| $v | $w | failed | | | | |"
+      fi
+    done
+    rm -rf "${tmp:?}/$v"
+  done
+  echo
+  echo "db_bench scale: num=$num, reads=$reads, seeks=$seeks (10 nexts), seed=$seed" \
+    "(reads: $read_seed); key 16 B, value 100 B, lz4 (LevelDB: snappy), WAL on," \
+    "--cache_size=268435456 --bloom_bits=10, strata-budget: --memory_budget=$budget ${EXTRA_FLAGS:-}"
+  echo
+  echo "$table"
+  if [ -n "$out" ]; then printf '%s\n' "$table" >"$out"; fi
+}
+
+if [ "$mode" = scale ]; then
+  scale_mode
   exit 0
 fi
 if [ "$mode" = lsm ]; then

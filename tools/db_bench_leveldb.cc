@@ -117,6 +117,27 @@ class LevelDBEngine {
         return false;
       }
     }
+    // Table layouts, file placement and memory accounting LevelDB lacks
+    // (its index and filter blocks live in the table cache, never in the
+    // block cache).
+    for (const char* name :
+         {"partition_index_and_filters", "partition_index", "metadata_block_size",
+          "pin_top_level_index_and_filter", "pin_l0_filter_and_index_blocks_in_cache",
+          "format_version", "use_direct_io_for_flush_and_compaction", "compaction_readahead_size",
+          "wal_dir", "db_write_buffer_size", "cost_write_buffer_to_cache", "charge_table_reader",
+          "charge_filter_construction", "charge_compression_dictionary_building_buffer",
+          "charge_file_metadata", "memory_budget"}) {
+      if (flags.WasSet(name)) {
+        *error = std::string("--") + name + " is not supported by LevelDB";
+        return false;
+      }
+    }
+    if (flags.cache_index_and_filter_blocks) {
+      *error =
+          "--cache_index_and_filter_blocks=1 is not supported by LevelDB (its index and filter "
+          "blocks are held by the table cache)";
+      return false;
+    }
     if (flags.compact_for_space_amp) {
       *error = "--compact_for_space_amp is not supported by LevelDB (no table-size property)";
       return false;
