@@ -70,7 +70,8 @@ struct BlockBasedTableBuilder::Rep {
             FormatVersionUsesContextChecksum(format_version) ? NewBaseContextChecksum() : 0) {
     if (checksum > kXXH3) checksum = kXXH3;
     status = ValidateFormatVersionForWrite(format_version);
-    if (status.ok() && table_options.index_type != BlockBasedTableOptions::IndexType::kBinarySearch &&
+    if (status.ok() &&
+        table_options.index_type != BlockBasedTableOptions::IndexType::kBinarySearch &&
         table_options.index_type != BlockBasedTableOptions::IndexType::kTwoLevelIndexSearch) {
       // Not built (the DB refuses them at open; a lone builder fails).
       status = Status::InvalidArgument(
