@@ -235,10 +235,13 @@ TEST_F(DBDirectIOTest, FileSystemWithoutDirectIOFailsOpenCleanly) {
         << s.ToString();
     EXPECT_EQ(nullptr, db_);
   }
-  // Without direct I/O the same DB opens.
+  // Without direct I/O the same DB opens. It is closed here, before env
+  // (a local) goes.
   Options o = SmallOptions();
   o.env = env.get();
   ASSERT_OK(Open(o));
+  ASSERT_OK(db_->Close());
+  db_.reset();
 }
 
 TEST_F(DBDirectIOTest, MemEnvIgnoresDirectIO) {
@@ -254,6 +257,7 @@ TEST_F(DBDirectIOTest, MemEnvIgnoresDirectIO) {
   Fill(&rng, 3000, &model);
   ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
   Verify(model);
+  db_.reset();  // before env, a local, goes
 }
 
 // Records the sizes of reads of table files.
@@ -329,6 +333,7 @@ TEST_F(DBDirectIOTest, CompactionReadsAheadByTheOption) {
   // Changed online, as RocksDB allows.
   ASSERT_OK(db_->SetDBOptions({{"compaction_readahead_size", "1048576"}}));
   EXPECT_EQ(size_t{1} << 20, db_->GetDBOptions().compaction_readahead_size);
+  db_.reset();  // before env, a local, goes
 }
 
 }  // namespace

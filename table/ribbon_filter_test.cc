@@ -192,7 +192,8 @@ TEST(RibbonPolicyTest, NamesAndNoFilter) {
   EXPECT_STREQ(policy->Name(), "ribbonfilter");
   EXPECT_STREQ(policy->CompatibilityName(), "rocksdb.BuiltinBloomFilter");
   EXPECT_EQ(NewFilterBitsBuilder(NewRibbonFilterPolicy(0.2).get()), nullptr);
-  const auto* r = dynamic_cast<const RibbonFilterPolicy*>(NewRibbonFilterPolicy(7.5, 3).get());
+  const auto held = NewRibbonFilterPolicy(7.5, 3);  // alive while r is used
+  const auto* r = dynamic_cast<const RibbonFilterPolicy*>(held.get());
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->millibits_per_key(), 7500);
   EXPECT_EQ(r->bloom_before_level(), 3);
