@@ -254,6 +254,10 @@ class ColumnFamilyData {
   // ---- thread-safe ----
   // Set by Flush(cf): the next write leader switches this memtable.
   std::atomic<bool> switch_requested{false};
+  // The immutable memtables are at max_write_buffer_number - 1: the next
+  // switch would stop writes, so the write throttle watches the mutable
+  // memtable's fill (db/write_throttle.h). Set under the DB mutex.
+  std::atomic<bool> memtable_watched{false};
   // Readers' thread-local SuperVersion references.
   LocalSuperVersionCache sv_cache;
 

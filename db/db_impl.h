@@ -49,6 +49,7 @@
 #include "db/version_set.h"
 #include "db/wal_manager.h"
 #include "db/write_stall.h"
+#include "db/write_throttle.h"
 #include "db/write_thread.h"
 #include "memtable/memtable.h"
 #include "strata/compaction_filter.h"
@@ -338,6 +339,9 @@ class DBImpl final : public DB {
   Status PreprocessWrite(const WriteThread::WriteGroup& group);
   // Delays or stops the leader while flushes and compactions are behind
   // (a no_slowdown group gets Incomplete instead).
+  // Paces the group's leader under stall pressure (db/write_throttle.h);
+  // counts the group's bytes for the ingest rate. The leader only.
+  void PaceWrite(const WriteThread::WriteGroup& group);
   Status MaybeStallWrite(const WriteThread::WriteGroup& group);
   // WriteBufferManager (issue 19): the family to switch when it says
   // flush (the oldest non-empty mutable memtable; null if none), and the
@@ -764,6 +768,8 @@ class DBImpl final : public DB {
   std::atomic<bool> has_unpersisted_data_{false};
   // Writes, WAL and stall counters (rocksdb.dbstats); thread-safe itself.
   DBWriteStats write_stats_{clock_};
+  // Paces writes under stall pressure (db/write_throttle.h).
+  WriteThrottle throttle_{clock_, options_.delayed_write_rate};
   std::atomic<size_t> last_sync_group_size_{0};  // a hint, relaxed
   // Numbers the jobs (flushes, compactions, purges) for the EVENT_LOG lines
   // and listener infos; relaxed: only uniqueness matters.

@@ -29,10 +29,23 @@ void DBImpl::InstallNewSuperVersion(ColumnFamilyData* cfd) {
   mu_.AssertHeld();
   cfd->InstallSuperVersion();
   bool stall = false;
-  for (const ColumnFamilyData* c : versions_->column_families()->live()) {
+  StallPressure pressure;
+  bool watch_memtables = false;
+  for (ColumnFamilyData* c : versions_->column_families()->live()) {
     stall = stall || c->NeedsWriteSlowdown();
+    const StallPressure p = WriteStallPressure(c);
+    pressure.debt = std::max(pressure.debt, p.debt);
+    pressure.hard = std::max(pressure.hard, p.hard);
+    // The next switch of this family's memtable would stop writes: its
+    // fill is watched from now on (db/write_throttle.h).
+    const Options& o = c->options();
+    const bool watched =
+        static_cast<int>(c->imm().size()) >= std::max(1, o.max_write_buffer_number - 1);
+    c->memtable_watched.store(watched, std::memory_order_relaxed);
+    watch_memtables = watch_memtables || watched;
   }
   stall_check_needed_.store(stall, std::memory_order_release);
+  throttle_.Update(pressure, watch_memtables);
   UpdateWriteStall(cfd);
 }
 
@@ -41,8 +54,7 @@ void DBImpl::UpdateWriteStall(ColumnFamilyData* cfd) {
   StallEntry& e = stall_states_[cfd->id()];
   const WriteStallState cur = ComputeWriteStall(cfd, e.memtable_stop);
   if (cur == e.state) return;
-  const uint64_t rate =
-      options_.delayed_write_rate != 0 ? options_.delayed_write_rate : 16ull << 20;
+  const uint64_t rate = static_cast<uint64_t>(throttle_.RateFor(throttle_.pressure()));
   const std::string msg = WriteStallChangeMessage(cfd, e.state, cur, rate);
   Log(InfoLogLevel::kWarn, info_log_.get(), "%s", msg.c_str());
   if (cur.condition != e.state.condition && !options_.listeners.empty()) {

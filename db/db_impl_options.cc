@@ -206,6 +206,7 @@ Status DBImpl::SetDBOptions(const OptionsMap& new_options) {
           }
         }
         // A lower delayed_write_rate or a new job count takes effect now.
+        throttle_.SetDelayedWriteRate(options_.delayed_write_rate);
         for (ColumnFamilyData* cfd : versions_->column_families()->live()) UpdateWriteStall(cfd);
         MaybeScheduleFlushOrCompaction();
       }

@@ -316,9 +316,14 @@ bool DBImpl::GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint6
   } else if (name == "is-write-stopped") {
     *value = write_stopped_ ? 1 : 0;
   } else if (name == "actual-delayed-write-rate") {
-    *value = stall_check_needed_.load(std::memory_order_relaxed)
-                 ? (options_.delayed_write_rate != 0 ? options_.delayed_write_rate : 16ull << 20)
-                 : 0;
+    // The throttle's pace (bytes/s) from level-0 and debt pressure, the
+    // slower of the debt pace and the stop pace, else 0.
+    uint64_t rate = throttle_.debt_pace();
+    if (throttle_.pressure() > 0) {
+      const uint64_t stop = static_cast<uint64_t>(throttle_.RateFor(throttle_.pressure()));
+      rate = rate == 0 ? stop : std::min(rate, stop);
+    }
+    *value = rate;
   } else if (name == "num-running-compactions") {
     uint64_t running = 0;
     for (const ColumnFamilyData* c : versions_->column_families()->live()) {

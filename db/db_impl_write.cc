@@ -172,6 +172,7 @@ Status DBImpl::PreprocessWrite(const WriteThread::WriteGroup& group) {
       s = SwitchMemtables(targets);
       if (!s.ok()) return s;
     }
+    PaceWrite(group);
     return WaitForWriteBufferManager(group);
   }
   // Cheap check without the mutex: stalls only matter when level 0 or the
@@ -182,7 +183,35 @@ Status DBImpl::PreprocessWrite(const WriteThread::WriteGroup& group) {
     Status s = MaybeStallWrite(group);
     if (!s.ok()) return s;
   }
+  PaceWrite(group);
   return WaitForWriteBufferManager(group);
+}
+
+void DBImpl::PaceWrite(const WriteThread::WriteGroup& group) {
+  throttle_.AddIngest(group.total_bytes);
+  // no_slowdown writers are never paced: where RocksDB delays writes
+  // (level 0 or debt past the slowdown triggers) MaybeStallWrite failed
+  // them with Incomplete; elsewhere RocksDB would not delay them.
+  if (!throttle_.Active() || group.leader->no_slowdown) return;
+  // Memtable pressure: the fullest watched memtable (one whose switch
+  // would stop writes).
+  double memtable_pressure = 0;
+  if (throttle_.WatchMemtables()) {
+    for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+      if (!cfd->memtable_watched.load(std::memory_order_relaxed)) continue;
+      const double fill =
+          static_cast<double>(cfd->leader_mem()->ApproximateMemoryUsage()) /
+          static_cast<double>(std::max<size_t>(1, cfd->options().write_buffer_size));
+      memtable_pressure = std::max(memtable_pressure, std::min(1.0, fill));
+    }
+  }
+  PERF_TIMER_GUARD(write_delay_time);
+  const uint64_t waited = throttle_.Pace(group.total_bytes, memtable_pressure);
+  if (waited > 0) {
+    write_stats_.Add(DBWriteStats::kWriteStallMicros, waited);
+    RecordTick(stats_, STALL_MICROS, waited);
+    if (TimersEnabled(stats_)) stats_->reportTimeToHistogram(WRITE_STALL, waited);
+  }
 }
 
 ColumnFamilyData* DBImpl::PickFamilyForWriteBufferManager() {
@@ -792,12 +821,15 @@ Status DBImpl::MaybeStallWrite(const WriteThread::WriteGroup& group) {
         const double overshoot = BudgetOvershoot();
         if ((slowdown || overshoot > 0) && no_slowdown) {
           result = Status::Incomplete("Write stall");
-        } else if (slowdown || overshoot > 0) {
+        } else if (slowdown) {
+          // Paced by the throttle after this (PaceWrite).
+          RecordStallCauses(/*stop=*/false);
+        } else if (overshoot > 0) {
           const uint64_t rate =
               options_.delayed_write_rate != 0 ? options_.delayed_write_rate : 16ull << 20;
-          double micros = static_cast<double>(group.total_bytes) * 1e6 / static_cast<double>(rate);
-          if (!slowdown) micros *= 4 * overshoot;
-          delay_micros = std::max<uint64_t>(1, static_cast<uint64_t>(micros));
+          const double micros =
+              static_cast<double>(group.total_bytes) * 1e6 / static_cast<double>(rate);
+          delay_micros = std::max<uint64_t>(1, static_cast<uint64_t>(micros * 4 * overshoot));
           delay_micros = std::min<uint64_t>(delay_micros, 100000);
           RecordStallCauses(/*stop=*/false);
           write_stats_.Add(DBWriteStats::kWriteStallMicros, delay_micros);

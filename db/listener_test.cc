@@ -356,8 +356,9 @@ TEST_F(ListenerTest, StallConditionsGoDelayedStoppedAndBack) {
   }
   Close();
   const std::string log = test::ReadFileOrDie(dbname_ + "/LOG");
-  EXPECT_NE(log.find("[WARN] [default] Stalling writes because we have 3 level-0 files rate "
-                     "16777216\n"),
+  // The rate is the throttle's pace (db/write_throttle.h): it depends on
+  // the measured ingest rate.
+  EXPECT_NE(log.find("[WARN] [default] Stalling writes because we have 3 level-0 files rate "),
             std::string::npos);
   EXPECT_NE(log.find("[WARN] [default] Stopping writes because we have 4 level-0 files\n"),
             std::string::npos);

@@ -29,6 +29,7 @@ strata_layer(db
     db/options_util.cc
     db/event_helpers.cc
     db/write_stall.cc
+    db/write_throttle.cc
     db/memory_budget.cc  # issue 19
     db/options_file.cc
     db/super_version.cc
@@ -97,6 +98,7 @@ strata_tests(db
   db/version_edit_test.cc
   db/write_batch_test.cc
   db/write_thread_test.cc
+  db/write_throttle_test.cc
   db/db_lsm_test.cc
   db/db_compaction_test.cc
   db/db_compaction_race_test.cc
@@ -128,6 +130,7 @@ strata_tests(db
   db/db_metadata_test.cc
   db/event_log_test.cc
   db/db_wal_tailing_test.cc
+  db/db_write_throttle_test.cc
   # File placement and direct I/O (issue 19, "paths").
   db/db_direct_io_test.cc
   db/db_wal_dir_test.cc
