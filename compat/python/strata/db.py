@@ -114,6 +114,30 @@ def _list_column_families(lib, opts, path):
     return names
 
 
+class _Resource:
+    """One C object of a DB (an iterator, a snapshot) and how to free it.
+
+    The DB holds its open resources strongly and the Python object holds
+    its own; whichever closes first frees the C object, exactly once. The
+    record refers to neither, so when a DB and its children die together in
+    a reference cycle -- where the collector clears weak references and runs
+    finalizers in no set order -- the DB still finds and frees them before it
+    closes, and a child finalized afterwards finds nothing left to free.
+    """
+
+    __slots__ = ("ptr", "cf", "_free")
+
+    def __init__(self, ptr, free, cf=None):
+        self.ptr = ptr
+        self.cf = cf
+        self._free = free
+
+    def free(self):
+        ptr, self.ptr = self.ptr, None
+        if ptr:
+            self._free(ptr)
+
+
 def _path(path):
     if isinstance(path, bytes):
         return path
@@ -166,20 +190,22 @@ class Snapshot:
 
     def __init__(self, db):
         self._db = db
-        self._lib = db._lib
-        self._ptr = self._lib.rocksdb_create_snapshot(db._live())
-        if not self._ptr:
+        self._lib = lib = db._lib
+        db_ptr = db._live()
+        ptr = lib.rocksdb_create_snapshot(db_ptr)
+        if not ptr:
             raise InvalidArgument("rocksdb_create_snapshot returned NULL")
-        db._snapshots.add(self)
+        self._res = _Resource(ptr, lambda p: lib.rocksdb_release_snapshot(db_ptr, p))
+        db._children.add(self._res)
 
     def _live(self):
-        if not self._ptr:
+        if not self._res.ptr:
             raise InvalidArgument("the snapshot was released")
-        return self._ptr
+        return self._res.ptr
 
     @property
     def released(self):
-        return not self._ptr
+        return not self._res.ptr
 
     def get(self, key, cf=None):
         return self._db.get(key, cf=cf, snapshot=self)
@@ -188,12 +214,10 @@ class Snapshot:
         return self._db.iterator(snapshot=self, **kwargs)
 
     def release(self):
-        if self._ptr:
-            ptr, self._ptr = self._ptr, None
-            db = self._db
-            db._snapshots.discard(self)
-            if db._ptr:
-                self._lib.rocksdb_release_snapshot(db._ptr, ptr)
+        res = getattr(self, "_res", None)
+        if res is not None:
+            self._db._children.discard(res)
+            res.free()
 
     close = release
 
@@ -361,47 +385,59 @@ class RawIterator:
                  fill_cache=True, verify_checksums=True):
         self._db = db
         self._lib = lib = db._lib
-        self._ptr = None
+        self._res = _Resource(None, None)
         self._snapshot = snapshot  # keeps it referenced while we read it
         # The read options and the bound buffers are borrowed by the C
         # iterator for its whole life: they are kept here and released after it.
         self._lower = None if lower_bound is None else _bytes(lower_bound, "lower_bound")
         self._upper = None if upper_bound is None else _bytes(upper_bound, "upper_bound")
         handle = db._cf(cf)
-        self._cf_handle = handle
         db_ptr = db._live()
-        snap_ptr = snapshot._live() if snapshot is not None else None
-        if snapshot is not None and snapshot._db is not db:
-            raise InvalidArgument("the snapshot belongs to another DB")
-        self._ropts = lib.rocksdb_readoptions_create()
+        if snapshot is not None:
+            if not isinstance(snapshot, Snapshot):
+                raise TypeError("snapshot must be a Snapshot, not %s" % type(snapshot).__name__)
+            if snapshot._db is not db:
+                raise InvalidArgument("the snapshot belongs to another DB")
+            snap_ptr = snapshot._live()
+        ropts = lib.rocksdb_readoptions_create()
         try:
-            if snap_ptr:
-                lib.rocksdb_readoptions_set_snapshot(self._ropts, snap_ptr)
+            if snapshot is not None:
+                lib.rocksdb_readoptions_set_snapshot(ropts, snap_ptr)
             if self._lower is not None:
-                lib.rocksdb_readoptions_set_iterate_lower_bound(self._ropts, self._lower, len(self._lower))
+                lib.rocksdb_readoptions_set_iterate_lower_bound(ropts, self._lower, len(self._lower))
             if self._upper is not None:
-                lib.rocksdb_readoptions_set_iterate_upper_bound(self._ropts, self._upper, len(self._upper))
+                lib.rocksdb_readoptions_set_iterate_upper_bound(ropts, self._upper, len(self._upper))
             if not fill_cache:
-                lib.rocksdb_readoptions_set_fill_cache(self._ropts, 0)
+                lib.rocksdb_readoptions_set_fill_cache(ropts, 0)
             if not verify_checksums:
-                lib.rocksdb_readoptions_set_verify_checksums(self._ropts, 0)
-            self._ptr = lib.rocksdb_create_iterator_cf(db_ptr, self._ropts, handle)
-            if not self._ptr:
+                lib.rocksdb_readoptions_set_verify_checksums(ropts, 0)
+            ptr = lib.rocksdb_create_iterator_cf(db_ptr, ropts, handle)
+            if not ptr:
                 raise InvalidArgument("rocksdb_create_iterator_cf returned NULL")
         except BaseException:
-            self.close()
+            lib.rocksdb_readoptions_destroy(ropts)
             raise
-        db._iterators.add(self)
+        # The bound buffers are captured so they live as long as the C iterator.
+        bounds = (self._lower, self._upper)
+
+        def free(p, bounds=bounds):
+            lib.rocksdb_iter_destroy(p)
+            lib.rocksdb_readoptions_destroy(ropts)
+
+        self._res = _Resource(ptr, free, cf=handle)
+        db._children.add(self._res)
 
     def _live(self):
-        if not self._ptr:
+        ptr = self._res.ptr
+        if not ptr:
             raise InvalidArgument("the iterator is closed")
-        return self._ptr
+        return ptr
 
     def _after_move(self):
-        if not self._lib.rocksdb_iter_valid(self._ptr):
+        ptr = self._res.ptr
+        if not self._lib.rocksdb_iter_valid(ptr):
             err = _err()
-            self._lib.rocksdb_iter_get_error(self._ptr, ctypes.byref(err))
+            self._lib.rocksdb_iter_get_error(ptr, ctypes.byref(err))
             check(self._lib, err, "iterator")
 
     def _need_valid(self, what):
@@ -463,18 +499,15 @@ class RawIterator:
         check(self._lib, err, "iterator")
 
     def close(self):
-        if self._ptr:
-            ptr, self._ptr = self._ptr, None
-            self._db._iterators.discard(self)
-            self._lib.rocksdb_iter_destroy(ptr)
-        if self._ropts:
-            ropts, self._ropts = self._ropts, None
-            self._lib.rocksdb_readoptions_destroy(ropts)
+        res = getattr(self, "_res", None)
+        if res is not None:
+            self._db._children.discard(res)
+            res.free()
         self._snapshot = None
 
     @property
     def closed(self):
-        return not self._ptr
+        return not self._res.ptr
 
     def __enter__(self):
         return self
@@ -576,8 +609,7 @@ class DB:
         self._ptr = None
         self._opts = None
         self._cfs = {}
-        self._iterators = weakref.WeakSet()
-        self._snapshots = weakref.WeakSet()
+        self._children = set()  # _Resource of each open iterator and snapshot
         self._wopts = {}
         self._ropts = None
         self.path = path
@@ -649,10 +681,14 @@ class DB:
         lib = getattr(self, "_lib", None)
         if lib is None:
             return
-        for it in list(self._iterators):
-            it.close()
-        for snap in list(self._snapshots):
-            snap.release()
+        # Iterators before snapshots: an iterator may read at a snapshot.
+        children = list(self._children)
+        self._children = set()
+        for res in children:
+            if res.cf is not None:
+                res.free()
+        for res in children:
+            res.free()
         for cf in self._cfs.values():
             cf._destroy(lib)
         if self._ptr:
@@ -928,9 +964,10 @@ class DB:
         if name == _DEFAULT:
             raise InvalidArgument("the default column family cannot be dropped")
         fam = self._cfs[name]
-        for it in list(self._iterators):
-            if it._cf_handle == h:
-                it.close()
+        for res in list(self._children):
+            if res.cf == h:
+                self._children.discard(res)
+                res.free()
         err = _err()
         self._lib.rocksdb_drop_column_family(self._live(), h, ctypes.byref(err))
         check(self._lib, err, "drop_column_family %r" % name)
