@@ -424,3 +424,23 @@ def test_library_found_under_install_prefix(tmp_path):
     )
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == str(prefix / "lib" / "libstrata-rocksdb.so")
+
+
+def test_read_only(path):
+    with strata.DB(path, column_families=["f"], create_missing_column_families=True) as db:
+        db.put(b"a", b"1")
+        db.put(b"b", b"2", cf="f")
+    with strata.DB(path, read_only=True) as ro:
+        assert ro.read_only
+        assert ro.get(b"a") == b"1"
+        assert list(ro.items(cf="f")) == [(b"b", b"2")]
+        with pytest.raises(strata.NotSupported, match="put"):
+            ro.put(b"c", b"3")
+        with pytest.raises(strata.NotSupported):
+            with ro.write_batch() as b:
+                b.put(b"c", b"3")
+        # A read-only open takes no lock: a second one may sit beside it.
+        with strata.DB(path, read_only=True) as ro2:
+            assert ro2.get(b"a") == b"1"
+    with pytest.raises(strata.Error):
+        strata.DB(str(path) + "-missing", read_only=True)
