@@ -21,7 +21,7 @@ import weakref
 
 from strata import _lib
 from strata._options import Options
-from strata.errors import InvalidArgument, check
+from strata.errors import InvalidArgument, NotSupported, check
 
 _DEFAULT = "default"
 
@@ -161,7 +161,11 @@ class ColumnFamily:
 
     @property
     def id(self):
-        return self._db()._lib.rocksdb_column_family_handle_get_id(self._live())
+        handle = self._live()
+        db = self._db()
+        if db is None:
+            raise InvalidArgument("column family %r: its DB is gone" % self.name)
+        return db._lib.rocksdb_column_family_handle_get_id(handle)
 
     def _live(self):
         if self.dropped:
@@ -194,7 +198,7 @@ class Snapshot:
         db_ptr = db._live()
         ptr = lib.rocksdb_create_snapshot(db_ptr)
         if not ptr:
-            raise InvalidArgument("rocksdb_create_snapshot returned NULL")
+            raise NotSupported("rocksdb_create_snapshot returned NULL (%s)" % lib.path)
         self._res = _Resource(ptr, lambda p: lib.rocksdb_release_snapshot(db_ptr, p))
         db._children.add(self._res)
 
@@ -413,7 +417,7 @@ class RawIterator:
                 lib.rocksdb_readoptions_set_verify_checksums(ropts, 0)
             ptr = lib.rocksdb_create_iterator_cf(db_ptr, ropts, handle)
             if not ptr:
-                raise InvalidArgument("rocksdb_create_iterator_cf returned NULL")
+                raise NotSupported("rocksdb_create_iterator_cf returned NULL (%s)" % lib.path)
         except BaseException:
             lib.rocksdb_readoptions_destroy(ropts)
             raise
