@@ -530,7 +530,9 @@ class RawIterator:
 class Iterator:
     """db.iterator(...): a Python iterator of (key, value) pairs, in key
     order (reversed with reverse=True), closing its cursor when exhausted,
-    on close(), on leaving its ``with`` block, or in __del__."""
+    on close(), on leaving its ``with`` block, or in __del__. After close()
+    it yields nothing; if its DB is closed first, next() raises
+    InvalidArgument."""
 
     def __init__(self, db, prefix=None, start=None, stop=None, reverse=False,
                  snapshot=None, cf=None, keys_only=False, values_only=False,
@@ -553,30 +555,31 @@ class Iterator:
         self._keys_only = keys_only
         self._values_only = values_only
         self._started = False
+        self._done = False
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        raw = self._raw
-        if raw.closed:
+        if self._done:
             raise StopIteration
+        raw = self._raw
         if not self._started:
             self._started = True
             if self._empty:
-                raw.close()
+                self.close()
                 raise StopIteration
             if self._reverse:
                 raw.seek_to_last()
             else:
                 raw.seek_to_first()
-        elif raw.valid():
-            if self._reverse:
-                raw.prev()
-            else:
-                raw.next()
+        elif self._reverse:
+            raw.prev()
+        else:
+            raw.next()
+        # A cursor closed under us (its DB was closed) raises here.
         if not raw.valid():
-            raw.close()
+            self.close()
             raise StopIteration
         if self._keys_only:
             return raw.key()
@@ -585,6 +588,7 @@ class Iterator:
         return raw.key(), raw.value()
 
     def close(self):
+        self._done = True
         self._raw.close()
 
     def __enter__(self):
