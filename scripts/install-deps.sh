@@ -10,7 +10,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libsnappy-dev liblz4-dev libzstd-dev zlib1g-dev libxxhash-dev
   libleveldb-dev rocksdb-tools librocksdb-dev
-  python3
+  python3 python3-pytest
 )
 
 missing=()
