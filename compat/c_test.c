@@ -385,7 +385,7 @@ static void TestMainDatabase(void) {
   /* iterators: 20 keys k00..k19 */
   {
     for (int i = 0; i < 20; i++) {
-      char k[8], v[8];
+      char k[16], v[16];
       snprintf(k, sizeof(k), "k%02d", i);
       snprintf(v, sizeof(v), "v%02d", i);
       rocksdb_put(db, wo, k, 3, v, 3, &err);
@@ -396,11 +396,11 @@ static void TestMainDatabase(void) {
     rocksdb_readoptions_set_iterate_upper_bound(iro, "l", 1);
     rocksdb_iterator_t* it = rocksdb_create_iterator(db, iro);
     int n = 0, ordered = 1;
-    char prev[8] = "";
+    char prev[16] = "";
     for (rocksdb_iter_seek_to_first(it); rocksdb_iter_valid(it); rocksdb_iter_next(it)) {
       size_t kl;
       const char* k = rocksdb_iter_key(it, &kl);
-      char cur[8];
+      char cur[16];
       snprintf(cur, sizeof(cur), "%.*s", (int)kl, k);
       if (n > 0 && strcmp(prev, cur) >= 0) ordered = 0;
       strcpy(prev, cur);
@@ -790,6 +790,450 @@ static void TestComparatorAndFilter(void) {
   CHECK(g_cmp_destroyed == 1 && g_filter_destroyed == 1);
 }
 
+/* Random operations against a model: key i (of kKeys) holds model[i]
+   (-1: absent). Puts, deletes, batches, flushes and range deletions are
+   mixed; after each round every key is read, and the whole database is
+   walked forwards and backwards and compared with the model. The seed is
+   printed; set C_TEST_SEED to replay one. */
+enum { kKeys = 64, kRounds = 30, kOpsPerRound = 60 };
+
+static uint32_t g_rand;
+static uint32_t NextRand(void) {
+  g_rand = g_rand * 1664525u + 1013904223u;
+  return g_rand >> 8;
+}
+
+static void ModelKey(char* out, size_t n, int i) { snprintf(out, n, "r%03d", i); }
+static void ModelValue(char* out, size_t n, int v) { snprintf(out, n, "val%d", v); }
+
+static void TestRandomized(void) {
+  const char* env_seed = getenv("C_TEST_SEED");
+  uint32_t seed = env_seed != NULL ? (uint32_t)strtoul(env_seed, NULL, 10) : (uint32_t)getpid();
+  printf("randomized test seed: %u (replay with C_TEST_SEED=%u)\n", seed, seed);
+  g_rand = seed;
+  char path[300];
+  Path(path, sizeof(path), "random");
+  rocksdb_options_t* options = NewOptions(NULL);
+  rocksdb_options_set_write_buffer_size(options, 64 << 10);
+  char* err = NULL;
+  rocksdb_t* db = rocksdb_open(options, path, &err);
+  CHECK_NOERR(err);
+  if (db == NULL) return;
+  rocksdb_readoptions_t* ro = rocksdb_readoptions_create();
+  rocksdb_writeoptions_t* wo = rocksdb_writeoptions_create();
+  int model[kKeys];
+  for (int i = 0; i < kKeys; i++) model[i] = -1;
+  int next_value = 0;
+  int failures_before = g_failures;
+
+  for (int round = 0; round < kRounds && g_failures == failures_before; round++) {
+    for (int op = 0; op < kOpsPerRound; op++) {
+      int k = (int)(NextRand() % kKeys);
+      char key[16], val[32];
+      ModelKey(key, sizeof(key), k);
+      uint32_t what = NextRand() % 100;
+      if (what < 50) {
+        int v = next_value++;
+        ModelValue(val, sizeof(val), v);
+        rocksdb_put(db, wo, key, strlen(key), val, strlen(val), &err);
+        CHECK_NOERR(err);
+        model[k] = v;
+      } else if (what < 70) {
+        rocksdb_delete(db, wo, key, strlen(key), &err);
+        CHECK_NOERR(err);
+        model[k] = -1;
+      } else if (what < 90) {
+        /* A batch of three operations on consecutive keys. */
+        rocksdb_writebatch_t* wb = rocksdb_writebatch_create();
+        for (int j = 0; j < 3; j++) {
+          int kk = (k + j) % kKeys;
+          char bkey[16];
+          ModelKey(bkey, sizeof(bkey), kk);
+          if (NextRand() % 3 == 0) {
+            rocksdb_writebatch_delete(wb, bkey, strlen(bkey));
+            model[kk] = -1;
+          } else {
+            int v = next_value++;
+            ModelValue(val, sizeof(val), v);
+            rocksdb_writebatch_put(wb, bkey, strlen(bkey), val, strlen(val));
+            model[kk] = v;
+          }
+        }
+        rocksdb_write(db, wo, wb, &err);
+        CHECK_NOERR(err);
+        rocksdb_writebatch_destroy(wb);
+      } else if (what < 95) {
+        /* Delete a small range [k, k+span). */
+        int span = 1 + (int)(NextRand() % 5);
+        int end = k + span > kKeys ? kKeys : k + span;
+        char ekey[16];
+        ModelKey(ekey, sizeof(ekey), end);
+        rocksdb_writebatch_t* wb = rocksdb_writebatch_create();
+        rocksdb_writebatch_delete_range(wb, key, strlen(key), ekey, strlen(ekey));
+        rocksdb_write(db, wo, wb, &err);
+        CHECK_NOERR(err);
+        rocksdb_writebatch_destroy(wb);
+        for (int j = k; j < end; j++) model[j] = -1;
+      } else {
+        rocksdb_flushoptions_t* fo = rocksdb_flushoptions_create();
+        rocksdb_flush(db, fo, &err);
+        CHECK_NOERR(err);
+        rocksdb_flushoptions_destroy(fo);
+      }
+    }
+    /* Point reads. */
+    for (int i = 0; i < kKeys; i++) {
+      char key[16], val[32];
+      ModelKey(key, sizeof(key), i);
+      if (model[i] < 0) {
+        CHECK_GET(db, ro, key, NULL);
+      } else {
+        ModelValue(val, sizeof(val), model[i]);
+        CHECK_GET(db, ro, key, val);
+      }
+    }
+    /* Forward and backward scans. */
+    rocksdb_iterator_t* it = rocksdb_create_iterator(db, ro);
+    int i = 0;
+    rocksdb_iter_seek_to_first(it);
+    for (; rocksdb_iter_valid(it); rocksdb_iter_next(it)) {
+      while (i < kKeys && model[i] < 0) i++;
+      char key[16], val[32];
+      CHECK(i < kKeys);
+      if (i >= kKeys) break;
+      ModelKey(key, sizeof(key), i);
+      ModelValue(val, sizeof(val), model[i]);
+      CHECK(IterKeyIs(it, key) && IterValueIs(it, val));
+      i++;
+    }
+    while (i < kKeys && model[i] < 0) i++;
+    CHECK(i == kKeys);
+    i = kKeys - 1;
+    for (rocksdb_iter_seek_to_last(it); rocksdb_iter_valid(it); rocksdb_iter_prev(it)) {
+      while (i >= 0 && model[i] < 0) i--;
+      char key[16];
+      CHECK(i >= 0);
+      if (i < 0) break;
+      ModelKey(key, sizeof(key), i);
+      CHECK(IterKeyIs(it, key));
+      i--;
+    }
+    while (i >= 0 && model[i] < 0) i--;
+    CHECK(i == -1);
+    /* Seek lands on the first present key at or after a random one. */
+    int target = (int)(NextRand() % kKeys);
+    char tkey[16];
+    ModelKey(tkey, sizeof(tkey), target);
+    rocksdb_iter_seek(it, tkey, strlen(tkey));
+    int want = target;
+    while (want < kKeys && model[want] < 0) want++;
+    if (want == kKeys) {
+      CHECK(!rocksdb_iter_valid(it));
+    } else {
+      char wkey[16];
+      ModelKey(wkey, sizeof(wkey), want);
+      CHECK(rocksdb_iter_valid(it) && IterKeyIs(it, wkey));
+    }
+    rocksdb_iter_seek_for_prev(it, tkey, strlen(tkey));
+    want = target;
+    while (want >= 0 && model[want] < 0) want--;
+    if (want < 0) {
+      CHECK(!rocksdb_iter_valid(it));
+    } else {
+      char wkey[16];
+      ModelKey(wkey, sizeof(wkey), want);
+      CHECK(rocksdb_iter_valid(it) && IterKeyIs(it, wkey));
+    }
+    rocksdb_iter_destroy(it);
+    if (round % 10 == 9) {
+      rocksdb_compact_range(db, NULL, 0, NULL, 0);
+    }
+  }
+  if (g_failures != failures_before) {
+    printf("randomized test failed with seed %u\n", seed);
+  }
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_close(db);
+  rocksdb_destroy_db(options, path, &err);
+  CHECK_NOERR(err);
+  rocksdb_options_destroy(options);
+}
+
+/* Prefix extractor, key_may_exist, option strings and setters, secondary
+   and read-only column-family opens, memory usage, and more. */
+static void TestMoreApis(void) {
+  char path[300], secondary[300];
+  Path(path, sizeof(path), "more");
+  Path(secondary, sizeof(secondary), "more_secondary");
+  rocksdb_cache_t* cache = rocksdb_cache_create_lru(1 << 20);
+  rocksdb_options_t* options = rocksdb_options_create();
+  rocksdb_options_set_create_if_missing(options, 1);
+  rocksdb_options_set_create_missing_column_families(options, 1);
+  rocksdb_block_based_table_options_t* table = rocksdb_block_based_options_create();
+  rocksdb_block_based_options_set_filter_policy(table, rocksdb_filterpolicy_create_ribbon(10));
+  rocksdb_block_based_options_set_block_cache(table, cache);
+  rocksdb_block_based_options_set_index_type(
+      table, rocksdb_block_based_table_index_type_two_level_index_search);
+  rocksdb_block_based_options_set_partition_filters(table, 1);
+  rocksdb_options_set_block_based_table_factory(options, table);
+  rocksdb_block_based_options_destroy(table);
+  rocksdb_options_set_prefix_extractor(options, rocksdb_slicetransform_create_fixed_prefix(3));
+  rocksdb_options_set_compression(options, rocksdb_lz4_compression);
+  CHECK(rocksdb_options_get_compression(options) == rocksdb_lz4_compression);
+  rocksdb_options_set_max_open_files(options, 500);
+  CHECK(rocksdb_options_get_max_open_files(options) == 500);
+  rocksdb_options_set_level0_file_num_compaction_trigger(options, 3);
+  CHECK(rocksdb_options_get_level0_file_num_compaction_trigger(options) == 3);
+  rocksdb_options_set_max_bytes_for_level_multiplier(options, 8.0);
+  CHECK(rocksdb_options_get_max_bytes_for_level_multiplier(options) == 8.0);
+  rocksdb_options_set_info_log_level(options, 2);
+  CHECK(rocksdb_options_get_info_log_level(options) == 2);
+  rocksdb_options_enable_statistics(options);
+  rocksdb_options_increase_parallelism(options, 2);
+
+  /* Universal and FIFO options round-trip through their setters. */
+  rocksdb_universal_compaction_options_t* uco = rocksdb_universal_compaction_options_create();
+  rocksdb_universal_compaction_options_set_size_ratio(uco, 5);
+  CHECK(rocksdb_universal_compaction_options_get_size_ratio(uco) == 5);
+  rocksdb_options_set_universal_compaction_options(options, uco);
+  rocksdb_universal_compaction_options_destroy(uco);
+  rocksdb_fifo_compaction_options_t* fifo = rocksdb_fifo_compaction_options_create();
+  rocksdb_fifo_compaction_options_set_max_table_files_size(fifo, 1 << 30);
+  CHECK(rocksdb_fifo_compaction_options_get_max_table_files_size(fifo) == (uint64_t)1 << 30);
+  rocksdb_options_set_fifo_compaction_options(options, fifo);
+  rocksdb_fifo_compaction_options_destroy(fifo);
+
+  /* Options from a string. */
+  char* err = NULL;
+  rocksdb_options_t* parsed = rocksdb_options_create();
+  rocksdb_get_options_from_string(options, "write_buffer_size=262144;", parsed, &err);
+  CHECK_NOERR(err);
+  CHECK(rocksdb_options_get_write_buffer_size(parsed) == 262144);
+  rocksdb_get_options_from_string(options, "no_such_option=1", parsed, &err);
+  CHECK(err != NULL);
+  rocksdb_free(err);
+  err = NULL;
+  rocksdb_options_destroy(parsed);
+
+  const char* cf_names[2] = {"default", "extra"};
+  const rocksdb_options_t* cf_opts[2] = {options, options};
+  rocksdb_column_family_handle_t* handles[2] = {NULL, NULL};
+  rocksdb_t* db = rocksdb_open_column_families(options, path, 2, cf_names, cf_opts, handles, &err);
+  CHECK_NOERR(err);
+  if (db == NULL) return;
+  rocksdb_readoptions_t* ro = rocksdb_readoptions_create();
+  rocksdb_writeoptions_t* wo = rocksdb_writeoptions_create();
+  for (int i = 0; i < 30; i++) {
+    char k[16];
+    snprintf(k, sizeof(k), "%s%02d", i < 15 ? "aaa" : "bbb", i);
+    rocksdb_put(db, wo, k, strlen(k), "p", 1, &err);
+    CHECK_NOERR(err);
+    rocksdb_put_cf(db, wo, handles[1], k, strlen(k), "q", 1, &err);
+    CHECK_NOERR(err);
+  }
+  rocksdb_singledelete(db, wo, "aaa00", 5, &err);
+  CHECK_NOERR(err);
+  CHECK_GET(db, ro, "aaa00", NULL);
+  rocksdb_delete_range_cf(db, wo, handles[1], "bbb", 3, "bbc", 3, &err);
+  CHECK_NOERR(err);
+  CHECK_GET_CF(db, ro, handles[1], "bbb20", NULL);
+  CHECK_GET_CF(db, ro, handles[1], "aaa05", "q");
+
+  /* Prefix iteration stays within "aaa". */
+  rocksdb_readoptions_t* pro = rocksdb_readoptions_create();
+  rocksdb_readoptions_set_prefix_same_as_start(pro, 1);
+  CHECK(rocksdb_readoptions_get_prefix_same_as_start(pro) == 1);
+  rocksdb_iterator_t* it = rocksdb_create_iterator(db, pro);
+  int n = 0;
+  for (rocksdb_iter_seek(it, "aaa", 3); rocksdb_iter_valid(it); rocksdb_iter_next(it)) {
+    n++;
+  }
+  CHECK(n == 14); /* aaa01..aaa14 */
+  rocksdb_iter_destroy(it);
+  rocksdb_readoptions_destroy(pro);
+
+  /* Iterators over several families at once. */
+  rocksdb_iterator_t* its[2] = {NULL, NULL};
+  rocksdb_create_iterators(db, ro, handles, its, 2, &err);
+  CHECK_NOERR(err);
+  for (int i = 0; i < 2; i++) {
+    CHECK(its[i] != NULL);
+    if (its[i] == NULL) continue;
+    rocksdb_iter_seek_to_first(its[i]);
+    CHECK(rocksdb_iter_valid(its[i]));
+    CHECK(IterValueIs(its[i], i == 0 ? "p" : "q"));
+    rocksdb_iter_destroy(its[i]);
+  }
+
+  /* key_may_exist: a key in the memtable is found with its value. */
+  char* value = NULL;
+  size_t value_len = 0;
+  unsigned char found = 0;
+  CHECK(rocksdb_key_may_exist(db, ro, "aaa03", 5, &value, &value_len, NULL, 0, &found));
+  if (found) {
+    CHECK(KeyIs(value, value_len, "p"));
+    rocksdb_free(value);
+  }
+
+  /* Live option changes. */
+  const char* keys[1] = {"disable_auto_compactions"};
+  const char* vals[1] = {"true"};
+  rocksdb_set_options_cf(db, handles[1], 1, keys, vals, &err);
+  CHECK_NOERR(err);
+  const char* bad_keys[1] = {"no_such_option"};
+  rocksdb_set_options(db, 1, bad_keys, vals, &err);
+  CHECK(err != NULL);
+  rocksdb_free(err);
+  err = NULL;
+
+  rocksdb_flush_wal(db, 1, &err);
+  CHECK_NOERR(err);
+  rocksdb_flushoptions_t* fo = rocksdb_flushoptions_create();
+  rocksdb_flush_cf(db, fo, handles[1], &err);
+  CHECK_NOERR(err);
+  rocksdb_flush(db, fo, &err);
+  CHECK_NOERR(err);
+  rocksdb_flushoptions_destroy(fo);
+  char* stats = rocksdb_options_statistics_get_string(options);
+  CHECK(stats != NULL);
+  rocksdb_free(stats);
+
+  /* Level metadata of the flushed family. */
+  rocksdb_column_family_metadata_t* meta = rocksdb_get_column_family_metadata_cf(db, handles[1]);
+  size_t files = 0;
+  for (size_t l = 0; l < rocksdb_column_family_metadata_get_level_count(meta); l++) {
+    rocksdb_level_metadata_t* level = rocksdb_column_family_metadata_get_level_metadata(meta, l);
+    CHECK(rocksdb_level_metadata_get_level(level) == (int)l);
+    for (size_t f = 0; f < rocksdb_level_metadata_get_file_count(level); f++) {
+      rocksdb_sst_file_metadata_t* file = rocksdb_level_metadata_get_sst_file_metadata(level, f);
+      size_t klen = 0;
+      char* smallest = rocksdb_sst_file_metadata_get_smallestkey(file, &klen);
+      CHECK(klen > 0);
+      rocksdb_free(smallest);
+      char* name = rocksdb_sst_file_metadata_get_relative_filename(file);
+      CHECK(strstr(name, ".sst") != NULL);
+      rocksdb_free(name);
+      rocksdb_sst_file_metadata_destroy(file);
+      files++;
+    }
+    rocksdb_level_metadata_destroy(level);
+  }
+  CHECK(files == rocksdb_column_family_metadata_get_file_count(meta));
+  CHECK(files >= 1);
+  CHECK(rocksdb_column_family_metadata_get_level_metadata(meta, 1000) == NULL);
+  rocksdb_column_family_metadata_destroy(meta);
+
+  /* Memory usage from the database and its cache. */
+  rocksdb_memory_consumers_t* consumers = rocksdb_memory_consumers_create();
+  rocksdb_memory_consumers_add_db(consumers, db);
+  rocksdb_memory_consumers_add_cache(consumers, cache);
+  rocksdb_memory_usage_t* usage = rocksdb_approximate_memory_usage_create(consumers, &err);
+  CHECK_NOERR(err);
+  CHECK(rocksdb_approximate_memory_usage_get_mem_table_total(usage) > 0);
+  CHECK(rocksdb_approximate_memory_usage_get_cache_total(usage) == rocksdb_cache_get_usage(cache));
+  rocksdb_approximate_memory_usage_destroy(usage);
+  rocksdb_memory_consumers_destroy(consumers);
+
+  /* A secondary instance follows the primary. */
+  rocksdb_options_t* sec_options = rocksdb_options_create();
+  rocksdb_options_set_max_open_files(sec_options, -1);
+  rocksdb_t* sdb = rocksdb_open_as_secondary(sec_options, path, secondary, &err);
+  CHECK_NOERR(err);
+  if (sdb != NULL) {
+    CHECK_GET(sdb, ro, "aaa05", "p");
+    rocksdb_put(db, wo, "late", 4, "l", 1, &err);
+    CHECK_NOERR(err);
+    rocksdb_try_catch_up_with_primary(sdb, &err);
+    CHECK_NOERR(err);
+    CHECK_GET(sdb, ro, "late", "l");
+    rocksdb_close(sdb);
+  }
+  rocksdb_options_destroy(sec_options);
+
+  rocksdb_column_family_handle_destroy(handles[0]);
+  rocksdb_column_family_handle_destroy(handles[1]);
+  rocksdb_close(db);
+
+  /* Read-only open of both families; the OPTIONS file loads back. */
+  db = rocksdb_open_for_read_only_column_families(options, path, 2, cf_names, cf_opts, handles, 0,
+                                                  &err);
+  CHECK_NOERR(err);
+  if (db != NULL) {
+    CHECK_GET_CF(db, ro, handles[1], "aaa05", "q");
+    CHECK_GET(db, ro, "late", "l");
+    rocksdb_column_family_handle_destroy(handles[0]);
+    rocksdb_column_family_handle_destroy(handles[1]);
+    rocksdb_close(db);
+  }
+  rocksdb_options_t* loaded = NULL;
+  size_t num_cfs = 0;
+  char** loaded_names = NULL;
+  rocksdb_options_t** loaded_cf_options = NULL;
+  rocksdb_load_latest_options(path, NULL, 0, cache, &loaded, &num_cfs, &loaded_names,
+                              &loaded_cf_options, &err);
+  CHECK_NOERR(err);
+  CHECK(num_cfs == 2);
+  if (num_cfs == 2) {
+    CHECK(strcmp(loaded_names[0], "default") == 0);
+    CHECK(strcmp(loaded_names[1], "extra") == 0);
+    CHECK(rocksdb_options_get_max_open_files(loaded) == 500);
+    CHECK(rocksdb_options_get_compression(loaded_cf_options[1]) == rocksdb_lz4_compression);
+  }
+  rocksdb_load_latest_options_destroy(loaded, loaded_names, loaded_cf_options, num_cfs);
+
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_destroy_db(options, path, &err);
+  CHECK_NOERR(err);
+  rocksdb_options_destroy(options);
+  rocksdb_cache_destroy(cache);
+
+  /* The uint64 add merge operator. */
+  Path(path, sizeof(path), "counter");
+  options = NewOptions(NULL);
+  rocksdb_options_set_uint64add_merge_operator(options);
+  db = rocksdb_open(options, path, &err);
+  CHECK_NOERR(err);
+  if (db != NULL) {
+    ro = rocksdb_readoptions_create();
+    wo = rocksdb_writeoptions_create();
+    for (int i = 1; i <= 10; i++) {
+      unsigned char le[8] = {0};
+      le[0] = (unsigned char)i;
+      rocksdb_merge(db, wo, "c", 1, (const char*)le, 8, &err);
+      CHECK_NOERR(err);
+    }
+    size_t len = 0;
+    char* v = rocksdb_get(db, ro, "c", 1, &len, &err);
+    CHECK_NOERR(err);
+    CHECK(v != NULL && len == 8 && (unsigned char)v[0] == 55 && v[1] == 0);
+    rocksdb_free(v);
+    rocksdb_readoptions_destroy(ro);
+    rocksdb_writeoptions_destroy(wo);
+    rocksdb_close(db);
+  }
+  rocksdb_destroy_db(options, path, &err);
+  CHECK_NOERR(err);
+  rocksdb_options_destroy(options);
+
+  /* Environments and the rate limiter. */
+  rocksdb_env_t* env = rocksdb_create_default_env();
+  rocksdb_env_set_background_threads(env, 2);
+  CHECK(rocksdb_env_get_background_threads(env) >= 2);
+  char dir[300];
+  Path(dir, sizeof(dir), "made_dir");
+  rocksdb_create_dir_if_missing(env, dir, &err);
+  CHECK_NOERR(err);
+  CHECK(access(dir, F_OK) == 0);
+  rocksdb_env_destroy(env);
+  rocksdb_ratelimiter_t* limiter = rocksdb_ratelimiter_create(1 << 20, 100000, 10);
+  options = rocksdb_options_create();
+  rocksdb_options_set_ratelimiter(options, limiter);
+  rocksdb_ratelimiter_destroy(limiter);
+  rocksdb_options_destroy(options);
+}
+
 static void TestTransactions(void) {
   char path[300], opath[300];
   Path(path, sizeof(path), "txn");
@@ -843,6 +1287,59 @@ static void TestTransactions(void) {
     v = rocksdb_transactiondb_get(tdb, ro, "tk", 2, &len, &err);
     CHECK(KeyIs(v, len, "tv"));
     rocksdb_free(v);
+    /* Two-phase commit: a transaction prepared before a close is
+       recovered on reopen and listed, and committing it then works. */
+    txn = rocksdb_transaction_begin(tdb, wo, to, NULL);
+    rocksdb_transaction_set_name(txn, "xid1", 4, &err);
+    CHECK_NOERR(err);
+    rocksdb_transaction_put(txn, "2pc", 3, "yes", 3, &err);
+    CHECK_NOERR(err);
+    rocksdb_transaction_prepare(txn, &err);
+    CHECK_NOERR(err);
+    rocksdb_transaction_destroy(txn);
+    rocksdb_transactiondb_close(tdb);
+    tdb = rocksdb_transactiondb_open(options, tdo, path, &err);
+    CHECK_NOERR(err);
+    if (tdb == NULL) return;
+    v = rocksdb_transactiondb_get(tdb, ro, "2pc", 3, &len, &err);
+    CHECK(v == NULL);
+    size_t prepared = 0;
+    rocksdb_transaction_t** list = rocksdb_transactiondb_get_prepared_transactions(tdb, &prepared);
+    CHECK(prepared == 1);
+    for (size_t i = 0; i < prepared; i++) {
+      size_t name_len = 0;
+      char* name = rocksdb_transaction_get_name(list[i], &name_len);
+      CHECK(KeyIs(name, name_len, "xid1"));
+      rocksdb_free(name);
+      rocksdb_transaction_commit(list[i], &err);
+      CHECK_NOERR(err);
+      rocksdb_transaction_destroy(list[i]);
+    }
+    rocksdb_free(list);
+    v = rocksdb_transactiondb_get(tdb, ro, "2pc", 3, &len, &err);
+    CHECK(KeyIs(v, len, "yes"));
+    rocksdb_free(v);
+    /* Column families and a checkpoint of a transaction database. */
+    rocksdb_column_family_handle_t* tcf =
+        rocksdb_transactiondb_create_column_family(tdb, options, "tcf", &err);
+    CHECK_NOERR(err);
+    txn = rocksdb_transaction_begin(tdb, wo, to, NULL);
+    rocksdb_transaction_put_cf(txn, tcf, "ck", 2, "cv", 2, &err);
+    CHECK_NOERR(err);
+    rocksdb_transaction_commit(txn, &err);
+    CHECK_NOERR(err);
+    rocksdb_transaction_destroy(txn);
+    v = rocksdb_transactiondb_get_cf(tdb, ro, tcf, "ck", 2, &len, &err);
+    CHECK(KeyIs(v, len, "cv"));
+    rocksdb_free(v);
+    rocksdb_column_family_handle_destroy(tcf);
+    char cp_path[300];
+    Path(cp_path, sizeof(cp_path), "txn_checkpoint");
+    rocksdb_checkpoint_t* cp = rocksdb_transactiondb_checkpoint_object_create(tdb, &err);
+    CHECK_NOERR(err);
+    rocksdb_checkpoint_create(cp, cp_path, 0, &err);
+    CHECK_NOERR(err);
+    rocksdb_checkpoint_object_destroy(cp);
     rocksdb_transaction_options_destroy(to);
     rocksdb_transactiondb_close(tdb);
   }
@@ -901,6 +1398,8 @@ int main(void) {
   TestMainDatabase();
   TestComparatorAndFilter();
   TestTransactions();
+  TestMoreApis();
+  TestRandomized();
 
   char cmd[400];
   snprintf(cmd, sizeof(cmd), "rm -rf '%s'", g_root);

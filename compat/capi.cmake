@@ -5,6 +5,10 @@
 # sources are built against the system RocksDB's C++ headers into
 # strata_capi_dev, linked with -lrocksdb, so the C test runs against real
 # RocksDB (our rocksdb_* definitions take precedence over the library's).
+# Included once: from the top-level CMakeLists until the compat layer lands,
+# then from compat's own CMakeLists (after it defines strata-rocksdb).
+include_guard(GLOBAL)
+
 set(STRATA_CAPI_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(STRATA_CAPI_SOURCES
   ${STRATA_CAPI_DIR}/capi/c_internal.cc
