@@ -238,6 +238,21 @@ static void TestRefusedOption(void) {
   rocksdb_t* db = rocksdb_open(options, path, &err);
   CHECK(db == NULL);
   CHECK_ERR(err, "rocksdb_options_set_plain_table_factory");
+  /* A later block-based table factory replaces the refused one. */
+  rocksdb_block_based_table_options_t* table = rocksdb_block_based_options_create();
+  rocksdb_options_set_block_based_table_factory(options, table);
+  rocksdb_block_based_options_destroy(table);
+  db = rocksdb_open(options, path, &err);
+  CHECK_NOERR(err);
+  CHECK(db != NULL);
+  if (db != NULL) rocksdb_close(db);
+  rocksdb_destroy_db(options, path, &err);
+  CHECK_NOERR(err);
+  /* A memtable representation Strata lacks is refused by name too. */
+  rocksdb_options_set_hash_skip_list_rep(options, 1000, 4, 4);
+  db = rocksdb_open(options, path, &err);
+  CHECK(db == NULL);
+  CHECK_ERR(err, "rocksdb_options_set_hash_skip_list_rep");
   rocksdb_options_destroy(options);
 
   /* An unavailable feature reports through errptr instead of aborting. */

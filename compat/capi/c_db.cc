@@ -164,9 +164,9 @@ rocksdb_t* rocksdb_open_column_families(const rocksdb_options_t* db_options, con
                                         const rocksdb_options_t* const* column_family_options,
                                         rocksdb_column_family_handle_t** column_family_handles,
                                         char** errptr) {
-  if (!CheckRefused(db_options, errptr)) return nullptr;
-  for (int i = 0; i < num_column_families; i++) {
-    if (!CheckRefused(column_family_options[i], errptr)) return nullptr;
+  if (!strata_capi::CheckRefusedAll(db_options, num_column_families, column_family_options,
+                                    errptr)) {
+    return nullptr;
   }
   rocksdb::DB* db = nullptr;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
@@ -186,7 +186,10 @@ rocksdb_t* rocksdb_open_and_trim_history(const rocksdb_options_t* db_options, co
                                          const rocksdb_options_t* const* column_family_options,
                                          rocksdb_column_family_handle_t** column_family_handles,
                                          char* trim_ts, size_t trim_tslen, char** errptr) {
-  if (!CheckRefused(db_options, errptr)) return nullptr;
+  if (!strata_capi::CheckRefusedAll(db_options, num_column_families, column_family_options,
+                                    errptr)) {
+    return nullptr;
+  }
   rocksdb::DB* db = nullptr;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   if (SaveError(errptr,
@@ -214,7 +217,10 @@ rocksdb_t* rocksdb_open_for_read_only_column_families(
     const char* const* column_family_names, const rocksdb_options_t* const* column_family_options,
     rocksdb_column_family_handle_t** column_family_handles, unsigned char error_if_wal_file_exists,
     char** errptr) {
-  if (!CheckRefused(db_options, errptr)) return nullptr;
+  if (!strata_capi::CheckRefusedAll(db_options, num_column_families, column_family_options,
+                                    errptr)) {
+    return nullptr;
+  }
   rocksdb::DB* db = nullptr;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   if (SaveError(errptr,
@@ -233,7 +239,10 @@ rocksdb_t* rocksdb_open_as_secondary_column_families(
     int num_column_families, const char* const* column_family_names,
     const rocksdb_options_t* const* column_family_options,
     rocksdb_column_family_handle_t** column_family_handles, char** errptr) {
-  if (!CheckRefused(db_options, errptr)) return nullptr;
+  if (!strata_capi::CheckRefusedAll(db_options, num_column_families, column_family_options,
+                                    errptr)) {
+    return nullptr;
+  }
   rocksdb::DB* db = nullptr;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   if (SaveError(errptr,

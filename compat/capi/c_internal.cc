@@ -46,6 +46,15 @@ bool CheckRefused(const rocksdb_options_t* opts, char** errptr) {
   return false;
 }
 
+bool CheckRefusedAll(const rocksdb_options_t* db_options, int n,
+                     const rocksdb_options_t* const* cf_options, char** errptr) {
+  if (!CheckRefused(db_options, errptr)) return false;
+  for (int i = 0; i < n; i++) {
+    if (!CheckRefused(cf_options[i], errptr)) return false;
+  }
+  return true;
+}
+
 rocksdb_column_family_handle_t* WrapHandle(rocksdb::ColumnFamilyHandle* h) {
   auto* w = new rocksdb_column_family_handle_t;
   w->rep = h;

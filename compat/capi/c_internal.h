@@ -400,6 +400,9 @@ namespace strata_capi {
 // Returns false and reports an error if opts carries a setting in
 // `refused` (named by the C function that set it).
 bool CheckRefused(const rocksdb_options_t* opts, char** errptr);
+// The same for a database's options and each of its families' options.
+bool CheckRefusedAll(const rocksdb_options_t* db_options, int n,
+                     const rocksdb_options_t* const* cf_options, char** errptr);
 
 // Wraps a handle the C caller will own.
 rocksdb_column_family_handle_t* WrapHandle(rocksdb::ColumnFamilyHandle* h);

@@ -5,14 +5,27 @@
 // objects can be built, but choosing either table factory is recorded in
 // rocksdb_options_t::refused and opening a database with it fails with an
 // error naming the function.
+#include <algorithm>
+
 #include "compat/capi/c_internal.h"
 
 namespace {
 
-void Refuse(rocksdb_options_t* opt, const char* fn) {
-  for (const std::string& r : opt->refused) {
-    if (r == fn) return;
-  }
+const char* const kPlainTable = "rocksdb_options_set_plain_table_factory";
+const char* const kCuckooTable = "rocksdb_options_set_cuckoo_table_factory";
+
+// Only the table factory set last counts, as in RocksDB: choosing one
+// forgets an earlier refused choice.
+void ForgetTableFactory(rocksdb_options_t* opt) {
+  std::vector<std::string>& r = opt->refused;
+  r.erase(
+      std::remove_if(r.begin(), r.end(),
+                     [](const std::string& fn) { return fn == kPlainTable || fn == kCuckooTable; }),
+      r.end());
+}
+
+void RefuseTable(rocksdb_options_t* opt, const char* fn) {
+  ForgetTableFactory(opt);
   opt->refused.emplace_back(fn);
 }
 
@@ -149,6 +162,7 @@ void rocksdb_options_set_block_based_table_factory(
     rocksdb_options_t* opt, rocksdb_block_based_table_options_t* table_options) {
   if (table_options != nullptr) {
     opt->rep.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table_options->rep));
+    ForgetTableFactory(opt);
   }
 }
 
@@ -186,13 +200,13 @@ void rocksdb_cuckoo_options_set_use_module_hash(rocksdb_cuckoo_table_options_t* 
 
 void rocksdb_options_set_cuckoo_table_factory(rocksdb_options_t* opt,
                                               rocksdb_cuckoo_table_options_t* table_options) {
-  Refuse(opt, "rocksdb_options_set_cuckoo_table_factory");
+  RefuseTable(opt, kCuckooTable);
 }
 
 void rocksdb_options_set_plain_table_factory(rocksdb_options_t* opt, uint32_t user_key_len,
                                              int bloom_bits_per_key, double hash_table_ratio,
                                              size_t index_sparseness) {
-  Refuse(opt, "rocksdb_options_set_plain_table_factory");
+  RefuseTable(opt, kPlainTable);
 }
 
 // ---- filter policies ----

@@ -99,7 +99,9 @@ rocksdb_transactiondb_t* rocksdb_transactiondb_open_column_families(
     const char* name, int num_column_families, const char* const* column_family_names,
     const rocksdb_options_t* const* column_family_options,
     rocksdb_column_family_handle_t** column_family_handles, char** errptr) {
-  if (!CheckRefused(options, errptr)) return nullptr;
+  if (!strata_capi::CheckRefusedAll(options, num_column_families, column_family_options, errptr)) {
+    return nullptr;
+  }
   rocksdb::TransactionDB* db = nullptr;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   if (SaveError(errptr,
@@ -559,7 +561,10 @@ rocksdb_optimistictransactiondb_t* rocksdb_optimistictransactiondb_open_column_f
     const rocksdb_options_t* db_options, const char* name, int num_column_families,
     const char* const* column_family_names, const rocksdb_options_t* const* column_family_options,
     rocksdb_column_family_handle_t** column_family_handles, char** errptr) {
-  if (!CheckRefused(db_options, errptr)) return nullptr;
+  if (!strata_capi::CheckRefusedAll(db_options, num_column_families, column_family_options,
+                                    errptr)) {
+    return nullptr;
+  }
   rocksdb::OptimisticTransactionDB* db = nullptr;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   if (SaveError(errptr,
