@@ -8,7 +8,6 @@
 // Databases with a TTL (DBWithTTL) and SuggestCompactRange (an experimental
 // RocksDB API) are not available and report an error.
 #include "compat/capi/c_internal.h"
-#include "rocksdb/convenience.h"
 
 using strata_capi::CheckRefused;
 using strata_capi::CopyBytes;
@@ -708,10 +707,6 @@ void rocksdb_enable_file_deletions(rocksdb_t* db, unsigned char force, char** er
   SaveError(errptr, db->rep->EnableFileDeletions(force != 0));
 }
 
-void rocksdb_cancel_all_background_work(rocksdb_t* db, unsigned char wait) {
-  rocksdb::CancelAllBackgroundWork(db->rep, wait != 0);
-}
-
 void rocksdb_disable_manual_compaction(rocksdb_t* db) { db->rep->DisableManualCompaction(); }
 
 void rocksdb_enable_manual_compaction(rocksdb_t* db) { db->rep->EnableManualCompaction(); }
@@ -721,20 +716,6 @@ void rocksdb_enable_manual_compaction(rocksdb_t* db) { db->rep->EnableManualComp
 // RocksDB's C API gives no way to report a failure here.
 void rocksdb_delete_file(rocksdb_t* db, const char* name) {
   db->rep->DeleteFile(name).PermitUncheckedError();
-}
-
-void rocksdb_delete_file_in_range(rocksdb_t* db, const char* start_key, size_t start_key_len,
-                                  const char* limit_key, size_t limit_key_len, char** errptr) {
-  OptionalKey a(start_key, start_key_len), b(limit_key, limit_key_len);
-  SaveError(errptr,
-            rocksdb::DeleteFilesInRange(db->rep, db->rep->DefaultColumnFamily(), a.get(), b.get()));
-}
-
-void rocksdb_delete_file_in_range_cf(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
-                                     const char* start_key, size_t start_key_len,
-                                     const char* limit_key, size_t limit_key_len, char** errptr) {
-  OptionalKey a(start_key, start_key_len), b(limit_key, limit_key_len);
-  SaveError(errptr, rocksdb::DeleteFilesInRange(db->rep, column_family->rep, a.get(), b.get()));
 }
 
 const rocksdb_livefiles_t* rocksdb_livefiles(rocksdb_t* db) {

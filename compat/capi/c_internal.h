@@ -25,13 +25,19 @@
 // compact-on-deletion collector) are recorded in rocksdb_options_t::refused;
 // every open function refuses such options by name (CheckRefused).
 //
+// Each area file includes only the RocksDB headers of its own area, so that
+// an area the compat layer cannot back yet can be replaced by a file of
+// error stubs: this header needs only the core interface (db.h, options.h,
+// the callback interfaces, cache and table options). Handles used by one
+// area only are defined in that area's file; the indexed write batch, used
+// by c_batch_wi.cc and c_txn.cc, is in c_wbwi.h.
+//
 // Thread safety: the helpers are thread-safe; handles follow the rules of
 // the objects they wrap.
 #pragma once
 
 #include <cstdlib>
 #include <cstring>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,18 +52,17 @@
 #include "rocksdb/iterator.h"
 #include "rocksdb/merge_operator.h"
 #include "rocksdb/options.h"
-#include "rocksdb/rate_limiter.h"
 #include "rocksdb/slice_transform.h"
-#include "rocksdb/sst_file_writer.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
-#include "rocksdb/utilities/backup_engine.h"
-#include "rocksdb/utilities/checkpoint.h"
-#include "rocksdb/utilities/optimistic_transaction_db.h"
-#include "rocksdb/utilities/transaction.h"
-#include "rocksdb/utilities/transaction_db.h"
-#include "rocksdb/utilities/write_batch_with_index.h"
 #include "rocksdb/write_batch.h"
+
+// Classes named by handles shared between area files; each area file
+// includes the header that defines the one it uses.
+namespace rocksdb {
+class Checkpoint;
+class RateLimiter;
+}  // namespace rocksdb
 
 namespace strata_capi {
 
@@ -154,13 +159,6 @@ struct rocksdb_writebatch_t {
   rocksdb::WriteBatch rep;
 };
 
-struct rocksdb_writebatch_wi_t {
-  rocksdb::WriteBatchWithIndex* rep = nullptr;
-  // Set when the handle owns the batch (rocksdb_writebatch_wi_create);
-  // null for a transaction's batch (rocksdb_transaction_get_writebatch_wi).
-  std::unique_ptr<rocksdb::WriteBatchWithIndex> owned;
-};
-
 struct rocksdb_column_family_handle_t {
   rocksdb::ColumnFamilyHandle* rep = nullptr;
 };
@@ -222,52 +220,8 @@ struct rocksdb_ingestexternalfileoptions_t {
   rocksdb::IngestExternalFileOptions rep;
 };
 
-struct rocksdb_sstfilewriter_t {
-  std::unique_ptr<rocksdb::SstFileWriter> rep;
-};
-
 struct rocksdb_checkpoint_t {
   rocksdb::Checkpoint* rep = nullptr;
-};
-
-struct rocksdb_backup_engine_t {
-  rocksdb::BackupEngine* rep = nullptr;
-};
-
-struct rocksdb_backup_engine_info_t {
-  std::vector<rocksdb::BackupInfo> rep;
-};
-
-struct rocksdb_backup_engine_options_t {
-  rocksdb::BackupEngineOptions rep{""};
-};
-
-struct rocksdb_restore_options_t {
-  rocksdb::RestoreOptions rep;
-};
-
-struct rocksdb_transactiondb_options_t {
-  rocksdb::TransactionDBOptions rep;
-};
-
-struct rocksdb_transactiondb_t {
-  rocksdb::TransactionDB* rep = nullptr;
-};
-
-struct rocksdb_transaction_options_t {
-  rocksdb::TransactionOptions rep;
-};
-
-struct rocksdb_transaction_t {
-  rocksdb::Transaction* rep = nullptr;
-};
-
-struct rocksdb_optimistictransactiondb_t {
-  rocksdb::OptimisticTransactionDB* rep = nullptr;
-};
-
-struct rocksdb_optimistictransaction_options_t {
-  rocksdb::OptimisticTransactionOptions rep;
 };
 
 // ---- callbacks (c_callbacks.cc) ----

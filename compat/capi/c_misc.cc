@@ -10,6 +10,7 @@
 #include <set>
 
 #include "compat/capi/c_internal.h"
+#include "rocksdb/rate_limiter.h"
 
 extern "C" {
 

@@ -11,8 +11,6 @@
 #include <chrono>
 
 #include "compat/capi/c_internal.h"
-#include "rocksdb/convenience.h"
-#include "rocksdb/utilities/options_util.h"
 
 using strata_capi::SaveError;
 
@@ -590,13 +588,6 @@ void rocksdb_fifo_compaction_options_destroy(rocksdb_fifo_compaction_options_t* 
 
 // ---- options from strings, files and a live database ----
 
-void rocksdb_get_options_from_string(const rocksdb_options_t* base_options, const char* opts_str,
-                                     rocksdb_options_t* new_options, char** errptr) {
-  rocksdb::ConfigOptions config;
-  SaveError(errptr, rocksdb::GetOptionsFromString(config, base_options->rep, std::string(opts_str),
-                                                  &new_options->rep));
-}
-
 static void SetOptionsImpl(rocksdb_t* db, rocksdb::ColumnFamilyHandle* cf, int count,
                            const char* const keys[], const char* const values[], char** errptr) {
   std::unordered_map<std::string, std::string> changes;
@@ -613,54 +604,6 @@ void rocksdb_set_options(rocksdb_t* db, int count, const char* const keys[],
 void rocksdb_set_options_cf(rocksdb_t* db, rocksdb_column_family_handle_t* handle, int count,
                             const char* const keys[], const char* const values[], char** errptr) {
   SetOptionsImpl(db, handle->rep, count, keys, values, errptr);
-}
-
-void rocksdb_load_latest_options(const char* db_path, rocksdb_env_t* env,
-                                 bool ignore_unknown_options, rocksdb_cache_t* cache,
-                                 rocksdb_options_t** db_options, size_t* num_column_families,
-                                 char*** column_family_names,
-                                 rocksdb_options_t*** column_family_options, char** errptr) {
-  rocksdb::ConfigOptions config;
-  config.ignore_unknown_options = ignore_unknown_options;
-  config.env = env != nullptr ? env->rep : rocksdb::Env::Default();
-  rocksdb::DBOptions db_opts;
-  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
-  std::shared_ptr<rocksdb::Cache> shared_cache = cache != nullptr ? cache->rep : nullptr;
-  rocksdb::Status s =
-      rocksdb::LoadLatestOptions(config, std::string(db_path), &db_opts, &cfs, &shared_cache);
-  if (SaveError(errptr, s)) {
-    *db_options = nullptr;
-    *num_column_families = 0;
-    *column_family_names = nullptr;
-    *column_family_options = nullptr;
-    return;
-  }
-  *db_options = new rocksdb_options_t;
-  (*db_options)->rep = rocksdb::Options(db_opts, rocksdb::ColumnFamilyOptions());
-  *num_column_families = cfs.size();
-  *column_family_names = static_cast<char**>(malloc(sizeof(char*) * (cfs.size() + 1)));
-  *column_family_options =
-      static_cast<rocksdb_options_t**>(malloc(sizeof(rocksdb_options_t*) * (cfs.size() + 1)));
-  for (size_t i = 0; i < cfs.size(); i++) {
-    (*column_family_names)[i] = strata_capi::CopyString(cfs[i].name);
-    (*column_family_options)[i] = new rocksdb_options_t;
-    (*column_family_options)[i]->rep = rocksdb::Options(db_opts, cfs[i].options);
-  }
-}
-
-void rocksdb_load_latest_options_destroy(rocksdb_options_t* db_options,
-                                         char** list_column_family_names,
-                                         rocksdb_options_t** list_column_family_options,
-                                         size_t len) {
-  delete db_options;
-  if (list_column_family_names != nullptr) {
-    for (size_t i = 0; i < len; i++) free(list_column_family_names[i]);
-    free(list_column_family_names);
-  }
-  if (list_column_family_options != nullptr) {
-    for (size_t i = 0; i < len; i++) delete list_column_family_options[i];
-    free(list_column_family_options);
-  }
 }
 
 }  // extern "C"

@@ -9,12 +9,41 @@
 #include <new>
 
 #include "compat/capi/c_internal.h"
+#include "compat/capi/c_wbwi.h"
+#include "rocksdb/utilities/checkpoint.h"
+#include "rocksdb/utilities/optimistic_transaction_db.h"
+#include "rocksdb/utilities/transaction.h"
+#include "rocksdb/utilities/transaction_db.h"
 
 using strata_capi::CheckRefused;
 using strata_capi::CopyBytes;
 using strata_capi::CopyString;
 using strata_capi::Descriptors;
 using strata_capi::SaveError;
+
+struct rocksdb_transactiondb_options_t {
+  rocksdb::TransactionDBOptions rep;
+};
+
+struct rocksdb_transactiondb_t {
+  rocksdb::TransactionDB* rep = nullptr;
+};
+
+struct rocksdb_transaction_options_t {
+  rocksdb::TransactionOptions rep;
+};
+
+struct rocksdb_transaction_t {
+  rocksdb::Transaction* rep = nullptr;
+};
+
+struct rocksdb_optimistictransactiondb_t {
+  rocksdb::OptimisticTransactionDB* rep = nullptr;
+};
+
+struct rocksdb_optimistictransaction_options_t {
+  rocksdb::OptimisticTransactionOptions rep;
+};
 
 namespace {
 

@@ -25,8 +25,8 @@ import re
 import subprocess
 import sys
 
-AREAS = {"db", "batch", "iter", "options", "table", "callbacks", "utilities",
-         "txn", "misc"}
+AREAS = {"db", "batch", "batch_wi", "iter", "options", "convenience", "table",
+         "callbacks", "checkpoint", "backup", "ingest", "txn", "misc"}
 STATUSES = {"backed", "error-stub"}
 
 
@@ -123,7 +123,7 @@ def main():
           f"error-stub {total['error-stub']}")
     for area in sorted(per_area):
         c = per_area[area]
-        print(f"  {area:10s} backed {c['backed']:4d}  error-stub "
+        print(f"  {area:12s} backed {c['backed']:4d}  error-stub "
               f"{c['error-stub']:3d}")
     if a.reference:
         print(f"reference {a.reference}: {len(declarations(a.reference))} "

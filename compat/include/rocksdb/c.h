@@ -351,13 +351,6 @@ extern ROCKSDB_LIBRARY_API uint64_t rocksdb_livefiles_entries(const rocksdb_live
 extern ROCKSDB_LIBRARY_API uint64_t rocksdb_livefiles_deletions(const rocksdb_livefiles_t*,
                                                                 int index);
 extern ROCKSDB_LIBRARY_API void rocksdb_livefiles_destroy(const rocksdb_livefiles_t*);
-extern ROCKSDB_LIBRARY_API void rocksdb_delete_file_in_range(rocksdb_t* db, const char* start_key,
-                                                             size_t start_key_len,
-                                                             const char* limit_key,
-                                                             size_t limit_key_len, char** errptr);
-extern ROCKSDB_LIBRARY_API void rocksdb_delete_file_in_range_cf(
-    rocksdb_t* db, rocksdb_column_family_handle_t* column_family, const char* start_key,
-    size_t start_key_len, const char* limit_key, size_t limit_key_len, char** errptr);
 extern ROCKSDB_LIBRARY_API rocksdb_column_family_metadata_t* rocksdb_get_column_family_metadata(
     rocksdb_t* db);
 extern ROCKSDB_LIBRARY_API rocksdb_column_family_metadata_t* rocksdb_get_column_family_metadata_cf(
@@ -395,13 +388,11 @@ extern ROCKSDB_LIBRARY_API char* rocksdb_sst_file_metadata_get_smallestkey(
     rocksdb_sst_file_metadata_t* file_meta, size_t* len);
 extern ROCKSDB_LIBRARY_API char* rocksdb_sst_file_metadata_get_largestkey(
     rocksdb_sst_file_metadata_t* file_meta, size_t* len);
-extern ROCKSDB_LIBRARY_API void rocksdb_cancel_all_background_work(rocksdb_t* db,
-                                                                   unsigned char wait);
 extern ROCKSDB_LIBRARY_API void rocksdb_disable_manual_compaction(rocksdb_t* db);
 extern ROCKSDB_LIBRARY_API void rocksdb_enable_manual_compaction(rocksdb_t* db);
 
 /* ----------------------------------------------------------------------
-   Write batches, plain and indexed (WriteBatch, WriteBatchWithIndex). (c_batch.cc)
+   Write batches (WriteBatch). (c_batch.cc)
 */
 
 extern ROCKSDB_LIBRARY_API rocksdb_writebatch_t* rocksdb_writebatch_create(void);
@@ -493,6 +484,11 @@ extern ROCKSDB_LIBRARY_API void rocksdb_writebatch_rollback_to_save_point(rocksd
                                                                           char** errptr);
 extern ROCKSDB_LIBRARY_API void rocksdb_writebatch_pop_save_point(rocksdb_writebatch_t*,
                                                                   char** errptr);
+
+/* ----------------------------------------------------------------------
+   Indexed write batches (WriteBatchWithIndex). (c_batch_wi.cc)
+*/
+
 extern ROCKSDB_LIBRARY_API rocksdb_writebatch_wi_t* rocksdb_writebatch_wi_create(
     size_t reserved_bytes, unsigned char overwrite_keys);
 extern ROCKSDB_LIBRARY_API rocksdb_writebatch_wi_t* rocksdb_writebatch_wi_create_from(
@@ -683,13 +679,6 @@ enum {
   rocksdb_total_size_compaction_stop_style = 1
 };
 
-extern ROCKSDB_LIBRARY_API void rocksdb_load_latest_options(
-    const char* db_path, rocksdb_env_t* env, bool ignore_unknown_options, rocksdb_cache_t* cache,
-    rocksdb_options_t** db_options, size_t* num_column_families, char*** column_family_names,
-    rocksdb_options_t*** column_family_options, char** errptr);
-extern ROCKSDB_LIBRARY_API void rocksdb_load_latest_options_destroy(
-    rocksdb_options_t* db_options, char** list_column_family_names,
-    rocksdb_options_t** list_column_family_options, size_t len);
 extern ROCKSDB_LIBRARY_API void rocksdb_set_options(rocksdb_t* db, int count,
                                                     const char* const keys[],
                                                     const char* const values[], char** errptr);
@@ -1223,13 +1212,35 @@ extern ROCKSDB_LIBRARY_API uint64_t rocksdb_fifo_compaction_options_get_max_tabl
     rocksdb_fifo_compaction_options_t* fifo_opts);
 extern ROCKSDB_LIBRARY_API void rocksdb_fifo_compaction_options_destroy(
     rocksdb_fifo_compaction_options_t* fifo_opts);
-extern ROCKSDB_LIBRARY_API void rocksdb_get_options_from_string(
-    const rocksdb_options_t* base_options, const char* opts_str, rocksdb_options_t* new_options,
-    char** errptr);
 extern ROCKSDB_LIBRARY_API void rocksdb_options_set_dump_malloc_stats(rocksdb_options_t*,
                                                                       unsigned char);
 extern ROCKSDB_LIBRARY_API void rocksdb_options_set_memtable_whole_key_filtering(rocksdb_options_t*,
                                                                                  unsigned char);
+
+/* ----------------------------------------------------------------------
+   Options from strings and OPTIONS files, deleting the files of a key
+   range, cancelling background work. (c_convenience.cc)
+*/
+
+extern ROCKSDB_LIBRARY_API void rocksdb_load_latest_options(
+    const char* db_path, rocksdb_env_t* env, bool ignore_unknown_options, rocksdb_cache_t* cache,
+    rocksdb_options_t** db_options, size_t* num_column_families, char*** column_family_names,
+    rocksdb_options_t*** column_family_options, char** errptr);
+extern ROCKSDB_LIBRARY_API void rocksdb_load_latest_options_destroy(
+    rocksdb_options_t* db_options, char** list_column_family_names,
+    rocksdb_options_t** list_column_family_options, size_t len);
+extern ROCKSDB_LIBRARY_API void rocksdb_get_options_from_string(
+    const rocksdb_options_t* base_options, const char* opts_str, rocksdb_options_t* new_options,
+    char** errptr);
+extern ROCKSDB_LIBRARY_API void rocksdb_delete_file_in_range(rocksdb_t* db, const char* start_key,
+                                                             size_t start_key_len,
+                                                             const char* limit_key,
+                                                             size_t limit_key_len, char** errptr);
+extern ROCKSDB_LIBRARY_API void rocksdb_delete_file_in_range_cf(
+    rocksdb_t* db, rocksdb_column_family_handle_t* column_family, const char* start_key,
+    size_t start_key_len, const char* limit_key, size_t limit_key_len, char** errptr);
+extern ROCKSDB_LIBRARY_API void rocksdb_cancel_all_background_work(rocksdb_t* db,
+                                                                   unsigned char wait);
 
 /* ----------------------------------------------------------------------
    Table formats, filter policies and caches. (c_table.cc)
@@ -1406,8 +1417,19 @@ extern ROCKSDB_LIBRARY_API rocksdb_slicetransform_t* rocksdb_slicetransform_crea
 extern ROCKSDB_LIBRARY_API void rocksdb_slicetransform_destroy(rocksdb_slicetransform_t*);
 
 /* ----------------------------------------------------------------------
-   Checkpoints, backups, SST file writing and external file ingestion.
-   (c_utilities.cc)
+   Checkpoints. (c_checkpoint.cc)
+*/
+
+extern ROCKSDB_LIBRARY_API rocksdb_checkpoint_t* rocksdb_checkpoint_object_create(rocksdb_t* db,
+                                                                                  char** errptr);
+extern ROCKSDB_LIBRARY_API void rocksdb_checkpoint_create(rocksdb_checkpoint_t* checkpoint,
+                                                          const char* checkpoint_dir,
+                                                          uint64_t log_size_for_flush,
+                                                          char** errptr);
+extern ROCKSDB_LIBRARY_API void rocksdb_checkpoint_object_destroy(rocksdb_checkpoint_t* checkpoint);
+
+/* ----------------------------------------------------------------------
+   Backups and restores (BackupEngine). (c_backup.cc)
 */
 
 extern ROCKSDB_LIBRARY_API rocksdb_backup_engine_t* rocksdb_backup_engine_open(
@@ -1498,13 +1520,11 @@ extern ROCKSDB_LIBRARY_API int rocksdb_backup_engine_options_get_share_files_wit
     rocksdb_backup_engine_options_t* options);
 extern ROCKSDB_LIBRARY_API void rocksdb_backup_engine_options_destroy(
     rocksdb_backup_engine_options_t*);
-extern ROCKSDB_LIBRARY_API rocksdb_checkpoint_t* rocksdb_checkpoint_object_create(rocksdb_t* db,
-                                                                                  char** errptr);
-extern ROCKSDB_LIBRARY_API void rocksdb_checkpoint_create(rocksdb_checkpoint_t* checkpoint,
-                                                          const char* checkpoint_dir,
-                                                          uint64_t log_size_for_flush,
-                                                          char** errptr);
-extern ROCKSDB_LIBRARY_API void rocksdb_checkpoint_object_destroy(rocksdb_checkpoint_t* checkpoint);
+
+/* ----------------------------------------------------------------------
+   SST file writing and external file ingestion. (c_ingest.cc)
+*/
+
 extern ROCKSDB_LIBRARY_API rocksdb_sstfilewriter_t* rocksdb_sstfilewriter_create(
     const rocksdb_envoptions_t* env, const rocksdb_options_t* io_options);
 extern ROCKSDB_LIBRARY_API rocksdb_sstfilewriter_t* rocksdb_sstfilewriter_create_with_comparator(
