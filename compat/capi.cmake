@@ -70,6 +70,18 @@ if(STRATA_BUILD_TESTS AND STRATA_CAPI_LIB)
   set_tests_properties(c_test PROPERTIES LABELS compat TIMEOUT 300)
 endif()
 
+# The same C test against RocksDB's own C API (librocksdb and its c.h):
+# what c_test expects of our C API, RocksDB's gives too.
+if(STRATA_BUILD_TESTS AND COMMAND strata_rocksdb_program)
+  strata_rocksdb_program(c_test_rocksdb ${STRATA_CAPI_DIR}/c_test.c)
+  if(TARGET c_test_rocksdb)
+    target_compile_definitions(c_test_rocksdb PRIVATE C_TEST_REFERENCE)
+    set_target_properties(c_test_rocksdb PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON)
+    add_test(NAME c_test_rocksdb COMMAND c_test_rocksdb)
+    set_tests_properties(c_test_rocksdb PROPERTIES LABELS compat TIMEOUT 300)
+  endif()
+endif()
+
 if(STRATA_BUILD_TESTS)
   find_package(Python3 COMPONENTS Interpreter)
   if(Python3_FOUND)
