@@ -13,9 +13,10 @@
 //   matching *_destroy / *_close; that frees the wrapped C++ object.
 // - Callback objects (comparator, merge operator, compaction filter and its
 //   factory, slice transform) call their user destructor when the C++ side
-//   lets go of them. Merge operators, compaction filter factories, slice
-//   transforms and filter policies handed to an options object are owned
-//   by that options object from then on (shared ownership); comparators and
+//   lets go of them. Merge operators, compaction filter factories and slice
+//   transforms handed to an options object, and filter policies handed to
+//   block-based table options, are owned from then on by that object and
+//   the databases opened with it (shared ownership); comparators and
 //   compaction filters stay owned by the caller, who must keep them alive
 //   while a database uses them.
 // - Errors go out through `char** errptr` as malloc'd strings (SaveError).
