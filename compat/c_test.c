@@ -811,6 +811,12 @@ static void TestComparatorAndFilter(void) {
   rocksdb_comparator_destroy(cmp);
   rocksdb_compactionfilter_destroy(filter);
   CHECK(g_cmp_destroyed == 1 && g_filter_destroyed == 1);
+  /* A comparator with user timestamps is owned the same way. */
+  rocksdb_comparator_t* ts_cmp =
+      rocksdb_comparator_with_ts_create(NULL, CmpDestroy, CmpCompare, NULL, NULL, CmpName, 8);
+  CHECK(g_cmp_destroyed == 1);
+  rocksdb_comparator_destroy(ts_cmp);
+  CHECK(g_cmp_destroyed == 2);
 }
 
 /* Random operations against a model: key i (of kKeys) holds model[i]

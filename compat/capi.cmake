@@ -28,6 +28,7 @@ set(STRATA_CAPI_SOURCES
   ${STRATA_CAPI_DIR}/capi/c_checkpoint.cc
   ${STRATA_CAPI_DIR}/capi/c_backup.cc
   ${STRATA_CAPI_DIR}/capi/c_ingest.cc
+  ${STRATA_CAPI_DIR}/capi/c_timestamp.cc
   ${STRATA_CAPI_DIR}/capi/c_txn.cc
   ${STRATA_CAPI_DIR}/capi/c_misc.cc)
 

@@ -25,32 +25,6 @@ void rocksdb_writebatch_destroy(rocksdb_writebatch_t* b) { delete b; }
 
 STRATA_BATCH_OPS(rocksdb_writebatch_t, rocksdb_writebatch)
 
-void rocksdb_writebatch_put_cf_with_ts(rocksdb_writebatch_t* b,
-                                       rocksdb_column_family_handle_t* column_family,
-                                       const char* key, size_t klen, const char* ts, size_t tslen,
-                                       const char* val, size_t vlen) {
-  b->rep
-      .Put(column_family->rep, rocksdb::Slice(key, klen), rocksdb::Slice(ts, tslen),
-           rocksdb::Slice(val, vlen))
-      .PermitUncheckedError();
-}
-
-void rocksdb_writebatch_delete_cf_with_ts(rocksdb_writebatch_t* b,
-                                          rocksdb_column_family_handle_t* column_family,
-                                          const char* key, size_t klen, const char* ts,
-                                          size_t tslen) {
-  b->rep.Delete(column_family->rep, rocksdb::Slice(key, klen), rocksdb::Slice(ts, tslen))
-      .PermitUncheckedError();
-}
-
-void rocksdb_writebatch_singledelete_cf_with_ts(rocksdb_writebatch_t* b,
-                                                rocksdb_column_family_handle_t* column_family,
-                                                const char* key, size_t klen, const char* ts,
-                                                size_t tslen) {
-  b->rep.SingleDelete(column_family->rep, rocksdb::Slice(key, klen), rocksdb::Slice(ts, tslen))
-      .PermitUncheckedError();
-}
-
 void rocksdb_writebatch_pop_save_point(rocksdb_writebatch_t* b, char** errptr) {
   strata_capi::SaveError(errptr, b->rep.PopSavePoint());
 }

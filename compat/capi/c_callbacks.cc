@@ -5,7 +5,7 @@
 // calls the C function pointers given at creation, with the opaque `state`
 // first. When the C++ side releases the object, the user's destructor is
 // called with `state`. Who releases what is set out in c_internal.h.
-#include "compat/capi/c_internal.h"
+#include "compat/capi/c_callbacks.h"
 
 // ---- compaction filters ----
 
@@ -48,26 +48,34 @@ const char* rocksdb_compactionfilterfactory_t::Name() const { return name(state)
 
 // ---- comparators ----
 
-rocksdb_comparator_t::~rocksdb_comparator_t() {
-  if (destructor != nullptr) destructor(state);
-}
+namespace {
 
-int rocksdb_comparator_t::Compare(const rocksdb::Slice& a, const rocksdb::Slice& b) const {
-  return compare(state, a.data(), a.size(), b.data(), b.size());
-}
+// Orders keys with the user's compare function.
+class CComparator : public rocksdb::Comparator {
+ public:
+  CComparator(void* state, void (*destructor)(void*),
+              int (*compare)(void*, const char*, size_t, const char*, size_t),
+              const char* (*name)(void*))
+      : state_(state), destructor_(destructor), compare_(compare), name_(name) {}
+  ~CComparator() override {
+    if (destructor_ != nullptr) destructor_(state_);
+  }
+  int Compare(const rocksdb::Slice& a, const rocksdb::Slice& b) const override {
+    return compare_(state_, a.data(), a.size(), b.data(), b.size());
+  }
+  const char* Name() const override { return name_(state_); }
+  // A C comparator cannot shorten keys; leaving them whole is always valid.
+  void FindShortestSeparator(std::string*, const rocksdb::Slice&) const override {}
+  void FindShortSuccessor(std::string*) const override {}
 
-int rocksdb_comparator_t::CompareTimestamp(const rocksdb::Slice& a, const rocksdb::Slice& b) const {
-  if (compare_ts == nullptr) return 0;
-  return compare_ts(state, a.data(), a.size(), b.data(), b.size());
-}
+ private:
+  void* state_;
+  void (*destructor_)(void*);
+  int (*compare_)(void*, const char*, size_t, const char*, size_t);
+  const char* (*name_)(void*);
+};
 
-int rocksdb_comparator_t::CompareWithoutTimestamp(const rocksdb::Slice& a, bool a_has_ts,
-                                                  const rocksdb::Slice& b, bool b_has_ts) const {
-  if (compare_without_ts == nullptr) return Compare(a, b);
-  return compare_without_ts(state, a.data(), a.size(), a_has_ts, b.data(), b.size(), b_has_ts);
-}
-
-const char* rocksdb_comparator_t::Name() const { return name(state); }
+}  // namespace
 
 // ---- merge operators ----
 
@@ -215,28 +223,8 @@ rocksdb_comparator_t* rocksdb_comparator_create(void* state, void (*destructor)(
                                                 int (*compare)(void*, const char* a, size_t alen,
                                                                const char* b, size_t blen),
                                                 const char* (*name)(void*)) {
-  auto* c = new rocksdb_comparator_t(0);
-  c->state = state;
-  c->destructor = destructor;
-  c->compare = compare;
-  c->name = name;
-  return c;
-}
-
-rocksdb_comparator_t* rocksdb_comparator_with_ts_create(
-    void* state, void (*destructor)(void*),
-    int (*compare)(void*, const char* a, size_t alen, const char* b, size_t blen),
-    int (*compare_ts)(void*, const char* a_ts, size_t a_tslen, const char* b_ts, size_t b_tslen),
-    int (*compare_without_ts)(void*, const char* a, size_t alen, unsigned char a_has_ts,
-                              const char* b, size_t blen, unsigned char b_has_ts),
-    const char* (*name)(void*), size_t timestamp_size) {
-  auto* c = new rocksdb_comparator_t(timestamp_size);
-  c->state = state;
-  c->destructor = destructor;
-  c->compare = compare;
-  c->compare_ts = compare_ts;
-  c->compare_without_ts = compare_without_ts;
-  c->name = name;
+  auto* c = new rocksdb_comparator_t;
+  c->rep = std::make_unique<CComparator>(state, destructor, compare, name);
   return c;
 }
 

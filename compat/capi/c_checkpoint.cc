@@ -1,8 +1,7 @@
 // c_checkpoint.cc: checkpoints (rocksdb_checkpoint_*) over
 // rocksdb::Checkpoint (rocksdb/c.h): an openable copy of a live database,
 // made of hard links where the file system allows.
-#include "compat/capi/c_internal.h"
-#include "rocksdb/utilities/checkpoint.h"
+#include "compat/capi/c_checkpoint.h"
 
 using strata_capi::SaveError;
 

@@ -14,22 +14,10 @@ using strata_capi::CopyBytes;
 using strata_capi::CopyString;
 using strata_capi::Descriptors;
 using strata_capi::SaveError;
+using strata_capi::StoreHandles;
+using strata_capi::WrapDB;
 
 namespace {
-
-rocksdb_t* WrapDB(rocksdb::DB* db) {
-  auto* w = new rocksdb_t;
-  w->rep = db;
-  return w;
-}
-
-// Hands out the handles DB::Open filled in, in the caller's order.
-void StoreHandles(const std::vector<rocksdb::ColumnFamilyHandle*>& handles,
-                  rocksdb_column_family_handle_t** out) {
-  for (size_t i = 0; i < handles.size(); i++) {
-    out[i] = strata_capi::WrapHandle(handles[i]);
-  }
-}
 
 // Returns a malloc'd copy of a found value, NULL for not-found (no error)
 // and NULL with an error for anything else.
@@ -66,44 +54,30 @@ std::vector<rocksdb::Range> Ranges(int n, const char* const* start, const size_t
   return ranges;
 }
 
-void MultiGetWithTs(rocksdb_t* db, const rocksdb_readoptions_t* options,
-                    std::vector<rocksdb::ColumnFamilyHandle*> cfs, size_t num_keys,
-                    const char* const* keys_list, const size_t* keys_list_sizes, char** values_list,
-                    size_t* values_list_sizes, char** ts_list, size_t* ts_list_sizes, char** errs) {
+void MultiGetImpl(rocksdb_t* db, const rocksdb_readoptions_t* options,
+                  const std::vector<rocksdb::ColumnFamilyHandle*>& cfs, size_t num_keys,
+                  const char* const* keys_list, const size_t* keys_list_sizes, char** values_list,
+                  size_t* values_list_sizes, char** errs) {
   std::vector<rocksdb::Slice> keys;
   for (size_t i = 0; i < num_keys; i++) {
     keys.emplace_back(keys_list[i], keys_list_sizes[i]);
   }
   std::vector<std::string> values;
-  std::vector<std::string> timestamps;
-  std::vector<rocksdb::Status> statuses =
-      ts_list != nullptr ? db->rep->MultiGet(options->rep, cfs, keys, &values, &timestamps)
-                         : db->rep->MultiGet(options->rep, cfs, keys, &values);
+  std::vector<rocksdb::Status> statuses = db->rep->MultiGet(options->rep, cfs, keys, &values);
   strata_capi::FillMultiGet(statuses, values, values_list, values_list_sizes, errs);
-  if (ts_list != nullptr) {
-    for (size_t i = 0; i < num_keys; i++) {
-      if (statuses[i].ok()) {
-        ts_list[i] = CopyBytes(timestamps[i].data(), timestamps[i].size());
-        ts_list_sizes[i] = timestamps[i].size();
-      } else {
-        ts_list[i] = nullptr;
-        ts_list_sizes[i] = 0;
-      }
-    }
-  }
 }
 
 unsigned char KeyMayExistImpl(rocksdb_t* db, const rocksdb_readoptions_t* options,
                               rocksdb::ColumnFamilyHandle* cf, const char* key, size_t key_len,
                               char** value, size_t* val_len, const char* timestamp,
                               size_t timestamp_len, unsigned char* value_found) {
+  // The C++ timestamp argument is an output that RocksDB's C API throws
+  // away (it passes a temporary copy of `timestamp`), so the overload
+  // without one gives the same result.
   std::string found_value;
-  std::string ts;
-  if (timestamp != nullptr) ts.assign(timestamp, timestamp_len);
   bool found = false;
   bool may_exist = db->rep->KeyMayExist(options->rep, cf, rocksdb::Slice(key, key_len),
-                                        &found_value, timestamp != nullptr ? &ts : nullptr,
-                                        value_found != nullptr ? &found : nullptr);
+                                        &found_value, value_found != nullptr ? &found : nullptr);
   if (value_found != nullptr) {
     *value_found = found;
     if (found && value != nullptr) {
@@ -173,29 +147,6 @@ rocksdb_t* rocksdb_open_column_families(const rocksdb_options_t* db_options, con
                                           Descriptors(num_column_families, column_family_names,
                                                       column_family_options),
                                           &handles, &db))) {
-    return nullptr;
-  }
-  StoreHandles(handles, column_family_handles);
-  return WrapDB(db);
-}
-
-rocksdb_t* rocksdb_open_and_trim_history(const rocksdb_options_t* db_options, const char* name,
-                                         int num_column_families,
-                                         const char* const* column_family_names,
-                                         const rocksdb_options_t* const* column_family_options,
-                                         rocksdb_column_family_handle_t** column_family_handles,
-                                         char* trim_ts, size_t trim_tslen, char** errptr) {
-  if (!strata_capi::CheckRefusedAll(db_options, num_column_families, column_family_options,
-                                    errptr)) {
-    return nullptr;
-  }
-  rocksdb::DB* db = nullptr;
-  std::vector<rocksdb::ColumnFamilyHandle*> handles;
-  if (SaveError(errptr,
-                rocksdb::DB::OpenAndTrimHistory(
-                    rocksdb::DBOptions(db_options->rep), name,
-                    Descriptors(num_column_families, column_family_names, column_family_options),
-                    &handles, &db, std::string(trim_ts, trim_tslen)))) {
     return nullptr;
   }
   StoreHandles(handles, column_family_handles);
@@ -353,21 +304,6 @@ void rocksdb_put_cf(rocksdb_t* db, const rocksdb_writeoptions_t* options,
                                  rocksdb::Slice(val, vallen)));
 }
 
-void rocksdb_put_with_ts(rocksdb_t* db, const rocksdb_writeoptions_t* options, const char* key,
-                         size_t keylen, const char* ts, size_t tslen, const char* val,
-                         size_t vallen, char** errptr) {
-  SaveError(errptr, db->rep->Put(options->rep, rocksdb::Slice(key, keylen),
-                                 rocksdb::Slice(ts, tslen), rocksdb::Slice(val, vallen)));
-}
-
-void rocksdb_put_cf_with_ts(rocksdb_t* db, const rocksdb_writeoptions_t* options,
-                            rocksdb_column_family_handle_t* column_family, const char* key,
-                            size_t keylen, const char* ts, size_t tslen, const char* val,
-                            size_t vallen, char** errptr) {
-  SaveError(errptr, db->rep->Put(options->rep, column_family->rep, rocksdb::Slice(key, keylen),
-                                 rocksdb::Slice(ts, tslen), rocksdb::Slice(val, vallen)));
-}
-
 void rocksdb_delete(rocksdb_t* db, const rocksdb_writeoptions_t* options, const char* key,
                     size_t keylen, char** errptr) {
   SaveError(errptr, db->rep->Delete(options->rep, rocksdb::Slice(key, keylen)));
@@ -377,19 +313,6 @@ void rocksdb_delete_cf(rocksdb_t* db, const rocksdb_writeoptions_t* options,
                        rocksdb_column_family_handle_t* column_family, const char* key,
                        size_t keylen, char** errptr) {
   SaveError(errptr, db->rep->Delete(options->rep, column_family->rep, rocksdb::Slice(key, keylen)));
-}
-
-void rocksdb_delete_with_ts(rocksdb_t* db, const rocksdb_writeoptions_t* options, const char* key,
-                            size_t keylen, const char* ts, size_t tslen, char** errptr) {
-  SaveError(errptr,
-            db->rep->Delete(options->rep, rocksdb::Slice(key, keylen), rocksdb::Slice(ts, tslen)));
-}
-
-void rocksdb_delete_cf_with_ts(rocksdb_t* db, const rocksdb_writeoptions_t* options,
-                               rocksdb_column_family_handle_t* column_family, const char* key,
-                               size_t keylen, const char* ts, size_t tslen, char** errptr) {
-  SaveError(errptr, db->rep->Delete(options->rep, column_family->rep, rocksdb::Slice(key, keylen),
-                                    rocksdb::Slice(ts, tslen)));
 }
 
 void rocksdb_singledelete(rocksdb_t* db, const rocksdb_writeoptions_t* options, const char* key,
@@ -402,20 +325,6 @@ void rocksdb_singledelete_cf(rocksdb_t* db, const rocksdb_writeoptions_t* option
                              size_t keylen, char** errptr) {
   SaveError(errptr,
             db->rep->SingleDelete(options->rep, column_family->rep, rocksdb::Slice(key, keylen)));
-}
-
-void rocksdb_singledelete_with_ts(rocksdb_t* db, const rocksdb_writeoptions_t* options,
-                                  const char* key, size_t keylen, const char* ts, size_t tslen,
-                                  char** errptr) {
-  SaveError(errptr, db->rep->SingleDelete(options->rep, rocksdb::Slice(key, keylen),
-                                          rocksdb::Slice(ts, tslen)));
-}
-
-void rocksdb_singledelete_cf_with_ts(rocksdb_t* db, const rocksdb_writeoptions_t* options,
-                                     rocksdb_column_family_handle_t* column_family, const char* key,
-                                     size_t keylen, const char* ts, size_t tslen, char** errptr) {
-  SaveError(errptr, db->rep->SingleDelete(options->rep, column_family->rep,
-                                          rocksdb::Slice(key, keylen), rocksdb::Slice(ts, tslen)));
 }
 
 void rocksdb_delete_range_cf(rocksdb_t* db, const rocksdb_writeoptions_t* options,
@@ -445,24 +354,6 @@ void rocksdb_write(rocksdb_t* db, const rocksdb_writeoptions_t* options,
   SaveError(errptr, db->rep->Write(options->rep, &batch->rep));
 }
 
-void rocksdb_increase_full_history_ts_low(rocksdb_t* db,
-                                          rocksdb_column_family_handle_t* column_family,
-                                          const char* ts_low, size_t ts_lowlen, char** errptr) {
-  SaveError(errptr,
-            db->rep->IncreaseFullHistoryTsLow(column_family->rep, std::string(ts_low, ts_lowlen)));
-}
-
-char* rocksdb_get_full_history_ts_low(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
-                                      size_t* ts_len, char** errptr) {
-  std::string ts;
-  if (SaveError(errptr, db->rep->GetFullHistoryTsLow(column_family->rep, &ts))) {
-    *ts_len = 0;
-    return nullptr;
-  }
-  *ts_len = ts.size();
-  return CopyBytes(ts.data(), ts.size());
-}
-
 // ---- point reads ----
 
 char* rocksdb_get(rocksdb_t* db, const rocksdb_readoptions_t* options, const char* key,
@@ -481,55 +372,12 @@ char* rocksdb_get_cf(rocksdb_t* db, const rocksdb_readoptions_t* options,
   return ValueOrError(s, value, vallen, errptr);
 }
 
-static char* GetWithTs(rocksdb_t* db, const rocksdb_readoptions_t* options,
-                       rocksdb::ColumnFamilyHandle* cf, const char* key, size_t keylen,
-                       size_t* vallen, char** ts, size_t* tslen, char** errptr) {
-  std::string value;
-  std::string timestamp;
-  rocksdb::Status s =
-      db->rep->Get(options->rep, cf, rocksdb::Slice(key, keylen), &value, &timestamp);
-  char* result = ValueOrError(s, value, vallen, errptr);
-  if (result != nullptr) {
-    *ts = CopyBytes(timestamp.data(), timestamp.size());
-    *tslen = timestamp.size();
-  } else {
-    *ts = nullptr;
-    *tslen = 0;
-  }
-  return result;
-}
-
-char* rocksdb_get_with_ts(rocksdb_t* db, const rocksdb_readoptions_t* options, const char* key,
-                          size_t keylen, size_t* vallen, char** ts, size_t* tslen, char** errptr) {
-  return GetWithTs(db, options, db->rep->DefaultColumnFamily(), key, keylen, vallen, ts, tslen,
-                   errptr);
-}
-
-char* rocksdb_get_cf_with_ts(rocksdb_t* db, const rocksdb_readoptions_t* options,
-                             rocksdb_column_family_handle_t* column_family, const char* key,
-                             size_t keylen, size_t* vallen, char** ts, size_t* tslen,
-                             char** errptr) {
-  return GetWithTs(db, options, column_family->rep, key, keylen, vallen, ts, tslen, errptr);
-}
-
 void rocksdb_multi_get(rocksdb_t* db, const rocksdb_readoptions_t* options, size_t num_keys,
                        const char* const* keys_list, const size_t* keys_list_sizes,
                        char** values_list, size_t* values_list_sizes, char** errs) {
-  MultiGetWithTs(
-      db, options,
-      std::vector<rocksdb::ColumnFamilyHandle*>(num_keys, db->rep->DefaultColumnFamily()), num_keys,
-      keys_list, keys_list_sizes, values_list, values_list_sizes, nullptr, nullptr, errs);
-}
-
-void rocksdb_multi_get_with_ts(rocksdb_t* db, const rocksdb_readoptions_t* options, size_t num_keys,
-                               const char* const* keys_list, const size_t* keys_list_sizes,
-                               char** values_list, size_t* values_list_sizes, char** timestamp_list,
-                               size_t* timestamp_list_sizes, char** errs) {
-  MultiGetWithTs(
-      db, options,
-      std::vector<rocksdb::ColumnFamilyHandle*>(num_keys, db->rep->DefaultColumnFamily()), num_keys,
-      keys_list, keys_list_sizes, values_list, values_list_sizes, timestamp_list,
-      timestamp_list_sizes, errs);
+  MultiGetImpl(db, options,
+               std::vector<rocksdb::ColumnFamilyHandle*>(num_keys, db->rep->DefaultColumnFamily()),
+               num_keys, keys_list, keys_list_sizes, values_list, values_list_sizes, errs);
 }
 
 void rocksdb_multi_get_cf(rocksdb_t* db, const rocksdb_readoptions_t* options,
@@ -539,20 +387,8 @@ void rocksdb_multi_get_cf(rocksdb_t* db, const rocksdb_readoptions_t* options,
                           size_t* values_list_sizes, char** errs) {
   std::vector<rocksdb::ColumnFamilyHandle*> cfs;
   for (size_t i = 0; i < num_keys; i++) cfs.push_back(column_families[i]->rep);
-  MultiGetWithTs(db, options, cfs, num_keys, keys_list, keys_list_sizes, values_list,
-                 values_list_sizes, nullptr, nullptr, errs);
-}
-
-void rocksdb_multi_get_cf_with_ts(rocksdb_t* db, const rocksdb_readoptions_t* options,
-                                  const rocksdb_column_family_handle_t* const* column_families,
-                                  size_t num_keys, const char* const* keys_list,
-                                  const size_t* keys_list_sizes, char** values_list,
-                                  size_t* values_list_sizes, char** timestamps_list,
-                                  size_t* timestamps_list_sizes, char** errs) {
-  std::vector<rocksdb::ColumnFamilyHandle*> cfs;
-  for (size_t i = 0; i < num_keys; i++) cfs.push_back(column_families[i]->rep);
-  MultiGetWithTs(db, options, cfs, num_keys, keys_list, keys_list_sizes, values_list,
-                 values_list_sizes, timestamps_list, timestamps_list_sizes, errs);
+  MultiGetImpl(db, options, cfs, num_keys, keys_list, keys_list_sizes, values_list,
+               values_list_sizes, errs);
 }
 
 void rocksdb_batched_multi_get_cf(rocksdb_t* db, const rocksdb_readoptions_t* options,

@@ -1,14 +1,13 @@
 // c_ingest.cc: SST file writing (rocksdb_sstfilewriter_*) over
 // rocksdb::SstFileWriter, and ingestion of external files
 // (rocksdb_ingest_external_file*) (rocksdb/c.h).
-#include "compat/capi/c_internal.h"
-#include "rocksdb/sst_file_writer.h"
+#include "compat/capi/c_ingest.h"
+
+struct rocksdb_ingestexternalfileoptions_t {
+  rocksdb::IngestExternalFileOptions rep;
+};
 
 using strata_capi::SaveError;
-
-struct rocksdb_sstfilewriter_t {
-  std::unique_ptr<rocksdb::SstFileWriter> rep;
-};
 
 extern "C" {
 
@@ -41,13 +40,6 @@ void rocksdb_sstfilewriter_put(rocksdb_sstfilewriter_t* writer, const char* key,
   SaveError(errptr, writer->rep->Put(rocksdb::Slice(key, keylen), rocksdb::Slice(val, vallen)));
 }
 
-void rocksdb_sstfilewriter_put_with_ts(rocksdb_sstfilewriter_t* writer, const char* key,
-                                       size_t keylen, const char* ts, size_t tslen, const char* val,
-                                       size_t vallen, char** errptr) {
-  SaveError(errptr, writer->rep->Put(rocksdb::Slice(key, keylen), rocksdb::Slice(ts, tslen),
-                                     rocksdb::Slice(val, vallen)));
-}
-
 void rocksdb_sstfilewriter_merge(rocksdb_sstfilewriter_t* writer, const char* key, size_t keylen,
                                  const char* val, size_t vallen, char** errptr) {
   SaveError(errptr, writer->rep->Merge(rocksdb::Slice(key, keylen), rocksdb::Slice(val, vallen)));
@@ -56,12 +48,6 @@ void rocksdb_sstfilewriter_merge(rocksdb_sstfilewriter_t* writer, const char* ke
 void rocksdb_sstfilewriter_delete(rocksdb_sstfilewriter_t* writer, const char* key, size_t keylen,
                                   char** errptr) {
   SaveError(errptr, writer->rep->Delete(rocksdb::Slice(key, keylen)));
-}
-
-void rocksdb_sstfilewriter_delete_with_ts(rocksdb_sstfilewriter_t* writer, const char* key,
-                                          size_t keylen, const char* ts, size_t tslen,
-                                          char** errptr) {
-  SaveError(errptr, writer->rep->Delete(rocksdb::Slice(key, keylen), rocksdb::Slice(ts, tslen)));
 }
 
 void rocksdb_sstfilewriter_delete_range(rocksdb_sstfilewriter_t* writer, const char* begin_key,

@@ -55,6 +55,17 @@ bool CheckRefusedAll(const rocksdb_options_t* db_options, int n,
   return true;
 }
 
+rocksdb_t* WrapDB(rocksdb::DB* db) {
+  auto* w = new rocksdb_t;
+  w->rep = db;
+  return w;
+}
+
+void StoreHandles(const std::vector<rocksdb::ColumnFamilyHandle*>& handles,
+                  rocksdb_column_family_handle_t** out) {
+  for (size_t i = 0; i < handles.size(); i++) out[i] = WrapHandle(handles[i]);
+}
+
 rocksdb_column_family_handle_t* WrapHandle(rocksdb::ColumnFamilyHandle* h) {
   auto* w = new rocksdb_column_family_handle_t;
   w->rep = h;

@@ -29,9 +29,12 @@
 // Each area file includes only the RocksDB headers of its own area, so that
 // an area the compat layer cannot back yet can be replaced by a file of
 // error stubs: this header needs only the core interface (db.h, options.h,
-// the callback interfaces, cache and table options). Handles used by one
-// area only are defined in that area's file; the indexed write batch, used
-// by c_batch_wi.cc and c_txn.cc, is in c_wbwi.h.
+// cache.h, env.h, iterator.h, write_batch.h) and names no RocksDB class it
+// does not include. Handles used by one area only are defined in that
+// area's file; handles shared by a few have their own header: callbacks
+// (c_callbacks.h), indexed write batches (c_wbwi.h), checkpoints
+// (c_checkpoint.h), SST file writers (c_ingest.h). The functions that need
+// user-defined timestamps are all in c_timestamp.cc.
 //
 // Thread safety: the helpers are thread-safe; handles follow the rules of
 // the objects they wrap.
@@ -45,25 +48,11 @@
 
 #include "rocksdb/c.h"
 #include "rocksdb/cache.h"
-#include "rocksdb/compaction_filter.h"
-#include "rocksdb/comparator.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
-#include "rocksdb/filter_policy.h"
 #include "rocksdb/iterator.h"
-#include "rocksdb/merge_operator.h"
 #include "rocksdb/options.h"
-#include "rocksdb/slice_transform.h"
-#include "rocksdb/statistics.h"
-#include "rocksdb/table.h"
 #include "rocksdb/write_batch.h"
-
-// Classes named by handles shared between area files; each area file
-// includes the header that defines the one it uses.
-namespace rocksdb {
-class Checkpoint;
-class RateLimiter;
-}  // namespace rocksdb
 
 namespace strata_capi {
 
@@ -126,20 +115,6 @@ struct rocksdb_flushoptions_t {
   rocksdb::FlushOptions rep;
 };
 
-struct rocksdb_block_based_table_options_t {
-  rocksdb::BlockBasedTableOptions rep;
-};
-
-// Cuckoo tables do not exist in Strata; the fields are kept only so the
-// setters have somewhere to write.
-struct rocksdb_cuckoo_table_options_t {
-  double hash_ratio = 0.9;
-  uint32_t max_search_depth = 100;
-  uint32_t cuckoo_block_size = 5;
-  bool identity_as_first_hash = false;
-  bool use_module_hash = true;
-};
-
 struct rocksdb_universal_compaction_options_t {
   rocksdb::CompactionOptionsUniversal rep;
 };
@@ -170,14 +145,6 @@ struct rocksdb_pinnableslice_t {
 
 struct rocksdb_cache_t {
   std::shared_ptr<rocksdb::Cache> rep;
-};
-
-struct rocksdb_lru_cache_options_t {
-  rocksdb::LRUCacheOptions rep;
-};
-
-struct rocksdb_memory_allocator_t {
-  std::shared_ptr<rocksdb::MemoryAllocator> rep;
 };
 
 struct rocksdb_env_t {
@@ -217,139 +184,6 @@ struct rocksdb_sst_file_metadata_t {
   const rocksdb::SstFileMetaData* rep = nullptr;
 };
 
-struct rocksdb_ingestexternalfileoptions_t {
-  rocksdb::IngestExternalFileOptions rep;
-};
-
-struct rocksdb_checkpoint_t {
-  rocksdb::Checkpoint* rep = nullptr;
-};
-
-// ---- callbacks (c_callbacks.cc) ----
-
-struct rocksdb_compactionfiltercontext_t {
-  rocksdb::CompactionFilter::Context rep;
-};
-
-struct rocksdb_compactionfilter_t : public rocksdb::CompactionFilter {
-  void* state = nullptr;
-  void (*destructor)(void*) = nullptr;
-  unsigned char (*filter)(void*, int level, const char* key, size_t key_length,
-                          const char* existing_value, size_t value_length, char** new_value,
-                          size_t* new_value_length, unsigned char* value_changed) = nullptr;
-  const char* (*name)(void*) = nullptr;
-  bool ignore_snapshots = true;
-
-  ~rocksdb_compactionfilter_t() override;
-  bool Filter(int level, const rocksdb::Slice& key, const rocksdb::Slice& existing_value,
-              std::string* new_value, bool* value_changed) const override;
-  const char* Name() const override;
-  bool IgnoreSnapshots() const override { return ignore_snapshots; }
-};
-
-struct rocksdb_compactionfilterfactory_t : public rocksdb::CompactionFilterFactory {
-  void* state = nullptr;
-  void (*destructor)(void*) = nullptr;
-  rocksdb_compactionfilter_t* (*create)(void*,
-                                        rocksdb_compactionfiltercontext_t* context) = nullptr;
-  const char* (*name)(void*) = nullptr;
-
-  ~rocksdb_compactionfilterfactory_t() override;
-  std::unique_ptr<rocksdb::CompactionFilter> CreateCompactionFilter(
-      const rocksdb::CompactionFilter::Context& context) override;
-  const char* Name() const override;
-};
-
-struct rocksdb_comparator_t : public rocksdb::Comparator {
-  void* state = nullptr;
-  void (*destructor)(void*) = nullptr;
-  int (*compare)(void*, const char* a, size_t alen, const char* b, size_t blen) = nullptr;
-  int (*compare_ts)(void*, const char* a_ts, size_t a_tslen, const char* b_ts,
-                    size_t b_tslen) = nullptr;
-  int (*compare_without_ts)(void*, const char* a, size_t alen, unsigned char a_has_ts,
-                            const char* b, size_t blen, unsigned char b_has_ts) = nullptr;
-  const char* (*name)(void*) = nullptr;
-
-  explicit rocksdb_comparator_t(size_t ts_size) : Comparator(ts_size) {}
-  ~rocksdb_comparator_t() override;
-  int Compare(const rocksdb::Slice& a, const rocksdb::Slice& b) const override;
-  int CompareTimestamp(const rocksdb::Slice& a, const rocksdb::Slice& b) const override;
-  int CompareWithoutTimestamp(const rocksdb::Slice& a, bool a_has_ts, const rocksdb::Slice& b,
-                              bool b_has_ts) const override;
-  const char* Name() const override;
-  // A C comparator cannot shorten keys; leaving them whole is always valid.
-  void FindShortestSeparator(std::string*, const rocksdb::Slice&) const override {}
-  void FindShortSuccessor(std::string*) const override {}
-};
-
-struct rocksdb_mergeoperator_t : public rocksdb::MergeOperator {
-  void* state = nullptr;
-  void (*destructor)(void*) = nullptr;
-  char* (*full_merge)(void*, const char* key, size_t key_length, const char* existing_value,
-                      size_t existing_value_length, const char* const* operands_list,
-                      const size_t* operands_list_length, int num_operands, unsigned char* success,
-                      size_t* new_value_length) = nullptr;
-  char* (*partial_merge)(void*, const char* key, size_t key_length,
-                         const char* const* operands_list, const size_t* operands_list_length,
-                         int num_operands, unsigned char* success,
-                         size_t* new_value_length) = nullptr;
-  void (*delete_value)(void*, const char* value, size_t value_length) = nullptr;
-  const char* (*name)(void*) = nullptr;
-
-  ~rocksdb_mergeoperator_t() override;
-  bool FullMergeV2(const MergeOperationInput& in, MergeOperationOutput* out) const override;
-  bool PartialMergeMulti(const rocksdb::Slice& key, const std::deque<rocksdb::Slice>& operands,
-                         std::string* new_value, rocksdb::Logger* logger) const override;
-  const char* Name() const override;
-};
-
-struct rocksdb_slicetransform_t : public rocksdb::SliceTransform {
-  // Set for the built-in transforms (fixed prefix, noop): every call is
-  // forwarded to it and the callbacks below are unused.
-  std::unique_ptr<const rocksdb::SliceTransform> builtin;
-  void* state = nullptr;
-  void (*destructor)(void*) = nullptr;
-  const char* (*name)(void*) = nullptr;
-  char* (*transform)(void*, const char* key, size_t length, size_t* dst_length) = nullptr;
-  unsigned char (*in_domain)(void*, const char* key, size_t length) = nullptr;
-  unsigned char (*in_range)(void*, const char* key, size_t length) = nullptr;
-
-  ~rocksdb_slicetransform_t() override;
-  const char* Name() const override;
-  rocksdb::Slice Transform(const rocksdb::Slice& src) const override;
-  bool InDomain(const rocksdb::Slice& src) const override;
-  bool InRange(const rocksdb::Slice& src) const override;
-};
-
-// A filter policy handle. Built-in policies (bloom, ribbon) are wrapped:
-// the handle holds the real policy and forwards to it, so the handle itself
-// can be given to rocksdb_block_based_options_set_filter_policy, which takes
-// ownership.
-struct rocksdb_filterpolicy_t {
-  std::shared_ptr<const rocksdb::FilterPolicy> rep;
-};
-
-// Perf contexts and the WAL iterator are not available (stubs); the
-// handles exist so that callers holding them do not crash.
-struct rocksdb_perfcontext_t {
-  int unused = 0;
-};
-struct rocksdb_wal_iterator_t {
-  int unused = 0;
-};
-
-// Memory usage is computed from DB properties and cache usage.
-struct rocksdb_memory_consumers_t {
-  std::vector<rocksdb_t*> dbs;
-  std::vector<rocksdb_cache_t*> caches;
-};
-struct rocksdb_memory_usage_t {
-  uint64_t mem_table_total = 0;
-  uint64_t mem_table_unflushed = 0;
-  uint64_t mem_table_readers_total = 0;
-  uint64_t cache_total = 0;
-};
-
 namespace strata_capi {
 
 // Returns false and reports an error if opts carries a setting in
@@ -358,6 +192,13 @@ bool CheckRefused(const rocksdb_options_t* opts, char** errptr);
 // The same for a database's options and each of its families' options.
 bool CheckRefusedAll(const rocksdb_options_t* db_options, int n,
                      const rocksdb_options_t* const* cf_options, char** errptr);
+
+// Wraps a database the C caller will own.
+rocksdb_t* WrapDB(rocksdb::DB* db);
+
+// Hands out the handles DB::Open filled in, in the caller's order.
+void StoreHandles(const std::vector<rocksdb::ColumnFamilyHandle*>& handles,
+                  rocksdb_column_family_handle_t** out);
 
 // Wraps a handle the C caller will own.
 rocksdb_column_family_handle_t* WrapHandle(rocksdb::ColumnFamilyHandle* h);

@@ -8,6 +8,11 @@
 // error and returns NULL.
 #include "compat/capi/c_internal.h"
 
+// The WAL iterator is not available: no such handle is ever created.
+struct rocksdb_wal_iterator_t {
+  int unused = 0;
+};
+
 using strata_capi::SaveError;
 
 extern "C" {
@@ -68,12 +73,6 @@ const char* rocksdb_iter_value(const rocksdb_iterator_t* iter, size_t* vlen) {
   rocksdb::Slice value = iter->rep->value();
   *vlen = value.size();
   return value.data();
-}
-
-const char* rocksdb_iter_timestamp(const rocksdb_iterator_t* iter, size_t* tslen) {
-  rocksdb::Slice ts = iter->rep->timestamp();
-  *tslen = ts.size();
-  return ts.data();
 }
 
 void rocksdb_iter_get_error(const rocksdb_iterator_t* iter, char** errptr) {

@@ -12,6 +12,26 @@
 #include "compat/capi/c_internal.h"
 #include "rocksdb/rate_limiter.h"
 
+// Perf contexts are not available (stubs); the handle exists so that
+// callers holding one do not crash.
+struct rocksdb_perfcontext_t {
+  int unused = 0;
+};
+
+// The databases and caches whose memory rocksdb_approximate_memory_usage_*
+// adds up (borrowed).
+struct rocksdb_memory_consumers_t {
+  std::vector<rocksdb_t*> dbs;
+  std::vector<rocksdb_cache_t*> caches;
+};
+
+struct rocksdb_memory_usage_t {
+  uint64_t mem_table_total = 0;
+  uint64_t mem_table_unflushed = 0;
+  uint64_t mem_table_readers_total = 0;
+  uint64_t cache_total = 0;
+};
+
 extern "C" {
 
 void rocksdb_free(void* ptr) { free(ptr); }

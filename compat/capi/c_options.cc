@@ -10,7 +10,8 @@
 // rocksdb_options_t::refused and refused by the open functions.
 #include <chrono>
 
-#include "compat/capi/c_internal.h"
+#include "compat/capi/c_callbacks.h"
+#include "rocksdb/statistics.h"
 
 using strata_capi::SaveError;
 
@@ -122,7 +123,9 @@ void rocksdb_options_set_compaction_filter_factory(rocksdb_options_t* opt,
 }
 
 void rocksdb_options_set_comparator(rocksdb_options_t* opt, rocksdb_comparator_t* cmp) {
-  opt->rep.comparator = cmp;  // borrowed: the caller keeps it alive
+  opt->rep.comparator = cmp != nullptr
+                            ? cmp->rep.get()
+                            : rocksdb::BytewiseComparator();  // borrowed: the caller keeps it alive
 }
 
 void rocksdb_options_set_merge_operator(rocksdb_options_t* opt, rocksdb_mergeoperator_t* merge_op) {
@@ -473,29 +476,6 @@ uint64_t rocksdb_readoptions_get_io_timeout(rocksdb_readoptions_t* opt) {
   return static_cast<uint64_t>(opt->rep.io_timeout.count());
 }
 
-void rocksdb_readoptions_set_timestamp(rocksdb_readoptions_t* opt, const char* ts, size_t tslen) {
-  if (ts == nullptr) {
-    opt->timestamp.clear();
-    opt->rep.timestamp = nullptr;
-    return;
-  }
-  opt->timestamp.assign(ts, tslen);
-  opt->timestamp_slice = rocksdb::Slice(opt->timestamp);
-  opt->rep.timestamp = &opt->timestamp_slice;
-}
-
-void rocksdb_readoptions_set_iter_start_ts(rocksdb_readoptions_t* opt, const char* ts,
-                                           size_t tslen) {
-  if (ts == nullptr) {
-    opt->iter_start_ts.clear();
-    opt->rep.iter_start_ts = nullptr;
-    return;
-  }
-  opt->iter_start_ts.assign(ts, tslen);
-  opt->iter_start_ts_slice = rocksdb::Slice(opt->iter_start_ts);
-  opt->rep.iter_start_ts = &opt->iter_start_ts_slice;
-}
-
 // ---- write options ----
 
 rocksdb_writeoptions_t* rocksdb_writeoptions_create(void) { return new rocksdb_writeoptions_t; }
@@ -528,18 +508,6 @@ STRATA_COMPACTOPT(exclusive_manual_compaction, UChar, UChar, exclusive_manual_co
 STRATA_COMPACTOPT(bottommost_level_compaction, UChar, UChar, bottommost_level_compaction)
 STRATA_COMPACTOPT(change_level, UChar, UChar, change_level)
 STRATA_COMPACTOPT(target_level, int, int, target_level)
-
-void rocksdb_compactoptions_set_full_history_ts_low(rocksdb_compactoptions_t* opt, char* ts,
-                                                    size_t tslen) {
-  if (ts == nullptr) {
-    opt->full_history_ts_low.clear();
-    opt->rep.full_history_ts_low = nullptr;
-    return;
-  }
-  opt->full_history_ts_low.assign(ts, tslen);
-  opt->full_history_ts_low_slice = rocksdb::Slice(opt->full_history_ts_low);
-  opt->rep.full_history_ts_low = &opt->full_history_ts_low_slice;
-}
 
 rocksdb_flushoptions_t* rocksdb_flushoptions_create(void) { return new rocksdb_flushoptions_t; }
 

@@ -8,6 +8,38 @@
 #include <algorithm>
 
 #include "compat/capi/c_internal.h"
+#include "rocksdb/filter_policy.h"
+#include "rocksdb/table.h"
+
+struct rocksdb_block_based_table_options_t {
+  rocksdb::BlockBasedTableOptions rep;
+};
+
+// Cuckoo tables do not exist in Strata; the fields are kept only so the
+// setters have somewhere to write.
+struct rocksdb_cuckoo_table_options_t {
+  double hash_ratio = 0.9;
+  uint32_t max_search_depth = 100;
+  uint32_t cuckoo_block_size = 5;
+  bool identity_as_first_hash = false;
+  bool use_module_hash = true;
+};
+
+// A filter policy handle. Built-in policies (bloom, ribbon) are wrapped:
+// the handle holds the real policy and forwards to it, so the handle itself
+// can be given to rocksdb_block_based_options_set_filter_policy, which takes
+// ownership.
+struct rocksdb_filterpolicy_t {
+  std::shared_ptr<const rocksdb::FilterPolicy> rep;
+};
+
+struct rocksdb_lru_cache_options_t {
+  rocksdb::LRUCacheOptions rep;
+};
+
+struct rocksdb_memory_allocator_t {
+  std::shared_ptr<rocksdb::MemoryAllocator> rep;
+};
 
 namespace {
 

@@ -8,9 +8,9 @@
 // the transaction's snapshot and batch; free them with rocksdb_free.
 #include <new>
 
+#include "compat/capi/c_checkpoint.h"
 #include "compat/capi/c_internal.h"
 #include "compat/capi/c_wbwi.h"
-#include "rocksdb/utilities/checkpoint.h"
 #include "rocksdb/utilities/optimistic_transaction_db.h"
 #include "rocksdb/utilities/transaction.h"
 #include "rocksdb/utilities/transaction_db.h"

@@ -26,7 +26,7 @@ import subprocess
 import sys
 
 AREAS = {"db", "batch", "batch_wi", "iter", "options", "convenience", "table",
-         "callbacks", "checkpoint", "backup", "ingest", "txn", "misc"}
+         "callbacks", "checkpoint", "backup", "ingest", "timestamp", "txn", "misc"}
 STATUSES = {"backed", "error-stub"}
 
 

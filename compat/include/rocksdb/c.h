@@ -130,48 +130,12 @@ extern ROCKSDB_LIBRARY_API rocksdb_t* rocksdb_open_as_secondary(const rocksdb_op
                                                                 const char* name,
                                                                 const char* secondary_path,
                                                                 char** errptr);
-extern ROCKSDB_LIBRARY_API void rocksdb_put_with_ts(rocksdb_t* db,
-                                                    const rocksdb_writeoptions_t* options,
-                                                    const char* key, size_t keylen, const char* ts,
-                                                    size_t tslen, const char* val, size_t vallen,
-                                                    char** errptr);
-extern ROCKSDB_LIBRARY_API void rocksdb_put_cf_with_ts(
-    rocksdb_t* db, const rocksdb_writeoptions_t* options,
-    rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen, const char* ts,
-    size_t tslen, const char* val, size_t vallen, char** errptr);
-extern ROCKSDB_LIBRARY_API void rocksdb_delete_with_ts(rocksdb_t* db,
-                                                       const rocksdb_writeoptions_t* options,
-                                                       const char* key, size_t keylen,
-                                                       const char* ts, size_t tslen, char** errptr);
-extern ROCKSDB_LIBRARY_API void rocksdb_delete_cf_with_ts(
-    rocksdb_t* db, const rocksdb_writeoptions_t* options,
-    rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen, const char* ts,
-    size_t tslen, char** errptr);
 extern ROCKSDB_LIBRARY_API void rocksdb_singledelete(rocksdb_t* db,
                                                      const rocksdb_writeoptions_t* options,
                                                      const char* key, size_t keylen, char** errptr);
 extern ROCKSDB_LIBRARY_API void rocksdb_singledelete_cf(
     rocksdb_t* db, const rocksdb_writeoptions_t* options,
     rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen, char** errptr);
-extern ROCKSDB_LIBRARY_API void rocksdb_singledelete_with_ts(rocksdb_t* db,
-                                                             const rocksdb_writeoptions_t* options,
-                                                             const char* key, size_t keylen,
-                                                             const char* ts, size_t tslen,
-                                                             char** errptr);
-extern ROCKSDB_LIBRARY_API void rocksdb_singledelete_cf_with_ts(
-    rocksdb_t* db, const rocksdb_writeoptions_t* options,
-    rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen, const char* ts,
-    size_t tslen, char** errptr);
-extern ROCKSDB_LIBRARY_API void rocksdb_increase_full_history_ts_low(
-    rocksdb_t* db, rocksdb_column_family_handle_t* column_family, const char* ts_low,
-    size_t ts_lowlen, char** errptr);
-extern ROCKSDB_LIBRARY_API char* rocksdb_get_full_history_ts_low(
-    rocksdb_t* db, rocksdb_column_family_handle_t* column_family, size_t* ts_lowlen, char** errptr);
-extern ROCKSDB_LIBRARY_API rocksdb_t* rocksdb_open_and_trim_history(
-    const rocksdb_options_t* options, const char* name, int num_column_families,
-    const char* const* column_family_names, const rocksdb_options_t* const* column_family_options,
-    rocksdb_column_family_handle_t** column_family_handles, char* trim_ts, size_t trim_tslen,
-    char** errptr);
 extern ROCKSDB_LIBRARY_API rocksdb_t* rocksdb_open_column_families(
     const rocksdb_options_t* options, const char* name, int num_column_families,
     const char* const* column_family_names, const rocksdb_options_t* const* column_family_options,
@@ -240,37 +204,20 @@ extern ROCKSDB_LIBRARY_API void rocksdb_write(rocksdb_t* db, const rocksdb_write
 extern ROCKSDB_LIBRARY_API char* rocksdb_get(rocksdb_t* db, const rocksdb_readoptions_t* options,
                                              const char* key, size_t keylen, size_t* vallen,
                                              char** errptr);
-extern ROCKSDB_LIBRARY_API char* rocksdb_get_with_ts(rocksdb_t* db,
-                                                     const rocksdb_readoptions_t* options,
-                                                     const char* key, size_t keylen, size_t* vallen,
-                                                     char** ts, size_t* tslen, char** errptr);
 extern ROCKSDB_LIBRARY_API char* rocksdb_get_cf(rocksdb_t* db, const rocksdb_readoptions_t* options,
                                                 rocksdb_column_family_handle_t* column_family,
                                                 const char* key, size_t keylen, size_t* vallen,
                                                 char** errptr);
-extern ROCKSDB_LIBRARY_API char* rocksdb_get_cf_with_ts(
-    rocksdb_t* db, const rocksdb_readoptions_t* options,
-    rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen, size_t* vallen,
-    char** ts, size_t* tslen, char** errptr);
 extern ROCKSDB_LIBRARY_API void rocksdb_multi_get(rocksdb_t* db,
                                                   const rocksdb_readoptions_t* options,
                                                   size_t num_keys, const char* const* keys_list,
                                                   const size_t* keys_list_sizes, char** values_list,
                                                   size_t* values_list_sizes, char** errs);
-extern ROCKSDB_LIBRARY_API void rocksdb_multi_get_with_ts(
-    rocksdb_t* db, const rocksdb_readoptions_t* options, size_t num_keys,
-    const char* const* keys_list, const size_t* keys_list_sizes, char** values_list,
-    size_t* values_list_sizes, char** timestamp_list, size_t* timestamp_list_sizes, char** errs);
 extern ROCKSDB_LIBRARY_API void rocksdb_multi_get_cf(
     rocksdb_t* db, const rocksdb_readoptions_t* options,
     const rocksdb_column_family_handle_t* const* column_families, size_t num_keys,
     const char* const* keys_list, const size_t* keys_list_sizes, char** values_list,
     size_t* values_list_sizes, char** errs);
-extern ROCKSDB_LIBRARY_API void rocksdb_multi_get_cf_with_ts(
-    rocksdb_t* db, const rocksdb_readoptions_t* options,
-    const rocksdb_column_family_handle_t* const* column_families, size_t num_keys,
-    const char* const* keys_list, const size_t* keys_list_sizes, char** values_list,
-    size_t* values_list_sizes, char** timestamps_list, size_t* timestamps_list_sizes, char** errs);
 extern ROCKSDB_LIBRARY_API void rocksdb_batched_multi_get_cf(
     rocksdb_t* db, const rocksdb_readoptions_t* options,
     rocksdb_column_family_handle_t* column_family, size_t num_keys, const char* const* keys_list,
@@ -406,9 +353,6 @@ extern ROCKSDB_LIBRARY_API void rocksdb_writebatch_put(rocksdb_writebatch_t*, co
 extern ROCKSDB_LIBRARY_API void rocksdb_writebatch_put_cf(
     rocksdb_writebatch_t*, rocksdb_column_family_handle_t* column_family, const char* key,
     size_t klen, const char* val, size_t vlen);
-extern ROCKSDB_LIBRARY_API void rocksdb_writebatch_put_cf_with_ts(
-    rocksdb_writebatch_t*, rocksdb_column_family_handle_t* column_family, const char* key,
-    size_t klen, const char* ts, size_t tslen, const char* val, size_t vlen);
 extern ROCKSDB_LIBRARY_API void rocksdb_writebatch_putv(rocksdb_writebatch_t* b, int num_keys,
                                                         const char* const* keys_list,
                                                         const size_t* keys_list_sizes,
@@ -441,15 +385,9 @@ extern ROCKSDB_LIBRARY_API void rocksdb_writebatch_singledelete(rocksdb_writebat
 extern ROCKSDB_LIBRARY_API void rocksdb_writebatch_delete_cf(
     rocksdb_writebatch_t*, rocksdb_column_family_handle_t* column_family, const char* key,
     size_t klen);
-extern ROCKSDB_LIBRARY_API void rocksdb_writebatch_delete_cf_with_ts(
-    rocksdb_writebatch_t*, rocksdb_column_family_handle_t* column_family, const char* key,
-    size_t klen, const char* ts, size_t tslen);
 extern ROCKSDB_LIBRARY_API void rocksdb_writebatch_singledelete_cf(
     rocksdb_writebatch_t* b, rocksdb_column_family_handle_t* column_family, const char* key,
     size_t klen);
-extern ROCKSDB_LIBRARY_API void rocksdb_writebatch_singledelete_cf_with_ts(
-    rocksdb_writebatch_t* b, rocksdb_column_family_handle_t* column_family, const char* key,
-    size_t klen, const char* ts, size_t tslen);
 extern ROCKSDB_LIBRARY_API void rocksdb_writebatch_deletev(rocksdb_writebatch_t* b, int num_keys,
                                                            const char* const* keys_list,
                                                            const size_t* keys_list_sizes);
@@ -622,8 +560,6 @@ extern ROCKSDB_LIBRARY_API void rocksdb_iter_next(rocksdb_iterator_t*);
 extern ROCKSDB_LIBRARY_API void rocksdb_iter_prev(rocksdb_iterator_t*);
 extern ROCKSDB_LIBRARY_API const char* rocksdb_iter_key(const rocksdb_iterator_t*, size_t* klen);
 extern ROCKSDB_LIBRARY_API const char* rocksdb_iter_value(const rocksdb_iterator_t*, size_t* vlen);
-extern ROCKSDB_LIBRARY_API const char* rocksdb_iter_timestamp(const rocksdb_iterator_t*,
-                                                              size_t* tslen);
 extern ROCKSDB_LIBRARY_API void rocksdb_iter_get_error(const rocksdb_iterator_t*, char** errptr);
 extern ROCKSDB_LIBRARY_API void rocksdb_wal_iter_next(rocksdb_wal_iterator_t* iter);
 extern ROCKSDB_LIBRARY_API unsigned char rocksdb_wal_iter_valid(const rocksdb_wal_iterator_t*);
@@ -1122,10 +1058,6 @@ extern ROCKSDB_LIBRARY_API uint64_t rocksdb_readoptions_get_deadline(rocksdb_rea
 extern ROCKSDB_LIBRARY_API void rocksdb_readoptions_set_io_timeout(rocksdb_readoptions_t*,
                                                                    uint64_t microseconds);
 extern ROCKSDB_LIBRARY_API uint64_t rocksdb_readoptions_get_io_timeout(rocksdb_readoptions_t*);
-extern ROCKSDB_LIBRARY_API void rocksdb_readoptions_set_timestamp(rocksdb_readoptions_t*,
-                                                                  const char* ts, size_t tslen);
-extern ROCKSDB_LIBRARY_API void rocksdb_readoptions_set_iter_start_ts(rocksdb_readoptions_t*,
-                                                                      const char* ts, size_t tslen);
 extern ROCKSDB_LIBRARY_API rocksdb_writeoptions_t* rocksdb_writeoptions_create(void);
 extern ROCKSDB_LIBRARY_API void rocksdb_writeoptions_destroy(rocksdb_writeoptions_t*);
 extern ROCKSDB_LIBRARY_API void rocksdb_writeoptions_set_sync(rocksdb_writeoptions_t*,
@@ -1167,8 +1099,6 @@ extern ROCKSDB_LIBRARY_API unsigned char rocksdb_compactoptions_get_change_level
 extern ROCKSDB_LIBRARY_API void rocksdb_compactoptions_set_target_level(rocksdb_compactoptions_t*,
                                                                         int);
 extern ROCKSDB_LIBRARY_API int rocksdb_compactoptions_get_target_level(rocksdb_compactoptions_t*);
-extern ROCKSDB_LIBRARY_API void rocksdb_compactoptions_set_full_history_ts_low(
-    rocksdb_compactoptions_t*, char* ts, size_t tslen);
 extern ROCKSDB_LIBRARY_API rocksdb_flushoptions_t* rocksdb_flushoptions_create(void);
 extern ROCKSDB_LIBRARY_API void rocksdb_flushoptions_destroy(rocksdb_flushoptions_t*);
 extern ROCKSDB_LIBRARY_API void rocksdb_flushoptions_set_wait(rocksdb_flushoptions_t*,
@@ -1387,13 +1317,6 @@ extern ROCKSDB_LIBRARY_API rocksdb_comparator_t* rocksdb_comparator_create(
     int (*compare)(void*, const char* a, size_t alen, const char* b, size_t blen),
     const char* (*name)(void*));
 extern ROCKSDB_LIBRARY_API void rocksdb_comparator_destroy(rocksdb_comparator_t*);
-extern ROCKSDB_LIBRARY_API rocksdb_comparator_t* rocksdb_comparator_with_ts_create(
-    void* state, void (*destructor)(void*),
-    int (*compare)(void*, const char* a, size_t alen, const char* b, size_t blen),
-    int (*compare_ts)(void*, const char* a_ts, size_t a_tslen, const char* b_ts, size_t b_tslen),
-    int (*compare_without_ts)(void*, const char* a, size_t alen, unsigned char a_has_ts,
-                              const char* b, size_t blen, unsigned char b_has_ts),
-    const char* (*name)(void*), size_t timestamp_size);
 extern ROCKSDB_LIBRARY_API rocksdb_mergeoperator_t* rocksdb_mergeoperator_create(
     void* state, void (*destructor)(void*),
     char* (*full_merge)(void*, const char* key, size_t key_length, const char* existing_value,
@@ -1540,11 +1463,6 @@ extern ROCKSDB_LIBRARY_API void rocksdb_sstfilewriter_put(rocksdb_sstfilewriter_
                                                           const char* key, size_t keylen,
                                                           const char* val, size_t vallen,
                                                           char** errptr);
-extern ROCKSDB_LIBRARY_API void rocksdb_sstfilewriter_put_with_ts(rocksdb_sstfilewriter_t* writer,
-                                                                  const char* key, size_t keylen,
-                                                                  const char* ts, size_t tslen,
-                                                                  const char* val, size_t vallen,
-                                                                  char** errptr);
 extern ROCKSDB_LIBRARY_API void rocksdb_sstfilewriter_merge(rocksdb_sstfilewriter_t* writer,
                                                             const char* key, size_t keylen,
                                                             const char* val, size_t vallen,
@@ -1552,9 +1470,6 @@ extern ROCKSDB_LIBRARY_API void rocksdb_sstfilewriter_merge(rocksdb_sstfilewrite
 extern ROCKSDB_LIBRARY_API void rocksdb_sstfilewriter_delete(rocksdb_sstfilewriter_t* writer,
                                                              const char* key, size_t keylen,
                                                              char** errptr);
-extern ROCKSDB_LIBRARY_API void rocksdb_sstfilewriter_delete_with_ts(
-    rocksdb_sstfilewriter_t* writer, const char* key, size_t keylen, const char* ts, size_t tslen,
-    char** errptr);
 extern ROCKSDB_LIBRARY_API void rocksdb_sstfilewriter_delete_range(
     rocksdb_sstfilewriter_t* writer, const char* begin_key, size_t begin_keylen,
     const char* end_key, size_t end_keylen, char** errptr);
@@ -1583,6 +1498,97 @@ extern ROCKSDB_LIBRARY_API void rocksdb_ingest_external_file(
 extern ROCKSDB_LIBRARY_API void rocksdb_ingest_external_file_cf(
     rocksdb_t* db, rocksdb_column_family_handle_t* handle, const char* const* file_list,
     const size_t list_len, const rocksdb_ingestexternalfileoptions_t* opt, char** errptr);
+
+/* ----------------------------------------------------------------------
+   User-defined timestamps: timestamped writes and reads, history
+   trimming, comparators with timestamps. (c_timestamp.cc)
+*/
+
+extern ROCKSDB_LIBRARY_API void rocksdb_put_with_ts(rocksdb_t* db,
+                                                    const rocksdb_writeoptions_t* options,
+                                                    const char* key, size_t keylen, const char* ts,
+                                                    size_t tslen, const char* val, size_t vallen,
+                                                    char** errptr);
+extern ROCKSDB_LIBRARY_API void rocksdb_put_cf_with_ts(
+    rocksdb_t* db, const rocksdb_writeoptions_t* options,
+    rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen, const char* ts,
+    size_t tslen, const char* val, size_t vallen, char** errptr);
+extern ROCKSDB_LIBRARY_API void rocksdb_delete_with_ts(rocksdb_t* db,
+                                                       const rocksdb_writeoptions_t* options,
+                                                       const char* key, size_t keylen,
+                                                       const char* ts, size_t tslen, char** errptr);
+extern ROCKSDB_LIBRARY_API void rocksdb_delete_cf_with_ts(
+    rocksdb_t* db, const rocksdb_writeoptions_t* options,
+    rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen, const char* ts,
+    size_t tslen, char** errptr);
+extern ROCKSDB_LIBRARY_API void rocksdb_singledelete_with_ts(rocksdb_t* db,
+                                                             const rocksdb_writeoptions_t* options,
+                                                             const char* key, size_t keylen,
+                                                             const char* ts, size_t tslen,
+                                                             char** errptr);
+extern ROCKSDB_LIBRARY_API void rocksdb_singledelete_cf_with_ts(
+    rocksdb_t* db, const rocksdb_writeoptions_t* options,
+    rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen, const char* ts,
+    size_t tslen, char** errptr);
+extern ROCKSDB_LIBRARY_API void rocksdb_increase_full_history_ts_low(
+    rocksdb_t* db, rocksdb_column_family_handle_t* column_family, const char* ts_low,
+    size_t ts_lowlen, char** errptr);
+extern ROCKSDB_LIBRARY_API char* rocksdb_get_full_history_ts_low(
+    rocksdb_t* db, rocksdb_column_family_handle_t* column_family, size_t* ts_lowlen, char** errptr);
+extern ROCKSDB_LIBRARY_API rocksdb_t* rocksdb_open_and_trim_history(
+    const rocksdb_options_t* options, const char* name, int num_column_families,
+    const char* const* column_family_names, const rocksdb_options_t* const* column_family_options,
+    rocksdb_column_family_handle_t** column_family_handles, char* trim_ts, size_t trim_tslen,
+    char** errptr);
+extern ROCKSDB_LIBRARY_API char* rocksdb_get_with_ts(rocksdb_t* db,
+                                                     const rocksdb_readoptions_t* options,
+                                                     const char* key, size_t keylen, size_t* vallen,
+                                                     char** ts, size_t* tslen, char** errptr);
+extern ROCKSDB_LIBRARY_API char* rocksdb_get_cf_with_ts(
+    rocksdb_t* db, const rocksdb_readoptions_t* options,
+    rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen, size_t* vallen,
+    char** ts, size_t* tslen, char** errptr);
+extern ROCKSDB_LIBRARY_API void rocksdb_multi_get_with_ts(
+    rocksdb_t* db, const rocksdb_readoptions_t* options, size_t num_keys,
+    const char* const* keys_list, const size_t* keys_list_sizes, char** values_list,
+    size_t* values_list_sizes, char** timestamp_list, size_t* timestamp_list_sizes, char** errs);
+extern ROCKSDB_LIBRARY_API void rocksdb_multi_get_cf_with_ts(
+    rocksdb_t* db, const rocksdb_readoptions_t* options,
+    const rocksdb_column_family_handle_t* const* column_families, size_t num_keys,
+    const char* const* keys_list, const size_t* keys_list_sizes, char** values_list,
+    size_t* values_list_sizes, char** timestamps_list, size_t* timestamps_list_sizes, char** errs);
+extern ROCKSDB_LIBRARY_API const char* rocksdb_iter_timestamp(const rocksdb_iterator_t*,
+                                                              size_t* tslen);
+extern ROCKSDB_LIBRARY_API void rocksdb_writebatch_put_cf_with_ts(
+    rocksdb_writebatch_t*, rocksdb_column_family_handle_t* column_family, const char* key,
+    size_t klen, const char* ts, size_t tslen, const char* val, size_t vlen);
+extern ROCKSDB_LIBRARY_API void rocksdb_writebatch_delete_cf_with_ts(
+    rocksdb_writebatch_t*, rocksdb_column_family_handle_t* column_family, const char* key,
+    size_t klen, const char* ts, size_t tslen);
+extern ROCKSDB_LIBRARY_API void rocksdb_writebatch_singledelete_cf_with_ts(
+    rocksdb_writebatch_t* b, rocksdb_column_family_handle_t* column_family, const char* key,
+    size_t klen, const char* ts, size_t tslen);
+extern ROCKSDB_LIBRARY_API rocksdb_comparator_t* rocksdb_comparator_with_ts_create(
+    void* state, void (*destructor)(void*),
+    int (*compare)(void*, const char* a, size_t alen, const char* b, size_t blen),
+    int (*compare_ts)(void*, const char* a_ts, size_t a_tslen, const char* b_ts, size_t b_tslen),
+    int (*compare_without_ts)(void*, const char* a, size_t alen, unsigned char a_has_ts,
+                              const char* b, size_t blen, unsigned char b_has_ts),
+    const char* (*name)(void*), size_t timestamp_size);
+extern ROCKSDB_LIBRARY_API void rocksdb_readoptions_set_timestamp(rocksdb_readoptions_t*,
+                                                                  const char* ts, size_t tslen);
+extern ROCKSDB_LIBRARY_API void rocksdb_readoptions_set_iter_start_ts(rocksdb_readoptions_t*,
+                                                                      const char* ts, size_t tslen);
+extern ROCKSDB_LIBRARY_API void rocksdb_compactoptions_set_full_history_ts_low(
+    rocksdb_compactoptions_t*, char* ts, size_t tslen);
+extern ROCKSDB_LIBRARY_API void rocksdb_sstfilewriter_put_with_ts(rocksdb_sstfilewriter_t* writer,
+                                                                  const char* key, size_t keylen,
+                                                                  const char* ts, size_t tslen,
+                                                                  const char* val, size_t vallen,
+                                                                  char** errptr);
+extern ROCKSDB_LIBRARY_API void rocksdb_sstfilewriter_delete_with_ts(
+    rocksdb_sstfilewriter_t* writer, const char* key, size_t keylen, const char* ts, size_t tslen,
+    char** errptr);
 
 /* ----------------------------------------------------------------------
    Transactions: pessimistic (TransactionDB) and optimistic. (c_txn.cc)
