@@ -169,6 +169,31 @@ bool rocksdb_slicetransform_t::InRange(const rocksdb::Slice& src) const {
   return in_range != nullptr && in_range(state, src.data(), src.size()) != 0;
 }
 
+namespace strata_capi {
+
+const rocksdb::Comparator* ComparatorOf(rocksdb_comparator_t* cmp) {
+  return cmp != nullptr ? cmp->rep.get() : rocksdb::BytewiseComparator();
+}
+
+const rocksdb::CompactionFilter* CompactionFilterOf(rocksdb_compactionfilter_t* filter) {
+  return filter;
+}
+
+std::shared_ptr<rocksdb::CompactionFilterFactory> TakeCompactionFilterFactory(
+    rocksdb_compactionfilterfactory_t* factory) {
+  return std::shared_ptr<rocksdb::CompactionFilterFactory>(factory);
+}
+
+std::shared_ptr<rocksdb::MergeOperator> TakeMergeOperator(rocksdb_mergeoperator_t* op) {
+  return std::shared_ptr<rocksdb::MergeOperator>(op);
+}
+
+std::shared_ptr<const rocksdb::SliceTransform> TakeSliceTransform(rocksdb_slicetransform_t* st) {
+  return std::shared_ptr<const rocksdb::SliceTransform>(st);
+}
+
+}  // namespace strata_capi
+
 extern "C" {
 
 rocksdb_compactionfilter_t* rocksdb_compactionfilter_create(

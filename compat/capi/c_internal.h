@@ -193,6 +193,17 @@ bool CheckRefused(const rocksdb_options_t* opts, char** errptr);
 bool CheckRefusedAll(const rocksdb_options_t* db_options, int n,
                      const rocksdb_options_t* const* cf_options, char** errptr);
 
+// The C++ object behind a callback handle, as options take it; defined by
+// the callbacks area (c_callbacks.cc), so that c_options.cc needs no
+// callback interface. The Take* functions give the options shared
+// ownership of the handle (RocksDB's C API rules); the others borrow.
+const rocksdb::Comparator* ComparatorOf(rocksdb_comparator_t* cmp);
+const rocksdb::CompactionFilter* CompactionFilterOf(rocksdb_compactionfilter_t* filter);
+std::shared_ptr<rocksdb::CompactionFilterFactory> TakeCompactionFilterFactory(
+    rocksdb_compactionfilterfactory_t* factory);
+std::shared_ptr<rocksdb::MergeOperator> TakeMergeOperator(rocksdb_mergeoperator_t* op);
+std::shared_ptr<const rocksdb::SliceTransform> TakeSliceTransform(rocksdb_slicetransform_t* st);
+
 // Wraps a database the C caller will own.
 rocksdb_t* WrapDB(rocksdb::DB* db);
 

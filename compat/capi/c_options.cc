@@ -10,7 +10,8 @@
 // rocksdb_options_t::refused and refused by the open functions.
 #include <chrono>
 
-#include "compat/capi/c_callbacks.h"
+#include "compat/capi/c_internal.h"
+#include "rocksdb/merge_operator.h"
 #include "rocksdb/statistics.h"
 
 using strata_capi::SaveError;
@@ -114,22 +115,21 @@ void rocksdb_options_prepare_for_bulk_load(rocksdb_options_t* opt) {
 
 void rocksdb_options_set_compaction_filter(rocksdb_options_t* opt,
                                            rocksdb_compactionfilter_t* filter) {
-  opt->rep.compaction_filter = filter;  // borrowed: the caller keeps it alive
+  opt->rep.compaction_filter =
+      strata_capi::CompactionFilterOf(filter);  // borrowed: the caller keeps it alive
 }
 
 void rocksdb_options_set_compaction_filter_factory(rocksdb_options_t* opt,
                                                    rocksdb_compactionfilterfactory_t* factory) {
-  opt->rep.compaction_filter_factory = std::shared_ptr<rocksdb::CompactionFilterFactory>(factory);
+  opt->rep.compaction_filter_factory = strata_capi::TakeCompactionFilterFactory(factory);
 }
 
 void rocksdb_options_set_comparator(rocksdb_options_t* opt, rocksdb_comparator_t* cmp) {
-  opt->rep.comparator = cmp != nullptr
-                            ? cmp->rep.get()
-                            : rocksdb::BytewiseComparator();  // borrowed: the caller keeps it alive
+  opt->rep.comparator = strata_capi::ComparatorOf(cmp);  // borrowed: the caller keeps it alive
 }
 
 void rocksdb_options_set_merge_operator(rocksdb_options_t* opt, rocksdb_mergeoperator_t* merge_op) {
-  opt->rep.merge_operator = std::shared_ptr<rocksdb::MergeOperator>(merge_op);
+  opt->rep.merge_operator = strata_capi::TakeMergeOperator(merge_op);
 }
 
 void rocksdb_options_set_uint64add_merge_operator(rocksdb_options_t* opt) {
@@ -138,7 +138,7 @@ void rocksdb_options_set_uint64add_merge_operator(rocksdb_options_t* opt) {
 
 void rocksdb_options_set_prefix_extractor(rocksdb_options_t* opt,
                                           rocksdb_slicetransform_t* prefix) {
-  opt->rep.prefix_extractor = std::shared_ptr<const rocksdb::SliceTransform>(prefix);
+  opt->rep.prefix_extractor = strata_capi::TakeSliceTransform(prefix);
 }
 
 void rocksdb_options_set_env(rocksdb_options_t* opt, rocksdb_env_t* env) {

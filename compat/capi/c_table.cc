@@ -37,8 +37,10 @@ struct rocksdb_lru_cache_options_t {
   rocksdb::LRUCacheOptions rep;
 };
 
+// No memory allocator can be created (rocksdb_jemalloc_nodump_allocator_create
+// is a stub), so this handle never exists; the type is only named.
 struct rocksdb_memory_allocator_t {
-  std::shared_ptr<rocksdb::MemoryAllocator> rep;
+  int unused = 0;
 };
 
 namespace {
@@ -298,7 +300,8 @@ void rocksdb_lru_cache_options_set_num_shard_bits(rocksdb_lru_cache_options_t* o
 
 void rocksdb_lru_cache_options_set_memory_allocator(rocksdb_lru_cache_options_t* opt,
                                                     rocksdb_memory_allocator_t* allocator) {
-  opt->rep.memory_allocator = allocator != nullptr ? allocator->rep : nullptr;
+  // Only NULL can be passed here (no allocator handle can be created): the
+  // cache uses the default allocator, as it does for NULL in RocksDB.
 }
 
 static rocksdb_cache_t* WrapCache(std::shared_ptr<rocksdb::Cache> cache) {
