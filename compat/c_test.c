@@ -268,6 +268,35 @@ static void TestRefusedOption(void) {
   db = rocksdb_open_with_ttl(options, path, 10, &err);
   CHECK(db == NULL);
   CHECK_ERR(err, "rocksdb_open_with_ttl");
+
+  /* Other unavailable features answer with an error or NULL/0. */
+  db = rocksdb_open(options, path, &err);
+  CHECK_NOERR(err);
+  if (db != NULL) {
+    rocksdb_wal_iterator_t* wal = rocksdb_get_updates_since(db, 0, NULL, &err);
+    CHECK(wal == NULL);
+    CHECK_ERR(err, "rocksdb_get_updates_since");
+    rocksdb_suggest_compact_range(db, "a", 1, "z", 1, &err);
+    CHECK_ERR(err, "rocksdb_suggest_compact_range");
+    rocksdb_column_family_handle_t* cf =
+        rocksdb_create_column_family_with_ttl(db, options, "ttl", 5, &err);
+    CHECK(cf == NULL);
+    CHECK_ERR(err, "rocksdb_create_column_family_with_ttl");
+    rocksdb_close(db);
+  }
+  rocksdb_memory_allocator_t* allocator = rocksdb_jemalloc_nodump_allocator_create(&err);
+  CHECK(allocator == NULL);
+  CHECK_ERR(err, "rocksdb_jemalloc_nodump_allocator_create");
+  rocksdb_set_perf_level(rocksdb_enable_count);
+  rocksdb_perfcontext_t* perf = rocksdb_perfcontext_create();
+  rocksdb_perfcontext_reset(perf);
+  CHECK(rocksdb_perfcontext_metric(perf, rocksdb_block_read_count) == 0);
+  char* report = rocksdb_perfcontext_report(perf, 1);
+  CHECK(report != NULL);
+  rocksdb_free(report);
+  rocksdb_perfcontext_destroy(perf);
+  rocksdb_destroy_db(options, path, &err);
+  CHECK_NOERR(err);
   rocksdb_options_destroy(options);
 }
 #endif
