@@ -326,9 +326,7 @@ class CompatDB final : public DB {
   }
   Status FlushWAL(bool sync) override { return db_->FlushWAL(sync); }
   Status SyncWAL() override { return db_->SyncWAL(); }
-  SequenceNumber GetLatestSequenceNumber() const override {
-    return db_->GetLatestSequenceNumber();
-  }
+  SequenceNumber GetLatestSequenceNumber() const override { return db_->GetLatestSequenceNumber(); }
   Status DisableFileDeletions() override { return db_->DisableFileDeletions(); }
   Status EnableFileDeletions(bool force) override { return db_->EnableFileDeletions(force); }
   Status GetLiveFiles(std::vector<std::string>& files, uint64_t* manifest_file_size,
@@ -440,7 +438,8 @@ Status OpenDefaultOnly(OpenMode mode, const Options& options, const std::string&
                       error_if_wal_file_exists, dbptr);
   if (s.ok()) {
     for (ColumnFamilyHandle* h : handles) {
-      if (h != (*dbptr)->DefaultColumnFamily()) (*dbptr)->DestroyColumnFamilyHandle(h).PermitUncheckedError();
+      if (h != (*dbptr)->DefaultColumnFamily())
+        (*dbptr)->DestroyColumnFamilyHandle(h).PermitUncheckedError();
     }
   }
   return s;
@@ -481,8 +480,8 @@ Status DB::OpenAsSecondary(const DBOptions& db_options, const std::string& name,
                            const std::string& secondary_path,
                            const std::vector<ColumnFamilyDescriptor>& column_families,
                            std::vector<ColumnFamilyHandle*>* handles, DB** dbptr) {
-  return OpenWith(OpenMode::kSecondary, db_options, name, secondary_path, column_families,
-                  handles, false, dbptr);
+  return OpenWith(OpenMode::kSecondary, db_options, name, secondary_path, column_families, handles,
+                  false, dbptr);
 }
 
 Status DB::ListColumnFamilies(const DBOptions& db_options, const std::string& name,
@@ -526,11 +525,12 @@ Status DB::DropColumnFamilies(const std::vector<ColumnFamilyHandle*>& column_fam
   return Status::OK();
 }
 
-Status DB::GetApproximateSizes(ColumnFamilyHandle* cf, const Range* ranges, int n,
-                               uint64_t* sizes, SizeApproximationFlags include_flags) {
+Status DB::GetApproximateSizes(ColumnFamilyHandle* cf, const Range* ranges, int n, uint64_t* sizes,
+                               SizeApproximationFlags include_flags) {
   SizeApproximationOptions o;
   const auto flags = static_cast<uint8_t>(include_flags);
-  o.include_memtables = (flags & static_cast<uint8_t>(SizeApproximationFlags::INCLUDE_MEMTABLES)) != 0;
+  o.include_memtables =
+      (flags & static_cast<uint8_t>(SizeApproximationFlags::INCLUDE_MEMTABLES)) != 0;
   o.include_files = (flags & static_cast<uint8_t>(SizeApproximationFlags::INCLUDE_FILES)) != 0;
   return GetApproximateSizes(o, cf, ranges, n, sizes);
 }

@@ -20,8 +20,8 @@ Status Refused(const char* name) {
 }
 
 // Refuses `field` of `in` unless it equals the same field of `def`.
-#define COMPAT_DEFAULT_ONLY(Struct, field)                     \
-  do {                                                         \
+#define COMPAT_DEFAULT_ONLY(Struct, field)                             \
+  do {                                                                 \
     if (!(in.field == def.field)) return Refused(#Struct "::" #field); \
   } while (0)
 
@@ -134,7 +134,8 @@ Status ConvertDBOptions(const DBOptions& in, ::strata::DBOptions* out) {
   return Status::OK();
 }
 
-Status ConvertTableOptions(const BlockBasedTableOptions& in, ::strata::BlockBasedTableOptions* out) {
+Status ConvertTableOptions(const BlockBasedTableOptions& in,
+                           ::strata::BlockBasedTableOptions* out) {
   const BlockBasedTableOptions def;
   ::strata::BlockBasedTableOptions& o = *out;
   COMPAT_DEFAULT_ONLY(BlockBasedTableOptions, flush_block_policy_factory);
@@ -157,8 +158,8 @@ Status ConvertTableOptions(const BlockBasedTableOptions& in, ::strata::BlockBase
   o.block_restart_interval = in.block_restart_interval;
   o.index_block_restart_interval = in.index_block_restart_interval;
   o.metadata_block_size = in.metadata_block_size;
-  o.cache_usage_options.options.charged =
-      static_cast<::strata::CacheEntryRoleOptions::Decision>(in.cache_usage_options.options.charged);
+  o.cache_usage_options.options.charged = static_cast<::strata::CacheEntryRoleOptions::Decision>(
+      in.cache_usage_options.options.charged);
   for (const auto& [role, opt] : in.cache_usage_options.options_overrides) {
     o.cache_usage_options.options_overrides[role].charged =
         static_cast<::strata::CacheEntryRoleOptions::Decision>(opt.charged);
@@ -222,7 +223,8 @@ Status ConvertCFOptions(const ColumnFamilyOptions& in, ::strata::ColumnFamilyOpt
     return Refused("ColumnFamilyOptions::memtable_factory (Strata has its skip list only)");
   }
   o.table_properties_collector_factories = in.table_properties_collector_factories;
-  if (in.optimize_filters_for_hits) return Refused("ColumnFamilyOptions::optimize_filters_for_hits");
+  if (in.optimize_filters_for_hits)
+    return Refused("ColumnFamilyOptions::optimize_filters_for_hits");
   o.ttl = in.ttl;
   o.periodic_compaction_seconds = in.periodic_compaction_seconds;
   COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, bottommost_temperature);

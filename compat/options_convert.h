@@ -16,7 +16,8 @@ namespace rocksdb {
 namespace compat {
 
 ::strata::Status ConvertDBOptions(const DBOptions& in, ::strata::DBOptions* out);
-::strata::Status ConvertCFOptions(const ColumnFamilyOptions& in, ::strata::ColumnFamilyOptions* out);
+::strata::Status ConvertCFOptions(const ColumnFamilyOptions& in,
+                                  ::strata::ColumnFamilyOptions* out);
 ::strata::Status ConvertOptions(const Options& in, ::strata::Options* out);
 ::strata::Status ConvertTableOptions(const BlockBasedTableOptions& in,
                                      ::strata::BlockBasedTableOptions* out);

@@ -24,9 +24,8 @@ EnvOptions::EnvOptions(const DBOptions& options)
       writable_file_max_buffer_size(options.writable_file_max_buffer_size) {}
 
 SstFileWriter::SstFileWriter(const EnvOptions& /*env_options*/, const Options& options,
-                             ColumnFamilyHandle* /*column_family*/,
-                             bool /*invalidate_page_cache*/, int /*io_priority*/,
-                             bool skip_filters)
+                             ColumnFamilyHandle* /*column_family*/, bool /*invalidate_page_cache*/,
+                             int /*io_priority*/, bool skip_filters)
     : options_(options), skip_filters_(skip_filters) {}
 
 SstFileWriter::~SstFileWriter() = default;

@@ -57,7 +57,8 @@ struct CompactionOptionsFIFO {
   bool allow_compaction = false;
   uint64_t age_for_warm = 0;
   CompactionOptionsFIFO() = default;
-  CompactionOptionsFIFO(uint64_t max_size, bool allow) : max_table_files_size(max_size), allow_compaction(allow) {}
+  CompactionOptionsFIFO(uint64_t max_size, bool allow)
+      : max_table_files_size(max_size), allow_compaction(allow) {}
 };
 
 struct CompressionOptions {
@@ -74,9 +75,15 @@ struct CompressionOptions {
   CompressionOptions() = default;
   CompressionOptions(int wbits, int lev, int strat, uint32_t max_dict, uint32_t zstd_train,
                      uint32_t threads, bool en, uint64_t dict_buffer, bool trainer)
-      : window_bits(wbits), level(lev), strategy(strat), max_dict_bytes(max_dict),
-        zstd_max_train_bytes(zstd_train), parallel_threads(threads), enabled(en),
-        max_dict_buffer_bytes(dict_buffer), use_zstd_dict_trainer(trainer) {}
+      : window_bits(wbits),
+        level(lev),
+        strategy(strat),
+        max_dict_bytes(max_dict),
+        zstd_max_train_bytes(zstd_train),
+        parallel_threads(threads),
+        enabled(en),
+        max_dict_buffer_bytes(dict_buffer),
+        use_zstd_dict_trainer(trainer) {}
 };
 
 struct AdvancedColumnFamilyOptions {
@@ -110,19 +117,19 @@ struct AdvancedColumnFamilyOptions {
   CompactionPri compaction_pri = kMinOverlappingRatio;
   CompactionOptionsUniversal compaction_options_universal;
   CompactionOptionsFIFO compaction_options_fifo;
-  uint64_t max_sequential_skip_in_iterations = 8;  // advisory
+  uint64_t max_sequential_skip_in_iterations = 8;        // advisory
   std::shared_ptr<MemTableRepFactory> memtable_factory;  // refused when set (skip list only)
   std::vector<std::shared_ptr<TablePropertiesCollectorFactory>>
       table_properties_collector_factories;
-  size_t max_successive_merges = 0;          // advisory (results are the same)
-  bool optimize_filters_for_hits = false;    // refused when true (changes table contents)
+  size_t max_successive_merges = 0;              // advisory (results are the same)
+  bool optimize_filters_for_hits = false;        // refused when true (changes table contents)
   bool check_flush_compaction_key_order = true;  // advisory
   bool paranoid_file_checks = false;             // advisory
   bool force_consistency_checks = true;          // advisory
   bool report_bg_io_stats = false;               // advisory
   uint64_t ttl = 0xfffffffffffffffe;
   uint64_t periodic_compaction_seconds = 0xfffffffffffffffe;
-  uint64_t sample_for_compression = 0;  // advisory
+  uint64_t sample_for_compression = 0;                         // advisory
   Temperature bottommost_temperature = Temperature::kUnknown;  // refused when set
   Temperature last_level_temperature = Temperature::kUnknown;  // refused when set
   uint64_t preclude_last_level_data_seconds = 0;               // refused when set

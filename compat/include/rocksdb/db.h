@@ -251,8 +251,8 @@ class DB {
     INCLUDE_FILES = 1 << 1
   };
   virtual Status GetApproximateSizes(const SizeApproximationOptions& options,
-                                     ColumnFamilyHandle* column_family, const Range* ranges,
-                                     int n, uint64_t* sizes) = 0;
+                                     ColumnFamilyHandle* column_family, const Range* ranges, int n,
+                                     uint64_t* sizes) = 0;
   virtual Status GetApproximateSizes(
       ColumnFamilyHandle* column_family, const Range* ranges, int n, uint64_t* sizes,
       SizeApproximationFlags include_flags = SizeApproximationFlags::INCLUDE_FILES);
@@ -268,9 +268,8 @@ class DB {
     GetApproximateMemTableStats(DefaultColumnFamily(), range, count, size);
   }
 
-  virtual Status CompactRange(const CompactRangeOptions& options,
-                              ColumnFamilyHandle* column_family, const Slice* begin,
-                              const Slice* end) = 0;
+  virtual Status CompactRange(const CompactRangeOptions& options, ColumnFamilyHandle* column_family,
+                              const Slice* begin, const Slice* end) = 0;
   virtual Status CompactRange(const CompactRangeOptions& options, const Slice* begin,
                               const Slice* end) {
     return CompactRange(options, DefaultColumnFamily(), begin, end);
@@ -352,9 +351,8 @@ class DB {
   virtual Status GetPropertiesOfAllTables(TablePropertiesCollection* props) {
     return GetPropertiesOfAllTables(DefaultColumnFamily(), props);
   }
-  virtual Status GetPropertiesOfTablesInRange(ColumnFamilyHandle* column_family,
-                                              const Range* range, std::size_t n,
-                                              TablePropertiesCollection* props) = 0;
+  virtual Status GetPropertiesOfTablesInRange(ColumnFamilyHandle* column_family, const Range* range,
+                                              std::size_t n, TablePropertiesCollection* props) = 0;
   virtual Status TryCatchUpWithPrimary() {
     return Status::NotSupported("Supported only by secondary instance");
   }

@@ -123,9 +123,9 @@ struct DBOptions {
   bool create_missing_column_families = false;
   bool error_if_exists = false;
   bool paranoid_checks = true;
-  bool flush_verify_memtable_count = true;          // advisory
-  bool track_and_verify_wals_in_manifest = false;   // refused when true
-  bool verify_sst_unique_id_in_manifest = true;     // advisory
+  bool flush_verify_memtable_count = true;         // advisory
+  bool track_and_verify_wals_in_manifest = false;  // refused when true
+  bool verify_sst_unique_id_in_manifest = true;    // advisory
   Env* env = Env::Default();
   std::shared_ptr<RateLimiter> rate_limiter = nullptr;
   std::shared_ptr<SstFileManager> sst_file_manager = nullptr;
@@ -143,7 +143,7 @@ struct DBOptions {
   int max_background_jobs = 2;
   int max_background_compactions = -1;  // advisory (Strata sizes by max_background_jobs)
   uint32_t max_subcompactions = 1;
-  int max_background_flushes = -1;      // advisory (as max_background_compactions)
+  int max_background_flushes = -1;  // advisory (as max_background_compactions)
   size_t max_log_file_size = 0;
   size_t log_file_time_to_roll = 0;
   size_t keep_log_file_num = 1000;
@@ -160,8 +160,8 @@ struct DBOptions {
   bool allow_fallocate = true;      // advisory
   bool is_fd_close_on_exec = true;  // advisory
   unsigned int stats_dump_period_sec = 600;
-  unsigned int stats_persist_period_sec = 600;  // advisory (persist_stats_to_disk is refused)
-  bool persist_stats_to_disk = false;           // refused when true
+  unsigned int stats_persist_period_sec = 600;     // advisory (persist_stats_to_disk is refused)
+  bool persist_stats_to_disk = false;              // refused when true
   size_t stats_history_buffer_size = 1024 * 1024;  // advisory
   bool advise_random_on_open = true;               // advisory
   size_t db_write_buffer_size = 0;
@@ -182,9 +182,9 @@ struct DBOptions {
   bool allow_concurrent_memtable_write = true;
   bool enable_write_thread_adaptive_yield = true;  // advisory
   uint64_t max_write_batch_group_size_bytes = 1 << 20;
-  uint64_t write_thread_max_yield_usec = 100;   // advisory
-  uint64_t write_thread_slow_yield_usec = 3;    // advisory
-  bool skip_stats_update_on_db_open = false;    // advisory
+  uint64_t write_thread_max_yield_usec = 100;            // advisory
+  uint64_t write_thread_slow_yield_usec = 3;             // advisory
+  bool skip_stats_update_on_db_open = false;             // advisory
   bool skip_checking_sst_file_sizes_on_db_open = false;  // advisory
   WALRecoveryMode wal_recovery_mode = WALRecoveryMode::kPointInTimeRecovery;
   bool allow_2pc = false;
@@ -197,20 +197,20 @@ struct DBOptions {
   bool allow_ingest_behind = false;
   bool two_write_queues = false;  // refused when true
   bool manual_wal_flush = false;
-  CompressionType wal_compression = kNoCompression;  // refused when set
-  bool atomic_flush = false;                         // refused when true
-  bool avoid_unnecessary_blocking_io = false;        // advisory
-  bool write_dbid_to_manifest = false;               // refused when true
-  size_t log_readahead_size = 0;                     // advisory
+  CompressionType wal_compression = kNoCompression;                             // refused when set
+  bool atomic_flush = false;                                                    // refused when true
+  bool avoid_unnecessary_blocking_io = false;                                   // advisory
+  bool write_dbid_to_manifest = false;                                          // refused when true
+  size_t log_readahead_size = 0;                                                // advisory
   std::shared_ptr<FileChecksumGenFactory> file_checksum_gen_factory = nullptr;  // refused
-  bool best_efforts_recovery = false;  // refused when true
+  bool best_efforts_recovery = false;                                           // refused when true
   int max_bgerror_resume_count = INT_MAX;
   uint64_t bgerror_resume_retry_interval = 1000000;
-  bool allow_data_in_errors = false;  // advisory (affects message texts only)
+  bool allow_data_in_errors = false;        // advisory (affects message texts only)
   std::string db_host_id = "__hostname__";  // advisory
-  std::shared_ptr<CompactionService> compaction_service = nullptr;  // refused when set
+  std::shared_ptr<CompactionService> compaction_service = nullptr;      // refused when set
   CacheTier lowest_used_cache_tier = CacheTier::kNonVolatileBlockTier;  // advisory
-  bool enforce_single_del_contracts = true;  // advisory
+  bool enforce_single_del_contracts = true;                             // advisory
 };
 
 struct Options : public DBOptions, public ColumnFamilyOptions {
@@ -231,8 +231,8 @@ enum ReadTier {
 
 struct ReadOptions {
   const Snapshot* snapshot = nullptr;
-  const Slice* timestamp = nullptr;       // refused when set
-  const Slice* iter_start_ts = nullptr;   // refused when set
+  const Slice* timestamp = nullptr;      // refused when set
+  const Slice* iter_start_ts = nullptr;  // refused when set
   const Slice* iterate_lower_bound = nullptr;
   const Slice* iterate_upper_bound = nullptr;
   size_t readahead_size = 0;
@@ -250,10 +250,10 @@ struct ReadOptions {
   bool ignore_range_deletions = false;                // refused when true
   std::chrono::microseconds deadline = std::chrono::microseconds::zero();    // refused when set
   std::chrono::microseconds io_timeout = std::chrono::microseconds::zero();  // refused when set
-  uint64_t value_size_soft_limit = std::numeric_limits<uint64_t>::max();    // refused when set
-  bool adaptive_readahead = false;  // advisory
-  bool async_io = false;            // advisory
-  bool optimize_multiget_for_io = true;  // advisory
+  uint64_t value_size_soft_limit = std::numeric_limits<uint64_t>::max();     // refused when set
+  bool adaptive_readahead = false;                                           // advisory
+  bool async_io = false;                                                     // advisory
+  bool optimize_multiget_for_io = true;                                      // advisory
 
   ReadOptions() = default;
   ReadOptions(bool cksum, bool cache) : verify_checksums(cksum), fill_cache(cache) {}
@@ -264,9 +264,9 @@ struct WriteOptions {
   bool disableWAL = false;
   bool ignore_missing_column_families = false;  // refused when true
   bool no_slowdown = false;
-  bool low_pri = false;                          // advisory
-  bool memtable_insert_hint_per_batch = false;   // advisory
-  size_t protection_bytes_per_key = 0;           // advisory
+  bool low_pri = false;                         // advisory
+  bool memtable_insert_hint_per_batch = false;  // advisory
+  size_t protection_bytes_per_key = 0;          // advisory
   WriteOptions() = default;
 };
 
@@ -290,10 +290,10 @@ struct CompactRangeOptions {
   uint32_t target_path_id = 0;  // refused when set
   BottommostLevelCompaction bottommost_level_compaction =
       BottommostLevelCompaction::kIfHaveCompactionFilter;
-  bool allow_write_stall = false;   // advisory
-  uint32_t max_subcompactions = 0;  // advisory
-  const Slice* full_history_ts_low = nullptr;  // refused when set
-  std::atomic<bool>* canceled = nullptr;       // refused when set
+  bool allow_write_stall = false;                  // advisory
+  uint32_t max_subcompactions = 0;                 // advisory
+  const Slice* full_history_ts_low = nullptr;      // refused when set
+  std::atomic<bool>* canceled = nullptr;           // refused when set
   double blob_garbage_collection_age_cutoff = -1;  // advisory (no blob files)
 };
 

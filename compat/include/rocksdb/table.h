@@ -99,11 +99,13 @@ struct BlockBasedTableOptions {
     kShortenSeparators,
     kShortenSeparatorsAndSuccessor,
   };
-  IndexShorteningMode index_shortening = IndexShorteningMode::kShortenSeparators;  // refused when changed
+  IndexShorteningMode index_shortening =
+      IndexShorteningMode::kShortenSeparators;  // refused when changed
   size_t max_auto_readahead_size = 256 * 1024;
 
   enum class PrepopulateBlockCache : char { kDisable, kFlushOnly };
-  PrepopulateBlockCache prepopulate_block_cache = PrepopulateBlockCache::kDisable;  // refused when changed
+  PrepopulateBlockCache prepopulate_block_cache =
+      PrepopulateBlockCache::kDisable;  // refused when changed
   size_t initial_auto_readahead_size = 8 * 1024;
   uint64_t num_file_reads_for_auto_readahead = 2;  // advisory
 };

@@ -12,7 +12,7 @@
 #define ROCKSDB_PATCH 3
 
 #define ROCKSDB_MAKE_VERSION_INT(x, y, z) ((x)*10000 + (y)*100 + (z))
-#define ROCKSDB_VERSION_GE(x, y, z) \
+#define ROCKSDB_VERSION_GE(x, y, z)                                         \
   (ROCKSDB_MAKE_VERSION_INT(ROCKSDB_MAJOR, ROCKSDB_MINOR, ROCKSDB_PATCH) >= \
    ROCKSDB_MAKE_VERSION_INT(x, y, z))
 
