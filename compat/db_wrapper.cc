@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "compat/error_iterator.h"
 #include "compat/options_convert.h"
 #include "rocksdb/db.h"
 #include "strata/db.h"
@@ -27,24 +28,7 @@ DB::~DB() = default;
 
 namespace {
 
-// An iterator that is never valid and reports `status` (a refused option).
-class ErrorIterator final : public Iterator {
- public:
-  explicit ErrorIterator(Status status) : status_(std::move(status)) {}
-  bool Valid() const override { return false; }
-  void SeekToFirst() override {}
-  void SeekToLast() override {}
-  void Seek(const Slice&) override {}
-  void SeekForPrev(const Slice&) override {}
-  void Next() override {}
-  void Prev() override {}
-  Slice key() const override { return Slice(); }
-  Slice value() const override { return Slice(); }
-  Status status() const override { return status_; }
-
- private:
-  Status status_;
-};
+using compat::ErrorIterator;
 
 class CompatDB final : public DB {
  public:
