@@ -5,7 +5,8 @@
 #    (/usr/include/rocksdb, -lrocksdb) and against compat/include with
 #    libstrata-rocksdb; compare_outputs.cmake runs both on fresh
 #    directories and compares their stdout byte for byte.
-# 2. compat_options_test: options conversion and refusal (GoogleTest).
+# 2. compat_options_test: options conversion and refusal (GoogleTest);
+#    compat_db_test: random operations through rocksdb::DB against a map.
 # 3. compat_side_by_side: one program using Strata's native API and the
 #    system RocksDB together.
 # 4. compat_no_rocksdb_symbols: libstrata exports no rocksdb:: symbol.
@@ -33,11 +34,12 @@ foreach(prog ${STRATA_COMPAT_PROGRAMS})
   set_tests_properties(compat_compare_${prog} PROPERTIES LABELS compat TIMEOUT 120)
 endforeach()
 
-add_executable(compat_options_test ${CMAKE_SOURCE_DIR}/compat/tests/compat_options_test.cc)
-target_link_libraries(compat_options_test PRIVATE strata-rocksdb-static strata_test_util
-                      GTest::gtest_main)
-add_test(NAME compat_options_test COMMAND compat_options_test)
-set_tests_properties(compat_options_test PROPERTIES LABELS compat TIMEOUT 120)
+foreach(t compat_options_test compat_db_test)
+  add_executable(${t} ${CMAKE_SOURCE_DIR}/compat/tests/${t}.cc)
+  target_link_libraries(${t} PRIVATE strata-rocksdb-static strata_test_util GTest::gtest_main)
+  add_test(NAME ${t} COMMAND ${t})
+  set_tests_properties(${t} PROPERTIES LABELS compat TIMEOUT 120)
+endforeach()
 
 # The native API and the system RocksDB in one program: built like the
 # RocksDB-only helpers (no sanitizer) and linked with libstrata.a.
