@@ -8,7 +8,8 @@
 #   make check-tsan     the tests under TSan (check-tsan-concurrency: the concurrency tests only)
 #   make crashtest      db_stress killed and verified (CRASHTEST_SECONDS, default 600)
 #   make fuzz           every libFuzzer target (clang) for FUZZ_SECONDS each
-#   make install PREFIX=/dir
+#   make install PREFIX=/dir   libstrata and libstrata-rocksdb (.a, .so), headers, strata.pc,
+#                       strata-rocksdb.pc, CMake packages Strata and StrataRocksDB
 .PHONY: all deps build release check check-quick check-clang bench bench-compare check-asan check-tsan check-tsan-concurrency crashtest fuzz install clean
 
 PREFIX ?= /usr/local

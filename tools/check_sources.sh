@@ -20,6 +20,9 @@
 #       memtable  memtable/ base/ util/ strata/
 #       table     table/ base/ cache/ env/ util/ strata/
 #       db        db/ memtable/ table/ cache/ env/ base/ util/ strata/
+#       compat    compat/ rocksdb/ strata/  (the RocksDB interface over the
+#                 public API: its own headers, compat/include/rocksdb/*.h
+#                 included as "rocksdb/...", and Strata's public headers)
 #       utilities, tools, bench, fuzz: anything (they sit on top)
 #       examples  strata/
 #     A folder missing from this list is an error, so a new layer must be
@@ -29,7 +32,7 @@ set -euo pipefail
 root="${1:-.}"
 cd "$root"
 
-dirs=(include util env base memtable table cache db utilities tools bench fuzz test_util examples)
+dirs=(include util env base memtable table cache db utilities compat tools bench fuzz test_util examples)
 existing=()
 for d in "${dirs[@]}"; do
   [[ -d "$d" ]] && existing+=("$d")
@@ -63,6 +66,7 @@ if ! LC_ALL=C awk '
     if (folder == "table")    return inc ~ /^(table|base|cache|env|util|strata)\//
     if (folder == "db")       return inc ~ /^(db|memtable|table|cache|env|base|util|strata)\//
     if (folder == "examples") return inc ~ /^strata\//
+    if (folder == "compat")   return inc ~ /^(compat|rocksdb|strata)\//
     if (folder ~ /^(utilities|tools|bench|fuzz|test_util|include)$/) return 1
     unknown_folder = 1
     return 0

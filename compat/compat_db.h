@@ -1,0 +1,377 @@
+// compat/compat_db.h: the object DB::Open returns. CompatDBT<Base>
+// implements rocksdb::DB (or a subclass of it, such as TransactionDB) over
+// a strata::DB: it converts each call's options and forwards it; the
+// objects it hands out (column family handles, iterators, snapshots,
+// statuses) are Strata's own. It remembers the RocksDB options it was
+// opened with, for GetOptions.
+//
+// Thread-safety: as strata::DB; the table of live handles and the options
+// remembered per family are guarded by mu_.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "compat/error_iterator.h"
+#include "compat/options_convert.h"
+#include "rocksdb/db.h"
+#include "strata/db.h"
+#include "strata/options.h"
+
+namespace rocksdb {
+namespace compat {
+
+using ::strata::Status;
+
+template <class Base>
+class CompatDBT : public Base {
+ public:
+  CompatDBT(std::unique_ptr<::strata::DB> db, const DBOptions& db_options)
+      : db_(std::move(db)), db_options_(db_options) {}
+  ~CompatDBT() override {
+    db_.reset();  // closes the Strata database
+  }
+
+  // Takes the Strata database (for subclasses that keep a typed pointer to
+  // it and construct with null).
+  void Adopt(std::unique_ptr<::strata::DB> db) { db_ = std::move(db); }
+
+  // Called while opening: the families and the options they were opened with.
+  void Remember(ColumnFamilyHandle* handle, const ColumnFamilyOptions& options) {
+    std::lock_guard<std::mutex> lock(mu_);
+    cf_options_[handle->GetName()] = options;
+  }
+
+  Status Resume() override { return db_->Resume(); }
+  Status Close() override { return db_->Close(); }
+
+  Status CreateColumnFamily(const ColumnFamilyOptions& options, const std::string& name,
+                            ColumnFamilyHandle** handle) override {
+    ::strata::ColumnFamilyOptions cf;
+    Status s = compat::ConvertCFOptions(options, &cf);
+    if (!s.ok()) return s;
+    cf.max_subcompactions = db_options_.max_subcompactions;
+    s = db_->CreateColumnFamily(cf, name, handle);
+    if (s.ok()) {
+      Remember(*handle, options);
+      TrackHandle(*handle);
+    }
+    return s;
+  }
+  Status DropColumnFamily(ColumnFamilyHandle* cf) override {
+    Status s = db_->DropColumnFamily(cf);
+    if (s.ok()) ForgetHandle(cf);
+    return s;
+  }
+  Status DestroyColumnFamilyHandle(ColumnFamilyHandle* cf) override {
+    ForgetHandle(cf);
+    return db_->DestroyColumnFamilyHandle(cf);
+  }
+
+  Status Put(const WriteOptions& options, ColumnFamilyHandle* cf, const Slice& key,
+             const Slice& value) override {
+    ::strata::WriteOptions wo;
+    Status s = compat::ConvertWriteOptions(options, &wo);
+    return s.ok() ? db_->Put(wo, cf, key, value) : s;
+  }
+  Status Delete(const WriteOptions& options, ColumnFamilyHandle* cf, const Slice& key) override {
+    ::strata::WriteOptions wo;
+    Status s = compat::ConvertWriteOptions(options, &wo);
+    return s.ok() ? db_->Delete(wo, cf, key) : s;
+  }
+  Status SingleDelete(const WriteOptions& options, ColumnFamilyHandle* cf,
+                      const Slice& key) override {
+    ::strata::WriteOptions wo;
+    Status s = compat::ConvertWriteOptions(options, &wo);
+    return s.ok() ? db_->SingleDelete(wo, cf, key) : s;
+  }
+  Status DeleteRange(const WriteOptions& options, ColumnFamilyHandle* cf, const Slice& begin,
+                     const Slice& end) override {
+    ::strata::WriteOptions wo;
+    Status s = compat::ConvertWriteOptions(options, &wo);
+    return s.ok() ? db_->DeleteRange(wo, cf, begin, end) : s;
+  }
+  Status Merge(const WriteOptions& options, ColumnFamilyHandle* cf, const Slice& key,
+               const Slice& value) override {
+    ::strata::WriteOptions wo;
+    Status s = compat::ConvertWriteOptions(options, &wo);
+    return s.ok() ? db_->Merge(wo, cf, key, value) : s;
+  }
+  Status Write(const WriteOptions& options, WriteBatch* updates) override {
+    ::strata::WriteOptions wo;
+    Status s = compat::ConvertWriteOptions(options, &wo);
+    return s.ok() ? db_->Write(wo, updates) : s;
+  }
+
+  using DB::Get;
+  Status Get(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
+             PinnableSlice* value) override {
+    ::strata::ReadOptions ro;
+    Status s = compat::ConvertReadOptions(options, &ro);
+    return s.ok() ? db_->Get(ro, cf, key, value) : s;
+  }
+  Status GetMergeOperands(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
+                          PinnableSlice* operands, GetMergeOperandsOptions* gmo,
+                          int* number_of_operands) override {
+    ::strata::ReadOptions ro;
+    Status s = compat::ConvertReadOptions(options, &ro);
+    return s.ok() ? db_->GetMergeOperands(ro, cf, key, operands, gmo, number_of_operands) : s;
+  }
+
+  using DB::MultiGet;
+  std::vector<Status> MultiGet(const ReadOptions& options,
+                               const std::vector<ColumnFamilyHandle*>& cfs,
+                               const std::vector<Slice>& keys,
+                               std::vector<std::string>* values) override {
+    ::strata::ReadOptions ro;
+    Status s = compat::ConvertReadOptions(options, &ro);
+    if (!s.ok()) {
+      values->assign(keys.size(), std::string());
+      return std::vector<Status>(keys.size(), s);
+    }
+    return db_->MultiGet(ro, cfs, keys, values);
+  }
+  void MultiGet(const ReadOptions& options, ColumnFamilyHandle* cf, const size_t num_keys,
+                const Slice* keys, PinnableSlice* values, Status* statuses,
+                const bool sorted_input) override {
+    ::strata::ReadOptions ro;
+    Status s = compat::ConvertReadOptions(options, &ro);
+    if (!s.ok()) {
+      for (size_t i = 0; i < num_keys; i++) statuses[i] = s;
+      return;
+    }
+    db_->MultiGet(ro, cf, num_keys, keys, values, statuses, sorted_input);
+  }
+  void MultiGet(const ReadOptions& options, const size_t num_keys, ColumnFamilyHandle** cfs,
+                const Slice* keys, PinnableSlice* values, Status* statuses,
+                const bool sorted_input) override {
+    ::strata::ReadOptions ro;
+    Status s = compat::ConvertReadOptions(options, &ro);
+    if (!s.ok()) {
+      for (size_t i = 0; i < num_keys; i++) statuses[i] = s;
+      return;
+    }
+    db_->MultiGet(ro, num_keys, cfs, keys, values, statuses, sorted_input);
+  }
+
+  using DB::KeyMayExist;
+  bool KeyMayExist(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
+                   std::string* value, bool* value_found) override {
+    ::strata::ReadOptions ro;
+    if (!compat::ConvertReadOptions(options, &ro).ok()) {
+      if (value_found != nullptr) *value_found = false;
+      return true;  // "may exist" is always a correct answer
+    }
+    return db_->KeyMayExist(ro, cf, key, value, value_found);
+  }
+
+  using DB::NewIterator;
+  Iterator* NewIterator(const ReadOptions& options, ColumnFamilyHandle* cf) override {
+    ::strata::ReadOptions ro;
+    Status s = compat::ConvertReadOptions(options, &ro);
+    if (!s.ok()) return new ErrorIterator(std::move(s));
+    return db_->NewIterator(ro, cf).release();
+  }
+  Status NewIterators(const ReadOptions& options, const std::vector<ColumnFamilyHandle*>& cfs,
+                      std::vector<Iterator*>* iterators) override {
+    iterators->clear();
+    ::strata::ReadOptions ro;
+    Status s = compat::ConvertReadOptions(options, &ro);
+    if (!s.ok()) return s;
+    std::vector<std::unique_ptr<Iterator>> owned;
+    s = db_->NewIterators(ro, cfs, &owned);
+    if (!s.ok()) return s;
+    for (auto& it : owned) iterators->push_back(it.release());
+    return s;
+  }
+
+  const Snapshot* GetSnapshot() override { return db_->GetSnapshot(); }
+  void ReleaseSnapshot(const Snapshot* snapshot) override { db_->ReleaseSnapshot(snapshot); }
+
+  using DB::GetProperty;
+  bool GetProperty(ColumnFamilyHandle* cf, const Slice& property, std::string* value) override {
+    return db_->GetProperty(cf, property, value);
+  }
+  using DB::GetMapProperty;
+  bool GetMapProperty(ColumnFamilyHandle* cf, const Slice& property,
+                      std::map<std::string, std::string>* value) override {
+    return db_->GetMapProperty(cf, property, value);
+  }
+  using DB::GetIntProperty;
+  bool GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint64_t* value) override {
+    return db_->GetIntProperty(cf, property, value);
+  }
+  bool GetAggregatedIntProperty(const Slice& property, uint64_t* value) override {
+    // The default family and every other family with a live handle from
+    // this object.
+    uint64_t sum = 0;
+    if (!db_->GetIntProperty(db_->DefaultColumnFamily(), property, &sum)) return false;
+    std::lock_guard<std::mutex> lock(mu_);
+    for (ColumnFamilyHandle* h : handles_) {
+      if (h->GetName() == kDefaultColumnFamilyName) continue;
+      uint64_t v = 0;
+      if (!db_->GetIntProperty(h, property, &v)) return false;
+      sum += v;
+    }
+    *value = sum;
+    return true;
+  }
+  void TrackHandle(ColumnFamilyHandle* h) {
+    std::lock_guard<std::mutex> lock(mu_);
+    handles_.insert(h);
+  }
+  void ForgetHandle(ColumnFamilyHandle* h) {
+    std::lock_guard<std::mutex> lock(mu_);
+    handles_.erase(h);
+  }
+
+  using DB::GetApproximateSizes;
+  Status GetApproximateSizes(const SizeApproximationOptions& options, ColumnFamilyHandle* cf,
+                             const Range* ranges, int n, uint64_t* sizes) override {
+    ::strata::SizeApproximationOptions o;
+    o.include_memtables = options.include_memtables;
+    o.include_files = options.include_files;
+    o.files_size_error_margin = options.files_size_error_margin;
+    return db_->GetApproximateSizes(o, cf, ranges, n, sizes);
+  }
+  using DB::GetApproximateMemTableStats;
+  void GetApproximateMemTableStats(ColumnFamilyHandle* cf, const Range& range,
+                                   uint64_t* const count, uint64_t* const size) override {
+    db_->GetApproximateMemTableStats(cf, range, count, size);
+  }
+
+  using DB::CompactRange;
+  Status CompactRange(const CompactRangeOptions& options, ColumnFamilyHandle* cf,
+                      const Slice* begin, const Slice* end) override {
+    ::strata::CompactRangeOptions o;
+    Status s = compat::ConvertCompactRangeOptions(options, &o);
+    return s.ok() ? db_->CompactRange(o, cf, begin, end) : s;
+  }
+  using DB::SetOptions;
+  Status SetOptions(ColumnFamilyHandle* cf,
+                    const std::unordered_map<std::string, std::string>& new_options) override {
+    return db_->SetOptions(cf, new_options);
+  }
+  Status SetDBOptions(const std::unordered_map<std::string, std::string>& new_options) override {
+    return db_->SetDBOptions(new_options);
+  }
+  using DB::CompactFiles;
+  Status CompactFiles(const CompactionOptions& options, ColumnFamilyHandle* cf,
+                      const std::vector<std::string>& input_file_names, const int output_level,
+                      const int output_path_id,
+                      std::vector<std::string>* const output_file_names) override {
+    ::strata::CompactionOptions o;
+    o.compression = static_cast<::strata::CompressionType>(options.compression);
+    o.output_file_size_limit = options.output_file_size_limit;
+    o.max_subcompactions = options.max_subcompactions;
+    return db_->CompactFiles(o, cf, input_file_names, output_level, output_path_id,
+                             output_file_names);
+  }
+  Status PauseBackgroundWork() override { return db_->PauseBackgroundWork(); }
+  Status ContinueBackgroundWork() override { return db_->ContinueBackgroundWork(); }
+  Status EnableAutoCompaction(const std::vector<ColumnFamilyHandle*>& handles) override {
+    return db_->EnableAutoCompaction(handles);
+  }
+  using DB::NumberLevels;
+  int NumberLevels(ColumnFamilyHandle* cf) override { return db_->NumberLevels(cf); }
+  using DB::MaxMemCompactionLevel;
+  int MaxMemCompactionLevel(ColumnFamilyHandle* cf) override {
+    return db_->MaxMemCompactionLevel(cf);
+  }
+  using DB::Level0StopWriteTrigger;
+  int Level0StopWriteTrigger(ColumnFamilyHandle* cf) override {
+    return db_->Level0StopWriteTrigger(cf);
+  }
+
+  const std::string& GetName() const override { return db_->GetName(); }
+  Env* GetEnv() const override { return db_->GetEnv(); }
+  using DB::GetOptions;
+  Options GetOptions(ColumnFamilyHandle* cf) const override {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = cf_options_.find(cf->GetName());
+    return Options(db_options_, it != cf_options_.end() ? it->second : ColumnFamilyOptions());
+  }
+  DBOptions GetDBOptions() const override { return db_options_; }
+
+  using DB::Flush;
+  Status Flush(const FlushOptions& options, ColumnFamilyHandle* cf) override {
+    ::strata::FlushOptions o;
+    o.wait = options.wait;
+    return db_->Flush(o, cf);
+  }
+  Status Flush(const FlushOptions& options, const std::vector<ColumnFamilyHandle*>& cfs) override {
+    for (ColumnFamilyHandle* cf : cfs) {
+      Status s = Flush(options, cf);
+      if (!s.ok()) return s;
+    }
+    return Status::OK();
+  }
+  Status FlushWAL(bool sync) override { return db_->FlushWAL(sync); }
+  Status SyncWAL() override { return db_->SyncWAL(); }
+  SequenceNumber GetLatestSequenceNumber() const override { return db_->GetLatestSequenceNumber(); }
+  Status DisableFileDeletions() override { return db_->DisableFileDeletions(); }
+  Status EnableFileDeletions(bool force) override { return db_->EnableFileDeletions(force); }
+  Status GetLiveFiles(std::vector<std::string>& files, uint64_t* manifest_file_size,
+                      bool flush_memtable) override {
+    return db_->GetLiveFiles(&files, manifest_file_size, flush_memtable);
+  }
+  Status GetSortedWalFiles(VectorLogPtr& files) override { return db_->GetSortedWalFiles(files); }
+  Status GetUpdatesSince(SequenceNumber seq, std::unique_ptr<TransactionLogIterator>* iter,
+                         const TransactionLogIterator::ReadOptions& read_options) override {
+    return db_->GetUpdatesSince(seq, iter, read_options);
+  }
+  void GetLiveFilesMetaData(std::vector<LiveFileMetaData>* metadata) override {
+    db_->GetLiveFilesMetaData(metadata);
+  }
+  using DB::GetColumnFamilyMetaData;
+  void GetColumnFamilyMetaData(ColumnFamilyHandle* cf, ColumnFamilyMetaData* metadata) override {
+    db_->GetColumnFamilyMetaData(cf, metadata);
+  }
+  using DB::IngestExternalFile;
+  Status IngestExternalFile(ColumnFamilyHandle* cf, const std::vector<std::string>& files,
+                            const IngestExternalFileOptions& options) override {
+    ::strata::IngestExternalFileOptions o;
+    Status s = compat::ConvertIngestOptions(options, &o);
+    return s.ok() ? db_->IngestExternalFile(cf, files, o) : s;
+  }
+  using DB::VerifyChecksum;
+  Status VerifyChecksum(const ReadOptions& options) override {
+    ::strata::ReadOptions ro;
+    Status s = compat::ConvertReadOptions(options, &ro);
+    return s.ok() ? db_->VerifyChecksum(ro) : s;
+  }
+  Status GetDbIdentity(std::string& identity) const override {
+    return db_->GetDbIdentity(&identity);
+  }
+  Status GetDbSessionId(std::string& session_id) const override {
+    return db_->GetDbSessionId(&session_id);
+  }
+  ColumnFamilyHandle* DefaultColumnFamily() const override { return db_->DefaultColumnFamily(); }
+  using DB::GetPropertiesOfAllTables;
+  Status GetPropertiesOfAllTables(ColumnFamilyHandle* cf,
+                                  TablePropertiesCollection* props) override {
+    return db_->GetPropertiesOfAllTables(cf, props);
+  }
+  Status GetPropertiesOfTablesInRange(ColumnFamilyHandle* cf, const Range* range, std::size_t n,
+                                      TablePropertiesCollection* props) override {
+    return db_->GetPropertiesOfTablesInRange(cf, range, n, props);
+  }
+  Status TryCatchUpWithPrimary() override { return db_->TryCatchUpWithPrimary(); }
+  ::strata::DB* GetStrataDB() const override { return db_.get(); }
+
+ private:
+  std::unique_ptr<::strata::DB> db_;
+  const DBOptions db_options_;
+  mutable std::mutex mu_;
+  std::map<std::string, ColumnFamilyOptions> cf_options_;  // guarded by mu_
+  std::set<ColumnFamilyHandle*> handles_;                  // guarded by mu_
+};
+
+using CompatDB = CompatDBT<DB>;
+
+}  // namespace compat
+}  // namespace rocksdb

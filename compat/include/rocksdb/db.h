@@ -1,0 +1,373 @@
+// rocksdb/db.h: the DB of RocksDB 7.8.3's interface over a Strata database.
+// DB is RocksDB's abstract class with RocksDB's signatures (raw-pointer
+// Open, Iterator* NewIterator, PinnableSlice Get, the MultiGet forms,
+// GetApproximateSizes with Range*, ...); DB::Open returns an object that
+// converts the options and forwards every call to a strata::DB. Column
+// family handles, write batches, iterators, snapshots and statuses are
+// Strata's own objects (their types have RocksDB's shape).
+//
+// Ownership: the DB* from Open is the caller's (delete it, or Close then
+// delete); handles returned by Open/CreateColumnFamily are released with
+// DestroyColumnFamilyHandle (or delete) before the DB is deleted; an
+// Iterator* is deleted by the caller before the DB.
+// Not offered (NotSupported): user-defined timestamps, wide columns, blob
+// files, OpenAndCompact, OpenAndTrimHistory; see each method.
+// Thread-safety: thread-safe, as strata::DB.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "rocksdb/iterator.h"
+#include "rocksdb/metadata.h"
+#include "rocksdb/options.h"
+#include "rocksdb/rocksdb_namespace.h"
+#include "rocksdb/slice.h"
+#include "rocksdb/snapshot.h"
+#include "rocksdb/status.h"
+#include "rocksdb/table.h"
+#include "rocksdb/transaction_log.h"
+#include "rocksdb/types.h"
+#include "rocksdb/write_batch.h"
+#include "strata/db.h"
+
+namespace rocksdb {
+using ColumnFamilyHandle = ::strata::ColumnFamilyHandle;
+using Range = ::strata::Range;
+using RangePtr = ::strata::RangePtr;
+using GetMergeOperandsOptions = ::strata::GetMergeOperandsOptions;
+using TablePropertiesCollection = ::strata::TablePropertiesCollection;
+
+extern const std::string kDefaultColumnFamilyName;  // "default"
+
+struct ColumnFamilyDescriptor {
+  std::string name;
+  ColumnFamilyOptions options;
+  ColumnFamilyDescriptor() : name(kDefaultColumnFamilyName), options(ColumnFamilyOptions()) {}
+  ColumnFamilyDescriptor(const std::string& _name, const ColumnFamilyOptions& _options)
+      : name(_name), options(_options) {}
+};
+
+class DB {
+ public:
+  // Opens (or creates, with create_if_missing) the database at `name`. On
+  // success *dbptr is a new DB the caller deletes; on failure it is null.
+  // An option Strata cannot honour gives InvalidArgument naming it.
+  static Status Open(const Options& options, const std::string& name, DB** dbptr);
+  static Status Open(const DBOptions& db_options, const std::string& name,
+                     const std::vector<ColumnFamilyDescriptor>& column_families,
+                     std::vector<ColumnFamilyHandle*>* handles, DB** dbptr);
+  static Status OpenForReadOnly(const Options& options, const std::string& name, DB** dbptr,
+                                bool error_if_wal_file_exists = false);
+  static Status OpenForReadOnly(const DBOptions& db_options, const std::string& name,
+                                const std::vector<ColumnFamilyDescriptor>& column_families,
+                                std::vector<ColumnFamilyHandle*>* handles, DB** dbptr,
+                                bool error_if_wal_file_exists = false);
+  static Status OpenAsSecondary(const Options& options, const std::string& name,
+                                const std::string& secondary_path, DB** dbptr);
+  static Status OpenAsSecondary(const DBOptions& db_options, const std::string& name,
+                                const std::string& secondary_path,
+                                const std::vector<ColumnFamilyDescriptor>& column_families,
+                                std::vector<ColumnFamilyHandle*>* handles, DB** dbptr);
+  static Status ListColumnFamilies(const DBOptions& db_options, const std::string& name,
+                                   std::vector<std::string>* column_families);
+
+  DB() = default;
+  DB(const DB&) = delete;
+  void operator=(const DB&) = delete;
+  virtual ~DB();
+
+  virtual Status Resume() = 0;
+  virtual Status Close() = 0;
+
+  virtual Status CreateColumnFamily(const ColumnFamilyOptions& options,
+                                    const std::string& column_family_name,
+                                    ColumnFamilyHandle** handle) = 0;
+  virtual Status CreateColumnFamilies(const ColumnFamilyOptions& options,
+                                      const std::vector<std::string>& column_family_names,
+                                      std::vector<ColumnFamilyHandle*>* handles);
+  virtual Status CreateColumnFamilies(const std::vector<ColumnFamilyDescriptor>& column_families,
+                                      std::vector<ColumnFamilyHandle*>* handles);
+  virtual Status DropColumnFamily(ColumnFamilyHandle* column_family) = 0;
+  virtual Status DropColumnFamilies(const std::vector<ColumnFamilyHandle*>& column_families);
+  virtual Status DestroyColumnFamilyHandle(ColumnFamilyHandle* column_family) = 0;
+
+  virtual Status Put(const WriteOptions& options, ColumnFamilyHandle* column_family,
+                     const Slice& key, const Slice& value) = 0;
+  virtual Status Put(const WriteOptions& options, const Slice& key, const Slice& value) {
+    return Put(options, DefaultColumnFamily(), key, value);
+  }
+  virtual Status Delete(const WriteOptions& options, ColumnFamilyHandle* column_family,
+                        const Slice& key) = 0;
+  virtual Status Delete(const WriteOptions& options, const Slice& key) {
+    return Delete(options, DefaultColumnFamily(), key);
+  }
+  virtual Status SingleDelete(const WriteOptions& options, ColumnFamilyHandle* column_family,
+                              const Slice& key) = 0;
+  virtual Status SingleDelete(const WriteOptions& options, const Slice& key) {
+    return SingleDelete(options, DefaultColumnFamily(), key);
+  }
+  virtual Status DeleteRange(const WriteOptions& options, ColumnFamilyHandle* column_family,
+                             const Slice& begin_key, const Slice& end_key) = 0;
+  virtual Status Merge(const WriteOptions& options, ColumnFamilyHandle* column_family,
+                       const Slice& key, const Slice& value) = 0;
+  virtual Status Merge(const WriteOptions& options, const Slice& key, const Slice& value) {
+    return Merge(options, DefaultColumnFamily(), key, value);
+  }
+  virtual Status Write(const WriteOptions& options, WriteBatch* updates) = 0;
+
+  virtual Status Get(const ReadOptions& options, ColumnFamilyHandle* column_family,
+                     const Slice& key, std::string* value) {
+    PinnableSlice pinned(value);
+    Status s = Get(options, column_family, key, &pinned);
+    if (s.ok() && pinned.IsPinned()) value->assign(pinned.data(), pinned.size());
+    return s;
+  }
+  virtual Status Get(const ReadOptions& options, ColumnFamilyHandle* column_family,
+                     const Slice& key, PinnableSlice* value) = 0;
+  virtual Status Get(const ReadOptions& options, const Slice& key, std::string* value) {
+    return Get(options, DefaultColumnFamily(), key, value);
+  }
+  virtual Status GetMergeOperands(const ReadOptions& options, ColumnFamilyHandle* column_family,
+                                  const Slice& key, PinnableSlice* merge_operands,
+                                  GetMergeOperandsOptions* get_merge_operands_options,
+                                  int* number_of_operands) = 0;
+
+  virtual std::vector<Status> MultiGet(const ReadOptions& options,
+                                       const std::vector<ColumnFamilyHandle*>& column_family,
+                                       const std::vector<Slice>& keys,
+                                       std::vector<std::string>* values) = 0;
+  virtual std::vector<Status> MultiGet(const ReadOptions& options, const std::vector<Slice>& keys,
+                                       std::vector<std::string>* values) {
+    return MultiGet(options, std::vector<ColumnFamilyHandle*>(keys.size(), DefaultColumnFamily()),
+                    keys, values);
+  }
+  virtual void MultiGet(const ReadOptions& options, ColumnFamilyHandle* column_family,
+                        const size_t num_keys, const Slice* keys, PinnableSlice* values,
+                        Status* statuses, const bool sorted_input = false) = 0;
+  virtual void MultiGet(const ReadOptions& options, const size_t num_keys,
+                        ColumnFamilyHandle** column_families, const Slice* keys,
+                        PinnableSlice* values, Status* statuses,
+                        const bool sorted_input = false) = 0;
+
+  virtual bool KeyMayExist(const ReadOptions& options, ColumnFamilyHandle* column_family,
+                           const Slice& key, std::string* value, bool* value_found = nullptr) = 0;
+  virtual bool KeyMayExist(const ReadOptions& options, const Slice& key, std::string* value,
+                           bool* value_found = nullptr) {
+    return KeyMayExist(options, DefaultColumnFamily(), key, value, value_found);
+  }
+
+  // The caller deletes the iterator (before the DB). A refused ReadOptions
+  // field gives an iterator whose status() is InvalidArgument naming it.
+  virtual Iterator* NewIterator(const ReadOptions& options, ColumnFamilyHandle* column_family) = 0;
+  virtual Iterator* NewIterator(const ReadOptions& options) {
+    return NewIterator(options, DefaultColumnFamily());
+  }
+  virtual Status NewIterators(const ReadOptions& options,
+                              const std::vector<ColumnFamilyHandle*>& column_families,
+                              std::vector<Iterator*>* iterators) = 0;
+
+  virtual const Snapshot* GetSnapshot() = 0;
+  virtual void ReleaseSnapshot(const Snapshot* snapshot) = 0;
+
+  // Names of the properties RocksDB defines ("rocksdb.stats", ...); Strata
+  // answers those it implements and returns false for the others.
+  struct Properties {
+    static const std::string kNumFilesAtLevelPrefix;
+    static const std::string kCompressionRatioAtLevelPrefix;
+    static const std::string kStats;
+    static const std::string kSSTables;
+    static const std::string kCFStats;
+    static const std::string kCFStatsNoFileHistogram;
+    static const std::string kCFFileHistogram;
+    static const std::string kDBStats;
+    static const std::string kLevelStats;
+    static const std::string kBlockCacheEntryStats;
+    static const std::string kNumImmutableMemTable;
+    static const std::string kNumImmutableMemTableFlushed;
+    static const std::string kMemTableFlushPending;
+    static const std::string kNumRunningFlushes;
+    static const std::string kCompactionPending;
+    static const std::string kNumRunningCompactions;
+    static const std::string kBackgroundErrors;
+    static const std::string kCurSizeActiveMemTable;
+    static const std::string kCurSizeAllMemTables;
+    static const std::string kSizeAllMemTables;
+    static const std::string kNumEntriesActiveMemTable;
+    static const std::string kNumEntriesImmMemTables;
+    static const std::string kNumDeletesActiveMemTable;
+    static const std::string kNumDeletesImmMemTables;
+    static const std::string kEstimateNumKeys;
+    static const std::string kEstimateTableReadersMem;
+    static const std::string kIsFileDeletionsEnabled;
+    static const std::string kNumSnapshots;
+    static const std::string kOldestSnapshotTime;
+    static const std::string kOldestSnapshotSequence;
+    static const std::string kNumLiveVersions;
+    static const std::string kCurrentSuperVersionNumber;
+    static const std::string kEstimateLiveDataSize;
+    static const std::string kMinLogNumberToKeep;
+    static const std::string kMinObsoleteSstNumberToKeep;
+    static const std::string kTotalSstFilesSize;
+    static const std::string kLiveSstFilesSize;
+    static const std::string kBaseLevel;
+    static const std::string kEstimatePendingCompactionBytes;
+    static const std::string kAggregatedTableProperties;
+    static const std::string kAggregatedTablePropertiesAtLevel;
+    static const std::string kActualDelayedWriteRate;
+    static const std::string kIsWriteStopped;
+    static const std::string kEstimateOldestKeyTime;
+    static const std::string kBlockCacheCapacity;
+    static const std::string kBlockCacheUsage;
+    static const std::string kBlockCachePinnedUsage;
+    static const std::string kOptionsStatistics;
+  };
+  virtual bool GetProperty(ColumnFamilyHandle* column_family, const Slice& property,
+                           std::string* value) = 0;
+  virtual bool GetProperty(const Slice& property, std::string* value) {
+    return GetProperty(DefaultColumnFamily(), property, value);
+  }
+  virtual bool GetMapProperty(ColumnFamilyHandle* column_family, const Slice& property,
+                              std::map<std::string, std::string>* value) = 0;
+  virtual bool GetMapProperty(const Slice& property, std::map<std::string, std::string>* value) {
+    return GetMapProperty(DefaultColumnFamily(), property, value);
+  }
+  virtual bool GetIntProperty(ColumnFamilyHandle* column_family, const Slice& property,
+                              uint64_t* value) = 0;
+  virtual bool GetIntProperty(const Slice& property, uint64_t* value) {
+    return GetIntProperty(DefaultColumnFamily(), property, value);
+  }
+  virtual Status ResetStats() { return Status::NotSupported("Not implemented"); }
+  // Sums an integer property over every column family.
+  virtual bool GetAggregatedIntProperty(const Slice& property, uint64_t* value) = 0;
+
+  enum class SizeApproximationFlags : uint8_t {
+    NONE = 0,
+    INCLUDE_MEMTABLES = 1 << 0,
+    INCLUDE_FILES = 1 << 1
+  };
+  virtual Status GetApproximateSizes(const SizeApproximationOptions& options,
+                                     ColumnFamilyHandle* column_family, const Range* ranges, int n,
+                                     uint64_t* sizes) = 0;
+  virtual Status GetApproximateSizes(
+      ColumnFamilyHandle* column_family, const Range* ranges, int n, uint64_t* sizes,
+      SizeApproximationFlags include_flags = SizeApproximationFlags::INCLUDE_FILES);
+  virtual Status GetApproximateSizes(
+      const Range* ranges, int n, uint64_t* sizes,
+      SizeApproximationFlags include_flags = SizeApproximationFlags::INCLUDE_FILES) {
+    return GetApproximateSizes(DefaultColumnFamily(), ranges, n, sizes, include_flags);
+  }
+  virtual void GetApproximateMemTableStats(ColumnFamilyHandle* column_family, const Range& range,
+                                           uint64_t* const count, uint64_t* const size) = 0;
+  virtual void GetApproximateMemTableStats(const Range& range, uint64_t* const count,
+                                           uint64_t* const size) {
+    GetApproximateMemTableStats(DefaultColumnFamily(), range, count, size);
+  }
+
+  virtual Status CompactRange(const CompactRangeOptions& options, ColumnFamilyHandle* column_family,
+                              const Slice* begin, const Slice* end) = 0;
+  virtual Status CompactRange(const CompactRangeOptions& options, const Slice* begin,
+                              const Slice* end) {
+    return CompactRange(options, DefaultColumnFamily(), begin, end);
+  }
+  virtual Status SetOptions(ColumnFamilyHandle* column_family,
+                            const std::unordered_map<std::string, std::string>& new_options) = 0;
+  virtual Status SetOptions(const std::unordered_map<std::string, std::string>& new_options) {
+    return SetOptions(DefaultColumnFamily(), new_options);
+  }
+  virtual Status SetDBOptions(const std::unordered_map<std::string, std::string>& new_options) = 0;
+  virtual Status CompactFiles(const CompactionOptions& compact_options,
+                              ColumnFamilyHandle* column_family,
+                              const std::vector<std::string>& input_file_names,
+                              const int output_level, const int output_path_id = -1,
+                              std::vector<std::string>* const output_file_names = nullptr) = 0;
+  virtual Status CompactFiles(const CompactionOptions& compact_options,
+                              const std::vector<std::string>& input_file_names,
+                              const int output_level, const int output_path_id = -1,
+                              std::vector<std::string>* const output_file_names = nullptr) {
+    return CompactFiles(compact_options, DefaultColumnFamily(), input_file_names, output_level,
+                        output_path_id, output_file_names);
+  }
+  virtual Status PauseBackgroundWork() = 0;
+  virtual Status ContinueBackgroundWork() = 0;
+  virtual Status EnableAutoCompaction(
+      const std::vector<ColumnFamilyHandle*>& column_family_handles) = 0;
+  virtual int NumberLevels(ColumnFamilyHandle* column_family) = 0;
+  virtual int NumberLevels() { return NumberLevels(DefaultColumnFamily()); }
+  virtual int MaxMemCompactionLevel(ColumnFamilyHandle* column_family) = 0;
+  virtual int MaxMemCompactionLevel() { return MaxMemCompactionLevel(DefaultColumnFamily()); }
+  virtual int Level0StopWriteTrigger(ColumnFamilyHandle* column_family) = 0;
+  virtual int Level0StopWriteTrigger() { return Level0StopWriteTrigger(DefaultColumnFamily()); }
+
+  virtual const std::string& GetName() const = 0;
+  virtual Env* GetEnv() const = 0;
+  // The options the DB was opened with (as given, in RocksDB's form).
+  virtual Options GetOptions(ColumnFamilyHandle* column_family) const = 0;
+  virtual Options GetOptions() const { return GetOptions(DefaultColumnFamily()); }
+  virtual DBOptions GetDBOptions() const = 0;
+
+  virtual Status Flush(const FlushOptions& options, ColumnFamilyHandle* column_family) = 0;
+  virtual Status Flush(const FlushOptions& options) {
+    return Flush(options, DefaultColumnFamily());
+  }
+  virtual Status Flush(const FlushOptions& options,
+                       const std::vector<ColumnFamilyHandle*>& column_families) = 0;
+  virtual Status FlushWAL(bool sync) = 0;
+  virtual Status SyncWAL() = 0;
+  virtual SequenceNumber GetLatestSequenceNumber() const = 0;
+  virtual Status DisableFileDeletions() = 0;
+  virtual Status EnableFileDeletions(bool force = true) = 0;
+  virtual Status GetLiveFiles(std::vector<std::string>& files, uint64_t* manifest_file_size,
+                              bool flush_memtable = true) = 0;
+  virtual Status GetSortedWalFiles(VectorLogPtr& files) = 0;
+  virtual Status GetUpdatesSince(SequenceNumber seq_number,
+                                 std::unique_ptr<TransactionLogIterator>* iter,
+                                 const TransactionLogIterator::ReadOptions& read_options =
+                                     TransactionLogIterator::ReadOptions()) = 0;
+  virtual void GetLiveFilesMetaData(std::vector<LiveFileMetaData>* metadata) = 0;
+  virtual void GetColumnFamilyMetaData(ColumnFamilyHandle* column_family,
+                                       ColumnFamilyMetaData* metadata) = 0;
+  virtual void GetColumnFamilyMetaData(ColumnFamilyMetaData* metadata) {
+    GetColumnFamilyMetaData(DefaultColumnFamily(), metadata);
+  }
+  virtual Status IngestExternalFile(ColumnFamilyHandle* column_family,
+                                    const std::vector<std::string>& external_files,
+                                    const IngestExternalFileOptions& options) = 0;
+  virtual Status IngestExternalFile(const std::vector<std::string>& external_files,
+                                    const IngestExternalFileOptions& options) {
+    return IngestExternalFile(DefaultColumnFamily(), external_files, options);
+  }
+  virtual Status VerifyChecksum(const ReadOptions& read_options) = 0;
+  virtual Status VerifyChecksum() { return VerifyChecksum(ReadOptions()); }
+  virtual Status GetDbIdentity(std::string& identity) const = 0;
+  virtual Status GetDbSessionId(std::string& session_id) const = 0;
+  virtual ColumnFamilyHandle* DefaultColumnFamily() const = 0;
+  virtual Status GetPropertiesOfAllTables(ColumnFamilyHandle* column_family,
+                                          TablePropertiesCollection* props) = 0;
+  virtual Status GetPropertiesOfAllTables(TablePropertiesCollection* props) {
+    return GetPropertiesOfAllTables(DefaultColumnFamily(), props);
+  }
+  virtual Status GetPropertiesOfTablesInRange(ColumnFamilyHandle* column_family, const Range* range,
+                                              std::size_t n, TablePropertiesCollection* props) = 0;
+  virtual Status TryCatchUpWithPrimary() {
+    return Status::NotSupported("Supported only by secondary instance");
+  }
+  // The database underneath this one (itself, except for stacked DBs).
+  virtual DB* GetRootDB() { return this; }
+  // The Strata database this object forwards to (never null while open).
+  virtual ::strata::DB* GetStrataDB() const = 0;
+};
+
+// Removes the database's files (the options name its Env).
+Status DestroyDB(const std::string& name, const Options& options,
+                 const std::vector<ColumnFamilyDescriptor>& column_families =
+                     std::vector<ColumnFamilyDescriptor>());
+// Rebuilds the MANIFEST from the table files it finds.
+Status RepairDB(const std::string& dbname, const DBOptions& db_options,
+                const std::vector<ColumnFamilyDescriptor>& column_families);
+Status RepairDB(const std::string& dbname, const Options& options);
+}  // namespace rocksdb

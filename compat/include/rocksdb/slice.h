@@ -1,0 +1,24 @@
+// rocksdb/slice.h: Slice and PinnableSlice of the RocksDB interface. Strata's
+// own types have RocksDB's shape (constructors, data(), size(), compare(),
+// starts_with(), ToString(hex), PinSelf/PinSlice/GetSelf/IsPinned), so they
+// are the same types here: a Slice from this header is a strata::Slice.
+// Thread-safety: as strata::Slice (const methods thread-safe).
+#pragma once
+
+#include "rocksdb/cleanable.h"
+#include "rocksdb/rocksdb_namespace.h"
+#include "strata/pinnable_slice.h"
+#include "strata/slice.h"
+
+namespace rocksdb {
+using Slice = ::strata::Slice;
+using PinnableSlice = ::strata::PinnableSlice;
+
+// A key or value given as several pieces (WriteBatch's SliceParts forms).
+struct SliceParts {
+  SliceParts(const Slice* _parts, int _num_parts) : parts(_parts), num_parts(_num_parts) {}
+  SliceParts() : parts(nullptr), num_parts(0) {}
+  const Slice* parts;
+  int num_parts;
+};
+}  // namespace rocksdb

@@ -1,0 +1,135 @@
+// rocksdb/table.h: options of the block-based table format, with RocksDB
+// 7.8.3's names and defaults, and the raw-pointer factory RocksDB programs
+// call (options.table_factory.reset(NewBlockBasedTableFactory(t))). The
+// TableFactory here holds the options; Open converts them to Strata's.
+// Only the block-based format exists (plain and cuckoo tables do not).
+// Thread-safety: immutable after construction.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "rocksdb/cache.h"
+#include "rocksdb/filter_policy.h"
+#include "rocksdb/rocksdb_namespace.h"
+
+namespace rocksdb {
+class FlushBlockPolicyFactory;
+class PersistentCache;
+
+enum ChecksumType : char {
+  kNoChecksum = 0x0,
+  kCRC32c = 0x1,
+  kxxHash = 0x2,
+  kxxHash64 = 0x3,
+  kXXH3 = 0x4,
+};
+
+enum class PinningTier { kFallback, kNone, kFlushedAndSimilar, kAll };
+
+struct MetadataCacheOptions {
+  PinningTier top_level_index_pinning = PinningTier::kFallback;
+  PinningTier partition_pinning = PinningTier::kFallback;
+  PinningTier unpartitioned_pinning = PinningTier::kFallback;
+};
+
+struct CacheEntryRoleOptions {
+  enum class Decision { kEnabled, kDisabled, kFallback };
+  Decision charged = Decision::kFallback;
+  bool operator==(const CacheEntryRoleOptions& other) const { return charged == other.charged; }
+};
+
+struct CacheUsageOptions {
+  CacheEntryRoleOptions options;
+  std::map<CacheEntryRole, CacheEntryRoleOptions> options_overrides;
+};
+
+struct BlockBasedTableOptions {
+  static const char* kName() { return "BlockTableOptions"; }
+
+  std::shared_ptr<FlushBlockPolicyFactory> flush_block_policy_factory;  // refused when set
+  bool cache_index_and_filter_blocks = false;
+  bool cache_index_and_filter_blocks_with_high_priority = true;
+  bool pin_l0_filter_and_index_blocks_in_cache = false;
+  bool pin_top_level_index_and_filter = true;
+  MetadataCacheOptions metadata_cache_options;  // advisory (pinning tiers)
+
+  enum IndexType : char {
+    kBinarySearch = 0x00,
+    kHashSearch = 0x01,
+    kTwoLevelIndexSearch = 0x02,
+    kBinarySearchWithFirstKey = 0x03,
+  };
+  IndexType index_type = kBinarySearch;
+
+  enum DataBlockIndexType : char {
+    kDataBlockBinarySearch = 0,
+    kDataBlockBinaryAndHash = 1,
+  };
+  DataBlockIndexType data_block_index_type = kDataBlockBinarySearch;
+  double data_block_hash_table_util_ratio = 0.75;
+
+  ChecksumType checksum = kXXH3;
+  bool no_block_cache = false;
+  std::shared_ptr<Cache> block_cache = nullptr;
+  std::shared_ptr<PersistentCache> persistent_cache = nullptr;  // refused when set
+  std::shared_ptr<Cache> block_cache_compressed = nullptr;      // refused when set
+  uint64_t block_size = 4 * 1024;
+  int block_size_deviation = 10;
+  int block_restart_interval = 16;
+  int index_block_restart_interval = 1;
+  uint64_t metadata_block_size = 4096;
+  CacheUsageOptions cache_usage_options;
+  bool partition_filters = false;
+  bool optimize_filters_for_memory = false;  // advisory (allocation sizing)
+  bool use_delta_encoding = true;
+  std::shared_ptr<const FilterPolicy> filter_policy = nullptr;
+  bool whole_key_filtering = true;
+  bool detect_filter_construct_corruption = false;  // advisory
+  bool verify_compression = false;                  // advisory
+  uint32_t read_amp_bytes_per_bit = 0;              // refused when set
+  uint32_t format_version = 5;
+  bool enable_index_compression = true;
+  bool block_align = false;  // refused when true
+
+  enum class IndexShorteningMode : char {
+    kNoShortening,
+    kShortenSeparators,
+    kShortenSeparatorsAndSuccessor,
+  };
+  IndexShorteningMode index_shortening =
+      IndexShorteningMode::kShortenSeparators;  // refused when changed
+  size_t max_auto_readahead_size = 256 * 1024;
+
+  enum class PrepopulateBlockCache : char { kDisable, kFlushOnly };
+  PrepopulateBlockCache prepopulate_block_cache =
+      PrepopulateBlockCache::kDisable;  // refused when changed
+  size_t initial_auto_readahead_size = 8 * 1024;
+  uint64_t num_file_reads_for_auto_readahead = 2;  // advisory
+};
+
+// The factory of block-based tables: it carries the options given to
+// NewBlockBasedTableFactory.
+class TableFactory {
+ public:
+  explicit TableFactory(const BlockBasedTableOptions& options) : options_(options) {}
+  virtual ~TableFactory();
+  virtual const char* Name() const { return "BlockBasedTable"; }
+  // The options this factory was made with.
+  const BlockBasedTableOptions& table_options() const { return options_; }
+  // RocksDB's generic accessor; only BlockBasedTableOptions exist here.
+  template <typename T>
+  const T* GetOptions() const {
+    return &options_;
+  }
+
+ private:
+  BlockBasedTableOptions options_;
+};
+
+// The caller owns the result (put it in Options::table_factory).
+TableFactory* NewBlockBasedTableFactory(
+    const BlockBasedTableOptions& table_options = BlockBasedTableOptions());
+}  // namespace rocksdb

@@ -1,0 +1,49 @@
+// rocksdb/utilities/transaction_db.h: a DB with pessimistic (locking)
+// transactions, over strata::TransactionDB. TransactionDB is a DB (every DB
+// call works on it; plain writes run as one-shot transactions, as in
+// RocksDB). RocksDB derives it from StackableDB; here it derives from DB
+// directly (rocksdb/utilities/stackable_db.h is not offered).
+// TransactionDBOptions and TransactionOptions are Strata's structs, which
+// carry RocksDB's field names; RocksDB's write policies other than
+// WRITE_COMMITTED and custom lock managers do not exist.
+// Thread-safety: thread-safe; each Transaction is used by one thread.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rocksdb/db.h"
+#include "rocksdb/options.h"
+#include "rocksdb/rocksdb_namespace.h"
+#include "rocksdb/status.h"
+#include "rocksdb/utilities/transaction.h"
+#include "strata/utilities/transaction_db.h"
+
+namespace rocksdb {
+using TransactionDBOptions = ::strata::TransactionDBOptions;
+using TransactionOptions = ::strata::TransactionOptions;
+using KeyLockInfo = ::strata::KeyLockInfo;
+using DeadlockInfo = ::strata::DeadlockInfo;
+using DeadlockPath = ::strata::DeadlockPath;
+
+class TransactionDB : public DB {
+ public:
+  // On success *dbptr is the caller's (delete it).
+  static Status Open(const Options& options, const TransactionDBOptions& txn_db_options,
+                     const std::string& dbname, TransactionDB** dbptr);
+  static Status Open(const DBOptions& db_options, const TransactionDBOptions& txn_db_options,
+                     const std::string& dbname,
+                     const std::vector<ColumnFamilyDescriptor>& column_families,
+                     std::vector<ColumnFamilyHandle*>* handles, TransactionDB** dbptr);
+
+  // A new transaction (the caller deletes it), or old_txn reset for reuse
+  // and returned.
+  virtual Transaction* BeginTransaction(
+      const WriteOptions& write_options,
+      const TransactionOptions& txn_options = TransactionOptions(),
+      Transaction* old_txn = nullptr) = 0;
+  virtual std::vector<DeadlockPath> GetDeadlockInfoBuffer() = 0;
+  virtual void SetDeadlockInfoBufferSize(uint32_t target_size) = 0;
+};
+}  // namespace rocksdb

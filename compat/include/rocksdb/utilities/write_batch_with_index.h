@@ -1,0 +1,109 @@
+// rocksdb/utilities/write_batch_with_index.h: a WriteBatch with a searchable
+// index of its keys, so a transaction can read its own writes (alone or
+// merged over a DB). A wrapper over strata::WriteBatchWithIndex with
+// RocksDB's raw-pointer iterators and rocksdb::DB arguments.
+// Thread-safety: not thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "rocksdb/comparator.h"
+#include "rocksdb/db.h"
+#include "rocksdb/iterator.h"
+#include "rocksdb/options.h"
+#include "rocksdb/rocksdb_namespace.h"
+#include "rocksdb/slice.h"
+#include "rocksdb/status.h"
+#include "rocksdb/write_batch.h"
+#include "strata/utilities/write_batch_with_index.h"
+
+namespace rocksdb {
+using WriteType = ::strata::WriteType;
+using ::strata::kDeleteRangeRecord;
+using ::strata::kDeleteRecord;
+using ::strata::kLogDataRecord;
+using ::strata::kMergeRecord;
+using ::strata::kPutRecord;
+using ::strata::kSingleDeleteRecord;
+using ::strata::kUnknownRecord;
+using ::strata::kXIDRecord;
+using WriteEntry = ::strata::WriteEntry;
+using WBWIIterator = ::strata::WBWIIterator;
+
+class WriteBatchWithIndex {
+ public:
+  // overwrite_key=true keeps one index entry per key (the newest).
+  explicit WriteBatchWithIndex(const Comparator* backup_index_comparator = BytewiseComparator(),
+                               size_t reserved_bytes = 0, bool overwrite_key = false,
+                               size_t max_bytes = 0, size_t protection_bytes_per_key = 0);
+  ~WriteBatchWithIndex();
+  WriteBatchWithIndex(const WriteBatchWithIndex&) = delete;
+  WriteBatchWithIndex& operator=(const WriteBatchWithIndex&) = delete;
+
+  Status Put(ColumnFamilyHandle* column_family, const Slice& key, const Slice& value) {
+    return impl_.Put(column_family, key, value);
+  }
+  Status Put(const Slice& key, const Slice& value) { return impl_.Put(key, value); }
+  Status Merge(ColumnFamilyHandle* column_family, const Slice& key, const Slice& value) {
+    return impl_.Merge(column_family, key, value);
+  }
+  Status Merge(const Slice& key, const Slice& value) { return impl_.Merge(key, value); }
+  Status Delete(ColumnFamilyHandle* column_family, const Slice& key) {
+    return impl_.Delete(column_family, key);
+  }
+  Status Delete(const Slice& key) { return impl_.Delete(key); }
+  Status SingleDelete(ColumnFamilyHandle* column_family, const Slice& key) {
+    return impl_.SingleDelete(column_family, key);
+  }
+  Status SingleDelete(const Slice& key) { return impl_.SingleDelete(key); }
+  Status DeleteRange(ColumnFamilyHandle* column_family, const Slice& begin_key,
+                     const Slice& end_key) {
+    return impl_.DeleteRange(column_family, begin_key, end_key);
+  }
+  Status DeleteRange(const Slice& begin_key, const Slice& end_key) {
+    return impl_.DeleteRange(begin_key, end_key);
+  }
+  Status PutLogData(const Slice& blob) { return impl_.PutLogData(blob); }
+  void Clear() { impl_.Clear(); }
+  void SetSavePoint() { impl_.SetSavePoint(); }
+  Status RollbackToSavePoint() { return impl_.RollbackToSavePoint(); }
+  Status PopSavePoint() { return impl_.PopSavePoint(); }
+  // The batch to pass to DB::Write; owned by this object.
+  WriteBatch* GetWriteBatch() { return impl_.GetWriteBatch(); }
+
+  // Iterators over the batch's own entries; the caller deletes them.
+  WBWIIterator* NewIterator(ColumnFamilyHandle* column_family) {
+    return impl_.NewIterator(column_family).release();
+  }
+  WBWIIterator* NewIterator() { return impl_.NewIterator().release(); }
+  // An iterator over base_iterator (which it takes ownership of) with the
+  // batch's entries applied on top; the caller deletes it.
+  Iterator* NewIteratorWithBase(ColumnFamilyHandle* column_family, Iterator* base_iterator,
+                                const ReadOptions* opts = nullptr);
+  Iterator* NewIteratorWithBase(Iterator* base_iterator);
+
+  // The batch's value for key (NotFound if absent or deleted in the batch;
+  // MergeInProgress if it holds only merge operands without a base).
+  Status GetFromBatch(ColumnFamilyHandle* column_family, const DBOptions& options, const Slice& key,
+                      std::string* value);
+  Status GetFromBatch(const DBOptions& options, const Slice& key, std::string* value) {
+    return GetFromBatch(nullptr, options, key, value);
+  }
+  // The batch's entries applied over db's value.
+  Status GetFromBatchAndDB(DB* db, const ReadOptions& read_options, const Slice& key,
+                           std::string* value);
+  Status GetFromBatchAndDB(DB* db, const ReadOptions& read_options, const Slice& key,
+                           PinnableSlice* value);
+  Status GetFromBatchAndDB(DB* db, const ReadOptions& read_options,
+                           ColumnFamilyHandle* column_family, const Slice& key, std::string* value);
+  Status GetFromBatchAndDB(DB* db, const ReadOptions& read_options,
+                           ColumnFamilyHandle* column_family, const Slice& key,
+                           PinnableSlice* value);
+  size_t GetDataSize() const;
+
+ private:
+  ::strata::WriteBatchWithIndex impl_;
+};
+}  // namespace rocksdb

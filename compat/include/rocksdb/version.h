@@ -1,0 +1,25 @@
+// rocksdb/version.h: the RocksDB release whose interface this layer
+// reproduces (7.8.3). The engine underneath is Strata; its own version is
+// strata::kVersion... in the native API, not here.
+#pragma once
+
+#include <string>
+
+#include "rocksdb/rocksdb_namespace.h"
+
+#define ROCKSDB_MAJOR 7
+#define ROCKSDB_MINOR 8
+#define ROCKSDB_PATCH 3
+
+#define ROCKSDB_MAKE_VERSION_INT(x, y, z) ((x)*10000 + (y)*100 + (z))
+#define ROCKSDB_VERSION_GE(x, y, z)                                         \
+  (ROCKSDB_MAKE_VERSION_INT(ROCKSDB_MAJOR, ROCKSDB_MINOR, ROCKSDB_PATCH) >= \
+   ROCKSDB_MAKE_VERSION_INT(x, y, z))
+
+namespace rocksdb {
+// "7.8.3" (or "7.8" without the patch number).
+std::string GetRocksVersionAsString(bool with_patch = true);
+// A one-line description of the build: the RocksDB interface version and the
+// engine that implements it.
+std::string GetRocksBuildInfoAsString(const std::string& program, bool verbose = false);
+}  // namespace rocksdb

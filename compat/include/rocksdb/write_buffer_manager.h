@@ -1,0 +1,13 @@
+// rocksdb/write_buffer_manager.h: one memtable memory limit shared by
+// column families and DBs (Options::write_buffer_manager), optionally
+// charged to a block cache. Strata's class has RocksDB's constructor
+// (buffer_size, cache, allow_stall) and is the same type here.
+#pragma once
+
+#include "rocksdb/cache.h"
+#include "rocksdb/rocksdb_namespace.h"
+#include "strata/write_buffer_manager.h"
+
+namespace rocksdb {
+using WriteBufferManager = ::strata::WriteBufferManager;
+}  // namespace rocksdb

@@ -1,0 +1,118 @@
+// compat/misc.cc: the small pieces of the RocksDB interface: filter policy
+// and table factory holders, the version strings, the in-memory Env,
+// ManagedSnapshot and the property names of DB::Properties.
+#include <memory>
+#include <string>
+
+#include "rocksdb/db.h"
+#include "rocksdb/env.h"
+#include "rocksdb/filter_policy.h"
+#include "rocksdb/snapshot.h"
+#include "rocksdb/table.h"
+#include "rocksdb/version.h"
+#include "strata/env.h"
+#include "strata/filter_policy.h"
+
+namespace rocksdb {
+
+FilterPolicy::~FilterPolicy() = default;
+
+const char* FilterPolicy::Name() const {
+  return impl_ != nullptr ? impl_->Name() : "rocksdb.compat.UserFilterPolicy";
+}
+
+const char* FilterPolicy::CompatibilityName() const {
+  return impl_ != nullptr ? impl_->CompatibilityName() : Name();
+}
+
+const FilterPolicy* NewBloomFilterPolicy(double bits_per_key, bool /*use_block_based_builder*/) {
+  return new FilterPolicy(::strata::NewBloomFilterPolicy(bits_per_key));
+}
+
+const FilterPolicy* NewRibbonFilterPolicy(double bloom_equivalent_bits_per_key,
+                                          int bloom_before_level) {
+  return new FilterPolicy(
+      ::strata::NewRibbonFilterPolicy(bloom_equivalent_bits_per_key, bloom_before_level));
+}
+
+TableFactory::~TableFactory() = default;
+
+TableFactory* NewBlockBasedTableFactory(const BlockBasedTableOptions& table_options) {
+  return new TableFactory(table_options);
+}
+
+std::string GetRocksVersionAsString(bool with_patch) {
+  std::string v = std::to_string(ROCKSDB_MAJOR) + "." + std::to_string(ROCKSDB_MINOR);
+  if (with_patch) v += "." + std::to_string(ROCKSDB_PATCH);
+  return v;
+}
+
+std::string GetRocksBuildInfoAsString(const std::string& program, bool /*verbose*/) {
+  return program + " (RocksDB) " + GetRocksVersionAsString(true) +
+         " interface, implemented by Strata (libstrata-rocksdb)\n";
+}
+
+Env* NewMemEnv(Env* /*base*/) { return ::strata::NewMemEnv().release(); }
+
+ManagedSnapshot::ManagedSnapshot(DB* db) : db_(db), snapshot_(db->GetSnapshot()) {}
+
+ManagedSnapshot::ManagedSnapshot(DB* db, const Snapshot* snapshot) : db_(db), snapshot_(snapshot) {}
+
+ManagedSnapshot::~ManagedSnapshot() {
+  if (snapshot_ != nullptr) db_->ReleaseSnapshot(snapshot_);
+}
+
+const Snapshot* ManagedSnapshot::snapshot() { return snapshot_; }
+
+#define COMPAT_PROPERTY(member, text) const std::string DB::Properties::member = "rocksdb." text
+COMPAT_PROPERTY(kNumFilesAtLevelPrefix, "num-files-at-level");
+COMPAT_PROPERTY(kCompressionRatioAtLevelPrefix, "compression-ratio-at-level");
+COMPAT_PROPERTY(kStats, "stats");
+COMPAT_PROPERTY(kSSTables, "sstables");
+COMPAT_PROPERTY(kCFStats, "cfstats");
+COMPAT_PROPERTY(kCFStatsNoFileHistogram, "cfstats-no-file-histogram");
+COMPAT_PROPERTY(kCFFileHistogram, "cf-file-histogram");
+COMPAT_PROPERTY(kDBStats, "dbstats");
+COMPAT_PROPERTY(kLevelStats, "levelstats");
+COMPAT_PROPERTY(kBlockCacheEntryStats, "block-cache-entry-stats");
+COMPAT_PROPERTY(kNumImmutableMemTable, "num-immutable-mem-table");
+COMPAT_PROPERTY(kNumImmutableMemTableFlushed, "num-immutable-mem-table-flushed");
+COMPAT_PROPERTY(kMemTableFlushPending, "mem-table-flush-pending");
+COMPAT_PROPERTY(kNumRunningFlushes, "num-running-flushes");
+COMPAT_PROPERTY(kCompactionPending, "compaction-pending");
+COMPAT_PROPERTY(kNumRunningCompactions, "num-running-compactions");
+COMPAT_PROPERTY(kBackgroundErrors, "background-errors");
+COMPAT_PROPERTY(kCurSizeActiveMemTable, "cur-size-active-mem-table");
+COMPAT_PROPERTY(kCurSizeAllMemTables, "cur-size-all-mem-tables");
+COMPAT_PROPERTY(kSizeAllMemTables, "size-all-mem-tables");
+COMPAT_PROPERTY(kNumEntriesActiveMemTable, "num-entries-active-mem-table");
+COMPAT_PROPERTY(kNumEntriesImmMemTables, "num-entries-imm-mem-tables");
+COMPAT_PROPERTY(kNumDeletesActiveMemTable, "num-deletes-active-mem-table");
+COMPAT_PROPERTY(kNumDeletesImmMemTables, "num-deletes-imm-mem-tables");
+COMPAT_PROPERTY(kEstimateNumKeys, "estimate-num-keys");
+COMPAT_PROPERTY(kEstimateTableReadersMem, "estimate-table-readers-mem");
+COMPAT_PROPERTY(kIsFileDeletionsEnabled, "is-file-deletions-enabled");
+COMPAT_PROPERTY(kNumSnapshots, "num-snapshots");
+COMPAT_PROPERTY(kOldestSnapshotTime, "oldest-snapshot-time");
+COMPAT_PROPERTY(kOldestSnapshotSequence, "oldest-snapshot-sequence");
+COMPAT_PROPERTY(kNumLiveVersions, "num-live-versions");
+COMPAT_PROPERTY(kCurrentSuperVersionNumber, "current-super-version-number");
+COMPAT_PROPERTY(kEstimateLiveDataSize, "estimate-live-data-size");
+COMPAT_PROPERTY(kMinLogNumberToKeep, "min-log-number-to-keep");
+COMPAT_PROPERTY(kMinObsoleteSstNumberToKeep, "min-obsolete-sst-number-to-keep");
+COMPAT_PROPERTY(kTotalSstFilesSize, "total-sst-files-size");
+COMPAT_PROPERTY(kLiveSstFilesSize, "live-sst-files-size");
+COMPAT_PROPERTY(kBaseLevel, "base-level");
+COMPAT_PROPERTY(kEstimatePendingCompactionBytes, "estimate-pending-compaction-bytes");
+COMPAT_PROPERTY(kAggregatedTableProperties, "aggregated-table-properties");
+COMPAT_PROPERTY(kAggregatedTablePropertiesAtLevel, "aggregated-table-properties-at-level");
+COMPAT_PROPERTY(kActualDelayedWriteRate, "actual-delayed-write-rate");
+COMPAT_PROPERTY(kIsWriteStopped, "is-write-stopped");
+COMPAT_PROPERTY(kEstimateOldestKeyTime, "estimate-oldest-key-time");
+COMPAT_PROPERTY(kBlockCacheCapacity, "block-cache-capacity");
+COMPAT_PROPERTY(kBlockCacheUsage, "block-cache-usage");
+COMPAT_PROPERTY(kBlockCachePinnedUsage, "block-cache-pinned-usage");
+COMPAT_PROPERTY(kOptionsStatistics, "options-statistics");
+#undef COMPAT_PROPERTY
+
+}  // namespace rocksdb

@@ -1,0 +1,246 @@
+// compat_options_test: RocksDB option structs converted to Strata's at
+// Open; a non-default value of an option Strata does not implement is
+// refused with InvalidArgument naming it; accepted options take effect.
+#include <memory>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "rocksdb/cache.h"
+#include "rocksdb/db.h"
+#include "rocksdb/filter_policy.h"
+#include "rocksdb/options.h"
+#include "rocksdb/table.h"
+#include "rocksdb/version.h"
+#include "test_util/testutil.h"
+
+namespace rocksdb {
+namespace {
+
+class CompatOptionsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = ::testing::TempDir() + "/compat_options_test_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    ASSERT_TRUE(DestroyDB(path_, Options()).ok());
+  }
+  void TearDown() override { ASSERT_TRUE(DestroyDB(path_, Options()).ok()); }
+
+  // Opens with `options` and expects InvalidArgument naming `name`.
+  void ExpectRefused(Options options, const std::string& name) {
+    options.create_if_missing = true;
+    DB* db = nullptr;
+    Status s = DB::Open(options, path_, &db);
+    EXPECT_TRUE(s.IsInvalidArgument()) << name << ": " << s.ToString();
+    EXPECT_NE(s.ToString().find(name), std::string::npos) << s.ToString();
+    EXPECT_EQ(db, nullptr);
+    delete db;
+  }
+
+  std::string path_;
+};
+
+TEST_F(CompatOptionsTest, RefusesUnsupportedDBOptions) {
+  {
+    Options o;
+    o.two_write_queues = true;
+    ExpectRefused(o, "DBOptions::two_write_queues");
+  }
+  {
+    Options o;
+    o.unordered_write = true;
+    ExpectRefused(o, "DBOptions::unordered_write");
+  }
+  {
+    Options o;
+    o.atomic_flush = true;
+    ExpectRefused(o, "DBOptions::atomic_flush");
+  }
+  {
+    Options o;
+    o.recycle_log_file_num = 4;
+    ExpectRefused(o, "DBOptions::recycle_log_file_num");
+  }
+  {
+    Options o;
+    o.row_cache = NewLRUCache(1 << 20);
+    ExpectRefused(o, "DBOptions::row_cache");
+  }
+  {
+    Options o;
+    o.wal_compression = kZSTD;
+    ExpectRefused(o, "DBOptions::wal_compression");
+  }
+  {
+    Options o;
+    o.best_efforts_recovery = true;
+    ExpectRefused(o, "DBOptions::best_efforts_recovery");
+  }
+  {
+    Options o;
+    o.persist_stats_to_disk = true;
+    ExpectRefused(o, "DBOptions::persist_stats_to_disk");
+  }
+}
+
+TEST_F(CompatOptionsTest, RefusesUnsupportedColumnFamilyOptions) {
+  {
+    Options o;
+    o.enable_blob_files = true;
+    ExpectRefused(o, "ColumnFamilyOptions::enable_blob_files");
+  }
+  {
+    Options o;
+    o.inplace_update_support = true;
+    ExpectRefused(o, "ColumnFamilyOptions::inplace_update_support");
+  }
+  {
+    Options o;
+    o.optimize_filters_for_hits = true;
+    ExpectRefused(o, "ColumnFamilyOptions::optimize_filters_for_hits");
+  }
+  {
+    Options o;
+    o.last_level_temperature = Temperature::kCold;
+    ExpectRefused(o, "ColumnFamilyOptions::last_level_temperature");
+  }
+}
+
+TEST_F(CompatOptionsTest, RefusesUnsupportedTableOptions) {
+  {
+    Options o;
+    BlockBasedTableOptions t;
+    t.block_align = true;
+    o.table_factory.reset(NewBlockBasedTableFactory(t));
+    ExpectRefused(o, "BlockBasedTableOptions::block_align");
+  }
+  {
+    Options o;
+    BlockBasedTableOptions t;
+    t.read_amp_bytes_per_bit = 32;
+    o.table_factory.reset(NewBlockBasedTableFactory(t));
+    ExpectRefused(o, "BlockBasedTableOptions::read_amp_bytes_per_bit");
+  }
+  {
+    // A user FilterPolicy subclass has no Strata filter underneath.
+    class MyPolicy : public FilterPolicy {};
+    Options o;
+    BlockBasedTableOptions t;
+    t.filter_policy = std::make_shared<MyPolicy>();
+    o.table_factory.reset(NewBlockBasedTableFactory(t));
+    ExpectRefused(o, "BlockBasedTableOptions::filter_policy");
+  }
+}
+
+TEST_F(CompatOptionsTest, RefusedOptionsInCreateColumnFamily) {
+  Options o;
+  o.create_if_missing = true;
+  DB* db = nullptr;
+  ASSERT_TRUE(DB::Open(o, path_, &db).ok());
+  ColumnFamilyOptions cf;
+  cf.enable_blob_files = true;
+  ColumnFamilyHandle* h = nullptr;
+  Status s = db->CreateColumnFamily(cf, "blobs", &h);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.ToString().find("enable_blob_files"), std::string::npos);
+  EXPECT_EQ(h, nullptr);
+  delete db;
+}
+
+TEST_F(CompatOptionsTest, RefusedPerCallOptions) {
+  Options o;
+  o.create_if_missing = true;
+  DB* db = nullptr;
+  ASSERT_TRUE(DB::Open(o, path_, &db).ok());
+  ASSERT_TRUE(db->Put(WriteOptions(), "a", "1").ok());
+
+  ReadOptions ro;
+  ro.tailing = true;
+  std::string v;
+  Status s = db->Get(ro, "a", &v);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("ReadOptions::tailing"), std::string::npos) << s.ToString();
+  Iterator* it = db->NewIterator(ro);
+  it->SeekToFirst();
+  EXPECT_FALSE(it->Valid());
+  EXPECT_TRUE(it->status().IsInvalidArgument());
+  EXPECT_NE(it->status().ToString().find("ReadOptions::tailing"), std::string::npos);
+  delete it;
+
+  std::vector<std::string> values;
+  std::vector<Status> statuses = db->MultiGet(ro, {Slice("a")}, &values);
+  ASSERT_EQ(statuses.size(), 1u);
+  EXPECT_TRUE(statuses[0].IsInvalidArgument());
+
+  WriteOptions wo;
+  wo.ignore_missing_column_families = true;
+  s = db->Put(wo, "b", "2");
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("WriteOptions::ignore_missing_column_families"), std::string::npos);
+
+  CompactRangeOptions cro;
+  cro.target_path_id = 1;
+  s = db->CompactRange(cro, nullptr, nullptr);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("CompactRangeOptions::target_path_id"), std::string::npos);
+
+  // Nothing was written by the refused Put.
+  EXPECT_TRUE(db->Get(ReadOptions(), "b", &v).IsNotFound());
+  delete db;
+}
+
+TEST_F(CompatOptionsTest, AdvisoryOptionsAreAccepted) {
+  Options o;
+  o.create_if_missing = true;
+  o.max_background_compactions = 4;
+  o.max_background_flushes = 2;
+  o.table_cache_numshardbits = 4;
+  o.advise_random_on_open = false;
+  o.enable_thread_tracking = true;
+  o.max_file_opening_threads = 2;
+  o.min_write_buffer_number_to_merge = 2;
+  o.paranoid_file_checks = true;
+  DB* db = nullptr;
+  Status s = DB::Open(o, path_, &db);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  // GetOptions returns the options as given.
+  EXPECT_EQ(db->GetOptions().max_background_compactions, 4);
+  EXPECT_EQ(db->GetOptions().min_write_buffer_number_to_merge, 2);
+  delete db;
+}
+
+TEST_F(CompatOptionsTest, ConvertedOptionsTakeEffect) {
+  Options o;
+  o.create_if_missing = true;
+  o.num_levels = 4;
+  o.level0_stop_writes_trigger = 30;
+  std::shared_ptr<Cache> cache = NewLRUCache(3 << 20);
+  BlockBasedTableOptions t;
+  t.block_cache = cache;
+  t.filter_policy.reset(NewBloomFilterPolicy(10));
+  o.table_factory.reset(NewBlockBasedTableFactory(t));
+  DB* db = nullptr;
+  ASSERT_TRUE(DB::Open(o, path_, &db).ok());
+  EXPECT_EQ(db->NumberLevels(), 4);
+  EXPECT_EQ(db->Level0StopWriteTrigger(), 30);
+  uint64_t capacity = 0;
+  ASSERT_TRUE(db->GetIntProperty(DB::Properties::kBlockCacheCapacity, &capacity));
+  EXPECT_EQ(capacity, uint64_t{3} << 20);
+  delete db;
+
+  // error_if_exists reaches Strata.
+  o.error_if_exists = true;
+  Status s = DB::Open(o, path_, &db);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_EQ(db, nullptr);
+}
+
+TEST_F(CompatOptionsTest, VersionMacros) {
+  EXPECT_EQ(ROCKSDB_MAJOR, 7);
+  EXPECT_EQ(ROCKSDB_MINOR, 8);
+  EXPECT_EQ(ROCKSDB_PATCH, 3);
+  EXPECT_EQ(GetRocksVersionAsString(), "7.8.3");
+  EXPECT_EQ(GetRocksVersionAsString(false), "7.8");
+}
+
+}  // namespace
+}  // namespace rocksdb

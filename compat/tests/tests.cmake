@@ -1,0 +1,58 @@
+# Tests of libstrata-rocksdb (included from compat/CMakeLists.txt).
+#
+# 1. Compared programs (compat/examples/*.cc), written against RocksDB's
+#    C++ interface: each is built against the system RocksDB
+#    (/usr/include/rocksdb, -lrocksdb) and against compat/include with
+#    libstrata-rocksdb; compare_outputs.cmake runs both on fresh
+#    directories and compares their stdout byte for byte.
+# 2. compat_options_test: options conversion and refusal (GoogleTest);
+#    compat_db_test: random operations through rocksdb::DB against a map.
+# 3. compat_side_by_side: one program using Strata's native API and the
+#    system RocksDB together.
+# 4. compat_no_rocksdb_symbols: libstrata exports no rocksdb:: symbol.
+set(STRATA_COMPAT_PROGRAMS basic_crud column_families callbacks tuning pinnable_bounds utilities transactions backup)
+foreach(prog ${STRATA_COMPAT_PROGRAMS})
+  set(src ${CMAKE_SOURCE_DIR}/compat/examples/${prog}.cc)
+  if(NOT EXISTS ${src})
+    continue()
+  endif()
+  add_executable(compat_${prog}_strata ${src})
+  target_link_libraries(compat_${prog}_strata PRIVATE strata-rocksdb)
+  strata_rocksdb_program(compat_${prog}_rocksdb ${src})
+  if(TARGET compat_${prog}_rocksdb AND STRATA_SANITIZE STREQUAL "")
+    add_test(NAME compat_compare_${prog}
+             COMMAND ${CMAKE_COMMAND}
+                     -DSTRATA_PROGRAM=$<TARGET_FILE:compat_${prog}_strata>
+                     -DROCKSDB_PROGRAM=$<TARGET_FILE:compat_${prog}_rocksdb>
+                     -DWORK_DIR=${CMAKE_BINARY_DIR}/compat_compare/${prog}
+                     -P ${CMAKE_SOURCE_DIR}/compat/tests/compare_outputs.cmake)
+  else()
+    # Without RocksDB (or under a sanitizer) the Strata build still runs.
+    add_test(NAME compat_compare_${prog}
+             COMMAND compat_${prog}_strata ${CMAKE_BINARY_DIR}/compat_compare/${prog}_only)
+  endif()
+  set_tests_properties(compat_compare_${prog} PROPERTIES LABELS compat TIMEOUT 120)
+endforeach()
+
+foreach(t compat_options_test compat_db_test)
+  add_executable(${t} ${CMAKE_SOURCE_DIR}/compat/tests/${t}.cc)
+  target_link_libraries(${t} PRIVATE strata-rocksdb-static strata_test_util GTest::gtest_main)
+  add_test(NAME ${t} COMMAND ${t})
+  set_tests_properties(${t} PROPERTIES LABELS compat TIMEOUT 120)
+endforeach()
+
+# The native API and the system RocksDB in one program: built like the
+# RocksDB-only helpers (no sanitizer) and linked with libstrata.a.
+if(ROCKSDB_LIB AND STRATA_SANITIZE STREQUAL "")
+  add_executable(compat_side_by_side ${CMAKE_SOURCE_DIR}/compat/tests/side_by_side.cc)
+  target_link_libraries(compat_side_by_side PRIVATE strata ${ROCKSDB_LIB})
+  add_test(NAME compat_side_by_side
+           COMMAND compat_side_by_side ${CMAKE_BINARY_DIR}/compat_side_by_side)
+  set_tests_properties(compat_side_by_side PROPERTIES LABELS compat TIMEOUT 120)
+endif()
+
+add_test(NAME compat_no_rocksdb_symbols
+         COMMAND ${CMAKE_SOURCE_DIR}/compat/tests/check_symbols.sh
+                 $<TARGET_FILE:strata> $<TARGET_FILE:strata_shared>
+                 $<TARGET_FILE:strata-rocksdb> $<TARGET_FILE:strata-rocksdb-static>)
+set_tests_properties(compat_no_rocksdb_symbols PROPERTIES LABELS compat TIMEOUT 120)

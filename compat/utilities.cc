@@ -1,0 +1,93 @@
+// compat/utilities.cc: RocksDB's SstFileWriter and Checkpoint over Strata's.
+#include <memory>
+#include <string>
+
+#include "compat/options_convert.h"
+#include "rocksdb/env.h"
+#include "rocksdb/options.h"
+#include "rocksdb/sst_file_writer.h"
+#include "rocksdb/utilities/checkpoint.h"
+#include "strata/options.h"
+#include "strata/utilities/checkpoint.h"
+
+namespace rocksdb {
+
+EnvOptions::EnvOptions(const DBOptions& options)
+    : use_mmap_reads(options.allow_mmap_reads),
+      use_mmap_writes(options.allow_mmap_writes),
+      use_direct_reads(options.use_direct_reads),
+      use_direct_writes(options.use_direct_io_for_flush_and_compaction),
+      bytes_per_sync(options.bytes_per_sync),
+      strict_bytes_per_sync(options.strict_bytes_per_sync),
+      compaction_readahead_size(options.compaction_readahead_size),
+      random_access_max_buffer_size(options.random_access_max_buffer_size),
+      writable_file_max_buffer_size(options.writable_file_max_buffer_size) {}
+
+SstFileWriter::SstFileWriter(const EnvOptions& /*env_options*/, const Options& options,
+                             ColumnFamilyHandle* /*column_family*/, bool /*invalidate_page_cache*/,
+                             int /*io_priority*/, bool skip_filters)
+    : options_(options), skip_filters_(skip_filters) {}
+
+SstFileWriter::~SstFileWriter() = default;
+
+Status SstFileWriter::Open(const std::string& file_path) {
+  if (skip_filters_) {
+    return Status::InvalidArgument(
+        "SstFileWriter skip_filters=true is not supported by Strata: only its default value is "
+        "accepted");
+  }
+  ::strata::Options o;
+  Status s = compat::ConvertOptions(options_, &o);
+  if (!s.ok()) return s;
+  writer_ = std::make_unique<::strata::SstFileWriter>(o);
+  return writer_->Open(file_path);
+}
+
+namespace {
+Status NotOpen() { return Status::InvalidArgument("SstFileWriter: Open() has not succeeded"); }
+}  // namespace
+
+Status SstFileWriter::Put(const Slice& user_key, const Slice& value) {
+  return writer_ ? writer_->Put(user_key, value) : NotOpen();
+}
+Status SstFileWriter::Merge(const Slice& user_key, const Slice& value) {
+  return writer_ ? writer_->Merge(user_key, value) : NotOpen();
+}
+Status SstFileWriter::Delete(const Slice& user_key) {
+  return writer_ ? writer_->Delete(user_key) : NotOpen();
+}
+Status SstFileWriter::DeleteRange(const Slice& begin_key, const Slice& end_key) {
+  return writer_ ? writer_->DeleteRange(begin_key, end_key) : NotOpen();
+}
+Status SstFileWriter::Finish(ExternalSstFileInfo* file_info) {
+  return writer_ ? writer_->Finish(file_info) : NotOpen();
+}
+uint64_t SstFileWriter::FileSize() { return writer_ ? writer_->FileSize() : 0; }
+
+Checkpoint::~Checkpoint() = default;
+
+Status Checkpoint::Create(DB* db, Checkpoint** checkpoint_ptr) {
+  *checkpoint_ptr = nullptr;
+  std::unique_ptr<::strata::Checkpoint> impl;
+  Status s = ::strata::Checkpoint::Create(db->GetStrataDB(), &impl);
+  if (!s.ok()) return s;
+  auto* c = new Checkpoint();
+  c->impl_ = std::move(impl);
+  *checkpoint_ptr = c;
+  return s;
+}
+
+Status Checkpoint::CreateCheckpoint(const std::string& checkpoint_dir, uint64_t log_size_for_flush,
+                                    uint64_t* sequence_number_ptr) {
+  return impl_->CreateCheckpoint(checkpoint_dir, log_size_for_flush, sequence_number_ptr);
+}
+
+Status Checkpoint::ExportColumnFamily(ColumnFamilyHandle* handle, const std::string& export_dir,
+                                      ExportImportFilesMetaData** metadata) {
+  std::unique_ptr<ExportImportFilesMetaData> m;
+  Status s = impl_->ExportColumnFamily(handle, export_dir, &m);
+  *metadata = s.ok() ? m.release() : nullptr;
+  return s;
+}
+
+}  // namespace rocksdb
