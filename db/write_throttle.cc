@@ -73,10 +73,14 @@ void WriteThrottle::Update(StallPressure pressure, bool watch_memtables) {
   } else if (now - sample_start_micros_ >= kSampleMicros) {
     const double rate = static_cast<double>(bytes - sample_start_bytes_) * 1e6 /
                         static_cast<double>(now - sample_start_micros_);
-    // A short memory (half from the newest sample): the writers' speed
-    // changes with the tree's shape and the values they write.
+    // A decaying maximum: a faster sample replaces the base at once; the
+    // base otherwise falls by e every kBaseDecayMicros, so an interval in
+    // which the writers paused does not make it a crawl, while writers
+    // that really slowed down bring it down within seconds.
     const double old = base_.load(std::memory_order_relaxed);
-    base_.store(old == 0 ? rate : 0.5 * old + 0.5 * rate, std::memory_order_relaxed);
+    const double decayed =
+        old * std::exp(-static_cast<double>(now - sample_start_micros_) / kBaseDecayMicros);
+    base_.store(std::max(rate, decayed), std::memory_order_relaxed);
     sample_start_micros_ = now;
     sample_start_bytes_ = bytes;
   }

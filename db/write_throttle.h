@@ -33,8 +33,9 @@
 //
 // Level-0 and debt pressures count only with automatic compactions on.
 // The base rate is the ingest rate measured while writes were not paced (a
-// short average), or delayed_write_rate before any measurement; a
-// delayed_write_rate that is set caps it.
+// maximum over samples of at least kSampleMicros that decays with a time
+// constant of kBaseDecayMicros), or delayed_write_rate before any
+// measurement; a delayed_write_rate that is set caps it.
 //
 // Pacing. The write-group leader charges each group's bytes to a virtual
 // timeline that advances by bytes / rate, and waits until its slot: long
@@ -81,8 +82,10 @@ class WriteThrottle {
   static constexpr double kMinRate = 16 << 10;
   static constexpr uint64_t kBankMicros = 1000;
   static constexpr uint64_t kSpinMicros = 200;
-  // Shortest interval over which the unpaced ingest rate is sampled.
+  // Shortest interval over which the unpaced ingest rate is sampled, and
+  // the time constant of the base rate's decay (see Update).
   static constexpr uint64_t kSampleMicros = 200000;
+  static constexpr double kBaseDecayMicros = 10e6;
 
   // delayed_write_rate: DBOptions::delayed_write_rate (0: 16 MiB/s).
   WriteThrottle(SystemClock* clock, uint64_t delayed_write_rate);

@@ -57,12 +57,22 @@ TEST_F(WriteThrottleTest, MeasuresBaseRateWhileUnthrottled) {
   clock_.Advance(WriteThrottle::kSampleMicros / 2);
   t.Update(Hard(0), false);
   EXPECT_EQ(t.base_rate(), 40 * kMiB);
-  // The next full sample (20 MiB/s over the interval) is averaged in.
+  // A slower sample: the base decays towards it, by e every 10 s.
   t.AddIngest(3 * kMiB);
   clock_.Advance(WriteThrottle::kSampleMicros * 2);
   t.Update(Hard(0), false);
-  const double sample = 4.0 * kMiB * 1e6 / (WriteThrottle::kSampleMicros * 2.5);
-  EXPECT_NEAR(static_cast<double>(t.base_rate()), 0.5 * 40 * kMiB + 0.5 * sample, 2.0);
+  const double interval = WriteThrottle::kSampleMicros * 2.5;
+  const double decayed = 40.0 * kMiB * std::exp(-interval / WriteThrottle::kBaseDecayMicros);
+  EXPECT_NEAR(static_cast<double>(t.base_rate()), decayed, 2.0);
+  // A pause of writers does not make the base a crawl.
+  clock_.Advance(2000000);
+  t.Update(Hard(0), false);
+  EXPECT_GT(static_cast<double>(t.base_rate()), 0.8 * decayed);
+  // A faster sample replaces it at once.
+  t.AddIngest(20 * kMiB);
+  clock_.Advance(WriteThrottle::kSampleMicros);
+  t.Update(Hard(0), false);
+  EXPECT_EQ(t.base_rate(), 100 * kMiB);
 }
 
 TEST_F(WriteThrottleTest, ThrottledIntervalsDoNotMoveTheBase) {
