@@ -268,7 +268,7 @@ Status DBImpl::BackgroundFlush(bool* flushed) {
   info.cf_id = cfd->id();
   info.cf_name = cfd->name();
   info.file_number = file_number;
-  info.file_path = TableFileName(dbname_, file_number);
+  info.file_path = TableFileName(cfd->options().cf_paths, file_number, 0);
   info.thread_id = std::hash<std::thread::id>()(std::this_thread::get_id());
   info.job_id = job_env.job_id;
   info.flush_reason = imm.flush_reason;
@@ -331,7 +331,7 @@ Status DBImpl::BackgroundFlush(bool* flushed) {
     *flushed = true;
     // The new table to the SstFileManager: passing its space limit is the
     // background error (the flush itself stands, as in RocksDB).
-    if (meta.number != 0) space_status = TrackNewTables({meta});
+    if (meta.number != 0) space_status = TrackNewTables(cfd->options().cf_paths, {meta});
     EventLogLine line(clock_->NowMicros());
     std::vector<uint64_t> lsm;
     for (int level = 0; level < cfd->num_levels(); ++level) {
@@ -343,7 +343,8 @@ Status DBImpl::BackgroundFlush(bool* flushed) {
         .AddArray("lsm_state", lsm)
         .Add("immutable_memtables", static_cast<uint64_t>(cfd->imm().size()));
     info.file_number = meta.number;
-    info.file_path = meta.number != 0 ? TableFileName(dbname_, meta.number) : "";
+    info.file_path =
+        meta.number != 0 ? TableFileName(cfd->options().cf_paths, meta.number, meta.path_id) : "";
     info.smallest_seqno = meta.number != 0 ? meta.smallest_seqno : 0;
     info.largest_seqno = meta.number != 0 ? meta.largest_seqno : 0;
     if (job.table_properties() != nullptr) info.table_properties = *job.table_properties();
@@ -511,10 +512,18 @@ JobEnv DBImpl::MakeJobEnv() {
   env.db_session_id = &db_session_id_;
   env.compaction_readahead_size = options_.compaction_readahead_size;
   if (sfm_ != nullptr) {
-    env.on_new_tables = [this](const std::vector<FileMetaData>& f) { return TrackNewTables(f); };
+    env.on_new_tables = [this](const std::vector<DbPath>& paths,
+                               const std::vector<FileMetaData>& f) {
+      return TrackNewTables(paths, f);
+    };
   }
   return env;
 }
+
+// Where CompactRange's outputs go: path 0, RocksDB's default
+// CompactRangeOptions::target_path_id (Strata's CompactRangeOptions has no
+// target_path_id field yet).
+constexpr uint32_t kManualOutputPathId = 0;
 
 Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHandle* cf,
                             const Slice* begin, const Slice* end) {
@@ -571,8 +580,9 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
       }
       bool conflict = false;
       WaitForIngestions();
-      std::unique_ptr<Compaction> c = picker->CompactRange(cfd->current(), kCompactAllLevels,
-                                                           output_level, begin, end, &conflict);
+      std::unique_ptr<Compaction> c =
+          picker->CompactRange(cfd->current(), kCompactAllLevels, output_level, begin, end,
+                               kManualOutputPathId, &conflict);
       if (c == nullptr && !conflict) break;
       if (c == nullptr) {
         bg_cv_.TimedWaitMicros(10000);
@@ -608,8 +618,8 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
       }
       bool conflict = false;
       WaitForIngestions();
-      std::unique_ptr<Compaction> c =
-          picker->CompactRange(cfd->current(), level, output_level, begin, end, &conflict);
+      std::unique_ptr<Compaction> c = picker->CompactRange(
+          cfd->current(), level, output_level, begin, end, kManualOutputPathId, &conflict);
       if (c == nullptr && !conflict) break;  // nothing (left) in range at this level
       if (c == nullptr) {
         TEST_SYNC_POINT_CALLBACK("DBImpl::CompactRange:BeforeWaitForConflict", &mu_);
@@ -642,8 +652,8 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
     bool conflict = true;
     while (conflict && s.ok()) {
       WaitForIngestions();
-      std::unique_ptr<Compaction> c =
-          picker->CompactRange(cfd->current(), max_level, max_level, begin, end, &conflict);
+      std::unique_ptr<Compaction> c = picker->CompactRange(
+          cfd->current(), max_level, max_level, begin, end, kManualOutputPathId, &conflict);
       if (c != nullptr) {
         s = RunCompaction(cfd, c.get(), &job_id);
         picker->ReleaseCompaction(c.get());
@@ -746,6 +756,7 @@ void DBImpl::DeleteObsoleteFiles(int job_id) {
   const uint64_t options_file = options_file_number_;
   std::vector<TableCache*> caches;
   for (const auto& cfd : versions_->column_families()->all()) caches.push_back(cfd->table_cache());
+  const std::vector<std::string> table_dirs = TableDirs();
 
   mu_.Unlock();
   std::vector<std::string> children;
@@ -753,9 +764,25 @@ void DBImpl::DeleteObsoleteFiles(int job_id) {
   // WALs are looked for in wal_dir only (a WAL left in the DB's directory
   // by an open with another wal_dir stays).
   if (s.ok()) TakeWalsFromWalDir(fs_, dbname_, wal_dir_, &children);
+  // Each name's directory: the DB's (and wal_dir's) for the names above;
+  // then the tables of every other table path (db_paths, cf_paths).
+  std::vector<const std::string*> dir_of(children.size(), &dbname_);
+  for (const std::string& dir : table_dirs) {
+    if (!s.ok() || SameDirectory(dir, dbname_)) continue;
+    std::vector<std::string> names;
+    if (!fs_->GetChildren(dir, &names).ok()) continue;  // not created yet
+    for (std::string& name : names) {
+      uint64_t number;
+      FileType type;
+      if (!ParseFileName(name, &number, &type) || type != FileType::kTableFile) continue;
+      children.push_back(std::move(name));
+      dir_of.push_back(&dir);
+    }
+  }
   std::vector<uint64_t> evict;
   if (s.ok()) {
-    for (const std::string& name : children) {
+    for (size_t i = 0; i < children.size(); ++i) {
+      const std::string& name = children[i];
       uint64_t number;
       FileType type;
       if (!ParseFileName(name, &number, &type)) continue;
@@ -784,7 +811,7 @@ void DBImpl::DeleteObsoleteFiles(int job_id) {
       if (type == FileType::kTableFile) {
         for (TableCache* tc : caches) tc->Evict(number);
       }
-      const std::string path = dbname_ + "/" + name;
+      const std::string path = *dir_of[i] + "/" + name;
       if (type == FileType::kWalFile) {
         // Archived instead when WAL_ttl_seconds or WAL_size_limit_MB say so
         // (db_impl_wal.cc). Two purges may race for one file: NotFound is
@@ -800,7 +827,7 @@ void DBImpl::DeleteObsoleteFiles(int job_id) {
       // A table goes through the SstFileManager (paced) when there is one.
       Status ds;
       if (type == FileType::kTableFile) {
-        ds = DeleteTableFile(path);
+        ds = DeleteTableFile(path, *dir_of[i]);
       } else {
         ds = fs_->DeleteFile(path);
         if (ds.ok()) RecordTick(stats_, FILES_DELETED_IMMEDIATELY);

@@ -132,6 +132,7 @@ strata_tests(db
   db/db_direct_io_test.cc
   db/db_wal_dir_test.cc
   db/db_paths_interop_test.cc
+  db/db_paths_test.cc
   db/partitioned_interop_test.cc
   db/db_table_format_matrix_test.cc
 )
