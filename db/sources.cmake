@@ -21,6 +21,7 @@ strata_layer(db
     db/job_env.cc
     db/db_iter.cc
     db/filename.cc
+    db/manifest_single_path.cc
     db/log_reader.cc
     db/log_writer.cc
     db/memtable_inserter.cc
