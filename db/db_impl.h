@@ -535,8 +535,8 @@ class DBImpl final : public DB {
   // Deletes an obsolete table: through the manager (paced) when there is
   // one, else at once.
   Status DeleteTableFile(const std::string& path, const std::string& dir);
-  // Every directory that may hold this DB's tables: the DB's, db_paths and
-  // each family's cf_paths, without repeats.
+  // Every directory holding this DB's tables (db_paths, each family's sanitized
+  // cf_paths; the DB's own only when a family's paths name it), no repeats.
   std::vector<std::string> TableDirs() const REQUIRES(mu_);
 
   // ---- background errors and recovery (db_impl_error.cc) ----

@@ -757,6 +757,11 @@ void DBImpl::DeleteObsoleteFiles(int job_id) {
   std::vector<TableCache*> caches;
   for (const auto& cfd : versions_->column_families()->all()) caches.push_back(cfd->table_cache());
   const std::vector<std::string> table_dirs = TableDirs();
+  // Tables in the DB's directory are this DB's only when it is one of the
+  // table paths (else they are left alone, as RocksDB leaves them).
+  const bool tables_in_db_dir =
+      std::any_of(table_dirs.begin(), table_dirs.end(),
+                  [this](const std::string& d) { return SameDirectory(d, dbname_); });
 
   mu_.Unlock();
   std::vector<std::string> children;
@@ -789,7 +794,8 @@ void DBImpl::DeleteObsoleteFiles(int job_id) {
       bool keep = true;
       switch (type) {
         case FileType::kTableFile:
-          keep = live.count(number) > 0 || number >= min_pending;
+          keep = live.count(number) > 0 || number >= min_pending ||
+                 (dir_of[i] == &dbname_ && !tables_in_db_dir);
           if (!keep) evict.push_back(number);
           break;
         case FileType::kWalFile:

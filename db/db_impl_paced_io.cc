@@ -36,7 +36,11 @@ void DBImpl::TrackTablesAtOpen() {
   // Trash left by an earlier run (a crash, or a manager destroyed with
   // files queued): the manager deletes it at its rate; without one it goes
   // now. The directory scan without the mutex.
-  const std::vector<std::string> dirs = TableDirs();
+  std::vector<std::string> dirs = TableDirs();
+  if (std::none_of(dirs.begin(), dirs.end(),
+                   [this](const std::string& d) { return SameDirectory(d, dbname_); })) {
+    dirs.push_back(dbname_);
+  }
   mu_.Unlock();
   for (const std::string& dir : dirs) {
     Status s = SstFileManagerImpl::CleanupDirectory(fs_, sfm_, dir);
@@ -80,7 +84,7 @@ void DBImpl::ReleaseCompactionRoom(const Compaction* c) {
 
 std::vector<std::string> DBImpl::TableDirs() const {
   mu_.AssertHeld();
-  std::vector<std::string> dirs{dbname_};
+  std::vector<std::string> dirs;
   auto add = [&dirs](const std::string& d) {
     for (const std::string& have : dirs) {
       if (SameDirectory(have, d)) return;

@@ -457,6 +457,37 @@ TEST_F(DBPathsTest, DestroyDbEmptiesEveryPath) {
   }
 }
 
+// RepairDB finds the tables of every path (and keeps them where they are)
+// when the MANIFEST is lost; the WAL's data becomes a table in path 0.
+TEST_F(DBPathsTest, RepairFindsTablesInEveryPath) {
+  const Options o = LeveledThreePaths();
+  Open(o);
+  std::map<std::string, std::string> model;
+  Fill(0, 12000, 100, &model);
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  ASSERT_OK(WaitForCompact());
+  Fill(12000, 12100, 100, &model);  // only in the WAL
+  Close();
+  const std::set<std::string> p1_before = Tables(p1_), p2_before = Tables(p2_);
+  ASSERT_FALSE(p2_before.empty());
+  for (const auto& e : std::filesystem::directory_iterator(dbname_)) {
+    const std::string name = e.path().filename().string();
+    if (name == "CURRENT" || name.rfind("MANIFEST-", 0) == 0) {
+      std::filesystem::remove(e.path());
+    }
+  }
+  ASSERT_OK(RepairDB(dbname_, o));
+  EXPECT_EQ(p1_before, Tables(p1_));
+  EXPECT_EQ(p2_before, Tables(p2_));
+  EXPECT_TRUE(Tables(dbname_).empty());
+  Options still = o;
+  still.disable_auto_compactions = true;
+  Open(still);
+  Verify(model);
+  const auto by_dir = CheckLiveTables({p0_, p1_, p2_});
+  EXPECT_EQ(p2_before, by_dir.at(p2_));
+}
+
 // Random puts, deletes, flushes, compactions and reopens over three paths
 // against a std::map; after each step every table is in a path and no
 // path holds an obsolete one.
