@@ -520,15 +520,15 @@ JobEnv DBImpl::MakeJobEnv() {
   return env;
 }
 
-// Where CompactRange's outputs go: path 0, RocksDB's default
-// CompactRangeOptions::target_path_id (Strata's CompactRangeOptions has no
-// target_path_id field yet).
-constexpr uint32_t kManualOutputPathId = 0;
-
 Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHandle* cf,
                             const Slice* begin, const Slice* end) {
   if (read_only()) return ReadOnlyError();
   ColumnFamilyData* cfd = FamilyOf(cf);
+  // The outputs' table path (the family's paths are fixed at open): RocksDB's
+  // check, in its words.
+  if (options.target_path_id >= cfd->options().cf_paths.size()) {
+    return Status::InvalidArgument("Invalid target path ID");
+  }
   // Memtable data in the range is compacted too: flush it first.
   Status s = Flush(FlushOptions(), cf);
   if (!s.ok()) return s;
@@ -582,7 +582,7 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
       WaitForIngestions();
       std::unique_ptr<Compaction> c =
           picker->CompactRange(cfd->current(), kCompactAllLevels, output_level, begin, end,
-                               kManualOutputPathId, &conflict);
+                               options.target_path_id, &conflict);
       if (c == nullptr && !conflict) break;
       if (c == nullptr) {
         bg_cv_.TimedWaitMicros(10000);
@@ -619,7 +619,7 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
       bool conflict = false;
       WaitForIngestions();
       std::unique_ptr<Compaction> c = picker->CompactRange(
-          cfd->current(), level, output_level, begin, end, kManualOutputPathId, &conflict);
+          cfd->current(), level, output_level, begin, end, options.target_path_id, &conflict);
       if (c == nullptr && !conflict) break;  // nothing (left) in range at this level
       if (c == nullptr) {
         TEST_SYNC_POINT_CALLBACK("DBImpl::CompactRange:BeforeWaitForConflict", &mu_);
@@ -653,7 +653,7 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
     while (conflict && s.ok()) {
       WaitForIngestions();
       std::unique_ptr<Compaction> c = picker->CompactRange(
-          cfd->current(), max_level, max_level, begin, end, kManualOutputPathId, &conflict);
+          cfd->current(), max_level, max_level, begin, end, options.target_path_id, &conflict);
       if (c != nullptr) {
         s = RunCompaction(cfd, c.get(), &job_id);
         picker->ReleaseCompaction(c.get());

@@ -13,12 +13,14 @@
 #include <map>
 #include <random>
 #include <set>
+#include <unordered_map>
 
 #include "db/compaction/compaction.h"
 #include "db/db_impl.h"
 #include "db/filename.h"
 #include "gtest/gtest.h"
 #include "strata/db.h"
+#include "strata/sst_file_manager.h"
 #include "test_util/testutil.h"
 
 namespace strata {
@@ -274,6 +276,72 @@ TEST_F(DBPathsTest, LeveledPlacementByLevelTargetSize) {
   EXPECT_EQ(1u, after.count(p0_));
   EXPECT_TRUE(Tables(p1_).empty());
   EXPECT_TRUE(Tables(p2_).empty());
+  Verify(model);
+}
+
+TEST_F(DBPathsTest, CompactRangeTargetPathId) {
+  Options o = LeveledThreePaths();
+  o.disable_auto_compactions = true;
+  Open(o);
+  std::map<std::string, std::string> model;
+  Fill(0, 6000, 100, &model);
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  CompactRangeOptions cro;
+  cro.target_path_id = 3;  // there are three paths
+  Status s = db_->CompactRange(cro, nullptr, nullptr);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("Invalid target path ID")) << s.ToString();
+  // Everything into p1, then (rewriting the last level too) into p2.
+  cro.target_path_id = 1;
+  ASSERT_OK(db_->CompactRange(cro, nullptr, nullptr));
+  std::vector<LiveFileMetaData> live;
+  db_->GetLiveFilesMetaData(&live);
+  ASSERT_FALSE(live.empty());
+  for (const LiveFileMetaData& f : live) EXPECT_EQ(p1_, f.db_path) << f.name;
+  cro.target_path_id = 2;
+  cro.bottommost_level_compaction = BottommostLevelCompaction::kForce;
+  ASSERT_OK(db_->CompactRange(cro, nullptr, nullptr));
+  db_->GetLiveFilesMetaData(&live);
+  ASSERT_FALSE(live.empty());
+  for (const LiveFileMetaData& f : live) EXPECT_EQ(p2_, f.db_path) << f.name;
+  Open(o);
+  Verify(model);
+  CheckLiveTables({p0_, p1_, p2_});
+  EXPECT_TRUE(Tables(p0_).empty());
+  EXPECT_TRUE(Tables(p1_).empty());
+}
+
+// The SstFileManager tracks every table at its real path, in every path,
+// across compactions (which delete through it) and a reopen.
+TEST_F(DBPathsTest, SstFileManagerSeesEveryPath) {
+  Options o = LeveledThreePaths();
+  std::shared_ptr<SstFileManager> sfm = NewSstFileManager(Env::Default());
+  ASSERT_NE(nullptr, sfm);
+  o.sst_file_manager = sfm;
+  Open(o);
+  std::map<std::string, std::string> model;
+  Fill(0, 15000, 100, &model);
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  ASSERT_OK(WaitForCompact());
+  Open(o);  // the purge at open leaves only live tables; tracked anew
+  std::vector<LiveFileMetaData> live;
+  db_->GetLiveFilesMetaData(&live);
+  std::unordered_map<std::string, uint64_t> want;
+  uint64_t total = 0;
+  for (const LiveFileMetaData& f : live) {
+    want[f.db_path + "/" + f.relative_filename] = f.size;
+    total += f.size;
+  }
+  const std::unordered_map<std::string, uint64_t> tracked = sfm->GetTrackedFiles();
+  for (const auto& [path, size] : want) {
+    auto it = tracked.find(path);
+    ASSERT_NE(tracked.end(), it) << path;
+    EXPECT_EQ(size, it->second) << path;
+  }
+  EXPECT_EQ(total, sfm->GetTotalSize());
+  bool other_paths = false;
+  for (const auto& [path, size] : want) other_paths = other_paths || path.rfind(p0_, 0) != 0;
+  EXPECT_TRUE(other_paths);
   Verify(model);
 }
 

@@ -495,6 +495,9 @@ struct STRATA_EXPORT CompactRangeOptions {
   int target_level = -1;
   BottommostLevelCompaction bottommost_level_compaction =
       BottommostLevelCompaction::kIfHaveCompactionFilter;
+  // The table path (cf_paths, else db_paths) the outputs go to, as RocksDB's: 0 by default;
+  // InvalidArgument("Invalid target path ID") past the family's last path.
+  uint32_t target_path_id = 0;
 };
 
 // DB::IngestExternalFile (RocksDB's meanings).
