@@ -188,7 +188,9 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
   auto open_file = [&]() -> Status {
     meta = FileMetaData();
     meta.number = o.new_file_number();
-    const std::string fname = TableFileName(o.dbname, meta.number);
+    meta.path_id = o.path_id;
+    const std::string fname =
+        TableFileName(o.table_dir.empty() ? o.dbname : o.table_dir, meta.number);
     current_fname = fname;
     NotifyTableFileCreationStarted(o.listeners, o.dbname, o.column_family_name, fname, o.job_id,
                                    o.reason);

@@ -61,6 +61,11 @@ struct BuildTablesStats {
 
 struct BuildTablesOptions {
   std::string dbname;
+  // The directory the tables are written to (empty: dbname) and the path
+  // id recorded for them (its index in the family's table paths, see
+  // TablePathsOf in db/filename.h).
+  std::string table_dir;
+  uint32_t path_id = 0;
   const Options* options = nullptr;
   FileSystem* fs = nullptr;
   BlockBasedTableOptions table_options;

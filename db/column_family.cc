@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "db/filename.h"
 #include "db/memory_budget.h"
 #include "memtable/dynamic_bloom.h"
 #include "strata/write_buffer_manager.h"
@@ -112,9 +113,9 @@ Status ValidateCompressionOptions(const ColumnFamilyOptions& o) {
 }  // namespace
 
 Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
-  if (!o.cf_paths.empty()) {
-    return Status::NotSupported(
-        "options.cf_paths is not supported yet: table files go in the DB's directory");
+  if (o.cf_paths.size() > kMaxTablePaths) {
+    // RocksDB's MANIFEST cannot record a path id past 3 either.
+    return Status::NotSupported("options.cf_paths: more than four CF paths are not supported");
   }
   if (o.comparator == nullptr) {
     return Status::InvalidArgument("options.comparator must not be null");

@@ -180,8 +180,16 @@ TEST_F(DBDirectIOTest, RefusedCombinationsNameTheOptions) {
        [](Options* o) {
          for (int i = 0; i < 5; ++i) o->db_paths.emplace_back("/nowhere/" + std::to_string(i), 1);
        }},
-      {"options.db_paths", true, [](Options* o) { o->db_paths.emplace_back("/nowhere", 1); }},
-      {"options.cf_paths", true, [](Options* o) { o->cf_paths.emplace_back("/nowhere", 1); }},
+      {"options.cf_paths: more than four CF paths", true,
+       [](Options* o) {
+         for (int i = 0; i < 5; ++i) o->cf_paths.emplace_back("/nowhere/" + std::to_string(i), 1);
+       }},
+      {"More than one DB paths are only supported in universal and level compaction styles.", true,
+       [](Options* o) {
+         o->compaction_style = kCompactionStyleFIFO;
+         o->max_open_files = -1;
+         o->db_paths = {DbPath("/nowhere/0", 1), DbPath("/nowhere/1", 1)};
+       }},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.want);

@@ -570,8 +570,14 @@ Status DBImpl::CreateColumnFamilyImpl(const ColumnFamilyOptions& given, const st
     Log(InfoLogLevel::kWarn, info_log_.get(), "sanitized: [%s] %s", name.c_str(), n.c_str());
   }
   Status s = ValidateColumnFamilyOptions(options);
+  if (s.ok()) s = ValidateOptions(Options(options_, options));
   if (!s.ok()) return s;
   if (name.empty()) return Status::InvalidArgument("column family name must not be empty");
+  // The family's own table paths are created as RocksDB creates them.
+  for (const DbPath& p : options.cf_paths) {
+    s = fs_->CreateDirIfMissing(p.path);
+    if (!s.ok()) return s;
+  }
   ColumnFamilyData* created = nullptr;
   // Exclusive: the write path reads the family set without the mutex.
   s = RunExclusive([&]() -> Status {

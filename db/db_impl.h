@@ -529,7 +529,8 @@ class DBImpl final : public DB {
   // New tables (flush, compaction, ingestion, import) are tracked; returns
   // Status::SpaceLimit("Max allowed space was reached") when the total is
   // at or past max_allowed_space_usage. OK without a manager.
-  Status TrackNewTables(const std::vector<FileMetaData>& files);
+  // paths: the family's table paths (the files' path ids index them).
+  Status TrackNewTables(const std::vector<DbPath>& paths, const std::vector<FileMetaData>& files);
   // A compaction with these inputs may start (RocksDB's
   // EnoughRoomForCompaction); reserves their size until
   // ReleaseCompactionRoom. Counts COMPACTION_CANCELLED when not.
@@ -537,7 +538,10 @@ class DBImpl final : public DB {
   void ReleaseCompactionRoom(const Compaction* c) REQUIRES(mu_);
   // Deletes an obsolete table: through the manager (paced) when there is
   // one, else at once.
-  Status DeleteTableFile(const std::string& path);
+  Status DeleteTableFile(const std::string& path, const std::string& dir);
+  // Every directory holding this DB's tables (db_paths, each family's sanitized
+  // cf_paths; the DB's own only when a family's paths name it), no repeats.
+  std::vector<std::string> TableDirs() const REQUIRES(mu_);
 
   // ---- background errors and recovery (db_impl_error.cc) ----
   // Where a background error came from; decides whether it is sticky.
@@ -592,7 +596,9 @@ class DBImpl final : public DB {
   // ---- live files (db_impl_files.cc) ----
   // Flushes every live family's memtables and waits.
   Status FlushAllFamilies() EXCLUDES(mu_);
-  void FillFileMetaData(const FileMetaData& f, SstFileMetaData* m) const;
+  // paths: the family's table paths (f.path_id indexes them).
+  void FillFileMetaData(const std::vector<DbPath>& paths, const FileMetaData& f,
+                        SstFileMetaData* m) const;
 
   // ---- reads (db_impl.cc) ----
   // One point lookup in cfd's sv at sequence seq. pinnable (not null):

@@ -280,7 +280,7 @@ Status DBImpl::BackgroundFlush(bool* flushed) {
   info.cf_id = cfd->id();
   info.cf_name = cfd->name();
   info.file_number = file_number;
-  info.file_path = TableFileName(dbname_, file_number);
+  info.file_path = TableFileName(cfd->options().cf_paths, file_number, 0);
   info.thread_id = std::hash<std::thread::id>()(std::this_thread::get_id());
   info.job_id = job_env.job_id;
   info.flush_reason = imm.flush_reason;
@@ -343,7 +343,7 @@ Status DBImpl::BackgroundFlush(bool* flushed) {
     *flushed = true;
     // The new table to the SstFileManager: passing its space limit is the
     // background error (the flush itself stands, as in RocksDB).
-    if (meta.number != 0) space_status = TrackNewTables({meta});
+    if (meta.number != 0) space_status = TrackNewTables(cfd->options().cf_paths, {meta});
     EventLogLine line(clock_->NowMicros());
     std::vector<uint64_t> lsm;
     for (int level = 0; level < cfd->num_levels(); ++level) {
@@ -355,7 +355,8 @@ Status DBImpl::BackgroundFlush(bool* flushed) {
         .AddArray("lsm_state", lsm)
         .Add("immutable_memtables", static_cast<uint64_t>(cfd->imm().size()));
     info.file_number = meta.number;
-    info.file_path = meta.number != 0 ? TableFileName(dbname_, meta.number) : "";
+    info.file_path =
+        meta.number != 0 ? TableFileName(cfd->options().cf_paths, meta.number, meta.path_id) : "";
     info.smallest_seqno = meta.number != 0 ? meta.smallest_seqno : 0;
     info.largest_seqno = meta.number != 0 ? meta.largest_seqno : 0;
     if (job.table_properties() != nullptr) info.table_properties = *job.table_properties();
@@ -523,7 +524,10 @@ JobEnv DBImpl::MakeJobEnv() {
   env.db_session_id = &db_session_id_;
   env.compaction_readahead_size = options_.compaction_readahead_size;
   if (sfm_ != nullptr) {
-    env.on_new_tables = [this](const std::vector<FileMetaData>& f) { return TrackNewTables(f); };
+    env.on_new_tables = [this](const std::vector<DbPath>& paths,
+                               const std::vector<FileMetaData>& f) {
+      return TrackNewTables(paths, f);
+    };
   }
   return env;
 }
@@ -532,6 +536,11 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
                             const Slice* begin, const Slice* end) {
   if (read_only()) return ReadOnlyError();
   ColumnFamilyData* cfd = FamilyOf(cf);
+  // The outputs' table path (the family's paths are fixed at open): RocksDB's
+  // check, in its words.
+  if (options.target_path_id >= cfd->options().cf_paths.size()) {
+    return Status::InvalidArgument("Invalid target path ID");
+  }
   // Memtable data in the range is compacted too: flush it first.
   Status s = Flush(FlushOptions(), cf);
   if (!s.ok()) return s;
@@ -583,8 +592,9 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
       }
       bool conflict = false;
       WaitForIngestions();
-      std::unique_ptr<Compaction> c = picker->CompactRange(cfd->current(), kCompactAllLevels,
-                                                           output_level, begin, end, &conflict);
+      std::unique_ptr<Compaction> c =
+          picker->CompactRange(cfd->current(), kCompactAllLevels, output_level, begin, end,
+                               options.target_path_id, &conflict);
       if (c == nullptr && !conflict) break;
       if (c == nullptr) {
         bg_cv_.TimedWaitMicros(10000);
@@ -620,8 +630,8 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
       }
       bool conflict = false;
       WaitForIngestions();
-      std::unique_ptr<Compaction> c =
-          picker->CompactRange(cfd->current(), level, output_level, begin, end, &conflict);
+      std::unique_ptr<Compaction> c = picker->CompactRange(
+          cfd->current(), level, output_level, begin, end, options.target_path_id, &conflict);
       if (c == nullptr && !conflict) break;  // nothing (left) in range at this level
       if (c == nullptr) {
         TEST_SYNC_POINT_CALLBACK("DBImpl::CompactRange:BeforeWaitForConflict", &mu_);
@@ -654,8 +664,8 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
     bool conflict = true;
     while (conflict && s.ok()) {
       WaitForIngestions();
-      std::unique_ptr<Compaction> c =
-          picker->CompactRange(cfd->current(), max_level, max_level, begin, end, &conflict);
+      std::unique_ptr<Compaction> c = picker->CompactRange(
+          cfd->current(), max_level, max_level, begin, end, options.target_path_id, &conflict);
       if (c != nullptr) {
         s = RunCompaction(cfd, c.get(), &job_id);
         picker->ReleaseCompaction(c.get());
@@ -758,6 +768,12 @@ void DBImpl::DeleteObsoleteFiles(int job_id) {
   const uint64_t options_file = options_file_number_;
   std::vector<TableCache*> caches;
   for (const auto& cfd : versions_->column_families()->all()) caches.push_back(cfd->table_cache());
+  const std::vector<std::string> table_dirs = TableDirs();
+  // Tables in the DB's directory are this DB's only when it is one of the
+  // table paths (else they are left alone, as RocksDB leaves them).
+  const bool tables_in_db_dir =
+      std::any_of(table_dirs.begin(), table_dirs.end(),
+                  [this](const std::string& d) { return SameDirectory(d, dbname_); });
 
   mu_.Unlock();
   std::vector<std::string> children;
@@ -765,16 +781,33 @@ void DBImpl::DeleteObsoleteFiles(int job_id) {
   // WALs are looked for in wal_dir only (a WAL left in the DB's directory
   // by an open with another wal_dir stays).
   if (s.ok()) TakeWalsFromWalDir(fs_, dbname_, wal_dir_, &children);
+  // Each name's directory: the DB's (and wal_dir's) for the names above;
+  // then the tables of every other table path (db_paths, cf_paths).
+  std::vector<const std::string*> dir_of(children.size(), &dbname_);
+  for (const std::string& dir : table_dirs) {
+    if (!s.ok() || SameDirectory(dir, dbname_)) continue;
+    std::vector<std::string> names;
+    if (!fs_->GetChildren(dir, &names).ok()) continue;  // not created yet
+    for (std::string& name : names) {
+      uint64_t number;
+      FileType type;
+      if (!ParseFileName(name, &number, &type) || type != FileType::kTableFile) continue;
+      children.push_back(std::move(name));
+      dir_of.push_back(&dir);
+    }
+  }
   std::vector<uint64_t> evict;
   if (s.ok()) {
-    for (const std::string& name : children) {
+    for (size_t i = 0; i < children.size(); ++i) {
+      const std::string& name = children[i];
       uint64_t number;
       FileType type;
       if (!ParseFileName(name, &number, &type)) continue;
       bool keep = true;
       switch (type) {
         case FileType::kTableFile:
-          keep = live.count(number) > 0 || number >= min_pending;
+          keep = live.count(number) > 0 || number >= min_pending ||
+                 (dir_of[i] == &dbname_ && !tables_in_db_dir);
           if (!keep) evict.push_back(number);
           break;
         case FileType::kWalFile:
@@ -796,7 +829,7 @@ void DBImpl::DeleteObsoleteFiles(int job_id) {
       if (type == FileType::kTableFile) {
         for (TableCache* tc : caches) tc->Evict(number);
       }
-      const std::string path = dbname_ + "/" + name;
+      const std::string path = *dir_of[i] + "/" + name;
       if (type == FileType::kWalFile) {
         // Archived instead when WAL_ttl_seconds or WAL_size_limit_MB say so
         // (db_impl_wal.cc). Two purges may race for one file: NotFound is
@@ -812,7 +845,7 @@ void DBImpl::DeleteObsoleteFiles(int job_id) {
       // A table goes through the SstFileManager (paced) when there is one.
       Status ds;
       if (type == FileType::kTableFile) {
-        ds = DeleteTableFile(path);
+        ds = DeleteTableFile(path, *dir_of[i]);
       } else {
         ds = fs_->DeleteFile(path);
         if (ds.ok()) RecordTick(stats_, FILES_DELETED_IMMEDIATELY);

@@ -255,7 +255,7 @@ Status DBImpl::VerifyChecksum(const ReadOptions& /*options*/) {
     for (int level = 0; s.ok() && level < p.version->num_levels(); ++level) {
       for (const FileMetaData* f : p.version->files(level)) {
         s = p.cfd->table_cache()->VerifyChecksum(
-            TableFileMeta{f->number, f->file_size, level, f->largest_seqno});
+            TableFileMeta{f->number, f->file_size, level, f->largest_seqno, f->path_id});
         if (!s.ok()) break;
         RecordTick(stats_, VERIFY_CHECKSUM_READ_BYTES, f->file_size);
       }

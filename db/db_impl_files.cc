@@ -108,11 +108,13 @@ Status DBImpl::GetLiveFiles(std::vector<std::string>* files, uint64_t* manifest_
   return Status::OK();
 }
 
-void DBImpl::FillFileMetaData(const FileMetaData& f, SstFileMetaData* m) const {
-  const std::string path = TableFileName(dbname_, f.number);
-  m->relative_filename = path.substr(dbname_.size() + 1);
-  m->directory = dbname_;
-  m->db_path = dbname_;
+void DBImpl::FillFileMetaData(const std::vector<DbPath>& paths, const FileMetaData& f,
+                              SstFileMetaData* m) const {
+  // The table's own directory (its path id's entry of db_paths / cf_paths).
+  const std::string& dir = paths[f.path_id].path;
+  m->relative_filename = TableFileName(dir, f.number).substr(dir.size() + 1);
+  m->directory = dir;
+  m->db_path = dir;
   m->name = "/" + m->relative_filename;
   m->file_number = f.number;
   m->file_type = kTableFile;
@@ -137,7 +139,7 @@ void DBImpl::GetLiveFilesMetaData(std::vector<LiveFileMetaData>* metadata) {
     for (int level = 0; level < v->num_levels(); level++) {
       for (const FileMetaData* f : v->files(level)) {
         LiveFileMetaData m;
-        FillFileMetaData(*f, &m);
+        FillFileMetaData(cfd->options().cf_paths, *f, &m);
         m.column_family_name = cfd->name();
         m.level = level;
         metadata->push_back(std::move(m));
@@ -158,7 +160,7 @@ void DBImpl::GetColumnFamilyMetaData(ColumnFamilyHandle* cf, ColumnFamilyMetaDat
     uint64_t bytes = 0;
     for (const FileMetaData* f : v->files(level)) {
       SstFileMetaData m;
-      FillFileMetaData(*f, &m);
+      FillFileMetaData(cfd->options().cf_paths, *f, &m);
       bytes += f->file_size;
       files.push_back(std::move(m));
     }
@@ -201,9 +203,11 @@ Status DBImpl::GetLiveFilesStorageInfo(const LiveFilesStorageInfoOptions& opts,
     MutexLock l(&mu_);
     if (closed_) return Status::ShutdownInProgress("GetLiveFilesStorageInfo on a closed database");
     auto add = [&](const std::string& path, FileType type, uint64_t number, uint64_t size,
-                   bool trim) {
-      // WALs are reported in wal_dir, everything else in the DB's directory.
-      const std::string& dir = type == kWalFile ? wal_dir_ : dbname_;
+                   bool trim, const std::string* table_dir = nullptr) {
+      // WALs are reported in wal_dir, tables in their table path, everything
+      // else in the DB's directory.
+      const std::string& dir =
+          table_dir != nullptr ? *table_dir : (type == kWalFile ? wal_dir_ : dbname_);
       LiveFileStorageInfo info;
       info.relative_filename = path.substr(dir.size() + 1);
       info.directory = dir;
@@ -219,7 +223,8 @@ Status DBImpl::GetLiveFilesStorageInfo(const LiveFilesStorageInfoOptions& opts,
       const Version* v = cfd->current();
       for (int level = 0; level < v->num_levels(); level++) {
         for (const FileMetaData* f : v->files(level)) {
-          add(TableFileName(dbname_, f->number), kTableFile, f->number, f->file_size, false);
+          const std::string& dir = cfd->options().cf_paths[f->path_id].path;
+          add(TableFileName(dir, f->number), kTableFile, f->number, f->file_size, false, &dir);
           if (opts.include_checksum_info) {
             files->back().file_checksum = f->file_checksum;
             files->back().file_checksum_func_name = f->file_checksum_func_name;

@@ -231,11 +231,12 @@ Status DBImpl::IngestUnderExclusive(std::vector<std::unique_ptr<ExternalFileInge
   }
   for (ColumnFamilyData* cfd : cfds) InstallNewSuperVersion(cfd);
   {
-    std::vector<FileMetaData> added;
-    for (const VersionEdit& e : edits) {
-      for (const auto& [level, f] : e.new_files()) added.push_back(f);
+    for (size_t i = 0; i < edits.size(); ++i) {
+      std::vector<FileMetaData> added;
+      for (const auto& [level, f] : edits[i].new_files()) added.push_back(f);
+      // The limit stops flushes, not ingestion.
+      TrackNewTables(cfds[i]->options().cf_paths, added).PermitUncheckedError();
     }
-    TrackNewTables(added).PermitUncheckedError();  // the limit stops flushes, not ingestion
   }
   const uint64_t micros = clock_->NowMicros() - start_micros;
   for (auto& job : *jobs) {
@@ -405,7 +406,8 @@ Status DBImpl::CreateColumnFamilyWithImport(const ColumnFamilyOptions& options,
   bool link = import_options.move_files;
   for (size_t i = 0; i < imported.size() && s.ok(); ++i) {
     Imported& f = imported[i];
-    const std::string target = TableFileName(dbname_, f.number);
+    // Imported tables go to the family's first table path (RocksDB's).
+    const std::string target = TableFileName(cfd->options().cf_paths, f.number, 0);
     if (link) {
       s = fs_->LinkFile(f.external, target);
       if (s.IsNotSupported()) {
@@ -437,7 +439,16 @@ Status DBImpl::CreateColumnFamilyWithImport(const ColumnFamilyOptions& options,
       }
     }
   }
-  if (s.ok()) s = db_dir_->Fsync();
+  if (s.ok()) {
+    const std::string& dir = cfd->options().cf_paths[0].path;
+    if (dir == dbname_) {
+      s = db_dir_->Fsync();
+    } else {
+      std::unique_ptr<Directory> d;
+      s = fs_->NewDirectory(dir, &d);
+      if (s.ok()) s = d->Fsync();
+    }
+  }
   if (s.ok()) {
     s = RunExclusive([&]() -> Status {
       MutexLock l(&mu_);
@@ -466,7 +477,8 @@ Status DBImpl::CreateColumnFamilyWithImport(const ColumnFamilyOptions& options,
       {
         std::vector<FileMetaData> added;
         for (const auto& [level, f] : edit.new_files()) added.push_back(f);
-        TrackNewTables(added).PermitUncheckedError();  // the limit stops flushes, not imports
+        // The limit stops flushes, not imports.
+        TrackNewTables(cfd->options().cf_paths, added).PermitUncheckedError();
       }
       if (new_last > last_allocated_sequence_) {
         last_allocated_sequence_ = new_last;

@@ -98,7 +98,7 @@ Status DBImpl::ApproximateFileBytes(ColumnFamilyData* cfd, Version* v, const Sli
     // file's end, when one bound lies outside it; else the scaled bytes
     // between the two offsets.
     if (icmp.Compare(f->largest, start) <= 0 || icmp.Compare(f->smallest, end) > 0) continue;
-    const TableFileMeta meta{f->number, f->file_size, level};
+    const TableFileMeta meta{f->number, f->file_size, level, kMaxSequenceNumber, f->path_id};
     uint64_t part = 0;
     Status s;
     if (icmp.Compare(f->smallest, start) >= 0) {
@@ -187,10 +187,11 @@ Status DBImpl::CollectTableProperties(ColumnFamilyData* cfd, Version* v,
   for (int level = 0; level < v->num_levels(); ++level) {
     for (const FileMetaData* f : v->files(level)) {
       if (wanted && !wanted(*f)) continue;
-      const std::string path = TableFileName(dbname_, f->number);
+      const std::string path = TableFileName(cfd->options().cf_paths, f->number, f->path_id);
       if (props->count(path) != 0) continue;
       std::shared_ptr<const TableProperties> p;
-      Status s = cache->GetTableProperties(TableFileMeta{f->number, f->file_size, level}, &p);
+      Status s = cache->GetTableProperties(
+          TableFileMeta{f->number, f->file_size, level, kMaxSequenceNumber, f->path_id}, &p);
       if (!s.ok()) return s;
       (*props)[path] = std::move(p);
     }
@@ -333,10 +334,21 @@ Status DBImpl::CompactFiles(const CompactionOptions& options, ColumnFamilyHandle
                             const std::vector<std::string>& input_file_names, int output_level,
                             int output_path_id, std::vector<std::string>* output_file_names) {
   if (read_only()) return ReadOnlyError();
-  if (output_path_id > 0) {
-    return Status::InvalidArgument("CompactFiles: output_path_id " +
-                                   std::to_string(output_path_id) +
-                                   " does not exist (the family has one path, 0)");
+  ColumnFamilyData* cfd = FamilyOf(cf);
+  // The family's table paths are fixed at open (no lock needed).
+  const size_t num_paths = cfd->options().cf_paths.size();
+  if (output_path_id < 0) {
+    if (num_paths > 1) {
+      // RocksDB 7.8.3's refusal, in its words.
+      return Status::NotSupported(
+          "Automatic output path selection is not yet supported in CompactFiles()");
+    }
+    output_path_id = 0;
+  }
+  if (static_cast<size_t>(output_path_id) >= std::max<size_t>(num_paths, 1)) {
+    return Status::InvalidArgument(
+        "CompactFiles: output_path_id " + std::to_string(output_path_id) +
+        " does not exist (the family has " + std::to_string(num_paths) + " table path(s))");
   }
   std::vector<uint64_t> numbers;
   for (const std::string& name : input_file_names) {
@@ -346,7 +358,6 @@ Status DBImpl::CompactFiles(const CompactionOptions& options, ColumnFamilyHandle
     }
     numbers.push_back(number);
   }
-  ColumnFamilyData* cfd = FamilyOf(cf);
   MutexLock l(&mu_);
   if (shutting_down_.load(std::memory_order_acquire)) {
     return Status::ShutdownInProgress("CompactFiles during close");
@@ -357,6 +368,7 @@ Status DBImpl::CompactFiles(const CompactionOptions& options, ColumnFamilyHandle
   std::unique_ptr<Compaction> c =
       cfd->picker()->CompactFiles(cfd->current(), numbers, output_level, options, &s);
   if (c == nullptr) return s;
+  c->set_output_path_id(static_cast<uint32_t>(output_path_id));
   ++manual_compactions_;
   cfd->Ref();
   TEST_SYNC_POINT_CALLBACK("DBImpl::CompactFiles:Picked", c.get());

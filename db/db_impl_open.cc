@@ -77,6 +77,19 @@ Status ValidateFamilyAgainstDBOptions(const DBOptions& db, const ColumnFamilyOpt
         "FIFO compaction only supported with max_open_files = -1 (options.ttl is " +
         std::to_string(cf.ttl) + ")");
   }
+  // Table paths: RocksDB 7.8.3's CheckCFPathsSupported, in its words (FIFO
+  // has no placement rule: it writes everything to path 0).
+  if (cf.compaction_style != kCompactionStyleUniversal &&
+      cf.compaction_style != kCompactionStyleLevel) {
+    if (cf.cf_paths.size() > 1) {
+      return Status::NotSupported(
+          "More than one CF paths are only supported in universal and level compaction styles. ");
+    }
+    if (cf.cf_paths.empty() && db.db_paths.size() > 1) {
+      return Status::NotSupported(
+          "More than one DB paths are only supported in universal and level compaction styles. ");
+    }
+  }
   return Status::OK();
 }
 
@@ -121,10 +134,6 @@ Status DBImpl::ValidateOptions(const Options& o) {
   // checks and messages.
   if (o.db_paths.size() > 4) {
     return Status::NotSupported("More than four DB paths are not supported yet. ");
-  }
-  if (!o.db_paths.empty()) {
-    return Status::NotSupported(
-        "options.db_paths is not supported yet: table files go in the DB's directory");
   }
   if (o.allow_mmap_reads && o.use_direct_reads) {
     return Status::NotSupported(
@@ -412,17 +421,20 @@ Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name
     for (const std::string& n : *not_found) list += (list.empty() ? "" : ", ") + n;
     return Status::InvalidArgument("Column family not found: " + list);
   }
-  // Tables placed in db_paths[i > 0] / cf_paths by RocksDB: Strata looks
-  // for tables in the DB's directory only, so such a DB is refused by name
-  // rather than failing on some later read.
+  // Every table's path id must name one of its family's table paths
+  // (db_paths / cf_paths): a DB written with more paths than it is opened
+  // with is refused by name rather than failing on some later read.
   for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
     const Version* v = cfd->current();
+    const size_t num_paths = cfd->options().cf_paths.size();
     for (int level = 0; level < v->num_levels(); ++level) {
       for (const FileMetaData* f : v->files(level)) {
-        if (f->path_id == 0) continue;
-        return Status::NotSupported(
-            "options.db_paths / cf_paths are not supported yet: the MANIFEST places table file " +
-                MakeFileNumber(f->number) + ".sst in path id " + std::to_string(f->path_id),
+        if (f->path_id < num_paths) continue;
+        return Status::InvalidArgument(
+            "the MANIFEST places table file " + MakeFileNumber(f->number) +
+                ".sst of column family [" + cfd->name() + "] in path id " +
+                std::to_string(f->path_id) + ", but the options give the family only " +
+                std::to_string(num_paths) + " table path(s) (db_paths / cf_paths)",
             dbname_);
       }
     }
@@ -445,11 +457,12 @@ Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name
     const Version* v = cfd->current();
     for (int level = 0; level < v->num_levels(); ++level) {
       for (const FileMetaData* f : v->files(level)) {
-        std::string name = TableFileName(dbname_, f->number);
+        const std::string& dir = cfd->options().cf_paths[f->path_id].path;
+        std::string name = TableFileName(dir, f->number);
         uint64_t size = 0;
         Status fs = fs_->GetFileSize(name, &size);
         if (!fs.ok()) {
-          const std::string legacy = dbname_ + "/" + MakeFileNumber(f->number) + ".ldb";
+          const std::string legacy = dir + "/" + MakeFileNumber(f->number) + ".ldb";
           if (fs_->GetFileSize(legacy, &size).ok()) {
             fs = Status::OK();
             name = legacy;
@@ -557,6 +570,20 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
   if (!s.ok()) return s;
   s = PrepareDirectory();
   if (!s.ok()) return s;
+  if (!read_only()) {
+    // The table paths are created as RocksDB creates them (not their
+    // parents): db_paths and the cf_paths of each family opened.
+    for (const DbPath& p : options_.db_paths) {
+      s = fs_->CreateDirIfMissing(p.path);
+      if (!s.ok()) return s;
+    }
+    for (const auto& [name, cf] : by_name) {
+      for (const DbPath& p : cf.cf_paths) {
+        s = fs_->CreateDirIfMissing(p.path);
+        if (!s.ok()) return s;
+      }
+    }
+  }
   wal_manager_ = std::make_unique<WalManager>(fs_, clock_, info_log_.get(), wal_dir_,
                                               options_.WAL_ttl_seconds, options_.WAL_size_limit_MB);
   std::vector<std::string> not_found;
@@ -1236,6 +1263,35 @@ Status DestroyDB(const std::string& path, const Options& options) {
     if (!ParseFileName(name, &number, &type) || type == FileType::kDBLockFile) continue;
     Status d = fs->DeleteFile(path + "/" + name);
     if (result.ok() && !d.ok() && !d.IsNotFound() && !d.IsPathNotFound()) result = d;
+  }
+  // The tables of the other table paths, then each path if that empties
+  // it (the DB's own directory goes last, below).
+  std::vector<std::string> table_dirs;
+  auto add_dir = [&](const DbPath& p) {
+    if (SameDirectory(p.path, path)) return;
+    for (const std::string& d : table_dirs) {
+      if (SameDirectory(d, p.path)) return;
+    }
+    table_dirs.push_back(p.path);
+  };
+  for (const DbPath& p : options.db_paths) add_dir(p);
+  // (RocksDB also takes the cf_paths of the families it is given; Strata's
+  // DestroyDB takes the default family's, in options.)
+  for (const DbPath& p : options.cf_paths) add_dir(p);
+  for (const std::string& dir : table_dirs) {
+    std::vector<std::string> names;
+    if (!fs->GetChildren(dir, &names).ok()) continue;
+    for (const std::string& name : names) {
+      uint64_t number;
+      FileType type;
+      if (!ParseFileName(name, &number, &type) ||
+          (type != FileType::kTableFile && type != FileType::kBlobFile)) {
+        continue;
+      }
+      Status d = fs->DeleteFile(dir + "/" + name);
+      if (result.ok() && !d.ok() && !d.IsNotFound() && !d.IsPathNotFound()) result = d;
+    }
+    fs->DeleteDir(dir).PermitUncheckedError();  // only if empty
   }
   // The WALs of wal_dir when it is another directory (RocksDB deletes
   // them too, and the directory if that leaves it empty).

@@ -5,6 +5,7 @@
 // Status::SpaceLimit, and deletes obsolete tables at its paced rate.
 // Rate limiting and range syncs of the files written are not here: they are
 // in env/paced_writable_file.h, applied where the files are opened.
+#include <algorithm>
 #include <cinttypes>
 
 #include "db/compaction/compaction.h"
@@ -25,7 +26,8 @@ void DBImpl::TrackTablesAtOpen() {
       for (int level = 0; level < v->num_levels(); ++level) {
         for (const FileMetaData* f : v->files(level)) {
           if (seen.insert(f->number).second) {
-            sfm_->OnAddFile(TableFileName(dbname_, f->number), f->file_size);
+            sfm_->OnAddFile(TableFileName(cfd->options().cf_paths, f->number, f->path_id),
+                            f->file_size);
           }
         }
       }
@@ -34,19 +36,27 @@ void DBImpl::TrackTablesAtOpen() {
   // Trash left by an earlier run (a crash, or a manager destroyed with
   // files queued): the manager deletes it at its rate; without one it goes
   // now. The directory scan without the mutex.
-  mu_.Unlock();
-  Status s = SstFileManagerImpl::CleanupDirectory(fs_, sfm_, dbname_);
-  mu_.Lock();
-  if (!s.ok()) {
-    Log(InfoLogLevel::kWarn, info_log_.get(), "cleaning up trash files in %s: %s", dbname_.c_str(),
-        s.ToString().c_str());
+  std::vector<std::string> dirs = TableDirs();
+  if (std::none_of(dirs.begin(), dirs.end(),
+                   [this](const std::string& d) { return SameDirectory(d, dbname_); })) {
+    dirs.push_back(dbname_);
   }
+  mu_.Unlock();
+  for (const std::string& dir : dirs) {
+    Status s = SstFileManagerImpl::CleanupDirectory(fs_, sfm_, dir);
+    if (!s.ok()) {
+      Log(InfoLogLevel::kWarn, info_log_.get(), "cleaning up trash files in %s: %s", dir.c_str(),
+          s.ToString().c_str());
+    }
+  }
+  mu_.Lock();
 }
 
-Status DBImpl::TrackNewTables(const std::vector<FileMetaData>& files) {
+Status DBImpl::TrackNewTables(const std::vector<DbPath>& paths,
+                              const std::vector<FileMetaData>& files) {
   if (sfm_ == nullptr) return Status::OK();
   for (const FileMetaData& f : files) {
-    sfm_->OnAddFile(TableFileName(dbname_, f.number), f.file_size);
+    sfm_->OnAddFile(TableFileName(paths, f.number, f.path_id), f.file_size);
   }
   if (!files.empty() && sfm_->IsMaxAllowedSpaceReached()) {
     return Status::SpaceLimit("Max allowed space was reached");
@@ -72,8 +82,24 @@ void DBImpl::ReleaseCompactionRoom(const Compaction* c) {
   if (sfm_ != nullptr && !c->trivial_move()) sfm_->OnCompactionCompletion(c->TotalInputBytes());
 }
 
-Status DBImpl::DeleteTableFile(const std::string& path) {
-  if (sfm_ != nullptr) return sfm_->ScheduleFileDeletion(path, dbname_);
+std::vector<std::string> DBImpl::TableDirs() const {
+  mu_.AssertHeld();
+  std::vector<std::string> dirs;
+  auto add = [&dirs](const std::string& d) {
+    for (const std::string& have : dirs) {
+      if (SameDirectory(have, d)) return;
+    }
+    dirs.push_back(d);
+  };
+  for (const DbPath& p : options_.db_paths) add(p.path);
+  for (const auto& cfd : versions_->column_families()->all()) {
+    for (const DbPath& p : cfd->options().cf_paths) add(p.path);
+  }
+  return dirs;
+}
+
+Status DBImpl::DeleteTableFile(const std::string& path, const std::string& dir) {
+  if (sfm_ != nullptr) return sfm_->ScheduleFileDeletion(path, dir);
   Status s = fs_->DeleteFile(path);
   if (s.ok()) RecordTick(stats_, FILES_DELETED_IMMEDIATELY);
   return s;

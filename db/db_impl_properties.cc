@@ -253,7 +253,8 @@ bool DBImpl::GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint6
         std::shared_ptr<const TableProperties> props;
         if (cfd->table_cache()
                 ->GetTableProperties(
-                    TableFileMeta{f->number, f->file_size, level, f->largest_seqno}, &props)
+                    TableFileMeta{f->number, f->file_size, level, f->largest_seqno, f->path_id},
+                    &props)
                 .ok()) {
           entries += props->num_entries;
           deletes += props->num_deletions;
@@ -434,8 +435,9 @@ bool DBImpl::GetProperty(ColumnFamilyHandle* cf, const Slice& property, std::str
     for (const FileMetaData* f : v->files(level)) {
       std::shared_ptr<const TableProperties> props;
       ok = ok && cfd->table_cache()
-                     ->GetTableProperties(
-                         TableFileMeta{f->number, f->file_size, level, f->largest_seqno}, &props)
+                     ->GetTableProperties(TableFileMeta{f->number, f->file_size, level,
+                                                        f->largest_seqno, f->path_id},
+                                          &props)
                      .ok();
       if (!ok) break;
       raw += props->raw_key_size + props->raw_value_size;
@@ -537,8 +539,8 @@ bool DBImpl::AggregatedTableProperties(ColumnFamilyData* cfd, int level, TablePr
     for (const FileMetaData* f : v->files(i)) {
       std::shared_ptr<const TableProperties> props;
       ok = cfd->table_cache()
-               ->GetTableProperties(TableFileMeta{f->number, f->file_size, i, f->largest_seqno},
-                                    &props)
+               ->GetTableProperties(
+                   TableFileMeta{f->number, f->file_size, i, f->largest_seqno, f->path_id}, &props)
                .ok();
       if (!ok) break;
       AddTableProperties(*props, tp);

@@ -2,14 +2,21 @@
 // wal_dir (its unflushed writes only in the WAL there) opens in Strata with
 // every key; a DB Strata wrote with wal_dir opens in RocksDB (its own
 // library, test_util/rocksdb_paths_tool.cc, and /usr/bin/ldb, which takes
-// wal_dir from the OPTIONS file) with every key. db_paths is not supported
-// yet: a RocksDB DB whose MANIFEST places tables in db_paths[1] is refused
-// by name. Skipped without librocksdb (the tool) or /usr/bin/ldb.
+// wal_dir from the OPTIONS file) with every key. The same both ways for
+// db_paths: a DB RocksDB spread over three paths opens in Strata with the
+// same paths (and is refused by name without them), and a DB Strata spread
+// over three paths opens in RocksDB. Skipped without librocksdb (the tool);
+// the ldb checks without /usr/bin/ldb.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <random>
+#include <set>
 #include <string>
+#include <vector>
 
+#include "db/db_impl.h"
 #include "gtest/gtest.h"
 #include "strata/db.h"
 #include "test_util/testutil.h"
@@ -121,29 +128,101 @@ TEST_F(DBPathsInteropTest, StrataWalDirOpensInRocksDb) {
   EXPECT_EQ(0, rc) << out;
 }
 
-TEST_F(DBPathsInteropTest, RocksDbDbPathsAreRefusedByName) {
-  // Small first path: RocksDB places the deeper levels' files in the second.
+// The sizes rocksdb_paths_tool uses, for a Strata DB laid out as RocksDB
+// would lay it out.
+Options ToolLikeOptions() {
+  Options o;
+  o.create_if_missing = true;
+  o.write_buffer_size = 64 << 10;
+  o.target_file_size_base = 64 << 10;
+  o.max_bytes_for_level_base = 256 << 10;
+  o.level0_file_num_compaction_trigger = 2;
+  o.compression = kNoCompression;
+  return o;
+}
+
+// Table file names directly in dir.
+std::set<std::string> Tables(const std::string& dir) {
+  std::set<std::string> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    if (e.path().extension() == ".sst") out.insert(e.path().filename().string());
+  }
+  return out;
+}
+
+TEST_F(DBPathsInteropTest, RocksDbDbPathsOpenInStrata) {
+  // Three paths: flushes in p0; L0 and L1 (estimated at 256K each) fit in
+  // p1, so L1 goes there; deeper levels in p2.
   const std::string p0 = tmp_.path() + "/p0";
   const std::string p1 = tmp_.path() + "/p1";
+  const std::string p2 = tmp_.path() + "/p2";
+  const std::string paths_args =
+      " --db_path=" + p0 + ":1 --db_path=" + p1 + ":600000 --db_path=" + p2 + ":1000000000";
   int rc = 0;
-  const std::string out = RunCommand(Tool() + " write --db=" + db_ + " --db_path=" + p0 +
-                                         ":1 --db_path=" + p1 + ":1000000000 --n=5000",
-                                     &rc);
+  const std::string out =
+      RunCommand(Tool() + " write --db=" + db_ + paths_args + " --n=" + std::to_string(kKeys), &rc);
   ASSERT_EQ(0, rc) << out;
-  bool in_p1 = false;
-  for (const auto& e : std::filesystem::directory_iterator(p1)) {
-    in_p1 = in_p1 || e.path().extension() == ".sst";
-  }
-  ASSERT_TRUE(in_p1);
-  Options o;
+  const size_t rocksdb_tables = Tables(p0).size() + Tables(p1).size() + Tables(p2).size();
+  ASSERT_FALSE(Tables(p1).empty() && Tables(p2).empty()) << "RocksDB used only path 0";
+  // Without the paths the MANIFEST's path ids are refused by name.
+  Options o = ToolLikeOptions();
+  o.create_if_missing = false;
   std::unique_ptr<DB> db;
   Status s = DB::Open(o, db_, &db);
-  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
-  EXPECT_NE(std::string::npos, s.ToString().find("db_paths")) << s.ToString();
-  o.db_paths = {DbPath(p0, 1), DbPath(p1, 1000000000)};
-  s = DB::Open(o, db_, &db);
-  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
-  EXPECT_NE(std::string::npos, s.ToString().find("options.db_paths")) << s.ToString();
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("path id")) << s.ToString();
+  // With them, every key (the second half replayed from the WAL).
+  o.db_paths = {DbPath(p0, 1), DbPath(p1, 600000), DbPath(p2, 1000000000)};
+  ASSERT_OK(DB::Open(o, db_, &db));
+  VerifyStrata(db.get());
+  std::vector<LiveFileMetaData> live;
+  db->GetLiveFilesMetaData(&live);
+  size_t in_other_paths = 0;
+  for (const LiveFileMetaData& f : live) {
+    EXPECT_TRUE(Tables(f.db_path).count(f.relative_filename) > 0) << f.db_path << f.name;
+    if (f.db_path != p0) ++in_other_paths;
+  }
+  EXPECT_GT(in_other_paths, 0u) << rocksdb_tables;
+  // Strata flushes the replayed half and compacts; RocksDB reads it back.
+  ASSERT_OK(db->Flush(FlushOptions()));
+  ASSERT_OK(db->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  VerifyStrata(db.get());
+  db.reset();
+  const std::string back =
+      RunCommand(Tool() + " read --db=" + db_ + paths_args + " --n=" + std::to_string(kKeys), &rc);
+  EXPECT_EQ(0, rc) << back;
+}
+
+TEST_F(DBPathsInteropTest, StrataDbPathsOpenInRocksDb) {
+  const std::string p0 = tmp_.path() + "/p0";
+  const std::string p1 = tmp_.path() + "/p1";
+  const std::string p2 = tmp_.path() + "/p2";
+  constexpr int kMany = 20000;
+  Options o = ToolLikeOptions();
+  o.db_paths = {DbPath(p0, 1), DbPath(p1, 600000), DbPath(p2, 1000000000)};
+  {
+    std::unique_ptr<DB> db;
+    ASSERT_OK(DB::Open(o, db_, &db));
+    // Random order: automatic compactions rewrite into L1 (p1) and L2 (p2).
+    std::vector<int> order(kMany);
+    for (int i = 0; i < kMany; ++i) order[i] = i;
+    std::mt19937_64 rng(11);
+    std::shuffle(order.begin(), order.end(), rng);
+    for (int i : order) ASSERT_OK(db->Put(WriteOptions(), Key(i), Value(i)));
+    ASSERT_OK(db->Flush(FlushOptions()));
+    ASSERT_OK(static_cast<DBImpl*>(db.get())->WaitForCompact());
+  }
+  EXPECT_FALSE(Tables(p1).empty());
+  EXPECT_FALSE(Tables(p2).empty());
+  EXPECT_TRUE(Tables(db_).empty());
+  int rc = 0;
+  const std::string out =
+      RunCommand(Tool() + " read --db=" + db_ + " --db_path=" + p0 + ":1 --db_path=" + p1 +
+                     ":600000 --db_path=" + p2 + ":1000000000 --n=" + std::to_string(kMany),
+                 &rc);
+  EXPECT_EQ(0, rc) << out;
+  EXPECT_NE(std::string::npos, out.find("OK " + std::to_string(kMany))) << out;
 }
 
 }  // namespace

@@ -216,7 +216,8 @@ Status ExternalFileIngestionJob::CopyFile(const std::string& src, const std::str
 }
 
 Status ExternalFileIngestionJob::AddFileToDb(IngestedFileInfo* info) {
-  const std::string target = TableFileName(dbname_, info->number);
+  // Ingested tables go to the family's first table path (RocksDB's).
+  const std::string target = TableFileName(cfd_->options().cf_paths, info->number, 0);
   Status s;
   bool copy = true;
   if (options_.move_files) {
@@ -289,6 +290,13 @@ Status ExternalFileIngestionJob::Prepare(const std::vector<uint64_t>& numbers) {
     Status s = AddFileToDb(&f);
     if (!s.ok()) return s;
   }
+  const std::string& dir = cfd_->options().cf_paths[0].path;
+  if (!SameDirectory(dir, dbname_)) {
+    std::unique_ptr<Directory> d;
+    Status s = fs_->NewDirectory(dir, &d);
+    if (s.ok()) s = d->Fsync();
+    return s;
+  }
   if (db_dir_ != nullptr) return db_dir_->Fsync();
   return Status::OK();
 }
@@ -329,7 +337,7 @@ Status ExternalFileIngestionJob::OverlapWithLevel(Version* v, int level, const S
   ro.total_order_seek = true;
   for (FileMetaData* f : candidates) {
     std::unique_ptr<InternalIterator> it = cfd_->table_cache()->NewIterator(
-        ro, TableFileMeta{f->number, f->file_size, level, f->largest_seqno});
+        ro, TableFileMeta{f->number, f->file_size, level, f->largest_seqno, f->path_id});
     if (IteratorOverlaps(ucmp, it.get(), smallest, largest)) {
       *overlap = true;
       return Status::OK();

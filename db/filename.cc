@@ -71,6 +71,21 @@ std::string LogFileName(const std::string& dbname, uint64_t number) {
 std::string TableFileName(const std::string& dbname, uint64_t number) {
   return NumberedName(dbname, number, "sst");
 }
+std::string TableFileName(const std::vector<DbPath>& paths, uint64_t number, uint32_t path_id) {
+  return TableFileName(paths[path_id].path, number);
+}
+std::vector<DbPath> TablePathsOf(const std::string& dbname, const std::vector<DbPath>& db_paths,
+                                 const std::vector<DbPath>& cf_paths) {
+  if (!cf_paths.empty()) return cf_paths;
+  if (!db_paths.empty()) return db_paths;
+  return {DbPath(dbname, UINT64_MAX)};
+}
+bool SameDirectory(const std::string& a, const std::string& b) {
+  size_t na = a.size(), nb = b.size();
+  while (na > 1 && a[na - 1] == '/') --na;
+  while (nb > 1 && b[nb - 1] == '/') --nb;
+  return a.compare(0, na, b, 0, nb) == 0;
+}
 std::string TempFileName(const std::string& dbname, uint64_t number) {
   return NumberedName(dbname, number, "dbtmp");
 }

@@ -19,6 +19,7 @@
 
 #include "strata/env.h"
 #include "strata/metadata.h"
+#include "strata/options.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 
@@ -33,6 +34,21 @@ std::string LogFileName(const std::string& dbname, uint64_t number);
 // sanitizing).
 std::string WalDirOf(const std::string& dbname, const std::string& wal_dir);
 std::string TableFileName(const std::string& dbname, uint64_t number);
+// The table file `number` in paths[path_id] (a family's table directories,
+// TablePathsOf). REQUIRES: path_id < paths.size().
+std::string TableFileName(const std::vector<DbPath>& paths, uint64_t number, uint32_t path_id);
+
+// A family's table directories, as RocksDB 7.8.3 sanitizes them: cf_paths
+// when not empty, else db_paths, else the DB's directory with an unlimited
+// target size. Path ids in the MANIFEST index this list; flushes,
+// ingestion and imports write to its first entry.
+std::vector<DbPath> TablePathsOf(const std::string& dbname, const std::vector<DbPath>& db_paths,
+                                 const std::vector<DbPath>& cf_paths);
+// Whether two directory names are spelled the same but for trailing '/'.
+bool SameDirectory(const std::string& a, const std::string& b);
+// The most directories a list of table paths may hold (RocksDB's limit:
+// its MANIFEST packs a path id into two bits of the file number).
+constexpr size_t kMaxTablePaths = 4;
 std::string DescriptorFileName(const std::string& dbname, uint64_t number);
 std::string CurrentFileName(const std::string& dbname);
 std::string LockFileName(const std::string& dbname);

@@ -120,7 +120,7 @@ Status FlushJob::Run(VersionEdit* edit, FileMetaData* meta_out) {
     iter.reset();
     // The new file's directory entry must be durable before the MANIFEST
     // names it (and the WAL holding its data becomes obsolete).
-    if (s.ok() && !outputs.empty()) s = env_.db_dir->Fsync();
+    if (s.ok() && !outputs.empty()) s = SyncTableDir(env_, o.table_dir);
     env_.mu->Lock();
   }
   base->Unref();

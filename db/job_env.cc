@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "db/column_family.h"
+#include "db/filename.h"
 #include "db/level_iterator.h"
 #include "db/version_set.h"
 #include "memtable/dynamic_bloom.h"
@@ -15,6 +16,8 @@ BuildTablesOptions NewBuildTablesOptions(const JobEnv& env, ColumnFamilyData* cf
   const Options& options = cfd->options();
   BuildTablesOptions o;
   o.dbname = *env.dbname;
+  o.table_dir = options.cf_paths.empty() ? *env.dbname : options.cf_paths[0].path;
+  o.path_id = 0;
   o.options = &options;
   o.fs = env.fs;
   o.table_options = cfd->table_options();
@@ -98,6 +101,7 @@ Status BuildLateKeyFilter(ColumnFamilyData* cfd, FileMetaData* f, uint32_t bits_
   meta.file_size = f->file_size;
   meta.level = 0;
   meta.largest_seqno = f->largest_seqno;
+  meta.path_id = f->path_id;
   std::unique_ptr<InternalIterator> it = tc->NewIterator(ro, meta);
   std::vector<uint64_t> hashes;
   std::string last;
@@ -117,6 +121,15 @@ Status BuildLateKeyFilter(ColumnFamilyData* cfd, FileMetaData* f, uint32_t bits_
   for (uint64_t h : hashes) filter->AddHash(h);
   f->late_key_filter.Install(filter);
   return Status::OK();
+}
+
+Status SyncTableDir(const JobEnv& env, const std::string& dir) {
+  if (SameDirectory(dir, *env.dbname))
+    return env.db_dir != nullptr ? env.db_dir->Fsync() : Status::OK();
+  std::unique_ptr<Directory> d;
+  Status s = env.fs->NewDirectory(dir, &d);
+  if (s.ok()) s = d->Fsync();
+  return s;
 }
 
 }  // namespace strata

@@ -47,12 +47,18 @@ struct JobEnv {
   // Paced I/O (issue 19): a compaction's outputs, before its MANIFEST edit,
   // go to the SstFileManager; an error (the space limit reached) fails the
   // compaction. Empty: nothing to tell.
-  std::function<Status(const std::vector<FileMetaData>&)> on_new_tables;
+  // The family's table paths are the first argument.
+  std::function<Status(const std::vector<DbPath>&, const std::vector<FileMetaData>&)> on_new_tables;
 };
 
 // The BuildTables options every job of cfd starts from: table options,
 // compression, merge operator, file numbering, identity, creation time.
+// The outputs go to the family's first table path (flushes, as RocksDB).
 BuildTablesOptions NewBuildTablesOptions(const JobEnv& env, ColumnFamilyData* cfd);
+
+// Makes the new directory entries in `dir` (a table path) durable: the
+// DB's directory through env.db_dir, another one opened for the purpose.
+Status SyncTableDir(const JobEnv& env, const std::string& dir);
 
 // The compaction filter for one job of cfd: its options' filter, or a new
 // one from the factory (kept in *owned), or null.

@@ -152,6 +152,7 @@ class LevelIterator final : public InternalIterator {
     meta.file_size = files_[i]->file_size;
     meta.level = level_;
     meta.largest_seqno = files_[i]->largest_seqno;
+    meta.path_id = files_[i]->path_id;
     file_iter_ = for_compaction_ ? table_cache_->NewCompactionIterator(read_options_, meta)
                                  : table_cache_->NewIterator(read_options_, meta);
     file_index_ = i;

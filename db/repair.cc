@@ -29,6 +29,11 @@
 //     and last sequence past everything found, the comparator name; point
 //     CURRENT at it; move the old MANIFESTs to lost/.
 // Every file dropped is named in the LOG.
+//
+// Tables are looked for in every table path (options.db_paths, or the DB's
+// directory when it is empty, as RocksDB's repairer; the tables of the DB's
+// directory only when it is one of them) and keep their path id; the
+// tables made from WALs or merges go to path 0.
 #include <algorithm>
 #include <atomic>
 #include <cinttypes>
@@ -112,6 +117,7 @@ class Repairer {
   Repairer(const std::string& dbname, const Options& options)
       : dbname_(dbname),
         wal_dir_(WalDirOf(dbname, options.wal_dir)),
+        paths_(TablePathsOf(dbname, options.db_paths, {})),
         options_(options),
         icmp_(options_.comparator) {
     fs_ = options_.env->GetFileSystem();
@@ -134,11 +140,24 @@ class Repairer {
 
  private:
   Status Repair(const std::vector<std::string>& children) {
+    // The tables of each table path (the DB's directory is listed above).
+    for (uint32_t id = 0; id < paths_.size(); ++id) {
+      std::vector<std::string> names;
+      const bool own = SameDirectory(paths_[id].path, dbname_);
+      if (!own && !fs_->GetChildren(paths_[id].path, &names).ok()) continue;
+      for (const std::string& name : own ? children : names) {
+        uint64_t number;
+        FileType type;
+        if (!ParseFileName(name, &number, &type) || type != FileType::kTableFile) continue;
+        if (!table_path_.emplace(number, id).second) continue;  // the first path's copy
+        table_numbers_.push_back(number);
+        max_number_ = std::max(max_number_, number);
+      }
+    }
     for (const std::string& name : children) {
       uint64_t number;
       FileType type;
       if (!ParseFileName(name, &number, &type)) continue;
-      if (type == FileType::kTableFile) table_numbers_.push_back(number);
       if (type == FileType::kWalFile) wal_numbers_.push_back(number);
       if (type == FileType::kDescriptorFile) manifests_.push_back(number);
       if (type == FileType::kTableFile || type == FileType::kWalFile ||
@@ -177,8 +196,8 @@ class Repairer {
           produced_family_.count(number) == 0) {
         Log(InfoLogLevel::kWarn, info_log_,
             "repair: table %s is obsolete (the intact MANIFEST no longer lists it)",
-            TableFileName(dbname_, number).c_str());
-        Archive(TableFileName(dbname_, number));
+            TablePath(number).c_str());
+        Archive(TablePath(number));
         continue;
       }
       ScanTable(number);
@@ -188,7 +207,7 @@ class Repairer {
     s = WriteManifest();
     if (!s.ok()) return s;
     for (uint64_t number : manifests_) Archive(DescriptorFileName(dbname_, number));
-    for (uint64_t number : archive_after_) Archive(TableFileName(dbname_, number));
+    for (uint64_t number : archive_after_) Archive(TablePath(number));
     Log(info_log_, "repair of %s done: %zu table(s) kept, last sequence %" PRIu64, dbname_.c_str(),
         tables_.size(), last_sequence_);
     return Status::OK();
@@ -308,6 +327,8 @@ class Repairer {
   BuildTablesOptions OutputOptions() {
     BuildTablesOptions o;
     o.dbname = dbname_;
+    o.table_dir = paths_[0].path;  // new tables go to path 0
+    o.path_id = 0;
     o.options = &options_;
     o.fs = fs_;
     o.table_options = table_options_;
@@ -420,7 +441,7 @@ class Repairer {
   }
 
   std::unique_ptr<BlockBasedTable> OpenTable(uint64_t number, uint64_t* size, Status* s) {
-    const std::string fname = TableFileName(dbname_, number);
+    const std::string fname = TablePath(number);
     std::unique_ptr<BlockBasedTable> table;
     std::unique_ptr<RandomAccessFile> file;
     *s = fs_->GetFileSize(fname, size);
@@ -442,7 +463,7 @@ class Repairer {
   // Step 4: a table read completely is added to tables_, any other goes
   // to lost/.
   void ScanTable(uint64_t number) {
-    const std::string fname = TableFileName(dbname_, number);
+    const std::string fname = TablePath(number);
     TableInfo info;
     Status s = ScanTableImpl(number, &info);
     if (!s.ok()) {
@@ -458,7 +479,7 @@ class Repairer {
   }
 
   Status ScanTableImpl(uint64_t number, TableInfo* info) {
-    const std::string fname = TableFileName(dbname_, number);
+    const std::string fname = TablePath(number);
     uint64_t size = 0;
     Status s;
     std::unique_ptr<BlockBasedTable> table = OpenTable(number, &size, &s);
@@ -467,6 +488,8 @@ class Repairer {
     if (!s.ok()) return s;
     FileMetaData& meta = info->meta;
     meta.number = number;
+    const auto path = table_path_.find(number);
+    meta.path_id = path != table_path_.end() ? path->second : 0;
     meta.file_size = size;
     ReadOptions ro;
     ro.verify_checksums = true;
@@ -721,6 +744,13 @@ class Repairer {
   }
 
   // Moves a file to <db>/lost/ (kept for inspection, out of the DB's way).
+  // Where table `number` is: its path's directory (path 0 for tables this
+  // repair wrote).
+  std::string TablePath(uint64_t number) const {
+    const auto it = table_path_.find(number);
+    return TableFileName(paths_[it != table_path_.end() ? it->second : 0].path, number);
+  }
+
   void Archive(const std::string& fname) {
     const std::string lost = dbname_ + "/lost";
     fs_->CreateDirIfMissing(lost).PermitUncheckedError();
@@ -733,7 +763,9 @@ class Repairer {
   }
 
   const std::string dbname_;
-  const std::string wal_dir_;  // WalDirOf(dbname_, options.wal_dir)
+  const std::string wal_dir_;                // WalDirOf(dbname_, options.wal_dir)
+  const std::vector<DbPath> paths_;          // TablePathsOf(dbname_, options.db_paths)
+  std::map<uint64_t, uint32_t> table_path_;  // table number -> path id (absent: 0)
   Options options_;
   const InternalKeyComparator icmp_;
   FileSystem* fs_ = nullptr;

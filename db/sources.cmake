@@ -21,6 +21,7 @@ strata_layer(db
     db/job_env.cc
     db/db_iter.cc
     db/filename.cc
+    db/manifest_single_path.cc
     db/log_reader.cc
     db/log_writer.cc
     db/memtable_inserter.cc
@@ -135,6 +136,7 @@ strata_tests(db
   db/db_direct_io_test.cc
   db/db_wal_dir_test.cc
   db/db_paths_interop_test.cc
+  db/db_paths_test.cc
   db/partitioned_interop_test.cc
   db/db_table_format_matrix_test.cc
 )

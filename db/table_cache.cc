@@ -88,7 +88,10 @@ class TableIterator final : public InternalIterator {
 struct TableCache::Rep {
   Rep(const std::string& path, const Options& opts, const BlockBasedTableOptions& topts,
       int max_open_files, std::shared_ptr<Cache> readers)
-      : db_path(path), options(opts), table_options(topts) {
+      : paths(opts.cf_paths.empty() ? std::vector<DbPath>{DbPath(path, UINT64_MAX)}
+                                    : opts.cf_paths),
+        options(opts),
+        table_options(topts) {
     if (options.env == nullptr) options.env = Env::Default();
     if (options.comparator == nullptr) options.comparator = BytewiseComparator();
     fs = options.env->GetFileSystem();
@@ -124,7 +127,20 @@ struct TableCache::Rep {
   Status OpenTable(const TableFileMeta& meta, std::unique_ptr<BlockBasedTable>* table,
                    bool for_compaction = false);
 
-  const std::string db_path;
+  // The family's table directories; a file's path id indexes them.
+  const std::vector<DbPath> paths;
+  // The directory of path id `path_id`, or InvalidArgument when the
+  // MANIFEST names one the options do not configure.
+  Status DirOf(uint64_t number, uint32_t path_id, std::string* dir) const {
+    if (path_id >= paths.size()) {
+      return Status::InvalidArgument("table file " + MakeFileNumber(number) +
+                                     ".sst is in path id " + std::to_string(path_id) +
+                                     " but only " + std::to_string(paths.size()) +
+                                     " table path(s) are configured (db_paths / cf_paths)");
+    }
+    *dir = paths[path_id].path;
+    return Status::OK();
+  }
   bool unbounded = false;  // max_open_files == -1: readers may stay pinned by file metadata
   Options options;         // env and comparator never null
   const BlockBasedTableOptions table_options;
@@ -142,7 +158,10 @@ struct TableCache::Rep {
 
 Status TableCache::Rep::OpenTable(const TableFileMeta& meta,
                                   std::unique_ptr<BlockBasedTable>* table, bool for_compaction) {
-  std::string fname = TableFileName(db_path, meta.number);
+  std::string dir;
+  Status s = DirOf(meta.number, meta.path_id, &dir);
+  if (!s.ok()) return s;
+  std::string fname = TableFileName(dir, meta.number);
   std::unique_ptr<RandomAccessFile> file;
   FileOptions fopts = file_options;
   if (for_compaction) {
@@ -151,10 +170,10 @@ Status TableCache::Rep::OpenTable(const TableFileMeta& meta,
     fopts.use_mmap_reads = false;
     fopts.use_direct_reads = options.use_direct_io_for_flush_and_compaction;
   }
-  Status s = fs->NewRandomAccessFile(fname, fopts, &file);
+  s = fs->NewRandomAccessFile(fname, fopts, &file);
   if (!s.ok()) {
     // RocksDB (and LevelDB before it) also name tables NNNNNN.ldb.
-    std::string legacy = db_path + "/" + MakeFileNumber(meta.number) + ".ldb";
+    std::string legacy = dir + "/" + MakeFileNumber(meta.number) + ".ldb";
     Status legacy_status = fs->NewRandomAccessFile(legacy, fopts, &file);
     if (!legacy_status.ok()) {
       legacy_status.PermitUncheckedError();
@@ -291,7 +310,8 @@ Status TableCache::Get(const ReadOptions& read_options, FileMetaData* file, int 
                        const Slice& key, GetContext* get_context) {
   auto* table = static_cast<BlockBasedTable*>(file->pinned_table.table());
   if (table != nullptr) return table->Get(read_options, key, get_context);
-  const TableFileMeta meta{file->number, file->file_size, level, file->largest_seqno};
+  const TableFileMeta meta{file->number, file->file_size, level, file->largest_seqno,
+                           file->path_id};
   if (!rep_->unbounded) return Get(read_options, meta, key, get_context);
   Cache::Handle* handle = nullptr;
   Status s = rep_->FindTable(meta, &handle, read_options.read_tier == kBlockCacheTier);
@@ -307,7 +327,8 @@ Status TableCache::Pin(FileMetaData* file, int level) {
   if (file->pinned_table.table() != nullptr) return Status::OK();
   Cache::Handle* handle = nullptr;
   Status s = rep_->FindTable(
-      TableFileMeta{file->number, file->file_size, level, file->largest_seqno}, &handle);
+      TableFileMeta{file->number, file->file_size, level, file->largest_seqno, file->path_id},
+      &handle);
   if (!s.ok()) return s;
   auto* table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
   if (!file->pinned_table.Install(rep_->cache.get(), handle, table)) rep_->cache->Release(handle);
@@ -321,7 +342,8 @@ void TableCache::MultiGet(const ReadOptions& read_options, FileMetaData* file, i
     table->MultiGet(read_options, n, keys, contexts, statuses);
     return;
   }
-  const TableFileMeta meta{file->number, file->file_size, level, file->largest_seqno};
+  const TableFileMeta meta{file->number, file->file_size, level, file->largest_seqno,
+                           file->path_id};
   Cache::Handle* handle = nullptr;
   Status s = rep_->FindTable(meta, &handle, read_options.read_tier == kBlockCacheTier);
   if (!s.ok()) {
@@ -358,7 +380,8 @@ Status TableCache::GetRangeTombstones(FileMetaData* file, int level,
     *list = file->range_tombstones.get();
     return Status::OK();
   }
-  const TableFileMeta meta{file->number, file->file_size, level, file->largest_seqno};
+  const TableFileMeta meta{file->number, file->file_size, level, file->largest_seqno,
+                           file->path_id};
   Cache::Handle* handle = nullptr;
   Status s = rep_->FindTable(meta, &handle);
   if (!s.ok()) return s;
@@ -370,8 +393,10 @@ Status TableCache::GetRangeTombstones(FileMetaData* file, int level,
     fragmented =
         std::make_unique<FragmentedRangeTombstoneList>(iter.get(), rep_->options.comparator);
     if (!fragmented->status().ok()) {
-      s = Status::Corruption(TableFileName(rep_->db_path, file->number) +
-                             ": range deletion block: " + fragmented->status().ToString());
+      s = Status::Corruption(
+          TableFileName(rep_->paths[std::min<size_t>(file->path_id, rep_->paths.size() - 1)].path,
+                        file->number) +
+          ": range deletion block: " + fragmented->status().ToString());
     } else if (fragmented->empty()) {
       fragmented.reset();
     }

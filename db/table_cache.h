@@ -37,12 +37,17 @@ struct TableFileMeta {
   // takes it as its global sequence number: TableReaderOptions::
   // largest_seqno); kMaxSequenceNumber when unknown.
   SequenceNumber largest_seqno = kMaxSequenceNumber;
+  // Which of the family's table directories holds the file (the MANIFEST's
+  // path id; see TablePathsOf in db/filename.h).
+  uint32_t path_id = 0;
 };
 
 class TableCache {
  public:
-  // db_path: directory holding the table files (<number>.sst, with
-  // RocksDB's legacy <number>.ldb accepted). options and table_options are
+  // The table files (<number>.sst, with RocksDB's legacy <number>.ldb
+  // accepted) are in options.cf_paths[path_id] (the family's sanitized
+  // table directories); db_path is the only directory when cf_paths is
+  // empty. A path id beyond the list is an InvalidArgument naming it. options and table_options are
   // copied; options.env and options.comparator must outlive the cache.
   // readers: the DB's reader cache (NewReaderCache), shared by the table
   // caches of all its column families; null gives this cache its own.

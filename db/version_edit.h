@@ -271,6 +271,17 @@ class VersionEdit {
   // Remaining edits of the atomic group this edit belongs to, if any.
   const std::optional<uint32_t>& remaining_in_atomic_group() const { return atomic_group_; }
 
+  // Puts every added table in path 0 (a copy gathered into one directory:
+  // db/manifest_single_path.h). True if some path id was not 0.
+  bool ClearPathIds() {
+    bool any = false;
+    for (auto& [level, f] : new_files_) {
+      any = any || f.path_id != 0;
+      f.path_id = 0;
+    }
+    return any;
+  }
+
   // Appends the encoding to *dst.
   void EncodeTo(std::string* dst) const;
   // Replaces *this with the decoded edit. Corruption names the tag and the

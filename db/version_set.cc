@@ -297,8 +297,8 @@ void Version::AddIterators(const ReadOptions& options,
         ucmp->Compare(ExtractUserKey(f->largest), *options.iterate_lower_bound) < 0) {
       continue;
     }
-    std::unique_ptr<InternalIterator> it =
-        tc->NewIterator(options, TableFileMeta{f->number, f->file_size, 0, f->largest_seqno});
+    std::unique_ptr<InternalIterator> it = tc->NewIterator(
+        options, TableFileMeta{f->number, f->file_size, 0, f->largest_seqno, f->path_id});
     if (skip_deleted) {
       it = NewRangeDelSkipIterator(std::move(it), ucmp, *range_tombstones, read_seq, f);
     }
@@ -568,8 +568,19 @@ ColumnFamilyData* VersionSet::default_cfd() const { return column_families_->Get
 
 ColumnFamilyData* VersionSet::NewFamily(uint32_t id, const std::string& name,
                                         const ColumnFamilyOptions& options) {
-  auto* cfd =
-      new ColumnFamilyData(id, name, Options(options_, options), dbname_, db_mu_, table_readers_);
+  // The family's table directories, as RocksDB sanitizes them: cf_paths,
+  // else db_paths, else the DB's directory. Path ids index this list.
+  Options merged(options_, options);
+  merged.cf_paths = TablePathsOf(dbname_, options_.db_paths, options.cf_paths);
+  if (merged.cf_paths.size() > 1 && merged.level_compaction_dynamic_level_bytes) {
+    // RocksDB 7.8.3 does not combine the two either (its SanitizeOptions).
+    Log(InfoLogLevel::kWarn, info_log_,
+        "[%s] options.level_compaction_dynamic_level_bytes turned off: it cannot be used with "
+        "more than one table path (db_paths / cf_paths)",
+        name.c_str());
+    merged.level_compaction_dynamic_level_bytes = false;
+  }
+  auto* cfd = new ColumnFamilyData(id, name, merged, dbname_, db_mu_, table_readers_);
   LogColumnFamilyOptions(info_log_, name, cfd->options(), cfd->table_options());
   return cfd;
 }

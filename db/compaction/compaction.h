@@ -90,6 +90,11 @@ class Compaction {
   // The subcompaction limit (0: the family's).
   uint32_t max_subcompactions() const { return max_subcompactions_; }
   double score() const { return score_; }
+  // Which of the family's table directories (options.cf_paths, sanitized:
+  // TablePathsOf) the outputs are written to: LevelOutputPathId /
+  // UniversalOutputPathId for automatic compactions, the caller's for manual
+  // ones, 0 for FIFO.
+  uint32_t output_path_id() const { return output_path_id_; }
   Version* input_version() const { return input_version_; }
   // Smallest and largest user keys of all inputs.
   const std::string& smallest_user_key() const { return smallest_user_key_; }
@@ -120,6 +125,7 @@ class Compaction {
   void set_deletion_compaction(bool v) { deletion_compaction_ = v; }
   void set_compression(CompressionType c) { compression_ = c; }
   void set_manual(bool v) { manual_ = v; }
+  void set_output_path_id(uint32_t p) { output_path_id_ = p; }
   // Replaces the files output cutting aligns to (universal: none).
   void set_grandparents(std::vector<FileMetaData*> g) { grandparents_ = std::move(g); }
 
@@ -140,11 +146,31 @@ class Compaction {
   CompressionType compression_ = kDisableCompressionOption;
   uint32_t max_subcompactions_ = 0;
   double score_ = 0;
+  uint32_t output_path_id_ = 0;
   std::string smallest_user_key_;
   std::string largest_user_key_;
   // KeyMayExistBelowOutput's position per level.
   size_t level_ptrs_[kMaxLevels] = {};
 };
+
+// Output placement over a family's table paths (options.cf_paths, at least
+// one), RocksDB 7.8.3's rules:
+//  - leveled (its LevelCompactionBuilder::GetPathId): levels fill the paths
+//    in order. Level 0 and level 1 are each estimated at
+//    max_bytes_for_level_base, each deeper level at the one above times
+//    max_bytes_for_level_multiplier (and the level's
+//    max_bytes_for_level_multiplier_additional). Walking the levels from 0,
+//    a level goes into the current path if it fits in what the levels
+//    before it left of that path's target_size, else the next path starts
+//    (empty); the result is the path `level` lands in, the last path
+//    taking whatever does not fit.
+//  - universal (its UniversalCompactionBuilder::GetPathId): the first path
+//    p whose target_size exceeds output_size and where the space of paths
+//    0..p, less the output, is more than the output shrunk by size_ratio
+//    percent (room for the runs that will be written before it is
+//    compacted again); else the last path.
+uint32_t LevelOutputPathId(const Options& options, int level);
+uint32_t UniversalOutputPathId(const Options& options, uint64_t output_size);
 
 // CompactRange's `level` for "every level at once" (universal and FIFO
 // compact the whole range as one job, as RocksDB does).
@@ -185,9 +211,11 @@ class CompactionPicker {
   // range, merged into output_level as one job. *conflict is set when the
   // files are busy with another compaction (the caller waits and retries).
   // REQUIRES: DB mutex.
+  // The outputs go to output_path_id (RocksDB's CompactRangeOptions::target_path_id,
+  // checked by the caller), as in RocksDB.
   virtual std::unique_ptr<Compaction> CompactRange(Version* v, int level, int output_level,
                                                    const Slice* begin, const Slice* end,
-                                                   bool* conflict);
+                                                   uint32_t output_path_id, bool* conflict);
 
   // Whether a running compaction writes into `level` within the user-key
   // range [smallest, largest] (ingestion may not put a file there).
@@ -320,7 +348,7 @@ class NoneCompactionPicker : public CompactionPicker {
   std::unique_ptr<Compaction> PickCompaction(Version*) override { return nullptr; }
   // As RocksDB: with no background compaction, CompactRange does nothing
   // (only CompactFiles compacts).
-  std::unique_ptr<Compaction> CompactRange(Version*, int, int, const Slice*, const Slice*,
+  std::unique_ptr<Compaction> CompactRange(Version*, int, int, const Slice*, const Slice*, uint32_t,
                                            bool* conflict) override {
     *conflict = false;
     return nullptr;

@@ -52,7 +52,7 @@ Status CompactionJob::Run() {
         edit.DeleteFile(in.level, f->number);
         edit.AddFile(out, *f);
         bytes += f->file_size;
-        info_.output_files.push_back(TableFileName(*env_.dbname, f->number));
+        info_.output_files.push_back(TableFileName(cfd->options().cf_paths, f->number, f->path_id));
         info_.output_file_infos.push_back(CompactionFileInfo{out, f->number, 0});
       }
     }
@@ -116,6 +116,14 @@ Status CompactionJob::Run() {
   const InternalKeyComparator& icmp = cfd->icmp();
   TableCache* table_cache = cfd->table_cache();
   o.output_level = out;
+  // The picker's placement (RocksDB's output_path_id).
+  {
+    const std::vector<DbPath>& paths = cfd->options().cf_paths;
+    if (c->output_path_id() < paths.size()) {
+      o.table_dir = paths[c->output_path_id()].path;
+      o.path_id = c->output_path_id();
+    }
+  }
   o.reason = TableFileCreationReason::kCompaction;
   o.max_output_file_size = c->max_output_file_size();
   {
@@ -225,7 +233,7 @@ Status CompactionJob::Run() {
       if (level == 0) {
         for (const FileMetaData* f : files) {
           children.emplace_back(table_cache->NewCompactionIterator(
-              ro, TableFileMeta{f->number, f->file_size, 0, f->largest_seqno}));
+              ro, TableFileMeta{f->number, f->file_size, 0, f->largest_seqno, f->path_id}));
         }
       } else {
         children.emplace_back(NewLevelIterator(table_cache, ro, &icmp, files, level,
@@ -277,7 +285,7 @@ Status CompactionJob::Run() {
     all_ok = all_ok && statuses[i].ok();
   }
   // Outputs' directory entries are durable before the MANIFEST lists them.
-  if (all_ok && any_output) statuses[0] = env_.db_dir->Fsync();
+  if (all_ok && any_output) statuses[0] = SyncTableDir(env_, o.table_dir);
   env_.mu->Lock();
 
   Status s;
@@ -295,7 +303,8 @@ Status CompactionJob::Run() {
   }
   if (s.ok() && env_.on_new_tables) {
     // The SstFileManager's accounting (the space limit may stop the job).
-    for (size_t i = 0; i < parts && s.ok(); ++i) s = env_.on_new_tables(outputs[i]);
+    for (size_t i = 0; i < parts && s.ok(); ++i)
+      s = env_.on_new_tables(cfd->options().cf_paths, outputs[i]);
   }
   if (s.ok()) {
     c->AddInputDeletions(&edit);
@@ -345,7 +354,7 @@ Status CompactionJob::Run() {
     js.num_expired_deletion_records += stats[i].iter.num_dropped_deletions;
     for (size_t k = 0; k < outputs[i].size(); ++k) {
       const FileMetaData& meta = outputs[i][k];
-      const std::string path = TableFileName(*env_.dbname, meta.number);
+      const std::string path = TableFileName(cfd_->options().cf_paths, meta.number, meta.path_id);
       info_.output_files.push_back(path);
       info_.output_file_infos.push_back(CompactionFileInfo{out, meta.number, 0});
       if (k < stats[i].table_properties.size()) {
@@ -417,7 +426,7 @@ void CompactionJob::PrepareInfo() {
   for (size_t which = 0; which < c->num_input_levels(); ++which) {
     const int level = c->level(which);
     for (const FileMetaData* f : c->inputs(which)) {
-      info_.input_files.push_back(TableFileName(*env_.dbname, f->number));
+      info_.input_files.push_back(TableFileName(cfd_->options().cf_paths, f->number, f->path_id));
       info_.input_file_infos.push_back(CompactionFileInfo{level, f->number, 0});
     }
   }

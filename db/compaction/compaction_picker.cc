@@ -36,6 +36,52 @@ uint64_t TotalBytes(const std::vector<FileMetaData*>& files) {
 }  // namespace
 
 // ---------------------------------------------------------------------------
+// Output placement
+
+uint32_t LevelOutputPathId(const Options& o, int level) {
+  const std::vector<DbPath>& paths = o.cf_paths;
+  if (paths.size() <= 1) return 0;
+  uint32_t p = 0;
+  uint64_t left = paths[0].target_size;  // of the current path
+  // Level 0 is taken to be as large as level 1.
+  uint64_t level_size = o.max_bytes_for_level_base;
+  int cur = 0;
+  while (p + 1 < paths.size()) {
+    if (level_size <= left) {
+      if (cur == level) return p;
+      left -= level_size;
+      if (cur > 0) {
+        // (Dynamic level sizes are off with several paths: the family's
+        // options were sanitized so.)
+        const std::vector<int>& extra = o.max_bytes_for_level_multiplier_additional;
+        const double add = static_cast<size_t>(cur) < extra.size() ? extra[cur] : 1;
+        level_size = static_cast<uint64_t>(static_cast<double>(level_size) *
+                                           o.max_bytes_for_level_multiplier * add);
+      }
+      ++cur;
+      continue;
+    }
+    ++p;
+    left = paths[p].target_size;
+  }
+  return p;
+}
+
+uint32_t UniversalOutputPathId(const Options& o, uint64_t output_size) {
+  const std::vector<DbPath>& paths = o.cf_paths;
+  if (paths.size() <= 1) return 0;
+  const uint64_t future = output_size * (100 - o.compaction_options_universal.size_ratio) / 100;
+  uint64_t accumulated = 0;
+  uint32_t p = 0;
+  for (; p + 1 < paths.size(); ++p) {
+    const uint64_t target = paths[p].target_size;
+    if (target > output_size && accumulated + (target - output_size) > future) return p;
+    accumulated += target;
+  }
+  return p;
+}
+
+// ---------------------------------------------------------------------------
 // Compaction
 
 Compaction::Compaction(Version* input_version, int output_level)
@@ -258,8 +304,12 @@ bool CompactionPicker::SetupOtherInputs(Compaction* c) {
                             IsBottommostForCompression(*v, c->start_level())) ==
         CompressionForLevel(co, c->output_level_, v->base_level(),
                             IsBottommostForCompression(*v, c->output_level_));
-    c->trivial_move_ =
-        disjoint && TotalBytes(c->grandparents_) <= max_grandparent && same_compression;
+    // A moved file stays in its directory: move only when the first input
+    // is already in the output path (RocksDB's check).
+    const bool same_path = c->inputs_.front().files.empty() ||
+                           c->inputs_.front().files.front()->path_id == c->output_path_id_;
+    c->trivial_move_ = disjoint && TotalBytes(c->grandparents_) <= max_grandparent &&
+                       same_compression && same_path;
   }
   return true;
 }
@@ -416,6 +466,7 @@ std::unique_ptr<Compaction> LevelCompactionPicker::PickCompaction(Version* v) {
     for (FileMetaData* f : candidates) {
       if (f->being_compacted) continue;
       std::unique_ptr<Compaction> c(new Compaction(v, output_level));
+      c->set_output_path_id(LevelOutputPathId(o, output_level));
       c->AddInputLevel(level)->push_back(f);
       c->set_score(ls.score);
       c->set_reason(CompactionReason::kLevelMaxLevelSize);
@@ -440,6 +491,7 @@ std::unique_ptr<Compaction> LevelCompactionPicker::PickCompaction(Version* v) {
       continue;
     }
     std::unique_ptr<Compaction> c(new Compaction(v, level + 1));
+    c->set_output_path_id(LevelOutputPathId(o, level + 1));
     c->AddInputLevel(level)->push_back(f);
     c->set_reason(CompactionReason::kFilesMarkedForCompaction);
     if (!SetupOtherInputs(c.get())) continue;
@@ -527,6 +579,7 @@ std::unique_ptr<Compaction> LevelCompactionPicker::PickTimeBasedCompaction(Versi
   TimeBasedPick pick;
   if (!FindTimeBasedPick(v, &pick)) return nullptr;
   std::unique_ptr<Compaction> c(new Compaction(v, pick.output_level));
+  c->set_output_path_id(LevelOutputPathId(options(), pick.output_level));
   if (pick.level == 0) {
     *c->AddInputLevel(0) = v->files(0);
   } else {
@@ -545,6 +598,7 @@ std::unique_ptr<Compaction> LevelCompactionPicker::PickLevel0(Version* v, double
   // One level-0 compaction at a time: L0 files overlap each other.
   if (AnyBeingCompacted(v->files(0))) return nullptr;
   std::unique_ptr<Compaction> c(new Compaction(v, v->base_level()));
+  c->set_output_path_id(LevelOutputPathId(options(), v->base_level()));
   *c->AddInputLevel(0) = v->files(0);
   c->set_score(score);
   c->set_reason(reason);
@@ -555,6 +609,7 @@ std::unique_ptr<Compaction> LevelCompactionPicker::PickLevel0(Version* v, double
 
 std::unique_ptr<Compaction> CompactionPicker::CompactRange(Version* v, int level, int output_level,
                                                            const Slice* begin, const Slice* end,
+                                                           uint32_t output_path_id,
                                                            bool* conflict) {
   db_mu_->AssertHeld();
   *conflict = false;
@@ -580,6 +635,7 @@ std::unique_ptr<Compaction> CompactionPicker::CompactRange(Version* v, int level
       *c->AddInputLevel(l) = std::move(files);
     }
     if (!any) return nullptr;
+    c->set_output_path_id(output_path_id);
     c->set_manual(true);
     c->set_reason(CompactionReason::kManualCompaction);
     c->FinishSetup(MaxFileSizeForLevel(output_level), o.allow_ingest_behind);
@@ -599,6 +655,7 @@ std::unique_ptr<Compaction> CompactionPicker::CompactRange(Version* v, int level
   }
   std::unique_ptr<Compaction> c(new Compaction(v, output_level));
   *c->AddInputLevel(level) = std::move(inputs);
+  c->set_output_path_id(output_path_id);
   c->set_manual(true);
   c->set_reason(CompactionReason::kManualCompaction);
   if (!SetupOtherInputs(c.get())) {

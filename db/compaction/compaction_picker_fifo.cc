@@ -200,7 +200,8 @@ std::unique_ptr<Compaction> FIFOCompactionPicker::PickCompaction(Version* v) {
 }
 
 std::unique_ptr<Compaction> FIFOCompactionPicker::CompactRange(Version* v, int, int, const Slice*,
-                                                               const Slice*, bool* conflict) {
+                                                               const Slice*, uint32_t,
+                                                               bool* conflict) {
   db_mu_->AssertHeld();
   // RocksDB: a manual compaction under FIFO is the automatic pick.
   *conflict = false;

@@ -47,7 +47,7 @@ class FIFOCompactionPicker : public CompactionPicker {
   std::unique_ptr<Compaction> PickCompaction(Version* v) override;
   std::unique_ptr<Compaction> CompactRange(Version* v, int level, int output_level,
                                            const Slice* begin, const Slice* end,
-                                           bool* conflict) override;
+                                           uint32_t output_path_id, bool* conflict) override;
 
  private:
   // What PickCompaction would do: delete `files` of `level`, or (intra_l0)

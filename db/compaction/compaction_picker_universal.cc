@@ -435,12 +435,14 @@ std::unique_ptr<Compaction> UniversalCompactionPicker::PickCompaction(Version* v
 }
 
 std::unique_ptr<Compaction> UniversalCompactionPicker::CompactRange(
-    Version* v, int level, int output_level, const Slice* begin, const Slice* end, bool* conflict) {
+    Version* v, int level, int output_level, const Slice* begin, const Slice* end,
+    uint32_t output_path_id, bool* conflict) {
   if (level == kCompactAllLevels && v->num_levels() > 1) {
     begin = nullptr;
     end = nullptr;
   }
-  return CompactionPicker::CompactRange(v, level, output_level, begin, end, conflict);
+  return CompactionPicker::CompactRange(v, level, output_level, begin, end, output_path_id,
+                                        conflict);
 }
 
 std::unique_ptr<Compaction> UniversalCompactionPicker::IncrementalSizeAmp(
@@ -511,6 +513,14 @@ std::unique_ptr<Compaction> UniversalCompactionPicker::FromRuns(
   const int output_level =
       UniversalOutputLevel(runs, pick.start, pick.end, v->num_levels(), o.allow_ingest_behind);
   std::unique_ptr<Compaction> c(new Compaction(v, output_level));
+  // The output's size estimate for its placement, as RocksDB takes it: the
+  // runs picked, and for a size-ratio / run-count pick every run from the
+  // newest (busy ones included) to the last one picked.
+  const bool by_ratio = pick.reason == CompactionReason::kUniversalSizeRatio ||
+                        pick.reason == CompactionReason::kUniversalSortedRunNum;
+  uint64_t estimated_size = 0;
+  for (size_t i = by_ratio ? 0 : pick.start; i <= pick.end; ++i) estimated_size += runs[i].size;
+  c->set_output_path_id(UniversalOutputPathId(o, estimated_size));
   std::vector<FileMetaData*> l0;
   for (size_t i = pick.start; i <= pick.end; ++i) {
     if (runs[i].level == 0) l0.push_back(runs[i].file);

@@ -123,7 +123,7 @@ class UniversalCompactionPicker : public CompactionPicker {
   // the level-0 files as the base class does.
   std::unique_ptr<Compaction> CompactRange(Version* v, int level, int output_level,
                                            const Slice* begin, const Slice* end,
-                                           bool* conflict) override;
+                                           uint32_t output_path_id, bool* conflict) override;
 
  private:
   // A compaction of the pick's runs with RocksDB's output level, or

@@ -273,8 +273,8 @@ struct STRATA_EXPORT DBOptions {
   // Directory of the WAL files (and of their archive/): empty = the DB's
   // directory. WALs are created, replayed, archived and deleted there.
   std::string wal_dir;
-  // Directories for table files with target sizes (RocksDB's db_paths):
-  // not supported yet, see ValidateOptions. Empty = the DB's directory.
+  // Table directories with target sizes (RocksDB's db_paths, at most 4; empty = the DB's dir),
+  // filled as RocksDB 7.8.3 fills them: docs/design/file-placement.md. Created by Open.
   std::vector<DbPath> db_paths;
   // ---- Paced I/O (RocksDB's names and defaults; docs/design/paced-io.md).
   // Paces flush writes (Env::IO_HIGH) and compaction writes (IO_LOW); with
@@ -424,8 +424,8 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // OPTIONS file (RocksDB 7.8.3 does not either).
   std::vector<std::shared_ptr<TablePropertiesCollectorFactory>>
       table_properties_collector_factories;
-  // The family's table directories (RocksDB's cf_paths); empty = db_paths.
-  // Not supported yet (refused at Open when non-empty).
+  // The family's table directories (RocksDB's cf_paths, at most 4): replace db_paths when not
+  // empty. FIFO families take one path at most (NotSupported, as RocksDB). Created by Open.
   std::vector<DbPath> cf_paths;
 };
 
@@ -495,6 +495,9 @@ struct STRATA_EXPORT CompactRangeOptions {
   int target_level = -1;
   BottommostLevelCompaction bottommost_level_compaction =
       BottommostLevelCompaction::kIfHaveCompactionFilter;
+  // The table path (cf_paths, else db_paths) the outputs go to, as RocksDB's: 0 by default;
+  // InvalidArgument("Invalid target path ID") past the family's last path.
+  uint32_t target_path_id = 0;
 };
 
 // DB::IngestExternalFile (RocksDB's meanings).

@@ -7,11 +7,13 @@
 #include <cinttypes>
 #include <cstdio>
 #include <limits>
+#include <set>
 #include <thread>
 #include <unordered_set>
 #include <utility>
 
 #include "db/filename.h"
+#include "db/manifest_single_path.h"
 #include "strata/sst_file_writer.h"
 #include "util/crc32c.h"
 #include "utilities/backup/backup_engine_impl.h"
@@ -564,14 +566,14 @@ Status BackupEngineImpl::CreateBackupLocked(const CreateBackupOptions& options, 
         options.flush_before_backup ? 0 : std::numeric_limits<uint64_t>::max();
     s = db->GetLiveFilesStorageInfo(lopts, &live);
   }
-  if (s.ok()) {
-    std::unordered_set<std::string> dirs;
-    for (const auto& f : live) {
-      if (f.file_type != kWalFile) dirs.insert(f.directory);
-    }
-    if (dirs.size() > 1) {
-      s = Status::NotSupported("db_paths / cf_paths not supported for BackupEngine");
-    }
+  // Tables come from each table path (db_paths / cf_paths: each file's
+  // `directory`) and a restore puts them all into the DB's directory, so
+  // with tables in more than one directory the backup's MANIFEST places
+  // every table in path 0 (db/manifest_single_path.h). RocksDB 7.8.3
+  // refuses such a backup (NotSupported).
+  std::set<std::string> table_dirs;
+  for (const LiveFileStorageInfo& f : live) {
+    if (f.file_type == kTableFile || f.file_type == kBlobFile) table_dirs.insert(f.directory);
   }
   for (size_t i = 0; s.ok() && i < live.size(); ++i) {
     const LiveFileStorageInfo& f = live[i];
@@ -580,10 +582,18 @@ Status BackupEngineImpl::CreateBackupLocked(const CreateBackupOptions& options, 
     Planned p;
     const bool shared =
         options_.share_table_files && (f.file_type == kTableFile || f.file_type == kBlobFile);
-    if (!f.replacement_contents.empty()) {
+    std::string contents = f.replacement_contents;
+    if (f.file_type == kDescriptorFile && table_dirs.size() > 1) {
+      bool rewritten = false;
+      std::string manifest;
+      s = ManifestInOnePath(db_fs_, src, f.size, f.file_number, &manifest, &rewritten);
+      if (!s.ok()) break;
+      if (rewritten) contents = std::move(manifest);
+    }
+    if (!contents.empty()) {
       p.rel = private_rel + "/" + f.relative_filename;
       CopyItem item;
-      item.contents = f.replacement_contents;
+      item.contents = std::move(contents);
       item.dst = Abs(p.rel);
       p.item = items.size();
       items.push_back(std::move(item));

@@ -12,6 +12,7 @@ strata_tests(backup
   utilities/backup/backup_meta_test.cc
   utilities/backup/backup_engine_test.cc
   utilities/backup/backup_interop_test.cc
+  utilities/backup/backup_db_paths_test.cc
 )
 # RocksDB's own BackupEngine for backup_interop_test: a helper linked
 # against the system librocksdb only (strata_rocksdb_program, CMakeLists.txt);
@@ -38,3 +39,6 @@ if(STRATA_BUILD_TESTS)
 endif()
 # Over 8 s in a ctest -j2 run (real fsyncs; RocksDB's tools).
 strata_slow_tests(backup_engine_test backup_interop_test backup_compat_test)
+if(TARGET backup_db_paths_test)
+  target_link_libraries(backup_db_paths_test PRIVATE strata_db_test_util)
+endif()

@@ -2,10 +2,18 @@
 // pattern: stop file deletions, list what is live, link the immutable table
 // files and copy the prefixes of the growing ones into a staging directory,
 // allow deletions again, and only then give the result its name.
+//
+// A DB with tables in several table paths (db_paths / cf_paths) gives a
+// checkpoint in one directory: the tables of every path are linked or
+// copied into it, and its MANIFEST is the DB's with every table in path 0
+// (db/manifest_single_path.h, the one db internal used here), so it opens
+// as a plain DB. RocksDB 7.8.3 refuses such a checkpoint (NotSupported).
 #include "strata/utilities/checkpoint.h"
 
 #include <algorithm>
+#include <set>
 
+#include "db/manifest_single_path.h"
 #include "strata/comparator.h"
 #include "strata/env.h"
 #include "strata/options.h"
@@ -112,12 +120,26 @@ Status CheckpointImpl::CreateCheckpoint(const std::string& checkpoint_dir,
   LiveFilesStorageInfoOptions opts;
   opts.wal_size_for_flush = log_size_for_flush;
   s = db_->GetLiveFilesStorageInfo(opts, &files);
+  // Tables in more than one directory: the copy's MANIFEST places them all
+  // in its own.
+  std::set<std::string> table_dirs;
+  for (const LiveFileStorageInfo& f : files) {
+    if (f.file_type == kTableFile || f.file_type == kBlobFile) table_dirs.insert(f.directory);
+  }
   bool use_copy = false;
   for (size_t i = 0; s.ok() && i < files.size(); i++) {
     const LiveFileStorageInfo& f = files[i];
     const std::string src = f.directory + "/" + f.relative_filename;
     const std::string dst = staging + "/" + f.relative_filename;
-    if (!f.replacement_contents.empty()) {
+    std::string manifest;
+    bool rewritten = false;
+    if (f.file_type == kDescriptorFile && table_dirs.size() > 1) {
+      s = ManifestInOnePath(fs_, src, f.size, f.file_number, &manifest, &rewritten);
+      if (!s.ok()) break;
+    }
+    if (rewritten) {
+      s = WriteStringToFile(fs_, manifest, dst, /*should_sync=*/true);
+    } else if (!f.replacement_contents.empty()) {
       s = WriteStringToFile(fs_, f.replacement_contents, dst, /*should_sync=*/true);
     } else if (f.file_type == kTableFile || f.file_type == kBlobFile) {
       s = LinkOrCopy(src, dst, &use_copy);
@@ -142,8 +164,7 @@ Status CheckpointImpl::CreateCheckpoint(const std::string& checkpoint_dir,
   return Status::OK();
 }
 
-Status CheckpointImpl::ExportColumnFamily(ColumnFamilyHandle* handle,
-                                          const std::string& export_dir,
+Status CheckpointImpl::ExportColumnFamily(ColumnFamilyHandle* handle, const std::string& export_dir,
                                           std::unique_ptr<ExportImportFilesMetaData>* metadata) {
   metadata->reset();
   const std::string dir = TrimSlashes(export_dir);

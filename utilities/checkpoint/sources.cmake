@@ -9,4 +9,5 @@ strata_layer(checkpoint
 strata_tests(checkpoint
   utilities/checkpoint/checkpoint_test.cc
   utilities/checkpoint/export_import_test.cc
+  utilities/checkpoint/checkpoint_db_paths_test.cc
 )
