@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "cache/cache_reservation_manager.h"
 #include "strata/cache.h"
 #include "test_util/testutil.h"
 
@@ -401,6 +402,35 @@ TEST_F(ClockCacheTest, RandomizedAgainstModel) {
     }
     ASSERT_LE(cache_->GetUsage(), 50u);
   }
+}
+
+TEST(ClockCacheReservationTest, DummyEntriesChargeAndRelease) {
+  // Memory charged by role (WriteBufferManager, table readers) is held as
+  // pinned 256 KiB dummy entries: they must work on this cache too.
+  constexpr size_t kDummy = CacheReservationManager::kSizeDummyEntry;
+  auto cache = HyperClockCacheOptions(4 << 20, 4096, 0).MakeSharedCache();
+  ASSERT_NE(cache, nullptr);
+  {
+    CacheReservationManager mgr(cache, CacheEntryRole::kWriteBuffer);
+    ASSERT_OK(mgr.UpdateCacheReservation(kDummy * 3 + 1));
+    EXPECT_EQ(4 * kDummy, mgr.GetTotalReservedCacheSize());
+    EXPECT_EQ(4 * kDummy, cache->GetUsage());
+    EXPECT_EQ(4 * kDummy, cache->GetPinnedUsage());
+    EXPECT_EQ(4 * kDummy,
+              CacheReservationManager::ChargedBytes(cache.get(), CacheEntryRole::kWriteBuffer));
+    ASSERT_OK(mgr.UpdateCacheReservation(kDummy));
+    EXPECT_EQ(kDummy, cache->GetUsage());
+  }
+  EXPECT_EQ(0u, cache->GetUsage());
+  // A strict cache keeps the entries that fit and says MemoryLimit.
+  auto strict = HyperClockCacheOptions(2 * kDummy, 4096, 0, true).MakeSharedCache();
+  CacheReservationManager mgr(strict, CacheEntryRole::kMisc);
+  Status s = mgr.UpdateCacheReservation(4 * kDummy);
+  EXPECT_TRUE(s.IsMemoryLimit()) << s.ToString();
+  EXPECT_EQ(2 * kDummy, mgr.GetTotalReservedCacheSize());
+  EXPECT_EQ(2 * kDummy, strict->GetUsage());
+  ASSERT_OK(mgr.UpdateCacheReservation(0));
+  EXPECT_EQ(0u, strict->GetUsage());
 }
 
 std::atomic<uint64_t> g_concurrent_deletes{0};
