@@ -83,8 +83,8 @@ TSAN_TESTS ?= write_thread_test inline_skiplist_test btree_index_test lru_cache_
   db_error_handler_test sync_point_test db_compaction_race_test db_options_test \
   checkpoint_test db_wal_tailing_test point_lock_manager_test transaction_test \
   optimistic_transaction_test transaction_lock_test transaction_model_test \
-  write_buffer_manager_test db_memory_test rate_limiter_test sst_file_manager_test \
-  db_paced_io_test write_throttle_test db_write_throttle_test
+  write_buffer_manager_test clock_cache_test db_memory_test rate_limiter_test \
+  sst_file_manager_test db_paced_io_test write_throttle_test db_write_throttle_test
 empty :=
 space := $(empty) $(empty)
 check-tsan-concurrency: deps

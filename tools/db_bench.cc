@@ -67,8 +67,9 @@
 // (db_bench's default false, as RocksDB's db_bench), disable_auto_compactions,
 // level0_* triggers, subcompactions (max_subcompactions) are set on Options;
 // enable_pipelined_write when given. Table options (BlockBasedTableOptions
-// through NewBlockBasedTableFactory): cache_size (an LRU block cache of
-// 2^cache_numshardbits shards; <= 0: no_block_cache), bloom_bits (> 0: the
+// through NewBlockBasedTableFactory): cache_size (a block cache of
+// 2^cache_numshardbits shards, of cache_type lru_cache or hyper_clock_cache;
+// <= 0: no_block_cache), bloom_bits (> 0: the
 // Bloom filter policy, or with use_ribbon_filter the Ribbon policy at that
 // equivalent bits/key), block_size, cache_index_and_filter_blocks,
 // partition_index_and_filters / partition_index (kTwoLevelIndexSearch, with
@@ -267,8 +268,24 @@ class StrataEngine {
     strata::BlockBasedTableOptions table;
     if (flags.block_size > 0) table.block_size = static_cast<size_t>(flags.block_size);
     if (flags.cache_size > 0) {
-      table.block_cache =
-          strata::NewLRUCache(static_cast<size_t>(flags.cache_size), flags.cache_numshardbits);
+      if (flags.cache_type == "lru_cache") {
+        table.block_cache =
+            strata::NewLRUCache(static_cast<size_t>(flags.cache_size), flags.cache_numshardbits);
+      } else if (flags.cache_type == "hyper_clock_cache") {
+        // As RocksDB's db_bench: entries are estimated at one block.
+        table.block_cache =
+            strata::HyperClockCacheOptions(static_cast<size_t>(flags.cache_size),
+                                           static_cast<size_t>(std::max(1, flags.block_size)),
+                                           flags.cache_numshardbits)
+                .MakeSharedCache();
+      } else if (flags.cache_type == "clock_cache") {
+        strata::bench::Fail(
+            "--cache_type=clock_cache: old clock cache implementation has been "
+            "removed (use hyper_clock_cache)");
+      } else {
+        strata::bench::Fail("--cache_type=%s: unknown (lru_cache, hyper_clock_cache)",
+                            flags.cache_type.c_str());
+      }
       if (table.block_cache == nullptr) {
         strata::bench::Fail("cannot make a block cache of %ld bytes with %d shard bits",
                             static_cast<long>(flags.cache_size), flags.cache_numshardbits);

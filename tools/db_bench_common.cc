@@ -132,6 +132,8 @@ BenchFlags::BenchFlags() {
   Add("cache_size", &cache_size, "Bytes of block cache; <= 0: no block cache");
   Add("cache_numshardbits", &cache_numshardbits,
       "The block cache has 2^this shards; < 0: the cache's default");
+  Add("cache_type", &cache_type,
+      "Type of block cache: lru_cache or hyper_clock_cache (clock_cache was removed)");
   Add("cache_index_and_filter_blocks", &cache_index_and_filter_blocks,
       "Keep index and filter blocks in the block cache");
   Add("partition_index_and_filters", &partition_index_and_filters,

@@ -160,6 +160,9 @@ struct BenchFlags {
   // bloom_bits <= 0 means no filter).
   int64_t cache_size = 8 << 20;
   int32_t cache_numshardbits = -1;  // < 0: the cache's default
+  // lru_cache | hyper_clock_cache (estimated_entry_charge = block_size);
+  // clock_cache is refused, as RocksDB 7.8.3's db_bench does.
+  std::string cache_type = "lru_cache";
   bool cache_index_and_filter_blocks = false;
   // Partitioned index and filters (issue 19; RocksDB's flags and defaults:
   // note db_bench's pin_top_level_index_and_filter defaults to false).

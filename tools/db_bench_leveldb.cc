@@ -132,6 +132,10 @@ class LevelDBEngine {
         return false;
       }
     }
+    if (flags.cache_type != "lru_cache") {
+      *error = "--cache_type=" + flags.cache_type + " is not supported by LevelDB (lru_cache only)";
+      return false;
+    }
     if (flags.cache_index_and_filter_blocks) {
       *error =
           "--cache_index_and_filter_blocks=1 is not supported by LevelDB (its index and filter "

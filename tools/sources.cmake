@@ -54,6 +54,25 @@ if(STRATA_BUILD_TESTS)
   set_tests_properties(db_bench_txn_smoke PROPERTIES LABELS tools TIMEOUT 300)
 endif()
 
+# cache_bench: a block cache alone (LRU vs HyperClockCache) under concurrent
+# Insert/Lookup/Erase, as RocksDB's cache_bench; only the public cache API,
+# so it links the cache layer alone. The target cache_bench is bench/'s
+# Google Benchmark one: this is cache_bench_tool, built as tools/cache_bench.
+add_executable(cache_bench_tool tools/cache_bench.cc)
+target_link_libraries(cache_bench_tool PRIVATE strata_cache Threads::Threads)
+set_target_properties(cache_bench_tool PROPERTIES OUTPUT_NAME cache_bench
+                      RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tools)
+if(STRATA_BUILD_TESTS)
+  add_test(NAME cache_bench_smoke_lru
+           COMMAND cache_bench_tool -threads=2 -cache_size=1048576 -value_bytes=1024
+                   -ops_per_thread=20000 -num_shard_bits=2 -cache_type=lru_cache)
+  add_test(NAME cache_bench_smoke_hcc
+           COMMAND cache_bench_tool -threads=2 -cache_size=1048576 -value_bytes=1024
+                   -ops_per_thread=20000 -num_shard_bits=2 -cache_type=hyper_clock_cache)
+  set_tests_properties(cache_bench_smoke_lru cache_bench_smoke_hcc PROPERTIES LABELS tools
+                       PASS_REGULAR_EXPRESSION "Rough parallel ops/sec = [0-9]+")
+endif()
+
 # filter_bench: the full Bloom filter alone (build, present and absent
 # queries, FP rate); uses internal headers (table/filter_policy.h).
 add_executable(filter_bench tools/filter_bench.cc)

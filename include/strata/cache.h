@@ -132,6 +132,56 @@ STRATA_EXPORT std::shared_ptr<Cache> NewLRUCache(size_t capacity, int num_shard_
                                                  double high_pri_pool_ratio = 0.5);
 STRATA_EXPORT std::shared_ptr<Cache> NewLRUCache(const LRUCacheOptions& options);
 
+// ---- HyperClockCache (issue 19, item 6) ----
+
+// Options of the lock-free clock cache, as RocksDB 7.8.3 names them. Each
+// shard is an open-addressed table whose size is fixed at construction from
+// capacity / estimated_entry_charge; lookups and releases take no lock (one
+// atomic add each). Eviction is CLOCK: an entry survives a sweep for every
+// hit since the last one, up to 3 (kHigh) or 2 (kLow) sweeps when not hit.
+// RocksDB's memory_allocator and metadata_charge_policy are not offered
+// (Strata has no MemoryAllocator; entries are charged their charge alone, as
+// NewLRUCache does).
+struct HyperClockCacheOptions {
+  // Total charge budget of the cache, split evenly among the shards.
+  size_t capacity = 0;
+  // The expected average charge of an entry (for a block cache: about the
+  // block size). It sizes the table: capacity / estimated_entry_charge
+  // entries at a 0.7 load factor; a shard holds at most 0.84 of its slots,
+  // so an estimate much too high limits the cache to fewer entries than the
+  // capacity would allow. Must be > 0.
+  size_t estimated_entry_charge = 0;
+  // log2 of the number of shards; -1 derives it from the capacity as
+  // NewLRUCache does (one shard per 512 KiB, at most 64 shards).
+  int num_shard_bits = -1;
+  // If true, Insert fails (see Cache::Insert) instead of exceeding capacity
+  // or when its shard's table is full. If false and the table is full, an
+  // Insert with a handle out parameter returns a "detached" entry: charged
+  // and pinned, never found by Lookup, freed at its Release.
+  bool strict_capacity_limit = false;
+
+  HyperClockCacheOptions() = default;
+  HyperClockCacheOptions(size_t _capacity, size_t _estimated_entry_charge, int _num_shard_bits = -1,
+                         bool _strict_capacity_limit = false)
+      : capacity(_capacity),
+        estimated_entry_charge(_estimated_entry_charge),
+        num_shard_bits(_num_shard_bits),
+        strict_capacity_limit(_strict_capacity_limit) {}
+
+  // NewHyperClockCache(*this).
+  STRATA_EXPORT std::shared_ptr<Cache> MakeSharedCache() const;
+};
+
+// A sharded HyperClockCache (Name() "HyperClockCache"), or nullptr if an
+// argument is out of range: estimated_entry_charge == 0, num_shard_bits >= 20.
+STRATA_EXPORT std::shared_ptr<Cache> NewHyperClockCache(const HyperClockCacheOptions& options);
+
+// Deprecated in RocksDB 7.8.3, where it returns an LRU cache for
+// compatibility (the clock cache needs estimated_entry_charge); so does this:
+// NewLRUCache(capacity, num_shard_bits, strict_capacity_limit).
+STRATA_EXPORT std::shared_ptr<Cache> NewClockCache(size_t capacity, int num_shard_bits = -1,
+                                                   bool strict_capacity_limit = false);
+
 // ---- memory charged to a cache by role (issue 19, part "memory") ----
 
 // What a cache entry holds, as RocksDB 7.8.3 names it. Memory that is not a
