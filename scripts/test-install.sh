@@ -63,7 +63,10 @@ for prog in basic_crud tuning; do
 done
 # The C API from the prefix: a small C program, compiled by the C compiler
 # (--cflags-only-I: strata.pc's Cflags carry -std=c++20), linked against
-# the shared library and statically (then libstdc++ is named).
+# the shared library and statically (then libstdc++ is named). A C program
+# uses no libstrata symbol itself, so libstrata.so is found as a dependency
+# of libstrata-rocksdb.so: the scratch prefix goes in an RPATH (a RUNPATH
+# does not apply to dependencies).
 cat >"$tmp/capi.c" <<'EOF_C'
 #include <stdio.h>
 #include <string.h>
@@ -90,7 +93,7 @@ int main(int argc, char** argv) {
 }
 EOF_C
 cc -std=c11 -o "$tmp/capi_shared" "$tmp/capi.c" $(pkg-config --cflags-only-I strata-rocksdb) \
-    $(pkg-config --libs strata-rocksdb) -Wl,-rpath,"$tmp/prefix/lib"
+    $(pkg-config --libs strata-rocksdb) -Wl,--disable-new-dtags,-rpath,"$tmp/prefix/lib"
 "$tmp/capi_shared" "$tmp/capi_db1" | grep -qx 'get(key) = value'
 cc -std=c11 -o "$tmp/capi_static" "$tmp/capi.c" $(pkg-config --cflags-only-I strata-rocksdb) \
     "$tmp/prefix/lib/libstrata-rocksdb.a" "$tmp/prefix/lib/libstrata.a" $static_deps -lstdc++ -lm
