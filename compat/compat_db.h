@@ -21,6 +21,7 @@
 #include "rocksdb/db.h"
 #include "strata/db.h"
 #include "strata/options.h"
+#include "strata/table_properties.h"
 
 namespace rocksdb {
 namespace compat {
@@ -326,6 +327,24 @@ class CompatDBT : public Base {
   }
   void GetLiveFilesMetaData(std::vector<LiveFileMetaData>* metadata) override {
     db_->GetLiveFilesMetaData(metadata);
+    // Strata knows the entry counts only of the tables this process wrote;
+    // RocksDB's come from each table's properties: read those for the
+    // others of the default family.
+    bool unknown = false;
+    for (const LiveFileMetaData& m : *metadata) unknown = unknown || m.num_entries == 0;
+    if (!unknown) return;
+    std::vector<ColumnFamilyHandle*> families{db_->DefaultColumnFamily()};
+    for (ColumnFamilyHandle* h : families) {
+      ::strata::TablePropertiesCollection props;
+      if (!db_->GetPropertiesOfAllTables(h, &props).ok()) continue;
+      for (LiveFileMetaData& m : *metadata) {
+        if (m.num_entries != 0 || m.column_family_name != h->GetName()) continue;
+        auto it = props.find(m.db_path + m.name);
+        if (it == props.end() || it->second == nullptr) continue;
+        m.num_entries = it->second->num_entries;
+        m.num_deletions = it->second->num_deletions;
+      }
+    }
   }
   using DB::GetColumnFamilyMetaData;
   void GetColumnFamilyMetaData(ColumnFamilyHandle* cf, ColumnFamilyMetaData* metadata) override {

@@ -7,6 +7,7 @@
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
 #include "rocksdb/filter_policy.h"
+#include "rocksdb/rate_limiter.h"
 #include "rocksdb/snapshot.h"
 #include "rocksdb/table.h"
 #include "rocksdb/version.h"
@@ -114,5 +115,55 @@ COMPAT_PROPERTY(kBlockCacheUsage, "block-cache-usage");
 COMPAT_PROPERTY(kBlockCachePinnedUsage, "block-cache-pinned-usage");
 COMPAT_PROPERTY(kOptionsStatistics, "options-statistics");
 #undef COMPAT_PROPERTY
+
+namespace {
+
+// A RateLimiter the caller owns through a raw pointer, over the
+// shared_ptr-owned limiter Strata's factory makes: every call forwards.
+class OwnedRateLimiter final : public RateLimiter {
+ public:
+  OwnedRateLimiter(std::shared_ptr<RateLimiter> impl, Mode mode)
+      : RateLimiter(mode), impl_(std::move(impl)) {}
+  void SetBytesPerSecond(int64_t bytes_per_second) override {
+    impl_->SetBytesPerSecond(bytes_per_second);
+  }
+  void Request(const int64_t bytes, const Env::IOPriority pri, Statistics* stats) override {
+    impl_->Request(bytes, pri, stats);
+  }
+  void Request(const int64_t bytes, const Env::IOPriority pri, Statistics* stats,
+               OpType op_type) override {
+    impl_->Request(bytes, pri, stats, op_type);
+  }
+  size_t RequestToken(size_t bytes, size_t alignment, Env::IOPriority io_priority,
+                      Statistics* stats, OpType op_type) override {
+    return impl_->RequestToken(bytes, alignment, io_priority, stats, op_type);
+  }
+  int64_t GetSingleBurstBytes() const override { return impl_->GetSingleBurstBytes(); }
+  int64_t GetTotalBytesThrough(const Env::IOPriority pri) const override {
+    return impl_->GetTotalBytesThrough(pri);
+  }
+  int64_t GetTotalRequests(const Env::IOPriority pri) const override {
+    return impl_->GetTotalRequests(pri);
+  }
+  Status GetTotalPendingRequests(int64_t* total_pending_requests,
+                                 const Env::IOPriority pri) const override {
+    return impl_->GetTotalPendingRequests(total_pending_requests, pri);
+  }
+  int64_t GetBytesPerSecond() const override { return impl_->GetBytesPerSecond(); }
+  bool IsRateLimited(OpType op_type) override { return impl_->IsRateLimited(op_type); }
+
+ private:
+  std::shared_ptr<RateLimiter> impl_;
+};
+
+}  // namespace
+
+RateLimiter* NewGenericRateLimiter(int64_t rate_bytes_per_sec, int64_t refill_period_us,
+                                   int32_t fairness, RateLimiter::Mode mode, bool auto_tuned) {
+  std::shared_ptr<RateLimiter> impl = ::strata::NewGenericRateLimiter(
+      rate_bytes_per_sec, refill_period_us, fairness, mode, auto_tuned);
+  if (impl == nullptr) return nullptr;
+  return new OwnedRateLimiter(std::move(impl), mode);
+}
 
 }  // namespace rocksdb

@@ -1396,6 +1396,19 @@ TEST_F(DBBasicTest, DestroyDBOfAMissingPathIsOk) {
   ASSERT_OK(DestroyDB(dbname_ + "-never-created", options_));
 }
 
+// A path under a regular file cannot be a database: an IOError naming it,
+// as RocksDB's (its lock file cannot be created there); the file stays.
+TEST_F(DBBasicTest, DestroyDBUnderAFileIsAnIOError) {
+  const std::string file = dbname_ + "-plain-file";
+  test::WriteFileOrDie(file, "not a database");
+  Status s = DestroyDB(file + "/db", options_);
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_NE(s.ToString().find("plain-file"), std::string::npos) << s.ToString();
+  s = DestroyDB(file, options_);
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_EQ(test::ReadFileOrDie(file), "not a database");
+}
+
 TEST_F(DBBasicTest, DestroyDBOfAnOpenDatabaseFails) {
   Open();
   ASSERT_OK(Put("a", "1"));

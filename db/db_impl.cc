@@ -650,7 +650,10 @@ Status DBImpl::DestroyColumnFamilyHandle(ColumnFamilyHandle* handle) {
     MutexLock l(&mu_);
     if (!closed_) {
       UnrefFamily(impl->cfd());
-      DeleteObsoleteFiles();
+      // A read-only or secondary instance never deletes files: the
+      // directory is another instance's (or nobody's to change), and the
+      // families it did not open hold live files it does not know of.
+      if (!read_only()) DeleteObsoleteFiles();
     }
   }
   delete impl;

@@ -1249,8 +1249,10 @@ Status DestroyDB(const std::string& path, const Options& options) {
   std::vector<std::string> children;
   Status s = fs->GetChildren(path, &children);
   if (!s.ok()) {
-    // Nothing to destroy.
-    return fs->FileExists(path).IsNotFound() ? Status::OK() : s;
+    // Nothing to destroy when the directory does not exist. A path that
+    // cannot be a directory (a file, or under one: ENOTDIR) is an error,
+    // as RocksDB's (its lock file cannot be created there).
+    return s.IsPathNotFound() || s.IsNotFound() ? Status::OK() : s;
   }
   std::unique_ptr<FileLock> lock;
   const std::string lock_name = LockFileName(path);

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -287,6 +288,43 @@ TEST_F(DBSecondaryTest, SubsetOfFamiliesAndErrors) {
     EXPECT_TRUE(DB::OpenAsSecondary(options_, dbname_, "", &db).IsInvalidArgument());
     EXPECT_TRUE(DB::OpenAsSecondary(options_, dbname_, dbname_ + "/", &db).IsInvalidArgument());
   }
+}
+
+// A secondary opened on a subset of the families, whose handles are
+// destroyed, deletes none of the primary's files (those of the families it
+// did not open are live, though it does not know them).
+TEST_F(DBSecondaryTest, DestroyingHandlesDeletesNoPrimaryFile) {
+  OpenPrimary();
+  ASSERT_OK(primary_->Put(WriteOptions(), primary_handles_[1], "b", "2"));
+  ASSERT_OK(primary_->Flush(FlushOptions(), primary_handles_[1]));
+  ASSERT_OK(primary_->Put(WriteOptions(), primary_handles_[0], "a", "1"));
+  ASSERT_OK(primary_->Flush(FlushOptions(), primary_handles_[0]));
+  std::vector<std::string> before;
+  ASSERT_OK(Env::Default()->GetFileSystem()->GetChildren(dbname_, &before));
+  {
+    std::unique_ptr<DB> db;
+    std::vector<ColumnFamilyHandle*> handles;
+    ASSERT_OK(DB::OpenAsSecondary(options_, dbname_, secondary_path_,
+                                  {ColumnFamilyDescriptor(kDefaultColumnFamilyName, options_)},
+                                  &handles, &db));
+    for (ColumnFamilyHandle* h : handles) ASSERT_OK(db->DestroyColumnFamilyHandle(h));
+    ASSERT_OK(db->Close());
+  }
+  std::vector<std::string> after;
+  ASSERT_OK(Env::Default()->GetFileSystem()->GetChildren(dbname_, &after));
+  std::sort(before.begin(), before.end());
+  std::sort(after.begin(), after.end());
+  EXPECT_EQ(before, after);
+  std::string value;
+  ASSERT_OK(primary_->Get(ReadOptions(), primary_handles_[1], "b", &value));
+  EXPECT_EQ("2", value);
+  ClosePrimary();
+  std::unique_ptr<DB> ro;
+  std::vector<ColumnFamilyHandle*> ro_handles;
+  ASSERT_OK(DB::OpenForReadOnly(options_, dbname_, Families(), &ro_handles, &ro));
+  ASSERT_OK(ro->Get(ReadOptions(), ro_handles[1], "b", &value));
+  EXPECT_EQ("2", value);
+  for (ColumnFamilyHandle* h : ro_handles) ASSERT_OK(ro->DestroyColumnFamilyHandle(h));
 }
 
 TEST_F(DBSecondaryTest, FamilyDroppedByThePrimaryStaysReadableThroughItsHandle) {

@@ -61,6 +61,44 @@ for prog in basic_crud tuning; do
   "$tmp/${prog}_shared" "$tmp/${prog}_db2" >"$tmp/${prog}.shared.out"
   cmp "$tmp/${prog}.static.out" "$tmp/${prog}.shared.out"
 done
+# The C API from the prefix: a small C program, compiled by the C compiler
+# (--cflags-only-I: strata.pc's Cflags carry -std=c++20), linked against
+# the shared library and statically (then libstdc++ is named). A C program
+# uses no libstrata symbol itself, so libstrata.so is found as a dependency
+# of libstrata-rocksdb.so: the scratch prefix goes in an RPATH (a RUNPATH
+# does not apply to dependencies).
+cat >"$tmp/capi.c" <<'EOF_C'
+#include <stdio.h>
+#include <string.h>
+#include "rocksdb/c.h"
+int main(int argc, char** argv) {
+  rocksdb_options_t* o = rocksdb_options_create();
+  rocksdb_options_set_create_if_missing(o, 1);
+  char* err = NULL;
+  rocksdb_t* db = rocksdb_open(o, argv[1], &err);
+  if (err != NULL) { fprintf(stderr, "open: %s\n", err); return 1; }
+  rocksdb_writeoptions_t* wo = rocksdb_writeoptions_create();
+  rocksdb_readoptions_t* ro = rocksdb_readoptions_create();
+  rocksdb_put(db, wo, "key", 3, "value", 5, &err);
+  size_t len = 0;
+  char* v = rocksdb_get(db, ro, "key", 3, &len, &err);
+  int ok = err == NULL && v != NULL && len == 5 && memcmp(v, "value", 5) == 0;
+  rocksdb_free(v);
+  printf("get(key) = %s\n", ok ? "value" : "WRONG");
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_close(db);
+  rocksdb_options_destroy(o);
+  return ok ? 0 : 1;
+}
+EOF_C
+cc -std=c11 -o "$tmp/capi_shared" "$tmp/capi.c" $(pkg-config --cflags-only-I strata-rocksdb) \
+    $(pkg-config --libs strata-rocksdb) -Wl,--disable-new-dtags,-rpath,"$tmp/prefix/lib"
+"$tmp/capi_shared" "$tmp/capi_db1" | grep -qx 'get(key) = value'
+cc -std=c11 -o "$tmp/capi_static" "$tmp/capi.c" $(pkg-config --cflags-only-I strata-rocksdb) \
+    "$tmp/prefix/lib/libstrata-rocksdb.a" "$tmp/prefix/lib/libstrata.a" $static_deps -lstdc++ -lm
+"$tmp/capi_static" "$tmp/capi_db2" | grep -qx 'get(key) = value'
+
 # The same program against the system RocksDB, when it is installed, prints
 # the same (CTest's compat_compare_* compare all five in the build tree).
 if [ -f /usr/include/rocksdb/db.h ] &&

@@ -27,9 +27,12 @@
 #include "strata/perf_context.h"
 #include "strata/perf_level.h"
 
-// The level is read on every counting site: initial-exec keeps it one
-// %fs-relative load even inside the shared library.
-#define STRATA_PERF_TLS __attribute__((tls_model("initial-exec")))
+// The TLS model of the per-thread level: the compiler's default. An
+// initial-exec variable would make the shared library's whole TLS block
+// static (DF_STATIC_TLS), and then libstrata.so could not be dlopen()ed
+// (Python's ctypes, other language bindings): "cannot allocate memory in
+// static TLS block".
+#define STRATA_PERF_TLS
 
 namespace strata {
 namespace perf_internal {

@@ -4,7 +4,7 @@
 
 namespace {
 
-rocksdb::WriteBatchBase* Base(rocksdb_writebatch_t* b) { return &b->rep; }
+rocksdb::WriteBatch* Base(rocksdb_writebatch_t* b) { return &b->rep; }
 rocksdb::WriteBatch* Plain(rocksdb_writebatch_t* b) { return &b->rep; }
 
 }  // namespace

@@ -1,62 +1,64 @@
 // c_batch_ops.h: what plain and indexed write batches share in the C API
-// (c_batch.cc, c_batch_wi.cc): helpers over rocksdb::WriteBatchBase and the
+// (c_batch.cc, c_batch_wi.cc): helpers over either batch kind and the
 // STRATA_BATCH_OPS macro that stamps out the common C functions.
 //
 // STRATA_BATCH_OPS(T, P) expects, at the point of use, two overloads for
-// the handle type T: `rocksdb::WriteBatchBase* Base(T*)` (where operations
-// go) and `rocksdb::WriteBatch* Plain(T*)` (the serialized batch).
+// the handle type T: `Base(T*)` (the batch operations go to: a
+// rocksdb::WriteBatch* or rocksdb::WriteBatchWithIndex*; the compat layer
+// has no WriteBatchBase) and `rocksdb::WriteBatch* Plain(T*)` (the
+// serialized batch).
 //
 // Operations have no error channel in RocksDB's C API: a failure inside a
 // batch operation (for example DeleteRange on an indexed batch, which
 // RocksDB does not support) is not reported, exactly as there.
 #pragma once
 
+#include <string>
+
 #include "compat/capi/c_internal.h"
-#include "rocksdb/write_batch_base.h"
 
 namespace strata_capi {
 
-// Builds SliceParts from parallel pointer/length arrays.
-inline std::vector<rocksdb::Slice> Slices(int n, const char* const* list, const size_t* sizes) {
-  std::vector<rocksdb::Slice> out;
-  for (int i = 0; i < n; i++) out.emplace_back(list[i], sizes[i]);
+// Joins parallel pointer/length arrays into one string (a key or value
+// given in parts is stored as the concatenation of its parts, as in
+// RocksDB's SliceParts forms).
+inline std::string Join(int n, const char* const* list, const size_t* sizes) {
+  std::string out;
+  for (int i = 0; i < n; i++) out.append(list[i], sizes[i]);
   return out;
 }
 
-inline void PutV(rocksdb::WriteBatchBase* b, rocksdb::ColumnFamilyHandle* cf, int num_keys,
-                 const char* const* keys_list, const size_t* keys_list_sizes, int num_values,
-                 const char* const* values_list, const size_t* values_list_sizes, bool merge) {
-  std::vector<rocksdb::Slice> keys = Slices(num_keys, keys_list, keys_list_sizes);
-  std::vector<rocksdb::Slice> values = Slices(num_values, values_list, values_list_sizes);
-  rocksdb::SliceParts k(keys.data(), num_keys);
-  rocksdb::SliceParts v(values.data(), num_values);
+// The helpers below take either batch kind (rocksdb::WriteBatch or
+// rocksdb::WriteBatchWithIndex): both have the same Put/Merge/Delete/
+// DeleteRange members.
+template <typename B>
+void PutV(B* b, rocksdb::ColumnFamilyHandle* cf, int num_keys, const char* const* keys_list,
+          const size_t* keys_list_sizes, int num_values, const char* const* values_list,
+          const size_t* values_list_sizes, bool merge) {
+  std::string key = Join(num_keys, keys_list, keys_list_sizes);
+  std::string value = Join(num_values, values_list, values_list_sizes);
   rocksdb::Status s;
   if (merge) {
-    // WriteBatchBase has no SliceParts merge: join the parts first.
-    std::string key, value;
-    for (const rocksdb::Slice& p : keys) key.append(p.data(), p.size());
-    for (const rocksdb::Slice& p : values) value.append(p.data(), p.size());
     s = cf != nullptr ? b->Merge(cf, key, value) : b->Merge(key, value);
   } else {
-    s = cf != nullptr ? b->Put(cf, k, v) : b->Put(k, v);
+    s = cf != nullptr ? b->Put(cf, key, value) : b->Put(key, value);
   }
   s.PermitUncheckedError();
 }
 
-inline void DeleteV(rocksdb::WriteBatchBase* b, rocksdb::ColumnFamilyHandle* cf, int num_keys,
-                    const char* const* keys_list, const size_t* keys_list_sizes) {
-  std::vector<rocksdb::Slice> keys = Slices(num_keys, keys_list, keys_list_sizes);
-  rocksdb::SliceParts k(keys.data(), num_keys);
-  (cf != nullptr ? b->Delete(cf, k) : b->Delete(k)).PermitUncheckedError();
+template <typename B>
+void DeleteV(B* b, rocksdb::ColumnFamilyHandle* cf, int num_keys, const char* const* keys_list,
+             const size_t* keys_list_sizes) {
+  std::string key = Join(num_keys, keys_list, keys_list_sizes);
+  (cf != nullptr ? b->Delete(cf, key) : b->Delete(key)).PermitUncheckedError();
 }
 
-inline void DeleteRangeV(rocksdb::WriteBatchBase* b, rocksdb::ColumnFamilyHandle* cf, int num_keys,
-                         const char* const* start_keys_list, const size_t* start_keys_list_sizes,
-                         const char* const* end_keys_list, const size_t* end_keys_list_sizes) {
-  std::vector<rocksdb::Slice> starts = Slices(num_keys, start_keys_list, start_keys_list_sizes);
-  std::vector<rocksdb::Slice> ends = Slices(num_keys, end_keys_list, end_keys_list_sizes);
-  rocksdb::SliceParts a(starts.data(), num_keys);
-  rocksdb::SliceParts z(ends.data(), num_keys);
+template <typename B>
+void DeleteRangeV(B* b, rocksdb::ColumnFamilyHandle* cf, int num_keys,
+                  const char* const* start_keys_list, const size_t* start_keys_list_sizes,
+                  const char* const* end_keys_list, const size_t* end_keys_list_sizes) {
+  std::string a = Join(num_keys, start_keys_list, start_keys_list_sizes);
+  std::string z = Join(num_keys, end_keys_list, end_keys_list_sizes);
   (cf != nullptr ? b->DeleteRange(cf, a, z) : b->DeleteRange(a, z)).PermitUncheckedError();
 }
 

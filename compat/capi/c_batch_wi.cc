@@ -10,7 +10,7 @@ using strata_capi::SaveError;
 
 namespace {
 
-rocksdb::WriteBatchBase* Base(rocksdb_writebatch_wi_t* b) { return b->rep; }
+rocksdb::WriteBatchWithIndex* Base(rocksdb_writebatch_wi_t* b) { return b->rep; }
 rocksdb::WriteBatch* Plain(rocksdb_writebatch_wi_t* b) { return b->rep->GetWriteBatch(); }
 
 // Replays a serialized batch into an indexed one (default family only).

@@ -179,6 +179,10 @@ const rocksdb::CompactionFilter* CompactionFilterOf(rocksdb_compactionfilter_t* 
   return filter;
 }
 
+bool CompactionFilterIgnoresSnapshots(rocksdb_compactionfilter_t* filter) {
+  return filter == nullptr || filter->ignore_snapshots;
+}
+
 std::shared_ptr<rocksdb::CompactionFilterFactory> TakeCompactionFilterFactory(
     rocksdb_compactionfilterfactory_t* factory) {
   return std::shared_ptr<rocksdb::CompactionFilterFactory>(factory);

@@ -28,13 +28,16 @@ struct rocksdb_compactionfilter_t : public rocksdb::CompactionFilter {
                           const char* existing_value, size_t value_length, char** new_value,
                           size_t* new_value_length, unsigned char* value_changed) = nullptr;
   const char* (*name)(void*) = nullptr;
+  // Strata's compaction filters always see only entries no snapshot can
+  // read (RocksDB's IgnoreSnapshots() == true, its default and, since
+  // RocksDB 6, its only supported value); false is refused at open
+  // (c_options.cc).
   bool ignore_snapshots = true;
 
   ~rocksdb_compactionfilter_t() override;
   bool Filter(int level, const rocksdb::Slice& key, const rocksdb::Slice& existing_value,
               std::string* new_value, bool* value_changed) const override;
   const char* Name() const override;
-  bool IgnoreSnapshots() const override { return ignore_snapshots; }
 };
 
 struct rocksdb_compactionfilterfactory_t : public rocksdb::CompactionFilterFactory {

@@ -199,6 +199,9 @@ bool CheckRefusedAll(const rocksdb_options_t* db_options, int n,
 // ownership of the handle (RocksDB's C API rules); the others borrow.
 const rocksdb::Comparator* ComparatorOf(rocksdb_comparator_t* cmp);
 const rocksdb::CompactionFilter* CompactionFilterOf(rocksdb_compactionfilter_t* filter);
+// False when rocksdb_compactionfilter_set_ignore_snapshots(filter, 0) was
+// called (refused by the options that take the filter).
+bool CompactionFilterIgnoresSnapshots(rocksdb_compactionfilter_t* filter);
 std::shared_ptr<rocksdb::CompactionFilterFactory> TakeCompactionFilterFactory(
     rocksdb_compactionfilterfactory_t* factory);
 std::shared_ptr<rocksdb::MergeOperator> TakeMergeOperator(rocksdb_mergeoperator_t* op);

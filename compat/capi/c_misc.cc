@@ -80,40 +80,40 @@ void rocksdb_env_destroy(rocksdb_env_t* env) {
 }
 
 void rocksdb_env_set_background_threads(rocksdb_env_t* env, int n) {
-  env->rep->SetBackgroundThreads(n, rocksdb::Env::LOW);
+  env->rep->SetBackgroundThreads(n, rocksdb::Env::Priority::kLow);
 }
 
 int rocksdb_env_get_background_threads(rocksdb_env_t* env) {
-  return env->rep->GetBackgroundThreads(rocksdb::Env::LOW);
+  return env->rep->GetBackgroundThreads(rocksdb::Env::Priority::kLow);
 }
 
 void rocksdb_env_set_high_priority_background_threads(rocksdb_env_t* env, int n) {
-  env->rep->SetBackgroundThreads(n, rocksdb::Env::HIGH);
+  env->rep->SetBackgroundThreads(n, rocksdb::Env::Priority::kHigh);
 }
 
 int rocksdb_env_get_high_priority_background_threads(rocksdb_env_t* env) {
-  return env->rep->GetBackgroundThreads(rocksdb::Env::HIGH);
+  return env->rep->GetBackgroundThreads(rocksdb::Env::Priority::kHigh);
 }
 
 void rocksdb_env_set_low_priority_background_threads(rocksdb_env_t* env, int n) {
-  env->rep->SetBackgroundThreads(n, rocksdb::Env::LOW);
+  env->rep->SetBackgroundThreads(n, rocksdb::Env::Priority::kLow);
 }
 
 int rocksdb_env_get_low_priority_background_threads(rocksdb_env_t* env) {
-  return env->rep->GetBackgroundThreads(rocksdb::Env::LOW);
+  return env->rep->GetBackgroundThreads(rocksdb::Env::Priority::kLow);
 }
 
-void rocksdb_env_set_bottom_priority_background_threads(rocksdb_env_t* env, int n) {
-  env->rep->SetBackgroundThreads(n, rocksdb::Env::BOTTOM);
-}
+// Strata has no bottom-priority pool (bottommost compactions run in the
+// low-priority pool, as RocksDB's do when that pool has no threads): the
+// setter does nothing and the getter answers 0 (error stubs).
+void rocksdb_env_set_bottom_priority_background_threads(rocksdb_env_t* /*env*/, int /*n*/) {}
 
-int rocksdb_env_get_bottom_priority_background_threads(rocksdb_env_t* env) {
-  return env->rep->GetBackgroundThreads(rocksdb::Env::BOTTOM);
-}
+int rocksdb_env_get_bottom_priority_background_threads(rocksdb_env_t* /*env*/) { return 0; }
+
+void rocksdb_env_join_all_threads(rocksdb_env_t* env) { env->rep->WaitForJobsAndJoinAllThreads(); }
 
 // Thread-priority knobs: Strata's thread pools have no I/O or CPU priority
 // to lower, so these do nothing (listed as stubs in coverage.txt).
-void rocksdb_env_join_all_threads(rocksdb_env_t* env) {}
 void rocksdb_env_lower_thread_pool_io_priority(rocksdb_env_t* env) {}
 void rocksdb_env_lower_high_priority_thread_pool_io_priority(rocksdb_env_t* env) {}
 void rocksdb_env_lower_thread_pool_cpu_priority(rocksdb_env_t* env) {}
@@ -124,7 +124,7 @@ rocksdb_envoptions_t* rocksdb_envoptions_create(void) { return new rocksdb_envop
 void rocksdb_envoptions_destroy(rocksdb_envoptions_t* opt) { delete opt; }
 
 void rocksdb_create_dir_if_missing(rocksdb_env_t* env, const char* path, char** errptr) {
-  strata_capi::SaveError(errptr, env->rep->CreateDirIfMissing(path));
+  strata_capi::SaveError(errptr, env->rep->GetFileSystem()->CreateDirIfMissing(path));
 }
 
 // ---- perf contexts (not available) ----

@@ -117,6 +117,11 @@ void rocksdb_options_set_compaction_filter(rocksdb_options_t* opt,
                                            rocksdb_compactionfilter_t* filter) {
   opt->rep.compaction_filter =
       strata_capi::CompactionFilterOf(filter);  // borrowed: the caller keeps it alive
+  // A filter that would see entries snapshots can read is not offered
+  // (Strata's filters skip them, as RocksDB's do by default).
+  if (!strata_capi::CompactionFilterIgnoresSnapshots(filter)) {
+    Refuse(opt, "rocksdb_compactionfilter_set_ignore_snapshots");
+  }
 }
 
 void rocksdb_options_set_compaction_filter_factory(rocksdb_options_t* opt,

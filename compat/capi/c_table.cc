@@ -325,7 +325,10 @@ rocksdb_cache_t* rocksdb_cache_create_lru_opts(rocksdb_lru_cache_options_t* opt)
 // Options that were given this cache keep it alive after destroy.
 void rocksdb_cache_destroy(rocksdb_cache_t* cache) { delete cache; }
 
-void rocksdb_cache_disown_data(rocksdb_cache_t* cache) { cache->rep->DisownData(); }
+// DisownData only lets a process skip freeing the cache's memory at exit;
+// Strata's caches always free it, which is what RocksDB's Cache::DisownData
+// does by default (a cache that does not override it).
+void rocksdb_cache_disown_data(rocksdb_cache_t* /*cache*/) {}
 
 void rocksdb_cache_set_capacity(rocksdb_cache_t* cache, size_t capacity) {
   cache->rep->SetCapacity(capacity);

@@ -187,19 +187,13 @@ int rocksdb_transactiondb_property_int(rocksdb_transactiondb_t* db, const char* 
   return IntProperty(db->rep, propname, out_val);
 }
 
+// Prepared transactions recovered at open are Strata transactions the
+// compat layer has no rocksdb::Transaction for: none are listed (error
+// stub in coverage.txt).
 rocksdb_transaction_t** rocksdb_transactiondb_get_prepared_transactions(
-    rocksdb_transactiondb_t* txn_db, size_t* cnt) {
-  std::vector<rocksdb::Transaction*> txns;
-  txn_db->rep->GetAllPreparedTransactions(&txns);
-  *cnt = txns.size();
-  if (txns.empty()) return nullptr;
-  auto** out =
-      static_cast<rocksdb_transaction_t**>(malloc(sizeof(rocksdb_transaction_t*) * txns.size()));
-  for (size_t i = 0; i < txns.size(); i++) {
-    out[i] = new rocksdb_transaction_t;
-    out[i]->rep = txns[i];
-  }
-  return out;
+    rocksdb_transactiondb_t* /*txn_db*/, size_t* cnt) {
+  *cnt = 0;
+  return nullptr;
 }
 
 rocksdb_transaction_t* rocksdb_transaction_begin(rocksdb_transactiondb_t* txn_db,
@@ -389,11 +383,10 @@ void rocksdb_transaction_destroy(rocksdb_transaction_t* txn) {
   delete txn;
 }
 
-rocksdb_writebatch_wi_t* rocksdb_transaction_get_writebatch_wi(rocksdb_transaction_t* txn) {
-  void* mem = malloc(sizeof(rocksdb_writebatch_wi_t));
-  auto* wi = new (mem) rocksdb_writebatch_wi_t;
-  wi->rep = txn->rep->GetWriteBatch();  // borrowed from the transaction
-  return wi;
+// The transaction's indexed batch is Strata's, not a
+// rocksdb::WriteBatchWithIndex: not offered (error stub, NULL).
+rocksdb_writebatch_wi_t* rocksdb_transaction_get_writebatch_wi(rocksdb_transaction_t* /*txn*/) {
+  return nullptr;
 }
 
 void rocksdb_transaction_rebuild_from_writebatch(rocksdb_transaction_t* txn,
@@ -406,17 +399,14 @@ void rocksdb_transaction_rebuild_from_writebatch_wi(rocksdb_transaction_t* txn,
   SaveError(errptr, txn->rep->RebuildFromWriteBatch(wi->rep->GetWriteBatch()));
 }
 
-// No error channel in RocksDB's C API for these two; a refusal (user
-// timestamps not enabled) is not reported, as there.
-void rocksdb_transaction_set_commit_timestamp(rocksdb_transaction_t* txn,
-                                              uint64_t commit_timestamp) {
-  txn->rep->SetCommitTimestamp(commit_timestamp).PermitUncheckedError();
-}
+// Transactions with user timestamps are not offered (error stubs): with
+// no error channel in RocksDB's C API, these do nothing, as RocksDB's do
+// when timestamps are not enabled.
+void rocksdb_transaction_set_commit_timestamp(rocksdb_transaction_t* /*txn*/,
+                                              uint64_t /*commit_timestamp*/) {}
 
-void rocksdb_transaction_set_read_timestamp_for_validation(rocksdb_transaction_t* txn,
-                                                           uint64_t read_timestamp) {
-  txn->rep->SetReadTimestampForValidation(read_timestamp).PermitUncheckedError();
-}
+void rocksdb_transaction_set_read_timestamp_for_validation(rocksdb_transaction_t* /*txn*/,
+                                                           uint64_t /*read_timestamp*/) {}
 
 const rocksdb_snapshot_t* rocksdb_transaction_get_snapshot(rocksdb_transaction_t* txn) {
   void* mem = malloc(sizeof(rocksdb_snapshot_t));
