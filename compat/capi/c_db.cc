@@ -149,7 +149,7 @@ rocksdb_t* rocksdb_open_column_families(const rocksdb_options_t* db_options, con
                                           &handles, &db))) {
     return nullptr;
   }
-  StoreHandles(handles, column_family_handles);
+  StoreHandles(db, handles, column_family_handles);
   return WrapDB(db);
 }
 
@@ -180,7 +180,7 @@ rocksdb_t* rocksdb_open_for_read_only_column_families(
                     &handles, &db, error_if_wal_file_exists != 0))) {
     return nullptr;
   }
-  StoreHandles(handles, column_family_handles);
+  StoreHandles(db, handles, column_family_handles);
   return WrapDB(db);
 }
 
@@ -202,7 +202,7 @@ rocksdb_t* rocksdb_open_as_secondary_column_families(
                     &handles, &db))) {
     return nullptr;
   }
-  StoreHandles(handles, column_family_handles);
+  StoreHandles(db, handles, column_family_handles);
   return WrapDB(db);
 }
 
@@ -257,7 +257,7 @@ rocksdb_column_family_handle_t* rocksdb_create_column_family(
                             column_family_name, &handle))) {
     return nullptr;
   }
-  return strata_capi::WrapHandle(handle);
+  return strata_capi::WrapHandle(db->rep, handle);
 }
 
 rocksdb_column_family_handle_t* rocksdb_create_column_family_with_ttl(
@@ -274,7 +274,12 @@ void rocksdb_drop_column_family(rocksdb_t* db, rocksdb_column_family_handle_t* h
 }
 
 void rocksdb_column_family_handle_destroy(rocksdb_column_family_handle_t* handle) {
-  delete handle->rep;
+  // Through the DB, so it forgets the handle and releases its family.
+  if (handle->db != nullptr) {
+    handle->db->DestroyColumnFamilyHandle(handle->rep).PermitUncheckedError();
+  } else {
+    delete handle->rep;
+  }
   delete handle;
 }
 

@@ -61,14 +61,15 @@ rocksdb_t* WrapDB(rocksdb::DB* db) {
   return w;
 }
 
-void StoreHandles(const std::vector<rocksdb::ColumnFamilyHandle*>& handles,
+void StoreHandles(rocksdb::DB* db, const std::vector<rocksdb::ColumnFamilyHandle*>& handles,
                   rocksdb_column_family_handle_t** out) {
-  for (size_t i = 0; i < handles.size(); i++) out[i] = WrapHandle(handles[i]);
+  for (size_t i = 0; i < handles.size(); i++) out[i] = WrapHandle(db, handles[i]);
 }
 
-rocksdb_column_family_handle_t* WrapHandle(rocksdb::ColumnFamilyHandle* h) {
+rocksdb_column_family_handle_t* WrapHandle(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* h) {
   auto* w = new rocksdb_column_family_handle_t;
   w->rep = h;
+  w->db = db;
   return w;
 }
 

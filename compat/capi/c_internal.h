@@ -135,8 +135,12 @@ struct rocksdb_writebatch_t {
   rocksdb::WriteBatch rep;
 };
 
+// db: the DB the handle came from; the handle is released through its
+// DestroyColumnFamilyHandle (c.h's destroy takes no DB), which must happen
+// before that DB is closed, as with RocksDB.
 struct rocksdb_column_family_handle_t {
   rocksdb::ColumnFamilyHandle* rep = nullptr;
+  rocksdb::DB* db = nullptr;
 };
 
 struct rocksdb_pinnableslice_t {
@@ -211,11 +215,11 @@ std::shared_ptr<const rocksdb::SliceTransform> TakeSliceTransform(rocksdb_slicet
 rocksdb_t* WrapDB(rocksdb::DB* db);
 
 // Hands out the handles DB::Open filled in, in the caller's order.
-void StoreHandles(const std::vector<rocksdb::ColumnFamilyHandle*>& handles,
+void StoreHandles(rocksdb::DB* db, const std::vector<rocksdb::ColumnFamilyHandle*>& handles,
                   rocksdb_column_family_handle_t** out);
 
 // Wraps a handle the C caller will own.
-rocksdb_column_family_handle_t* WrapHandle(rocksdb::ColumnFamilyHandle* h);
+rocksdb_column_family_handle_t* WrapHandle(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* h);
 
 // Column-family descriptors from parallel C arrays.
 std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors(int n, const char* const* names,

@@ -193,7 +193,7 @@ rocksdb_t* rocksdb_open_and_trim_history(const rocksdb_options_t* db_options, co
                     &handles, &db, std::string(trim_ts, trim_tslen)))) {
     return nullptr;
   }
-  StoreHandles(handles, column_family_handles);
+  StoreHandles(db, handles, column_family_handles);
   return WrapDB(db);
 }
 

@@ -141,7 +141,7 @@ rocksdb_transactiondb_t* rocksdb_transactiondb_open_column_families(
     return nullptr;
   }
   for (size_t i = 0; i < handles.size(); i++) {
-    column_family_handles[i] = strata_capi::WrapHandle(handles[i]);
+    column_family_handles[i] = strata_capi::WrapHandle(db, handles[i]);
   }
   auto* t = new rocksdb_transactiondb_t;
   t->rep = db;
@@ -158,7 +158,7 @@ rocksdb_column_family_handle_t* rocksdb_transactiondb_create_column_family(
                             column_family_name, &handle))) {
     return nullptr;
   }
-  return strata_capi::WrapHandle(handle);
+  return strata_capi::WrapHandle(txn_db->rep, handle);
 }
 
 void rocksdb_transactiondb_close(rocksdb_transactiondb_t* txn_db) {
@@ -594,7 +594,7 @@ rocksdb_optimistictransactiondb_t* rocksdb_optimistictransactiondb_open_column_f
     return nullptr;
   }
   for (size_t i = 0; i < handles.size(); i++) {
-    column_family_handles[i] = strata_capi::WrapHandle(handles[i]);
+    column_family_handles[i] = strata_capi::WrapHandle(db, handles[i]);
   }
   auto* o = new rocksdb_optimistictransactiondb_t;
   o->rep = db;
