@@ -108,6 +108,9 @@ void WriteThrottle::Update(StallPressure pressure, bool watch_memtables) {
   watch_memtables_.store(watch_memtables, std::memory_order_release);
   const bool active = pressure.hard > 0 || watch_memtables || pace > 0;
   if (!active) rate_.store(0, std::memory_order_relaxed);
+  // Time before the pacing starts is not idle time to bank: the first
+  // paced group waits for its whole slot.
+  if (active && !was_active) restart_timeline_.store(true, std::memory_order_relaxed);
   active_.store(active, std::memory_order_release);
 }
 
@@ -143,6 +146,7 @@ uint64_t WriteThrottle::Pace(uint64_t bytes, double memtable_pressure) {
   uint64_t slot;
   {
     std::lock_guard<std::mutex> l(pace_mu_);
+    if (restart_timeline_.exchange(false, std::memory_order_relaxed)) next_nanos_ = now;
     // Idle time counts for at most kBankMicros.
     next_nanos_ = std::max(next_nanos_, now > bank ? now - bank : 0);
     next_nanos_ += cost;

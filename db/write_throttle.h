@@ -43,7 +43,7 @@
 // with a yield, so that every write is delayed by about the same amount
 // rather than one write in many sleeping for a timer tick. Idle time is
 // banked for at most kBankMicros, so a writer that pauses does not get a
-// burst afterwards.
+// burst afterwards; the time before the pacing starts is not banked.
 //
 // Thread-safety: Update REQUIRES the DB mutex (callers read Versions and
 // memtables for it) and also takes the throttle's own; Pace is called by
@@ -148,6 +148,8 @@ class WriteThrottle {
   uint64_t sample_start_bytes_ = 0;
   uint64_t last_update_micros_ = 0;
 
+  // Set when the pacing starts: the timeline restarts at the next slot.
+  std::atomic<bool> restart_timeline_{false};
   // The virtual timeline (leaders only).
   std::mutex pace_mu_;
   uint64_t next_nanos_ = 0;  // the next free slot, NowNanos time
