@@ -568,6 +568,15 @@ TEST_F(DBUniversalTest, KillDuringCompactions) {
         acked->store(i + 1, std::memory_order_release);
       }
     }
+    // The kill comes a random time after the child's first acknowledged
+    // write of this round: under a sanitizer the reopen alone can take
+    // longer than the sleep (CI's ASan run once killed a child that had
+    // not yet written).
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (acked->load(std::memory_order_acquire) <= next &&
+           std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(200 + rng() % 300));
     kill(pid, SIGKILL);
     int status = 0;
