@@ -353,15 +353,26 @@ class ColumnFamilySet {
   uint32_t max_column_family_ = 0;
 };
 
+class DBImpl;  // db/db_impl.h
+
+// A handle given to the user holds a reference to its family, released
+// when the handle is deleted (DestroyColumnFamilyHandle or a plain
+// `delete`, as in RocksDB): a dropped family's files go then. The DB's own
+// default handle (db null) holds none.
 class ColumnFamilyHandleImpl final : public ColumnFamilyHandle {
  public:
-  explicit ColumnFamilyHandleImpl(ColumnFamilyData* cfd) : cfd_(cfd) {}
+  ColumnFamilyHandleImpl(ColumnFamilyData* cfd, DBImpl* db) : cfd_(cfd), db_(db) {}
+  ~ColumnFamilyHandleImpl() override;  // db/db_impl.cc
   const std::string& GetName() const override { return cfd_->name(); }
   uint32_t GetID() const override { return cfd_->id(); }
   ColumnFamilyData* cfd() const { return cfd_; }
+  // Deleting the handle will then release nothing (the caller drops the
+  // reference itself).
+  void Detach() { db_ = nullptr; }
 
  private:
   ColumnFamilyData* const cfd_;
+  DBImpl* db_;
 };
 
 }  // namespace strata

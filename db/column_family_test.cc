@@ -21,11 +21,13 @@
 #include <vector>
 
 #include "db/filename.h"
+#include "strata/cache.h"
 #include "strata/db.h"
 #include "strata/env.h"
 #include "strata/iterator.h"
 #include "strata/merge_operator.h"
 #include "strata/options.h"
+#include "strata/table.h"
 #include "strata/write_batch.h"
 #include "test_util/testutil.h"
 
@@ -479,6 +481,71 @@ TEST_F(ColumnFamilyTest, DropWhileIteratorIsOpen) {
   Open({"default"});
   EXPECT_EQ(Get("default", "a"), "1");
   EXPECT_EQ(List(), std::vector<std::string>{"default"});
+}
+
+// A plain `delete` of a handle releases its family as
+// DestroyColumnFamilyHandle does (RocksDB programs do either): a dropped
+// family's table goes at once, and a live family stays readable through a
+// new handle after a reopen.
+TEST_F(ColumnFamilyTest, DeletingAHandleReleasesItsFamily) {
+  Open({"default"});
+  Create("gone");
+  Create("kept");
+  ASSERT_OK(Put("gone", "g", "1"));
+  ASSERT_OK(db_->Flush(FlushOptions(), H("gone")));
+  ASSERT_OK(Put("kept", "k", "2"));
+  ASSERT_OK(db_->Flush(FlushOptions(), H("kept")));
+  ASSERT_EQ(Files(FileType::kTableFile).size(), 2u);
+
+  ASSERT_OK(db_->DropColumnFamily(H("gone")));
+  EXPECT_EQ(Files(FileType::kTableFile).size(), 2u);  // the handle holds it
+  delete H("gone");
+  handles_.erase("gone");
+  EXPECT_EQ(Files(FileType::kTableFile).size(), 1u);
+
+  delete H("kept");
+  handles_.erase("kept");
+  EXPECT_EQ(Files(FileType::kTableFile).size(), 1u);  // not dropped: kept
+  Open({"default", "kept"});
+  EXPECT_EQ(Get("kept", "k"), "2");
+}
+
+// GetAggregatedIntProperty sums over every live family; a block cache
+// shared by all of them counts once.
+TEST_F(ColumnFamilyTest, AggregatedIntProperty) {
+  auto cache = NewLRUCache(8 << 20);
+  for (const char* name : {"default", "a", "b"}) {
+    BlockBasedTableOptions t;
+    t.block_cache = cache;
+    cf_options_[name].table_factory = NewBlockBasedTableFactory(t);
+  }
+  Open({"default"});
+  Create("a");
+  Create("b");
+  ASSERT_OK(Put("default", "x", "1"));
+  ASSERT_OK(Put("a", "x", "1"));
+  ASSERT_OK(Put("a", "y", "1"));
+  ASSERT_OK(Put("b", "x", "1"));
+  uint64_t keys = 0;
+  ASSERT_TRUE(db_->GetAggregatedIntProperty("rocksdb.estimate-num-keys", &keys));
+  EXPECT_EQ(keys, 4u);
+  uint64_t per_family = 0;
+  uint64_t sum = 0;
+  for (const char* name : {"default", "a", "b"}) {
+    ASSERT_TRUE(db_->GetIntProperty(H(name), "rocksdb.cur-size-all-mem-tables", &per_family));
+    sum += per_family;
+  }
+  uint64_t aggregated = 0;
+  ASSERT_TRUE(db_->GetAggregatedIntProperty("rocksdb.cur-size-all-mem-tables", &aggregated));
+  EXPECT_EQ(aggregated, sum);
+  uint64_t capacity = 0;
+  ASSERT_TRUE(db_->GetAggregatedIntProperty("rocksdb.block-cache-capacity", &capacity));
+  EXPECT_EQ(capacity, 8u << 20);
+  EXPECT_FALSE(db_->GetAggregatedIntProperty("rocksdb.no-such-property", &capacity));
+  // A dropped family no longer counts.
+  ASSERT_OK(db_->DropColumnFamily(H("a")));
+  ASSERT_TRUE(db_->GetAggregatedIntProperty("rocksdb.estimate-num-keys", &keys));
+  EXPECT_EQ(keys, 2u);
 }
 
 TEST_F(ColumnFamilyTest, DropWhileBackgroundWorkRuns) {

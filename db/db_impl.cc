@@ -114,7 +114,7 @@ Status DBImpl::CloseImpl() {
       }
     }
     for (ColumnFamilyData* cfd : families) {
-      ColumnFamilyHandleImpl handle(cfd);
+      ColumnFamilyHandleImpl handle(cfd, nullptr);
       Status s = Flush(FlushOptions(), &handle);
       if (flush_status.ok() && !s.ok() && !s.IsInvalidArgument()) flush_status = s;
     }
@@ -602,7 +602,7 @@ Status DBImpl::CreateColumnFamilyImpl(const ColumnFamilyOptions& given, const st
     return Status::OK();
   });
   if (!s.ok()) return s;
-  *handle = new ColumnFamilyHandleImpl(created);
+  *handle = new ColumnFamilyHandleImpl(created, this);
   return Status::OK();
 }
 
@@ -645,19 +645,22 @@ void DBImpl::UnrefFamily(ColumnFamilyData* cfd) {
 
 Status DBImpl::DestroyColumnFamilyHandle(ColumnFamilyHandle* handle) {
   if (handle == nullptr || handle == default_cf_.get()) return Status::OK();
-  auto* impl = static_cast<ColumnFamilyHandleImpl*>(handle);
-  {
-    MutexLock l(&mu_);
-    if (!closed_) {
-      UnrefFamily(impl->cfd());
-      // A read-only or secondary instance never deletes files: the
-      // directory is another instance's (or nobody's to change), and the
-      // families it did not open hold live files it does not know of.
-      if (!read_only()) DeleteObsoleteFiles();
-    }
-  }
-  delete impl;
+  delete handle;  // ~ColumnFamilyHandleImpl releases the family
   return Status::OK();
+}
+
+void DBImpl::ReleaseFamilyHandle(ColumnFamilyData* cfd) {
+  MutexLock l(&mu_);
+  if (closed_) return;
+  UnrefFamily(cfd);
+  // A read-only or secondary instance never deletes files: the directory
+  // is another instance's (or nobody's to change), and the families it did
+  // not open hold live files it does not know of.
+  if (!read_only()) DeleteObsoleteFiles();
+}
+
+ColumnFamilyHandleImpl::~ColumnFamilyHandleImpl() {
+  if (db_ != nullptr) db_->ReleaseFamilyHandle(cfd_);
 }
 
 ColumnFamilyHandle* DBImpl::DefaultColumnFamily() const { return default_cf_.get(); }

@@ -127,6 +127,7 @@ class DBImpl final : public DB {
   void ReleaseSnapshot(const Snapshot* snapshot) override;
   bool GetProperty(ColumnFamilyHandle* cf, const Slice& property, std::string* value) override;
   bool GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint64_t* value) override;
+  bool GetAggregatedIntProperty(const Slice& property, uint64_t* value) override;
   bool GetMapProperty(ColumnFamilyHandle* cf, const Slice& property,
                       std::map<std::string, std::string>* value) override;
 
@@ -138,6 +139,8 @@ class DBImpl final : public DB {
                             ColumnFamilyHandle** handle) override;
   Status DropColumnFamily(ColumnFamilyHandle* handle) override;
   Status DestroyColumnFamilyHandle(ColumnFamilyHandle* handle) override;
+  // A user handle of cfd is gone (its destructor): drops its reference.
+  void ReleaseFamilyHandle(ColumnFamilyData* cfd) EXCLUDES(mu_);
   ColumnFamilyHandle* DefaultColumnFamily() const override;
 
   const std::string& GetName() const override { return dbname_; }

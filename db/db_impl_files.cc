@@ -76,7 +76,7 @@ Status DBImpl::FlushAllFamilies() {
   Status s;
   for (ColumnFamilyData* cfd : families) {
     if (s.ok() && !cfd->dropped()) {
-      ColumnFamilyHandleImpl handle(cfd);
+      ColumnFamilyHandleImpl handle(cfd, nullptr);
       s = Flush(FlushOptions(), &handle);
     }
   }

@@ -445,7 +445,7 @@ Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name
   if (!s.ok()) return s;
   ColumnFamilySet* cfs = versions_->column_families();
   default_cfd_ = versions_->default_cfd();
-  default_cf_ = std::make_unique<ColumnFamilyHandleImpl>(default_cfd_);
+  default_cf_ = std::make_unique<ColumnFamilyHandleImpl>(default_cfd_, nullptr);
   multi_cf_ = cfs->NumberOfColumnFamilies() > 1;
   write_targets_.families = cfs;
   // With paranoid_checks, every table the MANIFEST lists must be there, at
@@ -603,7 +603,11 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
     ColumnFamilyHandle* h = nullptr;
     s = CreateColumnFamilyImpl(by_name[name], name, &h);
     if (!s.ok()) return s;
-    delete h;  // the handles below are made for every descriptor
+    // The handles below are made for every descriptor. This one's
+    // reference is dropped here, without the file sweep a user's handle
+    // release makes (the tables are not tracked yet).
+    static_cast<ColumnFamilyHandleImpl*>(h)->Detach();
+    delete h;
     MutexLock l(&mu_);
     cfs->GetByName(name)->Unref();
   }
@@ -620,7 +624,7 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families,
     for (const ColumnFamilyDescriptor& d : families) {
       ColumnFamilyData* cfd = cfs->GetByName(d.name);
       cfd->Ref();
-      handles->push_back(new ColumnFamilyHandleImpl(cfd));
+      handles->push_back(new ColumnFamilyHandleImpl(cfd, this));
     }
   }
   if (!read_only()) {

@@ -9,6 +9,7 @@
 // properties or reader sizes (which may open files) hold a reference to
 // the current Version instead and run without mu_, as RocksDB's
 // "out of mutex" properties do.
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -196,6 +197,46 @@ std::string DBImpl::CFStatsString(ColumnFamilyData* cfd) {
 
 // ---------------------------------------------------------------------------
 // Numbers
+
+bool DBImpl::GetAggregatedIntProperty(const Slice& property, uint64_t* value) {
+  std::vector<ColumnFamilyData*> families;
+  {
+    MutexLock l(&mu_);
+    if (closed_) return false;
+    for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+      if (cfd->dropped()) continue;
+      cfd->Ref();
+      families.push_back(cfd);
+    }
+  }
+  Slice name = property;
+  const bool per_cache = StripPropertyPrefix(&name) &&
+                         (name == "block-cache-capacity" || name == "block-cache-usage" ||
+                          name == "block-cache-pinned-usage");
+  std::vector<const Cache*> caches_seen;
+  uint64_t sum = 0;
+  bool ok = !families.empty();
+  for (ColumnFamilyData* cfd : families) {
+    if (per_cache) {
+      const Cache* cache = cfd->table_options().block_cache.get();
+      if (std::find(caches_seen.begin(), caches_seen.end(), cache) != caches_seen.end()) continue;
+      caches_seen.push_back(cache);
+    }
+    ColumnFamilyHandleImpl handle(cfd, nullptr);
+    uint64_t v = 0;
+    if (!GetIntProperty(&handle, property, &v)) {
+      ok = false;
+      break;
+    }
+    sum += v;
+  }
+  {
+    MutexLock l(&mu_);
+    for (ColumnFamilyData* cfd : families) UnrefFamily(cfd);
+  }
+  if (ok) *value = sum;
+  return ok;
+}
 
 bool DBImpl::GetIntProperty(ColumnFamilyHandle* cf, const Slice& property, uint64_t* value) {
   ColumnFamilyData* cfd = FamilyOf(cf);

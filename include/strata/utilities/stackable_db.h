@@ -130,6 +130,9 @@ class STRATA_EXPORT StackableDB : public DB {
   bool GetIntProperty(ColumnFamilyHandle* cf, const Slice& p, uint64_t* v) override {
     return db_->GetIntProperty(cf, p, v);
   }
+  bool GetAggregatedIntProperty(const Slice& p, uint64_t* v) override {
+    return db_->GetAggregatedIntProperty(p, v);
+  }
   bool GetMapProperty(ColumnFamilyHandle* cf, const Slice& p,
                       std::map<std::string, std::string>* v) override {
     return db_->GetMapProperty(cf, p, v);
