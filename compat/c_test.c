@@ -275,9 +275,6 @@ static void TestRefusedOption(void) {
   db = rocksdb_open(options, path, &err);
   CHECK_NOERR(err);
   if (db != NULL) {
-    rocksdb_wal_iterator_t* wal = rocksdb_get_updates_since(db, 0, NULL, &err);
-    CHECK(wal == NULL);
-    CHECK_ERR(err, "rocksdb_get_updates_since");
     rocksdb_suggest_compact_range(db, "a", 1, "z", 1, &err);
     CHECK_ERR(err, "rocksdb_suggest_compact_range");
     rocksdb_column_family_handle_t* cf =
@@ -289,19 +286,100 @@ static void TestRefusedOption(void) {
   rocksdb_memory_allocator_t* allocator = rocksdb_jemalloc_nodump_allocator_create(&err);
   CHECK(allocator == NULL);
   CHECK_ERR(err, "rocksdb_jemalloc_nodump_allocator_create");
-  rocksdb_set_perf_level(rocksdb_enable_count);
-  rocksdb_perfcontext_t* perf = rocksdb_perfcontext_create();
-  rocksdb_perfcontext_reset(perf);
-  CHECK(rocksdb_perfcontext_metric(perf, rocksdb_block_read_count) == 0);
-  char* report = rocksdb_perfcontext_report(perf, 1);
-  CHECK(report != NULL);
-  rocksdb_free(report);
-  rocksdb_perfcontext_destroy(perf);
   rocksdb_destroy_db(options, path, &err);
   CHECK_NOERR(err);
   rocksdb_options_destroy(options);
 }
 #endif
+
+/* The WAL read back with rocksdb_get_updates_since, and the thread's perf
+   context counting a read. */
+static void TestWalIteratorAndPerf(void) {
+  char path[300];
+  Path(path, sizeof(path), "wal_iter");
+  char* err = NULL;
+  rocksdb_options_t* options = NewOptions(NULL);
+  rocksdb_options_set_WAL_ttl_seconds(options, 3600);
+  rocksdb_t* db = rocksdb_open(options, path, &err);
+  CHECK_NOERR(err);
+  if (db == NULL) {
+    rocksdb_options_destroy(options);
+    return;
+  }
+  rocksdb_writeoptions_t* wo = rocksdb_writeoptions_create();
+  rocksdb_readoptions_t* ro = rocksdb_readoptions_create();
+  rocksdb_put(db, wo, "a", 1, "1", 1, &err);
+  CHECK_NOERR(err);
+  rocksdb_writebatch_t* wb = rocksdb_writebatch_create();
+  rocksdb_writebatch_put(wb, "b", 1, "2", 1);
+  rocksdb_writebatch_delete(wb, "a", 1);
+  rocksdb_write(db, wo, wb, &err);
+  CHECK_NOERR(err);
+  rocksdb_writebatch_destroy(wb);
+  CHECK(rocksdb_get_latest_sequence_number(db) == 3);
+
+  /* From sequence 2: the second batch only (it starts at 2). */
+  rocksdb_wal_iterator_t* wal = rocksdb_get_updates_since(db, 2, NULL, &err);
+  CHECK_NOERR(err);
+  CHECK(wal != NULL);
+  if (wal != NULL) {
+    CHECK(rocksdb_wal_iter_valid(wal));
+    uint64_t seq = 0;
+    rocksdb_writebatch_t* got = rocksdb_wal_iter_get_batch(wal, &seq);
+    CHECK(seq == 2);
+    CHECK(rocksdb_writebatch_count(got) == 2);
+    rocksdb_writebatch_destroy(got);
+    rocksdb_wal_iter_next(wal);
+    CHECK(!rocksdb_wal_iter_valid(wal));
+    rocksdb_wal_iter_status(wal, &err);
+    CHECK_NOERR(err);
+    rocksdb_wal_iter_destroy(wal);
+  }
+  /* From the start: both batches, in order. */
+  wal = rocksdb_get_updates_since(db, 1, NULL, &err);
+  CHECK_NOERR(err);
+  if (wal != NULL) {
+    int batches = 0;
+    uint64_t last = 0;
+    for (; rocksdb_wal_iter_valid(wal); rocksdb_wal_iter_next(wal)) {
+      uint64_t seq = 0;
+      rocksdb_writebatch_t* got = rocksdb_wal_iter_get_batch(wal, &seq);
+      CHECK(seq > last);
+      last = seq;
+      rocksdb_writebatch_destroy(got);
+      batches++;
+    }
+    CHECK(batches == 2);
+    rocksdb_wal_iter_destroy(wal);
+  }
+
+  /* The perf context counts this thread's reads once enabled. */
+  rocksdb_set_perf_level(rocksdb_enable_count);
+  rocksdb_perfcontext_t* perf = rocksdb_perfcontext_create();
+  rocksdb_perfcontext_reset(perf);
+  CHECK(rocksdb_perfcontext_metric(perf, rocksdb_get_from_memtable_count) == 0);
+  size_t len = 0;
+  char* v = rocksdb_get(db, ro, "b", 1, &len, &err);
+  CHECK_NOERR(err);
+  CHECK(KeyIs(v, len, "2"));
+  rocksdb_free(v);
+  CHECK(rocksdb_perfcontext_metric(perf, rocksdb_get_from_memtable_count) >= 1);
+  CHECK(rocksdb_perfcontext_metric(perf, rocksdb_get_read_bytes) == 1);
+  char* report = rocksdb_perfcontext_report(perf, 1);
+  CHECK(report != NULL && strstr(report, "get_from_memtable_count") != NULL);
+  rocksdb_free(report);
+  rocksdb_perfcontext_reset(perf);
+  CHECK(rocksdb_perfcontext_metric(perf, rocksdb_get_from_memtable_count) == 0);
+  rocksdb_set_perf_level(rocksdb_disable);
+  rocksdb_perfcontext_destroy(perf);
+
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_close(db);
+  rocksdb_destroy_db(options, path, &err);
+  CHECK_NOERR(err);
+  rocksdb_options_destroy(options);
+}
 
 static void TestMainDatabase(void) {
   char path[300], cp_path[300], backup_path[300], restore_path[300];
@@ -1073,7 +1151,6 @@ static void TestMoreApis(void) {
   /* Options from a string. */
   char* err = NULL;
   rocksdb_options_t* parsed = rocksdb_options_create();
-#ifdef C_TEST_REFERENCE
   rocksdb_get_options_from_string(options, "write_buffer_size=262144;", parsed, &err);
   CHECK_NOERR(err);
   CHECK(rocksdb_options_get_write_buffer_size(parsed) == 262144);
@@ -1081,11 +1158,9 @@ static void TestMoreApis(void) {
   CHECK(err != NULL);
   rocksdb_free(err);
   err = NULL;
-#else
-  /* Strata refuses (an error stub naming the function). */
-  rocksdb_get_options_from_string(options, "write_buffer_size=262144;", parsed, &err);
-  CHECK_ERR(err, "rocksdb_get_options_from_string");
-#endif
+  /* A failed parse leaves the base options in the output. */
+  CHECK(rocksdb_options_get_write_buffer_size(parsed) ==
+        rocksdb_options_get_write_buffer_size(options));
   rocksdb_options_destroy(parsed);
 
   const char* cf_names[2] = {"default", "extra"};
@@ -1246,7 +1321,6 @@ static void TestMoreApis(void) {
   rocksdb_load_latest_options(path, load_env, 0, cache, &loaded, &num_cfs, &loaded_names,
                               &loaded_cf_options, &err);
   rocksdb_env_destroy(load_env);
-#ifdef C_TEST_REFERENCE
   CHECK_NOERR(err);
   CHECK(num_cfs == 2);
   if (num_cfs == 2) {
@@ -1255,11 +1329,6 @@ static void TestMoreApis(void) {
     CHECK(rocksdb_options_get_max_open_files(loaded) == 500);
     CHECK(rocksdb_options_get_compression(loaded_cf_options[1]) == rocksdb_lz4_compression);
   }
-#else
-  /* Strata refuses (an error stub naming the function), with no results. */
-  CHECK_ERR(err, "rocksdb_load_latest_options");
-  CHECK(loaded == NULL && num_cfs == 0 && loaded_names == NULL && loaded_cf_options == NULL);
-#endif
   rocksdb_load_latest_options_destroy(loaded, loaded_names, loaded_cf_options, num_cfs);
 
   rocksdb_readoptions_destroy(ro);
@@ -1367,7 +1436,6 @@ static void TestTransactions(void) {
     v = rocksdb_transactiondb_get(tdb, ro, "tk", 2, &len, &err);
     CHECK(KeyIs(v, len, "tv"));
     rocksdb_free(v);
-#ifdef C_TEST_REFERENCE
     /* Two-phase commit: a transaction prepared before a close is
        recovered on reopen and listed, and committing it then works. */
     txn = rocksdb_transaction_begin(tdb, wo, to, NULL);
@@ -1400,17 +1468,6 @@ static void TestTransactions(void) {
     v = rocksdb_transactiondb_get(tdb, ro, "2pc", 3, &len, &err);
     CHECK(KeyIs(v, len, "yes"));
     rocksdb_free(v);
-#else
-    /* Strata's compat layer does not list prepared transactions (an error
-       stub: none, NULL). */
-    {
-      size_t prepared = 7;
-      rocksdb_transaction_t** list =
-          rocksdb_transactiondb_get_prepared_transactions(tdb, &prepared);
-      CHECK(prepared == 0);
-      CHECK(list == NULL);
-    }
-#endif
     /* Column families and a checkpoint of a transaction database. */
     rocksdb_column_family_handle_t* tcf =
         rocksdb_transactiondb_create_column_family(tdb, options, "tcf", &err);
@@ -1493,6 +1550,7 @@ int main(void) {
   TestComparatorAndFilter();
   TestTransactions();
   TestMoreApis();
+  TestWalIteratorAndPerf();
   TestRandomized();
 
   char cmd[400];

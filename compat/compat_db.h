@@ -12,7 +12,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -57,19 +56,13 @@ class CompatDBT : public Base {
     if (!s.ok()) return s;
     cf.max_subcompactions = db_options_.max_subcompactions;
     s = db_->CreateColumnFamily(cf, name, handle);
-    if (s.ok()) {
-      Remember(*handle, options);
-      TrackHandle(*handle);
-    }
+    if (s.ok()) Remember(*handle, options);
     return s;
   }
-  Status DropColumnFamily(ColumnFamilyHandle* cf) override {
-    Status s = db_->DropColumnFamily(cf);
-    if (s.ok()) ForgetHandle(cf);
-    return s;
-  }
+  Status DropColumnFamily(ColumnFamilyHandle* cf) override { return db_->DropColumnFamily(cf); }
+  // A plain `delete` of a handle works as well (Strata's handles release
+  // their family when deleted, as RocksDB's do).
   Status DestroyColumnFamilyHandle(ColumnFamilyHandle* cf) override {
-    ForgetHandle(cf);
     return db_->DestroyColumnFamilyHandle(cf);
   }
 
@@ -207,27 +200,7 @@ class CompatDBT : public Base {
     return db_->GetIntProperty(cf, property, value);
   }
   bool GetAggregatedIntProperty(const Slice& property, uint64_t* value) override {
-    // The default family and every other family with a live handle from
-    // this object.
-    uint64_t sum = 0;
-    if (!db_->GetIntProperty(db_->DefaultColumnFamily(), property, &sum)) return false;
-    std::lock_guard<std::mutex> lock(mu_);
-    for (ColumnFamilyHandle* h : handles_) {
-      if (h->GetName() == kDefaultColumnFamilyName) continue;
-      uint64_t v = 0;
-      if (!db_->GetIntProperty(h, property, &v)) return false;
-      sum += v;
-    }
-    *value = sum;
-    return true;
-  }
-  void TrackHandle(ColumnFamilyHandle* h) {
-    std::lock_guard<std::mutex> lock(mu_);
-    handles_.insert(h);
-  }
-  void ForgetHandle(ColumnFamilyHandle* h) {
-    std::lock_guard<std::mutex> lock(mu_);
-    handles_.erase(h);
+    return db_->GetAggregatedIntProperty(property, value);
   }
 
   using DB::GetApproximateSizes;
@@ -387,7 +360,6 @@ class CompatDBT : public Base {
   const DBOptions db_options_;
   mutable std::mutex mu_;
   std::map<std::string, ColumnFamilyOptions> cf_options_;  // guarded by mu_
-  std::set<ColumnFamilyHandle*> handles_;                  // guarded by mu_
 };
 
 using CompatDB = CompatDBT<DB>;

@@ -3,7 +3,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -34,7 +33,8 @@ Status OpenWith(OpenMode mode, const DBOptions& db_options, const std::string& n
                 DB** dbptr) {
   *dbptr = nullptr;
   ::strata::DBOptions sdb;
-  Status s = compat::ConvertDBOptions(db_options, &sdb);
+  auto listener_target = std::make_shared<compat::ListenerTarget>();
+  Status s = compat::ConvertDBOptions(db_options, &sdb, listener_target);
   if (!s.ok()) return s;
   std::vector<::strata::ColumnFamilyDescriptor> scfs;
   for (const ColumnFamilyDescriptor& cf : column_families) {
@@ -60,8 +60,8 @@ Status OpenWith(OpenMode mode, const DBOptions& db_options, const std::string& n
   auto compat_db = std::make_unique<CompatDB>(std::move(db), db_options);
   for (size_t i = 0; i < handles->size() && i < column_families.size(); i++) {
     compat_db->Remember((*handles)[i], column_families[i].options);
-    compat_db->TrackHandle((*handles)[i]);
   }
+  listener_target->db.store(compat_db.get(), std::memory_order_release);
   *dbptr = compat_db.release();
   return s;
 }

@@ -3,8 +3,16 @@
 // is converted, accepted as advisory (listed in the headers' comments), or
 // refused: when set to anything but RocksDB's default, the conversion
 // returns InvalidArgument naming it as "<Struct>::<field>".
+// The reverse direction (ConvertBack*) copies every field Strata has back
+// into RocksDB's structs and leaves the fields Strata lacks as they were:
+// options parsed from strings and OPTIONS files by Strata reach RocksDB's
+// structs that way. For fields Strata has, Convert then ConvertBack is the
+// identity (objects compare equal; a table factory is rebuilt).
 // Thread-safety: pure functions.
 #pragma once
+
+#include <atomic>
+#include <memory>
 
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
@@ -13,9 +21,20 @@
 #include "strata/table.h"
 
 namespace rocksdb {
+class DB;
+
 namespace compat {
 
-::strata::Status ConvertDBOptions(const DBOptions& in, ::strata::DBOptions* out);
+// The rocksdb::DB that the listeners of one Open report (set once Open has
+// made it; null before).
+struct ListenerTarget {
+  std::atomic<DB*> db{nullptr};
+};
+
+// Each listener of `in` is wrapped for Strata's engine; its callbacks get
+// target->db (a fresh, never-set target when none is given).
+::strata::Status ConvertDBOptions(const DBOptions& in, ::strata::DBOptions* out,
+                                  const std::shared_ptr<ListenerTarget>& target = nullptr);
 ::strata::Status ConvertCFOptions(const ColumnFamilyOptions& in,
                                   ::strata::ColumnFamilyOptions* out);
 ::strata::Status ConvertOptions(const Options& in, ::strata::Options* out);
@@ -28,6 +47,14 @@ namespace compat {
 ::strata::Status ConvertIngestOptions(const IngestExternalFileOptions& in,
                                       ::strata::IngestExternalFileOptions* out);
 ::strata::CompressionOptions ConvertCompressionOptions(const CompressionOptions& in);
+
+void ConvertBackDBOptions(const ::strata::DBOptions& in, DBOptions* out);
+// prev: the factory `out` held before (its filter policy object is reused
+// when the Strata policy underneath is the same); may be null.
+void ConvertBackTableOptions(const ::strata::BlockBasedTableOptions& in,
+                             const BlockBasedTableOptions* prev, BlockBasedTableOptions* out);
+void ConvertBackCFOptions(const ::strata::ColumnFamilyOptions& in, ColumnFamilyOptions* out);
+void ConvertBackOptions(const ::strata::Options& in, Options* out);
 
 }  // namespace compat
 }  // namespace rocksdb

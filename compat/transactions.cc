@@ -3,7 +3,10 @@
 // DB call is forwarded as for a plain DB) that also keep the Strata
 // transaction DB to begin transactions on.
 #include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -20,8 +23,77 @@ namespace rocksdb {
 
 // ---- Transaction ----
 
+namespace compat {
+
+// The rocksdb::Transaction objects of one TransactionDB, by the Strata
+// transaction each wraps, so that GetTransactionByName and
+// GetAllPreparedTransactions hand out the caller's own object for a
+// transaction it began. A prepared transaction recovered at Open belongs to
+// the Strata DB; its wrapper is made here on first listing, and deleted
+// here at close (without its Strata transaction) unless the caller deleted
+// it first. Thread-safe.
+class TransactionRegistry {
+ public:
+  ~TransactionRegistry() {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [impl, t] : by_impl_) {
+      t->set_registry(nullptr);
+      if (recovered_.count(t) != 0) {
+        t->strata_transaction().release();  // the Strata DB deletes it
+        delete t;
+      }
+    }
+  }
+
+  // t (new, or reused with a new Strata transaction) is listed.
+  void Add(Transaction* t) {
+    std::lock_guard<std::mutex> lock(mu_);
+    EraseLocked(t);
+    by_impl_[t->strata_transaction().get()] = t;
+    t->set_registry(this);
+  }
+
+  // t is being deleted.
+  void Forget(Transaction* t) {
+    std::lock_guard<std::mutex> lock(mu_);
+    EraseLocked(t);
+  }
+
+  // The wrapper of impl: the caller's, or (for a transaction only the
+  // Strata DB holds, one recovered at Open) a new one kept here.
+  Transaction* Wrap(::strata::Transaction* impl) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = by_impl_.find(impl);
+    if (it != by_impl_.end()) return it->second;
+    auto* t = new Transaction(std::unique_ptr<::strata::Transaction>(impl));
+    t->set_registry(this);
+    by_impl_[impl] = t;
+    recovered_.insert(t);
+    return t;
+  }
+
+ private:
+  void EraseLocked(Transaction* t) {
+    for (auto it = by_impl_.begin(); it != by_impl_.end(); ++it) {
+      if (it->second == t) {
+        by_impl_.erase(it);
+        break;
+      }
+    }
+    recovered_.erase(t);
+  }
+
+  std::mutex mu_;
+  std::unordered_map<::strata::Transaction*, Transaction*> by_impl_;
+  std::unordered_set<Transaction*> recovered_;
+};
+
+}  // namespace compat
+
 Transaction::Transaction(std::unique_ptr<::strata::Transaction> impl) : impl_(std::move(impl)) {}
-Transaction::~Transaction() = default;
+Transaction::~Transaction() {
+  if (registry_ != nullptr) registry_->Forget(this);
+}
 
 void Transaction::SetSnapshot() { impl_->SetSnapshot(); }
 void Transaction::SetSnapshotOnNextOperation() { impl_->SetSnapshotOnNextOperation(); }
@@ -176,9 +248,10 @@ namespace {
 // Converts the options of an Open with column families.
 Status ConvertForOpen(const DBOptions& db_options,
                       const std::vector<ColumnFamilyDescriptor>& column_families,
+                      const std::shared_ptr<compat::ListenerTarget>& listener_target,
                       ::strata::DBOptions* sdb,
                       std::vector<::strata::ColumnFamilyDescriptor>* scfs) {
-  Status s = compat::ConvertDBOptions(db_options, sdb);
+  Status s = compat::ConvertDBOptions(db_options, sdb, listener_target);
   if (!s.ok()) return s;
   for (const ColumnFamilyDescriptor& cf : column_families) {
     ::strata::ColumnFamilyOptions o;
@@ -211,9 +284,21 @@ class CompatTransactionDB final : public compat::CompatDBT<TransactionDB> {
                                 Transaction* old_txn) override {
     ::strata::WriteOptions wo;
     if (!compat::ConvertWriteOptions(write_options, &wo).ok()) return nullptr;
-    return BeginWith(old_txn, [&](std::unique_ptr<::strata::Transaction> old) {
+    Transaction* t = BeginWith(old_txn, [&](std::unique_ptr<::strata::Transaction> old) {
       return txn_db_->BeginTransaction(wo, txn_options, std::move(old));
     });
+    registry_.Add(t);
+    return t;
+  }
+  Transaction* GetTransactionByName(const TransactionName& name) override {
+    ::strata::Transaction* impl = txn_db_->GetTransactionByName(name);
+    return impl != nullptr ? registry_.Wrap(impl) : nullptr;
+  }
+  void GetAllPreparedTransactions(std::vector<Transaction*>* trans) override {
+    std::vector<::strata::Transaction*> prepared;
+    txn_db_->GetAllPreparedTransactions(&prepared);
+    trans->clear();
+    for (::strata::Transaction* impl : prepared) trans->push_back(registry_.Wrap(impl));
   }
   std::vector<DeadlockPath> GetDeadlockInfoBuffer() override {
     return txn_db_->GetDeadlockInfoBuffer();
@@ -224,6 +309,8 @@ class CompatTransactionDB final : public compat::CompatDBT<TransactionDB> {
 
  private:
   ::strata::TransactionDB* const txn_db_;
+  // Destroyed before the base class closes the Strata DB.
+  compat::TransactionRegistry registry_;
 };
 
 class CompatOptimisticTransactionDB final : public compat::CompatDBT<OptimisticTransactionDB> {
@@ -253,7 +340,6 @@ void RememberFamilies(DBType* db, const std::vector<ColumnFamilyDescriptor>& col
                       const std::vector<ColumnFamilyHandle*>& handles) {
   for (size_t i = 0; i < handles.size() && i < column_families.size(); i++) {
     db->Remember(handles[i], column_families[i].options);
-    db->TrackHandle(handles[i]);
   }
 }
 
@@ -282,13 +368,15 @@ Status TransactionDB::Open(const DBOptions& db_options, const TransactionDBOptio
   *dbptr = nullptr;
   ::strata::DBOptions sdb;
   std::vector<::strata::ColumnFamilyDescriptor> scfs;
-  Status s = ConvertForOpen(db_options, column_families, &sdb, &scfs);
+  auto listener_target = std::make_shared<compat::ListenerTarget>();
+  Status s = ConvertForOpen(db_options, column_families, listener_target, &sdb, &scfs);
   if (!s.ok()) return s;
   std::unique_ptr<::strata::TransactionDB> db;
   s = ::strata::TransactionDB::Open(sdb, txn_db_options, dbname, scfs, handles, &db);
   if (!s.ok()) return s;
   auto result = std::make_unique<CompatTransactionDB>(std::move(db), db_options);
   RememberFamilies(result.get(), column_families, *handles);
+  listener_target->db.store(result.get(), std::memory_order_release);
   *dbptr = result.release();
   return s;
 }
@@ -313,13 +401,15 @@ Status OptimisticTransactionDB::Open(const DBOptions& db_options,
   *dbptr = nullptr;
   ::strata::DBOptions sdb;
   std::vector<::strata::ColumnFamilyDescriptor> scfs;
-  Status s = ConvertForOpen(db_options, column_families, &sdb, &scfs);
+  auto listener_target = std::make_shared<compat::ListenerTarget>();
+  Status s = ConvertForOpen(db_options, column_families, listener_target, &sdb, &scfs);
   if (!s.ok()) return s;
   std::unique_ptr<::strata::OptimisticTransactionDB> db;
   s = ::strata::OptimisticTransactionDB::Open(sdb, occ_options, dbname, scfs, handles, &db);
   if (!s.ok()) return s;
   auto result = std::make_unique<CompatOptimisticTransactionDB>(std::move(db), db_options);
   RememberFamilies(result.get(), column_families, *handles);
+  listener_target->db.store(result.get(), std::memory_order_release);
   *dbptr = result.release();
   return s;
 }

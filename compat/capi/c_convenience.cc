@@ -3,12 +3,14 @@
 // string, the latest OPTIONS file of a database, deleting the files of a
 // key range, and cancelling background work.
 //
-// The compat layer has neither header: it converts rocksdb::Options into
-// Strata's but not back, so parsing options from a string and loading an
-// OPTIONS file into rocksdb_options_t are error stubs, as is cancelling
-// background work (Strata has no such call; closing waits for it).
+// Options strings and OPTIONS files go through the compat layer's
+// rocksdb/convenience.h and rocksdb/utilities/options_util.h (Strata's
+// parser, converted back to RocksDB's structs). Cancelling background work
+// is an error stub (Strata has no such call; closing waits for it).
 // Deleting the files of a range goes to Strata's DeleteFilesInRange.
 #include "compat/capi/c_internal.h"
+#include "rocksdb/convenience.h"
+#include "rocksdb/utilities/options_util.h"
 #include "strata/db.h"
 
 using strata_capi::NotSupported;
@@ -28,15 +30,16 @@ struct OptionalKey {
 
 extern "C" {
 
-void rocksdb_get_options_from_string(const rocksdb_options_t* /*base_options*/,
-                                     const char* /*opts_str*/, rocksdb_options_t* /*new_options*/,
-                                     char** errptr) {
-  NotSupported(errptr, "rocksdb_get_options_from_string",
-               "options strings are not parsed into RocksDB options by Strata");
+void rocksdb_get_options_from_string(const rocksdb_options_t* base_options, const char* opts_str,
+                                     rocksdb_options_t* new_options, char** errptr) {
+  // On an error new_options becomes base_options, as in RocksDB.
+  SaveError(errptr, rocksdb::GetOptionsFromString(base_options->rep, opts_str, &new_options->rep));
+  // Settings only the C API records (refused at open) carry over too.
+  new_options->refused = base_options->refused;
 }
 
-void rocksdb_load_latest_options(const char* /*db_path*/, rocksdb_env_t* /*env*/,
-                                 bool /*ignore_unknown_options*/, rocksdb_cache_t* /*cache*/,
+void rocksdb_load_latest_options(const char* db_path, rocksdb_env_t* env,
+                                 bool ignore_unknown_options, rocksdb_cache_t* cache,
                                  rocksdb_options_t** db_options, size_t* num_column_families,
                                  char*** column_family_names,
                                  rocksdb_options_t*** column_family_options, char** errptr) {
@@ -44,8 +47,27 @@ void rocksdb_load_latest_options(const char* /*db_path*/, rocksdb_env_t* /*env*/
   *num_column_families = 0;
   *column_family_names = nullptr;
   *column_family_options = nullptr;
-  NotSupported(errptr, "rocksdb_load_latest_options",
-               "OPTIONS files are not loaded into RocksDB options by Strata");
+  rocksdb::DBOptions db;
+  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+  std::shared_ptr<rocksdb::Cache> block_cache;
+  if (cache != nullptr) block_cache = cache->rep;
+  rocksdb::Status s =
+      rocksdb::LoadLatestOptions(db_path, env != nullptr ? env->rep : rocksdb::Env::Default(), &db,
+                                 &cfs, ignore_unknown_options, &block_cache);
+  if (SaveError(errptr, s)) return;
+  auto** names = static_cast<char**>(malloc(sizeof(char*) * (cfs.empty() ? 1 : cfs.size())));
+  auto** opts = static_cast<rocksdb_options_t**>(
+      malloc(sizeof(rocksdb_options_t*) * (cfs.empty() ? 1 : cfs.size())));
+  for (size_t i = 0; i < cfs.size(); i++) {
+    names[i] = strata_capi::CopyString(cfs[i].name);
+    opts[i] = new rocksdb_options_t;
+    opts[i]->rep = rocksdb::Options(rocksdb::DBOptions(), cfs[i].options);
+  }
+  *db_options = new rocksdb_options_t;
+  (*db_options)->rep = rocksdb::Options(db, rocksdb::ColumnFamilyOptions());
+  *num_column_families = cfs.size();
+  *column_family_names = names;
+  *column_family_options = opts;
 }
 
 void rocksdb_load_latest_options_destroy(rocksdb_options_t* db_options,

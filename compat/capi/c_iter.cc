@@ -3,14 +3,19 @@
 //
 // Keys and values returned by rocksdb_iter_key/value and
 // rocksdb_pinnableslice_value are borrowed: they stay valid until the
-// iterator moves or the handle is destroyed. The WAL iterator
-// (GetUpdatesSince) is not available: rocksdb_get_updates_since reports an
-// error and returns NULL.
+// iterator moves or the handle is destroyed. The WAL iterator is Strata's
+// GetUpdatesSince (WAL records from a sequence number, archived WALs
+// included while WAL_ttl_seconds / WAL_size_limit_MB keep them).
 #include "compat/capi/c_internal.h"
+#include "rocksdb/transaction_log.h"
 
-// The WAL iterator is not available: no such handle is ever created.
 struct rocksdb_wal_iterator_t {
-  int unused = 0;
+  std::unique_ptr<rocksdb::TransactionLogIterator> rep;
+};
+
+// c.h has no function that makes one; kept for the signature.
+struct rocksdb_wal_readoptions_t {
+  rocksdb::TransactionLogIterator::ReadOptions rep;
 };
 
 using strata_capi::SaveError;
@@ -92,29 +97,38 @@ void rocksdb_release_snapshot(rocksdb_t* db, const rocksdb_snapshot_t* snapshot)
   delete snapshot;
 }
 
-// ---- the WAL iterator (not available) ----
+// ---- the WAL iterator ----
 
 rocksdb_wal_iterator_t* rocksdb_get_updates_since(rocksdb_t* db, uint64_t seq_number,
                                                   const rocksdb_wal_readoptions_t* options,
                                                   char** errptr) {
-  strata_capi::NotSupported(errptr, "rocksdb_get_updates_since",
-                            "reading the WAL through GetUpdatesSince is not "
-                            "supported");
-  return nullptr;
+  rocksdb::TransactionLogIterator::ReadOptions ro;
+  if (options != nullptr) ro = options->rep;
+  std::unique_ptr<rocksdb::TransactionLogIterator> it;
+  if (SaveError(errptr, db->rep->GetUpdatesSince(seq_number, &it, ro))) return nullptr;
+  auto* result = new rocksdb_wal_iterator_t;
+  result->rep = std::move(it);
+  return result;
 }
 
-void rocksdb_wal_iter_next(rocksdb_wal_iterator_t* iter) {}
+void rocksdb_wal_iter_next(rocksdb_wal_iterator_t* iter) { iter->rep->Next(); }
 
-unsigned char rocksdb_wal_iter_valid(const rocksdb_wal_iterator_t* iter) { return 0; }
+unsigned char rocksdb_wal_iter_valid(const rocksdb_wal_iterator_t* iter) {
+  return iter->rep->Valid() ? 1 : 0;
+}
 
 void rocksdb_wal_iter_status(const rocksdb_wal_iterator_t* iter, char** errptr) {
-  strata_capi::NotSupported(errptr, "rocksdb_wal_iter_status", "the WAL iterator is not supported");
+  SaveError(errptr, iter->rep->status());
 }
 
+// A new batch (the caller destroys it) holding the current WAL record.
 rocksdb_writebatch_t* rocksdb_wal_iter_get_batch(const rocksdb_wal_iterator_t* iter,
                                                  uint64_t* seq) {
-  if (seq != nullptr) *seq = 0;
-  return nullptr;
+  rocksdb::BatchResult r = iter->rep->GetBatch();
+  auto* batch = new rocksdb_writebatch_t;
+  if (r.writeBatchPtr != nullptr) batch->rep = std::move(*r.writeBatchPtr);
+  if (seq != nullptr) *seq = r.sequence;
+  return batch;
 }
 
 void rocksdb_wal_iter_destroy(const rocksdb_wal_iterator_t* iter) { delete iter; }

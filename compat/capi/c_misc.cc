@@ -1,21 +1,21 @@
 // c_misc.cc: environments, rate limiters, db paths, perf contexts, memory
 // usage and rocksdb_free (rocksdb/c.h).
 //
-// Perf contexts are not available: rocksdb_perfcontext_* return empty
-// reports and zero metrics and rocksdb_set_perf_level does nothing
-// (coverage.txt lists them as error stubs). The low-level Env knobs that
-// change thread priorities are likewise accepted and ignored by the
-// environment where it has none. Memory usage is computed from the
+// Perf contexts are Strata's per-thread PerfContext, with RocksDB's counter
+// names (seek_max_heap_time, which Strata does not measure, reads 0). The
+// low-level Env knobs that change thread priorities are accepted and
+// ignored by the environment where it has none. Memory usage is computed from the
 // databases' memory properties and the caches' usage.
 #include <set>
 
 #include "compat/capi/c_internal.h"
+#include "rocksdb/perf_context.h"
+#include "rocksdb/perf_level.h"
 #include "rocksdb/rate_limiter.h"
 
-// Perf contexts are not available (stubs); the handle exists so that
-// callers holding one do not crash.
+// The thread's perf context (rocksdb_perfcontext_create's caller).
 struct rocksdb_perfcontext_t {
-  int unused = 0;
+  rocksdb::PerfContext* rep = nullptr;
 };
 
 // The databases and caches whose memory rocksdb_approximate_memory_usage_*
@@ -127,20 +127,186 @@ void rocksdb_create_dir_if_missing(rocksdb_env_t* env, const char* path, char** 
   strata_capi::SaveError(errptr, env->rep->GetFileSystem()->CreateDirIfMissing(path));
 }
 
-// ---- perf contexts (not available) ----
+// ---- perf contexts ----
+// A handle names the calling thread's context (RocksDB's C API does the
+// same): use it on the thread that created it.
 
-void rocksdb_set_perf_level(int level) {}
+void rocksdb_set_perf_level(int level) {
+  rocksdb::SetPerfLevel(static_cast<rocksdb::PerfLevel>(level));
+}
 
-rocksdb_perfcontext_t* rocksdb_perfcontext_create(void) { return new rocksdb_perfcontext_t; }
+rocksdb_perfcontext_t* rocksdb_perfcontext_create(void) {
+  auto* c = new rocksdb_perfcontext_t;
+  c->rep = rocksdb::get_perf_context();
+  return c;
+}
 
-void rocksdb_perfcontext_reset(rocksdb_perfcontext_t* context) {}
+void rocksdb_perfcontext_reset(rocksdb_perfcontext_t* context) { context->rep->Reset(); }
 
 char* rocksdb_perfcontext_report(rocksdb_perfcontext_t* context,
                                  unsigned char exclude_zero_counters) {
-  return strata_capi::CopyString("");
+  return strata_capi::CopyString(context->rep->ToString(exclude_zero_counters != 0));
 }
 
-uint64_t rocksdb_perfcontext_metric(rocksdb_perfcontext_t* context, int metric) { return 0; }
+uint64_t rocksdb_perfcontext_metric(rocksdb_perfcontext_t* context, int metric) {
+  const rocksdb::PerfContext& c = *context->rep;
+  switch (metric) {
+    case rocksdb_user_key_comparison_count:
+      return c.user_key_comparison_count;
+    case rocksdb_block_cache_hit_count:
+      return c.block_cache_hit_count;
+    case rocksdb_block_read_count:
+      return c.block_read_count;
+    case rocksdb_block_read_byte:
+      return c.block_read_byte;
+    case rocksdb_block_read_time:
+      return c.block_read_time;
+    case rocksdb_block_checksum_time:
+      return c.block_checksum_time;
+    case rocksdb_block_decompress_time:
+      return c.block_decompress_time;
+    case rocksdb_get_read_bytes:
+      return c.get_read_bytes;
+    case rocksdb_multiget_read_bytes:
+      return c.multiget_read_bytes;
+    case rocksdb_iter_read_bytes:
+      return c.iter_read_bytes;
+    case rocksdb_internal_key_skipped_count:
+      return c.internal_key_skipped_count;
+    case rocksdb_internal_delete_skipped_count:
+      return c.internal_delete_skipped_count;
+    case rocksdb_internal_recent_skipped_count:
+      return c.internal_recent_skipped_count;
+    case rocksdb_internal_merge_count:
+      return c.internal_merge_count;
+    case rocksdb_get_snapshot_time:
+      return c.get_snapshot_time;
+    case rocksdb_get_from_memtable_time:
+      return c.get_from_memtable_time;
+    case rocksdb_get_from_memtable_count:
+      return c.get_from_memtable_count;
+    case rocksdb_get_post_process_time:
+      return c.get_post_process_time;
+    case rocksdb_get_from_output_files_time:
+      return c.get_from_output_files_time;
+    case rocksdb_seek_on_memtable_time:
+      return c.seek_on_memtable_time;
+    case rocksdb_seek_on_memtable_count:
+      return c.seek_on_memtable_count;
+    case rocksdb_next_on_memtable_count:
+      return c.next_on_memtable_count;
+    case rocksdb_prev_on_memtable_count:
+      return c.prev_on_memtable_count;
+    case rocksdb_seek_child_seek_time:
+      return c.seek_child_seek_time;
+    case rocksdb_seek_child_seek_count:
+      return c.seek_child_seek_count;
+    case rocksdb_seek_min_heap_time:
+      return c.seek_min_heap_time;
+    case rocksdb_seek_max_heap_time:
+      return 0;  // not measured by Strata
+    case rocksdb_seek_internal_seek_time:
+      return c.seek_internal_seek_time;
+    case rocksdb_find_next_user_entry_time:
+      return c.find_next_user_entry_time;
+    case rocksdb_write_wal_time:
+      return c.write_wal_time;
+    case rocksdb_write_memtable_time:
+      return c.write_memtable_time;
+    case rocksdb_write_delay_time:
+      return c.write_delay_time;
+    case rocksdb_write_pre_and_post_process_time:
+      return c.write_pre_and_post_process_time;
+    case rocksdb_db_mutex_lock_nanos:
+      return c.db_mutex_lock_nanos;
+    case rocksdb_db_condition_wait_nanos:
+      return c.db_condition_wait_nanos;
+    case rocksdb_merge_operator_time_nanos:
+      return c.merge_operator_time_nanos;
+    case rocksdb_read_index_block_nanos:
+      return c.read_index_block_nanos;
+    case rocksdb_read_filter_block_nanos:
+      return c.read_filter_block_nanos;
+    case rocksdb_new_table_block_iter_nanos:
+      return c.new_table_block_iter_nanos;
+    case rocksdb_new_table_iterator_nanos:
+      return c.new_table_iterator_nanos;
+    case rocksdb_block_seek_nanos:
+      return c.block_seek_nanos;
+    case rocksdb_find_table_nanos:
+      return c.find_table_nanos;
+    case rocksdb_bloom_memtable_hit_count:
+      return c.bloom_memtable_hit_count;
+    case rocksdb_bloom_memtable_miss_count:
+      return c.bloom_memtable_miss_count;
+    case rocksdb_bloom_sst_hit_count:
+      return c.bloom_sst_hit_count;
+    case rocksdb_bloom_sst_miss_count:
+      return c.bloom_sst_miss_count;
+    case rocksdb_key_lock_wait_time:
+      return c.key_lock_wait_time;
+    case rocksdb_key_lock_wait_count:
+      return c.key_lock_wait_count;
+    case rocksdb_env_new_sequential_file_nanos:
+      return c.env_new_sequential_file_nanos;
+    case rocksdb_env_new_random_access_file_nanos:
+      return c.env_new_random_access_file_nanos;
+    case rocksdb_env_new_writable_file_nanos:
+      return c.env_new_writable_file_nanos;
+    case rocksdb_env_reuse_writable_file_nanos:
+      return c.env_reuse_writable_file_nanos;
+    case rocksdb_env_new_random_rw_file_nanos:
+      return c.env_new_random_rw_file_nanos;
+    case rocksdb_env_new_directory_nanos:
+      return c.env_new_directory_nanos;
+    case rocksdb_env_file_exists_nanos:
+      return c.env_file_exists_nanos;
+    case rocksdb_env_get_children_nanos:
+      return c.env_get_children_nanos;
+    case rocksdb_env_get_children_file_attributes_nanos:
+      return c.env_get_children_file_attributes_nanos;
+    case rocksdb_env_delete_file_nanos:
+      return c.env_delete_file_nanos;
+    case rocksdb_env_create_dir_nanos:
+      return c.env_create_dir_nanos;
+    case rocksdb_env_create_dir_if_missing_nanos:
+      return c.env_create_dir_if_missing_nanos;
+    case rocksdb_env_delete_dir_nanos:
+      return c.env_delete_dir_nanos;
+    case rocksdb_env_get_file_size_nanos:
+      return c.env_get_file_size_nanos;
+    case rocksdb_env_get_file_modification_time_nanos:
+      return c.env_get_file_modification_time_nanos;
+    case rocksdb_env_rename_file_nanos:
+      return c.env_rename_file_nanos;
+    case rocksdb_env_link_file_nanos:
+      return c.env_link_file_nanos;
+    case rocksdb_env_lock_file_nanos:
+      return c.env_lock_file_nanos;
+    case rocksdb_env_unlock_file_nanos:
+      return c.env_unlock_file_nanos;
+    case rocksdb_env_new_logger_nanos:
+      return c.env_new_logger_nanos;
+    case rocksdb_number_async_seek:
+      return c.number_async_seek;
+    case rocksdb_blob_cache_hit_count:
+      return c.blob_cache_hit_count;
+    case rocksdb_blob_read_count:
+      return c.blob_read_count;
+    case rocksdb_blob_read_byte:
+      return c.blob_read_byte;
+    case rocksdb_blob_read_time:
+      return c.blob_read_time;
+    case rocksdb_blob_checksum_time:
+      return c.blob_checksum_time;
+    case rocksdb_blob_decompress_time:
+      return c.blob_decompress_time;
+    case rocksdb_internal_range_del_reseek_count:
+      return c.internal_range_del_reseek_count;
+    default:
+      return 0;
+  }
+}
 
 void rocksdb_perfcontext_destroy(rocksdb_perfcontext_t* context) { delete context; }
 

@@ -187,13 +187,21 @@ int rocksdb_transactiondb_property_int(rocksdb_transactiondb_t* db, const char* 
   return IntProperty(db->rep, propname, out_val);
 }
 
-// Prepared transactions recovered at open are Strata transactions the
-// compat layer has no rocksdb::Transaction for: none are listed (error
-// stub in coverage.txt).
+// A malloc'd array of new handles (the caller destroys each, then frees
+// the array with rocksdb_free), or NULL when none is prepared.
 rocksdb_transaction_t** rocksdb_transactiondb_get_prepared_transactions(
-    rocksdb_transactiondb_t* /*txn_db*/, size_t* cnt) {
-  *cnt = 0;
-  return nullptr;
+    rocksdb_transactiondb_t* txn_db, size_t* cnt) {
+  std::vector<rocksdb::Transaction*> prepared;
+  txn_db->rep->GetAllPreparedTransactions(&prepared);
+  *cnt = prepared.size();
+  if (prepared.empty()) return nullptr;
+  auto** list = static_cast<rocksdb_transaction_t**>(
+      malloc(sizeof(rocksdb_transaction_t*) * prepared.size()));
+  for (size_t i = 0; i < prepared.size(); i++) {
+    list[i] = new rocksdb_transaction_t;
+    list[i]->rep = prepared[i];
+  }
+  return list;
 }
 
 rocksdb_transaction_t* rocksdb_transaction_begin(rocksdb_transactiondb_t* txn_db,

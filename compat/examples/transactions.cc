@@ -3,9 +3,11 @@
 // rollback, save points, a lock conflict and a validation conflict --
 // through RocksDB's C++ interface. Built twice and compared byte for byte.
 // Usage: transactions DB_DIR
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
@@ -77,6 +79,47 @@ int main(int argc, char** argv) {
     Check(txn->Rollback(), "rollback");
     std::printf("after rollback a=%s\n", Read(db, "a").c_str());
     delete txn;
+    delete db;
+  }
+
+  // Two-phase commit: transactions prepared before a close come back on
+  // reopen, listed and found by name; one is committed, one rolled back.
+  {
+    rdb::TransactionDB* db = nullptr;
+    Check(rdb::TransactionDB::Open(options, rdb::TransactionDBOptions(), path + "_2pc", &db),
+          "open 2pc");
+    for (const char* name : {"xa", "xb"}) {
+      rdb::Transaction* t = db->BeginTransaction(rdb::WriteOptions());
+      Check(t->SetName(name), "set name");
+      Check(t->Put(std::string("key_") + name, "value"), "txn put");
+      Check(t->Prepare(), "prepare");
+      std::printf("live %s found by name: %s\n", name,
+                  db->GetTransactionByName(name) == t ? "the same object" : "another");
+      delete t;  // prepared, neither committed nor rolled back
+    }
+    delete db;
+    Check(rdb::TransactionDB::Open(options, rdb::TransactionDBOptions(), path + "_2pc", &db),
+          "reopen 2pc");
+    std::vector<rdb::Transaction*> prepared;
+    db->GetAllPreparedTransactions(&prepared);
+    std::sort(prepared.begin(), prepared.end(),
+              [](rdb::Transaction* a, rdb::Transaction* b) { return a->GetName() < b->GetName(); });
+    std::printf("recovered prepared:");
+    for (rdb::Transaction* t : prepared) std::printf(" %s", t->GetName().c_str());
+    std::printf("\nbefore commit key_xa=%s\n", Read(db, "key_xa").c_str());
+    rdb::Transaction* xa = db->GetTransactionByName("xa");
+    std::printf("xa by name is the listed object: %s\n",
+                !prepared.empty() && xa == prepared[0] ? "yes" : "no");
+    Check(xa->Commit(), "commit recovered");
+    delete xa;
+    rdb::Transaction* xb = db->GetTransactionByName("xb");
+    Check(xb->Rollback(), "rollback recovered");  // left for the DB to delete
+    std::printf("after key_xa=%s key_xb=%s\n", Read(db, "key_xa").c_str(),
+                Read(db, "key_xb").c_str());
+    prepared.clear();
+    db->GetAllPreparedTransactions(&prepared);
+    std::printf("still prepared: %zu, xa by name: %s\n", prepared.size(),
+                db->GetTransactionByName("xa") == nullptr ? "none" : "found");
     delete db;
   }
 

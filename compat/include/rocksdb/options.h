@@ -28,7 +28,6 @@
 #include "rocksdb/types.h"
 
 namespace strata {
-class EventListener;
 class RateLimiter;
 class SstFileManager;
 class WriteBufferManager;
@@ -40,7 +39,7 @@ class Snapshot;
 }  // namespace strata
 
 namespace rocksdb {
-using EventListener = ::strata::EventListener;
+class EventListener;  // rocksdb/listener.h
 using RateLimiter = ::strata::RateLimiter;
 using SstFileManager = ::strata::SstFileManager;
 using WriteBufferManager = ::strata::WriteBufferManager;
@@ -287,7 +286,7 @@ struct CompactRangeOptions {
   bool exclusive_manual_compaction = false;
   bool change_level = false;
   int target_level = -1;
-  uint32_t target_path_id = 0;  // refused when set
+  uint32_t target_path_id = 0;
   BottommostLevelCompaction bottommost_level_compaction =
       BottommostLevelCompaction::kIfHaveCompactionFilter;
   bool allow_write_stall = false;                  // advisory

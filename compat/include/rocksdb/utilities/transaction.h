@@ -21,6 +21,10 @@
 #include "strata/utilities/transaction.h"
 
 namespace rocksdb {
+namespace compat {
+class TransactionRegistry;  // compat/transactions.cc
+}  // namespace compat
+
 using TransactionName = ::strata::TransactionName;
 using TransactionID = ::strata::TransactionID;
 
@@ -112,8 +116,12 @@ class Transaction {
 
   // The Strata transaction underneath (for BeginTransaction's reuse).
   std::unique_ptr<::strata::Transaction>& strata_transaction() { return impl_; }
+  // The TransactionDB that lists this transaction (GetTransactionByName,
+  // GetAllPreparedTransactions); the destructor tells it.
+  void set_registry(compat::TransactionRegistry* registry) { registry_ = registry; }
 
  private:
   std::unique_ptr<::strata::Transaction> impl_;
+  compat::TransactionRegistry* registry_ = nullptr;
 };
 }  // namespace rocksdb

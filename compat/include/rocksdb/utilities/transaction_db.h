@@ -43,6 +43,14 @@ class TransactionDB : public DB {
       const WriteOptions& write_options,
       const TransactionOptions& txn_options = TransactionOptions(),
       Transaction* old_txn = nullptr) = 0;
+  // The live transaction named `name` (a recovered prepared one included),
+  // or null. Not the caller's: its owner deletes it (for a recovered one,
+  // the caller may delete it after Commit or Rollback, as in RocksDB;
+  // otherwise the DB does at close).
+  virtual Transaction* GetTransactionByName(const TransactionName& name) = 0;
+  // Every transaction in the PREPARED state, those recovered at Open
+  // included (same ownership as GetTransactionByName).
+  virtual void GetAllPreparedTransactions(std::vector<Transaction*>* trans) = 0;
   virtual std::vector<DeadlockPath> GetDeadlockInfoBuffer() = 0;
   virtual void SetDeadlockInfoBufferSize(uint32_t target_size) = 0;
 };

@@ -1,0 +1,151 @@
+// rocksdb/convenience.h: options read from and written to RocksDB's text
+// form ("write_buffer_size=4M;block_based_table_factory={block_size=8k}"),
+// and deleting the files of key ranges.
+//
+// Strata's parser (strata/convenience.h) reads the text: the names and
+// values it takes are RocksDB's. The base options are converted to
+// Strata's, the text applied, and the result converted back, so every field
+// Strata lacks keeps its value from the base. A field of the base that
+// Strata refuses (see compat/README.md) makes the call fail with the same
+// InvalidArgument Open would give. On any error *new_options equals the
+// base options, as RocksDB's functions promise.
+//
+// Not offered: plain-table and memtable-factory parsing, GetSupportedCompressions,
+// GetStringFromCompressionType, CancelAllBackgroundWork and
+// VerifySstFileChecksum (Strata has none of them).
+// Thread-safety: stateless functions.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "rocksdb/compression_type.h"
+#include "rocksdb/db.h"
+#include "rocksdb/env.h"
+#include "rocksdb/options.h"
+#include "rocksdb/rocksdb_namespace.h"
+#include "rocksdb/status.h"
+#include "rocksdb/table.h"
+
+namespace rocksdb {
+
+class ObjectRegistry;
+
+// How option strings and maps are read and written (RocksDB's fields).
+// Strata uses ignore_unknown_options, input_strings_escaped,
+// mutable_options_only and delimiter; the others are kept so code written
+// for RocksDB compiles and have no effect.
+struct ConfigOptions {
+  ConfigOptions() = default;
+  // RocksDB takes env from db_options.
+  explicit ConfigOptions(const DBOptions& db_options) : env(db_options.env) {}
+
+  enum SanityLevel : unsigned char {
+    kSanityLevelNone = 0x01,
+    kSanityLevelLooselyCompatible = 0x02,
+    kSanityLevelExactMatch = 0xFF,
+  };
+  enum Depth {
+    kDepthDefault,
+    kDepthShallow,
+    kDepthDetailed,
+  };
+
+  bool ignore_unknown_options = false;
+  bool ignore_unsupported_options = true;
+  bool input_strings_escaped = true;
+  bool invoke_prepare_options = true;
+  bool mutable_options_only = false;
+  std::string delimiter = ";";
+  Depth depth = Depth::kDepthDefault;
+  SanityLevel sanity_level = SanityLevel::kSanityLevelExactMatch;
+  size_t file_readahead_size = 512 * 1024;
+  Env* env = Env::Default();
+  std::shared_ptr<ObjectRegistry> registry;
+
+  bool IsShallow() const { return depth == Depth::kDepthShallow; }
+  bool IsDetailed() const { return depth == Depth::kDepthDetailed; }
+  bool IsCheckDisabled() const { return sanity_level == SanityLevel::kSanityLevelNone; }
+  bool IsCheckEnabled(SanityLevel level) const {
+    return level > SanityLevel::kSanityLevelNone && level <= sanity_level;
+  }
+};
+
+// ---- maps to options ----
+Status GetColumnFamilyOptionsFromMap(const ConfigOptions& config_options,
+                                     const ColumnFamilyOptions& base_options,
+                                     const std::unordered_map<std::string, std::string>& opts_map,
+                                     ColumnFamilyOptions* new_options);
+Status GetColumnFamilyOptionsFromMap(const ColumnFamilyOptions& base_options,
+                                     const std::unordered_map<std::string, std::string>& opts_map,
+                                     ColumnFamilyOptions* new_options,
+                                     bool input_strings_escaped = false,
+                                     bool ignore_unknown_options = false);
+Status GetDBOptionsFromMap(const ConfigOptions& cfg_options, const DBOptions& base_options,
+                           const std::unordered_map<std::string, std::string>& opts_map,
+                           DBOptions* new_options);
+Status GetDBOptionsFromMap(const DBOptions& base_options,
+                           const std::unordered_map<std::string, std::string>& opts_map,
+                           DBOptions* new_options, bool input_strings_escaped = false,
+                           bool ignore_unknown_options = false);
+Status GetBlockBasedTableOptionsFromMap(
+    const ConfigOptions& config_options, const BlockBasedTableOptions& table_options,
+    const std::unordered_map<std::string, std::string>& opts_map,
+    BlockBasedTableOptions* new_table_options);
+Status GetBlockBasedTableOptionsFromMap(
+    const BlockBasedTableOptions& table_options,
+    const std::unordered_map<std::string, std::string>& opts_map,
+    BlockBasedTableOptions* new_table_options, bool input_strings_escaped = false,
+    bool ignore_unknown_options = false);
+
+// ---- strings to options ----
+Status GetColumnFamilyOptionsFromString(const ConfigOptions& config_options,
+                                        const ColumnFamilyOptions& base_options,
+                                        const std::string& opts_str,
+                                        ColumnFamilyOptions* new_options);
+Status GetColumnFamilyOptionsFromString(const ColumnFamilyOptions& base_options,
+                                        const std::string& opts_str,
+                                        ColumnFamilyOptions* new_options);
+Status GetDBOptionsFromString(const ConfigOptions& config_options, const DBOptions& base_options,
+                              const std::string& opts_str, DBOptions* new_options);
+Status GetDBOptionsFromString(const DBOptions& base_options, const std::string& opts_str,
+                              DBOptions* new_options);
+Status GetBlockBasedTableOptionsFromString(const BlockBasedTableOptions& table_options,
+                                           const std::string& opts_str,
+                                           BlockBasedTableOptions* new_table_options);
+Status GetBlockBasedTableOptionsFromString(const ConfigOptions& config_options,
+                                           const BlockBasedTableOptions& table_options,
+                                           const std::string& opts_str,
+                                           BlockBasedTableOptions* new_table_options);
+Status GetOptionsFromString(const Options& base_options, const std::string& opts_str,
+                            Options* new_options);
+Status GetOptionsFromString(const ConfigOptions& config_options, const Options& base_options,
+                            const std::string& opts_str, Options* new_options);
+
+// ---- options to strings ----
+Status GetStringFromDBOptions(const ConfigOptions& config_options, const DBOptions& db_options,
+                              std::string* opts_str);
+Status GetStringFromDBOptions(std::string* opts_str, const DBOptions& db_options,
+                              const std::string& delimiter = ";  ");
+Status GetStringFromColumnFamilyOptions(const ConfigOptions& config_options,
+                                        const ColumnFamilyOptions& cf_options,
+                                        std::string* opts_str);
+Status GetStringFromColumnFamilyOptions(std::string* opts_str,
+                                        const ColumnFamilyOptions& cf_options,
+                                        const std::string& delimiter = ";  ");
+
+// "a=1;b={c=2}" into {a: 1, b: c=2}.
+Status StringToMap(const std::string& opts_str,
+                   std::unordered_map<std::string, std::string>* opts_map);
+
+// ---- files of key ranges ----
+// Deletes the table files wholly inside [begin, end] (null: unbounded;
+// include_end false makes end exclusive) of levels 1 and up, as RocksDB.
+Status DeleteFilesInRange(DB* db, ColumnFamilyHandle* column_family, const Slice* begin,
+                          const Slice* end, bool include_end = true);
+Status DeleteFilesInRanges(DB* db, ColumnFamilyHandle* column_family, const RangePtr* ranges,
+                           size_t n, bool include_end = true);
+
+}  // namespace rocksdb

@@ -1,0 +1,318 @@
+// compat_convenience_test: rocksdb/convenience.h and
+// rocksdb/utilities/options_util.h over Strata's parser and OPTIONS reader:
+// text applied to RocksDB's structs, the fields Strata lacks kept from the
+// base, errors leaving the output equal to the base, options written to
+// text and read back, and a database reopened from its OPTIONS file.
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "rocksdb/cache.h"
+#include "rocksdb/convenience.h"
+#include "rocksdb/db.h"
+#include "rocksdb/filter_policy.h"
+#include "rocksdb/options.h"
+#include "rocksdb/table.h"
+#include "rocksdb/utilities/options_util.h"
+
+namespace rocksdb {
+namespace {
+
+const BlockBasedTableOptions& TableOf(const ColumnFamilyOptions& o) {
+  static const BlockBasedTableOptions kDefault;
+  return o.table_factory != nullptr ? o.table_factory->table_options() : kDefault;
+}
+
+// A base with non-default values in fields Strata has and in advisory
+// fields it lacks.
+Options NonDefaultBase() {
+  Options o;
+  o.create_if_missing = true;
+  o.max_open_files = 321;
+  o.max_background_jobs = 3;
+  o.bytes_per_sync = 1 << 20;
+  o.max_background_compactions = 5;  // advisory: Strata has no such field
+  o.table_cache_numshardbits = 3;    // advisory
+  o.write_buffer_size = 3 << 20;
+  o.max_write_buffer_number = 4;
+  o.level0_file_num_compaction_trigger = 6;
+  o.compression = kLZ4Compression;
+  o.num_levels = 5;
+  o.max_bytes_for_level_multiplier = 8;
+  o.max_sequential_skip_in_iterations = 16;  // advisory
+  BlockBasedTableOptions t;
+  t.block_size = 8 << 10;
+  t.block_cache = NewLRUCache(4 << 20);
+  t.filter_policy.reset(NewBloomFilterPolicy(10));
+  t.format_version = 6;
+  o.table_factory.reset(NewBlockBasedTableFactory(t));
+  return o;
+}
+
+void ExpectSameStrataFields(const Options& a, const Options& b) {
+  EXPECT_EQ(a.create_if_missing, b.create_if_missing);
+  EXPECT_EQ(a.max_open_files, b.max_open_files);
+  EXPECT_EQ(a.max_background_jobs, b.max_background_jobs);
+  EXPECT_EQ(a.bytes_per_sync, b.bytes_per_sync);
+  EXPECT_EQ(a.write_buffer_size, b.write_buffer_size);
+  EXPECT_EQ(a.max_write_buffer_number, b.max_write_buffer_number);
+  EXPECT_EQ(a.level0_file_num_compaction_trigger, b.level0_file_num_compaction_trigger);
+  EXPECT_EQ(a.compression, b.compression);
+  EXPECT_EQ(a.num_levels, b.num_levels);
+  EXPECT_EQ(a.max_bytes_for_level_multiplier, b.max_bytes_for_level_multiplier);
+  EXPECT_EQ(a.comparator, b.comparator);
+  EXPECT_EQ(a.env, b.env);
+  EXPECT_EQ(a.info_log_level, b.info_log_level);
+  EXPECT_EQ(a.wal_recovery_mode, b.wal_recovery_mode);
+  const BlockBasedTableOptions& ta = TableOf(a);
+  const BlockBasedTableOptions& tb = TableOf(b);
+  EXPECT_EQ(ta.block_size, tb.block_size);
+  EXPECT_EQ(ta.block_cache, tb.block_cache);
+  EXPECT_EQ(ta.filter_policy, tb.filter_policy);
+  EXPECT_EQ(ta.format_version, tb.format_version);
+  EXPECT_EQ(ta.checksum, tb.checksum);
+  EXPECT_EQ(ta.index_type, tb.index_type);
+}
+
+TEST(CompatConvenienceTest, EmptyTextIsTheIdentity) {
+  const Options base = NonDefaultBase();
+  Options out;
+  ASSERT_TRUE(GetOptionsFromString(base, "", &out).ok());
+  ExpectSameStrataFields(base, out);
+  // Fields Strata lacks are the base's.
+  EXPECT_EQ(out.max_background_compactions, 5);
+  EXPECT_EQ(out.table_cache_numshardbits, 3);
+  EXPECT_EQ(out.max_sequential_skip_in_iterations, 16u);
+}
+
+TEST(CompatConvenienceTest, TextSetsFieldsAndKeepsTheRest) {
+  const Options base = NonDefaultBase();
+  Options out;
+  Status s =
+      GetOptionsFromString(base,
+                           "write_buffer_size=1M;max_write_buffer_number=5;compression=kZSTD;"
+                           "max_open_files=77;block_based_table_factory={block_size=16k;"
+                           "cache_index_and_filter_blocks=true}",
+                           &out);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(out.write_buffer_size, 1u << 20);
+  EXPECT_EQ(out.max_write_buffer_number, 5);
+  EXPECT_EQ(out.compression, kZSTD);
+  EXPECT_EQ(out.max_open_files, 77);
+  EXPECT_EQ(TableOf(out).block_size, 16u << 10);
+  EXPECT_TRUE(TableOf(out).cache_index_and_filter_blocks);
+  // Untouched: the base's values, objects included.
+  EXPECT_EQ(out.level0_file_num_compaction_trigger, 6);
+  EXPECT_EQ(out.num_levels, 5);
+  EXPECT_EQ(out.max_background_compactions, 5);
+  EXPECT_EQ(TableOf(out).block_cache, TableOf(base).block_cache);
+  EXPECT_EQ(TableOf(out).filter_policy, TableOf(base).filter_policy);
+  EXPECT_EQ(TableOf(out).format_version, 6u);
+
+  // A filter policy named in the text is a new built-in policy.
+  ASSERT_TRUE(GetOptionsFromString(
+                  base, "block_based_table_factory={filter_policy=bloomfilter:7:false}", &out)
+                  .ok());
+  ASSERT_NE(TableOf(out).filter_policy, nullptr);
+  EXPECT_NE(TableOf(out).filter_policy, TableOf(base).filter_policy);
+  EXPECT_NE(TableOf(out).filter_policy->strata_policy(), nullptr);
+
+  // The result opens a database.
+  const std::string path = ::testing::TempDir() + "/compat_convenience_open";
+  ASSERT_TRUE(DestroyDB(path, Options()).ok());
+  DB* db = nullptr;
+  Status open = DB::Open(out, path, &db);
+  ASSERT_TRUE(open.ok()) << open.ToString();
+  ASSERT_TRUE(db->Put(WriteOptions(), "k", "v").ok());
+  std::string v;
+  ASSERT_TRUE(db->Get(ReadOptions(), "k", &v).ok());
+  EXPECT_EQ(v, "v");
+  delete db;
+  ASSERT_TRUE(DestroyDB(path, Options()).ok());
+}
+
+TEST(CompatConvenienceTest, ErrorsLeaveTheBase) {
+  const Options base = NonDefaultBase();
+  Options out;
+  out.write_buffer_size = 12345;
+  Status s = GetOptionsFromString(base, "write_buffer_size=1M;no_such_option=1", &out);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.ToString().find("no_such_option"), std::string::npos) << s.ToString();
+  ExpectSameStrataFields(base, out);
+
+  s = GetOptionsFromString(base, "write_buffer_size=notanumber", &out);
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(out.write_buffer_size, base.write_buffer_size);
+
+  // ignore_unknown_options skips the unknown name and applies the rest.
+  ConfigOptions config;
+  config.ignore_unknown_options = true;
+  ASSERT_TRUE(
+      GetOptionsFromString(config, base, "write_buffer_size=1M;no_such_option=1", &out).ok());
+  EXPECT_EQ(out.write_buffer_size, 1u << 20);
+
+  // A base holding an option Strata refuses fails as Open would.
+  Options refused = base;
+  refused.atomic_flush = true;
+  s = GetOptionsFromString(refused, "write_buffer_size=1M", &out);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("DBOptions::atomic_flush"), std::string::npos) << s.ToString();
+  EXPECT_TRUE(out.atomic_flush);
+  EXPECT_EQ(out.write_buffer_size, base.write_buffer_size);
+}
+
+TEST(CompatConvenienceTest, PartsAndMaps) {
+  DBOptions db_base;
+  DBOptions db_out;
+  ASSERT_TRUE(
+      GetDBOptionsFromString(db_base, "max_background_jobs=7;use_fsync=true", &db_out).ok());
+  EXPECT_EQ(db_out.max_background_jobs, 7);
+  EXPECT_TRUE(db_out.use_fsync);
+
+  ColumnFamilyOptions cf_base;
+  ColumnFamilyOptions cf_out;
+  ASSERT_TRUE(
+      GetColumnFamilyOptionsFromString(cf_base, "level0_stop_writes_trigger=50", &cf_out).ok());
+  EXPECT_EQ(cf_out.level0_stop_writes_trigger, 50);
+
+  BlockBasedTableOptions t_base;
+  t_base.filter_policy.reset(NewBloomFilterPolicy(10));
+  BlockBasedTableOptions t_out;
+  ASSERT_TRUE(GetBlockBasedTableOptionsFromString(t_base, "block_restart_interval=4", &t_out).ok());
+  EXPECT_EQ(t_out.block_restart_interval, 4);
+  EXPECT_EQ(t_out.filter_policy, t_base.filter_policy);
+
+  std::unordered_map<std::string, std::string> map;
+  ASSERT_TRUE(StringToMap("a=1;b={c=2;d=3};e=x", &map).ok());
+  EXPECT_EQ(map["a"], "1");
+  EXPECT_EQ(map["b"], "c=2;d=3");
+  EXPECT_EQ(map["e"], "x");
+
+  ASSERT_TRUE(GetDBOptionsFromMap(db_base, {{"max_open_files", "99"}}, &db_out).ok());
+  EXPECT_EQ(db_out.max_open_files, 99);
+  ASSERT_TRUE(GetColumnFamilyOptionsFromMap(cf_base, {{"write_buffer_size", "2M"}}, &cf_out).ok());
+  EXPECT_EQ(cf_out.write_buffer_size, 2u << 20);
+  ASSERT_TRUE(GetBlockBasedTableOptionsFromMap(t_base, {{"block_size", "32k"}}, &t_out).ok());
+  EXPECT_EQ(t_out.block_size, 32u << 10);
+  EXPECT_FALSE(GetDBOptionsFromMap(db_base, {{"nope", "1"}}, &db_out).ok());
+  EXPECT_TRUE(GetDBOptionsFromMap(db_base, {{"nope", "1"}}, &db_out, false, true).ok());
+}
+
+TEST(CompatConvenienceTest, OptionsToTextAndBack) {
+  const Options base = NonDefaultBase();
+  std::string db_text;
+  std::string cf_text;
+  ASSERT_TRUE(GetStringFromDBOptions(&db_text, base).ok());
+  ASSERT_TRUE(GetStringFromColumnFamilyOptions(&cf_text, base).ok());
+  EXPECT_NE(db_text.find("max_open_files=321"), std::string::npos) << db_text;
+  EXPECT_NE(cf_text.find("write_buffer_size=3145728"), std::string::npos) << cf_text;
+
+  DBOptions db_out;
+  ASSERT_TRUE(GetDBOptionsFromString(DBOptions(), db_text, &db_out).ok());
+  EXPECT_EQ(db_out.max_open_files, 321);
+  EXPECT_EQ(db_out.bytes_per_sync, 1u << 20);
+  ColumnFamilyOptions cf_out;
+  Status s = GetColumnFamilyOptionsFromString(ColumnFamilyOptions(), cf_text, &cf_out);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(cf_out.write_buffer_size, 3u << 20);
+  EXPECT_EQ(cf_out.compression, kLZ4Compression);
+  EXPECT_EQ(cf_out.num_levels, 5);
+  EXPECT_EQ(TableOf(cf_out).block_size, 8u << 10);
+  EXPECT_EQ(TableOf(cf_out).format_version, 6u);
+}
+
+TEST(CompatConvenienceTest, ReopenFromTheOptionsFile) {
+  const std::string path = ::testing::TempDir() + "/compat_convenience_load";
+  ASSERT_TRUE(DestroyDB(path, Options()).ok());
+  Options o = NonDefaultBase();
+  o.create_missing_column_families = true;
+  ColumnFamilyOptions extra_opts(o);
+  extra_opts.write_buffer_size = 5 << 20;
+  extra_opts.compression = kNoCompression;
+  std::vector<ColumnFamilyDescriptor> cfs = {{kDefaultColumnFamilyName, ColumnFamilyOptions(o)},
+                                             {"extra", extra_opts}};
+  std::vector<ColumnFamilyHandle*> handles;
+  DB* db = nullptr;
+  Status open = DB::Open(DBOptions(o), path, cfs, &handles, &db);
+  ASSERT_TRUE(open.ok()) << open.ToString();
+  ASSERT_TRUE(db->Put(WriteOptions(), handles[1], "x", "1").ok());
+  for (ColumnFamilyHandle* h : handles) ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
+  delete db;
+
+  std::string name;
+  ASSERT_TRUE(GetLatestOptionsFileName(path, Env::Default(), &name).ok());
+  EXPECT_EQ(name.rfind("OPTIONS-", 0), 0u) << name;
+
+  DBOptions loaded_db;
+  std::vector<ColumnFamilyDescriptor> loaded;
+  std::shared_ptr<Cache> cache = NewLRUCache(1 << 20);
+  Status s = LoadLatestOptions(path, Env::Default(), &loaded_db, &loaded, false, &cache);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(loaded_db.max_open_files, 321);
+  EXPECT_EQ(loaded_db.max_background_jobs, 3);
+  ASSERT_EQ(loaded.size(), 2u);
+  EXPECT_EQ(loaded[0].name, kDefaultColumnFamilyName);
+  EXPECT_EQ(loaded[1].name, "extra");
+  EXPECT_EQ(loaded[0].options.write_buffer_size, 3u << 20);
+  EXPECT_EQ(loaded[1].options.write_buffer_size, 5u << 20);
+  EXPECT_EQ(loaded[1].options.compression, kNoCompression);
+  EXPECT_EQ(TableOf(loaded[0].options).block_size, 8u << 10);
+  EXPECT_EQ(TableOf(loaded[1].options).block_cache, cache);
+  ASSERT_NE(TableOf(loaded[0].options).filter_policy, nullptr);
+
+  // LoadOptionsFromFile reads the same file.
+  DBOptions from_file;
+  std::vector<ColumnFamilyDescriptor> from_file_cfs;
+  ASSERT_TRUE(
+      LoadOptionsFromFile(path + "/" + name, Env::Default(), &from_file, &from_file_cfs).ok());
+  EXPECT_EQ(from_file.max_open_files, 321);
+  EXPECT_EQ(from_file_cfs.size(), 2u);
+
+  // The loaded options reopen the database.
+  handles.clear();
+  ASSERT_TRUE(DB::Open(loaded_db, path, loaded, &handles, &db).ok());
+  std::string v;
+  ASSERT_TRUE(db->Get(ReadOptions(), handles[1], "x", &v).ok());
+  EXPECT_EQ(v, "1");
+  for (ColumnFamilyHandle* h : handles) ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
+  delete db;
+
+  // No OPTIONS file: an error, as RocksDB.
+  const std::string empty = ::testing::TempDir() + "/compat_convenience_empty";
+  ASSERT_TRUE(DestroyDB(empty, Options()).ok());
+  EXPECT_FALSE(LoadLatestOptions(empty, Env::Default(), &loaded_db, &loaded).ok());
+  ASSERT_TRUE(DestroyDB(path, Options()).ok());
+}
+
+TEST(CompatConvenienceTest, DeleteFilesInRange) {
+  const std::string path = ::testing::TempDir() + "/compat_convenience_delete";
+  ASSERT_TRUE(DestroyDB(path, Options()).ok());
+  Options o;
+  o.create_if_missing = true;
+  o.disable_auto_compactions = true;
+  DB* db = nullptr;
+  ASSERT_TRUE(DB::Open(o, path, &db).ok());
+  for (char c = 'a'; c <= 'f'; c++) {
+    ASSERT_TRUE(db->Put(WriteOptions(), std::string(1, c), "v").ok());
+  }
+  ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+  CompactRangeOptions cro;
+  ASSERT_TRUE(db->CompactRange(cro, nullptr, nullptr).ok());
+  std::string levels;
+  ASSERT_TRUE(db->GetProperty("rocksdb.levelstats", &levels));
+  // The one file at level 1 lies inside [a, z]: deleted.
+  const Slice begin("a");
+  const Slice end("z");
+  ASSERT_TRUE(DeleteFilesInRange(db, db->DefaultColumnFamily(), &begin, &end).ok());
+  std::string v;
+  EXPECT_TRUE(db->Get(ReadOptions(), "c", &v).IsNotFound()) << levels;
+  RangePtr none[1] = {RangePtr(&begin, &end)};
+  EXPECT_TRUE(DeleteFilesInRanges(db, db->DefaultColumnFamily(), none, 1).ok());
+  delete db;
+  ASSERT_TRUE(DestroyDB(path, Options()).ok());
+}
+
+}  // namespace
+}  // namespace rocksdb
