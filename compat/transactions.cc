@@ -25,19 +25,21 @@ namespace rocksdb {
 
 namespace compat {
 
-// The rocksdb::Transaction objects of one TransactionDB, by the Strata
-// transaction each wraps, so that GetTransactionByName and
+// The named rocksdb::Transaction objects of one TransactionDB, by the
+// Strata transaction each wraps, so that GetTransactionByName and
 // GetAllPreparedTransactions hand out the caller's own object for a
-// transaction it began. A prepared transaction recovered at Open belongs to
-// the Strata DB; its wrapper is made here on first listing, and deleted
-// here at close (without its Strata transaction) unless the caller deleted
-// it first. Thread-safe.
+// transaction it began (only named transactions can be found or prepared,
+// so unnamed ones cost nothing here). A prepared transaction recovered at
+// Open belongs to the Strata DB; its wrapper is made here on first listing,
+// and deleted here at close (without its Strata transaction) unless the
+// caller deleted it first. Thread-safe.
 class TransactionRegistry {
  public:
   ~TransactionRegistry() {
     std::lock_guard<std::mutex> lock(mu_);
-    for (auto& [impl, t] : by_impl_) {
+    for (auto& [t, impl] : impl_of_) {
       t->set_registry(nullptr);
+      t->set_listed(false);
       if (recovered_.count(t) != 0) {
         t->strata_transaction().release();  // the Strata DB deletes it
         delete t;
@@ -45,15 +47,17 @@ class TransactionRegistry {
     }
   }
 
-  // t (new, or reused with a new Strata transaction) is listed.
+  // t was named: listed under its Strata transaction.
   void Add(Transaction* t) {
     std::lock_guard<std::mutex> lock(mu_);
     EraseLocked(t);
-    by_impl_[t->strata_transaction().get()] = t;
-    t->set_registry(this);
+    ::strata::Transaction* impl = t->strata_transaction().get();
+    by_impl_[impl] = t;
+    impl_of_[t] = impl;
+    t->set_listed(true);
   }
 
-  // t is being deleted.
+  // t is deleted, or begun again (which drops its name).
   void Forget(Transaction* t) {
     std::lock_guard<std::mutex> lock(mu_);
     EraseLocked(t);
@@ -67,24 +71,27 @@ class TransactionRegistry {
     if (it != by_impl_.end()) return it->second;
     auto* t = new Transaction(std::unique_ptr<::strata::Transaction>(impl));
     t->set_registry(this);
+    t->set_listed(true);
     by_impl_[impl] = t;
+    impl_of_[t] = impl;
     recovered_.insert(t);
     return t;
   }
 
  private:
   void EraseLocked(Transaction* t) {
-    for (auto it = by_impl_.begin(); it != by_impl_.end(); ++it) {
-      if (it->second == t) {
-        by_impl_.erase(it);
-        break;
-      }
+    auto it = impl_of_.find(t);
+    if (it != impl_of_.end()) {
+      by_impl_.erase(it->second);
+      impl_of_.erase(it);
     }
     recovered_.erase(t);
+    t->set_listed(false);
   }
 
   std::mutex mu_;
   std::unordered_map<::strata::Transaction*, Transaction*> by_impl_;
+  std::unordered_map<Transaction*, ::strata::Transaction*> impl_of_;
   std::unordered_set<Transaction*> recovered_;
 };
 
@@ -92,7 +99,7 @@ class TransactionRegistry {
 
 Transaction::Transaction(std::unique_ptr<::strata::Transaction> impl) : impl_(std::move(impl)) {}
 Transaction::~Transaction() {
-  if (registry_ != nullptr) registry_->Forget(this);
+  if (registry_ != nullptr && listed_) registry_->Forget(this);
 }
 
 void Transaction::SetSnapshot() { impl_->SetSnapshot(); }
@@ -239,7 +246,11 @@ Status Transaction::RebuildFromWriteBatch(WriteBatch* src_batch) {
   return impl_->RebuildFromWriteBatch(src_batch);
 }
 WriteBatch* Transaction::GetCommitTimeWriteBatch() { return impl_->GetCommitTimeWriteBatch(); }
-Status Transaction::SetName(const TransactionName& name) { return impl_->SetName(name); }
+Status Transaction::SetName(const TransactionName& name) {
+  Status s = impl_->SetName(name);
+  if (s.ok() && registry_ != nullptr) registry_->Add(this);
+  return s;
+}
 TransactionName Transaction::GetName() const { return impl_->GetName(); }
 TransactionID Transaction::GetID() const { return impl_->GetID(); }
 
@@ -284,10 +295,12 @@ class CompatTransactionDB final : public compat::CompatDBT<TransactionDB> {
                                 Transaction* old_txn) override {
     ::strata::WriteOptions wo;
     if (!compat::ConvertWriteOptions(write_options, &wo).ok()) return nullptr;
+    // Beginning again drops the name (as in RocksDB).
+    if (old_txn != nullptr && old_txn->listed()) registry_.Forget(old_txn);
     Transaction* t = BeginWith(old_txn, [&](std::unique_ptr<::strata::Transaction> old) {
       return txn_db_->BeginTransaction(wo, txn_options, std::move(old));
     });
-    registry_.Add(t);
+    if (t != nullptr) t->set_registry(&registry_);
     return t;
   }
   Transaction* GetTransactionByName(const TransactionName& name) override {

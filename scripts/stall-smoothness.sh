@@ -6,6 +6,9 @@
 #   - the 1-second windows of --report_interval_seconds=1: mean ops/s, the
 #     lowest window, and how many windows fell below 20% of the mean.
 # The target is p99.9 <= 10 x p50 and no window below 20% of the mean.
+# First, tools/cpu_gaps prints (on stderr) how often a thread loses the CPU
+# for 10 µs to 1 ms on this machine, idle and beside two spinning threads:
+# the floor under every engine's p99.9 (docs/design/write-throttle.md).
 #
 # Usage: scripts/stall-smoothness.sh BUILD_DIR
 # Environment:
@@ -41,6 +44,13 @@ bench_of() {
     rocksdb) echo "$ROCKSDB_BENCH" ;;
   esac
 }
+
+# The machine's floor: how often a thread loses the CPU for 10-1000 µs,
+# idle and beside two spinning threads (a benchmark's background work).
+if cmake --build "$BUILD_DIR" --target cpu_gaps >/dev/null 2>&1 && [ -x "$BUILD_DIR/tools/cpu_gaps" ]; then
+  "$BUILD_DIR/tools/cpu_gaps" 10 0 >&2
+  "$BUILD_DIR/tools/cpu_gaps" 10 2 >&2
+fi
 
 printf '| engine | ops/s | p50 µs | p99 µs | p99.9 µs | p99.9/p50 | mean 1-s window | lowest window | windows < 20%% of mean |\n'
 printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'

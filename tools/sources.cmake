@@ -73,6 +73,17 @@ if(STRATA_BUILD_TESTS)
                        PASS_REGULAR_EXPRESSION "Rough parallel ops/sec = [0-9]+")
 endif()
 
+# cpu_gaps: how often a running thread loses the CPU on this machine (the
+# floor under latency percentiles; scripts/stall-smoothness.sh reports it).
+add_executable(cpu_gaps tools/cpu_gaps.cc)
+target_link_libraries(cpu_gaps PRIVATE Threads::Threads)
+set_target_properties(cpu_gaps PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tools)
+if(STRATA_BUILD_TESTS)
+  add_test(NAME cpu_gaps_smoke COMMAND cpu_gaps 1 1)
+  set_tests_properties(cpu_gaps_smoke PROPERTIES LABELS tools
+                       PASS_REGULAR_EXPRESSION "cpu_gaps: busy=1 seconds=1 gaps/s >10us [0-9]+")
+endif()
+
 # filter_bench: the full Bloom filter alone (build, present and absent
 # queries, FP rate); uses internal headers (table/filter_policy.h).
 add_executable(filter_bench tools/filter_bench.cc)

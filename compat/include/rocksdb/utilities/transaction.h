@@ -116,12 +116,16 @@ class Transaction {
 
   // The Strata transaction underneath (for BeginTransaction's reuse).
   std::unique_ptr<::strata::Transaction>& strata_transaction() { return impl_; }
-  // The TransactionDB that lists this transaction (GetTransactionByName,
-  // GetAllPreparedTransactions); the destructor tells it.
+  // The TransactionDB that lists this transaction once it is named
+  // (GetTransactionByName, GetAllPreparedTransactions); listed_ says
+  // whether it does now. Both are the registry's to set.
   void set_registry(compat::TransactionRegistry* registry) { registry_ = registry; }
+  void set_listed(bool listed) { listed_ = listed; }
+  bool listed() const { return listed_; }
 
  private:
   std::unique_ptr<::strata::Transaction> impl_;
   compat::TransactionRegistry* registry_ = nullptr;
+  bool listed_ = false;
 };
 }  // namespace rocksdb
