@@ -675,11 +675,18 @@ Status DBImpl::SwitchMemtables(const std::vector<ColumnFamilyData*>& families) {
       ++cfd->memtables_switched();
     }
     s = FinishSwitch(families, new_log);
+    // With listeners to tell, the flush is scheduled after they are told:
+    // a memtable is sealed before its flush begins (RocksDB's order).
+    if (sealed.empty()) MaybeScheduleFlushOrCompaction();
   }
   // The leader tells the listeners without the mutex (RocksDB calls
   // OnMemTableSealed from the switching writer too).
   for (const MemTableInfo& info : sealed) {
     for (const auto& l : options_.listeners) l->OnMemTableSealed(info);
+  }
+  if (!sealed.empty()) {
+    MutexLock l(&mu_);
+    MaybeScheduleFlushOrCompaction();
   }
   if (!options_.listeners.empty()) DeliverStallNotifications();
   return s;
@@ -704,7 +711,6 @@ Status DBImpl::FinishSwitch(const std::vector<ColumnFamilyData*>& families, uint
     }
   }
   for (ColumnFamilyData* cfd : families) InstallNewSuperVersion(cfd);
-  MaybeScheduleFlushOrCompaction();
   return s;
 }
 
