@@ -1,6 +1,7 @@
 // compat/misc.cc: the small pieces of the RocksDB interface: filter policy
-// and table factory holders, the version strings, the in-memory Env,
-// ManagedSnapshot and the property names of DB::Properties.
+// and table factory holders, the SST file manager factory, the version
+// strings, the in-memory Env, ManagedSnapshot and the property names of
+// DB::Properties.
 #include <memory>
 #include <string>
 
@@ -9,6 +10,7 @@
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/rate_limiter.h"
 #include "rocksdb/snapshot.h"
+#include "rocksdb/sst_file_manager.h"
 #include "rocksdb/table.h"
 #include "rocksdb/version.h"
 #include "strata/env.h"
@@ -37,6 +39,26 @@ const FilterPolicy* NewRibbonFilterPolicy(double bloom_equivalent_bits_per_key,
 }
 
 TableFactory::~TableFactory() = default;
+
+SstFileManager* NewSstFileManager(Env* env, std::shared_ptr<FileSystem> fs,
+                                  std::shared_ptr<Logger> info_log, const std::string& trash_dir,
+                                  int64_t rate_bytes_per_sec, bool delete_existing_trash,
+                                  Status* status, double max_trash_db_ratio,
+                                  uint64_t bytes_max_delete_chunk) {
+  std::shared_ptr<::strata::SstFileManager> impl = ::strata::NewSstFileManager(
+      env, std::move(fs), std::move(info_log), trash_dir, rate_bytes_per_sec, delete_existing_trash,
+      status, max_trash_db_ratio, bytes_max_delete_chunk);
+  return impl != nullptr ? new SstFileManager(std::move(impl)) : nullptr;
+}
+
+SstFileManager* NewSstFileManager(Env* env, std::shared_ptr<Logger> info_log, std::string trash_dir,
+                                  int64_t rate_bytes_per_sec, bool delete_existing_trash,
+                                  Status* status, double max_trash_db_ratio,
+                                  uint64_t bytes_max_delete_chunk) {
+  return ::rocksdb::NewSstFileManager(env, std::shared_ptr<FileSystem>(), std::move(info_log),
+                                      trash_dir, rate_bytes_per_sec, delete_existing_trash, status,
+                                      max_trash_db_ratio, bytes_max_delete_chunk);
+}
 
 TableFactory* NewBlockBasedTableFactory(const BlockBasedTableOptions& table_options) {
   return new TableFactory(table_options);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "rocksdb/listener.h"
+#include "rocksdb/sst_file_manager.h"
 #include "strata/cache.h"
 #include "strata/filter_policy.h"
 
@@ -171,7 +172,12 @@ Status ConvertDBOptions(const DBOptions& in, ::strata::DBOptions* out,
   COMPAT_DEFAULT_ONLY(DBOptions, track_and_verify_wals_in_manifest);
   o.env = in.env != nullptr ? in.env : ::strata::Env::Default();
   o.rate_limiter = in.rate_limiter;
-  o.sst_file_manager = in.sst_file_manager;
+  if (in.sst_file_manager != nullptr && in.sst_file_manager->strata_manager() == nullptr) {
+    return Status::InvalidArgument(
+        "DBOptions::sst_file_manager: only a manager made by NewSstFileManager is supported");
+  }
+  o.sst_file_manager =
+      in.sst_file_manager != nullptr ? in.sst_file_manager->strata_manager() : nullptr;
   o.info_log = in.info_log;
   o.info_log_level = ConvertLogLevel(in.info_log_level);
   o.max_open_files = in.max_open_files;
@@ -452,7 +458,13 @@ void ConvertBackDBOptions(const ::strata::DBOptions& in, DBOptions* out) {
   o.paranoid_checks = in.paranoid_checks;
   o.env = in.env;
   o.rate_limiter = in.rate_limiter;
-  o.sst_file_manager = in.sst_file_manager;
+  // The RocksDB manager `out` holds is kept when it wraps the same one.
+  if (in.sst_file_manager == nullptr) {
+    o.sst_file_manager = nullptr;
+  } else if (o.sst_file_manager == nullptr ||
+             o.sst_file_manager->strata_manager() != in.sst_file_manager) {
+    o.sst_file_manager = std::make_shared<SstFileManager>(in.sst_file_manager);
+  }
   o.info_log = in.info_log;
   o.info_log_level = ConvertBackLogLevel(in.info_log_level);
   o.max_open_files = in.max_open_files;

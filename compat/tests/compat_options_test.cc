@@ -10,6 +10,7 @@
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/options.h"
+#include "rocksdb/sst_file_manager.h"
 #include "rocksdb/table.h"
 #include "rocksdb/version.h"
 #include "test_util/testutil.h"
@@ -238,6 +239,42 @@ TEST_F(CompatOptionsTest, ListenersAreWrappedOrRefused) {
   EXPECT_EQ(counter->flushes, 1);
   EXPECT_EQ(counter->last_db, opened);
   EXPECT_EQ(counter->cf, "default");
+}
+
+// RocksDB's raw-pointer NewSstFileManager: the manager tracks the DB's
+// tables and enforces its space limit; an object not made by it is refused.
+TEST_F(CompatOptionsTest, SstFileManager) {
+  Status status;
+  EXPECT_EQ(rocksdb::NewSstFileManager(Env::Default(), nullptr, "", 0, true, &status, -1.0),
+            nullptr);
+  EXPECT_TRUE(status.IsInvalidArgument()) << status.ToString();
+  {
+    Options o;
+    o.sst_file_manager = std::make_shared<SstFileManager>();  // not from the factory
+    ExpectRefused(o, "DBOptions::sst_file_manager");
+  }
+  std::shared_ptr<SstFileManager> sfm(rocksdb::NewSstFileManager(Env::Default()));
+  ASSERT_NE(sfm, nullptr);
+  Options o;
+  o.create_if_missing = true;
+  o.sst_file_manager = sfm;
+  DB* db = nullptr;
+  ASSERT_TRUE(DB::Open(o, path_, &db).ok());
+  ASSERT_TRUE(db->Put(WriteOptions(), "k", std::string(1000, 'v')).ok());
+  ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+  const std::unordered_map<std::string, uint64_t> tracked = sfm->GetTrackedFiles();
+  ASSERT_EQ(tracked.size(), 1u);
+  EXPECT_NE(tracked.begin()->first.find(".sst"), std::string::npos);
+  EXPECT_EQ(sfm->GetTotalSize(), tracked.begin()->second);
+  EXPECT_EQ(db->GetOptions().sst_file_manager, sfm);
+  // A limit below what is stored: the next flush is a background error.
+  sfm->SetMaxAllowedSpaceUsage(1);
+  EXPECT_TRUE(sfm->IsMaxAllowedSpaceReached());
+  ASSERT_TRUE(db->Put(WriteOptions(), "k2", "v").ok());
+  EXPECT_FALSE(db->Flush(FlushOptions()).ok());
+  sfm->SetMaxAllowedSpaceUsage(0);
+  EXPECT_TRUE(db->Resume().ok());
+  delete db;
 }
 
 TEST_F(CompatOptionsTest, AdvisoryOptionsAreAccepted) {

@@ -29,7 +29,6 @@
 
 namespace strata {
 class RateLimiter;
-class SstFileManager;
 class WriteBufferManager;
 class CompactionFilter;
 class CompactionFilterFactory;
@@ -41,7 +40,7 @@ class Snapshot;
 namespace rocksdb {
 class EventListener;  // rocksdb/listener.h
 using RateLimiter = ::strata::RateLimiter;
-using SstFileManager = ::strata::SstFileManager;
+class SstFileManager;  // rocksdb/sst_file_manager.h
 using WriteBufferManager = ::strata::WriteBufferManager;
 using CompactionFilter = ::strata::CompactionFilter;
 using CompactionFilterFactory = ::strata::CompactionFilterFactory;
