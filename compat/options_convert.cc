@@ -1,6 +1,8 @@
-// compat/options_convert.cc: see options_convert.h. The order of fields
-// follows the structs in compat/include/rocksdb/{options,advanced_options,
-// table}.h, so a field missing here is easy to spot.
+// compat/options_convert.cc: see options_convert.h. Each field of RocksDB's
+// structs (compat/include/rocksdb/{options,advanced_options,table}.h) is in
+// exactly one place: a shared-field list (COMPAT_*_FIELDS, copied in both
+// directions), a special case in the functions, a refusal
+// (COMPAT_DEFAULT_ONLY), or marked "advisory" in the header.
 #include "compat/options_convert.h"
 
 #include <string>
@@ -26,6 +28,67 @@ Status Refused(const char* name) {
   do {                                                                 \
     if (!(in.field == def.field)) return Refused(#Struct "::" #field); \
   } while (0)
+
+// The fields RocksDB's and Strata's structs share, by name: each is copied
+// as it is (an enum by value), in both directions. The fields that need more
+// (objects, paths, enums of another shape) and the refused ones are handled
+// one by one in the functions below.
+#define COMPAT_COPY(field) o.field = static_cast<decltype(o.field)>(in.field);
+
+#define COMPAT_COMPRESSION_FIELDS(X)                                                            \
+  X(window_bits)                                                                                \
+  X(level) X(strategy) X(max_dict_bytes) X(zstd_max_train_bytes) X(parallel_threads) X(enabled) \
+      X(max_dict_buffer_bytes) X(use_zstd_dict_trainer)
+
+#define COMPAT_DB_FIELDS(X)                                                                        \
+  X(create_if_missing)                                                                             \
+  X(create_missing_column_families) X(error_if_exists) X(paranoid_checks) X(rate_limiter)          \
+      X(info_log) X(max_open_files) X(max_total_wal_size) X(statistics) X(use_fsync) X(db_log_dir) \
+          X(wal_dir) X(max_background_jobs) X(max_log_file_size) X(log_file_time_to_roll) X(       \
+              keep_log_file_num) X(max_manifest_file_size) X(WAL_ttl_seconds) X(WAL_size_limit_MB) \
+              X(allow_mmap_reads) X(allow_mmap_writes) X(use_direct_reads)                         \
+                  X(use_direct_io_for_flush_and_compaction) X(stats_dump_period_sec)               \
+                      X(db_write_buffer_size) X(write_buffer_manager) X(compaction_readahead_size) \
+                          X(writable_file_max_buffer_size) X(bytes_per_sync) X(wal_bytes_per_sync) \
+                              X(strict_bytes_per_sync) X(delayed_write_rate)                       \
+                                  X(enable_pipelined_write) X(allow_concurrent_memtable_write)     \
+                                      X(max_write_batch_group_size_bytes) X(wal_recovery_mode)     \
+                                          X(allow_2pc) X(avoid_flush_during_recovery)              \
+                                              X(avoid_flush_during_shutdown)                       \
+                                                  X(allow_ingest_behind) X(manual_wal_flush)       \
+                                                      X(max_bgerror_resume_count)                  \
+                                                          X(bgerror_resume_retry_interval)
+
+#define COMPAT_TABLE_FIELDS(X)                                                                   \
+  X(cache_index_and_filter_blocks)                                                               \
+  X(cache_index_and_filter_blocks_with_high_priority) X(pin_l0_filter_and_index_blocks_in_cache) \
+      X(pin_top_level_index_and_filter) X(index_type) X(data_block_index_type)                   \
+          X(data_block_hash_table_util_ratio) X(checksum) X(no_block_cache) X(block_cache)       \
+              X(block_size) X(block_size_deviation) X(block_restart_interval)                    \
+                  X(index_block_restart_interval) X(metadata_block_size) X(partition_filters)    \
+                      X(use_delta_encoding) X(whole_key_filtering) X(format_version)             \
+                          X(enable_index_compression) X(max_auto_readahead_size)                 \
+                              X(initial_auto_readahead_size)
+
+#define COMPAT_CF_FIELDS(X)                                                                 \
+  X(max_write_buffer_number)                                                                \
+  X(memtable_prefix_bloom_size_ratio) X(memtable_whole_key_filtering) X(arena_block_size)   \
+      X(num_levels) X(level0_slowdown_writes_trigger) X(level0_stop_writes_trigger)         \
+          X(target_file_size_base) X(target_file_size_multiplier)                           \
+              X(level_compaction_dynamic_level_bytes) X(max_bytes_for_level_multiplier)     \
+                  X(max_bytes_for_level_multiplier_additional) X(max_compaction_bytes)      \
+                      X(soft_pending_compaction_bytes_limit)                                \
+                          X(hard_pending_compaction_bytes_limit) X(compaction_style)        \
+                              X(compaction_pri) X(compaction_options_universal)             \
+                                  X(table_properties_collector_factories) X(ttl)            \
+                                      X(periodic_compaction_seconds) X(merge_operator)      \
+                                          X(compaction_filter) X(compaction_filter_factory) \
+                                              X(write_buffer_size) X(compression)           \
+                                                  X(bottommost_compression)                 \
+                                                      X(level0_file_num_compaction_trigger) \
+                                                          X(prefix_extractor)               \
+                                                              X(max_bytes_for_level_base)   \
+                                                                  X(disable_auto_compactions)
 
 ::strata::InfoLogLevel ConvertLogLevel(InfoLogLevel level) {
   switch (level) {
@@ -132,82 +195,33 @@ std::vector<DbPath> ConvertBackPaths(const std::vector<::strata::DbPath>& in) {
 }
 
 CompressionOptions ConvertBackCompressionOptions(const ::strata::CompressionOptions& in) {
-  CompressionOptions out;
-  out.window_bits = in.window_bits;
-  out.level = in.level;
-  out.strategy = in.strategy;
-  out.max_dict_bytes = in.max_dict_bytes;
-  out.zstd_max_train_bytes = in.zstd_max_train_bytes;
-  out.parallel_threads = in.parallel_threads;
-  out.enabled = in.enabled;
-  out.max_dict_buffer_bytes = in.max_dict_buffer_bytes;
-  out.use_zstd_dict_trainer = in.use_zstd_dict_trainer;
-  return out;
+  CompressionOptions o;
+  COMPAT_COMPRESSION_FIELDS(COMPAT_COPY)
+  return o;
 }
 
 }  // namespace
 
 ::strata::CompressionOptions ConvertCompressionOptions(const CompressionOptions& in) {
-  ::strata::CompressionOptions out;
-  out.window_bits = in.window_bits;
-  out.level = in.level;
-  out.strategy = in.strategy;
-  out.max_dict_bytes = in.max_dict_bytes;
-  out.zstd_max_train_bytes = in.zstd_max_train_bytes;
-  out.parallel_threads = in.parallel_threads;
-  out.enabled = in.enabled;
-  out.max_dict_buffer_bytes = in.max_dict_buffer_bytes;
-  out.use_zstd_dict_trainer = in.use_zstd_dict_trainer;
-  return out;
+  ::strata::CompressionOptions o;
+  COMPAT_COMPRESSION_FIELDS(COMPAT_COPY)
+  return o;
 }
 
 Status ConvertDBOptions(const DBOptions& in, ::strata::DBOptions* out,
                         const std::shared_ptr<ListenerTarget>& target) {
   const DBOptions def;
   ::strata::DBOptions& o = *out;
-  o.create_if_missing = in.create_if_missing;
-  o.create_missing_column_families = in.create_missing_column_families;
-  o.error_if_exists = in.error_if_exists;
-  o.paranoid_checks = in.paranoid_checks;
-  COMPAT_DEFAULT_ONLY(DBOptions, track_and_verify_wals_in_manifest);
+  COMPAT_DB_FIELDS(COMPAT_COPY)
   o.env = in.env != nullptr ? in.env : ::strata::Env::Default();
-  o.rate_limiter = in.rate_limiter;
   if (in.sst_file_manager != nullptr && in.sst_file_manager->strata_manager() == nullptr) {
     return Status::InvalidArgument(
         "DBOptions::sst_file_manager: only a manager made by NewSstFileManager is supported");
   }
   o.sst_file_manager =
       in.sst_file_manager != nullptr ? in.sst_file_manager->strata_manager() : nullptr;
-  o.info_log = in.info_log;
   o.info_log_level = ConvertLogLevel(in.info_log_level);
-  o.max_open_files = in.max_open_files;
-  o.max_total_wal_size = in.max_total_wal_size;
-  o.statistics = in.statistics;
-  o.use_fsync = in.use_fsync;
   o.db_paths = ConvertPaths(in.db_paths);
-  o.db_log_dir = in.db_log_dir;
-  o.wal_dir = in.wal_dir;
-  o.max_background_jobs = in.max_background_jobs;
-  o.max_log_file_size = in.max_log_file_size;
-  o.log_file_time_to_roll = in.log_file_time_to_roll;
-  o.keep_log_file_num = in.keep_log_file_num;
-  COMPAT_DEFAULT_ONLY(DBOptions, recycle_log_file_num);
-  o.max_manifest_file_size = in.max_manifest_file_size;
-  o.WAL_ttl_seconds = in.WAL_ttl_seconds;
-  o.WAL_size_limit_MB = in.WAL_size_limit_MB;
-  o.allow_mmap_reads = in.allow_mmap_reads;
-  o.allow_mmap_writes = in.allow_mmap_writes;
-  o.use_direct_reads = in.use_direct_reads;
-  o.use_direct_io_for_flush_and_compaction = in.use_direct_io_for_flush_and_compaction;
-  o.stats_dump_period_sec = in.stats_dump_period_sec;
-  COMPAT_DEFAULT_ONLY(DBOptions, persist_stats_to_disk);
-  o.db_write_buffer_size = in.db_write_buffer_size;
-  o.write_buffer_manager = in.write_buffer_manager;
-  o.compaction_readahead_size = in.compaction_readahead_size;
-  o.writable_file_max_buffer_size = in.writable_file_max_buffer_size;
-  o.bytes_per_sync = in.bytes_per_sync;
-  o.wal_bytes_per_sync = in.wal_bytes_per_sync;
-  o.strict_bytes_per_sync = in.strict_bytes_per_sync;
   o.listeners.clear();
   const std::shared_ptr<ListenerTarget> listener_target =
       target != nullptr ? target : std::make_shared<ListenerTarget>();
@@ -221,27 +235,18 @@ Status ConvertDBOptions(const DBOptions& in, ::strata::DBOptions* out,
     }
     o.listeners.push_back(std::make_shared<ListenerAdapter>(l, listener_target));
   }
-  o.delayed_write_rate = in.delayed_write_rate;
-  o.enable_pipelined_write = in.enable_pipelined_write;
+  COMPAT_DEFAULT_ONLY(DBOptions, track_and_verify_wals_in_manifest);
+  COMPAT_DEFAULT_ONLY(DBOptions, recycle_log_file_num);
+  COMPAT_DEFAULT_ONLY(DBOptions, persist_stats_to_disk);
   COMPAT_DEFAULT_ONLY(DBOptions, unordered_write);
-  o.allow_concurrent_memtable_write = in.allow_concurrent_memtable_write;
-  o.max_write_batch_group_size_bytes = in.max_write_batch_group_size_bytes;
-  o.wal_recovery_mode = static_cast<::strata::WALRecoveryMode>(in.wal_recovery_mode);
-  o.allow_2pc = in.allow_2pc;
   COMPAT_DEFAULT_ONLY(DBOptions, row_cache);
   COMPAT_DEFAULT_ONLY(DBOptions, wal_filter);
-  o.avoid_flush_during_recovery = in.avoid_flush_during_recovery;
-  o.avoid_flush_during_shutdown = in.avoid_flush_during_shutdown;
-  o.allow_ingest_behind = in.allow_ingest_behind;
   COMPAT_DEFAULT_ONLY(DBOptions, two_write_queues);
-  o.manual_wal_flush = in.manual_wal_flush;
   COMPAT_DEFAULT_ONLY(DBOptions, wal_compression);
   COMPAT_DEFAULT_ONLY(DBOptions, atomic_flush);
   COMPAT_DEFAULT_ONLY(DBOptions, write_dbid_to_manifest);
   COMPAT_DEFAULT_ONLY(DBOptions, file_checksum_gen_factory);
   COMPAT_DEFAULT_ONLY(DBOptions, best_efforts_recovery);
-  o.max_bgerror_resume_count = in.max_bgerror_resume_count;
-  o.bgerror_resume_retry_interval = in.bgerror_resume_retry_interval;
   COMPAT_DEFAULT_ONLY(DBOptions, compaction_service);
   // RocksDB's memory-mapped WAL writes do not exist: its WAL is written
   // through ordinary buffered files.
@@ -253,34 +258,14 @@ Status ConvertTableOptions(const BlockBasedTableOptions& in,
                            ::strata::BlockBasedTableOptions* out) {
   const BlockBasedTableOptions def;
   ::strata::BlockBasedTableOptions& o = *out;
-  COMPAT_DEFAULT_ONLY(BlockBasedTableOptions, flush_block_policy_factory);
-  o.cache_index_and_filter_blocks = in.cache_index_and_filter_blocks;
-  o.cache_index_and_filter_blocks_with_high_priority =
-      in.cache_index_and_filter_blocks_with_high_priority;
-  o.pin_l0_filter_and_index_blocks_in_cache = in.pin_l0_filter_and_index_blocks_in_cache;
-  o.pin_top_level_index_and_filter = in.pin_top_level_index_and_filter;
-  o.index_type = static_cast<::strata::BlockBasedTableOptions::IndexType>(in.index_type);
-  o.data_block_index_type =
-      static_cast<::strata::BlockBasedTableOptions::DataBlockIndexType>(in.data_block_index_type);
-  o.data_block_hash_table_util_ratio = in.data_block_hash_table_util_ratio;
-  o.checksum = static_cast<::strata::ChecksumType>(in.checksum);
-  o.no_block_cache = in.no_block_cache;
-  o.block_cache = in.block_cache;
-  COMPAT_DEFAULT_ONLY(BlockBasedTableOptions, persistent_cache);
-  COMPAT_DEFAULT_ONLY(BlockBasedTableOptions, block_cache_compressed);
-  o.block_size = static_cast<size_t>(in.block_size);
-  o.block_size_deviation = in.block_size_deviation;
-  o.block_restart_interval = in.block_restart_interval;
-  o.index_block_restart_interval = in.index_block_restart_interval;
-  o.metadata_block_size = in.metadata_block_size;
+  COMPAT_TABLE_FIELDS(COMPAT_COPY)
   o.cache_usage_options.options.charged = static_cast<::strata::CacheEntryRoleOptions::Decision>(
       in.cache_usage_options.options.charged);
+  o.cache_usage_options.options_overrides.clear();
   for (const auto& [role, opt] : in.cache_usage_options.options_overrides) {
     o.cache_usage_options.options_overrides[role].charged =
         static_cast<::strata::CacheEntryRoleOptions::Decision>(opt.charged);
   }
-  o.partition_filters = in.partition_filters;
-  o.use_delta_encoding = in.use_delta_encoding;
   if (in.filter_policy != nullptr) {
     if (in.filter_policy->strata_policy() == nullptr) {
       return Status::InvalidArgument(
@@ -291,86 +276,51 @@ Status ConvertTableOptions(const BlockBasedTableOptions& in,
   } else {
     o.filter_policy = nullptr;
   }
-  o.whole_key_filtering = in.whole_key_filtering;
+  COMPAT_DEFAULT_ONLY(BlockBasedTableOptions, flush_block_policy_factory);
+  COMPAT_DEFAULT_ONLY(BlockBasedTableOptions, persistent_cache);
+  COMPAT_DEFAULT_ONLY(BlockBasedTableOptions, block_cache_compressed);
   COMPAT_DEFAULT_ONLY(BlockBasedTableOptions, read_amp_bytes_per_bit);
-  o.format_version = in.format_version;
-  o.enable_index_compression = in.enable_index_compression;
   COMPAT_DEFAULT_ONLY(BlockBasedTableOptions, block_align);
   COMPAT_DEFAULT_ONLY(BlockBasedTableOptions, index_shortening);
-  o.max_auto_readahead_size = in.max_auto_readahead_size;
   COMPAT_DEFAULT_ONLY(BlockBasedTableOptions, prepopulate_block_cache);
-  o.initial_auto_readahead_size = in.initial_auto_readahead_size;
   return Status::OK();
 }
 
 Status ConvertCFOptions(const ColumnFamilyOptions& in, ::strata::ColumnFamilyOptions* out) {
   const ColumnFamilyOptions def;
   ::strata::ColumnFamilyOptions& o = *out;
-  // AdvancedColumnFamilyOptions.
-  o.max_write_buffer_number = in.max_write_buffer_number;
-  COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, inplace_update_support);
-  COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, experimental_mempurge_threshold);
-  o.memtable_prefix_bloom_size_ratio = in.memtable_prefix_bloom_size_ratio;
-  o.memtable_whole_key_filtering = in.memtable_whole_key_filtering;
-  o.arena_block_size = in.arena_block_size;
+  COMPAT_CF_FIELDS(COMPAT_COPY)
   o.compression_per_level.clear();
   for (CompressionType c : in.compression_per_level) {
     o.compression_per_level.push_back(static_cast<::strata::CompressionType>(c));
   }
-  o.num_levels = in.num_levels;
-  o.level0_slowdown_writes_trigger = in.level0_slowdown_writes_trigger;
-  o.level0_stop_writes_trigger = in.level0_stop_writes_trigger;
-  o.target_file_size_base = in.target_file_size_base;
-  o.target_file_size_multiplier = in.target_file_size_multiplier;
-  o.level_compaction_dynamic_level_bytes = in.level_compaction_dynamic_level_bytes;
-  o.max_bytes_for_level_multiplier = in.max_bytes_for_level_multiplier;
-  o.max_bytes_for_level_multiplier_additional = in.max_bytes_for_level_multiplier_additional;
-  o.max_compaction_bytes = in.max_compaction_bytes;
-  o.soft_pending_compaction_bytes_limit = in.soft_pending_compaction_bytes_limit;
-  o.hard_pending_compaction_bytes_limit = in.hard_pending_compaction_bytes_limit;
-  o.compaction_style = static_cast<::strata::CompactionStyle>(in.compaction_style);
-  o.compaction_pri = static_cast<::strata::CompactionPri>(in.compaction_pri);
-  o.compaction_options_universal = in.compaction_options_universal;
   o.compaction_options_fifo.max_table_files_size = in.compaction_options_fifo.max_table_files_size;
   o.compaction_options_fifo.allow_compaction = in.compaction_options_fifo.allow_compaction;
   o.compaction_options_fifo.age_for_warm = in.compaction_options_fifo.age_for_warm;
+  o.comparator = in.comparator != nullptr ? in.comparator : ::strata::BytewiseComparator();
+  o.bottommost_compression_opts = ConvertCompressionOptions(in.bottommost_compression_opts);
+  o.compression_opts = ConvertCompressionOptions(in.compression_opts);
+  o.cf_paths = ConvertPaths(in.cf_paths);
+  COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, inplace_update_support);
+  COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, experimental_mempurge_threshold);
   if (in.memtable_factory != nullptr) {
     return Refused("ColumnFamilyOptions::memtable_factory (Strata has its skip list only)");
   }
-  o.table_properties_collector_factories = in.table_properties_collector_factories;
   if (in.optimize_filters_for_hits)
     return Refused("ColumnFamilyOptions::optimize_filters_for_hits");
-  o.ttl = in.ttl;
-  o.periodic_compaction_seconds = in.periodic_compaction_seconds;
   COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, bottommost_temperature);
   COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, last_level_temperature);
   COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, preclude_last_level_data_seconds);
   COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, preserve_internal_time_seconds);
   COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, enable_blob_files);
-
-  // ColumnFamilyOptions.
-  o.comparator = in.comparator != nullptr ? in.comparator : ::strata::BytewiseComparator();
-  o.merge_operator = in.merge_operator;
-  o.compaction_filter = in.compaction_filter;
-  o.compaction_filter_factory = in.compaction_filter_factory;
-  o.write_buffer_size = in.write_buffer_size;
-  o.compression = static_cast<::strata::CompressionType>(in.compression);
-  o.bottommost_compression = static_cast<::strata::CompressionType>(in.bottommost_compression);
-  o.bottommost_compression_opts = ConvertCompressionOptions(in.bottommost_compression_opts);
-  o.compression_opts = ConvertCompressionOptions(in.compression_opts);
-  o.level0_file_num_compaction_trigger = in.level0_file_num_compaction_trigger;
-  o.prefix_extractor = in.prefix_extractor;
-  o.max_bytes_for_level_base = in.max_bytes_for_level_base;
-  o.disable_auto_compactions = in.disable_auto_compactions;
+  COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, compaction_thread_limiter);
+  COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, sst_partitioner_factory);
   ::strata::BlockBasedTableOptions table;
   Status s = ConvertTableOptions(
       in.table_factory != nullptr ? in.table_factory->table_options() : BlockBasedTableOptions(),
       &table);
   if (!s.ok()) return s;
   o.table_factory = ::strata::NewBlockBasedTableFactory(table);
-  o.cf_paths = ConvertPaths(in.cf_paths);
-  COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, compaction_thread_limiter);
-  COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, sst_partitioner_factory);
   return Status::OK();
 }
 
@@ -447,17 +397,12 @@ Status ConvertIngestOptions(const IngestExternalFileOptions& in,
 }
 
 // ---- Strata to RocksDB ----
-// The same order as the forward functions; refused and advisory fields are
-// left as `out` holds them.
+// Refused and advisory fields are left as `out` holds them.
 
 void ConvertBackDBOptions(const ::strata::DBOptions& in, DBOptions* out) {
   DBOptions& o = *out;
-  o.create_if_missing = in.create_if_missing;
-  o.create_missing_column_families = in.create_missing_column_families;
-  o.error_if_exists = in.error_if_exists;
-  o.paranoid_checks = in.paranoid_checks;
+  COMPAT_DB_FIELDS(COMPAT_COPY)
   o.env = in.env;
-  o.rate_limiter = in.rate_limiter;
   // The RocksDB manager `out` holds is kept when it wraps the same one.
   if (in.sst_file_manager == nullptr) {
     o.sst_file_manager = nullptr;
@@ -465,34 +410,8 @@ void ConvertBackDBOptions(const ::strata::DBOptions& in, DBOptions* out) {
              o.sst_file_manager->strata_manager() != in.sst_file_manager) {
     o.sst_file_manager = std::make_shared<SstFileManager>(in.sst_file_manager);
   }
-  o.info_log = in.info_log;
   o.info_log_level = ConvertBackLogLevel(in.info_log_level);
-  o.max_open_files = in.max_open_files;
-  o.max_total_wal_size = in.max_total_wal_size;
-  o.statistics = in.statistics;
-  o.use_fsync = in.use_fsync;
   o.db_paths = ConvertBackPaths(in.db_paths);
-  o.db_log_dir = in.db_log_dir;
-  o.wal_dir = in.wal_dir;
-  o.max_background_jobs = in.max_background_jobs;
-  o.max_log_file_size = in.max_log_file_size;
-  o.log_file_time_to_roll = in.log_file_time_to_roll;
-  o.keep_log_file_num = in.keep_log_file_num;
-  o.max_manifest_file_size = in.max_manifest_file_size;
-  o.WAL_ttl_seconds = in.WAL_ttl_seconds;
-  o.WAL_size_limit_MB = in.WAL_size_limit_MB;
-  o.allow_mmap_reads = in.allow_mmap_reads;
-  o.allow_mmap_writes = in.allow_mmap_writes;
-  o.use_direct_reads = in.use_direct_reads;
-  o.use_direct_io_for_flush_and_compaction = in.use_direct_io_for_flush_and_compaction;
-  o.stats_dump_period_sec = in.stats_dump_period_sec;
-  o.db_write_buffer_size = in.db_write_buffer_size;
-  o.write_buffer_manager = in.write_buffer_manager;
-  o.compaction_readahead_size = in.compaction_readahead_size;
-  o.writable_file_max_buffer_size = in.writable_file_max_buffer_size;
-  o.bytes_per_sync = in.bytes_per_sync;
-  o.wal_bytes_per_sync = in.wal_bytes_per_sync;
-  o.strict_bytes_per_sync = in.strict_bytes_per_sync;
   // Listeners Open wrapped come back as they were given; Strata's own
   // listeners have no RocksDB form and are left out.
   o.listeners.clear();
@@ -501,40 +420,12 @@ void ConvertBackDBOptions(const ::strata::DBOptions& in, DBOptions* out) {
       o.listeners.push_back(adapter->listener());
     }
   }
-  o.delayed_write_rate = in.delayed_write_rate;
-  o.enable_pipelined_write = in.enable_pipelined_write;
-  o.allow_concurrent_memtable_write = in.allow_concurrent_memtable_write;
-  o.max_write_batch_group_size_bytes = in.max_write_batch_group_size_bytes;
-  o.wal_recovery_mode = static_cast<WALRecoveryMode>(in.wal_recovery_mode);
-  o.allow_2pc = in.allow_2pc;
-  o.avoid_flush_during_recovery = in.avoid_flush_during_recovery;
-  o.avoid_flush_during_shutdown = in.avoid_flush_during_shutdown;
-  o.allow_ingest_behind = in.allow_ingest_behind;
-  o.manual_wal_flush = in.manual_wal_flush;
-  o.max_bgerror_resume_count = in.max_bgerror_resume_count;
-  o.bgerror_resume_retry_interval = in.bgerror_resume_retry_interval;
 }
 
 void ConvertBackTableOptions(const ::strata::BlockBasedTableOptions& in,
                              const BlockBasedTableOptions* prev, BlockBasedTableOptions* out) {
   BlockBasedTableOptions& o = *out;
-  o.cache_index_and_filter_blocks = in.cache_index_and_filter_blocks;
-  o.cache_index_and_filter_blocks_with_high_priority =
-      in.cache_index_and_filter_blocks_with_high_priority;
-  o.pin_l0_filter_and_index_blocks_in_cache = in.pin_l0_filter_and_index_blocks_in_cache;
-  o.pin_top_level_index_and_filter = in.pin_top_level_index_and_filter;
-  o.index_type = static_cast<BlockBasedTableOptions::IndexType>(in.index_type);
-  o.data_block_index_type =
-      static_cast<BlockBasedTableOptions::DataBlockIndexType>(in.data_block_index_type);
-  o.data_block_hash_table_util_ratio = in.data_block_hash_table_util_ratio;
-  o.checksum = static_cast<ChecksumType>(in.checksum);
-  o.no_block_cache = in.no_block_cache;
-  o.block_cache = in.block_cache;
-  o.block_size = in.block_size;
-  o.block_size_deviation = in.block_size_deviation;
-  o.block_restart_interval = in.block_restart_interval;
-  o.index_block_restart_interval = in.index_block_restart_interval;
-  o.metadata_block_size = in.metadata_block_size;
+  COMPAT_TABLE_FIELDS(COMPAT_COPY)
   o.cache_usage_options.options.charged =
       static_cast<CacheEntryRoleOptions::Decision>(in.cache_usage_options.options.charged);
   o.cache_usage_options.options_overrides.clear();
@@ -542,8 +433,6 @@ void ConvertBackTableOptions(const ::strata::BlockBasedTableOptions& in,
     o.cache_usage_options.options_overrides[role].charged =
         static_cast<CacheEntryRoleOptions::Decision>(opt.charged);
   }
-  o.partition_filters = in.partition_filters;
-  o.use_delta_encoding = in.use_delta_encoding;
   if (in.filter_policy == nullptr) {
     o.filter_policy = nullptr;
   } else if (prev != nullptr && prev->filter_policy != nullptr &&
@@ -552,66 +441,29 @@ void ConvertBackTableOptions(const ::strata::BlockBasedTableOptions& in,
   } else {
     o.filter_policy = std::make_shared<const FilterPolicy>(in.filter_policy);
   }
-  o.whole_key_filtering = in.whole_key_filtering;
-  o.format_version = in.format_version;
-  o.enable_index_compression = in.enable_index_compression;
-  o.max_auto_readahead_size = in.max_auto_readahead_size;
-  o.initial_auto_readahead_size = in.initial_auto_readahead_size;
 }
 
 void ConvertBackCFOptions(const ::strata::ColumnFamilyOptions& in, ColumnFamilyOptions* out) {
   ColumnFamilyOptions& o = *out;
-  o.max_write_buffer_number = in.max_write_buffer_number;
-  o.memtable_prefix_bloom_size_ratio = in.memtable_prefix_bloom_size_ratio;
-  o.memtable_whole_key_filtering = in.memtable_whole_key_filtering;
-  o.arena_block_size = in.arena_block_size;
+  COMPAT_CF_FIELDS(COMPAT_COPY)
   o.compression_per_level.clear();
   for (::strata::CompressionType c : in.compression_per_level) {
     o.compression_per_level.push_back(static_cast<CompressionType>(c));
   }
-  o.num_levels = in.num_levels;
-  o.level0_slowdown_writes_trigger = in.level0_slowdown_writes_trigger;
-  o.level0_stop_writes_trigger = in.level0_stop_writes_trigger;
-  o.target_file_size_base = in.target_file_size_base;
-  o.target_file_size_multiplier = in.target_file_size_multiplier;
-  o.level_compaction_dynamic_level_bytes = in.level_compaction_dynamic_level_bytes;
-  o.max_bytes_for_level_multiplier = in.max_bytes_for_level_multiplier;
-  o.max_bytes_for_level_multiplier_additional = in.max_bytes_for_level_multiplier_additional;
-  o.max_compaction_bytes = in.max_compaction_bytes;
-  o.soft_pending_compaction_bytes_limit = in.soft_pending_compaction_bytes_limit;
-  o.hard_pending_compaction_bytes_limit = in.hard_pending_compaction_bytes_limit;
-  o.compaction_style = static_cast<CompactionStyle>(in.compaction_style);
-  o.compaction_pri = static_cast<CompactionPri>(in.compaction_pri);
-  o.compaction_options_universal = in.compaction_options_universal;
   o.compaction_options_fifo.max_table_files_size = in.compaction_options_fifo.max_table_files_size;
   o.compaction_options_fifo.allow_compaction = in.compaction_options_fifo.allow_compaction;
   o.compaction_options_fifo.age_for_warm = in.compaction_options_fifo.age_for_warm;
-  o.table_properties_collector_factories = in.table_properties_collector_factories;
-  o.ttl = in.ttl;
-  o.periodic_compaction_seconds = in.periodic_compaction_seconds;
   o.comparator = in.comparator;
-  o.merge_operator = in.merge_operator;
-  o.compaction_filter = in.compaction_filter;
-  o.compaction_filter_factory = in.compaction_filter_factory;
-  o.write_buffer_size = in.write_buffer_size;
-  o.compression = static_cast<CompressionType>(in.compression);
-  o.bottommost_compression = static_cast<CompressionType>(in.bottommost_compression);
   o.bottommost_compression_opts = ConvertBackCompressionOptions(in.bottommost_compression_opts);
   o.compression_opts = ConvertBackCompressionOptions(in.compression_opts);
-  o.level0_file_num_compaction_trigger = in.level0_file_num_compaction_trigger;
-  o.prefix_extractor = in.prefix_extractor;
-  o.max_bytes_for_level_base = in.max_bytes_for_level_base;
-  o.disable_auto_compactions = in.disable_auto_compactions;
+  o.cf_paths = ConvertBackPaths(in.cf_paths);
   const BlockBasedTableOptions prev =
       o.table_factory != nullptr ? o.table_factory->table_options() : BlockBasedTableOptions();
   BlockBasedTableOptions table = prev;
-  if (in.table_factory != nullptr) {
-    ConvertBackTableOptions(in.table_factory->table_options(), &prev, &table);
-  } else {
-    ConvertBackTableOptions(::strata::BlockBasedTableOptions(), &prev, &table);
-  }
+  ConvertBackTableOptions(in.table_factory != nullptr ? in.table_factory->table_options()
+                                                      : ::strata::BlockBasedTableOptions(),
+                          &prev, &table);
   o.table_factory.reset(NewBlockBasedTableFactory(table));
-  o.cf_paths = ConvertBackPaths(in.cf_paths);
 }
 
 void ConvertBackOptions(const ::strata::Options& in, Options* out) {
