@@ -365,7 +365,7 @@ class DBImpl final : public DB {
   // during open); takes mu_.
   Status SwitchMemtables(const std::vector<ColumnFamilyData*>& families);
   // SwitchMemtables' bookkeeping after the memtables moved: log numbers,
-  // old WALs, SuperVersions, scheduling.
+  // old WALs, SuperVersions (the caller schedules the flush).
   Status FinishSwitch(const std::vector<ColumnFamilyData*>& families, uint64_t new_log)
       REQUIRES(mu_);
   // Asks the next write-group leader to switch cfd's memtable; returns when
