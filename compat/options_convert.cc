@@ -35,60 +35,49 @@ Status Refused(const char* name) {
 // one by one in the functions below.
 #define COMPAT_COPY(field) o.field = static_cast<decltype(o.field)>(in.field);
 
-#define COMPAT_COMPRESSION_FIELDS(X)                                                            \
-  X(window_bits)                                                                                \
-  X(level) X(strategy) X(max_dict_bytes) X(zstd_max_train_bytes) X(parallel_threads) X(enabled) \
-      X(max_dict_buffer_bytes) X(use_zstd_dict_trainer)
+// clang-format off
+#define COMPAT_COMPRESSION_FIELDS(X)                                                              \
+  X(window_bits) X(level) X(strategy) X(max_dict_bytes) X(zstd_max_train_bytes)                   \
+  X(parallel_threads) X(enabled) X(max_dict_buffer_bytes) X(use_zstd_dict_trainer)
 
-#define COMPAT_DB_FIELDS(X)                                                                        \
-  X(create_if_missing)                                                                             \
-  X(create_missing_column_families) X(error_if_exists) X(paranoid_checks) X(rate_limiter)          \
-      X(info_log) X(max_open_files) X(max_total_wal_size) X(statistics) X(use_fsync) X(db_log_dir) \
-          X(wal_dir) X(max_background_jobs) X(max_log_file_size) X(log_file_time_to_roll) X(       \
-              keep_log_file_num) X(max_manifest_file_size) X(WAL_ttl_seconds) X(WAL_size_limit_MB) \
-              X(allow_mmap_reads) X(allow_mmap_writes) X(use_direct_reads)                         \
-                  X(use_direct_io_for_flush_and_compaction) X(stats_dump_period_sec)               \
-                      X(db_write_buffer_size) X(write_buffer_manager) X(compaction_readahead_size) \
-                          X(writable_file_max_buffer_size) X(bytes_per_sync) X(wal_bytes_per_sync) \
-                              X(strict_bytes_per_sync) X(delayed_write_rate)                       \
-                                  X(enable_pipelined_write) X(allow_concurrent_memtable_write)     \
-                                      X(max_write_batch_group_size_bytes) X(wal_recovery_mode)     \
-                                          X(allow_2pc) X(avoid_flush_during_recovery)              \
-                                              X(avoid_flush_during_shutdown)                       \
-                                                  X(allow_ingest_behind) X(manual_wal_flush)       \
-                                                      X(max_bgerror_resume_count)                  \
-                                                          X(bgerror_resume_retry_interval)
+#define COMPAT_DB_FIELDS(X)                                                                       \
+  X(create_if_missing) X(create_missing_column_families) X(error_if_exists) X(paranoid_checks)    \
+  X(rate_limiter) X(info_log) X(max_open_files) X(max_total_wal_size) X(statistics)               \
+  X(use_fsync) X(db_log_dir) X(wal_dir) X(max_background_jobs) X(max_log_file_size)               \
+  X(log_file_time_to_roll) X(keep_log_file_num) X(max_manifest_file_size) X(WAL_ttl_seconds)      \
+  X(WAL_size_limit_MB)                                                                            \
+  X(allow_mmap_reads) X(allow_mmap_writes) X(use_direct_reads)                                    \
+  X(use_direct_io_for_flush_and_compaction) X(stats_dump_period_sec) X(db_write_buffer_size)      \
+  X(write_buffer_manager) X(compaction_readahead_size) X(writable_file_max_buffer_size)           \
+  X(bytes_per_sync) X(wal_bytes_per_sync) X(strict_bytes_per_sync) X(delayed_write_rate)          \
+  X(enable_pipelined_write) X(allow_concurrent_memtable_write)                                    \
+  X(max_write_batch_group_size_bytes) X(wal_recovery_mode) X(allow_2pc)                           \
+  X(avoid_flush_during_recovery) X(avoid_flush_during_shutdown) X(allow_ingest_behind)            \
+  X(manual_wal_flush) X(max_bgerror_resume_count) X(bgerror_resume_retry_interval)
 
-#define COMPAT_TABLE_FIELDS(X)                                                                   \
-  X(cache_index_and_filter_blocks)                                                               \
-  X(cache_index_and_filter_blocks_with_high_priority) X(pin_l0_filter_and_index_blocks_in_cache) \
-      X(pin_top_level_index_and_filter) X(index_type) X(data_block_index_type)                   \
-          X(data_block_hash_table_util_ratio) X(checksum) X(no_block_cache) X(block_cache)       \
-              X(block_size) X(block_size_deviation) X(block_restart_interval)                    \
-                  X(index_block_restart_interval) X(metadata_block_size) X(partition_filters)    \
-                      X(use_delta_encoding) X(whole_key_filtering) X(format_version)             \
-                          X(enable_index_compression) X(max_auto_readahead_size)                 \
-                              X(initial_auto_readahead_size)
+#define COMPAT_TABLE_FIELDS(X)                                                                    \
+  X(cache_index_and_filter_blocks) X(cache_index_and_filter_blocks_with_high_priority)            \
+  X(pin_l0_filter_and_index_blocks_in_cache) X(pin_top_level_index_and_filter) X(index_type)      \
+  X(data_block_index_type) X(data_block_hash_table_util_ratio) X(checksum) X(no_block_cache)      \
+  X(block_cache) X(block_size) X(block_size_deviation) X(block_restart_interval)                  \
+  X(index_block_restart_interval) X(metadata_block_size) X(partition_filters)                     \
+  X(use_delta_encoding) X(whole_key_filtering) X(format_version) X(enable_index_compression)      \
+  X(max_auto_readahead_size) X(initial_auto_readahead_size)
 
-#define COMPAT_CF_FIELDS(X)                                                                 \
-  X(max_write_buffer_number)                                                                \
-  X(memtable_prefix_bloom_size_ratio) X(memtable_whole_key_filtering) X(arena_block_size)   \
-      X(num_levels) X(level0_slowdown_writes_trigger) X(level0_stop_writes_trigger)         \
-          X(target_file_size_base) X(target_file_size_multiplier)                           \
-              X(level_compaction_dynamic_level_bytes) X(max_bytes_for_level_multiplier)     \
-                  X(max_bytes_for_level_multiplier_additional) X(max_compaction_bytes)      \
-                      X(soft_pending_compaction_bytes_limit)                                \
-                          X(hard_pending_compaction_bytes_limit) X(compaction_style)        \
-                              X(compaction_pri) X(compaction_options_universal)             \
-                                  X(table_properties_collector_factories) X(ttl)            \
-                                      X(periodic_compaction_seconds) X(merge_operator)      \
-                                          X(compaction_filter) X(compaction_filter_factory) \
-                                              X(write_buffer_size) X(compression)           \
-                                                  X(bottommost_compression)                 \
-                                                      X(level0_file_num_compaction_trigger) \
-                                                          X(prefix_extractor)               \
-                                                              X(max_bytes_for_level_base)   \
-                                                                  X(disable_auto_compactions)
+#define COMPAT_CF_FIELDS(X)                                                                       \
+  X(max_write_buffer_number) X(memtable_prefix_bloom_size_ratio)                                  \
+  X(memtable_whole_key_filtering) X(arena_block_size) X(num_levels)                               \
+  X(level0_slowdown_writes_trigger) X(level0_stop_writes_trigger) X(target_file_size_base)        \
+  X(target_file_size_multiplier) X(level_compaction_dynamic_level_bytes)                          \
+  X(max_bytes_for_level_multiplier) X(max_bytes_for_level_multiplier_additional)                  \
+  X(max_compaction_bytes) X(soft_pending_compaction_bytes_limit)                                  \
+  X(hard_pending_compaction_bytes_limit) X(compaction_style) X(compaction_pri)                    \
+  X(compaction_options_universal) X(table_properties_collector_factories) X(ttl)                  \
+  X(periodic_compaction_seconds) X(merge_operator) X(compaction_filter)                           \
+  X(compaction_filter_factory) X(write_buffer_size) X(compression) X(bottommost_compression)      \
+  X(level0_file_num_compaction_trigger) X(prefix_extractor) X(max_bytes_for_level_base)           \
+  X(disable_auto_compactions)
+// clang-format on
 
 ::strata::InfoLogLevel ConvertLogLevel(InfoLogLevel level) {
   switch (level) {
