@@ -94,13 +94,23 @@ Status CFFromString(const ConfigOptions& c, const ColumnFamilyOptions& base,
       });
 }
 
-Status TableFromString(const ConfigOptions& c, const BlockBasedTableOptions& base,
-                       const std::string& text, BlockBasedTableOptions* out) {
+// Table options: the back conversion keeps base's filter policy object
+// when the policy underneath is unchanged.
+template <typename Apply>
+Status TableInto(const ConfigOptions& c, const BlockBasedTableOptions& base,
+                 BlockBasedTableOptions* out, Apply apply) {
   return ParseInto<BlockBasedTableOptions, ::strata::BlockBasedTableOptions>(
       c, base, out, ForwardTable,
-      [&](const ::strata::BlockBasedTableOptions& in, BlockBasedTableOptions* o) {
+      [&base](const ::strata::BlockBasedTableOptions& in, BlockBasedTableOptions* o) {
         compat::ConvertBackTableOptions(in, &base, o);
       },
+      apply);
+}
+
+Status TableFromString(const ConfigOptions& c, const BlockBasedTableOptions& base,
+                       const std::string& text, BlockBasedTableOptions* out) {
+  return TableInto(
+      c, base, out,
       [&](const ::strata::ConfigOptions& sc, const ::strata::BlockBasedTableOptions& sb,
           ::strata::BlockBasedTableOptions* sn) {
         return ::strata::GetBlockBasedTableOptionsFromString(sc, sb, text, sn);
@@ -163,11 +173,8 @@ Status GetBlockBasedTableOptionsFromMap(const ConfigOptions& config_options,
                                         const BlockBasedTableOptions& table_options,
                                         const StringMap& opts_map,
                                         BlockBasedTableOptions* new_table_options) {
-  return ParseInto<BlockBasedTableOptions, ::strata::BlockBasedTableOptions>(
-      config_options, table_options, new_table_options, ForwardTable,
-      [&](const ::strata::BlockBasedTableOptions& in, BlockBasedTableOptions* o) {
-        compat::ConvertBackTableOptions(in, &table_options, o);
-      },
+  return TableInto(
+      config_options, table_options, new_table_options,
       [&](const ::strata::ConfigOptions& sc, const ::strata::BlockBasedTableOptions& sb,
           ::strata::BlockBasedTableOptions* sn) {
         return ::strata::GetBlockBasedTableOptionsFromMap(sc, sb, opts_map, sn);

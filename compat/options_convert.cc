@@ -212,8 +212,12 @@ Status ConvertDBOptions(const DBOptions& in, ::strata::DBOptions* out,
   o.info_log_level = ConvertLogLevel(in.info_log_level);
   o.db_paths = ConvertPaths(in.db_paths);
   o.listeners.clear();
-  const std::shared_ptr<ListenerTarget> listener_target =
-      target != nullptr ? target : std::make_shared<ListenerTarget>();
+  // A target of its own only when there are listeners to wrap (this runs
+  // per call in WriteBatchWithIndex::GetFromBatch).
+  std::shared_ptr<ListenerTarget> listener_target = target;
+  if (listener_target == nullptr && !in.listeners.empty()) {
+    listener_target = std::make_shared<ListenerTarget>();
+  }
   for (const std::shared_ptr<EventListener>& l : in.listeners) {
     if (l == nullptr) continue;
     if (l->ShouldBeNotifiedOnFileIO()) {
