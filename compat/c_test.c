@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static int g_checks = 0;
@@ -264,23 +265,20 @@ static void TestRefusedOption(void) {
   CHECK_ERR(err, "rocksdb_options_set_hash_skip_list_rep");
   rocksdb_options_destroy(options);
 
-  /* An unavailable feature reports through errptr instead of aborting. */
+  /* An unavailable feature reports through errptr instead of aborting;
+     others answer with an error or NULL/0. */
   err = NULL;
   options = NewOptions(NULL);
-  db = rocksdb_open_with_ttl(options, path, 10, &err);
-  CHECK(db == NULL);
-  CHECK_ERR(err, "rocksdb_open_with_ttl");
-
-  /* Other unavailable features answer with an error or NULL/0. */
   db = rocksdb_open(options, path, &err);
   CHECK_NOERR(err);
   if (db != NULL) {
     rocksdb_suggest_compact_range(db, "a", 1, "z", 1, &err);
     CHECK_ERR(err, "rocksdb_suggest_compact_range");
+    /* RocksDB casts unchecked here; Strata reports the mistake. */
     rocksdb_column_family_handle_t* cf =
         rocksdb_create_column_family_with_ttl(db, options, "ttl", 5, &err);
     CHECK(cf == NULL);
-    CHECK_ERR(err, "rocksdb_create_column_family_with_ttl");
+    CHECK_ERR(err, "rocksdb_open_with_ttl");
     rocksdb_close(db);
   }
   rocksdb_memory_allocator_t* allocator = rocksdb_jemalloc_nodump_allocator_create(&err);
@@ -1535,6 +1533,78 @@ static void TestTransactions(void) {
   rocksdb_options_destroy(options);
 }
 
+/* Databases with a TTL: values are stored with RocksDB's 4-byte write time
+   (a plain open sees it), reads strip it, and a compaction after the
+   family's ttl removes the entry. */
+static void TestTtl(void) {
+  char path[300];
+  Path(path, sizeof(path), "ttl");
+  rocksdb_options_t* options = rocksdb_options_create();
+  rocksdb_options_set_create_if_missing(options, 1);
+  rocksdb_readoptions_t* ro = rocksdb_readoptions_create();
+  rocksdb_writeoptions_t* wo = rocksdb_writeoptions_create();
+  char* err = NULL;
+  time_t before = time(NULL);
+  rocksdb_t* db = rocksdb_open_with_ttl(options, path, 1000, &err);
+  CHECK_NOERR(err);
+  if (db == NULL) return;
+  rocksdb_put(db, wo, "k", 1, "v", 1, &err);
+  CHECK_NOERR(err);
+  CHECK_GET(db, ro, "k", "v");
+  rocksdb_column_family_handle_t* cf =
+      rocksdb_create_column_family_with_ttl(db, options, "short", 1, &err);
+  CHECK_NOERR(err);
+  rocksdb_column_family_handle_destroy(cf);
+  rocksdb_close(db);
+
+  /* The stored form: the value, then the write time as int32 little-endian. */
+  const char* names[2] = {"default", "short"};
+  const rocksdb_options_t* cf_opts[2] = {options, options};
+  rocksdb_column_family_handle_t* handles[2] = {NULL, NULL};
+  db = rocksdb_open_column_families(options, path, 2, names, cf_opts, handles, &err);
+  CHECK_NOERR(err);
+  if (db != NULL) {
+    size_t len = 0;
+    char* raw = rocksdb_get(db, ro, "k", 1, &len, &err);
+    CHECK_NOERR(err);
+    CHECK(raw != NULL && len == 5 && raw[0] == 'v');
+    if (raw != NULL && len == 5) {
+      const unsigned char* t = (const unsigned char*)raw + 1;
+      long stamp = (long)((unsigned long)t[0] | (unsigned long)t[1] << 8 |
+                          (unsigned long)t[2] << 16 | (unsigned long)t[3] << 24);
+      CHECK(stamp >= (long)before && stamp <= (long)time(NULL));
+    }
+    rocksdb_free(raw);
+    rocksdb_column_family_handle_destroy(handles[0]);
+    rocksdb_column_family_handle_destroy(handles[1]);
+    rocksdb_close(db);
+  }
+
+  /* Per-family ttls: 0 (never) and 1 second. */
+  const int ttls[2] = {0, 1};
+  db = rocksdb_open_column_families_with_ttl(options, path, 2, names, cf_opts, handles, ttls, &err);
+  CHECK_NOERR(err);
+  if (db == NULL) return;
+  rocksdb_put_cf(db, wo, handles[1], "gone", 4, "x", 1, &err);
+  CHECK_NOERR(err);
+  rocksdb_put_cf(db, wo, handles[0], "stays", 5, "y", 1, &err);
+  CHECK_NOERR(err);
+  CHECK_GET_CF(db, ro, handles[1], "gone", "x");
+  usleep(2100 * 1000); /* write time + 1 s is now in the past */
+  rocksdb_compact_range_cf(db, handles[0], NULL, 0, NULL, 0);
+  rocksdb_compact_range_cf(db, handles[1], NULL, 0, NULL, 0);
+  CHECK_GET_CF(db, ro, handles[1], "gone", NULL);
+  CHECK_GET_CF(db, ro, handles[0], "stays", "y");
+  CHECK_GET_CF(db, ro, handles[0], "k", "v");
+  rocksdb_column_family_handle_destroy(handles[0]);
+  rocksdb_column_family_handle_destroy(handles[1]);
+  rocksdb_close(db);
+
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_options_destroy(options);
+}
+
 int main(void) {
   const char* base = getenv("TEST_TMPDIR");
   snprintf(g_root, sizeof(g_root), "%s/strata_c_test_XXXXXX", base != NULL ? base : "/tmp");
@@ -1552,6 +1622,7 @@ int main(void) {
   TestMoreApis();
   TestWalIteratorAndPerf();
   TestRandomized();
+  TestTtl();
 
   char cmd[400];
   snprintf(cmd, sizeof(cmd), "rm -rf '%s'", g_root);

@@ -33,17 +33,10 @@ Status OpenWith(OpenMode mode, const DBOptions& db_options, const std::string& n
                 DB** dbptr) {
   *dbptr = nullptr;
   ::strata::DBOptions sdb;
-  auto listener_target = std::make_shared<compat::ListenerTarget>();
-  Status s = compat::ConvertDBOptions(db_options, &sdb, listener_target);
-  if (!s.ok()) return s;
   std::vector<::strata::ColumnFamilyDescriptor> scfs;
-  for (const ColumnFamilyDescriptor& cf : column_families) {
-    ::strata::ColumnFamilyOptions o;
-    s = compat::ConvertCFOptions(cf.options, &o);
-    if (!s.ok()) return s;
-    o.max_subcompactions = db_options.max_subcompactions;
-    scfs.emplace_back(cf.name, o);
-  }
+  auto listener_target = std::make_shared<compat::ListenerTarget>();
+  Status s = compat::ConvertForOpen(db_options, column_families, listener_target, &sdb, &scfs);
+  if (!s.ok()) return s;
   std::unique_ptr<::strata::DB> db;
   switch (mode) {
     case OpenMode::kReadWrite:

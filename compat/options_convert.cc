@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "rocksdb/db.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/sst_file_manager.h"
 #include "strata/cache.h"
@@ -463,6 +464,23 @@ void ConvertBackOptions(const ::strata::Options& in, Options* out) {
   ConvertBackDBOptions(in, out);
   ConvertBackCFOptions(in, out);
   out->DBOptions::max_subcompactions = in.max_subcompactions;
+}
+
+::strata::Status ConvertForOpen(const DBOptions& db_options,
+                                const std::vector<ColumnFamilyDescriptor>& column_families,
+                                const std::shared_ptr<ListenerTarget>& listener_target,
+                                ::strata::DBOptions* sdb,
+                                std::vector<::strata::ColumnFamilyDescriptor>* scfs) {
+  ::strata::Status s = ConvertDBOptions(db_options, sdb, listener_target);
+  if (!s.ok()) return s;
+  for (const ColumnFamilyDescriptor& cf : column_families) {
+    ::strata::ColumnFamilyOptions o;
+    s = ConvertCFOptions(cf.options, &o);
+    if (!s.ok()) return s;
+    o.max_subcompactions = db_options.max_subcompactions;
+    scfs->emplace_back(cf.name, o);
+  }
+  return s;
 }
 
 }  // namespace compat

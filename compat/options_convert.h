@@ -13,15 +13,18 @@
 
 #include <atomic>
 #include <memory>
+#include <vector>
 
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
+#include "strata/db.h"
 #include "strata/options.h"
 #include "strata/status.h"
 #include "strata/table.h"
 
 namespace rocksdb {
 class DB;
+struct ColumnFamilyDescriptor;
 
 namespace compat {
 
@@ -47,6 +50,14 @@ struct ListenerTarget {
 ::strata::Status ConvertIngestOptions(const IngestExternalFileOptions& in,
                                       ::strata::IngestExternalFileOptions* out);
 ::strata::CompressionOptions ConvertCompressionOptions(const CompressionOptions& in);
+// The options of an Open with column families: the DB's, then each
+// family's (which also takes db_options.max_subcompactions, a DB option in
+// RocksDB and a family option in Strata).
+::strata::Status ConvertForOpen(const DBOptions& db_options,
+                                const std::vector<ColumnFamilyDescriptor>& column_families,
+                                const std::shared_ptr<ListenerTarget>& listener_target,
+                                ::strata::DBOptions* sdb,
+                                std::vector<::strata::ColumnFamilyDescriptor>* scfs);
 
 void ConvertBackDBOptions(const ::strata::DBOptions& in, DBOptions* out);
 // prev: the factory `out` held before (its filter policy object is reused

@@ -256,23 +256,7 @@ TransactionID Transaction::GetID() const { return impl_->GetID(); }
 
 namespace {
 
-// Converts the options of an Open with column families.
-Status ConvertForOpen(const DBOptions& db_options,
-                      const std::vector<ColumnFamilyDescriptor>& column_families,
-                      const std::shared_ptr<compat::ListenerTarget>& listener_target,
-                      ::strata::DBOptions* sdb,
-                      std::vector<::strata::ColumnFamilyDescriptor>* scfs) {
-  Status s = compat::ConvertDBOptions(db_options, sdb, listener_target);
-  if (!s.ok()) return s;
-  for (const ColumnFamilyDescriptor& cf : column_families) {
-    ::strata::ColumnFamilyOptions o;
-    s = compat::ConvertCFOptions(cf.options, &o);
-    if (!s.ok()) return s;
-    o.max_subcompactions = db_options.max_subcompactions;
-    scfs->emplace_back(cf.name, o);
-  }
-  return s;
-}
+using compat::ConvertForOpen;
 
 // Begins `fresh` as a new rocksdb::Transaction, or reuses old_txn.
 template <class Begin>

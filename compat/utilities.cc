@@ -1,10 +1,13 @@
-// compat/utilities.cc: RocksDB's SstFileWriter and Checkpoint over Strata's.
+// compat/utilities.cc: RocksDB's SstFileWriter, SstFileReader and
+// Checkpoint over Strata's.
 #include <memory>
 #include <string>
 
+#include "compat/error_iterator.h"
 #include "compat/options_convert.h"
 #include "rocksdb/env.h"
 #include "rocksdb/options.h"
+#include "rocksdb/sst_file_reader.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/utilities/checkpoint.h"
 #include "strata/options.h"
@@ -63,6 +66,43 @@ Status SstFileWriter::Finish(ExternalSstFileInfo* file_info) {
   return writer_ ? writer_->Finish(file_info) : NotOpen();
 }
 uint64_t SstFileWriter::FileSize() { return writer_ ? writer_->FileSize() : 0; }
+
+SstFileReader::SstFileReader(const Options& options) : options_(options) {}
+
+SstFileReader::~SstFileReader() = default;
+
+Status SstFileReader::Open(const std::string& file_path) {
+  reader_.reset();
+  ::strata::Options o;
+  Status s = compat::ConvertOptions(options_, &o);
+  if (!s.ok()) return s;
+  auto reader = std::make_unique<::strata::SstFileReader>(o);
+  s = reader->Open(file_path);
+  if (s.ok()) reader_ = std::move(reader);
+  return s;
+}
+
+Iterator* SstFileReader::NewIterator(const ReadOptions& options) {
+  if (reader_ == nullptr) {
+    return new compat::ErrorIterator(
+        Status::InvalidArgument("SstFileReader: Open() has not succeeded"));
+  }
+  ::strata::ReadOptions ro;
+  Status s = compat::ConvertReadOptions(options, &ro);
+  if (!s.ok()) return new compat::ErrorIterator(s);
+  return reader_->NewIterator(ro).release();
+}
+
+std::shared_ptr<const TableProperties> SstFileReader::GetTableProperties() const {
+  return reader_ != nullptr ? reader_->GetTableProperties() : nullptr;
+}
+
+Status SstFileReader::VerifyChecksum(const ReadOptions& read_options) {
+  if (reader_ == nullptr) return Status::InvalidArgument("SstFileReader: Open() has not succeeded");
+  ::strata::ReadOptions ro;
+  Status s = compat::ConvertReadOptions(read_options, &ro);
+  return s.ok() ? reader_->VerifyChecksum(ro) : s;
+}
 
 Checkpoint::~Checkpoint() = default;
 

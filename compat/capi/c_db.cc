@@ -5,9 +5,10 @@
 //
 // Every open function first refuses options that rocksdb::Options cannot
 // carry (CheckRefused), then calls the matching rocksdb::DB factory.
-// Databases with a TTL (DBWithTTL) and SuggestCompactRange (an experimental
-// RocksDB API) are not available and report an error.
+// Databases with a TTL open as rocksdb::DBWithTTL. SuggestCompactRange (an
+// experimental RocksDB API) is not available and reports an error.
 #include "compat/capi/c_internal.h"
+#include "rocksdb/utilities/db_ttl.h"
 
 using strata_capi::CheckRefused;
 using strata_capi::CopyBytes;
@@ -105,9 +106,12 @@ rocksdb_t* rocksdb_open(const rocksdb_options_t* options, const char* name, char
 
 rocksdb_t* rocksdb_open_with_ttl(const rocksdb_options_t* options, const char* name, int ttl,
                                  char** errptr) {
-  strata_capi::NotSupported(errptr, "rocksdb_open_with_ttl",
-                            "databases with a TTL are not supported");
-  return nullptr;
+  if (!CheckRefused(options, errptr)) return nullptr;
+  rocksdb::DBWithTTL* db = nullptr;
+  if (SaveError(errptr, rocksdb::DBWithTTL::Open(options->rep, name, &db, ttl))) {
+    return nullptr;
+  }
+  return WrapDB(db);
 }
 
 rocksdb_t* rocksdb_open_for_read_only(const rocksdb_options_t* options, const char* name,
@@ -157,9 +161,22 @@ rocksdb_t* rocksdb_open_column_families_with_ttl(
     const rocksdb_options_t* db_options, const char* name, int num_column_families,
     const char* const* column_family_names, const rocksdb_options_t* const* column_family_options,
     rocksdb_column_family_handle_t** column_family_handles, const int* ttls, char** errptr) {
-  strata_capi::NotSupported(errptr, "rocksdb_open_column_families_with_ttl",
-                            "databases with a TTL are not supported");
-  return nullptr;
+  if (!strata_capi::CheckRefusedAll(db_options, num_column_families, column_family_options,
+                                    errptr)) {
+    return nullptr;
+  }
+  rocksdb::DBWithTTL* db = nullptr;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  std::vector<int32_t> ttl_list(ttls, ttls + num_column_families);
+  if (SaveError(errptr,
+                rocksdb::DBWithTTL::Open(
+                    rocksdb::DBOptions(db_options->rep), name,
+                    Descriptors(num_column_families, column_family_names, column_family_options),
+                    &handles, &db, ttl_list))) {
+    return nullptr;
+  }
+  StoreHandles(db, handles, column_family_handles);
+  return WrapDB(db);
 }
 
 rocksdb_t* rocksdb_open_for_read_only_column_families(
@@ -263,9 +280,23 @@ rocksdb_column_family_handle_t* rocksdb_create_column_family(
 rocksdb_column_family_handle_t* rocksdb_create_column_family_with_ttl(
     rocksdb_t* db, const rocksdb_options_t* column_family_options, const char* column_family_name,
     int ttl, char** errptr) {
-  strata_capi::NotSupported(errptr, "rocksdb_create_column_family_with_ttl",
-                            "databases with a TTL are not supported");
-  return nullptr;
+  // RocksDB's casts db->rep to a DBWithTTL unchecked; a DB opened without a
+  // TTL gets an error here instead.
+  auto* ttl_db = dynamic_cast<rocksdb::DBWithTTL*>(db->rep);
+  if (ttl_db == nullptr) {
+    SaveError(errptr, rocksdb::Status::InvalidArgument(
+                          "rocksdb_create_column_family_with_ttl: the database was not opened "
+                          "with rocksdb_open_with_ttl or rocksdb_open_column_families_with_ttl"));
+    return nullptr;
+  }
+  if (!CheckRefused(column_family_options, errptr)) return nullptr;
+  rocksdb::ColumnFamilyHandle* handle = nullptr;
+  if (SaveError(errptr, ttl_db->CreateColumnFamilyWithTtl(
+                            rocksdb::ColumnFamilyOptions(column_family_options->rep),
+                            column_family_name, &handle, ttl))) {
+    return nullptr;
+  }
+  return strata_capi::WrapHandle(db->rep, handle);
 }
 
 void rocksdb_drop_column_family(rocksdb_t* db, rocksdb_column_family_handle_t* handle,
