@@ -339,6 +339,14 @@ if(STRATA_BUILD_TESTS)
            COMMAND ${CMAKE_SOURCE_DIR}/scripts/test-ldb-compat.sh ${CMAKE_BINARY_DIR})
   set_tests_properties(ldb_compat_test PROPERTIES LABELS tools TIMEOUT 300
                        SKIP_RETURN_CODE 77)
+  # TTL databases both ways: one written by `ldb --ttl` read by `strata
+  # --ttl` and one written by `strata --ttl` read by `ldb --ttl` (get, scan
+  # and dump with write times, windows and buckets; the stored form without
+  # --ttl). Skipped (77) without /usr/bin/ldb.
+  add_test(NAME ttl_interop_test
+           COMMAND ${CMAKE_SOURCE_DIR}/scripts/test-ttl-interop.sh ${CMAKE_BINARY_DIR})
+  set_tests_properties(ttl_interop_test PROPERTIES LABELS tools TIMEOUT 120
+                       SKIP_RETURN_CODE 77)
   # External files both ways: tables of `ldb write_extern_sst` ingested by
   # `strata ingest_extern_sst` and the reverse; each DB read by the other
   # tool (docs/design/ingestion.md). Skipped (77) without /usr/bin/ldb.

@@ -153,10 +153,6 @@ void LdbCommand::Run() {
       return;
     }
   }
-  if (ttl_) {
-    state_.Fail("--ttl is not supported by strata (it has no TTL database)");
-    return;
-  }
   if (!NoDbOpen()) {
     if (!OpenDb() && try_load_options_) return;
   }
@@ -274,13 +270,17 @@ bool LdbCommand::OpenDb() {
     state_.Fail(s.ToString());
     return false;
   }
+  if (ttl_ && FindOption(args_, kArgCfName) != nullptr) {
+    state_.Fail("ldb doesn't support TTL DB with multiple column families");
+    return false;
+  }
   bool found = families.empty();
   for (const ColumnFamilyDescriptor& f : families) found = found || f.name == cf_name_;
   if (!found) {
     state_.Fail("Non-existing column family " + cf_name_);
     return false;
   }
-  s = OpenDatabase(db_path_, options, families, read_only_, &opened_);
+  s = OpenDatabase(db_path_, options, families, read_only_, &opened_, ttl_);
   if (!s.ok()) {
     state_.Fail(s.ToString());
     return false;

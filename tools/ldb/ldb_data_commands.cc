@@ -5,19 +5,58 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <ctime>
 #include <iostream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "strata/iterator.h"
+#include "strata/utilities/db_ttl.h"
 #include "strata/write_batch.h"
 #include "tools/ldb/ldb_commands.h"
 #include "tools/ldb/ldb_file_dump.h"
 #include "tools/ldb/ldb_histogram.h"
+#include "util/coding.h"
 
 namespace strata::ldb {
 namespace {
+
+// --ttl's time window: ldb's defaults are the TTL feature's first and last
+// representable times.
+constexpr int kTtlMinTime = DBWithTTL::kMinTimestamp;
+constexpr int kTtlMaxTime = 2147483647;
+
+// ldb's rendering of a write time: strftime("%c") in local time.
+std::string TimeToHumanString(int unixtime) {
+  char buf[80];
+  std::time_t raw = unixtime;
+  std::tm tm_buf;
+  if (localtime_r(&raw, &tm_buf) == nullptr) return std::to_string(unixtime);
+  std::strftime(buf, sizeof(buf), "%c", &tm_buf);
+  return buf;
+}
+
+// The iterator scan and dump walk: under --ttl the stored form (value +
+// 4-byte write time, read with SplitTtl), since the time is shown and
+// filtered on.
+std::unique_ptr<Iterator> NewWalkIterator(DB* db, bool ttl, const ReadOptions& ro,
+                                          ColumnFamilyHandle* cf) {
+  auto* ttl_db = ttl ? dynamic_cast<DBWithTTL*>(db) : nullptr;
+  return ttl_db != nullptr ? ttl_db->GetBaseDB()->NewIterator(ro, cf) : db->NewIterator(ro, cf);
+}
+
+// Splits a stored TTL value into the user's value and its write time; a
+// value too short to hold one is Corruption naming the key.
+Status SplitTtl(const Slice& key, const Slice& stored, Slice* value, int* time) {
+  if (stored.size() < DBWithTTL::kTimestampSize) {
+    return Status::Corruption("TTL value of key '" + key.ToString(true) +
+                              "' is shorter than its timestamp");
+  }
+  *value = Slice(stored.data(), stored.size() - DBWithTTL::kTimestampSize);
+  *time = static_cast<int>(DecodeFixed32(stored.data() + value->size()));
+  return Status::OK();
+}
 
 class PutCommand : public LdbCommand {
  public:
@@ -153,6 +192,7 @@ class ScanCommand : public LdbCommand {
       if (!DecodeHexArg(key_hex_, &to_)) return;
     }
     no_value_ = HasFlag(args, kArgNoValue);
+    timestamp_ = HasFlag(args, kArgTimestamp);
     ParseMaxKeys(args, &max_keys_, &state_);
   }
   static void Help(std::string* r) {
@@ -164,19 +204,20 @@ class ScanCommand : public LdbCommand {
  private:
   void DoCommand() override {
     if (db_ == nullptr) return;
-    int ttl_start = 0;
-    int ttl_end = 0;
-    bool has_start = false;
-    bool has_end = false;
-    IntOption(kArgTtlStart, &ttl_start, &has_start);
-    IntOption(kArgTtlEnd, &ttl_end, &has_end);
-    if (has_start && has_end && ttl_end < ttl_start) {
+    int ttl_start = kTtlMinTime;
+    int ttl_end = kTtlMaxTime;
+    if (!IntOption(kArgTtlStart, &ttl_start) || !IntOption(kArgTtlEnd, &ttl_end)) return;
+    if (ttl_end < ttl_start) {
       std::fprintf(stderr, "Error: End time can't be less than start time\n");
       return;
     }
+    if (ttl_ && timestamp_) {
+      std::printf("Scanning key-values from %s to %s\n", TimeToHumanString(ttl_start).c_str(),
+                  TimeToHumanString(ttl_end).c_str());
+    }
     ReadOptions ro;
     ro.total_order_seek = true;
-    std::unique_ptr<Iterator> it = db_->NewIterator(ro, CfHandle());
+    std::unique_ptr<Iterator> it = NewWalkIterator(db_, ttl_, ro, CfHandle());
     if (has_from_) {
       it->Seek(from_);
     } else {
@@ -184,13 +225,23 @@ class ScanCommand : public LdbCommand {
     }
     int scanned = 0;
     for (; it->Valid() && (!has_to_ || it->key().ToString() < to_); it->Next()) {
+      Slice value = it->value();
+      if (ttl_) {
+        int rawtime = 0;
+        Status s = SplitTtl(it->key(), it->value(), &value, &rawtime);
+        if (!s.ok()) {
+          state_.Fail(s.ToString());
+          return;
+        }
+        if (rawtime < ttl_start || rawtime >= ttl_end) continue;
+        if (timestamp_) std::printf("%s ", TimeToHumanString(rawtime).c_str());
+      }
       const std::string key = UpToNul(key_hex_ ? StringToHex(it->key()) : it->key().ToString());
       if (no_value_) {
         std::printf("%s\n", key.c_str());
       } else {
-        const std::string value =
-            UpToNul(value_hex_ ? StringToHex(it->value()) : it->value().ToString());
-        std::printf("%s : %s\n", key.c_str(), value.c_str());
+        const std::string shown = UpToNul(value_hex_ ? StringToHex(value) : value.ToString());
+        std::printf("%s : %s\n", key.c_str(), shown.c_str());
       }
       ++scanned;
       if (max_keys_ >= 0 && scanned >= max_keys_) break;
@@ -201,6 +252,7 @@ class ScanCommand : public LdbCommand {
   bool has_from_ = false;
   bool has_to_ = false;
   bool no_value_ = false;
+  bool timestamp_ = false;
   int max_keys_ = -1;
 };
 
@@ -383,6 +435,7 @@ class DumpCommand : public LdbCommand {
     }
     print_stats_ = HasFlag(args, "stats");
     count_only_ = HasFlag(args, "count_only");
+    timestamp_ = HasFlag(args, kArgTimestamp);
     if (has_from_ && !DecodeHexArg(key_hex_, &from_)) return;
     if (has_to_ && !DecodeHexArg(key_hex_, &to_)) return;
     if (const std::string* v = FindOption(args, kArgPath)) {
@@ -414,24 +467,33 @@ class DumpCommand : public LdbCommand {
     }
     ReadOptions ro;
     ro.total_order_seek = true;
-    std::unique_ptr<Iterator> it = db_->NewIterator(ro, CfHandle());
+    std::unique_ptr<Iterator> it = NewWalkIterator(db_, ttl_, ro, CfHandle());
     if (!it->status().ok()) state_.Fail("Iterator error." + it->status().ToString());
     if (has_from_) {
       it->Seek(from_);
     } else {
       it->SeekToFirst();
     }
-    int ttl_start = 0;
-    int ttl_end = 0;
+    int ttl_start = kTtlMinTime;
+    int ttl_end = kTtlMaxTime;
     int bucket = 0;
-    bool has_start = false;
-    bool has_end = false;
-    IntOption(kArgTtlStart, &ttl_start, &has_start);
-    IntOption(kArgTtlEnd, &ttl_end, &has_end);
-    IntOption("bucket", &bucket);
-    if (has_start && has_end && ttl_end < ttl_start) {
+    if (!IntOption(kArgTtlStart, &ttl_start) || !IntOption(kArgTtlEnd, &ttl_end)) return;
+    if (ttl_end < ttl_start) {
       std::fprintf(stderr, "Error: End time can't be less than start time\n");
       return;
+    }
+    // ldb's --bucket: counts per time bucket of the window (one bucket when
+    // not given, then the plain count is printed).
+    const int time_range = ttl_end - ttl_start;
+    bool has_bucket = false;
+    if (!IntOption("bucket", &bucket, &has_bucket)) return;
+    if (!has_bucket || bucket <= 0) bucket = time_range;
+    const int num_buckets =
+        bucket >= time_range ? 1 : static_cast<int>((int64_t{time_range} + bucket - 1) / bucket);
+    std::vector<uint64_t> bucket_counts(static_cast<size_t>(num_buckets), 0);
+    if (ttl_ && !count_only_ && timestamp_ && !count_delim_) {
+      std::printf("Dumping key-values from %s to %s\n", TimeToHumanString(ttl_start).c_str(),
+                  TimeToHumanString(ttl_end).c_str());
     }
     int max_keys = max_keys_;
     uint64_t count = 0;
@@ -442,11 +504,23 @@ class DumpCommand : public LdbCommand {
     for (; it->Valid(); it->Next()) {
       if (has_to_ && it->key().ToString() >= to_) break;
       if (max_keys == 0) break;
+      Slice value = it->value();
+      int rawtime = 0;
+      if (ttl_) {
+        Status s = SplitTtl(it->key(), it->value(), &value, &rawtime);
+        if (!s.ok()) {
+          state_.Fail(s.ToString());
+          return;
+        }
+        if (rawtime < ttl_start || rawtime >= ttl_end) continue;
+      }
       if (max_keys > 0) --max_keys;
+      if (ttl_ && num_buckets > 1)
+        bucket_counts[static_cast<size_t>((rawtime - ttl_start) / bucket)]++;
       ++count;
       if (count_delim_) {
         const std::string key = it->key().ToString();
-        const uint64_t bytes = key.size() + it->value().size();
+        const uint64_t bytes = key.size() + value.size();
         // ldb's prefix: the key up to its first delimiter or NUL byte.
         std::string prefix;
         for (char c : key) {
@@ -464,14 +538,22 @@ class DumpCommand : public LdbCommand {
         }
         group = prefix;
       }
-      if (count_only_) sizes.Add(it->value().size());
+      if (count_only_) sizes.Add(value.size());
       if (!count_only_ && !count_delim_) {
-        const std::string line =
-            UpToNul(PrintKeyValue(it->key(), it->value(), key_hex_, value_hex_));
+        if (ttl_ && timestamp_) std::printf("%s ", TimeToHumanString(rawtime).c_str());
+        const std::string line = UpToNul(PrintKeyValue(it->key(), value, key_hex_, value_hex_));
         std::printf("%s\n", line.c_str());
       }
     }
-    if (count_delim_) {
+    if (ttl_ && num_buckets > 1) {
+      int t = ttl_start;
+      for (int i = 0; i < num_buckets; i++, t += bucket) {
+        const int end = i + 1 < num_buckets ? t + bucket : ttl_end;
+        std::printf("Keys in range %s to %s : %lu\n", TimeToHumanString(t).c_str(),
+                    TimeToHumanString(end).c_str(),
+                    static_cast<unsigned long>(bucket_counts[static_cast<size_t>(i)]));
+      }
+    } else if (count_delim_) {
       std::printf("%s => count:%" PRIu64 "\tsize:%" PRIu64 "\n", group.c_str(), group_n,
                   group_bytes);
     } else {
@@ -491,6 +573,7 @@ class DumpCommand : public LdbCommand {
   bool count_delim_ = false;
   bool count_only_ = false;
   bool print_stats_ = false;
+  bool timestamp_ = false;
   int max_keys_ = -1;
 };
 

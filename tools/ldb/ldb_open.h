@@ -31,8 +31,11 @@ struct OpenedDb {
 
 // Opens the DB at path with the given families (handles in that order); an
 // empty list opens the default family alone with options.
+// ttl: opens it as a DBWithTTL with ttl 0 (values stamped on writes and
+// stripped on reads, nothing expires), as ldb --ttl does; the default family
+// only (InvalidArgument with families, ldb's message).
 Status OpenDatabase(const std::string& path, const Options& options,
                     const std::vector<ColumnFamilyDescriptor>& families, bool read_only,
-                    std::unique_ptr<OpenedDb>* out);
+                    std::unique_ptr<OpenedDb>* out, bool ttl = false);
 
 }  // namespace strata::ldb

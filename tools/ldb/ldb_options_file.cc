@@ -5,6 +5,7 @@
 #include "db/filename.h"
 #include "strata/comparator.h"
 #include "strata/env.h"
+#include "strata/utilities/db_ttl.h"
 
 namespace strata::ldb {
 namespace {
@@ -35,6 +36,27 @@ std::string Field(const std::string& braced, const std::string& name) {
   return out;
 }
 
+// The value of a field that is itself braced ("name={...}" inside braced),
+// braces included; "" when absent.
+std::string NestedField(const std::string& braced, const std::string& name) {
+  const std::string key = name + "=";
+  const size_t pos = braced.find(key);
+  if (pos == std::string::npos || pos + key.size() >= braced.size()) return "";
+  const size_t start = pos + key.size();
+  if (braced[start] != '{') return Field(braced, name);
+  int depth = 0;
+  for (size_t i = start; i < braced.size(); ++i) {
+    if (braced[i] == '\\') {
+      ++i;
+    } else if (braced[i] == '{') {
+      ++depth;
+    } else if (braced[i] == '}' && --depth == 0) {
+      return braced.substr(start, i + 1 - start);
+    }
+  }
+  return "";
+}
+
 Status MakeMergeOperator(const std::string& family, const std::string& value, bool ignore_unknown,
                          std::shared_ptr<MergeOperator>* out) {
   if (value.empty() || value == "nullptr") return Status::OK();
@@ -45,6 +67,15 @@ Status MakeMergeOperator(const std::string& family, const std::string& value, bo
     id = Field(value, "id");
     has_delimiter = value.find("delimiter=") != std::string::npos;
     delimiter = Field(value, "delimiter");
+  }
+  if (id == "TtlMergeOperator") {
+    // A TTL database's: the operator it wraps, merging as DBWithTTL does.
+    std::shared_ptr<MergeOperator> user;
+    Status s =
+        MakeMergeOperator(family, NestedField(value, "user_operator"), ignore_unknown, &user);
+    if (!s.ok()) return s;
+    *out = NewTtlMergeOperator(std::move(user));
+    return Status::OK();
   }
   if (id == "StringAppendOperator" || id == "stringappend") {
     *out = MergeOperators::CreateStringAppendOperator(has_delimiter ? delimiter : ",");

@@ -498,4 +498,11 @@ Status DBWithTTL::Open(const DBOptions& db_options, const std::string& path,
   return s;
 }
 
+std::shared_ptr<MergeOperator> NewTtlMergeOperator(std::shared_ptr<MergeOperator> user,
+                                                   SystemClock* clock) {
+  if (user == nullptr) return nullptr;
+  if (clock == nullptr) clock = Env::Default()->GetSystemClock();
+  return std::make_shared<TtlMergeOperator>(std::move(user), clock);
+}
+
 }  // namespace strata

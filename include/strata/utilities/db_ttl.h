@@ -40,7 +40,9 @@
 #include <vector>
 
 #include "strata/db.h"
+#include "strata/env.h"
 #include "strata/export.h"
+#include "strata/merge_operator.h"
 #include "strata/utilities/stackable_db.h"
 
 namespace strata {
@@ -79,5 +81,13 @@ class STRATA_EXPORT DBWithTTL : public StackableDB {
  protected:
   explicit DBWithTTL(std::unique_ptr<DB> db) : StackableDB(std::move(db)) {}
 };
+
+// The merge operator DBWithTTL puts around a family's own: user sees the
+// operands and base value without their times; each result is stamped
+// with clock's time (the default clock when null). For tools that open a
+// TTL database without DBWithTTL yet must merge as it does (RocksDB's
+// OPTIONS files name it "TtlMergeOperator").
+STRATA_EXPORT std::shared_ptr<MergeOperator> NewTtlMergeOperator(
+    std::shared_ptr<MergeOperator> user, SystemClock* clock = nullptr);
 
 }  // namespace strata
