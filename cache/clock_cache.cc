@@ -427,7 +427,8 @@ ShardedClockCache::ShardedClockCache(size_t capacity, size_t estimated_entry_cha
     : num_shard_bits_(num_shard_bits),
       num_shards_(1 << num_shard_bits),
       shards_(new std::unique_ptr<ClockCacheShard>[size_t{1} << num_shard_bits]),
-      capacity_(capacity) {
+      capacity_(capacity),
+      strict_capacity_limit_(strict_capacity_limit) {
   size_t per_shard =
       (capacity + static_cast<size_t>(num_shards_) - 1) / static_cast<size_t>(num_shards_);
   for (int i = 0; i < num_shards_; i++) {
@@ -490,6 +491,7 @@ size_t ShardedClockCache::GetPinnedUsage() const {
 }
 
 void ShardedClockCache::SetStrictCapacityLimit(bool strict_capacity_limit) {
+  strict_capacity_limit_.store(strict_capacity_limit, std::memory_order_relaxed);
   for (int i = 0; i < num_shards_; i++) {
     shards_[static_cast<size_t>(i)]->SetStrictCapacityLimit(strict_capacity_limit);
   }

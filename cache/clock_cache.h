@@ -177,6 +177,9 @@ class ShardedClockCache final : public Cache {
   size_t GetUsage() const override;
   size_t GetPinnedUsage() const override;
   void SetStrictCapacityLimit(bool strict_capacity_limit) override;
+  bool HasStrictCapacityLimit() const override {
+    return strict_capacity_limit_.load(std::memory_order_relaxed);
+  }
   void EraseUnRefEntries() override;
   const char* Name() const override { return "HyperClockCache"; }
   CacheStats GetStats() const override;
@@ -198,6 +201,7 @@ class ShardedClockCache final : public Cache {
   // Atomics (relaxed, as in ShardedLRUCache).
   std::atomic<size_t> capacity_;
   std::atomic<uint64_t> last_id_{0};
+  std::atomic<bool> strict_capacity_limit_;  // what the shards were last told
 };
 
 }  // namespace strata

@@ -414,6 +414,7 @@ ShardedLRUCache::ShardedLRUCache(size_t capacity, int num_shard_bits, bool stric
     shards_[i].SetStrictCapacityLimit(strict_capacity_limit);
     shards_[i].SetHighPriorityPoolRatio(high_pri_pool_ratio);
   }
+  strict_capacity_limit_.store(strict_capacity_limit, std::memory_order_relaxed);
   SetCapacity(capacity);
 }
 
@@ -472,6 +473,7 @@ size_t ShardedLRUCache::GetPinnedUsage() const {
 }
 
 void ShardedLRUCache::SetStrictCapacityLimit(bool strict_capacity_limit) {
+  strict_capacity_limit_.store(strict_capacity_limit, std::memory_order_relaxed);
   for (int i = 0; i < num_shards_; i++) shards_[i].SetStrictCapacityLimit(strict_capacity_limit);
 }
 

@@ -191,6 +191,9 @@ class ShardedLRUCache final : public Cache {
   size_t GetUsage() const override;
   size_t GetPinnedUsage() const override;
   void SetStrictCapacityLimit(bool strict_capacity_limit) override;
+  bool HasStrictCapacityLimit() const override {
+    return strict_capacity_limit_.load(std::memory_order_relaxed);
+  }
   void EraseUnRefEntries() override;
   const char* Name() const override { return "LRUCache"; }
   CacheStats GetStats() const override;
@@ -215,6 +218,7 @@ class ShardedLRUCache final : public Cache {
   // unique, not ordered with anything).
   std::atomic<size_t> capacity_;
   std::atomic<uint64_t> last_id_{0};
+  std::atomic<bool> strict_capacity_limit_{false};  // what the shards were last told
 };
 
 // The default num_shard_bits for a capacity: one shard per 512 KiB, at most

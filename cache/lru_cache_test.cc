@@ -220,11 +220,13 @@ TEST_F(LRUCacheTest, StrictCapacityLimit) {
   cache_->Release(h3);
   // Lifting the limit admits over-capacity pinned entries.
   NewCache(1, 0, /*strict=*/true);
+  EXPECT_TRUE(cache_->HasStrictCapacityLimit());
   Cache::Handle* p = nullptr;
   ASSERT_OK(cache_->Insert(Key(6), new int(6), 1, &LoggingDeleter, &p));
   Cache::Handle* q = nullptr;
   EXPECT_TRUE(cache_->Insert(Key(7), new int(7), 1, &LoggingDeleter, &q).IsIncomplete());
   cache_->SetStrictCapacityLimit(false);
+  EXPECT_FALSE(cache_->HasStrictCapacityLimit());
   ASSERT_OK(cache_->Insert(Key(8), new int(8), 1, &LoggingDeleter, &q));
   EXPECT_EQ(2u, cache_->GetUsage());
   cache_->Release(p);

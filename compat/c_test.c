@@ -1405,6 +1405,17 @@ static void TestTransactions(void) {
     CHECK_NOERR(err);
     CHECK(KeyIs(v, len, "tv"));
     rocksdb_free(v);
+    /* The transaction's own indexed batch: its writes so far. */
+    rocksdb_writebatch_wi_t* twi = rocksdb_transaction_get_writebatch_wi(txn);
+    CHECK(twi != NULL);
+    if (twi != NULL) {
+      CHECK(rocksdb_writebatch_wi_count(twi) == 1);
+      v = rocksdb_writebatch_wi_get_from_batch(twi, options, "tk", 2, &len, &err);
+      CHECK_NOERR(err);
+      CHECK(KeyIs(v, len, "tv"));
+      rocksdb_free(v);
+      rocksdb_free(twi);
+    }
     v = rocksdb_transactiondb_get(tdb, ro, "tk", 2, &len, &err);
     CHECK_NOERR(err);
     CHECK(v == NULL); /* not committed yet */
@@ -1605,6 +1616,38 @@ static void TestTtl(void) {
   rocksdb_options_destroy(options);
 }
 
+/* rocksdb_cancel_all_background_work: writes afterwards still reach the
+   WAL; a reopen reads them. */
+static void TestCancelBackgroundWork(void) {
+  char path[300];
+  Path(path, sizeof(path), "cancel");
+  rocksdb_options_t* options = rocksdb_options_create();
+  rocksdb_options_set_create_if_missing(options, 1);
+  rocksdb_readoptions_t* ro = rocksdb_readoptions_create();
+  rocksdb_writeoptions_t* wo = rocksdb_writeoptions_create();
+  char* err = NULL;
+  rocksdb_t* db = rocksdb_open(options, path, &err);
+  CHECK_NOERR(err);
+  if (db == NULL) return;
+  rocksdb_put(db, wo, "a", 1, "1", 1, &err);
+  CHECK_NOERR(err);
+  rocksdb_cancel_all_background_work(db, 1);
+  rocksdb_put(db, wo, "b", 1, "2", 1, &err);
+  CHECK_NOERR(err);
+  CHECK_GET(db, ro, "b", "2");
+  rocksdb_close(db);
+  db = rocksdb_open(options, path, &err);
+  CHECK_NOERR(err);
+  if (db != NULL) {
+    CHECK_GET(db, ro, "a", "1");
+    CHECK_GET(db, ro, "b", "2");
+    rocksdb_close(db);
+  }
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_options_destroy(options);
+}
+
 int main(void) {
   const char* base = getenv("TEST_TMPDIR");
   snprintf(g_root, sizeof(g_root), "%s/strata_c_test_XXXXXX", base != NULL ? base : "/tmp");
@@ -1623,6 +1666,7 @@ int main(void) {
   TestWalIteratorAndPerf();
   TestRandomized();
   TestTtl();
+  TestCancelBackgroundWork();
 
   char cmd[400];
   snprintf(cmd, sizeof(cmd), "rm -rf '%s'", g_root);

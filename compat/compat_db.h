@@ -30,15 +30,29 @@ using ::strata::Status;
 template <class Base>
 class CompatDBT : public Base {
  public:
-  CompatDBT(std::unique_ptr<::strata::DB> db, const DBOptions& db_options)
-      : db_(std::move(db)), db_options_(db_options) {}
+  // base_args: Base's constructor arguments (for a StackableDB, the DB
+  // under it).
+  template <class... BaseArgs>
+  CompatDBT(std::unique_ptr<::strata::DB> db, const DBOptions& db_options, BaseArgs&&... base_args)
+      : Base(std::forward<BaseArgs>(base_args)...),
+        owned_(std::move(db)),
+        db_(owned_.get()),
+        db_options_(db_options) {}
+  // A view of a Strata database owned elsewhere (deleting the view leaves
+  // it open): the DB under a TransactionDB, for GetBaseDB.
+  struct Borrow {};
+  CompatDBT(Borrow, ::strata::DB* db, const DBOptions& db_options)
+      : db_(db), db_options_(db_options) {}
   ~CompatDBT() override {
-    db_.reset();  // closes the Strata database
+    owned_.reset();  // closes the Strata database (when owned)
   }
 
   // Takes the Strata database (for subclasses that keep a typed pointer to
   // it and construct with null).
-  void Adopt(std::unique_ptr<::strata::DB> db) { db_ = std::move(db); }
+  void Adopt(std::unique_ptr<::strata::DB> db) {
+    owned_ = std::move(db);
+    db_ = owned_.get();
+  }
 
   // Called while opening: the families and the options they were opened with.
   void Remember(ColumnFamilyHandle* handle, const ColumnFamilyOptions& options) {
@@ -60,6 +74,21 @@ class CompatDBT : public Base {
     return s;
   }
   Status DropColumnFamily(ColumnFamilyHandle* cf) override { return db_->DropColumnFamily(cf); }
+  // DB's loops over the calls above (named here so that, under a
+  // StackableDB base, they reach this object and not the DB under it).
+  Status CreateColumnFamilies(const ColumnFamilyOptions& options,
+                              const std::vector<std::string>& names,
+                              std::vector<ColumnFamilyHandle*>* handles) override {
+    return DB::CreateColumnFamilies(options, names, handles);
+  }
+  Status CreateColumnFamilies(const std::vector<ColumnFamilyDescriptor>& column_families,
+                              std::vector<ColumnFamilyHandle*>* handles) override {
+    return DB::CreateColumnFamilies(column_families, handles);
+  }
+  Status DropColumnFamilies(const std::vector<ColumnFamilyHandle*>& column_families) override {
+    return DB::DropColumnFamilies(column_families);
+  }
+  Status ResetStats() override { return DB::ResetStats(); }
   // A plain `delete` of a handle works as well (Strata's handles release
   // their family when deleted, as RocksDB's do).
   Status DestroyColumnFamilyHandle(ColumnFamilyHandle* cf) override {
@@ -353,10 +382,11 @@ class CompatDBT : public Base {
     return db_->GetPropertiesOfTablesInRange(cf, range, n, props);
   }
   Status TryCatchUpWithPrimary() override { return db_->TryCatchUpWithPrimary(); }
-  ::strata::DB* GetStrataDB() const override { return db_.get(); }
+  ::strata::DB* GetStrataDB() const override { return db_; }
 
  private:
-  std::unique_ptr<::strata::DB> db_;
+  std::unique_ptr<::strata::DB> owned_;  // null for a view (Borrow)
+  ::strata::DB* db_;                     // owned_, or the borrowed database
   const DBOptions db_options_;
   mutable std::mutex mu_;
   std::map<std::string, ColumnFamilyOptions> cf_options_;  // guarded by mu_

@@ -7,6 +7,7 @@
 #include "rocksdb/convenience.h"
 
 #include "compat/options_convert.h"
+#include "rocksdb/sst_file_reader.h"
 #include "rocksdb/utilities/options_util.h"
 #include "strata/convenience.h"
 #include "strata/db.h"
@@ -287,6 +288,44 @@ Status DeleteFilesInRange(DB* db, ColumnFamilyHandle* column_family, const Slice
 Status DeleteFilesInRanges(DB* db, ColumnFamilyHandle* column_family, const RangePtr* ranges,
                            size_t n, bool include_end) {
   return ::strata::DeleteFilesInRanges(db->GetStrataDB(), column_family, ranges, n, include_end);
+}
+
+// ---- compression types, background work, table files ----
+
+Status GetStringFromCompressionType(std::string* compression_str,
+                                    CompressionType compression_type) {
+  if (compression_type == kZSTDNotFinalCompression) {
+    *compression_str = "kZSTDNotFinalCompression";
+    return Status::OK();
+  }
+  return ::strata::GetStringFromCompressionType(
+      compression_str, static_cast<::strata::CompressionType>(compression_type));
+}
+
+std::vector<CompressionType> GetSupportedCompressions() {
+  std::vector<CompressionType> out;
+  for (::strata::CompressionType t : ::strata::GetSupportedCompressions()) {
+    out.push_back(static_cast<CompressionType>(t));
+  }
+  return out;
+}
+
+void CancelAllBackgroundWork(DB* db, bool /*wait*/) {
+  // A second call (already paused) changes nothing.
+  db->GetStrataDB()->PauseBackgroundWork().PermitUncheckedError();
+}
+
+Status VerifySstFileChecksum(const Options& options, const EnvOptions& env_options,
+                             const std::string& file_path) {
+  return VerifySstFileChecksum(options, env_options, ReadOptions(), file_path);
+}
+
+Status VerifySstFileChecksum(const Options& options, const EnvOptions& /*env_options*/,
+                             const ReadOptions& read_options, const std::string& file_path,
+                             const SequenceNumber& /*largest_seqno*/) {
+  SstFileReader reader(options);
+  Status s = reader.Open(file_path);
+  return s.ok() ? reader.VerifyChecksum(read_options) : s;
 }
 
 // ---- OPTIONS files ----

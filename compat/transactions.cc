@@ -245,6 +245,14 @@ void Transaction::UndoGetForUpdate(const Slice& key) { impl_->UndoGetForUpdate(k
 Status Transaction::RebuildFromWriteBatch(WriteBatch* src_batch) {
   return impl_->RebuildFromWriteBatch(src_batch);
 }
+WriteBatchWithIndex* Transaction::GetWriteBatch() {
+  ::strata::WriteBatchWithIndex* batch = impl_->GetWriteBatch();
+  // A transaction begun again (BeginTransaction's old_txn) has a new batch.
+  if (batch_view_ == nullptr || batch_view_->borrowed() != batch) {
+    batch_view_.reset(new WriteBatchWithIndex(batch));
+  }
+  return batch_view_.get();
+}
 WriteBatch* Transaction::GetCommitTimeWriteBatch() { return impl_->GetCommitTimeWriteBatch(); }
 Status Transaction::SetName(const TransactionName& name) {
   Status s = impl_->SetName(name);
@@ -270,8 +278,12 @@ Transaction* BeginWith(Transaction* old_txn, Begin begin) {
 
 class CompatTransactionDB final : public compat::CompatDBT<TransactionDB> {
  public:
+  // The StackableDB base holds a view of the DB under the transaction
+  // layer (GetBaseDB).
   CompatTransactionDB(std::unique_ptr<::strata::TransactionDB> db, const DBOptions& options)
-      : CompatDBT(nullptr, options), txn_db_(db.get()) {
+      : CompatDBT(nullptr, options,
+                  new compat::CompatDB(compat::CompatDB::Borrow(), db->GetBaseDB(), options)),
+        txn_db_(db.get()) {
     Adopt(std::move(db));
   }
   Transaction* BeginTransaction(const WriteOptions& write_options,
@@ -314,7 +326,9 @@ class CompatOptimisticTransactionDB final : public compat::CompatDBT<OptimisticT
  public:
   CompatOptimisticTransactionDB(std::unique_ptr<::strata::OptimisticTransactionDB> db,
                                 const DBOptions& options)
-      : CompatDBT(nullptr, options), occ_db_(db.get()) {
+      : CompatDBT(nullptr, options,
+                  new compat::CompatDB(compat::CompatDB::Borrow(), db->GetBaseDB(), options)),
+        occ_db_(db.get()) {
     Adopt(std::move(db));
   }
   Transaction* BeginTransaction(const WriteOptions& write_options,

@@ -14,7 +14,12 @@ namespace rocksdb {
 WriteBatchWithIndex::WriteBatchWithIndex(const Comparator* backup_index_comparator,
                                          size_t reserved_bytes, bool overwrite_key,
                                          size_t max_bytes, size_t /*protection_bytes_per_key*/)
-    : impl_(backup_index_comparator, reserved_bytes, overwrite_key, max_bytes) {}
+    : owned_(std::make_unique<::strata::WriteBatchWithIndex>(
+          backup_index_comparator, reserved_bytes, overwrite_key, max_bytes)),
+      impl_(owned_.get()) {}
+
+WriteBatchWithIndex::WriteBatchWithIndex(::strata::WriteBatchWithIndex* borrowed)
+    : impl_(borrowed) {}
 
 WriteBatchWithIndex::~WriteBatchWithIndex() = default;
 
@@ -27,12 +32,12 @@ Iterator* WriteBatchWithIndex::NewIteratorWithBase(ColumnFamilyHandle* column_fa
     Status s = compat::ConvertReadOptions(*opts, &ro);
     if (!s.ok()) return new compat::ErrorIterator(std::move(s));
   }
-  return impl_.NewIteratorWithBase(column_family, std::move(base), opts != nullptr ? &ro : nullptr)
+  return impl_->NewIteratorWithBase(column_family, std::move(base), opts != nullptr ? &ro : nullptr)
       .release();
 }
 
 Iterator* WriteBatchWithIndex::NewIteratorWithBase(Iterator* base_iterator) {
-  return impl_.NewIteratorWithBase(std::unique_ptr<Iterator>(base_iterator)).release();
+  return impl_->NewIteratorWithBase(std::unique_ptr<Iterator>(base_iterator)).release();
 }
 
 Status WriteBatchWithIndex::GetFromBatch(ColumnFamilyHandle* column_family,
@@ -41,7 +46,7 @@ Status WriteBatchWithIndex::GetFromBatch(ColumnFamilyHandle* column_family,
   ::strata::DBOptions o;
   Status s = compat::ConvertDBOptions(options, &o);
   if (!s.ok()) return s;
-  return impl_.GetFromBatch(column_family, o, key, value);
+  return impl_->GetFromBatch(column_family, o, key, value);
 }
 
 Status WriteBatchWithIndex::GetFromBatchAndDB(DB* db, const ReadOptions& read_options,
@@ -50,7 +55,7 @@ Status WriteBatchWithIndex::GetFromBatchAndDB(DB* db, const ReadOptions& read_op
   ::strata::ReadOptions ro;
   Status s = compat::ConvertReadOptions(read_options, &ro);
   if (!s.ok()) return s;
-  return impl_.GetFromBatchAndDB(db->GetStrataDB(), ro, column_family, key, value);
+  return impl_->GetFromBatchAndDB(db->GetStrataDB(), ro, column_family, key, value);
 }
 
 Status WriteBatchWithIndex::GetFromBatchAndDB(DB* db, const ReadOptions& read_options,
@@ -71,8 +76,6 @@ Status WriteBatchWithIndex::GetFromBatchAndDB(DB* db, const ReadOptions& read_op
   return GetFromBatchAndDB(db, read_options, db->DefaultColumnFamily(), key, value);
 }
 
-size_t WriteBatchWithIndex::GetDataSize() const {
-  return const_cast<::strata::WriteBatchWithIndex&>(impl_).GetWriteBatch()->GetDataSize();
-}
+size_t WriteBatchWithIndex::GetDataSize() const { return impl_->GetWriteBatch()->GetDataSize(); }
 
 }  // namespace rocksdb

@@ -12,6 +12,8 @@
 
 namespace strata {
 
+const Comparator* ColumnFamilyHandle::GetComparator() const { return BytewiseComparator(); }
+
 MemTableOptions MemTableOptionsFor(const Options& options) {
   MemTableOptions m;
   size_t block = options.arena_block_size;

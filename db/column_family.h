@@ -365,6 +365,7 @@ class ColumnFamilyHandleImpl final : public ColumnFamilyHandle {
   ~ColumnFamilyHandleImpl() override;  // db/db_impl.cc
   const std::string& GetName() const override { return cfd_->name(); }
   uint32_t GetID() const override { return cfd_->id(); }
+  const Comparator* GetComparator() const override { return cfd_->user_comparator(); }
   ColumnFamilyData* cfd() const { return cfd_; }
   // Deleting the handle will then release nothing (the caller drops the
   // reference itself).

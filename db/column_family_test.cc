@@ -512,6 +512,15 @@ TEST_F(ColumnFamilyTest, DeletingAHandleReleasesItsFamily) {
 
 // GetAggregatedIntProperty sums over every live family; a block cache
 // shared by all of them counts once.
+TEST_F(ColumnFamilyTest, HandlesGiveTheirFamilysComparator) {
+  cf_options_["rev"].comparator = ReverseBytewiseComparator();
+  Open({"default"});
+  Create("rev");
+  EXPECT_EQ(handles_["default"]->GetComparator(), BytewiseComparator());
+  EXPECT_EQ(handles_["rev"]->GetComparator(), ReverseBytewiseComparator());
+  EXPECT_EQ(db_->DefaultColumnFamily()->GetComparator(), BytewiseComparator());
+}
+
 TEST_F(ColumnFamilyTest, AggregatedIntProperty) {
   auto cache = NewLRUCache(8 << 20);
   for (const char* name : {"default", "a", "b"}) {

@@ -13,6 +13,7 @@
 #include "strata/filter_policy.h"
 #include "strata/merge_operator.h"
 #include "strata/slice_transform.h"
+#include "table/compression.h"
 #include "table/filter_policy.h"
 
 namespace strata {
@@ -1401,6 +1402,27 @@ Status GetStringFromColumnFamilyOptions(std::string* opts_str,
                                         const std::string& delimiter) {
   *opts_str = CFOptionsToString(cf_options, delimiter);
   return Status::OK();
+}
+
+std::vector<CompressionType> GetSupportedCompressions() {
+  std::vector<CompressionType> out;
+  for (const auto& n : kCompressionNames) {
+    if (n.value != kDisableCompressionOption && CompressionTypeSupported(n.value)) {
+      out.push_back(n.value);
+    }
+  }
+  return out;
+}
+
+Status GetStringFromCompressionType(std::string* compression_str,
+                                    CompressionType compression_type) {
+  for (const auto& n : kCompressionNames) {
+    if (n.value == compression_type) {
+      *compression_str = n.name;
+      return Status::OK();
+    }
+  }
+  return Status::InvalidArgument("Invalid compression types");
 }
 
 }  // namespace strata

@@ -6,7 +6,8 @@
 // Options strings and OPTIONS files go through the compat layer's
 // rocksdb/convenience.h and rocksdb/utilities/options_util.h (Strata's
 // parser, converted back to RocksDB's structs). Cancelling background work
-// is an error stub (Strata has no such call; closing waits for it).
+// is the compat layer's CancelAllBackgroundWork (Strata's
+// PauseBackgroundWork).
 // Deleting the files of a range goes to Strata's DeleteFilesInRange.
 #include "compat/capi/c_internal.h"
 #include "rocksdb/convenience.h"
@@ -85,8 +86,11 @@ void rocksdb_load_latest_options_destroy(rocksdb_options_t* db_options,
   }
 }
 
-// No error channel: does nothing (error stub).
-void rocksdb_cancel_all_background_work(rocksdb_t* /*db*/, unsigned char /*wait*/) {}
+// rocksdb::CancelAllBackgroundWork: background work stops (running jobs
+// finish first).
+void rocksdb_cancel_all_background_work(rocksdb_t* db, unsigned char wait) {
+  rocksdb::CancelAllBackgroundWork(db->rep, wait != 0);
+}
 
 void rocksdb_delete_file_in_range(rocksdb_t* db, const char* start_key, size_t start_key_len,
                                   const char* limit_key, size_t limit_key_len, char** errptr) {

@@ -391,10 +391,14 @@ void rocksdb_transaction_destroy(rocksdb_transaction_t* txn) {
   delete txn;
 }
 
-// The transaction's indexed batch is Strata's, not a
-// rocksdb::WriteBatchWithIndex: not offered (error stub, NULL).
-rocksdb_writebatch_wi_t* rocksdb_transaction_get_writebatch_wi(rocksdb_transaction_t* /*txn*/) {
-  return nullptr;
+// A malloc'd handle (RocksDB's callers free it with rocksdb_free) that
+// borrows the transaction's batch.
+rocksdb_writebatch_wi_t* rocksdb_transaction_get_writebatch_wi(rocksdb_transaction_t* txn) {
+  void* mem = malloc(sizeof(rocksdb_writebatch_wi_t));
+  if (mem == nullptr) return nullptr;
+  auto* wi = new (mem) rocksdb_writebatch_wi_t;
+  wi->rep = txn->rep->GetWriteBatch();
+  return wi;
 }
 
 void rocksdb_transaction_rebuild_from_writebatch(rocksdb_transaction_t* txn,

@@ -1,7 +1,8 @@
 // stacked: a user's StackableDB wrapper, DBWithTTL (stored form, per-family
 // ttls, expiry by compaction, a merge operator and a compaction filter under
-// TTL, read-only and plain opens of a TTL database) and SstFileReader,
-// through RocksDB's C++ interface. Built twice and compared byte for byte.
+// TTL, read-only and plain opens of a TTL database), SstFileReader, and
+// NewLRUCache's full parameter list, through RocksDB's C++ interface. Built
+// twice and compared byte for byte.
 // Usage: stacked DB_DIR
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "rocksdb/cache.h"
 #include "rocksdb/compaction_filter.h"
 #include "rocksdb/db.h"
 #include "rocksdb/merge_operator.h"
@@ -106,6 +108,7 @@ int main(int argc, char** argv) {
     Dump(&db, db.DefaultColumnFamily(), "stackable");
     std::printf("wrapper puts: %d, base is root: %d, name ok: %d\n", db.puts(),
                 db.GetRootDB() == base ? 1 : 0, db.GetName() == path + "/stack" ? 1 : 0);
+    std::printf("comparator: %s\n", db.DefaultColumnFamily()->GetComparator()->Name());
     Check(db.Close(), "close stack");
   }  // deletes base
 
@@ -226,6 +229,16 @@ int main(int argc, char** argv) {
   delete it;
   rdb::SstFileReader missing(options);
   std::printf("missing file open fails: %d\n", missing.Open(path + "/nope.sst").ok() ? 0 : 1);
+
+  // 4. NewLRUCache with RocksDB's full parameter list.
+  std::shared_ptr<rdb::Cache> cache =
+      rdb::NewLRUCache(1 << 20, 2, true, 0.3, nullptr, false, rdb::kDontChargeCacheMetadata, 0.2);
+  std::printf("cache: capacity %zu, strict %d\n", cache->GetCapacity(),
+              cache->HasStrictCapacityLimit() ? 1 : 0);
+  cache->SetStrictCapacityLimit(false);
+  std::printf("cache: strict %d, too many shard bits gives null: %d\n",
+              cache->HasStrictCapacityLimit() ? 1 : 0,
+              rdb::NewLRUCache(1 << 20, 30) == nullptr ? 1 : 0);
   std::printf("done\n");
   return 0;
 }

@@ -12,8 +12,10 @@
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
 #include "rocksdb/utilities/optimistic_transaction_db.h"
+#include "rocksdb/utilities/stackable_db.h"
 #include "rocksdb/utilities/transaction.h"
 #include "rocksdb/utilities/transaction_db.h"
+#include "rocksdb/utilities/write_batch_with_index.h"
 
 namespace rdb = ROCKSDB_NAMESPACE;
 
@@ -63,6 +65,12 @@ int main(int argc, char** argv) {
     Check(txn->Put("c", "dropped"), "txn put");
     Check(txn->RollbackToSavePoint(), "rollback to save point");
     std::printf("puts %llu\n", static_cast<unsigned long long>(txn->GetNumPuts()));
+    // The transaction's own indexed batch.
+    rdb::WriteBatchWithIndex* wbwi = txn->GetWriteBatch();
+    std::string from_batch;
+    rdb::Status bs = wbwi->GetFromBatch(rdb::DBOptions(), "b", &from_batch);
+    std::printf("txn batch: %d entries, b=%s\n", wbwi->GetWriteBatch()->Count(),
+                bs.ok() ? from_batch.c_str() : bs.ToString().c_str());
     Check(txn->Commit(), "commit");
     std::printf("after commit a=%s b=%s c=%s\n", Read(db, "a").c_str(), Read(db, "b").c_str(),
                 Read(db, "c").c_str());
@@ -79,6 +87,12 @@ int main(int argc, char** argv) {
     Check(txn->Rollback(), "rollback");
     std::printf("after rollback a=%s\n", Read(db, "a").c_str());
     delete txn;
+    // A StackableDB: the DB under the transaction layer takes plain writes.
+    rdb::DB* base = db->GetBaseDB();
+    Check(base->Put(rdb::WriteOptions(), "under", "base"), "base put");
+    std::printf("stackable %d, base is root %d, through the txn db under=%s\n",
+                dynamic_cast<rdb::StackableDB*>(db) != nullptr ? 1 : 0,
+                base->GetRootDB() == db->GetRootDB() ? 1 : 0, Read(db, "under").c_str());
     delete db;
   }
 
@@ -143,6 +157,9 @@ int main(int argc, char** argv) {
     Check(txn->Commit(), "clean commit");
     std::printf("k2=%s\n", Read(db, "k2").c_str());
     delete txn;
+    Check(db->GetBaseDB()->Put(rdb::WriteOptions(), "k3", "base"), "occ base put");
+    std::printf("occ stackable %d, k3=%s\n", dynamic_cast<rdb::StackableDB*>(db) != nullptr ? 1 : 0,
+                Read(db, "k3").c_str());
     delete db;
   }
   return 0;

@@ -3,6 +3,7 @@
 // text applied to RocksDB's structs, the fields Strata lacks kept from the
 // base, errors leaving the output equal to the base, options written to
 // text and read back, and a database reopened from its OPTIONS file.
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -311,6 +312,67 @@ TEST(CompatConvenienceTest, DeleteFilesInRange) {
   RangePtr none[1] = {RangePtr(&begin, &end)};
   EXPECT_TRUE(DeleteFilesInRanges(db, db->DefaultColumnFamily(), none, 1).ok());
   delete db;
+  ASSERT_TRUE(DestroyDB(path, Options()).ok());
+}
+
+TEST(CompatConvenienceTest, CompressionNamesAndSupport) {
+  std::vector<CompressionType> supported = GetSupportedCompressions();
+  auto has = [&](CompressionType t) {
+    return std::find(supported.begin(), supported.end(), t) != supported.end();
+  };
+  // Strata is built with these (DESIGN.md section 7's codecs).
+  EXPECT_TRUE(has(kNoCompression));
+  EXPECT_TRUE(has(kSnappyCompression));
+  EXPECT_TRUE(has(kLZ4Compression));
+  EXPECT_TRUE(has(kZSTD));
+  EXPECT_FALSE(has(kDisableCompressionOption));
+  std::string name;
+  ASSERT_TRUE(GetStringFromCompressionType(&name, kSnappyCompression).ok());
+  EXPECT_EQ(name, "kSnappyCompression");
+  ASSERT_TRUE(GetStringFromCompressionType(&name, kZSTD).ok());
+  EXPECT_EQ(name, "kZSTD");
+  ASSERT_TRUE(GetStringFromCompressionType(&name, kZSTDNotFinalCompression).ok());
+  EXPECT_EQ(name, "kZSTDNotFinalCompression");
+  EXPECT_TRUE(
+      GetStringFromCompressionType(&name, static_cast<CompressionType>(0x33)).IsInvalidArgument());
+}
+
+// A paused DB still takes writes into its memtable; Close flushes them and
+// a reopen reads them; a table file's checksums verify, and a flipped byte
+// is Corruption.
+TEST(CompatConvenienceTest, CancelAllBackgroundWorkAndVerifySstFileChecksum) {
+  const std::string path = ::testing::TempDir() + "/compat_convenience_cancel";
+  ASSERT_TRUE(DestroyDB(path, Options()).ok());
+  Options o;
+  o.create_if_missing = true;
+  DB* db = nullptr;
+  ASSERT_TRUE(DB::Open(o, path, &db).ok());
+  ASSERT_TRUE(db->Put(WriteOptions(), "before", "1").ok());
+  ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+  CancelAllBackgroundWork(db, true);
+  CancelAllBackgroundWork(db, false);  // again: no effect
+  ASSERT_TRUE(db->Put(WriteOptions(), "after", "2").ok());
+  std::vector<LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  ASSERT_EQ(files.size(), 1u);
+  const std::string table = path + "/" + files[0].name;
+  ASSERT_TRUE(db->Close().ok());
+  delete db;
+  ASSERT_TRUE(DB::Open(o, path, &db).ok());
+  std::string v;
+  ASSERT_TRUE(db->Get(ReadOptions(), "after", &v).ok());
+  EXPECT_EQ(v, "2");
+  delete db;
+
+  ASSERT_TRUE(VerifySstFileChecksum(o, EnvOptions(), table).ok());
+  std::string bytes;
+  ::strata::FileSystem* fs = Env::Default()->GetFileSystem();
+  ASSERT_TRUE(::strata::ReadFileToString(fs, table, &bytes).ok());
+  bytes[bytes.size() / 4] ^= 0x40;  // inside a block (every block is checksummed)
+  ASSERT_TRUE(::strata::WriteStringToFile(fs, bytes, table, true).ok());
+  Status s = VerifySstFileChecksum(o, EnvOptions(), ReadOptions(), table);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_FALSE(VerifySstFileChecksum(o, EnvOptions(), path + "/nothing.sst").ok());
   ASSERT_TRUE(DestroyDB(path, Options()).ok());
 }
 

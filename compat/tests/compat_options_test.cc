@@ -323,6 +323,27 @@ TEST_F(CompatOptionsTest, ConvertedOptionsTakeEffect) {
   EXPECT_EQ(db, nullptr);
 }
 
+// LRUCacheOptions and NewLRUCache with RocksDB's fields and parameters:
+// the ones Strata has take effect, the advisory ones are checked as RocksDB
+// checks them, and arguments RocksDB rejects give nullptr.
+TEST_F(CompatOptionsTest, LRUCacheTakesRocksDBsParameters) {
+  LRUCacheOptions lo(4 << 20, 2, true, 0.25, nullptr, true, kDontChargeCacheMetadata, 0.5);
+  std::shared_ptr<Cache> cache = NewLRUCache(lo);
+  ASSERT_NE(cache, nullptr);
+  EXPECT_EQ(cache->GetCapacity(), size_t{4} << 20);
+  cache = NewLRUCache(1 << 20, -1, false, 0.5, nullptr, false, kFullChargeCacheMetadata, 0.2);
+  ASSERT_NE(cache, nullptr);
+  EXPECT_EQ(cache->GetCapacity(), size_t{1} << 20);
+  EXPECT_EQ(
+      NewLRUCache(1 << 20, -1, false, 0.6, nullptr, false, kDefaultCacheMetadataChargePolicy, 0.5),
+      nullptr);  // high + low > 1
+  EXPECT_EQ(NewLRUCache(1 << 20, 20), nullptr);
+  LRUCacheOptions bad;
+  bad.capacity = 1 << 20;
+  bad.low_pri_pool_ratio = -0.1;
+  EXPECT_EQ(NewLRUCache(bad), nullptr);
+}
+
 TEST_F(CompatOptionsTest, VersionMacros) {
   EXPECT_EQ(ROCKSDB_MAJOR, 7);
   EXPECT_EQ(ROCKSDB_MINOR, 8);

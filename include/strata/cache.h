@@ -104,6 +104,8 @@ class STRATA_EXPORT Cache {
 
   // With a strict limit, Insert fails rather than exceed the capacity.
   virtual void SetStrictCapacityLimit(bool strict_capacity_limit) = 0;
+  // Whether Insert fails instead of exceeding the capacity.
+  virtual bool HasStrictCapacityLimit() const = 0;
 
   // Removes every unpinned entry.
   virtual void EraseUnRefEntries() = 0;

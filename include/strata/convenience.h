@@ -26,6 +26,7 @@
 
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "strata/env.h"
 #include "strata/export.h"
@@ -136,5 +137,14 @@ STRATA_EXPORT Status GetStringFromColumnFamilyOptions(std::string* opts_str,
 // or unbalanced braces.
 STRATA_EXPORT Status StringToMap(const std::string& opts_str,
                                  std::unordered_map<std::string, std::string>* opts_map);
+
+// ---- compression types ----
+// The compression types this build reads and writes (kNoCompression
+// included), in RocksDB's order of their values.
+STRATA_EXPORT std::vector<CompressionType> GetSupportedCompressions();
+// RocksDB's name of a compression type ("kSnappyCompression", "kZSTD",
+// ...); InvalidArgument for a value that names none.
+STRATA_EXPORT Status GetStringFromCompressionType(std::string* compression_str,
+                                                  CompressionType compression_type);
 
 }  // namespace strata

@@ -36,6 +36,9 @@ class STRATA_EXPORT ColumnFamilyHandle {
   virtual ~ColumnFamilyHandle() = default;
   virtual const std::string& GetName() const = 0;
   virtual uint32_t GetID() const = 0;
+  // The family's user comparator (BytewiseComparator() unless a subclass
+  // says otherwise: handles made outside a DB, as tests' fakes).
+  virtual const Comparator* GetComparator() const;
 };
 
 struct TableProperties;  // strata/table_properties.h

@@ -10,9 +10,13 @@
 // InvalidArgument Open would give. On any error *new_options equals the
 // base options, as RocksDB's functions promise.
 //
-// Not offered: plain-table and memtable-factory parsing, GetSupportedCompressions,
-// GetStringFromCompressionType, CancelAllBackgroundWork and
-// VerifySstFileChecksum (Strata has none of them).
+// Also: GetSupportedCompressions and GetStringFromCompressionType (Strata's
+// codecs, RocksDB's names), CancelAllBackgroundWork (Strata's
+// PauseBackgroundWork: running jobs finish, no new one starts; it always
+// waits, and Close still flushes unless avoid_flush_during_shutdown),
+// VerifySstFileChecksum (a table file read through SstFileReader).
+// Not offered: plain-table and memtable-factory parsing (Strata has
+// neither).
 // Thread-safety: stateless functions.
 #pragma once
 
@@ -147,5 +151,18 @@ Status DeleteFilesInRange(DB* db, ColumnFamilyHandle* column_family, const Slice
                           const Slice* end, bool include_end = true);
 Status DeleteFilesInRanges(DB* db, ColumnFamilyHandle* column_family, const RangePtr* ranges,
                            size_t n, bool include_end = true);
+
+// ---- compression types, background work, table files ----
+Status GetStringFromCompressionType(std::string* compression_str, CompressionType compression_type);
+std::vector<CompressionType> GetSupportedCompressions();
+void CancelAllBackgroundWork(DB* db, bool wait = false);
+// Reads every block of the table file and checks its checksum. The options
+// are converted as Open's (a refused one is InvalidArgument naming it);
+// largest_seqno is not needed by Strata's reader.
+Status VerifySstFileChecksum(const Options& options, const EnvOptions& env_options,
+                             const std::string& file_path);
+Status VerifySstFileChecksum(const Options& options, const EnvOptions& env_options,
+                             const ReadOptions& read_options, const std::string& file_path,
+                             const SequenceNumber& largest_seqno = 0);
 
 }  // namespace rocksdb

@@ -1,7 +1,7 @@
 // rocksdb/utilities/optimistic_transaction_db.h: a DB with optimistic
 // transactions (validated at Commit, no locks), over
-// strata::OptimisticTransactionDB. As with TransactionDB, it derives from
-// DB directly rather than from StackableDB.
+// strata::OptimisticTransactionDB. A StackableDB, as RocksDB's: GetBaseDB()
+// is the database under the transaction layer.
 // Thread-safety: thread-safe; each Transaction is used by one thread.
 #pragma once
 
@@ -13,6 +13,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/rocksdb_namespace.h"
 #include "rocksdb/status.h"
+#include "rocksdb/utilities/stackable_db.h"
 #include "rocksdb/utilities/transaction.h"
 #include "strata/utilities/optimistic_transaction_db.h"
 
@@ -21,7 +22,7 @@ using OptimisticTransactionOptions = ::strata::OptimisticTransactionOptions;
 using OptimisticTransactionDBOptions = ::strata::OptimisticTransactionDBOptions;
 using OccValidationPolicy = ::strata::OccValidationPolicy;
 
-class OptimisticTransactionDB : public DB {
+class OptimisticTransactionDB : public StackableDB {
  public:
   static Status Open(const Options& options, const std::string& dbname,
                      OptimisticTransactionDB** dbptr);
@@ -37,8 +38,8 @@ class OptimisticTransactionDB : public DB {
       const WriteOptions& write_options,
       const OptimisticTransactionOptions& txn_options = OptimisticTransactionOptions(),
       Transaction* old_txn = nullptr) = 0;
-  // This object (RocksDB returns the DB underneath; here it is the same
-  // object, as every DB call works on it).
-  virtual DB* GetBaseDB() { return this; }
+
+ protected:
+  explicit OptimisticTransactionDB(DB* db) : StackableDB(db) {}
 };
 }  // namespace rocksdb

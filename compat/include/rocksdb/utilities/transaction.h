@@ -18,6 +18,7 @@
 #include "rocksdb/rocksdb_namespace.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
+#include "rocksdb/utilities/write_batch_with_index.h"
 #include "strata/utilities/transaction.h"
 
 namespace rocksdb {
@@ -109,6 +110,9 @@ class Transaction {
   virtual void UndoGetForUpdate(ColumnFamilyHandle* column_family, const Slice& key);
   virtual void UndoGetForUpdate(const Slice& key);
   virtual Status RebuildFromWriteBatch(WriteBatch* src_batch);
+  // The transaction's indexed batch (its writes so far), owned by the
+  // transaction and valid until it is deleted or begun again.
+  virtual WriteBatchWithIndex* GetWriteBatch();
   virtual WriteBatch* GetCommitTimeWriteBatch();
   virtual Status SetName(const TransactionName& name);
   virtual TransactionName GetName() const;
@@ -127,5 +131,6 @@ class Transaction {
   std::unique_ptr<::strata::Transaction> impl_;
   compat::TransactionRegistry* registry_ = nullptr;
   bool listed_ = false;
+  std::unique_ptr<WriteBatchWithIndex> batch_view_;  // GetWriteBatch's, made on first use
 };
 }  // namespace rocksdb

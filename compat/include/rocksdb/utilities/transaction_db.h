@@ -1,8 +1,8 @@
 // rocksdb/utilities/transaction_db.h: a DB with pessimistic (locking)
 // transactions, over strata::TransactionDB. TransactionDB is a DB (every DB
 // call works on it; plain writes run as one-shot transactions, as in
-// RocksDB). RocksDB derives it from StackableDB; here it derives from DB
-// directly (rocksdb/utilities/stackable_db.h is not offered).
+// RocksDB). A StackableDB, as RocksDB's: GetBaseDB() is the database under
+// the transaction layer (its writes take no locks), GetRootDB() the same.
 // TransactionDBOptions and TransactionOptions are Strata's structs, which
 // carry RocksDB's field names; RocksDB's write policies other than
 // WRITE_COMMITTED and custom lock managers do not exist.
@@ -17,6 +17,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/rocksdb_namespace.h"
 #include "rocksdb/status.h"
+#include "rocksdb/utilities/stackable_db.h"
 #include "rocksdb/utilities/transaction.h"
 #include "strata/utilities/transaction_db.h"
 
@@ -27,7 +28,7 @@ using KeyLockInfo = ::strata::KeyLockInfo;
 using DeadlockInfo = ::strata::DeadlockInfo;
 using DeadlockPath = ::strata::DeadlockPath;
 
-class TransactionDB : public DB {
+class TransactionDB : public StackableDB {
  public:
   // On success *dbptr is the caller's (delete it).
   static Status Open(const Options& options, const TransactionDBOptions& txn_db_options,
@@ -53,5 +54,8 @@ class TransactionDB : public DB {
   virtual void GetAllPreparedTransactions(std::vector<Transaction*>* trans) = 0;
   virtual std::vector<DeadlockPath> GetDeadlockInfoBuffer() = 0;
   virtual void SetDeadlockInfoBufferSize(uint32_t target_size) = 0;
+
+ protected:
+  explicit TransactionDB(DB* db) : StackableDB(db) {}
 };
 }  // namespace rocksdb

@@ -1,7 +1,8 @@
 // rocksdb/utilities/write_batch_with_index.h: a WriteBatch with a searchable
 // index of its keys, so a transaction can read its own writes (alone or
 // merged over a DB). A wrapper over strata::WriteBatchWithIndex with
-// RocksDB's raw-pointer iterators and rocksdb::DB arguments.
+// RocksDB's raw-pointer iterators and rocksdb::DB arguments; the one
+// Transaction::GetWriteBatch returns is a view of the transaction's own.
 // Thread-safety: not thread-safe.
 #pragma once
 
@@ -43,41 +44,41 @@ class WriteBatchWithIndex {
   WriteBatchWithIndex& operator=(const WriteBatchWithIndex&) = delete;
 
   Status Put(ColumnFamilyHandle* column_family, const Slice& key, const Slice& value) {
-    return impl_.Put(column_family, key, value);
+    return impl_->Put(column_family, key, value);
   }
-  Status Put(const Slice& key, const Slice& value) { return impl_.Put(key, value); }
+  Status Put(const Slice& key, const Slice& value) { return impl_->Put(key, value); }
   Status Merge(ColumnFamilyHandle* column_family, const Slice& key, const Slice& value) {
-    return impl_.Merge(column_family, key, value);
+    return impl_->Merge(column_family, key, value);
   }
-  Status Merge(const Slice& key, const Slice& value) { return impl_.Merge(key, value); }
+  Status Merge(const Slice& key, const Slice& value) { return impl_->Merge(key, value); }
   Status Delete(ColumnFamilyHandle* column_family, const Slice& key) {
-    return impl_.Delete(column_family, key);
+    return impl_->Delete(column_family, key);
   }
-  Status Delete(const Slice& key) { return impl_.Delete(key); }
+  Status Delete(const Slice& key) { return impl_->Delete(key); }
   Status SingleDelete(ColumnFamilyHandle* column_family, const Slice& key) {
-    return impl_.SingleDelete(column_family, key);
+    return impl_->SingleDelete(column_family, key);
   }
-  Status SingleDelete(const Slice& key) { return impl_.SingleDelete(key); }
+  Status SingleDelete(const Slice& key) { return impl_->SingleDelete(key); }
   Status DeleteRange(ColumnFamilyHandle* column_family, const Slice& begin_key,
                      const Slice& end_key) {
-    return impl_.DeleteRange(column_family, begin_key, end_key);
+    return impl_->DeleteRange(column_family, begin_key, end_key);
   }
   Status DeleteRange(const Slice& begin_key, const Slice& end_key) {
-    return impl_.DeleteRange(begin_key, end_key);
+    return impl_->DeleteRange(begin_key, end_key);
   }
-  Status PutLogData(const Slice& blob) { return impl_.PutLogData(blob); }
-  void Clear() { impl_.Clear(); }
-  void SetSavePoint() { impl_.SetSavePoint(); }
-  Status RollbackToSavePoint() { return impl_.RollbackToSavePoint(); }
-  Status PopSavePoint() { return impl_.PopSavePoint(); }
+  Status PutLogData(const Slice& blob) { return impl_->PutLogData(blob); }
+  void Clear() { impl_->Clear(); }
+  void SetSavePoint() { impl_->SetSavePoint(); }
+  Status RollbackToSavePoint() { return impl_->RollbackToSavePoint(); }
+  Status PopSavePoint() { return impl_->PopSavePoint(); }
   // The batch to pass to DB::Write; owned by this object.
-  WriteBatch* GetWriteBatch() { return impl_.GetWriteBatch(); }
+  WriteBatch* GetWriteBatch() { return impl_->GetWriteBatch(); }
 
   // Iterators over the batch's own entries; the caller deletes them.
   WBWIIterator* NewIterator(ColumnFamilyHandle* column_family) {
-    return impl_.NewIterator(column_family).release();
+    return impl_->NewIterator(column_family).release();
   }
-  WBWIIterator* NewIterator() { return impl_.NewIterator().release(); }
+  WBWIIterator* NewIterator() { return impl_->NewIterator().release(); }
   // An iterator over base_iterator (which it takes ownership of) with the
   // batch's entries applied on top; the caller deletes it.
   Iterator* NewIteratorWithBase(ColumnFamilyHandle* column_family, Iterator* base_iterator,
@@ -104,6 +105,13 @@ class WriteBatchWithIndex {
   size_t GetDataSize() const;
 
  private:
-  ::strata::WriteBatchWithIndex impl_;
+  friend class Transaction;
+  // A view of a batch owned elsewhere (a transaction's, for
+  // Transaction::GetWriteBatch): every call works on `borrowed`.
+  explicit WriteBatchWithIndex(::strata::WriteBatchWithIndex* borrowed);
+  ::strata::WriteBatchWithIndex* borrowed() const { return impl_; }
+
+  std::unique_ptr<::strata::WriteBatchWithIndex> owned_;  // null for a view
+  ::strata::WriteBatchWithIndex* impl_;                   // owned_, or the borrowed batch
 };
 }  // namespace rocksdb
