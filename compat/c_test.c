@@ -1648,6 +1648,59 @@ static void TestCancelBackgroundWork(void) {
   rocksdb_options_destroy(options);
 }
 
+/* rocksdb_delete_file: the one table of a compacted database goes (it is in
+   the last level), and its keys with it; then rocksdb_disable/enable_manual_compaction. */
+static void TestDeleteFile(void) {
+  char path[300];
+  Path(path, sizeof(path), "delete_file");
+  rocksdb_options_t* options = rocksdb_options_create();
+  rocksdb_options_set_create_if_missing(options, 1);
+  rocksdb_readoptions_t* ro = rocksdb_readoptions_create();
+  rocksdb_writeoptions_t* wo = rocksdb_writeoptions_create();
+  char* err = NULL;
+  rocksdb_t* db = rocksdb_open(options, path, &err);
+  CHECK_NOERR(err);
+  if (db == NULL) return;
+  rocksdb_put(db, wo, "a", 1, "1", 1, &err);
+  CHECK_NOERR(err);
+  rocksdb_compact_range(db, NULL, 0, NULL, 0);
+  const rocksdb_livefiles_t* files = rocksdb_livefiles(db);
+  CHECK(rocksdb_livefiles_count(files) == 1);
+  if (rocksdb_livefiles_count(files) == 1) {
+    rocksdb_delete_file(db, "not-a-table");  /* refused: nothing changes */
+    CHECK_GET(db, ro, "a", "1");
+    rocksdb_delete_file(db, rocksdb_livefiles_name(files, 0));
+    CHECK_GET(db, ro, "a", NULL);
+  }
+  rocksdb_livefiles_destroy(files);
+  files = rocksdb_livefiles(db);
+  CHECK(rocksdb_livefiles_count(files) == 0);
+  rocksdb_livefiles_destroy(files);
+
+  /* Paused manual compactions leave level 0 alone until enabled again. */
+  rocksdb_put(db, wo, "b", 1, "2", 1, &err);
+  CHECK_NOERR(err);
+  rocksdb_flushoptions_t* fo = rocksdb_flushoptions_create();
+  rocksdb_flush(db, fo, &err);
+  CHECK_NOERR(err);
+  rocksdb_flushoptions_destroy(fo);
+  rocksdb_disable_manual_compaction(db);
+  rocksdb_compact_range(db, NULL, 0, NULL, 0);
+  char* l0 = rocksdb_property_value(db, "rocksdb.num-files-at-level0");
+  CHECK(l0 != NULL && strcmp(l0, "1") == 0);
+  rocksdb_free(l0);
+  rocksdb_enable_manual_compaction(db);
+  rocksdb_compact_range(db, NULL, 0, NULL, 0);
+  l0 = rocksdb_property_value(db, "rocksdb.num-files-at-level0");
+  CHECK(l0 != NULL && strcmp(l0, "0") == 0);
+  rocksdb_free(l0);
+  CHECK_GET(db, ro, "b", "2");
+  rocksdb_close(db);
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_options_destroy(options);
+}
+
 int main(void) {
   const char* base = getenv("TEST_TMPDIR");
   snprintf(g_root, sizeof(g_root), "%s/strata_c_test_XXXXXX", base != NULL ? base : "/tmp");
@@ -1667,6 +1720,7 @@ int main(void) {
   TestRandomized();
   TestTtl();
   TestCancelBackgroundWork();
+  TestDeleteFile();
 
   char cmd[400];
   snprintf(cmd, sizeof(cmd), "rm -rf '%s'", g_root);

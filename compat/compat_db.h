@@ -382,6 +382,9 @@ class CompatDBT : public Base {
     return db_->GetPropertiesOfTablesInRange(cf, range, n, props);
   }
   Status TryCatchUpWithPrimary() override { return db_->TryCatchUpWithPrimary(); }
+  Status DeleteFile(std::string name) override { return db_->DeleteFile(std::move(name)); }
+  void DisableManualCompaction() override { db_->DisableManualCompaction(); }
+  void EnableManualCompaction() override { db_->EnableManualCompaction(); }
   ::strata::DB* GetStrataDB() const override { return db_; }
 
  private:

@@ -216,6 +216,9 @@ class DBImpl final : public DB {
                                   TablePropertiesCollection* props) override;
   Status GetPropertiesOfTablesInRange(ColumnFamilyHandle* cf, const Range* ranges, std::size_t n,
                                       TablePropertiesCollection* props) override;
+  Status DeleteFile(std::string name) override;
+  void DisableManualCompaction() override EXCLUDES(mu_);
+  void EnableManualCompaction() override EXCLUDES(mu_);
   Status DeleteFilesInRanges(ColumnFamilyHandle* cf, const RangePtr* ranges, size_t n,
                              bool include_end = true) override;
   Status CompactFiles(const CompactionOptions& options, ColumnFamilyHandle* cf,
@@ -735,6 +738,8 @@ class DBImpl final : public DB {
   int compactions_scheduled_ GUARDED_BY(mu_) = 0;
   bool key_filter_job_scheduled_ GUARDED_BY(mu_) = false;
   int manual_compactions_ GUARDED_BY(mu_) = 0;
+  // DisableManualCompaction calls not yet matched by EnableManualCompaction.
+  int manual_compaction_paused_ GUARDED_BY(mu_) = 0;
   // Manual compactions (or level moves) running with
   // CompactRangeOptions::exclusive_manual_compaction: no automatic
   // compaction is scheduled meanwhile.

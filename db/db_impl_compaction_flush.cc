@@ -541,6 +541,10 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
   if (options.target_path_id >= cfd->options().cf_paths.size()) {
     return Status::InvalidArgument("Invalid target path ID");
   }
+  {
+    MutexLock l(&mu_);  // paused: not even the flush (RocksDB checks first too)
+    if (manual_compaction_paused_ > 0) return Status::Incomplete(Status::kManualCompactionPaused);
+  }
   // Memtable data in the range is compacted too: flush it first.
   Status s = Flush(FlushOptions(), cf);
   if (!s.ok()) return s;
@@ -552,6 +556,7 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
   }
   MutexLock l(&mu_);
   if (cfd->dropped()) return Status::InvalidArgument("column family was dropped", cfd->name());
+  if (manual_compaction_paused_ > 0) return Status::Incomplete(Status::kManualCompactionPaused);
   ++manual_compactions_;
   cfd->Ref();
   if (options.exclusive_manual_compaction) {
@@ -584,6 +589,10 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
     while (s.ok()) {
       if (shutting_down_.load(std::memory_order_acquire)) {
         s = Status::ShutdownInProgress("CompactRange during close");
+        break;
+      }
+      if (manual_compaction_paused_ > 0) {  // DisableManualCompaction
+        s = Status::Incomplete(Status::kManualCompactionPaused);
         break;
       }
       if (!bg_error_.ok()) {
@@ -622,6 +631,10 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
       if (level == 0) output_level = std::max(1, cfd->current()->base_level());
       if (shutting_down_.load(std::memory_order_acquire)) {
         s = Status::ShutdownInProgress("CompactRange during close");
+        break;
+      }
+      if (manual_compaction_paused_ > 0) {  // DisableManualCompaction
+        s = Status::Incomplete(Status::kManualCompactionPaused);
         break;
       }
       if (!bg_error_.ok()) {
@@ -663,6 +676,10 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
   if (s.ok() && leveled && force_bottom && max_level > 0) {
     bool conflict = true;
     while (conflict && s.ok()) {
+      if (manual_compaction_paused_ > 0) {
+        s = Status::Incomplete(Status::kManualCompactionPaused);
+        break;
+      }
       WaitForIngestions();
       std::unique_ptr<Compaction> c = picker->CompactRange(
           cfd->current(), max_level, max_level, begin, end, options.target_path_id, &conflict);
@@ -677,6 +694,9 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
   // A level move refused for its arguments (NotSupported) is the caller's
   // error, returned as is: the data is intact, so it is no background error.
   Status refit_refused;
+  if (s.ok() && manual_compaction_paused_ > 0) {
+    s = Status::Incomplete(Status::kManualCompactionPaused);
+  }
   if (s.ok() && options.change_level && max_level > 0 && !cfd->dropped()) {
     s = ReFitLevel(cfd, max_level, options.target_level);
     if (s.IsNotSupported()) {
@@ -698,10 +718,24 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
   --manual_compactions_;
   MaybeScheduleFlushOrCompaction();
   bg_cv_.SignalAll();
-  if (!s.ok() && !s.IsShutdownInProgress() && !s.IsCompactionTooLarge()) {
+  if (!s.ok() && !s.IsShutdownInProgress() && !s.IsCompactionTooLarge() &&
+      !s.IsManualCompactionPaused()) {
     RecordBackgroundError(s, BgErrorReason::kCompaction);
   }
   return s.ok() ? refit_refused : s;
+}
+
+void DBImpl::DisableManualCompaction() {
+  MutexLock l(&mu_);
+  ++manual_compaction_paused_;
+  bg_cv_.SignalAll();
+  // A running CompactRange stops at its next job; CompactFiles runs one.
+  while (manual_compactions_ > 0) bg_cv_.Wait();
+}
+
+void DBImpl::EnableManualCompaction() {
+  MutexLock l(&mu_);
+  if (manual_compaction_paused_ > 0) --manual_compaction_paused_;
 }
 
 Status DBImpl::WaitForCompact() {

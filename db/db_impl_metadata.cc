@@ -316,6 +316,86 @@ Status DBImpl::DeleteFilesInRanges(ColumnFamilyHandle* cf, const RangePtr* range
   return s;
 }
 
+Status DBImpl::DeleteFile(std::string name) {
+  if (read_only()) return ReadOnlyError();
+  // RocksDB takes the name with or without a leading '/'.
+  while (!name.empty() && name.front() == '/') name.erase(0, 1);
+  const std::string kArchive = "archive/";
+  const bool archived = name.compare(0, kArchive.size(), kArchive) == 0;
+  uint64_t number = 0;
+  FileType type;
+  if (!ParseFileName(archived ? name.substr(kArchive.size()) : name, &number, &type) ||
+      (type != kTableFile && type != kWalFile) || (archived && type != kWalFile)) {
+    Log(info_log_.get(), "DeleteFile %s failed: not a table file or an archived WAL", name.c_str());
+    return Status::InvalidArgument("Invalid file name");
+  }
+  if (type == kWalFile) {
+    if (!archived) return Status::NotSupported("Delete only supported for archived logs");
+    Status s = fs_->DeleteFile(wal_manager_->PathOf(number, kArchivedLogFile));
+    Log(info_log_.get(), "DeleteFile %s: %s", name.c_str(), s.ToString().c_str());
+    return s;
+  }
+
+  const int job_id = next_job_id_.fetch_add(1, std::memory_order_relaxed);
+  MutexLock l(&mu_);
+  ColumnFamilyData* cfd = nullptr;
+  FileMetaData* file = nullptr;
+  int level = -1;
+  for (ColumnFamilyData* c : versions_->column_families()->live()) {
+    Version* v = c->current();
+    for (int lv = 0; lv < v->num_levels() && file == nullptr; ++lv) {
+      for (FileMetaData* f : v->files(lv)) {
+        if (f->number == number) {
+          cfd = c;
+          file = f;
+          level = lv;
+          break;
+        }
+      }
+    }
+    if (file != nullptr) break;
+  }
+  if (file == nullptr) {
+    Log(info_log_.get(), "DeleteFile %s failed: no family holds it", name.c_str());
+    return Status::InvalidArgument("File not found");
+  }
+  if (file->being_compacted) {
+    Log(info_log_.get(), "DeleteFile %s skipped: a compaction is using it", name.c_str());
+    return Status::OK();
+  }
+  Version* v = cfd->current();
+  // Only data nothing lies under may go: a deletion in it could otherwise
+  // uncover older versions below.
+  for (int lv = level + 1; lv < v->num_levels(); ++lv) {
+    if (!v->files(lv).empty()) {
+      Log(info_log_.get(), "DeleteFile %s failed: level %d is not the family's last", name.c_str(),
+          level);
+      return Status::InvalidArgument("File not in last level");
+    }
+  }
+  if (level == 0 && v->files(0).back() != file) {  // level 0 is newest first
+    Log(info_log_.get(), "DeleteFile %s failed: not the oldest file of level 0", name.c_str());
+    return Status::InvalidArgument("File in level 0, but not oldest");
+  }
+  VersionEdit edit;
+  edit.DeleteFile(level, number);
+  v->Ref();  // the file's metadata stays valid until its flag is cleared
+  // Keeps compactions off the file while LogAndApply releases mu_.
+  file->being_compacted = true;
+  Status s = versions_->LogAndApply(cfd, &edit, &mu_);
+  if (s.ok()) {
+    InstallNewSuperVersion(cfd);
+    Log(info_log_.get(), "[%s] DeleteFile %s from level %d", cfd->name().c_str(), name.c_str(),
+        level);
+  }
+  file->being_compacted = false;
+  v->Unref();
+  DeleteObsoleteFiles(job_id);
+  MaybeScheduleFlushOrCompaction();
+  bg_cv_.SignalAll();
+  return s;
+}
+
 Status DeleteFilesInRanges(DB* db, ColumnFamilyHandle* cf, const RangePtr* ranges, size_t n,
                            bool include_end) {
   return db->DeleteFilesInRanges(cf, ranges, n, include_end);
@@ -363,6 +443,7 @@ Status DBImpl::CompactFiles(const CompactionOptions& options, ColumnFamilyHandle
     return Status::ShutdownInProgress("CompactFiles during close");
   }
   if (cfd->dropped()) return Status::InvalidArgument("column family was dropped", cfd->name());
+  if (manual_compaction_paused_ > 0) return Status::Incomplete(Status::kManualCompactionPaused);
   if (!bg_error_.ok()) return bg_error_;
   Status s;
   std::unique_ptr<Compaction> c =

@@ -668,6 +668,133 @@ TEST_F(DBMetadataTest, DeleteFilesInRangeKeepsLevelZeroAndOpenEnds) {
 }
 
 // ---------------------------------------------------------------------------
+// DeleteFile
+
+// RocksDB's rules: a table goes only from the family's last non-empty
+// level, from level 0 only the oldest; a bad or unknown name is
+// InvalidArgument; a live WAL NotSupported; an archived WAL is deleted.
+TEST_F(DBMetadataTest, DeleteFileFollowsRocksDBsRules) {
+  Options o = SmallOptions();
+  o.disable_auto_compactions = true;
+  o.WAL_ttl_seconds = 3600;  // obsolete WALs go to archive/
+  DestroyAndReopen(o);
+  for (int i = 0; i < 100; ++i) ASSERT_OK(Put(Key(i), "old"));
+  ASSERT_OK(Flush());
+  for (int i = 100; i < 200; ++i) ASSERT_OK(Put(Key(i), "newer"));
+  ASSERT_OK(Flush());
+  std::vector<FileInfo> files = Files();
+  ASSERT_EQ(files.size(), 2u);
+  // Level 0 is newest first: files[0] is the newer one.
+  char name[32];
+  snprintf(name, sizeof(name), "%06" PRIu64 ".sst", files[0].number);
+  Status s = db_->DeleteFile(name);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.ToString().find("not oldest"), std::string::npos) << s.ToString();
+  snprintf(name, sizeof(name), "/%06" PRIu64 ".sst", files[1].number);
+  ASSERT_OK(db_->DeleteFile(name));
+  EXPECT_EQ(Files().size(), 1u);
+  EXPECT_EQ(Get(Key(5)), "NOT_FOUND");
+  EXPECT_EQ(Get(Key(150)), "newer");
+  EXPECT_TRUE(options_.env->GetFileSystem()->FileExists(FileName(files[1].number)).IsNotFound());
+
+  // Not the last level: a level-1 file with data below it in level 2.
+  CompactRangeOptions cro;
+  cro.change_level = true;
+  cro.target_level = 2;
+  ASSERT_OK(db_->CompactRange(cro, nullptr, nullptr));
+  for (int i = 0; i < 50; ++i) ASSERT_OK(Put(Key(i), "top"));
+  ASSERT_OK(Flush());
+  files = Files();
+  ASSERT_EQ(files.size(), 2u);
+  ASSERT_EQ(files[0].level, 0);
+  ASSERT_OK(db_->CompactFiles(CompactionOptions(), {FileName(files[0].number)}, 1));
+  files = Files();
+  ASSERT_EQ(files.size(), 2u);
+  ASSERT_EQ(files[0].level, 1);
+  ASSERT_EQ(files[1].level, 2);
+  snprintf(name, sizeof(name), "%06" PRIu64 ".sst", files[0].number);
+  s = db_->DeleteFile(name);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.ToString().find("not in last level"), std::string::npos) << s.ToString();
+  snprintf(name, sizeof(name), "%06" PRIu64 ".sst", files[1].number);
+  ASSERT_OK(db_->DeleteFile(name));
+  EXPECT_EQ(Get(Key(10)), "top");
+  EXPECT_EQ(Get(Key(120)), "NOT_FOUND");
+  // Now level 1 is the last: its file may go.
+  snprintf(name, sizeof(name), "%06" PRIu64 ".sst", files[0].number);
+  ASSERT_OK(db_->DeleteFile(name));
+  EXPECT_TRUE(Scan().empty());
+
+  EXPECT_TRUE(db_->DeleteFile("999999.sst").IsInvalidArgument());
+  EXPECT_TRUE(db_->DeleteFile("CURRENT").IsInvalidArgument());
+  EXPECT_TRUE(db_->DeleteFile("not-a-file").IsInvalidArgument());
+  // A live WAL may not be deleted; an archived one may.
+  VectorLogPtr wals;
+  ASSERT_OK(db_->GetSortedWalFiles(wals));
+  bool archived = false;
+  for (const auto& w : wals) {
+    if (w->Type() == kAliveLogFile) {
+      EXPECT_TRUE(db_->DeleteFile(w->PathName()).IsNotSupported()) << w->PathName();
+    } else {
+      ASSERT_OK(db_->DeleteFile(w->PathName()));
+      archived = true;
+      EXPECT_TRUE(options_.env->GetFileSystem()->FileExists(dbname_ + w->PathName()).IsNotFound());
+    }
+  }
+  EXPECT_TRUE(archived);
+}
+
+// DisableManualCompaction: CompactRange and CompactFiles answer Incomplete
+// (RocksDB's subcode and text) until every Disable is matched; no
+// background error is left behind; a CompactRange running in another
+// thread has finished when Disable returns.
+TEST_F(DBMetadataTest, DisableManualCompactionPausesThem) {
+  Options o = SmallOptions();
+  o.disable_auto_compactions = true;
+  DestroyAndReopen(o);
+  for (int i = 0; i < 200; ++i) ASSERT_OK(Put(Key(i), "v"));
+  ASSERT_OK(Flush());
+  db_->DisableManualCompaction();
+  db_->DisableManualCompaction();  // they nest
+  CompactRangeOptions cro;
+  Status s = db_->CompactRange(cro, nullptr, nullptr);
+  EXPECT_TRUE(s.IsManualCompactionPaused()) << s.ToString();
+  EXPECT_EQ(s.ToString(), "Result incomplete: Manual compaction paused");  // RocksDB's text
+  std::vector<FileInfo> files = Files();
+  ASSERT_EQ(files.size(), 1u);
+  s = db_->CompactFiles(CompactionOptions(), {FileName(files[0].number)}, 1);
+  EXPECT_TRUE(s.IsManualCompactionPaused()) << s.ToString();
+  db_->EnableManualCompaction();
+  EXPECT_TRUE(db_->CompactRange(cro, nullptr, nullptr).IsManualCompactionPaused());
+  db_->EnableManualCompaction();
+  db_->EnableManualCompaction();      // unmatched: no effect
+  ASSERT_OK(Put(Key(500), "after"));  // no background error was recorded
+  ASSERT_OK(db_->CompactRange(cro, nullptr, nullptr));
+  EXPECT_EQ(NumTableFilesAtLevel(0), 0);
+
+  // Against a running CompactRange.
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 3000; ++i) ASSERT_OK(Put(Key(i), std::string(100, 'a' + round)));
+    ASSERT_OK(Flush());
+    Status ranged;
+    std::atomic<bool> started{false};
+    std::thread t([&] {
+      started.store(true);
+      ranged = db_->CompactRange(CompactRangeOptions(), nullptr, nullptr);
+    });
+    while (!started.load()) std::this_thread::yield();
+    db_->DisableManualCompaction();
+    // Returned: nothing manual runs now, and none starts.
+    EXPECT_TRUE(db_->CompactRange(cro, nullptr, nullptr).IsManualCompactionPaused());
+    t.join();
+    EXPECT_TRUE(ranged.ok() || ranged.IsManualCompactionPaused()) << ranged.ToString();
+    db_->EnableManualCompaction();
+    EXPECT_EQ(Get(Key(7)), std::string(100, 'a' + round));
+  }
+  ASSERT_OK(db_->CompactRange(cro, nullptr, nullptr));
+}
+
+// ---------------------------------------------------------------------------
 // CompactFiles
 
 TEST_F(DBMetadataTest, CompactFilesNamedFiles) {

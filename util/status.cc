@@ -109,6 +109,9 @@ std::string Status::ToString() const {
     case kSpaceLimit:
       sub = "Space limit reached";
       break;
+    case kManualCompactionPaused:
+      sub = "Manual compaction paused";
+      break;
     case kTxnNotPrepared:
       sub = "Txn not prepared";
       break;

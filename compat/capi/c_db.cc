@@ -579,17 +579,17 @@ void rocksdb_enable_file_deletions(rocksdb_t* db, unsigned char force, char** er
   SaveError(errptr, db->rep->EnableFileDeletions(force != 0));
 }
 
-// Strata cannot pause manual compactions (error stubs; RocksDB's C API
-// gives these no error channel, so they do nothing).
-void rocksdb_disable_manual_compaction(rocksdb_t* /*db*/) {}
+void rocksdb_disable_manual_compaction(rocksdb_t* db) { db->rep->DisableManualCompaction(); }
 
-void rocksdb_enable_manual_compaction(rocksdb_t* /*db*/) {}
+void rocksdb_enable_manual_compaction(rocksdb_t* db) { db->rep->EnableManualCompaction(); }
 
 // ---- files ----
 
-// Strata cannot drop a single live file (error stub; RocksDB's C API gives
-// no way to report a failure here, so it does nothing).
-void rocksdb_delete_file(rocksdb_t* /*db*/, const char* /*name*/) {}
+// c.h gives no error channel: a refused name (see DB::DeleteFile) leaves
+// everything as it was, as in RocksDB.
+void rocksdb_delete_file(rocksdb_t* db, const char* name) {
+  db->rep->DeleteFile(name).PermitUncheckedError();
+}
 
 const rocksdb_livefiles_t* rocksdb_livefiles(rocksdb_t* db) {
   auto* files = new rocksdb_livefiles_t;

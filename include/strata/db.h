@@ -486,6 +486,25 @@ class STRATA_EXPORT DB {
     (void)cf, (void)range, (void)n, (void)props;
     return Status::NotSupported("GetPropertiesOfTablesInRange");
   }
+  // Stops manual compactions (CompactRange, CompactFiles) until a matching
+  // EnableManualCompaction: calls made meanwhile return Incomplete "Manual
+  // compaction paused" (IsManualCompactionPaused). Returns once none is
+  // running: a running CompactRange ends after its current job (RocksDB
+  // may cut that job short) with the same status. Calls nest.
+  virtual void DisableManualCompaction() {}
+  virtual void EnableManualCompaction() {}
+  // Deletes one file, RocksDB's way: `name` is relative to the DB
+  // ("000123.sst" or "/000123.sst") or an archived WAL ("archive/000007.log",
+  // "/archive/000007.log"). A table file goes only when no later level of its
+  // family holds data (so no deletion it carries is lost) and, in level 0,
+  // only the oldest (InvalidArgument "File not in last level" / "File in
+  // level 0, but not oldest"); a file a compaction is using is left alone
+  // (OK). A WAL outside the archive is NotSupported; any other name, or a
+  // table no family holds, InvalidArgument.
+  virtual Status DeleteFile(std::string name) {
+    (void)name;
+    return Status::NotSupported("DeleteFile");
+  }
   // Deletes the table files of levels >= 1 wholly inside the ranges (null
   // start/limit: open ends) that no compaction is using; see
   // strata::DeleteFilesInRange.

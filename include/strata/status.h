@@ -49,6 +49,7 @@ class STRATA_EXPORT [[nodiscard]] Status {
     kPathNotFound = 9,
     kMemoryLimit = 7,
     kSpaceLimit = 8,
+    kManualCompactionPaused = 11,
     kTxnNotPrepared = 13,
     kMaxSubCode
   };
@@ -121,6 +122,10 @@ class STRATA_EXPORT [[nodiscard]] Status {
   static Status Busy(SubCode subcode, const Slice& msg = Slice(), const Slice& msg2 = Slice()) {
     return Status(kBusy, subcode, msg, msg2);
   }
+  static Status Incomplete(SubCode subcode, const Slice& msg = Slice(),
+                           const Slice& msg2 = Slice()) {
+    return Status(kIncomplete, subcode, msg, msg2);
+  }
   static Status Expired(const Slice& msg = Slice(), const Slice& msg2 = Slice()) {
     return Status(kExpired, kNone, msg, msg2);
   }
@@ -138,6 +143,9 @@ class STRATA_EXPORT [[nodiscard]] Status {
   bool IsInvalidArgument() const { return code_ == kInvalidArgument; }
   bool IsIOError() const { return code_ == kIOError; }
   bool IsNoSpace() const { return code_ == kIOError && subcode_ == kNoSpace; }
+  bool IsManualCompactionPaused() const {
+    return code_ == kIncomplete && subcode_ == kManualCompactionPaused;
+  }
   bool IsPathNotFound() const { return code_ == kIOError && subcode_ == kPathNotFound; }
   bool IsIncomplete() const { return code_ == kIncomplete; }
   bool IsMergeInProgress() const { return code_ == kMergeInProgress; }

@@ -293,6 +293,10 @@ class DB {
                         output_path_id, output_file_names);
   }
   virtual Status PauseBackgroundWork() = 0;
+  // See strata::DB::DisableManualCompaction (a running CompactRange ends
+  // after its current job).
+  virtual void DisableManualCompaction() = 0;
+  virtual void EnableManualCompaction() = 0;
   virtual Status ContinueBackgroundWork() = 0;
   virtual Status EnableAutoCompaction(
       const std::vector<ColumnFamilyHandle*>& column_family_handles) = 0;
@@ -324,6 +328,9 @@ class DB {
   virtual Status GetLiveFiles(std::vector<std::string>& files, uint64_t* manifest_file_size,
                               bool flush_memtable = true) = 0;
   virtual Status GetSortedWalFiles(VectorLogPtr& files) = 0;
+  // Deletes one table file of a family's last level (in level 0: the
+  // oldest) or an archived WAL; see strata::DB::DeleteFile.
+  virtual Status DeleteFile(std::string name) = 0;
   virtual Status GetUpdatesSince(SequenceNumber seq_number,
                                  std::unique_ptr<TransactionLogIterator>* iter,
                                  const TransactionLogIterator::ReadOptions& read_options =

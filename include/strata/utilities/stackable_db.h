@@ -251,6 +251,9 @@ class STRATA_EXPORT StackableDB : public DB {
                                       TablePropertiesCollection* props) override {
     return db_->GetPropertiesOfTablesInRange(cf, range, n, props);
   }
+  Status DeleteFile(std::string name) override { return db_->DeleteFile(std::move(name)); }
+  void DisableManualCompaction() override { db_->DisableManualCompaction(); }
+  void EnableManualCompaction() override { db_->EnableManualCompaction(); }
   Status DeleteFilesInRanges(ColumnFamilyHandle* cf, const RangePtr* ranges, size_t n,
                              bool include_end = true) override {
     return db_->DeleteFilesInRanges(cf, ranges, n, include_end);

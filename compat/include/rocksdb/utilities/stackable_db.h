@@ -191,6 +191,8 @@ class StackableDB : public DB {
                              output_path_id, output_file_names);
   }
   Status PauseBackgroundWork() override { return db_->PauseBackgroundWork(); }
+  void DisableManualCompaction() override { db_->DisableManualCompaction(); }
+  void EnableManualCompaction() override { db_->EnableManualCompaction(); }
   Status ContinueBackgroundWork() override { return db_->ContinueBackgroundWork(); }
   Status EnableAutoCompaction(
       const std::vector<ColumnFamilyHandle*>& column_family_handles) override {
@@ -235,6 +237,7 @@ class StackableDB : public DB {
     return db_->GetLiveFiles(files, manifest_file_size, flush_memtable);
   }
   Status GetSortedWalFiles(VectorLogPtr& files) override { return db_->GetSortedWalFiles(files); }
+  Status DeleteFile(std::string name) override { return db_->DeleteFile(std::move(name)); }
   Status GetUpdatesSince(SequenceNumber seq_number, std::unique_ptr<TransactionLogIterator>* iter,
                          const TransactionLogIterator::ReadOptions& read_options =
                              TransactionLogIterator::ReadOptions()) override {
