@@ -1544,39 +1544,61 @@ static void TestTransactions(void) {
   rocksdb_options_destroy(options);
 }
 
+/* A small test's database settings: create_if_missing options, default
+   read and write options, and a path under g_root; FixtureFree frees them. */
+typedef struct {
+  char path[300];
+  rocksdb_options_t* options;
+  rocksdb_readoptions_t* ro;
+  rocksdb_writeoptions_t* wo;
+} Fixture;
+
+static void FixtureInit(Fixture* f, const char* name) {
+  Path(f->path, sizeof(f->path), name);
+  f->options = rocksdb_options_create();
+  rocksdb_options_set_create_if_missing(f->options, 1);
+  f->ro = rocksdb_readoptions_create();
+  f->wo = rocksdb_writeoptions_create();
+}
+
+static void FixtureFree(Fixture* f) {
+  rocksdb_writeoptions_destroy(f->wo);
+  rocksdb_readoptions_destroy(f->ro);
+  rocksdb_options_destroy(f->options);
+}
+
 /* Databases with a TTL: values are stored with RocksDB's 4-byte write time
    (a plain open sees it), reads strip it, and a compaction after the
    family's ttl removes the entry. */
 static void TestTtl(void) {
-  char path[300];
-  Path(path, sizeof(path), "ttl");
-  rocksdb_options_t* options = rocksdb_options_create();
-  rocksdb_options_set_create_if_missing(options, 1);
-  rocksdb_readoptions_t* ro = rocksdb_readoptions_create();
-  rocksdb_writeoptions_t* wo = rocksdb_writeoptions_create();
+  Fixture f;
+  FixtureInit(&f, "ttl");
   char* err = NULL;
   time_t before = time(NULL);
-  rocksdb_t* db = rocksdb_open_with_ttl(options, path, 1000, &err);
+  rocksdb_t* db = rocksdb_open_with_ttl(f.options, f.path, 1000, &err);
   CHECK_NOERR(err);
-  if (db == NULL) return;
-  rocksdb_put(db, wo, "k", 1, "v", 1, &err);
+  if (db == NULL) {
+    FixtureFree(&f);
+    return;
+  }
+  rocksdb_put(db, f.wo, "k", 1, "v", 1, &err);
   CHECK_NOERR(err);
-  CHECK_GET(db, ro, "k", "v");
+  CHECK_GET(db, f.ro, "k", "v");
   rocksdb_column_family_handle_t* cf =
-      rocksdb_create_column_family_with_ttl(db, options, "short", 1, &err);
+      rocksdb_create_column_family_with_ttl(db, f.options, "short", 1, &err);
   CHECK_NOERR(err);
   rocksdb_column_family_handle_destroy(cf);
   rocksdb_close(db);
 
   /* The stored form: the value, then the write time as int32 little-endian. */
   const char* names[2] = {"default", "short"};
-  const rocksdb_options_t* cf_opts[2] = {options, options};
+  const rocksdb_options_t* cf_opts[2] = {f.options, f.options};
   rocksdb_column_family_handle_t* handles[2] = {NULL, NULL};
-  db = rocksdb_open_column_families(options, path, 2, names, cf_opts, handles, &err);
+  db = rocksdb_open_column_families(f.options, f.path, 2, names, cf_opts, handles, &err);
   CHECK_NOERR(err);
   if (db != NULL) {
     size_t len = 0;
-    char* raw = rocksdb_get(db, ro, "k", 1, &len, &err);
+    char* raw = rocksdb_get(db, f.ro, "k", 1, &len, &err);
     CHECK_NOERR(err);
     CHECK(raw != NULL && len == 5 && raw[0] == 'v');
     if (raw != NULL && len == 5) {
@@ -1593,84 +1615,81 @@ static void TestTtl(void) {
 
   /* Per-family ttls: 0 (never) and 1 second. */
   const int ttls[2] = {0, 1};
-  db = rocksdb_open_column_families_with_ttl(options, path, 2, names, cf_opts, handles, ttls, &err);
+  db = rocksdb_open_column_families_with_ttl(f.options, f.path, 2, names, cf_opts, handles, ttls, &err);
   CHECK_NOERR(err);
-  if (db == NULL) return;
-  rocksdb_put_cf(db, wo, handles[1], "gone", 4, "x", 1, &err);
+  if (db == NULL) {
+    FixtureFree(&f);
+    return;
+  }
+  rocksdb_put_cf(db, f.wo, handles[1], "gone", 4, "x", 1, &err);
   CHECK_NOERR(err);
-  rocksdb_put_cf(db, wo, handles[0], "stays", 5, "y", 1, &err);
+  rocksdb_put_cf(db, f.wo, handles[0], "stays", 5, "y", 1, &err);
   CHECK_NOERR(err);
-  CHECK_GET_CF(db, ro, handles[1], "gone", "x");
+  CHECK_GET_CF(db, f.ro, handles[1], "gone", "x");
   usleep(2100 * 1000); /* write time + 1 s is now in the past */
   rocksdb_compact_range_cf(db, handles[0], NULL, 0, NULL, 0);
   rocksdb_compact_range_cf(db, handles[1], NULL, 0, NULL, 0);
-  CHECK_GET_CF(db, ro, handles[1], "gone", NULL);
-  CHECK_GET_CF(db, ro, handles[0], "stays", "y");
-  CHECK_GET_CF(db, ro, handles[0], "k", "v");
+  CHECK_GET_CF(db, f.ro, handles[1], "gone", NULL);
+  CHECK_GET_CF(db, f.ro, handles[0], "stays", "y");
+  CHECK_GET_CF(db, f.ro, handles[0], "k", "v");
   rocksdb_column_family_handle_destroy(handles[0]);
   rocksdb_column_family_handle_destroy(handles[1]);
   rocksdb_close(db);
 
-  rocksdb_writeoptions_destroy(wo);
-  rocksdb_readoptions_destroy(ro);
-  rocksdb_options_destroy(options);
+  FixtureFree(&f);
 }
 
 /* rocksdb_cancel_all_background_work: writes afterwards still reach the
    WAL; a reopen reads them. */
 static void TestCancelBackgroundWork(void) {
-  char path[300];
-  Path(path, sizeof(path), "cancel");
-  rocksdb_options_t* options = rocksdb_options_create();
-  rocksdb_options_set_create_if_missing(options, 1);
-  rocksdb_readoptions_t* ro = rocksdb_readoptions_create();
-  rocksdb_writeoptions_t* wo = rocksdb_writeoptions_create();
+  Fixture f;
+  FixtureInit(&f, "cancel");
   char* err = NULL;
-  rocksdb_t* db = rocksdb_open(options, path, &err);
+  rocksdb_t* db = rocksdb_open(f.options, f.path, &err);
   CHECK_NOERR(err);
-  if (db == NULL) return;
-  rocksdb_put(db, wo, "a", 1, "1", 1, &err);
+  if (db == NULL) {
+    FixtureFree(&f);
+    return;
+  }
+  rocksdb_put(db, f.wo, "a", 1, "1", 1, &err);
   CHECK_NOERR(err);
   rocksdb_cancel_all_background_work(db, 1);
-  rocksdb_put(db, wo, "b", 1, "2", 1, &err);
+  rocksdb_put(db, f.wo, "b", 1, "2", 1, &err);
   CHECK_NOERR(err);
-  CHECK_GET(db, ro, "b", "2");
+  CHECK_GET(db, f.ro, "b", "2");
   rocksdb_close(db);
-  db = rocksdb_open(options, path, &err);
+  db = rocksdb_open(f.options, f.path, &err);
   CHECK_NOERR(err);
   if (db != NULL) {
-    CHECK_GET(db, ro, "a", "1");
-    CHECK_GET(db, ro, "b", "2");
+    CHECK_GET(db, f.ro, "a", "1");
+    CHECK_GET(db, f.ro, "b", "2");
     rocksdb_close(db);
   }
-  rocksdb_writeoptions_destroy(wo);
-  rocksdb_readoptions_destroy(ro);
-  rocksdb_options_destroy(options);
+  FixtureFree(&f);
 }
 
 /* rocksdb_delete_file: the one table of a compacted database goes (it is in
    the last level), and its keys with it; then rocksdb_disable/enable_manual_compaction. */
 static void TestDeleteFile(void) {
-  char path[300];
-  Path(path, sizeof(path), "delete_file");
-  rocksdb_options_t* options = rocksdb_options_create();
-  rocksdb_options_set_create_if_missing(options, 1);
-  rocksdb_readoptions_t* ro = rocksdb_readoptions_create();
-  rocksdb_writeoptions_t* wo = rocksdb_writeoptions_create();
+  Fixture f;
+  FixtureInit(&f, "delete_file");
   char* err = NULL;
-  rocksdb_t* db = rocksdb_open(options, path, &err);
+  rocksdb_t* db = rocksdb_open(f.options, f.path, &err);
   CHECK_NOERR(err);
-  if (db == NULL) return;
-  rocksdb_put(db, wo, "a", 1, "1", 1, &err);
+  if (db == NULL) {
+    FixtureFree(&f);
+    return;
+  }
+  rocksdb_put(db, f.wo, "a", 1, "1", 1, &err);
   CHECK_NOERR(err);
   rocksdb_compact_range(db, NULL, 0, NULL, 0);
   const rocksdb_livefiles_t* files = rocksdb_livefiles(db);
   CHECK(rocksdb_livefiles_count(files) == 1);
   if (rocksdb_livefiles_count(files) == 1) {
     rocksdb_delete_file(db, "not-a-table");  /* refused: nothing changes */
-    CHECK_GET(db, ro, "a", "1");
+    CHECK_GET(db, f.ro, "a", "1");
     rocksdb_delete_file(db, rocksdb_livefiles_name(files, 0));
-    CHECK_GET(db, ro, "a", NULL);
+    CHECK_GET(db, f.ro, "a", NULL);
   }
   rocksdb_livefiles_destroy(files);
   files = rocksdb_livefiles(db);
@@ -1678,7 +1697,7 @@ static void TestDeleteFile(void) {
   rocksdb_livefiles_destroy(files);
 
   /* Paused manual compactions leave level 0 alone until enabled again. */
-  rocksdb_put(db, wo, "b", 1, "2", 1, &err);
+  rocksdb_put(db, f.wo, "b", 1, "2", 1, &err);
   CHECK_NOERR(err);
   rocksdb_flushoptions_t* fo = rocksdb_flushoptions_create();
   rocksdb_flush(db, fo, &err);
@@ -1694,11 +1713,9 @@ static void TestDeleteFile(void) {
   l0 = rocksdb_property_value(db, "rocksdb.num-files-at-level0");
   CHECK(l0 != NULL && strcmp(l0, "0") == 0);
   rocksdb_free(l0);
-  CHECK_GET(db, ro, "b", "2");
+  CHECK_GET(db, f.ro, "b", "2");
   rocksdb_close(db);
-  rocksdb_writeoptions_destroy(wo);
-  rocksdb_readoptions_destroy(ro);
-  rocksdb_options_destroy(options);
+  FixtureFree(&f);
 }
 
 int main(void) {

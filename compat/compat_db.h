@@ -59,6 +59,14 @@ class CompatDBT : public Base {
     std::lock_guard<std::mutex> lock(mu_);
     cf_options_[handle->GetName()] = options;
   }
+  // Remember for every family of a successful Open (handles[i] opened
+  // column_families[i]).
+  void RememberAll(const std::vector<ColumnFamilyHandle*>& handles,
+                   const std::vector<ColumnFamilyDescriptor>& column_families) {
+    for (size_t i = 0; i < handles.size() && i < column_families.size(); i++) {
+      Remember(handles[i], column_families[i].options);
+    }
+  }
 
   Status Resume() override { return db_->Resume(); }
   Status Close() override { return db_->Close(); }
@@ -396,6 +404,25 @@ class CompatDBT : public Base {
 };
 
 using CompatDB = CompatDBT<DB>;
+
+// Opens the default family only, as the Open(Options) forms do: `open`
+// takes (DBOptions, families, handles, DB**) and opens with families. The
+// handle returned for the default family is released (the DB keeps its
+// own).
+template <class OpenFn>
+Status OpenDefaultFamily(const Options& options, OpenFn open) {
+  std::vector<ColumnFamilyDescriptor> cfs;
+  cfs.emplace_back(kDefaultColumnFamilyName, ColumnFamilyOptions(options));
+  std::vector<ColumnFamilyHandle*> handles;
+  DB* db = nullptr;
+  Status s = open(DBOptions(options), cfs, &handles, &db);
+  if (s.ok()) {
+    for (ColumnFamilyHandle* h : handles) {
+      if (h != db->DefaultColumnFamily()) db->DestroyColumnFamilyHandle(h).PermitUncheckedError();
+    }
+  }
+  return s;
+}
 
 }  // namespace compat
 }  // namespace rocksdb

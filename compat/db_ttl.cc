@@ -62,9 +62,7 @@ Status DBWithTTL::Open(const DBOptions& db_options, const std::string& dbname,
   if (!s.ok()) return s;
   ::strata::DBWithTTL* ttl = ttl_db.get();
   auto* inner = new compat::CompatDB(std::move(ttl_db), db_options);
-  for (size_t i = 0; i < handles->size() && i < column_families.size(); i++) {
-    inner->Remember((*handles)[i], column_families[i].options);
-  }
+  inner->RememberAll(*handles, column_families);
   auto* result = new CompatDBWithTTL(inner, ttl, db_options);
   listener_target->db.store(result, std::memory_order_release);
   *dbptr = result;
@@ -73,17 +71,13 @@ Status DBWithTTL::Open(const DBOptions& db_options, const std::string& dbname,
 
 Status DBWithTTL::Open(const Options& options, const std::string& dbname, DBWithTTL** dbptr,
                        int32_t ttl, bool read_only) {
-  std::vector<ColumnFamilyDescriptor> cfs;
-  cfs.emplace_back(kDefaultColumnFamilyName, ColumnFamilyOptions(options));
-  std::vector<ColumnFamilyHandle*> handles;
-  Status s = Open(DBOptions(options), dbname, cfs, &handles, dbptr, {ttl}, read_only);
-  if (s.ok()) {
-    for (ColumnFamilyHandle* h : handles) {
-      if (h != (*dbptr)->DefaultColumnFamily())
-        (*dbptr)->DestroyColumnFamilyHandle(h).PermitUncheckedError();
-    }
-  }
-  return s;
+  return compat::OpenDefaultFamily(
+      options, [&](const DBOptions& db_options, const std::vector<ColumnFamilyDescriptor>& cfs,
+                   std::vector<ColumnFamilyHandle*>* handles, DB** db) {
+        Status s = Open(db_options, dbname, cfs, handles, dbptr, {ttl}, read_only);
+        *db = *dbptr;
+        return s;
+      });
 }
 
 }  // namespace rocksdb

@@ -51,31 +51,24 @@ Status OpenWith(OpenMode mode, const DBOptions& db_options, const std::string& n
   }
   if (!s.ok()) return s;
   auto compat_db = std::make_unique<CompatDB>(std::move(db), db_options);
-  for (size_t i = 0; i < handles->size() && i < column_families.size(); i++) {
-    compat_db->Remember((*handles)[i], column_families[i].options);
-  }
+  compat_db->RememberAll(*handles, column_families);
   listener_target->db.store(compat_db.get(), std::memory_order_release);
   *dbptr = compat_db.release();
   return s;
 }
 
-// Opens the default family only; the handle Strata returns for it is the
-// DB's own default handle and is not the caller's to release.
+// Opens the default family only (the Open(Options) forms).
 Status OpenDefaultOnly(OpenMode mode, const Options& options, const std::string& name,
                        const std::string& secondary_path, bool error_if_wal_file_exists,
                        DB** dbptr) {
-  std::vector<ColumnFamilyDescriptor> cfs;
-  cfs.emplace_back(kDefaultColumnFamilyName, ColumnFamilyOptions(options));
-  std::vector<ColumnFamilyHandle*> handles;
-  Status s = OpenWith(mode, DBOptions(options), name, secondary_path, cfs, &handles,
-                      error_if_wal_file_exists, dbptr);
-  if (s.ok()) {
-    for (ColumnFamilyHandle* h : handles) {
-      if (h != (*dbptr)->DefaultColumnFamily())
-        (*dbptr)->DestroyColumnFamilyHandle(h).PermitUncheckedError();
-    }
-  }
-  return s;
+  return compat::OpenDefaultFamily(
+      options, [&](const DBOptions& db_options, const std::vector<ColumnFamilyDescriptor>& cfs,
+                   std::vector<ColumnFamilyHandle*>* handles, DB** db) {
+        Status s = OpenWith(mode, db_options, name, secondary_path, cfs, handles,
+                            error_if_wal_file_exists, dbptr);
+        *db = *dbptr;
+        return s;
+      });
 }
 
 }  // namespace

@@ -345,30 +345,7 @@ class CompatOptimisticTransactionDB final : public compat::CompatDBT<OptimisticT
   ::strata::OptimisticTransactionDB* const occ_db_;
 };
 
-// Registers the families of a successful Open with the new DB.
-template <class DBType>
-void RememberFamilies(DBType* db, const std::vector<ColumnFamilyDescriptor>& column_families,
-                      const std::vector<ColumnFamilyHandle*>& handles) {
-  for (size_t i = 0; i < handles.size() && i < column_families.size(); i++) {
-    db->Remember(handles[i], column_families[i].options);
-  }
-}
-
-// Opens the default family only, as DB::Open(Options) does.
-template <class OpenFn>
-Status OpenDefaultFamily(const Options& options, OpenFn open) {
-  std::vector<ColumnFamilyDescriptor> cfs;
-  cfs.emplace_back(kDefaultColumnFamilyName, ColumnFamilyOptions(options));
-  std::vector<ColumnFamilyHandle*> handles;
-  DB* db = nullptr;
-  Status s = open(DBOptions(options), cfs, &handles, &db);
-  if (s.ok()) {
-    for (ColumnFamilyHandle* h : handles) {
-      if (h != db->DefaultColumnFamily()) db->DestroyColumnFamilyHandle(h).PermitUncheckedError();
-    }
-  }
-  return s;
-}
+using compat::OpenDefaultFamily;
 
 }  // namespace
 
@@ -386,7 +363,7 @@ Status TransactionDB::Open(const DBOptions& db_options, const TransactionDBOptio
   s = ::strata::TransactionDB::Open(sdb, txn_db_options, dbname, scfs, handles, &db);
   if (!s.ok()) return s;
   auto result = std::make_unique<CompatTransactionDB>(std::move(db), db_options);
-  RememberFamilies(result.get(), column_families, *handles);
+  result->RememberAll(*handles, column_families);
   listener_target->db.store(result.get(), std::memory_order_release);
   *dbptr = result.release();
   return s;
@@ -419,7 +396,7 @@ Status OptimisticTransactionDB::Open(const DBOptions& db_options,
   s = ::strata::OptimisticTransactionDB::Open(sdb, occ_options, dbname, scfs, handles, &db);
   if (!s.ok()) return s;
   auto result = std::make_unique<CompatOptimisticTransactionDB>(std::move(db), db_options);
-  RememberFamilies(result.get(), column_families, *handles);
+  result->RememberAll(*handles, column_families);
   listener_target->db.store(result.get(), std::memory_order_release);
   *dbptr = result.release();
   return s;
