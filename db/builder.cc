@@ -244,6 +244,11 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
     bo.level_at_creation = o.level_unknown ? -1 : o.output_level;
     bo.reason = o.reason;
     if (o.options != nullptr) bo.compaction_style = o.options->compaction_style;
+    if (o.options != nullptr && o.options->memory_budget > 0) {
+      // Under a budget, flush and compaction buffers count in its cache.
+      bo.charge_working_memory = true;
+      bo.file_buffer_bytes = file_options.writable_file_max_buffer_size;
+    }
     meta.file_creation_time = o.creation_time;
     meta.oldest_ancester_time = ancester_time;
     builder = std::make_unique<BlockBasedTableBuilder>(bo, file.get());

@@ -547,8 +547,8 @@ bool DBImpl::GetMapProperty(ColumnFamilyHandle* cf, const Slice& property,
     const size_t capacity = std::max<size_t>(1, cache->GetCapacity());
     for (CacheEntryRole role :
          {CacheEntryRole::kWriteBuffer, CacheEntryRole::kBlockBasedTableReader,
-          CacheEntryRole::kFilterConstruction,
-          CacheEntryRole::kCompressionDictionaryBuildingBuffer}) {
+          CacheEntryRole::kFilterConstruction, CacheEntryRole::kCompressionDictionaryBuildingBuffer,
+          CacheEntryRole::kMisc}) {
       const size_t bytes = CacheReservationManager::ChargedBytes(cache.get(), role);
       const std::string& n = GetCacheEntryRoleName(role);
       (*value)["bytes." + n] = std::to_string(bytes);

@@ -66,6 +66,13 @@ void ApplyMemoryBudget(const DBOptions& db, const MemoryBudgetPlan& plan, Column
     if (reader.charged == CacheEntryRoleOptions::Decision::kFallback) {
       reader.charged = CacheEntryRoleOptions::Decision::kEnabled;
     }
+    // A filter's key hashes are the largest buffer of a flush or
+    // compaction (8 bytes a key until the filter is written).
+    CacheEntryRoleOptions& filter =
+        t.cache_usage_options.options_overrides[CacheEntryRole::kFilterConstruction];
+    if (filter.charged == CacheEntryRoleOptions::Decision::kFallback) {
+      filter.charged = CacheEntryRoleOptions::Decision::kEnabled;
+    }
   }
   cf->table_factory = NewBlockBasedTableFactory(t);
 }

@@ -138,9 +138,15 @@ struct BlockBasedTableBuilder::Rep {
     // charged to the block cache (per builder, as RocksDB does).
     if (table_options.block_cache != nullptr && !table_options.no_block_cache) {
       const CacheUsageOptions& c = table_options.cache_usage_options;
-      if (filter != nullptr && RoleCharged(c, CacheEntryRole::kFilterConstruction)) {
+      if ((filter != nullptr || pfilter != nullptr) &&
+          RoleCharged(c, CacheEntryRole::kFilterConstruction)) {
         filter_charge = std::make_unique<CacheReservationManager>(
             table_options.block_cache, CacheEntryRole::kFilterConstruction);
+      }
+      if (opts.charge_working_memory) {
+        work_charge = std::make_unique<CacheReservationManager>(table_options.block_cache,
+                                                                CacheEntryRole::kMisc);
+        ChargeWork();
       }
       if (buffering && RoleCharged(c, CacheEntryRole::kCompressionDictionaryBuildingBuffer)) {
         dict_charge = std::make_unique<CacheReservationManager>(
@@ -176,6 +182,33 @@ struct BlockBasedTableBuilder::Rep {
   std::vector<RangeTombstone> tombstones;
   // Charges to the block cache (issue 19); null when not charged.
   std::unique_ptr<CacheReservationManager> filter_charge;
+  std::unique_ptr<CacheReservationManager> work_charge;
+  // The working memory charged by work_charge (see
+  // TableBuilderOptions::charge_working_memory).
+  size_t WorkingMemory() const {
+    size_t n = options.file_buffer_bytes + data_block.CurrentSizeEstimate() +
+               compressed_buf.capacity() + index_block.CurrentSizeEstimate() +
+               user_index_block.CurrentSizeEstimate();
+    if (pindex != nullptr) n += pindex->MemoryHeld();
+    return n;
+  }
+  // Raises the working-memory charge (only raised while building: it grows
+  // with the index; Finish releases it).
+  void ChargeWork() {
+    if (work_charge == nullptr) return;
+    const size_t bytes = WorkingMemory();
+    if (bytes > work_charge->GetTotalReservedCacheSize()) {
+      work_charge->UpdateCacheReservation(bytes).PermitUncheckedError();
+    }
+  }
+  // Raises the filter charge to `bytes` (the filter builder's memory) a
+  // dummy entry's worth at a time; it only falls when the filter is
+  // written. A full strict cache leaves the filter built anyway.
+  void ChargeFilter(size_t bytes) {
+    if (filter_charge != nullptr && bytes > filter_charge->GetTotalReservedCacheSize()) {
+      filter_charge->UpdateCacheReservation(bytes).PermitUncheckedError();
+    }
+  }
   std::unique_ptr<CacheReservationManager> dict_charge;
 
   CompressionType compression;
@@ -301,15 +334,12 @@ void BlockBasedTableBuilder::Add(const Slice& key, const Slice& value) {
     r->filter->Add(user_key);
     // The key hashes (8 bytes each) are charged a dummy entry's worth at a
     // time.
-    if (r->filter_charge != nullptr &&
-        r->filter->NumAdded() * sizeof(uint64_t) > r->filter_charge->GetTotalReservedCacheSize()) {
-      r->filter_charge->UpdateCacheReservation(r->filter->NumAdded() * sizeof(uint64_t))
-          .PermitUncheckedError();  // a full strict cache: the filter is built anyway
-    }
+    r->ChargeFilter(r->filter->NumAdded() * sizeof(uint64_t));
   } else if (r->pfilter != nullptr && !r->buffering) {
     // Partitions follow the index: while blocks are buffered their keys
     // wait (EnterUnbuffered adds them in RocksDB's order).
     r->pfilter->Add(user_key);
+    r->ChargeFilter(r->pfilter->MemoryHeld());
   }
 
   if (r->buffering && r->data_block.empty()) r->first_key_in_block.assign(key.data(), key.size());
@@ -383,6 +413,7 @@ void BlockBasedTableBuilder::EmitDataBlock(const Slice& raw) {
   r->pending_index_entry = true;
   ++r->props.num_data_blocks;
   r->props.data_size = r->offset;
+  r->ChargeWork();
 }
 
 void BlockBasedTableBuilder::EnterUnbuffered() {
@@ -432,6 +463,7 @@ void BlockBasedTableBuilder::EnterUnbuffered() {
       BlockIter it;
       block.InitIterator(&r->icmp, &it);
       for (it.SeekToFirst(); it.Valid(); it.Next()) r->pfilter->Add(ExtractUserKey(it.key()));
+      r->ChargeFilter(r->pfilter->MemoryHeld());
     }
     EmitDataBlock(blocks[i].contents);
     r->last_key = blocks[i].last_key;
@@ -585,6 +617,8 @@ Status BlockBasedTableBuilder::Finish() {
     }
     p.filter_size += top.size();
     WriteRawBlock(top, kNoCompression, &filter_handle);
+    if (r->filter_charge != nullptr)
+      r->filter_charge->UpdateCacheReservation(0).PermitUncheckedError();
     filter_name = std::string(kPartitionedFilterBlockPrefix) +
                   r->table_options.filter_policy->CompatibilityName();
   }
@@ -741,12 +775,18 @@ Status BlockBasedTableBuilder::Finish() {
   footer.EncodeTo(&footer_bytes, r->offset);
   r->status = r->file->Append(footer_bytes);
   if (r->status.ok()) r->offset += footer_bytes.size();
+  // The index and buffers are written: the working memory goes (an error
+  // return above leaves it to the destructor).
+  if (r->work_charge != nullptr) r->work_charge->UpdateCacheReservation(0).PermitUncheckedError();
   return r->status;
 }
 
 void BlockBasedTableBuilder::Abandon() {
   assert(!rep_->closed);
   rep_->closed = true;
+  if (rep_->work_charge != nullptr) {
+    rep_->work_charge->UpdateCacheReservation(0).PermitUncheckedError();
+  }
 }
 
 }  // namespace strata

@@ -94,6 +94,14 @@ struct TableBuilderOptions {
   // compaction style (table/filter_policy.h FilterBuildingContext).
   TableFileCreationReason reason = TableFileCreationReason::kMisc;
   CompactionStyle compaction_style = kCompactionStyleLevel;
+  // DBOptions::memory_budget (docs/design/memory-budget.md): the builder's
+  // working memory -- the index being built, the open data block, the
+  // compression buffer and `file_buffer_bytes` of the output file's write
+  // buffer -- is charged to table_options.block_cache as
+  // CacheEntryRole::kMisc while it builds (raised a dummy entry at a time,
+  // released by Finish and Abandon).
+  bool charge_working_memory = false;
+  size_t file_buffer_bytes = 0;
 };
 
 class BlockBasedTableBuilder {

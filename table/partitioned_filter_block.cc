@@ -59,6 +59,7 @@ void PartitionedFilterBlockBuilder::MaybeCut(const Slice* next_key) {
   Partition p;
   p.key = index_->partition_key();
   p.filter = bits_->Finish(&p.data);
+  held_bytes_ += p.filter.size();
   partitions_.push_back(std::move(p));
   keys_in_partition_ = 0;
   last_whole_key_recorded_ = false;
@@ -124,6 +125,7 @@ bool PartitionedFilterBlockBuilder::NextPartition(bool needs_sequence,
   pending_key_ = std::move(p.key);
   pending_data_ = std::move(p.data);
   *contents = p.filter;
+  held_bytes_ -= p.filter.size();
   partitions_.pop_front();
   return true;
 }

@@ -55,6 +55,12 @@ class PartitionedFilterBlockBuilder {
   bool empty() const { return !any_added_; }
   // Hashes added over all partitions (rocksdb.num.filter_entries).
   size_t NumAdded() const { return total_added_ + bits_->EstimateEntriesAdded(); }
+  // Bytes held while building: the open partition's key hashes (8 bytes
+  // each) and the finished partitions not yet handed out by NextPartition
+  // (what kFilterConstruction charges).
+  size_t MemoryHeld() const {
+    return held_bytes_ + bits_->EstimateEntriesAdded() * sizeof(uint64_t);
+  }
 
   // Finishing, after the index's last entry: NextPartition gives the
   // partitions in order (contents valid until the next call), given the
@@ -89,6 +95,7 @@ class PartitionedFilterBlockBuilder {
     Slice filter;
   };
   std::deque<Partition> partitions_;
+  size_t held_bytes_ = 0;  // sum of partitions_[i].filter.size()
 
   bool finishing_ = false;
   std::string pending_key_;

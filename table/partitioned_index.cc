@@ -54,7 +54,14 @@ void PartitionedIndexBuilder::MaybeCut(const Slice& last_key, const BlockHandle&
     }
   }
   if (!cut) return;
+  ClosePartition();
+}
+
+void PartitionedIndexBuilder::ClosePartition() {
   current_.key = current_key_;
+  current_.bytes =
+      current_.with_seq->CurrentSizeEstimate() + current_.user_keys->CurrentSizeEstimate();
+  closed_bytes_ += current_.bytes;
   closed_.push_back(std::move(current_));
   current_ = Partition();
   filter_cut_ = true;
@@ -66,12 +73,7 @@ void PartitionedIndexBuilder::AddEntry(const Slice& separator, const Slice& enco
   current_.with_seq->AddIndexEntry(separator, encoded_handle, delta);
   current_.user_keys->AddIndexEntry(ExtractUserKey(separator), encoded_handle, delta);
   current_key_.assign(separator.data(), separator.size());
-  if (last) {
-    current_.key = current_key_;
-    closed_.push_back(std::move(current_));
-    current_ = Partition();
-    filter_cut_ = true;
-  }
+  if (last) ClosePartition();
 }
 
 bool PartitionedIndexBuilder::NextPartition(bool needs_sequence, const BlockHandle& previous_handle,
@@ -92,6 +94,7 @@ bool PartitionedIndexBuilder::NextPartition(bool needs_sequence, const BlockHand
     top_user_keys_.AddIndexEntry(ExtractUserKey(pending_key_), handle_buf_, delta_buf_);
     last_handle_ = previous_handle;
     has_last_handle_ = true;
+    closed_bytes_ -= closed_.front().bytes;
     closed_.pop_front();
   }
   if (closed_.empty()) {

@@ -73,6 +73,15 @@ class PartitionedIndexBuilder {
   bool NextPartition(bool needs_sequence, const BlockHandle& previous_handle, Slice* contents,
                      Slice* top_level);
   size_t num_partitions() const { return num_partitions_; }
+  // Bytes of index held while building: the closed partitions not yet
+  // handed out and the open one, both forms (an estimate of their buffers).
+  size_t MemoryHeld() const {
+    size_t n = closed_bytes_;
+    if (current_.with_seq != nullptr) {
+      n += current_.with_seq->CurrentSizeEstimate() + current_.user_keys->CurrentSizeEstimate();
+    }
+    return n;
+  }
   // Sum of the raw partition sizes and the top-level size (after Finish),
   // as RocksDB records the index size.
   uint64_t raw_index_size() const { return raw_index_size_; }
@@ -83,13 +92,17 @@ class PartitionedIndexBuilder {
     std::string key;  // last separator, internal key
     std::unique_ptr<BlockBuilder> with_seq;
     std::unique_ptr<BlockBuilder> user_keys;
+    size_t bytes = 0;  // both forms' size estimates when closed
   };
   void OpenPartition();
+  // Moves the open partition to closed_ (with its key).
+  void ClosePartition();
 
   const int restart_interval_;
   const uint64_t metadata_block_size_;
   const uint64_t deviation_limit_;
   std::deque<Partition> closed_;
+  size_t closed_bytes_ = 0;  // sum of closed_[i].bytes
   Partition current_;
   std::string current_key_;
   bool cut_requested_ = true;

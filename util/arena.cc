@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <new>
 #include <thread>
 
 #include "util/thread_annotations.h"
@@ -46,13 +47,19 @@ size_t ClampBlockSize(size_t block_size) {
   return RoundUpToAlign(block_size);
 }
 
-// What one block costs beyond its bytes: its entry in blocks_.
-constexpr size_t kBlockOverhead = sizeof(std::unique_ptr<char[]>);
-
 // Blocks of at least this size are placed on transparent huge pages.
 constexpr size_t kHugePageSize = 2 << 20;
+constexpr size_t kPageSize = 4096;
 
 }  // namespace
+
+void Arena::BlockDeleter::operator()(char* p) const {
+  if (mapped_bytes > 0) {
+    munmap(p, mapped_bytes);
+  } else {
+    delete[] p;
+  }
+}
 
 // ---------------------------------------------------------------- Arena
 
@@ -104,21 +111,35 @@ char* Arena::AllocateFallback(size_t bytes, bool aligned) {
 char* Arena::AllocateNewBlock(size_t block_bytes) {
   static_assert(__STDCPP_DEFAULT_NEW_ALIGNMENT__ >= kAlign,
                 "operator new[] must return memory aligned for AllocateAligned");
+  // What one block costs beyond its bytes: its entry in blocks_.
+  constexpr size_t kBlockOverhead = sizeof(decltype(blocks_)::value_type);
   if (block_bytes >= kHugePageSize) {
-    // Over-allocate by one huge page so the block can start on a huge-page
-    // boundary, and ask for transparent huge pages. The unused head and the
-    // tail past the last whole huge page are never touched, so they cost
-    // address space only.
-    blocks_.push_back(std::make_unique_for_overwrite<char[]>(block_bytes + kHugePageSize));
-    const auto raw = reinterpret_cast<uintptr_t>(blocks_.back().get());
-    char* block = reinterpret_cast<char*>((raw + kHugePageSize - 1) & ~(kHugePageSize - 1));
+    // A mapping of its own, starting on a huge-page boundary: map one huge
+    // page more than needed and unmap the unaligned head and the tail, then
+    // ask for transparent huge pages. Exactly the block's pages stay mapped,
+    // and they go back to the system when the arena is destroyed. (A block
+    // over-allocated from the heap would keep its alignment slack, up to
+    // 2 MiB a block that the memtable's charge does not count, resident
+    // whenever the heap recycles touched memory for it.)
+    const size_t len = (block_bytes + kPageSize - 1) & ~(kPageSize - 1);
+    void* p = mmap(nullptr, len + kHugePageSize, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    const auto raw = reinterpret_cast<uintptr_t>(p);
+    const uintptr_t start = (raw + kHugePageSize - 1) & ~(kHugePageSize - 1);
+    const size_t head = start - raw;
+    if (head > 0) munmap(p, head);
+    if (kHugePageSize - head > 0)
+      munmap(reinterpret_cast<char*>(start + len), kHugePageSize - head);
+    char* block = reinterpret_cast<char*>(start);
+    blocks_.emplace_back(block, BlockDeleter{len});
     // A hint: if it fails the block simply stays on small pages.
-    (void)madvise(block, block_bytes & ~(kHugePageSize - 1), MADV_HUGEPAGE);
+    (void)madvise(block, len & ~(kHugePageSize - 1), MADV_HUGEPAGE);
     memory_usage_ += block_bytes + kBlockOverhead;
     return block;
   }
   // Not value-initialized: the memory is about to be overwritten.
-  blocks_.push_back(std::make_unique_for_overwrite<char[]>(std::max<size_t>(block_bytes, 1)));
+  blocks_.emplace_back(new char[std::max<size_t>(block_bytes, 1)], BlockDeleter{});
   memory_usage_ += block_bytes + kBlockOverhead;
   return blocks_.back().get();
 }

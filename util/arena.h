@@ -61,7 +61,13 @@ class Arena final : public Allocator {
   char* aligned_ptr_ = nullptr;    // allocates upward from the block start
   size_t alloc_bytes_remaining_ = 0;
   size_t memory_usage_ = 0;
-  std::vector<std::unique_ptr<char[]>> blocks_;
+  // Frees a block the way it was allocated: huge-page blocks are mappings
+  // of their own (mapped_bytes > 0), the others come from operator new[].
+  struct BlockDeleter {
+    size_t mapped_bytes = 0;
+    void operator()(char* p) const;
+  };
+  std::vector<std::unique_ptr<char[], BlockDeleter>> blocks_;
 };
 
 class ConcurrentArena final : public Allocator {
