@@ -240,6 +240,9 @@ void LRUCacheShard::SetHighPriorityPoolRatio(double ratio) {
 
 Status LRUCacheShard::Insert(const Slice& key, uint32_t hash, void* value, size_t charge,
                              Cache::Deleter deleter, LRUHandle** handle, Cache::Priority priority) {
+  // The handle's own bytes (RocksDB's kFullChargeCacheMetadata, counted
+  // without the allocator's rounding).
+  if (charge_metadata_) charge += sizeof(LRUHandle) - 1 + key.size();
   // Allocate before locking: the shard's critical section stays short.
   LRUHandle* e = NewHandle(key, hash, value, charge, deleter, priority);
   LRUHandle* to_free = nullptr;
@@ -405,12 +408,13 @@ int GetDefaultCacheShardBits(size_t capacity) {
 }
 
 ShardedLRUCache::ShardedLRUCache(size_t capacity, int num_shard_bits, bool strict_capacity_limit,
-                                 double high_pri_pool_ratio)
+                                 double high_pri_pool_ratio, bool charge_metadata)
     : num_shard_bits_(num_shard_bits),
       num_shards_(1 << num_shard_bits),
       shards_(new LRUCacheShard[static_cast<size_t>(1) << num_shard_bits]),
       capacity_(capacity) {
   for (int i = 0; i < num_shards_; i++) {
+    shards_[i].SetMetadataCharged(charge_metadata);
     shards_[i].SetStrictCapacityLimit(strict_capacity_limit);
     shards_[i].SetHighPriorityPoolRatio(high_pri_pool_ratio);
   }
@@ -499,8 +503,13 @@ std::shared_ptr<Cache> NewLRUCache(size_t capacity, int num_shard_bits, bool str
 }
 
 std::shared_ptr<Cache> NewLRUCache(const LRUCacheOptions& options) {
-  return NewLRUCache(options.capacity, options.num_shard_bits, options.strict_capacity_limit,
-                     options.high_pri_pool_ratio);
+  if (options.num_shard_bits >= 20) return nullptr;
+  if (!(options.high_pri_pool_ratio >= 0.0 && options.high_pri_pool_ratio <= 1.0)) return nullptr;
+  const int bits = options.num_shard_bits < 0 ? GetDefaultCacheShardBits(options.capacity)
+                                              : options.num_shard_bits;
+  return std::make_shared<ShardedLRUCache>(
+      options.capacity, bits, options.strict_capacity_limit, options.high_pri_pool_ratio,
+      options.metadata_charge_policy == CacheMetadataChargePolicy::kFullChargeCacheMetadata);
 }
 
 }  // namespace strata

@@ -114,6 +114,9 @@ class alignas(64) LRUCacheShard {
   void SetCapacity(size_t capacity) EXCLUDES(mu_);
   void SetStrictCapacityLimit(bool strict) EXCLUDES(mu_);
   void SetHighPriorityPoolRatio(double ratio) EXCLUDES(mu_);
+  // kFullChargeCacheMetadata: each entry's charge also counts its handle
+  // (the LRUHandle and the key bytes). Set before the shard is shared.
+  void SetMetadataCharged(bool charged) { charge_metadata_ = charged; }
 
   // As Cache::Insert, with hash = the key's hash.
   Status Insert(const Slice& key, uint32_t hash, void* value, size_t charge, Cache::Deleter deleter,
@@ -149,6 +152,9 @@ class alignas(64) LRUCacheShard {
   static void FreeChain(LRUHandle* to_free) EXCLUDES(mu_);
   static void Bump(std::atomic<uint64_t>* counter);
 
+  // Immutable once the shard is shared.
+  bool charge_metadata_ = false;
+
   mutable Mutex mu_;
   // Guarded by mu_.
   size_t capacity_ GUARDED_BY(mu_) = 0;
@@ -176,7 +182,7 @@ class ShardedLRUCache final : public Cache {
  public:
   // REQUIRES: 0 <= num_shard_bits < 20, 0 <= high_pri_pool_ratio <= 1.
   ShardedLRUCache(size_t capacity, int num_shard_bits, bool strict_capacity_limit,
-                  double high_pri_pool_ratio);
+                  double high_pri_pool_ratio, bool charge_metadata = false);
   ~ShardedLRUCache() override = default;
 
   Status Insert(const Slice& key, void* value, size_t charge, Deleter deleter,

@@ -323,6 +323,43 @@ TEST_F(LRUCacheTest, StatsCountersExact) {
   EXPECT_EQ(1u, st.misses);
 }
 
+// kFullChargeCacheMetadata: an entry counts its handle and key copy too,
+// in usage, pinned usage and eviction; the default counts the charge alone.
+TEST(LRUCacheMetadataTest, FullChargeCountsTheHandle) {
+  LRUCacheOptions o;
+  o.capacity = 1000;
+  o.num_shard_bits = 0;
+  std::shared_ptr<Cache> plain = NewLRUCache(o);
+  o.metadata_charge_policy = CacheMetadataChargePolicy::kFullChargeCacheMetadata;
+  std::shared_ptr<Cache> full = NewLRUCache(o);
+  ASSERT_NE(plain, nullptr);
+  ASSERT_NE(full, nullptr);
+  auto del = [](const Slice&, void* v) { delete static_cast<int*>(v); };
+  ASSERT_OK(plain->Insert("k1", new int(1), 10, del));
+  ASSERT_OK(full->Insert("k1", new int(1), 10, del));
+  EXPECT_EQ(plain->GetUsage(), 10u);
+  const size_t meta = sizeof(LRUHandle) - 1 + 2;
+  EXPECT_EQ(full->GetUsage(), 10u + meta);
+  Cache::Handle* h = full->Lookup("k1");
+  ASSERT_NE(h, nullptr);
+  EXPECT_EQ(full->GetPinnedUsage(), 10u + meta);
+  full->Release(h);
+  EXPECT_EQ(full->GetPinnedUsage(), 0u);
+  // Entries of charge 10 and two-byte keys: the plain cache holds 100 of
+  // them, the charged one only 1000 / (10 + meta).
+  for (int i = 0; i < 200; ++i) {
+    const std::string k = "x" + std::to_string(i % 10);
+    const std::string key = k + std::to_string(i / 10);  // distinct keys
+    ASSERT_OK(plain->Insert(key, new int(i), 10, del));
+    ASSERT_OK(full->Insert(key, new int(i), 10, del));
+  }
+  EXPECT_LE(plain->GetUsage(), 1000u);
+  EXPECT_LE(full->GetUsage(), 1000u);
+  EXPECT_GE(full->GetUsage(), 1000u - (10 + sizeof(LRUHandle) + 3));
+  full->EraseUnRefEntries();
+  EXPECT_EQ(full->GetUsage(), 0u);
+}
+
 TEST(LRUCacheFactoryTest, Arguments) {
   EXPECT_EQ(nullptr, NewLRUCache(100, 20));
   EXPECT_EQ(nullptr, NewLRUCache(100, 0, false, 1.5));

@@ -9,6 +9,7 @@
 #include "memtable/dynamic_bloom.h"
 #include "table/block_based_table_builder.h"
 #include "util/stop_watch.h"
+#include "util/sync_point.h"
 
 namespace strata {
 
@@ -145,6 +146,7 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
   auto finish_file = [&](const Slice* upper) -> Status {
     collect_tombstones(upper);
     add_tombstones();
+    TEST_SYNC_POINT("BuildTables:BeforeFinish");
     Status fs = builder->Finish();
     if (fs.ok()) {
       StopWatch sw(o.options->env->GetSystemClock(), o.statistics, o.sync_histogram);

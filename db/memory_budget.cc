@@ -25,7 +25,12 @@ Status SetUpDBMemory(DBOptions* o, MemoryBudgetPlan* plan, std::vector<std::stri
                                      std::to_string(o->memory_budget));
     }
     const size_t budget = static_cast<size_t>(o->memory_budget);
-    plan->cache = NewLRUCache(budget);
+    // The cache's own bookkeeping (a handle per entry: ~130k handles per
+    // 512 MiB of 4 KiB blocks) counts in the budget too.
+    LRUCacheOptions cache_options;
+    cache_options.capacity = budget - budget / kBudgetSlackDivisor;
+    cache_options.metadata_charge_policy = CacheMetadataChargePolicy::kFullChargeCacheMetadata;
+    plan->cache = NewLRUCache(cache_options);
     plan->write_buffer_manager = std::make_shared<WriteBufferManager>(
         budget / kBudgetMemtableShareDivisor, plan->cache, /*allow_stall=*/false);
     o->write_buffer_manager = plan->write_buffer_manager;
@@ -37,7 +42,8 @@ Status SetUpDBMemory(DBOptions* o, MemoryBudgetPlan* plan, std::vector<std::stri
     }
     notes->push_back(
         "options.memory_budget " + std::to_string(budget) + ": one LRU block cache of " +
-        std::to_string(budget) + " bytes for every family, memtables limited to " +
+        std::to_string(budget - budget / kBudgetSlackDivisor) +
+        " bytes for every family, memtables limited to " +
         std::to_string(budget / kBudgetMemtableShareDivisor) + " bytes and charged to it");
     return Status::OK();
   }

@@ -28,6 +28,10 @@ namespace strata {
 // The share of the budget the memtables get (the rest is the cache's, for
 // blocks and table readers), and the cap of one memtable.
 constexpr uint64_t kBudgetMemtableShareDivisor = 4;
+// The part of the budget the cache does not get: the allocator's slack
+// (free memory it holds between the cache's allocations and frees) and the
+// buffers nothing charges (WAL writer, iterators, the cache's hash tables).
+constexpr uint64_t kBudgetSlackDivisor = 16;
 constexpr uint64_t kBudgetWriteBufferCapDivisor = 8;
 
 struct MemoryBudgetPlan {

@@ -114,6 +114,15 @@ class STRATA_EXPORT Cache {
   virtual CacheStats GetStats() const = 0;
 };
 
+// Whether a cache entry's charge also counts the cache's own memory for it
+// (RocksDB's names). kFullChargeCacheMetadata adds the entry's handle -- its
+// bookkeeping struct and a copy of the key, about 80 bytes plus the key --
+// so that the capacity bounds the cache's whole footprint. RocksDB's
+// default is kFullChargeCacheMetadata; NewLRUCache's is
+// kDontChargeCacheMetadata (each entry counts its charge alone), and the
+// cache DBOptions::memory_budget builds charges the metadata.
+enum class CacheMetadataChargePolicy { kDontChargeCacheMetadata, kFullChargeCacheMetadata };
+
 struct LRUCacheOptions {
   // Total charge budget of the cache, split evenly among the shards.
   size_t capacity = 0;
@@ -125,6 +134,8 @@ struct LRUCacheOptions {
   // Fraction of each shard's capacity reserved for Priority::kHigh entries,
   // in [0, 1]. 0 disables the high-priority pool.
   double high_pri_pool_ratio = 0.5;
+  CacheMetadataChargePolicy metadata_charge_policy =
+      CacheMetadataChargePolicy::kDontChargeCacheMetadata;
 };
 
 // A sharded LRU cache, or nullptr if an argument is out of range

@@ -4,10 +4,11 @@
 // LRUCacheOptions has RocksDB's fields:
 //   - capacity, num_shard_bits, strict_capacity_limit, high_pri_pool_ratio:
 //     as RocksDB's;
-//   - low_pri_pool_ratio, use_adaptive_mutex, metadata_charge_policy:
-//     advisory (checked as RocksDB checks them, then unused: Strata's LRU
-//     has a high-priority pool and a plain one, a plain mutex, and charges
-//     each entry its charge alone, as kDontChargeCacheMetadata);
+//   - metadata_charge_policy: as RocksDB's (kFullChargeCacheMetadata, the
+//     default, adds each entry's handle and key copy to its charge);
+//   - low_pri_pool_ratio, use_adaptive_mutex: advisory (checked as RocksDB
+//     checks them, then unused: Strata's LRU has a high-priority pool and a
+//     plain one, and a plain mutex);
 //   - memory_allocator, secondary_cache: Strata has neither; a non-null one
 //     makes NewLRUCache return nullptr, as RocksDB does for an argument it
 //     cannot take.
@@ -43,7 +44,7 @@ struct ShardedCacheOptions {
   int num_shard_bits = -1;
   bool strict_capacity_limit = false;
   std::shared_ptr<MemoryAllocator> memory_allocator;  // must stay null
-  CacheMetadataChargePolicy metadata_charge_policy = kDefaultCacheMetadataChargePolicy;  // advisory
+  CacheMetadataChargePolicy metadata_charge_policy = kDefaultCacheMetadataChargePolicy;
 
   ShardedCacheOptions() {}
   ShardedCacheOptions(
@@ -91,6 +92,9 @@ inline std::shared_ptr<Cache> NewLRUCache(const LRUCacheOptions& options) {
   o.num_shard_bits = options.num_shard_bits;
   o.strict_capacity_limit = options.strict_capacity_limit;
   o.high_pri_pool_ratio = options.high_pri_pool_ratio;
+  o.metadata_charge_policy = options.metadata_charge_policy == kFullChargeCacheMetadata
+                                 ? ::strata::CacheMetadataChargePolicy::kFullChargeCacheMetadata
+                                 : ::strata::CacheMetadataChargePolicy::kDontChargeCacheMetadata;
   return ::strata::NewLRUCache(o);
 }
 inline std::shared_ptr<Cache> NewLRUCache(
