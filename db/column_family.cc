@@ -367,6 +367,11 @@ ColumnFamilyData::ColumnFamilyData(uint32_t id, const std::string& name, const O
   table_cache_ =
       std::make_unique<TableCache>(dbname, first->options, first->table,
                                    first->options.max_open_files, std::move(table_readers));
+  if (first->table.block_cache != nullptr && !first->table.no_block_cache &&
+      RoleCharged(first->table.cache_usage_options, CacheEntryRole::kFileMetadata)) {
+    file_metadata_charge_ = std::make_shared<ConcurrentCacheReservationManager>(
+        first->table.block_cache, CacheEntryRole::kFileMetadata);
+  }
   picker_ = NewCompactionPicker(&first->options, icmp_, db_mu_);
   SystemClock* clock = first->options.env != nullptr ? first->options.env->GetSystemClock()
                                                      : Env::Default()->GetSystemClock();

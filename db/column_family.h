@@ -141,6 +141,11 @@ class ColumnFamilyData {
   // REQUIRES: DB mutex.
   void SetOptions(const Options& options);
   TableCache* table_cache() const { return table_cache_.get(); }
+  // The kFileMetadata charge of the family's files (null unless its table
+  // options charge that role to a block cache); given to VersionBuilders.
+  ConcurrentCacheReservationManager* file_metadata_charge() const {
+    return file_metadata_charge_.get();
+  }
   CompactionPicker* picker() const { return picker_.get(); }
   int num_levels() const { return num_levels_; }
 
@@ -286,6 +291,7 @@ class ColumnFamilyData {
   const InternalKeyComparator icmp_;
   const int num_levels_;
   std::unique_ptr<TableCache> table_cache_;
+  std::shared_ptr<ConcurrentCacheReservationManager> file_metadata_charge_;
   std::unique_ptr<CompactionPicker> picker_;
   // The DB mutex (borrowed): what the fields below are guarded by.
   Mutex* const db_mu_;

@@ -548,7 +548,7 @@ bool DBImpl::GetMapProperty(ColumnFamilyHandle* cf, const Slice& property,
     for (CacheEntryRole role :
          {CacheEntryRole::kWriteBuffer, CacheEntryRole::kBlockBasedTableReader,
           CacheEntryRole::kFilterConstruction, CacheEntryRole::kCompressionDictionaryBuildingBuffer,
-          CacheEntryRole::kMisc}) {
+          CacheEntryRole::kFileMetadata, CacheEntryRole::kMisc}) {
       const size_t bytes = CacheReservationManager::ChargedBytes(cache.get(), role);
       const std::string& n = GetCacheEntryRoleName(role);
       (*value)["bytes." + n] = std::to_string(bytes);

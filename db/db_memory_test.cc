@@ -235,7 +235,7 @@ TEST_F(DBMemoryTest, TableReadersChargedToTheBlockCache) {
 }
 
 TEST_F(DBMemoryTest, ChargingARoleNotBuiltIsRefused) {
-  for (CacheEntryRole role : {CacheEntryRole::kFileMetadata, CacheEntryRole::kWriteBuffer,
+  for (CacheEntryRole role : {CacheEntryRole::kBlobCache, CacheEntryRole::kWriteBuffer,
                               CacheEntryRole::kDataBlock, CacheEntryRole::kIndexBlock}) {
     Options o = SmallOptions();
     BlockBasedTableOptions t;
@@ -436,6 +436,56 @@ TEST_F(DBMemoryTest, MemoryBudgetChargesFlushAndCompactionBuffers) {
   ASSERT_TRUE(db_->GetMapProperty("rocksdb.block-cache-entry-stats", &stats));
   EXPECT_EQ(stats["bytes.filter-construction"], "0");
   EXPECT_EQ(stats["bytes.misc"], "0");
+}
+
+// kFileMetadata (RocksDB's semantics): each live table's FileMetaData is
+// charged to the block cache while a Version lists it; a strict cache
+// without room fails the flush with MemoryLimit.
+TEST_F(DBMemoryTest, FileMetadataChargedToTheBlockCache) {
+  auto charged = [this]() {
+    std::map<std::string, std::string> stats;
+    EXPECT_TRUE(db_->GetMapProperty("rocksdb.block-cache-entry-stats", &stats));
+    return std::stoull(stats["bytes.file-metadata"]);
+  };
+  Options o = SmallOptions();
+  o.disable_auto_compactions = true;
+  BlockBasedTableOptions t;
+  t.block_cache = NewLRUCache(64 * kMiB);
+  t.cache_usage_options.options_overrides[CacheEntryRole::kFileMetadata].charged =
+      CacheEntryRoleOptions::Decision::kEnabled;
+  o.table_factory = NewBlockBasedTableFactory(t);
+  DestroyAndReopen(o);
+  EXPECT_EQ(charged(), 0u);
+  for (int f = 0; f < 5; ++f) {
+    for (int i = 0; i < 100; ++i) ASSERT_OK(Put("k" + std::to_string(f * 100 + i), "v"));
+    ASSERT_OK(Flush());
+    // A dummy entry covers hundreds of files' metadata.
+    EXPECT_EQ(charged(), kDummy) << f;
+  }
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  EXPECT_EQ(charged(), kDummy);
+  // Reopened: the recovered files are charged too.
+  Reopen(o);
+  EXPECT_EQ(charged(), kDummy);
+  std::string v;
+  ASSERT_OK(db_->Get(ReadOptions(), "k42", &v));
+  EXPECT_EQ(v, "v");
+  // Nothing left once every file is gone.
+  ASSERT_OK(db_->DeleteRange(WriteOptions(), db_->DefaultColumnFamily(), "k", "l"));
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  EXPECT_EQ(NumTableFilesAtLevel(0) + NumTableFilesAtLevel(1) + NumTableFilesAtLevel(6), 0);
+  EXPECT_EQ(charged(), 0u);
+
+  // A strict cache smaller than one dummy entry cannot take the charge.
+  t.block_cache = NewLRUCache(128 << 10, 0, /*strict_capacity_limit=*/true);
+  o.table_factory = NewBlockBasedTableFactory(t);
+  DestroyAndReopen(o);
+  ASSERT_OK(Put("a", "b"));
+  Status s = Flush();
+  EXPECT_TRUE(s.IsMemoryLimit()) << s.ToString();
+  EXPECT_NE(s.ToString().find("Can't allocate FileMetadata due to exceeding the memory limit"),
+            std::string::npos)
+      << s.ToString();
 }
 
 }  // namespace

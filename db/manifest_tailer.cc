@@ -139,8 +139,8 @@ Status ManifestTailer::Build(std::vector<Candidate>* out) {
       out->push_back(c);
       continue;
     }
-    VersionBuilder builder(cfd->icmp(), from_scratch_ ? nullptr : cfd->current(),
-                           cfd->num_levels());
+    VersionBuilder builder(cfd->icmp(), from_scratch_ ? nullptr : cfd->current(), cfd->num_levels(),
+                           cfd->file_metadata_charge());
     Status s;
     for (const VersionEdit& edit : pending_) {
       if (edit.column_family() != id || edit.is_column_family_drop()) continue;

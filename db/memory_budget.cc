@@ -79,6 +79,12 @@ void ApplyMemoryBudget(const DBOptions& db, const MemoryBudgetPlan& plan, Column
     if (filter.charged == CacheEntryRoleOptions::Decision::kFallback) {
       filter.charged = CacheEntryRoleOptions::Decision::kEnabled;
     }
+    // Each live table's FileMetaData (its keys, ~300 bytes a file).
+    CacheEntryRoleOptions& metadata =
+        t.cache_usage_options.options_overrides[CacheEntryRole::kFileMetadata];
+    if (metadata.charged == CacheEntryRoleOptions::Decision::kFallback) {
+      metadata.charged = CacheEntryRoleOptions::Decision::kEnabled;
+    }
   }
   cf->table_factory = NewBlockBasedTableFactory(t);
 }
@@ -96,6 +102,7 @@ Status ValidateCacheUsageOptions(const BlockBasedTableOptions& t) {
     if (it != t.cache_usage_options.options_overrides.end()) d = it->second.charged;
     const bool built = role == CacheEntryRole::kBlockBasedTableReader ||
                        role == CacheEntryRole::kFilterConstruction ||
+                       role == CacheEntryRole::kFileMetadata ||
                        role == CacheEntryRole::kCompressionDictionaryBuildingBuffer;
     // RocksDB refuses the roles it does not charge only through overrides;
     // the blanket `options` applies to the charged roles alone.
@@ -104,8 +111,8 @@ Status ValidateCacheUsageOptions(const BlockBasedTableOptions& t) {
           "BlockBasedTableOptions::cache_usage_options: charging the role " +
           GetCacheEntryRoleName(role) +
           " to the block cache is not supported (supported: block-based-table-reader, "
-          "filter-construction, compression-dictionary-building-buffer; write-buffer through "
-          "WriteBufferManager)");
+          "filter-construction, compression-dictionary-building-buffer, file-metadata; "
+          "write-buffer through WriteBufferManager)");
     }
     // An explicit kEnabled needs a cache (the dictionary buffer's default
     // charge simply has nothing to charge without one).

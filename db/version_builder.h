@@ -35,8 +35,12 @@ inline bool NewestFirst(const FileMetaData* a, const FileMetaData* b) {
 
 class VersionBuilder {
  public:
-  VersionBuilder(const InternalKeyComparator& icmp, Version* base, int num_levels)
-      : icmp_(icmp), base_(base), num_levels_(num_levels) {}
+  // metadata_charge (borrowed, may be null): the family's kFileMetadata
+  // charge (ColumnFamilyData::file_metadata_charge); each file the edits
+  // add is charged to it for its lifetime.
+  VersionBuilder(const InternalKeyComparator& icmp, Version* base, int num_levels,
+                 ConcurrentCacheReservationManager* metadata_charge = nullptr)
+      : icmp_(icmp), base_(base), num_levels_(num_levels), metadata_charge_(metadata_charge) {}
 
   ~VersionBuilder() {
     for (auto& level : added_) {
@@ -71,6 +75,16 @@ class VersionBuilder {
       f->being_compacted = false;
       // Key filters are for level 0 only (bounded memory; see Options).
       if (level > 0) f->key_filter.reset();
+      if (metadata_charge_ != nullptr &&
+          !metadata_charge_
+               ->MakeCacheReservation(f->ApproximateMemoryUsage(), &f->metadata_charge.handle)
+               .ok()) {
+        // RocksDB's error (a strict cache without room for the charge).
+        delete f;
+        return Status::MemoryLimit(
+            "Can't allocate FileMetadata due to exceeding the memory limit based on cache "
+            "capacity");
+      }
       deleted_[level].erase(f->number);
       auto [it, inserted] = added_[level].emplace(f->number, f);
       if (!inserted) {
@@ -120,6 +134,7 @@ class VersionBuilder {
   const InternalKeyComparator& icmp_;
   Version* base_;
   const int num_levels_;
+  ConcurrentCacheReservationManager* const metadata_charge_;
   std::set<uint64_t> deleted_[kMaxLevels];
   std::map<uint64_t, FileMetaData*> added_[kMaxLevels];
 };

@@ -26,6 +26,7 @@
 
 #include "base/dbformat.h"
 #include "base/range_tombstone.h"
+#include "cache/cache_reservation_manager.h"
 #include "strata/cache.h"
 #include "strata/slice.h"
 #include "strata/status.h"
@@ -162,6 +163,19 @@ class LateKeyFilterSlot {
   std::atomic<DynamicBloom*> filter_{nullptr};
 };
 
+// The charge of one FileMetaData to the block cache
+// (CacheEntryRole::kFileMetadata, when the family's table options enable it;
+// set by VersionBuilder::Apply). Copies start empty; the destructor gives
+// the charge back. Thread-safety: set once, before the file is shared.
+class FileMetadataChargeSlot {
+ public:
+  FileMetadataChargeSlot() = default;
+  FileMetadataChargeSlot(const FileMetadataChargeSlot&) {}
+  FileMetadataChargeSlot& operator=(const FileMetadataChargeSlot&) { return *this; }
+
+  std::unique_ptr<ConcurrentCacheReservationManager::Handle> handle;
+};
+
 // A value read and written with relaxed atomics that stays copyable: the
 // in-memory fields of FileMetaData are guarded by locks, but whole-struct
 // copies (into VersionEdits, MANIFEST snapshots) may read them concurrently.
@@ -227,6 +241,14 @@ struct FileMetaData {
   // when the file is added at a level below 0.
   std::shared_ptr<const DynamicBloom> key_filter;
   LateKeyFilterSlot late_key_filter;
+  FileMetadataChargeSlot metadata_charge;
+
+  // What kFileMetadata charges for the file (RocksDB's measure): the struct
+  // and the bytes of its keys and checksum strings.
+  size_t ApproximateMemoryUsage() const {
+    return sizeof(FileMetaData) + smallest.size() + largest.size() + file_checksum.size() +
+           file_checksum_func_name.size();
+  }
 
   // The key filter in effect, if any (key_filter, else late_key_filter).
   const DynamicBloom* KeyFilter() const {

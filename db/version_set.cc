@@ -767,7 +767,8 @@ Status VersionSet::ReplayManifest(const std::map<std::string, ColumnFamilyOption
     auto it = families.find(name);
     if (it != families.end()) {
       f.cfd.reset(NewFamily(id, name, it->second));
-      f.builder = std::make_unique<VersionBuilder>(f.cfd->icmp(), nullptr, f.cfd->num_levels());
+      f.builder = std::make_unique<VersionBuilder>(f.cfd->icmp(), nullptr, f.cfd->num_levels(),
+                                                   f.cfd->file_metadata_charge());
     }
   };
   open_family(0, kDefaultColumnFamilyName);
@@ -1019,7 +1020,8 @@ Status VersionSet::LogAndApplyGroupImpl(const std::vector<ColumnFamilyData*>& cf
     edit->MarkAtomicGroup(static_cast<uint32_t>(cfds.size() - 1 - i));
     Version* v = new Version(this, cfd, next_version_number_++);
     versions.push_back(v);
-    VersionBuilder builder(cfd->icmp(), cfd->current(), cfd->num_levels());
+    VersionBuilder builder(cfd->icmp(), cfd->current(), cfd->num_levels(),
+                           cfd->file_metadata_charge());
     s = builder.Apply(*edit);
     if (s.ok()) s = builder.SaveTo(v);
     if (s.ok()) v->ComputeCompactionScores(cfd->options());
@@ -1129,7 +1131,8 @@ Status VersionSet::LogAndApplyImpl(ColumnFamilyData* cfd, VersionEdit* edit, Mut
   if (!is_add && !is_drop) {
     v = new Version(this, cfd, next_version_number_++);
     {
-      VersionBuilder builder(cfd->icmp(), cfd->current(), cfd->num_levels());
+      VersionBuilder builder(cfd->icmp(), cfd->current(), cfd->num_levels(),
+                             cfd->file_metadata_charge());
       s = builder.Apply(*edit);
       if (s.ok()) s = builder.SaveTo(v);
     }

@@ -128,14 +128,18 @@ struct STRATA_EXPORT BlockBasedTableOptions {
   //    the cache); a reader that does not fit a strict cache fails to open
   //    with MemoryLimit.
   //  - kFilterConstruction (default disabled): the key hashes buffered
-  //    while a table's filter is built, and the finished filter while it is
-  //    written.
+  //    while a table's filter is built (for partitioned filters also the
+  //    finished partitions), and the finished filter while it is written.
   //  - kCompressionDictionaryBuildingBuffer (default enabled): the data
   //    blocks buffered to sample a compression dictionary from; a charge a
   //    strict cache refuses ends the buffering early.
-  // Other roles set to kEnabled or kDisabled (kFileMetadata among them) are
-  // refused at open (InvalidArgument naming the role); kWriteBuffer is
-  // charged through WriteBufferManager's cache instead.
+  //  - kFileMetadata (default disabled): the in-memory metadata of every
+  //    live table of the family (its struct, keys and checksum strings)
+  //    while a Version lists it; a strict cache without room fails the
+  //    flush, compaction or open with MemoryLimit.
+  // Other roles set to kEnabled or kDisabled are refused at open
+  // (InvalidArgument naming the role); kWriteBuffer is charged through
+  // WriteBufferManager's cache instead.
   CacheUsageOptions cache_usage_options;
 };
 
