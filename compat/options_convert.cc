@@ -54,7 +54,8 @@ Status Refused(const char* name) {
   X(enable_pipelined_write) X(allow_concurrent_memtable_write)                                    \
   X(max_write_batch_group_size_bytes) X(wal_recovery_mode) X(allow_2pc)                           \
   X(avoid_flush_during_recovery) X(avoid_flush_during_shutdown) X(allow_ingest_behind)            \
-  X(manual_wal_flush) X(max_bgerror_resume_count) X(bgerror_resume_retry_interval)
+  X(manual_wal_flush) X(max_bgerror_resume_count) X(bgerror_resume_retry_interval)              \
+  X(wal_compression)
 
 #define COMPAT_TABLE_FIELDS(X)                                                                    \
   X(cache_index_and_filter_blocks) X(cache_index_and_filter_blocks_with_high_priority)            \
@@ -236,7 +237,6 @@ Status ConvertDBOptions(const DBOptions& in, ::strata::DBOptions* out,
   COMPAT_DEFAULT_ONLY(DBOptions, row_cache);
   COMPAT_DEFAULT_ONLY(DBOptions, wal_filter);
   COMPAT_DEFAULT_ONLY(DBOptions, two_write_queues);
-  COMPAT_DEFAULT_ONLY(DBOptions, wal_compression);
   COMPAT_DEFAULT_ONLY(DBOptions, atomic_flush);
   COMPAT_DEFAULT_ONLY(DBOptions, write_dbid_to_manifest);
   COMPAT_DEFAULT_ONLY(DBOptions, file_checksum_gen_factory);

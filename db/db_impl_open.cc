@@ -19,6 +19,7 @@
 #include "env/paced_writable_file.h"
 #include "env/sst_file_manager_impl.h"
 #include "strata/table.h"
+#include "table/compression.h"
 
 namespace strata {
 
@@ -58,9 +59,15 @@ std::string NewUuid() {
 // merely holds log bytes would have to match that by chance).
 log::RecordPayloadCheck BatchInSequenceRange(SequenceNumber lo, SequenceNumber hi) {
   return [lo, hi](const Slice& payload) {
-    if (payload.size() < WriteBatchInternal::kHeader) return false;
-    const SequenceNumber seq = DecodeFixed64(payload.data());
-    return seq >= lo && seq <= hi;
+    auto in_range = [lo, hi](const Slice& p) {
+      if (p.size() < WriteBatchInternal::kHeader) return false;
+      const SequenceNumber seq = DecodeFixed64(p.data());
+      return seq >= lo && seq <= hi;
+    };
+    if (in_range(payload)) return true;
+    // A compressed WAL's record: the batch header is inside the frame.
+    std::string head;
+    return log::DecompressRecordStart(payload, &head) && in_range(head);
   };
 }
 
@@ -195,6 +202,13 @@ void SanitizeDBOptions(DBOptions* o, std::vector<std::string>* notes) {
   if (o->use_direct_reads && o->compaction_readahead_size == 0) {
     o->compaction_readahead_size = 2 << 20;
     notes->push_back("options.compaction_readahead_size 0 changed to 2097152 (use_direct_reads)");
+  }
+  // As RocksDB 7.8.3: only ZSTD compresses a WAL; other types turn it off.
+  if (o->wal_compression != kNoCompression && !log::WalCompressionSupported(o->wal_compression)) {
+    notes->push_back(std::string("options.wal_compression ") +
+                     CompressionTypeName(o->wal_compression) +
+                     " changed to NoCompression: WAL compression supports ZSTD only");
+    o->wal_compression = kNoCompression;
   }
 }
 
@@ -1121,6 +1135,10 @@ Status DBImpl::CreateWAL(uint64_t number) {
   }
   log_ = std::make_unique<log::Writer>(std::move(file), number, /*recycle_log_files=*/false,
                                        /*manual_flush=*/options_.manual_wal_flush);
+  if (options_.wal_compression != kNoCompression) {
+    s = log_->AddCompressionTypeRecord(options_.wal_compression);
+    if (!s.ok()) return s;
+  }
   log_number_ = number;
   current_wal_number_.store(number, std::memory_order_relaxed);
   // Make the new file's directory entry durable, so a synced write in it

@@ -37,16 +37,67 @@ Reader::~Reader() = default;
 
 Status Reader::SkipTo(uint64_t offset) {
   assert(end_of_buffer_offset_ == 0 && buffer_.empty());
+  if (offset == 0) return Status::OK();
+  // A compressed log says so in its first record only: read the first
+  // block and look (a record that is not an intact marker means none).
+  Slice first;
+  Status s = file_->Read(kBlockSize, &first, backing_store_.get());
+  if (!s.ok()) return s;
+  if (first.size() >= kHeaderSize + 4 &&
+      static_cast<unsigned char>(first[6]) == kSetCompressionType) {
+    const size_t length = static_cast<unsigned char>(first[4]) |
+                          (static_cast<size_t>(static_cast<unsigned char>(first[5])) << 8);
+    if (kHeaderSize + length <= first.size() && crc32c::Unmask(DecodeFixed32(first.data())) ==
+                                                    crc32c::Value(first.data() + 6, 1 + length)) {
+      SetCompression(Slice(first.data() + kHeaderSize, length), 0,
+                     WALRecoveryMode::kTolerateCorruptedTailRecords);
+    }
+  }
   // Blocks stay aligned: whole blocks are skipped in the file, the rest of
   // the way inside the first block read.
   const uint64_t block_start = offset - offset % kBlockSize;
-  if (block_start > 0) {
-    Status s = file_->Skip(block_start);
+  if (block_start == 0) {
+    // The block just read is the one to continue in.
+    buffer_ = first;
+    end_of_buffer_offset_ = first.size();
+    if (first.size() < kBlockSize) eof_ = true;
+    buffer_.remove_prefix(std::min<size_t>(buffer_.size(), static_cast<size_t>(offset)));
+    return Status::OK();
+  }
+  if (first.size() < kBlockSize) {
+    // The file ends before offset.
+    eof_ = true;
+    end_of_buffer_offset_ = first.size();
+    return Status::OK();
+  }
+  if (block_start > kBlockSize) {
+    s = file_->Skip(block_start - kBlockSize);
     if (!s.ok()) return s;
   }
   end_of_buffer_offset_ = block_start;
   initial_skip_ = static_cast<size_t>(offset - block_start);
   return Status::OK();
+}
+
+void Reader::SetCompression(const Slice& p, uint64_t offset, WALRecoveryMode mode) {
+  if (offset != 0) {
+    ReportCorruption(p.size(), offset, "SetCompressionType not the first record", mode);
+    return;
+  }
+  if (uncompress_ != nullptr) return;  // seen by SkipTo already
+  if (p.size() < 4) {
+    ReportCorruption(p.size(), offset, "could not decode SetCompressionType record", mode);
+    return;
+  }
+  const uint32_t type = DecodeFixed32(p.data());
+  if (type > 0xff || !WalCompressionSupported(static_cast<CompressionType>(type))) {
+    ReportUnsupported(p.size(), offset,
+                      "WAL compression type " + std::to_string(type) +
+                          " not supported (RocksDB wal_compression supports ZSTD only)");
+    return;
+  }
+  compression_ = static_cast<CompressionType>(type);
+  uncompress_ = WalDecompressor::New(compression_);
 }
 
 void Reader::ReportCorruption(size_t bytes, uint64_t offset, const char* reason,
@@ -221,6 +272,22 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch, WALRecoveryMode mod
       if (stopped_) break;
     }
 
+    if (uncompress_ != nullptr && type >= kFullType && type <= kRecyclableLastType) {
+      // A compressed log: the fragment's bytes are a piece of the record's
+      // frame (FULL and FIRST start one).
+      const unsigned int legacy = IsRecyclableType(type) ? type - 4 : type;
+      if (legacy == kFullType || legacy == kFirstType) uncompress_->Reset();
+      if (!uncompress_->Decompress(fragment, &uncompressed_).ok()) {
+        ReportCorruption(fragment.size() + scratch->size(),
+                         in_fragmented_record ? prospective_record_offset : offset,
+                         "corrupted compressed WAL record", mode);
+        in_fragmented_record = false;
+        scratch->clear();
+        continue;
+      }
+      fragment = Slice(uncompressed_);
+    }
+
     switch (type) {
       case kFullType:
       case kRecyclableFullType:
@@ -337,8 +404,7 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch, WALRecoveryMode mod
         break;
 
       case kSetCompressionType:
-        ReportUnsupported(fragment.size() + scratch->size(), offset,
-                          "WAL compression (RocksDB wal_compression) not supported");
+        SetCompression(fragment, offset, mode);
         break;
 
       case kUserDefinedTimestampSizeType:

@@ -23,8 +23,14 @@
 //    reused file: end of log (kSkipAnyCorruptedRecords skips it instead).
 //    Only a file that starts with a recyclable record is a reused one;
 //    elsewhere such a header is damage and reported like a bad crc.
-//  - kSetCompressionType: reported ("WAL compression not supported"); the
-//    reader stops in every mode.
+//  - kSetCompressionType as the first record (RocksDB's wal_compression,
+//    db/log_compression.h): every later record is decompressed fragment
+//    by fragment; a fragment that does not decompress is damage like a bad
+//    crc ("corrupted compressed WAL record"). A compression type other
+//    than ZSTD is reported as NotSupported and the reader stops in every
+//    mode; a marker anywhere but at the file's start is damage. SkipTo
+//    reads the file's first record first, so a reader started mid-file
+//    knows whether to decompress.
 //  - A failed read of the file is reported (IOError) and ends the log; so
 //    is a read that comes back short before the size the caller measured
 //    (set_expected_file_size).
@@ -43,6 +49,7 @@
 #include <memory>
 #include <string>
 
+#include "db/log_compression.h"
 #include "db/log_format.h"
 #include "strata/env.h"
 #include "strata/options.h"
@@ -102,6 +109,8 @@ class Reader {
   // True once a read came back short (the end of the file was seen).
   bool IsEOF() const { return eof_; }
   uint64_t log_number() const { return log_number_; }
+  // kZSTD once a compressed log's marker was read, else kNoCompression.
+  CompressionType compression() const { return compression_; }
   SequentialFile* file() const { return file_.get(); }
   // The file's size as measured before reading (the caller's GetFileSize).
   // With it, a read that comes back short before that size is a failed
@@ -159,6 +168,13 @@ class Reader {
   // Bytes of the first block read that SkipTo passes over.
   size_t initial_skip_ = 0;
   uint64_t last_record_offset_ = 0;
+  // Compressed logs: the marker's type, the decompressor, and the current
+  // fragment's decompressed bytes.
+  CompressionType compression_ = kNoCompression;
+  std::unique_ptr<WalDecompressor> uncompress_;
+  std::string uncompressed_;
+  // Handles a kSetCompressionType record at offset (payload `p`).
+  void SetCompression(const Slice& p, uint64_t offset, WALRecoveryMode mode);
   // A zero-filled stretch skipped but not yet known to be the log's tail.
   uint64_t pending_zero_offset_ = 0;
   size_t pending_zero_bytes_ = 0;

@@ -19,6 +19,7 @@
 #include "test_util/testutil.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
+#include "util/random.h"
 
 namespace strata::log {
 namespace {
@@ -752,7 +753,10 @@ TEST_P(LogTest, UnknownRecordType) {
   }
 }
 
-TEST_P(LogTest, CompressionRecordStopsTheReader) {
+// A compression marker anywhere but at the start of the file is damage
+// (RocksDB: "SetCompressionType not the first record"): dropped, reported,
+// and reading goes on past it except in kPointInTimeRecovery.
+TEST_P(LogTest, CompressionRecordNotFirstIsDamage) {
   if (recyclable_) GTEST_SKIP() << "legacy layout only";
   MiddleLayout l = MakeMiddleLayout(recyclable_);
   l.contents[l.b_offset + 6] = kSetCompressionType;
@@ -761,12 +765,135 @@ TEST_P(LogTest, CompressionRecordStopsTheReader) {
   EncodeFixed32(l.contents.data() + l.b_offset, crc32c::Mask(crc));
   for (WALRecoveryMode mode : kAllModes) {
     ReadResult r = ReadAll(l.contents, mode);
-    EXPECT_EQ(r.records, Prefix(l.records, 1)) << ModeName(mode);
+    if (mode == WALRecoveryMode::kPointInTimeRecovery) {
+      EXPECT_EQ(r.records, Prefix(l.records, 1)) << ModeName(mode);
+    } else {
+      EXPECT_EQ(r.records, (std::vector<std::string>{l.records[0], l.records[2], l.records[3]}))
+          << ModeName(mode);
+    }
     ASSERT_EQ(r.report.messages.size(), 1u);
-    EXPECT_EQ(r.report.messages[0].rfind("Not implemented: WAL compression", 0), 0u)
+    EXPECT_NE(r.report.messages[0].find("SetCompressionType not the first record"),
+              std::string::npos)
         << r.report.messages[0];
     EXPECT_NE(r.report.messages[0].find(" offset " + std::to_string(l.b_offset)),
               std::string::npos);
+  }
+}
+
+// ---- compressed logs (RocksDB's wal_compression) ----
+
+// n random bytes (incompressible).
+std::string RandomString(Random* rnd, size_t n) {
+  std::string s(n, '\0');
+  for (char& c : s) c = static_cast<char>(rnd->Uniform(256));
+  return s;
+}
+
+std::string CompressedLog(const std::vector<std::string>& records, bool recyclable,
+                          std::vector<uint64_t>* offsets = nullptr) {
+  std::string contents;
+  Writer writer(std::make_unique<StringSink>(&contents), kLogNumber, recyclable);
+  EXPECT_OK(writer.AddCompressionTypeRecord(kZSTD));
+  for (const std::string& r : records) {
+    if (offsets != nullptr) offsets->push_back(contents.size());
+    EXPECT_OK(writer.AddRecord(r));
+  }
+  return contents;
+}
+
+// Records of every size round-trip: empty, small, a block's worth,
+// incompressible ones spanning several blocks; the file starts with the
+// marker, and compressible records take less space than plain ones.
+TEST_P(LogTest, CompressedLogRoundTrip) {
+  Random rnd(301);
+  std::vector<std::string> records = {"",
+                                      "small",
+                                      std::string(40000, 'z'),
+                                      RandomString(&rnd, 100000),
+                                      "",
+                                      BigString("compressible", 70000),
+                                      RandomString(&rnd, kBlockSize - 20)};
+  for (int i = 0; i < 200; ++i) records.push_back(RandomString(&rnd, rnd.Uniform(300)));
+  const std::string contents = CompressedLog(records, recyclable_);
+  ASSERT_GE(contents.size(), kHeaderSize + 4);
+  EXPECT_EQ(static_cast<unsigned char>(contents[6]), kSetCompressionType);
+  EXPECT_EQ(DecodeFixed32(contents.data() + kHeaderSize), static_cast<uint32_t>(kZSTD));
+  for (WALRecoveryMode mode : kAllModes) {
+    ReadResult r = ReadAll(contents, mode);
+    EXPECT_TRUE(r.report.messages.empty()) << r.report.messages[0];
+    ASSERT_EQ(r.records.size(), records.size()) << ModeName(mode);
+    for (size_t i = 0; i < records.size(); ++i) EXPECT_EQ(r.records[i], records[i]) << i;
+  }
+  std::string plain;
+  {
+    Writer writer(std::make_unique<StringSink>(&plain), kLogNumber, recyclable_);
+    for (const std::string& r : records) ASSERT_OK(writer.AddRecord(r));
+  }
+  EXPECT_LT(contents.size(), plain.size());
+}
+
+// A reader started mid-file (SkipTo, as WAL tailing does) learns from the
+// file's first record that it must decompress.
+TEST_P(LogTest, CompressedLogSkipTo) {
+  Random rnd(7);
+  std::vector<std::string> records;
+  for (int i = 0; i < 40; ++i) records.push_back(RandomString(&rnd, 1 + rnd.Uniform(5000)));
+  std::vector<uint64_t> offsets;
+  const std::string contents = CompressedLog(records, recyclable_, &offsets);
+  for (size_t start : {size_t{1}, size_t{10}, size_t{39}}) {
+    // The end of record start-1 is where record start begins (or block
+    // padding before it).
+    Reader reader(std::make_unique<StringSource>(contents, false), nullptr, true, kLogNumber,
+                  kFileName);
+    ASSERT_OK(reader.SkipTo(offsets[start]));
+    EXPECT_EQ(reader.compression(), kZSTD);
+    Slice record;
+    std::string scratch;
+    for (size_t i = start; i < records.size(); ++i) {
+      ASSERT_TRUE(reader.ReadRecord(&record, &scratch)) << i;
+      EXPECT_EQ(record.ToString(), records[i]) << i;
+    }
+    EXPECT_FALSE(reader.ReadRecord(&record, &scratch));
+  }
+}
+
+// A fragment that does not decompress (its crc not checked) is damage; the
+// records after it are read except in kPointInTimeRecovery.
+TEST_P(LogTest, CompressedLogBadFrameIsDamage) {
+  const std::vector<std::string> records = {BigString("a", 300), BigString("b", 300),
+                                            BigString("c", 300)};
+  std::vector<uint64_t> offsets;
+  std::string contents = CompressedLog(records, recyclable_, &offsets);
+  // Overwrite the middle record's frame magic.
+  contents[offsets[1] + header_size_] ^= 0x55;
+  for (WALRecoveryMode mode : kAllModes) {
+    ReadResult r = ReadAll(contents, mode, /*checksum=*/false);
+    ASSERT_EQ(r.report.messages.size(), 1u) << ModeName(mode);
+    EXPECT_NE(r.report.messages[0].find("corrupted compressed WAL record"), std::string::npos);
+    EXPECT_NE(r.report.messages[0].find(" offset " + std::to_string(offsets[1])), std::string::npos)
+        << r.report.messages[0];
+    if (mode == WALRecoveryMode::kPointInTimeRecovery) {
+      EXPECT_EQ(r.records, Prefix(records, 1));
+    } else {
+      EXPECT_EQ(r.records, (std::vector<std::string>{records[0], records[2]}));
+    }
+  }
+}
+
+// A marker naming a type other than ZSTD: NotSupported, and the reader
+// stops in every mode (the log is not damaged; Strata cannot read it).
+TEST_P(LogTest, CompressedLogOfAnotherTypeIsNotSupported) {
+  if (recyclable_) GTEST_SKIP() << "the marker has a legacy header";
+  std::string contents = CompressedLog({"x", "y"}, false);
+  EncodeFixed32(contents.data() + kHeaderSize, kSnappyCompression);
+  const uint32_t crc = crc32c::Value(contents.data() + 6, 1 + 4);
+  EncodeFixed32(contents.data(), crc32c::Mask(crc));
+  for (WALRecoveryMode mode : kAllModes) {
+    ReadResult r = ReadAll(contents, mode);
+    EXPECT_TRUE(r.records.empty());
+    ASSERT_EQ(r.report.messages.size(), 1u);
+    EXPECT_EQ(r.report.messages[0].rfind("Not implemented: WAL compression type 1", 0), 0u)
+        << r.report.messages[0];
   }
 }
 

@@ -40,6 +40,26 @@ Writer::~Writer() {
   if (dest_ != nullptr) dest_->Flush().PermitUncheckedError();
 }
 
+Status Writer::AddCompressionTypeRecord(CompressionType type) {
+  if (dest_ == nullptr) return Status::InvalidArgument("log::Writer after Close");
+  if (file_size_ != 0 || compress_ != nullptr || !WalCompressionSupported(type)) {
+    return Status::InvalidArgument("log::Writer::AddCompressionTypeRecord: not a new log or " +
+                                   std::to_string(static_cast<int>(type)) + " not supported");
+  }
+  char payload[4];
+  EncodeFixed32(payload, static_cast<uint32_t>(type));
+  buf_.clear();
+  EmitPhysicalRecord(kSetCompressionType, payload, sizeof(payload));
+  Status s = dest_->Append(buf_);
+  file_size_ += buf_.size();
+  if (s.ok() && !manual_flush_) s = dest_->Flush();
+  if (!s.ok()) return s;
+  const size_t max_output = kBlockSize - header_size_;
+  compress_ = WalCompressor::New(type, max_output);
+  compressed_ = std::make_unique<char[]>(max_output);
+  return Status::OK();
+}
+
 Status Writer::AddRecord(const Slice& slice) {
   if (dest_ == nullptr) return Status::InvalidArgument("log::Writer::AddRecord after Close");
   const char* ptr = slice.data();
@@ -48,6 +68,11 @@ Status Writer::AddRecord(const Slice& slice) {
   buf_.clear();
   Status s;
   bool begin = true;
+  // Compressed logs: the compressor's output comes a block's payload at a
+  // time; `pending` is what it still has to flush after the piece in hand.
+  int pending = 0;
+  bool compress_start = compress_ != nullptr;
+  if (compress_ != nullptr) compress_->Reset();
   do {
     const size_t leftover = kBlockSize - block_offset_;
     if (leftover < header_size_) {
@@ -56,8 +81,16 @@ Status Writer::AddRecord(const Slice& slice) {
       block_offset_ = 0;
     }
     const size_t avail = kBlockSize - block_offset_ - header_size_;
+    if (compress_ != nullptr && (compress_start || left == 0)) {
+      // The next piece of the frame (an empty record stays one empty FULL).
+      pending = compress_->Compress(slice, compressed_.get(), &left);
+      if (pending < 0) return Status::Corruption("log::Writer: WAL compression failed");
+      if (left == 0 && !compress_start) break;
+      compress_start = false;
+      ptr = compressed_.get();
+    }
     const size_t fragment = std::min(left, avail);
-    const bool end = fragment == left;
+    const bool end = fragment == left && pending == 0;
     RecordType type;
     if (begin && end) {
       type = kFullType;
@@ -72,13 +105,13 @@ Status Writer::AddRecord(const Slice& slice) {
     ptr += fragment;
     left -= fragment;
     begin = false;
-    if (left > 0 && buf_.size() >= kMaxAssembly) {
+    if ((left > 0 || pending > 0) && buf_.size() >= kMaxAssembly) {
       s = dest_->Append(buf_);
       file_size_ += buf_.size();
       buf_.clear();
       if (!s.ok()) return s;
     }
-  } while (left > 0);
+  } while (left > 0 || pending > 0);
   s = dest_->Append(buf_);
   file_size_ += buf_.size();
   if (s.ok() && !manual_flush_) s = dest_->Flush();
@@ -91,12 +124,14 @@ void Writer::EmitPhysicalRecord(RecordType type, const char* data, size_t n) {
   header[4] = static_cast<char>(n & 0xff);
   header[5] = static_cast<char>(n >> 8);
   header[6] = static_cast<char>(type);
+  // The compression marker keeps the legacy header in a recyclable log too.
+  const size_t header_size = IsRecyclableType(type) ? kRecyclableHeaderSize : kHeaderSize;
   if (IsRecyclableType(type)) EncodeFixed32(header + 7, static_cast<uint32_t>(log_number_));
   const uint32_t crc = crc32c::Extend(type_crc_[type], data, n);
   EncodeFixed32(header, crc32c::Mask(crc));
-  buf_.append(header, header_size_);
+  buf_.append(header, header_size);
   buf_.append(data, n);
-  block_offset_ += header_size_ + n;
+  block_offset_ += header_size + n;
 }
 
 Status Writer::WriteBuffer() {

@@ -6,6 +6,9 @@
 // contiguous buffer (header and payload assembled in a reused member
 // string, no allocation once warmed up) and, unless manual_flush, one
 // Flush. Larger records are assembled the same way in chunks.
+// With compression (RocksDB's wal_compression, db/log_compression.h) the
+// log starts with a kSetCompressionType record and each record's bytes are
+// a ZSTD frame, fragmented the same way.
 // Thread-safety: not thread-safe; the caller serializes all calls.
 // Invariants:
 //  1. block_offset_ == (bytes in the file) % kBlockSize, counting bytes that
@@ -20,6 +23,7 @@
 #include <memory>
 #include <string>
 
+#include "db/log_compression.h"
 #include "db/log_format.h"
 #include "strata/env.h"
 #include "strata/slice.h"
@@ -35,6 +39,11 @@ class Writer {
   // manual_flush: AddRecord does not flush; the caller calls WriteBuffer().
   Writer(std::unique_ptr<WritableFile> dest, uint64_t log_number, bool recycle_log_files,
          bool manual_flush = false);
+
+  // Makes this a compressed log: writes the kSetCompressionType record of
+  // `type`, after which every AddRecord compresses. REQUIRES: nothing
+  // written yet, WalCompressionSupported(type).
+  Status AddCompressionTypeRecord(CompressionType type);
   // Flushes what AddRecord appended (errors are dropped; Close reports them).
   ~Writer();
 
@@ -74,6 +83,9 @@ class Writer {
   uint32_t type_crc_[kMaxRecordType + 1];
   // Reused assembly buffer for the bytes of one Append.
   std::string buf_;
+  // Compressed logs: the compressor and its output (one block's payload).
+  std::unique_ptr<WalCompressor> compress_;
+  std::unique_ptr<char[]> compressed_;
 };
 
 }  // namespace strata::log

@@ -239,6 +239,7 @@ std::vector<OptionLine> DBOptionLines(const DBOptions& o) {
       {"WAL_ttl_seconds", Num(o.WAL_ttl_seconds)},
       {"WAL_size_limit_MB", Num(o.WAL_size_limit_MB)},
       {"manual_wal_flush", Bool(o.manual_wal_flush)},
+      {"wal_compression", CompressionTypeName(o.wal_compression)},
       {"wal_recovery_mode", Int(static_cast<int>(o.wal_recovery_mode))},
       {"allow_concurrent_memtable_write", Bool(o.allow_concurrent_memtable_write)},
       {"enable_pipelined_write", Bool(o.enable_pipelined_write)},

@@ -110,6 +110,7 @@ std::string OptionsFileContents(const std::vector<OptionsFileFamily>& families) 
   Line(&r, "WAL_ttl_seconds", o.WAL_ttl_seconds);
   Line(&r, "WAL_size_limit_MB", o.WAL_size_limit_MB);
   Line(&r, "manual_wal_flush", Bool(o.manual_wal_flush));
+  Line(&r, "wal_compression", CompressionName(o.wal_compression));
   Line(&r, "delayed_write_rate", o.delayed_write_rate != 0 ? o.delayed_write_rate : 16777216);
   Line(&r, "wal_recovery_mode", RecoveryModeName(o.wal_recovery_mode));
   Line(&r, "allow_concurrent_memtable_write", Bool(o.allow_concurrent_memtable_write));

@@ -72,6 +72,7 @@ std::vector<OptionInfo> BuildTable() {
       STRATA_DB_OPT(WAL_ttl_seconds, kUInt64, false),
       STRATA_DB_OPT(WAL_size_limit_MB, kUInt64, false),
       STRATA_DB_OPT(manual_wal_flush, kBool, false),
+      STRATA_DB_OPT(wal_compression, kCompression, false),
       STRATA_DB_OPT(allow_ingest_behind, kBool, false),
       STRATA_DB_OPT(allow_2pc, kBool, false),
       // File placement and direct I/O (issue 19, "paths"); db_paths and

@@ -22,6 +22,7 @@ strata_layer(db
     db/db_iter.cc
     db/filename.cc
     db/manifest_single_path.cc
+    db/log_compression.cc
     db/log_reader.cc
     db/log_writer.cc
     db/memtable_inserter.cc

@@ -9,7 +9,8 @@
 //     key<N-1> (default 5000) with Value(i): the first half is flushed to
 //     table files, the second half stays only in the WAL, and the program
 //     ends with _exit(0) with the DB open, so the next open must replay the
-//     WAL from wal_dir. --db_path (repeatable) sets DBOptions::db_paths.
+//     WAL from wal_dir. --db_path (repeatable) sets DBOptions::db_paths;
+//     --wal_compression sets DBOptions::wal_compression = kZSTD.
 //   rocksdb_paths_tool read --db=DIR [--wal_dir=DIR] [--db_path=DIR:BYTES]...
 //                           [--n=N]
 //     Opens the DB (read-write, as a user would) and checks that exactly
@@ -42,7 +43,7 @@ std::string Value(int i) { return "value-" + std::to_string(i) + std::string(i %
 int Usage() {
   std::fprintf(stderr,
                "usage: rocksdb_paths_tool write|read --db=DIR [--wal_dir=DIR] "
-               "[--db_path=DIR:BYTES]... [--n=N]\n");
+               "[--db_path=DIR:BYTES]... [--wal_compression] [--n=N]\n");
   return 2;
 }
 
@@ -66,6 +67,8 @@ int main(int argc, char** argv) {
       if (colon == std::string::npos) return Usage();
       options.db_paths.emplace_back(v.substr(0, colon),
                                     std::strtoull(v.c_str() + colon + 1, nullptr, 10));
+    } else if (arg == "--wal_compression") {
+      options.wal_compression = rocksdb::kZSTD;
     } else if (arg.rfind("--n=", 0) == 0) {
       n = std::atoi(arg.c_str() + 4);
     } else {

@@ -177,6 +177,11 @@ class StrataEngine {
     options_.write_buffer_size = static_cast<size_t>(flags.write_buffer_size);
     options_.max_write_buffer_number = flags.max_write_buffer_number;
     options_.compression = strata::bench::ToStrataCompression(compression);
+    Compression wal_compression = Compression::kNone;
+    if (!strata::bench::ParseCompression(flags.wal_compression, &wal_compression)) {
+      strata::bench::Fail("cannot parse --wal_compression=%s", flags.wal_compression.c_str());
+    }
+    options_.wal_compression = strata::bench::ToStrataCompression(wal_compression);
     options_.allow_concurrent_memtable_write = flags.allow_concurrent_memtable_write;
     if (flags.WasSet("enable_pipelined_write")) {
       options_.enable_pipelined_write = flags.enable_pipelined_write;

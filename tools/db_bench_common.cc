@@ -115,6 +115,8 @@ BenchFlags::BenchFlags() {
       "Issue each range tombstone as range_tombstone_width point deletes");
   Add("write_buffer_size", &write_buffer_size, "Bytes to buffer in a memtable before flushing it");
   Add("max_write_buffer_number", &max_write_buffer_number, "Most memtables held in memory");
+  Add("wal_compression", &wal_compression,
+      "WAL compression: none or zstd (RocksDB's rule: other types turn it off)");
   Add("compression_type", &compression_type,
       "Block compression: none, snappy, zlib, bzip2, lz4, lz4hc, xpress, "
       "zstd");

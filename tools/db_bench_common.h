@@ -148,6 +148,7 @@ struct BenchFlags {
   int64_t write_buffer_size = 64 << 20;
   int32_t max_write_buffer_number = 2;
   std::string compression_type = "snappy";
+  std::string wal_compression = "none";
   bool allow_concurrent_memtable_write = true;
   bool enable_pipelined_write = true;
   bool mmap_write = false;

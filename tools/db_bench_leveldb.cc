@@ -126,7 +126,7 @@ class LevelDBEngine {
           "format_version", "use_direct_io_for_flush_and_compaction", "compaction_readahead_size",
           "wal_dir", "db_write_buffer_size", "cost_write_buffer_to_cache", "charge_table_reader",
           "charge_filter_construction", "charge_compression_dictionary_building_buffer",
-          "charge_file_metadata", "memory_budget"}) {
+          "charge_file_metadata", "memory_budget", "wal_compression"}) {
       if (flags.WasSet(name)) {
         *error = std::string("--") + name + " is not supported by LevelDB";
         return false;

@@ -1,6 +1,8 @@
 // compat_options_test: RocksDB option structs converted to Strata's at
 // Open; a non-default value of an option Strata does not implement is
 // refused with InvalidArgument naming it; accepted options take effect.
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 
@@ -66,11 +68,6 @@ TEST_F(CompatOptionsTest, RefusesUnsupportedDBOptions) {
     Options o;
     o.row_cache = NewLRUCache(1 << 20);
     ExpectRefused(o, "DBOptions::row_cache");
-  }
-  {
-    Options o;
-    o.wal_compression = kZSTD;
-    ExpectRefused(o, "DBOptions::wal_compression");
   }
   {
     Options o;
@@ -314,6 +311,29 @@ TEST_F(CompatOptionsTest, ConvertedOptionsTakeEffect) {
   uint64_t capacity = 0;
   ASSERT_TRUE(db->GetIntProperty(DB::Properties::kBlockCacheCapacity, &capacity));
   EXPECT_EQ(capacity, uint64_t{3} << 20);
+  delete db;
+
+  // wal_compression reaches Strata: the new WAL starts with the
+  // compression marker, and the DB reopens from it.
+  o.wal_compression = kZSTD;
+  o.avoid_flush_during_shutdown = true;
+  ASSERT_TRUE(DB::Open(o, path_, &db).ok());
+  ASSERT_TRUE(db->Put(WriteOptions(), "k", "v").ok());
+  delete db;
+  std::string newest_log;
+  for (const auto& e : std::filesystem::directory_iterator(path_)) {
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() == ".log" && name > newest_log) newest_log = name;
+  }
+  std::ifstream wal(path_ + "/" + newest_log, std::ios::binary);
+  char header[7] = {};
+  ASSERT_TRUE(wal.read(header, sizeof(header)).good()) << newest_log;
+  EXPECT_EQ(header[6], 9) << "kSetCompressionType";
+  o.wal_compression = kNoCompression;
+  ASSERT_TRUE(DB::Open(o, path_, &db).ok());
+  std::string v;
+  ASSERT_TRUE(db->Get(ReadOptions(), "k", &v).ok());
+  EXPECT_EQ(v, "v");
   delete db;
 
   // error_if_exists reaches Strata.

@@ -201,6 +201,11 @@ struct STRATA_EXPORT DBOptions {
   // once, so there is nothing to buffer); with allow_mmap_writes the WAL
   // stays mmap-written and every append is flushed as it is made.
   bool manual_wal_flush = false;
+  // Compress the WAL (RocksDB's wal_compression, same file format: each
+  // record a ZSTD frame). kZSTD or kNoCompression; any other type is turned
+  // off at open with a LOG note, as RocksDB does. Compressed logs are read
+  // back whatever this is set to.
+  CompressionType wal_compression = kNoCompression;
   WALRecoveryMode wal_recovery_mode = WALRecoveryMode::kPointInTimeRecovery;
   // Let a write group's members insert into the memtable concurrently.
   bool allow_concurrent_memtable_write = true;

@@ -195,7 +195,7 @@ struct DBOptions {
   bool allow_ingest_behind = false;
   bool two_write_queues = false;  // refused when true
   bool manual_wal_flush = false;
-  CompressionType wal_compression = kNoCompression;                             // refused when set
+  CompressionType wal_compression = kNoCompression;
   bool atomic_flush = false;                                                    // refused when true
   bool avoid_unnecessary_blocking_io = false;                                   // advisory
   bool write_dbid_to_manifest = false;                                          // refused when true
