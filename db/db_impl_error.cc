@@ -35,7 +35,11 @@ void DBImpl::RecordBackgroundError(const Status& s, BgErrorReason reason) {
     return;
   }
   Status bg = s;
-  bool auto_recovery = bg.IsNoSpace() && options_.max_bgerror_resume_count > 0;
+  // Automatic resume: a full disk (NoSpace), and -- as RocksDB's
+  // SstFileManager recovers it -- the manager's space limit.
+  const bool space_limit = bg.IsIOError() && bg.subcode() == Status::kSpaceLimit;
+  bool auto_recovery =
+      (bg.IsNoSpace() || (space_limit && sfm_ != nullptr)) && options_.max_bgerror_resume_count > 0;
   if (!options_.listeners.empty()) {
     static const BackgroundErrorReason kApiReason[] = {
         BackgroundErrorReason::kWriteCallback, BackgroundErrorReason::kMemTable,
@@ -73,8 +77,7 @@ void DBImpl::RecordBackgroundError(const Status& s, BgErrorReason reason) {
   Log(InfoLogLevel::kError, info_log_.get(), "background error (%s, %s): %s; writes stop", what,
       unrecoverable ? "unrecoverable" : "resumable", bg.ToString().c_str());
   bg_cv_.SignalAll();
-  if (bg.IsNoSpace() && auto_recovery && !auto_recovery_running_ &&
-      !shutting_down_.load(std::memory_order_acquire)) {
+  if (auto_recovery && !auto_recovery_running_ && !shutting_down_.load(std::memory_order_acquire)) {
     // A finished earlier thread is joined first (it has left the loop and
     // only returns; it needs no lock to do so).
     if (recovery_thread_.joinable()) recovery_thread_.join();
@@ -217,6 +220,12 @@ void DBImpl::AutoRecoveryLoop() {
       bg_cv_.TimedWaitMicros(std::min<uint64_t>(deadline - now, 100000));
     }
     if (shutting_down_.load(std::memory_order_acquire) || bg_error_.ok()) break;
+    // A space-limit error cannot clear while the tables still pass the
+    // limit: no attempt (none counted) until files go or the limit rises.
+    if (bg_error_.IsIOError() && bg_error_.subcode() == Status::kSpaceLimit && sfm_ != nullptr &&
+        sfm_->IsMaxAllowedSpaceReached()) {
+      continue;
+    }
     ++attempts;
     RecordTick(stats_, ERROR_HANDLER_AUTORESUME_RETRY_TOTAL_COUNT);
     Status s = ResumeImpl();

@@ -4,14 +4,17 @@
 // background error that Resume clears, bytes_per_sync range syncs, and the
 // options' text forms.
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "env/sst_file_manager_impl.h"
 #include "strata/convenience.h"
 #include "strata/rate_limiter.h"
 #include "strata/sst_file_manager.h"
+#include "strata/statistics.h"
 #include "strata/utilities/options_util.h"
 #include "test_util/db_test_base.h"
 #include "test_util/forwarding_file_system.h"
@@ -254,6 +257,43 @@ TEST_F(DBPacedIOTest, SpaceLimitStopsWritesUntilResume) {
   ASSERT_OK(Flush());
   Reopen(o);
   EXPECT_EQ(Get("after"), "x");
+  EXPECT_EQ(Get("key00001999"), std::string(200, static_cast<char>('a' + 1999 % 26)));
+}
+
+// As RocksDB's SstFileManager does, a space-limit error is resumed
+// automatically once there is room again: nothing happens while the limit
+// is reached; raising it clears the error without a call to Resume.
+TEST_F(DBPacedIOTest, SpaceLimitResumesAutomaticallyOnceThereIsRoom) {
+  auto sfm = NewSstFileManager(options_.env);
+  Options o = SmallOptions();
+  o.sst_file_manager = sfm;
+  o.disable_auto_compactions = true;
+  o.write_buffer_size = 4 << 20;
+  o.bgerror_resume_retry_interval = 10000;  // 10 ms between checks
+  o.statistics = CreateDBStatistics();
+  DestroyAndReopen(o);
+  Fill(1000);
+  ASSERT_OK(Flush());
+  const uint64_t one = sfm->GetTotalSize();
+  sfm->SetMaxAllowedSpaceUsage(one + one / 2);
+  Fill(1000, 200, 1000);
+  Status s = Flush();
+  ASSERT_EQ(s.subcode(), Status::kSpaceLimit) << s.ToString();
+  // Still over the limit: no attempt is made, writes keep failing.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_EQ(Put("after", "x").subcode(), Status::kSpaceLimit);
+  EXPECT_EQ(o.statistics->getTickerCount(ERROR_HANDLER_AUTORESUME_RETRY_TOTAL_COUNT), 0u);
+  sfm->SetMaxAllowedSpaceUsage(100 * one);
+  Status w;
+  for (int i = 0; i < 1000; ++i) {
+    w = Put("after", "x");
+    if (w.ok()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_OK(w);
+  EXPECT_EQ(Get("after"), "x");
+  EXPECT_GE(o.statistics->getTickerCount(ERROR_HANDLER_AUTORESUME_SUCCESS_COUNT), 1u);
+  // The data written before the error is all there.
   EXPECT_EQ(Get("key00001999"), std::string(200, static_cast<char>('a' + 1999 % 26)));
 }
 

@@ -525,9 +525,12 @@ Status BlockBasedTable::Rep::ReadBlock(const BlockHandle& handle, bool verify, b
   if (verify) {
     PERF_TIMER_GUARD(block_checksum_time);
     RecordTick(statistics, BLOCK_CHECKSUM_COMPUTE_COUNT);
-    Status s = VerifyBlockChecksum(footer.checksum_type(), raw.data(), static_cast<size_t>(size),
-                                   Context(offset), footer.ContextModifier(offset));
-    if (!s.ok()) return s;
+    // The context text is built only for a mismatch.
+    if (!BlockChecksumMatches(footer.checksum_type(), raw.data(), static_cast<size_t>(size),
+                              footer.ContextModifier(offset))) {
+      return VerifyBlockChecksum(footer.checksum_type(), raw.data(), static_cast<size_t>(size),
+                                 Context(offset), footer.ContextModifier(offset));
+    }
   }
   PERF_TIMER_STOP(block_read_time);
   const auto type = static_cast<CompressionType>(static_cast<unsigned char>(raw[size]));
@@ -582,9 +585,12 @@ bool BlockBasedTable::Rep::RetrieveMappedBlock(const ReadOptions& ro, const Bloc
     if (!trackable || !IsVerified(offset)) {
       PERF_TIMER_GUARD(block_checksum_time);
       RecordTick(statistics, BLOCK_CHECKSUM_COMPUTE_COUNT);
-      *s = VerifyBlockChecksum(footer.checksum_type(), raw.data(), static_cast<size_t>(size),
-                               Context(offset), footer.ContextModifier(offset));
-      if (!s->ok()) return true;
+      if (!BlockChecksumMatches(footer.checksum_type(), raw.data(), static_cast<size_t>(size),
+                                footer.ContextModifier(offset))) {
+        *s = VerifyBlockChecksum(footer.checksum_type(), raw.data(), static_cast<size_t>(size),
+                                 Context(offset), footer.ContextModifier(offset));
+        return true;
+      }
       if (trackable) SetVerified(offset);
     }
   }

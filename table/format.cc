@@ -190,6 +190,14 @@ uint32_t ComputeBlockChecksum(ChecksumType type, const char* data, size_t n, cha
   }
 }
 
+bool BlockChecksumMatches(ChecksumType type, const char* data, size_t n,
+                          uint32_t context_modifier) {
+  if (type == kNoChecksum) return true;
+  if (type > kXXH3) return false;
+  return DecodeFixed32(data + n + 1) ==
+         ComputeBlockChecksum(type, data, n, data[n]) + context_modifier;
+}
+
 Status VerifyBlockChecksum(ChecksumType type, const char* data, size_t n,
                            const std::string& context, uint32_t context_modifier) {
   if (type == kNoChecksum) return Status::OK();

@@ -187,5 +187,10 @@ uint32_t ComputeBlockChecksum(ChecksumType type, const char* data, size_t n, cha
 // kNoChecksum always passes; an unknown checksum type is Corruption.
 Status VerifyBlockChecksum(ChecksumType type, const char* data, size_t n,
                            const std::string& context, uint32_t context_modifier = 0);
+// The same check without a Status: true when the trailer matches (always
+// for kNoChecksum), false on a mismatch or an unknown type. Hot read paths
+// call this first and build the context text only for a failure.
+bool BlockChecksumMatches(ChecksumType type, const char* data, size_t n,
+                          uint32_t context_modifier = 0);
 
 }  // namespace strata

@@ -9,8 +9,10 @@
 //    brings the total to n or more, or a compaction whose outputs would, is
 //    the background error Status::SpaceLimit("Max allowed space was
 //    reached") (IOError, "Space limit reached"); writes then fail until
-//    DB::Resume, which succeeds once the total is below the limit again
-//    (files deleted, or the limit raised). A compaction is not started when
+//    the DB resumes, which it can once the total is below the limit again
+//    (files deleted, or the limit raised): by itself, as RocksDB's manager
+//    recovers it (checked every DBOptions::bgerror_resume_retry_interval,
+//    up to max_bgerror_resume_count attempts), or by DB::Resume. A compaction is not started when
 //    its inputs' size plus the compactions running plus
 //    SetCompactionBufferSize's reserve would pass the limit.
 //  - Paced deletion: with rate_bytes_per_sec > 0 an obsolete table is
