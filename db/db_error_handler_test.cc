@@ -8,15 +8,18 @@
 // database its MANIFEST. What the automatic recovery thread does is watched
 // through sync points (util/sync_point.h), never by sleeping first.
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "env/fault_injection_fs.h"
 #include "strata/db.h"
 #include "strata/env.h"
 #include "strata/iterator.h"
 #include "strata/options.h"
+#include "strata/sst_file_manager.h"
 #include "test_util/db_test_base.h"
 #include "util/sync_point.h"
 
@@ -397,6 +400,39 @@ TEST_F(DBErrorHandlerTest, NoSpaceResumesByItselfWhenSpaceReturns) {
   EXPECT_EQ(0, failed_otherwise_.load());
   CheckModel();
   Reopen();
+  CheckModel();
+}
+
+// With an SstFileManager (RocksDB's rule), the automatic recovery from a
+// full disk waits for free space: no attempt while the file system reports
+// less than the memtables' worth (write_buffer_size x
+// max_write_buffer_number), one as soon as it has room.
+TEST_F(DBErrorHandlerTest, NoSpaceWithSstFileManagerWaitsForFreeSpace) {
+  options_.sst_file_manager = NewSstFileManager(env_.get());
+  Open();
+  FillAndFlush(0, 50);
+  WatchRecovery();
+  fault_->SetFreeSpace(100);  // far less than 2 x 1 MiB
+  fault_->SetNoSpace(true);
+  Status s = Put("full", "1");
+  ASSERT_TRUE(s.IsNoSpace()) << s.ToString();
+  fault_->SetNoSpace(false);  // writes would succeed, but GetFreeSpace says 100
+  // The loop keeps waiting without an attempt (five more rounds of it).
+  // Static: the loop may still call back after the test body ends.
+  static std::atomic<int> waits{0};
+  waits = 0;
+  SyncPoint::GetInstance()->SetCallBack("DBImpl::AutoRecoveryLoop:BeforeWait",
+                                        [](void*) { ++waits; });
+  for (int i = 0; i < 12000 && waits.load() < 5; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_GE(waits.load(), 5);
+  EXPECT_EQ(0, failed_.load());
+  EXPECT_FALSE(resumed_.IsSet());
+  ASSERT_TRUE(Put("still", "1").IsNoSpace());
+  fault_->SetFreeSpace(uint64_t{1} << 30);
+  ExpectAutomaticResume();
+  EXPECT_EQ(0, failed_.load());
   CheckModel();
 }
 

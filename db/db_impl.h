@@ -564,6 +564,10 @@ class DBImpl final : public DB {
   Status ResumeImpl() REQUIRES(mu_);
   // The automatic recovery thread's loop.
   void AutoRecoveryLoop();
+  // Whether the DB's file system has room to resume after a full disk: free
+  // bytes (GetFreeSpace; true when it cannot tell) >= every family's
+  // write_buffer_size x max_write_buffer_number. Releases mu_ meanwhile.
+  bool FreeSpaceForRecovery() REQUIRES(mu_);
   // A SuperVersion of cfd's current memtables and Version, installed; the
   // write-stall flag is recomputed.
   void InstallNewSuperVersion(ColumnFamilyData* cfd) REQUIRES(mu_);

@@ -205,6 +205,28 @@ Status DBImpl::ResumeImpl() {
   return s;
 }
 
+bool DBImpl::FreeSpaceForRecovery() {
+  mu_.AssertHeld();
+  // RocksDB's reserved disk buffer: what every family's memtables may hold.
+  uint64_t reserved = 0;
+  for (const auto& cfd : versions_->column_families()->live()) {
+    const Options& o = cfd->options();
+    reserved += static_cast<uint64_t>(o.write_buffer_size) *
+                static_cast<uint64_t>(std::max(1, o.max_write_buffer_number));
+  }
+  uint64_t free_bytes = 0;
+  // Released: statvfs is a system call on the file system.
+  mu_.Unlock();
+  Status s = fs_->GetFreeSpace(dbname_, &free_bytes);
+  mu_.Lock();
+  // A file system that cannot tell gets its attempt.
+  if (!s.ok() || free_bytes >= reserved) return true;
+  Log(InfoLogLevel::kWarn, info_log_.get(),
+      "automatic resume waits: %" PRIu64 " bytes free, %" PRIu64 " needed for the memtables",
+      free_bytes, reserved);
+  return false;
+}
+
 void DBImpl::AutoRecoveryLoop() {
   MutexLock l(&mu_);
   const uint64_t interval = options_.bgerror_resume_retry_interval;
@@ -226,6 +248,10 @@ void DBImpl::AutoRecoveryLoop() {
         sfm_->IsMaxAllowedSpaceReached()) {
       continue;
     }
+    // A full disk, with an SstFileManager (RocksDB's rule): no attempt until
+    // the file system has room for the memtables' worth of data again.
+    if (bg_error_.IsNoSpace() && sfm_ != nullptr && !FreeSpaceForRecovery()) continue;
+    if (shutting_down_.load(std::memory_order_acquire) || bg_error_.ok()) break;
     ++attempts;
     RecordTick(stats_, ERROR_HANDLER_AUTORESUME_RETRY_TOTAL_COUNT);
     Status s = ResumeImpl();

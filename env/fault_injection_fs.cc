@@ -293,6 +293,23 @@ bool FaultInjectionFileSystem::IsNoSpace() const {
   return no_space_;
 }
 
+void FaultInjectionFileSystem::SetFreeSpace(uint64_t bytes) {
+  MutexLock l(&mu_);
+  free_space_set_ = true;
+  free_space_ = bytes;
+}
+
+Status FaultInjectionFileSystem::GetFreeSpace(const std::string& path, uint64_t* free_bytes) {
+  {
+    MutexLock l(&mu_);
+    if (no_space_ || free_space_set_) {
+      *free_bytes = no_space_ ? 0 : free_space_;
+      return Status::OK();
+    }
+  }
+  return base_->GetFreeSpace(path, free_bytes);
+}
+
 FaultOpCounts FaultInjectionFileSystem::op_counts(FaultOp op) const {
   MutexLock l(&mu_);
   return counts_[static_cast<int>(op)];

@@ -206,6 +206,9 @@ class FaultInjectionFileSystem final : public FileSystem {
   // The disk-full switch (see the file comment).
   void SetNoSpace(bool no_space) EXCLUDES(mu_);
   bool IsNoSpace() const EXCLUDES(mu_);
+  // What GetFreeSpace answers: 0 while the disk is full (SetNoSpace), else
+  // `bytes` once set here, else the base file system's answer.
+  void SetFreeSpace(uint64_t bytes) EXCLUDES(mu_);
   // Per-kind counters since construction or ResetOpCounts().
   FaultOpCounts op_counts(FaultOp op) const EXCLUDES(mu_);
   void ResetOpCounts() EXCLUDES(mu_);
@@ -242,6 +245,7 @@ class FaultInjectionFileSystem final : public FileSystem {
   Status GetFileModificationTime(const std::string& fname, uint64_t* file_mtime) override;
   Status RenameFile(const std::string& src, const std::string& target) override EXCLUDES(mu_);
   Status IsDirectory(const std::string& path, bool* is_dir) override;
+  Status GetFreeSpace(const std::string& path, uint64_t* free_bytes) override EXCLUDES(mu_);
   Status Truncate(const std::string& fname, uint64_t size) override EXCLUDES(mu_);
 
   Status LockFile(const std::string& fname, std::unique_ptr<FileLock>* lock) override;
@@ -318,6 +322,8 @@ class FaultInjectionFileSystem final : public FileSystem {
   uint64_t spec_faults_ GUARDED_BY(mu_) = 0;
   std::mt19937_64 rng_ GUARDED_BY(mu_);
   bool no_space_ GUARDED_BY(mu_) = false;
+  bool free_space_set_ GUARDED_BY(mu_) = false;
+  uint64_t free_space_ GUARDED_BY(mu_) = 0;
   bool hide_mapped_ GUARDED_BY(mu_) = false;
   FaultListener listener_ GUARDED_BY(mu_);
   FaultOpCounts counts_[static_cast<int>(FaultOp::kNumKinds)] GUARDED_BY(mu_);

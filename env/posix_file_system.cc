@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -944,6 +945,14 @@ Status PosixFileSystem::IsDirectory(const std::string& path, bool* is_dir) {
   struct stat st;
   if (stat(path.c_str(), &st) < 0) return PosixError("While stat for IsDirectory", path, errno);
   *is_dir = S_ISDIR(st.st_mode);
+  return Status::OK();
+}
+
+Status PosixFileSystem::GetFreeSpace(const std::string& path, uint64_t* free_bytes) {
+  struct statvfs sv;
+  if (statvfs(path.c_str(), &sv) < 0) return PosixError("While statvfs", path, errno);
+  // Blocks available to unprivileged users, in fragment-size units.
+  *free_bytes = static_cast<uint64_t>(sv.f_bavail) * static_cast<uint64_t>(sv.f_frsize);
   return Status::OK();
 }
 

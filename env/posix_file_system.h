@@ -84,6 +84,7 @@ class PosixFileSystem final : public FileSystem {
   Status IsDirectory(const std::string& path, bool* is_dir) override;
   Status Truncate(const std::string& fname, uint64_t size) override;
   Status NumFileLinks(const std::string& fname, uint64_t* count) override;
+  Status GetFreeSpace(const std::string& path, uint64_t* free_bytes) override;
   Status NewRandomRWFile(const std::string& fname, const FileOptions& opts,
                          std::unique_ptr<RandomRWFile>* result) override;
 

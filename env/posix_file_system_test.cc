@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -50,6 +51,23 @@ class PosixFileSystemTest : public testing::Test {
 TEST_F(PosixFileSystemTest, DefaultIsOneInstance) {
   EXPECT_EQ(FileSystem::Default().get(), FileSystem::Default().get());
   EXPECT_STREQ("PosixFileSystem", fs_->Name());
+}
+
+// statvfs's view: the bytes an unprivileged writer has, which shrink when
+// a large file is written; a path that does not exist is an IOError naming
+// it.
+TEST_F(PosixFileSystemTest, GetFreeSpace) {
+  uint64_t before = 0;
+  ASSERT_OK(fs_->GetFreeSpace(tmp_.path(), &before));
+  ASSERT_GT(before, 0u);
+  struct statvfs sv;
+  ASSERT_EQ(0, statvfs(tmp_.path().c_str(), &sv));
+  const uint64_t now = static_cast<uint64_t>(sv.f_bavail) * sv.f_frsize;
+  // Other processes write too: only roughly equal.
+  EXPECT_LT(before > now ? before - now : now - before, uint64_t{1} << 30);
+  Status s = fs_->GetFreeSpace(tmp_.path() + "/missing/dir", &before);
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_NE(s.ToString().find("missing"), std::string::npos) << s.ToString();
 }
 
 TEST_F(PosixFileSystemTest, MmapFileIsExactAfterClose) {

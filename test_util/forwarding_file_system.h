@@ -55,6 +55,9 @@ class ForwardingFileSystem : public FileSystem {
   }
   Status IsDirectory(const std::string& p, bool* d) override { return base_->IsDirectory(p, d); }
   Status Truncate(const std::string& f, uint64_t s) override { return base_->Truncate(f, s); }
+  Status GetFreeSpace(const std::string& path, uint64_t* free_bytes) override {
+    return base_->GetFreeSpace(path, free_bytes);
+  }
   Status NumFileLinks(const std::string& f, uint64_t* n) override {
     return base_->NumFileLinks(f, n);
   }

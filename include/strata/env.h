@@ -204,6 +204,13 @@ class STRATA_EXPORT FileSystem {
   }
   virtual Status IsDirectory(const std::string& path, bool* is_dir) = 0;
   virtual Status Truncate(const std::string& fname, uint64_t size) = 0;
+  // Bytes an unprivileged writer may still use on the file system holding
+  // path (RocksDB's GetFreeSpace); NotSupported where the file system
+  // cannot tell (the default).
+  virtual Status GetFreeSpace(const std::string& path, uint64_t* free_bytes) {
+    (void)free_bytes;
+    return Status::NotSupported("GetFreeSpace", path);
+  }
   // How many hard links (names) the file has; NotSupported where the file
   // system cannot tell (SstFileManager then deletes trash whole).
   virtual Status NumFileLinks(const std::string& /*fname*/, uint64_t* /*count*/) {
