@@ -19,6 +19,7 @@
 #include "rocksdb/file_system.h"
 #include "rocksdb/options.h"
 #include "rocksdb/system_clock.h"
+#include "rocksdb/utilities/backup_engine.h"
 #include "strata/env.h"
 
 namespace rocksdb {
@@ -298,6 +299,36 @@ TEST(CompatEnvTest, ClockAndFileHelpers) {
   ClockEnv clock_env(Env::Default());
   ASSERT_TRUE(clock_env.GetStrataEnv()->GetSystemClock()->GetCurrentTime(&t).ok());
   EXPECT_EQ(4321, t);
+}
+
+TEST(CompatEnvTest, BackupEngineWritesThroughBackupEnv) {
+  const std::string path = TestPath("backup_db");
+  const std::string backups = TestPath("backups");
+  ASSERT_TRUE(DestroyDB(path, Options()).ok());
+  ASSERT_TRUE(FillAndFlush(Env::Default(), path).ok());
+  RecordingEnv backup_env(Env::Default());
+  BackupEngineOptions bo(backups, &backup_env);
+  bo.destroy_old_data = true;
+  BackupEngine* engine = nullptr;
+  ASSERT_TRUE(BackupEngine::Open(bo, Env::Default(), &engine).ok());
+  Options options;
+  DB* db = nullptr;
+  ASSERT_TRUE(DB::Open(options, path, &db).ok());
+  ASSERT_TRUE(engine->CreateNewBackup(db).ok());
+  delete db;
+  std::vector<BackupInfo> infos;
+  engine->GetBackupInfo(&infos);
+  EXPECT_EQ(1u, infos.size());
+  delete engine;
+  // The backup's files were written through backup_env (tables under a
+  // temporary name, renamed when complete).
+  std::string names;
+  for (const std::string& n : backup_env.created) names += n + " ";
+  EXPECT_TRUE(backup_env.Created([](const std::string& n) {
+    return n.find(".sst") != std::string::npos;
+  })) << names;
+  EXPECT_TRUE(backup_env.Created(IsManifest)) << names;
+  ASSERT_TRUE(DestroyDB(path, Options()).ok());
 }
 
 }  // namespace
