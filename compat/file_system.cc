@@ -488,6 +488,11 @@ class EngineFileSystem : public ::strata::FileSystem {
     if (s.ok()) *lock = std::make_unique<EngineFileLock>(l);
     return s;
   }
+  // The info log: the file system's own NewLogger (an Env subclass's
+  // NewLogger, through the legacy FileSystem), as RocksDB opens it.
+  ::strata::Status NewLogger(const std::string& fname, std::shared_ptr<Logger>* result) override {
+    return fs_->NewLogger(fname, IOOptions(), result, nullptr);
+  }
   ::strata::Status UnlockFile(std::unique_ptr<::strata::FileLock> lock) override {
     auto* l = dynamic_cast<EngineFileLock*>(lock.get());
     if (l == nullptr) return Status::InvalidArgument("UnlockFile: not a lock of this file system");
@@ -881,10 +886,11 @@ std::shared_ptr<FileSystem> NewLegacyFileSystem(Env* env) {
 }
 
 Status NewLoggerThrough(FileSystem* fs, const std::string& fname, std::shared_ptr<Logger>* result) {
-  // strata::FileSystem::NewLogger opens the file with NewWritableFile; the
-  // adapter is needed only while it does.
+  // strata::FileSystem's own NewLogger (called non-virtually: the
+  // adapter's override would come back here) opens the file with
+  // NewWritableFile; the adapter is needed only while it does.
   EngineFileSystem adapter(fs);
-  return adapter.NewLogger(fname, result);
+  return adapter.::strata::FileSystem::NewLogger(fname, result);
 }
 
 std::unique_ptr<SequentialFile> ToEnvFile(std::unique_ptr<FSSequentialFile> f) {
