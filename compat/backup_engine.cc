@@ -40,11 +40,23 @@ BackupEngine::BackupEngine(std::unique_ptr<::strata::BackupEngine> impl)
     : BackupEngineReadOnlyBase(impl.get()), impl_(std::move(impl)) {}
 BackupEngine::~BackupEngine() = default;
 
+::strata::BackupEngineOptions BackupEngineOptions::ToStrata() const {
+  ::strata::BackupEngineOptions o = *this;
+  o.backup_env = backup_env != nullptr ? backup_env->GetStrataEnv() : nullptr;
+  return o;
+}
+
+namespace {
+::strata::Env* EngineEnv(Env* env) {
+  return env != nullptr ? env->GetStrataEnv() : ::strata::Env::Default();
+}
+}  // namespace
+
 IOStatus BackupEngine::Open(const BackupEngineOptions& options, Env* db_env,
                             BackupEngine** backup_engine_ptr) {
   *backup_engine_ptr = nullptr;
   std::unique_ptr<::strata::BackupEngine> impl;
-  Status s = ::strata::BackupEngine::Open(options, db_env, &impl);
+  Status s = ::strata::BackupEngine::Open(options.ToStrata(), EngineEnv(db_env), &impl);
   if (s.ok()) *backup_engine_ptr = new BackupEngine(std::move(impl));
   return s;
 }
@@ -83,7 +95,7 @@ IOStatus BackupEngineReadOnly::Open(const BackupEngineOptions& options, Env* db_
                                     BackupEngineReadOnly** backup_engine_ptr) {
   *backup_engine_ptr = nullptr;
   std::unique_ptr<::strata::BackupEngineReadOnly> impl;
-  Status s = ::strata::BackupEngineReadOnly::Open(options, db_env, &impl);
+  Status s = ::strata::BackupEngineReadOnly::Open(options.ToStrata(), EngineEnv(db_env), &impl);
   if (s.ok()) *backup_engine_ptr = new BackupEngineReadOnly(std::move(impl));
   return s;
 }

@@ -25,6 +25,10 @@
    refusal instead. */
 #include "rocksdb/c.h"
 
+#include <dirent.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1615,7 +1619,8 @@ static void TestTtl(void) {
 
   /* Per-family ttls: 0 (never) and 1 second. */
   const int ttls[2] = {0, 1};
-  db = rocksdb_open_column_families_with_ttl(f.options, f.path, 2, names, cf_opts, handles, ttls, &err);
+  db = rocksdb_open_column_families_with_ttl(f.options, f.path, 2, names, cf_opts, handles, ttls,
+                                             &err);
   CHECK_NOERR(err);
   if (db == NULL) {
     FixtureFree(&f);
@@ -1686,7 +1691,7 @@ static void TestDeleteFile(void) {
   const rocksdb_livefiles_t* files = rocksdb_livefiles(db);
   CHECK(rocksdb_livefiles_count(files) == 1);
   if (rocksdb_livefiles_count(files) == 1) {
-    rocksdb_delete_file(db, "not-a-table");  /* refused: nothing changes */
+    rocksdb_delete_file(db, "not-a-table"); /* refused: nothing changes */
     CHECK_GET(db, f.ro, "a", "1");
     rocksdb_delete_file(db, rocksdb_livefiles_name(files, 0));
     CHECK_GET(db, f.ro, "a", NULL);
@@ -1718,6 +1723,91 @@ static void TestDeleteFile(void) {
   FixtureFree(&f);
 }
 
+#ifdef __linux__
+/* How many threads of this process run at nice value `nice`
+   (/proc/self/task/<tid>/stat, field 19). */
+static int ThreadsAtNice(int nice) {
+  int count = 0;
+  DIR* dir = opendir("/proc/self/task");
+  if (dir == NULL) return 0;
+  struct dirent* entry;
+  while ((entry = readdir(dir)) != NULL) {
+    if (entry->d_name[0] == '.') continue;
+    char name[300];
+    snprintf(name, sizeof(name), "/proc/self/task/%s/stat", entry->d_name);
+    FILE* f = fopen(name, "r");
+    if (f == NULL) continue;
+    char buf[1024];
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char* p = strrchr(buf, ')');
+    if (p == NULL) continue;
+    /* Fields after the command: state is field 3, nice field 19. */
+    int field = 2;
+    char* tok = strtok(p + 1, " ");
+    while (tok != NULL && ++field < 19) tok = strtok(NULL, " ");
+    if (tok != NULL && atoi(tok) == nice) count++;
+  }
+  closedir(dir);
+  return count;
+}
+#endif
+
+/* Thread pools: the bottom-priority pool and lowering a pool's I/O and CPU
+   priority. Last in main: with RocksDB's in-memory Env the pools are the
+   default Env's, whose threads then keep the lowered priorities. */
+static void TestThreadPriorities(void) {
+  rocksdb_env_t* env = rocksdb_create_mem_env();
+  CHECK(rocksdb_env_get_bottom_priority_background_threads(env) == 0);
+  rocksdb_env_set_bottom_priority_background_threads(env, 2);
+  CHECK(rocksdb_env_get_bottom_priority_background_threads(env) == 2);
+  rocksdb_env_set_bottom_priority_background_threads(env, 1);
+  CHECK(rocksdb_env_get_bottom_priority_background_threads(env) == 1);
+  rocksdb_env_lower_thread_pool_io_priority(env);
+  rocksdb_env_lower_high_priority_thread_pool_io_priority(env);
+  rocksdb_env_lower_thread_pool_cpu_priority(env);
+  rocksdb_env_lower_high_priority_thread_pool_cpu_priority(env);
+
+  /* A database on that Env still flushes and compacts: its jobs run on the
+     lowered threads (priorities apply from a thread's next job on). */
+  Fixture f;
+  FixtureInit(&f, "priorities");
+  rocksdb_options_set_env(f.options, env);
+  char* err = NULL;
+  rocksdb_t* db = rocksdb_open(f.options, f.path, &err);
+  CHECK_NOERR(err);
+  if (db == NULL) {
+    FixtureFree(&f);
+    rocksdb_env_destroy(env);
+    return;
+  }
+  rocksdb_flushoptions_t* fo = rocksdb_flushoptions_create();
+  for (int round = 0; round < 3; round++) {
+    for (int i = 0; i < 20; i++) {
+      char k[32], v[32];
+      snprintf(k, sizeof(k), "p%03d", i);
+      snprintf(v, sizeof(v), "round%d", round);
+      rocksdb_put(db, f.wo, k, strlen(k), v, strlen(v), &err);
+      CHECK_NOERR(err);
+    }
+    rocksdb_flush(db, fo, &err);
+    CHECK_NOERR(err);
+  }
+  rocksdb_compact_range(db, NULL, 0, NULL, 0);
+  CheckGet(__LINE__, db, f.ro, NULL, "p007", "round2");
+#ifdef __linux__
+  /* The pools' threads have run jobs since: some of them now run at nice
+     19 (CpuPriority::kLow), which the test's own thread does not (when the
+     test itself runs at 19 there is nothing to tell apart). */
+  if (getpriority(PRIO_PROCESS, 0) < 19) CHECK(ThreadsAtNice(19) >= 1);
+#endif
+  rocksdb_flushoptions_destroy(fo);
+  rocksdb_close(db);
+  FixtureFree(&f);
+  rocksdb_env_destroy(env);
+}
+
 int main(void) {
   const char* base = getenv("TEST_TMPDIR");
   snprintf(g_root, sizeof(g_root), "%s/strata_c_test_XXXXXX", base != NULL ? base : "/tmp");
@@ -1738,6 +1828,7 @@ int main(void) {
   TestTtl();
   TestCancelBackgroundWork();
   TestDeleteFile();
+  TestThreadPriorities();
 
   char cmd[400];
   snprintf(cmd, sizeof(cmd), "rm -rf '%s'", g_root);

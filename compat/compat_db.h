@@ -299,7 +299,9 @@ class CompatDBT : public Base {
   }
 
   const std::string& GetName() const override { return db_->GetName(); }
-  Env* GetEnv() const override { return db_->GetEnv(); }
+  Env* GetEnv() const override {
+    return db_options_.env != nullptr ? db_options_.env : Env::Default();
+  }
   using DB::GetOptions;
   Options GetOptions(ColumnFamilyHandle* cf) const override {
     std::lock_guard<std::mutex> lock(mu_);

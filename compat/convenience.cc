@@ -25,7 +25,7 @@ using StringMap = std::unordered_map<std::string, std::string>;
   out.input_strings_escaped = in.input_strings_escaped;
   out.mutable_options_only = in.mutable_options_only;
   out.delimiter = in.delimiter;
-  out.env = in.env != nullptr ? in.env : Env::Default();
+  out.env = in.env != nullptr ? in.env->GetStrataEnv() : ::strata::Env::Default();
   return out;
 }
 
@@ -373,7 +373,8 @@ Status LoadOptionsFromFile(const std::string& options_file_name, Env* env, DBOpt
 
 Status GetLatestOptionsFileName(const std::string& dbpath, Env* env,
                                 std::string* options_file_name) {
-  return ::strata::GetLatestOptionsFileName(dbpath, env, options_file_name);
+  return ::strata::GetLatestOptionsFileName(
+      dbpath, env != nullptr ? env->GetStrataEnv() : ::strata::Env::Default(), options_file_name);
 }
 
 }  // namespace rocksdb

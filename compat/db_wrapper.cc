@@ -166,7 +166,7 @@ Status DestroyDB(const std::string& name, const Options& options,
   // Only where the files are matters here: the Env, the WAL and log
   // directories and the paths. Other options are not looked at.
   ::strata::Options o;
-  o.env = options.env != nullptr ? options.env : ::strata::Env::Default();
+  o.env = options.env != nullptr ? options.env->GetStrataEnv() : ::strata::Env::Default();
   o.info_log = options.info_log;
   o.wal_dir = options.wal_dir;
   o.db_log_dir = options.db_log_dir;

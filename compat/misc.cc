@@ -1,10 +1,11 @@
 // compat/misc.cc: the small pieces of the RocksDB interface: filter policy
 // and table factory holders, the SST file manager factory, the version
-// strings, the in-memory Env, ManagedSnapshot and the property names of
+// strings, ManagedSnapshot and the property names of
 // DB::Properties.
 #include <memory>
 #include <string>
 
+#include "compat/env_internal.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
 #include "rocksdb/filter_policy.h"
@@ -46,8 +47,10 @@ SstFileManager* NewSstFileManager(Env* env, std::shared_ptr<FileSystem> fs,
                                   Status* status, double max_trash_db_ratio,
                                   uint64_t bytes_max_delete_chunk) {
   std::shared_ptr<::strata::SstFileManager> impl = ::strata::NewSstFileManager(
-      env, std::move(fs), std::move(info_log), trash_dir, rate_bytes_per_sec, delete_existing_trash,
-      status, max_trash_db_ratio, bytes_max_delete_chunk);
+      env != nullptr ? env->GetStrataEnv() : ::strata::Env::Default(),
+      fs != nullptr ? compat::NewEngineFileSystem(fs) : nullptr, std::move(info_log), trash_dir,
+      rate_bytes_per_sec, delete_existing_trash, status, max_trash_db_ratio,
+      bytes_max_delete_chunk);
   return impl != nullptr ? new SstFileManager(std::move(impl)) : nullptr;
 }
 
@@ -74,8 +77,6 @@ std::string GetRocksBuildInfoAsString(const std::string& program, bool /*verbose
   return program + " (RocksDB) " + GetRocksVersionAsString(true) +
          " interface, implemented by Strata (libstrata-rocksdb)\n";
 }
-
-Env* NewMemEnv(Env* /*base*/) { return ::strata::NewMemEnv().release(); }
 
 ManagedSnapshot::ManagedSnapshot(DB* db) : db_(db), snapshot_(db->GetSnapshot()) {}
 

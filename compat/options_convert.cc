@@ -204,7 +204,7 @@ Status ConvertDBOptions(const DBOptions& in, ::strata::DBOptions* out,
   const DBOptions def;
   ::strata::DBOptions& o = *out;
   COMPAT_DB_FIELDS(COMPAT_COPY)
-  o.env = in.env != nullptr ? in.env : ::strata::Env::Default();
+  o.env = in.env != nullptr ? in.env->GetStrataEnv() : ::strata::Env::Default();
   if (in.sst_file_manager != nullptr && in.sst_file_manager->strata_manager() == nullptr) {
     return Status::InvalidArgument(
         "DBOptions::sst_file_manager: only a manager made by NewSstFileManager is supported");
@@ -396,7 +396,12 @@ Status ConvertIngestOptions(const IngestExternalFileOptions& in,
 void ConvertBackDBOptions(const ::strata::DBOptions& in, DBOptions* out) {
   DBOptions& o = *out;
   COMPAT_DB_FIELDS(COMPAT_COPY)
-  o.env = in.env;
+  // The Env `out` holds is kept when it stands for in.env; Strata's default
+  // Env comes back as Env::Default(); any other strata::Env has no RocksDB
+  // object and leaves `out`'s as it was.
+  if (o.env == nullptr || o.env->GetStrataEnv() != in.env) {
+    if (in.env == ::strata::Env::Default()) o.env = Env::Default();
+  }
   // The RocksDB manager `out` holds is kept when it wraps the same one.
   if (in.sst_file_manager == nullptr) {
     o.sst_file_manager = nullptr;

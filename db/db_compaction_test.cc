@@ -7,13 +7,16 @@
 // directory. Only the public API is used, plus DBImpl::WaitForCompact().
 
 #include <dirent.h>
+#include <pthread.h>
 #include <sys/stat.h>
 
 #include <cinttypes>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <set>
 #include <sstream>
@@ -22,7 +25,9 @@
 
 #include "db/db_impl.h"
 #include "strata/db.h"
+#include "strata/env.h"
 #include "strata/iterator.h"
+#include "strata/listener.h"
 #include "strata/options.h"
 #include "strata/status.h"
 #include "strata/table.h"
@@ -516,6 +521,140 @@ TEST_F(DBCompactionTest, StyleNoneOnlyCompactsThroughCompactFiles) {
   CheckAll(model);
   Reopen(o);
   CheckAll(model);
+}
+
+// Records the thread each compaction starts on, by output level.
+class CompactionThreads : public EventListener {
+ public:
+  void OnCompactionBegin(DB* /*db*/, const CompactionJobInfo& info) override {
+    char name[16] = {};
+    pthread_getname_np(pthread_self(), name, sizeof(name));
+    std::lock_guard<std::mutex> l(mu_);
+    threads_.emplace_back(info.output_level, name);
+  }
+  std::vector<std::pair<int, std::string>> Get() {
+    std::lock_guard<std::mutex> l(mu_);
+    return threads_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::pair<int, std::string>> threads_;
+};
+
+// RocksDB's bottom pool: while the Env's BOTTOM pool has threads, an
+// automatic compaction into the last level runs there; without, in LOW.
+TEST_F(DBCompactionTest, LastLevelCompactionsRunInTheBottomPoolWhenItHasThreads) {
+  for (int bottom_threads : {0, 1}) {
+    SCOPED_TRACE("BOTTOM threads " + std::to_string(bottom_threads));
+    std::unique_ptr<Env> env = NewMemEnv();
+    // The database closes before env goes, whatever the test's outcome.
+    std::shared_ptr<void> close_first(nullptr, [this](void*) { Close(); });
+    env->SetBackgroundThreads(bottom_threads, Env::Priority::kBottom);
+    auto threads = std::make_shared<CompactionThreads>();
+    Options o = Small();
+    o.num_levels = 3;
+    o.env = env.get();
+    o.listeners = {threads};
+    o.level0_file_num_compaction_trigger = 2;
+    o.max_bytes_for_level_base = 64 << 10;
+    o.write_buffer_size = 1 << 20;
+    DestroyAndReopen(o);
+    std::map<std::string, std::string> model;
+    for (int gen = 0; gen < 8; gen++) {
+      for (uint64_t i = 0; i < 300; i++) {
+        ASSERT_OK(db_->Put(WriteOptions(), Key(i * 7 % 1000), Value(i, gen)));
+        model[Key(i * 7 % 1000)] = Value(i, gen);
+      }
+      ASSERT_OK(db_->Flush(FlushOptions()));
+      ASSERT_OK(WaitForCompact());
+    }
+    CheckAll(model);
+    Close();
+    int last_level = 0;
+    for (const auto& [level, name] : threads->Get()) {
+      if (level == o.num_levels - 1) {
+        last_level++;
+        EXPECT_EQ(bottom_threads > 0 ? "strata:bottom" : "strata:low", name);
+      } else {
+        EXPECT_EQ("strata:low", name) << "output level " << level;
+      }
+    }
+    EXPECT_GT(last_level, 0) << "no compaction reached the last level";
+  }
+}
+
+// A bottom compaction still queued when the database closes is dropped
+// (its inputs stay); the job, when its turn comes, leaves the closed
+// database alone.
+TEST_F(DBCompactionTest, CloseDropsAQueuedBottomCompaction) {
+  std::unique_ptr<Env> env = NewMemEnv();
+  // The database closes before env goes, whatever the test's outcome.
+  std::shared_ptr<void> close_first(nullptr, [this](void*) { Close(); });
+  env->SetBackgroundThreads(1, Env::Priority::kBottom);
+  // The one BOTTOM thread is held by a job of ours.
+  std::mutex mu;
+  std::condition_variable cv;
+  bool started = false, release = false;
+  env->Schedule(
+      [&] {
+        std::unique_lock<std::mutex> l(mu);
+        started = true;
+        cv.notify_all();
+        cv.wait(l, [&] { return release; });
+      },
+      Env::Priority::kBottom);
+  {
+    std::unique_lock<std::mutex> l(mu);
+    cv.wait(l, [&] { return started; });  // out of the queue, on the thread
+  }
+  // Whatever happens below, the thread is let go before env is destroyed.
+  struct Release {
+    std::mutex* mu;
+    std::condition_variable* cv;
+    bool* release;
+    ~Release() {
+      {
+        std::lock_guard<std::mutex> l(*mu);
+        *release = true;
+      }
+      cv->notify_all();
+    }
+  } release_at_exit{&mu, &cv, &release};
+  Options o = Small();
+  o.num_levels = 2;
+  o.env = env.get();
+  o.level0_file_num_compaction_trigger = 2;
+  o.write_buffer_size = 1 << 20;
+  DestroyAndReopen(o);
+  std::map<std::string, std::string> model;
+  for (int gen = 0; gen < 2; gen++) {
+    for (uint64_t i = 0; i < 200; i++) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i), Value(i, gen)));
+      model[Key(i)] = Value(i, gen);
+    }
+    ASSERT_OK(db_->Flush(FlushOptions()));
+  }
+  // The level-0 compaction into level 1 (the last) waits behind our job.
+  for (int i = 0; i < 60000 && env->GetThreadPoolQueueLen(Env::Priority::kBottom) == 0; i++) {
+    env->GetSystemClock()->SleepForMicroseconds(1000);
+  }
+  ASSERT_EQ(1u, env->GetThreadPoolQueueLen(Env::Priority::kBottom)) << FilesPerLevel();
+  EXPECT_EQ(2u, FilesAt(0));
+  Close();  // must not wait for the BOTTOM thread
+  {
+    std::lock_guard<std::mutex> l(mu);
+    release = true;
+  }
+  cv.notify_all();
+  env->WaitForJobsAndJoinAllThreads();
+  Reopen(o);
+  CheckAll(model);
+  // With the pool free the compaction happens after the reopen.
+  ASSERT_OK(WaitForCompact());
+  EXPECT_EQ(0u, FilesAt(0));
+  CheckAll(model);
+  Close();
 }
 
 }  // namespace

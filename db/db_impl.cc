@@ -128,8 +128,12 @@ Status DBImpl::CloseImpl() {
     // Background jobs finish the step they are in and stop.
     shutting_down_.store(true, std::memory_order_release);
     bg_cv_.SignalAll();  // cuts the automatic recovery's wait short
-    while (flush_scheduled_ || compactions_scheduled_ > 0 || manual_compactions_ > 0 ||
-           key_filter_job_scheduled_ || auto_recovery_running_ || recovery_in_progress_) {
+    // Bottom compactions no thread took yet are dropped (RocksDB unschedules
+    // them): the BOTTOM pool may have lost its threads meanwhile.
+    CancelQueuedBottomCompactions();
+    while (flush_scheduled_ || compactions_scheduled_ > 0 || BottomCompactionsScheduled() > 0 ||
+           manual_compactions_ > 0 || key_filter_job_scheduled_ || auto_recovery_running_ ||
+           recovery_in_progress_) {
       bg_cv_.TimedWaitMicros(10000);
     }
   }

@@ -492,6 +492,28 @@ class DBImpl final : public DB {
   void MaybeScheduleFlushOrCompaction() REQUIRES(mu_);
   void BackgroundCallFlush();
   void BackgroundCallCompaction();
+  // A compaction picked by a LOW job whose output is the last level, handed
+  // to the BOTTOM pool (RocksDB's rule, when that pool has threads): it
+  // stays registered with the family's picker until it runs.
+  struct BottomCompaction {
+    ColumnFamilyData* cfd;  // referenced until the job ends
+    Compaction* c;          // owned
+    // Set by whichever comes first: the BOTTOM thread taking the job, or
+    // Close cancelling it (then the job never touches the DB). acq_rel so
+    // the loser sees the winner's claim.
+    std::atomic<bool> claimed{false};
+  };
+  // True if c goes to the BOTTOM pool (then it owns c and a reference to
+  // cfd): an automatic, non-trivial compaction into the family's last level
+  // (level > 0) while the BOTTOM pool has threads.
+  bool MaybeForwardToBottomPool(ColumnFamilyData* cfd, Compaction* c) REQUIRES(mu_);
+  void BackgroundCallBottomCompaction(const std::shared_ptr<BottomCompaction>& job);
+  // Close: cancels the bottom compactions no thread took yet; the caller
+  // then waits for BottomCompactionsScheduled() to reach 0.
+  void CancelQueuedBottomCompactions() REQUIRES(mu_);
+  int BottomCompactionsScheduled() const REQUIRES(mu_) {
+    return static_cast<int>(bottom_pending_.size()) + bottom_running_;
+  }
   // Gives the level-0 tables found at open, which have no key filter
   // (those are built by flushes), theirs: one low-priority job reading
   // each table once (Options::l0_key_filter_bits_per_key).
@@ -740,6 +762,11 @@ class DBImpl final : public DB {
   CondVar bg_cv_{&mu_};  // signalled when background work finishes
   bool flush_scheduled_ GUARDED_BY(mu_) = false;
   int compactions_scheduled_ GUARDED_BY(mu_) = 0;
+  // Compactions handed to the BOTTOM pool: queued (or taken by a thread that
+  // has not locked mu_ yet), and running. Not counted in
+  // compactions_scheduled_ (RocksDB's bg_bottom_compaction_scheduled_).
+  std::vector<std::shared_ptr<BottomCompaction>> bottom_pending_ GUARDED_BY(mu_);
+  int bottom_running_ GUARDED_BY(mu_) = 0;
   bool key_filter_job_scheduled_ GUARDED_BY(mu_) = false;
   int manual_compactions_ GUARDED_BY(mu_) = 0;
   // DisableManualCompaction calls not yet matched by EnableManualCompaction.

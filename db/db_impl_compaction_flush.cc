@@ -188,6 +188,7 @@ void DBImpl::BackgroundCallCompaction() {
   MutexLock l(&mu_);
   Status s;
   bool picked = false;
+  bool forwarded = false;  // handed to the BOTTOM pool
   int job_id = 0;
   if (!shutting_down_.load(std::memory_order_acquire) && bg_error_.ok() && bg_work_paused_ == 0) {
     // The family with the most urgent need first; a family whose
@@ -220,6 +221,11 @@ void DBImpl::BackgroundCallCompaction() {
       }
       compaction_room_blocked_ = false;
       picked = true;
+      if (MaybeForwardToBottomPool(cfd, c.get())) {
+        c.release();  // the BOTTOM job owns it now
+        forwarded = true;
+        break;
+      }
       cfd->Ref();
       s = RunCompaction(cfd, c.get(), &job_id);
       cfd->picker()->ReleaseCompaction(c.get());
@@ -239,15 +245,85 @@ void DBImpl::BackgroundCallCompaction() {
       clock_->SleepForMicroseconds(1000000);
       mu_.Lock();
     }
-  } else if (picked) {
+  } else if (picked && !forwarded) {
     last_compaction_error_ = Status::OK();
   }
-  if (picked) DeleteObsoleteFiles(job_id);
+  if (picked && !forwarded) DeleteObsoleteFiles(job_id);
   --compactions_scheduled_;
   // A job that found nothing to do (every candidate busy) does not schedule
   // another: it would spin while a long compaction runs. The running jobs
   // and flushes schedule more when they finish.
   if (picked) MaybeScheduleFlushOrCompaction();
+  bg_cv_.SignalAll();
+}
+
+bool DBImpl::MaybeForwardToBottomPool(ColumnFamilyData* cfd, Compaction* c) {
+  mu_.AssertHeld();
+  if (c->trivial_move() || c->output_level() <= 0 || c->output_level() != cfd->num_levels() - 1 ||
+      env_->GetBackgroundThreads(Env::Priority::kBottom) <= 0) {
+    return false;
+  }
+  cfd->Ref();
+  auto job = std::make_shared<BottomCompaction>();
+  job->cfd = cfd;
+  job->c = c;
+  bottom_pending_.push_back(job);
+  env_->Schedule(
+      [this, job]() {
+        // Close may have cancelled the job (and the DB may be gone): only
+        // the winner of the claim touches the DB.
+        if (job->claimed.exchange(true, std::memory_order_acq_rel)) return;
+        BackgroundCallBottomCompaction(job);
+      },
+      Env::Priority::kBottom);
+  return true;
+}
+
+void DBImpl::BackgroundCallBottomCompaction(const std::shared_ptr<BottomCompaction>& job) {
+  MutexLock l(&mu_);
+  bottom_pending_.erase(std::find(bottom_pending_.begin(), bottom_pending_.end(), job));
+  ++bottom_running_;
+  ColumnFamilyData* cfd = job->cfd;
+  std::unique_ptr<Compaction> c(job->c);
+  Status s;
+  int job_id = 0;
+  // Shutting down or stopped by an error: the compaction is dropped (its
+  // inputs stay as they are), as a LOW job would not have started it.
+  const bool run = !shutting_down_.load(std::memory_order_acquire) && bg_error_.ok();
+  if (run) {
+    s = RunCompaction(cfd, c.get(), &job_id);
+  } else {
+    ReleaseCompactionRoom(c.get());  // reserved when the LOW job picked it
+  }
+  cfd->picker()->ReleaseCompaction(c.get());
+  c.reset();
+  if (cfd->dropped()) s = Status::OK();
+  UnrefFamily(cfd);
+  if (!s.ok()) {
+    RecordBackgroundError(s, BgErrorReason::kCompaction);
+  } else if (run) {
+    last_compaction_error_ = Status::OK();
+  }
+  if (run) DeleteObsoleteFiles(job_id);
+  --bottom_running_;
+  MaybeScheduleFlushOrCompaction();
+  bg_cv_.SignalAll();
+}
+
+void DBImpl::CancelQueuedBottomCompactions() {
+  mu_.AssertHeld();
+  for (auto it = bottom_pending_.begin(); it != bottom_pending_.end();) {
+    const std::shared_ptr<BottomCompaction>& job = *it;
+    if (job->claimed.exchange(true, std::memory_order_acq_rel)) {
+      ++it;  // a thread took it: it finishes (skipping the work) and leaves
+      continue;
+    }
+    ReleaseCompactionRoom(job->c);
+    job->cfd->picker()->ReleaseCompaction(job->c);
+    delete job->c;
+    UnrefFamily(job->cfd);
+    it = bottom_pending_.erase(it);
+  }
   bg_cv_.SignalAll();
 }
 
@@ -458,7 +534,8 @@ Status DBImpl::ReFitLevel(ColumnFamilyData* cfd, int level, int target_level) {
   // The files must not be in a running job's inputs: wait for automatic
   // compactions (none start meanwhile: this counts as exclusive).
   ++exclusive_manual_compactions_;
-  while (compactions_scheduled_ > 0 && !shutting_down_.load(std::memory_order_acquire)) {
+  while ((compactions_scheduled_ > 0 || BottomCompactionsScheduled() > 0) &&
+         !shutting_down_.load(std::memory_order_acquire)) {
     bg_cv_.Wait();
   }
   WaitForIngestions();
@@ -563,7 +640,8 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
     // No automatic compaction starts from here on, and the running ones
     // finish first (flushes go on).
     ++exclusive_manual_compactions_;
-    while (compactions_scheduled_ > 0 && !shutting_down_.load(std::memory_order_acquire)) {
+    while ((compactions_scheduled_ > 0 || BottomCompactionsScheduled() > 0) &&
+           !shutting_down_.load(std::memory_order_acquire)) {
       bg_cv_.Wait();
     }
   }
@@ -748,21 +826,23 @@ Status DBImpl::WaitForCompact() {
     }
     // A compaction that does not fit under the SstFileManager's space limit
     // would be picked and refused forever: stop waiting for it.
-    if (compaction_room_blocked_ && !flush_scheduled_ && compactions_scheduled_ == 0) {
+    if (compaction_room_blocked_ && !flush_scheduled_ && compactions_scheduled_ == 0 &&
+        BottomCompactionsScheduled() == 0) {
       return Status::CompactionTooLarge(
           "WaitForCompact: a compaction waits for room under the SstFileManager's max allowed "
           "space");
     }
     MaybeScheduleFlushOrCompaction();
-    if (bg_work_paused_ > 0 && !flush_scheduled_ && compactions_scheduled_ == 0) {
+    if (bg_work_paused_ > 0 && !flush_scheduled_ && compactions_scheduled_ == 0 &&
+        BottomCompactionsScheduled() == 0) {
       return Status::Incomplete("WaitForCompact: background work is paused");
     }
     bool any_imm = false;
     for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
       any_imm = any_imm || !cfd->imm().empty();
     }
-    const bool busy =
-        flush_scheduled_ || compactions_scheduled_ > 0 || any_imm || AnyCompactionNeeded();
+    const bool busy = flush_scheduled_ || compactions_scheduled_ > 0 ||
+                      BottomCompactionsScheduled() > 0 || any_imm || AnyCompactionNeeded();
     if (!busy) return Status::OK();
     bg_cv_.TimedWaitMicros(10000);
   }

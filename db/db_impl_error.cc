@@ -112,7 +112,9 @@ Status DBImpl::ResumeImpl() {
   }
   recovery_in_progress_ = true;
   // Jobs still running finish first (none start while the error is set).
-  while (flush_scheduled_ || compactions_scheduled_ > 0) bg_cv_.TimedWaitMicros(10000);
+  while (flush_scheduled_ || compactions_scheduled_ > 0 || BottomCompactionsScheduled() > 0) {
+    bg_cv_.TimedWaitMicros(10000);
+  }
   Log(info_log_.get(), "resuming after background error: %s", bg_error_.ToString().c_str());
 
   Status s;

@@ -273,7 +273,8 @@ DBOptions DBImpl::GetDBOptions() const {
 Status DBImpl::PauseBackgroundWork() {
   MutexLock l(&mu_);
   ++bg_work_paused_;
-  while (flush_scheduled_ || compactions_scheduled_ > 0 || key_filter_job_scheduled_) {
+  while (flush_scheduled_ || compactions_scheduled_ > 0 || BottomCompactionsScheduled() > 0 ||
+         key_filter_job_scheduled_) {
     bg_cv_.Wait();
   }
   return Status::OK();

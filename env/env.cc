@@ -3,6 +3,11 @@
 
 #include "strata/env.h"
 
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cassert>
 #include <cstdarg>
@@ -14,15 +19,73 @@
 
 namespace strata {
 
-// One pool per priority; threads start on first use.
+namespace {
+
+// The pools' priority hook (ThreadPool::PriorityHook): lowers the calling
+// thread's I/O class and CPU priority the way RocksDB's POSIX Env does. The
+// calls may fail (raising a priority needs privileges); the thread then keeps
+// running as it was, which is what RocksDB does too.
+void LowerCurrentThreadPriority(bool lower_io, int cpu_priority) {
+#ifdef __linux__
+  if (lower_io) {
+    // ioprio_set(IOPRIO_WHO_PROCESS = 1, 0 = this thread,
+    //            IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE = 3, 0)).
+    constexpr int kIoprioClassShift = 13;
+    (void)syscall(SYS_ioprio_set, 1, 0, 3 << kIoprioClassShift);
+  }
+  if (cpu_priority >= 0) {
+    sched_param param{};
+    param.sched_priority = 0;
+    switch (static_cast<CpuPriority>(cpu_priority)) {
+      case CpuPriority::kIdle:
+        (void)sched_setscheduler(0, SCHED_IDLE, &param);
+        break;
+      case CpuPriority::kLow:
+        (void)sched_setscheduler(0, SCHED_OTHER, &param);
+        (void)setpriority(PRIO_PROCESS, 0, 19);  // 0: the calling thread on Linux
+        break;
+      case CpuPriority::kNormal:
+        (void)sched_setscheduler(0, SCHED_OTHER, &param);
+        (void)setpriority(PRIO_PROCESS, 0, 0);
+        break;
+      case CpuPriority::kHigh:
+        (void)sched_setscheduler(0, SCHED_OTHER, &param);
+        (void)setpriority(PRIO_PROCESS, 0, -20);
+        break;
+    }
+  }
+#else
+  (void)lower_io;
+  (void)cpu_priority;
+#endif
+}
+
+}  // namespace
+
+// One pool per priority; threads start on first use. BOTTOM and USER start
+// with no threads, as RocksDB's.
 struct Env::Pools {
-  ThreadPool low{1, "strata:low"};
-  ThreadPool high{1, "strata:high"};
+  ThreadPool low{1, "strata:low", LowerCurrentThreadPriority};
+  ThreadPool high{1, "strata:high", LowerCurrentThreadPriority};
+  ThreadPool bottom{0, "strata:bottom", LowerCurrentThreadPriority};
+  ThreadPool user{0, "strata:user", LowerCurrentThreadPriority};
 
   ThreadPool& Get(Priority pri) {
-    assert(pri == Priority::kLow || pri == Priority::kHigh);
-    return pri == Priority::kHigh ? high : low;
+    switch (pri) {
+      case Priority::kHigh:
+        return high;
+      case Priority::kBottom:
+        return bottom;
+      case Priority::kUser:
+        return user;
+      case Priority::kLow:
+      case Priority::kTotal:
+        break;
+    }
+    assert(pri == Priority::kLow);
+    return low;
   }
+  bool AllIdle() const { return low.IsIdle() && high.IsIdle() && bottom.IsIdle() && user.IsIdle(); }
 };
 
 Env::Env(std::shared_ptr<FileSystem> fs, std::shared_ptr<SystemClock> clock)
@@ -49,13 +112,28 @@ int Env::GetBackgroundThreads(Priority pri) { return pools_->Get(pri).GetBackgro
 
 unsigned int Env::GetThreadPoolQueueLen(Priority pri) const { return pools_->Get(pri).QueueLen(); }
 
+void Env::LowerThreadPoolIOPriority(Priority pri) { pools_->Get(pri).LowerIOPriority(); }
+
+Status Env::LowerThreadPoolCPUPriority(Priority pri, CpuPriority cpu) {
+#ifdef __linux__
+  pools_->Get(pri).LowerCPUPriority(static_cast<int>(cpu));
+  return Status::OK();
+#else
+  (void)pri, (void)cpu;
+  return Status::NotSupported("Env::LowerThreadPoolCPUPriority",
+                              "this platform has no per-thread priorities");
+#endif
+}
+
 void Env::WaitForJobsAndJoinAllThreads() {
   // A flush may schedule a compaction and the other way round: repeat until
-  // neither pool has anything left.
+  // no pool has anything left.
   do {
     pools_->high.WaitForJobsAndJoinAllThreads();
     pools_->low.WaitForJobsAndJoinAllThreads();
-  } while (!pools_->high.IsIdle() || !pools_->low.IsIdle());
+    pools_->bottom.WaitForJobsAndJoinAllThreads();
+    pools_->user.WaitForJobsAndJoinAllThreads();
+  } while (!pools_->AllIdle());
 }
 
 std::unique_ptr<Env> NewMemEnv() {

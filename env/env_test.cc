@@ -1,9 +1,13 @@
 #include "strata/env.h"
 
 #include <pthread.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -155,6 +159,91 @@ TEST_F(EnvTest, WaitRunsJobsThatScheduleAcrossPriorities) {
   env_->WaitForJobsAndJoinAllThreads();
   EXPECT_EQ(11, count.load());
 }
+
+TEST_F(EnvTest, BottomAndUserPoolsStartWithoutThreads) {
+  EXPECT_EQ(0, env_->GetBackgroundThreads(Env::Priority::kBottom));
+  EXPECT_EQ(0, env_->GetBackgroundThreads(Env::Priority::kUser));
+  Latch ran(1);
+  std::string name;
+  env_->Schedule(
+      [&] {
+        name = CurrentThreadName();
+        ran.CountDown();
+      },
+      Env::Priority::kBottom);
+  // No thread: the job waits in the queue until the pool gets one.
+  EXPECT_EQ(1u, env_->GetThreadPoolQueueLen(Env::Priority::kBottom));
+  env_->SetBackgroundThreads(1, Env::Priority::kBottom);
+  EXPECT_EQ(1, env_->GetBackgroundThreads(Env::Priority::kBottom));
+  ASSERT_TRUE(ran.Wait());
+  EXPECT_EQ("strata:bottom", name);
+  env_->SetBackgroundThreads(2, Env::Priority::kUser);
+  Latch user_ran(1);
+  env_->Schedule([&] { user_ran.CountDown(); }, Env::Priority::kUser);
+  EXPECT_TRUE(user_ran.Wait());
+  env_->WaitForJobsAndJoinAllThreads();
+}
+
+#ifdef __linux__
+// The nice value and I/O class of the calling thread, as the kernel reports
+// them for its thread id.
+int ThreadNice() {
+  errno = 0;
+  return getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)));
+}
+int ThreadIoClass() {
+  const long prio = syscall(SYS_ioprio_get, 1, static_cast<int>(syscall(SYS_gettid)));
+  return prio < 0 ? -1 : static_cast<int>(prio >> 13);
+}
+
+TEST_F(EnvTest, LoweredPoolThreadsRunAtLowerPriorities) {
+  const int main_nice = ThreadNice();
+  const int main_io_class = ThreadIoClass();
+  int nice_before = -100, nice_after = -100, io_after = -1, high_nice = -100, high_io = -1;
+  env_->Schedule([&] { nice_before = ThreadNice(); }, Env::Priority::kLow);
+  env_->WaitForJobsAndJoinAllThreads();
+  ASSERT_TRUE(env_->LowerThreadPoolCPUPriority(Env::Priority::kLow, CpuPriority::kLow).ok());
+  env_->LowerThreadPoolIOPriority(Env::Priority::kLow);
+  Latch low_ran(1);
+  env_->Schedule(
+      [&] {
+        nice_after = ThreadNice();
+        io_after = ThreadIoClass();
+        low_ran.CountDown();
+      },
+      Env::Priority::kLow);
+  env_->Schedule(
+      [&] {
+        high_nice = ThreadNice();
+        high_io = ThreadIoClass();
+      },
+      Env::Priority::kHigh);
+  ASSERT_TRUE(low_ran.Wait());
+  EXPECT_EQ(main_nice, nice_before);
+  EXPECT_EQ(19, nice_after);
+  EXPECT_EQ(3, io_after);  // IOPRIO_CLASS_IDLE
+
+  // Priorities only go down: the same thread, asked for kNormal afterwards,
+  // stays at nice 19.
+  ASSERT_TRUE(env_->LowerThreadPoolCPUPriority(Env::Priority::kLow, CpuPriority::kNormal).ok());
+  Latch later_ran(1);
+  int nice_later = -100;
+  env_->Schedule(
+      [&] {
+        nice_later = ThreadNice();
+        later_ran.CountDown();
+      },
+      Env::Priority::kLow);
+  ASSERT_TRUE(later_ran.Wait());
+  EXPECT_EQ(19, nice_later);
+  env_->WaitForJobsAndJoinAllThreads();
+  // The other pool and the calling thread keep theirs.
+  EXPECT_EQ(main_nice, high_nice);
+  EXPECT_NE(3, high_io);
+  EXPECT_EQ(main_nice, ThreadNice());
+  EXPECT_EQ(main_io_class, ThreadIoClass());
+}
+#endif
 
 TEST_F(EnvTest, DestructorRunsPendingJobs) {
   std::atomic<int> count{0};

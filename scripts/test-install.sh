@@ -47,7 +47,7 @@ test -f "$tmp/prefix/lib/cmake/StrataRocksDB/StrataRocksDBConfig.cmake"
 inc=$(pkg-config --cflags-only-I strata-rocksdb)
 case "$inc" in *strata-rocksdb*) ;; *) echo "install test: --cflags lacks the rocksdb/ dir: $inc" >&2; exit 1;; esac
 static_deps=$(pkg-config --libs-only-l --static strata-rocksdb | sed 's/-lstrata-rocksdb//; s/-lstrata\b//g')
-for prog in basic_crud column_families callbacks tuning pinnable_bounds utilities transactions backup listeners stacked; do
+for prog in basic_crud column_families callbacks tuning pinnable_bounds utilities transactions backup listeners stacked env; do
   src_file="$src/compat/examples/$prog.cc"
   # Static: the archives named explicitly, so no shared library is picked.
   c++ -std=c++20 -o "$tmp/${prog}_static" "$src_file" $(pkg-config --cflags strata-rocksdb) \

@@ -18,8 +18,9 @@ void WaitHeld(CondVar* cv) NO_THREAD_SAFETY_ANALYSIS { cv->Wait(); }
 
 }  // namespace
 
-ThreadPool::ThreadPool(int num_threads, const char* name)
+ThreadPool::ThreadPool(int num_threads, const char* name, PriorityHook hook)
     : name_(name),
+      priority_hook_(hook),
       work_cv_(&mu_),
       idle_cv_(&mu_),
       target_(std::max(num_threads, 0)),
@@ -56,6 +57,16 @@ void ThreadPool::SetBackgroundThreads(int n) {
   } else if (n < old) {
     work_cv_.SignalAll();  // idle excess threads wake up and exit
   }
+}
+
+void ThreadPool::LowerIOPriority() {
+  MutexLock l(&mu_);
+  low_io_priority_ = true;
+}
+
+void ThreadPool::LowerCPUPriority(int cpu_priority) {
+  MutexLock l(&mu_);
+  cpu_priority_ = cpu_priority;
 }
 
 int ThreadPool::GetBackgroundThreads() const {
@@ -97,6 +108,9 @@ void ThreadPool::WorkerLoop(size_t slot) {
   snprintf(thread_name, sizeof(thread_name), "%s", name_.c_str());
   pthread_setname_np(pthread_self(), thread_name);
 
+  // What this thread runs at now (invariant 4): it starts normal.
+  bool io_lowered = false;
+  int cpu_now = 2;
   std::function<void()> job;
   mu_.Lock();
   while (true) {
@@ -108,7 +122,15 @@ void ThreadPool::WorkerLoop(size_t slot) {
     }
     job = std::move(queue_.front());
     queue_.pop_front();
+    const bool lower_io = low_io_priority_ && !io_lowered;
+    const bool lower_cpu = cpu_priority_ < cpu_now;
+    const int cpu_wanted = cpu_priority_;
     mu_.Unlock();
+    if (priority_hook_ != nullptr && (lower_io || lower_cpu)) {
+      priority_hook_(lower_io, lower_cpu ? cpu_wanted : -1);
+      io_lowered = io_lowered || lower_io;
+      if (lower_cpu) cpu_now = cpu_wanted;
+    }
     job();
     job = nullptr;  // destroy captured state outside the lock
     mu_.Lock();

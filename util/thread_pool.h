@@ -16,7 +16,11 @@
 //  3. Threads are started lazily, by the first Schedule (or by growing a pool
 //     that already has work), and are named after the pool (pthread name,
 //     truncated to 15 characters) so they can be told apart in top and gdb.
-//  4. A job is never lost: WaitForJobsAndJoinAllThreads runs every job
+//  4. Priorities only go down (RocksDB's rule): LowerIOPriority and
+//     LowerCPUPriority record what the pool's threads should run at, and each
+//     worker applies it (through the hook given at construction) before it
+//     takes its next job -- a thread never raises its own priority again.
+//  5. A job is never lost: WaitForJobsAndJoinAllThreads runs every job
 //     queued before it returns (inline in the caller if the pool has no
 //     threads), including jobs scheduled by running jobs. The pool may be
 //     used again afterwards; threads restart on the next Schedule.
@@ -35,9 +39,16 @@ namespace strata {
 
 class ThreadPool {
  public:
+  // Applies priorities to the calling (worker) thread: lower_io asks for the
+  // idle I/O class, cpu_priority is a strata::CpuPriority value (0 idle .. 3
+  // high) or -1 for "leave the CPU priority as it is". Called only to lower
+  // what the thread runs at.
+  using PriorityHook = void (*)(bool lower_io, int cpu_priority);
+
   // num_threads: the initial target size (negative counts as 0). name: the
-  // threads' name, e.g. "strata:low"; copied.
-  ThreadPool(int num_threads, const char* name);
+  // threads' name, e.g. "strata:low"; copied. hook: applies priorities
+  // (null: LowerIOPriority/LowerCPUPriority are recorded and not applied).
+  ThreadPool(int num_threads, const char* name, PriorityHook hook = nullptr);
   // Same as WaitForJobsAndJoinAllThreads().
   ~ThreadPool();
 
@@ -53,6 +64,13 @@ class ThreadPool {
   // excess threads exit after their current job.
   void SetBackgroundThreads(int n) EXCLUDES(mu_);
   int GetBackgroundThreads() const EXCLUDES(mu_);
+
+  // From the next job on, every thread of the pool runs in the idle I/O
+  // class. Cannot be undone.
+  void LowerIOPriority() EXCLUDES(mu_);
+  // From the next job on, the pool's threads run at cpu_priority (a
+  // strata::CpuPriority value) unless they already run lower.
+  void LowerCPUPriority(int cpu_priority) EXCLUDES(mu_);
 
   // Jobs queued and not yet started.
   unsigned QueueLen() const EXCLUDES(mu_);
@@ -81,6 +99,7 @@ class ThreadPool {
 
   // Immutable after construction.
   const std::string name_;
+  const PriorityHook priority_hook_;
 
   mutable Mutex mu_;
   CondVar work_cv_;  // signalled when a job is queued or threads must exit
@@ -95,6 +114,9 @@ class ThreadPool {
   // Callers inside WaitForJobsAndJoinAllThreads: while > 0, workers exit as
   // soon as the queue is empty and no new threads are started.
   int stoppers_ GUARDED_BY(mu_) = 0;
+  // What the threads should run at (invariant 4); 2 is CpuPriority::kNormal.
+  bool low_io_priority_ GUARDED_BY(mu_) = false;
+  int cpu_priority_ GUARDED_BY(mu_) = 2;
 };
 
 }  // namespace strata

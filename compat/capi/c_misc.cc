@@ -3,8 +3,9 @@
 //
 // Perf contexts are Strata's per-thread PerfContext, with RocksDB's counter
 // names (seek_max_heap_time, which Strata does not measure, reads 0). The
-// low-level Env knobs that change thread priorities are accepted and
-// ignored by the environment where it has none. Memory usage is computed from the
+// Env calls are rocksdb::Env's (compat/env.cc): pools of every priority,
+// the bottom one included, and lowering a pool's I/O and CPU priority, as
+// RocksDB's C API does. Memory usage is computed from the
 // databases' memory properties and the caches' usage.
 #include <set>
 
@@ -80,51 +81,60 @@ void rocksdb_env_destroy(rocksdb_env_t* env) {
 }
 
 void rocksdb_env_set_background_threads(rocksdb_env_t* env, int n) {
-  env->rep->SetBackgroundThreads(n, rocksdb::Env::Priority::kLow);
+  env->rep->SetBackgroundThreads(n, rocksdb::Env::LOW);
 }
 
 int rocksdb_env_get_background_threads(rocksdb_env_t* env) {
-  return env->rep->GetBackgroundThreads(rocksdb::Env::Priority::kLow);
+  return env->rep->GetBackgroundThreads(rocksdb::Env::LOW);
 }
 
 void rocksdb_env_set_high_priority_background_threads(rocksdb_env_t* env, int n) {
-  env->rep->SetBackgroundThreads(n, rocksdb::Env::Priority::kHigh);
+  env->rep->SetBackgroundThreads(n, rocksdb::Env::HIGH);
 }
 
 int rocksdb_env_get_high_priority_background_threads(rocksdb_env_t* env) {
-  return env->rep->GetBackgroundThreads(rocksdb::Env::Priority::kHigh);
+  return env->rep->GetBackgroundThreads(rocksdb::Env::HIGH);
 }
 
 void rocksdb_env_set_low_priority_background_threads(rocksdb_env_t* env, int n) {
-  env->rep->SetBackgroundThreads(n, rocksdb::Env::Priority::kLow);
+  env->rep->SetBackgroundThreads(n, rocksdb::Env::LOW);
 }
 
 int rocksdb_env_get_low_priority_background_threads(rocksdb_env_t* env) {
-  return env->rep->GetBackgroundThreads(rocksdb::Env::Priority::kLow);
+  return env->rep->GetBackgroundThreads(rocksdb::Env::LOW);
 }
 
-// Strata has no bottom-priority pool (bottommost compactions run in the
-// low-priority pool, as RocksDB's do when that pool has no threads): the
-// setter does nothing and the getter answers 0 (error stubs).
-void rocksdb_env_set_bottom_priority_background_threads(rocksdb_env_t* /*env*/, int /*n*/) {}
+void rocksdb_env_set_bottom_priority_background_threads(rocksdb_env_t* env, int n) {
+  env->rep->SetBackgroundThreads(n, rocksdb::Env::BOTTOM);
+}
 
-int rocksdb_env_get_bottom_priority_background_threads(rocksdb_env_t* /*env*/) { return 0; }
+int rocksdb_env_get_bottom_priority_background_threads(rocksdb_env_t* env) {
+  return env->rep->GetBackgroundThreads(rocksdb::Env::BOTTOM);
+}
 
-void rocksdb_env_join_all_threads(rocksdb_env_t* env) { env->rep->WaitForJobsAndJoinAllThreads(); }
+// Joins the threads started with Env::StartThread (RocksDB's WaitForJoin);
+// the pools' queued jobs are not waited for.
+void rocksdb_env_join_all_threads(rocksdb_env_t* env) { env->rep->WaitForJoin(); }
 
-// Thread-priority knobs: Strata's thread pools have no I/O or CPU priority
-// to lower, so these do nothing (listed as stubs in coverage.txt).
-void rocksdb_env_lower_thread_pool_io_priority(rocksdb_env_t* env) {}
-void rocksdb_env_lower_high_priority_thread_pool_io_priority(rocksdb_env_t* env) {}
-void rocksdb_env_lower_thread_pool_cpu_priority(rocksdb_env_t* env) {}
-void rocksdb_env_lower_high_priority_thread_pool_cpu_priority(rocksdb_env_t* env) {}
+void rocksdb_env_lower_thread_pool_io_priority(rocksdb_env_t* env) {
+  env->rep->LowerThreadPoolIOPriority(rocksdb::Env::LOW);
+}
+void rocksdb_env_lower_high_priority_thread_pool_io_priority(rocksdb_env_t* env) {
+  env->rep->LowerThreadPoolIOPriority(rocksdb::Env::HIGH);
+}
+void rocksdb_env_lower_thread_pool_cpu_priority(rocksdb_env_t* env) {
+  env->rep->LowerThreadPoolCPUPriority(rocksdb::Env::LOW);
+}
+void rocksdb_env_lower_high_priority_thread_pool_cpu_priority(rocksdb_env_t* env) {
+  env->rep->LowerThreadPoolCPUPriority(rocksdb::Env::HIGH);
+}
 
 rocksdb_envoptions_t* rocksdb_envoptions_create(void) { return new rocksdb_envoptions_t; }
 
 void rocksdb_envoptions_destroy(rocksdb_envoptions_t* opt) { delete opt; }
 
 void rocksdb_create_dir_if_missing(rocksdb_env_t* env, const char* path, char** errptr) {
-  strata_capi::SaveError(errptr, env->rep->GetFileSystem()->CreateDirIfMissing(path));
+  strata_capi::SaveError(errptr, env->rep->CreateDirIfMissing(path));
 }
 
 // ---- perf contexts ----

@@ -366,10 +366,9 @@ TEST(CompatConvenienceTest, CancelAllBackgroundWorkAndVerifySstFileChecksum) {
 
   ASSERT_TRUE(VerifySstFileChecksum(o, EnvOptions(), table).ok());
   std::string bytes;
-  ::strata::FileSystem* fs = Env::Default()->GetFileSystem();
-  ASSERT_TRUE(::strata::ReadFileToString(fs, table, &bytes).ok());
+  ASSERT_TRUE(ReadFileToString(Env::Default(), table, &bytes).ok());
   bytes[bytes.size() / 4] ^= 0x40;  // inside a block (every block is checksummed)
-  ASSERT_TRUE(::strata::WriteStringToFile(fs, bytes, table, true).ok());
+  ASSERT_TRUE(WriteStringToFile(Env::Default(), bytes, table, true).ok());
   Status s = VerifySstFileChecksum(o, EnvOptions(), ReadOptions(), table);
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
   EXPECT_FALSE(VerifySstFileChecksum(o, EnvOptions(), path + "/nothing.sst").ok());

@@ -4,8 +4,9 @@
 //
 //  - FileSystem: files and directories (POSIX, in-memory, fault-injecting).
 //  - SystemClock: wall-clock and monotonic time, sleeping.
-//  - Env: bundles one of each with the background thread pool (HIGH priority
-//    for flushes, LOW for compactions).
+//  - Env: bundles one of each with the background thread pools (HIGH
+//    priority for flushes, LOW for compactions, BOTTOM for compactions into
+//    the bottommost level when it has threads, USER for a program's own jobs).
 // Thread-safety: FileSystem, SystemClock and Env are thread-safe. A file
 // object is not: use it from one thread at a time (RandomAccessFile::Read is
 // the exception and is thread-safe).
@@ -252,9 +253,15 @@ class STRATA_EXPORT SystemClock {
   virtual Status GetCurrentTime(int64_t* unix_time) = 0;
 };
 
+// The CPU priority of a pool's threads (RocksDB's names and values; see
+// Env::LowerThreadPoolCPUPriority).
+enum class CpuPriority { kIdle = 0, kLow = 1, kNormal = 2, kHigh = 3 };
+
 class STRATA_EXPORT Env {
  public:
-  enum class Priority { kLow = 0, kHigh = 1, kTotal = 2 };
+  // The background pools. kLow and kHigh start with one thread, kBottom and
+  // kUser with none (a job scheduled there waits until threads are set).
+  enum class Priority { kLow = 0, kHigh = 1, kBottom = 2, kUser = 3, kTotal = 4 };
   // The priority of an I/O request (RocksDB's names and values): what a
   // RateLimiter grants first. IO_TOTAL means "not rate limited".
   enum IOPriority { IO_LOW = 0, IO_MID = 1, IO_HIGH = 2, IO_USER = 3, IO_TOTAL = 4 };
@@ -271,13 +278,22 @@ class STRATA_EXPORT Env {
   const std::shared_ptr<FileSystem>& GetFileSystemPtr() const { return fs_; }
   SystemClock* GetSystemClock() const { return clock_.get(); }
 
-  // Runs fn on a background thread of the given priority's pool. Pools start
-  // with one thread each and grow with SetBackgroundThreads.
+  // Runs fn on a background thread of the given priority's pool. The pools
+  // grow and shrink with SetBackgroundThreads. REQUIRES: pri != kTotal.
   virtual void Schedule(std::function<void()> fn, Priority pri = Priority::kLow);
   virtual void SetBackgroundThreads(int n, Priority pri = Priority::kLow);
   virtual int GetBackgroundThreads(Priority pri = Priority::kLow);
   // Number of jobs queued (not yet running) in the given pool.
   virtual unsigned int GetThreadPoolQueueLen(Priority pri = Priority::kLow) const;
+  // From their next job on, the pool's threads do their I/O in the idle I/O
+  // class (Linux ioprio_set, IOPRIO_CLASS_IDLE); cannot be undone. Elsewhere
+  // it does nothing.
+  virtual void LowerThreadPoolIOPriority(Priority pri = Priority::kLow);
+  // From their next job on, the pool's threads run at `cpu` (Linux: kIdle is
+  // the SCHED_IDLE policy, kLow nice 19, kNormal nice 0, kHigh nice -20),
+  // unless they already run lower: a pool's priority only goes down.
+  // NotSupported where the platform has no per-thread priorities.
+  virtual Status LowerThreadPoolCPUPriority(Priority pri, CpuPriority cpu);
   // Waits for all queued and running jobs, then stops the pools' threads.
   virtual void WaitForJobsAndJoinAllThreads();
 

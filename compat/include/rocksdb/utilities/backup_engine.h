@@ -1,7 +1,9 @@
 // rocksdb/utilities/backup_engine.h: incremental backups of a DB into a
 // directory, and restores from them. A wrapper over strata::BackupEngine
-// taking rocksdb::DB*; the option and info structs are Strata's, which carry
-// RocksDB's field names. RocksDB's IOStatus is Status here.
+// taking rocksdb::DB* and rocksdb::Env*; the option and info structs are
+// Strata's, which carry RocksDB's field names (BackupEngineOptions is
+// Strata's with backup_env a rocksdb::Env*). RocksDB's IOStatus is Status
+// here.
 // Thread-safety: as strata::BackupEngine (StopBackup may be called from
 // another thread).
 #pragma once
@@ -19,7 +21,23 @@
 
 namespace rocksdb {
 using IOStatus = Status;
-using BackupEngineOptions = ::strata::BackupEngineOptions;
+// Strata's options with RocksDB's backup_env: the Env the backup directory
+// is written through (null: the DB's Env). The base's backup_env is not
+// used (ToStrata() fills it in).
+struct BackupEngineOptions : ::strata::BackupEngineOptions {
+  explicit BackupEngineOptions(const std::string& _backup_dir, Env* _backup_env = nullptr,
+                               bool _share_table_files = true, Logger* _info_log = nullptr,
+                               bool _sync = true, bool _destroy_old_data = false,
+                               bool _backup_log_files = true)
+      : ::strata::BackupEngineOptions(_backup_dir, nullptr, _share_table_files, _info_log, _sync,
+                                      _destroy_old_data, _backup_log_files),
+        backup_env(_backup_env) {}
+
+  Env* backup_env = nullptr;
+
+  // The options Strata's engine takes (backup_env as its strata::Env).
+  ::strata::BackupEngineOptions ToStrata() const;
+};
 using CreateBackupOptions = ::strata::CreateBackupOptions;
 using RestoreOptions = ::strata::RestoreOptions;
 using BackupID = ::strata::BackupID;
