@@ -243,6 +243,10 @@ class StrataFileSystem : public FileSystem {
                     IODebugContext*) override {
     return fs_->LinkFile(s, t);
   }
+  IOStatus GetFreeSpace(const std::string& path, const IOOptions&, uint64_t* diskfree,
+                        IODebugContext*) override {
+    return fs_->GetFreeSpace(path, diskfree);
+  }
   IOStatus NumFileLinks(const std::string& fname, const IOOptions&, uint64_t* count,
                         IODebugContext*) override {
     return fs_->NumFileLinks(fname, count);
@@ -477,6 +481,9 @@ class EngineFileSystem : public ::strata::FileSystem {
   }
   ::strata::Status Truncate(const std::string& fname, uint64_t size) override {
     return fs_->Truncate(fname, static_cast<size_t>(size), IOOptions(), nullptr);
+  }
+  ::strata::Status GetFreeSpace(const std::string& path, uint64_t* free_bytes) override {
+    return fs_->GetFreeSpace(path, IOOptions(), free_bytes, nullptr);
   }
   ::strata::Status NumFileLinks(const std::string& fname, uint64_t* count) override {
     return fs_->NumFileLinks(fname, IOOptions(), count, nullptr);

@@ -15,7 +15,7 @@
 //    RandomRWFile, Directory and FileLock classes. Logger is Strata's
 //    (strata::Logger), as elsewhere in this layer.
 //  - Calls Strata cannot back (LoadLibrary, NewMemoryMappedFileBuffer,
-//    GetThreadList, GetFreeSpace, SetAllowNonOwnerAccess, LoadEnv,
+//    GetThreadList, SetAllowNonOwnerAccess, LoadEnv,
 //    CreateFromString, ...) return NotSupported naming the call.
 //
 // Thread-safety: Env, FileSystem and SystemClock are thread-safe; a file

@@ -11,7 +11,7 @@
 //  - IOStatus is Status here (io_status.h); IOOptions and IODebugContext
 //    are passed through to a program's FileSystem as given; Strata's own
 //    file systems do not look at them.
-//  - Calls Strata cannot back (NewMemoryMappedFileBuffer, GetFreeSpace,
+//  - Calls Strata cannot back (NewMemoryMappedFileBuffer,
 //    AreFilesSame, Poll/AbortIO of async reads, Load/CreateFromString)
 //    return NotSupported naming the call.
 //
