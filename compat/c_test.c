@@ -1718,6 +1718,68 @@ static void TestDeleteFile(void) {
   FixtureFree(&f);
 }
 
+/* Waits (up to 10 s) until the database has `want` live table files; the
+   count it saw last. */
+static int WaitForLiveFiles(rocksdb_t* db, int want) {
+  int n = -1;
+  for (int i = 0; i < 200; i++) {
+    const rocksdb_livefiles_t* files = rocksdb_livefiles(db);
+    n = rocksdb_livefiles_count(files);
+    rocksdb_livefiles_destroy(files);
+    if (n == want) break;
+    usleep(50 * 1000);
+  }
+  return n;
+}
+
+/* rocksdb_options_add_compact_on_deletion_collector_factory: a flushed
+   file holding 100 deletions in a window of 128 entries is marked and
+   compacted with the values under it, leaving no file; 5 deletions (under
+   the trigger of 10) leave their file alone. */
+static void TestCompactOnDeletion(void) {
+  Fixture f;
+  FixtureInit(&f, "compact_on_deletion");
+  rocksdb_options_set_level0_file_num_compaction_trigger(f.options, 10);
+  rocksdb_options_add_compact_on_deletion_collector_factory(f.options, 128, 10);
+  char* err = NULL;
+  rocksdb_t* db = rocksdb_open(f.options, f.path, &err);
+  CHECK_NOERR(err);
+  if (db == NULL) {
+    FixtureFree(&f);
+    return;
+  }
+  char key[16];
+  for (int i = 0; i < 100; i++) {
+    snprintf(key, sizeof(key), "k%03d", i);
+    rocksdb_put(db, f.wo, key, strlen(key), "v", 1, &err);
+    CHECK_NOERR(err);
+  }
+  rocksdb_compact_range(db, NULL, 0, NULL, 0);
+  CHECK(WaitForLiveFiles(db, 1) == 1);
+  rocksdb_flushoptions_t* fo = rocksdb_flushoptions_create();
+  for (int i = 0; i < 5; i++) {
+    snprintf(key, sizeof(key), "k%03d", i);
+    rocksdb_delete(db, f.wo, key, strlen(key), &err);
+    CHECK_NOERR(err);
+  }
+  rocksdb_flush(db, fo, &err);
+  CHECK_NOERR(err);
+  usleep(200 * 1000);
+  CHECK(WaitForLiveFiles(db, 2) == 2);
+  for (int i = 5; i < 100; i++) {
+    snprintf(key, sizeof(key), "k%03d", i);
+    rocksdb_delete(db, f.wo, key, strlen(key), &err);
+    CHECK_NOERR(err);
+  }
+  rocksdb_flush(db, fo, &err);
+  CHECK_NOERR(err);
+  rocksdb_flushoptions_destroy(fo);
+  CHECK(WaitForLiveFiles(db, 0) == 0);
+  CHECK_GET(db, f.ro, "k050", NULL);
+  rocksdb_close(db);
+  FixtureFree(&f);
+}
+
 int main(void) {
   const char* base = getenv("TEST_TMPDIR");
   snprintf(g_root, sizeof(g_root), "%s/strata_c_test_XXXXXX", base != NULL ? base : "/tmp");
@@ -1738,6 +1800,7 @@ int main(void) {
   TestTtl();
   TestCancelBackgroundWork();
   TestDeleteFile();
+  TestCompactOnDeletion();
 
   char cmd[400];
   snprintf(cmd, sizeof(cmd), "rm -rf '%s'", g_root);
