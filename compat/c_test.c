@@ -272,8 +272,6 @@ static void TestRefusedOption(void) {
   db = rocksdb_open(options, path, &err);
   CHECK_NOERR(err);
   if (db != NULL) {
-    rocksdb_suggest_compact_range(db, "a", 1, "z", 1, &err);
-    CHECK_ERR(err, "rocksdb_suggest_compact_range");
     /* RocksDB casts unchecked here; Strata reports the mistake. */
     rocksdb_column_family_handle_t* cf =
         rocksdb_create_column_family_with_ttl(db, options, "ttl", 5, &err);
@@ -1735,14 +1733,18 @@ static int WaitForLiveFiles(rocksdb_t* db, int want) {
 /* rocksdb_options_add_compact_on_deletion_collector_factory: a flushed
    file holding 100 deletions in a window of 128 entries is marked and
    compacted with the values under it, leaving no file; 5 deletions (under
-   the trigger of 10) leave their file alone. */
+   the trigger of 10) leave their file alone. Then
+   rocksdb_suggest_compact_range(_cf). */
 static void TestCompactOnDeletion(void) {
   Fixture f;
   FixtureInit(&f, "compact_on_deletion");
   rocksdb_options_set_level0_file_num_compaction_trigger(f.options, 10);
   rocksdb_options_add_compact_on_deletion_collector_factory(f.options, 128, 10);
   char* err = NULL;
-  rocksdb_t* db = rocksdb_open(f.options, f.path, &err);
+  const char* names[1] = {"default"};
+  const rocksdb_options_t* cf_opts[1] = {f.options};
+  rocksdb_column_family_handle_t* handles[1] = {NULL};
+  rocksdb_t* db = rocksdb_open_column_families(f.options, f.path, 1, names, cf_opts, handles, &err);
   CHECK_NOERR(err);
   if (db == NULL) {
     FixtureFree(&f);
@@ -1773,9 +1775,41 @@ static void TestCompactOnDeletion(void) {
   }
   rocksdb_flush(db, fo, &err);
   CHECK_NOERR(err);
-  rocksdb_flushoptions_destroy(fo);
   CHECK(WaitForLiveFiles(db, 0) == 0);
   CHECK_GET(db, f.ro, "k050", NULL);
+
+  /* rocksdb_suggest_compact_range(_cf): a level-0 file over the range is
+     marked and compacted into the level below; a range over no file, or
+     one only the last level holds, changes nothing. */
+  for (int i = 0; i < 20; i++) {
+    snprintf(key, sizeof(key), "k%03d", i);
+    rocksdb_put(db, f.wo, key, strlen(key), "w", 1, &err);
+    CHECK_NOERR(err);
+  }
+  rocksdb_compact_range(db, NULL, 0, NULL, 0);
+  rocksdb_put(db, f.wo, "k005", 4, "x", 1, &err);
+  CHECK_NOERR(err);
+  rocksdb_flush(db, fo, &err);
+  CHECK_NOERR(err);
+  CHECK(WaitForLiveFiles(db, 2) == 2);
+  rocksdb_suggest_compact_range(db, "x", 1, "z", 1, &err);
+  CHECK_NOERR(err);
+  usleep(200 * 1000);
+  CHECK(WaitForLiveFiles(db, 2) == 2);
+  rocksdb_suggest_compact_range_cf(db, handles[0], "k004", 4, "k006", 4, &err);
+  CHECK_NOERR(err);
+  CHECK(WaitForLiveFiles(db, 1) == 1);
+  char* l0 = rocksdb_property_value(db, "rocksdb.num-files-at-level0");
+  CHECK(l0 != NULL && strcmp(l0, "0") == 0);
+  rocksdb_free(l0);
+  rocksdb_suggest_compact_range(db, NULL, 0, NULL, 0, &err); /* the last level alone */
+  CHECK_NOERR(err);
+  usleep(200 * 1000);
+  CHECK(WaitForLiveFiles(db, 1) == 1);
+  CHECK_GET(db, f.ro, "k005", "x");
+  CHECK_GET(db, f.ro, "k006", "w");
+  rocksdb_flushoptions_destroy(fo);
+  rocksdb_column_family_handle_destroy(handles[0]);
   rocksdb_close(db);
   FixtureFree(&f);
 }

@@ -225,6 +225,9 @@ class DBImpl final : public DB {
                       const std::vector<std::string>& input_file_names, int output_level,
                       int output_path_id = -1,
                       std::vector<std::string>* output_file_names = nullptr) override;
+  Status SuggestCompactRange(ColumnFamilyHandle* cf, const Slice* begin, const Slice* end) override
+      EXCLUDES(mu_);
+  Status PromoteL0(ColumnFamilyHandle* cf, int target_level) override EXCLUDES(mu_);
   int NumberLevels(ColumnFamilyHandle* cf) override;
   int MaxMemCompactionLevel(ColumnFamilyHandle* cf) override;
   int Level0StopWriteTrigger(ColumnFamilyHandle* cf) override;

@@ -1,7 +1,10 @@
 // experimental: RocksDB's deletion-triggered compaction
-// (CompactOnDeletionCollectorFactory), through RocksDB's C++ interface.
+// (CompactOnDeletionCollectorFactory), experimental::SuggestCompactRange
+// and experimental::PromoteL0, through RocksDB's C++ interface.
 // Built twice and compared byte for byte.
 // Usage: experimental DB_DIR
+#include "rocksdb/experimental.h"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -89,10 +92,102 @@ static void CompactOnDeletion(const std::string& path) {
   delete db;
 }
 
+static std::string Property(rdb::DB* db, const std::string& name) {
+  std::string v;
+  if (!db->GetProperty(name, &v)) return "?";
+  return v;
+}
+
+// "files per level: 0 0 2 0 0 0 0".
+static void PrintLevels(rdb::DB* db, const char* label) {
+  std::printf("%s:", label);
+  for (int level = 0; level < db->NumberLevels(); ++level) {
+    std::printf(" %s", Property(db, "rocksdb.num-files-at-level" + std::to_string(level)).c_str());
+  }
+  std::printf("\n");
+}
+
+static void Print(const char* what, const rdb::Status& s) {
+  std::printf("%s: %s\n", what, s.ToString().c_str());
+}
+
+// PromoteL0's moves and errors (automatic compactions off).
+static void PromoteL0(const std::string& path) {
+  rdb::Options options;
+  options.create_if_missing = true;
+  options.disable_auto_compactions = true;
+  rdb::DB* db = nullptr;
+  Check(rdb::DB::Open(options, path, &db), "open");
+  rdb::WriteOptions wo;
+  rdb::ColumnFamilyHandle* cf = db->DefaultColumnFamily();
+  Print("promote, empty level 0", rdb::experimental::PromoteL0(db, cf, 1));
+  for (int i = 0; i < 100; ++i) Check(db->Put(wo, Key(i), "a"), "put");
+  Check(db->Flush(rdb::FlushOptions()), "flush");
+  for (int i = 100; i < 200; ++i) Check(db->Put(wo, Key(i), "b"), "put");
+  Check(db->Flush(rdb::FlushOptions()), "flush");
+  PrintLevels(db, "two level-0 files");
+  Print("promote to 0", rdb::experimental::PromoteL0(db, cf, 0));
+  Print("promote to 7", rdb::experimental::PromoteL0(db, cf, 7));
+  Print("promote with no DB", rdb::experimental::PromoteL0(nullptr, cf, 1));
+  Print("promote to 3", rdb::experimental::PromoteL0(db, cf, 3));
+  PrintLevels(db, "after");
+  for (int i = 300; i < 310; ++i) Check(db->Put(wo, Key(i), "e"), "put");
+  Check(db->Flush(rdb::FlushOptions()), "flush");
+  Print("promote past level 3", rdb::experimental::PromoteL0(db, cf, 4));
+  Print("promote to 3 again", rdb::experimental::PromoteL0(db, cf, 3));
+  Print("promote to 2", rdb::experimental::PromoteL0(db, cf, 2));
+  PrintLevels(db, "after");
+  for (int i = 50; i < 60; ++i) Check(db->Put(wo, Key(i), "c"), "put");
+  Check(db->Flush(rdb::FlushOptions()), "flush");
+  for (int i = 55; i < 65; ++i) Check(db->Put(wo, Key(i), "d"), "put");
+  Check(db->Flush(rdb::FlushOptions()), "flush");
+  Print("promote overlapping files", rdb::experimental::PromoteL0(db, cf, 1));
+  std::string v;
+  Check(db->Get(rdb::ReadOptions(), Key(57), &v), "get");
+  std::printf("%s=%s\n", Key(57).c_str(), v.c_str());
+  Check(db->Close(), "close");
+  delete db;
+}
+
+// SuggestCompactRange: the level-0 file over the range is compacted down.
+static void SuggestCompactRange(const std::string& path) {
+  rdb::Options options;
+  options.create_if_missing = true;
+  options.level0_file_num_compaction_trigger = 10;
+  rdb::DB* db = nullptr;
+  Check(rdb::DB::Open(options, path, &db), "open");
+  rdb::WriteOptions wo;
+  for (int i = 0; i < 100; ++i) Check(db->Put(wo, Key(i), "a"), "put");
+  Check(db->CompactRange(rdb::CompactRangeOptions(), nullptr, nullptr), "compact");
+  for (int i = 40; i < 60; ++i) Check(db->Put(wo, Key(i), "b"), "put");
+  Check(db->Flush(rdb::FlushOptions()), "flush");
+  std::printf("level-0 files: %s\n", Property(db, "rocksdb.num-files-at-level0").c_str());
+  const rdb::Slice none_b("zz0"), none_e("zz9");
+  Print("suggest over no file", rdb::experimental::SuggestCompactRange(db, &none_b, &none_e));
+  usleep(300 * 1000);
+  std::printf("level-0 files: %s\n", Property(db, "rocksdb.num-files-at-level0").c_str());
+  // (The overload without a family reads db's default family first: RocksDB
+  // crashes on a null db there, Strata answers "DB is empty".)
+  Print("suggest with no DB", rdb::experimental::SuggestCompactRange(
+                                  nullptr, db->DefaultColumnFamily(), nullptr, nullptr));
+  const std::string b = Key(45), e = Key(50);
+  const rdb::Slice bs(b), es(e);
+  Print("suggest", rdb::experimental::SuggestCompactRange(db, db->DefaultColumnFamily(), &bs, &es));
+  std::printf("files: %zu\n", WaitForFiles(db, 1));
+  std::printf("level-0 files: %s\n", Property(db, "rocksdb.num-files-at-level0").c_str());
+  std::string v;
+  Check(db->Get(rdb::ReadOptions(), Key(45), &v), "get");
+  std::printf("%s=%s\n", Key(45).c_str(), v.c_str());
+  Check(db->Close(), "close");
+  delete db;
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) return 2;
   const std::string path = argv[1];
   mkdir(path.c_str(), 0755);  // Open makes only the last path component
   CompactOnDeletion(path + "/on_deletion");
+  PromoteL0(path + "/promote");
+  SuggestCompactRange(path + "/suggest");
   return 0;
 }
