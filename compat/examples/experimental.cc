@@ -1,6 +1,8 @@
 // experimental: RocksDB's deletion-triggered compaction
 // (CompactOnDeletionCollectorFactory), experimental::SuggestCompactRange
-// and experimental::PromoteL0, through RocksDB's C++ interface.
+// and experimental::PromoteL0, and WriteBatchBase (WriteBatch and
+// WriteBatchWithIndex filled through one interface: SliceParts forms, the
+// timestamp forms' errors, SetMaxBytes), through RocksDB's C++ interface.
 // Built twice and compared byte for byte.
 // Usage: experimental DB_DIR
 #include "rocksdb/experimental.h"
@@ -10,12 +12,18 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "rocksdb/db.h"
+#include "rocksdb/merge_operator.h"
 #include "rocksdb/options.h"
 #include "rocksdb/utilities/table_properties_collectors.h"
+#include "rocksdb/utilities/write_batch_with_index.h"
+#include "rocksdb/wide_columns.h"
+#include "rocksdb/write_batch.h"
+#include "rocksdb/write_batch_base.h"
 
 namespace rdb = ROCKSDB_NAMESPACE;
 
@@ -182,6 +190,97 @@ static void SuggestCompactRange(const std::string& path) {
   delete db;
 }
 
+// Appends operands with ",".
+class AppendOperator : public rdb::AssociativeMergeOperator {
+ public:
+  bool Merge(const rdb::Slice&, const rdb::Slice* existing, const rdb::Slice& value,
+             std::string* new_value, rdb::Logger*) const override {
+    *new_value = existing != nullptr ? existing->ToString() + "," : "";
+    new_value->append(value.data(), value.size());
+    return true;
+  }
+  const char* Name() const override { return "AppendOperator"; }
+};
+
+// Fills any batch kind through WriteBatchBase.
+static void Fill(rdb::WriteBatchBase* b, rdb::ColumnFamilyHandle* cf, const char* tag) {
+  const rdb::Slice key_parts[3] = {"key", "-", tag};
+  const rdb::Slice value_parts[2] = {"val", tag};
+  Check(b->Put(rdb::SliceParts(key_parts, 3), rdb::SliceParts(value_parts, 2)), "put parts");
+  Check(b->Put(cf, std::string("plain-") + tag, "v"), "put");
+  const rdb::Slice del_parts[2] = {"plain-", tag};
+  Check(b->Delete(cf, rdb::SliceParts(del_parts, 2)), "delete parts");
+  const rdb::Slice gone_parts[1] = {"gone"};
+  Check(b->SingleDelete(rdb::SliceParts(gone_parts, 1)), "single delete parts");
+  Check(b->Merge(cf, rdb::SliceParts(key_parts, 2), rdb::SliceParts(value_parts, 1)), "merge");
+  b->SetSavePoint();
+  Check(b->Put("rolled-back", "x"), "put");
+  Check(b->RollbackToSavePoint(), "rollback");
+}
+
+static void WriteBatchBaseForms(const std::string& path) {
+  rdb::Options options;
+  options.create_if_missing = true;
+  options.merge_operator = std::make_shared<AppendOperator>();
+  rdb::DB* db = nullptr;
+  Check(rdb::DB::Open(options, path, &db), "open");
+  rdb::ColumnFamilyHandle* cf = db->DefaultColumnFamily();
+
+  rdb::WriteBatch batch;
+  Fill(&batch, cf, "wb");
+  std::printf("batch count %d\n", batch.Count());
+  rdb::WriteBatchWithIndex wbwi;
+  Fill(&wbwi, cf, "wbwi");
+  std::printf("indexed batch count %d\n", wbwi.GetWriteBatch()->Count());
+  Check(db->Write(rdb::WriteOptions(), &batch), "write");
+  Check(db->Write(rdb::WriteOptions(), wbwi.GetWriteBatch()), "write");
+  rdb::Iterator* it = db->NewIterator(rdb::ReadOptions());
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    std::printf("  %s=%s\n", it->key().ToString().c_str(), it->value().ToString().c_str());
+  }
+  Check(it->status(), "iterate");
+  delete it;
+
+  // The timestamp forms on a family without timestamps, and PutEntity.
+  rdb::WriteBatchBase* b = &batch;
+  Print("put with ts", b->Put(cf, "k", "ts", "v"));
+  Print("put with ts, no family", b->Put(nullptr, "k", "ts", "v"));
+  Print("delete with ts", b->Delete(cf, "k", "ts"));
+  Print("single delete with ts", b->SingleDelete(cf, "k", "ts"));
+  Print("delete range with ts", b->DeleteRange(cf, "a", "b", "ts"));
+  Print("merge with ts", b->Merge(cf, "k", "ts", "v"));
+  const rdb::WideColumns columns{{"c1", "v1"}, {rdb::kDefaultWideColumnName, "v0"}};
+  Print("put entity, no family", b->PutEntity(nullptr, "k", columns));
+  // (PutEntity with a family: RocksDB stores the entity; Strata refuses it
+  // with NotSupported, having no wide-column entities.)
+  rdb::WriteBatchBase* wb = &wbwi;
+  Print("indexed put with ts, no family", wb->Put(nullptr, "k", "ts", "v"));
+  std::printf("indexed put with ts: %s\n",
+              wb->Put(cf, "k", "ts", "v").IsNotSupported() ? "NotSupported" : "other");
+  Print("indexed merge with ts", wb->Merge(cf, "k", "ts", "v"));
+  Print("indexed delete range with ts", wb->DeleteRange(cf, "a", "b", "ts"));
+  Print("indexed put entity", wb->PutEntity(cf, "k", columns));
+
+  // SetMaxBytes through the base.
+  rdb::WriteBatch small;
+  b = &small;
+  b->SetMaxBytes(30);
+  Print("small put", b->Put("k", "v"));
+  Print("large put", b->Put("k", std::string(40, 'x')));
+  std::printf("small count %d, bytes %zu\n", small.Count(), small.GetDataSize());
+  std::printf("GetWriteBatch is itself: %s\n", b->GetWriteBatch() == &small ? "yes" : "no");
+  b->Clear();
+  std::printf("after clear %d\n", small.Count());
+
+  rdb::PinnableWideColumns pinned;
+  pinned.SetPlainValue("plain");
+  std::printf("plain value columns: %zu, name '%s', value '%s'\n", pinned.columns().size(),
+              pinned.columns()[0].name().ToString().c_str(),
+              pinned.columns()[0].value().ToString().c_str());
+  Check(db->Close(), "close");
+  delete db;
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) return 2;
   const std::string path = argv[1];
@@ -189,5 +288,6 @@ int main(int argc, char** argv) {
   CompactOnDeletion(path + "/on_deletion");
   PromoteL0(path + "/promote");
   SuggestCompactRange(path + "/suggest");
+  WriteBatchBaseForms(path + "/batches");
   return 0;
 }
