@@ -59,6 +59,7 @@
 
 namespace strata {
 
+struct KeyVersion;  // strata/utilities/debug.h
 struct TableProperties;
 class VersionEdit;
 class ExternalFileIngestionJob;
@@ -228,6 +229,10 @@ class DBImpl final : public DB {
   Status SuggestCompactRange(ColumnFamilyHandle* cf, const Slice* begin, const Slice* end) override
       EXCLUDES(mu_);
   Status PromoteL0(ColumnFamilyHandle* cf, int target_level) override EXCLUDES(mu_);
+  // strata::GetAllKeyVersions (strata/utilities/debug.h) for this DB.
+  Status GetAllKeyVersions(ColumnFamilyHandle* cf, const Slice& begin_key, const Slice& end_key,
+                           size_t max_num_ikeys, std::vector<KeyVersion>* key_versions)
+      EXCLUDES(mu_);
   int NumberLevels(ColumnFamilyHandle* cf) override;
   int MaxMemCompactionLevel(ColumnFamilyHandle* cf) override;
   int Level0StopWriteTrigger(ColumnFamilyHandle* cf) override;

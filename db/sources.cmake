@@ -60,6 +60,7 @@ strata_layer(db
     db/db_impl_wal.cc
     db/db_impl_files.cc
     db/db_impl_experimental.cc
+    db/db_impl_debug.cc
   DEPS env memtable table cache base util
   DEPS env memtable table cache base util merge_operators
 )
@@ -132,6 +133,7 @@ strata_tests(db
   db/listener_test.cc
   db/db_metadata_test.cc
   db/db_experimental_test.cc
+  db/db_debug_test.cc
   db/event_log_test.cc
   db/db_wal_tailing_test.cc
   db/db_write_throttle_test.cc

@@ -2,23 +2,38 @@
 // (CompactOnDeletionCollectorFactory), experimental::SuggestCompactRange
 // and experimental::PromoteL0, and WriteBatchBase (WriteBatch and
 // WriteBatchWithIndex filled through one interface: SliceParts forms, the
-// timestamp forms' errors, SetMaxBytes), through RocksDB's C++ interface.
+// timestamp forms' errors, SetMaxBytes), and the tool and small utility
+// headers (LDBTool and SSTDumpTool run in a child process,
+// GetAllKeyVersions, LevelDBOptions, MemoryUtil), through
+// RocksDB's C++ interface.
 // Built twice and compared byte for byte.
 // Usage: experimental DB_DIR
 #include "rocksdb/experimental.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
+#include "rocksdb/cache.h"
 #include "rocksdb/db.h"
+#include "rocksdb/ldb_tool.h"
 #include "rocksdb/merge_operator.h"
 #include "rocksdb/options.h"
+#include "rocksdb/sst_dump_tool.h"
+#include "rocksdb/table.h"
+#include "rocksdb/utilities/debug.h"
+#include "rocksdb/utilities/leveldb_options.h"
+#include "rocksdb/utilities/memory_util.h"
 #include "rocksdb/utilities/table_properties_collectors.h"
 #include "rocksdb/utilities/write_batch_with_index.h"
 #include "rocksdb/wide_columns.h"
@@ -281,7 +296,116 @@ static void WriteBatchBaseForms(const std::string& path) {
   delete db;
 }
 
+// Runs `ldb --db=path <args>` through LDBTool::Run (which ends the process)
+// in a child: this program run again as `experimental --ldb ARGS...` (a
+// fresh process, not a fork of one with background threads). Its output
+// goes to our stdout. Returns its exit status.
+static int RunLdb(const std::string& path, std::vector<std::string> args) {
+  std::fflush(stdout);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    args.insert(args.begin(), "--db=" + path);
+    args.insert(args.begin(), "--ldb");
+    args.insert(args.begin(), "experimental");
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv("/proc/self/exe", argv.data());
+    _exit(98);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void ToolsAndUtilities(const std::string& path) {
+  // LevelDB's options, converted.
+  rdb::LevelDBOptions leveldb;
+  leveldb.create_if_missing = true;
+  leveldb.block_size = 8192;
+  rdb::Options options = rdb::ConvertOptions(leveldb);
+  std::printf(
+      "from LevelDB: create_if_missing %d, write_buffer_size %zu, max_open_files %d, "
+      "compression %d\n",
+      options.create_if_missing, options.write_buffer_size, options.max_open_files,
+      static_cast<int>(options.compression));
+  options.compression = rdb::kNoCompression;
+  rdb::DB* db = nullptr;
+  Check(rdb::DB::Open(options, path, &db), "open");
+  rdb::WriteOptions wo;
+  Check(db->Put(wo, "apple", "1"), "put");
+  Check(db->Put(wo, "banana", "2"), "put");
+  Check(db->Flush(rdb::FlushOptions()), "flush");
+  Check(db->Put(wo, "apple", "3"), "put");
+  Check(db->Delete(wo, "banana"), "delete");
+  Check(db->SingleDelete(wo, "cherry"), "single delete");
+
+  std::vector<rdb::KeyVersion> versions;
+  Check(rdb::GetAllKeyVersions(db, "", "", 100, &versions), "key versions");
+  for (const rdb::KeyVersion& v : versions) {
+    std::printf("  version %s seq %llu %s (%d) '%s'\n", v.user_key.c_str(),
+                static_cast<unsigned long long>(v.sequence), v.GetTypeName().c_str(), v.type,
+                v.value.c_str());
+  }
+  Check(rdb::GetAllKeyVersions(db, db->DefaultColumnFamily(), "banana", "banana", 1, &versions),
+        "key versions");
+  std::printf("bounded: %zu", versions.size());
+  if (!versions.empty()) {
+    std::printf(", first %s seq %llu", versions[0].user_key.c_str(),
+                static_cast<unsigned long long>(versions[0].sequence));
+  }
+  std::printf("\n");
+  Check(rdb::GetAllKeyVersions(db, "b", "b", 10, &versions), "key versions");
+  std::printf("between b and b: %zu\n", versions.size());
+  Print("versions with no db", rdb::GetAllKeyVersions(nullptr, "", "", 1, &versions));
+
+  // (GetInfoLogList: Debian's librocksdb does not export it; compat_tools_test
+  // checks it.)
+
+  std::shared_ptr<rdb::Cache> cache = rdb::NewLRUCache(1 << 20);
+  std::map<rdb::MemoryUtil::UsageType, uint64_t> usage;
+  Check(rdb::MemoryUtil::GetApproximateMemoryUsageByType({db}, {cache.get()}, &usage), "usage");
+  std::printf("usage kinds:");
+  for (const auto& [kind, bytes] : usage) std::printf(" %d", static_cast<int>(kind));
+  std::printf("; memtables %s\n", usage[rdb::MemoryUtil::kMemTableTotal] > 0 ? "> 0" : "0");
+
+  std::vector<rdb::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  const std::string table = files.at(0).db_path + files.at(0).name;
+  Check(db->Close(), "close");
+  delete db;
+
+  std::printf("ldb get:\n");
+  std::printf("exit %d\n", RunLdb(path, {"get", "apple"}));
+  std::printf("ldb scan:\n");
+  std::printf("exit %d\n", RunLdb(path, {"scan"}));
+  std::printf("ldb get of a missing key: exit %d\n", RunLdb(path, {"get", "zzz"}));
+
+  // sst_dump's text is its own; only the exit status is compared.
+  std::fflush(stdout);
+  const int saved = dup(1);
+  const int devnull = open("/dev/null", O_WRONLY);
+  dup2(devnull, 1);
+  const std::string file_arg = "--file=" + table;
+  const char* verify[] = {"sst_dump", file_arg.c_str(), "--command=verify"};
+  const int verify_rc = rdb::SSTDumpTool().Run(3, verify);
+  const char* missing[] = {"sst_dump", "--file=/nonexistent/x.sst"};
+  const int missing_rc = rdb::SSTDumpTool().Run(2, missing);
+  std::fflush(stdout);
+  dup2(saved, 1);
+  close(devnull);
+  close(saved);
+  std::printf("sst_dump verify: exit %d; missing file: exit %d\n", verify_rc,
+              missing_rc != 0 ? 1 : 0);
+}
+
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::string(argv[1]) == "--ldb") {
+    // The child of RunLdb: ldb's command line is the rest (argv[1] plays
+    // the program name).
+    rdb::LDBTool().Run(argc - 1, argv + 1);
+    return 97;  // not reached: Run ends the process
+  }
   if (argc != 2) return 2;
   const std::string path = argv[1];
   mkdir(path.c_str(), 0755);  // Open makes only the last path component
@@ -289,5 +413,6 @@ int main(int argc, char** argv) {
   PromoteL0(path + "/promote");
   SuggestCompactRange(path + "/suggest");
   WriteBatchBaseForms(path + "/batches");
+  ToolsAndUtilities(path + "/tools");
   return 0;
 }

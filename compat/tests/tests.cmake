@@ -35,7 +35,7 @@ foreach(prog ${STRATA_COMPAT_PROGRAMS})
   set_tests_properties(compat_compare_${prog} PROPERTIES LABELS compat TIMEOUT 120)
 endforeach()
 
-foreach(t compat_options_test compat_db_test compat_convenience_test)
+foreach(t compat_options_test compat_db_test compat_convenience_test compat_tools_test)
   add_executable(${t} ${CMAKE_SOURCE_DIR}/compat/tests/${t}.cc)
   target_link_libraries(${t} PRIVATE strata-rocksdb-static strata_test_util GTest::gtest_main)
   add_test(NAME ${t} COMMAND ${t})
