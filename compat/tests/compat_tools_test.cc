@@ -4,6 +4,8 @@
 // db_log_dir, SSTDumpTool refusing an option Strata does not take,
 // MemoryUtil's sums.
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -15,6 +17,7 @@
 #include "rocksdb/cache.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
+#include "rocksdb/env.h"
 #include "rocksdb/options.h"
 #include "rocksdb/sst_dump_tool.h"
 #include "rocksdb/utilities/info_log_finder.h"
@@ -56,7 +59,9 @@ TEST(CompatToolsTest, InfoLogList) {
   db.reset();
 
   // With db_log_dir: the path-derived name in that directory.
-  const std::string log_dir = ::testing::TempDir() + "/compat_tools_log_dir";
+  // (A directory of its own per run: DestroyDB leaves LOGs in db_log_dir.)
+  const std::string log_dir =
+      ::testing::TempDir() + "/compat_tools_log_dir_" + std::to_string(getpid());
   Options with_dir;
   with_dir.db_log_dir = log_dir;
   db = OpenFresh(path + "2", with_dir);
@@ -70,6 +75,12 @@ TEST(CompatToolsTest, InfoLogList) {
       << logs[0];
   EXPECT_NE(logs[0].find("compat_tools_logs2"), std::string::npos) << logs[0];
   ASSERT_TRUE(db->Close().ok());
+  ::strata::FileSystem* fs = Env::Default()->GetFileSystem();
+  std::vector<std::string> left;
+  if (fs->GetChildren(log_dir, &left).ok()) {
+    for (const std::string& f : left) fs->DeleteFile(log_dir + "/" + f).PermitUncheckedError();
+  }
+  fs->DeleteDir(log_dir).PermitUncheckedError();
 
   EXPECT_EQ(GetInfoLogList(nullptr, &logs).ToString(), "Invalid argument: DB pointer is not valid");
 }
