@@ -276,8 +276,6 @@ static void TestRefusedOption(void) {
   db = rocksdb_open(options, path, &err);
   CHECK_NOERR(err);
   if (db != NULL) {
-    rocksdb_suggest_compact_range(db, "a", 1, "z", 1, &err);
-    CHECK_ERR(err, "rocksdb_suggest_compact_range");
     /* RocksDB casts unchecked here; Strata reports the mistake. */
     rocksdb_column_family_handle_t* cf =
         rocksdb_create_column_family_with_ttl(db, options, "ttl", 5, &err);
@@ -1808,6 +1806,104 @@ static void TestThreadPriorities(void) {
   rocksdb_env_destroy(env);
 }
 
+/* Waits (up to 10 s) until the database has `want` live table files; the
+   count it saw last. */
+static int WaitForLiveFiles(rocksdb_t* db, int want) {
+  int n = -1;
+  for (int i = 0; i < 200; i++) {
+    const rocksdb_livefiles_t* files = rocksdb_livefiles(db);
+    n = rocksdb_livefiles_count(files);
+    rocksdb_livefiles_destroy(files);
+    if (n == want) break;
+    usleep(50 * 1000);
+  }
+  return n;
+}
+
+/* rocksdb_options_add_compact_on_deletion_collector_factory: a flushed
+   file holding 100 deletions in a window of 128 entries is marked and
+   compacted with the values under it, leaving no file; 5 deletions (under
+   the trigger of 10) leave their file alone. Then
+   rocksdb_suggest_compact_range(_cf). */
+static void TestCompactOnDeletion(void) {
+  Fixture f;
+  FixtureInit(&f, "compact_on_deletion");
+  rocksdb_options_set_level0_file_num_compaction_trigger(f.options, 10);
+  rocksdb_options_add_compact_on_deletion_collector_factory(f.options, 128, 10);
+  char* err = NULL;
+  const char* names[1] = {"default"};
+  const rocksdb_options_t* cf_opts[1] = {f.options};
+  rocksdb_column_family_handle_t* handles[1] = {NULL};
+  rocksdb_t* db = rocksdb_open_column_families(f.options, f.path, 1, names, cf_opts, handles, &err);
+  CHECK_NOERR(err);
+  if (db == NULL) {
+    FixtureFree(&f);
+    return;
+  }
+  char key[16];
+  for (int i = 0; i < 100; i++) {
+    snprintf(key, sizeof(key), "k%03d", i);
+    rocksdb_put(db, f.wo, key, strlen(key), "v", 1, &err);
+    CHECK_NOERR(err);
+  }
+  rocksdb_compact_range(db, NULL, 0, NULL, 0);
+  CHECK(WaitForLiveFiles(db, 1) == 1);
+  rocksdb_flushoptions_t* fo = rocksdb_flushoptions_create();
+  for (int i = 0; i < 5; i++) {
+    snprintf(key, sizeof(key), "k%03d", i);
+    rocksdb_delete(db, f.wo, key, strlen(key), &err);
+    CHECK_NOERR(err);
+  }
+  rocksdb_flush(db, fo, &err);
+  CHECK_NOERR(err);
+  usleep(200 * 1000);
+  CHECK(WaitForLiveFiles(db, 2) == 2);
+  for (int i = 5; i < 100; i++) {
+    snprintf(key, sizeof(key), "k%03d", i);
+    rocksdb_delete(db, f.wo, key, strlen(key), &err);
+    CHECK_NOERR(err);
+  }
+  rocksdb_flush(db, fo, &err);
+  CHECK_NOERR(err);
+  CHECK(WaitForLiveFiles(db, 0) == 0);
+  CHECK_GET(db, f.ro, "k050", NULL);
+
+  /* rocksdb_suggest_compact_range(_cf): a level-0 file over the range is
+     marked and compacted into the level below; a range over no file, or
+     one only the last level holds, changes nothing. */
+  for (int i = 0; i < 20; i++) {
+    snprintf(key, sizeof(key), "k%03d", i);
+    rocksdb_put(db, f.wo, key, strlen(key), "w", 1, &err);
+    CHECK_NOERR(err);
+  }
+  rocksdb_compact_range(db, NULL, 0, NULL, 0);
+  rocksdb_put(db, f.wo, "k005", 4, "x", 1, &err);
+  CHECK_NOERR(err);
+  rocksdb_flush(db, fo, &err);
+  CHECK_NOERR(err);
+  CHECK(WaitForLiveFiles(db, 2) == 2);
+  rocksdb_suggest_compact_range(db, "x", 1, "z", 1, &err);
+  CHECK_NOERR(err);
+  usleep(200 * 1000);
+  CHECK(WaitForLiveFiles(db, 2) == 2);
+  rocksdb_suggest_compact_range_cf(db, handles[0], "k004", 4, "k006", 4, &err);
+  CHECK_NOERR(err);
+  CHECK(WaitForLiveFiles(db, 1) == 1);
+  char* l0 = rocksdb_property_value(db, "rocksdb.num-files-at-level0");
+  CHECK(l0 != NULL && strcmp(l0, "0") == 0);
+  rocksdb_free(l0);
+  rocksdb_suggest_compact_range(db, NULL, 0, NULL, 0, &err); /* the last level alone */
+  CHECK_NOERR(err);
+  usleep(200 * 1000);
+  CHECK(WaitForLiveFiles(db, 1) == 1);
+  CHECK_GET(db, f.ro, "k005", "x");
+  CHECK_GET(db, f.ro, "k006", "w");
+  rocksdb_flushoptions_destroy(fo);
+  rocksdb_column_family_handle_destroy(handles[0]);
+  rocksdb_close(db);
+  FixtureFree(&f);
+}
+
 int main(void) {
   const char* base = getenv("TEST_TMPDIR");
   snprintf(g_root, sizeof(g_root), "%s/strata_c_test_XXXXXX", base != NULL ? base : "/tmp");
@@ -1829,6 +1925,7 @@ int main(void) {
   TestCancelBackgroundWork();
   TestDeleteFile();
   TestThreadPriorities();
+  TestCompactOnDeletion();
 
   char cmd[400];
   snprintf(cmd, sizeof(cmd), "rm -rf '%s'", g_root);

@@ -393,6 +393,13 @@ class CompatDBT : public Base {
   }
   Status TryCatchUpWithPrimary() override { return db_->TryCatchUpWithPrimary(); }
   Status DeleteFile(std::string name) override { return db_->DeleteFile(std::move(name)); }
+  Status SuggestCompactRange(ColumnFamilyHandle* cf, const Slice* begin,
+                             const Slice* end) override {
+    return db_->SuggestCompactRange(cf, begin, end);
+  }
+  Status PromoteL0(ColumnFamilyHandle* cf, int target_level) override {
+    return db_->PromoteL0(cf, target_level);
+  }
   void DisableManualCompaction() override { db_->DisableManualCompaction(); }
   void EnableManualCompaction() override { db_->EnableManualCompaction(); }
   ::strata::DB* GetStrataDB() const override { return db_; }

@@ -399,6 +399,11 @@ void ColumnFamilyData::SetOptions(const Options& options) {
   if (current_ != nullptr) current_->ComputeCompactionScores(set->options);
 }
 
+void ColumnFamilyData::RecomputeCompactionScores() {
+  db_mu_->AssertHeld();
+  if (current_ != nullptr) current_->ComputeCompactionScores(options());
+}
+
 ColumnFamilyData::~ColumnFamilyData() {
   // No reader or job uses the family any more (DB close), so nothing can
   // race with the release; the DB mutex may or may not be held here.

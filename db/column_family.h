@@ -140,6 +140,9 @@ class ColumnFamilyData {
   // picker; the current Version's compaction scores are recomputed.
   // REQUIRES: DB mutex.
   void SetOptions(const Options& options);
+  // Recomputes the current Version's compaction scores and marked files
+  // (after marks were set on its files). REQUIRES: DB mutex.
+  void RecomputeCompactionScores();
   TableCache* table_cache() const { return table_cache_.get(); }
   // The kFileMetadata charge of the family's files (null unless its table
   // options charge that role to a block cache); given to VersionBuilders.

@@ -59,6 +59,7 @@
 
 namespace strata {
 
+struct KeyVersion;  // strata/utilities/debug.h
 struct TableProperties;
 class VersionEdit;
 class ExternalFileIngestionJob;
@@ -225,6 +226,13 @@ class DBImpl final : public DB {
                       const std::vector<std::string>& input_file_names, int output_level,
                       int output_path_id = -1,
                       std::vector<std::string>* output_file_names = nullptr) override;
+  Status SuggestCompactRange(ColumnFamilyHandle* cf, const Slice* begin, const Slice* end) override
+      EXCLUDES(mu_);
+  Status PromoteL0(ColumnFamilyHandle* cf, int target_level) override EXCLUDES(mu_);
+  // strata::GetAllKeyVersions (strata/utilities/debug.h) for this DB.
+  Status GetAllKeyVersions(ColumnFamilyHandle* cf, const Slice& begin_key, const Slice& end_key,
+                           size_t max_num_ikeys, std::vector<KeyVersion>* key_versions)
+      EXCLUDES(mu_);
   int NumberLevels(ColumnFamilyHandle* cf) override;
   int MaxMemCompactionLevel(ColumnFamilyHandle* cf) override;
   int Level0StopWriteTrigger(ColumnFamilyHandle* cf) override;

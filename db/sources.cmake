@@ -60,6 +60,8 @@ strata_layer(db
     db/transaction_log_impl.cc
     db/db_impl_wal.cc
     db/db_impl_files.cc
+    db/db_impl_experimental.cc
+    db/db_impl_debug.cc
   DEPS env memtable table cache base util
   DEPS env memtable table cache base util merge_operators
 )
@@ -131,6 +133,8 @@ strata_tests(db
   db/db_options_test.cc
   db/listener_test.cc
   db/db_metadata_test.cc
+  db/db_experimental_test.cc
+  db/db_debug_test.cc
   db/event_log_test.cc
   db/db_wal_tailing_test.cc
   db/db_write_throttle_test.cc

@@ -242,7 +242,7 @@ Status WriteBatchInternal::Merge(WriteBatch* batch, uint32_t cf_id, const Slice&
 
 // ---- WriteBatch ----
 
-WriteBatch::WriteBatch(size_t reserved_bytes) {
+WriteBatch::WriteBatch(size_t reserved_bytes, size_t max_bytes) : max_bytes_(max_bytes) {
   rep_.reserve(std::max(reserved_bytes, kHeader));
   rep_.resize(kHeader);
 }
@@ -257,6 +257,7 @@ WriteBatch& WriteBatch::operator=(const WriteBatch&) = default;
 // string's inline storage, so this does not allocate).
 WriteBatch::WriteBatch(WriteBatch&& other) noexcept
     : rep_(std::move(other.rep_)),
+      max_bytes_(other.max_bytes_),
       save_points_(std::move(other.save_points_)),
       wal_term_point_(other.wal_term_point_) {
   other.Clear();
@@ -265,6 +266,7 @@ WriteBatch::WriteBatch(WriteBatch&& other) noexcept
 WriteBatch& WriteBatch::operator=(WriteBatch&& other) noexcept {
   if (this != &other) {
     rep_ = std::move(other.rep_);
+    max_bytes_ = other.max_bytes_;
     save_points_ = std::move(other.save_points_);
     wal_term_point_ = other.wal_term_point_;
     other.Clear();
@@ -272,43 +274,176 @@ WriteBatch& WriteBatch::operator=(WriteBatch&& other) noexcept {
   return *this;
 }
 
+template <typename Append>
+Status WriteBatch::Bounded(Append append) {
+  // The common case (no limit) is one predictable branch.
+  if (max_bytes_ == 0) [[likely]] {
+    return append();
+  }
+  if (rep_.size() < kHeader) rep_.resize(kHeader);
+  const size_t size = rep_.size();
+  const uint32_t count = Count();
+  Status s = append();
+  if (s.ok() && rep_.size() > max_bytes_) {
+    rep_.resize(size);
+    WriteBatchInternal::SetCount(this, count);
+    return Status::MemoryLimit();
+  }
+  return s;
+}
+
+namespace {
+// The concatenation of a SliceParts' pieces.
+std::string Joined(const SliceParts& parts) {
+  size_t n = 0;
+  for (int i = 0; i < parts.num_parts; ++i) n += parts.parts[i].size();
+  std::string out;
+  out.reserve(n);
+  for (int i = 0; i < parts.num_parts; ++i)
+    out.append(parts.parts[i].data(), parts.parts[i].size());
+  return out;
+}
+}  // namespace
+
 Status WriteBatch::Put(const Slice& key, const Slice& value) {
-  return WriteBatchInternal::Put(this, 0, key, value);
+  return Bounded([&] { return WriteBatchInternal::Put(this, 0, key, value); });
 }
 Status WriteBatch::Put(ColumnFamilyHandle* cf, const Slice& key, const Slice& value) {
-  return WriteBatchInternal::Put(this, CfId(cf), key, value);
+  return Bounded([&] { return WriteBatchInternal::Put(this, CfId(cf), key, value); });
 }
-Status WriteBatch::Delete(const Slice& key) { return WriteBatchInternal::Delete(this, 0, key); }
+Status WriteBatch::Put(ColumnFamilyHandle* cf, const Slice&, const Slice&, const Slice&) {
+  return TimestampRefused(cf);
+}
+Status WriteBatch::Put(ColumnFamilyHandle* cf, const SliceParts& key, const SliceParts& value) {
+  return Put(cf, Joined(key), Joined(value));
+}
+Status WriteBatch::Put(const SliceParts& key, const SliceParts& value) {
+  return Put(nullptr, key, value);
+}
+Status WriteBatch::PutEntity(ColumnFamilyHandle* cf, const Slice&, const WideColumns&) {
+  return PutEntityRefused(cf);
+}
+Status WriteBatch::Delete(const Slice& key) {
+  return Bounded([&] { return WriteBatchInternal::Delete(this, 0, key); });
+}
 Status WriteBatch::Delete(ColumnFamilyHandle* cf, const Slice& key) {
-  return WriteBatchInternal::Delete(this, CfId(cf), key);
+  return Bounded([&] { return WriteBatchInternal::Delete(this, CfId(cf), key); });
 }
+Status WriteBatch::Delete(ColumnFamilyHandle* cf, const Slice&, const Slice&) {
+  return TimestampRefused(cf);
+}
+Status WriteBatch::Delete(ColumnFamilyHandle* cf, const SliceParts& key) {
+  return Delete(cf, Joined(key));
+}
+Status WriteBatch::Delete(const SliceParts& key) { return Delete(nullptr, key); }
 Status WriteBatch::SingleDelete(const Slice& key) {
-  return WriteBatchInternal::SingleDelete(this, 0, key);
+  return Bounded([&] { return WriteBatchInternal::SingleDelete(this, 0, key); });
 }
 Status WriteBatch::SingleDelete(ColumnFamilyHandle* cf, const Slice& key) {
-  return WriteBatchInternal::SingleDelete(this, CfId(cf), key);
+  return Bounded([&] { return WriteBatchInternal::SingleDelete(this, CfId(cf), key); });
 }
+Status WriteBatch::SingleDelete(ColumnFamilyHandle* cf, const Slice&, const Slice&) {
+  return TimestampRefused(cf);
+}
+Status WriteBatch::SingleDelete(ColumnFamilyHandle* cf, const SliceParts& key) {
+  return SingleDelete(cf, Joined(key));
+}
+Status WriteBatch::SingleDelete(const SliceParts& key) { return SingleDelete(nullptr, key); }
 Status WriteBatch::DeleteRange(const Slice& begin_key, const Slice& end_key) {
-  return WriteBatchInternal::DeleteRange(this, 0, begin_key, end_key);
+  return Bounded([&] { return WriteBatchInternal::DeleteRange(this, 0, begin_key, end_key); });
 }
 Status WriteBatch::DeleteRange(ColumnFamilyHandle* cf, const Slice& begin_key,
                                const Slice& end_key) {
-  return WriteBatchInternal::DeleteRange(this, CfId(cf), begin_key, end_key);
+  return Bounded(
+      [&] { return WriteBatchInternal::DeleteRange(this, CfId(cf), begin_key, end_key); });
+}
+Status WriteBatch::DeleteRange(ColumnFamilyHandle* cf, const Slice&, const Slice&, const Slice&) {
+  return TimestampRefused(cf);
+}
+Status WriteBatch::DeleteRange(ColumnFamilyHandle* cf, const SliceParts& begin_key,
+                               const SliceParts& end_key) {
+  return DeleteRange(cf, Joined(begin_key), Joined(end_key));
+}
+Status WriteBatch::DeleteRange(const SliceParts& begin_key, const SliceParts& end_key) {
+  return DeleteRange(nullptr, begin_key, end_key);
 }
 Status WriteBatch::Merge(const Slice& key, const Slice& value) {
-  return WriteBatchInternal::Merge(this, 0, key, value);
+  return Bounded([&] { return WriteBatchInternal::Merge(this, 0, key, value); });
 }
 Status WriteBatch::Merge(ColumnFamilyHandle* cf, const Slice& key, const Slice& value) {
-  return WriteBatchInternal::Merge(this, CfId(cf), key, value);
+  return Bounded([&] { return WriteBatchInternal::Merge(this, CfId(cf), key, value); });
+}
+Status WriteBatch::Merge(ColumnFamilyHandle*, const Slice&, const Slice&, const Slice&) {
+  return MergeTimestampRefused();
+}
+Status WriteBatch::Merge(ColumnFamilyHandle* cf, const SliceParts& key, const SliceParts& value) {
+  return Merge(cf, Joined(key), Joined(value));
+}
+Status WriteBatch::Merge(const SliceParts& key, const SliceParts& value) {
+  return Merge(nullptr, key, value);
 }
 
 Status WriteBatch::PutLogData(const Slice& blob) {
-  Status s = CheckRecord(rep_, 0, "log data", blob.size());
-  if (!s.ok()) return s;
-  if (rep_.size() < kHeader) rep_.resize(kHeader);
-  rep_.push_back(static_cast<char>(kTypeLogData));
-  PutLengthPrefixedSlice(&rep_, blob);
-  return Status::OK();
+  return Bounded([&] {
+    Status s = CheckRecord(rep_, 0, "log data", blob.size());
+    if (!s.ok()) return s;
+    if (rep_.size() < kHeader) rep_.resize(kHeader);
+    rep_.push_back(static_cast<char>(kTypeLogData));
+    PutLengthPrefixedSlice(&rep_, blob);
+    return Status::OK();
+  });
+}
+
+// ---- WriteBatchBase ----
+
+WriteBatchBase::~WriteBatchBase() = default;
+
+Status WriteBatchBase::Put(ColumnFamilyHandle* column_family, const SliceParts& key,
+                           const SliceParts& value) {
+  return Put(column_family, Joined(key), Joined(value));
+}
+Status WriteBatchBase::Put(const SliceParts& key, const SliceParts& value) {
+  return Put(Joined(key), Joined(value));
+}
+Status WriteBatchBase::Merge(ColumnFamilyHandle* column_family, const SliceParts& key,
+                             const SliceParts& value) {
+  return Merge(column_family, Joined(key), Joined(value));
+}
+Status WriteBatchBase::Merge(const SliceParts& key, const SliceParts& value) {
+  return Merge(Joined(key), Joined(value));
+}
+Status WriteBatchBase::Delete(ColumnFamilyHandle* column_family, const SliceParts& key) {
+  return Delete(column_family, Joined(key));
+}
+Status WriteBatchBase::Delete(const SliceParts& key) { return Delete(Joined(key)); }
+Status WriteBatchBase::SingleDelete(ColumnFamilyHandle* column_family, const SliceParts& key) {
+  return SingleDelete(column_family, Joined(key));
+}
+Status WriteBatchBase::SingleDelete(const SliceParts& key) { return SingleDelete(Joined(key)); }
+Status WriteBatchBase::DeleteRange(ColumnFamilyHandle* column_family, const SliceParts& begin_key,
+                                   const SliceParts& end_key) {
+  return DeleteRange(column_family, Joined(begin_key), Joined(end_key));
+}
+Status WriteBatchBase::DeleteRange(const SliceParts& begin_key, const SliceParts& end_key) {
+  return DeleteRange(Joined(begin_key), Joined(end_key));
+}
+
+// RocksDB 7.8.3's answers for a family whose comparator has no timestamp
+// (every family in Strata).
+Status WriteBatchBase::TimestampRefused(ColumnFamilyHandle* column_family) {
+  if (column_family == nullptr) {
+    return Status::InvalidArgument("column family handle cannot be null");
+  }
+  return Status::InvalidArgument("timestamp disabled");
+}
+Status WriteBatchBase::MergeTimestampRefused() {
+  return Status::NotSupported("Merge does not support user-defined timestamp");
+}
+Status WriteBatchBase::PutEntityRefused(ColumnFamilyHandle* column_family) {
+  if (column_family == nullptr) {
+    return Status::InvalidArgument("Cannot call this method without a column family handle");
+  }
+  return Status::NotSupported("PutEntity: Strata has no wide-column entities");
 }
 
 void WriteBatch::Clear() {

@@ -758,5 +758,87 @@ TEST(WriteBatchTest, RandomizedSavePointsMatchModel) {
   }
 }
 
+// The WriteBatchBase forms: SliceParts joins its pieces (the same bytes as
+// the joined Slice form); the timestamp forms, Merge with a timestamp and
+// PutEntity give RocksDB 7.8.3's answers for a family without timestamps;
+// everything works through a WriteBatchBase reference.
+TEST(WriteBatchTest, BaseForms) {
+  FakeColumnFamily cf3(3);
+  WriteBatch batch;
+  WriteBatchBase& base = batch;
+  EXPECT_EQ(base.GetWriteBatch(), &batch);
+  const Slice k[3] = {"ab", "", "c"};
+  const Slice v[2] = {"x", "yz"};
+  const SliceParts key(k, 3), value(v, 2), none;
+  ASSERT_OK(base.Put(key, value));
+  ASSERT_OK(base.Put(&cf3, key, value));
+  ASSERT_OK(base.Merge(key, value));
+  ASSERT_OK(base.Merge(&cf3, key, none));
+  ASSERT_OK(base.Delete(key));
+  ASSERT_OK(base.Delete(&cf3, SliceParts(v, 1)));
+  ASSERT_OK(base.SingleDelete(key));
+  ASSERT_OK(base.SingleDelete(&cf3, key));
+  ASSERT_OK(base.DeleteRange(SliceParts(k, 1), key));
+  ASSERT_OK(base.DeleteRange(&cf3, none, key));
+  ASSERT_OK(base.Put("p", "q"));
+  EXPECT_EQ(batch.Count(), 11u);
+  EXPECT_EQ(PrintContents(batch),
+            "Put(abc,xyz)Put(cf3:abc,xyz)Merge(abc,xyz)Merge(cf3:abc,)Delete(abc)Delete(cf3:x)"
+            "SingleDelete(abc)SingleDelete(cf3:abc)DeleteRange(ab,abc)DeleteRange(cf3:,abc)"
+            "Put(p,q)");
+  WriteBatch joined;
+  ASSERT_OK(joined.Put("abc", "xyz"));
+  WriteBatch parts;
+  ASSERT_OK(parts.Put(key, value));
+  EXPECT_EQ(parts.Data(), joined.Data());
+
+  const std::string before = batch.Data();
+  EXPECT_EQ(base.Put(&cf3, "k", "ts", "v").ToString(), "Invalid argument: timestamp disabled");
+  EXPECT_EQ(base.Put(nullptr, "k", "ts", "v").ToString(),
+            "Invalid argument: column family handle cannot be null");
+  EXPECT_EQ(base.Delete(&cf3, "k", "ts").ToString(), "Invalid argument: timestamp disabled");
+  EXPECT_EQ(base.SingleDelete(&cf3, "k", "ts").ToString(), "Invalid argument: timestamp disabled");
+  EXPECT_EQ(base.DeleteRange(&cf3, "a", "b", "ts").ToString(),
+            "Invalid argument: timestamp disabled");
+  EXPECT_EQ(base.Delete(nullptr, "k", "ts").ToString(),
+            "Invalid argument: column family handle cannot be null");
+  EXPECT_EQ(base.Merge(&cf3, "k", "ts", "v").ToString(),
+            "Not implemented: Merge does not support user-defined timestamp");
+  const WideColumns columns{{"c1", "v1"}};
+  EXPECT_EQ(base.PutEntity(nullptr, "k", columns).ToString(),
+            "Invalid argument: Cannot call this method without a column family handle");
+  Status s = base.PutEntity(&cf3, "k", columns);
+  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+  EXPECT_NE(s.ToString().find("PutEntity"), std::string::npos);
+  EXPECT_EQ(batch.Data(), before);  // nothing was added
+}
+
+// SetMaxBytes / the constructor's max_bytes: a record past the limit is
+// not added (MemoryLimit) and the batch stays as it was.
+TEST(WriteBatchTest, MaxBytes) {
+  WriteBatch batch(0, 40);
+  ASSERT_OK(batch.Put("k1", "v1"));  // 12 + 7 bytes
+  const std::string before = batch.Data();
+  Status s = batch.Put("k2", std::string(30, 'x'));
+  EXPECT_TRUE(s.IsMemoryLimit()) << s.ToString();
+  EXPECT_EQ(s.ToString(), "Operation aborted: Memory limit reached");
+  EXPECT_EQ(batch.Data(), before);
+  EXPECT_EQ(batch.Count(), 1u);
+  EXPECT_TRUE(batch.PutLogData(std::string(30, 'l')).IsMemoryLimit());
+  EXPECT_TRUE(batch.DeleteRange("a", std::string(30, 'z')).IsMemoryLimit());
+  ASSERT_OK(batch.Delete("k3"));  // 19 + 4 bytes fit
+  EXPECT_EQ(batch.Count(), 2u);
+  // A copy and a move keep the limit.
+  WriteBatch copy = batch;
+  EXPECT_TRUE(copy.Merge("k", std::string(20, 'm')).IsMemoryLimit());
+  WriteBatch moved = std::move(copy);
+  EXPECT_TRUE(moved.Merge("k", std::string(20, 'm')).IsMemoryLimit());
+  batch.SetMaxBytes(0);
+  ASSERT_OK(batch.Put("k2", std::string(300, 'x')));
+  batch.SetMaxBytes(10);
+  EXPECT_TRUE(batch.SingleDelete("k").IsMemoryLimit());
+  EXPECT_EQ(batch.Count(), 3u);
+}
+
 }  // namespace
 }  // namespace strata

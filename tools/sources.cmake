@@ -96,7 +96,7 @@ if(STRATA_BUILD_TESTS)
 endif()
 
 # sst_dump: inspects table files (ours or RocksDB's) with RocksDB's flags;
-# uses internal table headers.
+# strata::SSTDumpTool (tools/sst_dump_tool.cc, in libstrata: tools/ldb/sources.cmake).
 add_executable(sst_dump tools/sst_dump.cc)
 target_link_libraries(sst_dump PRIVATE strata)
 
@@ -236,36 +236,22 @@ endif()
 
 # strata: RocksDB ldb's commands on a database directory (tools/ldb/, see
 # docs/tools/ldb.md), and `strata report` (strata_report_lib, below). The
-# commands are a library so tests can reach the parsing helpers; tools/ may
-# use internal headers.
-add_library(strata_ldb OBJECT
-  tools/ldb/ldb_args.cc
-  tools/ldb/ldb_open.cc
-  tools/ldb/ldb_command.cc
-  tools/ldb/ldb_manifest.cc
-  tools/ldb/ldb_file_dump.cc
-  tools/ldb/ldb_data_commands.cc
-  tools/ldb/ldb_admin_commands.cc
-  tools/ldb/ldb_file_commands.cc
-  tools/ldb/ldb_histogram.cc
-  tools/ldb/ldb_edit_text.cc
-  tools/ldb/ldb_ingest_commands.cc
-  tools/ldb/ldb_options_file.cc
-  tools/ldb/ldb_table_view.cc
-  tools/ldb/ldb_internal_commands.cc
-  tools/ldb/ldb_backup_commands.cc
-  tools/ldb/ldb_tool.cc)
-target_include_directories(strata_ldb PUBLIC ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR})
-target_compile_definitions(strata_ldb PRIVATE STRATA_VERSION_STRING="${PROJECT_VERSION}")
-add_executable(strata_tool tools/strata_tool.cc $<TARGET_OBJECTS:strata_ldb>)
+# commands are the `tools` layer of libstrata (tools/ldb/sources.cmake), run
+# through strata::RunLDBTool; the tests link the layer for the parsing
+# helpers (tools/ may use internal headers).
+add_executable(strata_tool tools/strata_tool.cc)
 set_target_properties(strata_tool PROPERTIES OUTPUT_NAME strata)
 target_include_directories(strata_tool PRIVATE ${CMAKE_SOURCE_DIR})
 target_link_libraries(strata_tool PRIVATE strata Threads::Threads)
-if(TARGET strata_merge_operators)
-  target_link_libraries(strata_tool PRIVATE strata_merge_operators)
-endif()
 if(STRATA_BUILD_TESTS)
-  add_executable(ldb_args_test tools/ldb/ldb_args_test.cc $<TARGET_OBJECTS:strata_ldb>)
+  # The public entry points in-process (base options, key formatter, help
+  # header; SSTDumpTool with a comparator).
+  add_executable(ldb_tool_test tools/ldb/ldb_tool_test.cc)
+  target_link_libraries(ldb_tool_test PRIVATE strata strata_test_util GTest::gtest_main
+                        Threads::Threads)
+  add_test(NAME ldb_tool_test COMMAND ldb_tool_test)
+  set_tests_properties(ldb_tool_test PROPERTIES LABELS tools)
+  add_executable(ldb_args_test tools/ldb/ldb_args_test.cc)
   target_link_libraries(ldb_args_test PRIVATE strata strata_test_util GTest::gtest_main
                         Threads::Threads)
   if(TARGET strata_merge_operators)
@@ -273,7 +259,7 @@ if(STRATA_BUILD_TESTS)
   endif()
   add_test(NAME ldb_args_test COMMAND ldb_args_test)
   set_tests_properties(ldb_args_test PROPERTIES LABELS tools)
-  add_executable(ldb_edit_text_test tools/ldb/ldb_edit_text_test.cc $<TARGET_OBJECTS:strata_ldb>)
+  add_executable(ldb_edit_text_test tools/ldb/ldb_edit_text_test.cc)
   target_link_libraries(ldb_edit_text_test PRIVATE strata strata_test_util GTest::gtest_main
                         Threads::Threads)
   if(TARGET strata_merge_operators)
@@ -283,7 +269,7 @@ if(STRATA_BUILD_TESTS)
   set_tests_properties(ldb_edit_text_test PROPERTIES LABELS tools)
   # change_compaction_style on real DBs (the tool run in-process).
   add_executable(ldb_compaction_style_test tools/ldb/ldb_compaction_style_test.cc
-                 $<TARGET_OBJECTS:strata_ldb>)
+                )
   target_link_libraries(ldb_compaction_style_test PRIVATE strata strata_test_util
                         GTest::gtest_main Threads::Threads)
   if(TARGET strata_merge_operators)
@@ -294,7 +280,7 @@ if(STRATA_BUILD_TESTS)
   # dump_wal on WALs with two-phase-commit markers: the strata binary against
   # a model of ldb's text and against /usr/bin/ldb (when installed), on WALs
   # written here and on one RocksDB's TransactionDB wrote (below).
-  add_executable(ldb_dump_wal_test tools/ldb/ldb_dump_wal_test.cc $<TARGET_OBJECTS:strata_ldb>)
+  add_executable(ldb_dump_wal_test tools/ldb/ldb_dump_wal_test.cc)
   target_link_libraries(ldb_dump_wal_test PRIVATE strata strata_test_util GTest::gtest_main
                         Threads::Threads)
   if(TARGET strata_merge_operators)

@@ -11,6 +11,7 @@ strata_layer(util
     util/hash.cc
     util/histogram.cc
     util/slice.cc
+    util/wide_columns.cc
     util/statistics.cc
     util/perf_context.cc
     util/iostats_context.cc
@@ -35,5 +36,6 @@ strata_tests(util
   util/thread_pool_test.cc
   util/mutex_test.cc
   util/slice_transform_test.cc
+  util/wide_columns_test.cc
   util/sync_point_test.cc
 )

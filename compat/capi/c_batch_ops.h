@@ -4,8 +4,7 @@
 //
 // STRATA_BATCH_OPS(T, P) expects, at the point of use, two overloads for
 // the handle type T: `Base(T*)` (the batch operations go to: a
-// rocksdb::WriteBatch* or rocksdb::WriteBatchWithIndex*; the compat layer
-// has no WriteBatchBase) and `rocksdb::WriteBatch* Plain(T*)` (the
+// rocksdb::WriteBatch* or rocksdb::WriteBatchWithIndex*) and `rocksdb::WriteBatch* Plain(T*)` (the
 // serialized batch).
 //
 // Operations have no error channel in RocksDB's C API: a failure inside a

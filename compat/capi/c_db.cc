@@ -8,6 +8,7 @@
 // Databases with a TTL open as rocksdb::DBWithTTL. SuggestCompactRange (an
 // experimental RocksDB API) is not available and reports an error.
 #include "compat/capi/c_internal.h"
+#include "rocksdb/experimental.h"
 #include "rocksdb/utilities/db_ttl.h"
 
 using strata_capi::CheckRefused;
@@ -545,17 +546,24 @@ void rocksdb_compact_range_cf_opt(rocksdb_t* db, rocksdb_column_family_handle_t*
   db->rep->CompactRange(opt->rep, column_family->rep, a.get(), b.get()).PermitUncheckedError();
 }
 
+// Null keys are open ends (as in RocksDB).
 void rocksdb_suggest_compact_range(rocksdb_t* db, const char* start_key, size_t start_key_len,
                                    const char* limit_key, size_t limit_key_len, char** errptr) {
-  strata_capi::NotSupported(errptr, "rocksdb_suggest_compact_range",
-                            "SuggestCompactRange is not supported");
+  rocksdb_suggest_compact_range_cf(db, nullptr, start_key, start_key_len, limit_key, limit_key_len,
+                                   errptr);
 }
 
 void rocksdb_suggest_compact_range_cf(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
                                       const char* start_key, size_t start_key_len,
                                       const char* limit_key, size_t limit_key_len, char** errptr) {
-  strata_capi::NotSupported(errptr, "rocksdb_suggest_compact_range_cf",
-                            "SuggestCompactRange is not supported");
+  rocksdb::Slice a, b;
+  if (start_key != nullptr) a = rocksdb::Slice(start_key, start_key_len);
+  if (limit_key != nullptr) b = rocksdb::Slice(limit_key, limit_key_len);
+  rocksdb::ColumnFamilyHandle* cf =
+      column_family != nullptr ? column_family->rep : db->rep->DefaultColumnFamily();
+  SaveError(errptr, rocksdb::experimental::SuggestCompactRange(
+                        db->rep, cf, start_key != nullptr ? &a : nullptr,
+                        limit_key != nullptr ? &b : nullptr));
 }
 
 void rocksdb_flush(rocksdb_t* db, const rocksdb_flushoptions_t* options, char** errptr) {

@@ -13,6 +13,7 @@
 #include "compat/capi/c_internal.h"
 #include "rocksdb/merge_operator.h"
 #include "rocksdb/statistics.h"
+#include "rocksdb/utilities/table_properties_collectors.h"
 
 using strata_capi::SaveError;
 
@@ -392,6 +393,15 @@ void rocksdb_options_set_memtable_whole_key_filtering(rocksdb_options_t* opt, un
   opt->rep.memtable_whole_key_filtering = val;
 }
 
+// ---- table-properties collectors ----
+
+void rocksdb_options_add_compact_on_deletion_collector_factory(rocksdb_options_t* opt,
+                                                               size_t window_size,
+                                                               size_t num_dels_trigger) {
+  opt->rep.table_properties_collector_factories.emplace_back(
+      rocksdb::NewCompactOnDeletionCollectorFactory(window_size, num_dels_trigger));
+}
+
 // ---- settings rocksdb::Options cannot carry: refused at open ----
 
 void rocksdb_options_set_memtable_vector_rep(rocksdb_options_t* opt) {
@@ -406,12 +416,6 @@ void rocksdb_options_set_hash_skip_list_rep(rocksdb_options_t* opt, size_t bucke
 
 void rocksdb_options_set_hash_link_list_rep(rocksdb_options_t* opt, size_t bucket_count) {
   Refuse(opt, "rocksdb_options_set_hash_link_list_rep");
-}
-
-void rocksdb_options_add_compact_on_deletion_collector_factory(rocksdb_options_t* opt,
-                                                               size_t window_size,
-                                                               size_t num_dels_trigger) {
-  Refuse(opt, "rocksdb_options_add_compact_on_deletion_collector_factory");
 }
 
 // ---- read options ----

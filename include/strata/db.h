@@ -528,6 +528,30 @@ class STRATA_EXPORT DB {
     return Status::NotSupported("CompactFiles");
   }
 
+  // Marks for compaction the table files of cf that overlap the user-key
+  // range [*begin, *end] (null: open end), in every level above the
+  // family's last non-empty one (level 0's overlap grown as a compaction
+  // would take it), and schedules compactions: the files are compacted down
+  // when nothing is due by size (CompactionReason::kFilesMarkedForCompaction).
+  // The marks live in memory (and in MANIFEST records written later).
+  // RocksDB's experimental::SuggestCompactRange. Returns at once.
+  virtual Status SuggestCompactRange(ColumnFamilyHandle* cf, const Slice* begin, const Slice* end) {
+    (void)cf, (void)begin, (void)end;
+    return Status::NotSupported("SuggestCompactRange");
+  }
+  // Moves every level-0 file of cf to target_level in one MANIFEST edit,
+  // without rewriting them. InvalidArgument (RocksDB's messages) when
+  // target_level < 1 ("Invalid target level") or >= the family's levels
+  // ("Target level does not exist"), a level-0 file is being compacted
+  // ("PromoteL0 called during L0 compaction"), two level-0 files overlap
+  // ("L0 has overlapping files"), or a level in 1..target_level holds a
+  // file ("All levels up to target_level must be empty"). RocksDB's
+  // experimental::PromoteL0.
+  virtual Status PromoteL0(ColumnFamilyHandle* cf, int target_level) {
+    (void)cf, (void)target_level;
+    return Status::NotSupported("PromoteL0");
+  }
+
   Status CompactFiles(const CompactionOptions& options,
                       const std::vector<std::string>& input_file_names, int output_level,
                       int output_path_id = -1,

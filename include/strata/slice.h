@@ -1,7 +1,8 @@
 // Slice: a non-owning view of a byte range (pointer + length).
 //
 // A Slice never owns its bytes; the user of a Slice must make sure the bytes
-// outlive it. Slices are compared bytewise (memcmp order).
+// outlive it. Slices are compared bytewise (memcmp order). SliceParts: a
+// value given in pieces.
 // Thread-safety: const methods are thread-safe; non-const methods need
 // external synchronization.
 #pragma once
@@ -81,5 +82,14 @@ inline bool operator==(const Slice& x, const Slice& y) {
   return x.size() == y.size() && (x.size() == 0 || memcmp(x.data(), y.data(), x.size()) == 0);
 }
 inline bool operator!=(const Slice& x, const Slice& y) { return !(x == y); }
+
+// A key or value given as num_parts pieces, stored as their concatenation
+// (WriteBatch's SliceParts forms, RocksDB's struct). Borrows the array.
+struct SliceParts {
+  SliceParts(const Slice* _parts, int _num_parts) : parts(_parts), num_parts(_num_parts) {}
+  SliceParts() : parts(nullptr), num_parts(0) {}
+  const Slice* parts;
+  int num_parts;
+};
 
 }  // namespace strata

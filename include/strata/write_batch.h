@@ -5,6 +5,11 @@
 // records -- so Data() is exactly the payload of one WAL record and a batch
 // can be rebuilt from bytes RocksDB wrote. Records for column family 0 use
 // the plain tags; other families use the column-family tags.
+//
+// WriteBatch implements WriteBatchBase (strata/write_batch_base.h: the
+// timestamp forms, SliceParts forms and PutEntity are described there) and
+// is final, so calls on a WriteBatch (not through a WriteBatchBase) are
+// direct calls.
 // Thread-safety: not thread-safe; const methods may run concurrently.
 #pragma once
 
@@ -15,41 +20,71 @@
 #include "strata/export.h"
 #include "strata/slice.h"
 #include "strata/status.h"
+#include "strata/write_batch_base.h"
 
 namespace strata {
 
 class ColumnFamilyHandle;
 
-class STRATA_EXPORT WriteBatch {
+class STRATA_EXPORT WriteBatch final : public WriteBatchBase {
  public:
   // reserved_bytes: initial capacity of the wire buffer (at least the header).
-  explicit WriteBatch(size_t reserved_bytes = 0);
+  // max_bytes: see SetMaxBytes (0: no limit).
+  explicit WriteBatch(size_t reserved_bytes = 0, size_t max_bytes = 0);
   // Builds a batch over existing wire bytes (validated lazily by Iterate).
   explicit WriteBatch(std::string rep);
-  ~WriteBatch();
+  ~WriteBatch() override;
   WriteBatch(const WriteBatch&);
   WriteBatch& operator=(const WriteBatch&);
   WriteBatch(WriteBatch&&) noexcept;
   WriteBatch& operator=(WriteBatch&&) noexcept;
 
   // Each returns InvalidArgument when a key or value exceeds 4 GiB - 1 bytes
-  // (the wire format stores lengths as varint32).
-  Status Put(const Slice& key, const Slice& value);
-  Status Put(ColumnFamilyHandle* cf, const Slice& key, const Slice& value);
-  Status Delete(const Slice& key);
-  Status Delete(ColumnFamilyHandle* cf, const Slice& key);
-  Status SingleDelete(const Slice& key);
-  Status SingleDelete(ColumnFamilyHandle* cf, const Slice& key);
+  // (the wire format stores lengths as varint32), and Aborted (MemoryLimit)
+  // past max_bytes; either way the batch is unchanged.
+  Status Put(const Slice& key, const Slice& value) override;
+  Status Put(ColumnFamilyHandle* cf, const Slice& key, const Slice& value) override;
+  Status Put(ColumnFamilyHandle* cf, const Slice& key, const Slice& ts,
+             const Slice& value) override;
+  Status Put(ColumnFamilyHandle* cf, const SliceParts& key, const SliceParts& value) override;
+  Status Put(const SliceParts& key, const SliceParts& value) override;
+  Status PutEntity(ColumnFamilyHandle* cf, const Slice& key, const WideColumns& columns) override;
+  Status Delete(const Slice& key) override;
+  Status Delete(ColumnFamilyHandle* cf, const Slice& key) override;
+  Status Delete(ColumnFamilyHandle* cf, const Slice& key, const Slice& ts) override;
+  Status Delete(ColumnFamilyHandle* cf, const SliceParts& key) override;
+  Status Delete(const SliceParts& key) override;
+  Status SingleDelete(const Slice& key) override;
+  Status SingleDelete(ColumnFamilyHandle* cf, const Slice& key) override;
+  Status SingleDelete(ColumnFamilyHandle* cf, const Slice& key, const Slice& ts) override;
+  Status SingleDelete(ColumnFamilyHandle* cf, const SliceParts& key) override;
+  Status SingleDelete(const SliceParts& key) override;
   // Deletes [begin_key, end_key).
-  Status DeleteRange(const Slice& begin_key, const Slice& end_key);
-  Status DeleteRange(ColumnFamilyHandle* cf, const Slice& begin_key, const Slice& end_key);
-  Status Merge(const Slice& key, const Slice& value);
-  Status Merge(ColumnFamilyHandle* cf, const Slice& key, const Slice& value);
+  Status DeleteRange(const Slice& begin_key, const Slice& end_key) override;
+  Status DeleteRange(ColumnFamilyHandle* cf, const Slice& begin_key, const Slice& end_key) override;
+  Status DeleteRange(ColumnFamilyHandle* cf, const Slice& begin_key, const Slice& end_key,
+                     const Slice& ts) override;
+  Status DeleteRange(ColumnFamilyHandle* cf, const SliceParts& begin_key,
+                     const SliceParts& end_key) override;
+  Status DeleteRange(const SliceParts& begin_key, const SliceParts& end_key) override;
+  Status Merge(const Slice& key, const Slice& value) override;
+  Status Merge(ColumnFamilyHandle* cf, const Slice& key, const Slice& value) override;
+  Status Merge(ColumnFamilyHandle* cf, const Slice& key, const Slice& ts,
+               const Slice& value) override;
+  Status Merge(ColumnFamilyHandle* cf, const SliceParts& key, const SliceParts& value) override;
+  Status Merge(const SliceParts& key, const SliceParts& value) override;
   // A blob stored in the WAL but never applied to the database.
-  Status PutLogData(const Slice& blob);
+  Status PutLogData(const Slice& blob) override;
 
-  // Empties the batch and drops its save points and WAL termination point.
-  void Clear();
+  // Empties the batch and drops its save points and WAL termination point
+  // (max_bytes stays).
+  void Clear() override;
+
+  WriteBatch* GetWriteBatch() override { return this; }
+  // A record that would make Data() longer than max_bytes is not added:
+  // the call returns Aborted (MemoryLimit). 0: no limit. Applies to later
+  // calls only.
+  void SetMaxBytes(size_t max_bytes) override { max_bytes_ = max_bytes; }
 
   // Marks the batch's current end as the end of what goes to the WAL: the
   // records appended after it are applied to the memtables but not logged
@@ -62,9 +97,9 @@ class STRATA_EXPORT WriteBatch {
   // the most recent one and removes it; PopSavePoint removes it and keeps
   // the records. Both return NotFound when no save point is set. Save
   // points nest; Clear drops them all.
-  void SetSavePoint();
-  Status RollbackToSavePoint();
-  Status PopSavePoint();
+  void SetSavePoint() override;
+  Status RollbackToSavePoint() override;
+  Status PopSavePoint() override;
   // Number of counted records (everything but LogData/Noop).
   uint32_t Count() const;
   // The wire bytes.
@@ -116,7 +151,13 @@ class STRATA_EXPORT WriteBatch {
     size_t size;     // rep_.size() when set
     uint32_t count;  // Count() when set
   };
+  // Calls append (which adds one record); past max_bytes_, undoes it and
+  // returns MemoryLimit.
+  template <typename Append>
+  Status Bounded(Append append);
+
   std::string rep_;
+  size_t max_bytes_ = 0;                // 0: no limit
   std::vector<SavePoint> save_points_;  // oldest first
   // MarkWalTerminationPoint's mark (size 0: none).
   SavePoint wal_term_point_{0, 0};

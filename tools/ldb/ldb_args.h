@@ -10,11 +10,14 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "strata/options.h"
 #include "strata/slice.h"
 #include "strata/status.h"
+#include "strata/utilities/ldb_tool.h"
 
 namespace strata::ldb {
 
@@ -23,6 +26,10 @@ struct LdbArgs {
   std::vector<std::string> flags;              // --name, in order
   std::string command;                         // empty if none was given
   std::vector<std::string> params;             // the tokens after the command
+  // From RunLDBTool's caller: the base options of every open (null: the
+  // defaults) and the key formatter of scan (null: none).
+  std::shared_ptr<const Options> db_options;
+  std::shared_ptr<SliceFormatter> key_formatter;
 };
 
 // Splits args (argv without the program name) as described above.

@@ -162,10 +162,14 @@ void LdbCommand::Run() {
 }
 
 Status LdbCommand::BuildOptions(Options* options) {
-  Options o;
+  // The caller's base options (LDBTool::Run), the flags over them.
+  Options o = args_.db_options != nullptr ? *args_.db_options : Options();
   o.create_if_missing = create_if_missing_;
-  o.merge_operator = merge_operator_ != nullptr ? merge_operator_
-                                                : MergeOperators::CreateStringAppendOperator(':');
+  if (merge_operator_ != nullptr) {
+    o.merge_operator = merge_operator_;
+  } else if (o.merge_operator == nullptr) {
+    o.merge_operator = MergeOperators::CreateStringAppendOperator(':');
+  }
   if (const std::string* v = FindOption(args_, "write_buffer_size")) {
     int n = 0;
     Status s = ParseInt("write_buffer_size", *v, &n);
@@ -231,7 +235,8 @@ Status LdbCommand::ListFamilies(Options* options, std::vector<ColumnFamilyDescri
     std::vector<LoadedFamily> loaded;
     bool allow_2pc = false;
     std::string wal_dir;
-    Status s = LoadOptionsFile(db_path_, ignore_unknown_options_, &loaded, &allow_2pc, &wal_dir);
+    Status s = LoadOptionsFile(db_path_, ignore_unknown_options_, &loaded, &allow_2pc, &wal_dir,
+                               options->comparator);
     if (!s.ok() && !s.IsNotFound()) return s;
     // As ldb, which opens with the file's DBOptions: a TransactionDB's
     // prepared sections in the WALs need allow_2pc.

@@ -236,7 +236,10 @@ class ScanCommand : public LdbCommand {
         if (rawtime < ttl_start || rawtime >= ttl_end) continue;
         if (timestamp_) std::printf("%s ", TimeToHumanString(rawtime).c_str());
       }
-      const std::string key = UpToNul(key_hex_ ? StringToHex(it->key()) : it->key().ToString());
+      const std::string key =
+          UpToNul(key_hex_                         ? StringToHex(it->key())
+                  : args_.key_formatter != nullptr ? args_.key_formatter->Format(it->key())
+                                                   : it->key().ToString());
       if (no_value_) {
         std::printf("%s\n", key.c_str());
       } else {

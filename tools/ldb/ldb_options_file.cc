@@ -93,7 +93,8 @@ Status MakeMergeOperator(const std::string& family, const std::string& value, bo
 }  // namespace
 
 Status LoadOptionsFile(const std::string& dbpath, bool ignore_unknown,
-                       std::vector<LoadedFamily>* families, bool* allow_2pc, std::string* wal_dir) {
+                       std::vector<LoadedFamily>* families, bool* allow_2pc, std::string* wal_dir,
+                       const Comparator* known) {
   FileSystem* fs = Env::Default()->GetFileSystem();
   std::vector<std::string> children;
   Status s = fs->GetChildren(dbpath, &children);
@@ -146,7 +147,8 @@ Status LoadOptionsFile(const std::string& dbpath, bool ignore_unknown,
     if (key == "merge_operator") {
       s = MakeMergeOperator(out.back().name, value, ignore_unknown, &out.back().merge_operator);
       if (!s.ok()) return s;
-    } else if (key == "comparator" && value != BytewiseComparator()->Name()) {
+    } else if (key == "comparator" && value != BytewiseComparator()->Name() &&
+               (known == nullptr || value != known->Name())) {
       return Status::InvalidArgument(
           path + ": column family " + out.back().name + " uses comparator " + value,
           "strata has only " + std::string(BytewiseComparator()->Name()));

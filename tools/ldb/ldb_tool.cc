@@ -3,6 +3,8 @@
 #include "tools/ldb/ldb_tool.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,9 +27,10 @@ const std::vector<CommandInfo>& Commands() {
   return kTable;
 }
 
-void PrintHelp(bool to_stderr) {
+void PrintHelp(const std::string& header, bool to_stderr) {
   std::string r;
-  r.append("strata: RocksDB 7.8.3 ldb's commands on a Strata (or RocksDB) database\n\n");
+  r.append(header);
+  r.append("\n\n");
   r.append("commands MUST specify --db=<full_path_to_db_directory> when necessary\n\n");
   r.append(
       "The following optional parameters control if keys/values are input/output as hex or as "
@@ -74,9 +77,11 @@ void AcceptOldSyntax(LdbArgs* args) {
 
 }  // namespace
 
-int RunLdbTool(int argc, const char* const* argv) {
+int RunLdbTool(int argc, const char* const* argv, const Options& db_options,
+               const LDBOptions& ldb_options) {
+  const std::string& header = ldb_options.print_help_header;
   if (argc <= 1) {
-    PrintHelp(true);
+    PrintHelp(header, true);
     return 1;
   }
   if (argc == 2) {
@@ -85,15 +90,17 @@ int RunLdbTool(int argc, const char* const* argv) {
       std::printf("strata %s (ldb from RocksDB 7.8.3 compatible)\n", STRATA_VERSION_STRING);
       return 0;
     }
-    PrintHelp(arg != "--help");
+    PrintHelp(header, arg != "--help");
     return arg == "--help" ? 0 : 1;
   }
   std::vector<std::string> words(argv + 1, argv + argc);
   LdbArgs args = ParseLdbArgs(words);
+  args.db_options = std::make_shared<const Options>(db_options);
+  args.key_formatter = ldb_options.key_formatter;
   if (args.command.empty()) {
     std::fprintf(stderr, "Command not specified!");
     std::fprintf(stderr, "Unknown command\n");
-    PrintHelp(true);
+    PrintHelp(header, true);
     return 1;
   }
   AcceptOldSyntax(&args);
@@ -115,7 +122,7 @@ int RunLdbTool(int argc, const char* const* argv) {
   }
   if (info == nullptr) {
     std::fprintf(stderr, "Unknown command\n");
-    PrintHelp(true);
+    PrintHelp(header, true);
     return 1;
   }
   std::unique_ptr<LdbCommand> command = info->make(args);
@@ -128,3 +135,20 @@ int RunLdbTool(int argc, const char* const* argv) {
 }
 
 }  // namespace strata::ldb
+
+namespace strata {
+
+LDBOptions::LDBOptions() = default;
+
+int RunLDBTool(int argc, const char* const* argv, const Options& db_options,
+               const LDBOptions& ldb_options) {
+  return ldb::RunLdbTool(argc, argv, db_options, ldb_options);
+}
+
+void LDBTool::Run(int argc, char** argv, Options db_options, const LDBOptions& ldb_options,
+                  const std::vector<ColumnFamilyDescriptor>* column_families) {
+  (void)column_families;  // unused, as in RocksDB 7.8.3 (see the header)
+  std::exit(ldb::RunLdbTool(argc, argv, db_options, ldb_options));
+}
+
+}  // namespace strata

@@ -862,5 +862,52 @@ TEST(WriteBatchWithIndexTest, RandomizedSavePoints) {
   }
 }
 
+// Through WriteBatchBase: the SliceParts forms are indexed like the joined
+// Slice forms; the timestamp forms and PutEntity answer as RocksDB's
+// WriteBatchWithIndex; SetMaxBytes replaces the limit.
+TEST(WriteBatchWithIndexTest, BaseForms) {
+  FakeColumnFamily cf1(1);
+  WriteBatchWithIndex b;
+  WriteBatchBase& base = b;
+  const Slice k[2] = {"ke", "y"};
+  const Slice v[3] = {"v", "al", "ue"};
+  ASSERT_OK(base.Put(SliceParts(k, 2), SliceParts(v, 3)));
+  ASSERT_OK(base.Put(&cf1, SliceParts(k, 2), SliceParts(v, 1)));
+  ASSERT_OK(base.Merge(SliceParts(k, 1), SliceParts(v, 2)));
+  ASSERT_OK(base.Delete(&cf1, SliceParts(k, 1)));
+  ASSERT_OK(base.SingleDelete(SliceParts(v, 1)));
+  EXPECT_EQ("value", Get(&b, "key"));
+  std::string got;
+  EXPECT_OK(b.GetFromBatch(&cf1, DBOptions(), "key", &got));
+  EXPECT_EQ("v", got);
+  AppendOperator op;
+  EXPECT_EQ("MERGE_IN_PROGRESS", Get(&b, "ke", &op));  // an operand, no base
+  EXPECT_TRUE(b.GetFromBatch(&cf1, DBOptions(), "ke", &got).IsNotFound());
+  EXPECT_EQ("NOT_FOUND", Get(&b, "v"));
+  EXPECT_EQ(base.GetWriteBatch(), b.GetWriteBatch());
+  EXPECT_EQ(b.GetWriteBatch()->Count(), 5u);
+
+  const std::string before = b.GetWriteBatch()->Data();
+  EXPECT_EQ(base.Put(nullptr, "k", "ts", "v").ToString(),
+            "Invalid argument: column family handle cannot be nullptr");
+  EXPECT_TRUE(base.Put(&cf1, "k", "ts", "v").IsNotSupported());
+  EXPECT_TRUE(base.Delete(&cf1, "k", "ts").IsNotSupported());
+  EXPECT_TRUE(base.SingleDelete(&cf1, "k", "ts").IsNotSupported());
+  EXPECT_EQ(base.DeleteRange(&cf1, "a", "b", "ts").ToString(),
+            "Not implemented: DeleteRange unsupported in WriteBatchWithIndex");
+  EXPECT_EQ(base.Merge(&cf1, "k", "ts", "v").ToString(),
+            "Not implemented: Merge does not support user-defined timestamp");
+  EXPECT_EQ(base.PutEntity(&cf1, "k", WideColumns{{"c", "v"}}).ToString(),
+            "Not implemented: PutEntity not supported by WriteBatchWithIndex");
+  EXPECT_EQ(b.GetWriteBatch()->Data(), before);
+
+  base.SetMaxBytes(b.GetWriteBatch()->GetDataSize() + 5);
+  EXPECT_TRUE(base.Put("another", "value").IsMemoryLimit());
+  EXPECT_EQ("NOT_FOUND", Get(&b, "another"));
+  base.SetMaxBytes(0);
+  ASSERT_OK(base.Put("another", "value"));
+  EXPECT_EQ("value", Get(&b, "another"));
+}
+
 }  // namespace
 }  // namespace strata

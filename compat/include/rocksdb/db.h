@@ -331,6 +331,16 @@ class DB {
   // Deletes one table file of a family's last level (in level 0: the
   // oldest) or an archived WAL; see strata::DB::DeleteFile.
   virtual Status DeleteFile(std::string name) = 0;
+  // RocksDB's experimental calls (rocksdb/experimental.h calls these); see
+  // strata::DB::SuggestCompactRange and strata::DB::PromoteL0. A DB class
+  // that does not override them answers NotSupported, as in RocksDB.
+  virtual Status SuggestCompactRange(ColumnFamilyHandle* /*column_family*/, const Slice* /*begin*/,
+                                     const Slice* /*end*/) {
+    return Status::NotSupported("SuggestCompactRange() is not implemented.");
+  }
+  virtual Status PromoteL0(ColumnFamilyHandle* /*column_family*/, int /*target_level*/) {
+    return Status::NotSupported("PromoteL0() is not implemented.");
+  }
   virtual Status GetUpdatesSince(SequenceNumber seq_number,
                                  std::unique_ptr<TransactionLogIterator>* iter,
                                  const TransactionLogIterator::ReadOptions& read_options =

@@ -13,12 +13,6 @@
 namespace rocksdb {
 using Slice = ::strata::Slice;
 using PinnableSlice = ::strata::PinnableSlice;
-
 // A key or value given as several pieces (WriteBatch's SliceParts forms).
-struct SliceParts {
-  SliceParts(const Slice* _parts, int _num_parts) : parts(_parts), num_parts(_num_parts) {}
-  SliceParts() : parts(nullptr), num_parts(0) {}
-  const Slice* parts;
-  int num_parts;
-};
+using SliceParts = ::strata::SliceParts;
 }  // namespace rocksdb

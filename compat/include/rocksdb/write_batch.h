@@ -1,13 +1,16 @@
 // rocksdb/write_batch.h: an atomic group of updates. strata::WriteBatch keeps
 // RocksDB's wire format and methods (Put/Delete/SingleDelete/DeleteRange/
 // Merge, each also per column family, PutLogData, save points, Count, Data,
-// Iterate with a Handler) and is the same type here.
+// Iterate with a Handler; the WriteBatchBase forms: SliceParts, timestamp,
+// PutEntity, SetMaxBytes, GetWriteBatch) and is the same type here. It is
+// final: a RocksDB program that derives from WriteBatch does not compile.
 // Thread-safety: not thread-safe for writes; const methods are.
 #pragma once
 
 #include "rocksdb/rocksdb_namespace.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
+#include "rocksdb/write_batch_base.h"
 #include "strata/db.h"
 #include "strata/write_batch.h"
 

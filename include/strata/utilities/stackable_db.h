@@ -252,6 +252,13 @@ class STRATA_EXPORT StackableDB : public DB {
     return db_->GetPropertiesOfTablesInRange(cf, range, n, props);
   }
   Status DeleteFile(std::string name) override { return db_->DeleteFile(std::move(name)); }
+  Status SuggestCompactRange(ColumnFamilyHandle* cf, const Slice* begin,
+                             const Slice* end) override {
+    return db_->SuggestCompactRange(cf, begin, end);
+  }
+  Status PromoteL0(ColumnFamilyHandle* cf, int target_level) override {
+    return db_->PromoteL0(cf, target_level);
+  }
   void DisableManualCompaction() override { db_->DisableManualCompaction(); }
   void EnableManualCompaction() override { db_->EnableManualCompaction(); }
   Status DeleteFilesInRanges(ColumnFamilyHandle* cf, const RangePtr* ranges, size_t n,

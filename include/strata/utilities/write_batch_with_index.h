@@ -112,7 +112,13 @@ class STRATA_EXPORT WBWIIterator {
   virtual Status status() const = 0;
 };
 
-class STRATA_EXPORT WriteBatchWithIndex {
+// A WriteBatchBase (strata/write_batch_base.h): the SliceParts forms join
+// their parts. The timestamp forms and PutEntity answer as RocksDB 7.8.3's
+// WriteBatchWithIndex: InvalidArgument without a family, else NotSupported
+// (DeleteRange with a timestamp: NotSupported "DeleteRange unsupported in
+// WriteBatchWithIndex"; PutEntity: "PutEntity not supported by
+// WriteBatchWithIndex"; Merge: as WriteBatch's).
+class STRATA_EXPORT WriteBatchWithIndex final : public WriteBatchBase {
  public:
   // backup_index_comparator: the user-key order of the index (borrowed; must
   // outlive the batch). reserved_bytes: initial capacity of the WriteBatch.
@@ -122,7 +128,7 @@ class STRATA_EXPORT WriteBatchWithIndex {
   explicit WriteBatchWithIndex(const Comparator* backup_index_comparator = BytewiseComparator(),
                                size_t reserved_bytes = 0, bool overwrite_key = false,
                                size_t max_bytes = 0);
-  ~WriteBatchWithIndex();
+  ~WriteBatchWithIndex() override;
   WriteBatchWithIndex(const WriteBatchWithIndex&) = delete;
   WriteBatchWithIndex& operator=(const WriteBatchWithIndex&) = delete;
   WriteBatchWithIndex(WriteBatchWithIndex&&) noexcept;
@@ -132,36 +138,52 @@ class STRATA_EXPORT WriteBatchWithIndex {
   // (id 0); otherwise cf->GetID() names the family (the handle is not kept).
   // Each fails, changing nothing, with InvalidArgument when a key or value
   // exceeds 4 GiB - 1 bytes, or with Aborted past max_bytes.
-  Status Put(ColumnFamilyHandle* cf, const Slice& key, const Slice& value);
-  Status Put(const Slice& key, const Slice& value);
-  Status Merge(ColumnFamilyHandle* cf, const Slice& key, const Slice& value);
-  Status Merge(const Slice& key, const Slice& value);
-  Status Delete(ColumnFamilyHandle* cf, const Slice& key);
-  Status Delete(const Slice& key);
-  Status SingleDelete(ColumnFamilyHandle* cf, const Slice& key);
-  Status SingleDelete(const Slice& key);
+  using WriteBatchBase::Delete;
+  using WriteBatchBase::DeleteRange;
+  using WriteBatchBase::Merge;
+  using WriteBatchBase::Put;
+  using WriteBatchBase::SingleDelete;
+  Status Put(ColumnFamilyHandle* cf, const Slice& key, const Slice& value) override;
+  Status Put(const Slice& key, const Slice& value) override;
+  Status Put(ColumnFamilyHandle* cf, const Slice& key, const Slice& ts,
+             const Slice& value) override;
+  Status PutEntity(ColumnFamilyHandle* cf, const Slice& key, const WideColumns& columns) override;
+  Status Merge(ColumnFamilyHandle* cf, const Slice& key, const Slice& value) override;
+  Status Merge(const Slice& key, const Slice& value) override;
+  Status Merge(ColumnFamilyHandle* cf, const Slice& key, const Slice& ts,
+               const Slice& value) override;
+  Status Delete(ColumnFamilyHandle* cf, const Slice& key) override;
+  Status Delete(const Slice& key) override;
+  Status Delete(ColumnFamilyHandle* cf, const Slice& key, const Slice& ts) override;
+  Status SingleDelete(ColumnFamilyHandle* cf, const Slice& key) override;
+  Status SingleDelete(const Slice& key) override;
+  Status SingleDelete(ColumnFamilyHandle* cf, const Slice& key, const Slice& ts) override;
   // Deletes [begin_key, end_key); covers nothing unless begin_key < end_key.
-  Status DeleteRange(ColumnFamilyHandle* cf, const Slice& begin_key, const Slice& end_key);
-  Status DeleteRange(const Slice& begin_key, const Slice& end_key);
+  Status DeleteRange(ColumnFamilyHandle* cf, const Slice& begin_key, const Slice& end_key) override;
+  Status DeleteRange(const Slice& begin_key, const Slice& end_key) override;
+  Status DeleteRange(ColumnFamilyHandle* cf, const Slice& begin_key, const Slice& end_key,
+                     const Slice& ts) override;
   // A blob written to the WAL only; not indexed.
-  Status PutLogData(const Slice& blob);
+  Status PutLogData(const Slice& blob) override;
 
   // Empties the batch and the index (and drops the save points).
   // Iterators of this batch must be destroyed first.
-  void Clear();
+  void Clear() override;
+  // Replaces the constructor's max_bytes for later writes (0: no limit).
+  void SetMaxBytes(size_t max_bytes) override;
 
   // Save points of the batch (WriteBatch's): RollbackToSavePoint also
   // rolls the index back (it is rebuilt from the remaining records, O(n));
   // NotFound when no save point is set. Iterators of this batch must be
   // destroyed before a rollback.
-  void SetSavePoint();
-  Status RollbackToSavePoint();
-  Status PopSavePoint();
+  void SetSavePoint() override;
+  Status RollbackToSavePoint() override;
+  Status PopSavePoint() override;
 
   // The underlying batch, to pass to DB::Write. Owned by this object; valid
   // until it is destroyed. Do not modify it directly (the index would miss
   // the change).
-  WriteBatch* GetWriteBatch();
+  WriteBatch* GetWriteBatch() override;
 
   // A cursor over the batch's records of one family (default: family 0).
   std::unique_ptr<WBWIIterator> NewIterator(ColumnFamilyHandle* cf) const;

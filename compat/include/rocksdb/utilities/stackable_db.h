@@ -238,6 +238,13 @@ class StackableDB : public DB {
   }
   Status GetSortedWalFiles(VectorLogPtr& files) override { return db_->GetSortedWalFiles(files); }
   Status DeleteFile(std::string name) override { return db_->DeleteFile(std::move(name)); }
+  Status SuggestCompactRange(ColumnFamilyHandle* column_family, const Slice* begin,
+                             const Slice* end) override {
+    return db_->SuggestCompactRange(column_family, begin, end);
+  }
+  Status PromoteL0(ColumnFamilyHandle* column_family, int target_level) override {
+    return db_->PromoteL0(column_family, target_level);
+  }
   Status GetUpdatesSince(SequenceNumber seq_number, std::unique_ptr<TransactionLogIterator>* iter,
                          const TransactionLogIterator::ReadOptions& read_options =
                              TransactionLogIterator::ReadOptions()) override {

@@ -18,6 +18,7 @@
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
 #include "rocksdb/write_batch.h"
+#include "rocksdb/write_batch_base.h"
 #include "strata/utilities/write_batch_with_index.h"
 
 namespace rocksdb {
@@ -33,46 +34,77 @@ using ::strata::kXIDRecord;
 using WriteEntry = ::strata::WriteEntry;
 using WBWIIterator = ::strata::WBWIIterator;
 
-class WriteBatchWithIndex {
+class WriteBatchWithIndex : public WriteBatchBase {
  public:
   // overwrite_key=true keeps one index entry per key (the newest).
   explicit WriteBatchWithIndex(const Comparator* backup_index_comparator = BytewiseComparator(),
                                size_t reserved_bytes = 0, bool overwrite_key = false,
                                size_t max_bytes = 0, size_t protection_bytes_per_key = 0);
-  ~WriteBatchWithIndex();
+  ~WriteBatchWithIndex() override;
   WriteBatchWithIndex(const WriteBatchWithIndex&) = delete;
   WriteBatchWithIndex& operator=(const WriteBatchWithIndex&) = delete;
 
-  Status Put(ColumnFamilyHandle* column_family, const Slice& key, const Slice& value) {
+  // The updates (WriteBatchBase's, forwarded to Strata's indexed batch;
+  // the timestamp forms and PutEntity answer as RocksDB's do).
+  using WriteBatchBase::Delete;
+  using WriteBatchBase::DeleteRange;
+  using WriteBatchBase::Merge;
+  using WriteBatchBase::Put;
+  using WriteBatchBase::SingleDelete;
+  Status Put(ColumnFamilyHandle* column_family, const Slice& key, const Slice& value) override {
     return impl_->Put(column_family, key, value);
   }
-  Status Put(const Slice& key, const Slice& value) { return impl_->Put(key, value); }
-  Status Merge(ColumnFamilyHandle* column_family, const Slice& key, const Slice& value) {
+  Status Put(const Slice& key, const Slice& value) override { return impl_->Put(key, value); }
+  Status Put(ColumnFamilyHandle* column_family, const Slice& key, const Slice& ts,
+             const Slice& value) override {
+    return impl_->Put(column_family, key, ts, value);
+  }
+  Status PutEntity(ColumnFamilyHandle* column_family, const Slice& key,
+                   const WideColumns& columns) override {
+    return impl_->PutEntity(column_family, key, columns);
+  }
+  Status Merge(ColumnFamilyHandle* column_family, const Slice& key, const Slice& value) override {
     return impl_->Merge(column_family, key, value);
   }
-  Status Merge(const Slice& key, const Slice& value) { return impl_->Merge(key, value); }
-  Status Delete(ColumnFamilyHandle* column_family, const Slice& key) {
+  Status Merge(const Slice& key, const Slice& value) override { return impl_->Merge(key, value); }
+  Status Merge(ColumnFamilyHandle* column_family, const Slice& key, const Slice& ts,
+               const Slice& value) override {
+    return impl_->Merge(column_family, key, ts, value);
+  }
+  Status Delete(ColumnFamilyHandle* column_family, const Slice& key) override {
     return impl_->Delete(column_family, key);
   }
-  Status Delete(const Slice& key) { return impl_->Delete(key); }
-  Status SingleDelete(ColumnFamilyHandle* column_family, const Slice& key) {
+  Status Delete(const Slice& key) override { return impl_->Delete(key); }
+  Status Delete(ColumnFamilyHandle* column_family, const Slice& key, const Slice& ts) override {
+    return impl_->Delete(column_family, key, ts);
+  }
+  Status SingleDelete(ColumnFamilyHandle* column_family, const Slice& key) override {
     return impl_->SingleDelete(column_family, key);
   }
-  Status SingleDelete(const Slice& key) { return impl_->SingleDelete(key); }
+  Status SingleDelete(const Slice& key) override { return impl_->SingleDelete(key); }
+  Status SingleDelete(ColumnFamilyHandle* column_family, const Slice& key,
+                      const Slice& ts) override {
+    return impl_->SingleDelete(column_family, key, ts);
+  }
   Status DeleteRange(ColumnFamilyHandle* column_family, const Slice& begin_key,
-                     const Slice& end_key) {
+                     const Slice& end_key) override {
     return impl_->DeleteRange(column_family, begin_key, end_key);
   }
-  Status DeleteRange(const Slice& begin_key, const Slice& end_key) {
+  Status DeleteRange(const Slice& begin_key, const Slice& end_key) override {
     return impl_->DeleteRange(begin_key, end_key);
   }
-  Status PutLogData(const Slice& blob) { return impl_->PutLogData(blob); }
-  void Clear() { impl_->Clear(); }
-  void SetSavePoint() { impl_->SetSavePoint(); }
-  Status RollbackToSavePoint() { return impl_->RollbackToSavePoint(); }
-  Status PopSavePoint() { return impl_->PopSavePoint(); }
+  Status DeleteRange(ColumnFamilyHandle* column_family, const Slice& begin_key,
+                     const Slice& end_key, const Slice& ts) override {
+    return impl_->DeleteRange(column_family, begin_key, end_key, ts);
+  }
+  Status PutLogData(const Slice& blob) override { return impl_->PutLogData(blob); }
+  void Clear() override { impl_->Clear(); }
+  void SetSavePoint() override { impl_->SetSavePoint(); }
+  Status RollbackToSavePoint() override { return impl_->RollbackToSavePoint(); }
+  Status PopSavePoint() override { return impl_->PopSavePoint(); }
+  void SetMaxBytes(size_t max_bytes) override { impl_->SetMaxBytes(max_bytes); }
   // The batch to pass to DB::Write; owned by this object.
-  WriteBatch* GetWriteBatch() { return impl_->GetWriteBatch(); }
+  WriteBatch* GetWriteBatch() override { return impl_->GetWriteBatch(); }
 
   // Iterators over the batch's own entries; the caller deletes them.
   WBWIIterator* NewIterator(ColumnFamilyHandle* column_family) {
