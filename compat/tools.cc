@@ -157,7 +157,7 @@ Status GetInfoLogList(DB* db, std::vector<std::string>* info_log_list) {
       options.db_log_dir.empty() ? std::string("LOG") : LogNameInLogDir(db->GetName());
   Env* env = options.env != nullptr ? options.env : Env::Default();
   std::vector<std::string> names;
-  Status s = env->GetFileSystem()->GetChildren(dir, &names);
+  Status s = env->GetChildren(dir, &names);
   if (!s.ok()) return s;
   for (const std::string& n : names) {
     if (IsInfoLog(base, n)) info_log_list->push_back(n);

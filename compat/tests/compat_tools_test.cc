@@ -75,12 +75,12 @@ TEST(CompatToolsTest, InfoLogList) {
       << logs[0];
   EXPECT_NE(logs[0].find("compat_tools_logs2"), std::string::npos) << logs[0];
   ASSERT_TRUE(db->Close().ok());
-  ::strata::FileSystem* fs = Env::Default()->GetFileSystem();
+  Env* env = Env::Default();
   std::vector<std::string> left;
-  if (fs->GetChildren(log_dir, &left).ok()) {
-    for (const std::string& f : left) fs->DeleteFile(log_dir + "/" + f).PermitUncheckedError();
+  if (env->GetChildren(log_dir, &left).ok()) {
+    for (const std::string& f : left) env->DeleteFile(log_dir + "/" + f).PermitUncheckedError();
   }
-  fs->DeleteDir(log_dir).PermitUncheckedError();
+  env->DeleteDir(log_dir).PermitUncheckedError();
 
   EXPECT_EQ(GetInfoLogList(nullptr, &logs).ToString(), "Invalid argument: DB pointer is not valid");
 }
