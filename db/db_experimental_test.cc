@@ -119,7 +119,8 @@ TEST_F(DBExperimentalTest, SuggestCompactRangeCompactsOverlappingFiles) {
 
   // [key0060, key0070]: the first level-1 file; level 0's files do not
   // overlap it. The level-2 file is in the last level: never marked.
-  const Slice b(Key(60)), e(Key(70));
+  const std::string bk = Key(60), ek = Key(70);  // the Slices' bytes
+  const Slice b(bk), e(ek);
   ASSERT_OK(db_->SuggestCompactRange(db_->DefaultColumnFamily(), &b, &e));
   ASSERT_OK(WaitForCompact());
   EXPECT_EQ(FilesPerLevel(), "2,1,1");
@@ -132,7 +133,8 @@ TEST_F(DBExperimentalTest, SuggestCompactRangeCompactsOverlappingFiles) {
 
   // A range reaching into a level-0 file: that file goes down (with the
   // rest of level 0: Strata's level-0 compactions take the whole level).
-  const Slice b2(Key(280));
+  const std::string b2k = Key(280);
+  const Slice b2(b2k);
   ASSERT_OK(db_->SuggestCompactRange(nullptr, &b2, nullptr));
   ASSERT_OK(WaitForCompact());
   for (uint64_t n : FilesAt(0)) EXPECT_NE(n, l0[0]);  // newest first: [key0250, key0299]
@@ -170,7 +172,8 @@ TEST_F(DBExperimentalTest, SuggestCompactRangeLeavesLastLevel) {
   EXPECT_EQ(FilesAt(3), l3);
   WriteFile(0, 200, "c", 0);
   const std::vector<uint64_t> l0 = FilesAt(0);
-  const Slice b(Key(500)), e(Key(600));
+  const std::string bk = Key(500), ek = Key(600);  // the Slices' bytes
+  const Slice b(bk), e(ek);
   ASSERT_OK(db_->SuggestCompactRange(nullptr, &b, &e));
   ASSERT_OK(WaitForCompact());
   EXPECT_EQ(FilesAt(0), l0);

@@ -75,7 +75,8 @@ TEST(WideColumnsTest, PlainValue) {
 }
 
 TEST(WideColumnsTest, Entity) {
-  const WideColumns want{{"", "default"}, {"a", ""}, {"b", "bee"}, {"zz", std::string(300, 'z')}};
+  const std::string zs(300, 'z');  // outlives the columns' Slices
+  const WideColumns want{{"", "default"}, {"a", ""}, {"b", "bee"}, {"zz", zs}};
   PinnableWideColumns p;
   ASSERT_OK(p.SetWideColumnValue(Entity(want)));
   EXPECT_EQ(p.columns(), want);
