@@ -74,6 +74,8 @@ if(STRATA_FUZZ_ENGINE STREQUAL "libfuzzer")
   target_compile_options(strata_fuzz_lib PRIVATE -fsanitize=fuzzer-no-link
                          -Wno-thread-safety-analysis)
   target_link_libraries(strata_fuzz_lib PUBLIC ${STRATA_LINK_LIBS})
+  # As strata_tools_obj (tools/ldb/sources.cmake): the tools layer prints it.
+  target_compile_definitions(strata_fuzz_lib PRIVATE STRATA_VERSION_STRING="${PROJECT_VERSION}")
   set(_fuzz_link strata_fuzz_lib)
 else()
   set(_fuzz_link strata)

@@ -10,6 +10,12 @@
 
 #include "tools/ldb/ldb_commands.h"
 
+// Set by the build (tools/ldb/sources.cmake); a copy of the layer built
+// without it says so.
+#ifndef STRATA_VERSION_STRING
+#define STRATA_VERSION_STRING "unknown"
+#endif
+
 namespace strata::ldb {
 namespace {
 
