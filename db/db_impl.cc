@@ -478,6 +478,9 @@ DBIterSource DBImpl::NewIteratorSource(const ReadOptions& options, ColumnFamilyD
   DBIterSource src;
   const InternalKeyComparator& icmp = cfd->icmp();
   std::vector<std::unique_ptr<InternalIterator>> children;
+  // One allocation: the memtables, every L0 file and one per deeper level.
+  children.reserve(1 + sv->imm.size() + static_cast<size_t>(sv->current->NumLevelFiles(0)) +
+                   static_cast<size_t>(sv->current->num_levels()));
   // Range tombstones of every source; the memtables' lists are shared, the
   // Version's live as long as the Version (held by sv).
   std::vector<std::shared_ptr<const FragmentedRangeTombstoneList>> owned;
@@ -505,10 +508,14 @@ DBIterSource DBImpl::NewIteratorSource(const ReadOptions& options, ColumnFamilyD
   }
   src.input = NewMergingIterator(&icmp, std::move(children));
   src.sequence = seq;
-  src.cleanup = [sv, owned = std::move(owned)]() mutable {
-    owned.clear();
-    sv->Unref();
-  };
+  if (owned.empty()) {
+    src.cleanup = [sv]() { sv->Unref(); };  // fits std::function's inline buffer
+  } else {
+    src.cleanup = [sv, owned = std::move(owned)]() mutable {
+      owned.clear();
+      sv->Unref();
+    };
+  }
   return src;
 }
 
@@ -517,7 +524,7 @@ std::unique_ptr<Iterator> DBImpl::NewIteratorFrom(const ReadOptions& options, Co
   DBIterRefresher refresher;
   if (options.snapshot == nullptr) {
     // Refresh: the family's newest SuperVersion at the newest sequence.
-    refresher = [this, options, cfd]() {
+    refresher = [this, cfd](const ReadOptions& options) {
       SuperVersion* sv = nullptr;
       {
         MutexLock l(&mu_);

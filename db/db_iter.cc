@@ -12,6 +12,13 @@ namespace strata {
 
 namespace {
 
+// The process's clock, fetched once (SystemClock::Default() returns a
+// shared_ptr: copying it per iterator costs two atomic operations).
+SystemClock* DefaultClock() {
+  static SystemClock* const clock = SystemClock::Default().get();
+  return clock;
+}
+
 class DBIter final : public Iterator {
  public:
   DBIter(const ReadOptions& options, const Comparator* cmp, std::unique_ptr<InternalIterator> input,
@@ -28,6 +35,7 @@ class DBIter final : public Iterator {
         prefix_extractor_(
             options.prefix_same_as_start && !options.total_order_seek ? prefix_extractor : nullptr),
         refresher_(std::move(refresher)) {
+    if (refresher_) refresh_options_ = options;
     SetTombstones(range_tombstones);
     if (options.iterate_lower_bound != nullptr) {
       lower_ = options.iterate_lower_bound->ToString();
@@ -54,7 +62,7 @@ class DBIter final : public Iterator {
     iter_.reset();
     if (cleanup_) cleanup_();
     cleanup_ = nullptr;
-    DBIterSource src = refresher_();
+    DBIterSource src = refresher_(refresh_options_);
     valid_ = false;
     direction_ = kForward;
     forward_saved_ = false;
@@ -515,7 +523,7 @@ class DBIter final : public Iterator {
   SequenceNumber sequence_;  // changes only by Refresh
   Statistics* const stats_;
   // DB_SEEK timing (read only when the stats level keeps timers).
-  SystemClock* const clock_ = SystemClock::Default().get();
+  SystemClock* const clock_ = DefaultClock();
   std::function<void()> cleanup_;
   std::string lower_, upper_;
   bool has_lower_ = false, has_upper_ = false;
@@ -540,7 +548,8 @@ class DBIter final : public Iterator {
   const SliceTransform* const prefix_extractor_;
   std::string prefix_;
   bool has_prefix_ = false;
-  DBIterRefresher refresher_;  // null: Refresh is NotSupported
+  DBIterRefresher refresher_;    // null: Refresh is NotSupported
+  ReadOptions refresh_options_;  // with a refresher: the options to refresh with
 };
 
 class ErrorIterator final : public Iterator {

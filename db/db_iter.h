@@ -40,8 +40,10 @@ struct DBIterSource {
   std::vector<const FragmentedRangeTombstoneList*> range_tombstones;
   Status status;
 };
-// Builds a source over the latest state of the DB (Iterator::Refresh).
-using DBIterRefresher = std::function<DBIterSource()>;
+// Builds a source over the latest state of the DB (Iterator::Refresh),
+// given the iterator's read options (kept by the iterator, so that the
+// refresher need capture no more than fits std::function's inline buffer).
+using DBIterRefresher = std::function<DBIterSource(const ReadOptions&)>;
 
 // Refresh: with a refresher, Refresh() releases the current source and
 // takes a new one from it (the iterator is then not Valid until the next

@@ -2,7 +2,7 @@
 // level is the sorted file list of one level, searched with FindFile, and
 // whose second level is the iterator of one open table file.
 //
-// At most one file is open at a time (file_iter_, for files_[file_index_]);
+// At most one file is open at a time (file_iter_, for (*files_)[file_index_]);
 // a seek that lands in the file already open reuses its iterator. When the
 // file iterator runs out, the iteration continues with the neighbouring
 // file, unless the bound rule of the header says that file need not be
@@ -29,21 +29,21 @@ class LevelIterator final : public InternalIterator {
         read_options_(read_options),
         icmp_(icmp),
         ucmp_(icmp->user_comparator()),
-        files_(files),
+        files_(&files),
         level_(level) {}
 
   bool Valid() const override { return valid_; }
 
   void SeekToFirst() override {
-    if (!status_.ok() || files_.empty() || !MayOpenForward(0)) return SetInvalid();
+    if (!status_.ok() || files_->empty() || !MayOpenForward(0)) return SetInvalid();
     OpenFile(0);
     file_iter_->SeekToFirst();
     SkipEmptyForward();
   }
 
   void SeekToLast() override {
-    if (!status_.ok() || files_.empty()) return SetInvalid();
-    size_t i = files_.size() - 1;
+    if (!status_.ok() || files_->empty()) return SetInvalid();
+    size_t i = files_->size() - 1;
     if (!MayOpenForward(i)) {
       i = FirstFileAtOrAboveUpperBound();
       if (i == 0) return SetInvalid();
@@ -57,8 +57,8 @@ class LevelIterator final : public InternalIterator {
 
   void Seek(const Slice& target) override {
     if (!status_.ok()) return SetInvalid();
-    const size_t i = FindFile(*icmp_, files_, target);
-    if (i >= files_.size() || !MayOpenForward(i)) return SetInvalid();
+    const size_t i = FindFile(*icmp_, *files_, target);
+    if (i >= files_->size() || !MayOpenForward(i)) return SetInvalid();
     OpenFile(i);
     file_iter_->Seek(target);
     SkipEmptyForward();
@@ -67,8 +67,8 @@ class LevelIterator final : public InternalIterator {
   void SeekForPrev(const Slice& target) override {
     if (!status_.ok()) return SetInvalid();
     // The last file whose smallest key is <= target.
-    size_t end = FindFile(*icmp_, files_, target);
-    if (end < files_.size() && icmp_->Compare(files_[end]->smallest, target) <= 0) end++;
+    size_t end = FindFile(*icmp_, *files_, target);
+    if (end < files_->size() && icmp_->Compare((*files_)[end]->smallest, target) <= 0) end++;
     if (end == 0) return SetInvalid();
     size_t i = end - 1;
     if (!MayOpenForward(i)) {
@@ -109,7 +109,7 @@ class LevelIterator final : public InternalIterator {
   bool CurrentFileRange(uint64_t* largest_seqno, Slice* smallest_user_key,
                         Slice* largest_user_key) const override {
     if (!valid_) return false;
-    const FileMetaData* f = files_[file_index_];
+    const FileMetaData* f = (*files_)[file_index_];
     *largest_seqno = f->largest_seqno;
     *smallest_user_key = ExtractUserKey(f->smallest);
     *largest_user_key = ExtractUserKey(f->largest);
@@ -123,38 +123,38 @@ class LevelIterator final : public InternalIterator {
   // are never opened.
   bool MayOpenForward(size_t i) const {
     const Slice* ub = read_options_.iterate_upper_bound;
-    return ub == nullptr || ucmp_->Compare(ExtractUserKey(files_[i]->smallest), *ub) < 0;
+    return ub == nullptr || ucmp_->Compare(ExtractUserKey((*files_)[i]->smallest), *ub) < 0;
   }
 
   // Under iterate_lower_bound, backward iteration never opens files whose
   // largest user key is < the bound.
   bool MayOpenBackward(size_t i) const {
     const Slice* lb = read_options_.iterate_lower_bound;
-    return lb == nullptr || ucmp_->Compare(ExtractUserKey(files_[i]->largest), *lb) >= 0;
+    return lb == nullptr || ucmp_->Compare(ExtractUserKey((*files_)[i]->largest), *lb) >= 0;
   }
 
-  // Index of the first file that MayOpenForward rejects (files_.size() if
+  // Index of the first file that MayOpenForward rejects (files_->size() if
   // none). REQUIRES: iterate_upper_bound set.
   size_t FirstFileAtOrAboveUpperBound() const {
     const Slice& ub = *read_options_.iterate_upper_bound;
-    auto it = std::partition_point(files_.begin(), files_.end(), [&](const FileMetaData* f) {
+    auto it = std::partition_point(files_->begin(), files_->end(), [&](const FileMetaData* f) {
       return ucmp_->Compare(ExtractUserKey(f->smallest), ub) < 0;
     });
-    return static_cast<size_t>(it - files_.begin());
+    return static_cast<size_t>(it - files_->begin());
   }
 
-  // Makes files_[i] the open file (reusing the iterator if it already is).
+  // Makes (*files_)[i] the open file (reusing the iterator if it already is).
   void OpenFile(size_t i) {
     if (file_iter_ != nullptr && file_index_ == i) return;
     file_iter_.reset();  // unpin the previous reader first
-    TableFileMeta meta;
-    meta.number = files_[i]->number;
-    meta.file_size = files_[i]->file_size;
-    meta.level = level_;
-    meta.largest_seqno = files_[i]->largest_seqno;
-    meta.path_id = files_[i]->path_id;
-    file_iter_ = for_compaction_ ? table_cache_->NewCompactionIterator(read_options_, meta)
-                                 : table_cache_->NewIterator(read_options_, meta);
+    FileMetaData* f = (*files_)[i];
+    if (for_compaction_) {
+      file_iter_ = table_cache_->NewCompactionIterator(
+          read_options_,
+          TableFileMeta{f->number, f->file_size, level_, f->largest_seqno, f->path_id});
+    } else {
+      file_iter_ = table_cache_->NewIterator(read_options_, f, level_);
+    }
     file_index_ = i;
   }
 
@@ -171,7 +171,7 @@ class LevelIterator final : public InternalIterator {
     while (!file_iter_->Valid()) {
       if (FileFailed()) return SetInvalid();
       const size_t next = file_index_ + 1;
-      if (next >= files_.size() || !MayOpenForward(next)) return SetInvalid();
+      if (next >= files_->size() || !MayOpenForward(next)) return SetInvalid();
       OpenFile(next);
       file_iter_->SeekToFirst();
     }
@@ -194,10 +194,12 @@ class LevelIterator final : public InternalIterator {
   const ReadOptions read_options_;
   const InternalKeyComparator* const icmp_;
   const Comparator* const ucmp_;
-  const std::vector<FileMetaData*> files_;
+  // The caller's list (a Version's level, a compaction's inputs), which
+  // outlives the iterator: never copied.
+  const std::vector<FileMetaData*>* const files_;
   const int level_;
 
-  std::unique_ptr<InternalIterator> file_iter_;  // over files_[file_index_]
+  std::unique_ptr<InternalIterator> file_iter_;  // over (*files_)[file_index_]
   size_t file_index_ = 0;
   bool valid_ = false;  // file_iter_->Valid(), cached
   Status status_;       // first file error; sticky

@@ -21,8 +21,10 @@
 
 namespace strata {
 
-// `files` is copied (the pointers, not the metadata). level is passed to
-// the table cache.
+// `files` is referenced, not copied: the list must outlive the iterator
+// (a Version's level, a compaction's inputs). level is passed to the table
+// cache; outside compactions, the files' readers are pinned by their
+// metadata as TableCache::NewIterator(ro, FileMetaData*, level) pins them.
 // for_compaction: files are opened with TableCache::NewCompactionIterator.
 std::unique_ptr<InternalIterator> NewLevelIterator(TableCache* table_cache,
                                                    const ReadOptions& read_options,

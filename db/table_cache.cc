@@ -5,7 +5,8 @@
 // A lookup that misses opens the file under one of kLoadStripes mutexes
 // (chosen by file number) and looks again first, so concurrent misses on
 // one file open it once. Get pins the reader's handle for the call only; an
-// iterator pins it until the iterator is destroyed (TableIterator).
+// iterator pins it until the iterator is destroyed (the table iterator
+// holds the handle).
 //
 // Capacity: max(max_open_files - 10, 20) readers, practically unbounded for
 // max_open_files = -1. Like RocksDB, only -1 means unbounded: 0 and other
@@ -50,38 +51,6 @@ int ShardBitsFor(size_t capacity) {
 }
 
 void DeleteTable(const Slice& /*key*/, void* value) { delete static_cast<BlockBasedTable*>(value); }
-
-// Forwards to a table iterator and, when destroyed (after the table
-// iterator, which reads the table), releases the table: a cache handle, or
-// a private reader it owns.
-class TableIterator final : public InternalIterator {
- public:
-  TableIterator(std::unique_ptr<InternalIterator> iter, Cache* cache, Cache::Handle* handle)
-      : iter_(std::move(iter)), cache_(cache), handle_(handle) {}
-  TableIterator(std::unique_ptr<BlockBasedTable> table, const ReadOptions& ro)
-      : owned_table_(std::move(table)), iter_(owned_table_->NewIterator(ro)) {}
-  ~TableIterator() override {
-    iter_.reset();  // before the table it reads is released
-    if (handle_ != nullptr) cache_->Release(handle_);
-  }
-
-  bool Valid() const override { return iter_->Valid(); }
-  void SeekToFirst() override { iter_->SeekToFirst(); }
-  void SeekToLast() override { iter_->SeekToLast(); }
-  void Seek(const Slice& target) override { iter_->Seek(target); }
-  void SeekForPrev(const Slice& target) override { iter_->SeekForPrev(target); }
-  void Next() override { iter_->Next(); }
-  void Prev() override { iter_->Prev(); }
-  Slice key() const override { return iter_->key(); }
-  Slice value() const override { return iter_->value(); }
-  Status status() const override { return iter_->status(); }
-
- private:
-  std::unique_ptr<BlockBasedTable> owned_table_;  // declared first: dies last
-  std::unique_ptr<InternalIterator> iter_;
-  Cache* const cache_ = nullptr;
-  Cache::Handle* const handle_ = nullptr;
-};
 
 }  // namespace
 
@@ -287,8 +256,30 @@ std::unique_ptr<InternalIterator> TableCache::NewIterator(const ReadOptions& rea
   if (!s.ok()) return NewEmptyInternalIterator(std::move(s));
   auto* table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
   if (table_out != nullptr) *table_out = table;
-  return std::make_unique<TableIterator>(table->NewIterator(read_options), rep_->cache.get(),
-                                         handle);
+  return table->NewIterator(read_options, rep_->cache.get(), handle);
+}
+
+std::unique_ptr<InternalIterator> TableCache::NewIterator(const ReadOptions& read_options,
+                                                          FileMetaData* file, int level) {
+  auto* table = static_cast<BlockBasedTable*>(file->pinned_table.table());
+  if (table != nullptr) return table->NewIterator(read_options);
+  const TableFileMeta meta{file->number, file->file_size, level, file->largest_seqno,
+                           file->path_id};
+  Cache::Handle* handle = nullptr;
+  Status s = rep_->FindTable(meta, &handle);
+  if (!s.ok()) return NewEmptyInternalIterator(std::move(s));
+  table = static_cast<BlockBasedTable*>(rep_->cache->Value(handle));
+  // An unbounded cache pins the reader by file (the caller's Version keeps
+  // the file, hence the reader); otherwise the iterator holds the handle.
+  if (rep_->unbounded && file->pinned_table.Install(rep_->cache.get(), handle, table)) {
+    return table->NewIterator(read_options);
+  }
+  if (rep_->unbounded) {
+    // Another thread pinned first: read through its reader, ours goes back.
+    rep_->cache->Release(handle);
+    return static_cast<BlockBasedTable*>(file->pinned_table.table())->NewIterator(read_options);
+  }
+  return table->NewIterator(read_options, rep_->cache.get(), handle);
 }
 
 Status TableCache::VerifyChecksum(const TableFileMeta& file) {
@@ -303,7 +294,7 @@ std::unique_ptr<InternalIterator> TableCache::NewCompactionIterator(const ReadOp
   std::unique_ptr<BlockBasedTable> table;
   Status s = rep_->OpenTable(file, &table, /*for_compaction=*/true);
   if (!s.ok()) return NewEmptyInternalIterator(std::move(s));
-  return std::make_unique<TableIterator>(std::move(table), read_options);
+  return BlockBasedTable::NewOwningIterator(std::move(table), read_options);
 }
 
 Status TableCache::Get(const ReadOptions& read_options, FileMetaData* file, int level,

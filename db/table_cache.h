@@ -96,6 +96,13 @@ class TableCache {
                                                 const TableFileMeta& file,
                                                 BlockBasedTable** table_out = nullptr);
 
+  // The same for a file of a Version the caller holds (which keeps `file`
+  // alive while the iterator lives): with an unbounded cache the reader is
+  // pinned in file->pinned_table, as Get pins it, and the iterator holds no
+  // cache handle.
+  std::unique_ptr<InternalIterator> NewIterator(const ReadOptions& read_options, FileMetaData* file,
+                                                int level);
+
   // An iterator for a compaction input: a private reader of its own that
   // reads with pread (never through a memory map, so a compaction does not
   // map its whole input into the process), without filters or the table

@@ -297,8 +297,7 @@ void Version::AddIterators(const ReadOptions& options,
         ucmp->Compare(ExtractUserKey(f->largest), *options.iterate_lower_bound) < 0) {
       continue;
     }
-    std::unique_ptr<InternalIterator> it = tc->NewIterator(
-        options, TableFileMeta{f->number, f->file_size, 0, f->largest_seqno, f->path_id});
+    std::unique_ptr<InternalIterator> it = tc->NewIterator(options, f, 0);
     if (skip_deleted) {
       it = NewRangeDelSkipIterator(std::move(it), ucmp, *range_tombstones, read_seq, f);
     }

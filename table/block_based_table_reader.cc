@@ -1586,6 +1586,20 @@ void BlockBasedTable::MultiGet(const ReadOptions& read_options, size_t n, const 
 
 class BlockBasedTable::Iter final : public InternalIterator {
  public:
+  // What keeps the reader alive: a table-cache handle, or the reader itself.
+  // The first member, so the last destroyed.
+  struct ReaderPin {
+    ReaderPin() = default;
+    ReaderPin(const ReaderPin&) = delete;
+    ReaderPin& operator=(const ReaderPin&) = delete;
+    ~ReaderPin() {
+      if (handle != nullptr) cache->Release(handle);
+    }
+    std::unique_ptr<BlockBasedTable> owned;
+    Cache* cache = nullptr;
+    Cache::Handle* handle = nullptr;
+  };
+
   Iter(const BlockBasedTable::Rep* rep, const ReadOptions& ro)
       : rep_(rep),
         ro_(ro),
@@ -1746,6 +1760,15 @@ class BlockBasedTable::Iter final : public InternalIterator {
     CheckDataStatus();
   }
 
+ public:
+  void TakePin(Cache* cache, Cache::Handle* handle) {
+    pin_.cache = cache;
+    pin_.handle = handle;
+  }
+  void TakeOwnership(std::unique_ptr<BlockBasedTable> table) { pin_.owned = std::move(table); }
+
+ private:
+  ReaderPin pin_;
   const BlockBasedTable::Rep* rep_;
   ReadOptions ro_;
   Slice upper_bound_;
@@ -1835,10 +1858,23 @@ class GlobalSeqnoIterator final : public InternalIterator {
 
 }  // namespace
 
-std::unique_ptr<InternalIterator> BlockBasedTable::NewIterator(const ReadOptions& read_options) {
+std::unique_ptr<InternalIterator> BlockBasedTable::NewIterator(const ReadOptions& read_options,
+                                                               Cache* cache,
+                                                               Cache::Handle* handle) {
   auto it = std::make_unique<Iter>(rep_, read_options);
+  if (handle != nullptr) it->TakePin(cache, handle);
   if (!rep_->has_global_seqno) return it;
   return std::make_unique<GlobalSeqnoIterator>(std::move(it), rep_->global_seqno, &rep_->icmp);
+}
+
+std::unique_ptr<InternalIterator> BlockBasedTable::NewOwningIterator(
+    std::unique_ptr<BlockBasedTable> table, const ReadOptions& read_options) {
+  BlockBasedTable* t = table.get();
+  auto it = std::make_unique<Iter>(t->rep_, read_options);
+  it->TakeOwnership(std::move(table));
+  if (!t->rep_->has_global_seqno) return it;
+  return std::make_unique<GlobalSeqnoIterator>(std::move(it), t->rep_->global_seqno,
+                                               &t->rep_->icmp);
 }
 
 namespace {

@@ -126,7 +126,16 @@ class BlockBasedTable {
 
   // An iterator over every entry (internal keys), both directions. Caller
   // owns it. Reads ahead when it walks many consecutive blocks.
-  std::unique_ptr<InternalIterator> NewIterator(const ReadOptions& read_options);
+  // If `handle` is not null it is the caller's pin of this reader in
+  // `cache` (the table cache): the iterator takes it over and releases it
+  // when destroyed, after everything it read from the reader.
+  std::unique_ptr<InternalIterator> NewIterator(const ReadOptions& read_options,
+                                                Cache* cache = nullptr,
+                                                Cache::Handle* handle = nullptr);
+
+  // The same over a reader the iterator owns (deleted last).
+  static std::unique_ptr<InternalIterator> NewOwningIterator(std::unique_ptr<BlockBasedTable> table,
+                                                             const ReadOptions& read_options);
 
   // An iterator over the range-deletion block's entries (key = internal key
   // begin|seq|type, value = end user key), or nullptr if the file has none.
