@@ -1,0 +1,301 @@
+// The framework and small utility headers of the compat layer:
+// data_structure.h, functor_wrapper.h, unique_id.h (ids computed by Strata
+// and by RocksDB for the same tables, both ways, through
+// rocksdb_framework_tool), thread_status.h, threadpool.h.
+
+#include <stdio.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "rocksdb/data_structure.h"
+#include "rocksdb/db.h"
+#include "rocksdb/functor_wrapper.h"
+#include "rocksdb/options.h"
+#include "rocksdb/thread_status.h"
+#include "rocksdb/threadpool.h"
+#include "rocksdb/unique_id.h"
+
+namespace rocksdb {
+namespace {
+
+#ifdef STRATA_ROCKSDB_FRAMEWORK_TOOL
+constexpr const char* kTool = STRATA_ROCKSDB_FRAMEWORK_TOOL;
+#else
+constexpr const char* kTool = nullptr;
+#endif
+
+// Runs the RocksDB-side tool; returns its stdout, *ok = exit status 0.
+std::string RunTool(const std::string& args, bool* ok) {
+  std::string out;
+  FILE* p = popen((std::string(kTool) + " " + args).c_str(), "r");
+  if (p == nullptr) {
+    *ok = false;
+    return out;
+  }
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
+  *ok = pclose(p) == 0;
+  return out;
+}
+
+std::string FreshDir(const std::string& name) {
+  const std::string dir = ::testing::TempDir() + "/" + name;
+  EXPECT_TRUE(DestroyDB(dir, Options()).ok());
+  return dir;
+}
+
+// "<file> <id> <extended id>" per table, sorted by file, as the tool prints.
+std::string StrataIds(DB* db) {
+  TablePropertiesCollection props;
+  Status s = db->GetPropertiesOfAllTables(&props);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  std::map<std::string, std::string> lines;
+  for (const auto& [file, p] : props) {
+    std::string id, ext;
+    s = GetUniqueIdFromTableProperties(*p, &id);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    EXPECT_EQ(id.size(), 16u);
+    s = GetExtendedUniqueIdFromTableProperties(*p, &ext);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    EXPECT_EQ(ext.size(), 24u);
+    EXPECT_EQ(ext.substr(0, 16), id);
+    const std::string base = file.substr(file.rfind('/') + 1);
+    lines[base] = base + " " + UniqueIdToHumanString(id) + " " + UniqueIdToHumanString(ext);
+  }
+  std::string out;
+  for (const auto& [file, line] : lines) out += line + "\n";
+  return out;
+}
+
+enum Color : int { kRed = 0, kGreen = 5, kBlue = 63 };
+
+TEST(CompatFrameworkTest, SmallEnumSet) {
+  SmallEnumSet<Color, kBlue> set;
+  EXPECT_FALSE(set.Contains(kRed));
+  EXPECT_TRUE(set.Add(kRed));
+  EXPECT_FALSE(set.Add(kRed));
+  EXPECT_TRUE(set.Add(kBlue));
+  EXPECT_TRUE(set.Contains(kRed));
+  EXPECT_TRUE(set.Contains(kBlue));
+  EXPECT_FALSE(set.Contains(kGreen));
+}
+
+TEST(CompatFrameworkTest, FunctorWrapper) {
+  int sum = 0;
+  std::string text;
+  FunctorWrapper<int, std::string> f(
+      [&](int a, std::string b) {
+        sum += a;
+        text += b;
+      },
+      7, std::string("ab"));
+  f.invoke();
+  f.invoke();
+  EXPECT_EQ(sum, 14);
+  EXPECT_EQ(text, "abab");
+}
+
+TEST(CompatFrameworkTest, UniqueIdRefusals) {
+  TableProperties p;
+  std::string id = "stale";
+  Status s = GetUniqueIdFromTableProperties(p, &id);
+  EXPECT_TRUE(s.IsNotSupported());
+  EXPECT_EQ(s.ToString(), "Not implemented: Missing db_id");
+  EXPECT_TRUE(id.empty());
+  p.db_id = "some-db";
+  s = GetUniqueIdFromTableProperties(p, &id);
+  EXPECT_EQ(s.ToString(), "Not implemented: Missing or bad file number");
+  p.original_file_number = 12;
+  s = GetUniqueIdFromTableProperties(p, &id);
+  EXPECT_EQ(s.ToString(), "Not implemented: Missing db_session_id");
+  p.db_session_id = "ABC";
+  s = GetUniqueIdFromTableProperties(p, &id);
+  EXPECT_EQ(s.ToString(), "Not implemented: Too short db_session_id");
+  p.db_session_id = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  s = GetUniqueIdFromTableProperties(p, &id);
+  EXPECT_EQ(s.ToString(), "Not implemented: Too long db_session_id");
+  p.db_session_id = "ABCDEFGHIJKLMNOPQRS!";
+  s = GetUniqueIdFromTableProperties(p, &id);
+  EXPECT_EQ(s.ToString(), "Not implemented: Bad digit in db_session_id");
+  p.db_session_id = "ABCDEFGHIJKLMNOPQRST";
+  ASSERT_TRUE(GetUniqueIdFromTableProperties(p, &id).ok());
+  EXPECT_EQ(UniqueIdToHumanString(id).size(), 33u);
+  EXPECT_EQ(UniqueIdToHumanString(id)[16], '-');
+  std::string other;
+  p.original_file_number = 13;
+  ASSERT_TRUE(GetUniqueIdFromTableProperties(p, &other).ok());
+  EXPECT_NE(id, other);
+  EXPECT_EQ(UniqueIdToHumanString(std::string("\x01\xab", 2)), "01AB");
+}
+
+TEST(CompatFrameworkTest, UniqueIdOfRocksDBTables) {
+  if (kTool == nullptr) GTEST_SKIP() << "no librocksdb helper";
+  const std::string dir = FreshDir("compat_framework_uid_rocksdb");
+  bool ok = false;
+  const std::string theirs = RunTool("uniqueid " + dir, &ok);
+  ASSERT_TRUE(ok) << theirs;
+  ASSERT_FALSE(theirs.empty());
+  DB* raw = nullptr;
+  Status s = DB::Open(Options(), dir, &raw);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  std::unique_ptr<DB> db(raw);
+  EXPECT_EQ(StrataIds(db.get()), theirs);
+}
+
+TEST(CompatFrameworkTest, UniqueIdOfStrataTables) {
+  if (kTool == nullptr) GTEST_SKIP() << "no librocksdb helper";
+  const std::string dir = FreshDir("compat_framework_uid_strata");
+  std::string ours;
+  {
+    Options o;
+    o.create_if_missing = true;
+    DB* raw = nullptr;
+    Status s = DB::Open(o, dir, &raw);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    std::unique_ptr<DB> db(raw);
+    for (int f = 0; f < 3; ++f) {
+      ASSERT_TRUE(db->Put(WriteOptions(), "k" + std::to_string(f), "v").ok());
+      ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+    }
+    ours = StrataIds(db.get());
+  }
+  bool ok = false;
+  const std::string theirs = RunTool("ids " + dir, &ok);
+  ASSERT_TRUE(ok) << theirs;
+  EXPECT_EQ(ours, theirs);
+}
+
+TEST(CompatFrameworkTest, ThreadStatusNames) {
+  EXPECT_EQ(ThreadStatus::GetThreadTypeName(ThreadStatus::HIGH_PRIORITY), "High Pri");
+  EXPECT_EQ(ThreadStatus::GetThreadTypeName(ThreadStatus::BOTTOM_PRIORITY), "Bottom Pri");
+  EXPECT_EQ(ThreadStatus::GetOperationName(ThreadStatus::OP_FLUSH), "Flush");
+  EXPECT_EQ(ThreadStatus::GetOperationName(ThreadStatus::NUM_OP_TYPES), "");
+  EXPECT_EQ(ThreadStatus::GetOperationStageName(ThreadStatus::STAGE_COMPACTION_SYNC_FILE),
+            "CompactionJob::FinishCompactionOutputFile");
+  EXPECT_EQ(ThreadStatus::GetStateName(ThreadStatus::STATE_MUTEX_WAIT), "Mutex Wait");
+  EXPECT_EQ(ThreadStatus::GetOperationPropertyName(ThreadStatus::OP_COMPACTION, 2),
+            "Manual/Deletion/Trivial");
+  EXPECT_EQ(ThreadStatus::GetOperationPropertyName(ThreadStatus::OP_FLUSH, 3), "");
+  EXPECT_EQ(ThreadStatus::MicrosToString(0), "");
+  EXPECT_EQ(ThreadStatus::MicrosToString(42), "42 us");
+  EXPECT_EQ(ThreadStatus::MicrosToString(12345), "12.345 ms");
+  EXPECT_EQ(ThreadStatus::MicrosToString(12345678), "12.346 sec");
+  EXPECT_EQ(ThreadStatus::MicrosToString(61500000), "01:1.500 M:S");
+  EXPECT_EQ(ThreadStatus::MicrosToString(3723000000), "01:02:3.000 H:M:S");
+  uint64_t props[ThreadStatus::kNumOperationProperties] = {
+      9, (uint64_t{2} << 32) | 3, 2 | 8, 100, 50, 25};
+  std::map<std::string, uint64_t> m =
+      ThreadStatus::InterpretOperationProperties(ThreadStatus::OP_COMPACTION, props);
+  EXPECT_EQ(m.size(), 9u);
+  EXPECT_EQ(m["JobID"], 9u);
+  EXPECT_EQ(m["BaseInputLevel"], 2u);
+  EXPECT_EQ(m["OutputLevel"], 3u);
+  EXPECT_EQ(m["IsManual"], 1u);
+  EXPECT_EQ(m["IsDeletion"], 0u);
+  EXPECT_EQ(m["IsTrivialMove"], 1u);
+  EXPECT_EQ(m["BytesWritten"], 25u);
+  ThreadStatus ts(1, ThreadStatus::USER, "db", "cf", ThreadStatus::OP_FLUSH, 5,
+                  ThreadStatus::STAGE_FLUSH_RUN, props, ThreadStatus::STATE_UNKNOWN);
+  EXPECT_EQ(ts.op_properties[1], props[1]);
+  std::vector<ThreadStatus> list;
+  EXPECT_TRUE(Env::Default()->GetThreadList(&list).IsNotSupported());
+}
+
+TEST(CompatFrameworkTest, ThreadPoolRunsEveryJob) {
+  std::unique_ptr<ThreadPool> pool(NewThreadPool(4));
+  EXPECT_EQ(pool->GetBackgroundThreads(), 4);
+  std::atomic<int> done{0};
+  std::function<void()> job = [&] { done.fetch_add(1); };
+  for (int i = 0; i < 500; ++i) {
+    if (i % 2 == 0) {
+      pool->SubmitJob(job);
+    } else {
+      pool->SubmitJob([&] { done.fetch_add(1); });
+    }
+  }
+  pool->WaitForJobsAndJoinAllThreads();
+  EXPECT_EQ(done.load(), 500);
+  EXPECT_EQ(pool->GetQueueLen(), 0u);
+  // The pool starts again after a join.
+  pool->SubmitJob(job);
+  pool->WaitForJobsAndJoinAllThreads();
+  EXPECT_EQ(done.load(), 501);
+}
+
+TEST(CompatFrameworkTest, ThreadPoolQueueAndJoin) {
+  std::unique_ptr<ThreadPool> pool(NewThreadPool(0));
+  std::atomic<int> done{0};
+  for (int i = 0; i < 3; ++i) pool->SubmitJob([&] { done.fetch_add(1); });
+  EXPECT_EQ(pool->GetQueueLen(), 3u);
+  pool->JoinAllThreads();  // drops the jobs never started
+  EXPECT_EQ(pool->GetQueueLen(), 0u);
+  EXPECT_EQ(done.load(), 0);
+
+  // Work runs in parallel on as many threads as set.
+  pool->SetBackgroundThreads(3);
+  std::atomic<int> running{0};
+  std::atomic<int> peak{0};
+  for (int i = 0; i < 6; ++i) {
+    pool->SubmitJob([&] {
+      const int now = running.fetch_add(1) + 1;
+      int p = peak.load();
+      while (now > p && !peak.compare_exchange_weak(p, now)) {
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      running.fetch_sub(1);
+      done.fetch_add(1);
+    });
+  }
+  pool->WaitForJobsAndJoinAllThreads();
+  EXPECT_EQ(done.load(), 6);
+  EXPECT_EQ(peak.load(), 3);
+
+  // Shrunk to one thread, jobs run one at a time.
+  pool->SetBackgroundThreads(1);
+  EXPECT_EQ(pool->GetBackgroundThreads(), 1);
+  peak = 0;
+  for (int i = 0; i < 4; ++i) {
+    pool->SubmitJob([&] {
+      const int now = running.fetch_add(1) + 1;
+      int p = peak.load();
+      while (now > p && !peak.compare_exchange_weak(p, now)) {
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      running.fetch_sub(1);
+    });
+  }
+  pool->WaitForJobsAndJoinAllThreads();
+  EXPECT_EQ(peak.load(), 1);
+}
+
+TEST(CompatFrameworkTest, ThreadPoolReserve) {
+  std::unique_ptr<ThreadPool> pool(NewThreadPool(2));
+  // Both threads go idle, then both are reserved: no job runs.
+  int reserved = 0;
+  for (int i = 0; i < 200 && reserved < 2; ++i) {
+    reserved += pool->ReserveThreads(2 - reserved);
+    if (reserved < 2) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_EQ(reserved, 2);
+  EXPECT_EQ(pool->ReserveThreads(1), 0);
+  std::atomic<int> done{0};
+  pool->SubmitJob([&] { done.fetch_add(1); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(done.load(), 0);
+  EXPECT_EQ(pool->GetQueueLen(), 1u);
+  EXPECT_EQ(pool->ReleaseThreads(5), 2);
+  pool->WaitForJobsAndJoinAllThreads();
+  EXPECT_EQ(done.load(), 1);
+}
+
+}  // namespace
+}  // namespace rocksdb
