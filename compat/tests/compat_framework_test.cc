@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -25,6 +26,7 @@
 #include "rocksdb/threadpool.h"
 #include "rocksdb/unique_id.h"
 #include "rocksdb/utilities/customizable_util.h"
+#include "rocksdb/utilities/env_mirror.h"
 #include "rocksdb/utilities/object_registry.h"
 #include "rocksdb/utilities/options_type.h"
 
@@ -400,6 +402,115 @@ TEST(CompatFrameworkTest, CustomizableUtil) {
   std::string text;
   s = bolt->GetOption(config, "compression", &text);
   EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+}
+
+TEST(CompatFrameworkTest, EnvMirrorUnderADatabase) {
+  std::unique_ptr<Env> a(NewMemEnv(Env::Default()));
+  std::unique_ptr<Env> b(NewMemEnv(Env::Default()));
+  EnvMirror mirror(a.get(), b.get());
+  const std::string dir = "/mirror_db";
+  Options o;
+  o.create_if_missing = true;
+  o.env = &mirror;
+  {
+    DB* raw = nullptr;
+    Status s = DB::Open(o, dir, &raw);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    std::unique_ptr<DB> db(raw);
+    for (int i = 0; i < 100; ++i) {
+      ASSERT_TRUE(db->Put(WriteOptions(), "key" + std::to_string(i), std::string(100, 'v')).ok());
+    }
+    ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+    ASSERT_TRUE(db->Put(WriteOptions(), "last", "in the wal").ok());
+  }
+  // Both Envs hold the same files with the same bytes.
+  std::vector<std::string> af, bf;
+  ASSERT_TRUE(a->GetChildren(dir, &af).ok());
+  ASSERT_TRUE(b->GetChildren(dir, &bf).ok());
+  std::sort(af.begin(), af.end());
+  std::sort(bf.begin(), bf.end());
+  EXPECT_EQ(af, bf);
+  bool saw_table = false;
+  for (const std::string& f : af) {
+    if (f == "." || f == ".." || f == "LOCK") continue;
+    saw_table |= f.size() > 4 && f.substr(f.size() - 4) == ".sst";
+    uint64_t as = 0, bs = 0;
+    ASSERT_TRUE(a->GetFileSize(dir + "/" + f, &as).ok()) << f;
+    ASSERT_TRUE(b->GetFileSize(dir + "/" + f, &bs).ok()) << f;
+    EXPECT_EQ(as, bs) << f;
+  }
+  EXPECT_TRUE(saw_table);
+  // Reopened through the mirror, every read is checked against b.
+  {
+    DB* raw = nullptr;
+    Status s = DB::Open(o, dir, &raw);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    std::unique_ptr<DB> db(raw);
+    std::string v;
+    ASSERT_TRUE(db->Get(ReadOptions(), "key42", &v).ok());
+    EXPECT_EQ(v, std::string(100, 'v'));
+    ASSERT_TRUE(db->Get(ReadOptions(), "last", &v).ok());
+    EXPECT_EQ(v, "in the wal");
+  }
+  // Reopened on b alone: b is a full copy.
+  {
+    Options ob = o;
+    ob.env = b.get();
+    DB* raw = nullptr;
+    Status s = DB::Open(ob, dir, &raw);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    std::unique_ptr<DB> db(raw);
+    std::string v;
+    ASSERT_TRUE(db->Get(ReadOptions(), "key7", &v).ok());
+  }
+}
+
+TEST(CompatFrameworkTest, EnvMirrorReportsDisagreement) {
+  std::unique_ptr<Env> a(NewMemEnv(Env::Default()));
+  std::unique_ptr<Env> b(NewMemEnv(Env::Default()));
+  EnvMirror mirror(a.get(), b.get());
+  ASSERT_TRUE(mirror.CreateDirIfMissing("/d").ok());
+  std::unique_ptr<WritableFile> w;
+  ASSERT_TRUE(mirror.NewWritableFile("/d/f", &w, EnvOptions()).ok());
+  ASSERT_TRUE(w->Append("same bytes").ok());
+  ASSERT_TRUE(w->Close().ok());
+  EXPECT_TRUE(mirror.FileExists("/d/f").ok());
+  uint64_t size = 0;
+  ASSERT_TRUE(mirror.GetFileSize("/d/f", &size).ok());
+  EXPECT_EQ(size, 10u);
+  std::unique_ptr<SequentialFile> r;
+  ASSERT_TRUE(mirror.NewSequentialFile("/d/f", &r, EnvOptions()).ok());
+  char scratch[64];
+  Slice got;
+  ASSERT_TRUE(r->Read(64, &got, scratch).ok());
+  EXPECT_EQ(got.ToString(), "same bytes");
+
+  // A file only a has.
+  std::unique_ptr<WritableFile> only_a;
+  ASSERT_TRUE(a->NewWritableFile("/d/g", &only_a, EnvOptions()).ok());
+  ASSERT_TRUE(only_a->Append("x").ok());
+  ASSERT_TRUE(only_a->Close().ok());
+  Status s = mirror.FileExists("/d/g");
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  std::vector<std::string> children;
+  EXPECT_TRUE(mirror.GetChildren("/d", &children).IsCorruption());
+
+  // The same name with different bytes.
+  std::unique_ptr<WritableFile> wa, wb;
+  ASSERT_TRUE(a->NewWritableFile("/d/h", &wa, EnvOptions()).ok());
+  ASSERT_TRUE(b->NewWritableFile("/d/h", &wb, EnvOptions()).ok());
+  ASSERT_TRUE(wa->Append("abc").ok());
+  ASSERT_TRUE(wb->Append("abd").ok());
+  ASSERT_TRUE(wa->Close().ok());
+  ASSERT_TRUE(wb->Close().ok());
+  std::unique_ptr<RandomAccessFile> ra;
+  ASSERT_TRUE(mirror.NewRandomAccessFile("/d/h", &ra, EnvOptions()).ok());
+  s = ra->Read(0, 3, &got, scratch);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+
+  FileLock* lock = nullptr;
+  ASSERT_TRUE(mirror.LockFile("/d/lock", &lock).ok());
+  ASSERT_TRUE(mirror.UnlockFile(lock).ok());
 }
 
 }  // namespace
