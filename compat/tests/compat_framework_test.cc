@@ -17,9 +17,12 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "rocksdb/cache_bench_tool.h"
 #include "rocksdb/compression_type.h"
 #include "rocksdb/data_structure.h"
 #include "rocksdb/db.h"
+#include "rocksdb/db_bench_tool.h"
+#include "rocksdb/db_stress_tool.h"
 #include "rocksdb/env.h"
 #include "rocksdb/env_encryption.h"
 #include "rocksdb/functor_wrapper.h"
@@ -29,8 +32,11 @@
 #include "rocksdb/unique_id.h"
 #include "rocksdb/utilities/customizable_util.h"
 #include "rocksdb/utilities/env_mirror.h"
+#include "rocksdb/utilities/ldb_cmd.h"
 #include "rocksdb/utilities/object_registry.h"
 #include "rocksdb/utilities/options_type.h"
+#include "rocksdb/utilities/transaction_db.h"
+#include "rocksdb/utilities/transaction_db_mutex.h"
 
 namespace rocksdb {
 namespace {
@@ -683,6 +689,125 @@ TEST(CompatFrameworkTest, EncryptionProvidersByName) {
   ASSERT_TRUE(stream->Decrypt(4101, &head[0], head.size()).ok());
   ASSERT_TRUE(stream->Decrypt(4108, &rest[0], rest.size()).ok());
   EXPECT_EQ(head + rest, text);
+}
+
+// Runs a command line through LDBCommand; its state, stdout in *out.
+LDBCommandExecuteResult RunLdb(const std::vector<std::string>& args, std::string* out) {
+  std::unique_ptr<LDBCommand> cmd(
+      LDBCommand::InitFromCmdLineArgs(args, Options(), LDBOptions(), nullptr));
+  if (cmd == nullptr) return LDBCommandExecuteResult::Failed("no command");
+  ::testing::internal::CaptureStdout();
+  cmd->Run();
+  fflush(stdout);
+  *out = ::testing::internal::GetCapturedStdout();
+  return cmd->GetExecuteState();
+}
+
+TEST(CompatFrameworkTest, LdbCommandRunsStrataTool) {
+  const std::string dir = FreshDir("compat_framework_ldb");
+  std::string out;
+  LDBCommandExecuteResult r =
+      RunLdb({"--db=" + dir, "--create_if_missing", "put", "apple", "red"}, &out);
+  EXPECT_TRUE(r.IsSucceed()) << r.ToString();
+  r = RunLdb({"--db=" + dir, "get", "apple"}, &out);
+  EXPECT_TRUE(r.IsSucceed()) << r.ToString();
+  EXPECT_EQ(out, "red\n");
+  r = RunLdb({"--db=" + dir, "--hex", "scan"}, &out);
+  EXPECT_TRUE(r.IsSucceed()) << r.ToString();
+  EXPECT_EQ(out, "0x6170706C65 : 0x726564\n");
+  r = RunLdb({"--db=" + dir, "no_such_command"}, &out);
+  EXPECT_TRUE(r.IsFailed());
+  EXPECT_EQ(r.ToString(), "Failed: no_such_command: Strata's ldb tool exited with status 1");
+  EXPECT_EQ(LDBCommand::InitFromCmdLineArgs(std::vector<std::string>{"--db=x"}, Options(),
+                                            LDBOptions(), nullptr),
+            nullptr);
+
+  const char* argv[] = {"ldb", "--db=", "get", "apple"};
+  std::string db_arg = "--db=" + dir;
+  argv[1] = db_arg.c_str();
+  ::testing::internal::CaptureStdout();
+  const int rc = LDBCommandRunner::RunCommand(4, argv, Options(), LDBOptions(), nullptr);
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(), "red\n");
+  EXPECT_EQ(rc, 0);
+
+  EXPECT_EQ(LDBCommand::StringToHex("AB"), "0x4142");
+  EXPECT_EQ(LDBCommand::HexToString("0x4142"), "AB");
+  EXPECT_THROW(LDBCommand::HexToString("4142"), const char*);
+  LDBCommandExecuteResult fresh;
+  EXPECT_EQ(fresh.ToString(), "Not started: ");
+}
+
+// A program's own command over LDBCommand's database handling.
+class CountCommand : public LDBCommand {
+ public:
+  CountCommand(const std::map<std::string, std::string>& options,
+               const std::vector<std::string>& flags)
+      : LDBCommand(options, flags, /*is_read_only=*/true, BuildCmdLineOptions({"prefix"})) {}
+  void DoCommand() override {
+    if (db_ == nullptr) return;
+    std::string prefix;
+    ParseStringOption(option_map_, "prefix", &prefix);
+    int n = 0;
+    std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions(), GetCfHandle()));
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      if (it->key().starts_with(prefix)) ++n;
+    }
+    exec_state_ = LDBCommandExecuteResult::Succeed(std::to_string(n));
+  }
+};
+
+TEST(CompatFrameworkTest, LdbCommandSubclass) {
+  const std::string dir = FreshDir("compat_framework_ldb_own");
+  {
+    Options o;
+    o.create_if_missing = true;
+    DB* raw = nullptr;
+    ASSERT_TRUE(DB::Open(o, dir, &raw).ok());
+    std::unique_ptr<DB> db(raw);
+    for (const char* k : {"a1", "a2", "b1"}) ASSERT_TRUE(db->Put(WriteOptions(), k, "v").ok());
+  }
+  auto select = [](const LDBCommand::ParsedParams& p) -> LDBCommand* {
+    if (p.cmd != "count") return nullptr;
+    return new CountCommand(p.option_map, p.flags);
+  };
+  std::unique_ptr<LDBCommand> cmd(LDBCommand::InitFromCmdLineArgs(
+      {"--db=" + dir, "--prefix=a", "count"}, Options(), LDBOptions(), nullptr, select));
+  ASSERT_NE(cmd, nullptr);
+  EXPECT_TRUE(cmd->ValidateCmdLineOptions());
+  cmd->Run();
+  EXPECT_TRUE(cmd->GetExecuteState().IsSucceed()) << cmd->GetExecuteState().ToString();
+  EXPECT_EQ(cmd->GetExecuteState().ToString(), "2");
+
+  cmd.reset(LDBCommand::InitFromCmdLineArgs({"--db=" + dir, "--bogus=1", "count"}, Options(),
+                                            LDBOptions(), nullptr, select));
+  EXPECT_FALSE(cmd->ValidateCmdLineOptions());
+  cmd.reset(LDBCommand::InitFromCmdLineArgs({"--db=" + dir + "_none", "count"}, Options(),
+                                            LDBOptions(), nullptr, select));
+  cmd->Run();
+  EXPECT_TRUE(cmd->GetExecuteState().IsFailed());
+}
+
+TEST(CompatFrameworkTest, ToolEntryPointsAndMutexFactory) {
+  char name[] = "db_bench";
+  char* argv[] = {name, nullptr};
+  EXPECT_EQ(db_bench_tool(1, argv), 1);
+  EXPECT_EQ(db_stress_tool(1, argv), 1);
+  EXPECT_EQ(cache_bench_tool(1, argv), 1);
+
+  struct Factory : TransactionDBMutexFactory {
+    std::shared_ptr<TransactionDBMutex> AllocateMutex() override { return nullptr; }
+    std::shared_ptr<TransactionDBCondVar> AllocateCondVar() override { return nullptr; }
+  };
+  const std::string dir = FreshDir("compat_framework_txn_mutex");
+  Options o;
+  o.create_if_missing = true;
+  TransactionDBOptions t;
+  t.custom_mutex_factory = std::make_shared<Factory>();
+  TransactionDB* db = nullptr;
+  Status s = TransactionDB::Open(o, t, dir, &db);
+  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+  EXPECT_NE(s.ToString().find("custom_mutex_factory"), std::string::npos);
+  EXPECT_EQ(db, nullptr);
 }
 
 }  // namespace

@@ -72,6 +72,13 @@ endif()
 # translation unit per header, built as part of the tree.
 file(GLOB_RECURSE compat_public_headers CONFIGURE_DEPENDS
      RELATIVE ${CMAKE_SOURCE_DIR}/compat/include ${CMAKE_SOURCE_DIR}/compat/include/rocksdb/*.h)
+# rocks_lua_util.h includes the Lua headers unconditionally (as RocksDB's
+# does): it is compiled alone only where they are installed.
+include(CheckIncludeFileCXX)
+check_include_file_cxx(lua.h STRATA_HAVE_LUA_H)
+if(NOT STRATA_HAVE_LUA_H)
+  list(REMOVE_ITEM compat_public_headers rocksdb/utilities/lua/rocks_lua_util.h)
+endif()
 set(compat_header_tus "")
 foreach(h ${compat_public_headers})
   string(REGEX REPLACE "[/.]" "_" stem ${h})
