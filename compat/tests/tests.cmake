@@ -9,6 +9,10 @@
 #    compat_db_test: random operations through rocksdb::DB against a map;
 #    compat_convenience_test: options from text and OPTIONS files;
 #    compat_env_test: user Envs, FileSystems and clocks under a database.
+#    compat_framework_test: unique ids, encrypted databases and LDBCommand
+#    (against librocksdb through rocksdb_framework_tool), thread pool,
+#    registry helpers, EnvMirror, tool entry points.
+# 5. compat_headers_alone: every compat header compiled on its own.
 # 3. compat_side_by_side: one program using Strata's native API and the
 #    system RocksDB together.
 # 4. compat_no_rocksdb_symbols: libstrata exports no rocksdb:: symbol.
