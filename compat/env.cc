@@ -718,6 +718,10 @@ Env* NewMemEnv(Env* base_env) {
                                          base_env->GetSystemClock());
 }
 
+Env* compat::NewCompositeEnvOver(Env* base, const std::shared_ptr<FileSystem>& fs) {
+  return new compat::CompositeEnvWrapper(base, fs, base->GetSystemClock());
+}
+
 Env* NewTimedEnv(Env* /*base_env*/) { return nullptr; }
 
 Status NewEnvLogger(const std::string& fname, Env* env, std::shared_ptr<Logger>* result) {

@@ -55,6 +55,10 @@ std::shared_ptr<::strata::SystemClock> NewEngineClock(const std::shared_ptr<Syst
 // A SystemClock calling env's clock methods; env must outlive it.
 std::shared_ptr<SystemClock> NewLegacyClock(Env* env);
 
+// An Env whose files are fs's, and whose clock, threads and everything else
+// are base's (RocksDB's CompositeEnvWrapper). base must outlive it.
+Env* NewCompositeEnvOver(Env* base, const std::shared_ptr<FileSystem>& fs);
+
 // "YYYY/MM/DD-HH:MM:SS " (local time), RocksDB's format.
 std::string FormatTime(uint64_t seconds);
 // $TEST_TMPDIR, or /tmp/rocksdbtest-<euid>.

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "compat/env_internal.h"
 #include "rocksdb/db.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/sst_file_manager.h"
@@ -205,6 +206,13 @@ Status ConvertDBOptions(const DBOptions& in, ::strata::DBOptions* out,
   ::strata::DBOptions& o = *out;
   COMPAT_DB_FIELDS(COMPAT_COPY)
   o.env = in.env != nullptr ? in.env->GetStrataEnv() : ::strata::Env::Default();
+  // Strata maps table files by default (table_mmap_reads); a program's own
+  // FileSystem must see RocksDB's requests only (use_mmap_reads when
+  // allow_mmap_reads is set): an encrypted one, for one, refuses maps.
+  if (in.env != nullptr && !in.allow_mmap_reads &&
+      compat::UnwrapStrataFileSystem(in.env->GetFileSystem().get()) == nullptr) {
+    o.table_mmap_reads = false;
+  }
   if (in.sst_file_manager != nullptr && in.sst_file_manager->strata_manager() == nullptr) {
     return Status::InvalidArgument(
         "DBOptions::sst_file_manager: only a manager made by NewSstFileManager is supported");

@@ -54,6 +54,20 @@ std::string NewUuid() {
   return buf;
 }
 
+// A session id in RocksDB's shape: 20 upper-case base-36 digits, so that
+// RocksDB's table unique ids (derived from db_id, this id and the file
+// number; it decodes the digits) exist for Strata's tables too. The last
+// digit is never 0, keeping the decoded low word non-zero as RocksDB does.
+std::string NewSessionId() {
+  static constexpr char kDigits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  std::random_device rd;
+  std::mt19937_64 rng((static_cast<uint64_t>(rd()) << 32) ^ rd());
+  std::string id(20, '0');
+  for (char& c : id) c = kDigits[rng() % 36];
+  id.back() = kDigits[1 + rng() % 35];
+  return id;
+}
+
 // Accepts a WAL record's payload that could be a record following the
 // ones read: a write batch whose sequence lies in [lo, hi] (a value that
 // merely holds log bytes would have to match that by chance).
@@ -310,7 +324,7 @@ Status DBImpl::PrepareDirectory() {
   // picker as the MANIFEST is read).
   versions_ =
       std::make_unique<VersionSet>(dbname_, options_, fs_, db_dir_.get(), info_log_.get(), &mu_);
-  db_session_id_ = NewUuid().substr(0, 20);
+  db_session_id_ = NewSessionId();
   // Background threads: a quarter of the jobs (at least one) flush on the
   // HIGH pool, the rest compact on the LOW pool.
   const int jobs = std::max(2, options_.max_background_jobs);
@@ -374,7 +388,7 @@ Status DBImpl::PrepareReadOnly(bool exists) {
   }
   versions_ =
       std::make_unique<VersionSet>(dbname_, options_, fs_, db_dir_.get(), info_log_.get(), &mu_);
-  db_session_id_ = NewUuid().substr(0, 20);
+  db_session_id_ = NewSessionId();
   // One low-priority thread builds the level-0 key filters; nothing flushes
   // or compacts.
   if (env_->GetBackgroundThreads(Env::Priority::kLow) < 1) {

@@ -9,10 +9,14 @@
 #    compat_db_test: random operations through rocksdb::DB against a map;
 #    compat_convenience_test: options from text and OPTIONS files;
 #    compat_env_test: user Envs, FileSystems and clocks under a database.
+#    compat_framework_test: unique ids, encrypted databases and LDBCommand
+#    (against librocksdb through rocksdb_framework_tool), thread pool,
+#    registry helpers, EnvMirror, tool entry points.
+# 5. compat_headers_alone: every compat header compiled on its own.
 # 3. compat_side_by_side: one program using Strata's native API and the
 #    system RocksDB together.
 # 4. compat_no_rocksdb_symbols: libstrata exports no rocksdb:: symbol.
-set(STRATA_COMPAT_PROGRAMS basic_crud column_families callbacks tuning pinnable_bounds utilities transactions backup listeners stacked env experimental)
+set(STRATA_COMPAT_PROGRAMS basic_crud column_families callbacks tuning pinnable_bounds utilities transactions backup listeners stacked env experimental registry agg_merge migration dump)
 foreach(prog ${STRATA_COMPAT_PROGRAMS})
   set(src ${CMAKE_SOURCE_DIR}/compat/examples/${prog}.cc)
   if(NOT EXISTS ${src})
@@ -36,7 +40,7 @@ foreach(prog ${STRATA_COMPAT_PROGRAMS})
   set_tests_properties(compat_compare_${prog} PROPERTIES LABELS compat TIMEOUT 120)
 endforeach()
 
-foreach(t compat_options_test compat_db_test compat_convenience_test compat_env_test compat_tools_test)
+foreach(t compat_options_test compat_db_test compat_convenience_test compat_env_test compat_tools_test compat_framework_test)
   add_executable(${t} ${CMAKE_SOURCE_DIR}/compat/tests/${t}.cc)
   target_link_libraries(${t} PRIVATE strata-rocksdb-static strata_test_util GTest::gtest_main)
   add_test(NAME ${t} COMMAND ${t})
@@ -58,3 +62,34 @@ add_test(NAME compat_no_rocksdb_symbols
                  $<TARGET_FILE:strata> $<TARGET_FILE:strata_shared>
                  $<TARGET_FILE:strata-rocksdb> $<TARGET_FILE:strata-rocksdb-static>)
 set_tests_properties(compat_no_rocksdb_symbols PROPERTIES LABELS compat TIMEOUT 120)
+
+# compat_framework_test compares with RocksDB through a helper linked
+# against the system librocksdb only; without it those tests skip.
+strata_rocksdb_program(rocksdb_framework_tool ${CMAKE_SOURCE_DIR}/compat/tests/rocksdb_framework_tool.cc)
+if(TARGET rocksdb_framework_tool)
+  add_dependencies(compat_framework_test rocksdb_framework_tool)
+  target_compile_definitions(compat_framework_test PRIVATE
+    STRATA_ROCKSDB_FRAMEWORK_TOOL="$<TARGET_FILE:rocksdb_framework_tool>")
+endif()
+
+# Every header of compat/include/rocksdb/ compiles when included alone: one
+# translation unit per header, built as part of the tree.
+file(GLOB_RECURSE compat_public_headers CONFIGURE_DEPENDS
+     RELATIVE ${CMAKE_SOURCE_DIR}/compat/include ${CMAKE_SOURCE_DIR}/compat/include/rocksdb/*.h)
+# rocks_lua_util.h includes the Lua headers unconditionally (as RocksDB's
+# does): it is compiled alone only where they are installed.
+include(CheckIncludeFileCXX)
+check_include_file_cxx(lua.h STRATA_HAVE_LUA_H)
+if(NOT STRATA_HAVE_LUA_H)
+  list(REMOVE_ITEM compat_public_headers rocksdb/utilities/lua/rocks_lua_util.h)
+endif()
+set(compat_header_tus "")
+foreach(h ${compat_public_headers})
+  string(REGEX REPLACE "[/.]" "_" stem ${h})
+  set(tu ${CMAKE_BINARY_DIR}/compat_headers_alone/${stem}.cc)
+  file(CONFIGURE OUTPUT ${tu} CONTENT "#include \"${h}\"\n")
+  list(APPEND compat_header_tus ${tu})
+endforeach()
+add_library(compat_headers_alone OBJECT ${compat_header_tus})
+target_include_directories(compat_headers_alone PRIVATE
+  ${CMAKE_SOURCE_DIR}/compat/include ${CMAKE_SOURCE_DIR}/include)

@@ -28,6 +28,11 @@ Status CheckTxnDBOptions(const TransactionDBOptions& o) {
     return Status::NotSupported(
         "TransactionDBOptions::default_write_batch_flush_threshold: not built (must be 0)");
   }
+  if (o.custom_mutex_factory != nullptr) {
+    return Status::NotSupported(
+        "TransactionDBOptions::custom_mutex_factory: Strata's lock manager uses its own mutexes "
+        "(must be null)");
+  }
   return Status::OK();
 }
 

@@ -335,6 +335,17 @@ TEST_F(TransactionApiTest, UnbuiltOptionsAreRefused) {
   o.num_stripes = 0;
   s = TransactionDB::Open(options_, o, Path(), &db);
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  // A factory of the program's own mutexes is not taken.
+  struct NoFactory : TransactionDBMutexFactory {
+    std::shared_ptr<TransactionDBMutex> AllocateMutex() override { return nullptr; }
+    std::shared_ptr<TransactionDBCondVar> AllocateCondVar() override { return nullptr; }
+  };
+  o = txn_db_options_;
+  o.custom_mutex_factory = std::make_shared<NoFactory>();
+  s = TransactionDB::Open(options_, o, Path(), &db);
+  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("custom_mutex_factory")) << s.ToString();
+  EXPECT_EQ(nullptr, db);
   Open();
 }
 

@@ -42,9 +42,11 @@ class ObjectRegistry;
 // mutable_options_only and delimiter; the others are kept so code written
 // for RocksDB compiles and have no effect.
 struct ConfigOptions {
-  ConfigOptions() = default;
+  // registry starts as ObjectRegistry::Default(), as in RocksDB
+  // (compat/object_registry.cc).
+  ConfigOptions();
   // RocksDB takes env from db_options.
-  explicit ConfigOptions(const DBOptions& db_options) : env(db_options.env) {}
+  explicit ConfigOptions(const DBOptions& db_options);
 
   enum SanityLevel : unsigned char {
     kSanityLevelNone = 0x01,

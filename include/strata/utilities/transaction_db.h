@@ -28,6 +28,7 @@
 #include "strata/export.h"
 #include "strata/utilities/stackable_db.h"
 #include "strata/utilities/transaction.h"
+#include "strata/utilities/transaction_db_mutex.h"
 
 namespace strata {
 
@@ -57,6 +58,9 @@ struct STRATA_EXPORT TransactionDBOptions {
   bool skip_concurrency_control = false;
   // Not built: a non-zero value is refused at Open.
   int64_t default_write_batch_flush_threshold = 0;
+  // The lock manager's mutexes and condition variables
+  // (transaction_db_mutex.h). Not built: a factory is refused at Open.
+  std::shared_ptr<TransactionDBMutexFactory> custom_mutex_factory;
 };
 
 struct STRATA_EXPORT TransactionOptions {
