@@ -12,7 +12,7 @@
 # 3. compat_side_by_side: one program using Strata's native API and the
 #    system RocksDB together.
 # 4. compat_no_rocksdb_symbols: libstrata exports no rocksdb:: symbol.
-set(STRATA_COMPAT_PROGRAMS basic_crud column_families callbacks tuning pinnable_bounds utilities transactions backup listeners stacked env experimental)
+set(STRATA_COMPAT_PROGRAMS basic_crud column_families callbacks tuning pinnable_bounds utilities transactions backup listeners stacked env experimental caches)
 foreach(prog ${STRATA_COMPAT_PROGRAMS})
   set(src ${CMAKE_SOURCE_DIR}/compat/examples/${prog}.cc)
   if(NOT EXISTS ${src})
@@ -36,7 +36,7 @@ foreach(prog ${STRATA_COMPAT_PROGRAMS})
   set_tests_properties(compat_compare_${prog} PROPERTIES LABELS compat TIMEOUT 120)
 endforeach()
 
-foreach(t compat_options_test compat_db_test compat_convenience_test compat_env_test compat_tools_test)
+foreach(t compat_options_test compat_db_test compat_convenience_test compat_env_test compat_tools_test compat_caches_test)
   add_executable(${t} ${CMAKE_SOURCE_DIR}/compat/tests/${t}.cc)
   target_link_libraries(${t} PRIVATE strata-rocksdb-static strata_test_util GTest::gtest_main)
   add_test(NAME ${t} COMMAND ${t})
@@ -58,3 +58,22 @@ add_test(NAME compat_no_rocksdb_symbols
                  $<TARGET_FILE:strata> $<TARGET_FILE:strata_shared>
                  $<TARGET_FILE:strata-rocksdb> $<TARGET_FILE:strata-rocksdb-static>)
 set_tests_properties(compat_no_rocksdb_symbols PROPERTIES LABELS compat TIMEOUT 120)
+
+# Each RocksDB header listed compiles when included alone (one generated
+# translation unit per header, linked into a program that runs as a test).
+set(STRATA_COMPAT_ALONE_HEADERS
+  memory_allocator.h secondary_cache.h persistent_cache.h memtablerep.h
+  utilities/sim_cache.h utilities/cache_dump_load.h cache.h advanced_options.h)
+set(compat_alone_sources ${CMAKE_BINARY_DIR}/compat_headers_alone/main.cc)
+file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/compat_headers_alone/main.cc
+     CONTENT "int main() { return 0; }\n")
+foreach(h ${STRATA_COMPAT_ALONE_HEADERS})
+  string(MAKE_C_IDENTIFIER ${h} id)
+  file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/compat_headers_alone/${id}.cc
+       CONTENT "#include \"rocksdb/${h}\"\n")
+  list(APPEND compat_alone_sources ${CMAKE_BINARY_DIR}/compat_headers_alone/${id}.cc)
+endforeach()
+add_executable(compat_headers_alone ${compat_alone_sources})
+target_link_libraries(compat_headers_alone PRIVATE strata-rocksdb-static)
+add_test(NAME compat_headers_alone COMMAND compat_headers_alone)
+set_tests_properties(compat_headers_alone PROPERTIES LABELS compat TIMEOUT 60)
