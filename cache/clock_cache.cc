@@ -423,8 +423,10 @@ void ClockCacheShard::AddStats(Cache::CacheStats* stats) const {
 // ---- ShardedClockCache ----
 
 ShardedClockCache::ShardedClockCache(size_t capacity, size_t estimated_entry_charge,
-                                     int num_shard_bits, bool strict_capacity_limit)
-    : num_shard_bits_(num_shard_bits),
+                                     int num_shard_bits, bool strict_capacity_limit,
+                                     std::shared_ptr<MemoryAllocator> allocator)
+    : Cache(std::move(allocator)),
+      num_shard_bits_(num_shard_bits),
       num_shards_(1 << num_shard_bits),
       shards_(new std::unique_ptr<ClockCacheShard>[size_t{1} << num_shard_bits]),
       capacity_(capacity),
@@ -515,7 +517,8 @@ std::shared_ptr<Cache> NewHyperClockCache(const HyperClockCacheOptions& options)
   int bits = options.num_shard_bits;
   if (bits < 0) bits = GetDefaultCacheShardBits(options.capacity);
   return std::make_shared<ShardedClockCache>(options.capacity, options.estimated_entry_charge, bits,
-                                             options.strict_capacity_limit);
+                                             options.strict_capacity_limit,
+                                             options.memory_allocator);
 }
 
 std::shared_ptr<Cache> HyperClockCacheOptions::MakeSharedCache() const {

@@ -162,7 +162,8 @@ class ShardedClockCache final : public Cache {
  public:
   // REQUIRES: 0 <= num_shard_bits < 20, estimated_entry_charge > 0.
   ShardedClockCache(size_t capacity, size_t estimated_entry_charge, int num_shard_bits,
-                    bool strict_capacity_limit);
+                    bool strict_capacity_limit,
+                    std::shared_ptr<MemoryAllocator> allocator = nullptr);
   ~ShardedClockCache() override;
 
   Status Insert(const Slice& key, void* value, size_t charge, Deleter deleter,

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include "util/hash.h"
 
@@ -408,8 +409,10 @@ int GetDefaultCacheShardBits(size_t capacity) {
 }
 
 ShardedLRUCache::ShardedLRUCache(size_t capacity, int num_shard_bits, bool strict_capacity_limit,
-                                 double high_pri_pool_ratio, bool charge_metadata)
-    : num_shard_bits_(num_shard_bits),
+                                 double high_pri_pool_ratio, bool charge_metadata,
+                                 std::shared_ptr<MemoryAllocator> allocator)
+    : Cache(std::move(allocator)),
+      num_shard_bits_(num_shard_bits),
       num_shards_(1 << num_shard_bits),
       shards_(new LRUCacheShard[static_cast<size_t>(1) << num_shard_bits]),
       capacity_(capacity) {
@@ -509,7 +512,8 @@ std::shared_ptr<Cache> NewLRUCache(const LRUCacheOptions& options) {
                                               : options.num_shard_bits;
   return std::make_shared<ShardedLRUCache>(
       options.capacity, bits, options.strict_capacity_limit, options.high_pri_pool_ratio,
-      options.metadata_charge_policy == CacheMetadataChargePolicy::kFullChargeCacheMetadata);
+      options.metadata_charge_policy == CacheMetadataChargePolicy::kFullChargeCacheMetadata,
+      options.memory_allocator);
 }
 
 }  // namespace strata

@@ -182,7 +182,8 @@ class ShardedLRUCache final : public Cache {
  public:
   // REQUIRES: 0 <= num_shard_bits < 20, 0 <= high_pri_pool_ratio <= 1.
   ShardedLRUCache(size_t capacity, int num_shard_bits, bool strict_capacity_limit,
-                  double high_pri_pool_ratio, bool charge_metadata = false);
+                  double high_pri_pool_ratio, bool charge_metadata = false,
+                  std::shared_ptr<MemoryAllocator> allocator = nullptr);
   ~ShardedLRUCache() override = default;
 
   Status Insert(const Slice& key, void* value, size_t charge, Deleter deleter,

@@ -305,8 +305,15 @@ Status ConvertCFOptions(const ColumnFamilyOptions& in, ::strata::ColumnFamilyOpt
   o.cf_paths = ConvertPaths(in.cf_paths);
   COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, inplace_update_support);
   COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, experimental_mempurge_threshold);
-  if (in.memtable_factory != nullptr) {
-    return Refused("ColumnFamilyOptions::memtable_factory (Strata has its skip list only)");
+  // Strata's memtable is a skip list: RocksDB's default SkipListFactory (any
+  // lookahead, a search hint) is what it does; other representations are not.
+  if (in.memtable_factory != nullptr &&
+      (dynamic_cast<const SkipListFactory*>(in.memtable_factory.get()) == nullptr ||
+       std::string(in.memtable_factory->Name()) != SkipListFactory::kClassName())) {
+    return Status::InvalidArgument(std::string("ColumnFamilyOptions::memtable_factory ") +
+                                   in.memtable_factory->Name() +
+                                   " is not supported by Strata: its memtable is a skip list "
+                                   "(SkipListFactory)");
   }
   if (in.optimize_filters_for_hits)
     return Refused("ColumnFamilyOptions::optimize_filters_for_hits");

@@ -76,6 +76,7 @@ strata_tests(db
   db/db_basic_test.cc
   db/db_memory_test.cc  # issue 19
   db/db_hyper_clock_cache_test.cc  # issue 19 item 6
+  db/db_memory_allocator_test.cc
   db/db_readonly_test.cc
   db/db_secondary_test.cc
   db/db_open_safety_test.cc

@@ -202,6 +202,7 @@ struct BlockBasedTable::Rep {
         statistics(opts.statistics),
         clock(SystemClock::Default().get()) {
     if (!table_options.no_block_cache) block_cache = table_options.block_cache.get();
+    if (block_cache != nullptr) allocator = block_cache->memory_allocator();
   }
 
   const TableReaderOptions options;
@@ -278,6 +279,10 @@ struct BlockBasedTable::Rep {
   Status PinPartitions(const ReadOptions& ro, const Block& top, bool filter);
 
   Cache* block_cache = nullptr;
+  // The block cache's allocator (null: the heap): every block buffer this
+  // reader reads or uncompresses into comes from it (strata/memory_allocator.h);
+  // the cache, which the table options keep alive, holds it.
+  MemoryAllocator* allocator = nullptr;
   // The reader's memory charged to the block cache (issue 19); null if not.
   std::unique_ptr<ConcurrentCacheReservationManager::Handle> charge;
   // Block cache keys: prefix (fixed64 cache id) | varint64 block offset.
@@ -498,6 +503,8 @@ Status BlockBasedTable::Rep::ReadBlock(const BlockHandle& handle, bool verify, b
   const size_t n = static_cast<size_t>(size) + kBlockTrailerSize;
   Slice raw;
   BlockBuffer scratch;
+  scratch.SetAllocator(allocator);
+  contents->SetAllocator(allocator);
   bool from_buffer = false;
   if (readahead != nullptr) {
     from_buffer = readahead->TryRead(offset, n, &raw);
@@ -731,7 +738,7 @@ Status BlockBasedTable::Rep::GetFilterPartition(const ReadOptions& ro, const Blo
   }
   if (ro.read_tier == kBlockCacheTier) return Status::OK();
   PERF_COUNTER_ADD(filter_block_read_count, 1);
-  std::string contents;
+  BlockBuffer contents;  // from the cache's allocator
   Status s = ReadBlock(handle, ro.verify_checksums, false, &contents, nullptr);
   if (!s.ok()) return s;
   const size_t charge = contents.size() + sizeof(FullFilterBlockReader);
@@ -794,7 +801,7 @@ Status BlockBasedTable::Rep::GetFilter(const ReadOptions& ro,
   // Without I/O the lookup goes on without the filter.
   if (ro.read_tier == kBlockCacheTier) return Status::OK();
   PERF_COUNTER_ADD(filter_block_read_count, 1);
-  std::string contents;
+  BlockBuffer contents;  // from the cache's allocator
   Status s = ReadBlock(filter_handle, ro.verify_checksums, false, &contents, nullptr);
   if (!s.ok()) return s;
   const size_t charge = contents.size() + sizeof(FullFilterBlockReader);

@@ -423,6 +423,14 @@ void BlockBuffer::Allocate(size_t n) {
     return;
   }
   Release();
+  if (allocator_ != nullptr) {
+    // Never 0 bytes: an allocator may answer malloc(0)'s nullptr.
+    const size_t want = n == 0 ? 1 : n;
+    data_ = static_cast<char*>(allocator_->Allocate(want));
+    capacity_ = allocator_->UsableSize(data_, want);
+    size_ = n;
+    return;
+  }
   BufferStash& stash = tls_stash;
   for (int i = tls_stash_alive ? stash.count - 1 : -1; i >= 0; --i) {
     const size_t cap = stash.slots[i].capacity;
@@ -443,6 +451,12 @@ void BlockBuffer::Allocate(size_t n) {
 
 void BlockBuffer::Release() {
   if (data_ == nullptr) return;
+  if (allocator_ != nullptr) {
+    allocator_->Deallocate(data_);
+    data_ = nullptr;
+    size_ = capacity_ = 0;
+    return;
+  }
   if (capacity_ <= kMaxRecycledSize && tls_stash_alive) {
     BufferStash& stash = tls_stash;
     if (stash.count == kStashSlots) {

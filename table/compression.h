@@ -41,6 +41,7 @@
 #include <string>
 #include <vector>
 
+#include "strata/memory_allocator.h"
 #include "strata/options.h"
 #include "strata/slice.h"
 #include "strata/status.h"
@@ -136,6 +137,11 @@ bool CompressionTypeUsesDictionary(CompressionType type);
 // reads then skip malloc and free (about 6-13% of a scan or of reads
 // under a writer). A stash holds at most kStashSlots buffers and is freed
 // when its thread exits.
+//
+// A buffer given a MemoryAllocator (SetAllocator: a block cache's, for the
+// blocks read for that cache) takes its bytes from the allocator and gives
+// them back to it, never to or from the stash; its capacity is the
+// allocator's UsableSize. REQUIRES: the allocator outlives the buffer.
 class BlockBuffer {
  public:
   static constexpr size_t kMaxRecycledSize = 64 << 10;
@@ -143,8 +149,12 @@ class BlockBuffer {
 
   BlockBuffer() = default;
   ~BlockBuffer() { Release(); }
+  // A moved-from buffer is empty and keeps its allocator.
   BlockBuffer(BlockBuffer&& other) noexcept
-      : data_(other.data_), size_(other.size_), capacity_(other.capacity_) {
+      : data_(other.data_),
+        size_(other.size_),
+        capacity_(other.capacity_),
+        allocator_(other.allocator_) {
     other.data_ = nullptr;
     other.size_ = other.capacity_ = 0;
   }
@@ -154,6 +164,7 @@ class BlockBuffer {
       data_ = other.data_;
       size_ = other.size_;
       capacity_ = other.capacity_;
+      allocator_ = other.allocator_;
       other.data_ = nullptr;
       other.size_ = other.capacity_ = 0;
     }
@@ -162,6 +173,13 @@ class BlockBuffer {
   BlockBuffer(const BlockBuffer&) = delete;
   BlockBuffer& operator=(const BlockBuffer&) = delete;
 
+  // Where later Allocate calls take their bytes (nullptr: the heap and the
+  // thread's stash). Frees the current contents first.
+  void SetAllocator(MemoryAllocator* allocator) {
+    if (allocator != allocator_) Release();
+    allocator_ = allocator;
+  }
+  MemoryAllocator* allocator() const { return allocator_; }
   // Replaces the contents with n uninitialized bytes.
   void Allocate(size_t n);
   // Drops the bytes past n (no reallocation). REQUIRES: n <= size().
@@ -178,6 +196,7 @@ class BlockBuffer {
   char* data_ = nullptr;
   size_t size_ = 0;
   size_t capacity_ = 0;
+  MemoryAllocator* allocator_ = nullptr;  // borrowed; null: heap and stash
 };
 
 // Decodes the stored contents of a block whose trailer type is `type` into

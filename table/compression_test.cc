@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -576,6 +577,58 @@ TEST(BlockBufferTest, UncompressIntoRecycledBufferOverwritesEverything) {
   BlockBuffer out;
   ASSERT_OK(UncompressBlock(kSnappyCompression, stored, &out));
   ASSERT_EQ(raw, std::string(out.data(), out.size()));
+}
+
+// A buffer with an allocator takes every allocation from it and gives it
+// back (never to the thread's stash), its capacity the allocator's
+// UsableSize; a moved-from buffer keeps the allocator; uncompressing into
+// such a buffer allocates from it too.
+TEST(BlockBufferTest, AllocatorOwnsTheBytes) {
+  class Rounding : public MemoryAllocator {
+   public:
+    const char* Name() const override { return "Rounding"; }
+    void* Allocate(size_t size) override {
+      allocations++;
+      return std::malloc((size + 999) / 1000 * 1000);
+    }
+    void Deallocate(void* p) override {
+      deallocations++;
+      std::free(p);
+    }
+    size_t UsableSize(void*, size_t size) const override { return (size + 999) / 1000 * 1000; }
+    int allocations = 0;
+    int deallocations = 0;
+  } alloc;
+  {
+    BlockBuffer a;
+    a.SetAllocator(&alloc);
+    a.Allocate(10);
+    EXPECT_EQ(1, alloc.allocations);
+    EXPECT_EQ(10u, a.size());
+    EXPECT_EQ(1000u, a.capacity());
+    std::memset(a.data(), 'x', 10);
+    BlockBuffer b(std::move(a));
+    EXPECT_EQ(&alloc, a.allocator());
+    EXPECT_EQ(&alloc, b.allocator());
+    a.Allocate(3000);  // the moved-from buffer still allocates from it
+    EXPECT_EQ(2, alloc.allocations);
+    EXPECT_EQ(3000u, a.capacity());
+    a.Allocate(2500);  // fits the buffer it has: no new allocation
+    EXPECT_EQ(2, alloc.allocations);
+    a.Allocate(100);  // much smaller: a new one, the old given back
+    EXPECT_EQ(3, alloc.allocations);
+    EXPECT_EQ(1, alloc.deallocations);
+    std::string raw(5000, 'q');
+    std::string stored;
+    if (CompressBlock(kSnappyCompression, raw, &stored)) {
+      BlockBuffer out;
+      out.SetAllocator(&alloc);
+      ASSERT_OK(UncompressBlock(kSnappyCompression, stored, &out));
+      EXPECT_EQ(raw, std::string(out.data(), out.size()));
+      EXPECT_EQ(4, alloc.allocations);
+    }
+  }
+  EXPECT_EQ(alloc.allocations, alloc.deallocations);
 }
 
 }  // namespace strata

@@ -28,6 +28,7 @@
 
 #include "strata/slice.h"
 #include "strata/slice_transform.h"
+#include "table/compression.h"
 #include "table/filter_policy.h"
 
 namespace strata {
@@ -88,6 +89,10 @@ class FullFilterBlockReader {
   // Takes ownership of the contents.
   explicit FullFilterBlockReader(std::string&& contents)
       : owned_(std::move(contents)), reader_(Slice(owned_)) {}
+  // Takes ownership of the contents (freed through their allocator, if any).
+  explicit FullFilterBlockReader(BlockBuffer&& contents)
+      : owned_buffer_(std::move(contents)),
+        reader_(Slice(owned_buffer_.data(), owned_buffer_.size())) {}
   FullFilterBlockReader(const FullFilterBlockReader&) = delete;
   FullFilterBlockReader& operator=(const FullFilterBlockReader&) = delete;
 
@@ -99,7 +104,9 @@ class FullFilterBlockReader {
   bool PrefixMayMatch(const Slice& prefix) const { return reader_.MayMatch(prefix); }
 
  private:
-  const std::string owned_;  // declared before reader_, which points into it
+  // Declared before reader_, which points into one of them.
+  const std::string owned_;
+  BlockBuffer owned_buffer_;
   const FilterBitsReader reader_;
 };
 

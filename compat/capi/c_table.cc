@@ -37,10 +37,13 @@ struct rocksdb_lru_cache_options_t {
   rocksdb::LRUCacheOptions rep;
 };
 
-// No memory allocator can be created (rocksdb_jemalloc_nodump_allocator_create
-// is a stub), so this handle never exists; the type is only named.
+// A memory allocator handle. c.h's only constructor,
+// rocksdb_jemalloc_nodump_allocator_create, is a stub (Strata is not built
+// with jemalloc, and RocksDB's C API offers no other allocator), so no
+// handle exists yet; destroy and rocksdb_lru_cache_options_set_memory_allocator
+// do what RocksDB's do with one.
 struct rocksdb_memory_allocator_t {
-  int unused = 0;
+  std::shared_ptr<rocksdb::MemoryAllocator> rep;
 };
 
 namespace {
@@ -277,7 +280,7 @@ rocksdb_filterpolicy_t* rocksdb_filterpolicy_create_ribbon_hybrid(
 
 rocksdb_memory_allocator_t* rocksdb_jemalloc_nodump_allocator_create(char** errptr) {
   strata_capi::NotSupported(errptr, "rocksdb_jemalloc_nodump_allocator_create",
-                            "no jemalloc allocator in this build");
+                            "Strata is not built with jemalloc");
   return nullptr;
 }
 
@@ -300,8 +303,8 @@ void rocksdb_lru_cache_options_set_num_shard_bits(rocksdb_lru_cache_options_t* o
 
 void rocksdb_lru_cache_options_set_memory_allocator(rocksdb_lru_cache_options_t* opt,
                                                     rocksdb_memory_allocator_t* allocator) {
-  // Only NULL can be passed here (no allocator handle can be created): the
-  // cache uses the default allocator, as it does for NULL in RocksDB.
+  // The cache's blocks are allocated through it (NULL: the default heap).
+  opt->rep.memory_allocator = allocator != nullptr ? allocator->rep : nullptr;
 }
 
 static rocksdb_cache_t* WrapCache(std::shared_ptr<rocksdb::Cache> cache) {

@@ -25,10 +25,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "strata/export.h"
+#include "strata/memory_allocator.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 
@@ -59,11 +62,44 @@ class STRATA_EXPORT Cache {
     uint64_t evictions = 0;
   };
 
-  Cache() = default;
+  // `allocator` (may be null: the default heap) is where the clients
+  // filling the cache allocate the values' memory (see memory_allocator()).
+  Cache(std::shared_ptr<MemoryAllocator> allocator = nullptr)  // NOLINT: RocksDB's implicit form
+      : memory_allocator_(std::move(allocator)) {}
   Cache(const Cache&) = delete;
   Cache& operator=(const Cache&) = delete;
   // REQUIRES: no handle is outstanding. Runs the deleters of all entries.
   virtual ~Cache() = default;
+
+  // The allocator of the memory of the values put in this cache, or nullptr
+  // for the default heap. Table readers allocate the contents of the blocks
+  // they read for this cache from it and free them through it when an entry
+  // is dropped (strata/memory_allocator.h). The cache itself never calls it.
+  // It lives as long as the cache (whose entries are freed in a subclass
+  // destructor, before the allocator is released).
+  MemoryAllocator* memory_allocator() const { return memory_allocator_.get(); }
+
+  // ---- entry helpers for a secondary cache (RocksDB's names) ----
+  // A secondary cache (rocksdb/secondary_cache.h in the compat layer) keeps
+  // entries the primary cache evicts, as bytes: size_cb says how many bytes
+  // an entry saves to, saveto_cb copies [from_offset, from_offset + length)
+  // of them to `out`, del_cb frees the entry. A CreateCallback rebuilds an
+  // entry from saved bytes (it copies them) and says its charge. Strata's
+  // caches and table readers do not use a secondary cache yet; the types
+  // exist so that its interface can be declared.
+  using SizeCallback = size_t (*)(void* obj);
+  using SaveToCallback = Status (*)(void* from_obj, size_t from_offset, size_t length, void* out);
+  using DeleterFn = Deleter;
+  struct CacheItemHelper {
+    SizeCallback size_cb;
+    SaveToCallback saveto_cb;
+    DeleterFn del_cb;
+    CacheItemHelper() : size_cb(nullptr), saveto_cb(nullptr), del_cb(nullptr) {}
+    CacheItemHelper(SizeCallback _size_cb, SaveToCallback _saveto_cb, DeleterFn _del_cb)
+        : size_cb(_size_cb), saveto_cb(_saveto_cb), del_cb(_del_cb) {}
+  };
+  using CreateCallback =
+      std::function<Status(const void* buf, size_t size, void** out_obj, size_t* charge)>;
 
   // Adds key -> value with the given charge, replacing any entry for key
   // (the replaced entry is freed once unpinned). The cache copies the key
@@ -112,6 +148,10 @@ class STRATA_EXPORT Cache {
 
   virtual const char* Name() const = 0;
   virtual CacheStats GetStats() const = 0;
+
+ private:
+  // Immutable after construction.
+  std::shared_ptr<MemoryAllocator> memory_allocator_;
 };
 
 // Whether a cache entry's charge also counts the cache's own memory for it
@@ -136,6 +176,9 @@ struct LRUCacheOptions {
   double high_pri_pool_ratio = 0.5;
   CacheMetadataChargePolicy metadata_charge_policy =
       CacheMetadataChargePolicy::kDontChargeCacheMetadata;
+  // Where the blocks put in the cache get their memory (Cache::
+  // memory_allocator()); nullptr: the default heap.
+  std::shared_ptr<MemoryAllocator> memory_allocator;
 };
 
 // A sharded LRU cache, or nullptr if an argument is out of range
@@ -152,9 +195,8 @@ STRATA_EXPORT std::shared_ptr<Cache> NewLRUCache(const LRUCacheOptions& options)
 // capacity / estimated_entry_charge; lookups and releases take no lock (one
 // atomic add each). Eviction is CLOCK: an entry survives a sweep for every
 // hit since the last one, up to 3 (kHigh) or 2 (kLow) sweeps when not hit.
-// RocksDB's memory_allocator and metadata_charge_policy are not offered
-// (Strata has no MemoryAllocator; entries are charged their charge alone, as
-// NewLRUCache does).
+// RocksDB's metadata_charge_policy is not offered (entries are charged
+// their charge alone, as NewLRUCache does by default).
 struct HyperClockCacheOptions {
   // Total charge budget of the cache, split evenly among the shards.
   size_t capacity = 0;
@@ -172,6 +214,9 @@ struct HyperClockCacheOptions {
   // Insert with a handle out parameter returns a "detached" entry: charged
   // and pinned, never found by Lookup, freed at its Release.
   bool strict_capacity_limit = false;
+  // Where the blocks put in the cache get their memory (Cache::
+  // memory_allocator()); nullptr: the default heap.
+  std::shared_ptr<MemoryAllocator> memory_allocator;
 
   HyperClockCacheOptions() = default;
   HyperClockCacheOptions(size_t _capacity, size_t _estimated_entry_charge, int _num_shard_bits = -1,

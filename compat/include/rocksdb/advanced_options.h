@@ -13,6 +13,7 @@
 
 #include "rocksdb/cache.h"
 #include "rocksdb/compression_type.h"
+#include "rocksdb/memtablerep.h"
 #include "rocksdb/rocksdb_namespace.h"
 #include "rocksdb/universal_compaction.h"
 
@@ -21,7 +22,6 @@ class TablePropertiesCollectorFactory;
 }  // namespace strata
 
 namespace rocksdb {
-class MemTableRepFactory;
 using TablePropertiesCollectorFactory = ::strata::TablePropertiesCollectorFactory;
 
 enum CompactionStyle : char {
@@ -117,8 +117,10 @@ struct AdvancedColumnFamilyOptions {
   CompactionPri compaction_pri = kMinOverlappingRatio;
   CompactionOptionsUniversal compaction_options_universal;
   CompactionOptionsFIFO compaction_options_fifo;
-  uint64_t max_sequential_skip_in_iterations = 8;        // advisory
-  std::shared_ptr<MemTableRepFactory> memtable_factory;  // refused when set (skip list only)
+  uint64_t max_sequential_skip_in_iterations = 8;  // advisory
+  // A SkipListFactory, as RocksDB's default; any other factory is refused
+  // at Open (rocksdb/memtablerep.h).
+  std::shared_ptr<MemTableRepFactory> memtable_factory = std::make_shared<SkipListFactory>();
   std::vector<std::shared_ptr<TablePropertiesCollectorFactory>>
       table_properties_collector_factories;
   size_t max_successive_merges = 0;              // advisory (results are the same)

@@ -9,15 +9,20 @@
 //   - low_pri_pool_ratio, use_adaptive_mutex: advisory (checked as RocksDB
 //     checks them, then unused: Strata's LRU has a high-priority pool and a
 //     plain one, and a plain mutex);
-//   - memory_allocator, secondary_cache: Strata has neither; a non-null one
-//     makes NewLRUCache return nullptr, as RocksDB does for an argument it
-//     cannot take.
+//   - memory_allocator: as RocksDB's (rocksdb/memory_allocator.h): the
+//     blocks read for the cache are allocated and freed through it;
+//   - secondary_cache: Strata's cache has no secondary tier; a non-null one
+//     makes NewLRUCache return nullptr (rocksdb/secondary_cache.h).
+// CompressedSecondaryCacheOptions and NewCompressedSecondaryCache are
+// declared; NewCompressedSecondaryCache returns nullptr.
 // Thread-safety: thread-safe.
 #pragma once
 
 #include <cstddef>
 #include <memory>
 
+#include "rocksdb/compression_type.h"
+#include "rocksdb/memory_allocator.h"
 #include "rocksdb/rocksdb_namespace.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
@@ -27,8 +32,7 @@ namespace rocksdb {
 using Cache = ::strata::Cache;
 using CacheEntryRole = ::strata::CacheEntryRole;
 
-class MemoryAllocator;  // rocksdb/memory_allocator.h is not offered
-class SecondaryCache;   // rocksdb/secondary_cache.h is not offered
+class SecondaryCache;  // rocksdb/secondary_cache.h
 
 inline constexpr bool kDefaultToAdaptiveMutex = false;
 
@@ -43,7 +47,7 @@ struct ShardedCacheOptions {
   size_t capacity = 0;
   int num_shard_bits = -1;
   bool strict_capacity_limit = false;
-  std::shared_ptr<MemoryAllocator> memory_allocator;  // must stay null
+  std::shared_ptr<MemoryAllocator> memory_allocator;
   CacheMetadataChargePolicy metadata_charge_policy = kDefaultCacheMetadataChargePolicy;
 
   ShardedCacheOptions() {}
@@ -80,9 +84,9 @@ struct LRUCacheOptions : public ShardedCacheOptions {
 
 // A sharded LRU cache, or nullptr for arguments RocksDB rejects
 // (num_shard_bits >= 20, a pool ratio outside [0, 1] or high + low > 1) or
-// Strata cannot take (a memory allocator or a secondary cache).
+// Strata cannot take (a secondary cache).
 inline std::shared_ptr<Cache> NewLRUCache(const LRUCacheOptions& options) {
-  if (options.memory_allocator != nullptr || options.secondary_cache != nullptr) return nullptr;
+  if (options.secondary_cache != nullptr) return nullptr;
   if (options.low_pri_pool_ratio < 0.0 || options.low_pri_pool_ratio > 1.0 ||
       options.high_pri_pool_ratio + options.low_pri_pool_ratio > 1.0) {
     return nullptr;
@@ -95,6 +99,7 @@ inline std::shared_ptr<Cache> NewLRUCache(const LRUCacheOptions& options) {
   o.metadata_charge_policy = options.metadata_charge_policy == kFullChargeCacheMetadata
                                  ? ::strata::CacheMetadataChargePolicy::kFullChargeCacheMetadata
                                  : ::strata::CacheMetadataChargePolicy::kDontChargeCacheMetadata;
+  o.memory_allocator = options.memory_allocator;
   return ::strata::NewLRUCache(o);
 }
 inline std::shared_ptr<Cache> NewLRUCache(
@@ -107,4 +112,41 @@ inline std::shared_ptr<Cache> NewLRUCache(
       capacity, num_shard_bits, strict_capacity_limit, high_pri_pool_ratio,
       std::move(memory_allocator), use_adaptive_mutex, metadata_charge_policy, low_pri_pool_ratio));
 }
+
+// The options of RocksDB's compressed secondary cache (an LRU cache of
+// compressed copies of the blocks the primary cache evicts).
+struct CompressedSecondaryCacheOptions : LRUCacheOptions {
+  CompressionType compression_type = CompressionType::kLZ4Compression;
+  uint32_t compress_format_version = 2;
+  bool enable_custom_split_merge = false;
+
+  CompressedSecondaryCacheOptions() {}
+  CompressedSecondaryCacheOptions(
+      size_t _capacity, int _num_shard_bits, bool _strict_capacity_limit,
+      double _high_pri_pool_ratio, double _low_pri_pool_ratio = 0.0,
+      std::shared_ptr<MemoryAllocator> _memory_allocator = nullptr,
+      bool _use_adaptive_mutex = kDefaultToAdaptiveMutex,
+      CacheMetadataChargePolicy _metadata_charge_policy = kDefaultCacheMetadataChargePolicy,
+      CompressionType _compression_type = CompressionType::kLZ4Compression,
+      uint32_t _compress_format_version = 2, bool _enable_custom_split_merge = false)
+      : LRUCacheOptions(_capacity, _num_shard_bits, _strict_capacity_limit, _high_pri_pool_ratio,
+                        std::move(_memory_allocator), _use_adaptive_mutex, _metadata_charge_policy,
+                        _low_pri_pool_ratio),
+        compression_type(_compression_type),
+        compress_format_version(_compress_format_version),
+        enable_custom_split_merge(_enable_custom_split_merge) {}
+};
+
+// Strata's block cache has no secondary tier: both return nullptr (a cache
+// built with one would never be consulted; NewLRUCache refuses it).
+extern std::shared_ptr<SecondaryCache> NewCompressedSecondaryCache(
+    size_t capacity, int num_shard_bits = -1, bool strict_capacity_limit = false,
+    double high_pri_pool_ratio = 0.5, double low_pri_pool_ratio = 0.0,
+    std::shared_ptr<MemoryAllocator> memory_allocator = nullptr,
+    bool use_adaptive_mutex = kDefaultToAdaptiveMutex,
+    CacheMetadataChargePolicy metadata_charge_policy = kDefaultCacheMetadataChargePolicy,
+    CompressionType compression_type = CompressionType::kLZ4Compression,
+    uint32_t compress_format_version = 2, bool enable_custom_split_merge = false);
+extern std::shared_ptr<SecondaryCache> NewCompressedSecondaryCache(
+    const CompressedSecondaryCacheOptions& opts);
 }  // namespace rocksdb
