@@ -8,7 +8,9 @@
 #include "strata/compaction_filter.h"
 #include "strata/filter_policy.h"
 #include "strata/listener.h"
+#include "strata/flush_block_policy.h"
 #include "strata/merge_operator.h"
+#include "strata/sst_partitioner.h"
 #include "strata/slice_transform.h"
 #include "strata/sst_file_manager.h"
 #include "strata/table_properties.h"
@@ -306,6 +308,7 @@ std::vector<OptionLine> ColumnFamilyOptionLines(const ColumnFamilyOptions& o) {
       {"merge_operator", NameOr(o.merge_operator.get(), "None")},
       {"compaction_filter", NameOr(o.compaction_filter, "None")},
       {"compaction_filter_factory", NameOr(o.compaction_filter_factory.get(), "None")},
+      {"sst_partitioner_factory", NameOr(o.sst_partitioner_factory.get(), "None")},
       {"prefix_extractor", NameOr(o.prefix_extractor.get(), "nullptr")},
       {"memtable_prefix_bloom_size_ratio", Double(o.memtable_prefix_bloom_size_ratio)},
       {"memtable_whole_key_filtering", Bool(o.memtable_whole_key_filtering)},
@@ -318,6 +321,8 @@ std::vector<OptionLine> ColumnFamilyOptionLines(const ColumnFamilyOptions& o) {
 
 std::vector<OptionLine> TableOptionLines(const BlockBasedTableOptions& t) {
   return {
+      {"flush_block_policy_factory",
+       NameOr(t.flush_block_policy_factory.get(), "FlushBlockBySizePolicyFactory")},
       {"block_size", Num(t.block_size)},
       {"block_size_deviation", Int(t.block_size_deviation)},
       {"block_restart_interval", Int(t.block_restart_interval)},

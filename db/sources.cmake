@@ -15,6 +15,8 @@ strata_layer(db
     db/compaction/compression_for_level.cc
     db/compaction/compaction_picker_fifo.cc
     db/compaction/file_age.cc
+    db/compaction/sst_partitioner.cc
+    db/compaction/compaction_job_stats.cc
     db/compaction/rate_limited_input.cc
     db/builder.cc
     db/flush_job.cc
