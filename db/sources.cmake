@@ -109,6 +109,7 @@ strata_tests(db
   db/db_lsm_test.cc
   db/db_compaction_test.cc
   db/db_compaction_race_test.cc
+  db/db_compaction_hooks_test.cc
   db/db_fifo_compaction_test.cc
   db/db_ttl_compaction_test.cc
   db/compaction/compaction_picker_fifo_test.cc

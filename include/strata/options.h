@@ -440,7 +440,7 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   std::shared_ptr<SstPartitionerFactory> sst_partitioner_factory;
   // Caps the family's running compactions together with the other
   // families sharing the limiter (strata/concurrent_task_limiter.h); null =
-  // no cap beyond max_background_compactions. Not in the OPTIONS file.
+  // no cap beyond the background job limit. Not in the OPTIONS file.
   std::shared_ptr<ConcurrentTaskLimiter> compaction_thread_limiter;
 };
 
