@@ -193,6 +193,9 @@ TEST_F(DBCompactionHooksTest, PartitionerVetoesTrivialMove) {
     SCOPED_TRACE(allow ? "moves allowed" : "moves vetoed");
     Options o = SmallOptions();
     o.disable_auto_compactions = true;
+    // Level 0 goes to level 1, above the last level (a move into the last
+    // level does not ask the partitioner, as in RocksDB).
+    o.level_compaction_dynamic_level_bytes = false;
     auto factory = std::make_shared<CountingPartitionerFactory>(allow);
     o.sst_partitioner_factory = factory;
     DestroyAndReopen(o);

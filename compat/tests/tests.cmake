@@ -12,6 +12,7 @@
 # 3. compat_side_by_side: one program using Strata's native API and the
 #    system RocksDB together.
 # 4. compat_no_rocksdb_symbols: libstrata exports no rocksdb:: symbol.
+# 5. compat_headers_alone (a build target): headers included alone.
 set(STRATA_COMPAT_PROGRAMS basic_crud column_families callbacks tuning pinnable_bounds utilities transactions backup listeners stacked env experimental sst_partitioner)
 foreach(prog ${STRATA_COMPAT_PROGRAMS})
   set(src ${CMAKE_SOURCE_DIR}/compat/examples/${prog}.cc)
@@ -58,3 +59,18 @@ add_test(NAME compat_no_rocksdb_symbols
                  $<TARGET_FILE:strata> $<TARGET_FILE:strata_shared>
                  $<TARGET_FILE:strata-rocksdb> $<TARGET_FILE:strata-rocksdb-static>)
 set_tests_properties(compat_no_rocksdb_symbols PROPERTIES LABELS compat TIMEOUT 120)
+
+# 5. Headers that must compile when included alone: one generated source
+#    per header, built with the library (a header that needs another one
+#    first breaks the build).
+set(STRATA_COMPAT_ALONE_HEADERS sst_partitioner flush_block_policy concurrent_task_limiter
+    compaction_job_stats)
+set(compat_alone_sources "")
+foreach(h ${STRATA_COMPAT_ALONE_HEADERS})
+  set(src ${CMAKE_BINARY_DIR}/compat_headers_alone/${h}.cc)
+  file(GENERATE OUTPUT ${src} CONTENT "#include \"rocksdb/${h}.h\"\n")
+  list(APPEND compat_alone_sources ${src})
+endforeach()
+add_library(compat_headers_alone OBJECT ${compat_alone_sources})
+target_include_directories(compat_headers_alone PRIVATE
+  ${CMAKE_SOURCE_DIR}/compat/include ${CMAKE_SOURCE_DIR}/include)
