@@ -321,8 +321,6 @@ std::vector<OptionLine> ColumnFamilyOptionLines(const ColumnFamilyOptions& o) {
 
 std::vector<OptionLine> TableOptionLines(const BlockBasedTableOptions& t) {
   return {
-      {"flush_block_policy_factory",
-       NameOr(t.flush_block_policy_factory.get(), "FlushBlockBySizePolicyFactory")},
       {"block_size", Num(t.block_size)},
       {"block_size_deviation", Int(t.block_size_deviation)},
       {"block_restart_interval", Int(t.block_restart_interval)},
@@ -349,6 +347,8 @@ std::vector<OptionLine> TableOptionLines(const BlockBasedTableOptions& t) {
       {"initial_auto_readahead_size", Num(t.initial_auto_readahead_size)},
       {"max_auto_readahead_size", Num(t.max_auto_readahead_size)},
       {"cache_usage_options", CacheUsage(t.cache_usage_options)},  // issue 19
+      {"flush_block_policy_factory",
+       NameOr(t.flush_block_policy_factory.get(), "FlushBlockBySizePolicyFactory")},
   };
 }
 
