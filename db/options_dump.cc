@@ -6,13 +6,14 @@
 
 #include "strata/cache.h"
 #include "strata/compaction_filter.h"
+#include "strata/concurrent_task_limiter.h"
 #include "strata/filter_policy.h"
-#include "strata/listener.h"
 #include "strata/flush_block_policy.h"
+#include "strata/listener.h"
 #include "strata/merge_operator.h"
-#include "strata/sst_partitioner.h"
 #include "strata/slice_transform.h"
 #include "strata/sst_file_manager.h"
+#include "strata/sst_partitioner.h"
 #include "strata/table_properties.h"
 #include "table/compression.h"
 
@@ -309,6 +310,10 @@ std::vector<OptionLine> ColumnFamilyOptionLines(const ColumnFamilyOptions& o) {
       {"compaction_filter", NameOr(o.compaction_filter, "None")},
       {"compaction_filter_factory", NameOr(o.compaction_filter_factory.get(), "None")},
       {"sst_partitioner_factory", NameOr(o.sst_partitioner_factory.get(), "None")},
+      // Strata's own line (RocksDB 7.8.3 does not log the limiter).
+      {"compaction_thread_limiter", o.compaction_thread_limiter == nullptr
+                                        ? std::string("None")
+                                        : o.compaction_thread_limiter->GetName()},
       {"prefix_extractor", NameOr(o.prefix_extractor.get(), "nullptr")},
       {"memtable_prefix_bloom_size_ratio", Double(o.memtable_prefix_bloom_size_ratio)},
       {"memtable_whole_key_filtering", Bool(o.memtable_whole_key_filtering)},
