@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <set>
 #include <string>
@@ -18,6 +19,7 @@
 #include "strata/convenience.h"
 #include "strata/flush_block_policy.h"
 #include "strata/iterator.h"
+#include "strata/listener.h"
 #include "strata/metadata.h"
 #include "strata/sst_partitioner.h"
 #include "strata/table.h"
@@ -470,6 +472,54 @@ TEST_F(DBCompactionHooksTest, OptionsFileRecordsThePartitioner) {
   const auto& f = cfs[0].options.table_factory->table_options().flush_block_policy_factory;
   ASSERT_NE(f, nullptr);
   EXPECT_STREQ(f->Name(), "FlushBlockEveryKeyPolicyFactory");
+}
+
+// ---- CompactionJobStats ----
+
+class StatsListener : public EventListener {
+ public:
+  void OnCompactionCompleted(DB*, const CompactionJobInfo& info) override {
+    std::lock_guard<std::mutex> l(mu);
+    last = info.stats;
+  }
+  std::mutex mu;
+  CompactionJobStats last;
+};
+
+TEST_F(DBCompactionHooksTest, JobStatsCarryRocksDBsFields) {
+  auto listener = std::make_shared<StatsListener>();
+  Options o = SmallOptions();
+  o.disable_auto_compactions = true;
+  o.listeners.push_back(listener);
+  DestroyAndReopen(o);
+  for (int f = 0; f < 2; ++f) {
+    for (int i = 0; i < 20; ++i) ASSERT_OK(Put("key" + std::to_string(i), std::string(30, 'v')));
+    ASSERT_OK(Flush());
+  }
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  CompactionJobStats js;
+  {
+    std::lock_guard<std::mutex> l(listener->mu);
+    js = listener->last;
+  }
+  EXPECT_EQ(js.num_input_files, 2u);
+  EXPECT_EQ(js.num_input_records, 40u);
+  EXPECT_EQ(js.num_output_records, 20u);
+  EXPECT_TRUE(js.is_manual_compaction);
+  // Keys "keyN" plus their 8-byte trailers; values of 30 bytes.
+  EXPECT_EQ(js.total_input_raw_value_bytes, 40u * 30);
+  EXPECT_GT(js.total_input_raw_key_bytes, 40u * 8);
+  EXPECT_EQ(js.num_blobs_read, 0u);
+  EXPECT_EQ(CompactionJobStats::kMaxPrefixLength, 8u);
+
+  CompactionJobStats sum = js;
+  sum.Add(js);
+  EXPECT_EQ(sum.num_input_records, 80u);
+  EXPECT_EQ(sum.total_input_raw_value_bytes, 2 * 40u * 30);
+  sum.Reset();
+  EXPECT_EQ(sum.num_input_records, 0u);
+  EXPECT_FALSE(sum.is_manual_compaction);
+  EXPECT_TRUE(sum.smallest_output_key_prefix.empty());
 }
 
 }  // namespace

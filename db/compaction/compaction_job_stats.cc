@@ -3,6 +3,9 @@
 
 namespace strata {
 
+// The definition a program's ODR-use of the constant needs.
+const size_t CompactionJobStats::kMaxPrefixLength;
+
 void CompactionJobStats::Reset() { *this = CompactionJobStats(); }
 
 void CompactionJobStats::Add(const CompactionJobStats& s) {
