@@ -444,8 +444,7 @@ void ConvertBackTableOptions(const ::strata::BlockBasedTableOptions& in,
     o.filter_policy = std::make_shared<const FilterPolicy>(in.filter_policy);
   }
   o.flush_block_policy_factory = FromStrataFlushBlockPolicyFactory(
-      in.flush_block_policy_factory,
-      prev != nullptr ? prev->flush_block_policy_factory : nullptr);
+      in.flush_block_policy_factory, prev != nullptr ? prev->flush_block_policy_factory : nullptr);
 }
 
 void ConvertBackCFOptions(const ::strata::ColumnFamilyOptions& in, ColumnFamilyOptions* out) {

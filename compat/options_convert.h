@@ -18,10 +18,10 @@
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
 #include "strata/db.h"
-#include "strata/options.h"
-#include "strata/status.h"
 #include "strata/flush_block_policy.h"
+#include "strata/options.h"
 #include "strata/sst_partitioner.h"
+#include "strata/status.h"
 #include "strata/table.h"
 
 namespace rocksdb {

@@ -278,9 +278,8 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
     bool cut_for_partitioner = false;
     if (partitioner != nullptr && builder != nullptr) {
       const Slice prev(last_user_key);
-      cut_for_partitioner =
-          partitioner->ShouldPartition(PartitionerRequest(prev, user_key, builder->FileSize())) ==
-          kRequired;
+      cut_for_partitioner = partitioner->ShouldPartition(PartitionerRequest(
+                                prev, user_key, builder->FileSize())) == kRequired;
     }
 
     if (builder != nullptr && ucmp->Compare(user_key, last_user_key) != 0 &&

@@ -123,9 +123,8 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
   if (o.comparator == nullptr) {
     return Status::InvalidArgument("options.comparator must not be null");
   }
-  if (o.compaction_thread_limiter != nullptr &&
-      dynamic_cast<const ConcurrentTaskLimiterImpl*>(o.compaction_thread_limiter.get()) ==
-          nullptr) {
+  if (o.compaction_thread_limiter != nullptr && dynamic_cast<const ConcurrentTaskLimiterImpl*>(
+                                                    o.compaction_thread_limiter.get()) == nullptr) {
     return Status::InvalidArgument(
         "options.compaction_thread_limiter must be made by NewConcurrentTaskLimiter");
   }

@@ -572,7 +572,8 @@ Status ParseSstPartitionerFactory(const ConfigOptions& config, const std::string
   OptionsMap fields;
   if (v.front() == '{' || v.find('=') != std::string::npos) {
     Status s = StringToMap(StripBraces(v), &fields);
-    if (!s.ok()) return Status::InvalidArgument("Error parsing sst_partitioner_factory", s.ToString());
+    if (!s.ok())
+      return Status::InvalidArgument("Error parsing sst_partitioner_factory", s.ToString());
     id = fields["id"];
     fields.erase("id");
   }

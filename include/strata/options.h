@@ -33,8 +33,8 @@ class RateLimiter;         // strata/rate_limiter.h
 class SstFileManager;      // strata/sst_file_manager.h
 class TableFactory;        // strata/table.h
 class WriteBufferManager;  // strata/write_buffer_manager.h
-class SstPartitionerFactory;  // strata/sst_partitioner.h
-class ConcurrentTaskLimiter;  // strata/concurrent_task_limiter.h
+class SstPartitionerFactory;
+class ConcurrentTaskLimiter;
 
 // Persisted in table trailers: never renumber (docs/format/block.md (Compression)).
 enum CompressionType : unsigned char {

@@ -28,8 +28,8 @@
 #include <string>
 #include <utility>
 
-#include "rocksdb/compaction_job_stats.h"
 #include "rocksdb/advanced_options.h"
+#include "rocksdb/compaction_job_stats.h"
 #include "rocksdb/compression_type.h"
 #include "rocksdb/io_status.h"
 #include "rocksdb/rocksdb_namespace.h"

@@ -53,8 +53,8 @@ class TableFactory;  // rocksdb/table.h
 class FileChecksumGenFactory;
 class WalFilter;
 class CompactionService;
-class SstPartitionerFactory;  // rocksdb/sst_partitioner.h
-using ConcurrentTaskLimiter = ::strata::ConcurrentTaskLimiter;  // rocksdb/concurrent_task_limiter.h
+class SstPartitionerFactory;
+using ConcurrentTaskLimiter = ::strata::ConcurrentTaskLimiter;
 
 enum class WALRecoveryMode : char {
   kTolerateCorruptedTailRecords = 0x00,
