@@ -8,9 +8,12 @@
 #include <string>
 
 #include "compat/env_internal.h"
+#include "rocksdb/concurrent_task_limiter.h"
 #include "rocksdb/db.h"
+#include "rocksdb/flush_block_policy.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/sst_file_manager.h"
+#include "rocksdb/sst_partitioner.h"
 #include "strata/cache.h"
 #include "strata/filter_policy.h"
 
@@ -278,7 +281,7 @@ Status ConvertTableOptions(const BlockBasedTableOptions& in,
   } else {
     o.filter_policy = nullptr;
   }
-  COMPAT_DEFAULT_ONLY(BlockBasedTableOptions, flush_block_policy_factory);
+  o.flush_block_policy_factory = ToStrataFlushBlockPolicyFactory(in);
   COMPAT_DEFAULT_ONLY(BlockBasedTableOptions, persistent_cache);
   COMPAT_DEFAULT_ONLY(BlockBasedTableOptions, block_cache_compressed);
   COMPAT_DEFAULT_ONLY(BlockBasedTableOptions, read_amp_bytes_per_bit);
@@ -322,8 +325,8 @@ Status ConvertCFOptions(const ColumnFamilyOptions& in, ::strata::ColumnFamilyOpt
   COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, preclude_last_level_data_seconds);
   COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, preserve_internal_time_seconds);
   COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, enable_blob_files);
-  COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, compaction_thread_limiter);
-  COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, sst_partitioner_factory);
+  o.compaction_thread_limiter = in.compaction_thread_limiter;
+  o.sst_partitioner_factory = ToStrataSstPartitionerFactory(in.sst_partitioner_factory);
   ::strata::BlockBasedTableOptions table;
   Status s = ConvertTableOptions(
       in.table_factory != nullptr ? in.table_factory->table_options() : BlockBasedTableOptions(),
@@ -455,6 +458,8 @@ void ConvertBackTableOptions(const ::strata::BlockBasedTableOptions& in,
   } else {
     o.filter_policy = std::make_shared<const FilterPolicy>(in.filter_policy);
   }
+  o.flush_block_policy_factory = FromStrataFlushBlockPolicyFactory(
+      in.flush_block_policy_factory, prev != nullptr ? prev->flush_block_policy_factory : nullptr);
 }
 
 void ConvertBackCFOptions(const ::strata::ColumnFamilyOptions& in, ColumnFamilyOptions* out) {
@@ -471,6 +476,9 @@ void ConvertBackCFOptions(const ::strata::ColumnFamilyOptions& in, ColumnFamilyO
   o.bottommost_compression_opts = ConvertBackCompressionOptions(in.bottommost_compression_opts);
   o.compression_opts = ConvertBackCompressionOptions(in.compression_opts);
   o.cf_paths = ConvertBackPaths(in.cf_paths);
+  o.compaction_thread_limiter = in.compaction_thread_limiter;
+  o.sst_partitioner_factory =
+      FromStrataSstPartitionerFactory(in.sst_partitioner_factory, o.sst_partitioner_factory);
   const BlockBasedTableOptions prev =
       o.table_factory != nullptr ? o.table_factory->table_options() : BlockBasedTableOptions();
   BlockBasedTableOptions table = prev;

@@ -18,12 +18,16 @@
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
 #include "strata/db.h"
+#include "strata/flush_block_policy.h"
 #include "strata/options.h"
+#include "strata/sst_partitioner.h"
 #include "strata/status.h"
 #include "strata/table.h"
 
 namespace rocksdb {
 class DB;
+class FlushBlockPolicyFactory;
+class SstPartitionerFactory;
 struct ColumnFamilyDescriptor;
 
 namespace compat {
@@ -66,6 +70,21 @@ void ConvertBackTableOptions(const ::strata::BlockBasedTableOptions& in,
                              const BlockBasedTableOptions* prev, BlockBasedTableOptions* out);
 void ConvertBackCFOptions(const ::strata::ColumnFamilyOptions& in, ColumnFamilyOptions* out);
 void ConvertBackOptions(const ::strata::Options& in, Options* out);
+
+// The pluggable objects of compat/compaction_hooks.cc. ToStrata*: the
+// engine's object for RocksDB's (null for null; the size policy is Strata's
+// default, null). FromStrata*: RocksDB's object for the engine's, reusing
+// prev (the object the RocksDB struct held) when it is the same one.
+std::shared_ptr<::strata::FlushBlockPolicyFactory> ToStrataFlushBlockPolicyFactory(
+    const BlockBasedTableOptions& table_options);
+std::shared_ptr<FlushBlockPolicyFactory> FromStrataFlushBlockPolicyFactory(
+    const std::shared_ptr<::strata::FlushBlockPolicyFactory>& in,
+    const std::shared_ptr<FlushBlockPolicyFactory>& prev);
+std::shared_ptr<::strata::SstPartitionerFactory> ToStrataSstPartitionerFactory(
+    const std::shared_ptr<SstPartitionerFactory>& in);
+std::shared_ptr<SstPartitionerFactory> FromStrataSstPartitionerFactory(
+    const std::shared_ptr<::strata::SstPartitionerFactory>& in,
+    const std::shared_ptr<SstPartitionerFactory>& prev);
 
 }  // namespace compat
 }  // namespace rocksdb

@@ -104,6 +104,10 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
   bool gp_seen_key = false;
   const uint64_t max_gp_overlap =
       o.max_output_file_size > (~0ull / 16) ? ~0ull : 10 * o.max_output_file_size;
+  std::unique_ptr<SstPartitioner> partitioner;
+  if (o.partitioner_factory != nullptr) {
+    partitioner = o.partitioner_factory->CreatePartitioner(o.partitioner_context);
+  }
   Status s;
 
   // Fills `tombstones` with what the current file's range must carry.
@@ -269,9 +273,18 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
     }
     gp_seen_key = true;
     if (gp_overlapped > max_gp_overlap) cut_for_grandparents = true;
+    // The partitioner is asked first, for every entry after a file's first
+    // (RocksDB's order).
+    bool cut_for_partitioner = false;
+    if (partitioner != nullptr && builder != nullptr) {
+      const Slice prev(last_user_key);
+      cut_for_partitioner = partitioner->ShouldPartition(PartitionerRequest(
+                                prev, user_key, builder->FileSize())) == kRequired;
+    }
 
     if (builder != nullptr && ucmp->Compare(user_key, last_user_key) != 0 &&
-        (builder->FileSize() >= o.max_output_file_size || cut_for_grandparents)) {
+        (cut_for_partitioner || builder->FileSize() >= o.max_output_file_size ||
+         cut_for_grandparents)) {
       s = finish_file(&user_key);
       if (!s.ok()) break;
       gp_overlapped = 0;

@@ -5,7 +5,8 @@
 //
 // Output files are cut when they reach max_output_file_size, or when the
 // next key would make the current file overlap more than
-// 10 x max_output_file_size of the level below (grandparents), but never
+// 10 x max_output_file_size of the level below (grandparents), or where an
+// SstPartitioner requires (partitioner_factory), but never
 // between two versions of one user key, so a user key lives in exactly one
 // file of a level. A compaction can be split by key range into
 // subcompactions that run in parallel threads, each writing its own files.
@@ -44,6 +45,7 @@
 #include "db/version_edit.h"
 #include "strata/env.h"
 #include "strata/options.h"
+#include "strata/sst_partitioner.h"
 #include "strata/statistics.h"
 #include "strata/table.h"
 
@@ -81,6 +83,13 @@ struct BuildTablesOptions {
   // Files of the level below the output, sorted (for cutting outputs);
   // may be empty.
   std::vector<FileMetaData*> grandparents;
+  // Also cut where a partitioner from this factory requires
+  // (include/strata/sst_partitioner.h; borrowed, null = none): one per
+  // BuildTables call, made with partitioner_context (whose key slices the
+  // caller keeps alive). Asked for every entry after a file's first; acted
+  // on only between two user keys.
+  const SstPartitionerFactory* partitioner_factory = nullptr;
+  SstPartitioner::Context partitioner_context{};
   std::vector<SequenceNumber> snapshots;  // ascending
   bool bottommost = false;
   // See CompactionIterator; empty = every key may exist below.

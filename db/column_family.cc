@@ -9,6 +9,7 @@
 #include "strata/write_buffer_manager.h"
 #include "table/compression.h"
 #include "table/format.h"
+#include "util/concurrent_task_limiter_impl.h"
 
 namespace strata {
 
@@ -121,6 +122,11 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
   }
   if (o.comparator == nullptr) {
     return Status::InvalidArgument("options.comparator must not be null");
+  }
+  if (o.compaction_thread_limiter != nullptr && dynamic_cast<const ConcurrentTaskLimiterImpl*>(
+                                                    o.compaction_thread_limiter.get()) == nullptr) {
+    return Status::InvalidArgument(
+        "options.compaction_thread_limiter must be made by NewConcurrentTaskLimiter");
   }
   if (o.write_buffer_size < 4096) {
     return Status::InvalidArgument("options.write_buffer_size must be at least 4096");

@@ -515,6 +515,14 @@ class DBImpl final : public DB {
   // cfd): an automatic, non-trivial compaction into the family's last level
   // (level > 0) while the BOTTOM pool has threads.
   bool MaybeForwardToBottomPool(ColumnFamilyData* cfd, Compaction* c) REQUIRES(mu_);
+  // A slot of cfd's compaction_thread_limiter (RocksDB's
+  // RequestCompactionToken): true with *token set, or with *token null when
+  // the family has no limiter; false when the limiter is full. force (manual
+  // compactions): always a slot.
+  bool RequestCompactionToken(ColumnFamilyData* cfd, bool force,
+                              std::unique_ptr<TaskLimiterToken>* token) REQUIRES(mu_);
+  // CompactRange's jobs are counted by the limiter (a forced slot).
+  void TakeManualCompactionToken(ColumnFamilyData* cfd, Compaction* c) REQUIRES(mu_);
   void BackgroundCallBottomCompaction(const std::shared_ptr<BottomCompaction>& job);
   // Close: cancels the bottom compactions no thread took yet; the caller
   // then waits for BottomCompactionsScheduled() to reach 0.

@@ -210,8 +210,13 @@ void DBImpl::BackgroundCallCompaction() {
     // No pick while an ingestion assigns levels (it rescheduled when done).
     if (running_ingestions_ > 0) order.clear();
     for (const auto& [score, cfd] : order) {
+      // A family whose limiter is full waits; the slot taken here returns
+      // when the compaction (or, if none is picked, the token) is dropped.
+      std::unique_ptr<TaskLimiterToken> token;
+      if (!RequestCompactionToken(cfd, /*force=*/false, &token)) continue;
       std::unique_ptr<Compaction> c = cfd->picker()->PickCompaction(cfd->current());
       if (c == nullptr) continue;
+      c->set_task_token(std::move(token));
       if (!EnoughRoomForCompaction(c.get())) {
         // RocksDB's rule: not started; tried again when a flush or another
         // compaction schedules work.
@@ -255,6 +260,23 @@ void DBImpl::BackgroundCallCompaction() {
   // and flushes schedule more when they finish.
   if (picked) MaybeScheduleFlushOrCompaction();
   bg_cv_.SignalAll();
+}
+
+bool DBImpl::RequestCompactionToken(ColumnFamilyData* cfd, bool force,
+                                    std::unique_ptr<TaskLimiterToken>* token) {
+  mu_.AssertHeld();
+  // Open admits only limiters made by NewConcurrentTaskLimiter.
+  auto* limiter =
+      static_cast<ConcurrentTaskLimiterImpl*>(cfd->options().compaction_thread_limiter.get());
+  if (limiter == nullptr) return true;
+  *token = limiter->TryAcquire(force);
+  return *token != nullptr;
+}
+
+void DBImpl::TakeManualCompactionToken(ColumnFamilyData* cfd, Compaction* c) {
+  std::unique_ptr<TaskLimiterToken> token;
+  // Forced: counted, never refused.
+  if (RequestCompactionToken(cfd, /*force=*/true, &token)) c->set_task_token(std::move(token));
 }
 
 bool DBImpl::MaybeForwardToBottomPool(ColumnFamilyData* cfd, Compaction* c) {
@@ -687,6 +709,7 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
         bg_cv_.TimedWaitMicros(10000);
         continue;
       }
+      TakeManualCompactionToken(cfd, c.get());
       s = RunCompaction(cfd, c.get(), &job_id);
       picker->ReleaseCompaction(c.get());
       c.reset();
@@ -729,6 +752,7 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
         bg_cv_.TimedWaitMicros(10000);  // wait for the background job holding the files
         continue;
       }
+      TakeManualCompactionToken(cfd, c.get());
       s = RunCompaction(cfd, c.get(), &job_id);
       picker->ReleaseCompaction(c.get());
       c.reset();
@@ -762,6 +786,7 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options, ColumnFamilyHand
       std::unique_ptr<Compaction> c = picker->CompactRange(
           cfd->current(), max_level, max_level, begin, end, options.target_path_id, &conflict);
       if (c != nullptr) {
+        TakeManualCompactionToken(cfd, c.get());
         s = RunCompaction(cfd, c.get(), &job_id);
         picker->ReleaseCompaction(c.get());
         break;

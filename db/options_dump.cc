@@ -6,11 +6,14 @@
 
 #include "strata/cache.h"
 #include "strata/compaction_filter.h"
+#include "strata/concurrent_task_limiter.h"
 #include "strata/filter_policy.h"
+#include "strata/flush_block_policy.h"
 #include "strata/listener.h"
 #include "strata/merge_operator.h"
 #include "strata/slice_transform.h"
 #include "strata/sst_file_manager.h"
+#include "strata/sst_partitioner.h"
 #include "strata/table_properties.h"
 #include "table/compression.h"
 
@@ -306,6 +309,11 @@ std::vector<OptionLine> ColumnFamilyOptionLines(const ColumnFamilyOptions& o) {
       {"merge_operator", NameOr(o.merge_operator.get(), "None")},
       {"compaction_filter", NameOr(o.compaction_filter, "None")},
       {"compaction_filter_factory", NameOr(o.compaction_filter_factory.get(), "None")},
+      {"sst_partitioner_factory", NameOr(o.sst_partitioner_factory.get(), "None")},
+      // Strata's own line (RocksDB 7.8.3 does not log the limiter).
+      {"compaction_thread_limiter", o.compaction_thread_limiter == nullptr
+                                        ? std::string("None")
+                                        : o.compaction_thread_limiter->GetName()},
       {"prefix_extractor", NameOr(o.prefix_extractor.get(), "nullptr")},
       {"memtable_prefix_bloom_size_ratio", Double(o.memtable_prefix_bloom_size_ratio)},
       {"memtable_whole_key_filtering", Bool(o.memtable_whole_key_filtering)},
@@ -344,6 +352,8 @@ std::vector<OptionLine> TableOptionLines(const BlockBasedTableOptions& t) {
       {"initial_auto_readahead_size", Num(t.initial_auto_readahead_size)},
       {"max_auto_readahead_size", Num(t.max_auto_readahead_size)},
       {"cache_usage_options", CacheUsage(t.cache_usage_options)},  // issue 19
+      {"flush_block_policy_factory",
+       NameOr(t.flush_block_policy_factory.get(), "FlushBlockBySizePolicyFactory")},
   };
 }
 

@@ -188,8 +188,18 @@ void AppendFamily(std::string* out, const std::string& name, const Options& o,
     if (text.empty() && std::string(name) == "compression_per_level") continue;
     Line(&r, name, text);
   }
+  // RocksDB's form, {id=SstPartitionerFixedPrefixFactory;length=N;}
+  // (written when set; absent reads as nullptr, the default).
+  if (o.sst_partitioner_factory != nullptr) {
+    Line(&r, "sst_partitioner_factory", TableText("sst_partitioner_factory", o));
+  }
 
   r += "\n[TableOptions/BlockBasedTable \"" + name + "\"]\n";
+  // A factory's name (written when set; absent reads as the size policy).
+  if (t.flush_block_policy_factory != nullptr) {
+    const OptionInfo* info = FindOption(OptionScope::kTable, "flush_block_policy_factory");
+    if (info != nullptr) Line(&r, "flush_block_policy_factory", OptionValueToString(*info, &t));
+  }
   Line(&r, "block_size", t.block_size);
   Line(&r, "block_size_deviation", std::to_string(t.block_size_deviation));
   Line(&r, "block_restart_interval", std::to_string(t.block_restart_interval));

@@ -11,8 +11,10 @@
 #include "strata/cache.h"
 #include "strata/comparator.h"
 #include "strata/filter_policy.h"
+#include "strata/flush_block_policy.h"
 #include "strata/merge_operator.h"
 #include "strata/slice_transform.h"
+#include "strata/sst_partitioner.h"
 #include "table/compression.h"
 #include "table/filter_policy.h"
 
@@ -117,6 +119,7 @@ std::vector<OptionInfo> BuildTable() {
       STRATA_CF_OPT(prefix_extractor, kPrefixExtractor, true),
       STRATA_CF_OPT(memtable_prefix_bloom_size_ratio, kDouble, true),
       STRATA_CF_OPT(memtable_whole_key_filtering, kBool, true),
+      STRATA_CF_OPT(sst_partitioner_factory, kSstPartitionerFactory, false),
       // Compaction styles and compression by level (RocksDB 7.8.3:
       // compaction_style and compaction_pri are immutable, the rest can be
       // changed by SetOptions).
@@ -132,6 +135,7 @@ std::vector<OptionInfo> BuildTable() {
       STRATA_CF_OPT(compression_opts, kCompressionOptions, true),
       STRATA_CF_OPT(bottommost_compression_opts, kCompressionOptions, true),
       // BlockBasedTableOptions.
+      STRATA_TABLE_OPT(flush_block_policy_factory, kFlushBlockPolicyFactory, false),
       STRATA_TABLE_OPT(block_size, kSizeT, true),
       STRATA_TABLE_OPT(block_size_deviation, kInt, false),
       STRATA_TABLE_OPT(block_restart_interval, kInt, true),
@@ -556,6 +560,77 @@ Status ParseMergeOperator(const ConfigOptions& config, const std::string& v,
   return Status::OK();
 }
 
+// "nullptr", "{id=SstPartitionerFixedPrefixFactory;length=N;}" or a plain
+// id (the fixed-prefix factory then has length 0, as RocksDB makes it).
+Status ParseSstPartitionerFactory(const ConfigOptions& config, const std::string& v,
+                                  std::shared_ptr<SstPartitionerFactory>* out) {
+  if (v.empty() || v == "nullptr") {
+    out->reset();
+    return Status::OK();
+  }
+  std::string id = v;
+  OptionsMap fields;
+  if (v.front() == '{' || v.find('=') != std::string::npos) {
+    Status s = StringToMap(StripBraces(v), &fields);
+    if (!s.ok())
+      return Status::InvalidArgument("Error parsing sst_partitioner_factory", s.ToString());
+    id = fields["id"];
+    fields.erase("id");
+  }
+  if (id == SstPartitionerFixedPrefixFactory::kClassName()) {
+    uint64_t len = 0;
+    for (const auto& [name, value] : fields) {
+      if ((name != "length" && name != "Length") || !ParseUint64(Trim(value), &len)) {
+        return Status::InvalidArgument("Error parsing sst_partitioner_factory",
+                                       "bad field " + name + "=" + value);
+      }
+    }
+    *out = NewSstPartitionerFixedPrefixFactory(static_cast<size_t>(len));
+    return Status::OK();
+  }
+  // The base's own factory, kept when the name matches.
+  if (*out != nullptr && id == (*out)->Name()) return Status::OK();
+  if (config.ignore_unknown_options) return Status::OK();
+  return Status::InvalidArgument("Error parsing sst_partitioner_factory",
+                                 "Strata has no SST partitioner factory named " + id +
+                                     " (set ColumnFamilyOptions::sst_partitioner_factory in code)");
+}
+
+std::string SstPartitionerFactoryToString(const SstPartitionerFactory* f) {
+  if (f == nullptr) return "nullptr";
+  if (const auto* fixed = dynamic_cast<const SstPartitionerFixedPrefixFactory*>(f)) {
+    return std::string("{id=") + fixed->Name() + ";length=" + std::to_string(fixed->prefix_len()) +
+           ";}";
+  }
+  return f->Name();
+}
+
+// A factory's name; the size policy is Strata's default (null).
+Status ParseFlushBlockPolicyFactory(const ConfigOptions& config, const std::string& v,
+                                    std::shared_ptr<FlushBlockPolicyFactory>* out) {
+  std::string id = v;
+  if (!v.empty() && (v.front() == '{' || v.find('=') != std::string::npos)) {
+    OptionsMap fields;
+    Status s = StringToMap(StripBraces(v), &fields);
+    if (!s.ok()) {
+      return Status::InvalidArgument("Error parsing flush_block_policy_factory", s.ToString());
+    }
+    id = fields["id"];
+  }
+  if (*out != nullptr && id == (*out)->Name()) return Status::OK();  // the base's own
+  if (id.empty() || id == "nullptr" || id == FlushBlockBySizePolicyFactory::kClassName()) {
+    out->reset();
+  } else if (id == FlushBlockEveryKeyPolicyFactory::kClassName()) {
+    *out = std::make_shared<FlushBlockEveryKeyPolicyFactory>();
+  } else if (!config.ignore_unknown_options) {
+    return Status::InvalidArgument(
+        "Error parsing flush_block_policy_factory",
+        "Strata has no flush block policy factory named " + id +
+            " (set BlockBasedTableOptions::flush_block_policy_factory in code)");
+  }
+  return Status::OK();
+}
+
 Status ParseComparator(const ConfigOptions& config, const std::string& v, const Comparator** out) {
   if (*out != nullptr && v == (*out)->Name()) return Status::OK();
   if (v == BytewiseComparator()->Name()) {
@@ -923,6 +998,12 @@ Status ParseOptionValue(const ConfigOptions& config, const OptionInfo& info, con
       return ParsePrefixExtractor(value, static_cast<std::shared_ptr<const SliceTransform>*>(f));
     case OptionType::kFilterPolicy:
       return ParseFilterPolicy(value, static_cast<std::shared_ptr<const FilterPolicy>*>(f));
+    case OptionType::kSstPartitionerFactory:
+      return ParseSstPartitionerFactory(config, value,
+                                        static_cast<std::shared_ptr<SstPartitionerFactory>*>(f));
+    case OptionType::kFlushBlockPolicyFactory:
+      return ParseFlushBlockPolicyFactory(
+          config, value, static_cast<std::shared_ptr<FlushBlockPolicyFactory>*>(f));
     case OptionType::kCompactionStyle:
       if (!ParseEnum(kCompactionStyleNames, value, static_cast<CompactionStyle*>(f))) {
         return BadValue(info, value, "expected one of " + EnumChoices(kCompactionStyleNames));
@@ -1006,6 +1087,13 @@ std::string OptionValueToString(const OptionInfo& info, const void* object) {
     }
     case OptionType::kFilterPolicy:
       return FilterPolicyToString(static_cast<std::shared_ptr<const FilterPolicy>*>(f)->get());
+    case OptionType::kSstPartitionerFactory:
+      return SstPartitionerFactoryToString(
+          static_cast<std::shared_ptr<SstPartitionerFactory>*>(f)->get());
+    case OptionType::kFlushBlockPolicyFactory: {
+      const auto& p = *static_cast<std::shared_ptr<FlushBlockPolicyFactory>*>(f);
+      return p == nullptr ? FlushBlockBySizePolicyFactory::kClassName() : p->Name();
+    }
     case OptionType::kBlockCache: {
       const auto& c = *static_cast<std::shared_ptr<Cache>*>(f);
       return c == nullptr ? "nullptr" : std::to_string(c->GetCapacity());

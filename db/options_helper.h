@@ -60,6 +60,11 @@ enum class OptionType {
   kCompactionOptionsUniversal,
   kCompactionOptionsFIFO,
   kCompressionOptions,
+  // Pluggable objects written as RocksDB writes them:
+  // "{id=SstPartitionerFixedPrefixFactory;length=N;}" / "nullptr", and a
+  // flush-block policy factory's name.
+  kSstPartitionerFactory,
+  kFlushBlockPolicyFactory,
 };
 
 struct OptionInfo {

@@ -15,6 +15,8 @@ strata_layer(db
     db/compaction/compression_for_level.cc
     db/compaction/compaction_picker_fifo.cc
     db/compaction/file_age.cc
+    db/compaction/sst_partitioner.cc
+    db/compaction/compaction_job_stats.cc
     db/compaction/rate_limited_input.cc
     db/builder.cc
     db/flush_job.cc
@@ -108,6 +110,7 @@ strata_tests(db
   db/db_lsm_test.cc
   db/db_compaction_test.cc
   db/db_compaction_race_test.cc
+  db/db_compaction_hooks_test.cc
   db/db_fifo_compaction_test.cc
   db/db_ttl_compaction_test.cc
   db/compaction/compaction_picker_fifo_test.cc

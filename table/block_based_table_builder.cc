@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cache/cache_reservation_manager.h"
+#include "strata/flush_block_policy.h"
 #include "table/block.h"
 #include "table/block_builder.h"
 #include "table/compression.h"
@@ -40,6 +41,20 @@ struct BufferedBlock {
   std::string contents;
   std::string first_key;
   std::string last_key;
+};
+
+// The data block as a FlushBlockPolicy reads it.
+class DataBlockViewImpl final : public DataBlockView {
+ public:
+  explicit DataBlockViewImpl(const BlockBuilder* block) : block_(block) {}
+  bool empty() const override { return block_->empty(); }
+  size_t CurrentSizeEstimate() const override { return block_->CurrentSizeEstimate(); }
+  size_t EstimateSizeAfterKV(const Slice& key, const Slice& value) const override {
+    return block_->EstimateSizeAfterKV(key, value);
+  }
+
+ private:
+  const BlockBuilder* const block_;
 };
 
 struct RangeTombstone {
@@ -157,6 +172,10 @@ struct BlockBasedTableBuilder::Rep {
     const int deviation = std::clamp(table_options.block_size_deviation, 0, 100);
     block_size_limit = block_size;
     block_size_deviation_limit = (block_size * static_cast<size_t>(100 - deviation) + 99) / 100;
+    if (table_options.flush_block_policy_factory != nullptr) {
+      flush_policy =
+          table_options.flush_block_policy_factory->NewFlushBlockPolicy(table_options, data_view);
+    }
   }
 
   const TableBuilderOptions options;
@@ -168,6 +187,10 @@ struct BlockBasedTableBuilder::Rep {
   Status status;
 
   BlockBuilder data_block;
+  DataBlockViewImpl data_view{&data_block};
+  // From table_options.flush_block_policy_factory; null: the size rule
+  // inline in Add.
+  std::unique_ptr<FlushBlockPolicy> flush_policy;
   // The index is built twice, with internal-key separators and with their
   // user-key part; Finish keeps the second unless a user key spans blocks.
   BlockBuilder index_block;
@@ -317,7 +340,13 @@ void BlockBasedTableBuilder::Add(const Slice& key, const Slice& value) {
     r->status = Status::InvalidArgument("table builder: keys added out of order");
     return;
   }
-  if (!r->data_block.empty()) {
+  if (r->flush_policy != nullptr) {
+    // Asked for every entry, as RocksDB asks; an empty block is not cut.
+    if (r->flush_policy->Update(key, value) && !r->data_block.empty()) {
+      FlushDataBlock();
+      if (!r->status.ok()) return;
+    }
+  } else if (!r->data_block.empty()) {
     const size_t current = r->data_block.CurrentSizeEstimate();
     if (current >= r->block_size_limit ||
         (current > r->block_size_deviation_limit &&

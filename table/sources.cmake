@@ -3,6 +3,7 @@ strata_layer(table
   SOURCES
     table/block.cc
     table/block_builder.cc
+    table/flush_block_policy.cc
     table/data_block_hash_index.cc
     table/format.cc
     table/filter_policy.cc

@@ -21,6 +21,7 @@ strata_layer(util
     util/mutex.cc
     util/compaction_filter.cc
     util/slice_transform.cc
+    util/concurrent_task_limiter_impl.cc
     util/sync_point.cc
 )
 if(EXISTS ${CMAKE_SOURCE_DIR}/util/crc32c_sse42.cc)

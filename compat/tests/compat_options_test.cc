@@ -8,12 +8,18 @@
 
 #include "gtest/gtest.h"
 #include "rocksdb/cache.h"
+#include "rocksdb/concurrent_task_limiter.h"
+#include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/filter_policy.h"
+#include "rocksdb/flush_block_policy.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/options.h"
 #include "rocksdb/sst_file_manager.h"
+#include "rocksdb/sst_partitioner.h"
 #include "rocksdb/table.h"
+#include "rocksdb/table_properties.h"
+#include "rocksdb/utilities/options_util.h"
 #include "rocksdb/version.h"
 #include "test_util/testutil.h"
 
@@ -370,6 +376,136 @@ TEST_F(CompatOptionsTest, VersionMacros) {
   EXPECT_EQ(ROCKSDB_PATCH, 3);
   EXPECT_EQ(GetRocksVersionAsString(), "7.8.3");
   EXPECT_EQ(GetRocksVersionAsString(false), "7.8");
+}
+
+// A program's partitioner: one output file per first byte; counts calls.
+class FirstBytePartitionerFactory : public SstPartitionerFactory {
+ public:
+  const char* Name() const override { return "FirstBytePartitionerFactory"; }
+  std::unique_ptr<SstPartitioner> CreatePartitioner(
+      const SstPartitioner::Context& context) const override {
+    ++made;
+    last_level = context.output_level;
+    return std::make_unique<SstPartitionerFixedPrefix>(1);
+  }
+  mutable int made = 0;
+  mutable int last_level = -1;
+};
+
+// A program's block policy: two entries per block, built over the size
+// policy's maker to check the BlockBuilder it is handed is usable.
+class TwoPerBlock : public FlushBlockPolicy {
+ public:
+  explicit TwoPerBlock(FlushBlockPolicy* size) : size_(size) {}
+  bool Update(const Slice& key, const Slice& value) override {
+    size_->Update(key, value);
+    return n_++ > 0 && n_ % 2 == 1;
+  }
+
+ private:
+  std::unique_ptr<FlushBlockPolicy> size_;
+  int n_ = 0;
+};
+class TwoPerBlockFactory : public FlushBlockPolicyFactory {
+ public:
+  const char* Name() const override { return "TwoPerBlockFactory"; }
+  FlushBlockPolicy* NewFlushBlockPolicy(const BlockBasedTableOptions& t,
+                                        const BlockBuilder& b) const override {
+    seen_block_size = t.block_size;
+    return new TwoPerBlock(FlushBlockBySizePolicyFactory::NewFlushBlockPolicy(4096, 10, b));
+  }
+  mutable uint64_t seen_block_size = 0;
+};
+
+TEST_F(CompatOptionsTest, PartitionerFlushPolicyAndLimiterReachTheEngine) {
+  Options o;
+  o.create_if_missing = true;
+  o.disable_auto_compactions = true;
+  auto partitioner = std::make_shared<FirstBytePartitionerFactory>();
+  o.sst_partitioner_factory = partitioner;
+  BlockBasedTableOptions t;
+  t.block_size = 8192;
+  auto policy = std::make_shared<TwoPerBlockFactory>();
+  t.flush_block_policy_factory = policy;
+  o.table_factory.reset(NewBlockBasedTableFactory(t));
+  std::shared_ptr<ConcurrentTaskLimiter> limiter(NewConcurrentTaskLimiter("compat", 2));
+  o.compaction_thread_limiter = limiter;
+  DB* db = nullptr;
+  ASSERT_TRUE(DB::Open(o, path_, &db).ok());
+  for (int i = 0; i < 6; ++i) {
+    ASSERT_TRUE(db->Put(WriteOptions(), std::string(1, 'a' + i % 3) + std::to_string(i), "v").ok());
+  }
+  ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+  TablePropertiesCollection props;
+  ASSERT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
+  ASSERT_EQ(props.size(), 1u);
+  EXPECT_EQ(props.begin()->second->num_data_blocks, 3u);
+  EXPECT_EQ(policy->seen_block_size, 8192u);  // the program's table options
+  ASSERT_TRUE(db->CompactRange(CompactRangeOptions(), nullptr, nullptr).ok());
+  EXPECT_GE(partitioner->made, 1);
+  EXPECT_GE(partitioner->last_level, 1);
+  std::vector<LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  EXPECT_EQ(files.size(), 3u);  // one per first byte
+  EXPECT_EQ(limiter->GetName(), "compat");
+  delete db;
+
+  // The OPTIONS file names the program's factories; the fixed-prefix
+  // factory comes back with its length.
+  o.sst_partitioner_factory = NewSstPartitionerFixedPrefixFactory(6);
+  DB* db2 = nullptr;
+  ASSERT_TRUE(DB::Open(o, path_, &db2).ok());
+  delete db2;
+  DBOptions loaded_db;
+  std::vector<ColumnFamilyDescriptor> cfs;
+  ConfigOptions config;
+  config.ignore_unknown_options = true;  // TwoPerBlockFactory is not registered
+  ASSERT_TRUE(LoadLatestOptions(config, path_, &loaded_db, &cfs).ok());
+  ASSERT_EQ(cfs.size(), 1u);
+  auto* fixed =
+      dynamic_cast<SstPartitionerFixedPrefixFactory*>(cfs[0].options.sst_partitioner_factory.get());
+  ASSERT_NE(fixed, nullptr);
+  EXPECT_EQ(fixed->prefix_len(), 6u);
+}
+
+TEST_F(CompatOptionsTest, ForeignLimiterIsRefused) {
+  class Own : public ConcurrentTaskLimiter {
+   public:
+    const std::string& GetName() const override { return name_; }
+    void SetMaxOutstandingTask(int32_t) override {}
+    void ResetMaxOutstandingTask() override {}
+    int32_t GetOutstandingTask() const override { return 0; }
+
+   private:
+    std::string name_ = "own";
+  };
+  Options o;
+  o.compaction_thread_limiter = std::make_shared<Own>();
+  ExpectRefused(o, "compaction_thread_limiter");
+}
+
+TEST_F(CompatOptionsTest, FactoriesFromStrings) {
+  ConfigOptions config;
+  std::shared_ptr<SstPartitionerFactory> p;
+  ASSERT_TRUE(
+      SstPartitionerFactory::CreateFromString(config, "SstPartitionerFixedPrefixFactory", &p).ok());
+  ASSERT_NE(p, nullptr);
+  EXPECT_STREQ(p->Name(), "SstPartitionerFixedPrefixFactory");
+  ASSERT_TRUE(SstPartitionerFactory::CreateFromString(config, "nullptr", &p).ok());
+  EXPECT_EQ(p, nullptr);
+  EXPECT_FALSE(SstPartitionerFactory::CreateFromString(config, "Nope", &p).ok());
+  std::shared_ptr<FlushBlockPolicyFactory> f;
+  ASSERT_TRUE(
+      FlushBlockPolicyFactory::CreateFromString(config, "FlushBlockBySizePolicyFactory", &f).ok());
+  ASSERT_NE(f, nullptr);
+  EXPECT_STREQ(f->Name(), "FlushBlockBySizePolicyFactory");
+  EXPECT_FALSE(FlushBlockPolicyFactory::CreateFromString(config, "Nope", &f).ok());
+  BlockBasedTableOptions t;
+  ASSERT_TRUE(GetBlockBasedTableOptionsFromString(
+                  config, t, "flush_block_policy_factory=FlushBlockEveryKeyPolicyFactory", &t)
+                  .ok());
+  ASSERT_NE(t.flush_block_policy_factory, nullptr);
+  EXPECT_STREQ(t.flush_block_policy_factory->Name(), "FlushBlockEveryKeyPolicyFactory");
 }
 
 }  // namespace

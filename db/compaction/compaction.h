@@ -45,6 +45,7 @@
 #include "db/version_set.h"
 #include "strata/listener.h"
 #include "strata/options.h"
+#include "util/concurrent_task_limiter_impl.h"
 #include "util/mutex.h"
 #include "util/thread_annotations.h"
 
@@ -128,6 +129,9 @@ class Compaction {
   void set_output_path_id(uint32_t p) { output_path_id_ = p; }
   // Replaces the files output cutting aligns to (universal: none).
   void set_grandparents(std::vector<FileMetaData*> g) { grandparents_ = std::move(g); }
+  // The slot of the family's compaction_thread_limiter this compaction
+  // holds (returned when the Compaction is destroyed; null: none).
+  void set_task_token(std::unique_ptr<TaskLimiterToken> t) { task_token_ = std::move(t); }
 
   Compaction(Version* input_version, int output_level);
 
@@ -151,6 +155,7 @@ class Compaction {
   std::string largest_user_key_;
   // KeyMayExistBelowOutput's position per level.
   size_t level_ptrs_[kMaxLevels] = {};
+  std::unique_ptr<TaskLimiterToken> task_token_;
 };
 
 // Output placement over a family's table paths (options.cf_paths, at least

@@ -155,6 +155,15 @@ Status CompactionJob::Run() {
     return MinOldestAncesterTime(inputs, ucmp, &lo, &hi);
   };
   const bool full_compaction = cfd->current()->NumFiles() == c->num_input_files();
+  // Output into level 0 is never partitioned (RocksDB's rule).
+  if (out != 0 && cfd->options().sst_partitioner_factory != nullptr) {
+    o.partitioner_factory = cfd->options().sst_partitioner_factory.get();
+    o.partitioner_context.is_full_compaction = full_compaction;
+    o.partitioner_context.is_manual_compaction = c->manual();
+    o.partitioner_context.output_level = out;
+    o.partitioner_context.smallest_user_key = c->smallest_user_key();
+    o.partitioner_context.largest_user_key = c->largest_user_key();
+  }
 
   // Subcompactions by key range when the job is big enough.
   std::vector<FileMetaData*> all_inputs;
@@ -435,6 +444,12 @@ void CompactionJob::PrepareInfo() {
   js.num_input_files_at_output_level = c->output_level_inputs().size();
   js.is_manual_compaction = c->manual();
   js.total_input_bytes = c->TotalInputBytes();
+  for (size_t which = 0; which < c->num_input_levels(); ++which) {
+    for (const FileMetaData* f : c->inputs(which)) {
+      js.total_input_raw_key_bytes += f->raw_key_size;
+      js.total_input_raw_value_bytes += f->raw_value_size;
+    }
+  }
 }
 
 void CompactionJob::NotifyBegin() {

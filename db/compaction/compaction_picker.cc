@@ -9,6 +9,7 @@
 #include "db/compaction/compression_for_level.h"
 #include "db/compaction/file_age.h"
 #include "db/filename.h"
+#include "strata/sst_partitioner.h"
 
 namespace strata {
 
@@ -310,6 +311,28 @@ bool CompactionPicker::SetupOtherInputs(Compaction* c) {
                            c->inputs_.front().files.front()->path_id == c->output_path_id_;
     c->trivial_move_ = disjoint && TotalBytes(c->grandparents_) <= max_grandparent &&
                        same_compression && same_path;
+    // A partitioner may veto the move of a file spanning partitions
+    // (RocksDB asks it only when the output level is not the last).
+    if (c->trivial_move_ && co.sst_partitioner_factory != nullptr &&
+        output_level + 1 < v->num_levels()) {
+      SstPartitioner::Context context;
+      context.is_full_compaction = v->NumFiles() == c->num_input_files();
+      context.is_manual_compaction = c->manual_;
+      context.output_level = output_level;
+      context.smallest_user_key = c->smallest_user_key_;
+      context.largest_user_key = c->largest_user_key_;
+      std::unique_ptr<SstPartitioner> partitioner =
+          co.sst_partitioner_factory->CreatePartitioner(context);
+      if (partitioner != nullptr) {
+        for (const FileMetaData* f : c->inputs(0)) {
+          if (!partitioner->CanDoTrivialMove(ExtractUserKey(f->smallest),
+                                             ExtractUserKey(f->largest))) {
+            c->trivial_move_ = false;
+            break;
+          }
+        }
+      }
+    }
   }
   return true;
 }

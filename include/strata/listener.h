@@ -167,29 +167,50 @@ struct STRATA_EXPORT FlushJobInfo {
   FlushReason flush_reason = FlushReason::kOthers;
 };
 
-// What RocksDB's CompactionJobStats holds that Strata measures.
+// A compaction's statistics, with every field of RocksDB 7.8.3's
+// CompactionJobStats (rocksdb/compaction_job_stats.h is this struct).
+// Fields Strata does not measure stay 0: cpu_micros, the blob fields (no
+// blob files), num_corrupt_keys, and the file I/O nanosecond timers.
 struct STRATA_EXPORT CompactionJobStats {
+  // Every field to 0 / empty.
+  void Reset();
+  // Adds the counters of `stats` (the prefixes and flags are not merged).
+  void Add(const CompactionJobStats& stats);
+
   uint64_t elapsed_micros = 0;
   uint64_t cpu_micros = 0;  // Strata does not measure CPU time: 0
   uint64_t num_input_records = 0;
-  uint64_t num_input_files = 0;
-  uint64_t num_input_files_at_output_level = 0;
+  uint64_t num_blobs_read = 0;
+  size_t num_input_files = 0;
+  size_t num_input_files_at_output_level = 0;
   uint64_t num_output_records = 0;
-  uint64_t num_output_files = 0;
+  size_t num_output_files = 0;
+  size_t num_output_files_blob = 0;
   bool is_full_compaction = false;
   bool is_manual_compaction = false;
   uint64_t total_input_bytes = 0;
+  uint64_t total_blob_bytes_read = 0;
   uint64_t total_output_bytes = 0;
+  uint64_t total_output_bytes_blob = 0;
   // Entries dropped because a newer version of the key replaced them, or a
   // deletion / range deletion / the compaction filter removed them.
   uint64_t num_records_replaced = 0;
+  // The raw (uncompressed) key and value bytes of the input files.
+  uint64_t total_input_raw_key_bytes = 0;
+  uint64_t total_input_raw_value_bytes = 0;
   uint64_t num_input_deletion_records = 0;
   uint64_t num_expired_deletion_records = 0;
-  uint64_t num_single_del_mismatch = 0;
-  uint64_t num_single_del_fallthru = 0;
-  // The smallest and largest output user keys (first 8 bytes).
+  uint64_t num_corrupt_keys = 0;
+  uint64_t file_write_nanos = 0;
+  uint64_t file_range_sync_nanos = 0;
+  uint64_t file_fsync_nanos = 0;
+  uint64_t file_prepare_write_nanos = 0;
+  // The smallest and largest output user keys (first kMaxPrefixLength bytes).
+  static const size_t kMaxPrefixLength = 8;
   std::string smallest_output_key_prefix;
   std::string largest_output_key_prefix;
+  uint64_t num_single_del_fallthru = 0;
+  uint64_t num_single_del_mismatch = 0;
 };
 
 struct STRATA_EXPORT CompactionFileInfo {

@@ -33,6 +33,8 @@ class RateLimiter;         // strata/rate_limiter.h
 class SstFileManager;      // strata/sst_file_manager.h
 class TableFactory;        // strata/table.h
 class WriteBufferManager;  // strata/write_buffer_manager.h
+class SstPartitionerFactory;
+class ConcurrentTaskLimiter;
 
 // Persisted in table trailers: never renumber (docs/format/block.md (Compression)).
 enum CompressionType : unsigned char {
@@ -432,6 +434,14 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // The family's table directories (RocksDB's cf_paths, at most 4): replace db_paths when not
   // empty. FIFO families take one path at most (NotSupported, as RocksDB). Created by Open.
   std::vector<DbPath> cf_paths;
+  // Where compactions into level >= 1 cut their output files, and which
+  // trivial moves are allowed (strata/sst_partitioner.h); null = by size
+  // only. Written to the OPTIONS file as RocksDB writes it.
+  std::shared_ptr<SstPartitionerFactory> sst_partitioner_factory;
+  // Caps the family's running compactions together with the other
+  // families sharing the limiter (strata/concurrent_task_limiter.h); null =
+  // no cap beyond the background job limit. Not in the OPTIONS file.
+  std::shared_ptr<ConcurrentTaskLimiter> compaction_thread_limiter;
 };
 
 struct STRATA_EXPORT Options : public DBOptions, public ColumnFamilyOptions {

@@ -19,6 +19,8 @@
 
 namespace strata {
 
+class FlushBlockPolicyFactory;  // strata/flush_block_policy.h
+
 // Block checksum kinds, stored in byte 0 of every table footer: never
 // renumber (docs/format/block.md (Block trailer)).
 enum ChecksumType : unsigned char {
@@ -63,6 +65,9 @@ struct STRATA_EXPORT BlockBasedTableOptions {
     kDataBlockBinaryAndHash = 1,
   };
 
+  // Where data blocks end (strata/flush_block_policy.h); null = by
+  // block_size and block_size_deviation.
+  std::shared_ptr<FlushBlockPolicyFactory> flush_block_policy_factory;
   // Target uncompressed size of a data block.
   size_t block_size = 4 * 1024;
   // A block closes early when the next entry would overflow block_size and

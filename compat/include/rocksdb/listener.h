@@ -29,6 +29,7 @@
 #include <utility>
 
 #include "rocksdb/advanced_options.h"
+#include "rocksdb/compaction_job_stats.h"
 #include "rocksdb/compression_type.h"
 #include "rocksdb/io_status.h"
 #include "rocksdb/rocksdb_namespace.h"
@@ -58,7 +59,6 @@ using TableFileCreationInfo = ::strata::TableFileCreationInfo;
 using FileDeletionInfo = ::strata::FileDeletionInfo;
 using TableFileDeletionInfo = ::strata::TableFileDeletionInfo;
 using FlushJobInfo = ::strata::FlushJobInfo;
-using CompactionJobStats = ::strata::CompactionJobStats;
 using CompactionFileInfo = ::strata::CompactionFileInfo;
 using CompactionJobInfo = ::strata::CompactionJobInfo;
 using MemTableInfo = ::strata::MemTableInfo;

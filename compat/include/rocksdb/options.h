@@ -35,6 +35,7 @@ class CompactionFilterFactory;
 class MergeOperator;
 class SliceTransform;
 class Snapshot;
+class ConcurrentTaskLimiter;
 }  // namespace strata
 
 namespace rocksdb {
@@ -53,7 +54,7 @@ class FileChecksumGenFactory;
 class WalFilter;
 class CompactionService;
 class SstPartitionerFactory;
-class ConcurrentTaskLimiter;
+using ConcurrentTaskLimiter = ::strata::ConcurrentTaskLimiter;
 
 enum class WALRecoveryMode : char {
   kTolerateCorruptedTailRecords = 0x00,
@@ -100,8 +101,8 @@ struct ColumnFamilyOptions : public AdvancedColumnFamilyOptions {
   bool disable_auto_compactions = false;
   std::shared_ptr<TableFactory> table_factory;  // null: block-based defaults
   std::vector<DbPath> cf_paths;
-  std::shared_ptr<ConcurrentTaskLimiter> compaction_thread_limiter = nullptr;  // refused when set
-  std::shared_ptr<SstPartitionerFactory> sst_partitioner_factory = nullptr;    // refused when set
+  std::shared_ptr<ConcurrentTaskLimiter> compaction_thread_limiter = nullptr;
+  std::shared_ptr<SstPartitionerFactory> sst_partitioner_factory = nullptr;
 };
 
 enum class WalFilterDecision { kContinue };

@@ -49,7 +49,8 @@ struct CacheUsageOptions {
 struct BlockBasedTableOptions {
   static const char* kName() { return "BlockTableOptions"; }
 
-  std::shared_ptr<FlushBlockPolicyFactory> flush_block_policy_factory;  // refused when set
+  // null: the size policy (rocksdb/flush_block_policy.h)
+  std::shared_ptr<FlushBlockPolicyFactory> flush_block_policy_factory;
   bool cache_index_and_filter_blocks = false;
   bool cache_index_and_filter_blocks_with_high_priority = true;
   bool pin_l0_filter_and_index_blocks_in_cache = false;
