@@ -12,7 +12,7 @@
 # 3. compat_side_by_side: one program using Strata's native API and the
 #    system RocksDB together.
 # 4. compat_no_rocksdb_symbols: libstrata exports no rocksdb:: symbol.
-set(STRATA_COMPAT_PROGRAMS basic_crud column_families callbacks tuning pinnable_bounds utilities transactions backup listeners stacked env experimental)
+set(STRATA_COMPAT_PROGRAMS basic_crud column_families callbacks tuning pinnable_bounds utilities transactions backup listeners stacked env experimental wal_filter file_checksum)
 foreach(prog ${STRATA_COMPAT_PROGRAMS})
   set(src ${CMAKE_SOURCE_DIR}/compat/examples/${prog}.cc)
   if(NOT EXISTS ${src})
@@ -58,3 +58,15 @@ add_test(NAME compat_no_rocksdb_symbols
                  $<TARGET_FILE:strata> $<TARGET_FILE:strata_shared>
                  $<TARGET_FILE:strata-rocksdb> $<TARGET_FILE:strata-rocksdb-static>)
 set_tests_properties(compat_no_rocksdb_symbols PROPERTIES LABELS compat TIMEOUT 120)
+
+# Headers that must compile when included alone: one generated source each,
+# built with the rest (a header missing an include fails the build).
+set(compat_alone_srcs "")
+foreach(h wal_filter file_checksum)
+  set(src ${CMAKE_BINARY_DIR}/compat_header_alone/${h}.cc)
+  file(CONFIGURE OUTPUT ${src}
+       CONTENT "#include \"rocksdb/${h}.h\"\nint compat_header_alone_${h}() { return 0; }\n")
+  list(APPEND compat_alone_srcs ${src})
+endforeach()
+add_library(compat_headers_alone OBJECT ${compat_alone_srcs})
+target_link_libraries(compat_headers_alone PRIVATE strata-rocksdb)
