@@ -19,6 +19,7 @@
 #include "gtest/gtest.h"
 #include "strata/db.h"
 #include "strata/file_checksum.h"
+#include "strata/utilities/options_util.h"
 #include "test_util/testutil.h"
 
 namespace strata {
@@ -143,6 +144,11 @@ TEST_F(DBFileChecksumInteropTest, RocksDbWrittenChecksumsReadByStrata) {
   const std::string rocksdb_list = SortedToolLines(out, &verify);
   EXPECT_EQ(verify, "verify: OK");
   ASSERT_NE(rocksdb_list.find(" FileChecksumCrc32c\n"), std::string::npos) << rocksdb_list;
+  // RocksDB's OPTIONS file names the factory; Strata reads it back.
+  DBOptions loaded;
+  std::vector<ColumnFamilyDescriptor> cf_descs;
+  ASSERT_OK(LoadLatestOptions(db_path, Env::Default(), &loaded, &cf_descs));
+  EXPECT_EQ(loaded.file_checksum_gen_factory, GetFileChecksumGenCrc32cFactory());
   std::unique_ptr<DB> db;
   ASSERT_OK(DB::Open(Opts(), db_path, &db));
   EXPECT_EQ(StrataList(db.get()), rocksdb_list);

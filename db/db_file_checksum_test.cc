@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "strata/convenience.h"
 #include "strata/db.h"
 #include "strata/file_checksum.h"
 #include "strata/listener.h"
@@ -72,6 +73,25 @@ TEST(FileChecksumTest, List) {
   EXPECT_TRUE(list->RemoveOneFileChecksum(3).IsNotFound());
   list->reset();
   EXPECT_EQ(list->size(), 0u);
+}
+
+// The option by name (OPTIONS files, option strings): RocksDB's spelling.
+TEST(FileChecksumTest, OptionByName) {
+  DBOptions o;
+  ASSERT_OK(GetDBOptionsFromString(DBOptions(),
+                                   "file_checksum_gen_factory=FileChecksumGenCrc32cFactory", &o));
+  EXPECT_EQ(o.file_checksum_gen_factory, GetFileChecksumGenCrc32cFactory());
+  std::string text;
+  ASSERT_OK(GetStringFromDBOptions(&text, o, ";"));
+  EXPECT_NE(text.find("file_checksum_gen_factory=FileChecksumGenCrc32cFactory;"), std::string::npos)
+      << text;
+  ASSERT_OK(GetDBOptionsFromString(o, "file_checksum_gen_factory=nullptr", &o));
+  EXPECT_EQ(o.file_checksum_gen_factory, nullptr);
+  ASSERT_OK(GetStringFromDBOptions(&text, o, ";"));
+  EXPECT_NE(text.find("file_checksum_gen_factory=nullptr;"), std::string::npos) << text;
+  const Status s = GetDBOptionsFromString(DBOptions(), "file_checksum_gen_factory=Mine", &o);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.ToString().find("file_checksum_gen_factory"), std::string::npos) << s.ToString();
 }
 
 class CreatedFiles : public EventListener {
@@ -186,6 +206,42 @@ TEST_F(DBFileChecksumTest, EveryTableCarriesTheChecksumOfItsBytes) {
   ASSERT_OK(DB::Open(Opts(), dir_.path(), &db));
   ExpectChecksumsOfTheBytes(db.get(), 4);
   ASSERT_OK(db->VerifyFileChecksums(ReadOptions()));
+  // The OPTIONS file names the factory, as RocksDB's does.
+  bool named = false;
+  for (const auto& [name, bytes] : test::DirectoryContents(dir_.path())) {
+    if (name.rfind("OPTIONS-", 0) == 0) {
+      named = named || bytes.find("  file_checksum_gen_factory=FileChecksumGenCrc32cFactory\n") !=
+                           std::string::npos;
+    }
+  }
+  EXPECT_TRUE(named);
+}
+
+// Repair records no checksums, as RocksDB 7.8.3's repairer (it rebuilds
+// every table's entry from a scan of the file, the tables it makes from the
+// WALs included): "" and "Unknown", and nothing for VerifyFileChecksums.
+TEST_F(DBFileChecksumTest, RepairRecordsNoChecksums) {
+  {
+    std::unique_ptr<DB> db;
+    ASSERT_OK(DB::Open(Opts(), dir_.path(), &db));
+    for (int i = 0; i < 100; ++i) ASSERT_OK(db->Put(WriteOptions(), Key(i), "v"));
+    ASSERT_OK(db->Flush(FlushOptions()));
+    ASSERT_OK(db->Put(WriteOptions(), "wal-only", "w"));
+    ASSERT_OK(db->Close());
+  }
+  ASSERT_OK(RepairDB(dir_.path(), Opts()));
+  std::unique_ptr<DB> db;
+  ASSERT_OK(DB::Open(Opts(), dir_.path(), &db));
+  std::vector<LiveFileMetaData> meta;
+  db->GetLiveFilesMetaData(&meta);
+  ASSERT_EQ(meta.size(), 2u);
+  for (const LiveFileMetaData& m : meta) {
+    EXPECT_EQ(m.file_checksum, "");
+    EXPECT_EQ(m.file_checksum_func_name, "Unknown");
+  }
+  ASSERT_OK(db->VerifyFileChecksums(ReadOptions()));
+  std::string v;
+  ASSERT_OK(db->Get(ReadOptions(), "wal-only", &v));
 }
 
 TEST_F(DBFileChecksumTest, AFlippedByteIsCorruptionNamingTheFile) {

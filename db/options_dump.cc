@@ -6,12 +6,14 @@
 
 #include "strata/cache.h"
 #include "strata/compaction_filter.h"
+#include "strata/file_checksum.h"
 #include "strata/filter_policy.h"
 #include "strata/listener.h"
 #include "strata/merge_operator.h"
 #include "strata/slice_transform.h"
 #include "strata/sst_file_manager.h"
 #include "strata/table_properties.h"
+#include "strata/wal_filter.h"
 #include "table/compression.h"
 
 namespace strata {
@@ -273,6 +275,9 @@ std::vector<OptionLine> DBOptionLines(const DBOptions& o) {
       {"bytes_per_sync", Num(o.bytes_per_sync)},
       {"wal_bytes_per_sync", Num(o.wal_bytes_per_sync)},
       {"strict_bytes_per_sync", Bool(o.strict_bytes_per_sync)},
+      // Hooks (strata/wal_filter.h, strata/file_checksum.h), RocksDB's texts.
+      {"wal_filter", NameOr(o.wal_filter, "None")},
+      {"file_checksum_gen_factory", NameOr(o.file_checksum_gen_factory.get(), "Unknown")},
   };
 }
 

@@ -60,6 +60,9 @@ enum class OptionType {
   kCompactionOptionsUniversal,
   kCompactionOptionsFIFO,
   kCompressionOptions,
+  // DBOptions::file_checksum_gen_factory by name: "nullptr" or
+  // "FileChecksumGenCrc32cFactory" (strata/file_checksum.h).
+  kFileChecksumGenFactory,
 };
 
 struct OptionInfo {

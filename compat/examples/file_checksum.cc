@@ -7,6 +7,8 @@
 // other, never printed. Built against RocksDB and against Strata; the
 // outputs are compared byte for byte.
 // Usage: file_checksum DB_DIR
+#include "rocksdb/file_checksum.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -19,7 +21,6 @@
 #include <vector>
 
 #include "rocksdb/db.h"
-#include "rocksdb/file_checksum.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/options.h"
 #include "rocksdb/sst_file_writer.h"
@@ -87,7 +88,8 @@ int main(int argc, char** argv) {
   {
     rdb::SstFileWriter writer(rdb::EnvOptions(), options);
     Check(writer.Open(sst), "sst open");
-    for (int i = 0; i < 100; ++i) Check(writer.Put("zz" + std::to_string(1000 + i), "e"), "sst put");
+    for (int i = 0; i < 100; ++i)
+      Check(writer.Put("zz" + std::to_string(1000 + i), "e"), "sst put");
     Check(writer.Finish(), "sst finish");
   }
   Check(db->IngestExternalFile({sst}, rdb::IngestExternalFileOptions()), "ingest");
@@ -114,16 +116,16 @@ int main(int argc, char** argv) {
                                                                        : "listener differs";
       }
     }
-    std::printf("L%d %s..%s: %s, %zu bytes, %s, %s, %s\n", m.level, m.smallestkey.c_str(),
-                m.largestkey.c_str(), name.c_str(), checksum.size(),
-                checksum == m.file_checksum && name == m.file_checksum_func_name
-                    ? "metadata agrees"
-                    : "metadata differs",
-                checksum == Crc32cOfFile(file) ? "crc32c of the bytes" : "not the crc32c",
-                told.c_str());
+    std::printf(
+        "L%d %s..%s: %s, %zu bytes, %s, %s, %s\n", m.level, m.smallestkey.c_str(),
+        m.largestkey.c_str(), name.c_str(), checksum.size(),
+        checksum == m.file_checksum && name == m.file_checksum_func_name ? "metadata agrees"
+                                                                         : "metadata differs",
+        checksum == Crc32cOfFile(file) ? "crc32c of the bytes" : "not the crc32c", told.c_str());
   }
   std::string c, n;
-  std::printf("search 999999: %s\n", list->SearchOneFileChecksum(999999, &c, &n).ToString().c_str());
+  std::printf("search 999999: %s\n",
+              list->SearchOneFileChecksum(999999, &c, &n).ToString().c_str());
   std::printf("verify: %s\n", db->VerifyFileChecksums(rdb::ReadOptions()).ToString().c_str());
   std::printf("null list: %s\n", db->GetLiveFilesChecksumInfo(nullptr).ToString().c_str());
 
@@ -143,10 +145,10 @@ int main(int argc, char** argv) {
   }
   const rdb::Status bad = db->VerifyFileChecksums(rdb::ReadOptions());
   const std::string text = bad.ToString();
-  std::printf("after a flipped byte: corruption %s, names the file %s, \"file checksum mismatch\" %s\n",
-              bad.IsCorruption() ? "yes" : "no",
-              text.find(victim) != std::string::npos ? "yes" : "no",
-              text.find("file checksum mismatch, expecting ") != std::string::npos ? "yes" : "no");
+  std::printf(
+      "after a flipped byte: corruption %s, names the file %s, \"file checksum mismatch\" %s\n",
+      bad.IsCorruption() ? "yes" : "no", text.find(victim) != std::string::npos ? "yes" : "no",
+      text.find("file checksum mismatch, expecting ") != std::string::npos ? "yes" : "no");
   delete db;
   db = nullptr;
 

@@ -5,10 +5,12 @@
 // RocksDB's, docs/format/manifest.md).
 //
 // With DBOptions::file_checksum_gen_factory set, each table file written
-// by a flush, a compaction, WAL recovery or repair gets a generator from the
+// by a flush, a compaction or WAL recovery gets a generator from the
 // factory (context: the file's name, no requested function) fed with the
-// file's bytes as they are appended; files brought in by ingestion or
-// import are read once after they are in place. A factory that returns no
+// file's bytes as they are appended; an ingested file is read once after
+// it is in place. As in RocksDB 7.8.3, imported files and the tables of a
+// repaired DB (RepairDB rebuilds every entry from a scan) record none.
+// A factory that returns no
 // generator leaves the file without a checksum ("" and "Unknown"), as does
 // a DB opened without a factory. DB::GetLiveFilesChecksumInfo lists the
 // recorded checksums; DB::VerifyFileChecksums reads every live table file
