@@ -1095,7 +1095,16 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
       }
       continue;
     }
-    if (options_.wal_filter != nullptr) {
+    bool filter = options_.wal_filter != nullptr;
+    if (filter && r.first_record && state->wal_stopped) {
+      // After a point-in-time stop a WAL that does not continue the kept
+      // history is dropped unapplied (ApplyWalBatch); as in RocksDB, the
+      // filter does not see its records.
+      const SequenceNumber expected =
+          (state->replayed_any ? state->max_sequence : state->last_sequence) + 1;
+      filter = WriteBatchInternal::Sequence(&batch) == expected;
+    }
+    if (filter) {
       WalFilterVerdict verdict = WalFilterVerdict::kApply;
       s = FilterWalBatch(&r, &batch, &verdict);
       if (!s.ok()) return s;

@@ -307,13 +307,14 @@ TEST_F(DBWalFilterTest, CorruptedRecordPerRecoveryMode) {
     bool open_fails;
     int first_wal_kept;    // batches of the first WAL applied
     bool second_wal_kept;  // the second WAL applied
+    int records_seen;      // by the filter (none of a WAL dropped after a stop)
   };
   const Case cases[] = {
-      {WALRecoveryMode::kTolerateCorruptedTailRecords, true, true, 0, false},
-      {WALRecoveryMode::kAbsoluteConsistency, true, true, 0, false},
-      {WALRecoveryMode::kPointInTimeRecovery, true, false, 4, false},
-      {WALRecoveryMode::kSkipAnyCorruptedRecords, true, false, 4, true},
-      {WALRecoveryMode::kPointInTimeRecovery, false, false, 10, true},
+      {WALRecoveryMode::kTolerateCorruptedTailRecords, true, true, 0, false, 5},
+      {WALRecoveryMode::kAbsoluteConsistency, true, true, 0, false, 5},
+      {WALRecoveryMode::kPointInTimeRecovery, true, false, 4, false, 5},
+      {WALRecoveryMode::kSkipAnyCorruptedRecords, true, false, 4, true, 15},
+      {WALRecoveryMode::kPointInTimeRecovery, false, false, 10, true, 20},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE("mode " + std::to_string(static_cast<int>(c.mode)) + " paranoid " +
@@ -332,6 +333,7 @@ TEST_F(DBWalFilterTest, CorruptedRecordPerRecoveryMode) {
     o.paranoid_checks = c.paranoid;
     std::unique_ptr<DB> db;
     const Status s = DB::Open(o, dir_->path(), &db);
+    EXPECT_EQ(f.records, c.records_seen);
     if (c.open_fails) {
       EXPECT_TRUE(s.IsCorruption()) << s.ToString();
       EXPECT_EQ(s.ToString(), "Corruption: Corruption reported by Wal Filter : FnFilter");

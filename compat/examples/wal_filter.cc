@@ -127,8 +127,9 @@ static std::vector<rdb::ColumnFamilyDescriptor> Families() {
 }
 
 static rdb::Status Open(const std::string& path, rdb::WalFilter* filter, rdb::WALRecoveryMode mode,
-                        Session* s) {
+                        Session* s, bool keep_wals = false) {
   rdb::DBOptions options;
+  options.avoid_flush_during_recovery = keep_wals;
   options.create_if_missing = true;
   options.create_missing_column_families = true;
   options.wal_filter = filter;
@@ -189,6 +190,12 @@ int main(int argc, char** argv) {
     Dump(&s);
     WriteBatches(&s, {"h", "corrupt-i", "j"});
   }
+  {
+    // A second WAL after that one (the first is kept: no flush at open).
+    Session s;
+    Check(Open(path, nullptr, pit, &s, /*keep_wals=*/true), "open keeping WALs");
+    WriteBatches(&s, {"k"});
+  }
   std::printf("a corrupt record, absolute consistency:\n");
   {
     Filter f;
@@ -202,7 +209,7 @@ int main(int argc, char** argv) {
     Session s;
     Check(Open(path, &f, pit, &s), "open pit");
     Dump(&s);
-    WriteBatches(&s, {"grow-k"});
+    WriteBatches(&s, {"grow-l"});
   }
   std::printf("too many records:\n");
   {
