@@ -790,6 +790,11 @@ Status DBImpl::ReplayWALs(RecoveryState* state) {
     }
   }
   std::sort(state->wal_numbers.begin(), state->wal_numbers.end());
+  if (read_only() && error_if_wal_file_exists_ && !state->wal_numbers.empty()) {
+    return Status::Corruption(
+        "the DB was opened read-only with error_if_wal_file_exists, but a WAL file exists",
+        LogFileName(wal_dir_, state->wal_numbers.front()));
+  }
   if (options_.wal_filter != nullptr && any_wal) {
     // As RocksDB: the filter learns each family's log number (and the
     // names' ids) whenever the WAL directory holds a WAL, before replay.
@@ -800,11 +805,6 @@ Status DBImpl::ReplayWALs(RecoveryState* state) {
       cf_name_id_map[cfd->name()] = cfd->id();
     }
     options_.wal_filter->ColumnFamilyLogNumberMap(cf_lognumber_map, cf_name_id_map);
-  }
-  if (read_only() && error_if_wal_file_exists_ && !state->wal_numbers.empty()) {
-    return Status::Corruption(
-        "the DB was opened read-only with error_if_wal_file_exists, but a WAL file exists",
-        LogFileName(wal_dir_, state->wal_numbers.front()));
   }
   for (uint64_t number : state->wal_numbers) {
     state->next_file_number = std::max(state->next_file_number, number + 1);
