@@ -402,6 +402,15 @@ class CompatDBT : public Base {
   }
   void DisableManualCompaction() override { db_->DisableManualCompaction(); }
   void EnableManualCompaction() override { db_->EnableManualCompaction(); }
+  // Full-file checksums (rocksdb/file_checksum.h).
+  Status GetLiveFilesChecksumInfo(FileChecksumList* checksum_list) override {
+    return db_->GetLiveFilesChecksumInfo(checksum_list);
+  }
+  Status VerifyFileChecksums(const ReadOptions& options) override {
+    ::strata::ReadOptions ro;
+    Status s = compat::ConvertReadOptions(options, &ro);
+    return s.ok() ? db_->VerifyFileChecksums(ro) : s;
+  }
   ::strata::DB* GetStrataDB() const override { return db_; }
 
  private:

@@ -246,11 +246,11 @@ Status ConvertDBOptions(const DBOptions& in, ::strata::DBOptions* out,
   COMPAT_DEFAULT_ONLY(DBOptions, persist_stats_to_disk);
   COMPAT_DEFAULT_ONLY(DBOptions, unordered_write);
   COMPAT_DEFAULT_ONLY(DBOptions, row_cache);
-  COMPAT_DEFAULT_ONLY(DBOptions, wal_filter);
+  o.wal_filter = in.wal_filter;  // Strata's class (rocksdb/wal_filter.h)
   COMPAT_DEFAULT_ONLY(DBOptions, two_write_queues);
   COMPAT_DEFAULT_ONLY(DBOptions, atomic_flush);
   COMPAT_DEFAULT_ONLY(DBOptions, write_dbid_to_manifest);
-  COMPAT_DEFAULT_ONLY(DBOptions, file_checksum_gen_factory);
+  o.file_checksum_gen_factory = in.file_checksum_gen_factory;  // Strata's class
   COMPAT_DEFAULT_ONLY(DBOptions, best_efforts_recovery);
   COMPAT_DEFAULT_ONLY(DBOptions, compaction_service);
   // RocksDB's memory-mapped WAL writes do not exist: its WAL is written
@@ -429,6 +429,8 @@ void ConvertBackDBOptions(const ::strata::DBOptions& in, DBOptions* out) {
   }
   o.info_log_level = ConvertBackLogLevel(in.info_log_level);
   o.db_paths = ConvertBackPaths(in.db_paths);
+  o.wal_filter = in.wal_filter;
+  o.file_checksum_gen_factory = in.file_checksum_gen_factory;
   // Listeners Open wrapped come back as they were given; Strata's own
   // listeners have no RocksDB form and are left out.
   o.listeners.clear();

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "db/compaction/compaction_range_del_aggregator.h"
+#include "db/file_checksum_helper.h"
 #include "db/filename.h"
 #include "env/paced_writable_file.h"
 #include "memtable/dynamic_bloom.h"
@@ -96,6 +97,9 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
 
   std::vector<std::string> created;
   std::unique_ptr<WritableFile> file;
+  // The current file's full-file checksum in the making (null without
+  // DBOptions::file_checksum_gen_factory, or when it gives no generator).
+  std::unique_ptr<FileChecksumGenerator> checksum_gen;
   std::unique_ptr<BlockBasedTableBuilder> builder;
   FileMetaData meta;
   std::string last_user_key;
@@ -143,7 +147,7 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
         o.event_log, now, o.listeners, o.dbname, o.column_family_name, current_fname, o.job_id,
         meta.number, fs.ok() ? meta.file_size : 0,
         meta.smallest_seqno == kMaxSequenceNumber ? 0 : meta.smallest_seqno, meta.largest_seqno,
-        props, o.reason, fs);
+        props, o.reason, fs, meta.file_checksum, meta.file_checksum_func_name);
   };
 
   // upper: the first user key of the next file, or o.end for the last.
@@ -157,6 +161,12 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
       fs = file->Sync();
     }
     if (fs.ok()) fs = file->Close();
+    if (fs.ok() && checksum_gen != nullptr) {
+      // The closed file holds exactly the bytes the generator saw.
+      checksum_gen->Finalize();
+      meta.file_checksum = checksum_gen->GetChecksum();
+      meta.file_checksum_func_name = checksum_gen->Name();
+    }
     if (fs.ok() && o.key_filter_bits_per_key > 0 && tombstones.empty() && !key_hashes.empty()) {
       const uint64_t bits = key_hashes.size() * uint64_t{o.key_filter_bits_per_key};
       auto filter = std::make_shared<DynamicBloom>(
@@ -188,6 +198,7 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
     report_file(fs, fs.ok() ? &builder->GetTableProperties() : nullptr);
     builder.reset();
     file.reset();
+    checksum_gen.reset();
     return fs;
   };
 
@@ -221,6 +232,17 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
       pw.statistics = o.statistics;
       pw.bytes_per_sync = o.options->bytes_per_sync;
       file = NewPacedWritableFile(std::move(file), pw);
+    }
+    checksum_gen.reset();
+    if (o.options != nullptr && o.options->file_checksum_gen_factory != nullptr) {
+      // RocksDB's context for a new table file: its name, no requested
+      // function.
+      FileChecksumGenContext context;
+      context.file_name = fname;
+      checksum_gen = o.options->file_checksum_gen_factory->CreateFileChecksumGenerator(context);
+      if (checksum_gen != nullptr) {
+        file = NewChecksummingWritableFile(std::move(file), checksum_gen.get());
+      }
     }
     created.push_back(fname);
     TableBuilderOptions bo;
@@ -337,6 +359,7 @@ Status BuildTables(const BuildTablesOptions& o, InternalIterator* input,
     }
     builder.reset();
     file.reset();
+    checksum_gen.reset();
     for (const std::string& fname : created) o.fs->DeleteFile(fname).PermitUncheckedError();
     outputs->clear();
   }

@@ -152,6 +152,8 @@ class DBImpl final : public DB {
   // Aborted (and the DB stays open) while snapshots are unreleased.
   Status Close() override;
   Status VerifyChecksum(const ReadOptions& options) override;
+  Status GetLiveFilesChecksumInfo(FileChecksumList* checksum_list) override;
+  Status VerifyFileChecksums(const ReadOptions& options) override;
   Status Resume() override;
   Status TryCatchUpWithPrimary() override;
 
@@ -445,6 +447,11 @@ class DBImpl final : public DB {
       REQUIRES(mu_);
   Status ApplyWalBatch(WalReplay* r, const WriteBatch& batch, uint64_t record_end, bool* dropped)
       REQUIRES(mu_);
+  // DBOptions::wal_filter's verdict on one intact batch (strata/
+  // wal_filter.h): *batch may be replaced by the filter's changed batch. A
+  // non-OK result fails the open.
+  enum class WalFilterVerdict { kApply, kSkip, kStopReplay, kStopThisWal };
+  Status FilterWalBatch(WalReplay* r, WriteBatch* batch, WalFilterVerdict* verdict) REQUIRES(mu_);
   // Reads the WAL again from its start: the number of records before the
   // first damage (a bad physical record or a record that is no batch), in
   // *good; *damaged says whether any damage was met. Replay uses it before

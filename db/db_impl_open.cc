@@ -19,6 +19,7 @@
 #include "env/paced_writable_file.h"
 #include "env/sst_file_manager_impl.h"
 #include "strata/table.h"
+#include "strata/wal_filter.h"
 #include "table/compression.h"
 
 namespace strata {
@@ -33,6 +34,7 @@ struct DBImpl::RecoveryState {
   SequenceNumber max_sequence = 0;
   bool wal_stopped = false;           // point-in-time recovery stopped at damage
   bool replayed_any = false;          // some WAL record was applied
+  bool filter_stopped = false;        // the WAL filter answered kStopReplay
   std::vector<uint64_t> wal_numbers;  // WAL files found (>= log_number), ascending
   uint64_t oldest_wal_with_data = 0;  // 0 = none
   // Level-0 tables written while replaying (memtable filled up), by
@@ -792,11 +794,13 @@ Status DBImpl::ReplayWALs(RecoveryState* state) {
   if (options_.allow_2pc && state->min_log_number_to_keep != 0) {
     min_log = std::min(state->log_number, state->min_log_number_to_keep);
   }
+  bool any_wal = false;
   for (const std::string& name : children) {
     uint64_t number;
     FileType type;
-    if (ParseFileName(name, &number, &type) && type == FileType::kWalFile && number >= min_log) {
-      state->wal_numbers.push_back(number);
+    if (ParseFileName(name, &number, &type) && type == FileType::kWalFile) {
+      any_wal = true;
+      if (number >= min_log) state->wal_numbers.push_back(number);
     }
   }
   std::sort(state->wal_numbers.begin(), state->wal_numbers.end());
@@ -805,9 +809,27 @@ Status DBImpl::ReplayWALs(RecoveryState* state) {
         "the DB was opened read-only with error_if_wal_file_exists, but a WAL file exists",
         LogFileName(wal_dir_, state->wal_numbers.front()));
   }
+  if (options_.wal_filter != nullptr && any_wal) {
+    // As RocksDB: the filter learns each family's log number (and the
+    // names' ids) whenever the WAL directory holds a WAL, before replay.
+    std::map<uint32_t, uint64_t> cf_lognumber_map;
+    std::map<std::string, uint32_t> cf_name_id_map;
+    for (const ColumnFamilyData* cfd : versions_->column_families()->live()) {
+      cf_lognumber_map[cfd->id()] = cfd->log_number();
+      cf_name_id_map[cfd->name()] = cfd->id();
+    }
+    options_.wal_filter->ColumnFamilyLogNumberMap(cf_lognumber_map, cf_name_id_map);
+  }
   for (uint64_t number : state->wal_numbers) {
     state->next_file_number = std::max(state->next_file_number, number + 1);
     const std::string fname = LogFileName(wal_dir_, number);
+    if (state->filter_stopped) {
+      // The WAL filter stopped replay in an earlier WAL: this one's records
+      // are dropped (obsolete once the recovered data is flushed).
+      Log(InfoLogLevel::kWarn, info_log_.get(), "%s: dropped (the WAL filter stopped replay)",
+          fname.c_str());
+      continue;
+    }
     bool has_data = false;
     bool dropped = false;
     s = ReplayOneWAL(number, state, &has_data, &dropped);
@@ -964,6 +986,72 @@ Status DBImpl::ApplyWalBatch(WalReplay* r, const WriteBatch& batch, uint64_t rec
   return Status::OK();
 }
 
+Status DBImpl::FilterWalBatch(WalReplay* r, WriteBatch* batch, WalFilterVerdict* verdict) {
+  WalFilter* filter = options_.wal_filter;
+  WriteBatch new_batch;
+  bool batch_changed = false;
+  const WalFilter::WalProcessingOption option =
+      filter->LogRecordFound(r->number, r->fname, *batch, &new_batch, &batch_changed);
+  *verdict = WalFilterVerdict::kApply;
+  switch (option) {
+    case WalFilter::WalProcessingOption::kContinueProcessing:
+      break;
+    case WalFilter::WalProcessingOption::kIgnoreCurrentRecord:
+      *verdict = WalFilterVerdict::kSkip;
+      return Status::OK();
+    case WalFilter::WalProcessingOption::kStopReplay:
+      *verdict = WalFilterVerdict::kStopReplay;
+      return Status::OK();
+    case WalFilter::WalProcessingOption::kCorruptedRecord: {
+      // RocksDB's rules: without paranoid_checks the report is ignored
+      // (and the record applied as is); with them, it is damage in this
+      // record, per wal_recovery_mode.
+      const Status damage =
+          Status::Corruption("Corruption reported by Wal Filter ", filter->Name());
+      Log(InfoLogLevel::kWarn, info_log_.get(), "%s: %s", r->fname.c_str(),
+          damage.ToString().c_str());
+      if (!options_.paranoid_checks) return Status::OK();
+      switch (r->mode) {
+        case WALRecoveryMode::kTolerateCorruptedTailRecords:
+        case WALRecoveryMode::kAbsoluteConsistency:
+          return damage;
+        case WALRecoveryMode::kPointInTimeRecovery:
+        case WALRecoveryMode::kSkipAnyCorruptedRecords:
+          // RocksDB stops reading this WAL at the report; point-in-time
+          // recovery goes on only with a WAL continuing the history.
+          *verdict = WalFilterVerdict::kStopThisWal;
+          return Status::OK();
+      }
+      return damage;
+    }
+    default:
+      return Status::NotSupported("Unknown WalProcessingOption returned by Wal Filter ",
+                                  filter->Name());
+  }
+  if (!batch_changed) return Status::OK();
+  const uint32_t new_count = WriteBatchInternal::Count(&new_batch);
+  const uint32_t original_count = WriteBatchInternal::Count(batch);
+  if (new_count > original_count) {
+    Log(InfoLogLevel::kError, info_log_.get(),
+        "%s: the WAL filter %s returned more records (%u) than the original (%u); recovery "
+        "aborted",
+        r->fname.c_str(), filter->Name(), new_count, original_count);
+    return Status::NotSupported("More than original # of records returned by Wal Filter ",
+                                filter->Name());
+  }
+  BatchContents contents;
+  Status s = InspectBatch(new_batch, &contents);
+  if (!s.ok()) {
+    return Status::InvalidArgument(
+        "the batch returned by Wal Filter " + std::string(filter->Name()) + " for " + r->fname,
+        s.ToString());
+  }
+  // The changed batch takes the original's place in the sequence.
+  WriteBatchInternal::SetSequence(&new_batch, WriteBatchInternal::Sequence(batch));
+  *batch = std::move(new_batch);
+  return Status::OK();
+}
+
 Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_data, bool* dropped) {
   WalReplay r;
   r.number = number;
@@ -983,6 +1071,7 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
   std::string scratch;
   WriteBatch batch;
   bool stopped_here = false;
+  bool filter_stopped_here = false;
 
   while (reader.ReadRecord(&record, &scratch, r.mode)) {
     bool stop = false;
@@ -1020,9 +1109,48 @@ Status DBImpl::ReplayOneWAL(uint64_t number, RecoveryState* state, bool* has_dat
       }
       continue;
     }
+    bool filter = options_.wal_filter != nullptr;
+    if (filter && r.first_record && state->wal_stopped) {
+      // After a point-in-time stop a WAL that does not continue the kept
+      // history is dropped unapplied (ApplyWalBatch); as in RocksDB, the
+      // filter does not see its records.
+      const SequenceNumber expected =
+          (state->replayed_any ? state->max_sequence : state->last_sequence) + 1;
+      filter = WriteBatchInternal::Sequence(&batch) == expected;
+    }
+    if (filter) {
+      WalFilterVerdict verdict = WalFilterVerdict::kApply;
+      s = FilterWalBatch(&r, &batch, &verdict);
+      if (!s.ok()) return s;
+      if (verdict != WalFilterVerdict::kApply) {
+        // The record is not applied. It was read intact: the second read
+        // of a damage check counts it, and a tail check starts after it.
+        r.records++;
+        r.good_end = reader.LastRecordEndOffset();
+        r.next_seq = WriteBatchInternal::Sequence(&batch) +
+                     std::max<uint32_t>(WriteBatchInternal::Count(&batch), 1);
+        if (verdict == WalFilterVerdict::kSkip) continue;
+        if (verdict == WalFilterVerdict::kStopReplay) state->filter_stopped = true;
+        // kPointInTimeRecovery: later WALs go on only if they continue the
+        // kept history, as after damage (but this WAL is not cut: its
+        // bytes are fine, and RocksDB leaves them).
+        if (verdict == WalFilterVerdict::kStopThisWal &&
+            r.mode == WALRecoveryMode::kPointInTimeRecovery) {
+          state->wal_stopped = true;
+        }
+        filter_stopped_here = true;
+        break;
+      }
+    }
     s = ApplyWalBatch(&r, batch, reader.LastRecordEndOffset(), dropped);
     if (!s.ok() || *dropped) return s;
     *has_data = true;
+  }
+  if (filter_stopped_here) {
+    Log(InfoLogLevel::kWarn, info_log_.get(),
+        "%s: replay stopped by the WAL filter %s after %" PRIu64 " bytes", fname.c_str(),
+        options_.wal_filter->Name(), r.good_end);
+    return Status::OK();
   }
   bool torn_tail = false;
   if (!stopped_here && !reporter.first.ok()) {

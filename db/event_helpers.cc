@@ -240,13 +240,12 @@ void NotifyTableFileCreationStarted(const Listeners* listeners, const std::strin
   for (const auto& l : *listeners) l->OnTableFileCreationStarted(info);
 }
 
-void LogAndNotifyTableFileCreationFinished(Logger* log, uint64_t now_micros,
-                                           const Listeners* listeners, const std::string& db_name,
-                                           const std::string& cf_name, const std::string& file_path,
-                                           int job_id, uint64_t file_number, uint64_t file_size,
-                                           uint64_t smallest_seqno, uint64_t largest_seqno,
-                                           const TableProperties* props,
-                                           TableFileCreationReason reason, const Status& s) {
+void LogAndNotifyTableFileCreationFinished(
+    Logger* log, uint64_t now_micros, const Listeners* listeners, const std::string& db_name,
+    const std::string& cf_name, const std::string& file_path, int job_id, uint64_t file_number,
+    uint64_t file_size, uint64_t smallest_seqno, uint64_t largest_seqno,
+    const TableProperties* props, TableFileCreationReason reason, const Status& s,
+    const std::string& file_checksum, const std::string& file_checksum_func_name) {
   if (s.ok() && log != nullptr) {
     EventLogLine line(now_micros);
     line.Add("cf_name", cf_name)
@@ -254,8 +253,8 @@ void LogAndNotifyTableFileCreationFinished(Logger* log, uint64_t now_micros,
         .Add("event", "table_file_creation")
         .Add("file_number", file_number)
         .Add("file_size", file_size)
-        .Add("file_checksum", "")
-        .Add("file_checksum_func_name", "Unknown")
+        .Add("file_checksum", Slice(file_checksum).ToString(/*hex=*/true))
+        .Add("file_checksum_func_name", file_checksum_func_name)
         .Add("smallest_seqno", smallest_seqno)
         .Add("largest_seqno", largest_seqno);
     AppendTablePropertiesJson(&line, props != nullptr ? *props : TableProperties());
@@ -271,6 +270,8 @@ void LogAndNotifyTableFileCreationFinished(Logger* log, uint64_t now_micros,
   info.file_size = file_size;
   if (props != nullptr) info.table_properties = *props;
   info.status = s;
+  info.file_checksum = file_checksum;
+  info.file_checksum_func_name = file_checksum_func_name;
   for (const auto& l : *listeners) l->OnTableFileCreated(info);
 }
 

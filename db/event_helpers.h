@@ -92,13 +92,12 @@ void NotifyTableFileCreationStarted(const Listeners* listeners, const std::strin
                                     int job_id, TableFileCreationReason reason);
 // Logs table_file_creation (when s is OK) and calls OnTableFileCreated.
 // props may be null when the file failed before it had any.
-void LogAndNotifyTableFileCreationFinished(Logger* log, uint64_t now_micros,
-                                           const Listeners* listeners, const std::string& db_name,
-                                           const std::string& cf_name, const std::string& file_path,
-                                           int job_id, uint64_t file_number, uint64_t file_size,
-                                           uint64_t smallest_seqno, uint64_t largest_seqno,
-                                           const TableProperties* props,
-                                           TableFileCreationReason reason, const Status& s);
+void LogAndNotifyTableFileCreationFinished(
+    Logger* log, uint64_t now_micros, const Listeners* listeners, const std::string& db_name,
+    const std::string& cf_name, const std::string& file_path, int job_id, uint64_t file_number,
+    uint64_t file_size, uint64_t smallest_seqno, uint64_t largest_seqno,
+    const TableProperties* props, TableFileCreationReason reason, const Status& s,
+    const std::string& file_checksum = "", const std::string& file_checksum_func_name = "Unknown");
 // Logs table_file_deletion and calls OnTableFileDeleted.
 void LogAndNotifyTableFileDeletion(Logger* log, uint64_t now_micros, const Listeners* listeners,
                                    int job_id, uint64_t file_number, const std::string& file_path,

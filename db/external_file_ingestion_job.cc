@@ -9,6 +9,7 @@
 
 #include "base/range_tombstone.h"
 #include "db/column_family.h"
+#include "db/file_checksum_helper.h"
 #include "db/filename.h"
 #include "db/super_version.h"
 #include "db/version_set.h"
@@ -478,6 +479,19 @@ Status ExternalFileIngestionJob::Assign(Version* v, bool snapshots_live, Sequenc
 }
 
 Status ExternalFileIngestionJob::WriteGlobalSeqnos() {
+  Status s = WriteGlobalSeqnosOnly();
+  if (!s.ok() || db_options_.file_checksum_gen_factory == nullptr) return s;
+  // As RocksDB: the DB's function over each file's final bytes (after the
+  // sequence number is written into it), read back once.
+  for (IngestedFileInfo& f : files_) {
+    s = GenerateFileChecksum(fs_, f.internal_path, db_options_.file_checksum_gen_factory.get(), "",
+                             &f.file_checksum, &f.file_checksum_func_name);
+    if (!s.ok()) return s;
+  }
+  return Status::OK();
+}
+
+Status ExternalFileIngestionJob::WriteGlobalSeqnosOnly() {
   if (!options_.write_global_seqno) return Status::OK();
   for (const IngestedFileInfo& f : files_) {
     if (f.assigned_seqno == 0) continue;
@@ -513,6 +527,8 @@ void ExternalFileIngestionJob::AddToEdit(VersionEdit* edit, uint64_t now_seconds
     meta.largest_seqno = f.assigned_seqno;
     meta.oldest_ancester_time = now_seconds;
     meta.file_creation_time = now_seconds;
+    meta.file_checksum = f.file_checksum;
+    meta.file_checksum_func_name = f.file_checksum_func_name;
     edit->AddFile(f.picked_level, meta);
   }
 }

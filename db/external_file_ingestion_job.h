@@ -21,7 +21,9 @@
 //     puts every file in the last level at sequence 0.
 //  4. WriteGlobalSeqnos (no lock): writes each assigned number into its
 //     file's "rocksdb.external_sst_file.global_seqno" property in place
-//     (write_global_seqno); otherwise only the MANIFEST records it.
+//     (write_global_seqno); otherwise only the MANIFEST records it. With
+//     DBOptions::file_checksum_gen_factory each file is then read for its
+//     full-file checksum, recorded by AddToEdit.
 //  5. The caller adds the files to a VersionEdit (AddToEdit) and commits it;
 //     Cleanup removes the DB's copies after a failure, or the caller's
 //     names of moved files after success.
@@ -67,6 +69,10 @@ struct IngestedFileInfo {
   bool linked = false;  // hard link (move_files) rather than a copy
   int picked_level = 0;
   SequenceNumber assigned_seqno = 0;
+  // Full-file checksum of the file as it ends up in the DB (with
+  // DBOptions::file_checksum_gen_factory; set by WriteGlobalSeqnos).
+  std::string file_checksum;
+  std::string file_checksum_func_name = "Unknown";
 };
 
 class ExternalFileIngestionJob {
@@ -99,6 +105,8 @@ class ExternalFileIngestionJob {
       REQUIRES(*mu);
 
   // Step 4 (no lock).
+  // With DBOptions::file_checksum_gen_factory, it then reads each file
+  // (as it now is) for its full-file checksum.
   Status WriteGlobalSeqnos();
 
   // Step 5: one AddFile per file.
@@ -112,6 +120,7 @@ class ExternalFileIngestionJob {
   const IngestExternalFileOptions& options() const { return options_; }
 
  private:
+  Status WriteGlobalSeqnosOnly();  // WriteGlobalSeqnos without the checksums
   // Opens one file and fills *info (keys, bounds, properties).
   Status ReadFileInfo(const std::string& path, IngestedFileInfo* info) const;
   // Copies (or links) one file to its place in the DB.

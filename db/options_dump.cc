@@ -7,6 +7,7 @@
 #include "strata/cache.h"
 #include "strata/compaction_filter.h"
 #include "strata/concurrent_task_limiter.h"
+#include "strata/file_checksum.h"
 #include "strata/filter_policy.h"
 #include "strata/flush_block_policy.h"
 #include "strata/listener.h"
@@ -15,6 +16,7 @@
 #include "strata/sst_file_manager.h"
 #include "strata/sst_partitioner.h"
 #include "strata/table_properties.h"
+#include "strata/wal_filter.h"
 #include "table/compression.h"
 
 namespace strata {
@@ -276,6 +278,9 @@ std::vector<OptionLine> DBOptionLines(const DBOptions& o) {
       {"bytes_per_sync", Num(o.bytes_per_sync)},
       {"wal_bytes_per_sync", Num(o.wal_bytes_per_sync)},
       {"strict_bytes_per_sync", Bool(o.strict_bytes_per_sync)},
+      // Hooks (strata/wal_filter.h, strata/file_checksum.h), RocksDB's texts.
+      {"wal_filter", NameOr(o.wal_filter, "None")},
+      {"file_checksum_gen_factory", NameOr(o.file_checksum_gen_factory.get(), "Unknown")},
   };
 }
 

@@ -5,6 +5,7 @@
 
 #include "db/filename.h"
 #include "db/options_helper.h"
+#include "strata/file_checksum.h"
 #include "table/filter_policy.h"
 
 namespace strata {
@@ -125,6 +126,10 @@ std::string OptionsFileContents(const std::vector<OptionsFileFamily>& families) 
   Line(&r, "avoid_flush_during_shutdown", Bool(o.avoid_flush_during_shutdown));
   Line(&r, "allow_ingest_behind", Bool(o.allow_ingest_behind));
   Line(&r, "allow_2pc", Bool(o.allow_2pc));
+  if (o.file_checksum_gen_factory != nullptr) {
+    // By name, as RocksDB writes it (null: no line, RocksDB's default).
+    Line(&r, "file_checksum_gen_factory", o.file_checksum_gen_factory->Name());
+  }
   Line(&r, "db_write_buffer_size", o.db_write_buffer_size);  // issue 19
   Line(&r, "max_log_file_size", o.max_log_file_size);
   Line(&r, "log_file_time_to_roll", o.log_file_time_to_roll);

@@ -10,6 +10,7 @@
 
 #include "strata/cache.h"
 #include "strata/comparator.h"
+#include "strata/file_checksum.h"
 #include "strata/filter_policy.h"
 #include "strata/flush_block_policy.h"
 #include "strata/merge_operator.h"
@@ -91,6 +92,7 @@ std::vector<OptionInfo> BuildTable() {
       // text form. memory_budget is Strata's own.
       STRATA_DB_OPT(db_write_buffer_size, kSizeT, false),
       STRATA_DB_OPT(memory_budget, kUInt64, false),
+      STRATA_DB_OPT(file_checksum_gen_factory, kFileChecksumGenFactory, false),
       // ColumnFamilyOptions (compaction_filter, compaction_filter_factory:
       // objects without a text form). max_subcompactions is a DB option in
       // RocksDB and a family option here (SetDBOptions sets every family's).
@@ -994,6 +996,21 @@ Status ParseOptionValue(const ConfigOptions& config, const OptionInfo& info, con
       return ParseComparator(config, value, static_cast<const Comparator**>(f));
     case OptionType::kMergeOperator:
       return ParseMergeOperator(config, value, static_cast<std::shared_ptr<MergeOperator>*>(f));
+    case OptionType::kFileChecksumGenFactory: {
+      auto* out = static_cast<std::shared_ptr<FileChecksumGenFactory>*>(f);
+      if (value.empty() || value == "nullptr") {
+        out->reset();
+      } else if (*out != nullptr && value == (*out)->Name()) {
+        // The base's own factory, kept when the name matches.
+      } else if (value == GetFileChecksumGenCrc32cFactory()->Name()) {
+        *out = GetFileChecksumGenCrc32cFactory();
+      } else {
+        return BadValue(info, value,
+                        "the only factory Strata knows by name is " +
+                            std::string(GetFileChecksumGenCrc32cFactory()->Name()));
+      }
+      return Status::OK();
+    }
     case OptionType::kPrefixExtractor:
       return ParsePrefixExtractor(value, static_cast<std::shared_ptr<const SliceTransform>*>(f));
     case OptionType::kFilterPolicy:
@@ -1080,6 +1097,10 @@ std::string OptionValueToString(const OptionInfo& info, const void* object) {
     case OptionType::kMergeOperator: {
       const auto& m = *static_cast<std::shared_ptr<MergeOperator>*>(f);
       return m == nullptr ? "nullptr" : m->Name();
+    }
+    case OptionType::kFileChecksumGenFactory: {
+      const auto& g = *static_cast<std::shared_ptr<FileChecksumGenFactory>*>(f);
+      return g == nullptr ? "nullptr" : g->Name();
     }
     case OptionType::kPrefixExtractor: {
       const auto& p = *static_cast<std::shared_ptr<const SliceTransform>*>(f);

@@ -65,6 +65,9 @@ enum class OptionType {
   // flush-block policy factory's name.
   kSstPartitionerFactory,
   kFlushBlockPolicyFactory,
+  // DBOptions::file_checksum_gen_factory by name: "nullptr" or
+  // "FileChecksumGenCrc32cFactory" (strata/file_checksum.h).
+  kFileChecksumGenFactory,
 };
 
 struct OptionInfo {

@@ -19,6 +19,7 @@ strata_layer(db
     db/compaction/compaction_job_stats.cc
     db/compaction/rate_limited_input.cc
     db/builder.cc
+    db/file_checksum_helper.cc
     db/flush_job.cc
     db/job_env.cc
     db/db_iter.cc
@@ -49,6 +50,7 @@ strata_layer(db
     db/write_thread.cc
     db/repair.cc
     db/db_impl_error.cc
+    db/db_impl_file_checksum.cc
     db/db_impl_paced_io.cc
     db/db_impl_secondary.cc
     db/manifest_tailer.cc
@@ -91,6 +93,9 @@ strata_tests(db
   db/db_current_rocksdb_test.cc
   db/db_randomized_test.cc
   db/db_recovery_test.cc
+  db/db_wal_filter_test.cc
+  db/db_file_checksum_test.cc
+  db/db_file_checksum_interop_test.cc
   db/filename_test.cc
   db/log_test.cc
   db/table_cache_test.cc
@@ -169,6 +174,17 @@ if(TEST db_paths_interop_test)
     add_dependencies(db_paths_interop_test rocksdb_paths_tool)
     target_compile_definitions(db_paths_interop_test PRIVATE
       STRATA_ROCKSDB_PATHS_TOOL="$<TARGET_FILE:rocksdb_paths_tool>")
+  endif()
+endif()
+# Full-file checksums against RocksDB: a helper linked with the system
+# librocksdb writes and reads the DBs (test_util/rocksdb_checksum_tool.cc).
+strata_rocksdb_program(rocksdb_checksum_tool test_util/rocksdb_checksum_tool.cc)
+if(TEST db_file_checksum_interop_test)
+  set_tests_properties(db_file_checksum_interop_test PROPERTIES LABELS "db;interop")
+  if(TARGET rocksdb_checksum_tool)
+    add_dependencies(db_file_checksum_interop_test rocksdb_checksum_tool)
+    target_compile_definitions(db_file_checksum_interop_test PRIVATE
+      STRATA_ROCKSDB_CHECKSUM_TOOL="$<TARGET_FILE:rocksdb_checksum_tool>")
   endif()
 endif()
 # Partitioned index and filters against RocksDB (issue 19): a helper linked

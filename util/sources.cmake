@@ -8,6 +8,7 @@ strata_layer(util
     util/comparator.cc
     util/crc32c.cc
     util/crc32c_sse42.cc
+    util/file_checksum.cc
     util/hash.cc
     util/histogram.cc
     util/slice.cc

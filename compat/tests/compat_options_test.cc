@@ -11,6 +11,7 @@
 #include "rocksdb/concurrent_task_limiter.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
+#include "rocksdb/file_checksum.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/flush_block_policy.h"
 #include "rocksdb/listener.h"
@@ -20,7 +21,9 @@
 #include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
 #include "rocksdb/utilities/options_util.h"
+#include "rocksdb/utilities/stackable_db.h"
 #include "rocksdb/version.h"
+#include "rocksdb/wal_filter.h"
 #include "test_util/testutil.h"
 
 namespace rocksdb {
@@ -85,6 +88,48 @@ TEST_F(CompatOptionsTest, RefusesUnsupportedDBOptions) {
     o.persist_stats_to_disk = true;
     ExpectRefused(o, "DBOptions::persist_stats_to_disk");
   }
+}
+
+// DBOptions::wal_filter and file_checksum_gen_factory reach the engine
+// (they were refused before): the filter sees the WAL's records at Open,
+// the tables get crc32c checksums, and a StackableDB forwards the checksum
+// calls.
+TEST_F(CompatOptionsTest, WalFilterAndChecksumFactoryAreConverted) {
+  class Counting : public WalFilter {
+   public:
+    WalProcessingOption LogRecord(const WriteBatch& batch, WriteBatch*, bool*) const override {
+      puts += batch.Count();
+      return WalProcessingOption::kContinueProcessing;
+    }
+    const char* Name() const override { return "Counting"; }
+    mutable uint32_t puts = 0;
+  } filter;
+  Options o;
+  o.create_if_missing = true;
+  o.file_checksum_gen_factory = GetFileChecksumGenCrc32cFactory();
+  DB* db = nullptr;
+  ASSERT_TRUE(DB::Open(o, path_, &db).ok());
+  ASSERT_TRUE(db->Put(WriteOptions(), "a", "1").ok());
+  ASSERT_TRUE(db->Put(WriteOptions(), "b", "2").ok());
+  delete db;
+  o.wal_filter = &filter;
+  ASSERT_TRUE(DB::Open(o, path_, &db).ok());
+  EXPECT_EQ(filter.puts, 2u);  // through LogRecordFound's default
+  EXPECT_EQ(db->GetDBOptions().wal_filter, &filter);
+  EXPECT_EQ(db->GetDBOptions().file_checksum_gen_factory, GetFileChecksumGenCrc32cFactory());
+  StackableDB stacked(db);  // owns db
+  std::unique_ptr<FileChecksumList> list(NewFileChecksumList());
+  ASSERT_TRUE(stacked.GetLiveFilesChecksumInfo(list.get()).ok());
+  std::vector<uint64_t> numbers;
+  std::vector<std::string> checksums, names;
+  ASSERT_TRUE(list->GetAllFileChecksums(&numbers, &checksums, &names).ok());
+  ASSERT_EQ(names.size(), 1u);  // the table the filtered recovery flushed
+  EXPECT_EQ(names[0], kStandardDbFileChecksumFuncName);
+  EXPECT_EQ(checksums[0].size(), 4u);
+  EXPECT_TRUE(stacked.VerifyFileChecksums(ReadOptions()).ok());
+  ReadOptions refused;
+  refused.tailing = true;
+  EXPECT_TRUE(stacked.VerifyFileChecksums(refused).IsInvalidArgument());
 }
 
 TEST_F(CompatOptionsTest, RefusesUnsupportedColumnFamilyOptions) {

@@ -42,6 +42,7 @@ class STRATA_EXPORT ColumnFamilyHandle {
 };
 
 struct TableProperties;  // strata/table_properties.h
+class FileChecksumList;  // strata/file_checksum.h
 // Table properties by table file path (GetPropertiesOfAllTables).
 using TablePropertiesCollection =
     std::unordered_map<std::string, std::shared_ptr<const TableProperties>>;
@@ -266,6 +267,26 @@ class STRATA_EXPORT DB {
   // a file that cannot be read.
   virtual Status VerifyChecksum(const ReadOptions& options) = 0;
   Status VerifyChecksum() { return VerifyChecksum(ReadOptions()); }
+
+  // Full-file checksums (strata/file_checksum.h). GetLiveFilesChecksumInfo
+  // resets *checksum_list and lists every live table file of every column
+  // family with the checksum and function name the MANIFEST records ("" and
+  // "Unknown" for a file written without DBOptions::
+  // file_checksum_gen_factory); InvalidArgument when it is null.
+  virtual Status GetLiveFilesChecksumInfo(FileChecksumList* checksum_list) {
+    (void)checksum_list;
+    return Status::NotSupported("GetLiveFilesChecksumInfo");
+  }
+  // Reads every live table file that has a recorded checksum, whole, and
+  // recomputes it with the recorded function from the DB's factory:
+  // Corruption "<file> file checksum mismatch, expecting <hex>, but actual
+  // <hex>" at the first difference; InvalidArgument when the DB has no
+  // file_checksum_gen_factory (or it lacks a recorded function). Cost: one
+  // read of every such file.
+  virtual Status VerifyFileChecksums(const ReadOptions& options) {
+    (void)options;
+    return Status::NotSupported("VerifyFileChecksums");
+  }
 
   // After a background error (a failed flush, compaction, MANIFEST or WAL
   // write) every write fails with that error and reads keep working. Resume

@@ -133,7 +133,9 @@ struct STRATA_EXPORT TableFileCreationInfo : public TableFileCreationBriefInfo {
   TableProperties table_properties;
   // OK, or why the file could not be written (it is deleted then).
   Status status;
-  // Strata writes no file checksums: always "" and "Unknown".
+  // The file's full-file checksum and function name when the DB has a
+  // DBOptions::file_checksum_gen_factory (strata/file_checksum.h); else ""
+  // and "Unknown".
   std::string file_checksum;
   std::string file_checksum_func_name = "Unknown";
 };

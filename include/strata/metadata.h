@@ -37,8 +37,9 @@ struct STRATA_EXPORT FileStorageInfo {
   uint64_t file_number = 0;
   FileType file_type = kTempFile;
   uint64_t size = 0;
-  // Full-file checksum, when the DB records one (Strata records none yet:
-  // empty, and file_checksum_func_name "Unknown").
+  // Full-file checksum and its function's name, as the MANIFEST records
+  // them (strata/file_checksum.h); a table written without
+  // DBOptions::file_checksum_gen_factory has "" and "Unknown".
   std::string file_checksum;
   std::string file_checksum_func_name;
 };

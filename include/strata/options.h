@@ -25,9 +25,11 @@ namespace strata {
 class CompactionFilter;                 // strata/compaction_filter.h
 class CompactionFilterFactory;          // strata/compaction_filter.h
 class EventListener;                    // strata/listener.h
+class FileChecksumGenFactory;           // strata/file_checksum.h
 class MergeOperator;                    // strata/merge_operator.h
 class SliceTransform;                   // strata/slice_transform.h
 class TablePropertiesCollectorFactory;  // strata/table_properties.h
+class WalFilter;                        // strata/wal_filter.h
 class Snapshot;
 class RateLimiter;         // strata/rate_limiter.h
 class SstFileManager;      // strata/sst_file_manager.h
@@ -320,6 +322,14 @@ struct STRATA_EXPORT DBOptions {
   // family's own block_cache is replaced by the budget's cache (a family
   // with no_block_cache keeps none).
   uint64_t memory_budget = 0;
+  // ---- hooks (strata/wal_filter.h, strata/file_checksum.h) ----
+  // Sees every WAL record replayed at Open (primary and read-only opens)
+  // and may skip, change or stop on it. Borrowed: must outlive the Open.
+  // Not written to the OPTIONS file.
+  WalFilter* wal_filter = nullptr;
+  // When set, every table file the DB writes or takes in gets a full-file
+  // checksum recorded in the MANIFEST; DB::VerifyFileChecksums needs it.
+  std::shared_ptr<FileChecksumGenFactory> file_checksum_gen_factory;
 };
 
 struct STRATA_EXPORT ColumnFamilyOptions {

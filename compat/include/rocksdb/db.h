@@ -373,6 +373,17 @@ class DB {
   virtual Status TryCatchUpWithPrimary() {
     return Status::NotSupported("Supported only by secondary instance");
   }
+  // ---- full-file checksums (rocksdb/file_checksum.h) ----
+  // RocksDB declares GetLiveFilesChecksumInfo pure; here a DB class that
+  // does not override it answers NotSupported. The compat DB forwards both
+  // to strata::DB (see its GetLiveFilesChecksumInfo, VerifyFileChecksums).
+  virtual Status GetLiveFilesChecksumInfo(FileChecksumList* /*checksum_list*/) {
+    return Status::NotSupported("GetLiveFilesChecksumInfo");
+  }
+  virtual Status VerifyFileChecksums(const ReadOptions& /*read_options*/) {
+    return Status::NotSupported("File verification not supported");
+  }
+
   // The database underneath this one (itself, except for stacked DBs).
   virtual DB* GetRootDB() { return this; }
   // The Strata database this object forwards to (never null while open).

@@ -22,6 +22,7 @@
 #include "rocksdb/comparator.h"
 #include "rocksdb/compression_type.h"
 #include "rocksdb/env.h"
+#include "rocksdb/file_checksum.h"
 #include "rocksdb/rocksdb_namespace.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/statistics.h"
@@ -36,6 +37,7 @@ class MergeOperator;
 class SliceTransform;
 class Snapshot;
 class ConcurrentTaskLimiter;
+class WalFilter;  // rocksdb/wal_filter.h
 }  // namespace strata
 
 namespace rocksdb {
@@ -49,9 +51,8 @@ using MergeOperator = ::strata::MergeOperator;
 using SliceTransform = ::strata::SliceTransform;
 using Snapshot = ::strata::Snapshot;
 
-class TableFactory;  // rocksdb/table.h
-class FileChecksumGenFactory;
-class WalFilter;
+class TableFactory;                     // rocksdb/table.h
+using WalFilter = ::strata::WalFilter;  // rocksdb/wal_filter.h
 class CompactionService;
 class SstPartitionerFactory;
 using ConcurrentTaskLimiter = ::strata::ConcurrentTaskLimiter;
@@ -188,7 +189,7 @@ struct DBOptions {
   WALRecoveryMode wal_recovery_mode = WALRecoveryMode::kPointInTimeRecovery;
   bool allow_2pc = false;
   std::shared_ptr<Cache> row_cache = nullptr;  // refused when set
-  WalFilter* wal_filter = nullptr;             // refused when set
+  WalFilter* wal_filter = nullptr;             // borrowed; rocksdb/wal_filter.h
   bool fail_if_options_file_error = false;     // advisory
   bool dump_malloc_stats = false;              // advisory
   bool avoid_flush_during_recovery = false;
@@ -201,7 +202,7 @@ struct DBOptions {
   bool avoid_unnecessary_blocking_io = false;                                   // advisory
   bool write_dbid_to_manifest = false;                                          // refused when true
   size_t log_readahead_size = 0;                                                // advisory
-  std::shared_ptr<FileChecksumGenFactory> file_checksum_gen_factory = nullptr;  // refused
+  std::shared_ptr<FileChecksumGenFactory> file_checksum_gen_factory = nullptr;  // converted
   bool best_efforts_recovery = false;                                           // refused when true
   int max_bgerror_resume_count = INT_MAX;
   uint64_t bgerror_resume_retry_interval = 1000000;

@@ -168,6 +168,10 @@ class STRATA_EXPORT StackableDB : public DB {
   uint64_t GetLatestSequenceNumber() const override { return db_->GetLatestSequenceNumber(); }
   Env* GetEnv() const override { return db_->GetEnv(); }
   Status VerifyChecksum(const ReadOptions& o) override { return db_->VerifyChecksum(o); }
+  Status GetLiveFilesChecksumInfo(FileChecksumList* l) override {
+    return db_->GetLiveFilesChecksumInfo(l);
+  }
+  Status VerifyFileChecksums(const ReadOptions& o) override { return db_->VerifyFileChecksums(o); }
   Status Resume() override { return db_->Resume(); }
   Status TryCatchUpWithPrimary() override { return db_->TryCatchUpWithPrimary(); }
   // Closes the DB under this one (when owned; a borrowed DB is its owner's

@@ -268,6 +268,12 @@ class StackableDB : public DB {
   Status VerifyChecksum(const ReadOptions& read_options) override {
     return db_->VerifyChecksum(read_options);
   }
+  Status VerifyFileChecksums(const ReadOptions& read_options) override {
+    return db_->VerifyFileChecksums(read_options);
+  }
+  Status GetLiveFilesChecksumInfo(FileChecksumList* checksum_list) override {
+    return db_->GetLiveFilesChecksumInfo(checksum_list);
+  }
   Status GetDbIdentity(std::string& identity) const override {
     return db_->GetDbIdentity(identity);
   }
