@@ -348,6 +348,8 @@ Status ConvertReadOptions(const ReadOptions& in, ::strata::ReadOptions* out) {
   COMPAT_DEFAULT_ONLY(ReadOptions, deadline);
   COMPAT_DEFAULT_ONLY(ReadOptions, io_timeout);
   COMPAT_DEFAULT_ONLY(ReadOptions, value_size_soft_limit);
+  COMPAT_DEFAULT_ONLY(ReadOptions, rate_limiter_priority);
+  if (in.table_filter) return Refused("ReadOptions::table_filter");
   return Status::OK();
 }
 
@@ -357,6 +359,7 @@ Status ConvertWriteOptions(const WriteOptions& in, ::strata::WriteOptions* out) 
   out->disableWAL = in.disableWAL;
   out->no_slowdown = in.no_slowdown;
   COMPAT_DEFAULT_ONLY(WriteOptions, ignore_missing_column_families);
+  COMPAT_DEFAULT_ONLY(WriteOptions, rate_limiter_priority);
   return Status::OK();
 }
 

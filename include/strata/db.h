@@ -223,7 +223,10 @@ class STRATA_EXPORT DB {
   // A numeric property summed over every live column family (the block
   // cache figures count each cache once, however many families share it).
   // False if any family cannot answer it.
-  virtual bool GetAggregatedIntProperty(const Slice& property, uint64_t* value) { return false; }
+  virtual bool GetAggregatedIntProperty(const Slice& property, uint64_t* value) {
+    (void)property, (void)value;
+    return false;
+  }
   // The properties RocksDB answers as maps (rocksdb.cfstats,
   // rocksdb.dbstats, rocksdb.aggregated-table-properties and its
   // -at-level<N> form), with RocksDB's keys; *value is replaced.

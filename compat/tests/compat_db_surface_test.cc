@@ -1,0 +1,437 @@
+// compat_db_surface_test: the members of rocksdb::DB that RocksDB 7.8.3
+// has beyond reads and writes, through DB::Open's object and through a
+// StackableDB: GetEntity / PutEntity, LockWAL / UnlockWAL,
+// GetCreationTimeOfOldestFile, GetAllColumnFamilyMetaData,
+// GetCurrentWalFile, GetLiveFilesStorageInfo, IngestExternalFiles,
+// CreateColumnFamilyWithImport, GetFileSystem; the timestamp, tracing,
+// statistics-history and compaction-service calls Strata answers with
+// RocksDB's Status; trace records run by TraceRecord::NewExecutionHandler.
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "rocksdb/block_cache_trace_writer.h"
+#include "rocksdb/db.h"
+#include "rocksdb/file_system.h"
+#include "rocksdb/options.h"
+#include "rocksdb/sst_file_writer.h"
+#include "rocksdb/stats_history.h"
+#include "rocksdb/table_reader_caller.h"
+#include "rocksdb/trace_reader_writer.h"
+#include "rocksdb/trace_record.h"
+#include "rocksdb/trace_record_result.h"
+#include "rocksdb/utilities/checkpoint.h"
+#include "rocksdb/utilities/replayer.h"
+#include "rocksdb/utilities/stackable_db.h"
+#include "rocksdb/wide_columns.h"
+
+namespace rocksdb {
+namespace {
+
+std::string TestPath(const std::string& name) {
+  return ::testing::TempDir() + "/compat_db_surface_" + std::to_string(getpid()) + "_" + name;
+}
+
+uint64_t FileSize(const std::string& path) {
+  uint64_t size = 0;
+  return Env::Default()->GetFileSize(path, &size).ok() ? size : 0;
+}
+
+class DBSurfaceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = TestPath(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    ASSERT_TRUE(DestroyDB(path_, Options()).ok());
+    options_.create_if_missing = true;
+  }
+  void TearDown() override {
+    for (ColumnFamilyHandle* h : handles_) delete h;
+    handles_.clear();
+    db_.reset();
+    EXPECT_TRUE(DestroyDB(path_, Options()).ok());
+  }
+  void Open() {
+    DB* raw = nullptr;
+    Status s = DB::Open(options_, path_, &raw);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    db_.reset(raw);
+  }
+
+  std::string path_;
+  Options options_;
+  std::unique_ptr<DB> db_;
+  std::vector<ColumnFamilyHandle*> handles_;
+};
+
+TEST_F(DBSurfaceTest, GetEntityReadsPlainValuesPutEntityRefused) {
+  Open();
+  ASSERT_TRUE(db_->Put(WriteOptions(), "k", "v").ok());
+  PinnableWideColumns columns;
+  ASSERT_TRUE(db_->GetEntity(ReadOptions(), db_->DefaultColumnFamily(), "k", &columns).ok());
+  ASSERT_EQ(columns.columns().size(), 1u);
+  EXPECT_EQ(columns.columns()[0].name(), kDefaultWideColumnName);
+  EXPECT_EQ(columns.columns()[0].value(), "v");
+  Status s = db_->GetEntity(ReadOptions(), db_->DefaultColumnFamily(), "absent", &columns);
+  EXPECT_TRUE(s.IsNotFound()) << s.ToString();
+  EXPECT_TRUE(columns.columns().empty());
+  s = db_->GetEntity(ReadOptions(), nullptr, "k", &columns);
+  EXPECT_EQ(s.ToString(), "Invalid argument: Cannot call GetEntity without a column family handle");
+  s = db_->GetEntity(ReadOptions(), db_->DefaultColumnFamily(), "k", nullptr);
+  EXPECT_TRUE(s.IsInvalidArgument());
+
+  WideColumns wide{{"a", "1"}, {"b", "2"}};
+  s = db_->PutEntity(WriteOptions(), db_->DefaultColumnFamily(), "e", wide);
+  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+  EXPECT_NE(s.ToString().find("PutEntity"), std::string::npos) << s.ToString();
+  std::string v;
+  EXPECT_TRUE(db_->Get(ReadOptions(), "e", &v).IsNotFound());
+
+  // Through a StackableDB: the same answers.
+  StackableDB stacked(db_.release());
+  ASSERT_TRUE(stacked.GetEntity(ReadOptions(), stacked.DefaultColumnFamily(), "k", &columns).ok());
+  EXPECT_EQ(columns.columns()[0].value(), "v");
+  EXPECT_TRUE(
+      stacked.PutEntity(WriteOptions(), stacked.DefaultColumnFamily(), "e", wide).IsNotSupported());
+}
+
+TEST_F(DBSurfaceTest, LockWALHoldsWritesUntilUnlocked) {
+  options_.manual_wal_flush = true;
+  Open();
+  ASSERT_TRUE(db_->Put(WriteOptions(), "a", "1").ok());
+  std::unique_ptr<LogFile> wal;
+  ASSERT_TRUE(db_->GetCurrentWalFile(&wal).ok());
+  EXPECT_EQ(wal->Type(), kAliveLogFile);
+  EXPECT_EQ(wal->StartSequence(), 0u);
+  const std::string wal_path = path_ + wal->PathName();
+  EXPECT_EQ(FileSize(wal_path), 0u);  // manual_wal_flush: still buffered
+  Status s = db_->UnlockWAL();
+  EXPECT_TRUE(s.IsAborted()) << s.ToString();
+  ASSERT_TRUE(db_->LockWAL().ok());
+  const uint64_t locked = FileSize(wal_path);
+  EXPECT_GT(locked, 0u);  // LockWAL wrote the buffer out
+  std::atomic<bool> written{false};
+  std::thread writer([&] {
+    EXPECT_TRUE(db_->Put(WriteOptions(), "b", "2").ok());
+    written.store(true);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_FALSE(written.load());
+  EXPECT_EQ(FileSize(wal_path), locked);
+  ASSERT_TRUE(db_->UnlockWAL().ok());
+  writer.join();
+  EXPECT_TRUE(written.load());
+  std::string v;
+  ASSERT_TRUE(db_->Get(ReadOptions(), "b", &v).ok());
+  EXPECT_EQ(v, "2");
+  // Nested through a StackableDB: two locks need two unlocks.
+  StackableDB stacked(db_.release());
+  ASSERT_TRUE(stacked.LockWAL().ok());
+  ASSERT_TRUE(stacked.LockWAL().ok());
+  ASSERT_TRUE(stacked.UnlockWAL().ok());
+  ASSERT_TRUE(stacked.UnlockWAL().ok());
+  EXPECT_TRUE(stacked.UnlockWAL().IsAborted());
+  ASSERT_TRUE(stacked.Put(WriteOptions(), "c", "3").ok());
+  // Close lifts a lock still held.
+  ASSERT_TRUE(stacked.LockWAL().ok());
+  EXPECT_TRUE(stacked.Close().ok());
+}
+
+TEST_F(DBSurfaceTest, FilesAndMetadataOfEveryFamily) {
+  Open();
+  uint64_t oldest = 0;
+  ASSERT_TRUE(db_->GetCreationTimeOfOldestFile(&oldest).ok());
+  EXPECT_EQ(oldest, UINT64_MAX);
+  ColumnFamilyHandle* other = nullptr;
+  ASSERT_TRUE(db_->CreateColumnFamily(ColumnFamilyOptions(), "other", &other).ok());
+  handles_.push_back(other);
+  EXPECT_EQ(other->GetComparator(), BytewiseComparator());
+  ASSERT_TRUE(db_->Put(WriteOptions(), "a", "1").ok());
+  ASSERT_TRUE(db_->Flush(FlushOptions()).ok());
+  for (int i = 0; i < 2; i++) {
+    ASSERT_TRUE(db_->Put(WriteOptions(), other, "o" + std::to_string(i), "x").ok());
+    ASSERT_TRUE(db_->Flush(FlushOptions(), other).ok());
+  }
+  std::vector<ColumnFamilyMetaData> all;
+  db_->GetAllColumnFamilyMetaData(&all);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].name, "default");
+  EXPECT_EQ(all[0].file_count, 1u);
+  EXPECT_EQ(all[1].name, "other");
+  EXPECT_EQ(all[1].file_count, 2u);
+  ColumnFamilyMetaData one;
+  db_->GetColumnFamilyMetaData(other, &one);
+  EXPECT_EQ(one.size, all[1].size);
+
+  std::vector<LiveFileMetaData> live;
+  db_->GetLiveFilesMetaData(&live);
+  ASSERT_EQ(live.size(), 3u);
+  uint64_t expected = UINT64_MAX;
+  for (const LiveFileMetaData& m : live) expected = std::min(expected, m.file_creation_time);
+  EXPECT_GT(expected, 0u);
+  ASSERT_TRUE(db_->GetCreationTimeOfOldestFile(&oldest).ok());
+  EXPECT_EQ(oldest, expected);
+
+  std::vector<LiveFileStorageInfo> files;
+  ASSERT_TRUE(db_->GetLiveFilesStorageInfo(LiveFilesStorageInfoOptions(), &files).ok());
+  std::set<std::string> names;
+  for (const LiveFileStorageInfo& f : files) names.insert(f.relative_filename);
+  EXPECT_EQ(names.count("CURRENT"), 1u);
+  for (const LiveFileMetaData& m : live) {
+    EXPECT_EQ(names.count(m.relative_filename), 1u) << m.relative_filename;
+  }
+
+  EXPECT_EQ(db_->GetFileSystem(), db_->GetEnv()->GetFileSystem().get());
+
+  // RocksDB's rule: only with an unbounded table cache.
+  for (ColumnFamilyHandle* h : handles_) delete h;
+  handles_.clear();
+  db_.reset();
+  options_.max_open_files = 100;
+  Open();
+  Status s = db_->GetCreationTimeOfOldestFile(&oldest);
+  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+}
+
+TEST_F(DBSurfaceTest, IngestExternalFilesAndImport) {
+  std::vector<ColumnFamilyDescriptor> cfs{{"default", ColumnFamilyOptions()},
+                                          {"two", ColumnFamilyOptions()}};
+  options_.create_missing_column_families = true;
+  DB* raw = nullptr;
+  ASSERT_TRUE(DB::Open(DBOptions(options_), path_, cfs, &handles_, &raw).ok());
+  db_.reset(raw);
+  const std::string f1 = path_ + "_ext1.sst";
+  const std::string f2 = path_ + "_ext2.sst";
+  for (const std::string& f : {f1, f2}) {
+    SstFileWriter writer(EnvOptions(), options_);
+    ASSERT_TRUE(writer.Open(f).ok());
+    ASSERT_TRUE(writer.Put(f == f1 ? "x1" : "y1", "ext").ok());
+    ASSERT_TRUE(writer.Finish().ok());
+  }
+  std::vector<IngestExternalFileArg> args(2);
+  args[0].column_family = handles_[0];
+  args[0].external_files = {f1};
+  args[1].column_family = handles_[1];
+  args[1].external_files = {f2};
+  args[1].files_checksums = {"abc"};
+  Status s = db_->IngestExternalFiles(args);
+  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+  EXPECT_NE(s.ToString().find("files_checksums"), std::string::npos);
+  args[1].files_checksums.clear();
+  s = db_->IngestExternalFiles(args);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  std::string v;
+  ASSERT_TRUE(db_->Get(ReadOptions(), handles_[0], "x1", &v).ok());
+  EXPECT_EQ(v, "ext");
+  ASSERT_TRUE(db_->Get(ReadOptions(), handles_[1], "y1", &v).ok());
+  EXPECT_EQ(v, "ext");
+
+  // Export family "two" and import it as a new family.
+  Checkpoint* cp = nullptr;
+  ASSERT_TRUE(Checkpoint::Create(db_.get(), &cp).ok());
+  std::unique_ptr<Checkpoint> checkpoint(cp);
+  ExportImportFilesMetaData* meta = nullptr;
+  const std::string export_dir = path_ + "_export";
+  ASSERT_TRUE(checkpoint->ExportColumnFamily(handles_[1], export_dir, &meta).ok());
+  std::unique_ptr<ExportImportFilesMetaData> owned_meta(meta);
+  ColumnFamilyHandle* imported = nullptr;
+  ImportColumnFamilyOptions import_options;
+  s = db_->CreateColumnFamilyWithImport(ColumnFamilyOptions(), "imported", import_options, *meta,
+                                        &imported);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  handles_.push_back(imported);
+  EXPECT_EQ(imported->GetName(), "imported");
+  ASSERT_TRUE(db_->Get(ReadOptions(), imported, "y1", &v).ok());
+  EXPECT_EQ(v, "ext");
+  EXPECT_EQ(db_->GetOptions(imported).num_levels, ColumnFamilyOptions().num_levels);
+  for (const std::string& f : {f1, f2}) Env::Default()->DeleteFile(f).PermitUncheckedError();
+  for (const LiveFileMetaData& m : meta->files) {
+    Env::Default()->DeleteFile(export_dir + "/" + m.relative_filename).PermitUncheckedError();
+  }
+  Env::Default()->DeleteDir(export_dir).PermitUncheckedError();
+}
+
+// What Strata does not back answers RocksDB's Status, naming the call.
+TEST_F(DBSurfaceTest, RefusedCallsAnswerRocksDBsStatus) {
+  Open();
+  std::string ts;
+  EXPECT_EQ(db_->GetFullHistoryTsLow(db_->DefaultColumnFamily(), &ts).ToString(),
+            "Invalid argument: Timestamp is not enabled in this column family");
+  EXPECT_EQ(db_->GetFullHistoryTsLow(nullptr, nullptr).ToString(),
+            "Invalid argument: ts_low is nullptr");
+  EXPECT_EQ(db_->IncreaseFullHistoryTsLow(db_->DefaultColumnFamily(), "x").ToString(),
+            "Invalid argument: Timestamp is not enabled in this column family");
+  // The timestamp forms: RocksDB's answers for a family without them.
+  const std::string no_ts =
+      "Invalid argument: cannot call this method on column family default that does not "
+      "enable timestamp";
+  EXPECT_EQ(db_->Put(WriteOptions(), "k", "ts", "v").ToString(), no_ts);
+  EXPECT_EQ(db_->Delete(WriteOptions(), "k", "ts").ToString(), no_ts);
+  EXPECT_EQ(db_->SingleDelete(WriteOptions(), "k", "ts").ToString(), no_ts);
+  EXPECT_EQ(db_->DeleteRange(WriteOptions(), db_->DefaultColumnFamily(), "a", "b", "ts").ToString(),
+            no_ts);
+  EXPECT_EQ(db_->Put(WriteOptions(), nullptr, "k", "ts", "v").ToString(),
+            "Invalid argument: column family handle cannot be null");
+  EXPECT_EQ(db_->Merge(WriteOptions(), db_->DefaultColumnFamily(), "k", "ts", "v").ToString(),
+            "Not implemented: Merge does not support user-defined timestamp yet");
+  ASSERT_TRUE(db_->Put(WriteOptions(), "k", "v").ok());
+  std::string value, stamp = "junk";
+  ASSERT_TRUE(db_->Get(ReadOptions(), "k", &value, &stamp).ok());
+  EXPECT_EQ(value, "v");
+  EXPECT_EQ(stamp, "");
+  std::vector<std::string> values, stamps;
+  std::vector<Status> statuses =
+      db_->MultiGet(ReadOptions(), {Slice("k"), Slice("x")}, &values, &stamps);
+  ASSERT_EQ(statuses.size(), 2u);
+  EXPECT_TRUE(statuses[0].ok());
+  EXPECT_TRUE(statuses[1].IsNotFound());
+  EXPECT_EQ(values[0], "v");
+  EXPECT_EQ(stamps.size(), 2u);
+  stamp = "junk";
+  EXPECT_TRUE(db_->KeyMayExist(ReadOptions(), "k", &value, &stamp));
+  EXPECT_EQ(stamp, "");
+  EXPECT_EQ(db_->StartTrace(TraceOptions(), nullptr).ToString(),
+            "Not implemented: StartTrace() is not implemented.");
+  EXPECT_EQ(db_->EndTrace().ToString(), "Not implemented: EndTrace() is not implemented.");
+  EXPECT_EQ(db_->StartIOTrace(TraceOptions(), nullptr).ToString(),
+            "Not implemented: StartIOTrace() is not implemented.");
+  EXPECT_EQ(db_->EndIOTrace().ToString(), "Not implemented: EndIOTrace() is not implemented.");
+  EXPECT_EQ(db_->StartBlockCacheTrace(TraceOptions(), nullptr).ToString(),
+            "Not implemented: StartBlockCacheTrace() is not implemented.");
+  EXPECT_EQ(db_->StartBlockCacheTrace(BlockCacheTraceOptions(), nullptr).ToString(),
+            "Not implemented: StartBlockCacheTrace() is not implemented.");
+  EXPECT_EQ(db_->EndBlockCacheTrace().ToString(),
+            "Not implemented: EndBlockCacheTrace() is not implemented.");
+  std::unique_ptr<Replayer> replayer;
+  EXPECT_EQ(db_->NewDefaultReplayer({}, nullptr, &replayer).ToString(),
+            "Not implemented: NewDefaultReplayer() is not implemented.");
+  std::unique_ptr<StatsHistoryIterator> history;
+  EXPECT_EQ(db_->GetStatsHistory(0, UINT64_MAX, &history).ToString(),
+            "Not implemented: GetStatsHistory() is not implemented.");
+  EXPECT_EQ(history, nullptr);
+
+  std::string output;
+  Status s = DB::OpenAndCompact(path_, path_ + "_out", "input", &output,
+                                CompactionServiceOptionsOverride());
+  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+  EXPECT_NE(s.ToString().find("OpenAndCompact"), std::string::npos);
+  s = DB::OpenAndCompact(OpenAndCompactOptions(), path_, path_ + "_out", "input", &output,
+                         CompactionServiceOptionsOverride());
+  EXPECT_TRUE(s.IsNotSupported());
+  std::vector<ColumnFamilyHandle*> handles;
+  DB* trimmed = reinterpret_cast<DB*>(&output);
+  s = DB::OpenAndTrimHistory(DBOptions(), path_, {ColumnFamilyDescriptor()}, &handles, &trimmed,
+                             "ts");
+  EXPECT_TRUE(s.IsNotSupported());
+  EXPECT_NE(s.ToString().find("OpenAndTrimHistory"), std::string::npos);
+  EXPECT_EQ(trimmed, nullptr);
+
+  std::unique_ptr<TraceWriter> trace_writer;
+  s = NewFileTraceWriter(Env::Default(), EnvOptions(), path_ + "_trace", &trace_writer);
+  EXPECT_TRUE(s.IsNotSupported());
+  EXPECT_EQ(trace_writer, nullptr);
+  std::unique_ptr<TraceReader> trace_reader;
+  EXPECT_TRUE(NewFileTraceReader(Env::Default(), EnvOptions(), path_ + "_trace", &trace_reader)
+                  .IsNotSupported());
+  std::unique_ptr<BlockCacheTraceWriter> bc = NewBlockCacheTraceWriter(
+      SystemClock::Default().get(), BlockCacheTraceWriterOptions(), nullptr);
+  ASSERT_NE(bc, nullptr);
+  EXPECT_TRUE(bc->WriteHeader().IsNotSupported());
+  BlockCacheTraceRecord record(1, "key", kBlockTraceDataBlock, 10, 0, "default", 1, 7,
+                               TableReaderCaller::kUserGet, true, false, 5);
+  EXPECT_TRUE(bc->WriteBlockAccess(record, "key", "default", "").IsNotSupported());
+  EXPECT_EQ(BlockCacheTraceRecord::kReservedGetId, 0u);
+}
+
+// Records made by hand and run by NewExecutionHandler against the DB.
+TEST_F(DBSurfaceTest, TraceRecordsExecuteAgainstTheDB) {
+  Open();
+  WriteBatch batch;
+  ASSERT_TRUE(batch.Put("a", "1").ok());
+  ASSERT_TRUE(batch.Put("c", "3").ok());
+  const uint32_t id = db_->DefaultColumnFamily()->GetID();
+  std::unique_ptr<TraceRecord::Handler> handler(
+      TraceRecord::NewExecutionHandler(db_.get(), {db_->DefaultColumnFamily()}));
+  ASSERT_NE(handler, nullptr);
+
+  WriteQueryTraceRecord write(batch.Data(), 100);
+  EXPECT_EQ(write.GetTraceType(), kTraceWrite);
+  EXPECT_EQ(write.GetTimestamp(), 100u);
+  std::unique_ptr<TraceRecordResult> result;
+  ASSERT_TRUE(write.Accept(handler.get(), &result).ok());
+  ASSERT_NE(result, nullptr);
+  EXPECT_EQ(result->GetTraceType(), kTraceWrite);
+  auto* status_only = dynamic_cast<StatusOnlyTraceExecutionResult*>(result.get());
+  ASSERT_NE(status_only, nullptr);
+  EXPECT_TRUE(status_only->GetStatus().ok());
+  EXPECT_GE(status_only->GetEndTimestamp(), status_only->GetStartTimestamp());
+
+  GetQueryTraceRecord get(id, std::string("a"), 101);
+  ASSERT_TRUE(get.Accept(handler.get(), &result).ok());
+  auto* single = dynamic_cast<SingleValueTraceExecutionResult*>(result.get());
+  ASSERT_NE(single, nullptr);
+  EXPECT_TRUE(single->GetStatus().ok());
+  EXPECT_EQ(single->GetValue(), "1");
+  GetQueryTraceRecord missing(id, std::string("b"), 102);
+  ASSERT_TRUE(missing.Accept(handler.get(), &result).ok());
+  single = dynamic_cast<SingleValueTraceExecutionResult*>(result.get());
+  ASSERT_NE(single, nullptr);
+  EXPECT_TRUE(single->GetStatus().IsNotFound());
+  GetQueryTraceRecord bad_family(id + 77, std::string("a"), 103);
+  EXPECT_TRUE(bad_family.Accept(handler.get(), &result).IsCorruption());
+
+  IteratorSeekQueryTraceRecord seek(IteratorSeekQueryTraceRecord::kSeek, id, std::string("b"), 104);
+  EXPECT_EQ(seek.GetTraceType(), kTraceIteratorSeek);
+  ASSERT_TRUE(seek.Accept(handler.get(), &result).ok());
+  auto* iter = dynamic_cast<IteratorTraceExecutionResult*>(result.get());
+  ASSERT_NE(iter, nullptr);
+  EXPECT_TRUE(iter->GetValid());
+  EXPECT_EQ(iter->GetKey().ToString(), "c");
+  EXPECT_EQ(iter->GetValue().ToString(), "3");
+  IteratorSeekQueryTraceRecord bounded(IteratorSeekQueryTraceRecord::kSeekForPrev, id,
+                                       std::string("z"), std::string("a"), std::string("b"), 105);
+  EXPECT_EQ(bounded.GetTraceType(), kTraceIteratorSeekForPrev);
+  EXPECT_EQ(bounded.GetUpperBound().ToString(), "b");
+  ASSERT_TRUE(bounded.Accept(handler.get(), &result).ok());
+  iter = dynamic_cast<IteratorTraceExecutionResult*>(result.get());
+  ASSERT_NE(iter, nullptr);
+  EXPECT_TRUE(iter->GetValid());
+  EXPECT_EQ(iter->GetKey().ToString(), "a");
+
+  MultiGetQueryTraceRecord multi({id, id}, std::vector<std::string>{"a", "b"}, 106);
+  EXPECT_EQ(multi.GetKeys().size(), 2u);
+  ASSERT_TRUE(multi.Accept(handler.get(), &result).ok());
+  auto* values = dynamic_cast<MultiValuesTraceExecutionResult*>(result.get());
+  ASSERT_NE(values, nullptr);
+  ASSERT_EQ(values->GetValues().size(), 2u);
+  EXPECT_EQ(values->GetValues()[0], "1");
+  EXPECT_TRUE(values->GetMultiStatus()[1].IsNotFound());
+  MultiGetQueryTraceRecord uneven({id}, std::vector<std::string>{"a", "b"}, 107);
+  EXPECT_TRUE(uneven.Accept(handler.get(), &result).IsInvalidArgument());
+
+  // A result handler sees each kind.
+  struct Counter : public TraceRecordResult::Handler {
+    int seen = 0;
+    Status Handle(const StatusOnlyTraceExecutionResult&) override { return Seen(); }
+    Status Handle(const SingleValueTraceExecutionResult&) override { return Seen(); }
+    Status Handle(const MultiValuesTraceExecutionResult&) override { return Seen(); }
+    Status Handle(const IteratorTraceExecutionResult&) override { return Seen(); }
+    Status Seen() {
+      seen++;
+      return Status::OK();
+    }
+  } counter;
+  ASSERT_TRUE(result->Accept(&counter).ok());
+  EXPECT_EQ(counter.seen, 1);
+}
+
+}  // namespace
+}  // namespace rocksdb
