@@ -1,13 +1,14 @@
 // compat/logging.cc: small free functions of RocksDB's headers: env.h's
 // info-log helpers (Log, Header, Debug, Info, Warn, Error, Fatal, LogFlush)
-// over Strata's Logger, and iterator.h's NewEmptyIterator /
-// NewErrorIterator.
+// over Strata's Logger, iterator.h's NewEmptyIterator / NewErrorIterator,
+// and table.h's factories of the table formats Strata does not have.
 #include <cstdarg>
 #include <memory>
 
 #include "compat/error_iterator.h"
 #include "rocksdb/env.h"
 #include "rocksdb/iterator.h"
+#include "rocksdb/table.h"
 
 namespace rocksdb {
 
@@ -72,6 +73,35 @@ STRATA_COMPAT_LOG_AT(Error, ERROR_LEVEL)
 STRATA_COMPAT_LOG_AT(Fatal, FATAL_LEVEL)
 
 #undef STRATA_COMPAT_LOG_AT
+
+namespace {
+
+// A factory of a format Strata cannot write or read: Open refuses a family
+// given one, naming the format (options_convert.cc).
+class OtherFormatFactory : public TableFactory {
+ public:
+  explicit OtherFormatFactory(const char* name)
+      : TableFactory(BlockBasedTableOptions()), name_(name) {}
+  const char* Name() const override { return name_; }
+
+ private:
+  const char* name_;
+};
+
+}  // namespace
+
+TableFactory* NewPlainTableFactory(const PlainTableOptions& /*options*/) {
+  return new OtherFormatFactory(TableFactory::kPlainTableName());
+}
+TableFactory* NewCuckooTableFactory(const CuckooTableOptions& /*table_options*/) {
+  return new OtherFormatFactory(TableFactory::kCuckooTableName());
+}
+TableFactory* NewAdaptiveTableFactory(std::shared_ptr<TableFactory> /*table_factory_to_write*/,
+                                      std::shared_ptr<TableFactory> /*block_based_table_factory*/,
+                                      std::shared_ptr<TableFactory> /*plain_table_factory*/,
+                                      std::shared_ptr<TableFactory> /*cuckoo_table_factory*/) {
+  return new OtherFormatFactory("AdaptiveTableFactory");
+}
 
 Iterator* NewEmptyIterator() { return new compat::ErrorIterator(Status::OK()); }
 Iterator* NewErrorIterator(const Status& status) { return new compat::ErrorIterator(status); }

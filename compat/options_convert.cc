@@ -309,6 +309,12 @@ Status ConvertCFOptions(const ColumnFamilyOptions& in, ::strata::ColumnFamilyOpt
   COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, enable_blob_files);
   COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, compaction_thread_limiter);
   COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, sst_partitioner_factory);
+  if (in.table_factory != nullptr &&
+      std::string(in.table_factory->Name()) != TableFactory::kBlockBasedTableName()) {
+    return Status::InvalidArgument(std::string("ColumnFamilyOptions::table_factory is not "
+                                               "supported by Strata: only block-based tables (") +
+                                   in.table_factory->Name() + ")");
+  }
   ::strata::BlockBasedTableOptions table;
   Status s = ConvertTableOptions(
       in.table_factory != nullptr ? in.table_factory->table_options() : BlockBasedTableOptions(),

@@ -11,7 +11,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdarg>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <set>
 #include <string>
@@ -20,15 +22,20 @@
 
 #include "gtest/gtest.h"
 #include "rocksdb/block_cache_trace_writer.h"
+#include "rocksdb/cache.h"
 #include "rocksdb/db.h"
 #include "rocksdb/file_system.h"
+#include "rocksdb/iterator.h"
 #include "rocksdb/options.h"
 #include "rocksdb/sst_file_writer.h"
+#include "rocksdb/statistics.h"
 #include "rocksdb/stats_history.h"
+#include "rocksdb/table.h"
 #include "rocksdb/table_reader_caller.h"
 #include "rocksdb/trace_reader_writer.h"
 #include "rocksdb/trace_record.h"
 #include "rocksdb/trace_record_result.h"
+#include "rocksdb/types.h"
 #include "rocksdb/utilities/checkpoint.h"
 #include "rocksdb/utilities/replayer.h"
 #include "rocksdb/utilities/stackable_db.h"
@@ -431,6 +438,97 @@ TEST_F(DBSurfaceTest, TraceRecordsExecuteAgainstTheDB) {
   } counter;
   ASSERT_TRUE(result->Accept(&counter).ok());
   EXPECT_EQ(counter.seen, 1);
+}
+
+// Names of RocksDB's headers that are Strata's enums, and small helpers.
+TEST_F(DBSurfaceTest, HeaderConstantsAndHelpers) {
+  options_.statistics = CreateDBStatistics();
+  options_.access_hint_on_compaction_start = DBOptions::SEQUENTIAL;
+  Open();
+  ASSERT_TRUE(db_->Put(WriteOptions(), "k", "v").ok());
+  EXPECT_EQ(options_.statistics->getTickerCount(NUMBER_KEYS_WRITTEN), 1u);
+  HistogramData data;
+  options_.statistics->histogramData(DB_WRITE, &data);
+  EXPECT_EQ(data.count, 1u);
+  ASSERT_EQ(TickersNameMap.size(), static_cast<size_t>(TICKER_ENUM_MAX));
+  EXPECT_EQ(TickersNameMap[BLOCK_CACHE_MISS].second, "rocksdb.block.cache.miss");
+  ASSERT_EQ(HistogramsNameMap.size(), static_cast<size_t>(HISTOGRAM_ENUM_MAX));
+  EXPECT_EQ(HistogramsNameMap[DB_GET].second, "rocksdb.db.get.micros");
+  EXPECT_EQ(kTableFile, FileType::kTableFile);
+  EXPECT_EQ(kEntryPut, EntryType::kEntryPut);
+
+  std::unique_ptr<Iterator> empty(NewEmptyIterator());
+  empty->SeekToFirst();
+  EXPECT_FALSE(empty->Valid());
+  EXPECT_TRUE(empty->status().ok());
+  std::unique_ptr<Iterator> error(NewErrorIterator(Status::Corruption("bad")));
+  EXPECT_EQ(error->status().ToString(), "Corruption: bad");
+
+  // Refused per-call fields.
+  ReadOptions ro;
+  ro.rate_limiter_priority = Env::IO_LOW;
+  std::string v;
+  Status s = db_->Get(ro, "k", &v);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.ToString().find("ReadOptions::rate_limiter_priority"), std::string::npos);
+  ReadOptions filtered;
+  filtered.table_filter = [](const TableProperties&) { return true; };
+  EXPECT_TRUE(db_->Get(filtered, "k", &v).IsInvalidArgument());
+  WriteOptions wo;
+  wo.rate_limiter_priority = Env::IO_HIGH;
+  EXPECT_TRUE(db_->Put(wo, "k", "v").IsInvalidArgument());
+
+  // Caches: the clock cache is Strata's HyperClockCache; NewClockCache an
+  // LRU cache, as in RocksDB 7.8.3.
+  std::shared_ptr<Cache> clock = HyperClockCacheOptions(1 << 20, 4096).MakeSharedCache();
+  ASSERT_NE(clock, nullptr);
+  EXPECT_STREQ(clock->Name(), "HyperClockCache");
+  EXPECT_EQ(clock->GetCapacity(), size_t{1} << 20);
+  std::shared_ptr<Cache> lru = NewClockCache(1 << 20);
+  ASSERT_NE(lru, nullptr);
+  EXPECT_STREQ(lru->Name(), "LRUCache");
+}
+
+// Another table format is refused at Open, naming it.
+TEST_F(DBSurfaceTest, OtherTableFormatsRefused) {
+  options_.table_factory.reset(NewPlainTableFactory());
+  DB* raw = nullptr;
+  Status s = DB::Open(options_, path_, &raw);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.ToString().find("PlainTable"), std::string::npos) << s.ToString();
+  EXPECT_EQ(raw, nullptr);
+  options_.table_factory.reset(NewCuckooTableFactory());
+  EXPECT_TRUE(DB::Open(options_, path_, &raw).IsInvalidArgument());
+  options_.table_factory.reset(NewAdaptiveTableFactory());
+  EXPECT_TRUE(DB::Open(options_, path_, &raw).IsInvalidArgument());
+}
+
+// RocksDB's info-log helpers: level filtering, Header always written.
+TEST_F(DBSurfaceTest, LogHelpers) {
+  struct Capture : public Logger {
+    explicit Capture(InfoLogLevel level) : Logger(static_cast<::strata::InfoLogLevel>(level)) {}
+    void Logv(::strata::InfoLogLevel level, const char* format, va_list ap) override {
+      char buf[256];
+      std::vsnprintf(buf, sizeof(buf), format, ap);
+      lines.push_back(std::to_string(static_cast<int>(level)) + ":" + buf);
+    }
+    std::vector<std::string> lines;
+  };
+  auto log = std::make_shared<Capture>(WARN_LEVEL);
+  std::shared_ptr<Logger> shared = log;
+  Info(shared, "dropped %d", 1);
+  Warn(shared, "warn %d", 2);
+  Error(log.get(), "error %s", "x");
+  Header(shared, "header");
+  Log(ERROR_LEVEL, shared, "level %d", 3);
+  Debug(log.get(), "dropped too");
+  Log(static_cast<Logger*>(nullptr), "null logger ignored");
+  LogFlush(shared);
+  ASSERT_EQ(log->lines.size(), 4u);
+  EXPECT_EQ(log->lines[0], "2:warn 2");
+  EXPECT_EQ(log->lines[1], "3:error x");
+  EXPECT_EQ(log->lines[2], "5:header");
+  EXPECT_EQ(log->lines[3], "3:level 3");
 }
 
 }  // namespace

@@ -107,4 +107,37 @@ inline std::shared_ptr<Cache> NewLRUCache(
       capacity, num_shard_bits, strict_capacity_limit, high_pri_pool_ratio,
       std::move(memory_allocator), use_adaptive_mutex, metadata_charge_policy, low_pri_pool_ratio));
 }
+
+// RocksDB 7.8.3's clock cache: Strata's HyperClockCache (a lock-free
+// clock-eviction table sized from capacity / estimated_entry_charge).
+// metadata_charge_policy is advisory (Strata charges each entry its charge
+// alone); a memory_allocator makes MakeSharedCache return nullptr, as do
+// the arguments Strata's NewHyperClockCache rejects.
+struct HyperClockCacheOptions : public ShardedCacheOptions {
+  size_t estimated_entry_charge;
+
+  HyperClockCacheOptions(
+      size_t _capacity, size_t _estimated_entry_charge, int _num_shard_bits = -1,
+      bool _strict_capacity_limit = false,
+      std::shared_ptr<MemoryAllocator> _memory_allocator = nullptr,
+      CacheMetadataChargePolicy _metadata_charge_policy = kDefaultCacheMetadataChargePolicy)
+      : ShardedCacheOptions(_capacity, _num_shard_bits, _strict_capacity_limit,
+                            std::move(_memory_allocator), _metadata_charge_policy),
+        estimated_entry_charge(_estimated_entry_charge) {}
+
+  std::shared_ptr<Cache> MakeSharedCache() const {
+    if (memory_allocator != nullptr) return nullptr;
+    return ::strata::NewHyperClockCache(::strata::HyperClockCacheOptions(
+        capacity, estimated_entry_charge, num_shard_bits, strict_capacity_limit));
+  }
+};
+
+// Deprecated in RocksDB 7.8.3, where it returns an LRU cache (the clock
+// cache needs estimated_entry_charge); so does this.
+inline std::shared_ptr<Cache> NewClockCache(
+    size_t capacity, int num_shard_bits = -1, bool strict_capacity_limit = false,
+    CacheMetadataChargePolicy metadata_charge_policy = kDefaultCacheMetadataChargePolicy) {
+  return NewLRUCache(capacity, num_shard_bits, strict_capacity_limit, 0.5, nullptr,
+                     kDefaultToAdaptiveMutex, metadata_charge_policy);
+}
 }  // namespace rocksdb
