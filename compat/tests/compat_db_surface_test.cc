@@ -39,6 +39,8 @@
 #include "rocksdb/utilities/checkpoint.h"
 #include "rocksdb/utilities/replayer.h"
 #include "rocksdb/utilities/stackable_db.h"
+#include "rocksdb/utilities/transaction.h"
+#include "rocksdb/utilities/transaction_db.h"
 #include "rocksdb/wide_columns.h"
 
 namespace rocksdb {
@@ -529,6 +531,30 @@ TEST_F(DBSurfaceTest, LogHelpers) {
   EXPECT_EQ(log->lines[1], "3:error x");
   EXPECT_EQ(log->lines[2], "5:header");
   EXPECT_EQ(log->lines[3], "3:level 3");
+}
+
+// Transaction states and the write policy, by RocksDB's names.
+TEST_F(DBSurfaceTest, TransactionStates) {
+  TransactionDBOptions txn_options;
+  txn_options.write_policy = WRITE_COMMITTED;
+  TransactionDB* raw = nullptr;
+  Status s = TransactionDB::Open(options_, txn_options, path_, &raw);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  std::unique_ptr<TransactionDB> txn_db(raw);
+  std::unique_ptr<Transaction> txn(txn_db->BeginTransaction(WriteOptions()));
+  EXPECT_EQ(txn->GetState(), Transaction::STARTED);
+  ASSERT_TRUE(txn->SetName("t1").ok());
+  ASSERT_TRUE(txn->Put("k", "v").ok());
+  ASSERT_TRUE(txn->Prepare().ok());
+  EXPECT_EQ(txn->GetState(), Transaction::PREPARED);
+  ASSERT_TRUE(txn->Commit().ok());
+  EXPECT_EQ(txn->GetState(), Transaction::COMMITTED);
+  EXPECT_EQ(Transaction::COMMITED, Transaction::COMMITTED);
+  EXPECT_GT(txn->GetId(), 0u);
+  txn.reset();
+  std::string v;
+  ASSERT_TRUE(txn_db->Get(ReadOptions(), "k", &v).ok());
+  EXPECT_EQ(v, "v");
 }
 
 }  // namespace
