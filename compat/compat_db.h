@@ -289,8 +289,13 @@ class CompatDBT : public Base {
   using DB::CompactFiles;
   Status CompactFiles(const CompactionOptions& options, ColumnFamilyHandle* cf,
                       const std::vector<std::string>& input_file_names, const int output_level,
-                      const int output_path_id,
-                      std::vector<std::string>* const output_file_names) override {
+                      const int output_path_id, std::vector<std::string>* const output_file_names,
+                      CompactionJobInfo* compaction_job_info) override {
+    if (compaction_job_info != nullptr) {
+      return Status::NotSupported(
+          "CompactFiles: compaction_job_info is not supported by Strata: only its default value "
+          "is accepted");
+    }
     ::strata::CompactionOptions o;
     o.compression = static_cast<::strata::CompressionType>(options.compression);
     o.output_file_size_limit = options.output_file_size_limit;

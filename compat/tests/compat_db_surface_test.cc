@@ -200,13 +200,32 @@ TEST_F(DBSurfaceTest, FilesAndMetadataOfEveryFamily) {
 
   EXPECT_EQ(db_->GetFileSystem(), db_->GetEnv()->GetFileSystem().get());
 
+  // CompactFiles with a CompactionJobInfo is refused; without, it works.
+  std::vector<std::string> inputs;
+  for (const LiveFileMetaData& m : live) {
+    if (m.column_family_name == "other") inputs.push_back(m.name);
+  }
+  CompactionJobInfo job_info;
+  std::vector<std::string> outputs;
+  Status s = db_->CompactFiles(CompactionOptions(), other, inputs, 1, -1, &outputs, &job_info);
+  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+  EXPECT_NE(s.ToString().find("compaction_job_info"), std::string::npos);
+  s = db_->CompactFiles(CompactionOptions(), other, inputs, 1, -1, &outputs);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(outputs.size(), 1u);
+  // Property names Strata does not answer.
+  std::string prop;
+  EXPECT_EQ(DB::Properties::kNumBlobFiles, "rocksdb.num-blob-files");
+  EXPECT_EQ(DB::Properties::kBlobStats, "rocksdb.blob-stats");
+
   // RocksDB's rule: only with an unbounded table cache.
+  ASSERT_TRUE(db_->DropColumnFamily(other).ok());
   for (ColumnFamilyHandle* h : handles_) delete h;
   handles_.clear();
   db_.reset();
   options_.max_open_files = 100;
   Open();
-  Status s = db_->GetCreationTimeOfOldestFile(&oldest);
+  s = db_->GetCreationTimeOfOldestFile(&oldest);
   EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
 }
 
@@ -438,6 +457,8 @@ TEST_F(DBSurfaceTest, TraceRecordsExecuteAgainstTheDB) {
       return Status::OK();
     }
   } counter;
+  ASSERT_TRUE(multi.Accept(handler.get(), &result).ok());  // (the failed call reset result)
+  ASSERT_NE(result, nullptr);
   ASSERT_TRUE(result->Accept(&counter).ok());
   EXPECT_EQ(counter.seen, 1);
 }

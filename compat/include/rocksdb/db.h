@@ -372,6 +372,19 @@ class DB {
     static const std::string kBlockCacheUsage;
     static const std::string kBlockCachePinnedUsage;
     static const std::string kOptionsStatistics;
+    // Named for programs that ask; Strata answers none of these (no blob
+    // files, no file temperatures; the fast entry stats: use
+    // kBlockCacheEntryStats).
+    static const std::string kFastBlockCacheEntryStats;
+    static const std::string kLiveSstFilesSizeAtTemperature;
+    static const std::string kNumBlobFiles;
+    static const std::string kBlobStats;
+    static const std::string kTotalBlobFileSize;
+    static const std::string kLiveBlobFileSize;
+    static const std::string kLiveBlobFileGarbageSize;
+    static const std::string kBlobCacheCapacity;
+    static const std::string kBlobCacheUsage;
+    static const std::string kBlobCachePinnedUsage;
   };
   virtual bool GetProperty(ColumnFamilyHandle* column_family, const Slice& property,
                            std::string* value) = 0;
@@ -427,17 +440,21 @@ class DB {
     return SetOptions(DefaultColumnFamily(), new_options);
   }
   virtual Status SetDBOptions(const std::unordered_map<std::string, std::string>& new_options) = 0;
+  // A non-null compaction_job_info is refused (NotSupported naming it):
+  // Strata's CompactFiles reports the output file names only.
   virtual Status CompactFiles(const CompactionOptions& compact_options,
                               ColumnFamilyHandle* column_family,
                               const std::vector<std::string>& input_file_names,
                               const int output_level, const int output_path_id = -1,
-                              std::vector<std::string>* const output_file_names = nullptr) = 0;
+                              std::vector<std::string>* const output_file_names = nullptr,
+                              CompactionJobInfo* compaction_job_info = nullptr) = 0;
   virtual Status CompactFiles(const CompactionOptions& compact_options,
                               const std::vector<std::string>& input_file_names,
                               const int output_level, const int output_path_id = -1,
-                              std::vector<std::string>* const output_file_names = nullptr) {
+                              std::vector<std::string>* const output_file_names = nullptr,
+                              CompactionJobInfo* compaction_job_info = nullptr) {
     return CompactFiles(compact_options, DefaultColumnFamily(), input_file_names, output_level,
-                        output_path_id, output_file_names);
+                        output_path_id, output_file_names, compaction_job_info);
   }
   virtual Status PauseBackgroundWork() = 0;
   // See strata::DB::DisableManualCompaction (a running CompactRange ends

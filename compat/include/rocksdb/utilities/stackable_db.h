@@ -222,9 +222,10 @@ class StackableDB : public DB {
   Status CompactFiles(const CompactionOptions& compact_options, ColumnFamilyHandle* column_family,
                       const std::vector<std::string>& input_file_names, const int output_level,
                       const int output_path_id = -1,
-                      std::vector<std::string>* const output_file_names = nullptr) override {
+                      std::vector<std::string>* const output_file_names = nullptr,
+                      CompactionJobInfo* compaction_job_info = nullptr) override {
     return db_->CompactFiles(compact_options, column_family, input_file_names, output_level,
-                             output_path_id, output_file_names);
+                             output_path_id, output_file_names, compaction_job_info);
   }
   Status PauseBackgroundWork() override { return db_->PauseBackgroundWork(); }
   void DisableManualCompaction() override { db_->DisableManualCompaction(); }
