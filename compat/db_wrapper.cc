@@ -264,6 +264,16 @@ Status RepairDB(const std::string& dbname, const Options& options) {
 }
 
 Status RepairDB(const std::string& dbname, const DBOptions& db_options,
+                const std::vector<ColumnFamilyDescriptor>& column_families,
+                const ColumnFamilyOptions& unknown_cf_opts) {
+  ColumnFamilyOptions cf = unknown_cf_opts;
+  for (const ColumnFamilyDescriptor& d : column_families) {
+    if (d.name == kDefaultColumnFamilyName) cf = d.options;
+  }
+  return RepairDB(dbname, Options(db_options, cf));
+}
+
+Status RepairDB(const std::string& dbname, const DBOptions& db_options,
                 const std::vector<ColumnFamilyDescriptor>& column_families) {
   // Strata's repairer rebuilds every family it finds with one set of
   // family options: the default family's when given.

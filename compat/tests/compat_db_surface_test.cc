@@ -218,6 +218,16 @@ TEST_F(DBSurfaceTest, FilesAndMetadataOfEveryFamily) {
   EXPECT_EQ(DB::Properties::kNumBlobFiles, "rocksdb.num-blob-files");
   EXPECT_EQ(DB::Properties::kBlobStats, "rocksdb.blob-stats");
 
+  // GetApproximateSizes with combined flags.
+  const DB::SizeApproximationFlags both =
+      DB::SizeApproximationFlags::INCLUDE_FILES | DB::SizeApproximationFlags::INCLUDE_MEMTABLES;
+  EXPECT_EQ(both & DB::SizeApproximationFlags::INCLUDE_FILES,
+            DB::SizeApproximationFlags::INCLUDE_FILES);
+  Range all_keys("a", "z");
+  uint64_t size = 0;
+  ASSERT_TRUE(db_->GetApproximateSizes(&all_keys, 1, &size, both).ok());
+  EXPECT_GT(size, 0u);
+
   // RocksDB's rule: only with an unbounded table cache.
   ASSERT_TRUE(db_->DropColumnFamily(other).ok());
   for (ColumnFamilyHandle* h : handles_) delete h;
@@ -227,6 +237,14 @@ TEST_F(DBSurfaceTest, FilesAndMetadataOfEveryFamily) {
   Open();
   s = db_->GetCreationTimeOfOldestFile(&oldest);
   EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+  db_.reset();
+  // RepairDB with options for the families it finds unlisted.
+  s = RepairDB(path_, DBOptions(options_), {}, ColumnFamilyOptions());
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  Open();
+  std::string v;
+  ASSERT_TRUE(db_->Get(ReadOptions(), "a", &v).ok());
+  EXPECT_EQ(v, "1");
 }
 
 TEST_F(DBSurfaceTest, IngestExternalFilesAndImport) {

@@ -372,9 +372,8 @@ class DB {
     static const std::string kBlockCacheUsage;
     static const std::string kBlockCachePinnedUsage;
     static const std::string kOptionsStatistics;
-    // Named for programs that ask; Strata answers none of these (no blob
-    // files, no file temperatures; the fast entry stats: use
-    // kBlockCacheEntryStats).
+    // RocksDB's blob, temperature and fast-entry-stats names (GetProperty
+    // answers those Strata implements, false for the others).
     static const std::string kFastBlockCacheEntryStats;
     static const std::string kLiveSstFilesSizeAtTemperature;
     static const std::string kNumBlobFiles;
@@ -628,6 +627,18 @@ class DB {
   virtual ::strata::DB* GetStrataDB() const = 0;
 };
 
+// Combining and testing GetApproximateSizes' flags.
+inline DB::SizeApproximationFlags operator&(DB::SizeApproximationFlags lhs,
+                                            DB::SizeApproximationFlags rhs) {
+  return static_cast<DB::SizeApproximationFlags>(static_cast<uint8_t>(lhs) &
+                                                 static_cast<uint8_t>(rhs));
+}
+inline DB::SizeApproximationFlags operator|(DB::SizeApproximationFlags lhs,
+                                            DB::SizeApproximationFlags rhs) {
+  return static_cast<DB::SizeApproximationFlags>(static_cast<uint8_t>(lhs) |
+                                                 static_cast<uint8_t>(rhs));
+}
+
 // Removes the database's files (the options name its Env).
 Status DestroyDB(const std::string& name, const Options& options,
                  const std::vector<ColumnFamilyDescriptor>& column_families =
@@ -636,4 +647,10 @@ Status DestroyDB(const std::string& name, const Options& options,
 Status RepairDB(const std::string& dbname, const DBOptions& db_options,
                 const std::vector<ColumnFamilyDescriptor>& column_families);
 Status RepairDB(const std::string& dbname, const Options& options);
+// Families found on disk but not listed get unknown_cf_opts. Strata's
+// repairer rebuilds every family with one set of options: the default
+// family's when listed, else unknown_cf_opts.
+Status RepairDB(const std::string& dbname, const DBOptions& db_options,
+                const std::vector<ColumnFamilyDescriptor>& column_families,
+                const ColumnFamilyOptions& unknown_cf_opts);
 }  // namespace rocksdb
