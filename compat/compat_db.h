@@ -145,6 +145,22 @@ class CompatDBT : public Base {
     Status s = compat::ConvertReadOptions(options, &ro);
     return s.ok() ? db_->Get(ro, cf, key, value) : s;
   }
+  // Strata stores plain values only: the value, as one anonymous column.
+  Status GetEntity(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
+                   PinnableWideColumns* columns) override {
+    if (cf == nullptr) {
+      return Status::InvalidArgument("Cannot call GetEntity without a column family handle");
+    }
+    if (columns == nullptr) {
+      return Status::InvalidArgument("Cannot call GetEntity without a PinnableWideColumns object");
+    }
+    columns->Reset();
+    PinnableSlice value;
+    Status s = Get(options, cf, key, &value);
+    if (!s.ok()) return s;
+    columns->SetPlainValue(value);
+    return s;
+  }
   Status GetMergeOperands(const ReadOptions& options, ColumnFamilyHandle* cf, const Slice& key,
                           PinnableSlice* operands, GetMergeOperandsOptions* gmo,
                           int* number_of_operands) override {
@@ -273,8 +289,13 @@ class CompatDBT : public Base {
   using DB::CompactFiles;
   Status CompactFiles(const CompactionOptions& options, ColumnFamilyHandle* cf,
                       const std::vector<std::string>& input_file_names, const int output_level,
-                      const int output_path_id,
-                      std::vector<std::string>* const output_file_names) override {
+                      const int output_path_id, std::vector<std::string>* const output_file_names,
+                      CompactionJobInfo* compaction_job_info) override {
+    if (compaction_job_info != nullptr) {
+      return Status::NotSupported(
+          "CompactFiles: compaction_job_info is not supported by Strata: only its default value "
+          "is accepted");
+    }
     ::strata::CompactionOptions o;
     o.compression = static_cast<::strata::CompressionType>(options.compression);
     o.output_file_size_limit = options.output_file_size_limit;
@@ -325,6 +346,53 @@ class CompatDBT : public Base {
   }
   Status FlushWAL(bool sync) override { return db_->FlushWAL(sync); }
   Status SyncWAL() override { return db_->SyncWAL(); }
+  Status LockWAL() override { return db_->LockWAL(); }
+  Status UnlockWAL() override { return db_->UnlockWAL(); }
+  Status GetCreationTimeOfOldestFile(uint64_t* creation_time) override {
+    return db_->GetCreationTimeOfOldestFile(creation_time);
+  }
+  Status GetCurrentWalFile(std::unique_ptr<LogFile>* current_log_file) override {
+    return db_->GetCurrentWalFile(current_log_file);
+  }
+  Status GetLiveFilesStorageInfo(const LiveFilesStorageInfoOptions& opts,
+                                 std::vector<LiveFileStorageInfo>* files) override {
+    return db_->GetLiveFilesStorageInfo(opts, files);
+  }
+  void GetAllColumnFamilyMetaData(std::vector<ColumnFamilyMetaData>* metadata) override {
+    db_->GetAllColumnFamilyMetaData(metadata);
+  }
+  Status IngestExternalFiles(const std::vector<IngestExternalFileArg>& args) override {
+    std::vector<::strata::IngestExternalFileArg> converted(args.size());
+    for (size_t i = 0; i < args.size(); i++) {
+      if (!args[i].files_checksums.empty() || !args[i].files_checksum_func_names.empty()) {
+        return Status::NotSupported(
+            "IngestExternalFileArg::files_checksums is not supported by Strata: only its default "
+            "value is accepted");
+      }
+      if (args[i].file_temperature != Temperature::kUnknown) {
+        return Status::NotSupported(
+            "IngestExternalFileArg::file_temperature is not supported by Strata: only its "
+            "default value is accepted");
+      }
+      converted[i].column_family = args[i].column_family;
+      converted[i].external_files = args[i].external_files;
+      Status s = compat::ConvertIngestOptions(args[i].options, &converted[i].options);
+      if (!s.ok()) return s;
+    }
+    return db_->IngestExternalFiles(converted);
+  }
+  Status CreateColumnFamilyWithImport(const ColumnFamilyOptions& options, const std::string& name,
+                                      const ImportColumnFamilyOptions& import_options,
+                                      const ExportImportFilesMetaData& metadata,
+                                      ColumnFamilyHandle** handle) override {
+    ::strata::ColumnFamilyOptions cf;
+    Status s = compat::ConvertCFOptions(options, &cf);
+    if (!s.ok()) return s;
+    cf.max_subcompactions = db_options_.max_subcompactions;
+    s = db_->CreateColumnFamilyWithImport(cf, name, import_options, metadata, handle);
+    if (s.ok()) Remember(*handle, options);
+    return s;
+  }
   SequenceNumber GetLatestSequenceNumber() const override { return db_->GetLatestSequenceNumber(); }
   Status DisableFileDeletions() override { return db_->DisableFileDeletions(); }
   Status EnableFileDeletions(bool force) override { return db_->EnableFileDeletions(force); }

@@ -9,6 +9,8 @@
 #include "compat/compat_db.h"
 #include "compat/options_convert.h"
 #include "rocksdb/db.h"
+#include "rocksdb/env.h"
+#include "rocksdb/file_system.h"
 #include "strata/db.h"
 #include "strata/options.h"
 
@@ -17,8 +19,88 @@ namespace rocksdb {
 using ::strata::Status;
 
 const std::string kDefaultColumnFamilyName = "default";
+const std::string kPersistentStatsColumnFamilyName = "___rocksdb_stats_history___";
 
 DB::~DB() = default;
+
+namespace {
+
+// RocksDB's answer to a timestamped write on a family without timestamps.
+Status NoTimestamps(ColumnFamilyHandle* column_family) {
+  if (column_family == nullptr) {
+    return Status::InvalidArgument("column family handle cannot be null");
+  }
+  return Status::InvalidArgument("cannot call this method on column family " +
+                                 column_family->GetName() + " that does not enable timestamp");
+}
+
+}  // namespace
+
+Status DB::Put(const WriteOptions& /*options*/, ColumnFamilyHandle* column_family,
+               const Slice& /*key*/, const Slice& /*ts*/, const Slice& /*value*/) {
+  return NoTimestamps(column_family);
+}
+
+Status DB::Delete(const WriteOptions& /*options*/, ColumnFamilyHandle* column_family,
+                  const Slice& /*key*/, const Slice& /*ts*/) {
+  return NoTimestamps(column_family);
+}
+
+Status DB::SingleDelete(const WriteOptions& /*options*/, ColumnFamilyHandle* column_family,
+                        const Slice& /*key*/, const Slice& /*ts*/) {
+  return NoTimestamps(column_family);
+}
+
+Status DB::DeleteRange(const WriteOptions& /*options*/, ColumnFamilyHandle* column_family,
+                       const Slice& /*begin_key*/, const Slice& /*end_key*/, const Slice& /*ts*/) {
+  return NoTimestamps(column_family);
+}
+
+Status DB::PutEntity(const WriteOptions& options, ColumnFamilyHandle* column_family,
+                     const Slice& key, const WideColumns& columns) {
+  // As RocksDB's: a batch holding the entity, written. Strata's batch
+  // refuses entities, so the batch's status is the answer.
+  WriteBatch batch;
+  Status s = batch.PutEntity(column_family, key, columns);
+  if (!s.ok()) return s;
+  return Write(options, &batch);
+}
+
+FileSystem* DB::GetFileSystem() const {
+  Env* env = GetEnv();
+  return env != nullptr ? env->GetFileSystem().get() : nullptr;
+}
+
+Status DB::IncreaseFullHistoryTsLow(ColumnFamilyHandle* /*column_family*/, std::string /*ts_low*/) {
+  // No family of a Strata database has user-defined timestamps.
+  return Status::InvalidArgument("Timestamp is not enabled in this column family");
+}
+
+Status DB::GetFullHistoryTsLow(ColumnFamilyHandle* /*column_family*/, std::string* ts_low) {
+  if (ts_low == nullptr) return Status::InvalidArgument("ts_low is nullptr");
+  return Status::InvalidArgument("Timestamp is not enabled in this column family");
+}
+
+Status DB::OpenAndCompact(const std::string& /*name*/, const std::string& /*output_directory*/,
+                          const std::string& /*input*/, std::string* /*output*/,
+                          const CompactionServiceOptionsOverride& /*override_options*/) {
+  return Status::NotSupported("OpenAndCompact: Strata has no remote compaction service");
+}
+
+Status DB::OpenAndCompact(const OpenAndCompactOptions& /*options*/, const std::string& name,
+                          const std::string& output_directory, const std::string& input,
+                          std::string* output,
+                          const CompactionServiceOptionsOverride& override_options) {
+  return OpenAndCompact(name, output_directory, input, output, override_options);
+}
+
+Status DB::OpenAndTrimHistory(const DBOptions& /*db_options*/, const std::string& /*dbname*/,
+                              const std::vector<ColumnFamilyDescriptor>& /*column_families*/,
+                              std::vector<ColumnFamilyHandle*>* /*handles*/, DB** dbptr,
+                              std::string /*trim_ts*/) {
+  if (dbptr != nullptr) *dbptr = nullptr;
+  return Status::NotSupported("OpenAndTrimHistory: Strata has no user-defined timestamps");
+}
 
 namespace {
 
@@ -179,6 +261,16 @@ Status RepairDB(const std::string& dbname, const Options& options) {
   Status s = compat::ConvertOptions(options, &o);
   if (!s.ok()) return s;
   return ::strata::RepairDB(dbname, o);
+}
+
+Status RepairDB(const std::string& dbname, const DBOptions& db_options,
+                const std::vector<ColumnFamilyDescriptor>& column_families,
+                const ColumnFamilyOptions& unknown_cf_opts) {
+  ColumnFamilyOptions cf = unknown_cf_opts;
+  for (const ColumnFamilyDescriptor& d : column_families) {
+    if (d.name == kDefaultColumnFamilyName) cf = d.options;
+  }
+  return RepairDB(dbname, Options(db_options, cf));
 }
 
 Status RepairDB(const std::string& dbname, const DBOptions& db_options,

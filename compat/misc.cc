@@ -137,6 +137,16 @@ COMPAT_PROPERTY(kBlockCacheCapacity, "block-cache-capacity");
 COMPAT_PROPERTY(kBlockCacheUsage, "block-cache-usage");
 COMPAT_PROPERTY(kBlockCachePinnedUsage, "block-cache-pinned-usage");
 COMPAT_PROPERTY(kOptionsStatistics, "options-statistics");
+COMPAT_PROPERTY(kFastBlockCacheEntryStats, "fast-block-cache-entry-stats");
+COMPAT_PROPERTY(kLiveSstFilesSizeAtTemperature, "live-sst-files-size-at-temperature");
+COMPAT_PROPERTY(kNumBlobFiles, "num-blob-files");
+COMPAT_PROPERTY(kBlobStats, "blob-stats");
+COMPAT_PROPERTY(kTotalBlobFileSize, "total-blob-file-size");
+COMPAT_PROPERTY(kLiveBlobFileSize, "live-blob-file-size");
+COMPAT_PROPERTY(kLiveBlobFileGarbageSize, "live-blob-file-garbage-size");
+COMPAT_PROPERTY(kBlobCacheCapacity, "blob-cache-capacity");
+COMPAT_PROPERTY(kBlobCacheUsage, "blob-cache-usage");
+COMPAT_PROPERTY(kBlobCachePinnedUsage, "blob-cache-pinned-usage");
 #undef COMPAT_PROPERTY
 
 namespace {

@@ -327,6 +327,12 @@ Status ConvertCFOptions(const ColumnFamilyOptions& in, ::strata::ColumnFamilyOpt
   COMPAT_DEFAULT_ONLY(ColumnFamilyOptions, enable_blob_files);
   o.compaction_thread_limiter = in.compaction_thread_limiter;
   o.sst_partitioner_factory = ToStrataSstPartitionerFactory(in.sst_partitioner_factory);
+  if (in.table_factory != nullptr &&
+      std::string(in.table_factory->Name()) != TableFactory::kBlockBasedTableName()) {
+    return Status::InvalidArgument(std::string("ColumnFamilyOptions::table_factory is not "
+                                               "supported by Strata: only block-based tables (") +
+                                   in.table_factory->Name() + ")");
+  }
   ::strata::BlockBasedTableOptions table;
   Status s = ConvertTableOptions(
       in.table_factory != nullptr ? in.table_factory->table_options() : BlockBasedTableOptions(),
@@ -366,6 +372,8 @@ Status ConvertReadOptions(const ReadOptions& in, ::strata::ReadOptions* out) {
   COMPAT_DEFAULT_ONLY(ReadOptions, deadline);
   COMPAT_DEFAULT_ONLY(ReadOptions, io_timeout);
   COMPAT_DEFAULT_ONLY(ReadOptions, value_size_soft_limit);
+  COMPAT_DEFAULT_ONLY(ReadOptions, rate_limiter_priority);
+  if (in.table_filter) return Refused("ReadOptions::table_filter");
   return Status::OK();
 }
 
@@ -375,6 +383,7 @@ Status ConvertWriteOptions(const WriteOptions& in, ::strata::WriteOptions* out) 
   out->disableWAL = in.disableWAL;
   out->no_slowdown = in.no_slowdown;
   COMPAT_DEFAULT_ONLY(WriteOptions, ignore_missing_column_families);
+  COMPAT_DEFAULT_ONLY(WriteOptions, rate_limiter_priority);
   return Status::OK();
 }
 

@@ -88,6 +88,8 @@ Status DBImpl::Close() {
 }
 
 Status DBImpl::CloseImpl() {
+  // A LockWAL still held would stop Close's own flushes: lifted.
+  ReleaseWalLocks();
   // The destructor comes here without Close: no archive purge may start
   // on a closing DB.
   wal_purge_task_.Stop();

@@ -164,6 +164,8 @@ class DBImpl final : public DB {
                       bool flush_memtable = true) override;
   void GetLiveFilesMetaData(std::vector<LiveFileMetaData>* metadata) override;
   void GetColumnFamilyMetaData(ColumnFamilyHandle* cf, ColumnFamilyMetaData* metadata) override;
+  void GetAllColumnFamilyMetaData(std::vector<ColumnFamilyMetaData>* metadata) override;
+  Status GetCreationTimeOfOldestFile(uint64_t* creation_time) override;
   Status GetLiveFilesStorageInfo(const LiveFilesStorageInfoOptions& opts,
                                  std::vector<LiveFileStorageInfo>* files) override;
   Status GetDbIdentity(std::string* identity) const override;
@@ -175,6 +177,8 @@ class DBImpl final : public DB {
                          const TransactionLogIterator::ReadOptions& read_options =
                              TransactionLogIterator::ReadOptions()) override;
   Status FlushWAL(bool sync) override;
+  Status LockWAL() override;
+  Status UnlockWAL() override;
   // Runs the archive purge now, whatever the interval (tests).
   void TEST_PurgeWalArchive();
 
@@ -654,6 +658,9 @@ class DBImpl final : public DB {
   // paths: the family's table paths (f.path_id indexes them).
   void FillFileMetaData(const std::vector<DbPath>& paths, const FileMetaData& f,
                         SstFileMetaData* m) const;
+  // One family's GetColumnFamilyMetaData answer.
+  void FillFamilyMetaData(ColumnFamilyData* cfd, ColumnFamilyMetaData* metadata) const
+      REQUIRES(mu_);
 
   // ---- reads (db_impl.cc) ----
   // One point lookup in cfd's sv at sequence seq. pinnable (not null):
@@ -900,6 +907,19 @@ class DBImpl final : public DB {
   // stopped first thing in Close).
   static constexpr uint64_t kTimeCompactionCheckSeconds = 60;
   PeriodicTask time_compaction_task_;
+  // LockWAL's hold on the write path: while wal_lock_count_ > 0 every new
+  // write-group leader waits in WaitWhileWalLocked before it collects its
+  // group. wal_locked_ mirrors count > 0 for the leaders' lock-free check
+  // (release when set/cleared under wal_lock_mu_, acquire in the check; a
+  // leader that sees it set re-checks under the mutex). wal_lock_mu_ is a
+  // leaf: nothing else is taken while holding it.
+  Mutex wal_lock_mu_;
+  CondVar wal_lock_cv_{&wal_lock_mu_};
+  int wal_lock_count_ GUARDED_BY(wal_lock_mu_) = 0;
+  std::atomic<bool> wal_locked_{false};
+  void WaitWhileWalLocked() EXCLUDES(wal_lock_mu_);
+  // Close: lifts every LockWAL and wakes the waiting leaders.
+  void ReleaseWalLocks() EXCLUDES(wal_lock_mu_);
   // The current WAL's number for GetCurrentWalFile (log_number_ belongs to
   // the write leader); relaxed: a hint that may be one switch behind.
   std::atomic<uint64_t> current_wal_number_{0};

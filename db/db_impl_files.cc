@@ -152,6 +152,42 @@ void DBImpl::GetColumnFamilyMetaData(ColumnFamilyHandle* cf, ColumnFamilyMetaDat
   ColumnFamilyData* cfd = FamilyOf(cf);
   *metadata = ColumnFamilyMetaData();
   MutexLock l(&mu_);
+  FillFamilyMetaData(cfd, metadata);
+}
+
+void DBImpl::GetAllColumnFamilyMetaData(std::vector<ColumnFamilyMetaData>* metadata) {
+  metadata->clear();
+  MutexLock l(&mu_);
+  for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+    metadata->emplace_back();
+    FillFamilyMetaData(cfd, &metadata->back());
+  }
+}
+
+Status DBImpl::GetCreationTimeOfOldestFile(uint64_t* creation_time) {
+  // RocksDB's rule: with a bounded table cache the tables' properties
+  // might not be at hand, so the call is refused.
+  if (options_.max_open_files != -1) {
+    return Status::NotSupported("This API only works if max_open_files = -1");
+  }
+  uint64_t oldest = UINT64_MAX;
+  MutexLock l(&mu_);
+  for (ColumnFamilyData* cfd : versions_->column_families()->live()) {
+    const Version* v = cfd->current();
+    if (v == nullptr) continue;
+    for (int level = 0; level < v->num_levels() && oldest != 0; level++) {
+      for (const FileMetaData* f : v->files(level)) {
+        // 0: a table that does not know when it was made; nothing is older.
+        oldest = std::min(oldest, f->file_creation_time);
+        if (oldest == 0) break;
+      }
+    }
+  }
+  *creation_time = oldest;
+  return Status::OK();
+}
+
+void DBImpl::FillFamilyMetaData(ColumnFamilyData* cfd, ColumnFamilyMetaData* metadata) const {
   metadata->name = cfd->name();
   const Version* v = cfd->current();
   if (v == nullptr) return;

@@ -59,6 +59,67 @@ Status DBImpl::FlushWAL(bool sync) {
   return sync ? SyncWAL() : Status::OK();
 }
 
+// LockWAL takes hold of the write path from inside a write group: the
+// leader that runs the function below raises the count, the rest of its
+// group is logged, and every later leader waits in WaitWhileWalLocked
+// before it collects a group. So once RunExclusive returns, no group is
+// using the WAL and none can start: the buffer is written out from here.
+Status DBImpl::LockWAL() {
+  if (read_only()) return ReadOnlyError();
+  {
+    MutexLock l(&wal_lock_mu_);
+    if (wal_lock_count_ > 0) {
+      // Already held (and flushed): one more UnlockWAL is needed.
+      ++wal_lock_count_;
+      return Status::OK();
+    }
+  }
+  Status s = RunExclusive([this]() -> Status {
+    MutexLock l(&wal_lock_mu_);
+    ++wal_lock_count_;
+    wal_locked_.store(true, std::memory_order_release);
+    return Status::OK();
+  });
+  if (!s.ok()) return s;
+  if (options_.manual_wal_flush && log_ != nullptr) {
+    Status fs = log_->WriteBuffer();
+    if (!fs.ok()) {
+      {
+        // The file may now end inside a record: nothing more may follow.
+        MutexLock l(&mu_);
+        RecordBackgroundError(fs, BgErrorReason::kWal);
+      }
+      // A failed LockWAL leaves nothing locked.
+      UnlockWAL().PermitUncheckedError();
+      return fs;
+    }
+  }
+  return Status::OK();
+}
+
+Status DBImpl::UnlockWAL() {
+  if (read_only()) return ReadOnlyError();
+  MutexLock l(&wal_lock_mu_);
+  if (wal_lock_count_ == 0) return Status::Aborted("No LockWAL() in effect");
+  if (--wal_lock_count_ == 0) {
+    wal_locked_.store(false, std::memory_order_release);
+    wal_lock_cv_.SignalAll();
+  }
+  return Status::OK();
+}
+
+void DBImpl::WaitWhileWalLocked() {
+  MutexLock l(&wal_lock_mu_);
+  while (wal_lock_count_ > 0) wal_lock_cv_.Wait();
+}
+
+void DBImpl::ReleaseWalLocks() {
+  MutexLock l(&wal_lock_mu_);
+  wal_lock_count_ = 0;
+  wal_locked_.store(false, std::memory_order_release);
+  wal_lock_cv_.SignalAll();
+}
+
 Status DBImpl::RemoveObsoleteWal(uint64_t number) {
   if (wal_manager_ != nullptr && wal_manager_->archiving())
     return wal_manager_->ArchiveWALFile(number);

@@ -410,6 +410,9 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch, bool fo
   }
 
   // This thread leads a write group.
+  // LockWAL: no group starts while the WAL is locked (acquire: pairs with
+  // the release that set it; the wait re-checks under the lock's mutex).
+  if (wal_locked_.load(std::memory_order_acquire)) WaitWhileWalLocked();
   if (w.sync) WaitForSyncGroupMembers();
   WriteThread::WriteGroup group;
   write_thread_.EnterAsBatchGroupLeader(&w, &group);

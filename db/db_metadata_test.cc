@@ -1071,5 +1071,53 @@ TEST_F(DBMetadataTest, TrivialAccessors) {
   }
 }
 
+// GetAllColumnFamilyMetaData is GetColumnFamilyMetaData of every family;
+// GetCreationTimeOfOldestFile the smallest creation time of their tables.
+TEST_F(DBMetadataTest, AllFamiliesAndOldestFile) {
+  Options o = SmallOptions();
+  o.disable_auto_compactions = true;
+  DestroyAndReopen(o);
+  uint64_t oldest = 0;
+  ASSERT_OK(db_->GetCreationTimeOfOldestFile(&oldest));
+  EXPECT_EQ(oldest, UINT64_MAX);  // no table yet
+  ColumnFamilyHandle* other = nullptr;
+  ASSERT_OK(db_->CreateColumnFamily(options_, "other", &other));
+  std::unique_ptr<ColumnFamilyHandle> owned(other);
+  ASSERT_OK(Put("a", "1"));
+  ASSERT_OK(db_->Flush(FlushOptions(), db_->DefaultColumnFamily()));
+  ASSERT_OK(db_->Put(WriteOptions(), other, "b", "2"));
+  ASSERT_OK(db_->Flush(FlushOptions(), other));
+  ASSERT_OK(db_->Put(WriteOptions(), other, "c", "3"));
+  ASSERT_OK(db_->Flush(FlushOptions(), other));
+  std::vector<ColumnFamilyMetaData> all;
+  db_->GetAllColumnFamilyMetaData(&all);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].name, kDefaultColumnFamilyName);
+  EXPECT_EQ(all[0].file_count, 1u);
+  EXPECT_EQ(all[1].name, "other");
+  EXPECT_EQ(all[1].file_count, 2u);
+  for (size_t i = 0; i < all.size(); i++) {
+    ColumnFamilyMetaData one;
+    db_->GetColumnFamilyMetaData(i == 0 ? db_->DefaultColumnFamily() : other, &one);
+    EXPECT_EQ(one.size, all[i].size);
+    EXPECT_EQ(one.levels.size(), all[i].levels.size());
+  }
+  std::vector<LiveFileMetaData> live;
+  db_->GetLiveFilesMetaData(&live);
+  ASSERT_EQ(live.size(), 3u);
+  uint64_t expected = UINT64_MAX;
+  for (const LiveFileMetaData& m : live) expected = std::min(expected, m.file_creation_time);
+  EXPECT_GT(expected, 0u);
+  ASSERT_OK(db_->GetCreationTimeOfOldestFile(&oldest));
+  EXPECT_EQ(oldest, expected);
+  ASSERT_OK(db_->DropColumnFamily(other));
+  db_->GetAllColumnFamilyMetaData(&all);
+  EXPECT_EQ(all.size(), 1u);
+  owned.reset();
+  options_.max_open_files = 100;
+  Reopen();
+  EXPECT_TRUE(db_->GetCreationTimeOfOldestFile(&oldest).IsNotSupported());
+}
+
 }  // namespace
 }  // namespace strata

@@ -10,6 +10,7 @@
 #include <utime.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <map>
 #include <random>
@@ -535,6 +536,47 @@ TEST_F(DBWalTailingTest, RocksDBToolsAndArchive) {
   ASSERT_OK(ReadFileToString(FileSystem::Default().get(), out, &text));
   EXPECT_NE(text.find("key42 : value"), std::string::npos) << text;
   EXPECT_NE(text.find("late : x"), std::string::npos) << text;
+}
+
+// LockWAL holds every write until UnlockWAL (counted), writes out the
+// manual_wal_flush buffer first, and the WAL file does not grow meanwhile.
+TEST_F(DBWalTailingTest, LockWALHoldsWrites) {
+  options_.manual_wal_flush = true;
+  Reopen();
+  ASSERT_OK(Put("a", "1"));
+  std::unique_ptr<LogFile> current;
+  ASSERT_OK(db_->GetCurrentWalFile(&current));
+  const std::string wal = dbname_ + current->PathName();
+  EXPECT_EQ(FileSize(wal), 0u);  // still in the buffer
+  EXPECT_TRUE(db_->UnlockWAL().IsAborted());
+  ASSERT_OK(db_->LockWAL());
+  const uint64_t locked_size = FileSize(wal);
+  EXPECT_GT(locked_size, 0u);  // the buffer went out
+  ASSERT_OK(db_->LockWAL());   // nested: two unlocks needed
+  std::atomic<bool> done{false};
+  std::thread writer([&] {
+    EXPECT_OK(Put("b", "2"));
+    done.store(true);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_FALSE(done.load());
+  EXPECT_EQ(FileSize(wal), locked_size);
+  ASSERT_OK(db_->UnlockWAL());
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(done.load());
+  ASSERT_OK(db_->UnlockWAL());
+  writer.join();
+  EXPECT_TRUE(done.load());
+  EXPECT_TRUE(db_->UnlockWAL().IsAborted());
+  std::string v;
+  ASSERT_OK(db_->Get(ReadOptions(), "b", &v));
+  EXPECT_EQ(v, "2");
+  // Close lifts a lock still held.
+  ASSERT_OK(db_->LockWAL());
+  Close();
+  Open();
+  ASSERT_OK(db_->Get(ReadOptions(), "a", &v));
+  EXPECT_EQ(v, "1");
 }
 
 }  // namespace strata

@@ -16,7 +16,7 @@
 # 3. compat_side_by_side: one program using Strata's native API and the
 #    system RocksDB together.
 # 4. compat_no_rocksdb_symbols: libstrata exports no rocksdb:: symbol.
-set(STRATA_COMPAT_PROGRAMS basic_crud column_families callbacks tuning pinnable_bounds utilities transactions backup listeners stacked env experimental registry agg_merge migration dump caches sst_partitioner wal_filter file_checksum)
+set(STRATA_COMPAT_PROGRAMS basic_crud column_families callbacks tuning pinnable_bounds utilities transactions backup listeners stacked env experimental registry agg_merge migration dump caches sst_partitioner wal_filter file_checksum db_surface)
 foreach(prog ${STRATA_COMPAT_PROGRAMS})
   set(src ${CMAKE_SOURCE_DIR}/compat/examples/${prog}.cc)
   if(NOT EXISTS ${src})
@@ -72,8 +72,9 @@ if(TARGET rocksdb_framework_tool)
     STRATA_ROCKSDB_FRAMEWORK_TOOL="$<TARGET_FILE:rocksdb_framework_tool>")
 endif()
 
-# Every header of compat/include/rocksdb/ compiles when included alone: one
-# translation unit per header, built as part of the tree.
+# Every header of compat/include/rocksdb/ compiles when included alone, as
+# C++17 (what RocksDB 7.8.3's programs use): one translation unit per
+# header, built as part of the tree.
 file(GLOB_RECURSE compat_public_headers CONFIGURE_DEPENDS
      RELATIVE ${CMAKE_SOURCE_DIR}/compat/include ${CMAKE_SOURCE_DIR}/compat/include/rocksdb/*.h)
 # rocks_lua_util.h includes the Lua headers unconditionally (as RocksDB's
@@ -91,5 +92,24 @@ foreach(h ${compat_public_headers})
   list(APPEND compat_header_tus ${tu})
 endforeach()
 add_library(compat_headers_alone OBJECT ${compat_header_tus})
+set_target_properties(compat_headers_alone PROPERTIES CXX_STANDARD 17)
 target_include_directories(compat_headers_alone PRIVATE
   ${CMAKE_SOURCE_DIR}/compat/include ${CMAKE_SOURCE_DIR}/include)
+
+# compat_db_surface_test: rocksdb::DB's members beyond reads and writes.
+add_executable(compat_db_surface_test ${CMAKE_SOURCE_DIR}/compat/tests/compat_db_surface_test.cc)
+target_link_libraries(compat_db_surface_test PRIVATE strata-rocksdb-static strata_test_util
+                      GTest::gtest_main)
+add_test(NAME compat_db_surface_test COMMAND compat_db_surface_test)
+set_tests_properties(compat_db_surface_test PROPERTIES LABELS compat TIMEOUT 120)
+
+# header_gaps.py: nothing of RocksDB's same-named headers is missing beyond
+# the known list (compat/tests/header_gaps_known.txt).
+find_program(STRATA_CLANGXX_FOR_GAPS clang++)
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(STRATA_CLANGXX_FOR_GAPS AND Python3_Interpreter_FOUND AND EXISTS /usr/include/rocksdb/db.h)
+  add_test(NAME compat_header_gaps
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/compat/tests/header_gaps.py
+                   --allow ${CMAKE_SOURCE_DIR}/compat/tests/header_gaps_known.txt)
+  set_tests_properties(compat_header_gaps PROPERTIES LABELS compat TIMEOUT 600)
+endif()

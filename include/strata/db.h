@@ -224,7 +224,10 @@ class STRATA_EXPORT DB {
   // A numeric property summed over every live column family (the block
   // cache figures count each cache once, however many families share it).
   // False if any family cannot answer it.
-  virtual bool GetAggregatedIntProperty(const Slice& property, uint64_t* value) { return false; }
+  virtual bool GetAggregatedIntProperty(const Slice& property, uint64_t* value) {
+    (void)property, (void)value;
+    return false;
+  }
   // The properties RocksDB answers as maps (rocksdb.cfstats,
   // rocksdb.dbstats, rocksdb.aggregated-table-properties and its
   // -at-level<N> form), with RocksDB's keys; *value is replaced.
@@ -347,6 +350,18 @@ class STRATA_EXPORT DB {
   void GetColumnFamilyMetaData(ColumnFamilyMetaData* metadata) {
     GetColumnFamilyMetaData(DefaultColumnFamily(), metadata);
   }
+  // GetColumnFamilyMetaData of every live family, by ascending family id.
+  virtual void GetAllColumnFamilyMetaData(std::vector<ColumnFamilyMetaData>* metadata) {
+    metadata->clear();
+  }
+  // The smallest file_creation_time (seconds since the epoch) over the
+  // tables of every family: 0 when some table does not know its creation
+  // time (tables of old releases), UINT64_MAX when there is no table.
+  // NotSupported unless max_open_files is -1 (RocksDB's rule).
+  virtual Status GetCreationTimeOfOldestFile(uint64_t* creation_time) {
+    (void)creation_time;
+    return Status::NotSupported("GetCreationTimeOfOldestFile");
+  }
   // Every file a live copy needs, with the size to copy of each (the
   // MANIFEST's and the last WAL's valid lengths), CURRENT as replacement
   // contents; the base of Checkpoint and BackupEngine.
@@ -379,6 +394,15 @@ class STRATA_EXPORT DB {
     (void)sync;
     return Status::NotSupported("FlushWAL");
   }
+  // LockWAL writes out the WAL's buffer (manual_wal_flush) and then holds
+  // every write -- writes, memtable switches, FlushWAL, SyncWAL -- until
+  // UnlockWAL has been called as often as LockWAL, so the WAL files stay
+  // as they are (e.g. while a program copies them). A write from the
+  // locking thread waits too (deadlock). UnlockWAL without a lock in
+  // effect: Aborted. Close lifts a lock still held. Read-only and
+  // secondary instances: NotSupported.
+  virtual Status LockWAL() { return Status::NotSupported("LockWAL"); }
+  virtual Status UnlockWAL() { return Status::NotSupported("UnlockWAL"); }
   virtual Status GetDbIdentity(std::string* identity) const {
     (void)identity;
     return Status::NotSupported("GetDbIdentity");

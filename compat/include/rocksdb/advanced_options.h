@@ -9,12 +9,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "rocksdb/cache.h"
 #include "rocksdb/compression_type.h"
 #include "rocksdb/memtablerep.h"
 #include "rocksdb/rocksdb_namespace.h"
+#include "rocksdb/slice.h"
 #include "rocksdb/universal_compaction.h"
 
 namespace strata {
@@ -86,6 +88,13 @@ struct CompressionOptions {
         use_zstd_dict_trainer(trainer) {}
 };
 
+// What an inplace_callback did (RocksDB's values).
+enum UpdateStatus {
+  UPDATE_FAILED = 0,
+  UPDATED_INPLACE = 1,
+  UPDATED = 2,
+};
+
 struct AdvancedColumnFamilyOptions {
   int max_write_buffer_number = 2;
   int min_write_buffer_number_to_merge = 1;       // advisory
@@ -94,6 +103,11 @@ struct AdvancedColumnFamilyOptions {
   bool inplace_update_support = false;            // refused when true
   size_t inplace_update_num_locks = 10000;        // advisory (only with the above)
   double experimental_mempurge_threshold = 0.0;   // refused when set
+
+  // Advisory: RocksDB calls it only with inplace_update_support.
+  UpdateStatus (*inplace_callback)(char* existing_value, uint32_t* existing_value_size,
+                                   Slice delta_value, std::string* merged_value) = nullptr;
+
   double memtable_prefix_bloom_size_ratio = 0.0;
   bool memtable_whole_key_filtering = false;
   size_t memtable_huge_page_size = 0;  // advisory

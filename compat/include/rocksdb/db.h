@@ -10,8 +10,12 @@
 // delete); handles returned by Open/CreateColumnFamily are released with
 // DestroyColumnFamilyHandle (or delete) before the DB is deleted; an
 // Iterator* is deleted by the caller before the DB.
-// Not offered (NotSupported): user-defined timestamps, wide columns, blob
-// files, OpenAndCompact, OpenAndTrimHistory; see each method.
+// Not offered (NotSupported / RocksDB's answer for a family without
+// timestamps): user-defined timestamps, wide-column entities (PutEntity;
+// GetEntity reads every value as a plain one), blob files, OpenAndCompact,
+// OpenAndTrimHistory, query / I/O / block cache tracing and replay,
+// GetStatsHistory; see each method. ColumnFamilyHandle is Strata's (GetName,
+// GetID, GetComparator): it has no GetDescriptor.
 // Thread-safety: thread-safe, as strata::DB.
 #pragma once
 
@@ -22,16 +26,22 @@
 #include <unordered_map>
 #include <vector>
 
+#include "rocksdb/block_cache_trace_writer.h"
 #include "rocksdb/iterator.h"
+#include "rocksdb/listener.h"
 #include "rocksdb/metadata.h"
 #include "rocksdb/options.h"
 #include "rocksdb/rocksdb_namespace.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/snapshot.h"
+#include "rocksdb/sst_file_writer.h"
 #include "rocksdb/status.h"
 #include "rocksdb/table.h"
+#include "rocksdb/trace_reader_writer.h"
 #include "rocksdb/transaction_log.h"
 #include "rocksdb/types.h"
+#include "rocksdb/version.h"
+#include "rocksdb/wide_columns.h"
 #include "rocksdb/write_batch.h"
 #include "strata/db.h"
 
@@ -42,7 +52,29 @@ using RangePtr = ::strata::RangePtr;
 using GetMergeOperandsOptions = ::strata::GetMergeOperandsOptions;
 using TablePropertiesCollection = ::strata::TablePropertiesCollection;
 
+class FileSystem;            // rocksdb/file_system.h
+class Replayer;              // rocksdb/utilities/replayer.h
+class StatsHistoryIterator;  // rocksdb/stats_history.h
+
 extern const std::string kDefaultColumnFamilyName;  // "default"
+// The family RocksDB keeps persisted statistics in (persist_stats_to_disk,
+// which Strata refuses): "___rocksdb_stats_history___".
+extern const std::string kPersistentStatsColumnFamilyName;
+
+static const int kMajorVersion = ROCKSDB_MAJOR;
+static const int kMinorVersion = ROCKSDB_MINOR;
+
+// One family's part of DB::IngestExternalFiles. files_checksums,
+// files_checksum_func_names and file_temperature are refused when set
+// (NotSupported naming the field).
+struct IngestExternalFileArg {
+  ColumnFamilyHandle* column_family = nullptr;
+  std::vector<std::string> external_files;
+  IngestExternalFileOptions options;
+  std::vector<std::string> files_checksums;
+  std::vector<std::string> files_checksum_func_names;
+  Temperature file_temperature = Temperature::kUnknown;
+};
 
 struct ColumnFamilyDescriptor {
   std::string name;
@@ -73,6 +105,22 @@ class DB {
                                 const std::string& secondary_path,
                                 const std::vector<ColumnFamilyDescriptor>& column_families,
                                 std::vector<ColumnFamilyHandle*>* handles, DB** dbptr);
+  // A remote compaction worker's entry point (RocksDB's compaction
+  // service). Strata has none: NotSupported ("OpenAndCompact: ...").
+  static Status OpenAndCompact(const std::string& name, const std::string& output_directory,
+                               const std::string& input, std::string* output,
+                               const CompactionServiceOptionsOverride& override_options);
+  static Status OpenAndCompact(const OpenAndCompactOptions& options, const std::string& name,
+                               const std::string& output_directory, const std::string& input,
+                               std::string* output,
+                               const CompactionServiceOptionsOverride& override_options);
+  // Opens and drops data newer than trim_ts in families with user-defined
+  // timestamps. Strata has no timestamps: NotSupported
+  // ("OpenAndTrimHistory: ..."), *dbptr null.
+  static Status OpenAndTrimHistory(const DBOptions& db_options, const std::string& dbname,
+                                   const std::vector<ColumnFamilyDescriptor>& column_families,
+                                   std::vector<ColumnFamilyHandle*>* handles, DB** dbptr,
+                                   std::string trim_ts);
   static Status ListColumnFamilies(const DBOptions& db_options, const std::string& name,
                                    std::vector<std::string>* column_families);
 
@@ -101,22 +149,54 @@ class DB {
   virtual Status Put(const WriteOptions& options, const Slice& key, const Slice& value) {
     return Put(options, DefaultColumnFamily(), key, value);
   }
+  // The user-defined-timestamp write forms: no family of a Strata database
+  // has timestamps, so each gives RocksDB's answer for such a family,
+  // InvalidArgument ("cannot call this method on column family <name> that
+  // does not enable timestamp"; a null family: "column family handle cannot
+  // be null"); Merge's is RocksDB's NotSupported.
+  virtual Status Put(const WriteOptions& options, ColumnFamilyHandle* column_family,
+                     const Slice& key, const Slice& ts, const Slice& value);
+  virtual Status Put(const WriteOptions& options, const Slice& key, const Slice& ts,
+                     const Slice& value) {
+    return Put(options, DefaultColumnFamily(), key, ts, value);
+  }
+  // Writes a batch holding WriteBatch::PutEntity: Strata stores no
+  // wide-column entities, so this answers the batch's `Not implemented:
+  // PutEntity: ...` (InvalidArgument without a family, as RocksDB).
+  virtual Status PutEntity(const WriteOptions& options, ColumnFamilyHandle* column_family,
+                           const Slice& key, const WideColumns& columns);
   virtual Status Delete(const WriteOptions& options, ColumnFamilyHandle* column_family,
                         const Slice& key) = 0;
   virtual Status Delete(const WriteOptions& options, const Slice& key) {
     return Delete(options, DefaultColumnFamily(), key);
+  }
+  virtual Status Delete(const WriteOptions& options, ColumnFamilyHandle* column_family,
+                        const Slice& key, const Slice& ts);
+  virtual Status Delete(const WriteOptions& options, const Slice& key, const Slice& ts) {
+    return Delete(options, DefaultColumnFamily(), key, ts);
   }
   virtual Status SingleDelete(const WriteOptions& options, ColumnFamilyHandle* column_family,
                               const Slice& key) = 0;
   virtual Status SingleDelete(const WriteOptions& options, const Slice& key) {
     return SingleDelete(options, DefaultColumnFamily(), key);
   }
+  virtual Status SingleDelete(const WriteOptions& options, ColumnFamilyHandle* column_family,
+                              const Slice& key, const Slice& ts);
+  virtual Status SingleDelete(const WriteOptions& options, const Slice& key, const Slice& ts) {
+    return SingleDelete(options, DefaultColumnFamily(), key, ts);
+  }
   virtual Status DeleteRange(const WriteOptions& options, ColumnFamilyHandle* column_family,
                              const Slice& begin_key, const Slice& end_key) = 0;
+  virtual Status DeleteRange(const WriteOptions& options, ColumnFamilyHandle* column_family,
+                             const Slice& begin_key, const Slice& end_key, const Slice& ts);
   virtual Status Merge(const WriteOptions& options, ColumnFamilyHandle* column_family,
                        const Slice& key, const Slice& value) = 0;
   virtual Status Merge(const WriteOptions& options, const Slice& key, const Slice& value) {
     return Merge(options, DefaultColumnFamily(), key, value);
+  }
+  virtual Status Merge(const WriteOptions& /*options*/, ColumnFamilyHandle* /*column_family*/,
+                       const Slice& /*key*/, const Slice& /*ts*/, const Slice& /*value*/) {
+    return Status::NotSupported("Merge does not support user-defined timestamp yet");
   }
   virtual Status Write(const WriteOptions& options, WriteBatch* updates) = 0;
 
@@ -132,6 +212,34 @@ class DB {
   virtual Status Get(const ReadOptions& options, const Slice& key, std::string* value) {
     return Get(options, DefaultColumnFamily(), key, value);
   }
+  // The forms returning each value's timestamp: a family without
+  // timestamps reads as the plain forms do, and every *timestamp is empty
+  // (a ReadOptions::timestamp is refused, as for the plain forms).
+  virtual Status Get(const ReadOptions& options, ColumnFamilyHandle* column_family,
+                     const Slice& key, std::string* value, std::string* timestamp) {
+    PinnableSlice pinned(value);
+    Status s = Get(options, column_family, key, &pinned, timestamp);
+    if (s.ok() && pinned.IsPinned()) value->assign(pinned.data(), pinned.size());
+    return s;
+  }
+  virtual Status Get(const ReadOptions& options, ColumnFamilyHandle* column_family,
+                     const Slice& key, PinnableSlice* value, std::string* timestamp) {
+    if (timestamp != nullptr) timestamp->clear();
+    return Get(options, column_family, key, value);
+  }
+  virtual Status Get(const ReadOptions& options, const Slice& key, std::string* value,
+                     std::string* timestamp) {
+    return Get(options, DefaultColumnFamily(), key, value, timestamp);
+  }
+  // The entry of `key` as wide columns. A DB of Open reads the value with
+  // Get and returns it as one anonymous column (kDefaultWideColumnName),
+  // RocksDB's answer for a plain value (Strata stores nothing else);
+  // NotFound with no columns when absent. This base answers NotSupported,
+  // as RocksDB's.
+  virtual Status GetEntity(const ReadOptions& /*options*/, ColumnFamilyHandle* /*column_family*/,
+                           const Slice& /*key*/, PinnableWideColumns* /*columns*/) {
+    return Status::NotSupported("GetEntity not supported");
+  }
   virtual Status GetMergeOperands(const ReadOptions& options, ColumnFamilyHandle* column_family,
                                   const Slice& key, PinnableSlice* merge_operands,
                                   GetMergeOperandsOptions* get_merge_operands_options,
@@ -146,19 +254,58 @@ class DB {
     return MultiGet(options, std::vector<ColumnFamilyHandle*>(keys.size(), DefaultColumnFamily()),
                     keys, values);
   }
+  virtual std::vector<Status> MultiGet(const ReadOptions& options,
+                                       const std::vector<ColumnFamilyHandle*>& column_family,
+                                       const std::vector<Slice>& keys,
+                                       std::vector<std::string>* values,
+                                       std::vector<std::string>* timestamps) {
+    if (timestamps != nullptr) timestamps->assign(keys.size(), std::string());
+    return MultiGet(options, column_family, keys, values);
+  }
+  virtual std::vector<Status> MultiGet(const ReadOptions& options, const std::vector<Slice>& keys,
+                                       std::vector<std::string>* values,
+                                       std::vector<std::string>* timestamps) {
+    return MultiGet(options, std::vector<ColumnFamilyHandle*>(keys.size(), DefaultColumnFamily()),
+                    keys, values, timestamps);
+  }
   virtual void MultiGet(const ReadOptions& options, ColumnFamilyHandle* column_family,
                         const size_t num_keys, const Slice* keys, PinnableSlice* values,
                         Status* statuses, const bool sorted_input = false) = 0;
+  virtual void MultiGet(const ReadOptions& options, ColumnFamilyHandle* column_family,
+                        const size_t num_keys, const Slice* keys, PinnableSlice* values,
+                        std::string* timestamps, Status* statuses,
+                        const bool sorted_input = false) {
+    for (size_t i = 0; timestamps != nullptr && i < num_keys; i++) timestamps[i].clear();
+    MultiGet(options, column_family, num_keys, keys, values, statuses, sorted_input);
+  }
   virtual void MultiGet(const ReadOptions& options, const size_t num_keys,
                         ColumnFamilyHandle** column_families, const Slice* keys,
                         PinnableSlice* values, Status* statuses,
                         const bool sorted_input = false) = 0;
+  virtual void MultiGet(const ReadOptions& options, const size_t num_keys,
+                        ColumnFamilyHandle** column_families, const Slice* keys,
+                        PinnableSlice* values, std::string* timestamps, Status* statuses,
+                        const bool sorted_input = false) {
+    for (size_t i = 0; timestamps != nullptr && i < num_keys; i++) timestamps[i].clear();
+    MultiGet(options, num_keys, column_families, keys, values, statuses, sorted_input);
+  }
 
   virtual bool KeyMayExist(const ReadOptions& options, ColumnFamilyHandle* column_family,
                            const Slice& key, std::string* value, bool* value_found = nullptr) = 0;
   virtual bool KeyMayExist(const ReadOptions& options, const Slice& key, std::string* value,
                            bool* value_found = nullptr) {
     return KeyMayExist(options, DefaultColumnFamily(), key, value, value_found);
+  }
+  // *timestamp (may be null) is left empty: no family has timestamps.
+  virtual bool KeyMayExist(const ReadOptions& options, ColumnFamilyHandle* column_family,
+                           const Slice& key, std::string* value, std::string* timestamp,
+                           bool* value_found = nullptr) {
+    if (timestamp != nullptr) timestamp->clear();
+    return KeyMayExist(options, column_family, key, value, value_found);
+  }
+  virtual bool KeyMayExist(const ReadOptions& options, const Slice& key, std::string* value,
+                           std::string* timestamp, bool* value_found = nullptr) {
+    return KeyMayExist(options, DefaultColumnFamily(), key, value, timestamp, value_found);
   }
 
   // The caller deletes the iterator (before the DB). A refused ReadOptions
@@ -225,6 +372,18 @@ class DB {
     static const std::string kBlockCacheUsage;
     static const std::string kBlockCachePinnedUsage;
     static const std::string kOptionsStatistics;
+    // RocksDB's blob, temperature and fast-entry-stats names (GetProperty
+    // answers those Strata implements, false for the others).
+    static const std::string kFastBlockCacheEntryStats;
+    static const std::string kLiveSstFilesSizeAtTemperature;
+    static const std::string kNumBlobFiles;
+    static const std::string kBlobStats;
+    static const std::string kTotalBlobFileSize;
+    static const std::string kLiveBlobFileSize;
+    static const std::string kLiveBlobFileGarbageSize;
+    static const std::string kBlobCacheCapacity;
+    static const std::string kBlobCacheUsage;
+    static const std::string kBlobCachePinnedUsage;
   };
   virtual bool GetProperty(ColumnFamilyHandle* column_family, const Slice& property,
                            std::string* value) = 0;
@@ -280,17 +439,21 @@ class DB {
     return SetOptions(DefaultColumnFamily(), new_options);
   }
   virtual Status SetDBOptions(const std::unordered_map<std::string, std::string>& new_options) = 0;
+  // A non-null compaction_job_info is refused (NotSupported naming it):
+  // Strata's CompactFiles reports the output file names only.
   virtual Status CompactFiles(const CompactionOptions& compact_options,
                               ColumnFamilyHandle* column_family,
                               const std::vector<std::string>& input_file_names,
                               const int output_level, const int output_path_id = -1,
-                              std::vector<std::string>* const output_file_names = nullptr) = 0;
+                              std::vector<std::string>* const output_file_names = nullptr,
+                              CompactionJobInfo* compaction_job_info = nullptr) = 0;
   virtual Status CompactFiles(const CompactionOptions& compact_options,
                               const std::vector<std::string>& input_file_names,
                               const int output_level, const int output_path_id = -1,
-                              std::vector<std::string>* const output_file_names = nullptr) {
+                              std::vector<std::string>* const output_file_names = nullptr,
+                              CompactionJobInfo* compaction_job_info = nullptr) {
     return CompactFiles(compact_options, DefaultColumnFamily(), input_file_names, output_level,
-                        output_path_id, output_file_names);
+                        output_path_id, output_file_names, compaction_job_info);
   }
   virtual Status PauseBackgroundWork() = 0;
   // See strata::DB::DisableManualCompaction (a running CompactRange ends
@@ -309,6 +472,8 @@ class DB {
 
   virtual const std::string& GetName() const = 0;
   virtual Env* GetEnv() const = 0;
+  // GetEnv()->GetFileSystem().get(): the Env's FileSystem (not owned).
+  virtual FileSystem* GetFileSystem() const;
   // The options the DB was opened with (as given, in RocksDB's form).
   virtual Options GetOptions(ColumnFamilyHandle* column_family) const = 0;
   virtual Options GetOptions() const { return GetOptions(DefaultColumnFamily()); }
@@ -322,12 +487,45 @@ class DB {
                        const std::vector<ColumnFamilyHandle*>& column_families) = 0;
   virtual Status FlushWAL(bool sync) = 0;
   virtual Status SyncWAL() = 0;
+  // LockWAL writes out the WAL's buffer (manual_wal_flush) and then holds
+  // every write -- Put, Write, a memtable switch, FlushWAL, SyncWAL -- until
+  // as many UnlockWAL calls as LockWAL calls; the WAL files then do not
+  // change. Writes from the locking thread itself wait too (deadlock): a
+  // program copies files while the WAL is locked and unlocks. UnlockWAL
+  // without a LockWAL: Aborted ("No LockWAL() in effect"). Read-only and
+  // secondary DBs: NotSupported. Close lifts a lock still held.
+  virtual Status LockWAL() { return Status::NotSupported("LockWAL not implemented"); }
+  virtual Status UnlockWAL() { return Status::NotSupported("UnlockWAL not implemented"); }
   virtual SequenceNumber GetLatestSequenceNumber() const = 0;
   virtual Status DisableFileDeletions() = 0;
   virtual Status EnableFileDeletions(bool force = true) = 0;
+  // Families with user-defined timestamps only; Strata has none, so both
+  // give RocksDB's answer for a family without them (a null family is the
+  // default one): InvalidArgument ("Timestamp is not enabled in this column
+  // family"); GetFullHistoryTsLow with a null ts_low: InvalidArgument
+  // ("ts_low is nullptr").
+  virtual Status IncreaseFullHistoryTsLow(ColumnFamilyHandle* column_family, std::string ts_low);
+  virtual Status GetFullHistoryTsLow(ColumnFamilyHandle* column_family, std::string* ts_low);
+  // The smallest file_creation_time (seconds) of the tables of every family;
+  // 0 when some table does not know its creation time; UINT64_MAX when
+  // there are no tables. NotSupported unless max_open_files is -1 (RocksDB's
+  // rule).
+  virtual Status GetCreationTimeOfOldestFile(uint64_t* /*creation_time*/) {
+    return Status::NotSupported("GetCreationTimeOfOldestFile");
+  }
   virtual Status GetLiveFiles(std::vector<std::string>& files, uint64_t* manifest_file_size,
                               bool flush_memtable = true) = 0;
   virtual Status GetSortedWalFiles(VectorLogPtr& files) = 0;
+  // The WAL being written (its StartSequence() is 0, as RocksDB's).
+  virtual Status GetCurrentWalFile(std::unique_ptr<LogFile>* /*current_log_file*/) {
+    return Status::NotSupported("GetCurrentWalFile");
+  }
+  // Every file a live copy needs, with the size to copy (see
+  // strata::DB::GetLiveFilesStorageInfo).
+  virtual Status GetLiveFilesStorageInfo(const LiveFilesStorageInfoOptions& /*opts*/,
+                                         std::vector<LiveFileStorageInfo>* /*files*/) {
+    return Status::NotSupported("GetLiveFilesStorageInfo");
+  }
   // Deletes one table file of a family's last level (in level 0: the
   // oldest) or an archived WAL; see strata::DB::DeleteFile.
   virtual Status DeleteFile(std::string name) = 0;
@@ -341,6 +539,39 @@ class DB {
   virtual Status PromoteL0(ColumnFamilyHandle* /*column_family*/, int /*target_level*/) {
     return Status::NotSupported("PromoteL0() is not implemented.");
   }
+  // Tracing and replay: Strata records no traces. Each answers RocksDB's
+  // NotSupported ("StartTrace() is not implemented." & co.).
+  virtual Status StartTrace(const TraceOptions& /*options*/,
+                            std::unique_ptr<TraceWriter>&& /*trace_writer*/) {
+    return Status::NotSupported("StartTrace() is not implemented.");
+  }
+  virtual Status EndTrace() { return Status::NotSupported("EndTrace() is not implemented."); }
+  virtual Status StartIOTrace(const TraceOptions& /*options*/,
+                              std::unique_ptr<TraceWriter>&& /*trace_writer*/) {
+    return Status::NotSupported("StartIOTrace() is not implemented.");
+  }
+  virtual Status EndIOTrace() { return Status::NotSupported("EndIOTrace() is not implemented."); }
+  virtual Status StartBlockCacheTrace(const TraceOptions& /*trace_options*/,
+                                      std::unique_ptr<TraceWriter>&& /*trace_writer*/) {
+    return Status::NotSupported("StartBlockCacheTrace() is not implemented.");
+  }
+  virtual Status StartBlockCacheTrace(const BlockCacheTraceOptions& /*options*/,
+                                      std::unique_ptr<BlockCacheTraceWriter>&& /*trace_writer*/) {
+    return Status::NotSupported("StartBlockCacheTrace() is not implemented.");
+  }
+  virtual Status EndBlockCacheTrace() {
+    return Status::NotSupported("EndBlockCacheTrace() is not implemented.");
+  }
+  virtual Status NewDefaultReplayer(const std::vector<ColumnFamilyHandle*>& /*handles*/,
+                                    std::unique_ptr<TraceReader>&& /*reader*/,
+                                    std::unique_ptr<Replayer>* /*replayer*/) {
+    return Status::NotSupported("NewDefaultReplayer() is not implemented.");
+  }
+  // Statistics history (stats_persist_period_sec): Strata keeps none.
+  virtual Status GetStatsHistory(uint64_t /*start_time*/, uint64_t /*end_time*/,
+                                 std::unique_ptr<StatsHistoryIterator>* /*stats_iterator*/) {
+    return Status::NotSupported("GetStatsHistory() is not implemented.");
+  }
   virtual Status GetUpdatesSince(SequenceNumber seq_number,
                                  std::unique_ptr<TransactionLogIterator>* iter,
                                  const TransactionLogIterator::ReadOptions& read_options =
@@ -351,12 +582,29 @@ class DB {
   virtual void GetColumnFamilyMetaData(ColumnFamilyMetaData* metadata) {
     GetColumnFamilyMetaData(DefaultColumnFamily(), metadata);
   }
+  // GetColumnFamilyMetaData of every live family, in order of family id.
+  virtual void GetAllColumnFamilyMetaData(std::vector<ColumnFamilyMetaData>* /*metadata*/) {}
   virtual Status IngestExternalFile(ColumnFamilyHandle* column_family,
                                     const std::vector<std::string>& external_files,
                                     const IngestExternalFileOptions& options) = 0;
   virtual Status IngestExternalFile(const std::vector<std::string>& external_files,
                                     const IngestExternalFileOptions& options) {
     return IngestExternalFile(DefaultColumnFamily(), external_files, options);
+  }
+  // Several families' files in one atomic step (all or nothing, also
+  // across a crash); see strata::DB::IngestExternalFiles.
+  virtual Status IngestExternalFiles(const std::vector<IngestExternalFileArg>& /*args*/) {
+    return Status::NotSupported("IngestExternalFiles");
+  }
+  // A new family holding the tables of one Checkpoint::ExportColumnFamily
+  // exported, at their levels and sequence numbers. The caller owns
+  // *handle.
+  virtual Status CreateColumnFamilyWithImport(const ColumnFamilyOptions& /*options*/,
+                                              const std::string& /*column_family_name*/,
+                                              const ImportColumnFamilyOptions& /*import_options*/,
+                                              const ExportImportFilesMetaData& /*metadata*/,
+                                              ColumnFamilyHandle** /*handle*/) {
+    return Status::NotSupported("CreateColumnFamilyWithImport");
   }
   virtual Status VerifyChecksum(const ReadOptions& read_options) = 0;
   virtual Status VerifyChecksum() { return VerifyChecksum(ReadOptions()); }
@@ -390,6 +638,18 @@ class DB {
   virtual ::strata::DB* GetStrataDB() const = 0;
 };
 
+// Combining and testing GetApproximateSizes' flags.
+inline DB::SizeApproximationFlags operator&(DB::SizeApproximationFlags lhs,
+                                            DB::SizeApproximationFlags rhs) {
+  return static_cast<DB::SizeApproximationFlags>(static_cast<uint8_t>(lhs) &
+                                                 static_cast<uint8_t>(rhs));
+}
+inline DB::SizeApproximationFlags operator|(DB::SizeApproximationFlags lhs,
+                                            DB::SizeApproximationFlags rhs) {
+  return static_cast<DB::SizeApproximationFlags>(static_cast<uint8_t>(lhs) |
+                                                 static_cast<uint8_t>(rhs));
+}
+
 // Removes the database's files (the options name its Env).
 Status DestroyDB(const std::string& name, const Options& options,
                  const std::vector<ColumnFamilyDescriptor>& column_families =
@@ -398,4 +658,10 @@ Status DestroyDB(const std::string& name, const Options& options,
 Status RepairDB(const std::string& dbname, const DBOptions& db_options,
                 const std::vector<ColumnFamilyDescriptor>& column_families);
 Status RepairDB(const std::string& dbname, const Options& options);
+// Families found on disk but not listed get unknown_cf_opts. Strata's
+// repairer rebuilds every family with one set of options: the default
+// family's when listed, else unknown_cf_opts.
+Status RepairDB(const std::string& dbname, const DBOptions& db_options,
+                const std::vector<ColumnFamilyDescriptor>& column_families,
+                const ColumnFamilyOptions& unknown_cf_opts);
 }  // namespace rocksdb

@@ -908,4 +908,36 @@ Status NewEnvLogger(const std::string& fname, Env* env, std::shared_ptr<Logger>*
 // a database opened with it does all its file I/O through fs.
 std::unique_ptr<Env> NewCompositeEnv(const std::shared_ptr<FileSystem>& fs);
 
+// Writing to an info log, RocksDB's helpers: a message below the logger's
+// GetInfoLogLevel() is dropped, a null logger ignored; Header writes at
+// HEADER_LEVEL. Log(Logger*, format, ...) is Strata's own (INFO_LEVEL), so
+// an unqualified call finds one function.
+void LogFlush(const std::shared_ptr<Logger>& info_log);
+void LogFlush(Logger* info_log);
+void Log(const InfoLogLevel log_level, const std::shared_ptr<Logger>& info_log, const char* format,
+         ...) __attribute__((format(printf, 3, 4)));
+void Log(const InfoLogLevel log_level, Logger* info_log, const char* format, ...)
+    __attribute__((format(printf, 3, 4)));
+void Log(const std::shared_ptr<Logger>& info_log, const char* format, ...)
+    __attribute__((format(printf, 2, 3)));
+using ::strata::Log;
+void Header(const std::shared_ptr<Logger>& info_log, const char* format, ...)
+    __attribute__((format(printf, 2, 3)));
+void Header(Logger* info_log, const char* format, ...) __attribute__((format(printf, 2, 3)));
+void Debug(const std::shared_ptr<Logger>& info_log, const char* format, ...)
+    __attribute__((format(printf, 2, 3)));
+void Debug(Logger* info_log, const char* format, ...) __attribute__((format(printf, 2, 3)));
+void Info(const std::shared_ptr<Logger>& info_log, const char* format, ...)
+    __attribute__((format(printf, 2, 3)));
+void Info(Logger* info_log, const char* format, ...) __attribute__((format(printf, 2, 3)));
+void Warn(const std::shared_ptr<Logger>& info_log, const char* format, ...)
+    __attribute__((format(printf, 2, 3)));
+void Warn(Logger* info_log, const char* format, ...) __attribute__((format(printf, 2, 3)));
+void Error(const std::shared_ptr<Logger>& info_log, const char* format, ...)
+    __attribute__((format(printf, 2, 3)));
+void Error(Logger* info_log, const char* format, ...) __attribute__((format(printf, 2, 3)));
+void Fatal(const std::shared_ptr<Logger>& info_log, const char* format, ...)
+    __attribute__((format(printf, 2, 3)));
+void Fatal(Logger* info_log, const char* format, ...) __attribute__((format(printf, 2, 3)));
+
 }  // namespace rocksdb

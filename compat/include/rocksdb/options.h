@@ -12,6 +12,7 @@
 #include <chrono>
 #include <climits>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <string>
@@ -27,8 +28,10 @@
 #include "rocksdb/slice.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/types.h"
+#include "strata/options.h"
 
 namespace strata {
+struct TableProperties;
 class RateLimiter;
 class WriteBufferManager;
 class CompactionFilter;
@@ -50,6 +53,7 @@ using CompactionFilterFactory = ::strata::CompactionFilterFactory;
 using MergeOperator = ::strata::MergeOperator;
 using SliceTransform = ::strata::SliceTransform;
 using Snapshot = ::strata::Snapshot;
+using TableProperties = ::strata::TableProperties;
 
 class TableFactory;                     // rocksdb/table.h
 using WalFilter = ::strata::WalFilter;  // rocksdb/wal_filter.h
@@ -97,6 +101,9 @@ struct ColumnFamilyOptions : public AdvancedColumnFamilyOptions {
   CompressionOptions compression_opts;
   int level0_file_num_compaction_trigger = 4;
   std::shared_ptr<const SliceTransform> prefix_extractor = nullptr;
+  // (An AdvancedColumnFamilyOptions field in RocksDB.) Advisory: a memtable
+  // insertion hint, no effect on results.
+  std::shared_ptr<const SliceTransform> memtable_insert_with_hint_prefix_extractor = nullptr;
   uint64_t max_bytes_for_level_base = 256 * 1048576;
   uint64_t snap_refresh_nanos = 0;  // advisory (deprecated in RocksDB)
   bool disable_auto_compactions = false;
@@ -113,6 +120,12 @@ enum class CacheTier : uint8_t { kVolatileTier = 0, kNonVolatileBlockTier = 0x01
 struct DBOptions {
   DBOptions() = default;
   explicit DBOptions(const Options& options);
+  // RocksDB names the hints inside DBOptions (DBOptions::SEQUENTIAL).
+  using AccessHint = ::rocksdb::AccessHint;
+  static constexpr AccessHint NONE = ::rocksdb::NONE;
+  static constexpr AccessHint NORMAL = ::rocksdb::NORMAL;
+  static constexpr AccessHint SEQUENTIAL = ::rocksdb::SEQUENTIAL;
+  static constexpr AccessHint WILLNEED = ::rocksdb::WILLNEED;
 
   DBOptions* OptimizeForSmallDb(std::shared_ptr<Cache>* cache = nullptr);
   // Sets max_background_jobs to total_threads (Strata runs flushes and
@@ -254,6 +267,8 @@ struct ReadOptions {
   bool adaptive_readahead = false;                                           // advisory
   bool async_io = false;                                                     // advisory
   bool optimize_multiget_for_io = true;                                      // advisory
+  Env::IOPriority rate_limiter_priority = Env::IO_TOTAL;                     // refused when set
+  std::function<bool(const TableProperties&)> table_filter;                  // refused when set
 
   ReadOptions() = default;
   ReadOptions(bool cksum, bool cache) : verify_checksums(cksum), fill_cache(cache) {}
@@ -267,6 +282,9 @@ struct WriteOptions {
   bool low_pri = false;                         // advisory
   bool memtable_insert_hint_per_batch = false;  // advisory
   size_t protection_bytes_per_key = 0;          // advisory
+
+  // Refused when set.
+  Env::IOPriority rate_limiter_priority = Env::IO_TOTAL;
   WriteOptions() = default;
 };
 
@@ -283,6 +301,9 @@ enum class BottommostLevelCompaction {
   kForceOptimized,
 };
 
+// CompactRangeOptions::blob_garbage_collection_policy.
+enum class BlobGarbageCollectionPolicy { kForce, kDisable, kUseDefault };
+
 struct CompactRangeOptions {
   bool exclusive_manual_compaction = false;
   bool change_level = false;
@@ -295,6 +316,8 @@ struct CompactRangeOptions {
   const Slice* full_history_ts_low = nullptr;      // refused when set
   std::atomic<bool>* canceled = nullptr;           // refused when set
   double blob_garbage_collection_age_cutoff = -1;  // advisory (no blob files)
+  BlobGarbageCollectionPolicy blob_garbage_collection_policy =
+      BlobGarbageCollectionPolicy::kUseDefault;  // advisory (no blob files)
 };
 
 struct IngestExternalFileOptions {
@@ -321,6 +344,52 @@ struct SizeApproximationOptions {
   bool include_memtables = false;
   bool include_files = true;
   double files_size_error_margin = -1.0;
+};
+
+// DB::CreateColumnFamilyWithImport and DB::GetLiveFilesStorageInfo: Strata's
+// structs (the same fields).
+using ImportColumnFamilyOptions = ::strata::ImportColumnFamilyOptions;
+using LiveFilesStorageInfoOptions = ::strata::LiveFilesStorageInfoOptions;
+
+// Which operations a trace records (TraceOptions::filter, bits to leave out).
+enum TraceFilterType : uint64_t {
+  kTraceFilterNone = 0x0,
+  kTraceFilterGet = 0x1 << 0,
+  kTraceFilterWrite = 0x1 << 1,
+  kTraceFilterIteratorSeek = 0x1 << 2,
+  kTraceFilterIteratorSeekForPrev = 0x1 << 3,
+  kTraceFilterMultiGet = 0x1 << 4,
+};
+
+// DB::StartTrace, StartIOTrace, StartBlockCacheTrace. Strata records no
+// traces: those calls answer NotSupported, so these fields are never read.
+struct TraceOptions {
+  uint64_t max_trace_file_size = uint64_t{64} * 1024 * 1024 * 1024;
+  uint64_t sampling_frequency = 1;  // one of every N requests
+  uint64_t filter = kTraceFilterNone;
+  bool preserve_write_order = false;
+};
+
+// DB::OpenAndCompact (a remote compaction worker's entry point). Strata has
+// no compaction service: OpenAndCompact answers NotSupported.
+struct CompactionServiceOptionsOverride {
+  Env* env = Env::Default();
+  std::shared_ptr<FileChecksumGenFactory> file_checksum_gen_factory = nullptr;
+  const Comparator* comparator = BytewiseComparator();
+  std::shared_ptr<MergeOperator> merge_operator = nullptr;
+  const CompactionFilter* compaction_filter = nullptr;
+  std::shared_ptr<CompactionFilterFactory> compaction_filter_factory = nullptr;
+  std::shared_ptr<const SliceTransform> prefix_extractor = nullptr;
+  std::shared_ptr<TableFactory> table_factory;
+  std::shared_ptr<SstPartitionerFactory> sst_partitioner_factory = nullptr;
+  std::vector<std::shared_ptr<EventListener>> listeners;
+  std::shared_ptr<Statistics> statistics = nullptr;
+  std::vector<std::shared_ptr<TablePropertiesCollectorFactory>>
+      table_properties_collector_factories;
+};
+
+struct OpenAndCompactOptions {
+  std::atomic<bool>* canceled = nullptr;  // set to stop the compaction early
 };
 
 }  // namespace rocksdb

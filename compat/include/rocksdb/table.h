@@ -118,6 +118,10 @@ class TableFactory {
   explicit TableFactory(const BlockBasedTableOptions& options) : options_(options) {}
   virtual ~TableFactory();
   virtual const char* Name() const { return "BlockBasedTable"; }
+  // RocksDB's factory names.
+  static const char* kBlockBasedTableName() { return "BlockBasedTable"; }
+  static const char* kPlainTableName() { return "PlainTable"; }
+  static const char* kCuckooTableName() { return "CuckooTable"; }
   // The options this factory was made with.
   const BlockBasedTableOptions& table_options() const { return options_; }
   // RocksDB's generic accessor; only BlockBasedTableOptions exist here.
@@ -133,4 +137,41 @@ class TableFactory {
 // The caller owns the result (put it in Options::table_factory).
 TableFactory* NewBlockBasedTableFactory(
     const BlockBasedTableOptions& table_options = BlockBasedTableOptions());
+
+// RocksDB's other table formats. Strata writes and reads block-based tables
+// only: these factories exist so that programs naming them compile, and a
+// family given one is refused at Open (`InvalidArgument:
+// ColumnFamilyOptions::table_factory is not supported by Strata: ...
+// (PlainTable)`, CuckooTable, AdaptiveTable).
+const uint32_t kPlainTableVariableLength = 0;
+enum EncodingType : char {
+  kPlain,
+  kPrefix,
+};
+struct PlainTableOptions {
+  static const char* kName() { return "PlainTableOptions"; }
+  uint32_t user_key_len = kPlainTableVariableLength;
+  int bloom_bits_per_key = 10;
+  double hash_table_ratio = 0.75;
+  size_t index_sparseness = 16;
+  size_t huge_page_tlb_size = 0;
+  EncodingType encoding_type = kPlain;
+  bool full_scan_mode = false;
+  bool store_index_in_file = false;
+};
+struct CuckooTableOptions {
+  static const char* kName() { return "CuckooTableOptions"; }
+  double hash_table_ratio = 0.9;
+  uint32_t max_search_depth = 100;
+  uint32_t cuckoo_block_size = 5;
+  bool identity_as_first_hash = false;
+  bool use_module_hash = true;
+};
+TableFactory* NewPlainTableFactory(const PlainTableOptions& options = PlainTableOptions());
+TableFactory* NewCuckooTableFactory(const CuckooTableOptions& table_options = CuckooTableOptions());
+TableFactory* NewAdaptiveTableFactory(
+    std::shared_ptr<TableFactory> table_factory_to_write = nullptr,
+    std::shared_ptr<TableFactory> block_based_table_factory = nullptr,
+    std::shared_ptr<TableFactory> plain_table_factory = nullptr,
+    std::shared_ptr<TableFactory> cuckoo_table_factory = nullptr);
 }  // namespace rocksdb

@@ -13,4 +13,6 @@ using VectorLogPtr = ::strata::VectorLogPtr;
 using BatchResult = ::strata::BatchResult;
 using TransactionLogIterator = ::strata::TransactionLogIterator;
 using WalFileType = ::strata::WalFileType;
+using ::strata::kAliveLogFile;
+using ::strata::kArchivedLogFile;
 }  // namespace rocksdb

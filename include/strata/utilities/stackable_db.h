@@ -198,6 +198,14 @@ class STRATA_EXPORT StackableDB : public DB {
   Status GetCurrentWalFile(std::unique_ptr<LogFile>* f) override {
     return db_->GetCurrentWalFile(f);
   }
+  Status LockWAL() override { return db_->LockWAL(); }
+  Status UnlockWAL() override { return db_->UnlockWAL(); }
+  void GetAllColumnFamilyMetaData(std::vector<ColumnFamilyMetaData>* metadata) override {
+    db_->GetAllColumnFamilyMetaData(metadata);
+  }
+  Status GetCreationTimeOfOldestFile(uint64_t* creation_time) override {
+    return db_->GetCreationTimeOfOldestFile(creation_time);
+  }
   Status GetUpdatesSince(uint64_t seq, std::unique_ptr<TransactionLogIterator>* iter,
                          const TransactionLogIterator::ReadOptions& o =
                              TransactionLogIterator::ReadOptions()) override {

@@ -67,24 +67,45 @@ class StackableDB : public DB {
              const Slice& value) override {
     return db_->Put(options, column_family, key, value);
   }
+  Status Put(const WriteOptions& options, ColumnFamilyHandle* column_family, const Slice& key,
+             const Slice& ts, const Slice& value) override {
+    return db_->Put(options, column_family, key, ts, value);
+  }
   using DB::Delete;
   Status Delete(const WriteOptions& options, ColumnFamilyHandle* column_family,
                 const Slice& key) override {
     return db_->Delete(options, column_family, key);
+  }
+  Status Delete(const WriteOptions& options, ColumnFamilyHandle* column_family, const Slice& key,
+                const Slice& ts) override {
+    return db_->Delete(options, column_family, key, ts);
   }
   using DB::SingleDelete;
   Status SingleDelete(const WriteOptions& options, ColumnFamilyHandle* column_family,
                       const Slice& key) override {
     return db_->SingleDelete(options, column_family, key);
   }
+  Status SingleDelete(const WriteOptions& options, ColumnFamilyHandle* column_family,
+                      const Slice& key, const Slice& ts) override {
+    return db_->SingleDelete(options, column_family, key, ts);
+  }
+  using DB::DeleteRange;
   Status DeleteRange(const WriteOptions& options, ColumnFamilyHandle* column_family,
                      const Slice& begin_key, const Slice& end_key) override {
     return db_->DeleteRange(options, column_family, begin_key, end_key);
+  }
+  Status DeleteRange(const WriteOptions& options, ColumnFamilyHandle* column_family,
+                     const Slice& begin_key, const Slice& end_key, const Slice& ts) override {
+    return db_->DeleteRange(options, column_family, begin_key, end_key, ts);
   }
   using DB::Merge;
   Status Merge(const WriteOptions& options, ColumnFamilyHandle* column_family, const Slice& key,
                const Slice& value) override {
     return db_->Merge(options, column_family, key, value);
+  }
+  Status Merge(const WriteOptions& options, ColumnFamilyHandle* column_family, const Slice& key,
+               const Slice& ts, const Slice& value) override {
+    return db_->Merge(options, column_family, key, ts, value);
   }
   Status Write(const WriteOptions& options, WriteBatch* updates) override {
     return db_->Write(options, updates);
@@ -94,6 +115,10 @@ class StackableDB : public DB {
   Status Get(const ReadOptions& options, ColumnFamilyHandle* column_family, const Slice& key,
              PinnableSlice* value) override {
     return db_->Get(options, column_family, key, value);
+  }
+  Status Get(const ReadOptions& options, ColumnFamilyHandle* column_family, const Slice& key,
+             PinnableSlice* value, std::string* timestamp) override {
+    return db_->Get(options, column_family, key, value, timestamp);
   }
   Status GetMergeOperands(const ReadOptions& options, ColumnFamilyHandle* column_family,
                           const Slice& key, PinnableSlice* merge_operands,
@@ -109,6 +134,12 @@ class StackableDB : public DB {
                                std::vector<std::string>* values) override {
     return db_->MultiGet(options, column_family, keys, values);
   }
+  std::vector<Status> MultiGet(const ReadOptions& options,
+                               const std::vector<ColumnFamilyHandle*>& column_family,
+                               const std::vector<Slice>& keys, std::vector<std::string>* values,
+                               std::vector<std::string>* timestamps) override {
+    return db_->MultiGet(options, column_family, keys, values, timestamps);
+  }
   void MultiGet(const ReadOptions& options, ColumnFamilyHandle* column_family,
                 const size_t num_keys, const Slice* keys, PinnableSlice* values, Status* statuses,
                 const bool sorted_input = false) override {
@@ -123,6 +154,11 @@ class StackableDB : public DB {
   bool KeyMayExist(const ReadOptions& options, ColumnFamilyHandle* column_family, const Slice& key,
                    std::string* value, bool* value_found = nullptr) override {
     return db_->KeyMayExist(options, column_family, key, value, value_found);
+  }
+  bool KeyMayExist(const ReadOptions& options, ColumnFamilyHandle* column_family, const Slice& key,
+                   std::string* value, std::string* timestamp,
+                   bool* value_found = nullptr) override {
+    return db_->KeyMayExist(options, column_family, key, value, timestamp, value_found);
   }
 
   using DB::NewIterator;
@@ -186,9 +222,10 @@ class StackableDB : public DB {
   Status CompactFiles(const CompactionOptions& compact_options, ColumnFamilyHandle* column_family,
                       const std::vector<std::string>& input_file_names, const int output_level,
                       const int output_path_id = -1,
-                      std::vector<std::string>* const output_file_names = nullptr) override {
+                      std::vector<std::string>* const output_file_names = nullptr,
+                      CompactionJobInfo* compaction_job_info = nullptr) override {
     return db_->CompactFiles(compact_options, column_family, input_file_names, output_level,
-                             output_path_id, output_file_names);
+                             output_path_id, output_file_names, compaction_job_info);
   }
   Status PauseBackgroundWork() override { return db_->PauseBackgroundWork(); }
   void DisableManualCompaction() override { db_->DisableManualCompaction(); }
@@ -237,6 +274,72 @@ class StackableDB : public DB {
     return db_->GetLiveFiles(files, manifest_file_size, flush_memtable);
   }
   Status GetSortedWalFiles(VectorLogPtr& files) override { return db_->GetSortedWalFiles(files); }
+  Status GetCurrentWalFile(std::unique_ptr<LogFile>* current_log_file) override {
+    return db_->GetCurrentWalFile(current_log_file);
+  }
+  Status GetLiveFilesStorageInfo(const LiveFilesStorageInfoOptions& opts,
+                                 std::vector<LiveFileStorageInfo>* files) override {
+    return db_->GetLiveFilesStorageInfo(opts, files);
+  }
+  // (RocksDB's StackableDB leaves this one to DB's empty default.)
+  void GetAllColumnFamilyMetaData(std::vector<ColumnFamilyMetaData>* metadata) override {
+    db_->GetAllColumnFamilyMetaData(metadata);
+  }
+  Status GetCreationTimeOfOldestFile(uint64_t* creation_time) override {
+    return db_->GetCreationTimeOfOldestFile(creation_time);
+  }
+  Status LockWAL() override { return db_->LockWAL(); }
+  Status UnlockWAL() override { return db_->UnlockWAL(); }
+  Status IncreaseFullHistoryTsLow(ColumnFamilyHandle* column_family, std::string ts_low) override {
+    return db_->IncreaseFullHistoryTsLow(column_family, std::move(ts_low));
+  }
+  Status GetFullHistoryTsLow(ColumnFamilyHandle* column_family, std::string* ts_low) override {
+    return db_->GetFullHistoryTsLow(column_family, ts_low);
+  }
+  FileSystem* GetFileSystem() const override { return db_->GetFileSystem(); }
+  Status PutEntity(const WriteOptions& options, ColumnFamilyHandle* column_family, const Slice& key,
+                   const WideColumns& columns) override {
+    return db_->PutEntity(options, column_family, key, columns);
+  }
+  Status GetEntity(const ReadOptions& options, ColumnFamilyHandle* column_family, const Slice& key,
+                   PinnableWideColumns* columns) override {
+    return db_->GetEntity(options, column_family, key, columns);
+  }
+  Status IngestExternalFiles(const std::vector<IngestExternalFileArg>& args) override {
+    return db_->IngestExternalFiles(args);
+  }
+  Status CreateColumnFamilyWithImport(const ColumnFamilyOptions& options,
+                                      const std::string& column_family_name,
+                                      const ImportColumnFamilyOptions& import_options,
+                                      const ExportImportFilesMetaData& metadata,
+                                      ColumnFamilyHandle** handle) override {
+    return db_->CreateColumnFamilyWithImport(options, column_family_name, import_options, metadata,
+                                             handle);
+  }
+  Status StartTrace(const TraceOptions& options,
+                    std::unique_ptr<TraceWriter>&& trace_writer) override {
+    return db_->StartTrace(options, std::move(trace_writer));
+  }
+  Status EndTrace() override { return db_->EndTrace(); }
+  Status StartIOTrace(const TraceOptions& options,
+                      std::unique_ptr<TraceWriter>&& trace_writer) override {
+    return db_->StartIOTrace(options, std::move(trace_writer));
+  }
+  Status EndIOTrace() override { return db_->EndIOTrace(); }
+  Status StartBlockCacheTrace(const TraceOptions& options,
+                              std::unique_ptr<TraceWriter>&& trace_writer) override {
+    return db_->StartBlockCacheTrace(options, std::move(trace_writer));
+  }
+  Status StartBlockCacheTrace(const BlockCacheTraceOptions& options,
+                              std::unique_ptr<BlockCacheTraceWriter>&& trace_writer) override {
+    return db_->StartBlockCacheTrace(options, std::move(trace_writer));
+  }
+  Status EndBlockCacheTrace() override { return db_->EndBlockCacheTrace(); }
+  Status NewDefaultReplayer(const std::vector<ColumnFamilyHandle*>& handles,
+                            std::unique_ptr<TraceReader>&& reader,
+                            std::unique_ptr<Replayer>* replayer) override {
+    return db_->NewDefaultReplayer(handles, std::move(reader), replayer);
+  }
   Status DeleteFile(std::string name) override { return db_->DeleteFile(std::move(name)); }
   Status SuggestCompactRange(ColumnFamilyHandle* column_family, const Slice* begin,
                              const Slice* end) override {

@@ -118,6 +118,22 @@ class Transaction {
   virtual TransactionName GetName() const;
   virtual TransactionID GetID() const;
 
+  // RocksDB's states and values; the Strata transaction underneath keeps
+  // the state (Prepare, Commit and Rollback move it).
+  using TransactionState = ::strata::Transaction::TransactionState;
+  static constexpr TransactionState STARTED = ::strata::Transaction::STARTED;
+  static constexpr TransactionState AWAITING_PREPARE = ::strata::Transaction::AWAITING_PREPARE;
+  static constexpr TransactionState PREPARED = ::strata::Transaction::PREPARED;
+  static constexpr TransactionState AWAITING_COMMIT = ::strata::Transaction::AWAITING_COMMIT;
+  static constexpr TransactionState COMMITTED = ::strata::Transaction::COMMITTED;
+  static constexpr TransactionState COMMITED = ::strata::Transaction::COMMITED;
+  static constexpr TransactionState AWAITING_ROLLBACK = ::strata::Transaction::AWAITING_ROLLBACK;
+  static constexpr TransactionState ROLLEDBACK = ::strata::Transaction::ROLLEDBACK;
+  static constexpr TransactionState LOCKS_STOLEN = ::strata::Transaction::LOCKS_STOLEN;
+  TransactionState GetState() const { return impl_->GetState(); }
+  void SetState(TransactionState state) { impl_->SetState(state); }
+  uint64_t GetId() { return impl_->GetId(); }
+
   // The Strata transaction underneath (for BeginTransaction's reuse).
   std::unique_ptr<::strata::Transaction>& strata_transaction() { return impl_; }
   // The TransactionDB that lists this transaction once it is named

@@ -27,6 +27,12 @@ using TransactionOptions = ::strata::TransactionOptions;
 using KeyLockInfo = ::strata::KeyLockInfo;
 using DeadlockInfo = ::strata::DeadlockInfo;
 using DeadlockPath = ::strata::DeadlockPath;
+// WRITE_COMMITTED is the only policy built; the others are refused at Open.
+using TxnDBWritePolicy = ::strata::TxnDBWritePolicy;
+using ::strata::kInitialMaxDeadlocks;
+using ::strata::WRITE_COMMITTED;
+using ::strata::WRITE_PREPARED;
+using ::strata::WRITE_UNPREPARED;
 
 class TransactionDB : public StackableDB {
  public:
