@@ -149,6 +149,7 @@ extern std::shared_ptr<SecondaryCache> NewCompressedSecondaryCache(
     uint32_t compress_format_version = 2, bool enable_custom_split_merge = false);
 extern std::shared_ptr<SecondaryCache> NewCompressedSecondaryCache(
     const CompressedSecondaryCacheOptions& opts);
+
 // RocksDB 7.8.3's clock cache: Strata's HyperClockCache (a lock-free
 // clock-eviction table sized from capacity / estimated_entry_charge).
 // metadata_charge_policy is advisory (Strata charges each entry its charge
@@ -157,22 +158,28 @@ extern std::shared_ptr<SecondaryCache> NewCompressedSecondaryCache(
 // Strata's NewHyperClockCache rejects.
 struct HyperClockCacheOptions : public ShardedCacheOptions {
   size_t estimated_entry_charge;
+
   HyperClockCacheOptions(
       size_t _capacity, size_t _estimated_entry_charge, int _num_shard_bits = -1,
       bool _strict_capacity_limit = false,
+      std::shared_ptr<MemoryAllocator> _memory_allocator = nullptr,
       CacheMetadataChargePolicy _metadata_charge_policy = kDefaultCacheMetadataChargePolicy)
       : ShardedCacheOptions(_capacity, _num_shard_bits, _strict_capacity_limit,
                             std::move(_memory_allocator), _metadata_charge_policy),
         estimated_entry_charge(_estimated_entry_charge) {}
+
   std::shared_ptr<Cache> MakeSharedCache() const {
     ::strata::HyperClockCacheOptions o(capacity, estimated_entry_charge, num_shard_bits,
                                        strict_capacity_limit);
     o.memory_allocator = memory_allocator;
     return ::strata::NewHyperClockCache(o);
   }
+};
+
 // Deprecated in RocksDB 7.8.3, where it returns an LRU cache (the clock
 // cache needs estimated_entry_charge); so does this.
 inline std::shared_ptr<Cache> NewClockCache(
+    size_t capacity, int num_shard_bits = -1, bool strict_capacity_limit = false,
     CacheMetadataChargePolicy metadata_charge_policy = kDefaultCacheMetadataChargePolicy) {
   return NewLRUCache(capacity, num_shard_bits, strict_capacity_limit, 0.5, nullptr,
                      kDefaultToAdaptiveMutex, metadata_charge_policy);
