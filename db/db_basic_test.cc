@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -244,22 +246,57 @@ TEST_F(DBBasicTest, OperationsAfterCloseFailCleanly) {
   EXPECT_TRUE(db_->SyncWAL().IsShutdownInProgress());
 }
 
+// The child processes of the two tests below run this binary again
+// (test::SpawnSelf), with the database's path and their pipes in the
+// environment; in a normal run the test skips.
+constexpr const char* kChildDbEnv = "STRATA_BASIC_TEST_CHILD_DB";
+constexpr const char* kChildModeEnv = "STRATA_BASIC_TEST_CHILD_MODE";
+constexpr const char* kChildToParentEnv = "STRATA_BASIC_TEST_CHILD_TO_PARENT";
+constexpr const char* kChildFromParentEnv = "STRATA_BASIC_TEST_CHILD_FROM_PARENT";
+
+// Exit codes: "try": 0 = Open failed with IOError, 10 = Open succeeded,
+// 11 = Open failed with another status. "hold": 0 = held and closed,
+// 2x = a pipe or Open failed.
+int RunChild(const std::string& mode, const std::string& dbname, int to_parent, int from_parent) {
+  Options options;
+  std::unique_ptr<DB> db;
+  Status s = DB::Open(options, dbname, &db);
+  if (mode == "try") {
+    if (s.ok()) db->Close().PermitUncheckedError();
+    return s.ok() ? 10 : (s.IsIOError() ? 0 : 11);
+  }
+  char c = s.ok() ? 'o' : 'e';
+  if (write(to_parent, &c, 1) != 1) return 20;
+  if (!s.ok()) return 21;
+  // Wait until the parent has tried.
+  if (read(from_parent, &c, 1) != 1) return 22;
+  s = db->Close();
+  db.reset();
+  return s.ok() ? 0 : 23;
+}
+
+TEST(DBBasicChildProcess, Run) {
+  const char* db = std::getenv(kChildDbEnv);
+  const char* mode = std::getenv(kChildModeEnv);
+  if (db == nullptr || mode == nullptr) {
+    GTEST_SKIP() << "the child process of DBBasicTest's two-process lock tests";
+  }
+  const char* to_parent = std::getenv(kChildToParentEnv);
+  const char* from_parent = std::getenv(kChildFromParentEnv);
+  const int code = RunChild(mode, db, to_parent != nullptr ? std::atoi(to_parent) : -1,
+                            from_parent != nullptr ? std::atoi(from_parent) : -1);
+  std::fflush(stdout);
+  _exit(code);
+}
+
 // A child process tries to open the database this process holds open.
 TEST_F(DBBasicTest, OpenFromChildProcessWhileParentHoldsItFails) {
-  if (test::kThreadSanitizer)
-    GTEST_SKIP() << "TSan forbids threads in a multi-threaded fork's child";
+  if (test::kThreadSanitizer) GTEST_SKIP() << "fork-based test: skipped under TSan";
   Open();
   ASSERT_OK(Put("a", "1"));
-  fflush(nullptr);
-  pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    std::unique_ptr<DB> db;
-    Status s = DB::Open(options_, dbname_, &db);
-    int code = s.ok() ? 10 : (s.IsIOError() ? 0 : 11);
-    if (s.ok()) db->Close().PermitUncheckedError();
-    _exit(code);
-  }
+  const int pid =
+      test::SpawnSelf("DBBasicChildProcess.Run", {{kChildDbEnv, dbname_}, {kChildModeEnv, "try"}});
+  ASSERT_GT(pid, 0);
   int wstatus = 0;
   ASSERT_EQ(waitpid(pid, &wstatus, 0), pid);
   ASSERT_TRUE(WIFEXITED(wstatus)) << "child did not exit normally: " << wstatus;
@@ -271,8 +308,7 @@ TEST_F(DBBasicTest, OpenFromChildProcessWhileParentHoldsItFails) {
 // The database is held open by another process (which has none of this
 // process's in-memory state): Open here must fail on the LOCK file.
 TEST_F(DBBasicTest, OpenWhileChildProcessHoldsItFailsWithIOError) {
-  if (test::kThreadSanitizer)
-    GTEST_SKIP() << "TSan forbids threads in a multi-threaded fork's child";
+  if (test::kThreadSanitizer) GTEST_SKIP() << "fork-based test: skipped under TSan";
   Open();
   ASSERT_OK(Put("a", "1"));
   Close();
@@ -280,23 +316,12 @@ TEST_F(DBBasicTest, OpenWhileChildProcessHoldsItFailsWithIOError) {
   int to_child[2];
   ASSERT_EQ(pipe(to_parent), 0);
   ASSERT_EQ(pipe(to_child), 0);
-  fflush(nullptr);
-  pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    close(to_parent[0]);
-    close(to_child[1]);
-    std::unique_ptr<DB> db;
-    Status s = DB::Open(options_, dbname_, &db);
-    char c = s.ok() ? 'o' : 'e';
-    if (write(to_parent[1], &c, 1) != 1) _exit(20);
-    if (!s.ok()) _exit(21);
-    // Wait until the parent has tried.
-    if (read(to_child[0], &c, 1) != 1) _exit(22);
-    s = db->Close();
-    db.reset();
-    _exit(s.ok() ? 0 : 23);
-  }
+  const int pid = test::SpawnSelf("DBBasicChildProcess.Run",
+                                  {{kChildDbEnv, dbname_},
+                                   {kChildModeEnv, "hold"},
+                                   {kChildToParentEnv, std::to_string(to_parent[1])},
+                                   {kChildFromParentEnv, std::to_string(to_child[0])}});
+  ASSERT_GT(pid, 0);
   close(to_parent[1]);
   close(to_child[0]);
   char c = 0;

@@ -541,27 +541,10 @@ TEST_F(DBSecondaryTest, FollowsPrimaryInAnotherProcess) {
   }
   int fds[2];
   ASSERT_EQ(0, pipe(fds));
-  // Everything exec needs, prepared before the fork.
-  char self[4096];
-  const ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  ASSERT_GT(len, 0);
-  self[len] = '\0';
-  std::vector<std::string> env_strings;
-  for (char** e = environ; *e != nullptr; ++e) env_strings.emplace_back(*e);
-  env_strings.push_back(std::string(kPrimaryEnv) + "=" + dbname_);
-  env_strings.push_back(std::string(kPrimaryFdEnv) + "=" + std::to_string(fds[1]));
-  std::vector<char*> envp;
-  for (std::string& e : env_strings) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::string filter = "--gtest_filter=DBSecondaryPrimaryProcess.Run";
-  char* argv[] = {self, filter.data(), nullptr};
-  const pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    close(fds[0]);
-    execve(self, argv, envp.data());
-    _exit(127);
-  }
+  const int pid = test::SpawnSelf(
+      "DBSecondaryPrimaryProcess.Run",
+      {{kPrimaryEnv, dbname_}, {kPrimaryFdEnv, std::to_string(fds[1])}});
+  ASSERT_GT(pid, 0);
   close(fds[1]);
   // Blocking until the primary has opened the DB.
   int64_t acked = -1;

@@ -136,4 +136,28 @@ std::string RunCommand(const std::string& cmd, int* rc) {
   return out;
 }
 
+int SpawnSelf(const std::string& gtest_filter,
+              const std::vector<std::pair<std::string, std::string>>& env) {
+  // Everything execve needs is built before the fork.
+  char self[4096];
+  const ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  if (len <= 0) return -1;
+  self[len] = '\0';
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e != nullptr; ++e) env_strings.emplace_back(*e);
+  for (const auto& [name, value] : env) env_strings.push_back(name + "=" + value);
+  std::vector<char*> envp;
+  for (std::string& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::string filter = "--gtest_filter=" + gtest_filter;
+  char* argv[] = {self, filter.data(), nullptr};
+  fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    execve(self, argv, envp.data());
+    _exit(127);
+  }
+  return pid;
+}
+
 }  // namespace strata::test

@@ -12,6 +12,8 @@
 #include <mutex>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "strata/status.h"
 
@@ -90,6 +92,18 @@ std::string ReadFileOrDie(const std::string& path);
 // returns its output; *rc gets pclose's status (-1 if it could not start).
 std::string RunCommand(const std::string& cmd, int* rc);
 void WriteFileOrDie(const std::string& path, const std::string& data);
+
+// Starts this test binary again in a new process, running only the tests
+// gtest_filter names, with env added to this process's environment; the
+// file descriptors this process has open (without close-on-exec) are
+// inherited. Returns the child's pid (-1 on failure). The forked copy only
+// calls execve: library code must not run in the child of a fork taken while
+// other threads ran, as a lock or condition variable another thread held at
+// the fork (the sanitizers' allocators have such locks) stays held forever
+// in the copy. The test that gtest_filter names reads env to know its task
+// and skips in a normal run.
+int SpawnSelf(const std::string& gtest_filter,
+              const std::vector<std::pair<std::string, std::string>>& env);
 
 // A flag that is set once and that threads wait for: a sync-point
 // callback sets it when the library reaches a place, the test waits for

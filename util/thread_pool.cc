@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <new>
 #include <utility>
 
 namespace strata {
@@ -33,6 +34,12 @@ void ThreadPool::AdoptAfterForkLocked() {
   if (!workers_.empty()) new std::vector<Worker>(std::move(workers_));  // leaked on purpose
   workers_.clear();
   live_ = 0;
+  // The parent's workers were waiting on the condition variables at the
+  // fork; in the copy their waiter counts never drain, and glibc's signal can
+  // spin on such a variable. Fresh ones are built over the old storage
+  // (not destroyed: destroying a condition variable with waiters blocks).
+  new (&work_cv_) CondVar(&mu_);
+  new (&idle_cv_) CondVar(&mu_);
 }
 
 ThreadPool::~ThreadPool() { WaitForJobsAndJoinAllThreads(); }

@@ -93,8 +93,9 @@ class ThreadPool {
   void StartThreadsLocked() REQUIRES(mu_);
   // In a child of fork(): drops the parent's workers (leaking their thread
   // objects: a thread of another process can be neither joined nor
-  // detached) so that jobs start threads of this process. The child still
-  // inherits mu_ as it was: fork while a worker holds it is not supported.
+  // detached) so that jobs start threads of this process, and builds fresh
+  // condition variables. The child still inherits mu_ as it was: fork while
+  // a worker holds it is not supported.
   void AdoptAfterForkLocked() REQUIRES(mu_);
 
   // Immutable after construction.
