@@ -356,6 +356,85 @@ TEST_F(DBErrorHandlerTest, CompactionFailureIsNotStickyWithoutParanoidChecks) {
   CheckModel();
 }
 
+// Counts the soft errors cleared, as a listener sees them.
+class RecoveryEndListener : public EventListener {
+ public:
+  void OnErrorRecoveryEnd(const BackgroundErrorRecoveryInfo& info) override {
+    if (info.old_bg_error.IsNoSpace() && info.new_bg_error.ok()) ended.Set();
+  }
+  test::Event ended;
+};
+
+// A compaction that runs out of space with paranoid_checks on is RocksDB's
+// soft error: writes and flushes go on; compactions start only where the
+// file system has room for them (else CompactionTooLarge, COMPACTION_CANCELLED);
+// the recovery thread clears the error once the space is free again.
+TEST_F(DBErrorHandlerTest, CompactionNoSpaceIsSoftAndClearsWhenSpaceReturns) {
+  options_.disable_auto_compactions = true;
+  options_.statistics = CreateDBStatistics();
+  auto listener = std::make_shared<RecoveryEndListener>();
+  options_.listeners.push_back(listener);
+  Open();
+  FillAndFlush(0, 100);
+  FillAndFlush(50, 100);
+  fault_->SetFreeSpace(1000);  // the recovery thread must not clear it yet
+  fault_->InjectFault(Spec(FaultOp::kAppend, ".sst", 0, /*sticky=*/true, FaultError::kNoSpace));
+  Status s = db_->CompactRange(CompactRangeOptions(), nullptr, nullptr);
+  ASSERT_TRUE(s.IsNoSpace()) << s.ToString();
+  fault_->ClearFault();
+  EXPECT_EQ(1u, BgErrors());
+  // Writes and flushes go on.
+  FillAndFlush(200, 50);
+  ASSERT_OK(Put("x", "y"));
+  // A compaction needs free space now: 1000 bytes is not enough.
+  const uint64_t cancelled = options_.statistics->getTickerCount(COMPACTION_CANCELLED);
+  s = db_->CompactRange(CompactRangeOptions(), nullptr, nullptr);
+  ASSERT_TRUE(s.IsCompactionTooLarge()) << s.ToString();
+  EXPECT_GT(options_.statistics->getTickerCount(COMPACTION_CANCELLED), cancelled);
+  EXPECT_FALSE(listener->ended.IsSet());
+  CheckModel();
+  // Space returns: the recovery thread clears the error and the listener
+  // hears of it; the compaction runs.
+  fault_->SetFreeSpace(uint64_t{1} << 30);
+  ASSERT_TRUE(listener->ended.WaitFor()) << "the soft error was never cleared";
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  EXPECT_EQ(0, NumTableFilesAtLevel(0)) << FilesPerLevel();
+  ASSERT_OK(Put("z", "1"));
+  Reopen();
+  CheckModel();
+}
+
+// Without the automatic recovery, Resume clears a compaction's NoSpace at
+// once; meanwhile a write that L0 stops fails with Incomplete naming the
+// error rather than wait for compactions that cannot start.
+TEST_F(DBErrorHandlerTest, CompactionNoSpaceWithoutAutoRecoveryClearsOnResume) {
+  options_.max_bgerror_resume_count = 0;
+  options_.disable_auto_compactions = true;
+  Open();
+  FillAndFlush(0, 100);
+  FillAndFlush(50, 100);
+  fault_->SetFreeSpace(1000);
+  fault_->InjectFault(Spec(FaultOp::kAppend, ".sst", 0, /*sticky=*/true, FaultError::kNoSpace));
+  ASSERT_TRUE(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr).IsNoSpace());
+  fault_->ClearFault();
+  ASSERT_OK(Put("a", "1"));
+  ASSERT_TRUE(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr).IsCompactionTooLarge());
+  // L0 at the stop trigger: with automatic compactions on, the write
+  // would wait for them; they cannot start, and nothing clears the error.
+  ASSERT_OK(db_->SetOptions({{"level0_file_num_compaction_trigger", "2"},
+                             {"level0_stop_writes_trigger", "2"},
+                             {"level0_slowdown_writes_trigger", "2"},
+                             {"disable_auto_compactions", "false"}}));
+  Status s = Put("b", "2");
+  ASSERT_TRUE(s.IsIncomplete()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("space")) << s.ToString();
+  ASSERT_OK(db_->Resume());
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  ASSERT_OK(Put("b", "2"));
+  Reopen();
+  CheckModel();
+}
+
 TEST_F(DBErrorHandlerTest, CorruptionIsNotResumable) {
   options_.disable_auto_compactions = true;
   Open();

@@ -586,10 +586,13 @@ class DBImpl final : public DB {
   // at or past max_allowed_space_usage. OK without a manager.
   // paths: the family's table paths (the files' path ids index them).
   Status TrackNewTables(const std::vector<DbPath>& paths, const std::vector<FileMetaData>& files);
-  // A compaction with these inputs may start (RocksDB's
-  // EnoughRoomForCompaction); reserves their size until
-  // ReleaseCompactionRoom. Counts COMPACTION_CANCELLED when not.
-  bool EnoughRoomForCompaction(const Compaction* c) REQUIRES(mu_);
+  // A compaction of cfd with these inputs may start (RocksDB's
+  // EnoughRoomForCompaction): it fits under the SstFileManager's space
+  // limit, and, after a compaction ran out of space (soft_bg_error_), the
+  // file system has room for it (FreeSpaceForCompaction). Reserves the
+  // inputs' size until ReleaseCompactionRoom. Counts COMPACTION_CANCELLED
+  // when not.
+  bool EnoughRoomForCompaction(ColumnFamilyData* cfd, const Compaction* c) REQUIRES(mu_);
   void ReleaseCompactionRoom(const Compaction* c) REQUIRES(mu_);
   // Deletes an obsolete table: through the manager (paced) when there is
   // one, else at once.
@@ -608,6 +611,31 @@ class DBImpl final : public DB {
   // paranoid_checks off is only logged (and remembered for the write-stop
   // path). The first error wins, unless a later one is unrecoverable.
   void RecordBackgroundError(const Status& s, BgErrorReason reason) REQUIRES(mu_);
+  // A compaction that ran out of space with paranoid_checks on (RocksDB's
+  // soft error): writes and flushes go on; later compactions start only
+  // where the file system has room for them; the automatic recovery thread
+  // clears the error once the space the failed compaction needed is free
+  // again (Resume clears it at once).
+  void RecordCompactionNoSpace(const Status& s) REQUIRES(mu_);
+  // Starts the automatic recovery thread unless it runs (or Close began).
+  void StartAutoRecoveryLocked() REQUIRES(mu_);
+  // Clears soft_bg_error_ and tells the listeners (OnErrorRecoveryEnd);
+  // releases mu_ around the callbacks.
+  void ClearSoftErrorLocked(const char* why) REQUIRES(mu_);
+  // What a NoSpace recovery leaves free for the memtables (RocksDB's
+  // reserved disk buffer): every family's write_buffer_size x
+  // max_write_buffer_number.
+  uint64_t ReservedDiskBuffer() REQUIRES(mu_);
+  // Free bytes where cfd's tables go (GetFreeSpace, with mu_ held as RocksDB
+  // does; `cannot_tell` when the file system does not know).
+  uint64_t FreeBytesFor(ColumnFamilyData* cfd, uint32_t path_id, bool* cannot_tell) REQUIRES(mu_);
+  // After a NoSpace error: room for a compaction of input_bytes besides the
+  // running compactions' reservations and the reserved disk buffer (or the
+  // SstFileManager's compaction buffer, when one is set).
+  bool FreeSpaceForCompaction(ColumnFamilyData* cfd, const Compaction* c) REQUIRES(mu_);
+  // Whether the DB's directory has soft_error_space_trigger_ bytes free
+  // (true when the file system cannot tell).
+  bool SoftErrorSpaceFree() REQUIRES(mu_);
   // Resume's work with mu_ held (released while it works): a new WAL,
   // every memtable flushed, a MANIFEST written; clears the error on success.
   Status ResumeImpl() REQUIRES(mu_);
@@ -785,6 +813,15 @@ class DBImpl final : public DB {
   // The last failed compaction's error when paranoid_checks is off (not
   // sticky): a write stopped by compaction debt fails with it.
   Status last_compaction_error_ GUARDED_BY(mu_);
+  // A compaction ran out of space (RecordCompactionNoSpace): writes go on,
+  // compactions check free space first. soft_error_space_trigger_: the free
+  // bytes at which the recovery thread clears it (the failed compactions'
+  // inputs).
+  Status soft_bg_error_ GUARDED_BY(mu_);
+  uint64_t soft_error_space_trigger_ GUARDED_BY(mu_) = 0;
+  // Input bytes of the compactions running now (without an SstFileManager,
+  // which reserves them itself).
+  uint64_t running_compaction_bytes_ GUARDED_BY(mu_) = 0;
   // The last automatic compaction picked was not started for lack of room
   // under the SstFileManager's space limit (WaitForCompact stops waiting).
   bool compaction_room_blocked_ GUARDED_BY(mu_) = false;

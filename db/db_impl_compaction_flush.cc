@@ -15,6 +15,7 @@
 #include "db/filename.h"
 #include "db/flush_job.h"
 #include "db/level_iterator.h"
+#include "env/sst_file_manager_impl.h"
 #include "table/compression.h"
 #include "table/merging_iterator.h"
 #include "util/stop_watch.h"
@@ -217,7 +218,7 @@ void DBImpl::BackgroundCallCompaction() {
       std::unique_ptr<Compaction> c = cfd->picker()->PickCompaction(cfd->current());
       if (c == nullptr) continue;
       c->set_task_token(std::move(token));
-      if (!EnoughRoomForCompaction(c.get())) {
+      if (!EnoughRoomForCompaction(cfd, c.get())) {
         // RocksDB's rule: not started; tried again when a flush or another
         // compaction schedules work.
         cfd->picker()->ReleaseCompaction(c.get());
@@ -520,9 +521,11 @@ Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c, int* job_id,
   mu_.AssertHeld();
   // Automatic compactions were checked when picked; a manual one
   // (CompactRange, CompactFiles) is refused here.
-  if (c->manual() && !EnoughRoomForCompaction(c)) {
-    return Status::CompactionTooLarge(
-        "not enough room under the SstFileManager's max allowed space");
+  if (c->manual() && !EnoughRoomForCompaction(cfd, c)) {
+    return Status::CompactionTooLarge(soft_bg_error_.ok() && !bg_error_.IsNoSpace()
+                                          ? "not enough room under the SstFileManager's max "
+                                            "allowed space"
+                                          : "not enough free space after a NoSpace error");
   }
   const JobEnv job_env = MakeJobEnv();
   if (job_id != nullptr) *job_id = job_env.job_id;
@@ -532,6 +535,13 @@ Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c, int* job_id,
   auto pending = pending_outputs_.insert(versions_->next_file_number());
   const uint64_t cpu_start = clock_->CPUMicros();
   Status s = job.Run();
+  if (s.IsNoSpace() && !c->trivial_move()) {
+    // The free space at which the soft error clears (RecordCompactionNoSpace):
+    // what the compactions running now need, this one's inputs among them.
+    soft_error_space_trigger_ =
+        std::max(soft_error_space_trigger_,
+                 sfm_ != nullptr ? sfm_->GetCompactionsReservedSize() : running_compaction_bytes_);
+  }
   ReleaseCompactionRoom(c);
   pending_outputs_.erase(pending);
   if (s.ok()) {

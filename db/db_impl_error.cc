@@ -2,7 +2,8 @@
 // and DB::VerifyChecksum.
 //
 // A failed WAL append or sync, memtable insert, flush, MANIFEST write or
-// (with paranoid_checks) compaction becomes the sticky background error:
+// (with paranoid_checks) compaction becomes the sticky background error
+// (a compaction's NoSpace excepted: RecordCompactionNoSpace):
 // writes fail with it, reads keep working. Resume makes the state on disk
 // whole again before it lets writes in: a new WAL (the old one may end in a
 // torn record), every memtable flushed into tables (so no older WAL is
@@ -32,6 +33,10 @@ void DBImpl::RecordBackgroundError(const Status& s, BgErrorReason reason) {
     last_compaction_error_ = s;
     Log(InfoLogLevel::kError, info_log_.get(), "%s failed (not sticky: paranoid_checks off): %s",
         what, s.ToString().c_str());
+    return;
+  }
+  if (reason == BgErrorReason::kCompaction && s.IsNoSpace()) {
+    RecordCompactionNoSpace(s);
     return;
   }
   Status bg = s;
@@ -77,14 +82,80 @@ void DBImpl::RecordBackgroundError(const Status& s, BgErrorReason reason) {
   Log(InfoLogLevel::kError, info_log_.get(), "background error (%s, %s): %s; writes stop", what,
       unrecoverable ? "unrecoverable" : "resumable", bg.ToString().c_str());
   bg_cv_.SignalAll();
-  if (auto_recovery && !auto_recovery_running_ && !shutting_down_.load(std::memory_order_acquire)) {
-    // A finished earlier thread is joined first (it has left the loop and
-    // only returns; it needs no lock to do so).
-    if (recovery_thread_.joinable()) recovery_thread_.join();
-    TEST_SYNC_POINT("DBImpl::RecordBackgroundError:StartAutoRecovery");
-    auto_recovery_running_ = true;
-    RecordTick(stats_, ERROR_HANDLER_AUTORESUME_COUNT);
-    recovery_thread_ = std::thread([this]() { AutoRecoveryLoop(); });
+  if (auto_recovery) StartAutoRecoveryLocked();
+}
+
+void DBImpl::StartAutoRecoveryLocked() {
+  mu_.AssertHeld();
+  if (auto_recovery_running_ || shutting_down_.load(std::memory_order_acquire)) return;
+  // A finished earlier thread is joined first (it has left the loop and
+  // only returns; it needs no lock to do so).
+  if (recovery_thread_.joinable()) recovery_thread_.join();
+  TEST_SYNC_POINT("DBImpl::RecordBackgroundError:StartAutoRecovery");
+  auto_recovery_running_ = true;
+  RecordTick(stats_, ERROR_HANDLER_AUTORESUME_COUNT);
+  recovery_thread_ = std::thread([this]() { AutoRecoveryLoop(); });
+}
+
+void DBImpl::RecordCompactionNoSpace(const Status& s) {
+  mu_.AssertHeld();
+  Status bg = s;
+  bool auto_recovery = options_.max_bgerror_resume_count > 0;
+  if (!options_.listeners.empty()) {
+    mu_.Unlock();
+    for (const auto& l : options_.listeners) {
+      l->OnBackgroundError(BackgroundErrorReason::kCompaction, &bg);
+      if (auto_recovery && !bg.ok()) {
+        l->OnErrorRecoveryBegin(BackgroundErrorReason::kCompaction, bg, &auto_recovery);
+      }
+    }
+    mu_.Lock();
+    if (bg.ok()) {
+      Log(InfoLogLevel::kWarn, info_log_.get(),
+          "compaction failed, error suppressed by a listener: %s", s.ToString().c_str());
+      if (soft_bg_error_.ok()) soft_error_space_trigger_ = 0;
+      return;
+    }
+    if (shutting_down_.load(std::memory_order_acquire)) auto_recovery = false;
+  }
+  ++bg_errors_;
+  RecordTick(stats_, ERROR_HANDLER_BG_ERROR_COUNT);
+  RecordTick(stats_, ERROR_HANDLER_BG_IO_ERROR_COUNT);
+  RecordTick(stats_, ERROR_HANDLER_BG_RETRYABLE_IO_ERROR_COUNT);
+  if (!bg_error_.ok()) {
+    Log(InfoLogLevel::kError, info_log_.get(), "compaction failed while in background error: %s",
+        bg.ToString().c_str());
+    return;
+  }
+  const bool first = soft_bg_error_.ok();
+  soft_bg_error_ = bg;
+  if (first) {
+    Log(InfoLogLevel::kError, info_log_.get(),
+        "compaction out of space (soft error): writes and flushes go on; compactions start only "
+        "with free space for them: %s",
+        bg.ToString().c_str());
+  }
+  bg_cv_.SignalAll();
+  if (auto_recovery) StartAutoRecoveryLocked();
+}
+
+void DBImpl::ClearSoftErrorLocked(const char* why) {
+  mu_.AssertHeld();
+  if (soft_bg_error_.ok()) return;
+  const Status old_error = soft_bg_error_;
+  soft_bg_error_ = Status::OK();
+  soft_error_space_trigger_ = 0;
+  Log(info_log_.get(), "compaction space error cleared (%s; was: %s)", why,
+      old_error.ToString().c_str());
+  MaybeScheduleFlushOrCompaction();
+  bg_cv_.SignalAll();
+  if (!options_.listeners.empty()) {
+    BackgroundErrorRecoveryInfo info;
+    info.old_bg_error = old_error;
+    info.new_bg_error = Status::OK();
+    mu_.Unlock();
+    for (const auto& l : options_.listeners) l->OnErrorRecoveryEnd(info);
+    mu_.Lock();
   }
 }
 
@@ -99,7 +170,12 @@ Status DBImpl::ResumeImpl() {
   mu_.AssertHeld();
   // One recovery at a time; a caller arriving meanwhile gets its outcome.
   while (recovery_in_progress_) bg_cv_.Wait();
-  if (bg_error_.ok()) return Status::OK();
+  if (bg_error_.ok()) {
+    // A compaction's NoSpace alone (RocksDB's soft error): nothing to
+    // rebuild; compactions go on (and check their room again on failure).
+    ClearSoftErrorLocked("Resume");
+    return Status::OK();
+  }
   if (bg_error_unrecoverable_) return bg_error_;
   if (shutting_down_.load(std::memory_order_acquire)) {
     return Status::ShutdownInProgress("Resume during close");
@@ -183,6 +259,8 @@ Status DBImpl::ResumeImpl() {
     bg_error_unrecoverable_ = false;
     has_bg_error_.store(false, std::memory_order_release);
     ++bg_error_resumes_;
+    soft_bg_error_ = Status::OK();
+    soft_error_space_trigger_ = 0;
     DeleteObsoleteFiles();
     MaybeScheduleFlushOrCompaction();
   } else {
@@ -207,15 +285,21 @@ Status DBImpl::ResumeImpl() {
   return s;
 }
 
-bool DBImpl::FreeSpaceForRecovery() {
+uint64_t DBImpl::ReservedDiskBuffer() {
   mu_.AssertHeld();
-  // RocksDB's reserved disk buffer: what every family's memtables may hold.
   uint64_t reserved = 0;
   for (const auto& cfd : versions_->column_families()->live()) {
     const Options& o = cfd->options();
     reserved += static_cast<uint64_t>(o.write_buffer_size) *
                 static_cast<uint64_t>(std::max(1, o.max_write_buffer_number));
   }
+  return reserved;
+}
+
+bool DBImpl::FreeSpaceForRecovery() {
+  mu_.AssertHeld();
+  // RocksDB's reserved disk buffer: what every family's memtables may hold.
+  const uint64_t reserved = ReservedDiskBuffer();
   uint64_t free_bytes = 0;
   // Released: statvfs is a system call on the file system.
   mu_.Unlock();
@@ -229,12 +313,24 @@ bool DBImpl::FreeSpaceForRecovery() {
   return false;
 }
 
+bool DBImpl::SoftErrorSpaceFree() {
+  mu_.AssertHeld();
+  bool cannot_tell = false;
+  const uint64_t free_bytes = FreeBytesFor(default_cfd_, 0, &cannot_tell);
+  if (cannot_tell || free_bytes >= soft_error_space_trigger_) return true;
+  Log(InfoLogLevel::kWarn, info_log_.get(),
+      "compaction space error stays: %" PRIu64 " bytes free, %" PRIu64 " needed", free_bytes,
+      soft_error_space_trigger_);
+  return false;
+}
+
 void DBImpl::AutoRecoveryLoop() {
   MutexLock l(&mu_);
   const uint64_t interval = options_.bgerror_resume_retry_interval;
   int attempts = 0;
-  while (!shutting_down_.load(std::memory_order_acquire) && !bg_error_.ok() &&
-         !bg_error_unrecoverable_ && attempts < options_.max_bgerror_resume_count) {
+  while (!shutting_down_.load(std::memory_order_acquire) &&
+         (!bg_error_.ok() || !soft_bg_error_.ok()) && !bg_error_unrecoverable_ &&
+         attempts < options_.max_bgerror_resume_count) {
     // Waits the interval (Close cuts it short: it signals bg_cv_).
     TEST_SYNC_POINT("DBImpl::AutoRecoveryLoop:BeforeWait");
     const uint64_t deadline = clock_->NowMicros() + interval;
@@ -243,7 +339,17 @@ void DBImpl::AutoRecoveryLoop() {
       if (now >= deadline) break;
       bg_cv_.TimedWaitMicros(std::min<uint64_t>(deadline - now, 100000));
     }
-    if (shutting_down_.load(std::memory_order_acquire) || bg_error_.ok()) break;
+    if (shutting_down_.load(std::memory_order_acquire)) break;
+    if (bg_error_.ok()) {
+      if (soft_bg_error_.ok()) break;
+      // Only a compaction's NoSpace (soft): cleared, with no attempt
+      // counted, once the space those compactions needed is free again.
+      if (SoftErrorSpaceFree()) {
+        ClearSoftErrorLocked("space is free again");
+        break;
+      }
+      continue;
+    }
     // A space-limit error cannot clear while the tables still pass the
     // limit: no attempt (none counted) until files go or the limit rises.
     if (bg_error_.IsIOError() && bg_error_.subcode() == Status::kSpaceLimit && sfm_ != nullptr &&

@@ -64,22 +64,74 @@ Status DBImpl::TrackNewTables(const std::vector<DbPath>& paths,
   return Status::OK();
 }
 
-bool DBImpl::EnoughRoomForCompaction(const Compaction* c) {
+bool DBImpl::EnoughRoomForCompaction(ColumnFamilyData* cfd, const Compaction* c) {
   mu_.AssertHeld();
   // A trivial move writes nothing: it always fits.
-  if (sfm_ == nullptr || c->trivial_move()) return true;
-  if (sfm_->EnoughRoomForCompaction(c->TotalInputBytes())) return true;
-  Log(InfoLogLevel::kWarn, info_log_.get(),
-      "cancelled compaction (%" PRIu64
-      " input bytes): not enough room under the SstFileManager's max allowed space",
-      c->TotalInputBytes());
-  RecordTick(stats_, COMPACTION_CANCELLED);
-  return false;
+  if (c->trivial_move()) return true;
+  const uint64_t input_bytes = c->TotalInputBytes();
+  if (sfm_ != nullptr && !sfm_->EnoughRoomForCompaction(input_bytes)) {
+    Log(InfoLogLevel::kWarn, info_log_.get(),
+        "cancelled compaction (%" PRIu64
+        " input bytes): not enough room under the SstFileManager's max allowed space",
+        input_bytes);
+    RecordTick(stats_, COMPACTION_CANCELLED);
+    return false;
+  }
+  // RocksDB checks the disk itself only once this DB has seen a NoSpace
+  // error: until then the check would cost every compaction a statvfs.
+  if ((!soft_bg_error_.ok() || bg_error_.IsNoSpace()) && !FreeSpaceForCompaction(cfd, c)) {
+    if (sfm_ != nullptr) sfm_->OnCompactionCompletion(input_bytes);  // the reservation above
+    RecordTick(stats_, COMPACTION_CANCELLED);
+    return false;
+  }
+  running_compaction_bytes_ += input_bytes;
+  return true;
 }
 
 void DBImpl::ReleaseCompactionRoom(const Compaction* c) {
   mu_.AssertHeld();
-  if (sfm_ != nullptr && !c->trivial_move()) sfm_->OnCompactionCompletion(c->TotalInputBytes());
+  if (c->trivial_move()) return;
+  const uint64_t input_bytes = c->TotalInputBytes();
+  if (sfm_ != nullptr) sfm_->OnCompactionCompletion(input_bytes);
+  running_compaction_bytes_ -= std::min(running_compaction_bytes_, input_bytes);
+}
+
+uint64_t DBImpl::FreeBytesFor(ColumnFamilyData* cfd, uint32_t path_id, bool* cannot_tell) {
+  mu_.AssertHeld();
+  const std::vector<DbPath>& paths = cfd->options().cf_paths;
+  const std::string dir =
+      paths.empty() ? dbname_ : paths[std::min<size_t>(path_id, paths.size() - 1)].path;
+  uint64_t free_bytes = 0;
+  *cannot_tell = !fs_->GetFreeSpace(dir, &free_bytes).ok();
+  return free_bytes;
+}
+
+bool DBImpl::FreeSpaceForCompaction(ColumnFamilyData* cfd, const Compaction* c) {
+  mu_.AssertHeld();
+  bool cannot_tell = false;
+  const uint64_t free_bytes = FreeBytesFor(cfd, c->output_path_id(), &cannot_tell);
+  // A file system that cannot tell gets its attempt.
+  if (cannot_tell) return true;
+  // The outputs may be as large as the inputs (which stay until the
+  // compaction installs); the running compactions may still write as much
+  // as they read; and the memtables' flushes need their room (or the
+  // SstFileManager's compaction buffer, when one is set).
+  // (The manager has reserved this compaction's inputs already.)
+  uint64_t others = running_compaction_bytes_;
+  if (sfm_ != nullptr) {
+    const uint64_t reserved = sfm_->GetCompactionsReservedSize();
+    others = reserved - std::min(reserved, c->TotalInputBytes());
+  }
+  const uint64_t buffer = sfm_ != nullptr && sfm_->GetCompactionBufferSize() > 0
+                              ? sfm_->GetCompactionBufferSize()
+                              : ReservedDiskBuffer();
+  const uint64_t needed = others + c->TotalInputBytes() + buffer;
+  if (free_bytes >= needed) return true;
+  Log(InfoLogLevel::kWarn, info_log_.get(),
+      "cancelled compaction (%" PRIu64 " input bytes): %" PRIu64 " bytes free, %" PRIu64
+      " needed (after a NoSpace error)",
+      c->TotalInputBytes(), free_bytes, needed);
+  return false;
 }
 
 std::vector<std::string> DBImpl::TableDirs() const {

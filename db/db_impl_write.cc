@@ -852,6 +852,15 @@ Status DBImpl::MaybeStallWrite(const WriteThread::WriteGroup& group) {
         result = last_compaction_error_;
         break;
       }
+      // Compactions held back for lack of space (a soft NoSpace error) with
+      // nothing to clear it but Resume: RocksDB's answer, Incomplete with
+      // the error. While the recovery thread watches the space, the write
+      // waits for it.
+      if ((too_many_l0 || too_much_debt) && !soft_bg_error_.ok() && !auto_recovery_running_) {
+        clear_memtable_stops();
+        result = Status::Incomplete(soft_bg_error_.ToString());
+        break;
+      }
       if (no_slowdown) {
         result = Status::Incomplete("Write stall");
         break;

@@ -108,6 +108,16 @@ void SstFileManagerImpl::OnCompactionCompletion(uint64_t input_bytes) {
   cur_compactions_reserved_size_ -= std::min(cur_compactions_reserved_size_, input_bytes);
 }
 
+uint64_t SstFileManagerImpl::GetCompactionsReservedSize() {
+  MutexLock l(&mu_);
+  return cur_compactions_reserved_size_;
+}
+
+uint64_t SstFileManagerImpl::GetCompactionBufferSize() {
+  MutexLock l(&mu_);
+  return compaction_buffer_size_;
+}
+
 uint64_t SstFileManagerImpl::GetTotalSize() {
   MutexLock l(&mu_);
   return total_files_size_;

@@ -71,6 +71,10 @@ class SstFileManagerImpl final : public SstFileManager {
   // inputs are reserved until OnCompactionCompletion(input_bytes).
   bool EnoughRoomForCompaction(uint64_t input_bytes) EXCLUDES(mu_);
   void OnCompactionCompletion(uint64_t input_bytes) EXCLUDES(mu_);
+  // The inputs of the compactions reserved now, and the compaction buffer
+  // (SetCompactionBufferSize): the free-space check after a NoSpace error.
+  uint64_t GetCompactionsReservedSize() EXCLUDES(mu_);
+  uint64_t GetCompactionBufferSize() EXCLUDES(mu_);
   // Deletes a tracked file, paced or at once (see the top). dir_to_sync:
   // fsynced after the file is finally deleted (empty: none).
   Status ScheduleFileDeletion(const std::string& path, const std::string& dir_to_sync,
