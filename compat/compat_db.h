@@ -17,6 +17,7 @@
 
 #include "compat/error_iterator.h"
 #include "compat/options_convert.h"
+#include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "strata/db.h"
 #include "strata/options.h"
@@ -26,6 +27,13 @@ namespace rocksdb {
 namespace compat {
 
 using ::strata::Status;
+
+// The handles this layer handed out, each with the DB that handed it out:
+// ColumnFamilyHandle::GetDescriptor (GetColumnFamilyDescriptor in
+// rocksdb/db.h) asks that DB for the family's options. Thread-safe.
+void RememberHandle(const ColumnFamilyHandle* handle, const DB* db);
+void ForgetHandle(const ColumnFamilyHandle* handle);
+void ForgetHandlesOf(const DB* db);
 
 template <class Base>
 class CompatDBT : public Base {
@@ -44,6 +52,7 @@ class CompatDBT : public Base {
   CompatDBT(Borrow, ::strata::DB* db, const DBOptions& db_options)
       : db_(db), db_options_(db_options) {}
   ~CompatDBT() override {
+    ForgetHandlesOf(this);
     owned_.reset();  // closes the Strata database (when owned)
   }
 
@@ -56,8 +65,11 @@ class CompatDBT : public Base {
 
   // Called while opening: the families and the options they were opened with.
   void Remember(ColumnFamilyHandle* handle, const ColumnFamilyOptions& options) {
-    std::lock_guard<std::mutex> lock(mu_);
-    cf_options_[handle->GetName()] = options;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      cf_options_[handle->GetName()] = options;
+    }
+    RememberHandle(handle, this);
   }
   // Remember for every family of a successful Open (handles[i] opened
   // column_families[i]).
@@ -100,6 +112,7 @@ class CompatDBT : public Base {
   // A plain `delete` of a handle works as well (Strata's handles release
   // their family when deleted, as RocksDB's do).
   Status DestroyColumnFamilyHandle(ColumnFamilyHandle* cf) override {
+    if (cf != db_->DefaultColumnFamily()) ForgetHandle(cf);
     return db_->DestroyColumnFamilyHandle(cf);
   }
 
@@ -281,7 +294,20 @@ class CompatDBT : public Base {
   using DB::SetOptions;
   Status SetOptions(ColumnFamilyHandle* cf,
                     const std::unordered_map<std::string, std::string>& new_options) override {
-    return db_->SetOptions(cf, new_options);
+    Status s = db_->SetOptions(cf, new_options);
+    if (!s.ok()) return s;
+    // GetOptions (and GetDescriptor) then answer the new values, as
+    // RocksDB's do: the remembered options take the same map.
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = cf_options_.find(cf->GetName());
+    ColumnFamilyOptions base = it != cf_options_.end() ? it->second : ColumnFamilyOptions();
+    ColumnFamilyOptions updated;
+    ConfigOptions config;
+    config.ignore_unknown_options = true;
+    if (GetColumnFamilyOptionsFromMap(config, base, new_options, &updated).ok()) {
+      cf_options_[cf->GetName()] = updated;
+    }
+    return s;
   }
   Status SetDBOptions(const std::unordered_map<std::string, std::string>& new_options) override {
     return db_->SetDBOptions(new_options);
@@ -449,7 +475,11 @@ class CompatDBT : public Base {
   Status GetDbSessionId(std::string& session_id) const override {
     return db_->GetDbSessionId(&session_id);
   }
-  ColumnFamilyHandle* DefaultColumnFamily() const override { return db_->DefaultColumnFamily(); }
+  ColumnFamilyHandle* DefaultColumnFamily() const override {
+    ColumnFamilyHandle* h = db_->DefaultColumnFamily();
+    RememberHandle(h, this);  // for GetDescriptor
+    return h;
+  }
   using DB::GetPropertiesOfAllTables;
   Status GetPropertiesOfAllTables(ColumnFamilyHandle* cf,
                                   TablePropertiesCollection* props) override {

@@ -15,6 +15,11 @@ namespace strata {
 
 const Comparator* ColumnFamilyHandle::GetComparator() const { return BytewiseComparator(); }
 
+Status ColumnFamilyHandle::GetDescriptor(ColumnFamilyDescriptor* /*desc*/) {
+  return Status::InvalidArgument("GetDescriptor: a column family handle made outside a DB",
+                                 GetName());
+}
+
 MemTableOptions MemTableOptionsFor(const Options& options) {
   MemTableOptions m;
   size_t block = options.arena_block_size;

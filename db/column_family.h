@@ -375,6 +375,8 @@ class ColumnFamilyHandleImpl final : public ColumnFamilyHandle {
   const std::string& GetName() const override { return cfd_->name(); }
   uint32_t GetID() const override { return cfd_->id(); }
   const Comparator* GetComparator() const override { return cfd_->user_comparator(); }
+  using ColumnFamilyHandle::GetDescriptor;
+  Status GetDescriptor(ColumnFamilyDescriptor* desc) override;  // db/db_impl.cc
   ColumnFamilyData* cfd() const { return cfd_; }
   // Deleting the handle will then release nothing (the caller drops the
   // reference itself).

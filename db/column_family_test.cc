@@ -275,6 +275,28 @@ TEST_F(ColumnFamilyTest, PerFamilyComparator) {
   EXPECT_NE(s.ToString().find("comparator"), std::string::npos) << s.ToString();
 }
 
+// A handle's descriptor: the family's name and its current options (a
+// SetOptions change included); the default family's too.
+TEST_F(ColumnFamilyTest, GetDescriptorGivesNameAndCurrentOptions) {
+  ColumnFamilyOptions rev;
+  rev.comparator = ReverseBytewiseComparator();
+  rev.write_buffer_size = 3 << 20;
+  cf_options_["rev"] = rev;
+  Open({"default"});
+  Create("rev");
+  ColumnFamilyDescriptor desc;
+  ASSERT_OK(H("rev")->GetDescriptor(&desc));
+  EXPECT_EQ("rev", desc.name);
+  EXPECT_EQ(size_t{3} << 20, desc.options.write_buffer_size);
+  EXPECT_EQ(ReverseBytewiseComparator(), desc.options.comparator);
+  ASSERT_OK(db_->SetOptions(H("rev"), {{"write_buffer_size", "5242880"}}));
+  ASSERT_OK(H("rev")->GetDescriptor(&desc));
+  EXPECT_EQ(size_t{5} << 20, desc.options.write_buffer_size);
+  ASSERT_OK(db_->DefaultColumnFamily()->GetDescriptor(&desc));
+  EXPECT_EQ(kDefaultColumnFamilyName, desc.name);
+  EXPECT_EQ(BytewiseComparator(), desc.options.comparator);
+}
+
 // Each family merges with its own operator; a merge into a family without
 // one is refused before anything of its batch is applied.
 TEST_F(ColumnFamilyTest, PerFamilyMergeOperator) {

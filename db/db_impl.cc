@@ -676,6 +676,14 @@ ColumnFamilyHandleImpl::~ColumnFamilyHandleImpl() {
   if (db_ != nullptr) db_->ReleaseFamilyHandle(cfd_);
 }
 
+Status ColumnFamilyHandleImpl::GetDescriptor(ColumnFamilyDescriptor* desc) {
+  if (db_ == nullptr) {
+    return Status::InvalidArgument("GetDescriptor: the handle's DB is gone", cfd_->name());
+  }
+  *desc = ColumnFamilyDescriptor(cfd_->name(), ColumnFamilyOptions(db_->GetOptions(this)));
+  return Status::OK();
+}
+
 ColumnFamilyHandle* DBImpl::DefaultColumnFamily() const { return default_cf_.get(); }
 
 // ---- read and write API ----

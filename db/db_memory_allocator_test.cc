@@ -9,10 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <map>
 #include <memory>
 #include <mutex>
-#include <random>
 #include <string>
 #include <unordered_map>
 
@@ -114,49 +112,12 @@ class DBMemoryAllocatorTest : public DBTestBase {
     return o;
   }
 
-  // Random puts and deletes with flushes and compactions; reads every key
-  // (point reads and a scan) against a model.
+  // The shared model run at this test's sizes, scanning with and without
+  // fill_cache.
   void RunAgainstModel(uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    std::map<std::string, std::string> model;
-    for (int round = 0; round < 4; round++) {
-      for (int i = 0; i < 800; i++) {
-        std::string key = "key" + std::to_string(rng() % 1500);
-        if (rng() % 5 == 0) {
-          ASSERT_OK(Delete(key));
-          model.erase(key);
-        } else {
-          std::string value(10 + rng() % 150, static_cast<char>('a' + rng() % 26));
-          value += std::to_string(i);
-          ASSERT_OK(Put(key, value));
-          model[key] = value;
-        }
-      }
-      ASSERT_OK(Flush());
-      if (round % 2 == 1) {
-        ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
-      }
-      ASSERT_OK(WaitForCompact());
-      for (int k = 0; k < 1500; k++) {
-        std::string key = "key" + std::to_string(k);
-        auto it = model.find(key);
-        ASSERT_EQ(it == model.end() ? "NOT_FOUND" : it->second, Get(key))
-            << key << " seed " << seed << " round " << round;
-      }
-      for (bool fill : {true, false}) {
-        ReadOptions ro;
-        ro.fill_cache = fill;
-        std::unique_ptr<Iterator> iter(db_->NewIterator(ro));
-        auto m = model.begin();
-        for (iter->SeekToFirst(); iter->Valid(); iter->Next(), ++m) {
-          ASSERT_TRUE(m != model.end()) << "extra key " << iter->key().ToString();
-          ASSERT_EQ(m->first, iter->key().ToString());
-          ASSERT_EQ(m->second, iter->value().ToString());
-        }
-        ASSERT_OK(iter->status());
-        ASSERT_TRUE(m == model.end()) << "missing key " << m->first;
-      }
-    }
+    ModelRun run;
+    run.scan_without_fill = true;
+    RunRandomOpsAgainstModel(seed, run);
   }
 
   // Runs the model with `cache` (built over `alloc`), then checks: blocks

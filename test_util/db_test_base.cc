@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -134,6 +135,50 @@ std::string DBTestBase::Get(const std::string& key, const Snapshot* snapshot) {
   if (s.IsNotFound()) return "NOT_FOUND";
   if (!s.ok()) return "ERROR: " + s.ToString();
   return value;
+}
+
+void DBTestBase::RunRandomOpsAgainstModel(uint64_t seed, const ModelRun& run) {
+  std::mt19937_64 rng(seed);
+  std::map<std::string, std::string> model;
+  const uint64_t keys = static_cast<uint64_t>(run.key_space);
+  for (int round = 0; round < run.rounds; round++) {
+    for (int i = 0; i < run.ops_per_round; i++) {
+      std::string key = "key" + std::to_string(rng() % keys);
+      if (rng() % 5 == 0) {
+        ASSERT_OK(Delete(key));
+        model.erase(key);
+      } else {
+        std::string value(run.value_min + rng() % run.value_spread,
+                          static_cast<char>('a' + rng() % 26));
+        value += std::to_string(i);
+        ASSERT_OK(Put(key, value));
+        model[key] = value;
+      }
+    }
+    ASSERT_OK(Flush());
+    if (round % 2 == 1) ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+    ASSERT_OK(WaitForCompact());
+    for (uint64_t k = 0; k < keys; k++) {
+      std::string key = "key" + std::to_string(k);
+      auto it = model.find(key);
+      ASSERT_EQ(it == model.end() ? "NOT_FOUND" : it->second, Get(key))
+          << key << " seed " << seed << " round " << round;
+    }
+    for (bool fill : {true, false}) {
+      if (!fill && !run.scan_without_fill) break;
+      ReadOptions ro;
+      ro.fill_cache = fill;
+      std::unique_ptr<Iterator> iter(db_->NewIterator(ro));
+      auto m = model.begin();
+      for (iter->SeekToFirst(); iter->Valid(); iter->Next(), ++m) {
+        ASSERT_TRUE(m != model.end()) << "extra key " << iter->key().ToString();
+        ASSERT_EQ(m->first, iter->key().ToString());
+        ASSERT_EQ(m->second, iter->value().ToString());
+      }
+      ASSERT_OK(iter->status());
+      ASSERT_TRUE(m == model.end()) << "missing key " << m->first;
+    }
+  }
 }
 
 Status DBTestBase::Flush() { return db_->Flush(FlushOptions()); }

@@ -78,6 +78,22 @@ class DBTestBase : public ::testing::Test {
   std::string Get(const std::string& key, const Snapshot* snapshot = nullptr);
   // Flushes the memtable and waits for it.
   Status Flush();
+
+  // A randomized run against a std::map model on the open database:
+  // `rounds` rounds of `ops_per_round` puts and deletes (one in five) of
+  // keys "key0".."key<key_space - 1>", values of value_min + [0,
+  // value_spread) bytes; each round is flushed, every second one compacted
+  // (CompactRange), then every key is checked by Get and the whole model by
+  // a scan (a second scan with fill_cache off when scan_without_fill).
+  struct ModelRun {
+    int rounds = 4;
+    int ops_per_round = 800;
+    int key_space = 1500;
+    size_t value_min = 10;
+    size_t value_spread = 150;
+    bool scan_without_fill = false;
+  };
+  void RunRandomOpsAgainstModel(uint64_t seed, const ModelRun& run);
   // Waits until no flush or compaction is running or needed.
   Status WaitForCompact();
 

@@ -63,7 +63,22 @@ int main(int argc, char** argv) {
   Check(rdb::DB::Open(options, path, &db), "open");
 
   rdb::ColumnFamilyHandle* users = nullptr;
-  Check(db->CreateColumnFamily(rdb::ColumnFamilyOptions(), "users", &users), "create users");
+  rdb::ColumnFamilyOptions users_options;
+  users_options.write_buffer_size = 3 << 20;
+  users_options.num_levels = 5;
+  Check(db->CreateColumnFamily(users_options, "users", &users), "create users");
+  // The descriptor of a handle: its name and options.
+  rdb::ColumnFamilyDescriptor desc;
+  Check(users->GetDescriptor(&desc), "descriptor users");
+  std::printf("descriptor %s: write_buffer_size %zu, num_levels %d\n", desc.name.c_str(),
+              desc.options.write_buffer_size, desc.options.num_levels);
+  Check(db->DefaultColumnFamily()->GetDescriptor(&desc), "descriptor default");
+  std::printf("descriptor %s: write_buffer_size %zu\n", desc.name.c_str(),
+              desc.options.write_buffer_size);
+  Check(db->SetOptions(users, {{"write_buffer_size", "5242880"}}), "set options");
+  Check(users->GetDescriptor(&desc), "descriptor users after SetOptions");
+  std::printf("descriptor %s after SetOptions: write_buffer_size %zu\n", desc.name.c_str(),
+              desc.options.write_buffer_size);
   std::vector<rdb::ColumnFamilyHandle*> more;
   Check(db->CreateColumnFamilies(rdb::ColumnFamilyOptions(), {"logs", "tmp"}, &more),
         "create more");

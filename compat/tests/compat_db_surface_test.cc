@@ -112,6 +112,46 @@ TEST_F(DBSurfaceTest, GetEntityReadsPlainValuesPutEntityRefused) {
       stacked.PutEntity(WriteOptions(), stacked.DefaultColumnFamily(), "e", wide).IsNotSupported());
 }
 
+// ColumnFamilyHandle::GetDescriptor with RocksDB's descriptor: handles of
+// Open with descriptors, CreateColumnFamily and DefaultColumnFamily answer
+// their family's name and the options they were given (SetOptions
+// included); the native descriptor works on the same handle.
+TEST_F(DBSurfaceTest, GetDescriptorOfEveryKindOfHandle) {
+  Open();
+  ColumnFamilyOptions cf;
+  cf.write_buffer_size = 3 << 20;
+  cf.max_write_buffer_number = 5;
+  ColumnFamilyHandle* h = nullptr;
+  ASSERT_TRUE(db_->CreateColumnFamily(cf, "one", &h).ok());
+  handles_.push_back(h);
+  ColumnFamilyDescriptor desc;
+  ASSERT_TRUE(h->GetDescriptor(&desc).ok());
+  EXPECT_EQ("one", desc.name);
+  EXPECT_EQ(size_t{3} << 20, desc.options.write_buffer_size);
+  EXPECT_EQ(5, desc.options.max_write_buffer_number);
+  ASSERT_TRUE(db_->DefaultColumnFamily()->GetDescriptor(&desc).ok());
+  EXPECT_EQ(kDefaultColumnFamilyName, desc.name);
+  for (ColumnFamilyHandle* x : handles_) delete x;
+  handles_.clear();
+  db_.reset();
+
+  std::vector<ColumnFamilyDescriptor> families{{kDefaultColumnFamilyName, ColumnFamilyOptions()},
+                                               {"one", cf}};
+  DB* raw = nullptr;
+  ASSERT_TRUE(DB::Open(DBOptions(options_), path_, families, &handles_, &raw).ok());
+  db_.reset(raw);
+  ASSERT_TRUE(handles_[1]->GetDescriptor(&desc).ok());
+  EXPECT_EQ("one", desc.name);
+  EXPECT_EQ(5, desc.options.max_write_buffer_number);
+  ASSERT_TRUE(db_->SetOptions(handles_[1], {{"max_write_buffer_number", "7"}}).ok());
+  ASSERT_TRUE(handles_[1]->GetDescriptor(&desc).ok());
+  EXPECT_EQ(7, desc.options.max_write_buffer_number);
+  // The native descriptor works on the same handle.
+  ::strata::ColumnFamilyDescriptor native;
+  ASSERT_TRUE(handles_[1]->GetDescriptor(&native).ok());
+  EXPECT_EQ(7, native.options.max_write_buffer_number);
+}
+
 TEST_F(DBSurfaceTest, LockWALHoldsWritesUntilUnlocked) {
   options_.manual_wal_flush = true;
   Open();

@@ -31,6 +31,8 @@ namespace strata {
 
 STRATA_EXPORT extern const std::string kDefaultColumnFamilyName;  // "default"
 
+struct ColumnFamilyDescriptor;
+
 class STRATA_EXPORT ColumnFamilyHandle {
  public:
   virtual ~ColumnFamilyHandle() = default;
@@ -39,6 +41,18 @@ class STRATA_EXPORT ColumnFamilyHandle {
   // The family's user comparator (BytewiseComparator() unless a subclass
   // says otherwise: handles made outside a DB, as tests' fakes).
   virtual const Comparator* GetComparator() const;
+  // The family's name and current options, as DB::GetOptions(handle) gives
+  // them. InvalidArgument for a handle made outside a DB or whose DB is
+  // gone.
+  virtual Status GetDescriptor(ColumnFamilyDescriptor* desc);
+  // The same for another descriptor type D: calls
+  // GetColumnFamilyDescriptor(ColumnFamilyHandle*, D*), found by
+  // argument-dependent lookup in D's namespace (the RocksDB compatibility
+  // layer defines one for its descriptor).
+  template <typename D>
+  Status GetDescriptor(D* desc) {
+    return GetColumnFamilyDescriptor(this, desc);
+  }
 };
 
 struct TableProperties;  // strata/table_properties.h

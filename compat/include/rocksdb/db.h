@@ -15,7 +15,7 @@
 // GetEntity reads every value as a plain one), blob files, OpenAndCompact,
 // OpenAndTrimHistory, query / I/O / block cache tracing and replay,
 // GetStatsHistory; see each method. ColumnFamilyHandle is Strata's (GetName,
-// GetID, GetComparator): it has no GetDescriptor.
+// GetID, GetComparator, GetDescriptor through GetColumnFamilyDescriptor).
 // Thread-safety: thread-safe, as strata::DB.
 #pragma once
 
@@ -83,6 +83,12 @@ struct ColumnFamilyDescriptor {
   ColumnFamilyDescriptor(const std::string& _name, const ColumnFamilyOptions& _options)
       : name(_name), options(_options) {}
 };
+
+// What handle->GetDescriptor(&desc) runs for this descriptor (the handle is
+// Strata's class; its GetDescriptor template forwards here): the family's
+// name and the options DB::GetOptions(handle) gives. InvalidArgument for a
+// handle no open DB of this layer handed out (or one already destroyed).
+Status GetColumnFamilyDescriptor(ColumnFamilyHandle* handle, ColumnFamilyDescriptor* desc);
 
 class DB {
  public:
