@@ -67,6 +67,11 @@ TableFactory* NewBlockBasedTableFactory(const BlockBasedTableOptions& table_opti
   return new TableFactory(table_options);
 }
 
+const std::unordered_map<std::string, std::string>& GetRocksBuildProperties() {
+  static const std::unordered_map<std::string, std::string> kNone;
+  return kNone;
+}
+
 std::string GetRocksVersionAsString(bool with_patch) {
   std::string v = std::to_string(ROCKSDB_MAJOR) + "." + std::to_string(ROCKSDB_MINOR);
   if (with_patch) v += "." + std::to_string(ROCKSDB_PATCH);

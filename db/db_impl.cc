@@ -510,6 +510,7 @@ DBIterSource DBImpl::NewIteratorSource(const ReadOptions& options, ColumnFamilyD
   }
   src.input = NewMergingIterator(&icmp, std::move(children));
   src.sequence = seq;
+  src.super_version_number = sv->version_number;
   if (owned.empty()) {
     src.cleanup = [sv]() { sv->Unref(); };  // fits std::function's inline buffer
   } else {
@@ -543,7 +544,7 @@ std::unique_ptr<Iterator> DBImpl::NewIteratorFrom(const ReadOptions& options, Co
   return NewDBIterator(options, cfd->icmp().user_comparator(), std::move(src.input), src.sequence,
                        stats_, std::move(src.cleanup), cfd->options().merge_operator.get(),
                        std::move(src.range_tombstones), cfd->options().prefix_extractor.get(),
-                       std::move(refresher));
+                       std::move(refresher), src.super_version_number);
 }
 
 const Snapshot* DBImpl::GetSnapshot() {

@@ -25,7 +25,8 @@ class DBIter final : public Iterator {
          SequenceNumber sequence, Statistics* stats, std::function<void()> cleanup,
          const MergeOperator* merge_operator,
          const std::vector<const FragmentedRangeTombstoneList*>& range_tombstones,
-         const SliceTransform* prefix_extractor, DBIterRefresher refresher)
+         const SliceTransform* prefix_extractor, DBIterRefresher refresher,
+         uint64_t super_version_number)
       : cmp_(cmp),
         iter_(std::move(input)),
         sequence_(sequence),
@@ -34,7 +35,8 @@ class DBIter final : public Iterator {
         merge_operator_(merge_operator),
         prefix_extractor_(
             options.prefix_same_as_start && !options.total_order_seek ? prefix_extractor : nullptr),
-        refresher_(std::move(refresher)) {
+        refresher_(std::move(refresher)),
+        super_version_number_(super_version_number) {
     if (refresher_) refresh_options_ = options;
     SetTombstones(range_tombstones);
     if (options.iterate_lower_bound != nullptr) {
@@ -77,6 +79,7 @@ class DBIter final : public Iterator {
     status_ = Status::OK();
     iter_ = std::move(src.input);
     sequence_ = src.sequence;
+    super_version_number_ = src.super_version_number;
     cleanup_ = std::move(src.cleanup);
     SetTombstones(src.range_tombstones);
     return Status::OK();
@@ -96,6 +99,38 @@ class DBIter final : public Iterator {
   Status status() const override {
     if (!status_.ok()) return status_;
     return iter_->status();
+  }
+
+  // A plain value seen as one column (Strata stores no entities); built on
+  // demand, so iterating without asking costs nothing.
+  const WideColumns& columns() const override {
+    assert(valid_);
+    if (!valid_) return kNoWideColumns;
+    columns_.clear();
+    columns_.emplace_back(kDefaultWideColumnName, value());
+    return columns_;
+  }
+
+  Status GetProperty(std::string prop_name, std::string* prop) override {
+    if (prop == nullptr) return Status::InvalidArgument("prop is nullptr");
+    if (prop_name == "rocksdb.iterator.super-version-number") {
+      if (super_version_number_ == 0) {
+        return Status::NotSupported(prop_name, "the iterator reads no database's SuperVersion");
+      }
+      *prop = std::to_string(super_version_number_);
+      return Status::OK();
+    }
+    if (prop_name == "rocksdb.iterator.is-key-pinned") {
+      // Strata makes no promise that key() outlives the next move.
+      *prop = valid_ ? "0" : "Iterator is not valid.";
+      return Status::OK();
+    }
+    if (prop_name == "rocksdb.iterator.internal-key") {
+      // RocksDB answers the current user key under this name.
+      *prop = valid_ ? key().ToString() : std::string();
+      return Status::OK();
+    }
+    return Status::InvalidArgument("Unidentified property.");
   }
 
   void SeekToFirst() override {
@@ -548,8 +583,10 @@ class DBIter final : public Iterator {
   const SliceTransform* const prefix_extractor_;
   std::string prefix_;
   bool has_prefix_ = false;
-  DBIterRefresher refresher_;    // null: Refresh is NotSupported
-  ReadOptions refresh_options_;  // with a refresher: the options to refresh with
+  DBIterRefresher refresher_;      // null: Refresh is NotSupported
+  ReadOptions refresh_options_;    // with a refresher: the options to refresh with
+  uint64_t super_version_number_;  // 0: none; changes only by Refresh
+  mutable WideColumns columns_;    // columns(): the last answer
 };
 
 class ErrorIterator final : public Iterator {
@@ -583,10 +620,11 @@ std::unique_ptr<Iterator> NewDBIterator(
     SequenceNumber sequence, Statistics* stats, std::function<void()> cleanup,
     const MergeOperator* merge_operator,
     std::vector<const FragmentedRangeTombstoneList*> range_tombstones,
-    const SliceTransform* prefix_extractor, DBIterRefresher refresher) {
+    const SliceTransform* prefix_extractor, DBIterRefresher refresher,
+    uint64_t super_version_number) {
   return std::make_unique<DBIter>(options, user_cmp, std::move(input), sequence, stats,
                                   std::move(cleanup), merge_operator, range_tombstones,
-                                  prefix_extractor, std::move(refresher));
+                                  prefix_extractor, std::move(refresher), super_version_number);
 }
 
 std::unique_ptr<Iterator> NewErrorIterator(const Status& status) {

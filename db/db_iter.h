@@ -38,6 +38,9 @@ struct DBIterSource {
   SequenceNumber sequence = 0;
   std::function<void()> cleanup;
   std::vector<const FragmentedRangeTombstoneList*> range_tombstones;
+  // The number of the SuperVersion read (SuperVersion::version_number);
+  // 0 when the source is not a DB's (SstFileReader).
+  uint64_t super_version_number = 0;
   Status status;
 };
 // Builds a source over the latest state of the DB (Iterator::Refresh),
@@ -53,12 +56,16 @@ using DBIterRefresher = std::function<DBIterSource(const ReadOptions&)>;
 // input orders keys by InternalKeyComparator over user_cmp (merge several
 // sources with a merging iterator first). range_tombstones: the fragmented tombstones of
 // every source (nulls allowed), kept alive by the caller until cleanup runs.
+// super_version_number: what GetProperty("rocksdb.iterator.super-version-
+// number") answers (0: the source is no DB's; the property is then
+// NotSupported).
 std::unique_ptr<Iterator> NewDBIterator(
     const ReadOptions& options, const Comparator* user_cmp, std::unique_ptr<InternalIterator> input,
     SequenceNumber sequence, Statistics* stats, std::function<void()> cleanup,
     const MergeOperator* merge_operator = nullptr,
     std::vector<const FragmentedRangeTombstoneList*> range_tombstones = {},
-    const SliceTransform* prefix_extractor = nullptr, DBIterRefresher refresher = nullptr);
+    const SliceTransform* prefix_extractor = nullptr, DBIterRefresher refresher = nullptr,
+    uint64_t super_version_number = 0);
 
 // An iterator that is never valid and reports status.
 std::unique_ptr<Iterator> NewErrorIterator(const Status& status);

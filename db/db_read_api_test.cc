@@ -9,6 +9,8 @@
 
 #include <atomic>
 #include <cstdio>
+#include <ctime>
+#include <limits>
 #include <map>
 #include <memory>
 #include <random>
@@ -684,6 +686,63 @@ TEST_F(DBReadApiSingleTest, RefreshAgainstModel) {
   auto snap_it = db_->NewIterator(at_snap);
   EXPECT_TRUE(snap_it->Refresh().IsNotSupported());
   snap_it.reset();
+  db_->ReleaseSnapshot(snap);
+}
+
+// Iterator::GetProperty, columns() and timestamp() of a DB iterator, and a
+// snapshot's time: the super-version number is the SuperVersion the
+// iterator reads (kept across a flush, renewed by Refresh); merge results
+// and backward positions answer their key and value too.
+TEST_F(DBReadApiSingleTest, IteratorPropertiesColumnsAndSnapshotTime) {
+  Open();
+  ASSERT_OK(Put("a", "1"));
+  ASSERT_OK(Put("b", "2"));
+  ASSERT_OK(db_->Merge(WriteOptions(), "c", "x"));
+  ASSERT_OK(db_->Merge(WriteOptions(), "c", "y"));
+  auto it = db_->NewIterator(ReadOptions());
+  std::string prop;
+  ASSERT_OK(it->GetProperty("rocksdb.iterator.super-version-number", &prop));
+  const uint64_t sv = std::stoull(prop);
+  std::string current;
+  ASSERT_TRUE(db_->GetProperty("rocksdb.current-super-version-number", &current));
+  EXPECT_EQ(std::to_string(sv), current);
+  ASSERT_OK(it->GetProperty("rocksdb.iterator.is-key-pinned", &prop));
+  EXPECT_EQ("Iterator is not valid.", prop);
+  std::string seen;
+  for (it->SeekToLast(); it->Valid(); it->Prev()) {
+    ASSERT_OK(it->GetProperty("rocksdb.iterator.internal-key", &prop));
+    EXPECT_EQ(it->key().ToString(), prop);
+    ASSERT_OK(it->GetProperty("rocksdb.iterator.is-key-pinned", &prop));
+    EXPECT_EQ("0", prop);
+    const WideColumns& cols = it->columns();
+    ASSERT_EQ(1u, cols.size());
+    EXPECT_TRUE(cols[0].name().empty());
+    EXPECT_EQ(it->value(), cols[0].value());
+    EXPECT_TRUE(it->timestamp().empty());
+    seen += it->key().ToString() + ":" + cols[0].value().ToString() + " ";
+  }
+  EXPECT_EQ("c:x,y b:2 a:1 ", seen);
+  it->Seek("c");  // forward, a merge result
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ("x,y", it->columns()[0].value().ToString());
+  EXPECT_TRUE(it->GetProperty("rocksdb.iterator.other", &prop).IsInvalidArgument());
+  EXPECT_TRUE(it->GetProperty("rocksdb.iterator.internal-key", nullptr).IsInvalidArgument());
+
+  ASSERT_OK(Flush());
+  ASSERT_OK(it->GetProperty("rocksdb.iterator.super-version-number", &prop));
+  EXPECT_EQ(sv, std::stoull(prop));
+  ASSERT_OK(it->Refresh());
+  ASSERT_OK(it->GetProperty("rocksdb.iterator.super-version-number", &prop));
+  EXPECT_GT(std::stoull(prop), sv);
+  ASSERT_TRUE(db_->GetProperty("rocksdb.current-super-version-number", &current));
+  EXPECT_EQ(current, prop);
+  it.reset();
+
+  const int64_t before = static_cast<int64_t>(time(nullptr));
+  const Snapshot* snap = db_->GetSnapshot();
+  EXPECT_GE(snap->GetUnixTime(), before);
+  EXPECT_LE(snap->GetUnixTime(), static_cast<int64_t>(time(nullptr)));
+  EXPECT_EQ(std::numeric_limits<uint64_t>::max(), snap->GetTimestamp());
   db_->ReleaseSnapshot(snap);
 }
 

@@ -17,6 +17,7 @@ class SnapshotImpl : public Snapshot {
  public:
   SequenceNumber GetSequenceNumber() const override { return number_; }
   int64_t unix_time() const { return unix_time_; }
+  int64_t GetUnixTime() const override { return unix_time_; }
 
  private:
   friend class SnapshotList;

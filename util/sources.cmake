@@ -17,6 +17,7 @@ strata_layer(util
     util/perf_context.cc
     util/iostats_context.cc
     util/status.cc
+    util/iterator.cc
     util/thread_pool.cc
     util/merge_operator.cc
     util/mutex.cc
@@ -39,5 +40,7 @@ strata_tests(util
   util/mutex_test.cc
   util/slice_transform_test.cc
   util/wide_columns_test.cc
+  util/status_test.cc
+  util/slice_test.cc
   util/sync_point_test.cc
 )

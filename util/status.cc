@@ -45,6 +45,8 @@ const char* CodeName(Status::Code code) {
       return "Operation failed. Try again.: ";
     case Status::kCompactionTooLarge:
       return "Compaction too large: ";
+    case Status::kColumnFamilyDropped:
+      return "Column family dropped: ";
     default:
       return "Unknown code: ";
   }
@@ -52,9 +54,57 @@ const char* CodeName(Status::Code code) {
 
 }  // namespace
 
+namespace {
+
+// The text RocksDB prints for a subcode (util/status.cc's table there); null
+// for kNone. kOverwritten goes with kOk, whose text is "OK" alone.
+const char* SubCodeText(Status::SubCode subcode) {
+  switch (subcode) {
+    case Status::kNone:
+      return nullptr;
+    case Status::kMutexTimeout:
+      return "Timeout Acquiring Mutex";
+    case Status::kLockTimeout:
+      return "Timeout waiting to lock key";
+    case Status::kLockLimit:
+      return "Failed to acquire lock due to max_num_locks limit";
+    case Status::kNoSpace:
+      return "No space left on device";
+    case Status::kDeadlock:
+      return "Deadlock";
+    case Status::kStaleFile:
+      return "Stale file handle";
+    case Status::kMemoryLimit:
+      return "Memory limit reached";
+    case Status::kSpaceLimit:
+      return "Space limit reached";
+    case Status::kPathNotFound:
+      return "No such file or directory";
+    case Status::KMergeOperandsInsufficientCapacity:
+      return "Insufficient capacity for merge operands";
+    case Status::kManualCompactionPaused:
+      return "Manual compaction paused";
+    case Status::kOverwritten:
+      return " (overwritten)";
+    case Status::kTxnNotPrepared:
+      return "Txn not prepared";
+    case Status::kIOFenced:
+      return "IO fenced off";
+    case Status::kMaxSubCode:
+      break;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 Status::Status(Code code, SubCode subcode, const Slice& msg, const Slice& msg2)
     : code_(code), subcode_(subcode) {
-  if (msg.empty() && msg2.empty()) return;
+  // No allocation for OK, nor for an empty message without a subcode (it
+  // prints the same as none); with a subcode an empty message still adds
+  // ": " to ToString, as in RocksDB.
+  if (code == kOk) return;
+  if (msg.empty() && msg2.empty() && subcode == kNone) return;
   const size_t len1 = msg.size();
   const size_t len2 = msg2.size();
   const size_t size = len1 + (len2 ? (2 + len2) : 0);
@@ -69,7 +119,13 @@ Status::Status(Code code, SubCode subcode, const Slice& msg, const Slice& msg2)
   state_.reset(result);
 }
 
-Status::Status(const Status& s) : code_(s.code_), subcode_(s.subcode_) {
+Status::Status(const Status& s)
+    : code_(s.code_),
+      subcode_(s.subcode_),
+      sev_(s.sev_),
+      retryable_(s.retryable_),
+      data_loss_(s.data_loss_),
+      scope_(s.scope_) {
   if (s.state_) state_ = CopyState(s.state_.get());
 }
 
@@ -77,6 +133,10 @@ Status& Status::operator=(const Status& s) {
   if (this != &s) {
     code_ = s.code_;
     subcode_ = s.subcode_;
+    sev_ = s.sev_;
+    retryable_ = s.retryable_;
+    data_loss_ = s.data_loss_;
+    scope_ = s.scope_;
     state_ = s.state_ ? CopyState(s.state_.get()) : nullptr;
   }
   return *this;
@@ -86,43 +146,12 @@ std::string Status::ToString() const {
   if (code_ == kOk) return "OK";
   std::string result(CodeName(code_));
   // RocksDB's texts for the subcodes, then ": " and the message if any.
-  const char* sub = nullptr;
-  switch (subcode_) {
-    case kMutexTimeout:
-      sub = "Timeout Acquiring Mutex";
-      break;
-    case kLockTimeout:
-      sub = "Timeout waiting to lock key";
-      break;
-    case kLockLimit:
-      sub = "Failed to acquire lock due to max_num_locks limit";
-      break;
-    case kNoSpace:
-      sub = "No space left on device";
-      break;
-    case kDeadlock:
-      sub = "Deadlock";
-      break;
-    case kMemoryLimit:
-      sub = "Memory limit reached";
-      break;
-    case kSpaceLimit:
-      sub = "Space limit reached";
-      break;
-    case kManualCompactionPaused:
-      sub = "Manual compaction paused";
-      break;
-    case kTxnNotPrepared:
-      sub = "Txn not prepared";
-      break;
-    default:
-      break;
+  const char* sub = SubCodeText(subcode_);
+  if (sub != nullptr) result += sub;
+  if (state_) {
+    if (sub != nullptr) result += ": ";
+    result += state_.get();
   }
-  if (sub != nullptr) {
-    result += sub;
-    if (state_ && state_[0] != '\0') result += ": ";
-  }
-  if (state_) result += state_.get();
   return result;
 }
 

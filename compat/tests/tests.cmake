@@ -17,6 +17,9 @@
 #    system RocksDB together.
 # 4. compat_no_rocksdb_symbols: libstrata exports no rocksdb:: symbol.
 set(STRATA_COMPAT_PROGRAMS basic_crud column_families callbacks tuning pinnable_bounds utilities transactions backup listeners stacked env experimental registry agg_merge migration dump caches sst_partitioner wal_filter file_checksum db_surface)
+# Status/IOStatus texts, Slice helpers, SharedCleanablePtr, iterator
+# properties and columns (compat/examples/status_slice.cc).
+list(APPEND STRATA_COMPAT_PROGRAMS status_slice)
 foreach(prog ${STRATA_COMPAT_PROGRAMS})
   set(src ${CMAKE_SOURCE_DIR}/compat/examples/${prog}.cc)
   if(NOT EXISTS ${src})
@@ -95,6 +98,14 @@ add_library(compat_headers_alone OBJECT ${compat_header_tus})
 set_target_properties(compat_headers_alone PROPERTIES CXX_STANDARD 17)
 target_include_directories(compat_headers_alone PRIVATE
   ${CMAKE_SOURCE_DIR}/compat/include ${CMAKE_SOURCE_DIR}/include)
+
+# compat_status_test: IOStatus, SharedCleanablePtr, iterator properties and
+# columns, snapshot times.
+add_executable(compat_status_test ${CMAKE_SOURCE_DIR}/compat/tests/compat_status_test.cc)
+target_link_libraries(compat_status_test PRIVATE strata-rocksdb-static strata_test_util
+                      GTest::gtest_main)
+add_test(NAME compat_status_test COMMAND compat_status_test)
+set_tests_properties(compat_status_test PROPERTIES LABELS compat TIMEOUT 120)
 
 # compat_db_surface_test: rocksdb::DB's members beyond reads and writes.
 add_executable(compat_db_surface_test ${CMAKE_SOURCE_DIR}/compat/tests/compat_db_surface_test.cc)

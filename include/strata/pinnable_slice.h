@@ -73,6 +73,8 @@ class STRATA_EXPORT Cleanable {
   // Runs the cleanups; the object can be reused.
   void Reset() { DoCleanup(); }
   bool HasCleanups() const { return first_.function != nullptr; }
+  // The same (RocksDB declares this one non-const).
+  bool HasCleanups() { return first_.function != nullptr; }
 
  private:
   struct Cleanup {

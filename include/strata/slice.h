@@ -2,7 +2,8 @@
 //
 // A Slice never owns its bytes; the user of a Slice must make sure the bytes
 // outlive it. Slices are compared bytewise (memcmp order). SliceParts: a
-// value given in pieces.
+// value given in pieces. The fields data_ and size_ are public (RocksDB's
+// layout); a Slice keeps no invariant beyond data_ pointing at size_ bytes.
 // Thread-safety: const methods are thread-safe; non-const methods need
 // external synchronization.
 #pragma once
@@ -27,6 +28,9 @@ class STRATA_EXPORT Slice {
   Slice(std::string_view sv) : data_(sv.data()), size_(sv.size()) {}
   // NOLINTNEXTLINE(google-explicit-constructor)
   Slice(const char* s) : data_(s), size_(strlen(s)) {}
+  // The concatenation of parts, appended to *buf (borrowed; the slice
+  // covers all of *buf, including what it held before).
+  Slice(const struct SliceParts& parts, std::string* buf);
 
   const char* data() const { return data_; }
   size_t size() const { return size_; }
@@ -57,6 +61,10 @@ class STRATA_EXPORT Slice {
 
   std::string ToString(bool hex = false) const;
   std::string_view ToStringView() const { return {data_, size_}; }
+  // Decodes hex digits (either case, two per byte) into *result. False
+  // for an odd length, a null result or a non-hex digit (then *result
+  // holds the bytes decoded before it).
+  bool DecodeHex(std::string* result) const;
 
   // <0, 0, >0 as this is less than, equal to, or greater than b.
   int compare(const Slice& b) const {
@@ -72,8 +80,19 @@ class STRATA_EXPORT Slice {
   bool starts_with(const Slice& x) const {
     return size_ >= x.size_ && (x.size_ == 0 || memcmp(data_, x.data_, x.size_) == 0);
   }
+  bool ends_with(const Slice& x) const {
+    return size_ >= x.size_ &&
+           (x.size_ == 0 || memcmp(data_ + size_ - x.size_, x.data_, x.size_) == 0);
+  }
+  // The length of the common prefix of this slice and b.
+  size_t difference_offset(const Slice& b) const {
+    const size_t len = size_ < b.size_ ? size_ : b.size_;
+    size_t off = 0;
+    while (off < len && data_[off] == b.data_[off]) off++;
+    return off;
+  }
 
- private:
+  // Public, as in RocksDB (code written against it reads and sets them).
   const char* data_;
   size_t size_;
 };

@@ -1,5 +1,8 @@
 // rocksdb/snapshot.h: a consistent read view (DB::GetSnapshot). Owned by the
-// DB; released with DB::ReleaseSnapshot or a ManagedSnapshot.
+// DB; released with DB::ReleaseSnapshot or a ManagedSnapshot. strata::Snapshot
+// is the same type: GetSequenceNumber, GetUnixTime (seconds, the DB's clock
+// when taken) and GetTimestamp (no user-defined timestamps: UINT64_MAX, as
+// RocksDB answers for a snapshot taken without one).
 #pragma once
 
 #include "rocksdb/rocksdb_namespace.h"

@@ -16,4 +16,8 @@ using WideColumns = ::strata::WideColumns;
 using PinnableWideColumns = ::strata::PinnableWideColumns;
 using ::strata::kDefaultWideColumnName;
 using ::strata::kNoWideColumns;
+// ==, != (columns, PinnableWideColumns) and << (a column as "name:value").
+using ::strata::operator==;
+using ::strata::operator!=;
+using ::strata::operator<<;
 }  // namespace rocksdb

@@ -2,8 +2,8 @@
 // directory, and restores from them. A wrapper over strata::BackupEngine
 // taking rocksdb::DB* and rocksdb::Env*; the option and info structs are
 // Strata's, which carry RocksDB's field names (BackupEngineOptions is
-// Strata's with backup_env a rocksdb::Env*). RocksDB's IOStatus is Status
-// here.
+// Strata's with backup_env a rocksdb::Env*). Calls answer RocksDB's IOStatus
+// (rocksdb/io_status.h).
 // Thread-safety: as strata::BackupEngine (StopBackup may be called from
 // another thread).
 #pragma once
@@ -15,12 +15,12 @@
 
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
+#include "rocksdb/io_status.h"
 #include "rocksdb/rocksdb_namespace.h"
 #include "rocksdb/status.h"
 #include "strata/utilities/backup_engine.h"
 
 namespace rocksdb {
-using IOStatus = Status;
 // Strata's options with RocksDB's backup_env: the Env the backup directory
 // is written through (null: the DB's Env). The base's backup_env is not
 // used (ToStrata() fills it in).
