@@ -5,6 +5,9 @@
 #include <memory>
 #include <string>
 
+#include "strata/convenience.h"
+#include "test_util/testutil.h"
+
 namespace strata {
 namespace {
 
@@ -79,6 +82,37 @@ TEST(SliceTransformTest, PrefixesAreContiguousUnderBytewiseOrder) {
       }
     }
   }
+}
+
+TEST(SliceTransformTest, RocksDBMembers) {
+  EXPECT_STREQ("SliceTransform", SliceTransform::Type());
+  std::unique_ptr<const SliceTransform> fixed(NewFixedPrefixTransform(3));
+  std::unique_ptr<const SliceTransform> capped(NewCappedPrefixTransform(3));
+  std::unique_ptr<const SliceTransform> noop(NewNoopTransform());
+  EXPECT_EQ("rocksdb.FixedPrefix.3", fixed->AsString());
+  EXPECT_EQ("rocksdb.CappedPrefix.3", capped->AsString());
+  EXPECT_EQ("rocksdb.Noop", noop->AsString());
+  EXPECT_TRUE(fixed->SameResultWhenAppended("abc"));
+  EXPECT_FALSE(fixed->SameResultWhenAppended("ab"));
+  EXPECT_TRUE(capped->SameResultWhenAppended("abcd"));
+  EXPECT_FALSE(capped->SameResultWhenAppended("ab"));
+  EXPECT_FALSE(noop->SameResultWhenAppended("abc"));
+
+  ConfigOptions co;
+  std::shared_ptr<const SliceTransform> t;
+  ASSERT_OK(SliceTransform::CreateFromString(co, "fixed:4", &t));
+  EXPECT_STREQ("rocksdb.FixedPrefix.4", t->Name());
+  ASSERT_OK(SliceTransform::CreateFromString(co, "rocksdb.CappedPrefix.2", &t));
+  EXPECT_STREQ("rocksdb.CappedPrefix.2", t->Name());
+  ASSERT_OK(SliceTransform::CreateFromString(co, "rocksdb.Noop", &t));
+  EXPECT_STREQ("rocksdb.Noop", t->Name());
+  ASSERT_OK(SliceTransform::CreateFromString(co, "nope", &t));  // ignored: unchanged
+  EXPECT_STREQ("rocksdb.Noop", t->Name());
+  co.ignore_unsupported_options = false;
+  EXPECT_TRUE(SliceTransform::CreateFromString(co, "nope", &t).IsNotSupported());
+  EXPECT_TRUE(SliceTransform::CreateFromString(co, "fixed:x", &t).IsNotSupported());
+  ASSERT_OK(SliceTransform::CreateFromString(co, "nullptr", &t));
+  EXPECT_EQ(nullptr, t);
 }
 
 }  // namespace

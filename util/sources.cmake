@@ -39,5 +39,6 @@ strata_tests(util
   util/mutex_test.cc
   util/slice_transform_test.cc
   util/wide_columns_test.cc
+  util/comparator_test.cc
   util/sync_point_test.cc
 )
