@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "strata/cache.h"
-#include "strata/convenience.h"
 #include "test_util/testutil.h"
 
 namespace strata {
@@ -530,26 +529,6 @@ TEST(CacheRocksDBMembersTest, RefChargeDeleterApplyOccupancy) {
     EXPECT_EQ(3u, log.deleted.size());
     g_log = nullptr;
   }
-}
-
-TEST(CacheRocksDBMembersTest, CreateFromString) {
-  ConfigOptions co;
-  std::shared_ptr<Cache> cache;
-  ASSERT_OK(Cache::CreateFromString(co, "8M", &cache));
-  ASSERT_NE(nullptr, cache);
-  EXPECT_STREQ("LRUCache", cache->Name());
-  EXPECT_EQ(size_t{8} << 20, cache->GetCapacity());
-  ASSERT_OK(Cache::CreateFromString(co, "capacity=1M;num_shard_bits=2;strict_capacity_limit=true",
-                                    &cache));
-  EXPECT_EQ(size_t{1} << 20, cache->GetCapacity());
-  EXPECT_TRUE(cache->HasStrictCapacityLimit());
-  Status s = Cache::CreateFromString(co, "capacity=1M;nope=1", &cache);
-  EXPECT_TRUE(s.IsInvalidArgument());
-  EXPECT_NE(nullptr, cache);  // unchanged on error
-  ASSERT_OK(Cache::CreateFromString(
-      co, "capacity=1M;high_pri_pool_ratio=0.9;low_pri_pool_ratio=0.5", &cache));
-  EXPECT_EQ(nullptr, cache);  // ratios over 1: RocksDB's NewLRUCache answers null
-  EXPECT_STREQ("Cache", Cache::Type());
 }
 
 }  // namespace strata

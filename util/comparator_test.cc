@@ -6,7 +6,6 @@
 
 #include <string>
 
-#include "strata/convenience.h"
 #include "test_util/testutil.h"
 
 namespace strata {
@@ -67,25 +66,6 @@ TEST(ComparatorTest, DefaultsOfASubclass) {
   EXPECT_EQ(8u, copy.timestamp_size());
   copy = p;
   EXPECT_EQ(0u, copy.timestamp_size());
-}
-
-TEST(ComparatorTest, CreateFromString) {
-  EXPECT_STREQ("Comparator", Comparator::Type());
-  ConfigOptions co;
-  const Comparator* c = nullptr;
-  ASSERT_OK(Comparator::CreateFromString(co, "leveldb.BytewiseComparator", &c));
-  EXPECT_EQ(BytewiseComparator(), c);
-  ASSERT_OK(Comparator::CreateFromString(co, "rocksdb.ReverseBytewiseComparator", &c));
-  EXPECT_EQ(ReverseBytewiseComparator(), c);
-  // Unknown: ignored by default (RocksDB's ignore_unsupported_options).
-  ASSERT_OK(Comparator::CreateFromString(co, "no.such", &c));
-  EXPECT_EQ(ReverseBytewiseComparator(), c);
-  co.ignore_unsupported_options = false;
-  Status s = Comparator::CreateFromString(co, "no.such", &c);
-  EXPECT_TRUE(s.IsNotSupported());
-  EXPECT_EQ("Not implemented: Could not load Comparator: no.such", s.ToString());
-  ASSERT_OK(Comparator::CreateFromString(co, "", &c));
-  EXPECT_EQ(nullptr, c);
 }
 
 }  // namespace

@@ -5,7 +5,6 @@
 #include <memory>
 #include <string>
 
-#include "strata/convenience.h"
 #include "test_util/testutil.h"
 
 namespace strata {
@@ -97,22 +96,6 @@ TEST(SliceTransformTest, RocksDBMembers) {
   EXPECT_TRUE(capped->SameResultWhenAppended("abcd"));
   EXPECT_FALSE(capped->SameResultWhenAppended("ab"));
   EXPECT_FALSE(noop->SameResultWhenAppended("abc"));
-
-  ConfigOptions co;
-  std::shared_ptr<const SliceTransform> t;
-  ASSERT_OK(SliceTransform::CreateFromString(co, "fixed:4", &t));
-  EXPECT_STREQ("rocksdb.FixedPrefix.4", t->Name());
-  ASSERT_OK(SliceTransform::CreateFromString(co, "rocksdb.CappedPrefix.2", &t));
-  EXPECT_STREQ("rocksdb.CappedPrefix.2", t->Name());
-  ASSERT_OK(SliceTransform::CreateFromString(co, "rocksdb.Noop", &t));
-  EXPECT_STREQ("rocksdb.Noop", t->Name());
-  ASSERT_OK(SliceTransform::CreateFromString(co, "nope", &t));  // ignored: unchanged
-  EXPECT_STREQ("rocksdb.Noop", t->Name());
-  co.ignore_unsupported_options = false;
-  EXPECT_TRUE(SliceTransform::CreateFromString(co, "nope", &t).IsNotSupported());
-  EXPECT_TRUE(SliceTransform::CreateFromString(co, "fixed:x", &t).IsNotSupported());
-  ASSERT_OK(SliceTransform::CreateFromString(co, "nullptr", &t));
-  EXPECT_EQ(nullptr, t);
 }
 
 }  // namespace

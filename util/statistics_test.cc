@@ -10,7 +10,6 @@
 #include <thread>
 #include <vector>
 
-#include "strata/convenience.h"
 #include "test_util/testutil.h"
 
 namespace strata {
@@ -513,33 +512,6 @@ TEST(StatisticsTest, StatsLevels) {
   EXPECT_EQ(3, static_cast<int>(kExceptDetailedTimers));
   EXPECT_EQ(4, static_cast<int>(kExceptTimeForMutex));
   EXPECT_EQ(5, static_cast<int>(kAll));
-}
-
-TEST(StatisticsTest, RocksDBCustomizableMembers) {
-  EXPECT_STREQ("Statistics", Statistics::Type());
-  std::shared_ptr<Statistics> stats = CreateDBStatistics();
-  EXPECT_STREQ("BasicStatistics", stats->Name());
-  ConfigOptions co;
-  EXPECT_EQ("{id=BasicStatistics;inner=nullptr;}", stats->ToString(co));
-  EXPECT_EQ("{p.id=BasicStatistics;inner=nullptr;}", stats->ToString(co, "p."));
-  std::shared_ptr<Statistics> made;
-  ASSERT_OK(Statistics::CreateFromString(co, "", &made));
-  ASSERT_NE(nullptr, made);
-  EXPECT_NE(stats, made);
-  ASSERT_OK(Statistics::CreateFromString(co, "BasicStatistics", &made));
-  EXPECT_STREQ("BasicStatistics", made->Name());
-  ASSERT_OK(Statistics::CreateFromString(co, "nope", &made));  // ignored
-  EXPECT_NE(nullptr, made);
-  ASSERT_OK(Statistics::CreateFromString(co, "nullptr", &made));
-  EXPECT_EQ(nullptr, made);
-  co.ignore_unsupported_options = false;
-  EXPECT_TRUE(Statistics::CreateFromString(co, "nope", &made).IsNotSupported());
-  // The const form of histogramData.
-  const Statistics* cs = stats.get();
-  stats->recordInHistogram(DB_GET, 5);
-  HistogramData hd;
-  cs->histogramData(DB_GET, &hd);
-  EXPECT_EQ(1u, hd.count);
 }
 
 }  // namespace
