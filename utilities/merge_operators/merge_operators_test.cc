@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "strata/compaction_filter.h"
-#include "strata/convenience.h"
 #include "strata/merge_operator.h"
 #include "test_util/testutil.h"
 #include "util/coding.h"
@@ -739,64 +738,6 @@ TEST(MergeOperatorsRandomTest, MatchesModel) {
       ASSERT_EQ(model, FullMerge(*sa, sbase, paired).value);
     }
   }
-}
-
-TEST(MergeOperatorsFactoryTest, CreateFromString) {
-  EXPECT_STREQ("MergeOperator", MergeOperator::Type());
-  ConfigOptions co;
-  std::shared_ptr<MergeOperator> op;
-  ASSERT_OK(MergeOperator::CreateFromString(co, "uint64add", &op));
-  ASSERT_NE(nullptr, op);
-  EXPECT_STREQ("UInt64AddOperator", op->Name());
-  ASSERT_OK(MergeOperator::CreateFromString(co, "MaxOperator", &op));
-  EXPECT_STREQ("MaxOperator", op->Name());
-  ASSERT_OK(MergeOperator::CreateFromString(co, "nope", &op));  // ignored: unchanged
-  EXPECT_STREQ("MaxOperator", op->Name());
-  co.ignore_unsupported_options = false;
-  Status s = MergeOperator::CreateFromString(co, "nope", &op);
-  EXPECT_TRUE(s.IsNotSupported());
-  EXPECT_EQ("Not implemented: Could not load MergeOperator: nope", s.ToString());
-  ASSERT_OK(MergeOperator::CreateFromString(co, "", &op));
-  EXPECT_EQ(nullptr, op);
-}
-
-// RocksDB's CompactionFilter surface beyond FilterV2: defaults and names.
-TEST(CompactionFilterDefaultsTest, RocksDBMembers) {
-  class Plain : public CompactionFilter {
-   public:
-    const char* Name() const override { return "Plain"; }
-  } f;
-  EXPECT_TRUE(f.IgnoreSnapshots());
-  EXPECT_FALSE(f.IsStackedBlobDbInternalCompactionFilter());
-  std::string v, skip;
-  EXPECT_EQ(CompactionFilter::Decision::kUndetermined, f.FilterBlobByKey(1, "k", &v, &skip));
-  EXPECT_EQ(CompactionFilter::BlobDecision::kKeep, f.PrepareBlobOutput("k", "v", &v));
-  EXPECT_EQ(CompactionFilter::Decision::kKeep,
-            f.FilterV2(1, "k", CompactionFilter::kBlobIndex, "v", &v, &skip));
-  EXPECT_STREQ("CompactionFilter", CompactionFilter::Type());
-  EXPECT_STREQ("CompactionFilterFactory", CompactionFilterFactory::Type());
-  ConfigOptions co;
-  const CompactionFilter* made = &f;
-  ASSERT_OK(CompactionFilter::CreateFromString(co, "nope", &made));
-  EXPECT_EQ(&f, made);
-  ASSERT_OK(CompactionFilter::CreateFromString(co, "", &made));
-  EXPECT_EQ(nullptr, made);
-  co.ignore_unsupported_options = false;
-  EXPECT_TRUE(CompactionFilter::CreateFromString(co, "nope", &made).IsNotSupported());
-  std::shared_ptr<CompactionFilterFactory> factory;
-  EXPECT_TRUE(CompactionFilterFactory::CreateFromString(co, "nope", &factory).IsNotSupported());
-
-  class Factory : public CompactionFilterFactory {
-   public:
-    std::unique_ptr<CompactionFilter> CreateCompactionFilter(
-        const CompactionFilter::Context&) override {
-      return nullptr;
-    }
-    const char* Name() const override { return "Factory"; }
-  } plain_factory;
-  EXPECT_TRUE(plain_factory.ShouldFilterTableFileCreation(TableFileCreationReason::kCompaction));
-  EXPECT_FALSE(plain_factory.ShouldFilterTableFileCreation(TableFileCreationReason::kFlush));
-  EXPECT_FALSE(plain_factory.ShouldFilterTableFileCreation(TableFileCreationReason::kRecovery));
 }
 
 }  // namespace
