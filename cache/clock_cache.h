@@ -203,10 +203,9 @@ class ShardedClockCache final : public Cache {
   DeleterFn GetDeleter(Handle* handle) const override;
   size_t GetOccupancyCount() const override;
   size_t GetTableAddressCount() const override;
-  void ApplyToAllEntries(
-      const std::function<void(const Slice& key, void* value, size_t charge, DeleterFn deleter)>&
-          callback,
-      const ApplyToAllEntriesOptions& opts) override;
+  void ApplyToAllEntries(const std::function<void(const Slice& key, void* value, size_t charge,
+                                                  DeleterFn deleter)>& callback,
+                         const ApplyToAllEntriesOptions& opts) override;
   std::string GetPrintableOptions() const override;
 
   int num_shard_bits() const { return num_shard_bits_; }

@@ -26,8 +26,10 @@
 #include "rocksdb/rocksdb_namespace.h"
 #include "rocksdb/slice.h"
 #include "strata/compaction_filter.h"
+#include "strata/slice_transform.h"
 
 namespace rocksdb {
+using SliceTransform = ::strata::SliceTransform;  // as rocksdb/slice_transform.h
 using CompactionFilter = ::strata::CompactionFilter;
 using CompactionFilterFactory = ::strata::CompactionFilterFactory;
 }  // namespace rocksdb
