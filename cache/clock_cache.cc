@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <cstdio>
 #include <utility>
 
 #include "cache/lru_cache.h"
@@ -332,6 +333,30 @@ ClockHandle* ClockCacheShard::Lookup(const Slice& key, uint64_t hash) {
   return nullptr;
 }
 
+void ClockCacheShard::Ref(ClockHandle* h) {
+  // Relaxed: the caller's own reference keeps the entry alive and published.
+  uint64_t old = h->meta.fetch_add(kAcquireOne, std::memory_order_relaxed);
+  assert(h->detached || IsShareable(old));
+  (void)old;
+}
+
+void ClockCacheShard::ApplyToAllEntries(
+    const std::function<void(const Slice&, void*, size_t, Cache::DeleterFn)>& f) {
+  size_t n = size_t{1} << length_bits_;
+  for (size_t i = 0; i < n; i++) {
+    ClockHandle* h = &slots_[i];
+    uint64_t meta = h->meta.load(std::memory_order_acquire);
+    if (!IsVisible(meta)) continue;
+    // As Lookup: a reference keeps the entry from being freed during f.
+    uint64_t old = h->meta.fetch_add(kAcquireOne, std::memory_order_acq_rel);
+    if (!IsShareable(old)) continue;  // the owner's store overwrites our add
+    if (IsVisible(old)) {
+      f(h->key, h->value, h->charge.load(std::memory_order_relaxed), h->deleter);
+    }
+    Unref(h);
+  }
+}
+
 bool ClockCacheShard::Release(ClockHandle* h, bool erase_if_last_ref) {
   if (h->detached) {
     uint64_t meta = h->meta.fetch_add(kReleaseOne, std::memory_order_acq_rel) + kReleaseOne;
@@ -450,9 +475,59 @@ Status ShardedClockCache::Insert(const Slice& key, void* value, size_t charge, D
                                reinterpret_cast<ClockHandle**>(handle), priority);
 }
 
-Cache::Handle* ShardedClockCache::Lookup(const Slice& key) {
+Cache::Handle* ShardedClockCache::Lookup(const Slice& key, Statistics* /*stats*/) {
   uint64_t hash = HashKey(key);
   return reinterpret_cast<Handle*>(ShardFor(hash).Lookup(key, hash));
+}
+
+bool ShardedClockCache::Ref(Handle* handle) {
+  ClockCacheShard::Ref(reinterpret_cast<ClockHandle*>(handle));
+  return true;
+}
+
+size_t ShardedClockCache::GetCharge(Handle* handle) const {
+  return reinterpret_cast<const ClockHandle*>(handle)->charge.load(std::memory_order_relaxed);
+}
+
+Cache::DeleterFn ShardedClockCache::GetDeleter(Handle* handle) const {
+  return reinterpret_cast<const ClockHandle*>(handle)->deleter;
+}
+
+size_t ShardedClockCache::GetOccupancyCount() const {
+  size_t n = 0;
+  for (int i = 0; i < num_shards_; i++) n += shards_[static_cast<size_t>(i)]->GetOccupancyCount();
+  return n;
+}
+
+size_t ShardedClockCache::GetTableAddressCount() const {
+  size_t n = 0;
+  for (int i = 0; i < num_shards_; i++)
+    n += shards_[static_cast<size_t>(i)]->GetTableAddressCount();
+  return n;
+}
+
+void ShardedClockCache::ApplyToAllEntries(
+    const std::function<void(const Slice& key, void* value, size_t charge, DeleterFn deleter)>&
+        callback,
+    const ApplyToAllEntriesOptions& /*opts*/) {
+  for (int i = 0; i < num_shards_; i++)
+    shards_[static_cast<size_t>(i)]->ApplyToAllEntries(callback);
+}
+
+std::string ShardedClockCache::GetPrintableOptions() const {
+  // RocksDB's ShardedCache lines (its clock shards add none).
+  char buf[200];
+  std::string out;
+  snprintf(buf, sizeof(buf), "    capacity : %zu\n", GetCapacity());
+  out += buf;
+  snprintf(buf, sizeof(buf), "    num_shard_bits : %d\n", num_shard_bits_);
+  out += buf;
+  snprintf(buf, sizeof(buf), "    strict_capacity_limit : %d\n", HasStrictCapacityLimit() ? 1 : 0);
+  out += buf;
+  snprintf(buf, sizeof(buf), "    memory_allocator : %s\n",
+           memory_allocator() != nullptr ? memory_allocator()->Name() : "None");
+  out += buf;
+  return out;
 }
 
 bool ShardedClockCache::Release(Handle* handle, bool erase_if_last_ref) {

@@ -56,6 +56,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -97,7 +98,13 @@ class alignas(64) ClockCacheShard {
   Status Insert(const Slice& key, uint64_t hash, void* value, size_t charge, Cache::Deleter deleter,
                 ClockHandle** handle, Cache::Priority priority);
   ClockHandle* Lookup(const Slice& key, uint64_t hash);
+  // One more reference to h. REQUIRES: the caller holds one.
+  static void Ref(ClockHandle* h);
   bool Release(ClockHandle* h, bool erase_if_last_ref);
+  // Calls f(key, value, charge, deleter) for every visible entry, holding a
+  // reference to it during the call. O(slots).
+  void ApplyToAllEntries(
+      const std::function<void(const Slice&, void*, size_t, Cache::DeleterFn)>& f);
   void Erase(const Slice& key, uint64_t hash);
   void EraseUnRefEntries();
 
@@ -105,6 +112,10 @@ class alignas(64) ClockCacheShard {
   // Scans the table: O(slots).
   size_t GetPinnedUsage() const;
   void AddStats(Cache::CacheStats* stats) const;
+
+  // Occupied slots (entries, including ones under construction) and slots.
+  size_t GetOccupancyCount() const { return occupancy_.load(std::memory_order_relaxed); }
+  size_t GetTableAddressCount() const { return size_t{1} << length_bits_; }
 
   size_t TEST_Slots() const { return size_t{1} << length_bits_; }
   size_t TEST_OccupancyLimit() const { return occupancy_limit_; }
@@ -168,7 +179,11 @@ class ShardedClockCache final : public Cache {
 
   Status Insert(const Slice& key, void* value, size_t charge, Deleter deleter,
                 Handle** handle = nullptr, Priority priority = Priority::kLow) override;
-  Handle* Lookup(const Slice& key) override;
+  using Cache::Insert;
+  using Cache::Lookup;
+  using Cache::Release;
+  Handle* Lookup(const Slice& key, Statistics* stats = nullptr) override;
+  bool Ref(Handle* handle) override;
   bool Release(Handle* handle, bool erase_if_last_ref = false) override;
   void* Value(Handle* handle) override;
   void Erase(const Slice& key) override;
@@ -184,6 +199,14 @@ class ShardedClockCache final : public Cache {
   void EraseUnRefEntries() override;
   const char* Name() const override { return "HyperClockCache"; }
   CacheStats GetStats() const override;
+  size_t GetCharge(Handle* handle) const override;
+  DeleterFn GetDeleter(Handle* handle) const override;
+  size_t GetOccupancyCount() const override;
+  size_t GetTableAddressCount() const override;
+  void ApplyToAllEntries(const std::function<void(const Slice& key, void* value, size_t charge,
+                                                  DeleterFn deleter)>& callback,
+                         const ApplyToAllEntriesOptions& opts) override;
+  std::string GetPrintableOptions() const override;
 
   int num_shard_bits() const { return num_shard_bits_; }
   ClockCacheShard* TEST_Shard(int i) { return shards_[static_cast<size_t>(i)].get(); }

@@ -3,8 +3,10 @@
 
 #include <cassert>
 #include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <utility>
 
 #include "util/hash.h"
@@ -311,6 +313,12 @@ LRUHandle* LRUCacheShard::Lookup(const Slice& key, uint32_t hash) {
   return e;
 }
 
+void LRUCacheShard::Ref(LRUHandle* e) {
+  MutexLock l(&mu_);
+  assert(e->refs > 0);
+  e->refs++;
+}
+
 bool LRUCacheShard::Release(LRUHandle* e, bool erase_if_last_ref) {
   bool last_reference = false;
   {
@@ -377,6 +385,27 @@ size_t LRUCacheShard::GetPinnedUsage() const {
   return pinned_usage_;
 }
 
+size_t LRUCacheShard::GetOccupancyCount() const {
+  MutexLock l(&mu_);
+  return table_.size();
+}
+
+size_t LRUCacheShard::GetTableAddressCount() const {
+  MutexLock l(&mu_);
+  return table_.buckets();
+}
+
+double LRUCacheShard::GetHighPriPoolRatio() const {
+  MutexLock l(&mu_);
+  return high_pri_pool_ratio_;
+}
+
+void LRUCacheShard::ApplyToAllEntries(
+    const std::function<void(const Slice&, void*, size_t, Cache::DeleterFn)>& f) const {
+  MutexLock l(&mu_);
+  table_.ForEach([&](LRUHandle* h) { f(h->key(), h->value, UserCharge(h), h->deleter); });
+}
+
 void LRUCacheShard::AddStats(Cache::CacheStats* stats) const {
   stats->hits += hits_.load(std::memory_order_relaxed);
   stats->misses += misses_.load(std::memory_order_relaxed);
@@ -438,9 +467,63 @@ Status ShardedLRUCache::Insert(const Slice& key, void* value, size_t charge, Del
                                reinterpret_cast<LRUHandle**>(handle), priority);
 }
 
-Cache::Handle* ShardedLRUCache::Lookup(const Slice& key) {
+Cache::Handle* ShardedLRUCache::Lookup(const Slice& key, Statistics* /*stats*/) {
   uint32_t hash = HashKey(key);
   return reinterpret_cast<Handle*>(ShardFor(hash).Lookup(key, hash));
+}
+
+bool ShardedLRUCache::Ref(Handle* handle) {
+  LRUHandle* h = reinterpret_cast<LRUHandle*>(handle);
+  ShardFor(h->hash).Ref(h);
+  return true;
+}
+
+size_t ShardedLRUCache::GetCharge(Handle* handle) const {
+  const LRUHandle* h = reinterpret_cast<const LRUHandle*>(handle);
+  return shards_[0].UserCharge(h);  // every shard charges metadata alike
+}
+
+Cache::DeleterFn ShardedLRUCache::GetDeleter(Handle* handle) const {
+  return reinterpret_cast<const LRUHandle*>(handle)->deleter;
+}
+
+size_t ShardedLRUCache::GetOccupancyCount() const {
+  size_t n = 0;
+  for (int i = 0; i < num_shards_; i++) n += shards_[i].GetOccupancyCount();
+  return n;
+}
+
+size_t ShardedLRUCache::GetTableAddressCount() const {
+  size_t n = 0;
+  for (int i = 0; i < num_shards_; i++) n += shards_[i].GetTableAddressCount();
+  return n;
+}
+
+void ShardedLRUCache::ApplyToAllEntries(
+    const std::function<void(const Slice& key, void* value, size_t charge, DeleterFn deleter)>&
+        callback,
+    const ApplyToAllEntriesOptions& /*opts*/) {
+  for (int i = 0; i < num_shards_; i++) shards_[i].ApplyToAllEntries(callback);
+}
+
+std::string ShardedLRUCache::GetPrintableOptions() const {
+  // RocksDB's layout (ShardedCache's lines, then the LRU shard's).
+  char buf[200];
+  std::string out;
+  snprintf(buf, sizeof(buf), "    capacity : %zu\n", GetCapacity());
+  out += buf;
+  snprintf(buf, sizeof(buf), "    num_shard_bits : %d\n", num_shard_bits_);
+  out += buf;
+  snprintf(buf, sizeof(buf), "    strict_capacity_limit : %d\n", HasStrictCapacityLimit() ? 1 : 0);
+  out += buf;
+  snprintf(buf, sizeof(buf), "    memory_allocator : %s\n",
+           memory_allocator() != nullptr ? memory_allocator()->Name() : "None");
+  out += buf;
+  snprintf(buf, sizeof(buf), "    high_pri_pool_ratio: %.3lf\n", shards_[0].GetHighPriPoolRatio());
+  out += buf;
+  // Strata's LRU cache has no low-priority pool.
+  out += "    low_pri_pool_ratio: 0.000\n";
+  return out;
 }
 
 bool ShardedLRUCache::Release(Handle* handle, bool erase_if_last_ref) {

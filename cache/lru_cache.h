@@ -41,7 +41,9 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <string>
 
 #include "strata/cache.h"
 #include "strata/slice.h"
@@ -93,6 +95,7 @@ class LRUHandleTable {
     }
   }
   uint32_t size() const { return elems_; }
+  uint32_t buckets() const { return length_; }
 
  private:
   LRUHandle** FindPointer(const Slice& key, uint32_t hash);
@@ -122,12 +125,26 @@ class alignas(64) LRUCacheShard {
   Status Insert(const Slice& key, uint32_t hash, void* value, size_t charge, Cache::Deleter deleter,
                 LRUHandle** handle, Cache::Priority priority) EXCLUDES(mu_);
   LRUHandle* Lookup(const Slice& key, uint32_t hash) EXCLUDES(mu_);
+  // One more reference to h. REQUIRES: h has references.
+  void Ref(LRUHandle* h) EXCLUDES(mu_);
   bool Release(LRUHandle* h, bool erase_if_last_ref) EXCLUDES(mu_);
   void Erase(const Slice& key, uint32_t hash) EXCLUDES(mu_);
   void EraseUnRefEntries() EXCLUDES(mu_);
 
   size_t GetUsage() const EXCLUDES(mu_);
   size_t GetPinnedUsage() const EXCLUDES(mu_);
+  // The charge h was inserted with (its metadata charge taken off).
+  size_t UserCharge(const LRUHandle* h) const {
+    return charge_metadata_ ? h->charge - (sizeof(LRUHandle) - 1 + h->key_length) : h->charge;
+  }
+  size_t GetOccupancyCount() const EXCLUDES(mu_);
+  size_t GetTableAddressCount() const EXCLUDES(mu_);
+  double GetHighPriPoolRatio() const EXCLUDES(mu_);
+  // Calls f(key, value, inserted charge, deleter) for every resident entry,
+  // under mu_.
+  void ApplyToAllEntries(
+      const std::function<void(const Slice&, void*, size_t, Cache::DeleterFn)>& f) const
+      EXCLUDES(mu_);
   // Adds this shard's counters to *stats.
   void AddStats(Cache::CacheStats* stats) const;
 
@@ -188,7 +205,11 @@ class ShardedLRUCache final : public Cache {
 
   Status Insert(const Slice& key, void* value, size_t charge, Deleter deleter,
                 Handle** handle = nullptr, Priority priority = Priority::kLow) override;
-  Handle* Lookup(const Slice& key) override;
+  using Cache::Insert;
+  using Cache::Lookup;
+  using Cache::Release;
+  Handle* Lookup(const Slice& key, Statistics* stats = nullptr) override;
+  bool Ref(Handle* handle) override;
   bool Release(Handle* handle, bool erase_if_last_ref = false) override;
   void* Value(Handle* handle) override;
   void Erase(const Slice& key) override;
@@ -204,6 +225,14 @@ class ShardedLRUCache final : public Cache {
   void EraseUnRefEntries() override;
   const char* Name() const override { return "LRUCache"; }
   CacheStats GetStats() const override;
+  size_t GetCharge(Handle* handle) const override;
+  DeleterFn GetDeleter(Handle* handle) const override;
+  size_t GetOccupancyCount() const override;
+  size_t GetTableAddressCount() const override;
+  void ApplyToAllEntries(const std::function<void(const Slice& key, void* value, size_t charge,
+                                                  DeleterFn deleter)>& callback,
+                         const ApplyToAllEntriesOptions& opts) override;
+  std::string GetPrintableOptions() const override;
 
   int num_shard_bits() const { return num_shard_bits_; }
   LRUCacheShard* TEST_Shard(int i) { return &shards_[i]; }

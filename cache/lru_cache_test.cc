@@ -465,4 +465,70 @@ TEST(LRUCacheConcurrentTest, FourThreads) {
 }
 
 }  // namespace
+// RocksDB 7.8.3's handle-level members, on both of Strata's caches.
+TEST(CacheRocksDBMembersTest, RefChargeDeleterApplyOccupancy) {
+  for (bool clock : {false, true}) {
+    SCOPED_TRACE(clock ? "HyperClockCache" : "LRUCache");
+    std::shared_ptr<Cache> cache = clock
+                                       ? NewHyperClockCache(HyperClockCacheOptions(1 << 20, 100, 0))
+                                       : NewLRUCache(1 << 20, 0);
+    ASSERT_NE(cache, nullptr);
+    DeleteLog log;
+    g_log = &log;
+    Cache::Handle* h = nullptr;
+    ASSERT_OK(cache->Insert("a", new int(1), 100, &LoggingDeleter, &h, Cache::Priority::HIGH));
+    EXPECT_EQ(100u, cache->GetCharge(h));
+    EXPECT_EQ(100u, cache->GetUsage(h));
+    EXPECT_EQ(&LoggingDeleter, cache->GetDeleter(h));
+    EXPECT_TRUE(cache->IsReady(h));
+    // Two references now: the entry survives one Release with erase.
+    EXPECT_TRUE(cache->Ref(h));
+    cache->Erase("a");
+    EXPECT_FALSE(cache->Release(h));
+    EXPECT_TRUE(log.deleted.empty());
+    EXPECT_TRUE(cache->Release(h, /*useful=*/false, /*erase_if_last_ref=*/false));
+    ASSERT_EQ(1u, log.deleted.size());
+
+    Cache::CacheItemHelper helper(nullptr, nullptr, &LoggingDeleter);
+    ASSERT_OK(cache->Insert("b", new int(2), &helper, 20));
+    ASSERT_OK(
+        cache->Insert("c", new int(3), 30, &LoggingDeleter, nullptr, Cache::Priority::BOTTOM));
+    EXPECT_TRUE(cache->Insert("d", nullptr, static_cast<const Cache::CacheItemHelper*>(nullptr), 1)
+                    .IsInvalidArgument());
+    EXPECT_EQ(2u, cache->GetOccupancyCount());
+    EXPECT_GE(cache->GetTableAddressCount(), 2u);
+    std::map<std::string, size_t> seen;
+    cache->ApplyToAllEntries(
+        [&](const Slice& key, void* value, size_t charge, Cache::DeleterFn deleter) {
+          EXPECT_EQ(&LoggingDeleter, deleter);
+          EXPECT_NE(nullptr, value);
+          seen[key.ToString()] = charge;
+        },
+        Cache::ApplyToAllEntriesOptions());
+    EXPECT_EQ((std::map<std::string, size_t>{{"b", 20}, {"c", 30}}), seen);
+    size_t total = 0;
+    static size_t* total_ptr = nullptr;
+    total_ptr = &total;
+    cache->ApplyToAllCacheEntries([](void*, size_t charge) { *total_ptr += charge; }, true);
+    EXPECT_EQ(50u, total);
+    Cache::Handle* hb = cache->Lookup("b", nullptr, Cache::CreateCallback(), Cache::Priority::LOW,
+                                      /*wait=*/true);
+    ASSERT_NE(nullptr, hb);
+    std::vector<Cache::Handle*> handles{hb};
+    cache->WaitAll(handles);
+    EXPECT_TRUE(cache->Release(hb, /*useful=*/true, /*erase_if_last_ref=*/true));
+    EXPECT_EQ(1u, cache->GetOccupancyCount());
+    EXPECT_EQ(30u, cache->GetUsage());
+    const std::string printable = cache->GetPrintableOptions();
+    EXPECT_NE(std::string::npos, printable.find("    capacity : 1048576\n")) << printable;
+    EXPECT_NE(std::string::npos, printable.find("    num_shard_bits : 0\n")) << printable;
+    EXPECT_NE(std::string::npos, printable.find("    memory_allocator : None\n")) << printable;
+    EXPECT_EQ(!clock, printable.find("high_pri_pool_ratio: 0.500") != std::string::npos);
+    cache->DisownData();  // a hint: entries are still freed
+    cache.reset();
+    EXPECT_EQ(3u, log.deleted.size());
+    g_log = nullptr;
+  }
+}
+
 }  // namespace strata

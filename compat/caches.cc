@@ -239,7 +239,11 @@ class SimCacheImpl final : public SimCache {
     return cache_->Insert(key, value, charge, deleter, handle, priority);
   }
 
-  Handle* Lookup(const Slice& key) override {
+  using Cache::Insert;
+  using Cache::Lookup;
+  using Cache::Release;
+
+  Handle* Lookup(const Slice& key, Statistics* /*stats*/ = nullptr) override {
     Handle* h = key_only_->Lookup(key);
     if (h != nullptr) {
       key_only_->Release(h);
@@ -253,6 +257,24 @@ class SimCacheImpl final : public SimCache {
 
   bool Release(Handle* handle, bool erase_if_last_ref = false) override {
     return cache_->Release(handle, erase_if_last_ref);
+  }
+  // Handles are the wrapped cache's (a SimCache without one hands out none).
+  bool Ref(Handle* handle) override { return cache_->Ref(handle); }
+  size_t GetCharge(Handle* handle) const override { return cache_->GetCharge(handle); }
+  DeleterFn GetDeleter(Handle* handle) const override { return cache_->GetDeleter(handle); }
+  size_t GetOccupancyCount() const override {
+    return cache_ != nullptr ? cache_->GetOccupancyCount() : 0;
+  }
+  size_t GetTableAddressCount() const override {
+    return cache_ != nullptr ? cache_->GetTableAddressCount() : 0;
+  }
+  void ApplyToAllEntries(const std::function<void(const Slice& key, void* value, size_t charge,
+                                                  DeleterFn deleter)>& callback,
+                         const ApplyToAllEntriesOptions& opts) override {
+    if (cache_ != nullptr) cache_->ApplyToAllEntries(callback, opts);
+  }
+  std::string GetPrintableOptions() const override {
+    return cache_ != nullptr ? cache_->GetPrintableOptions() : std::string();
   }
   void* Value(Handle* handle) override { return cache_->Value(handle); }
   void Erase(const Slice& key) override {
@@ -342,6 +364,32 @@ std::shared_ptr<SimCache> NewSimCache(std::shared_ptr<Cache> sim_cache,
                                       std::shared_ptr<Cache> cache, int num_shard_bits) {
   if (num_shard_bits >= 20 || sim_cache == nullptr) return nullptr;
   return std::make_shared<SimCacheImpl>(std::move(sim_cache), std::move(cache));
+}
+
+const std::string& BlockCacheEntryStatsMapKeys::CacheId() {
+  static const std::string kKey = "id";
+  return kKey;
+}
+const std::string& BlockCacheEntryStatsMapKeys::CacheCapacityBytes() {
+  static const std::string kKey = "capacity";
+  return kKey;
+}
+const std::string& BlockCacheEntryStatsMapKeys::LastCollectionDurationSeconds() {
+  static const std::string kKey = "secs_for_last_collection";
+  return kKey;
+}
+const std::string& BlockCacheEntryStatsMapKeys::LastCollectionAgeSeconds() {
+  static const std::string kKey = "secs_since_last_collection";
+  return kKey;
+}
+std::string BlockCacheEntryStatsMapKeys::EntryCount(CacheEntryRole role) {
+  return "count." + GetCacheEntryRoleName(role);
+}
+std::string BlockCacheEntryStatsMapKeys::UsedBytes(CacheEntryRole role) {
+  return "bytes." + GetCacheEntryRoleName(role);
+}
+std::string BlockCacheEntryStatsMapKeys::UsedPercent(CacheEntryRole role) {
+  return "percent." + GetCacheEntryRoleName(role);
 }
 
 }  // namespace rocksdb

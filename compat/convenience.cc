@@ -29,6 +29,12 @@ using StringMap = std::unordered_map<std::string, std::string>;
   return out;
 }
 
+}  // namespace
+
+ConfigOptions::operator ::strata::ConfigOptions() const { return ToStrata(*this); }
+
+namespace {
+
 ConfigOptions Legacy(bool input_strings_escaped, bool ignore_unknown_options) {
   ConfigOptions c;
   c.input_strings_escaped = input_strings_escaped;

@@ -4,8 +4,10 @@
 // DB::Properties.
 #include <memory>
 #include <string>
+#include <unordered_map>
 
 #include "compat/env_internal.h"
+#include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
 #include "rocksdb/filter_policy.h"
@@ -13,6 +15,7 @@
 #include "rocksdb/snapshot.h"
 #include "rocksdb/sst_file_manager.h"
 #include "rocksdb/table.h"
+#include "rocksdb/table_properties.h"
 #include "rocksdb/version.h"
 #include "strata/env.h"
 #include "strata/filter_policy.h"
@@ -29,6 +32,43 @@ const char* FilterPolicy::CompatibilityName() const {
   return impl_ != nullptr ? impl_->CompatibilityName() : Name();
 }
 
+FilterBuildingContext::FilterBuildingContext(const BlockBasedTableOptions& _table_options)
+    : table_options(_table_options) {}
+
+FilterBitsBuilder* FilterPolicy::GetBuilderWithContext(const FilterBuildingContext&) const {
+  return nullptr;
+}
+
+FilterBitsReader* FilterPolicy::GetFilterBitsReader(const Slice& /*contents*/) const {
+  return nullptr;
+}
+
+Status FilterPolicy::CreateFromString(const ConfigOptions& config_options, const std::string& value,
+                                      std::shared_ptr<const FilterPolicy>* result) {
+  if (value == "rocksdb.BuiltinBloomFilter") {
+    // RocksDB's read-only policy (reads old filters, writes none).
+    return Status::InvalidArgument(
+        "FilterPolicy::CreateFromString: rocksdb.BuiltinBloomFilter (RocksDB's read-only "
+        "policy) is not supported by Strata");
+  }
+  // Strata's option-string parser knows RocksDB's forms of the built-ins.
+  ::strata::ConfigOptions strict = config_options;
+  strict.ignore_unknown_options = false;
+  ::strata::BlockBasedTableOptions parsed;
+  Status s = ::strata::GetBlockBasedTableOptionsFromString(
+      strict, ::strata::BlockBasedTableOptions(), "filter_policy=" + value, &parsed);
+  if (!s.ok()) {
+    if (config_options.ignore_unsupported_options) return Status::OK();
+    return Status::NotSupported("Could not load FilterPolicy", value);
+  }
+  if (parsed.filter_policy == nullptr) {
+    result->reset();
+  } else {
+    *result = std::make_shared<FilterPolicy>(parsed.filter_policy);
+  }
+  return Status::OK();
+}
+
 const FilterPolicy* NewBloomFilterPolicy(double bits_per_key, bool /*use_block_based_builder*/) {
   return new FilterPolicy(::strata::NewBloomFilterPolicy(bits_per_key));
 }
@@ -40,6 +80,126 @@ const FilterPolicy* NewRibbonFilterPolicy(double bloom_equivalent_bits_per_key,
 }
 
 TableFactory::~TableFactory() = default;
+
+Status TableFactory::NewTableReader(const TableReaderOptions& table_reader_options,
+                                    std::unique_ptr<RandomAccessFileReader>&& file,
+                                    uint64_t file_size, std::unique_ptr<TableReader>* table_reader,
+                                    bool prefetch_index_and_filter_in_cache) const {
+  return NewTableReader(ReadOptions(), table_reader_options, std::move(file), file_size,
+                        table_reader, prefetch_index_and_filter_in_cache);
+}
+
+Status TableFactory::NewTableReader(const ReadOptions& /*ro*/,
+                                    const TableReaderOptions& /*table_reader_options*/,
+                                    std::unique_ptr<RandomAccessFileReader>&& /*file*/,
+                                    uint64_t /*file_size*/,
+                                    std::unique_ptr<TableReader>* /*table_reader*/,
+                                    bool /*prefetch_index_and_filter_in_cache*/) const {
+  return Status::NotSupported(
+      "TableFactory::NewTableReader is not supported by Strata: its table readers are internal "
+      "(use SstFileReader)");
+}
+
+TableBuilder* TableFactory::NewTableBuilder(const TableBuilderOptions& /*table_builder_options*/,
+                                            WritableFileWriter* /*file*/) const {
+  return nullptr;  // Strata's table builders are internal (use SstFileWriter)
+}
+
+Status TableFactory::CreateFromString(const ConfigOptions& config_options, const std::string& id,
+                                      std::shared_ptr<TableFactory>* factory) {
+  std::string name = id;
+  std::string rest;
+  if (id.find('=') != std::string::npos) {
+    // "id=BlockBasedTable;block_size=8192;...": the id, then the options.
+    std::unordered_map<std::string, std::string> fields;
+    Status s = StringToMap(id, &fields);
+    if (!s.ok()) return s;
+    name = fields["id"];
+    fields.erase("id");
+    for (const auto& [k, v] : fields) rest += k + "=" + v + ";";
+  }
+  if (name == kBlockBasedTableName()) {
+    BlockBasedTableOptions options;
+    if (!rest.empty()) {
+      Status s = GetBlockBasedTableOptionsFromString(config_options, options, rest, &options);
+      if (!s.ok()) return s;
+    }
+    factory->reset(NewBlockBasedTableFactory(options));
+  } else if (name == kPlainTableName() && rest.empty()) {
+    factory->reset(NewPlainTableFactory());
+  } else if (name == kCuckooTableName() && rest.empty()) {
+    factory->reset(NewCuckooTableFactory());
+  } else if (name.empty() && rest.empty()) {
+    factory->reset();
+  } else if (!config_options.ignore_unsupported_options) {
+    return Status::NotSupported("Could not load TableFactory", name);
+  }
+  return Status::OK();
+}
+
+const std::string BlockBasedTablePropertyNames::kIndexType = "rocksdb.block.based.table.index.type";
+const std::string BlockBasedTablePropertyNames::kWholeKeyFiltering =
+    "rocksdb.block.based.table.whole.key.filtering";
+const std::string BlockBasedTablePropertyNames::kPrefixFiltering =
+    "rocksdb.block.based.table.prefix.filtering";
+
+const std::string PlainTablePropertyNames::kEncodingType = "rocksdb.plain.table.encoding.type";
+const std::string PlainTablePropertyNames::kBloomVersion = "rocksdb.plain.table.bloom.version";
+const std::string PlainTablePropertyNames::kNumBloomBlocks = "rocksdb.plain.table.bloom.numblocks";
+
+const std::string CuckooTablePropertyNames::kEmptyKey = "rocksdb.cuckoo.bucket.empty.key";
+const std::string CuckooTablePropertyNames::kNumHashFunc = "rocksdb.cuckoo.hash.num";
+const std::string CuckooTablePropertyNames::kHashTableSize = "rocksdb.cuckoo.hash.size";
+const std::string CuckooTablePropertyNames::kValueLength = "rocksdb.cuckoo.value.length";
+const std::string CuckooTablePropertyNames::kIsLastLevel = "rocksdb.cuckoo.file.islastlevel";
+const std::string CuckooTablePropertyNames::kCuckooBlockSize =
+    "rocksdb.cuckoo.hash.cuckooblocksize";
+const std::string CuckooTablePropertyNames::kIdentityAsFirstHash =
+    "rocksdb.cuckoo.hash.identityfirst";
+const std::string CuckooTablePropertyNames::kUseModuleHash = "rocksdb.cuckoo.hash.usemodule";
+const std::string CuckooTablePropertyNames::kUserKeyLength = "rocksdb.cuckoo.hash.userkeylength";
+
+// The properties block's names (the same strings table/meta_blocks.cc
+// writes).
+const std::string TablePropertiesNames::kDbId = "rocksdb.creating.db.identity";
+const std::string TablePropertiesNames::kDbSessionId = "rocksdb.creating.session.identity";
+const std::string TablePropertiesNames::kDbHostId = "rocksdb.creating.host.identity";
+const std::string TablePropertiesNames::kOriginalFileNumber = "rocksdb.original.file.number";
+const std::string TablePropertiesNames::kDataSize = "rocksdb.data.size";
+const std::string TablePropertiesNames::kIndexSize = "rocksdb.index.size";
+const std::string TablePropertiesNames::kIndexPartitions = "rocksdb.index.partitions";
+const std::string TablePropertiesNames::kTopLevelIndexSize = "rocksdb.top-level.index.size";
+const std::string TablePropertiesNames::kIndexKeyIsUserKey = "rocksdb.index.key.is.user.key";
+const std::string TablePropertiesNames::kIndexValueIsDeltaEncoded =
+    "rocksdb.index.value.is.delta.encoded";
+const std::string TablePropertiesNames::kFilterSize = "rocksdb.filter.size";
+const std::string TablePropertiesNames::kRawKeySize = "rocksdb.raw.key.size";
+const std::string TablePropertiesNames::kRawValueSize = "rocksdb.raw.value.size";
+const std::string TablePropertiesNames::kNumDataBlocks = "rocksdb.num.data.blocks";
+const std::string TablePropertiesNames::kNumEntries = "rocksdb.num.entries";
+const std::string TablePropertiesNames::kNumFilterEntries = "rocksdb.num.filter_entries";
+const std::string TablePropertiesNames::kDeletedKeys = "rocksdb.deleted.keys";
+const std::string TablePropertiesNames::kMergeOperands = "rocksdb.merge.operands";
+const std::string TablePropertiesNames::kNumRangeDeletions = "rocksdb.num.range-deletions";
+const std::string TablePropertiesNames::kFilterPolicy = "rocksdb.filter.policy";
+const std::string TablePropertiesNames::kFormatVersion = "rocksdb.format.version";
+const std::string TablePropertiesNames::kFixedKeyLen = "rocksdb.fixed.key.length";
+const std::string TablePropertiesNames::kColumnFamilyId = "rocksdb.column.family.id";
+const std::string TablePropertiesNames::kColumnFamilyName = "rocksdb.column.family.name";
+const std::string TablePropertiesNames::kComparator = "rocksdb.comparator";
+const std::string TablePropertiesNames::kMergeOperator = "rocksdb.merge.operator";
+const std::string TablePropertiesNames::kPrefixExtractorName = "rocksdb.prefix.extractor.name";
+const std::string TablePropertiesNames::kPropertyCollectors = "rocksdb.property.collectors";
+const std::string TablePropertiesNames::kCompression = "rocksdb.compression";
+const std::string TablePropertiesNames::kCompressionOptions = "rocksdb.compression_options";
+const std::string TablePropertiesNames::kCreationTime = "rocksdb.creation.time";
+const std::string TablePropertiesNames::kOldestKeyTime = "rocksdb.oldest.key.time";
+const std::string TablePropertiesNames::kFileCreationTime = "rocksdb.file.creation.time";
+const std::string TablePropertiesNames::kSlowCompressionEstimatedDataSize =
+    "rocksdb.sample_for_compression.slow.data.size";
+const std::string TablePropertiesNames::kFastCompressionEstimatedDataSize =
+    "rocksdb.sample_for_compression.fast.data.size";
+const std::string TablePropertiesNames::kSequenceNumberTimeMapping = "rocksdb.seqno.time.map";
 
 SstFileManager* NewSstFileManager(Env* env, std::shared_ptr<FileSystem> fs,
                                   std::shared_ptr<Logger> info_log, const std::string& trash_dir,

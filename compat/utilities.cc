@@ -26,22 +26,34 @@ EnvOptions::EnvOptions(const DBOptions& options)
       random_access_max_buffer_size(options.random_access_max_buffer_size),
       writable_file_max_buffer_size(options.writable_file_max_buffer_size) {}
 
+SstFileWriter::SstFileWriter(const EnvOptions& env_options, const Options& options,
+                             ColumnFamilyHandle* column_family, bool invalidate_page_cache,
+                             Env::IOPriority io_priority, bool skip_filters)
+    : SstFileWriter(env_options, options, options.comparator, column_family, invalidate_page_cache,
+                    io_priority, skip_filters) {}
+
 SstFileWriter::SstFileWriter(const EnvOptions& /*env_options*/, const Options& options,
+                             const Comparator* user_comparator,
                              ColumnFamilyHandle* /*column_family*/, bool /*invalidate_page_cache*/,
-                             int /*io_priority*/, bool skip_filters)
-    : options_(options), skip_filters_(skip_filters) {}
+                             Env::IOPriority /*io_priority*/, bool skip_filters)
+    : options_(options), skip_filters_(skip_filters) {
+  options_.comparator = user_comparator;
+}
 
 SstFileWriter::~SstFileWriter() = default;
 
 Status SstFileWriter::Open(const std::string& file_path) {
-  if (skip_filters_) {
-    return Status::InvalidArgument(
-        "SstFileWriter skip_filters=true is not supported by Strata: only its default value is "
-        "accepted");
-  }
   ::strata::Options o;
   Status s = compat::ConvertOptions(options_, &o);
   if (!s.ok()) return s;
+  if (skip_filters_) {
+    // RocksDB's skip_filters: the file gets no filter block.
+    ::strata::BlockBasedTableOptions t = o.table_factory != nullptr
+                                             ? o.table_factory->table_options()
+                                             : ::strata::BlockBasedTableOptions();
+    t.filter_policy = nullptr;
+    o.table_factory = ::strata::NewBlockBasedTableFactory(t);
+  }
   writer_ = std::make_unique<::strata::SstFileWriter>(o);
   return writer_->Open(file_path);
 }
@@ -50,8 +62,34 @@ namespace {
 Status NotOpen() { return Status::InvalidArgument("SstFileWriter: Open() has not succeeded"); }
 }  // namespace
 
+namespace {
+// RocksDB's check of the timestamp forms' argument (Strata's comparators
+// have no timestamp, so only an empty one passes).
+Status CheckTimestamp(const Comparator* cmp, const Slice& timestamp) {
+  const size_t expected = cmp != nullptr ? cmp->timestamp_size() : 0;
+  if (timestamp.size() != expected) return Status::InvalidArgument("Timestamp size mismatch");
+  return Status::OK();
+}
+}  // namespace
+
+Status SstFileWriter::Add(const Slice& user_key, const Slice& value) {
+  return Put(user_key, value);
+}
 Status SstFileWriter::Put(const Slice& user_key, const Slice& value) {
   return writer_ ? writer_->Put(user_key, value) : NotOpen();
+}
+Status SstFileWriter::Put(const Slice& user_key, const Slice& timestamp, const Slice& value) {
+  Status s = CheckTimestamp(options_.comparator, timestamp);
+  return s.ok() ? Put(user_key, value) : s;
+}
+Status SstFileWriter::Delete(const Slice& user_key, const Slice& timestamp) {
+  Status s = CheckTimestamp(options_.comparator, timestamp);
+  return s.ok() ? Delete(user_key) : s;
+}
+Status SstFileWriter::DeleteRange(const Slice& begin_key, const Slice& end_key,
+                                  const Slice& timestamp) {
+  Status s = CheckTimestamp(options_.comparator, timestamp);
+  return s.ok() ? DeleteRange(begin_key, end_key) : s;
 }
 Status SstFileWriter::Merge(const Slice& user_key, const Slice& value) {
   return writer_ ? writer_->Merge(user_key, value) : NotOpen();

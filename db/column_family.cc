@@ -128,6 +128,13 @@ Status ValidateColumnFamilyOptions(const ColumnFamilyOptions& o) {
   if (o.comparator == nullptr) {
     return Status::InvalidArgument("options.comparator must not be null");
   }
+  if (o.comparator->timestamp_size() != 0) {
+    // RocksDB's user-defined timestamps: keys would carry a suffix the
+    // engine does not strip.
+    return Status::NotSupported(
+        std::string("options.comparator: ") + o.comparator->Name() + " has timestamp_size() " +
+        std::to_string(o.comparator->timestamp_size()) + "; Strata has no user-defined timestamps");
+  }
   if (o.compaction_thread_limiter != nullptr && dynamic_cast<const ConcurrentTaskLimiterImpl*>(
                                                     o.compaction_thread_limiter.get()) == nullptr) {
     return Status::InvalidArgument(

@@ -104,10 +104,11 @@ Status FlushJob::Run(VersionEdit* edit, FileMetaData* meta_out) {
       if (cfd->options().compaction_filter->FilterDuringFlush()) {
         o.compaction_filter = cfd->options().compaction_filter;
       }
-    } else if (cfd->options().compaction_filter_factory != nullptr &&
-               cfd->options().compaction_filter_factory->FilterDuringFlush()) {
+    } else if (cfd->options().compaction_filter_factory != nullptr) {
+      // The factory is asked per file (RocksDB's ShouldFilterTableFileCreation
+      // with kFlush, or kRecovery for a flush during Open's WAL replay).
       o.compaction_filter =
-          CompactionFilterFor(cfd, /*manual=*/false, /*full=*/false, &owned_filter);
+          CompactionFilterFor(cfd, /*manual=*/false, /*full=*/false, o.reason, &owned_filter);
     }
     CompactionRangeDelAggregator range_del_agg(&cfd->icmp(), o.snapshots);
     if (mem->num_range_deletes() != 0) {
@@ -115,6 +116,7 @@ Status FlushJob::Run(VersionEdit* edit, FileMetaData* meta_out) {
       s = range_del_agg.AddTombstones(range_dels.get());
       o.range_del_agg = &range_del_agg;
     }
+    if (s.ok()) s = CheckCompactionFilter(o.compaction_filter);
     std::unique_ptr<InternalIterator> iter(mem->NewIterator());
     if (s.ok()) s = BuildTables(o, iter.get(), &outputs, &stats);
     iter.reset();

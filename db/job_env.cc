@@ -42,16 +42,27 @@ BuildTablesOptions NewBuildTablesOptions(const JobEnv& env, ColumnFamilyData* cf
 }
 
 const CompactionFilter* CompactionFilterFor(ColumnFamilyData* cfd, bool manual, bool full,
+                                            TableFileCreationReason reason,
                                             std::unique_ptr<CompactionFilter>* owned) {
   const Options& o = cfd->options();
   if (o.compaction_filter != nullptr) return o.compaction_filter;
   if (o.compaction_filter_factory == nullptr) return nullptr;
+  if (!o.compaction_filter_factory->ShouldFilterTableFileCreation(reason)) return nullptr;
   CompactionFilter::Context context;
   context.is_full_compaction = full;
   context.is_manual_compaction = manual;
   context.column_family_id = cfd->id();
+  context.reason = reason;
   *owned = o.compaction_filter_factory->CreateCompactionFilter(context);
   return owned->get();
+}
+
+Status CheckCompactionFilter(const CompactionFilter* filter) {
+  if (filter != nullptr && !filter->IgnoreSnapshots()) {
+    return Status::NotSupported(
+        "CompactionFilter::IgnoreSnapshots() = false is not supported anymore.");
+  }
+  return Status::OK();
 }
 
 bool KeyInLevelsFrom(const Version* v, int from_level, const Slice& user_key) {

@@ -61,9 +61,15 @@ BuildTablesOptions NewBuildTablesOptions(const JobEnv& env, ColumnFamilyData* cf
 Status SyncTableDir(const JobEnv& env, const std::string& dir);
 
 // The compaction filter for one job of cfd: its options' filter, or a new
-// one from the factory (kept in *owned), or null.
+// one from the factory (kept in *owned) when the factory's
+// ShouldFilterTableFileCreation(reason) says so, or null.
 const CompactionFilter* CompactionFilterFor(ColumnFamilyData* cfd, bool manual, bool full,
+                                            TableFileCreationReason reason,
                                             std::unique_ptr<CompactionFilter>* owned);
+
+// NotSupported if filter's IgnoreSnapshots() is false (RocksDB 7.8.3 fails
+// such a job with the same words), else OK.
+Status CheckCompactionFilter(const CompactionFilter* filter);
 
 // Whether a file of v at from_level or deeper has user_key in its range.
 // Without the DB mutex: v is immutable and referenced by the caller.

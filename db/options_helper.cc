@@ -1535,4 +1535,91 @@ Status GetStringFromCompressionType(std::string* compression_str,
   return Status::InvalidArgument("Invalid compression types");
 }
 
+// ---- the CreateFromString of the public classes (RocksDB's answers) ----
+
+Status MergeOperator::CreateFromString(const ConfigOptions& opts, const std::string& id,
+                                       std::shared_ptr<MergeOperator>* result) {
+  if (id.empty() || id == "nullptr") {
+    result->reset();
+    return Status::OK();
+  }
+  std::shared_ptr<MergeOperator> made = MergeOperators::CreateFromStringId(id);
+  if (made == nullptr) {
+    if (opts.ignore_unsupported_options) return Status::OK();
+    return Status::NotSupported("Could not load MergeOperator", id);
+  }
+  *result = std::move(made);
+  return Status::OK();
+}
+
+Status SliceTransform::CreateFromString(const ConfigOptions& config_options, const std::string& id,
+                                        std::shared_ptr<const SliceTransform>* result) {
+  std::shared_ptr<const SliceTransform> made;
+  if (!ParsePrefixExtractor(id, &made).ok()) {
+    // An unknown name, or a known form with a bad length: RocksDB finds
+    // neither in its registry.
+    if (config_options.ignore_unsupported_options) return Status::OK();
+    return Status::NotSupported("Could not load SliceTransform", id);
+  }
+  *result = std::move(made);
+  return Status::OK();
+}
+
+Status Cache::CreateFromString(const ConfigOptions& config_options, const std::string& value,
+                               std::shared_ptr<Cache>* result) {
+  (void)config_options;
+  // RocksDB's LRUCacheOptions defaults (metadata charged, as its
+  // NewLRUCache does).
+  LRUCacheOptions o;
+  o.metadata_charge_policy = CacheMetadataChargePolicy::kFullChargeCacheMetadata;
+  double low_pri_pool_ratio = 0.0;
+  if (value.find('=') == std::string::npos) {
+    uint64_t capacity = 0;
+    if (!ParseUint64(Trim(value), &capacity)) {
+      return Status::InvalidArgument("Cache::CreateFromString: expected a capacity", value);
+    }
+    o.capacity = static_cast<size_t>(capacity);
+  } else {
+    OptionsMap fields;
+    Status s = StringToMap(StripBraces(value), &fields);
+    if (!s.ok()) return s;
+    for (const auto& [name, v] : fields) {
+      uint64_t u = 0;
+      int64_t i = 0;
+      bool b = false;
+      double d = 0;
+      bool ok = true;
+      if (name == "capacity") {
+        ok = ParseUint64(v, &u);
+        o.capacity = static_cast<size_t>(u);
+      } else if (name == "num_shard_bits") {
+        ok = ParseInt64(v, &i);
+        o.num_shard_bits = static_cast<int>(i);
+      } else if (name == "strict_capacity_limit") {
+        ok = ParseBool(v, &b);
+        o.strict_capacity_limit = b;
+      } else if (name == "high_pri_pool_ratio") {
+        ok = ParseDouble(v, &d);
+        o.high_pri_pool_ratio = d;
+      } else if (name == "low_pri_pool_ratio") {
+        // Strata's LRU cache has no low-priority pool: checked as RocksDB
+        // checks it, then unused (as rocksdb::LRUCacheOptions' field).
+        ok = ParseDouble(v, &low_pri_pool_ratio);
+      } else {
+        return Status::InvalidArgument("Unrecognized option", "." + name);
+      }
+      if (!ok) return Status::InvalidArgument("Cache::CreateFromString: bad value for " + name, v);
+    }
+  }
+  std::shared_ptr<Cache> cache;
+  // RocksDB's NewLRUCache answers nullptr (and CreateFromString OK) for
+  // ratios out of range.
+  if (low_pri_pool_ratio >= 0.0 && low_pri_pool_ratio <= 1.0 &&
+      o.high_pri_pool_ratio + low_pri_pool_ratio <= 1.0) {
+    cache = NewLRUCache(o);
+  }
+  *result = std::move(cache);
+  return Status::OK();
+}
+
 }  // namespace strata

@@ -8,10 +8,14 @@
 #include <set>
 
 #include "db/options_dump.h"
+#include "strata/cache.h"
+#include "strata/compaction_filter.h"
+#include "strata/comparator.h"
 #include "strata/convenience.h"
 #include "strata/filter_policy.h"
 #include "strata/merge_operator.h"
 #include "strata/slice_transform.h"
+#include "strata/statistics.h"
 #include "table/filter_policy.h"
 #include "test_util/testutil.h"
 #include "util/random.h"
@@ -666,4 +670,147 @@ TEST(OptionsHelperTest, RibbonFilterPolicy) {
 }
 
 }  // namespace
+// The CreateFromString of the public classes (RocksDB's answers).
+TEST(CreateFromStringTest, Comparator) {
+  EXPECT_STREQ("Comparator", Comparator::Type());
+  ConfigOptions co;
+  const Comparator* c = nullptr;
+  ASSERT_OK(Comparator::CreateFromString(co, "leveldb.BytewiseComparator", &c));
+  EXPECT_EQ(BytewiseComparator(), c);
+  ASSERT_OK(Comparator::CreateFromString(co, "rocksdb.ReverseBytewiseComparator", &c));
+  EXPECT_EQ(ReverseBytewiseComparator(), c);
+  // Unknown: ignored by default (RocksDB's ignore_unsupported_options).
+  ASSERT_OK(Comparator::CreateFromString(co, "no.such", &c));
+  EXPECT_EQ(ReverseBytewiseComparator(), c);
+  co.ignore_unsupported_options = false;
+  Status s = Comparator::CreateFromString(co, "no.such", &c);
+  EXPECT_TRUE(s.IsNotSupported());
+  EXPECT_EQ("Not implemented: Could not load Comparator: no.such", s.ToString());
+  ASSERT_OK(Comparator::CreateFromString(co, "", &c));
+  EXPECT_EQ(nullptr, c);
+}
+
+TEST(CreateFromStringTest, SliceTransform) {
+  ConfigOptions co;
+  std::shared_ptr<const SliceTransform> t;
+  ASSERT_OK(SliceTransform::CreateFromString(co, "fixed:4", &t));
+  EXPECT_STREQ("rocksdb.FixedPrefix.4", t->Name());
+  ASSERT_OK(SliceTransform::CreateFromString(co, "rocksdb.CappedPrefix.2", &t));
+  EXPECT_STREQ("rocksdb.CappedPrefix.2", t->Name());
+  ASSERT_OK(SliceTransform::CreateFromString(co, "rocksdb.Noop", &t));
+  EXPECT_STREQ("rocksdb.Noop", t->Name());
+  ASSERT_OK(SliceTransform::CreateFromString(co, "nope", &t));  // ignored: unchanged
+  EXPECT_STREQ("rocksdb.Noop", t->Name());
+  co.ignore_unsupported_options = false;
+  EXPECT_TRUE(SliceTransform::CreateFromString(co, "nope", &t).IsNotSupported());
+  EXPECT_TRUE(SliceTransform::CreateFromString(co, "fixed:x", &t).IsNotSupported());
+  ASSERT_OK(SliceTransform::CreateFromString(co, "nullptr", &t));
+  EXPECT_EQ(nullptr, t);
+}
+
+TEST(CreateFromStringTest, Statistics) {
+  EXPECT_STREQ("Statistics", Statistics::Type());
+  std::shared_ptr<Statistics> stats = CreateDBStatistics();
+  EXPECT_STREQ("BasicStatistics", stats->Name());
+  ConfigOptions co;
+  EXPECT_EQ("{id=BasicStatistics;inner=nullptr;}", stats->ToString(co));
+  EXPECT_EQ("{p.id=BasicStatistics;inner=nullptr;}", stats->ToString(co, "p."));
+  std::shared_ptr<Statistics> made;
+  ASSERT_OK(Statistics::CreateFromString(co, "", &made));
+  ASSERT_NE(nullptr, made);
+  EXPECT_NE(stats, made);
+  ASSERT_OK(Statistics::CreateFromString(co, "BasicStatistics", &made));
+  EXPECT_STREQ("BasicStatistics", made->Name());
+  ASSERT_OK(Statistics::CreateFromString(co, "nope", &made));  // ignored
+  EXPECT_NE(nullptr, made);
+  ASSERT_OK(Statistics::CreateFromString(co, "nullptr", &made));
+  EXPECT_EQ(nullptr, made);
+  co.ignore_unsupported_options = false;
+  EXPECT_TRUE(Statistics::CreateFromString(co, "nope", &made).IsNotSupported());
+  // The const form of histogramData.
+  const Statistics* cs = stats.get();
+  stats->recordInHistogram(DB_GET, 5);
+  HistogramData hd;
+  cs->histogramData(DB_GET, &hd);
+  EXPECT_EQ(1u, hd.count);
+}
+
+TEST(CreateFromStringTest, Cache) {
+  ConfigOptions co;
+  std::shared_ptr<Cache> cache;
+  ASSERT_OK(Cache::CreateFromString(co, "8M", &cache));
+  ASSERT_NE(nullptr, cache);
+  EXPECT_STREQ("LRUCache", cache->Name());
+  EXPECT_EQ(size_t{8} << 20, cache->GetCapacity());
+  ASSERT_OK(Cache::CreateFromString(co, "capacity=1M;num_shard_bits=2;strict_capacity_limit=true",
+                                    &cache));
+  EXPECT_EQ(size_t{1} << 20, cache->GetCapacity());
+  EXPECT_TRUE(cache->HasStrictCapacityLimit());
+  Status s = Cache::CreateFromString(co, "capacity=1M;nope=1", &cache);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(nullptr, cache);  // unchanged on error
+  ASSERT_OK(Cache::CreateFromString(
+      co, "capacity=1M;high_pri_pool_ratio=0.9;low_pri_pool_ratio=0.5", &cache));
+  EXPECT_EQ(nullptr, cache);  // ratios over 1: RocksDB's NewLRUCache answers null
+  EXPECT_STREQ("Cache", Cache::Type());
+}
+
+TEST(CreateFromStringTest, MergeOperator) {
+  EXPECT_STREQ("MergeOperator", MergeOperator::Type());
+  ConfigOptions co;
+  std::shared_ptr<MergeOperator> op;
+  ASSERT_OK(MergeOperator::CreateFromString(co, "uint64add", &op));
+  ASSERT_NE(nullptr, op);
+  EXPECT_STREQ("UInt64AddOperator", op->Name());
+  ASSERT_OK(MergeOperator::CreateFromString(co, "MaxOperator", &op));
+  EXPECT_STREQ("MaxOperator", op->Name());
+  ASSERT_OK(MergeOperator::CreateFromString(co, "nope", &op));  // ignored: unchanged
+  EXPECT_STREQ("MaxOperator", op->Name());
+  co.ignore_unsupported_options = false;
+  Status s = MergeOperator::CreateFromString(co, "nope", &op);
+  EXPECT_TRUE(s.IsNotSupported());
+  EXPECT_EQ("Not implemented: Could not load MergeOperator: nope", s.ToString());
+  ASSERT_OK(MergeOperator::CreateFromString(co, "", &op));
+  EXPECT_EQ(nullptr, op);
+}
+
+// RocksDB's CompactionFilter surface beyond FilterV2: defaults and names.
+TEST(CompactionFilterDefaultsTest, RocksDBMembers) {
+  class Plain : public CompactionFilter {
+   public:
+    const char* Name() const override { return "Plain"; }
+  } f;
+  EXPECT_TRUE(f.IgnoreSnapshots());
+  EXPECT_FALSE(f.IsStackedBlobDbInternalCompactionFilter());
+  std::string v, skip;
+  EXPECT_EQ(CompactionFilter::Decision::kUndetermined, f.FilterBlobByKey(1, "k", &v, &skip));
+  EXPECT_EQ(CompactionFilter::BlobDecision::kKeep, f.PrepareBlobOutput("k", "v", &v));
+  EXPECT_EQ(CompactionFilter::Decision::kKeep,
+            f.FilterV2(1, "k", CompactionFilter::kBlobIndex, "v", &v, &skip));
+  EXPECT_STREQ("CompactionFilter", CompactionFilter::Type());
+  EXPECT_STREQ("CompactionFilterFactory", CompactionFilterFactory::Type());
+  ConfigOptions co;
+  const CompactionFilter* made = &f;
+  ASSERT_OK(CompactionFilter::CreateFromString(co, "nope", &made));
+  EXPECT_EQ(&f, made);
+  ASSERT_OK(CompactionFilter::CreateFromString(co, "", &made));
+  EXPECT_EQ(nullptr, made);
+  co.ignore_unsupported_options = false;
+  EXPECT_TRUE(CompactionFilter::CreateFromString(co, "nope", &made).IsNotSupported());
+  std::shared_ptr<CompactionFilterFactory> factory;
+  EXPECT_TRUE(CompactionFilterFactory::CreateFromString(co, "nope", &factory).IsNotSupported());
+
+  class Factory : public CompactionFilterFactory {
+   public:
+    std::unique_ptr<CompactionFilter> CreateCompactionFilter(
+        const CompactionFilter::Context&) override {
+      return nullptr;
+    }
+    const char* Name() const override { return "Factory"; }
+  } plain_factory;
+  EXPECT_TRUE(plain_factory.ShouldFilterTableFileCreation(TableFileCreationReason::kCompaction));
+  EXPECT_FALSE(plain_factory.ShouldFilterTableFileCreation(TableFileCreationReason::kFlush));
+  EXPECT_FALSE(plain_factory.ShouldFilterTableFileCreation(TableFileCreationReason::kRecovery));
+}
+
 }  // namespace strata

@@ -753,6 +753,7 @@ Status BlockBasedTableBuilder::Finish() {
   p.oldest_key_time = r->options.oldest_key_time;
   p.file_creation_time = r->options.file_creation_time;
   p.original_file_number = r->options.original_file_number;
+  p.orig_file_number = p.original_file_number;
   p.db_id = r->options.db_id;
   p.db_session_id = r->options.db_session_id;
   p.db_host_id = r->options.db_host_id;
@@ -769,6 +770,9 @@ Status BlockBasedTableBuilder::Finish() {
     for (auto& [name, value] : collected) {
       if (IsStandardPropertyName(name)) continue;
       p.user_collected_properties.emplace(name, std::move(value));
+    }
+    for (auto& [name, value] : c->GetReadableProperties()) {
+      p.readable_properties.emplace(name, std::move(value));
     }
     if (c->NeedCompact()) r->need_compact = true;
   }

@@ -1128,6 +1128,7 @@ Status BlockBasedTable::Rep::SetGlobalSeqno(const TableReaderOptions& options) {
     if (ReadBlock(properties_handle, false, false, &raw, nullptr).ok() &&
         FindPropertyValue(raw, TablePropertiesNames::kExternalSstFileGlobalSeqno, &offset, &size)) {
       global_seqno_offset = properties_handle.offset() + offset;
+      if (props != nullptr) props->external_sst_file_global_seqno_offset = global_seqno_offset;
     }
   }
   if (options.largest_seqno < kMaxSequenceNumber) {

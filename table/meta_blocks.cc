@@ -55,6 +55,9 @@ const char kCreationTime[] = "rocksdb.creation.time";
 const char kOldestKeyTime[] = "rocksdb.oldest.key.time";
 const char kFileCreationTime[] = "rocksdb.file.creation.time";
 const char kOriginalFileNumber[] = "rocksdb.original.file.number";
+const char kSlowCompressionEstimatedDataSize[] = "rocksdb.sample_for_compression.slow.data.size";
+const char kFastCompressionEstimatedDataSize[] = "rocksdb.sample_for_compression.fast.data.size";
+const char kSequenceNumberTimeMapping[] = "rocksdb.seqno.time.map";
 const char kColumnFamilyName[] = "rocksdb.column.family.name";
 const char kComparator[] = "rocksdb.comparator";
 const char kMergeOperator[] = "rocksdb.merge.operator";
@@ -101,9 +104,9 @@ constexpr PropertyDesc Str(const char* name, std::string TableProperties::*field
   return {name, Kind::kString, nullptr, nullptr, field};
 }
 
-// Every property that maps to a TableProperties field. The
-// sample_for_compression sizes and the like have no field:
-// they are read into user_collected_properties and written back from there.
+// Every property that maps to a TableProperties field (RocksDB's predefined
+// properties); any other name is read into user_collected_properties and
+// written back from there.
 const PropertyDesc kStandardProperties[] = {
     Num(N::kDataSize, &TableProperties::data_size),
     Num(N::kIndexSize, &TableProperties::index_size),
@@ -127,6 +130,11 @@ const PropertyDesc kStandardProperties[] = {
     Num(N::kOldestKeyTime, &TableProperties::oldest_key_time),
     Num(N::kFileCreationTime, &TableProperties::file_creation_time, Kind::kNumberOmitZero),
     Num(N::kOriginalFileNumber, &TableProperties::original_file_number),
+    Num(N::kSlowCompressionEstimatedDataSize,
+        &TableProperties::slow_compression_estimated_data_size, Kind::kNumberOmitZero),
+    Num(N::kFastCompressionEstimatedDataSize,
+        &TableProperties::fast_compression_estimated_data_size, Kind::kNumberOmitZero),
+    Str(N::kSequenceNumberTimeMapping, &TableProperties::seqno_to_time_mapping),
     {N::kIndexType, Kind::kFixed32, nullptr, &TableProperties::index_type, nullptr},
     Str(N::kColumnFamilyName, &TableProperties::column_family_name),
     Str(N::kComparator, &TableProperties::comparator_name),
@@ -241,6 +249,7 @@ Status DecodePropertiesBlock(const Slice& contents, TableProperties* props) {
     }
   }
   if (!iter->status().ok()) return iter->status();
+  props->orig_file_number = props->original_file_number;
   return Status::OK();
 }
 

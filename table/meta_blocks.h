@@ -56,6 +56,10 @@ extern const char kCreationTime[];
 extern const char kOldestKeyTime[];
 extern const char kFileCreationTime[];
 extern const char kOriginalFileNumber[];
+// "rocksdb.sample_for_compression.slow.data.size" / "...fast.data.size"
+extern const char kSlowCompressionEstimatedDataSize[];
+extern const char kFastCompressionEstimatedDataSize[];
+extern const char kSequenceNumberTimeMapping[];  // "rocksdb.seqno.time.map"
 extern const char kColumnFamilyName[];
 extern const char kComparator[];
 extern const char kMergeOperator[];

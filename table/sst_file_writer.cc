@@ -24,6 +24,7 @@
 #include <string>
 
 #include "base/dbformat.h"
+#include "strata/file_checksum.h"
 #include "strata/merge_operator.h"
 #include "strata/table.h"
 #include "table/block_based_table_builder.h"
@@ -59,6 +60,32 @@ std::string PrintableKey(const Slice& key) {
   out.push_back('\'');
   return out;
 }
+
+// Feeds every byte the file takes to a checksum generator (a table file of
+// a DB gets the same from db/file_checksum_helper.h).
+class ChecksumFeedingFile final : public WritableFile {
+ public:
+  ChecksumFeedingFile(std::unique_ptr<WritableFile> base, FileChecksumGenerator* gen)
+      : base_(std::move(base)), gen_(gen) {}
+  Status Append(const Slice& data) override {
+    Status s = base_->Append(data);
+    if (s.ok()) gen_->Update(data.data(), data.size());
+    return s;
+  }
+  Status Flush() override { return base_->Flush(); }
+  Status Sync() override { return base_->Sync(); }
+  Status Fsync() override { return base_->Fsync(); }
+  Status Close() override { return base_->Close(); }
+  uint64_t GetFileSize() const override { return base_->GetFileSize(); }
+  Status Allocate(uint64_t offset, uint64_t len) override { return base_->Allocate(offset, len); }
+  Status RangeSync(uint64_t offset, uint64_t nbytes) override {
+    return base_->RangeSync(offset, nbytes);
+  }
+
+ private:
+  const std::unique_ptr<WritableFile> base_;
+  FileChecksumGenerator* const gen_;
+};
 
 }  // namespace
 
@@ -106,6 +133,7 @@ struct SstFileWriter::Rep {
   BlockBasedTableOptions table_options;
   // Kept for the builder's lifetime (it need not copy them).
   TableBuilderOptions builder_options;
+  std::unique_ptr<FileChecksumGenerator> checksum_gen;  // with a checksum factory
   std::unique_ptr<WritableFile> file;
   std::unique_ptr<BlockBasedTableBuilder> builder;  // non-null between Open and Finish
   ExternalSstFileInfo info;
@@ -119,6 +147,11 @@ SstFileWriter::~SstFileWriter() { rep_->Abandon(); }
 Status SstFileWriter::Open(const std::string& file_path) {
   Rep* r = rep_.get();
   r->Abandon();  // a file left unfinished by an earlier Open
+  if (r->options.comparator->timestamp_size() != 0) {
+    return Status::NotSupported(std::string("SstFileWriter: comparator ") +
+                                r->options.comparator->Name() +
+                                " has a timestamp size; Strata has no user-defined timestamps");
+  }
   if (Status fs = ValidateFormatVersionForWrite(r->table_options.format_version); !fs.ok()) {
     return fs;
   }
@@ -129,6 +162,17 @@ Status SstFileWriter::Open(const std::string& file_path) {
   std::unique_ptr<WritableFile> file;
   Status s = r->options.env->GetFileSystem()->NewWritableFile(file_path, file_options, &file);
   if (!s.ok()) return s;
+  r->checksum_gen.reset();
+  if (r->options.file_checksum_gen_factory != nullptr) {
+    // RocksDB's context for a new table file: its name, no requested
+    // function.
+    FileChecksumGenContext context;
+    context.file_name = file_path;
+    r->checksum_gen = r->options.file_checksum_gen_factory->CreateFileChecksumGenerator(context);
+    if (r->checksum_gen != nullptr) {
+      file = std::make_unique<ChecksumFeedingFile>(std::move(file), r->checksum_gen.get());
+    }
+  }
 
   TableBuilderOptions& tbo = r->builder_options;
   tbo = TableBuilderOptions();
@@ -198,6 +242,16 @@ Status SstFileWriter::DeleteRange(const Slice& begin_key, const Slice& end_key) 
   r->builder->AddRangeTombstone(begin_key, 0, end_key);
   Status s = r->builder->status();
   if (!s.ok()) return s;
+  // The bounds of all range deletions (RocksDB's smallest/largest_range_del_key).
+  const Comparator* ucmp = r->options.comparator;
+  if (r->info.num_range_del_entries == 0 ||
+      ucmp->Compare(begin_key, r->info.smallest_range_del_key) < 0) {
+    r->info.smallest_range_del_key.assign(begin_key.data(), begin_key.size());
+  }
+  if (r->info.num_range_del_entries == 0 ||
+      ucmp->Compare(end_key, r->info.largest_range_del_key) > 0) {
+    r->info.largest_range_del_key.assign(end_key.data(), end_key.size());
+  }
   r->info.num_range_del_entries++;
   r->info.file_size = r->builder->FileSize();
   return Status::OK();
@@ -222,6 +276,17 @@ Status SstFileWriter::Finish(ExternalSstFileInfo* file_info) {
   }
   r->builder.reset();
   r->file.reset();
+  if (s.ok()) {
+    if (r->checksum_gen != nullptr) {
+      r->checksum_gen->Finalize();
+      r->info.file_checksum = r->checksum_gen->GetChecksum();
+      r->info.file_checksum_func_name = r->checksum_gen->Name();
+    } else {
+      r->info.file_checksum = kUnknownFileChecksum;
+      r->info.file_checksum_func_name = kUnknownFileChecksumFuncName;
+    }
+  }
+  r->checksum_gen.reset();
   if (!s.ok()) {
     // A half-written table must not be mistaken for a good one.
     r->options.env->GetFileSystem()->DeleteFile(r->info.file_path).PermitUncheckedError();

@@ -16,6 +16,7 @@
 
 #include "base/dbformat.h"
 #include "strata/env.h"
+#include "strata/file_checksum.h"
 #include "strata/table.h"
 #include "table/block_based_table_reader.h"
 #include "test_util/testutil.h"
@@ -485,6 +486,73 @@ TEST_F(SstFileWriterTest, ReadAndIngestedByRocksDB) {
   out = RunCommand(std::string(kLdb) + " --db=" + db + " scan 2>/dev/null", &rc);
   ASSERT_EQ(0, rc) << out;
   EXPECT_EQ(expected_scan, out);
+}
+
+}  // namespace
+}  // namespace strata
+
+namespace strata {
+namespace {
+
+TEST_F(SstFileWriterTest, RangeDeletionBoundsAndChecksum) {
+  SstFileWriter writer(options_);
+  ASSERT_OK(writer.Open("/rb.sst"));
+  ASSERT_OK(writer.Put("a", "1"));
+  ASSERT_OK(writer.DeleteRange("m", "p"));
+  ASSERT_OK(writer.DeleteRange("k", "n"));
+  ASSERT_OK(writer.DeleteRange("x", "z"));
+  ExternalSstFileInfo info;
+  ASSERT_OK(writer.Finish(&info));
+  EXPECT_EQ("k", info.smallest_range_del_key);
+  EXPECT_EQ("z", info.largest_range_del_key);
+  EXPECT_EQ(2, info.version);
+  // No checksum factory: RocksDB's "unknown" answers.
+  EXPECT_EQ("", info.file_checksum);
+  EXPECT_EQ("Unknown", info.file_checksum_func_name);
+
+  // With one, the whole file's checksum under the generator's name: the
+  // same value as the function over the file's bytes.
+  options_.file_checksum_gen_factory = GetFileChecksumGenCrc32cFactory();
+  SstFileWriter with_checksum(options_);
+  ASSERT_OK(with_checksum.Open("/ck.sst"));
+  ASSERT_OK(with_checksum.Put("a", "1"));
+  ASSERT_OK(with_checksum.Finish(&info));
+  EXPECT_EQ(kStandardDbFileChecksumFuncName, info.file_checksum_func_name);
+  EXPECT_EQ("", info.smallest_range_del_key);
+  std::string contents;
+  ASSERT_OK(ReadFileToString(fs(), "/ck.sst", &contents));
+  FileChecksumGenContext context;
+  auto gen = options_.file_checksum_gen_factory->CreateFileChecksumGenerator(context);
+  gen->Update(contents.data(), contents.size());
+  gen->Finalize();
+  EXPECT_EQ(gen->GetChecksum(), info.file_checksum);
+  EXPECT_EQ(4u, info.file_checksum.size());
+}
+
+TEST_F(SstFileWriterTest, TimestampComparatorRefused) {
+  class TsComparator : public Comparator {
+   public:
+    TsComparator() : Comparator(8) {}
+    int Compare(const Slice& a, const Slice& b) const override { return a.compare(b); }
+    const char* Name() const override { return "test.Ts"; }
+    void FindShortestSeparator(std::string*, const Slice&) const override {}
+    void FindShortSuccessor(std::string*) const override {}
+  } ts;
+  options_.comparator = &ts;
+  SstFileWriter writer(options_);
+  EXPECT_TRUE(writer.Open("/ts.sst").IsNotSupported());
+}
+
+TEST_F(SstFileWriterTest, ExternalFilePropertiesKnowTheirSeqnoOffset) {
+  SstFileWriter writer(options_);
+  ASSERT_OK(writer.Open("/so.sst"));
+  ASSERT_OK(writer.Put("a", "1"));
+  ASSERT_OK(writer.Finish());
+  std::unique_ptr<BlockBasedTable> table;
+  ASSERT_NO_FATAL_FAILURE(OpenTable("/so.sst", &table));
+  ASSERT_NE(0u, table->global_seqno_offset());
+  EXPECT_EQ(table->global_seqno_offset(),
+            table->GetTableProperties()->external_sst_file_global_seqno_offset);
 }
 
 }  // namespace

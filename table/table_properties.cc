@@ -9,6 +9,9 @@
 #include <cstdio>
 #include <string>
 
+#include "strata/convenience.h"
+#include "util/coding.h"
+
 namespace strata {
 
 namespace {
@@ -103,6 +106,100 @@ std::string TableProperties::ToString(const std::string& prop_delim,
     add(name, Printable(value) ? value : Hex(value));
   }
   return r;
+}
+
+void TableProperties::Add(const TableProperties& tp) {
+  data_size += tp.data_size;
+  index_size += tp.index_size;
+  index_partitions += tp.index_partitions;
+  top_level_index_size += tp.top_level_index_size;
+  index_key_is_user_key += tp.index_key_is_user_key;
+  index_value_is_delta_encoded += tp.index_value_is_delta_encoded;
+  filter_size += tp.filter_size;
+  raw_key_size += tp.raw_key_size;
+  raw_value_size += tp.raw_value_size;
+  num_data_blocks += tp.num_data_blocks;
+  num_entries += tp.num_entries;
+  num_filter_entries += tp.num_filter_entries;
+  num_deletions += tp.num_deletions;
+  num_merge_operands += tp.num_merge_operands;
+  num_range_deletions += tp.num_range_deletions;
+  slow_compression_estimated_data_size += tp.slow_compression_estimated_data_size;
+  fast_compression_estimated_data_size += tp.fast_compression_estimated_data_size;
+}
+
+std::map<std::string, uint64_t> TableProperties::GetAggregatablePropertiesAsMap() const {
+  return {
+      {"data_size", data_size},
+      {"index_size", index_size},
+      {"index_partitions", index_partitions},
+      {"top_level_index_size", top_level_index_size},
+      {"filter_size", filter_size},
+      {"raw_key_size", raw_key_size},
+      {"raw_value_size", raw_value_size},
+      {"num_data_blocks", num_data_blocks},
+      {"num_entries", num_entries},
+      {"num_filter_entries", num_filter_entries},
+      {"num_deletions", num_deletions},
+      {"num_merge_operands", num_merge_operands},
+      {"num_range_deletions", num_range_deletions},
+      {"slow_compression_estimated_data_size", slow_compression_estimated_data_size},
+      {"fast_compression_estimated_data_size", fast_compression_estimated_data_size},
+  };
+}
+
+std::size_t TableProperties::ApproximateMemoryUsage() const {
+  std::size_t usage = sizeof(*this);
+  for (const std::string* s :
+       {&db_id, &db_session_id, &db_host_id, &column_family_name, &filter_policy_name,
+        &comparator_name, &merge_operator_name, &prefix_extractor_name, &property_collectors_names,
+        &compression_name, &compression_options}) {
+    usage += s->size();
+  }
+  for (const auto& [name, value] : user_collected_properties) usage += name.size() + value.size();
+  return usage;
+}
+
+namespace {
+
+uint64_t Uint64Property(const UserCollectedProperties& props, const std::string& name,
+                        bool* present) {
+  auto it = props.find(name);
+  if (it == props.end()) {
+    *present = false;
+    return 0;
+  }
+  Slice in(it->second);
+  uint64_t v = 0;
+  // RocksDB answers a value that does not decode as 0, still "present".
+  *present = true;
+  if (!GetVarint64(&in, &v)) return 0;
+  return v;
+}
+
+}  // namespace
+
+uint64_t GetDeletedKeys(const UserCollectedProperties& props) {
+  bool present = false;
+  return Uint64Property(props, "rocksdb.deleted.keys", &present);
+}
+
+uint64_t GetMergeOperands(const UserCollectedProperties& props, bool* property_present) {
+  return Uint64Property(props, "rocksdb.merge.operands", property_present);
+}
+
+std::string TablePropertiesCollectorFactory::ToString(const ConfigOptions& config_options) const {
+  return ToString(config_options, "");
+}
+
+std::string TablePropertiesCollectorFactory::ToString(const ConfigOptions& config_options,
+                                                      const std::string& prefix) const {
+  const std::map<std::string, std::string> options = SerializedOptions();
+  if (options.empty()) return Name();
+  const std::string& d = config_options.delimiter;
+  std::string out = "{" + prefix + "id=" + Name() + d;
+  for (const auto& [name, value] : options) out += name + "=" + value + d;
+  return out + "}";
 }
 
 }  // namespace strata

@@ -2,6 +2,8 @@
 // keep everything, and route FilterV2 to Filter / FilterMergeOperand.
 #include "strata/compaction_filter.h"
 
+#include "strata/convenience.h"
+
 namespace strata {
 
 CompactionFilter::~CompactionFilter() = default;
@@ -29,10 +31,34 @@ CompactionFilter::Decision CompactionFilter::FilterV2(int level, const Slice& ke
     }
     case ValueType::kMergeOperand:
       return FilterMergeOperand(level, key, existing_value) ? Decision::kRemove : Decision::kKeep;
+    case ValueType::kBlobIndex:
+      break;
   }
   return Decision::kKeep;
 }
 
 CompactionFilterFactory::~CompactionFilterFactory() = default;
+
+Status CompactionFilter::CreateFromString(const ConfigOptions& config_options,
+                                          const std::string& name,
+                                          const CompactionFilter** result) {
+  if (name.empty() || name == "nullptr") {
+    *result = nullptr;
+  } else if (!config_options.ignore_unsupported_options) {
+    return Status::NotSupported("Could not load CompactionFilter", name);
+  }
+  return Status::OK();
+}
+
+Status CompactionFilterFactory::CreateFromString(const ConfigOptions& config_options,
+                                                 const std::string& name,
+                                                 std::shared_ptr<CompactionFilterFactory>* result) {
+  if (name.empty() || name == "nullptr") {
+    result->reset();
+  } else if (!config_options.ignore_unsupported_options) {
+    return Status::NotSupported("Could not load CompactionFilterFactory", name);
+  }
+  return Status::OK();
+}
 
 }  // namespace strata

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "strata/convenience.h"
+
 namespace strata {
 
 namespace {
@@ -50,6 +52,29 @@ class BytewiseComparatorImpl final : public Comparator {
       }
     }
   }
+
+  // t follows s immediately among keys of their length: at the first byte
+  // where they differ t's is s's plus one, and after it s has only 0xff
+  // bytes and t only 0x00 bytes (the carry of an increment).
+  bool IsSameLengthImmediateSuccessor(const Slice& s, const Slice& t) const override {
+    if (s.size() != t.size() || s.empty()) return false;
+    size_t i = 0;
+    while (i < s.size() && s[i] == t[i]) i++;
+    if (i == s.size()) return false;  // equal
+    const auto bs = static_cast<uint8_t>(s[i]);
+    const auto bt = static_cast<uint8_t>(t[i]);
+    if (bs == 0xff || bs + 1 != bt) return false;
+    for (i++; i < s.size(); i++) {
+      if (static_cast<uint8_t>(s[i]) != 0xff || static_cast<uint8_t>(t[i]) != 0x00) return false;
+    }
+    return true;
+  }
+  bool CanKeysWithDifferentByteContentsBeEqual() const override { return false; }
+  using Comparator::CompareWithoutTimestamp;
+  int CompareWithoutTimestamp(const Slice& a, bool, const Slice& b, bool) const override {
+    return a.compare(b);
+  }
+  bool EqualWithoutTimestamp(const Slice& a, const Slice& b) const override { return a == b; }
 };
 
 class ReverseBytewiseComparatorImpl final : public Comparator {
@@ -59,6 +84,12 @@ class ReverseBytewiseComparatorImpl final : public Comparator {
   bool Equal(const Slice& a, const Slice& b) const override { return a == b; }
   void FindShortestSeparator(std::string*, const Slice&) const override {}
   void FindShortSuccessor(std::string*) const override {}
+  bool CanKeysWithDifferentByteContentsBeEqual() const override { return false; }
+  using Comparator::CompareWithoutTimestamp;
+  int CompareWithoutTimestamp(const Slice& a, bool, const Slice& b, bool) const override {
+    return -a.compare(b);
+  }
+  bool EqualWithoutTimestamp(const Slice& a, const Slice& b) const override { return a == b; }
 };
 
 }  // namespace
@@ -71,6 +102,20 @@ const Comparator* BytewiseComparator() {
 const Comparator* ReverseBytewiseComparator() {
   static const ReverseBytewiseComparatorImpl kInstance;
   return &kInstance;
+}
+
+Status Comparator::CreateFromString(const ConfigOptions& opts, const std::string& id,
+                                    const Comparator** comp) {
+  if (id == BytewiseComparator()->Name()) {
+    *comp = BytewiseComparator();
+  } else if (id == ReverseBytewiseComparator()->Name()) {
+    *comp = ReverseBytewiseComparator();
+  } else if (id.empty()) {
+    *comp = nullptr;
+  } else if (!opts.ignore_unsupported_options) {
+    return Status::NotSupported("Could not load Comparator", id);
+  }
+  return Status::OK();
 }
 
 }  // namespace strata

@@ -27,6 +27,7 @@ class FixedPrefixTransform final : public SliceTransform {
     *len = len_;
     return true;
   }
+  bool SameResultWhenAppended(const Slice& prefix) const override { return InDomain(prefix); }
 
  private:
   const size_t len_;
@@ -49,6 +50,7 @@ class CappedPrefixTransform final : public SliceTransform {
     *len = len_;
     return true;
   }
+  bool SameResultWhenAppended(const Slice& prefix) const override { return prefix.size() >= len_; }
 
  private:
   const size_t len_;

@@ -5,6 +5,8 @@
 #include <memory>
 #include <string>
 
+#include "test_util/testutil.h"
+
 namespace strata {
 namespace {
 
@@ -79,6 +81,21 @@ TEST(SliceTransformTest, PrefixesAreContiguousUnderBytewiseOrder) {
       }
     }
   }
+}
+
+TEST(SliceTransformTest, RocksDBMembers) {
+  EXPECT_STREQ("SliceTransform", SliceTransform::Type());
+  std::unique_ptr<const SliceTransform> fixed(NewFixedPrefixTransform(3));
+  std::unique_ptr<const SliceTransform> capped(NewCappedPrefixTransform(3));
+  std::unique_ptr<const SliceTransform> noop(NewNoopTransform());
+  EXPECT_EQ("rocksdb.FixedPrefix.3", fixed->AsString());
+  EXPECT_EQ("rocksdb.CappedPrefix.3", capped->AsString());
+  EXPECT_EQ("rocksdb.Noop", noop->AsString());
+  EXPECT_TRUE(fixed->SameResultWhenAppended("abc"));
+  EXPECT_FALSE(fixed->SameResultWhenAppended("ab"));
+  EXPECT_TRUE(capped->SameResultWhenAppended("abcd"));
+  EXPECT_FALSE(capped->SameResultWhenAppended("ab"));
+  EXPECT_FALSE(noop->SameResultWhenAppended("abc"));
 }
 
 }  // namespace

@@ -42,5 +42,6 @@ strata_tests(util
   util/wide_columns_test.cc
   util/status_test.cc
   util/slice_test.cc
+  util/comparator_test.cc
   util/sync_point_test.cc
 )

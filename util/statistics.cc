@@ -25,6 +25,7 @@
 #include <string>
 #include <thread>
 
+#include "strata/convenience.h"
 #include "util/histogram.h"
 #include "util/mutex.h"
 
@@ -346,6 +347,9 @@ class StatisticsImpl final : public Statistics {
  public:
   StatisticsImpl() : num_shards_(ShardCount()), shards_(new Shard[num_shards_]) {}
 
+  const char* Name() const override { return kClassName; }
+  static constexpr const char* kClassName = "BasicStatistics";
+
   uint64_t getTickerCount(uint32_t ticker) const override {
     if (ticker >= TICKER_ENUM_MAX) return 0;
     uint64_t sum = 0;
@@ -471,5 +475,30 @@ const char* HistogramName(uint32_t histogram) {
 }
 
 std::shared_ptr<Statistics> CreateDBStatistics() { return std::make_shared<StatisticsImpl>(); }
+
+Status Statistics::CreateFromString(const ConfigOptions& config_options, const std::string& id,
+                                    std::shared_ptr<Statistics>* result) {
+  if (id.empty() || id == StatisticsImpl::kClassName) {
+    *result = CreateDBStatistics();
+  } else if (id == "nullptr") {
+    result->reset();
+  } else if (!config_options.ignore_unsupported_options) {
+    return Status::NotSupported("Could not load Statistics", id);
+  }
+  return Status::OK();
+}
+
+std::string Statistics::ToString(const ConfigOptions& config_options) const {
+  return ToString(config_options, "");
+}
+
+std::string Statistics::ToString(const ConfigOptions& config_options,
+                                 const std::string& prefix) const {
+  // Only the built-in implementation has an option ("inner", a wrapped
+  // Statistics, always null here); an id without options prints bare.
+  if (dynamic_cast<const StatisticsImpl*>(this) == nullptr) return Name();
+  const std::string& d = config_options.delimiter;
+  return "{" + prefix + "id=" + Name() + d + "inner=nullptr" + d + "}";
+}
 
 }  // namespace strata

@@ -20,6 +20,7 @@ set(STRATA_COMPAT_PROGRAMS basic_crud column_families callbacks tuning pinnable_
 # Status/IOStatus texts, Slice helpers, SharedCleanablePtr, iterator
 # properties and columns (compat/examples/status_slice.cc).
 list(APPEND STRATA_COMPAT_PROGRAMS status_slice)
+list(APPEND STRATA_COMPAT_PROGRAMS plugins)
 foreach(prog ${STRATA_COMPAT_PROGRAMS})
   set(src ${CMAKE_SOURCE_DIR}/compat/examples/${prog}.cc)
   if(NOT EXISTS ${src})
@@ -43,7 +44,8 @@ foreach(prog ${STRATA_COMPAT_PROGRAMS})
   set_tests_properties(compat_compare_${prog} PROPERTIES LABELS compat TIMEOUT 120)
 endforeach()
 
-foreach(t compat_options_test compat_db_test compat_convenience_test compat_env_test compat_tools_test compat_framework_test compat_caches_test)
+foreach(t compat_options_test compat_db_test compat_convenience_test compat_env_test compat_tools_test compat_framework_test compat_caches_test
+          compat_plugins_test)
   add_executable(${t} ${CMAKE_SOURCE_DIR}/compat/tests/${t}.cc)
   target_link_libraries(${t} PRIVATE strata-rocksdb-static strata_test_util GTest::gtest_main)
   add_test(NAME ${t} COMMAND ${t})

@@ -196,6 +196,7 @@ struct CompactionIterator::Rep {
     kWritten,  // write saved_key/saved_value instead
     kDropped,  // drop it (and, drop_rest set, the rest of its stripe)
     kSkip,     // drop it and jump the input to skip_until
+    kFailed,   // the filter's answer fails the compaction (status set)
   };
   // ikey/value: a kTypeValue entry of the latest stripe. droppable: a
   // Deletion in its place would be dropped (see the header).
@@ -232,6 +233,7 @@ CompactionIterator::Rep::Verdict CompactionIterator::Rep::FilterValue(const Slic
     if (snapshots.empty() && ucmp->Compare(skip_until, user_key) > 0) return Verdict::kSkip;
     d = CompactionFilter::Decision::kKeep;
   }
+  ValueType tombstone = kTypeDeletion;
   switch (d) {
     case CompactionFilter::Decision::kKeep:
     case CompactionFilter::Decision::kRemoveAndSkipUntil:
@@ -243,6 +245,22 @@ CompactionIterator::Rep::Verdict CompactionIterator::Rep::FilterValue(const Slic
       return Verdict::kWritten;
     case CompactionFilter::Decision::kRemove:
       break;
+    case CompactionFilter::Decision::kPurge:
+      // RocksDB's kPurge: a SingleDelete in the version's place.
+      tombstone = kTypeSingleDeletion;
+      break;
+    // RocksDB's BlobDB answers fail the compaction, with RocksDB's words.
+    case CompactionFilter::Decision::kChangeBlobIndex:
+      status = Status::NotSupported(
+          "Only stacked BlobDB's internal compaction filter can return kChangeBlobIndex.");
+      return Verdict::kFailed;
+    case CompactionFilter::Decision::kIOError:
+      status =
+          Status::NotSupported("CompactionFilter for integrated BlobDB should not return kIOError");
+      return Verdict::kFailed;
+    case CompactionFilter::Decision::kUndetermined:
+      status = Status::NotSupported("FilterV2() should never return kUndetermined");
+      return Verdict::kFailed;
   }
   if (droppable) {
     drop_rest = true;
@@ -250,7 +268,7 @@ CompactionIterator::Rep::Verdict CompactionIterator::Rep::FilterValue(const Slic
   }
   const SequenceNumber seq = ExtractInternalKeyFooter(ikey) >> 8;
   saved_key.clear();
-  AppendInternalKey(&saved_key, user_key, seq, kTypeDeletion);
+  AppendInternalKey(&saved_key, user_key, seq, tombstone);
   saved_value.clear();
   ++stats.num_filter_to_deletion;
   return Verdict::kWritten;
@@ -295,6 +313,8 @@ bool CompactionIterator::Rep::MergeRun(const ParsedInternalKey& p, size_t st) {
       case Verdict::kSkip:
         ++stats.num_filter_removed;
         SkipUntil();
+        return false;
+      case Verdict::kFailed:
         return false;
     }
   }
@@ -412,6 +432,8 @@ void CompactionIterator::Rep::FindNext() {
             ++stats.num_filter_removed;
             SkipUntil();
             continue;
+          case Verdict::kFailed:
+            return;
         }
       }
       EmitInput();

@@ -1492,4 +1492,84 @@ TEST(CompactionIteratorTest, RandomizedMergesAgainstReaderModel) {
   EXPECT_GT(filter.calls, 0);
 }
 
+TEST(CompactionIteratorTest, FilterPurgeWritesSingleDelete) {
+  FnFilter filter([](CompactionFilter::ValueType type, const std::string& key, const std::string&,
+                     std::string*, std::string*) {
+    if (type == CompactionFilter::kValue && key == "purge") {
+      return CompactionFilter::Decision::kPurge;
+    }
+    return CompactionFilter::Decision::kKeep;
+  });
+  auto in = Build({{"keep", 5, kTypeValue, "k"},
+                   {"purge", 7, kTypeValue, "p"},
+                   {"purge", 6, kTypeValue, "p-older"}});
+  CompactionIteratorOptions o;
+  o.compaction_filter = &filter;
+  RunResult r = CompactWith(in, o);
+  ASSERT_OK(r.status);
+  // Not bottommost: a SingleDelete (type 7) at the purged version's sequence.
+  EXPECT_EQ("keep@5:1=k purge@7:7=", KeysValues(r));
+  EXPECT_EQ(1u, r.stats.num_filter_to_deletion);
+  CheckAccounting(r, in.size());
+
+  // Bottommost, nothing below: the version and what it hides go.
+  o.bottommost = true;
+  r = CompactWith(in, o);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("keep@5:1=k", KeysValues(r));
+  EXPECT_EQ(1u, r.stats.num_filter_removed);
+  CheckAccounting(r, in.size());
+}
+
+TEST(CompactionIteratorTest, FilterBlobDecisionsFailTheCompaction) {
+  const struct {
+    CompactionFilter::Decision decision;
+    const char* message;
+  } cases[] = {
+      {CompactionFilter::Decision::kIOError,
+       "CompactionFilter for integrated BlobDB should not return kIOError"},
+      {CompactionFilter::Decision::kChangeBlobIndex,
+       "Only stacked BlobDB's internal compaction filter can return kChangeBlobIndex."},
+      {CompactionFilter::Decision::kUndetermined, "FilterV2() should never return kUndetermined"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.message);
+    const CompactionFilter::Decision d = c.decision;
+    FnFilter filter(
+        [d](CompactionFilter::ValueType, const std::string& key, const std::string&, std::string*,
+            std::string*) { return key == "bad" ? d : CompactionFilter::Decision::kKeep; });
+    auto in =
+        Build({{"a", 5, kTypeValue, "a"}, {"bad", 4, kTypeValue, "x"}, {"c", 3, kTypeValue, "c"}});
+    CompactionIteratorOptions o;
+    o.compaction_filter = &filter;
+    RunResult r = CompactWith(in, o);
+    EXPECT_TRUE(r.status.IsNotSupported()) << r.status.ToString();
+    EXPECT_NE(std::string::npos, r.status.ToString().find(c.message)) << r.status.ToString();
+    // Output stops at the failing entry.
+    EXPECT_EQ("a@5:1=a", KeysValues(r));
+  }
+}
+
+TEST(CompactionIteratorTest, FilterOtherDecisionsRemoveMergeOperands) {
+  // As RocksDB: for an operand, every answer but kKeep / kChangeValue drops it.
+  FnFilter filter([](CompactionFilter::ValueType type, const std::string&, const std::string& value,
+                     std::string*, std::string*) {
+    if (type != CompactionFilter::kMergeOperand) return CompactionFilter::Decision::kKeep;
+    if (value == "purge") return CompactionFilter::Decision::kPurge;
+    if (value == "io") return CompactionFilter::Decision::kIOError;
+    return CompactionFilter::Decision::kKeep;
+  });
+  JoinOperator op;
+  auto in = Build({{"a", 9, kTypeMerge, "x"},
+                   {"a", 8, kTypeMerge, "purge"},
+                   {"a", 7, kTypeMerge, "io"},
+                   {"a", 6, kTypeValue, "base"}});
+  CompactionIteratorOptions o = MergeOptions(&op, {}, false);
+  o.compaction_filter = &filter;
+  RunResult r = CompactWith(in, o);
+  ASSERT_OK(r.status);
+  EXPECT_EQ("a@9:1=base,x", KeysValues(r));
+  CheckAccounting(r, in.size());
+}
+
 }  // namespace strata

@@ -271,7 +271,10 @@ Status CompactionJob::Run() {
       return KeyInLevelsFrom(c->input_version(), c->output_level() + 1, user_key);
     };
     std::unique_ptr<CompactionFilter> owned_filter;
-    po.compaction_filter = CompactionFilterFor(cfd, c->manual(), full_compaction, &owned_filter);
+    po.compaction_filter = CompactionFilterFor(cfd, c->manual(), full_compaction,
+                                               TableFileCreationReason::kCompaction, &owned_filter);
+    statuses[i] = CheckCompactionFilter(po.compaction_filter);
+    if (!statuses[i].ok()) return;
     CompactionRangeDelAggregator range_del_agg(&icmp, po.snapshots);
     if (!input_tombstones.empty()) {
       range_del_agg.AddTombstones(input_tombstones);

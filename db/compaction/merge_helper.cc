@@ -121,6 +121,12 @@ Status MergeHelper::MergeUntil(InternalIterator* iter, SequenceNumber stop_befor
           break;
         case CompactionFilter::Decision::kRemove:
         case CompactionFilter::Decision::kRemoveAndSkipUntil:
+        // RocksDB removes an operand for every answer but kKeep and
+        // kChangeValue.
+        case CompactionFilter::Decision::kPurge:
+        case CompactionFilter::Decision::kChangeBlobIndex:
+        case CompactionFilter::Decision::kIOError:
+        case CompactionFilter::Decision::kUndetermined:
           keep = false;
           break;
       }

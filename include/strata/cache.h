@@ -29,6 +29,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "strata/export.h"
 #include "strata/memory_allocator.h"
@@ -36,6 +37,9 @@
 #include "strata/status.h"
 
 namespace strata {
+
+struct ConfigOptions;  // strata/convenience.h
+class Statistics;      // strata/statistics.h
 
 class STRATA_EXPORT Cache {
  public:
@@ -45,11 +49,14 @@ class STRATA_EXPORT Cache {
   // Where a new entry goes in the LRU order. kHigh entries (index and filter
   // blocks) live in a protected pool of the capacity and are evicted only
   // after every unpinned kLow entry.
-  enum class Priority { kHigh, kLow };
+  // RocksDB's names too: HIGH is kHigh, LOW is kLow; BOTTOM (RocksDB's
+  // pool below LOW) is kLow, as Strata's caches have two pools.
+  enum class Priority { kHigh, kLow, HIGH = kHigh, LOW = kLow, BOTTOM = kLow };
 
   // Frees a value once the cache is done with it (invariant 1). `key` is a
   // view valid only during the call.
   using Deleter = void (*)(const Slice& key, void* value);
+  using DeleterFn = Deleter;  // RocksDB's name
 
   // Counters since the cache was created. A hit/miss is a Lookup that did /
   // did not find its key; an insert is an Insert that added its entry; an
@@ -89,7 +96,6 @@ class STRATA_EXPORT Cache {
   // exist so that its interface can be declared.
   using SizeCallback = size_t (*)(void* obj);
   using SaveToCallback = Status (*)(void* from_obj, size_t from_offset, size_t length, void* out);
-  using DeleterFn = Deleter;
   struct CacheItemHelper {
     SizeCallback size_cb;
     SaveToCallback saveto_cb;
@@ -111,11 +117,18 @@ class STRATA_EXPORT Cache {
   // parameter, *handle = nullptr and the result is Incomplete; without one,
   // the value is freed at once and the result is OK (as if the entry had been
   // inserted and evicted). Cost: O(1) plus the evictions it causes.
-  virtual Status Insert(const Slice& key, void* value, size_t charge, Deleter deleter,
+  virtual Status Insert(const Slice& key, void* value, size_t charge, DeleterFn deleter,
                         Handle** handle = nullptr, Priority priority = Priority::kLow) = 0;
 
   // A pinned handle to key's entry, or nullptr if absent (not an error).
-  virtual Handle* Lookup(const Slice& key) = 0;
+  // stats: RocksDB counts secondary-cache hits there; Strata's caches have
+  // no secondary tier and ignore it.
+  virtual Handle* Lookup(const Slice& key, Statistics* stats = nullptr) = 0;
+
+  // One more reference to an entry through a handle the caller holds
+  // (REQUIRES: handle not yet released); the entry then needs one more
+  // Release. Returns true (the reference was taken).
+  virtual bool Ref(Handle* handle) = 0;
 
   // Gives back a handle from Lookup or Insert. With erase_if_last_ref, an
   // entry whose last handle this was is also removed from the cache. Returns
@@ -148,6 +161,81 @@ class STRATA_EXPORT Cache {
 
   virtual const char* Name() const = 0;
   virtual CacheStats GetStats() const = 0;
+
+  // ---- RocksDB 7.8.3's other members ----
+
+  // The registry type name (RocksDB's Customizable::Type).
+  static const char* Type() { return "Cache"; }
+  // RocksDB's forms: a capacity ("8M": an LRU cache with RocksDB's
+  // defaults, metadata charged) or "capacity=..;num_shard_bits=..;
+  // strict_capacity_limit=..;high_pri_pool_ratio=..;low_pri_pool_ratio=.."
+  // (the last checked, then unused: Strata's LRU cache has no low pool).
+  // Another field is InvalidArgument ("Unrecognized option: .<name>");
+  // ratios out of range give *result = nullptr, as RocksDB's NewLRUCache.
+  static Status CreateFromString(const ConfigOptions& config_options, const std::string& value,
+                                 std::shared_ptr<Cache>* result);
+
+  // The charge the entry was inserted with (without the metadata a
+  // kFullChargeCacheMetadata cache adds). REQUIRES: handle not released.
+  virtual size_t GetCharge(Handle* handle) const = 0;
+  // RocksDB's: the same as GetCharge.
+  virtual size_t GetUsage(Handle* handle) const { return GetCharge(handle); }
+  // The deleter the entry was inserted with.
+  virtual DeleterFn GetDeleter(Handle* handle) const = 0;
+  // Entries in the cache's tables (resident ones, pinned or not), and the
+  // tables' slot counts; RocksDB's defaults for a cache without tables.
+  virtual size_t GetOccupancyCount() const { return SIZE_MAX; }
+  virtual size_t GetTableAddressCount() const { return 0; }
+  // RocksDB lets a cache leak its entries at destruction to exit faster;
+  // Strata's caches always free them (allowed: the call is a hint).
+  virtual void DisownData() {}
+
+  struct ApplyToAllEntriesOptions {
+    // Advisory (how many entries one lock hold covers in RocksDB); Strata's
+    // caches visit a shard per lock hold.
+    size_t average_entries_per_lock = 256;
+  };
+  // Calls callback for every resident entry (pinned or not) with its key,
+  // value, inserted charge and deleter, holding the entry's shard lock: the
+  // callback must not call back into the cache. Entries inserted or erased
+  // meanwhile may or may not be visited.
+  virtual void ApplyToAllEntries(
+      const std::function<void(const Slice& key, void* value, size_t charge, DeleterFn deleter)>&
+          callback,
+      const ApplyToAllEntriesOptions& opts) = 0;
+  // The older form (thread_safe is ignored, as in RocksDB 7.8.3).
+  virtual void ApplyToAllCacheEntries(void (*callback)(void* value, size_t charge),
+                                      bool /*thread_safe*/) {
+    ApplyToAllEntries([callback](const Slice&, void* value, size_t charge,
+                                 DeleterFn) { callback(value, charge); },
+                      {});
+  }
+  // The cache's settings, one "    name : value" line each, as RocksDB
+  // prints them in the options log; "" by default.
+  virtual std::string GetPrintableOptions() const { return ""; }
+
+  // The secondary-cache forms (a helper carries the deleter; see
+  // CacheItemHelper). Without a secondary tier they are the plain forms: a
+  // null helper is InvalidArgument, as in RocksDB.
+  virtual Status Insert(const Slice& key, void* value, const CacheItemHelper* helper,
+                        size_t charge, Handle** handle = nullptr,
+                        Priority priority = Priority::kLow) {
+    if (helper == nullptr) return Status::InvalidArgument("Cache::Insert: null CacheItemHelper");
+    return Insert(key, value, charge, helper->del_cb, handle, priority);
+  }
+  virtual Handle* Lookup(const Slice& key, const CacheItemHelper* /*helper_cb*/,
+                         const CreateCallback& /*create_cb*/, Priority /*priority*/,
+                         bool /*wait*/, Statistics* stats = nullptr) {
+    return Lookup(key, stats);
+  }
+  // useful: RocksDB's hint for a secondary cache; unused here.
+  virtual bool Release(Handle* handle, bool /*useful*/, bool erase_if_last_ref) {
+    return Release(handle, erase_if_last_ref);
+  }
+  // Lookups here complete at once: every handle is ready.
+  virtual bool IsReady(Handle* /*handle*/) { return true; }
+  virtual void Wait(Handle* /*handle*/) {}
+  virtual void WaitAll(std::vector<Handle*>& /*handles*/) {}
 
  private:
   // Immutable after construction.

@@ -20,14 +20,27 @@
 
 #include "strata/export.h"
 #include "strata/slice.h"
+#include "strata/status.h"
 
 namespace strata {
 
 class Logger;
 
+struct ConfigOptions;  // strata/convenience.h
+
 class STRATA_EXPORT MergeOperator {
  public:
   virtual ~MergeOperator();
+
+  // The registry type name (RocksDB's Customizable::Type).
+  static const char* Type() { return "MergeOperator"; }
+  // The built-in operator named id (MergeOperators::CreateFromStringId's
+  // names: "put", "uint64add", "stringappend", "max" and the operators'
+  // Name()s); "" or "nullptr" resets *result. Any other id is NotSupported
+  // ("Could not load MergeOperator: <id>"), or OK leaving *result unchanged
+  // when config_options.ignore_unsupported_options is set (RocksDB's answers).
+  static Status CreateFromString(const ConfigOptions& opts, const std::string& id,
+                                 std::shared_ptr<MergeOperator>* result);
 
   struct MergeOperationInput {
     MergeOperationInput(const Slice& k, const Slice* existing, const std::vector<Slice>& operands,

@@ -14,12 +14,28 @@
 
 #include "strata/export.h"
 #include "strata/slice.h"
+#include "strata/status.h"
 
 namespace strata {
+
+struct ConfigOptions;  // strata/convenience.h
 
 class STRATA_EXPORT SliceTransform {
  public:
   virtual ~SliceTransform();
+
+  // The registry type name (RocksDB's Customizable::Type).
+  static const char* Type() { return "SliceTransform"; }
+  // "fixed:N", "capped:N", "rocksdb.FixedPrefix.N", "rocksdb.CappedPrefix.N",
+  // "rocksdb.Noop": a new built-in transform; "" or "nullptr" resets *result.
+  // Any other id is NotSupported ("Could not load SliceTransform: <id>"), or
+  // OK leaving *result unchanged when config_options.ignore_unsupported_options
+  // is set (RocksDB's answers).
+  static Status CreateFromString(const ConfigOptions& config_options, const std::string& id,
+                                 std::shared_ptr<const SliceTransform>* result);
+  // The transform's id as written to table properties: Name() (for the
+  // built-ins "rocksdb.FixedPrefix.8" and the like, as RocksDB writes them).
+  std::string AsString() const { return Name(); }
 
   // RocksDB's spelling, e.g. "rocksdb.FixedPrefix.8", "rocksdb.CappedPrefix.8",
   // "rocksdb.Noop".
@@ -34,6 +50,10 @@ class STRATA_EXPORT SliceTransform {
   // Whether every key that starts with prefix and is at least as long has
   // Transform(key) == prefix (lets Seek use a prefix filter on the target).
   virtual bool FullLengthEnabled(size_t* /*len*/) const { return false; }
+  // Whether appending bytes to prefix never changes its prefix
+  // (Transform(prefix + x) == Transform(prefix)); false (the default) is
+  // always correct.
+  virtual bool SameResultWhenAppended(const Slice& /*prefix*/) const { return false; }
 };
 
 // The first prefix_len bytes; keys shorter than that are outside the domain.

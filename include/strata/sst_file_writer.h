@@ -24,14 +24,36 @@ namespace strata {
 
 // What a finished SstFileWriter wrote.
 struct STRATA_EXPORT ExternalSstFileInfo {
+  ExternalSstFileInfo() = default;
+  // RocksDB's constructor (the range-deletion bounds and checksum empty).
+  ExternalSstFileInfo(const std::string& _file_path, const std::string& _smallest_key,
+                      const std::string& _largest_key, uint64_t _sequence_number,
+                      uint64_t _file_size, int32_t _num_entries, int32_t _version)
+      : file_path(_file_path),
+        smallest_key(_smallest_key),
+        largest_key(_largest_key),
+        sequence_number(_sequence_number),
+        file_size(_file_size),
+        num_entries(static_cast<uint64_t>(_num_entries)),
+        version(_version) {}
+
   std::string file_path;
   std::string smallest_key;  // user keys
   std::string largest_key;
+  // The smallest begin and largest end key of the file's range deletions
+  // (empty without any).
+  std::string smallest_range_del_key;
+  std::string largest_range_del_key;
+  // The whole file's checksum by Options::file_checksum_gen_factory's
+  // generator, and its Name(); without a factory "" and "Unknown"
+  // (RocksDB's kUnknownFileChecksum / kUnknownFileChecksumFuncName).
+  std::string file_checksum;
+  std::string file_checksum_func_name;
   uint64_t sequence_number = 0;
   uint64_t file_size = 0;
   uint64_t num_entries = 0;
   uint64_t num_range_del_entries = 0;
-  int32_t version = 2;
+  int32_t version = 0;  // 2 once written by SstFileWriter
 };
 
 class STRATA_EXPORT SstFileWriter {

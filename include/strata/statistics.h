@@ -344,12 +344,31 @@ enum StatsLevel : uint8_t {
   kAll,                          // plus DB mutex wait time
 };
 
+struct ConfigOptions;  // strata/convenience.h
+
 class STRATA_EXPORT Statistics {
  public:
   virtual ~Statistics() = default;
 
+  // The registry type name (RocksDB's Customizable::Type).
+  static const char* Type() { return "Statistics"; }
+  // RocksDB's answers: "" or "BasicStatistics" make a new CreateDBStatistics();
+  // "nullptr" resets *result; any other id is NotSupported ("Could not load
+  // Statistics: <id>"), or OK leaving *result unchanged when
+  // config_options.ignore_unsupported_options is set.
+  static Status CreateFromString(const ConfigOptions& config_options, const std::string& id,
+                                 std::shared_ptr<Statistics>* result);
+  // The implementation's name: "BasicStatistics" for CreateDBStatistics()'s,
+  // "" by default (RocksDB's).
+  virtual const char* Name() const { return ""; }
+  // RocksDB's Customizable serialization: "{<prefix>id=BasicStatistics;
+  // inner=nullptr;}" for CreateDBStatistics()'s (delimiter from
+  // config_options), Name() for others.
+  std::string ToString(const ConfigOptions& config_options) const;
+  std::string ToString(const ConfigOptions& config_options, const std::string& prefix) const;
+
   virtual uint64_t getTickerCount(uint32_t ticker) const = 0;
-  virtual void histogramData(uint32_t histogram, HistogramData* data) const = 0;
+  virtual void histogramData(uint32_t histogram, HistogramData* const data) const = 0;
   // The histogram's multi-line report (count, average, percentiles, buckets).
   virtual std::string getHistogramString(uint32_t histogram) const = 0;
   // Adds count to the ticker unless the level is kDisableAll. (RocksDB's

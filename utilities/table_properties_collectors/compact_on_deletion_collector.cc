@@ -1,8 +1,12 @@
 // CompactOnDeletionCollectorFactory and its collector: see
 // strata/utilities/table_properties_collectors.h for what marks a file.
 #include <array>
+#include <cerrno>
+#include <cstdlib>
 #include <sstream>
 
+#include "db/options_helper.h"
+#include "strata/convenience.h"
 #include "strata/utilities/table_properties_collectors.h"
 
 namespace strata {
@@ -92,6 +96,61 @@ std::string CompactOnDeletionCollectorFactory::ToString() const {
     << " Deletion trigger = " << GetDeletionTrigger() << " Deletion ratio = " << GetDeletionRatio()
     << ')';
   return s.str();
+}
+
+std::map<std::string, std::string> CompactOnDeletionCollectorFactory::SerializedOptions() const {
+  return {{"deletion_ratio", std::to_string(GetDeletionRatio())},
+          {"deletion_trigger", std::to_string(GetDeletionTrigger())},
+          {"window_size", std::to_string(GetWindowSize())}};
+}
+
+Status TablePropertiesCollectorFactory::CreateFromString(
+    const ConfigOptions& options, const std::string& value,
+    std::shared_ptr<TablePropertiesCollectorFactory>* result) {
+  if (value.empty() || value == "nullptr") {
+    result->reset();
+    return Status::OK();
+  }
+  OptionsMap fields;
+  std::string id = value;
+  if (value.find('=') != std::string::npos) {
+    Status s = StringToMap(StripBraces(value), &fields);
+    if (!s.ok()) return s;
+    id = fields["id"];
+    fields.erase("id");
+  }
+  if (id != CompactOnDeletionCollectorFactory::kClassName()) {
+    if (options.ignore_unsupported_options) return Status::OK();
+    return Status::NotSupported("Could not load TablePropertiesCollectorFactory", id);
+  }
+  // RocksDB's registered factory starts switched off.
+  auto made = std::make_shared<CompactOnDeletionCollectorFactory>(0, 0, 0);
+  for (const auto& [name, v] : fields) {
+    char* end = nullptr;
+    errno = 0;
+    if (name == "deletion_ratio") {
+      const double d = std::strtod(v.c_str(), &end);
+      if (end == v.c_str() || *end != '\0' || errno != 0) {
+        return Status::InvalidArgument("Error parsing deletion_ratio", v);
+      }
+      made->SetDeletionRatio(d);
+      continue;
+    }
+    if (name != "window_size" && name != "deletion_trigger") {
+      return Status::InvalidArgument("Unrecognized option", "." + name);
+    }
+    const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+    if (v.empty() || *end != '\0' || errno != 0) {
+      return Status::InvalidArgument("Error parsing " + name, v);
+    }
+    if (name == "window_size") {
+      made->SetWindowSize(static_cast<size_t>(n));
+    } else {
+      made->SetDeletionTrigger(static_cast<size_t>(n));
+    }
+  }
+  *result = std::move(made);
+  return Status::OK();
 }
 
 std::shared_ptr<CompactOnDeletionCollectorFactory> NewCompactOnDeletionCollectorFactory(

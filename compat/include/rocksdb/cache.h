@@ -15,11 +15,23 @@
 //     makes NewLRUCache return nullptr (rocksdb/secondary_cache.h).
 // CompressedSecondaryCacheOptions and NewCompressedSecondaryCache are
 // declared; NewCompressedSecondaryCache returns nullptr.
+// Cache's other RocksDB members are strata::Cache's: Priority HIGH/LOW/
+// BOTTOM (BOTTOM is LOW: Strata's caches have two pools), Ref, GetCharge,
+// GetUsage(handle), GetDeleter, GetOccupancyCount / GetTableAddressCount
+// (entries and slots of the caches' tables), ApplyToAllEntries and
+// ApplyToAllCacheEntries, GetPrintableOptions (RocksDB's lines; an LRU
+// cache prints low_pri_pool_ratio 0.000, as it has no low pool), the
+// CacheItemHelper Insert/Lookup forms and Release(handle, useful,
+// erase_if_last_ref) (no secondary tier: the plain forms), IsReady/Wait/
+// WaitAll (lookups complete at once), DisownData (a hint: entries are still
+// freed), CreateFromString ("8M" or "capacity=...;num_shard_bits=...": an
+// LRU cache with RocksDB's defaults).
 // Thread-safety: thread-safe.
 #pragma once
 
 #include <cstddef>
 #include <memory>
+#include <string>
 
 #include "rocksdb/compression_type.h"
 #include "rocksdb/memory_allocator.h"
@@ -31,6 +43,22 @@
 namespace rocksdb {
 using Cache = ::strata::Cache;
 using CacheEntryRole = ::strata::CacheEntryRole;
+using ::strata::GetCacheEntryRoleName;
+using ::strata::kNumCacheEntryRoles;
+
+// The keys of the DB property map "rocksdb.block-cache-entry-stats"
+// (RocksDB's spellings: "id", "capacity", "count.<role>", "bytes.<role>",
+// "percent.<role>", ...).
+struct BlockCacheEntryStatsMapKeys {
+  static const std::string& CacheId();
+  static const std::string& CacheCapacityBytes();
+  static const std::string& LastCollectionDurationSeconds();
+  static const std::string& LastCollectionAgeSeconds();
+
+  static std::string EntryCount(CacheEntryRole);
+  static std::string UsedBytes(CacheEntryRole);
+  static std::string UsedPercent(CacheEntryRole);
+};
 
 class SecondaryCache;  // rocksdb/secondary_cache.h
 

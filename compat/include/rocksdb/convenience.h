@@ -32,6 +32,7 @@
 #include "rocksdb/rocksdb_namespace.h"
 #include "rocksdb/status.h"
 #include "rocksdb/table.h"
+#include "strata/convenience.h"
 
 namespace rocksdb {
 
@@ -77,6 +78,10 @@ struct ConfigOptions {
   bool IsCheckEnabled(SanityLevel level) const {
     return level > SanityLevel::kSanityLevelNone && level <= sanity_level;
   }
+  // Strata's ConfigOptions with the same fields (the ones it has), so the
+  // CreateFromString of Strata's classes aliased here (Comparator,
+  // MergeOperator, SliceTransform, Cache, Statistics, ...) take this struct.
+  operator ::strata::ConfigOptions() const;  // NOLINT: implicit on purpose
 };
 
 // ---- maps to options ----

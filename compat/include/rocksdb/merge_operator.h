@@ -2,7 +2,9 @@
 // merge_operator). strata::MergeOperator and AssociativeMergeOperator carry
 // RocksDB's virtual methods (FullMergeV2 with MergeOperationInput/Output,
 // FullMerge, PartialMerge, PartialMergeMulti, AllowSingleOperand,
-// ShouldMerge, Name) and are the same types here.
+// ShouldMerge, Name) and are the same types here. Type() is
+// "MergeOperator"; CreateFromString knows the built-ins ("put",
+// "uint64add", "stringappend", "max" and their Name()s).
 // Thread-safety: implementations must be thread-safe (const methods).
 #pragma once
 

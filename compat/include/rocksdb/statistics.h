@@ -4,8 +4,10 @@
 // values (strata/statistics.h checks their counts), so every ticker and
 // histogram constant is declared in namespace rocksdb as well.
 // TickersNameMap / HistogramsNameMap list RocksDB's names in enum order.
-// Not offered: Statistics' Customizable side (Type, CreateFromString, Name,
-// ToString(ConfigOptions)).
+// Statistics' Customizable side is strata::Statistics': Type()
+// "Statistics", Name() ("BasicStatistics" for CreateDBStatistics()'s),
+// CreateFromString ("" / "BasicStatistics" / "nullptr") and
+// ToString(ConfigOptions[, prefix]) in RocksDB's form.
 // Thread-safety: as strata::Statistics (thread-safe).
 #pragma once
 

@@ -14,10 +14,22 @@
 #include "rocksdb/cache.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/rocksdb_namespace.h"
+#include "rocksdb/status.h"
 
 namespace rocksdb {
 class FlushBlockPolicyFactory;
 class PersistentCache;
+struct ConfigOptions;
+struct ReadOptions;
+// RocksDB's internal table classes: named by TableFactory's NewTableReader /
+// NewTableBuilder, never defined here (Strata's readers and builders are
+// internal).
+struct TableReaderOptions;
+struct TableBuilderOptions;
+class TableBuilder;
+class TableReader;
+class RandomAccessFileReader;
+class WritableFileWriter;
 
 enum ChecksumType : char {
   kNoChecksum = 0x0,
@@ -111,17 +123,52 @@ struct BlockBasedTableOptions {
   uint64_t num_file_reads_for_auto_readahead = 2;  // advisory
 };
 
+// The property names of a block-based table's own properties (RocksDB's
+// strings): the index type (fixed32), whole-key and prefix filtering
+// ("1" / "0").
+struct BlockBasedTablePropertyNames {
+  static const std::string kIndexType;
+  static const std::string kWholeKeyFiltering;
+  static const std::string kPrefixFiltering;
+};
+
 // The factory of block-based tables: it carries the options given to
 // NewBlockBasedTableFactory.
+// - Type() is "TableFactory"; CreateFromString knows "BlockBasedTable"
+//   (optionally "id=BlockBasedTable;<BlockBasedTableOptions fields>"),
+//   "PlainTable" and "CuckooTable" (refused at Open, as their factories).
+// - NewTableReader answers NotSupported and NewTableBuilder nullptr:
+//   RocksDB's reader and builder classes are internal to it and Strata
+//   builds its own inside the engine.
+// - IsDeleteRangeSupported: true for block-based tables (as RocksDB's).
 class TableFactory {
  public:
   explicit TableFactory(const BlockBasedTableOptions& options) : options_(options) {}
   virtual ~TableFactory();
   virtual const char* Name() const { return "BlockBasedTable"; }
   // RocksDB's factory names.
+  static const char* kBlockCacheOpts() { return "BlockCache"; }
   static const char* kBlockBasedTableName() { return "BlockBasedTable"; }
   static const char* kPlainTableName() { return "PlainTable"; }
   static const char* kCuckooTableName() { return "CuckooTable"; }
+  static const char* Type() { return "TableFactory"; }
+  static Status CreateFromString(const ConfigOptions& config_options, const std::string& id,
+                                 std::shared_ptr<TableFactory>* factory);
+
+  virtual Status NewTableReader(const TableReaderOptions& table_reader_options,
+                                std::unique_ptr<RandomAccessFileReader>&& file, uint64_t file_size,
+                                std::unique_ptr<TableReader>* table_reader,
+                                bool prefetch_index_and_filter_in_cache = true) const;
+  virtual Status NewTableReader(const ReadOptions& ro,
+                                const TableReaderOptions& table_reader_options,
+                                std::unique_ptr<RandomAccessFileReader>&& file, uint64_t file_size,
+                                std::unique_ptr<TableReader>* table_reader,
+                                bool prefetch_index_and_filter_in_cache) const;
+  virtual TableBuilder* NewTableBuilder(const TableBuilderOptions& table_builder_options,
+                                        WritableFileWriter* file) const;
+  virtual bool IsDeleteRangeSupported() const {
+    return std::string(Name()) == kBlockBasedTableName();
+  }
   // The options this factory was made with.
   const BlockBasedTableOptions& table_options() const { return options_; }
   // RocksDB's generic accessor; only BlockBasedTableOptions exist here.
@@ -147,6 +194,24 @@ const uint32_t kPlainTableVariableLength = 0;
 enum EncodingType : char {
   kPlain,
   kPrefix,
+};
+// The property names of RocksDB's plain and cuckoo table files (strings
+// only: Strata reads neither format).
+struct PlainTablePropertyNames {
+  static const std::string kEncodingType;
+  static const std::string kBloomVersion;
+  static const std::string kNumBloomBlocks;
+};
+struct CuckooTablePropertyNames {
+  static const std::string kEmptyKey;
+  static const std::string kValueLength;
+  static const std::string kNumHashFunc;
+  static const std::string kCuckooBlockSize;
+  static const std::string kHashTableSize;
+  static const std::string kIsLastLevel;
+  static const std::string kIdentityAsFirstHash;
+  static const std::string kUseModuleHash;
+  static const std::string kUserKeyLength;
 };
 struct PlainTableOptions {
   static const char* kName() { return "PlainTableOptions"; }

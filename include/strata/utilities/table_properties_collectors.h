@@ -30,6 +30,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -71,6 +72,11 @@ class STRATA_EXPORT CompactOnDeletionCollectorFactory : public TablePropertiesCo
   // "CompactOnDeletionCollector (Sliding window size = N Deletion trigger =
   // D Deletion ratio = R)", as RocksDB prints it.
   std::string ToString() const override;
+  using TablePropertiesCollectorFactory::ToString;
+
+ protected:
+  // window_size, deletion_trigger, deletion_ratio (RocksDB's option names).
+  std::map<std::string, std::string> SerializedOptions() const override;
 
  private:
   std::atomic<size_t> sliding_window_size_;
