@@ -17,6 +17,7 @@
 #    system RocksDB together.
 # 4. compat_no_rocksdb_symbols: libstrata exports no rocksdb:: symbol.
 set(STRATA_COMPAT_PROGRAMS basic_crud column_families callbacks tuning pinnable_bounds utilities transactions backup listeners stacked env experimental registry agg_merge migration dump caches sst_partitioner wal_filter file_checksum db_surface)
+list(APPEND STRATA_COMPAT_PROGRAMS txn_surface)
 foreach(prog ${STRATA_COMPAT_PROGRAMS})
   set(src ${CMAKE_SOURCE_DIR}/compat/examples/${prog}.cc)
   if(NOT EXISTS ${src})
@@ -113,3 +114,11 @@ if(STRATA_CLANGXX_FOR_GAPS AND Python3_Interpreter_FOUND AND EXISTS /usr/include
                    --allow ${CMAKE_SOURCE_DIR}/compat/tests/header_gaps_known.txt)
   set_tests_properties(compat_header_gaps PROPERTIES LABELS compat TIMEOUT 600)
 endif()
+
+# compat_txn_surface_test: transaction, batch and backup members whose
+# Strata answers differ from RocksDB's (refusals) or do not print.
+add_executable(compat_txn_surface_test ${CMAKE_SOURCE_DIR}/compat/tests/compat_txn_surface_test.cc)
+target_link_libraries(compat_txn_surface_test PRIVATE strata-rocksdb-static strata_test_util
+                      GTest::gtest_main)
+add_test(NAME compat_txn_surface_test COMMAND compat_txn_surface_test)
+set_tests_properties(compat_txn_surface_test PROPERTIES LABELS compat TIMEOUT 120)
