@@ -145,6 +145,7 @@ class CompatDBT : public Base {
     Status s = compat::ConvertWriteOptions(options, &wo);
     return s.ok() ? db_->Merge(wo, cf, key, value) : s;
   }
+  using Base::Write;  // TransactionDB's Write with optimizations stays visible
   Status Write(const WriteOptions& options, WriteBatch* updates) override {
     ::strata::WriteOptions wo;
     Status s = compat::ConvertWriteOptions(options, &wo);

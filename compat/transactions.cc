@@ -2,8 +2,10 @@
 // OptimisticTransactionDB over Strata's. The DBs are CompatDBT objects (every
 // DB call is forwarded as for a plain DB) that also keep the Strata
 // transaction DB to begin transactions on.
+#include <map>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -70,6 +72,7 @@ class TransactionRegistry {
     auto it = by_impl_.find(impl);
     if (it != by_impl_.end()) return it->second;
     auto* t = new Transaction(std::unique_ptr<::strata::Transaction>(impl));
+    t->Begun(/*pessimistic=*/true, WriteOptions());
     t->set_registry(this);
     t->set_listed(true);
     by_impl_[impl] = t;
@@ -103,12 +106,71 @@ Transaction::~Transaction() {
 }
 
 void Transaction::SetSnapshot() { impl_->SetSnapshot(); }
-void Transaction::SetSnapshotOnNextOperation() { impl_->SetSnapshotOnNextOperation(); }
+void Transaction::SetSnapshotOnNextOperation(std::shared_ptr<TransactionNotifier> notifier) {
+  impl_->SetSnapshotOnNextOperation(std::move(notifier));
+}
 const Snapshot* Transaction::GetSnapshot() const { return impl_->GetSnapshot(); }
+std::shared_ptr<const Snapshot> Transaction::GetTimestampedSnapshot() const {
+  return impl_->GetTimestampedSnapshot();
+}
 void Transaction::ClearSnapshot() { impl_->ClearSnapshot(); }
-Status Transaction::Prepare() { return impl_->Prepare(); }
-Status Transaction::Commit() { return impl_->Commit(); }
-Status Transaction::Rollback() { return impl_->Rollback(); }
+
+Status Transaction::ApplyWriteOptions() {
+  ::strata::WriteOptions wo;
+  Status s = compat::ConvertWriteOptions(write_options_, &wo);
+  if (s.ok()) impl_->SetWriteOptions(wo);
+  return s;
+}
+Status Transaction::Prepare() {
+  Status s = ApplyWriteOptions();
+  return s.ok() ? impl_->Prepare() : s;
+}
+Status Transaction::Commit() {
+  Status s = ApplyWriteOptions();
+  return s.ok() ? impl_->Commit() : s;
+}
+Status Transaction::Rollback() {
+  Status s = ApplyWriteOptions();
+  return s.ok() ? impl_->Rollback() : s;
+}
+
+Status Transaction::CommitAndTryCreateSnapshot(std::shared_ptr<TransactionNotifier> notifier,
+                                               TxnTimestamp ts,
+                                               std::shared_ptr<const Snapshot>* snapshot) {
+  (void)notifier;
+  if (snapshot != nullptr) snapshot->reset();
+  // RocksDB's checks of the commit timestamp, in its order.
+  const TxnTimestamp commit_ts = GetCommitTimestamp();
+  if (commit_ts == kMaxTxnTimestamp) {
+    if (ts == kMaxTxnTimestamp) return Status::InvalidArgument("Commit timestamp unset");
+    Status s = SetCommitTimestamp(ts);
+    if (!s.ok()) return s;
+  } else if (ts != kMaxTxnTimestamp && ts != commit_ts) {
+    return Status::InvalidArgument("Different commit ts specified");
+  }
+  return Status::NotSupported(
+      "Transaction::CommitAndTryCreateSnapshot is not supported by Strata: it has no "
+      "timestamped snapshots (use Commit, then DB::GetSnapshot)");
+}
+
+Status Transaction::SetReadTimestampForValidation(TxnTimestamp ts) {
+  if (!pessimistic_) return Status::NotSupported("timestamp not supported");
+  if (read_timestamp_ < kMaxTxnTimestamp && ts < read_timestamp_) {
+    return Status::InvalidArgument("Cannot decrease read timestamp for validation");
+  }
+  read_timestamp_ = ts;
+  return Status::OK();
+}
+Status Transaction::SetCommitTimestamp(TxnTimestamp ts) {
+  if (!pessimistic_) return Status::NotSupported("timestamp not supported");
+  if (read_timestamp_ < kMaxTxnTimestamp && ts <= read_timestamp_) {
+    return Status::InvalidArgument(
+        "Cannot commit at timestamp smaller than or equal to read timestamp");
+  }
+  commit_timestamp_ = ts;
+  return Status::OK();
+}
+TxnTimestamp Transaction::GetCommitTimestamp() const { return commit_timestamp_; }
 void Transaction::SetSavePoint() { impl_->SetSavePoint(); }
 Status Transaction::RollbackToSavePoint() { return impl_->RollbackToSavePoint(); }
 Status Transaction::PopSavePoint() { return impl_->PopSavePoint(); }
@@ -147,6 +209,19 @@ std::vector<Status> Transaction::MultiGet(const ReadOptions& options,
                                           const std::vector<Slice>& keys,
                                           std::vector<std::string>* values) {
   return MultiGet(options, std::vector<ColumnFamilyHandle*>(keys.size(), nullptr), keys, values);
+}
+void Transaction::MultiGet(const ReadOptions& options, ColumnFamilyHandle* cf,
+                           const size_t num_keys, const Slice* keys, PinnableSlice* values,
+                           Status* statuses, const bool /*sorted_input*/) {
+  for (size_t i = 0; i < num_keys; ++i) statuses[i] = Get(options, cf, keys[i], &values[i]);
+}
+Status Transaction::GetRangeLock(ColumnFamilyHandle* /*column_family*/,
+                                 const Endpoint& /*start_endp*/, const Endpoint& /*end_endp*/) {
+  // RocksDB's point-lock manager's answer; an optimistic transaction
+  // locks nothing (RocksDB's: NotSupported with no message).
+  if (pessimistic_) return Status::NotSupported("PointLockManager does not support range locking");
+  return Status::NotSupported(
+      "Transaction::GetRangeLock: an optimistic transaction takes no locks");
 }
 Status Transaction::GetForUpdate(const ReadOptions& options, ColumnFamilyHandle* cf,
                                  const Slice& key, std::string* value, bool exclusive,
@@ -229,6 +304,51 @@ Status Transaction::DeleteUntracked(ColumnFamilyHandle* cf, const Slice& key) {
   return impl_->DeleteUntracked(cf, key);
 }
 Status Transaction::DeleteUntracked(const Slice& key) { return impl_->DeleteUntracked(key); }
+
+namespace {
+// The parts, concatenated (RocksDB writes a SliceParts key or value so).
+std::string Joined(const SliceParts& parts) {
+  std::string out;
+  for (int i = 0; i < parts.num_parts; ++i)
+    out.append(parts.parts[i].data(), parts.parts[i].size());
+  return out;
+}
+}  // namespace
+
+Status Transaction::Put(ColumnFamilyHandle* cf, const SliceParts& key, const SliceParts& value,
+                        const bool assume_tracked) {
+  return impl_->Put(cf, Joined(key), Joined(value), assume_tracked);
+}
+Status Transaction::Put(const SliceParts& key, const SliceParts& value) {
+  return Put(nullptr, key, value);
+}
+Status Transaction::Delete(ColumnFamilyHandle* cf, const SliceParts& key,
+                           const bool assume_tracked) {
+  return impl_->Delete(cf, Joined(key), assume_tracked);
+}
+Status Transaction::Delete(const SliceParts& key) { return Delete(nullptr, key); }
+Status Transaction::SingleDelete(ColumnFamilyHandle* cf, const SliceParts& key,
+                                 const bool assume_tracked) {
+  return impl_->SingleDelete(cf, Joined(key), assume_tracked);
+}
+Status Transaction::SingleDelete(const SliceParts& key) { return SingleDelete(nullptr, key); }
+Status Transaction::PutUntracked(ColumnFamilyHandle* cf, const SliceParts& key,
+                                 const SliceParts& value) {
+  return impl_->PutUntracked(cf, Joined(key), Joined(value));
+}
+Status Transaction::PutUntracked(const SliceParts& key, const SliceParts& value) {
+  return PutUntracked(nullptr, key, value);
+}
+Status Transaction::DeleteUntracked(ColumnFamilyHandle* cf, const SliceParts& key) {
+  return impl_->DeleteUntracked(cf, Joined(key));
+}
+Status Transaction::DeleteUntracked(const SliceParts& key) { return DeleteUntracked(nullptr, key); }
+Status Transaction::SingleDeleteUntracked(ColumnFamilyHandle* cf, const Slice& key) {
+  return impl_->SingleDeleteUntracked(cf, key);
+}
+Status Transaction::SingleDeleteUntracked(const Slice& key) {
+  return impl_->SingleDeleteUntracked(key);
+}
 void Transaction::PutLogData(const Slice& blob) { impl_->PutLogData(blob); }
 void Transaction::DisableIndexing() { impl_->DisableIndexing(); }
 void Transaction::EnableIndexing() { impl_->EnableIndexing(); }
@@ -238,6 +358,10 @@ uint64_t Transaction::GetNumDeletes() const { return impl_->GetNumDeletes(); }
 uint64_t Transaction::GetNumMerges() const { return impl_->GetNumMerges(); }
 uint64_t Transaction::GetElapsedTime() const { return impl_->GetElapsedTime(); }
 void Transaction::SetLockTimeout(int64_t timeout) { impl_->SetLockTimeout(timeout); }
+WriteOptions* Transaction::GetWriteOptions() { return &write_options_; }
+void Transaction::SetWriteOptions(const WriteOptions& write_options) {
+  write_options_ = write_options;
+}
 void Transaction::UndoGetForUpdate(ColumnFamilyHandle* cf, const Slice& key) {
   impl_->UndoGetForUpdate(cf, key);
 }
@@ -261,6 +385,13 @@ Status Transaction::SetName(const TransactionName& name) {
 }
 TransactionName Transaction::GetName() const { return impl_->GetName(); }
 TransactionID Transaction::GetID() const { return impl_->GetID(); }
+void Transaction::SetLogNumber(uint64_t log) { impl_->SetLogNumber(log); }
+uint64_t Transaction::GetLogNumber() const { return impl_->GetLogNumber(); }
+bool Transaction::IsDeadlockDetect() const { return impl_->IsDeadlockDetect(); }
+std::vector<TransactionID> Transaction::GetWaitingTxns(uint32_t* column_family_id,
+                                                       std::string* key) const {
+  return impl_->GetWaitingTxns(column_family_id, key);
+}
 
 namespace {
 
@@ -296,7 +427,10 @@ class CompatTransactionDB final : public compat::CompatDBT<TransactionDB> {
     Transaction* t = BeginWith(old_txn, [&](std::unique_ptr<::strata::Transaction> old) {
       return txn_db_->BeginTransaction(wo, txn_options, std::move(old));
     });
-    if (t != nullptr) t->set_registry(&registry_);
+    if (t != nullptr) {
+      t->set_registry(&registry_);
+      t->Begun(/*pessimistic=*/true, write_options);
+    }
     return t;
   }
   Transaction* GetTransactionByName(const TransactionName& name) override {
@@ -315,11 +449,89 @@ class CompatTransactionDB final : public compat::CompatDBT<TransactionDB> {
   void SetDeadlockInfoBufferSize(uint32_t target_size) override {
     txn_db_->SetDeadlockInfoBufferSize(target_size);
   }
+  std::unordered_multimap<uint32_t, KeyLockInfo> GetLockStatusData() override {
+    return txn_db_->GetLockStatusData();
+  }
+  using TransactionDB::Write;
+  Status Write(const WriteOptions& options, const TransactionDBWriteOptimizations& optimizations,
+               WriteBatch* updates) override {
+    ::strata::WriteOptions wo;
+    Status s = compat::ConvertWriteOptions(options, &wo);
+    if (!s.ok()) return s;
+    ::strata::TransactionDBWriteOptimizations so;
+    so.skip_concurrency_control = optimizations.skip_concurrency_control;
+    so.skip_duplicate_key_check = optimizations.skip_duplicate_key_check;
+    return txn_db_->Write(wo, so, updates);
+  }
+
+  // ---- timestamped snapshots: DB snapshots listed by a number ----
+  // RocksDB's rules: a new one at the latest sequence; a timestamp below
+  // the newest listed one is refused; the newest one's timestamp again is
+  // that snapshot when nothing was written since, refused otherwise.
+  std::pair<Status, std::shared_ptr<const Snapshot>> CreateTimestampedSnapshot(
+      TxnTimestamp ts) override {
+    if (ts == kMaxTxnTimestamp) return {Status::InvalidArgument("invalid ts"), nullptr};
+    std::lock_guard<std::mutex> lock(ts_mu_);
+    ::strata::DB* const db = txn_db_;
+    std::shared_ptr<const Snapshot> snapshot(db->GetSnapshot(), [db](const Snapshot* p) {
+      if (p != nullptr) db->ReleaseSnapshot(p);
+    });
+    if (!by_ts_.empty()) {
+      const auto& [latest_ts, latest] = *by_ts_.rbegin();
+      const uint64_t seq = snapshot->GetSequenceNumber();
+      if (latest_ts > ts) {
+        std::ostringstream msg;
+        msg << "snapshot exists with larger timestamp " << latest_ts << " > " << ts;
+        return {Status::InvalidArgument(msg.str()), nullptr};
+      }
+      if (latest_ts == ts) {
+        if (latest->GetSequenceNumber() == seq) return {Status::OK(), latest};
+        std::ostringstream msg;
+        msg << "Allocated seq is " << seq << ", while snapshot exists with smaller seq "
+            << latest->GetSequenceNumber() << " but same timestamp " << ts;
+        return {Status::InvalidArgument(msg.str()), nullptr};
+      }
+    }
+    by_ts_.emplace(ts, snapshot);
+    return {Status::OK(), snapshot};
+  }
+  // kMaxTxnTimestamp: the newest.
+  std::shared_ptr<const Snapshot> GetTimestampedSnapshot(TxnTimestamp ts) const override {
+    std::lock_guard<std::mutex> lock(ts_mu_);
+    if (ts == kMaxTxnTimestamp && !by_ts_.empty()) return by_ts_.rbegin()->second;
+    auto it = by_ts_.find(ts);
+    return it == by_ts_.end() ? nullptr : it->second;
+  }
+  void ReleaseTimestampedSnapshotsOlderThan(TxnTimestamp ts) override {
+    std::vector<std::shared_ptr<const Snapshot>> released;  // let go after the lock
+    std::lock_guard<std::mutex> lock(ts_mu_);
+    auto end = by_ts_.lower_bound(ts);
+    for (auto it = by_ts_.begin(); it != end; ++it) released.push_back(std::move(it->second));
+    by_ts_.erase(by_ts_.begin(), end);
+  }
+  Status GetTimestampedSnapshots(
+      TxnTimestamp ts_lb, TxnTimestamp ts_ub,
+      std::vector<std::shared_ptr<const Snapshot>>& timestamped_snapshots) const override {
+    if (ts_lb >= ts_ub) {
+      return Status::InvalidArgument("timestamp lower bound must be smaller than upper bound");
+    }
+    timestamped_snapshots.clear();
+    std::lock_guard<std::mutex> lock(ts_mu_);
+    for (auto it = by_ts_.lower_bound(ts_lb); it != by_ts_.lower_bound(ts_ub); ++it) {
+      timestamped_snapshots.push_back(it->second);
+    }
+    return Status::OK();
+  }
 
  private:
   ::strata::TransactionDB* const txn_db_;
   // Destroyed before the base class closes the Strata DB.
   compat::TransactionRegistry registry_;
+  // The timestamped snapshots, by timestamp (each holds a snapshot of
+  // txn_db_; released when the last holder lets go -- the list's
+  // references go when the DB is deleted, before the Strata DB closes).
+  mutable std::mutex ts_mu_;
+  std::map<TxnTimestamp, std::shared_ptr<const Snapshot>> by_ts_;
 };
 
 class CompatOptimisticTransactionDB final : public compat::CompatDBT<OptimisticTransactionDB> {
@@ -336,9 +548,11 @@ class CompatOptimisticTransactionDB final : public compat::CompatDBT<OptimisticT
                                 Transaction* old_txn) override {
     ::strata::WriteOptions wo;
     if (!compat::ConvertWriteOptions(write_options, &wo).ok()) return nullptr;
-    return BeginWith(old_txn, [&](std::unique_ptr<::strata::Transaction> old) {
+    Transaction* t = BeginWith(old_txn, [&](std::unique_ptr<::strata::Transaction> old) {
       return occ_db_->BeginTransaction(wo, txn_options, std::move(old));
     });
+    if (t != nullptr) t->Begun(/*pessimistic=*/false, write_options);
+    return t;
   }
 
  private:
@@ -349,11 +563,46 @@ using compat::OpenDefaultFamily;
 
 }  // namespace
 
+RangeLockManagerHandle* NewRangeLockManager(
+    std::shared_ptr<TransactionDBMutexFactory> /*mutex_factory*/) {
+  return nullptr;  // Strata has no range locking (see transaction_db.h)
+}
+
+void TransactionDB::PrepareWrap(DBOptions* /*db_options*/,
+                                std::vector<ColumnFamilyDescriptor>* /*column_families*/,
+                                std::vector<size_t>* /*compaction_enabled_cf_indices*/) {}
+
+Status TransactionDB::WrapDB(DB* /*db*/, const TransactionDBOptions& /*txn_db_options*/,
+                             const std::vector<size_t>& /*compaction_enabled_cf_indices*/,
+                             const std::vector<ColumnFamilyHandle*>& /*handles*/,
+                             TransactionDB** dbptr) {
+  if (dbptr != nullptr) *dbptr = nullptr;
+  return Status::NotSupported(
+      "TransactionDB::WrapDB is not supported by Strata: open the database with "
+      "TransactionDB::Open");
+}
+
+Status TransactionDB::WrapStackableDB(StackableDB* /*db*/,
+                                      const TransactionDBOptions& /*txn_db_options*/,
+                                      const std::vector<size_t>& /*compaction_enabled_cf_indices*/,
+                                      const std::vector<ColumnFamilyHandle*>& /*handles*/,
+                                      TransactionDB** dbptr) {
+  if (dbptr != nullptr) *dbptr = nullptr;
+  return Status::NotSupported(
+      "TransactionDB::WrapStackableDB is not supported by Strata: open the database with "
+      "TransactionDB::Open");
+}
+
 Status TransactionDB::Open(const DBOptions& db_options, const TransactionDBOptions& txn_db_options,
                            const std::string& dbname,
                            const std::vector<ColumnFamilyDescriptor>& column_families,
                            std::vector<ColumnFamilyHandle*>* handles, TransactionDB** dbptr) {
   *dbptr = nullptr;
+  if (txn_db_options.lock_mgr_handle != nullptr) {
+    return Status::NotSupported(
+        "TransactionDBOptions::lock_mgr_handle is not supported by Strata: it uses its own "
+        "point-lock manager");
+  }
   ::strata::DBOptions sdb;
   std::vector<::strata::ColumnFamilyDescriptor> scfs;
   auto listener_target = std::make_shared<compat::ListenerTarget>();

@@ -76,6 +76,21 @@ Status WriteBatchWithIndex::GetFromBatchAndDB(DB* db, const ReadOptions& read_op
   return GetFromBatchAndDB(db, read_options, db->DefaultColumnFamily(), key, value);
 }
 
+void WriteBatchWithIndex::MultiGetFromBatchAndDB(DB* db, const ReadOptions& read_options,
+                                                 ColumnFamilyHandle* column_family,
+                                                 const size_t num_keys, const Slice* keys,
+                                                 PinnableSlice* values, Status* statuses,
+                                                 bool /*sorted_input*/) {
+  // One view of the DB for every key, as RocksDB's MultiGet.
+  ReadOptions ro = read_options;
+  const Snapshot* taken = nullptr;
+  if (ro.snapshot == nullptr && num_keys > 1) ro.snapshot = taken = db->GetSnapshot();
+  for (size_t i = 0; i < num_keys; ++i) {
+    statuses[i] = GetFromBatchAndDB(db, ro, column_family, keys[i], &values[i]);
+  }
+  if (taken != nullptr) db->ReleaseSnapshot(taken);
+}
+
 size_t WriteBatchWithIndex::GetDataSize() const { return impl_->GetWriteBatch()->GetDataSize(); }
 
 }  // namespace rocksdb

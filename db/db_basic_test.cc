@@ -155,6 +155,34 @@ TEST_F(DBBasicTest, OpenCreatesRocksDBDirectoryLayout) {
   EXPECT_FALSE(test::ReadFileOrDie(dbname_ + "/IDENTITY").empty());
 }
 
+// A batch made with RocksDB's per-key protection or a default-family
+// timestamp size is refused by Write (Strata can honour neither), naming
+// the argument; nothing is written.
+TEST_F(DBBasicTest, WriteRefusesBatchesAskingForProtectionOrTimestamps) {
+  Open();
+  struct Case {
+    size_t protection;
+    size_t ts_sz;
+    bool not_supported;
+    const char* names;
+  };
+  for (const Case& c : {Case{8, 0, true, "protection_bytes_per_key=8"},
+                        Case{1, 0, false, "protection_bytes_per_key must be 0 or 8"},
+                        Case{0, 8, true, "default_cf_ts_sz"}}) {
+    WriteBatch batch(0, 0, c.protection, c.ts_sz);
+    ASSERT_TRUE(batch.Put("k", "v").ok());
+    Status s = db_->Write(WriteOptions(), &batch);
+    EXPECT_EQ(s.IsNotSupported(), c.not_supported) << s.ToString();
+    EXPECT_EQ(s.IsInvalidArgument(), !c.not_supported) << s.ToString();
+    EXPECT_NE(s.ToString().find(c.names), std::string::npos) << s.ToString();
+  }
+  EXPECT_EQ(Contents(), "");
+  WriteBatch fine(0, 0, 0, 0);
+  ASSERT_TRUE(fine.Put("k", "v").ok());
+  ASSERT_TRUE(db_->Write(WriteOptions(), &fine).ok());
+  EXPECT_EQ(Contents(), "k=v");
+}
+
 TEST_F(DBBasicTest, IdentityIsStableAcrossReopen) {
   Open();
   const std::string id = test::ReadFileOrDie(dbname_ + "/IDENTITY");

@@ -104,8 +104,10 @@ Status DBImpl::Merge(const WriteOptions& options, ColumnFamilyHandle* cf, const 
 }
 
 Status DBImpl::CheckBatchSupported(const WriteBatch& batch) const {
+  Status s = WriteBatchInternal::CheckWritable(&batch);
+  if (!s.ok()) return s;
   BatchContents contents;
-  Status s = InspectBatch(batch, &contents, versions_->column_families());
+  s = InspectBatch(batch, &contents, versions_->column_families());
   if (!s.ok()) return s;
   if (contents.merges_without_operator > 0) return NoMergeOperator();
   if (contents.txn_markers > 0) {

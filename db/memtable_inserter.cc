@@ -1,14 +1,32 @@
 #include "db/memtable_inserter.h"
 
+#include <string>
+
 #include "db/write_batch_internal.h"
 
 namespace strata {
 
 namespace {
 
+// RocksDB's records Strata cannot apply (it never writes them): refused by
+// the engine's handlers with one message naming the record.
+Status UnappliedRecord(const char* what) {
+  return Status::NotSupported(std::string("WriteBatch record ") + what +
+                              " is not supported by Strata");
+}
+
 class Inspector final : public WriteBatch::Handler {
  public:
   Inspector(BatchContents* c, const ColumnFamilySet* families) : c_(c), families_(families) {}
+  Status PutEntityCF(uint32_t, const Slice&, const Slice&) override {
+    return UnappliedRecord("PutEntity (a wide-column entity)");
+  }
+  Status PutBlobIndexCF(uint32_t, const Slice&, const Slice&) override {
+    return UnappliedRecord("BlobIndex (a BlobDB blob reference)");
+  }
+  Status MarkCommitWithTimestamp(const Slice&, const Slice&) override {
+    return UnappliedRecord("CommitXIDAndTimestamp (a commit with a timestamp)");
+  }
   Status PutCF(uint32_t cf, const Slice&, const Slice&) override {
     Count(cf, &c_->puts);
     return Status::OK();
@@ -69,6 +87,15 @@ class Inserter final : public WriteBatch::Handler {
  public:
   Inserter(SequenceNumber seq, const MemTableTargets& targets, bool concurrent)
       : seq_(seq), targets_(targets), concurrent_(concurrent), log_ref_(targets.log_ref) {}
+  Status PutEntityCF(uint32_t, const Slice&, const Slice&) override {
+    return UnappliedRecord("PutEntity (a wide-column entity)");
+  }
+  Status PutBlobIndexCF(uint32_t, const Slice&, const Slice&) override {
+    return UnappliedRecord("BlobIndex (a BlobDB blob reference)");
+  }
+  Status MarkCommitWithTimestamp(const Slice&, const Slice&) override {
+    return UnappliedRecord("CommitXIDAndTimestamp (a commit with a timestamp)");
+  }
 
   Status PutCF(uint32_t cf, const Slice& key, const Slice& value) override {
     if (rebuilding_ != nullptr) return WriteBatchInternal::Put(&rebuilding_->batch, cf, key, value);

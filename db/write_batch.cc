@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <functional>
 #include <limits>
 #include <string>
 
@@ -76,12 +78,6 @@ Status BadRecord(const char* what, size_t offset) {
   return Status::Corruption(what, OffsetText(offset));
 }
 
-Status UnsupportedTag(unsigned int tag, const char* name, size_t offset) {
-  char buf[96];
-  snprintf(buf, sizeof(buf), "WriteBatch tag 0x%02x (%s) not supported", tag, name);
-  return Status::NotSupported(buf, OffsetText(offset));
-}
-
 }  // namespace
 
 // ---- WriteBatchInternal ----
@@ -119,7 +115,7 @@ void WriteBatchInternal::Append(WriteBatch* dst, const WriteBatch* src, bool wal
   uint32_t count = Count(src);
   if (wal_only && HasWalTerminationPoint(src)) {
     size = src->wal_term_point_.size;
-    count = src->wal_term_point_.count;
+    count = static_cast<uint32_t>(src->wal_term_point_.count);
   }
   if (dst->rep_.size() < kHeader) dst->rep_.resize(kHeader);
   SetCount(dst, Count(dst) + count);
@@ -133,7 +129,7 @@ bool WriteBatchInternal::HasWalTerminationPoint(const WriteBatch* batch) {
 
 void WriteBatchInternal::WalPart(const WriteBatch* batch, WriteBatch* out) {
   out->rep_.assign(batch->rep_.data(), batch->wal_term_point_.size);
-  SetCount(out, batch->wal_term_point_.count);
+  SetCount(out, static_cast<uint32_t>(batch->wal_term_point_.count));
 }
 
 void WriteBatchInternal::InsertNoop(WriteBatch* batch) {
@@ -247,6 +243,13 @@ WriteBatch::WriteBatch(size_t reserved_bytes, size_t max_bytes) : max_bytes_(max
   rep_.resize(kHeader);
 }
 
+WriteBatch::WriteBatch(size_t reserved_bytes, size_t max_bytes, size_t protection_bytes_per_key,
+                       size_t default_cf_ts_sz)
+    : WriteBatch(reserved_bytes, max_bytes) {
+  protection_bytes_per_key_ = protection_bytes_per_key;
+  default_cf_ts_sz_ = default_cf_ts_sz;
+}
+
 WriteBatch::WriteBatch(std::string rep) : rep_(std::move(rep)) {}
 
 WriteBatch::~WriteBatch() = default;
@@ -259,7 +262,9 @@ WriteBatch::WriteBatch(WriteBatch&& other) noexcept
     : rep_(std::move(other.rep_)),
       max_bytes_(other.max_bytes_),
       save_points_(std::move(other.save_points_)),
-      wal_term_point_(other.wal_term_point_) {
+      wal_term_point_(other.wal_term_point_),
+      protection_bytes_per_key_(other.protection_bytes_per_key_),
+      default_cf_ts_sz_(other.default_cf_ts_sz_) {
   other.Clear();
 }
 
@@ -269,6 +274,8 @@ WriteBatch& WriteBatch::operator=(WriteBatch&& other) noexcept {
     max_bytes_ = other.max_bytes_;
     save_points_ = std::move(other.save_points_);
     wal_term_point_ = other.wal_term_point_;
+    protection_bytes_per_key_ = other.protection_bytes_per_key_;
+    default_cf_ts_sz_ = other.default_cf_ts_sz_;
     other.Clear();
   }
   return *this;
@@ -450,19 +457,19 @@ void WriteBatch::Clear() {
   rep_.clear();
   rep_.resize(kHeader);
   save_points_.clear();
-  wal_term_point_ = SavePoint{0, 0};
+  wal_term_point_.clear();
 }
 
 void WriteBatch::MarkWalTerminationPoint() {
   if (rep_.size() < kHeader) rep_.resize(kHeader);
-  wal_term_point_ = SavePoint{rep_.size(), Count()};
+  wal_term_point_ = SavePoint(rep_.size(), static_cast<int>(Count()), ComputeContentFlags());
 }
 
 // ---- save points ----
 
 void WriteBatch::SetSavePoint() {
   if (rep_.size() < kHeader) rep_.resize(kHeader);
-  save_points_.push_back(SavePoint{rep_.size(), Count()});
+  save_points_.push_back(SavePoint(rep_.size(), static_cast<int>(Count()), 0));
 }
 
 Status WriteBatch::RollbackToSavePoint() {
@@ -474,7 +481,7 @@ Status WriteBatch::RollbackToSavePoint() {
   // kept as it is now).
   if (sp.size <= rep_.size()) {
     rep_.resize(sp.size);
-    WriteBatchInternal::SetCount(this, sp.count);
+    WriteBatchInternal::SetCount(this, static_cast<uint32_t>(sp.count));
   }
   return Status::OK();
 }
@@ -525,6 +532,18 @@ Status WriteBatch::Handler::MergeCF(uint32_t cf_id, const Slice& key, const Slic
   }
   Merge(key, value);
   return Status::OK();
+}
+Status WriteBatch::Handler::PutEntityCF(uint32_t /*column_family_id*/, const Slice& /*key*/,
+                                        const Slice& /*entity*/) {
+  return Status::NotSupported("PutEntityCF not implemented");
+}
+Status WriteBatch::Handler::PutBlobIndexCF(uint32_t /*column_family_id*/, const Slice& /*key*/,
+                                           const Slice& /*value*/) {
+  return Status::InvalidArgument("PutBlobIndexCF not implemented");
+}
+Status WriteBatch::Handler::MarkCommitWithTimestamp(const Slice& /*xid*/,
+                                                    const Slice& /*commit_ts*/) {
+  return Status::InvalidArgument("MarkCommitWithTimestamp() handler not defined.");
 }
 void WriteBatch::Handler::LogData(const Slice& /*blob*/) {}
 Status WriteBatch::Handler::MarkBeginPrepare(bool /*unprepare*/) {
@@ -690,16 +709,47 @@ Status WriteBatch::Iterate(Handler* handler) const {
         s = handler->MarkRollback(key);
         empty_batch = true;
         break;
+      // RocksDB's records Strata never writes: the handler decides (its
+      // defaults refuse them, as RocksDB's).
       case kTypeCommitXIDAndTimestamp:
-        return UnsupportedTag(tag, "CommitXIDAndTimestamp", offset);
+        // The commit timestamp, then the transaction name.
+        if ((p = GetLengthPrefixedSlicePtr(p, limit, &value)) == nullptr) {
+          return BadRecord("bad commit timestamp", offset);
+        }
+        if ((p = GetLengthPrefixedSlicePtr(p, limit, &key)) == nullptr) {
+          return BadRecord("bad Commit XID", offset);
+        }
+        s = handler->MarkCommitWithTimestamp(key, value);
+        empty_batch = true;
+        break;
       case kTypeColumnFamilyBlobIndex:
-        return UnsupportedTag(tag, "CF BlobIndex", offset);
+        if ((p = GetVarint32Ptr(p, limit, &cf_id)) == nullptr) {
+          return BadRecord("bad WriteBatch BlobIndex", offset);
+        }
+        [[fallthrough]];
       case kTypeBlobIndex:
-        return UnsupportedTag(tag, "BlobIndex", offset);
-      case kTypeWideColumnEntity:
-        return UnsupportedTag(tag, "PutEntity", offset);
+        if ((p = GetLengthPrefixedSlicePtr(p, limit, &key)) == nullptr ||
+            (p = GetLengthPrefixedSlicePtr(p, limit, &value)) == nullptr) {
+          return BadRecord("bad WriteBatch BlobIndex", offset);
+        }
+        s = handler->PutBlobIndexCF(cf_id, key, value);
+        empty_batch = false;
+        found++;
+        break;
       case kTypeColumnFamilyWideColumnEntity:
-        return UnsupportedTag(tag, "CF PutEntity", offset);
+        if ((p = GetVarint32Ptr(p, limit, &cf_id)) == nullptr) {
+          return BadRecord("bad WriteBatch PutEntity", offset);
+        }
+        [[fallthrough]];
+      case kTypeWideColumnEntity:
+        if ((p = GetLengthPrefixedSlicePtr(p, limit, &key)) == nullptr ||
+            (p = GetLengthPrefixedSlicePtr(p, limit, &value)) == nullptr) {
+          return BadRecord("bad WriteBatch PutEntity", offset);
+        }
+        s = handler->PutEntityCF(cf_id, key, value);
+        empty_batch = false;
+        found++;
+        break;
 
       default: {
         char buf[48];
@@ -711,6 +761,150 @@ Status WriteBatch::Iterate(Handler* handler) const {
   }
   if (found != WriteBatchInternal::Count(this)) {
     return Status::Corruption("WriteBatch has wrong count");
+  }
+  return Status::OK();
+}
+
+// ---- content flags, checksums, timestamps ----
+
+namespace {
+
+// RocksDB's content-flag bits (its WriteBatch::ContentFlags; they appear in
+// SavePoint::content_flags).
+enum ContentFlag : uint32_t {
+  kHasPut = 1u << 1,
+  kHasDelete = 1u << 2,
+  kHasSingleDelete = 1u << 3,
+  kHasMerge = 1u << 4,
+  kHasBeginPrepare = 1u << 5,
+  kHasEndPrepare = 1u << 6,
+  kHasCommit = 1u << 7,
+  kHasRollback = 1u << 8,
+  kHasDeleteRange = 1u << 9,
+  kHasBlobIndex = 1u << 10,
+  kHasBeginUnprepare = 1u << 11,
+  kHasPutEntity = 1u << 12,
+};
+
+// Sets a flag per record kind seen; accepts every record.
+class ContentClassifier final : public WriteBatch::Handler {
+ public:
+  uint32_t flags = 0;
+  Status PutCF(uint32_t, const Slice&, const Slice&) override { return Add(kHasPut); }
+  Status PutEntityCF(uint32_t, const Slice&, const Slice&) override { return Add(kHasPutEntity); }
+  Status DeleteCF(uint32_t, const Slice&) override { return Add(kHasDelete); }
+  Status SingleDeleteCF(uint32_t, const Slice&) override { return Add(kHasSingleDelete); }
+  Status DeleteRangeCF(uint32_t, const Slice&, const Slice&) override {
+    return Add(kHasDeleteRange);
+  }
+  Status MergeCF(uint32_t, const Slice&, const Slice&) override { return Add(kHasMerge); }
+  Status PutBlobIndexCF(uint32_t, const Slice&, const Slice&) override {
+    return Add(kHasBlobIndex);
+  }
+  Status MarkBeginPrepare(bool unprepare) override {
+    return Add(unprepare ? kHasBeginPrepare | kHasBeginUnprepare : kHasBeginPrepare);
+  }
+  Status MarkEndPrepare(const Slice&) override { return Add(kHasEndPrepare); }
+  Status MarkCommit(const Slice&) override { return Add(kHasCommit); }
+  Status MarkCommitWithTimestamp(const Slice&, const Slice&) override { return Add(kHasCommit); }
+  Status MarkRollback(const Slice&) override { return Add(kHasRollback); }
+
+ private:
+  Status Add(uint32_t f) {
+    flags |= f;
+    return Status::OK();
+  }
+};
+
+// UpdateTimestamps' pass: overwrites the key's trailing timestamp bytes in
+// place (the slices Iterate hands out point into the batch's own bytes).
+class TimestampWriter final : public WriteBatch::Handler {
+ public:
+  TimestampWriter(const Slice& ts, const std::function<size_t(uint32_t)>& ts_sz_func)
+      : ts_(ts), ts_sz_func_(ts_sz_func) {}
+  Status PutCF(uint32_t cf, const Slice& key, const Slice&) override { return Update(cf, key); }
+  Status DeleteCF(uint32_t cf, const Slice& key) override { return Update(cf, key); }
+  Status SingleDeleteCF(uint32_t cf, const Slice& key) override { return Update(cf, key); }
+  Status DeleteRangeCF(uint32_t cf, const Slice& begin, const Slice& end) override {
+    Status s = Update(cf, begin);
+    return s.ok() ? Update(cf, end) : s;
+  }
+  Status MergeCF(uint32_t cf, const Slice& key, const Slice&) override { return Update(cf, key); }
+  Status PutBlobIndexCF(uint32_t cf, const Slice& key, const Slice&) override {
+    return Update(cf, key);
+  }
+  Status MarkBeginPrepare(bool) override { return Status::OK(); }
+  Status MarkEndPrepare(const Slice&) override { return Status::OK(); }
+  Status MarkCommit(const Slice&) override { return Status::OK(); }
+  Status MarkCommitWithTimestamp(const Slice&, const Slice&) override { return Status::OK(); }
+  Status MarkRollback(const Slice&) override { return Status::OK(); }
+
+ private:
+  Status Update(uint32_t cf, const Slice& key) {
+    if (ts_.empty()) return Status::InvalidArgument("Timestamp is empty");
+    const size_t ts_sz = ts_sz_func_ ? ts_sz_func_(cf) : std::numeric_limits<size_t>::max();
+    if (ts_sz == 0) return Status::OK();  // a family without timestamps
+    if (ts_sz == std::numeric_limits<size_t>::max()) {
+      return Status::NotFound("UpdateTimestamps: no timestamp size for column family " +
+                              std::to_string(cf));
+    }
+    if (ts_sz != ts_.size()) return Status::InvalidArgument("timestamp size mismatch");
+    if (key.size() < ts_sz) return Status::InvalidArgument("key shorter than its timestamp");
+    memcpy(const_cast<char*>(key.data() + key.size() - ts_sz), ts_.data(), ts_sz);
+    return Status::OK();
+  }
+
+  const Slice ts_;
+  const std::function<size_t(uint32_t)>& ts_sz_func_;
+};
+
+}  // namespace
+
+uint32_t WriteBatch::ComputeContentFlags() const {
+  ContentClassifier classifier;
+  // A malformed batch: the flags of the records before the damage.
+  Iterate(&classifier).PermitUncheckedError();
+  return classifier.flags;
+}
+
+bool WriteBatch::HasPut() const { return (ComputeContentFlags() & kHasPut) != 0; }
+bool WriteBatch::HasDelete() const { return (ComputeContentFlags() & kHasDelete) != 0; }
+bool WriteBatch::HasSingleDelete() const { return (ComputeContentFlags() & kHasSingleDelete) != 0; }
+bool WriteBatch::HasDeleteRange() const { return (ComputeContentFlags() & kHasDeleteRange) != 0; }
+bool WriteBatch::HasMerge() const { return (ComputeContentFlags() & kHasMerge) != 0; }
+bool WriteBatch::HasBeginPrepare() const { return (ComputeContentFlags() & kHasBeginPrepare) != 0; }
+bool WriteBatch::HasEndPrepare() const { return (ComputeContentFlags() & kHasEndPrepare) != 0; }
+bool WriteBatch::HasCommit() const { return (ComputeContentFlags() & kHasCommit) != 0; }
+bool WriteBatch::HasRollback() const { return (ComputeContentFlags() & kHasRollback) != 0; }
+bool WriteBatch::HasPutEntity() const { return (ComputeContentFlags() & kHasPutEntity) != 0; }
+
+Status WriteBatch::VerifyChecksum() const {
+  if (protection_bytes_per_key_ == 0) return Status::OK();
+  return Status::NotSupported(
+      "WriteBatch::VerifyChecksum: per-key protection (protection_bytes_per_key=" +
+      std::to_string(protection_bytes_per_key_) + ") is not supported by Strata");
+}
+
+Status WriteBatch::UpdateTimestamps(const Slice& ts, std::function<size_t(uint32_t)> ts_sz_func) {
+  TimestampWriter writer(ts, ts_sz_func);
+  return Iterate(&writer);
+}
+
+Status WriteBatchInternal::CheckWritable(const WriteBatch* batch) {
+  const size_t prot = batch->protection_bytes_per_key_;
+  if (prot == 8) {
+    return Status::NotSupported(
+        "WriteBatch protection_bytes_per_key=8 is not supported by Strata: it keeps no per-key "
+        "checksums");
+  }
+  if (prot != 0) {
+    return Status::InvalidArgument("WriteBatch protection_bytes_per_key must be 0 or 8, not " +
+                                   std::to_string(prot));
+  }
+  if (batch->default_cf_ts_sz_ != 0) {
+    return Status::NotSupported(
+        "WriteBatch default_cf_ts_sz is not supported by Strata: it has no user-defined "
+        "timestamps");
   }
   return Status::OK();
 }

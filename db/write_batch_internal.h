@@ -83,6 +83,11 @@ class WriteBatchInternal {
   static bool HasWalTerminationPoint(const WriteBatch* batch);
   static void WalPart(const WriteBatch* batch, WriteBatch* out);
 
+  // OK unless the batch was made with the full constructor's
+  // protection_bytes_per_key or default_cf_ts_sz, which Strata cannot
+  // honour (the Status DB::Write answers then, naming the argument).
+  static Status CheckWritable(const WriteBatch* batch);
+
   // Two-phase commit. InsertNoop appends the placeholder a transaction's
   // batch starts with; MarkEndPrepare turns it into BeginPrepare (or
   // inserts one) and appends EndPrepare(xid); MarkCommit / MarkRollback

@@ -15,6 +15,7 @@
 
 #include "env/info_log.h"
 #include "env/mem_file_system.h"
+#include "env/thread_priority.h"
 #include "util/thread_pool.h"
 
 namespace strata {
@@ -61,6 +62,10 @@ void LowerCurrentThreadPriority(bool lower_io, int cpu_priority) {
 }
 
 }  // namespace
+
+void SetCurrentThreadCpuPriority(CpuPriority cpu) {
+  LowerCurrentThreadPriority(/*lower_io=*/false, static_cast<int>(cpu));
+}
 
 // One pool per priority; threads start on first use. BOTTOM and USER start
 // with no threads, as RocksDB's.

@@ -77,6 +77,15 @@ class Recorder : public WriteBatch::Handler {
   Status MarkNoop(bool) override {
     records.push_back({'n', 0, "", ""});
     return Status::OK();
+  }  // Records Strata never writes: refused, as the engine does.
+  Status PutEntityCF(uint32_t, const Slice&, const Slice&) override {
+    return Status::NotSupported("PutEntity");
+  }
+  Status PutBlobIndexCF(uint32_t, const Slice&, const Slice&) override {
+    return Status::NotSupported("BlobIndex");
+  }
+  Status MarkCommitWithTimestamp(const Slice&, const Slice&) override {
+    return Status::NotSupported("CommitXIDAndTimestamp");
   }
 };
 

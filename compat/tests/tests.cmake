@@ -21,6 +21,7 @@ set(STRATA_COMPAT_PROGRAMS basic_crud column_families callbacks tuning pinnable_
 # properties and columns (compat/examples/status_slice.cc).
 list(APPEND STRATA_COMPAT_PROGRAMS status_slice)
 list(APPEND STRATA_COMPAT_PROGRAMS plugins)
+list(APPEND STRATA_COMPAT_PROGRAMS txn_surface)
 foreach(prog ${STRATA_COMPAT_PROGRAMS})
   set(src ${CMAKE_SOURCE_DIR}/compat/examples/${prog}.cc)
   if(NOT EXISTS ${src})
@@ -126,3 +127,11 @@ if(STRATA_CLANGXX_FOR_GAPS AND Python3_Interpreter_FOUND AND EXISTS /usr/include
                    --allow ${CMAKE_SOURCE_DIR}/compat/tests/header_gaps_known.txt)
   set_tests_properties(compat_header_gaps PROPERTIES LABELS compat TIMEOUT 600)
 endif()
+
+# compat_txn_surface_test: transaction, batch and backup members whose
+# Strata answers differ from RocksDB's (refusals) or do not print.
+add_executable(compat_txn_surface_test ${CMAKE_SOURCE_DIR}/compat/tests/compat_txn_surface_test.cc)
+target_link_libraries(compat_txn_surface_test PRIVATE strata-rocksdb-static strata_test_util
+                      GTest::gtest_main)
+add_test(NAME compat_txn_surface_test COMMAND compat_txn_surface_test)
+set_tests_properties(compat_txn_surface_test PROPERTIES LABELS compat TIMEOUT 120)

@@ -27,6 +27,7 @@ enum WalFileType {
 
 class STRATA_EXPORT LogFile {
  public:
+  LogFile() = default;
   virtual ~LogFile() = default;
   // The path relative to the DB directory: "/000012.log" or
   // "/archive/000012.log".
@@ -42,13 +43,28 @@ class STRATA_EXPORT LogFile {
 using VectorLogPtr = std::vector<std::unique_ptr<LogFile>>;
 
 // One write batch of the WAL and the sequence number of its first record.
+// Movable, not copyable (the batch is owned); a moved-from result keeps
+// its sequence and has no batch.
 struct STRATA_EXPORT BatchResult {
   uint64_t sequence = 0;
   std::unique_ptr<WriteBatch> writeBatchPtr;
+
+  BatchResult() {}
+  ~BatchResult() {}
+  BatchResult(const BatchResult&) = delete;
+  BatchResult& operator=(const BatchResult&) = delete;
+  BatchResult(BatchResult&& other) noexcept
+      : sequence(other.sequence), writeBatchPtr(std::move(other.writeBatchPtr)) {}
+  BatchResult& operator=(BatchResult&& other) noexcept {
+    sequence = other.sequence;
+    writeBatchPtr = std::move(other.writeBatchPtr);
+    return *this;
+  }
 };
 
 class STRATA_EXPORT TransactionLogIterator {
  public:
+  TransactionLogIterator() = default;
   virtual ~TransactionLogIterator() = default;
   // Whether GetBatch may be called. False at the end of what is written so
   // far (status() OK: call GetUpdatesSince again later) or on an error.

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,12 +26,40 @@
 namespace strata {
 
 class ColumnFamilyHandle;
+struct SavePoints;  // RocksDB's internal save-point stack; declared only
+
+// A position in a batch (RocksDB's struct): its byte size, its record
+// count, and the content flags it had then (RocksDB's internal bits; 0 in
+// the save points Strata keeps, filled in for the WAL termination point).
+struct SavePoint {
+  size_t size;
+  int count;
+  uint32_t content_flags;
+  SavePoint() : size(0), count(0), content_flags(0) {}
+  SavePoint(size_t _size, int _count, uint32_t _flags)
+      : size(_size), count(_count), content_flags(_flags) {}
+  void clear() {
+    size = 0;
+    count = 0;
+    content_flags = 0;
+  }
+  bool is_cleared() const { return (size | static_cast<size_t>(count) | content_flags) == 0; }
+};
 
 class STRATA_EXPORT WriteBatch final : public WriteBatchBase {
  public:
   // reserved_bytes: initial capacity of the wire buffer (at least the header).
   // max_bytes: see SetMaxBytes (0: no limit).
   explicit WriteBatch(size_t reserved_bytes = 0, size_t max_bytes = 0);
+  // RocksDB's full form. Strata keeps no per-key checksums and no
+  // user-defined timestamps: protection_bytes_per_key and default_cf_ts_sz
+  // are recorded (GetProtectionBytesPerKey) and a batch made with either
+  // non-zero is refused by DB::Write -- NotSupported for
+  // protection_bytes_per_key 8 (RocksDB's only value) or a non-zero
+  // default_cf_ts_sz, InvalidArgument for any other protection value --
+  // rather than written without what was asked.
+  explicit WriteBatch(size_t reserved_bytes, size_t max_bytes, size_t protection_bytes_per_key,
+                      size_t default_cf_ts_sz);
   // Builds a batch over existing wire bytes (validated lazily by Iterate).
   explicit WriteBatch(std::string rep);
   ~WriteBatch() override;
@@ -102,6 +131,38 @@ class STRATA_EXPORT WriteBatch final : public WriteBatchBase {
   Status PopSavePoint() override;
   // Number of counted records (everything but LogData/Noop).
   uint32_t Count() const;
+
+  // Whether the batch holds a record of each kind (RocksDB's content
+  // flags). Computed when asked by one pass over the records (the write
+  // path keeps no flags), so each call costs O(batch size); a malformed
+  // batch answers for the records before the damage.
+  bool HasPut() const;
+  bool HasDelete() const;
+  bool HasSingleDelete() const;
+  bool HasDeleteRange() const;
+  bool HasMerge() const;
+  bool HasBeginPrepare() const;
+  bool HasEndPrepare() const;
+  bool HasCommit() const;
+  bool HasRollback() const;
+  bool HasPutEntity() const;
+
+  // The mark set by MarkWalTerminationPoint (cleared: none).
+  const SavePoint& GetWalTerminationPoint() const { return wal_term_point_; }
+
+  // RocksDB's per-key checksums (declared only: Strata has none).
+  struct ProtectionInfo;
+  // The protection_bytes_per_key the batch was made with (0 by default).
+  size_t GetProtectionBytesPerKey() const { return protection_bytes_per_key_; }
+  // OK without protection (RocksDB's answer then); NotSupported for a
+  // batch made with protection_bytes_per_key != 0.
+  Status VerifyChecksum() const;
+  // Overwrites the last ts.size() bytes of every key (and of a range's end
+  // key) of the column families for which ts_sz_func(cf id) returns
+  // ts.size(), in place, as RocksDB does; 0 skips the family;
+  // SIZE_MAX answers NotFound; another size InvalidArgument. An empty ts
+  // is InvalidArgument once there is a record.
+  Status UpdateTimestamps(const Slice& ts, std::function<size_t(uint32_t /*cf*/)> ts_sz_func);
   // The wire bytes.
   const std::string& Data() const { return rep_; }
   size_t GetDataSize() const { return rep_.size(); }
@@ -117,6 +178,13 @@ class STRATA_EXPORT WriteBatch final : public WriteBatchBase {
     virtual Status SingleDeleteCF(uint32_t cf_id, const Slice& key);
     virtual Status DeleteRangeCF(uint32_t cf_id, const Slice& begin_key, const Slice& end_key);
     virtual Status MergeCF(uint32_t cf_id, const Slice& key, const Slice& value);
+    // Records Strata never writes but RocksDB may have (read from its WAL
+    // or from bytes): a wide-column entity (default: NotSupported), a
+    // BlobDB blob index (default: InvalidArgument), a Commit marker with a
+    // commit timestamp (default: InvalidArgument), as RocksDB's defaults.
+    virtual Status PutEntityCF(uint32_t column_family_id, const Slice& key, const Slice& entity);
+    virtual Status PutBlobIndexCF(uint32_t column_family_id, const Slice& key, const Slice& value);
+    virtual Status MarkCommitWithTimestamp(const Slice& xid, const Slice& commit_ts);
     virtual void LogData(const Slice& blob);
 
     // Two-phase commit markers (RocksDB's tags 0x09-0x0D, 0x12, 0x13).
@@ -147,10 +215,8 @@ class STRATA_EXPORT WriteBatch final : public WriteBatchBase {
 
  private:
   friend class WriteBatchInternal;
-  struct SavePoint {
-    size_t size;     // rep_.size() when set
-    uint32_t count;  // Count() when set
-  };
+  // The content flags (RocksDB's bits) of the records, by one pass.
+  uint32_t ComputeContentFlags() const;
   // Calls append (which adds one record); past max_bytes_, undoes it and
   // returns MemoryLimit.
   template <typename Append>
@@ -160,7 +226,11 @@ class STRATA_EXPORT WriteBatch final : public WriteBatchBase {
   size_t max_bytes_ = 0;                // 0: no limit
   std::vector<SavePoint> save_points_;  // oldest first
   // MarkWalTerminationPoint's mark (size 0: none).
-  SavePoint wal_term_point_{0, 0};
+  SavePoint wal_term_point_;
+  // The full constructor's arguments Strata cannot honour (DB::Write
+  // refuses the batch when either is non-zero).
+  size_t protection_bytes_per_key_ = 0;
+  size_t default_cf_ts_sz_ = 0;
 };
 
 }  // namespace strata

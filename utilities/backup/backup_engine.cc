@@ -14,6 +14,7 @@
 
 #include "db/filename.h"
 #include "db/manifest_single_path.h"
+#include "env/thread_priority.h"
 #include "strata/sst_file_writer.h"
 #include "util/crc32c.h"
 #include "utilities/backup/backup_engine_impl.h"
@@ -460,7 +461,7 @@ Status BackupEngineImpl::CopyOne(CopyItem* item,
 }
 
 void BackupEngineImpl::RunCopies(std::vector<CopyItem>* items,
-                                 const std::function<void()>& progress) const {
+                                 const std::function<void()>& progress, CpuPriority cpu) const {
   // Progress: one callback per callback_trigger_interval_size bytes, from
   // any copy thread but never two at once.
   std::mutex progress_mu;
@@ -476,7 +477,9 @@ void BackupEngineImpl::RunCopies(std::vector<CopyItem>* items,
     }
   };
   std::atomic<size_t> next{0};
+  const bool lower = cpu < CpuPriority::kNormal;
   auto worker = [&]() {
+    if (lower) SetCurrentThreadCpuPriority(cpu);
     for (;;) {
       // relaxed: the index only hands out distinct items; each item is then
       // touched by one thread and joined before being read.
@@ -488,7 +491,7 @@ void BackupEngineImpl::RunCopies(std::vector<CopyItem>* items,
   };
   const size_t n_threads = std::min<size_t>(
       items->size(), static_cast<size_t>(std::max(1, options_.max_background_operations)));
-  if (n_threads <= 1) {
+  if (n_threads <= 1 && !lower) {
     worker();
     return;
   }
@@ -678,7 +681,10 @@ Status BackupEngineImpl::CreateBackupLocked(const CreateBackupOptions& options, 
   if (s.ok()) {
     Log(options_.info_log, "BackupEngine: backup %u copies %zu of %zu files", id, items.size(),
         planned.size());
-    RunCopies(&items, options.progress_callback);
+    RunCopies(&items, options.progress_callback,
+              options.decrease_background_thread_cpu_priority
+                  ? options.background_thread_cpu_priority
+                  : CpuPriority::kNormal);
   }
   if (disabled.ok()) db->EnableFileDeletions(false).PermitUncheckedError();
 

@@ -120,8 +120,11 @@ class BackupEngineImpl final : public BackupEngine {
   // Sizes of the files directly in dir (absolute path -> size); a missing
   // dir adds nothing.
   Status ChildSizes(const std::string& dir, std::unordered_map<std::string, uint64_t>* sizes) const;
-  // Runs the items on up to max_background_operations threads.
-  void RunCopies(std::vector<CopyItem>* items, const std::function<void()>& progress) const;
+  // Runs the items on up to max_background_operations threads. With cpu
+  // below kNormal, always on threads of their own, each lowered to cpu
+  // first (the calling thread keeps its priority).
+  void RunCopies(std::vector<CopyItem>* items, const std::function<void()>& progress,
+                 CpuPriority cpu = CpuPriority::kNormal) const;
   Status CopyOne(CopyItem* item, const std::function<void(uint64_t)>& on_bytes) const;
   // crc32c and length of the first size_limit bytes of path; stoppable:
   // StopBackup interrupts it (a backup's reads, not VerifyBackup's).

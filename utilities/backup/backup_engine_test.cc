@@ -6,12 +6,14 @@
 #include "strata/utilities/backup_engine.h"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <mutex>
 #include <random>
 #include <set>
 #include <thread>
@@ -656,6 +658,62 @@ TEST_F(BackupEngineTest, ProgressThreadsAndReadOnlyLimit) {
   ASSERT_TRUE(ro->RestoreDBFromLatestBackup(r, r).ok());
   EXPECT_EQ(ReadDb(r), ReadOpenDb());
 }
+
+#ifdef __linux__
+// decrease_background_thread_cpu_priority: the copies run on threads of
+// their own at the lowered priority (nice 19 for kLow); the caller's
+// thread keeps its own. Without it (one operation) they run on the
+// caller's thread. The progress callback runs on the copying thread.
+TEST_F(BackupEngineTest, CopyThreadsLowerTheirCpuPriority) {
+  Open();
+  for (int i = 0; i < 2000; ++i) {
+    ASSERT_TRUE(Put("key" + std::to_string(i), std::string(100, 'v')).ok());
+  }
+  ASSERT_TRUE(Flush().ok());
+  BackupEngineOptions o(backup_dir_);
+  o.callback_trigger_interval_size = 1024;
+  auto engine = OpenEngine(o);
+  const int caller_nice = getpriority(PRIO_PROCESS, 0);
+  const std::thread::id caller = std::this_thread::get_id();
+  struct Seen {
+    std::mutex mu;
+    int calls = 0;
+    int on_caller = 0;
+    std::set<int> nice;
+  };
+  auto run = [&](bool decrease, Seen* seen) {
+    CreateBackupOptions cbo;
+    cbo.decrease_background_thread_cpu_priority = decrease;
+    cbo.background_thread_cpu_priority = CpuPriority::kLow;
+    cbo.progress_callback = [seen, caller] {
+      std::lock_guard<std::mutex> g(seen->mu);
+      ++seen->calls;
+      if (std::this_thread::get_id() == caller) ++seen->on_caller;
+      seen->nice.insert(getpriority(PRIO_PROCESS, 0));
+    };
+    ASSERT_TRUE(engine->CreateNewBackup(cbo, db_.get()).ok());
+  };
+  Seen lowered;
+  run(true, &lowered);
+  EXPECT_GT(lowered.calls, 0);
+  EXPECT_EQ(lowered.on_caller, 0);
+  EXPECT_EQ(lowered.nice, std::set<int>({19}));
+  EXPECT_EQ(getpriority(PRIO_PROCESS, 0), caller_nice);
+  // A second backup shares the tables: write new ones first.
+  for (int i = 0; i < 2000; ++i) {
+    ASSERT_TRUE(Put("more" + std::to_string(i), std::string(100, 'w')).ok());
+  }
+  ASSERT_TRUE(Flush().ok());
+  Seen plain;
+  run(false, &plain);
+  EXPECT_GT(plain.calls, 0);
+  EXPECT_EQ(plain.on_caller, plain.calls);
+  EXPECT_EQ(plain.nice, std::set<int>({caller_nice}));
+  const std::string r = tmp_.path() + "/r";
+  ASSERT_TRUE(engine->RestoreDBFromLatestBackup(r, r).ok());
+  EXPECT_EQ(ReadDb(r), ReadOpenDb());
+}
+#endif
 
 TEST_F(BackupEngineTest, RestoreKeepsLogFilesWhenAsked) {
   Open();

@@ -53,6 +53,7 @@ class TransactionBase : public Transaction {
   void SetSnapshot() override;
   void SetSnapshotOnNextOperation(std::shared_ptr<TransactionNotifier> notifier) override;
   const Snapshot* GetSnapshot() const override { return snapshot_.get(); }
+  std::shared_ptr<const Snapshot> GetTimestampedSnapshot() const override { return snapshot_; }
   void ClearSnapshot() override;
 
   void SetSavePoint() override;

@@ -371,6 +371,28 @@ TEST_F(TransactionLockTest, SetSnapshotOnNextOperation) {
   ASSERT_OK(t2->Rollback());
 }
 
+// GetTimestampedSnapshot shares the transaction's snapshot: it outlives
+// ClearSnapshot while held, and reads through it see the data of then.
+TEST_F(TransactionLockTest, SharedSnapshotOutlivesClear) {
+  auto t = Begin(false);
+  EXPECT_EQ(nullptr, t->GetTimestampedSnapshot());
+  ASSERT_OK(db_->Put(WriteOptions(), "k", "old"));
+  t->SetSnapshot();
+  std::shared_ptr<const Snapshot> held = t->GetTimestampedSnapshot();
+  ASSERT_NE(nullptr, held);
+  EXPECT_EQ(t->GetSnapshot(), held.get());
+  ASSERT_OK(db_->Put(WriteOptions(), "k", "new"));
+  t->ClearSnapshot();
+  EXPECT_EQ(nullptr, t->GetTimestampedSnapshot());
+  ReadOptions ro;
+  ro.snapshot = held.get();
+  std::string v;
+  ASSERT_OK(db_->Get(ro, "k", &v));
+  EXPECT_EQ("old", v);
+  held.reset();
+  ASSERT_OK(t->Rollback());
+}
+
 TEST_F(TransactionLockTest, PinnableSliceReads) {
   ASSERT_OK(db_->Put(WriteOptions(), "db", "from-db"));
   ASSERT_OK(db_->Flush(FlushOptions()));

@@ -22,8 +22,7 @@
 // The names, defaults and semantics are RocksDB 7.8.3's
 // (rocksdb/utilities/backup_engine.h), with Strata's conventions: Status
 // for IOStatus, std::unique_ptr from Open. Left out (not in Strata): the
-// rate limiter objects, CPU priorities, file temperatures and
-// BackupInfo::env_for_open.
+// rate limiter objects, file temperatures and BackupInfo::env_for_open.
 //
 // Thread-safety: every method of one engine is thread-safe (operations on
 // one engine run one at a time). Two engines open on one backup_dir must
@@ -134,6 +133,13 @@ struct STRATA_EXPORT CreateBackupOptions {
   // Called every callback_trigger_interval_size bytes copied; must not
   // throw.
   std::function<void()> progress_callback = []() {};
+  // Copy this backup's files on threads whose CPU priority is lowered to
+  // background_thread_cpu_priority (RocksDB's; only a priority below
+  // kNormal changes anything: the calling thread is never touched, the
+  // copies then run on threads of their own even when
+  // max_background_operations is 1).
+  bool decrease_background_thread_cpu_priority = false;
+  CpuPriority background_thread_cpu_priority = CpuPriority::kNormal;
 };
 
 struct STRATA_EXPORT RestoreOptions {

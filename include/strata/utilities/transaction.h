@@ -80,6 +80,10 @@ class STRATA_EXPORT Transaction {
       std::shared_ptr<TransactionNotifier> notifier = nullptr) = 0;
   // The snapshot set (owned by the transaction), or null.
   virtual const Snapshot* GetSnapshot() const = 0;
+  // The same snapshot, shared: it stays valid while the caller holds it,
+  // after the transaction has cleared or replaced it (RocksDB's name: a
+  // transaction's snapshot is what its timestamped snapshot would be).
+  virtual std::shared_ptr<const Snapshot> GetTimestampedSnapshot() const = 0;
   // Releases the snapshot; later operations are not checked against it.
   virtual void ClearSnapshot() = 0;
 
@@ -161,7 +165,9 @@ class STRATA_EXPORT Transaction {
   virtual Status SingleDelete(ColumnFamilyHandle* cf, const Slice& key,
                               bool assume_tracked = false) = 0;
   Status SingleDelete(const Slice& key) { return SingleDelete(nullptr, key); }
-  // Writes that lock nothing and are never checked for conflicts.
+  // Writes never checked against the snapshot (a pessimistic transaction
+  // still locks the key, as RocksDB's; an optimistic one does not track
+  // it for the commit check).
   virtual Status PutUntracked(ColumnFamilyHandle* cf, const Slice& key, const Slice& value) = 0;
   Status PutUntracked(const Slice& key, const Slice& value) {
     return PutUntracked(nullptr, key, value);

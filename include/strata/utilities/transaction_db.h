@@ -115,7 +115,10 @@ struct STRATA_EXPORT DeadlockPath {
       : path(std::move(path_entry)), limit_exceeded(false), deadlock_time(dl_time) {}
   explicit DeadlockPath(const int64_t& dl_time = 0, bool limit = false)
       : limit_exceeded(limit), deadlock_time(dl_time) {}
+  // No cycle recorded (and the search did not give up). The non-const
+  // form is RocksDB's signature.
   bool empty() const { return path.empty() && !limit_exceeded; }
+  bool empty() { return static_cast<const DeadlockPath*>(this)->empty(); }
 };
 
 class STRATA_EXPORT TransactionDB : public StackableDB {

@@ -22,6 +22,7 @@
 #include "strata/utilities/write_batch_with_index.h"
 
 namespace rocksdb {
+class ReadCallback;  // RocksDB-internal (its transactions' visibility check); declared only
 using WriteType = ::strata::WriteType;
 using ::strata::kDeleteRangeRecord;
 using ::strata::kDeleteRecord;
@@ -134,6 +135,13 @@ class WriteBatchWithIndex : public WriteBatchBase {
   Status GetFromBatchAndDB(DB* db, const ReadOptions& read_options,
                            ColumnFamilyHandle* column_family, const Slice& key,
                            PinnableSlice* value);
+  // GetFromBatchAndDB for each of keys[0, num_keys) into values[i] and
+  // statuses[i], all read at one point of db (read_options.snapshot, or
+  // one taken for the call). sorted_input is a hint.
+  void MultiGetFromBatchAndDB(DB* db, const ReadOptions& read_options,
+                              ColumnFamilyHandle* column_family, const size_t num_keys,
+                              const Slice* keys, PinnableSlice* values, Status* statuses,
+                              bool sorted_input);
   size_t GetDataSize() const;
 
  private:
