@@ -135,6 +135,8 @@ void BackLoaded(const ::strata::DBOptions& db_in,
 
 }  // namespace
 
+ConfigOptions::operator ::strata::ConfigOptions() const { return ToStrata(*this); }
+
 // ---- maps ----
 
 Status GetColumnFamilyOptionsFromMap(const ConfigOptions& config_options,
