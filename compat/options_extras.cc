@@ -214,13 +214,17 @@ Status CreateLoggerFromOptions(const std::string& dbname, const DBOptions& optio
 
 namespace {
 
+const std::unordered_map<std::string, EncodingType> kEncodingTypes = {{"kPlain", kPlain},
+                                                                      {"kPrefix", kPrefix}};
+
 const std::unordered_map<std::string, OptionTypeInfo> kPlainTableTypeInfo = {
     {"user_key_len", {offsetof(PlainTableOptions, user_key_len), OptionType::kUInt32T}},
     {"bloom_bits_per_key", {offsetof(PlainTableOptions, bloom_bits_per_key), OptionType::kInt}},
     {"hash_table_ratio", {offsetof(PlainTableOptions, hash_table_ratio), OptionType::kDouble}},
     {"index_sparseness", {offsetof(PlainTableOptions, index_sparseness), OptionType::kSizeT}},
     {"huge_page_tlb_size", {offsetof(PlainTableOptions, huge_page_tlb_size), OptionType::kSizeT}},
-    {"encoding_type", {offsetof(PlainTableOptions, encoding_type), OptionType::kEncodingType}},
+    {"encoding_type", OptionTypeInfo::Enum<EncodingType>(offsetof(PlainTableOptions, encoding_type),
+                                                         &kEncodingTypes)},
     {"full_scan_mode", {offsetof(PlainTableOptions, full_scan_mode), OptionType::kBoolean}},
     {"store_index_in_file",
      {offsetof(PlainTableOptions, store_index_in_file), OptionType::kBoolean}},
@@ -289,6 +293,10 @@ Status GetMemTableRepFactoryFromString(const std::string& opts_str,
   ConfigOptions config_options;
   config_options.ignore_unsupported_options = false;
   config_options.ignore_unknown_options = false;
+  // RocksDB 7.8.3 registers "cuckoo" only to refuse it.
+  if (opts_str == "cuckoo") {
+    return Status::InvalidArgument("cuckoo hash memtable is not supported anymore.", opts_str);
+  }
   return MemTableRepFactory::CreateFromString(config_options, opts_str, new_mem_factory);
 }
 

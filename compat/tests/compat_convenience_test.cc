@@ -457,7 +457,18 @@ TEST(CompatConvenienceTest, CheckOptionsCompatibilityAtEachSanityLevel) {
   ConfigOptions exact;
   exact.env = env;
   exact.sanity_level = ConfigOptions::kSanityLevelExactMatch;
+  // The file holds the options as Open sanitized them: RocksDB's exact
+  // check (and ours) reports the first difference, in RocksDB's words.
   s = CheckOptionsCompatibility(exact, path, options, same);
+  EXPECT_EQ(
+      "Invalid argument: [RocksDBOptionsParser]: failed the verification on "
+      "DBOptions::delayed_write_rate -- -- The specified one is 0 while the persisted one is "
+      "16777216.\n",
+      s.ToString());
+  DBOptions loaded_db;
+  std::vector<ColumnFamilyDescriptor> loaded;
+  ASSERT_TRUE(LoadLatestOptions(exact, path, &loaded_db, &loaded).ok());
+  s = CheckOptionsCompatibility(exact, path, loaded_db, loaded);
   EXPECT_TRUE(s.ok()) << s.ToString();
 
   std::vector<ColumnFamilyDescriptor> one = {{kDefaultColumnFamilyName, cfo}};
@@ -485,17 +496,21 @@ TEST(CompatConvenienceTest, CheckOptionsCompatibilityAtEachSanityLevel) {
   std::vector<ColumnFamilyDescriptor> other_size = {{kDefaultColumnFamilyName, bigger},
                                                     {"second", cfo}};
   EXPECT_TRUE(CheckOptionsCompatibility(path, env, options, other_size).ok());  // loose
-  s = CheckOptionsCompatibility(exact, path, options, other_size);
+  std::vector<ColumnFamilyDescriptor> loaded_size = loaded;
+  loaded_size[0].options.write_buffer_size = 8 << 20;
+  s = CheckOptionsCompatibility(exact, path, loaded_db, loaded_size);
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find("ColumnFamilyOptions::write_buffer_size"))
       << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find("8388608")) << s.ToString();
 
-  DBOptions more_files(options);
+  DBOptions more_files(loaded_db);
   more_files.max_open_files = 77;
-  s = CheckOptionsCompatibility(exact, path, more_files, same);
-  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
-  EXPECT_NE(std::string::npos, s.ToString().find("DBOptions::max_open_files")) << s.ToString();
+  s = CheckOptionsCompatibility(exact, path, more_files, loaded);
+  EXPECT_EQ(
+      "Invalid argument: [RocksDBOptionsParser]: failed the verification on "
+      "DBOptions::max_open_files -- -- The specified one is 77 while the persisted one is -1.\n",
+      s.ToString());
   EXPECT_TRUE(CheckOptionsCompatibility(path, env, more_files, same).ok());  // loose
 
   ColumnFamilyOptions small_blocks = cfo;
@@ -505,7 +520,9 @@ TEST(CompatConvenienceTest, CheckOptionsCompatibilityAtEachSanityLevel) {
   std::vector<ColumnFamilyDescriptor> other_table = {{kDefaultColumnFamilyName, small_blocks},
                                                      {"second", cfo}};
   EXPECT_TRUE(CheckOptionsCompatibility(path, env, options, other_table).ok());  // loose
-  s = CheckOptionsCompatibility(exact, path, options, other_table);
+  std::vector<ColumnFamilyDescriptor> loaded_table = loaded;
+  loaded_table[0].options.table_factory = small_blocks.table_factory;
+  s = CheckOptionsCompatibility(exact, path, loaded_db, loaded_table);
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find("block_size")) << s.ToString();
 

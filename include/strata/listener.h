@@ -219,7 +219,8 @@ struct STRATA_EXPORT FlushJobInfo {
 // Fields Strata does not measure stay 0: cpu_micros, the blob fields (no
 // blob files), num_corrupt_keys, and the file I/O nanosecond timers.
 struct STRATA_EXPORT CompactionJobStats {
-  CompactionJobStats() { Reset(); }
+  // Every field 0 / empty (its initializers; what Reset() restores).
+  CompactionJobStats() {}
   // Every field to 0 / empty.
   void Reset();
   // Adds the counters of `stats` (the prefixes and flags are not merged).
