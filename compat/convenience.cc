@@ -379,8 +379,14 @@ Status LoadOptionsFromFile(const std::string& options_file_name, Env* env, DBOpt
 
 Status GetLatestOptionsFileName(const std::string& dbpath, Env* env,
                                 std::string* options_file_name) {
-  return ::strata::GetLatestOptionsFileName(
+  Status s = ::strata::GetLatestOptionsFileName(
       dbpath, env != nullptr ? env->GetStrataEnv() : ::strata::Env::Default(), options_file_name);
+  // A missing directory is RocksDB's NotFound (its directory listing says
+  // NotFound where Strata's says IOError).
+  if (s.IsIOError() && (env != nullptr ? env : Env::Default())->FileExists(dbpath).IsNotFound()) {
+    return Status::NotFound("No options files found in the DB directory.", dbpath);
+  }
+  return s;
 }
 
 }  // namespace rocksdb

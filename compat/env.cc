@@ -12,6 +12,7 @@
 //    background jobs go to the Env's Schedule.
 #include "rocksdb/env.h"
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -29,6 +30,7 @@
 #include "compat/env_internal.h"
 #include "rocksdb/file_system.h"
 #include "rocksdb/system_clock.h"
+#include "rocksdb/utilities/options_type.h"
 #include "strata/env.h"
 
 namespace rocksdb {
@@ -310,6 +312,68 @@ class CompositeEnv : public Env {
 }  // namespace
 
 // Env::Default() and NewMemEnv: a strata::Env's files, clock and pools.
+// A library opened with dlopen; closed with the object.
+class PosixDynamicLibrary : public DynamicLibrary {
+ public:
+  PosixDynamicLibrary(std::string name, void* handle) : name_(std::move(name)), handle_(handle) {}
+  ~PosixDynamicLibrary() override { dlclose(handle_); }
+  const char* Name() const override { return name_.c_str(); }
+  Status LoadSymbol(const std::string& sym_name, void** func) override {
+    dlerror();  // clear an older error
+    *func = dlsym(handle_, sym_name.c_str());
+    if (*func != nullptr) return Status::OK();
+    const char* err = dlerror();
+    return Status::NotFound("Error finding symbol: " + sym_name, err != nullptr ? err : "");
+  }
+
+ private:
+  const std::string name_;
+  void* const handle_;
+};
+
+// RocksDB's POSIX rules: "" is the program itself; otherwise ".so" is
+// appended unless present and "lib" prefixed to a bare name, then the name
+// is opened as is (the loader's search) or in each ':'-separated directory
+// of search_path.
+Status LoadLibraryPosix(const std::string& lib_name, const std::string& search_path,
+                        std::shared_ptr<DynamicLibrary>* result) {
+  if (result == nullptr) return Status::InvalidArgument("LoadLibrary: null result");
+  if (lib_name.empty()) {
+    void* handle = dlopen(nullptr, RTLD_NOW);
+    if (handle != nullptr) {
+      *result = std::make_shared<PosixDynamicLibrary>(lib_name, handle);
+      return Status::OK();
+    }
+  } else {
+    std::string name = lib_name;
+    if (name.find(".so") == std::string::npos) name += ".so";
+    if (name.find('/') == std::string::npos && name.compare(0, 3, "lib") != 0) name = "lib" + name;
+    if (search_path.empty()) {
+      void* handle = dlopen(name.c_str(), RTLD_NOW);
+      if (handle != nullptr) {
+        *result = std::make_shared<PosixDynamicLibrary>(name, handle);
+        return Status::OK();
+      }
+    } else {
+      size_t pos = 0;
+      while (pos <= search_path.size()) {
+        size_t colon = search_path.find(':', pos);
+        if (colon == std::string::npos) colon = search_path.size();
+        const std::string full = search_path.substr(pos, colon - pos) + "/" + name;
+        void* handle = dlopen(full.c_str(), RTLD_NOW);
+        if (handle != nullptr) {
+          *result = std::make_shared<PosixDynamicLibrary>(full, handle);
+          return Status::OK();
+        }
+        pos = colon + 1;
+      }
+    }
+  }
+  const char* err = dlerror();
+  return Status::IOError("Failed to open shared library: xs: " + lib_name,
+                         err != nullptr ? err : "");
+}
+
 class StrataBackedEnv : public CompositeEnv {
  public:
   // env: borrowed (Default) unless owned is set.
@@ -327,6 +391,10 @@ class StrataBackedEnv : public CompositeEnv {
   }
 
   const char* Name() const override { return kDefaultName(); }
+  Status LoadLibrary(const std::string& lib_name, const std::string& search_path,
+                     std::shared_ptr<DynamicLibrary>* result) override {
+    return LoadLibraryPosix(lib_name, search_path, result);
+  }
 
   void Schedule(void (*function)(void* arg), void* arg, Priority pri, void* tag,
                 void (*unschedFunction)(void* arg)) override {
@@ -690,6 +758,18 @@ EnvWrapper::EnvWrapper(std::unique_ptr<Env>&& t) : target_(std::move(t)) { targe
 EnvWrapper::EnvWrapper(const std::shared_ptr<Env>& t) : target_(t) { target_.Prepare(); }
 EnvWrapper::~EnvWrapper() = default;
 
+Status EnvWrapper::PrepareOptions(const ConfigOptions& options) {
+  target_.Prepare();
+  return Env::PrepareOptions(options);
+}
+
+std::string EnvWrapper::SerializeOptions(const ConfigOptions& config_options,
+                                         const std::string& header) const {
+  return compat::SerializeWrapper(
+      config_options, header, Env::SerializeOptions(config_options, ""),
+      target_.env == nullptr || target_.env == Env::Default() ? nullptr : target_.env);
+}
+
 Status WriteStringToFile(Env* env, const Slice& data, const std::string& fname, bool should_sync) {
   std::unique_ptr<WritableFile> file;
   Status s = env->NewWritableFile(fname, &file, EnvOptions());
@@ -747,5 +827,38 @@ const std::shared_ptr<SystemClock>& SystemClock::Default() {
 }
 
 SystemClockWrapper::SystemClockWrapper(const std::shared_ptr<SystemClock>& t) : target_(t) {}
+
+Status SystemClockWrapper::PrepareOptions(const ConfigOptions& options) {
+  if (target_ == nullptr) target_ = SystemClock::Default();
+  return SystemClock::PrepareOptions(options);
+}
+
+std::string SystemClockWrapper::SerializeOptions(const ConfigOptions& config_options,
+                                                 const std::string& header) const {
+  return compat::SerializeWrapper(config_options, header,
+                                  SystemClock::SerializeOptions(config_options, ""),
+                                  target_ == nullptr || target_->IsInstanceOf(kDefaultName()) ||
+                                          target_.get() == SystemClock::Default().get()
+                                      ? nullptr
+                                      : target_.get());
+}
+
+std::string compat::SerializeWrapper(const ConfigOptions& config_options, const std::string& header,
+                                     const std::string& own, const Customizable* target) {
+  if (config_options.IsShallow() || target == nullptr) return own;
+  std::string result = header;
+  if (own.rfind(OptionTypeInfo::kIdPropName(), 0) != 0) {
+    result.append(OptionTypeInfo::kIdPropName()).append("=");
+  }
+  result.append(own);
+  const std::string& d = config_options.delimiter;
+  if (result.size() < d.size() || result.compare(result.size() - d.size(), d.size(), d) != 0) {
+    result.append(d);
+  }
+  result.append("target=").append(target->ToString(config_options));
+  return result;
+}
+
+ThreadStatusUpdater* CreateThreadStatusUpdater() { return nullptr; }
 
 }  // namespace rocksdb

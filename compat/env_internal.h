@@ -61,6 +61,11 @@ Env* NewCompositeEnvOver(Env* base, const std::shared_ptr<FileSystem>& fs);
 
 // "YYYY/MM/DD-HH:MM:SS " (local time), RocksDB's format.
 std::string FormatTime(uint64_t seconds);
+
+// RocksDB's form of a wrapper's options: `own`, then "target=<target's
+// options>" (nothing more for a null target or a shallow depth).
+std::string SerializeWrapper(const ConfigOptions& config_options, const std::string& header,
+                             const std::string& own, const Customizable* target);
 // $TEST_TMPDIR, or /tmp/rocksdbtest-<euid>.
 std::string TestDirectory();
 

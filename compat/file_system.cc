@@ -1000,6 +1000,35 @@ FileOptions FileSystem::OptimizeForBlobFileRead(const FileOptions& file_options,
 
 FileSystemWrapper::FileSystemWrapper(const std::shared_ptr<FileSystem>& t) : target_(t) {}
 
+Status FileSystemWrapper::PrepareOptions(const ConfigOptions& options) {
+  if (target_ == nullptr) target_ = FileSystem::Default();
+  return FileSystem::PrepareOptions(options);
+}
+
+std::string FileSystemWrapper::SerializeOptions(const ConfigOptions& config_options,
+                                                const std::string& header) const {
+  return compat::SerializeWrapper(config_options, header,
+                                  FileSystem::SerializeOptions(config_options, ""),
+                                  target_ == nullptr || target_->IsInstanceOf(kDefaultName()) ||
+                                          target_.get() == FileSystem::Default().get()
+                                      ? nullptr
+                                      : target_.get());
+}
+
+IOStatus WriteStringToFile(FileSystem* fs, const Slice& data, const std::string& fname,
+                           bool should_sync) {
+  std::unique_ptr<FSWritableFile> file;
+  IOStatus s = fs->NewWritableFile(fname, FileOptions(), &file, nullptr);
+  if (!s.ok()) return s;
+  s = file->Append(data, IOOptions(), nullptr);
+  if (s.ok() && should_sync) s = file->Sync(IOOptions(), nullptr);
+  IOStatus closed = file->Close(IOOptions(), nullptr);
+  if (s.ok()) s = closed;
+  file.reset();
+  if (!s.ok()) fs->DeleteFile(fname, IOOptions(), nullptr).PermitUncheckedError();
+  return s;
+}
+
 FSMemoryMappedFileBuffer::~FSMemoryMappedFileBuffer() = default;
 
 DirFsyncOptions::DirFsyncOptions() : reason(kDefault) {}

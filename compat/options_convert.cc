@@ -253,6 +253,18 @@ Status ConvertDBOptions(const DBOptions& in, ::strata::DBOptions* out,
   o.file_checksum_gen_factory = in.file_checksum_gen_factory;  // Strata's class
   COMPAT_DEFAULT_ONLY(DBOptions, best_efforts_recovery);
   COMPAT_DEFAULT_ONLY(DBOptions, compaction_service);
+  {
+    // RocksDB hands a checksum of each write of these file types to the file
+    // system; Strata's writers hand none.
+    FileTypeSet handoff = in.checksum_handoff_file_types;
+    for (int t = 0; t <= static_cast<int>(kBlobFile); t++) {
+      if (handoff.Contains(static_cast<FileType>(t))) {
+        return Status::InvalidArgument(
+            "DBOptions::checksum_handoff_file_types is not supported by Strata: its file system "
+            "is handed no checksums (only the empty set is accepted)");
+      }
+    }
+  }
   // RocksDB's memory-mapped WAL writes do not exist: its WAL is written
   // through ordinary buffered files.
   o.wal_mmap_writes = false;

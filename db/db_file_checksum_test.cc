@@ -323,5 +323,22 @@ TEST_F(DBFileChecksumTest, AFactoryWithoutAGenerator) {
   ASSERT_OK(db->VerifyFileChecksums(ReadOptions()));
 }
 
+TEST(FileChecksumLoaderTest, CreateFromStringKnowsTheCrc32cFactory) {
+  ConfigOptions config;
+  std::shared_ptr<FileChecksumGenFactory> f;
+  ASSERT_OK(FileChecksumGenFactory::CreateFromString(config, "FileChecksumGenCrc32cFactory", &f));
+  EXPECT_EQ(GetFileChecksumGenCrc32cFactory(), f);
+  ASSERT_OK(FileChecksumGenFactory::CreateFromString(config, "", &f));
+  EXPECT_EQ(nullptr, f);
+  f = GetFileChecksumGenCrc32cFactory();
+  ASSERT_OK(FileChecksumGenFactory::CreateFromString(config, "nullptr", &f));
+  EXPECT_EQ(nullptr, f);
+  ASSERT_OK(FileChecksumGenFactory::CreateFromString(config, "Unknown", &f));  // ignored
+  EXPECT_EQ(nullptr, f);
+  config.ignore_unsupported_options = false;
+  Status s = FileChecksumGenFactory::CreateFromString(config, "Unknown", &f);
+  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+}
+
 }  // namespace
 }  // namespace strata

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "strata/convenience.h"
 #include "strata/db.h"
 #include "strata/iterator.h"
 #include "strata/options.h"
@@ -436,6 +437,24 @@ TEST_F(DBWalFilterTest, RandomAnswersMatchTheModel) {
   db.reset();
   ASSERT_OK(DB::Open(Opts(), dir_->path(), &db));
   EXPECT_EQ(Contents(db.get()), model);
+}
+
+TEST(WalFilterLoaderTest, CreateFromStringKnowsOnlyTheEmptyIds) {
+  ConfigOptions config;
+  WalFilter* filter = reinterpret_cast<WalFilter*>(&config);  // any non-null
+  ASSERT_OK(WalFilter::CreateFromString(config, "", &filter));
+  EXPECT_EQ(nullptr, filter);
+  filter = reinterpret_cast<WalFilter*>(&config);
+  ASSERT_OK(WalFilter::CreateFromString(config, "nullptr", &filter));
+  EXPECT_EQ(nullptr, filter);
+  // Unknown: OK and unchanged while unsupported ids are ignored (the
+  // default), NotSupported naming it otherwise.
+  ASSERT_OK(WalFilter::CreateFromString(config, "MyFilter", &filter));
+  EXPECT_EQ(nullptr, filter);
+  config.ignore_unsupported_options = false;
+  Status s = WalFilter::CreateFromString(config, "MyFilter", &filter);
+  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("MyFilter")) << s.ToString();
 }
 
 }  // namespace

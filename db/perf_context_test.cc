@@ -218,5 +218,59 @@ TEST_F(PerfContextDBTest, CountsArePerThread) {
   EXPECT_LT(get_perf_context()->block_read_count, other_reads);
 }
 
+TEST(PerfContextTest, PerLevelMapEnableClearAndCopy) {
+  PerfContext* pc = get_perf_context();
+  EXPECT_EQ(nullptr, pc->level_to_perf_context);
+  EXPECT_FALSE(pc->per_level_perf_context_enabled);
+  pc->EnablePerLevelPerfContext();
+  ASSERT_NE(nullptr, pc->level_to_perf_context);
+  EXPECT_TRUE(pc->per_level_perf_context_enabled);
+  // Strata attributes nothing to levels: the map stays empty after reads.
+  EXPECT_TRUE(pc->level_to_perf_context->empty());
+  (*pc->level_to_perf_context)[2].bloom_filter_useful = 5;
+  pc->block_read_count = 3;
+
+  PerfContext copy(*pc);
+  EXPECT_EQ(3u, copy.block_read_count);
+  EXPECT_TRUE(copy.per_level_perf_context_enabled);
+  ASSERT_NE(nullptr, copy.level_to_perf_context);
+  EXPECT_EQ(5u, (*copy.level_to_perf_context)[2].bloom_filter_useful);
+
+  pc->Reset();
+  EXPECT_EQ(0u, pc->block_read_count);
+  EXPECT_EQ(0u, (*pc->level_to_perf_context)[2].bloom_filter_useful);
+  pc->DisablePerLevelPerfContext();
+  EXPECT_FALSE(pc->per_level_perf_context_enabled);
+  EXPECT_NE(nullptr, pc->level_to_perf_context);
+  pc->ClearPerLevelPerfContext();
+  EXPECT_EQ(nullptr, pc->level_to_perf_context);
+  EXPECT_FALSE(pc->per_level_perf_context_enabled);
+
+  PerfContext fresh;
+  EXPECT_EQ(0u, fresh.seek_max_heap_time);
+  EXPECT_EQ(0u, fresh.encrypt_data_nanos);
+  EXPECT_EQ(0u, fresh.decrypt_data_nanos);
+  EXPECT_NE(std::string::npos, fresh.ToString().find("seek_max_heap_time = 0")) << fresh.ToString();
+  EXPECT_NE(std::string::npos, fresh.ToString().find("decrypt_data_nanos = 0"));
+}
+
+TEST(PerfContextTest, DisableIOStatsStopsByteCounters) {
+  PerfLevelGuard guard;
+  SetPerfLevel(kEnableCount);
+  IOStatsContext* io = get_iostats_context();
+  io->Reset();
+  IOSTATS_ADD(bytes_read, 10);
+  EXPECT_EQ(10u, io->bytes_read);
+  io->disable_iostats = true;
+  IOSTATS_ADD(bytes_read, 10);
+  EXPECT_EQ(10u, io->bytes_read);
+  io->Reset();
+  EXPECT_TRUE(io->disable_iostats);  // Reset keeps it, as RocksDB's
+  io->disable_iostats = false;
+  io->file_io_stats_by_temperature.hot_file_read_count = 4;
+  io->file_io_stats_by_temperature.Reset();
+  EXPECT_EQ(0u, io->file_io_stats_by_temperature.hot_file_read_count);
+}
+
 }  // namespace
 }  // namespace strata

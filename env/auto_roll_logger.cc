@@ -189,6 +189,11 @@ Status AutoRollLogger::Flush() {
   return log_ == nullptr ? Status::OK() : log_->Flush();
 }
 
+size_t AutoRollLogger::GetLogFileSize() const {
+  MutexLock l(&mu_);
+  return log_ == nullptr ? 0 : log_->GetLogFileSize();
+}
+
 Status AutoRollLogger::Close() {
   MutexLock l(&mu_);
   if (log_ == nullptr) return Status::OK();

@@ -62,6 +62,9 @@ class AutoRollLogger final : public Logger {
   void Logv(InfoLogLevel level, const char* format, va_list ap) override EXCLUDES(mu_);
   Status Flush() override EXCLUDES(mu_);
   Status Close() override EXCLUDES(mu_);
+  // The current LOG's size (bytes appended since it was opened); 0 once
+  // closed.
+  size_t GetLogFileSize() const override EXCLUDES(mu_);
 
   // Paths of the LOG.old files this logger knows, oldest first (tests).
   std::vector<std::string> TEST_OldLogFiles() EXCLUDES(mu_);
@@ -83,7 +86,7 @@ class AutoRollLogger final : public Logger {
   const InfoLogPlacement placement_;
   const AutoRollOptions options_;
 
-  Mutex mu_;
+  mutable Mutex mu_;
   std::unique_ptr<InfoLog> log_ GUARDED_BY(mu_);  // null once closed
   uint64_t log_created_micros_ GUARDED_BY(mu_) = 0;
   std::vector<std::string> headers_ GUARDED_BY(mu_);  // kHeader lines, formatted

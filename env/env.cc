@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdarg>
+#include <cstdio>
 #include <cstring>
 
 #include "env/info_log.h"
@@ -146,6 +147,59 @@ std::unique_ptr<Env> NewMemEnv() {
 }
 
 std::shared_ptr<FileSystem> NewMemFileSystem() { return std::make_shared<MemFileSystem>(); }
+
+namespace {
+
+// The logger whose default Logv(level, ...) is running on this thread: its
+// default Logv(format) then drops the message instead of calling back.
+thread_local const Logger* tls_logger_in_default = nullptr;
+
+class DefaultScope {
+ public:
+  explicit DefaultScope(const Logger* logger) : saved_(tls_logger_in_default) {
+    tls_logger_in_default = logger;
+  }
+  ~DefaultScope() { tls_logger_in_default = saved_; }
+
+ private:
+  const Logger* saved_;
+};
+
+}  // namespace
+
+void Logger::Logv(const InfoLogLevel log_level, const char* format, va_list ap) {
+  static const char* const kNames[] = {"DEBUG", "INFO", "WARN", "ERROR", "FATAL"};
+  if (log_level < GetInfoLogLevel()) return;
+  {
+    DefaultScope scope(this);
+    if (log_level == InfoLogLevel::kInfo) {
+      Logv(format, ap);
+    } else if (log_level == InfoLogLevel::kHeader) {
+      LogHeader(format, ap);
+    } else {
+      const auto i = static_cast<size_t>(log_level);
+      char prefixed[500];
+      std::snprintf(prefixed, sizeof(prefixed), "[%s] %s", i < 5 ? kNames[i] : "?", format);
+      Logv(prefixed, ap);
+    }
+  }
+  if (log_level >= InfoLogLevel::kWarn && log_level != InfoLogLevel::kHeader) {
+    Flush().PermitUncheckedError();
+  }
+}
+
+void Logger::Logv(const char* format, va_list ap) {
+  if (tls_logger_in_default == this) return;  // neither Logv overridden
+  Logv(InfoLogLevel::kInfo, format, ap);
+}
+
+void Logger::LogHeader(const char* format, va_list ap) {
+  if (tls_logger_in_default == this) {
+    Logv(format, ap);  // from the default Logv(kHeader, ...)
+  } else {
+    Logv(InfoLogLevel::kHeader, format, ap);
+  }
+}
 
 void Log(InfoLogLevel level, Logger* logger, const char* format, ...) {
   if (logger == nullptr || level < logger->GetInfoLogLevel()) return;

@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <ctime>
+#include <limits>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -441,6 +442,78 @@ TEST(EnvClockTest, EnvForwardsToItsClock) {
   const uint64_t b = env->NowNanos();
   EXPECT_LE(a, b);
   EXPECT_GT(env->NowMicros(), uint64_t{1600000000} * 1000000);  // after 2020
+}
+
+// A logger in RocksDB's older style: it overrides only the levelless Logv.
+class LevellessLogger : public Logger {
+ public:
+  using Logger::Logv;
+  explicit LevellessLogger(InfoLogLevel level) : Logger(level) {}
+  void Logv(const char* format, va_list ap) override {
+    char buf[256];
+    vsnprintf(buf, sizeof(buf), format, ap);
+    lines.push_back(buf);
+  }
+  Status Flush() override {
+    flushes++;
+    return Status::OK();
+  }
+  std::vector<std::string> lines;
+  int flushes = 0;
+};
+
+TEST(LogTest, LevellessLoggerGetsRocksDBsPrefixesAndFlushes) {
+  LevellessLogger logger(InfoLogLevel::kInfo);
+  Log(InfoLogLevel::kDebug, &logger, "debug %d", 1);  // below the level
+  Log(InfoLogLevel::kInfo, &logger, "info %d", 2);
+  Log(InfoLogLevel::kWarn, &logger, "warn %d", 3);
+  Log(InfoLogLevel::kError, &logger, "error %d", 4);
+  Log(InfoLogLevel::kFatal, &logger, "fatal %d", 5);
+  Log(InfoLogLevel::kHeader, &logger, "header %d", 6);
+  Log(&logger, "plain %d", 7);
+  EXPECT_EQ(std::vector<std::string>({"info 2", "[WARN] warn 3", "[ERROR] error 4",
+                                      "[FATAL] fatal 5", "header 6", "plain 7"}),
+            logger.lines);
+  EXPECT_EQ(3, logger.flushes);  // after kWarn, kError, kFatal; not kHeader
+  EXPECT_EQ(logger.kDoNotSupportGetLogFileSize, logger.GetLogFileSize());
+  EXPECT_EQ(std::numeric_limits<size_t>::max(), logger.GetLogFileSize());
+}
+
+TEST(LogTest, LevelledLoggerGetsLevellessCallsAtInfo) {
+  RecordingLogger logger(InfoLogLevel::kDebug);
+  va_list none{};
+  // Through the levelless form: the default sends it at kInfo.
+  static_cast<Logger&>(logger).Logv("no args", none);
+  EXPECT_EQ(std::vector<std::string>({"1:no args"}), logger.lines);
+  // A header through LogHeader's default keeps its level.
+  static_cast<Logger&>(logger).LogHeader("hdr", none);
+  EXPECT_EQ("5:hdr", logger.lines.back());
+}
+
+// Overrides neither Logv: every message is dropped (no endless recursion).
+class SilentLogger : public Logger {};
+
+TEST(LogTest, LoggerOverridingNeitherLogvDropsMessages) {
+  SilentLogger logger;
+  Log(InfoLogLevel::kWarn, &logger, "dropped %d", 1);
+  Log(InfoLogLevel::kHeader, &logger, "dropped %d", 2);
+  Log(&logger, "dropped %d", 3);
+  SUCCEED();
+}
+
+TEST(LogTest, LoggerTakesAnyLevelEnumAndIsVirtual) {
+  enum OtherLevels : unsigned char { kA = 0, kB, kC };
+  LevellessLogger logger(InfoLogLevel::kInfo);
+  logger.SetInfoLogLevel(kC);  // any enumeration with Strata's values
+  EXPECT_EQ(InfoLogLevel::kWarn, logger.GetInfoLogLevel());
+  class Fixed : public LevellessLogger {
+   public:
+    Fixed() : LevellessLogger(InfoLogLevel::kInfo) {}
+    InfoLogLevel GetInfoLogLevel() const override { return InfoLogLevel::kError; }
+  } fixed;
+  Log(InfoLogLevel::kWarn, &fixed, "dropped by the virtual level");
+  Log(InfoLogLevel::kError, &fixed, "kept");
+  EXPECT_EQ(std::vector<std::string>({"[ERROR] kept"}), fixed.lines);
 }
 
 }  // namespace

@@ -89,7 +89,7 @@ void InfoLog::Logv(InfoLogLevel level, const char* format, va_list ap) {
   size_ += len;
 }
 
-uint64_t InfoLog::GetLogFileSize() const {
+size_t InfoLog::GetLogFileSize() const {
   MutexLock l(&mu_);
   return size_;
 }

@@ -35,7 +35,7 @@ class InfoLog final : public Logger {
   Status Flush() override EXCLUDES(mu_);
   Status Close() override EXCLUDES(mu_);
   // Bytes this logger has appended (what rolling by size measures).
-  uint64_t GetLogFileSize() const EXCLUDES(mu_);
+  size_t GetLogFileSize() const override EXCLUDES(mu_);
 
  private:
   mutable Mutex mu_;

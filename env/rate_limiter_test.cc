@@ -35,6 +35,14 @@ bool WaitForPending(RateLimiter* rl, int64_t n) {
   return false;
 }
 
+TEST(RateLimiterTest, TwoArgumentRequestIsTheStatisticsFreeForm) {
+  std::shared_ptr<RateLimiter> rl = NewGenericRateLimiter(10 << 20);
+  ASSERT_NE(rl, nullptr);
+  rl->Request(100, Env::IO_HIGH);  // RocksDB's older form
+  EXPECT_EQ(100, rl->GetTotalBytesThrough(Env::IO_HIGH));
+  EXPECT_EQ(1, rl->GetTotalRequests(Env::IO_HIGH));
+}
+
 TEST(RateLimiterTest, FactoryDefaultsAndBurst) {
   std::shared_ptr<RateLimiter> rl = NewGenericRateLimiter(10 << 20);
   ASSERT_NE(rl, nullptr);

@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "strata/convenience.h"
 #include "util/crc32c.h"
 
 namespace strata {
@@ -91,6 +92,21 @@ std::unique_ptr<FileChecksumList> NewFileChecksumList() {
 std::shared_ptr<FileChecksumGenFactory> GetFileChecksumGenCrc32cFactory() {
   static const std::shared_ptr<FileChecksumGenFactory> factory = std::make_shared<Crc32cFactory>();
   return factory;
+}
+
+Status FileChecksumGenFactory::CreateFromString(const ConfigOptions& options,
+                                                const std::string& value,
+                                                std::shared_ptr<FileChecksumGenFactory>* result) {
+  if (value.empty() || value == "nullptr") {
+    result->reset();
+    return Status::OK();
+  }
+  if (value == GetFileChecksumGenCrc32cFactory()->Name()) {
+    *result = GetFileChecksumGenCrc32cFactory();
+    return Status::OK();
+  }
+  if (options.ignore_unsupported_options) return Status::OK();
+  return Status::NotSupported("FileChecksumGenFactory::CreateFromString: unknown factory", value);
 }
 
 }  // namespace strata

@@ -76,6 +76,7 @@ PerfContext* get_perf_context() { return &perf_internal::tls_perf_context; }
   F(seek_child_seek_time)                      \
   F(seek_child_seek_count)                     \
   F(seek_min_heap_time)                        \
+  F(seek_max_heap_time)                        \
   F(seek_internal_seek_time)                   \
   F(find_next_user_entry_time)                 \
   F(write_pre_and_post_process_time)           \
@@ -122,12 +123,63 @@ PerfContext* get_perf_context() { return &perf_internal::tls_perf_context; }
   F(iter_next_cpu_nanos)                       \
   F(iter_prev_cpu_nanos)                       \
   F(iter_seek_cpu_nanos)                       \
+  F(encrypt_data_nanos)                        \
+  F(decrypt_data_nanos)                        \
   F(number_async_seek)
+
+void PerfContextByLevel::Reset() { *this = PerfContextByLevel(); }
+
+namespace {
+
+// The map EnablePerLevelPerfContext gives a context of this thread (and a
+// copy made on it); freed when the thread ends.
+std::map<uint32_t, PerfContextByLevel>* ThreadLevelMap() {
+  static thread_local std::map<uint32_t, PerfContextByLevel> map;
+  return &map;
+}
+
+}  // namespace
+
+PerfContext::PerfContext(const PerfContext& other) { *this = other; }
+
+PerfContext::PerfContext(PerfContext&& other) noexcept { *this = other; }
+
+PerfContext& PerfContext::operator=(const PerfContext& other) {
+  if (this == &other) return *this;
+#define STRATA_COPY(name) name = other.name;
+  STRATA_PERF_CONTEXT_FIELDS(STRATA_COPY)
+#undef STRATA_COPY
+  per_level_perf_context_enabled = other.per_level_perf_context_enabled;
+  if (other.level_to_perf_context == nullptr) {
+    level_to_perf_context = nullptr;
+  } else {
+    std::map<uint32_t, PerfContextByLevel>* mine = ThreadLevelMap();
+    if (mine != other.level_to_perf_context) *mine = *other.level_to_perf_context;
+    level_to_perf_context = mine;
+  }
+  return *this;
+}
 
 void PerfContext::Reset() {
 #define STRATA_ZERO(name) name = 0;
   STRATA_PERF_CONTEXT_FIELDS(STRATA_ZERO)
 #undef STRATA_ZERO
+  if (level_to_perf_context != nullptr) {
+    for (auto& [level, counters] : *level_to_perf_context) counters.Reset();
+  }
+}
+
+void PerfContext::EnablePerLevelPerfContext() {
+  if (level_to_perf_context == nullptr) level_to_perf_context = ThreadLevelMap();
+  per_level_perf_context_enabled = true;
+}
+
+void PerfContext::DisablePerLevelPerfContext() { per_level_perf_context_enabled = false; }
+
+void PerfContext::ClearPerLevelPerfContext() {
+  if (level_to_perf_context != nullptr) level_to_perf_context->clear();
+  level_to_perf_context = nullptr;
+  per_level_perf_context_enabled = false;
 }
 
 std::string PerfContext::ToString(bool exclude_zero_counters) const {

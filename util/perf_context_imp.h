@@ -106,7 +106,8 @@ using perf_internal::TrimTrailingSeparator;
 
 #define IOSTATS_ADD(metric, value)                                           \
   do {                                                                       \
-    if (::strata::perf_internal::tls_perf_level >= ::strata::kEnableCount) { \
+    if (::strata::perf_internal::tls_perf_level >= ::strata::kEnableCount && \
+        !::strata::perf_internal::tls_iostats_context.disable_iostats) {     \
       ::strata::perf_internal::tls_iostats_context.metric += (value);        \
     }                                                                        \
   } while (0)

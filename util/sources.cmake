@@ -9,6 +9,7 @@ strata_layer(util
     util/crc32c.cc
     util/crc32c_sse42.cc
     util/file_checksum.cc
+    util/wal_filter.cc
     util/hash.cc
     util/histogram.cc
     util/slice.cc

@@ -13,10 +13,15 @@
 #include "rocksdb/cache.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
+#include "rocksdb/file_checksum.h"
 #include "rocksdb/filter_policy.h"
+#include "rocksdb/listener.h"
+#include "rocksdb/memtablerep.h"
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
+#include "rocksdb/utilities/object_registry.h"
 #include "rocksdb/utilities/options_util.h"
+#include "rocksdb/wal_filter.h"
 
 namespace rocksdb {
 namespace {
@@ -373,6 +378,200 @@ TEST(CompatConvenienceTest, CancelAllBackgroundWorkAndVerifySstFileChecksum) {
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
   EXPECT_FALSE(VerifySstFileChecksum(o, EnvOptions(), path + "/nothing.sst").ok());
   ASSERT_TRUE(DestroyDB(path, Options()).ok());
+}
+
+TEST(CompatConvenienceTest, PlainTableOptionsParseAsRocksDBs) {
+  PlainTableOptions base;
+  PlainTableOptions out;
+  ASSERT_TRUE(GetPlainTableOptionsFromString(
+                  base,
+                  "user_key_len=16;bloom_bits_per_key=4;hash_table_ratio=0.5;"
+                  "index_sparseness=8;huge_page_tlb_size=4096;encoding_type=kPrefix;"
+                  "full_scan_mode=true;store_index_in_file=true",
+                  &out)
+                  .ok());
+  EXPECT_EQ(16u, out.user_key_len);
+  EXPECT_EQ(4, out.bloom_bits_per_key);
+  EXPECT_DOUBLE_EQ(0.5, out.hash_table_ratio);
+  EXPECT_EQ(8u, out.index_sparseness);
+  EXPECT_EQ(4096u, out.huge_page_tlb_size);
+  EXPECT_EQ(kPrefix, out.encoding_type);
+  EXPECT_TRUE(out.full_scan_mode);
+  EXPECT_TRUE(out.store_index_in_file);
+  // Errors leave the base; the string form reads every error as
+  // InvalidArgument, the map form says NotFound for an unknown name.
+  const PlainTableOptions kept = out;
+  Status s = GetPlainTableOptionsFromString(kept, "user_key_len=3;no_such_option=1", &out);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_EQ(16u, out.user_key_len);
+  s = GetPlainTableOptionsFromString(kept, "user_key_len=abc", &out);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  std::unordered_map<std::string, std::string> map = {{"user_key_len", "9"},
+                                                      {"no_such_option", "1"}};
+  ASSERT_TRUE(GetPlainTableOptionsFromMap(base, map, &out, false, true).ok());
+  EXPECT_EQ(9u, out.user_key_len);
+  s = GetPlainTableOptionsFromMap(base, map, &out);
+  EXPECT_TRUE(s.IsNotFound()) << s.ToString();
+  EXPECT_EQ(base.user_key_len, out.user_key_len);
+}
+
+TEST(CompatConvenienceTest, MemTableFactoriesFromStrings) {
+  std::unique_ptr<MemTableRepFactory> f;
+  ASSERT_TRUE(GetMemTableRepFactoryFromString("skip_list:16", &f).ok());
+  EXPECT_STREQ("SkipListFactory", f->Name());
+  ASSERT_TRUE(GetMemTableRepFactoryFromString("vector", &f).ok());
+  EXPECT_STREQ("VectorRepFactory", f->Name());
+  EXPECT_FALSE(GetMemTableRepFactoryFromString("no_such_memtable", &f).ok());
+  ASSERT_TRUE(GetMemTableRepFactoryFromString("", &f).ok());
+  EXPECT_EQ(nullptr, f);
+  // A vector memtable parses, and Open refuses it as any non-skip-list one.
+  ASSERT_TRUE(GetMemTableRepFactoryFromString("vector", &f).ok());
+  Options o;
+  o.create_if_missing = true;
+  o.memtable_factory = std::move(f);
+  DB* db = nullptr;
+  Status s = DB::Open(o, ::testing::TempDir() + "/compat_memtable_from_string", &db);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("memtable_factory")) << s.ToString();
+}
+
+TEST(CompatConvenienceTest, CheckOptionsCompatibilityAtEachSanityLevel) {
+  const std::string path = ::testing::TempDir() + "/compat_check_options";
+  ASSERT_TRUE(DestroyDB(path, Options()).ok());
+  Options options;
+  options.create_if_missing = true;
+  options.write_buffer_size = 1 << 20;
+  options.merge_operator.reset();
+  DB* db = nullptr;
+  ASSERT_TRUE(DB::Open(options, path, &db).ok());
+  ColumnFamilyHandle* cf = nullptr;
+  ASSERT_TRUE(db->CreateColumnFamily(ColumnFamilyOptions(options), "second", &cf).ok());
+  ASSERT_TRUE(db->DestroyColumnFamilyHandle(cf).ok());
+  delete db;
+
+  Env* env = Env::Default();
+  ColumnFamilyOptions cfo(options);
+  std::vector<ColumnFamilyDescriptor> same = {{kDefaultColumnFamilyName, cfo}, {"second", cfo}};
+  Status s = CheckOptionsCompatibility(path, env, options, same);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  ConfigOptions exact;
+  exact.env = env;
+  exact.sanity_level = ConfigOptions::kSanityLevelExactMatch;
+  // The file holds the options as Open sanitized them: RocksDB's exact
+  // check (and ours) reports the first difference, in RocksDB's words.
+  s = CheckOptionsCompatibility(exact, path, options, same);
+  EXPECT_EQ(
+      "Invalid argument: [RocksDBOptionsParser]: failed the verification on "
+      "DBOptions::delayed_write_rate -- -- The specified one is 0 while the persisted one is "
+      "16777216.\n",
+      s.ToString());
+  DBOptions loaded_db;
+  std::vector<ColumnFamilyDescriptor> loaded;
+  ASSERT_TRUE(LoadLatestOptions(exact, path, &loaded_db, &loaded).ok());
+  s = CheckOptionsCompatibility(exact, path, loaded_db, loaded);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+
+  std::vector<ColumnFamilyDescriptor> one = {{kDefaultColumnFamilyName, cfo}};
+  s = CheckOptionsCompatibility(path, env, options, one);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  std::vector<ColumnFamilyDescriptor> renamed = {{kDefaultColumnFamilyName, cfo}, {"x", cfo}};
+  s = CheckOptionsCompatibility(path, env, options, renamed);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+
+  ColumnFamilyOptions reversed = cfo;
+  reversed.comparator = ReverseBytewiseComparator();
+  std::vector<ColumnFamilyDescriptor> other_cmp = {{kDefaultColumnFamilyName, reversed},
+                                                   {"second", cfo}};
+  s = CheckOptionsCompatibility(path, env, options, other_cmp);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("ColumnFamilyOptions::comparator"))
+      << s.ToString();
+  ConfigOptions none;
+  none.env = env;
+  none.sanity_level = ConfigOptions::kSanityLevelNone;
+  EXPECT_TRUE(CheckOptionsCompatibility(none, path, options, other_cmp).ok());
+
+  ColumnFamilyOptions bigger = cfo;
+  bigger.write_buffer_size = 8 << 20;
+  std::vector<ColumnFamilyDescriptor> other_size = {{kDefaultColumnFamilyName, bigger},
+                                                    {"second", cfo}};
+  EXPECT_TRUE(CheckOptionsCompatibility(path, env, options, other_size).ok());  // loose
+  std::vector<ColumnFamilyDescriptor> loaded_size = loaded;
+  loaded_size[0].options.write_buffer_size = 8 << 20;
+  s = CheckOptionsCompatibility(exact, path, loaded_db, loaded_size);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("ColumnFamilyOptions::write_buffer_size"))
+      << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("8388608")) << s.ToString();
+
+  DBOptions more_files(loaded_db);
+  more_files.max_open_files = 77;
+  s = CheckOptionsCompatibility(exact, path, more_files, loaded);
+  EXPECT_EQ(
+      "Invalid argument: [RocksDBOptionsParser]: failed the verification on "
+      "DBOptions::max_open_files -- -- The specified one is 77 while the persisted one is -1.\n",
+      s.ToString());
+  EXPECT_TRUE(CheckOptionsCompatibility(path, env, more_files, same).ok());  // loose
+
+  ColumnFamilyOptions small_blocks = cfo;
+  BlockBasedTableOptions t;
+  t.block_size = 1024;
+  small_blocks.table_factory.reset(NewBlockBasedTableFactory(t));
+  std::vector<ColumnFamilyDescriptor> other_table = {{kDefaultColumnFamilyName, small_blocks},
+                                                     {"second", cfo}};
+  EXPECT_TRUE(CheckOptionsCompatibility(path, env, options, other_table).ok());  // loose
+  std::vector<ColumnFamilyDescriptor> loaded_table = loaded;
+  loaded_table[0].options.table_factory = small_blocks.table_factory;
+  s = CheckOptionsCompatibility(exact, path, loaded_db, loaded_table);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("block_size")) << s.ToString();
+
+  ColumnFamilyOptions plain = cfo;
+  plain.table_factory.reset(NewPlainTableFactory());
+  std::vector<ColumnFamilyDescriptor> plain_table = {{kDefaultColumnFamilyName, plain},
+                                                     {"second", cfo}};
+  s = CheckOptionsCompatibility(path, env, options, plain_table);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("table_factory")) << s.ToString();
+
+  s = CheckOptionsCompatibility(path + "_missing", env, options, same);
+  EXPECT_FALSE(s.ok());
+  ASSERT_TRUE(DestroyDB(path, Options()).ok());
+}
+
+class RegisteredListener : public EventListener {
+ public:
+  const char* Name() const override { return "RegisteredListener"; }
+};
+
+TEST(CompatConvenienceTest, CreateFromStringOfListenersFiltersAndFactories) {
+  ConfigOptions config;
+  config.registry->AddLibrary("compat_convenience_test")
+      ->AddFactory<EventListener>(
+          "RegisteredListener",
+          [](const std::string&, std::unique_ptr<EventListener>* guard, std::string*) {
+            guard->reset(new RegisteredListener());
+            return guard->get();
+          });
+  std::shared_ptr<EventListener> listener;
+  ASSERT_TRUE(EventListener::CreateFromString(config, "RegisteredListener", &listener).ok());
+  ASSERT_NE(nullptr, listener);
+  EXPECT_STREQ("RegisteredListener", listener->Name());
+  ASSERT_TRUE(EventListener::CreateFromString(config, "", &listener).ok());
+  EXPECT_EQ(nullptr, listener);
+  config.ignore_unsupported_options = false;
+  Status s = EventListener::CreateFromString(config, "Unknown", &listener);
+  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+
+  WalFilter* filter = nullptr;
+  EXPECT_TRUE(WalFilter::CreateFromString(config, "", &filter).ok());
+  s = WalFilter::CreateFromString(config, "Unknown", &filter);
+  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+  std::shared_ptr<FileChecksumGenFactory> factory;
+  ASSERT_TRUE(
+      FileChecksumGenFactory::CreateFromString(config, "FileChecksumGenCrc32cFactory", &factory)
+          .ok());
+  EXPECT_EQ(GetFileChecksumGenCrc32cFactory(), factory);
 }
 
 }  // namespace

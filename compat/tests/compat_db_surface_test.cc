@@ -25,8 +25,12 @@
 #include "rocksdb/cache.h"
 #include "rocksdb/db.h"
 #include "rocksdb/file_system.h"
+#include "rocksdb/iostats_context.h"
 #include "rocksdb/iterator.h"
+#include "rocksdb/listener.h"
+#include "rocksdb/metadata.h"
 #include "rocksdb/options.h"
+#include "rocksdb/perf_context.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/stats_history.h"
@@ -42,6 +46,7 @@
 #include "rocksdb/utilities/transaction.h"
 #include "rocksdb/utilities/transaction_db.h"
 #include "rocksdb/wide_columns.h"
+#include "rocksdb/write_buffer_manager.h"
 
 namespace rocksdb {
 namespace {
@@ -219,6 +224,11 @@ TEST_F(DBSurfaceTest, FilesAndMetadataOfEveryFamily) {
   ColumnFamilyMetaData one;
   db_->GetColumnFamilyMetaData(other, &one);
   EXPECT_EQ(one.size, all[1].size);
+  // No blob files, one storage tier.
+  EXPECT_TRUE(one.blob_files.empty());
+  for (const LevelMetaData& level : one.levels) {
+    for (const SstFileMetaData& f : level.files) EXPECT_EQ(Temperature::kUnknown, f.temperature);
+  }
 
   std::vector<LiveFileMetaData> live;
   db_->GetLiveFilesMetaData(&live);
@@ -634,6 +644,81 @@ TEST_F(DBSurfaceTest, TransactionStates) {
   std::string v;
   ASSERT_TRUE(txn_db->Get(ReadOptions(), "k", &v).ok());
   EXPECT_EQ(v, "v");
+}
+
+TEST(MetadataConstructorsTest, RocksDBsFieldByFieldForms) {
+  std::string checksum = "abcd";
+  std::string func = "FileChecksumCrc32c";
+  SstFileMetaData m("/000012.sst", 12, "/db", 4096, 5, 9, "a", "z", 3, true, Temperature::kWarm, 0,
+                    111, 222, checksum, func);
+  EXPECT_EQ("000012.sst", m.relative_filename);
+  EXPECT_EQ("/000012.sst", m.name);
+  EXPECT_EQ("/db", m.directory);
+  EXPECT_EQ("/db", m.db_path);
+  EXPECT_EQ(12u, m.file_number);
+  EXPECT_EQ(kTableFile, m.file_type);
+  EXPECT_EQ(4096u, m.size);
+  EXPECT_EQ(5u, m.smallest_seqno);
+  EXPECT_EQ(9u, m.largest_seqno);
+  EXPECT_EQ("a", m.smallestkey);
+  EXPECT_EQ("z", m.largestkey);
+  EXPECT_TRUE(m.being_compacted);
+  EXPECT_EQ(Temperature::kWarm, m.temperature);
+  EXPECT_EQ(111u, m.oldest_ancester_time);
+  EXPECT_EQ(222u, m.file_creation_time);
+  EXPECT_EQ("abcd", m.file_checksum);
+  EXPECT_EQ(func, m.file_checksum_func_name);
+  SstFileMetaData relative("000013.sst", 13, "/db", 1, 0, 0, "", "", 0, false,
+                           Temperature::kUnknown, 0, 0, 0, checksum, func);
+  EXPECT_EQ("/000013.sst", relative.name);
+  EXPECT_EQ("000013.sst", relative.relative_filename);
+
+  std::vector<SstFileMetaData> files = {m};
+  LevelMetaData level(1, 4096, std::move(files));
+  EXPECT_EQ(1u, level.files.size());
+  ColumnFamilyMetaData cf("cf", 4096, std::vector<LevelMetaData>{level});
+  EXPECT_EQ("cf", cf.name);
+  EXPECT_EQ(4096u, cf.size);
+  EXPECT_EQ(1u, cf.levels.size());
+  EXPECT_TRUE(cf.blob_files.empty());
+
+  BlobMetaData blob(7, "000007.blob", "/db", 100, 2, 50, 1, 20, "sum", "func");
+  EXPECT_EQ(7u, blob.blob_file_number);
+  EXPECT_EQ("sum", blob.checksum_method);  // RocksDB's argument order
+  EXPECT_EQ("func", blob.checksum_value);
+
+  FileCreationBriefInfo brief("db", "cf", "/db/1.sst", 3);
+  EXPECT_EQ(3, brief.job_id);
+  FileDeletionInfo deleted("db", "/db/1.sst", 4, Status::OK());
+  EXPECT_EQ(4, deleted.job_id);
+  BlobFileCreationInfo blob_info("db", "cf", "/db/7.blob", 5, BlobFileCreationReason::kFlush, 2, 50,
+                                 Status::OK(), "", "");
+  EXPECT_EQ(5, blob_info.job_id);
+  EXPECT_EQ(2u, blob_info.total_blob_count);
+  BlobFileDeletionInfo blob_deleted("db", "/db/7.blob", 6, Status::OK());
+  EXPECT_EQ(6, blob_deleted.job_id);
+  BlobFileAdditionInfo added("/db/7.blob", 7, 2, 50);
+  EXPECT_EQ(50u, added.total_blob_bytes);
+  BlobFileGarbageInfo garbage("/db/7.blob", 7, 1, 20);
+  EXPECT_EQ(20u, garbage.garbage_blob_bytes);
+  FlushJobInfo flush;
+  EXPECT_EQ(kNoCompression, flush.blob_compression_type);
+  EXPECT_TRUE(flush.blob_file_addition_infos.empty());
+  CompactionJobInfo compaction;
+  EXPECT_TRUE(compaction.blob_file_garbage_infos.empty());
+  const auto start = FileOperationInfo::StartNow();
+  FileOperationInfo op(FileOperationType::kRead, "/db/1.sst", start, FileOperationInfo::FinishNow(),
+                       Status::OK());
+  EXPECT_EQ(Temperature::kUnknown, op.temperature);
+
+  PerfContextByLevel by_level;
+  by_level.bloom_filter_useful = 3;
+  by_level.Reset();
+  EXPECT_EQ(0u, by_level.bloom_filter_useful);
+  FileIOByTemperature by_temperature;
+  EXPECT_EQ(0u, by_temperature.cold_file_read_count);
+  StallInterface* stall = nullptr;
+  EXPECT_EQ(nullptr, stall);
 }
 
 }  // namespace

@@ -6,6 +6,9 @@
 // own Env; calls Strata cannot back answer NotSupported naming them.
 #include <atomic>
 #include <chrono>
+#include <cstdarg>
+#include <cstdio>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -14,6 +17,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
 #include "rocksdb/file_system.h"
@@ -231,9 +235,11 @@ TEST(CompatEnvTest, ScheduleUnScheduleAndPools) {
 TEST(CompatEnvTest, UnbackedCallsAreNotSupportedNamingThem) {
   Env* env = Env::Default();
   std::shared_ptr<DynamicLibrary> lib;
+  // LoadLibrary is backed (dlopen, LoadLibraryOpensSharedLibraries): a
+  // missing library is an IOError naming it.
   Status s = env->LoadLibrary("x", "", &lib);
-  EXPECT_TRUE(s.IsNotSupported());
-  EXPECT_NE(std::string::npos, s.ToString().find("LoadLibrary")) << s.ToString();
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("libx.so")) << s.ToString();
   std::vector<ThreadStatus>* none = nullptr;
   s = env->GetThreadList(none);
   EXPECT_TRUE(s.IsNotSupported());
@@ -333,6 +339,130 @@ TEST(CompatEnvTest, BackupEngineWritesThroughBackupEnv) {
   })) << names;
   EXPECT_TRUE(backup_env.Created(IsManifest)) << names;
   ASSERT_TRUE(DestroyDB(path, Options()).ok());
+}
+
+// RocksDB's older logger style: only the levelless Logv.
+class OldStyleLogger : public Logger {
+ public:
+  explicit OldStyleLogger(const InfoLogLevel level = INFO_LEVEL) : Logger(level) {}
+  using Logger::Logv;
+  void Logv(const char* format, va_list ap) override {
+    char buf[512];
+    vsnprintf(buf, sizeof(buf), format, ap);
+    lines.push_back(buf);
+  }
+  std::vector<std::string> lines;
+};
+
+TEST(CompatEnvTest, LoggersOfRocksDBsShapeAndTheWrapper) {
+  OldStyleLogger logger(WARN_LEVEL);
+  EXPECT_TRUE(logger.GetInfoLogLevel() == WARN_LEVEL);
+  EXPECT_TRUE(logger.GetInfoLogLevel() >= INFO_LEVEL);
+  EXPECT_TRUE(INFO_LEVEL < logger.GetInfoLogLevel());
+  Log(INFO_LEVEL, &logger, "dropped");
+  Log(ERROR_LEVEL, &logger, "kept %d", 1);
+  Header(&logger, "head");
+  EXPECT_EQ(std::vector<std::string>({"[ERROR] kept 1", "head"}), logger.lines);
+  EXPECT_EQ(logger.kDoNotSupportGetLogFileSize, logger.GetLogFileSize());
+
+  LoggerWrapper wrapper(&logger);
+  wrapper.SetInfoLogLevel(DEBUG_LEVEL);  // RocksDB's level type
+  EXPECT_TRUE(logger.GetInfoLogLevel() == DEBUG_LEVEL);
+  EXPECT_TRUE(wrapper.GetInfoLogLevel() == DEBUG_LEVEL);
+  Debug(&wrapper, "debug %s", "x");
+  EXPECT_EQ("[DEBUG] debug x", logger.lines.back());
+  EXPECT_TRUE(wrapper.Flush().ok());
+  EXPECT_TRUE(wrapper.Close().ok());
+
+  // The engine's own LOG knows its size.
+  const std::string dir = ::testing::TempDir() + "/compat_env_logger";
+  Env* env = Env::Default();
+  ASSERT_TRUE(env->CreateDirIfMissing(dir).ok());
+  std::shared_ptr<Logger> file_log;
+  ASSERT_TRUE(env->NewLogger(dir + "/LOG", &file_log).ok());
+  Log(INFO_LEVEL, file_log, "some line");
+  ASSERT_TRUE(file_log->Flush().ok());
+  EXPECT_GT(file_log->GetLogFileSize(), 9u);
+  EXPECT_NE(file_log->kDoNotSupportGetLogFileSize, file_log->GetLogFileSize());
+  file_log.reset();
+  env->DeleteFile(dir + "/LOG").PermitUncheckedError();
+  env->DeleteDir(dir).PermitUncheckedError();
+}
+
+TEST(CompatEnvTest, LoadLibraryOpensSharedLibraries) {
+  Env* env = Env::Default();
+  std::shared_ptr<DynamicLibrary> self;
+  ASSERT_TRUE(env->LoadLibrary("", "", &self).ok());
+  std::function<int(const char*)> to_int;
+  ASSERT_TRUE(self->LoadFunction<int(const char*)>("atoi", &to_int).ok());
+  EXPECT_EQ(42, to_int("42"));
+  void* sym = reinterpret_cast<void*>(&to_int);
+  Status s = self->LoadSymbol("no_such_symbol_in_this_program", &sym);
+  EXPECT_TRUE(s.IsNotFound()) << s.ToString();
+  EXPECT_EQ(nullptr, sym);
+  // "m" is libm.so... found by the loader; "c.so.6" is opened as named.
+  std::shared_ptr<DynamicLibrary> libc;
+  s = env->LoadLibrary("libc.so.6", "", &libc);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(std::string("libc.so.6"), libc->Name());
+  std::shared_ptr<DynamicLibrary> none;
+  s = env->LoadLibrary("no_such_library_anywhere", "/nonexistent:/also_not", &none);
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_EQ(nullptr, none);
+  // An EnvWrapper forwards to its target.
+  EnvWrapper wrapper(env);
+  EXPECT_TRUE(wrapper.LoadLibrary("", "", &none).ok());  // forwarded to the target
+  EXPECT_EQ(nullptr, CreateThreadStatusUpdater());
+}
+
+class NamedFs : public FileSystemWrapper {
+ public:
+  using FileSystemWrapper::FileSystemWrapper;
+  const char* Name() const override { return "NamedFs"; }
+};
+
+TEST(CompatEnvTest, WrappersAreCustomizablesOverTheirTargets) {
+  ConfigOptions config;
+  auto fs = std::make_shared<NamedFs>(FileSystem::Default());
+  EXPECT_EQ(FileSystem::Default().get(), fs->Inner());
+  EXPECT_TRUE(fs->PrepareOptions(config).ok());
+  // The default target is not written.
+  EXPECT_EQ(std::string::npos, fs->ToString(config).find("target="));
+  auto outer = std::make_shared<NamedFs>(fs);
+  const std::string text = outer->ToString(config);
+  EXPECT_NE(std::string::npos, text.find("target=")) << text;
+  EXPECT_NE(std::string::npos, text.find("NamedFs")) << text;
+  config.depth = ConfigOptions::kDepthShallow;
+  EXPECT_EQ(std::string::npos, outer->ToString(config).find("target="));
+
+  ConfigOptions deep;
+  SystemClockWrapper clock(SystemClock::Default());
+  EXPECT_EQ(SystemClock::Default().get(), clock.Inner());
+  EXPECT_TRUE(clock.PrepareOptions(deep).ok());
+  EXPECT_EQ(std::string::npos, clock.ToString(deep).find("target="));
+
+  EnvWrapper env(Env::Default());
+  EXPECT_TRUE(env.PrepareOptions(deep).ok());
+  EXPECT_EQ(Env::Default(), env.target());
+  EXPECT_EQ(std::string::npos, env.ToString(deep).find("target="));
+  EnvWrapper over(&env);
+  EXPECT_NE(std::string::npos, over.ToString(deep).find("target=")) << over.ToString(deep);
+}
+
+TEST(CompatEnvTest, WriteStringToFileThroughAFileSystem) {
+  auto fs = std::make_shared<CountingFileSystem>(FileSystem::Default());
+  const std::string dir = ::testing::TempDir() + "/compat_env_write_string";
+  ASSERT_TRUE(fs->CreateDirIfMissing(dir, IOOptions(), nullptr).ok());
+  ASSERT_TRUE(WriteStringToFile(fs.get(), "hello", dir + "/f", true).ok());
+  std::string back;
+  ASSERT_TRUE(ReadFileToString(fs.get(), dir + "/f", &back).ok());
+  EXPECT_EQ("hello", back);
+  // A failure leaves no file.
+  IOStatus s = WriteStringToFile(fs.get(), "x", dir + "/missing_dir/f");
+  EXPECT_FALSE(s.ok());
+  EXPECT_TRUE(fs->FileExists(dir + "/missing_dir/f", IOOptions(), nullptr).IsNotFound());
+  fs->DeleteFile(dir + "/f", IOOptions(), nullptr).PermitUncheckedError();
+  fs->DeleteDir(dir, IOOptions(), nullptr).PermitUncheckedError();
 }
 
 }  // namespace

@@ -1,13 +1,19 @@
 // compat_options_test: RocksDB option structs converted to Strata's at
 // Open; a non-default value of an option Strata does not implement is
 // refused with InvalidArgument naming it; accepted options take effect.
+#include <cctype>
+#include <cstdarg>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "rocksdb/cache.h"
+#include "rocksdb/compaction_job_stats.h"
 #include "rocksdb/concurrent_task_limiter.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
@@ -16,10 +22,12 @@
 #include "rocksdb/flush_block_policy.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/options.h"
+#include "rocksdb/slice_transform.h"
 #include "rocksdb/sst_file_manager.h"
 #include "rocksdb/sst_partitioner.h"
 #include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
+#include "rocksdb/universal_compaction.h"
 #include "rocksdb/utilities/options_util.h"
 #include "rocksdb/utilities/stackable_db.h"
 #include "rocksdb/version.h"
@@ -551,6 +559,189 @@ TEST_F(CompatOptionsTest, FactoriesFromStrings) {
                   .ok());
   ASSERT_NE(t.flush_block_policy_factory, nullptr);
   EXPECT_STREQ(t.flush_block_policy_factory->Name(), "FlushBlockEveryKeyPolicyFactory");
+}
+
+class NamedService : public CompactionService {
+ public:
+  const char* Name() const override { return "NamedService"; }
+};
+
+TEST_F(CompatOptionsTest, HandoffTypesAndCompactionServiceAreRefused) {
+  {
+    Options o;
+    o.checksum_handoff_file_types.Add(FileType::kWalFile);
+    ExpectRefused(o, "DBOptions::checksum_handoff_file_types");
+  }
+  {
+    Options o;
+    o.compaction_service = std::make_shared<NamedService>();
+    ExpectRefused(o, "DBOptions::compaction_service");
+    // RocksDB's defaults of the service's calls.
+    CompactionServiceJobInfo info("db", "id", "session", 7, Env::LOW);
+    std::string out;
+    EXPECT_EQ(CompactionServiceJobStatus::kUseLocal, o.compaction_service->StartV2(info, "in"));
+    EXPECT_EQ(CompactionServiceJobStatus::kUseLocal,
+              o.compaction_service->WaitForCompleteV2(info, &out));
+    EXPECT_EQ(std::string("CompactionService"), CompactionService::Type());
+    EXPECT_EQ(7u, info.job_id);
+  }
+  // An empty set, and the advisory insertion hint, open.
+  Options o;
+  o.create_if_missing = true;
+  o.memtable_insert_with_hint_prefix_extractor.reset(NewFixedPrefixTransform(2));
+  DB* db = nullptr;
+  ASSERT_TRUE(DB::Open(o, path_, &db).ok());
+  ASSERT_TRUE(db->Put(WriteOptions(), "abc", "1").ok());
+  std::string v;
+  ASSERT_TRUE(db->Get(ReadOptions(), "abc", &v).ok());
+  EXPECT_EQ("1", v);
+  delete db;
+}
+
+TEST_F(CompatOptionsTest, OldDefaultsAreRocksDBsAndOpen) {
+  Options o;
+  o.OldDefaults();  // 4.6
+  EXPECT_EQ(size_t{4} << 20, o.write_buffer_size);
+  EXPECT_EQ(2u * 1048576, o.target_file_size_base);
+  EXPECT_EQ(10u * 1048576, o.max_bytes_for_level_base);
+  EXPECT_EQ(0u, o.soft_pending_compaction_bytes_limit);
+  EXPECT_EQ(0u, o.hard_pending_compaction_bytes_limit);
+  EXPECT_EQ(24, o.level0_stop_writes_trigger);
+  EXPECT_EQ(kByCompensatedSize, o.compaction_pri);
+  EXPECT_EQ(1, o.max_file_opening_threads);
+  EXPECT_EQ(4, o.table_cache_numshardbits);
+  EXPECT_EQ(2u * 1024 * 1024, o.delayed_write_rate);
+  EXPECT_EQ(5000, o.max_open_files);
+  EXPECT_EQ(WALRecoveryMode::kTolerateCorruptedTailRecords, o.wal_recovery_mode);
+  Options newer;
+  newer.OldDefaults(5, 3);
+  EXPECT_EQ(size_t{64} << 20, newer.write_buffer_size);
+  EXPECT_EQ(36, newer.level0_stop_writes_trigger);
+  EXPECT_EQ(16u * 1024 * 1024, newer.delayed_write_rate);
+  EXPECT_EQ(kByCompensatedSize, newer.compaction_pri);
+  Options latest;
+  latest.OldDefaults(6, 0);
+  EXPECT_EQ(kMinOverlappingRatio, latest.compaction_pri);
+  EXPECT_EQ(0u, latest.delayed_write_rate);
+  // Strata accepts every old default.
+  o.create_if_missing = true;
+  DB* db = nullptr;
+  Status s = DB::Open(o, path_, &db);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  delete db;
+  EXPECT_TRUE(o.force_consistency_checks);
+  o.DisableExtraChecks();
+  EXPECT_FALSE(o.force_consistency_checks);
+}
+
+class LinesLogger : public Logger {
+ public:
+  using Logger::Logv;
+  void Logv(const char* format, va_list ap) override {
+    char buf[4096];
+    vsnprintf(buf, sizeof(buf), format, ap);
+    lines.push_back(buf);
+  }
+  bool Has(const std::string& text) const {
+    for (const std::string& l : lines) {
+      if (l.find(text) != std::string::npos) return true;
+    }
+    return false;
+  }
+  std::vector<std::string> lines;
+};
+
+TEST_F(CompatOptionsTest, DumpWritesEveryOptionName) {
+  Options o;
+  o.max_open_files = 321;
+  o.write_buffer_size = 3 << 20;
+  LinesLogger log;
+  o.Dump(&log);
+  for (const char* name :
+       {"create_if_missing", "max_open_files", "max_background_jobs", "wal_dir",
+        "write_buffer_size", "max_write_buffer_number", "num_levels", "compaction_style",
+        "level0_file_num_compaction_trigger", "max_bytes_for_level_base", "comparator"}) {
+    EXPECT_TRUE(log.Has(std::string("Options.") + name)) << name;
+  }
+  EXPECT_TRUE(log.Has("Options.max_open_files: 321"));
+  EXPECT_TRUE(log.Has("Options.write_buffer_size: 3145728"));
+  LinesLogger cf;
+  o.DumpCFOptions(&cf);
+  EXPECT_TRUE(cf.Has("Options.write_buffer_size"));
+  EXPECT_FALSE(cf.Has("Options.max_open_files"));
+  o.Dump(nullptr);  // a null logger: nothing
+  // A refused option: the line says why.
+  Options refused;
+  refused.two_write_queues = true;
+  LinesLogger bad;
+  static_cast<const DBOptions&>(refused).Dump(&bad);
+  EXPECT_TRUE(bad.Has("two_write_queues")) << (bad.lines.empty() ? "" : bad.lines[0]);
+}
+
+TEST_F(CompatOptionsTest, CreateLoggerFromOptionsMakesTheLog) {
+  Env* env = Env::Default();
+  DBOptions o;
+  o.info_log_level = ERROR_LEVEL;
+  std::shared_ptr<Logger> logger;
+  ASSERT_TRUE(CreateLoggerFromOptions(path_, o, &logger).ok());
+  ASSERT_NE(nullptr, logger);
+  EXPECT_EQ(::strata::InfoLogLevel::kError, logger->GetInfoLogLevel());
+  Log(ERROR_LEVEL, logger, "first");
+  logger.reset();
+  ASSERT_TRUE(CreateLoggerFromOptions(path_, o, &logger).ok());
+  logger.reset();
+  std::vector<std::string> children;
+  ASSERT_TRUE(env->GetChildren(path_, &children).ok());
+  int old = 0;
+  for (const std::string& c : children) old += c.rfind("LOG.old.", 0) == 0 ? 1 : 0;
+  EXPECT_EQ(1, old);
+  std::string text;
+  ASSERT_TRUE(ReadFileToString(env, path_ + "/LOG", &text).ok());
+  EXPECT_EQ(std::string::npos, text.find("first"));  // the new LOG
+
+  // With db_log_dir: "<prefix>_LOG", the prefix from the absolute path.
+  const std::string log_dir = path_ + "_logs";
+  ASSERT_TRUE(env->CreateDirIfMissing(log_dir).ok());
+  o.db_log_dir = log_dir;
+  ASSERT_TRUE(CreateLoggerFromOptions(path_, o, &logger).ok());
+  logger.reset();
+  std::string abs;
+  ASSERT_TRUE(env->GetAbsolutePath(path_, &abs).ok());
+  std::string prefix;
+  for (size_t i = 0; i < abs.size(); i++) {
+    const char c = abs[i];
+    if (isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_') {
+      prefix.push_back(c);
+    } else if (i > 0) {
+      prefix.push_back('_');
+    }
+  }
+  EXPECT_TRUE(env->FileExists(log_dir + "/" + prefix + "_LOG").ok()) << prefix;
+  ASSERT_TRUE(DestroyDB(log_dir, Options()).ok());
+  env->DeleteFile(log_dir + "/" + prefix + "_LOG").PermitUncheckedError();
+  env->DeleteDir(log_dir).PermitUncheckedError();
+
+  o.db_log_dir.clear();
+  o.max_log_file_size = 1 << 20;
+  Status s = CreateLoggerFromOptions(path_, o, &logger);
+  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("max_log_file_size"));
+}
+
+TEST_F(CompatOptionsTest, ConstructorsKeepRocksDBsDefaults) {
+  CompactionOptions co;
+  EXPECT_EQ(kSnappyCompression, co.compression);
+  EXPECT_EQ(std::numeric_limits<uint64_t>::max(), co.output_file_size_limit);
+  EXPECT_EQ(0u, co.max_subcompactions);
+  CompactionOptionsUniversal u;
+  EXPECT_EQ(1u, u.size_ratio);
+  EXPECT_EQ(200u, u.max_size_amplification_percent);
+  CompactionJobStats stats;
+  EXPECT_EQ(0u, stats.num_input_records);
+  EXPECT_EQ(std::string(kHostnameForDbHostId), DBOptions().db_host_id);
+  EXPECT_EQ(std::string("__hostname__"), kHostnameForDbHostId);
+  AdvancedColumnFamilyOptions::TablePropertiesCollectorFactories factories;
+  EXPECT_TRUE(factories.empty());
 }
 
 }  // namespace

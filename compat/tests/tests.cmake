@@ -16,7 +16,7 @@
 # 3. compat_side_by_side: one program using Strata's native API and the
 #    system RocksDB together.
 # 4. compat_no_rocksdb_symbols: libstrata exports no rocksdb:: symbol.
-set(STRATA_COMPAT_PROGRAMS basic_crud column_families callbacks tuning pinnable_bounds utilities transactions backup listeners stacked env experimental registry agg_merge migration dump caches sst_partitioner wal_filter file_checksum db_surface)
+set(STRATA_COMPAT_PROGRAMS basic_crud column_families callbacks tuning pinnable_bounds utilities transactions backup listeners stacked env experimental registry agg_merge migration dump caches sst_partitioner wal_filter file_checksum db_surface options_extras)
 # Status/IOStatus texts, Slice helpers, SharedCleanablePtr, iterator
 # properties and columns (compat/examples/status_slice.cc).
 list(APPEND STRATA_COMPAT_PROGRAMS status_slice)

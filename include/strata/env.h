@@ -15,8 +15,10 @@
 #include <cstdarg>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "strata/export.h"
@@ -138,15 +140,44 @@ enum class InfoLogLevel : unsigned char {
 };
 
 // The info log (the LOG file of a database). Thread-safe.
+//
+// A subclass overrides Logv(level, format, ap), or the older levelless
+// Logv(format, ap) (RocksDB's form; RocksDB 7.8.3's Logger members are all
+// here so its loggers derive from this class unchanged). The defaults chain
+// as RocksDB's do: Logv(level, ...) drops a message below
+// GetInfoLogLevel(), sends kHeader to LogHeader, kInfo to Logv(format) as
+// is and other levels to Logv(format) prefixed "[WARN] " (etc.), flushing
+// after kWarn and up; Logv(format) logs at kInfo; LogHeader logs at
+// kHeader. A logger overriding neither Logv drops every message.
 class STRATA_EXPORT Logger {
  public:
-  explicit Logger(InfoLogLevel level = InfoLogLevel::kInfo) : level_(level) {}
+  // What GetLogFileSize answers when the size is not known (SIZE_MAX).
+  size_t kDoNotSupportGetLogFileSize = std::numeric_limits<size_t>::max();
+
+  explicit Logger(const InfoLogLevel log_level = InfoLogLevel::kInfo) : level_(log_level) {}
+  // Any other enumeration with Strata's level values (the RocksDB layer's
+  // InfoLogLevel: DEBUG_LEVEL = kDebug ... HEADER_LEVEL = kHeader).
+  template <typename Level, typename = std::enable_if_t<std::is_enum_v<Level> &&
+                                                        !std::is_same_v<Level, InfoLogLevel>>>
+  explicit Logger(const Level log_level) : Logger(static_cast<InfoLogLevel>(log_level)) {}
+  Logger(const Logger&) = delete;
+  void operator=(const Logger&) = delete;
   virtual ~Logger() = default;
-  virtual void Logv(InfoLogLevel level, const char* format, va_list ap) = 0;
+
+  virtual void Logv(const InfoLogLevel log_level, const char* format, va_list ap);
+  virtual void Logv(const char* format, va_list ap);
+  virtual void LogHeader(const char* format, va_list ap);
+  // The log file's size in bytes, or kDoNotSupportGetLogFileSize.
+  virtual size_t GetLogFileSize() const { return kDoNotSupportGetLogFileSize; }
   virtual Status Flush() { return Status::OK(); }
   virtual Status Close() { return Status::OK(); }
-  InfoLogLevel GetInfoLogLevel() const { return level_; }
-  void SetInfoLogLevel(InfoLogLevel level) { level_ = level; }
+  virtual InfoLogLevel GetInfoLogLevel() const { return level_; }
+  virtual void SetInfoLogLevel(const InfoLogLevel log_level) { level_ = log_level; }
+  template <typename Level, typename = std::enable_if_t<std::is_enum_v<Level> &&
+                                                        !std::is_same_v<Level, InfoLogLevel>>>
+  void SetInfoLogLevel(const Level log_level) {
+    SetInfoLogLevel(static_cast<InfoLogLevel>(log_level));
+  }
 
  private:
   InfoLogLevel level_;

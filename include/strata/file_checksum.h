@@ -37,6 +37,8 @@
 
 namespace strata {
 
+struct ConfigOptions;  // strata/convenience.h
+
 // What a file without a checksum records.
 constexpr char kUnknownFileChecksum[] = "";
 constexpr char kUnknownFileChecksumFuncName[] = "Unknown";
@@ -66,6 +68,13 @@ class STRATA_EXPORT FileChecksumGenFactory {
  public:
   virtual ~FileChecksumGenFactory() = default;
   static const char* Type() { return "FileChecksumGenFactory"; }
+  // A factory by id (RocksDB's Customizable loader): "" and "nullptr" give
+  // null, "FileChecksumGenCrc32cFactory" GetFileChecksumGenCrc32cFactory();
+  // another id is unknown: OK with *result unchanged when
+  // options.ignore_unsupported_options (as RocksDB's loader), else
+  // NotSupported naming it.
+  static Status CreateFromString(const ConfigOptions& options, const std::string& value,
+                                 std::shared_ptr<FileChecksumGenFactory>* result);
   // A new generator for one file (the caller owns it), or null when the
   // factory has no function of context.requested_checksum_func_name.
   virtual std::unique_ptr<FileChecksumGenerator> CreateFileChecksumGenerator(

@@ -20,12 +20,14 @@
 namespace strata {
 
 struct STRATA_EXPORT FileIOByTemperature {
-  uint64_t hot_file_bytes_read;
-  uint64_t warm_file_bytes_read;
-  uint64_t cold_file_bytes_read;
-  uint64_t hot_file_read_count;
-  uint64_t warm_file_read_count;
-  uint64_t cold_file_read_count;
+  uint64_t hot_file_bytes_read = 0;
+  uint64_t warm_file_bytes_read = 0;
+  uint64_t cold_file_bytes_read = 0;
+  uint64_t hot_file_read_count = 0;
+  uint64_t warm_file_read_count = 0;
+  uint64_t cold_file_read_count = 0;
+  // Zeroes every field.
+  void Reset() { *this = FileIOByTemperature(); }
 };
 
 struct STRATA_EXPORT IOStatsContext {
@@ -35,20 +37,23 @@ struct STRATA_EXPORT IOStatsContext {
   // exclude_zero_counters only the non-zero ones. The last ", " is dropped.
   std::string ToString(bool exclude_zero_counters = false) const;
 
-  uint64_t thread_pool_id;
-  uint64_t bytes_written;
-  uint64_t bytes_read;
-  uint64_t open_nanos;
-  uint64_t allocate_nanos;
-  uint64_t write_nanos;
-  uint64_t read_nanos;
-  uint64_t range_sync_nanos;
-  uint64_t fsync_nanos;
-  uint64_t prepare_write_nanos;
-  uint64_t logger_nanos;
-  uint64_t cpu_write_nanos;
-  uint64_t cpu_read_nanos;
+  uint64_t thread_pool_id = 0;
+  uint64_t bytes_written = 0;
+  uint64_t bytes_read = 0;
+  uint64_t open_nanos = 0;
+  uint64_t allocate_nanos = 0;
+  uint64_t write_nanos = 0;
+  uint64_t read_nanos = 0;
+  uint64_t range_sync_nanos = 0;
+  uint64_t fsync_nanos = 0;
+  uint64_t prepare_write_nanos = 0;
+  uint64_t logger_nanos = 0;
+  uint64_t cpu_write_nanos = 0;
+  uint64_t cpu_read_nanos = 0;
   FileIOByTemperature file_io_stats_by_temperature;
+  // Set by a thread to stop its byte counters (bytes_read, bytes_written)
+  // from growing, as RocksDB's backdoor; the timers still run. Reset keeps it.
+  bool disable_iostats = false;
 };
 
 // The calling thread's context (zero when the thread starts).

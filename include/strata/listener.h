@@ -117,6 +117,11 @@ struct STRATA_EXPORT WriteStallInfo {
 };
 
 struct STRATA_EXPORT FileCreationBriefInfo {
+  FileCreationBriefInfo() = default;
+  FileCreationBriefInfo(const std::string& _db_name, const std::string& _cf_name,
+                        const std::string& _file_path, int _job_id)
+      : db_name(_db_name), cf_name(_cf_name), file_path(_file_path), job_id(_job_id) {}
+
   std::string db_name;
   std::string cf_name;
   std::string file_path;
@@ -128,6 +133,9 @@ struct STRATA_EXPORT TableFileCreationBriefInfo : public FileCreationBriefInfo {
 };
 
 struct STRATA_EXPORT TableFileCreationInfo : public TableFileCreationBriefInfo {
+  TableFileCreationInfo() = default;
+  explicit TableFileCreationInfo(TableProperties&& prop) : table_properties(prop) {}
+
   uint64_t file_size = 0;
   // The properties the table was written with (empty when creation failed).
   TableProperties table_properties;
@@ -141,6 +149,11 @@ struct STRATA_EXPORT TableFileCreationInfo : public TableFileCreationBriefInfo {
 };
 
 struct STRATA_EXPORT FileDeletionInfo {
+  FileDeletionInfo() = default;
+  FileDeletionInfo(const std::string& _db_name, const std::string& _file_path, int _job_id,
+                   Status _status)
+      : db_name(_db_name), file_path(_file_path), job_id(_job_id), status(_status) {}
+
   std::string db_name;
   std::string file_path;
   int job_id = 0;
@@ -148,6 +161,35 @@ struct STRATA_EXPORT FileDeletionInfo {
 };
 
 struct STRATA_EXPORT TableFileDeletionInfo : public FileDeletionInfo {};
+
+// Blob files a job wrote or made garbage in (RocksDB's integrated BlobDB).
+// Strata writes no blob files: the lists that hold them are always empty.
+struct STRATA_EXPORT BlobFileInfo {
+  BlobFileInfo(const std::string& _blob_file_path, const uint64_t _blob_file_number)
+      : blob_file_path(_blob_file_path), blob_file_number(_blob_file_number) {}
+  std::string blob_file_path;
+  uint64_t blob_file_number;
+};
+
+struct STRATA_EXPORT BlobFileAdditionInfo : public BlobFileInfo {
+  BlobFileAdditionInfo(const std::string& _blob_file_path, const uint64_t _blob_file_number,
+                       const uint64_t _total_blob_count, const uint64_t _total_blob_bytes)
+      : BlobFileInfo(_blob_file_path, _blob_file_number),
+        total_blob_count(_total_blob_count),
+        total_blob_bytes(_total_blob_bytes) {}
+  uint64_t total_blob_count;
+  uint64_t total_blob_bytes;
+};
+
+struct STRATA_EXPORT BlobFileGarbageInfo : public BlobFileInfo {
+  BlobFileGarbageInfo(const std::string& _blob_file_path, const uint64_t _blob_file_number,
+                      const uint64_t _garbage_blob_count, const uint64_t _garbage_blob_bytes)
+      : BlobFileInfo(_blob_file_path, _blob_file_number),
+        garbage_blob_count(_garbage_blob_count),
+        garbage_blob_bytes(_garbage_blob_bytes) {}
+  uint64_t garbage_blob_count;
+  uint64_t garbage_blob_bytes;
+};
 
 struct STRATA_EXPORT FlushJobInfo {
   uint32_t cf_id = 0;
@@ -167,6 +209,9 @@ struct STRATA_EXPORT FlushJobInfo {
   // Of the file written (OnFlushCompleted only).
   TableProperties table_properties;
   FlushReason flush_reason = FlushReason::kOthers;
+  // No blob files: always kNoCompression and empty.
+  CompressionType blob_compression_type = kNoCompression;
+  std::vector<BlobFileAdditionInfo> blob_file_addition_infos;
 };
 
 // A compaction's statistics, with every field of RocksDB 7.8.3's
@@ -174,6 +219,8 @@ struct STRATA_EXPORT FlushJobInfo {
 // Fields Strata does not measure stay 0: cpu_micros, the blob fields (no
 // blob files), num_corrupt_keys, and the file I/O nanosecond timers.
 struct STRATA_EXPORT CompactionJobStats {
+  // Every field 0 / empty (its initializers; what Reset() restores).
+  CompactionJobStats() {}
   // Every field to 0 / empty.
   void Reset();
   // Adds the counters of `stats` (the prefixes and flags are not merged).
@@ -239,6 +286,10 @@ struct STRATA_EXPORT CompactionJobInfo {
   CompactionReason compaction_reason = CompactionReason::kUnknown;
   CompressionType compression = kNoCompression;
   CompactionJobStats stats;
+  // No blob files: always kNoCompression and empty.
+  CompressionType blob_compression_type = kNoCompression;
+  std::vector<BlobFileAdditionInfo> blob_file_addition_infos;
+  std::vector<BlobFileGarbageInfo> blob_file_garbage_infos;
 };
 
 struct STRATA_EXPORT MemTableInfo {

@@ -60,6 +60,13 @@ class STRATA_EXPORT RateLimiter {
   // is not limited.
   virtual void Request(const int64_t bytes, const Env::IOPriority pri, Statistics* stats) = 0;
 
+  // RocksDB's older form (no statistics): Request(bytes, pri, nullptr).
+  // (Unlike RocksDB's, the three-argument form stays the one a limiter must
+  // implement.)
+  virtual void Request(const int64_t bytes, const Env::IOPriority pri) {
+    Request(bytes, pri, nullptr);
+  }
+
   // As above, and does nothing when the mode does not limit op_type.
   virtual void Request(const int64_t bytes, const Env::IOPriority pri, Statistics* stats,
                        OpType op_type) {

@@ -29,6 +29,9 @@ enum CompactionStopStyle {
 };
 
 struct CompactionOptionsUniversal {
+  // RocksDB's defaults (the values below).
+  CompactionOptionsUniversal() {}
+
   // Percent of slack when comparing run sizes (see stop_style).
   unsigned int size_ratio = 1;
   // Fewest runs one size-ratio compaction merges.

@@ -40,14 +40,22 @@
 #include <string>
 
 #include "strata/export.h"
+#include "strata/status.h"
 
 namespace strata {
 
-class WriteBatch;  // strata/write_batch.h
+class WriteBatch;      // strata/write_batch.h
+struct ConfigOptions;  // strata/convenience.h
 
 class STRATA_EXPORT WalFilter {
  public:
   static const char* Type() { return "WalFilter"; }
+  // A filter by id (RocksDB's Customizable loader). Strata registers no
+  // filters: "" and "nullptr" set *result null; any other id is unknown:
+  // OK with *result unchanged when options.ignore_unsupported_options (as
+  // RocksDB's loader), else NotSupported naming it.
+  static Status CreateFromString(const ConfigOptions& options, const std::string& value,
+                                 WalFilter** result);
 
   // Persisted by nobody, but RocksDB's values: never renumber.
   enum class WalProcessingOption {

@@ -17,7 +17,9 @@
 #include "rocksdb/memtablerep.h"
 #include "rocksdb/rocksdb_namespace.h"
 #include "rocksdb/slice.h"
+#include "rocksdb/slice_transform.h"
 #include "rocksdb/universal_compaction.h"
+#include "strata/metadata.h"
 
 namespace strata {
 class TablePropertiesCollectorFactory;
@@ -41,13 +43,8 @@ enum CompactionPri : char {
   kRoundRobin = 0x4,
 };
 
-enum class Temperature : uint8_t {
-  kUnknown = 0,
-  kHot = 0x04,
-  kWarm = 0x08,
-  kCold = 0x0C,
-  kLastTemperature,
-};
+// Strata's enum (strata/metadata.h), with RocksDB's values.
+using Temperature = ::strata::Temperature;
 
 enum class PrepopulateBlobCache : uint8_t {
   kDisable = 0x0,
@@ -135,8 +132,9 @@ struct AdvancedColumnFamilyOptions {
   // A SkipListFactory, as RocksDB's default; any other factory is refused
   // at Open (rocksdb/memtablerep.h).
   std::shared_ptr<MemTableRepFactory> memtable_factory = std::make_shared<SkipListFactory>();
-  std::vector<std::shared_ptr<TablePropertiesCollectorFactory>>
-      table_properties_collector_factories;
+  using TablePropertiesCollectorFactories =
+      std::vector<std::shared_ptr<TablePropertiesCollectorFactory>>;
+  TablePropertiesCollectorFactories table_properties_collector_factories;
   size_t max_successive_merges = 0;              // advisory (results are the same)
   bool optimize_filters_for_hits = false;        // refused when true (changes table contents)
   bool check_flush_compaction_key_order = true;  // advisory
@@ -164,7 +162,10 @@ struct AdvancedColumnFamilyOptions {
   std::shared_ptr<Cache> blob_cache = nullptr;
   PrepopulateBlobCache prepopulate_blob_cache = PrepopulateBlobCache::kDisable;
   uint32_t memtable_protection_bytes_per_key = 0;  // advisory
+  // Advisory: a memtable insertion hint (RocksDB's speeds up sequential
+  // inserts per prefix; no effect on results).
+  std::shared_ptr<const SliceTransform> memtable_insert_with_hint_prefix_extractor = nullptr;
 
-  AdvancedColumnFamilyOptions() = default;
+  AdvancedColumnFamilyOptions();
 };
 }  // namespace rocksdb

@@ -15,8 +15,11 @@
 // PauseBackgroundWork: running jobs finish, no new one starts; it always
 // waits, and Close still flushes unless avoid_flush_during_shutdown),
 // VerifySstFileChecksum (a table file read through SstFileReader).
-// Not offered: plain-table and memtable-factory parsing (Strata has
-// neither).
+// Plain-table options and memtable factories parse as RocksDB's do
+// (GetPlainTableOptionsFrom*, GetMemTableRepFactoryFromString); Strata has
+// neither table format nor memtable other than the skip list, so Open
+// refuses a plain-table factory and any memtable factory but a
+// SkipListFactory (compat/README.md).
 // Thread-safety: stateless functions.
 #pragma once
 
@@ -33,6 +36,10 @@
 #include "rocksdb/status.h"
 #include "rocksdb/table.h"
 #include "strata/convenience.h"
+
+namespace strata {
+struct ConfigOptions;
+}  // namespace strata
 
 namespace rocksdb {
 
@@ -80,7 +87,8 @@ struct ConfigOptions {
   }
   // Strata's ConfigOptions with the same fields (the ones it has), so the
   // CreateFromString of Strata's classes aliased here (Comparator,
-  // MergeOperator, SliceTransform, Cache, Statistics, ...) take this struct.
+  // MergeOperator, SliceTransform, Cache, Statistics, WalFilter,
+  // FileChecksumGenFactory, ...) take this struct.
   operator ::strata::ConfigOptions() const;  // NOLINT: implicit on purpose
 };
 
@@ -146,6 +154,32 @@ Status GetStringFromColumnFamilyOptions(const ConfigOptions& config_options,
 Status GetStringFromColumnFamilyOptions(std::string* opts_str,
                                         const ColumnFamilyOptions& cf_options,
                                         const std::string& delimiter = ";  ");
+
+// PlainTableOptions from a map or a string (RocksDB's names: user_key_len,
+// bloom_bits_per_key, hash_table_ratio, index_sparseness,
+// huge_page_tlb_size, encoding_type (kPlain/kPrefix), full_scan_mode,
+// store_index_in_file). On error *new_table_options equals table_options.
+Status GetPlainTableOptionsFromMap(const ConfigOptions& config_options,
+                                   const PlainTableOptions& table_options,
+                                   const std::unordered_map<std::string, std::string>& opts_map,
+                                   PlainTableOptions* new_table_options);
+Status GetPlainTableOptionsFromMap(const PlainTableOptions& table_options,
+                                   const std::unordered_map<std::string, std::string>& opts_map,
+                                   PlainTableOptions* new_table_options,
+                                   bool input_strings_escaped = false,
+                                   bool ignore_unknown_options = false);
+Status GetPlainTableOptionsFromString(const PlainTableOptions& table_options,
+                                      const std::string& opts_str,
+                                      PlainTableOptions* new_table_options);
+Status GetPlainTableOptionsFromString(const ConfigOptions& config_options,
+                                      const PlainTableOptions& table_options,
+                                      const std::string& opts_str,
+                                      PlainTableOptions* new_table_options);
+// "skip_list[:lookahead]", "vector[:count]", "prefix_hash[:buckets]",
+// "hash_linkedlist[:buckets]" or a class name (MemTableRepFactory::
+// CreateFromString); only a SkipListFactory is accepted by Open.
+Status GetMemTableRepFactoryFromString(const std::string& opts_str,
+                                       std::unique_ptr<MemTableRepFactory>* new_mem_factory);
 
 // "a=1;b={c=2}" into {a: 1, b: c=2}.
 Status StringToMap(const std::string& opts_str,

@@ -11,7 +11,8 @@
 // own classes that derive from Customizable there (Cache, Comparator,
 // FilterPolicy, MergeOperator, TableFactory, ...) are Strata's classes here
 // and are not Customizables: CheckedCast and the registry apply to a
-// program's own Customizable classes.
+// program's own Customizable classes, and to Env, FileSystem, SystemClock
+// and CompactionService, which are RocksDB's classes here too.
 // Thread-safety: as Configurable.
 #pragma once
 

@@ -13,8 +13,17 @@
 //    GetStrataEnv() is the strata::Env the engine is given.
 //  - File objects: RocksDB's SequentialFile, RandomAccessFile, WritableFile,
 //    RandomRWFile, Directory and FileLock classes. Logger is Strata's
-//    (strata::Logger), as elsewhere in this layer.
-//  - Calls Strata cannot back (LoadLibrary, NewMemoryMappedFileBuffer,
+//    (strata::Logger), as elsewhere in this layer; it has RocksDB's members
+//    (the levelless Logv, LogHeader, GetLogFileSize, ...), and its levels
+//    compare with RocksDB's InfoLogLevel (the operators below). Its Flush
+//    returns a Status (RocksDB's returns void), and a subclass overriding
+//    Logv(level, ...) or SetInfoLogLevel spells the level type
+//    ::strata::InfoLogLevel (the values are RocksDB's).
+//  - Env, FileSystem and SystemClock are Customizables, as in RocksDB; the
+//    wrappers serialize their target ("target=...").
+//  - LoadLibrary of Env::Default() opens a shared library (dlopen), as
+//    RocksDB's POSIX Env.
+//  - Calls Strata cannot back (LoadLibrary of other Envs, NewMemoryMappedFileBuffer,
 //    GetThreadList, SetAllowNonOwnerAccess, LoadEnv,
 //    CreateFromString, ...) return NotSupported naming the call.
 //
@@ -35,6 +44,7 @@
 #include <string>
 #include <vector>
 
+#include "rocksdb/customizable.h"
 #include "rocksdb/rocksdb_namespace.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
@@ -92,6 +102,29 @@ enum InfoLogLevel : unsigned char {
   NUM_INFO_LOG_LEVELS,
 };
 
+}  // namespace rocksdb
+
+// A Strata level (a Logger's) against a RocksDB one, by value. (Declared in
+// namespace strata, where argument-dependent lookup finds them.)
+namespace strata {
+#define ROCKSDB_COMPAT_LEVEL_OP(op)                                              \
+  inline bool operator op(::strata::InfoLogLevel a, ::rocksdb::InfoLogLevel b) { \
+    return static_cast<unsigned char>(a) op static_cast<unsigned char>(b);       \
+  }                                                                              \
+  inline bool operator op(::rocksdb::InfoLogLevel a, ::strata::InfoLogLevel b) { \
+    return static_cast<unsigned char>(a) op static_cast<unsigned char>(b);       \
+  }
+ROCKSDB_COMPAT_LEVEL_OP(==)
+ROCKSDB_COMPAT_LEVEL_OP(!=)
+ROCKSDB_COMPAT_LEVEL_OP(<)
+ROCKSDB_COMPAT_LEVEL_OP(<=)
+ROCKSDB_COMPAT_LEVEL_OP(>)
+ROCKSDB_COMPAT_LEVEL_OP(>=)
+#undef ROCKSDB_COMPAT_LEVEL_OP
+}  // namespace strata
+
+namespace rocksdb {
+
 // How a file is opened. The Env and FileSystem objects of this layer pass
 // use_mmap_*, use_direct_*, writable_file_max_buffer_size and
 // strict_bytes_per_sync on to Strata's file systems; the other fields are
@@ -114,7 +147,7 @@ struct EnvOptions {
   RateLimiter* rate_limiter = nullptr;
 };
 
-class Env {
+class Env : public Customizable {
  public:
   static const char* kDefaultName() { return "DefaultEnv"; }
   struct FileAttributes {
@@ -133,7 +166,7 @@ class Env {
   virtual ~Env();
 
   static const char* Type() { return "Environment"; }
-  virtual const char* Name() const { return ""; }
+  const char* Name() const override { return ""; }
 
   // Loading an Env by name (RocksDB's object registry): NotSupported.
   static Status LoadEnv(const std::string& value, Env** result);
@@ -540,8 +573,23 @@ class DynamicLibrary {
  public:
   virtual ~DynamicLibrary() {}
   virtual const char* Name() const = 0;
+  // *function = the symbol sym_name as a T (null and the status of
+  // LoadSymbol when it is not found).
+  template <typename T>
+  Status LoadFunction(const std::string& sym_name, std::function<T>* function) {
+    assert(nullptr != function);
+    void* ptr = nullptr;
+    Status s = LoadSymbol(sym_name, &ptr);
+    *function = reinterpret_cast<T*>(ptr);
+    return s;
+  }
+  // NotFound when the library has no such symbol.
   virtual Status LoadSymbol(const std::string& sym_name, void** func) = 0;
 };
+
+// RocksDB makes the object an Env reports its threads' status through; Strata
+// tracks no thread status (GetThreadList is NotSupported): null.
+ThreadStatusUpdater* CreateThreadStatusUpdater();
 
 // Whole-file helpers over an Env.
 Status WriteStringToFile(Env* env, const Slice& data, const std::string& fname,
@@ -573,6 +621,13 @@ class EnvWrapper : public Env {
   ~EnvWrapper() override;
 
   Env* target() const { return target_.env; }
+
+  // Makes the target Env::Default() when none was given.
+  Status PrepareOptions(const ConfigOptions& options) override;
+  // The wrapper's options, then "target=<the target's>" unless the target is
+  // Env::Default() or the depth is shallow.
+  std::string SerializeOptions(const ConfigOptions& config_options,
+                               const std::string& header) const override;
 
   const char* Name() const override { return target_.env->Name(); }
   Status RegisterDbPaths(const std::vector<std::string>& paths) override {
@@ -903,6 +958,29 @@ Env* NewTimedEnv(Env* base_env);
 
 // An info log writing to fname through env's files.
 Status NewEnvLogger(const std::string& fname, Env* env, std::shared_ptr<Logger>* result);
+
+// Forwards every call to another logger (borrowed; it must outlive this).
+class LoggerWrapper : public Logger {
+ public:
+  explicit LoggerWrapper(Logger* target) : target_(target) {}
+
+  Status Close() override { return target_->Close(); }
+  void LogHeader(const char* format, va_list ap) override { target_->LogHeader(format, ap); }
+  void Logv(const char* format, va_list ap) override { target_->Logv(format, ap); }
+  void Logv(const ::strata::InfoLogLevel log_level, const char* format, va_list ap) override {
+    target_->Logv(log_level, format, ap);
+  }
+  size_t GetLogFileSize() const override { return target_->GetLogFileSize(); }
+  Status Flush() override { return target_->Flush(); }
+  ::strata::InfoLogLevel GetInfoLogLevel() const override { return target_->GetInfoLogLevel(); }
+  void SetInfoLogLevel(const ::strata::InfoLogLevel log_level) override {
+    target_->SetInfoLogLevel(log_level);
+  }
+  using Logger::SetInfoLogLevel;
+
+ private:
+  Logger* target_;
+};
 
 // An Env like Env::Default() (its threads and clock) whose files are fs's:
 // a database opened with it does all its file I/O through fs.

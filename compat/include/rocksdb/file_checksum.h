@@ -6,7 +6,8 @@
 // function (same name "FileChecksumCrc32c", same 4-byte big-endian CRC-32C),
 // so checksums recorded by either engine read the same in the other.
 // NewFileChecksumList returns a raw pointer the caller deletes, as in
-// RocksDB. Not offered: Customizable's CreateFromString.
+// RocksDB. FileChecksumGenFactory::CreateFromString knows "" / "nullptr"
+// and "FileChecksumGenCrc32cFactory" (not the object registry).
 // Thread-safety: see include/strata/file_checksum.h.
 #pragma once
 
@@ -18,6 +19,7 @@
 
 #include "rocksdb/rocksdb_namespace.h"
 #include "rocksdb/status.h"
+#include "strata/convenience.h"  // CreateFromString takes Strata's ConfigOptions
 #include "strata/file_checksum.h"
 
 namespace rocksdb {

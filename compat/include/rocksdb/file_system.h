@@ -151,15 +151,15 @@ struct IODebugContext {
 
 using IOHandleDeleter = std::function<void(void*)>;
 
-class FileSystem {
+class FileSystem : public Customizable {
  public:
   FileSystem();
   FileSystem(const FileSystem&) = delete;
-  virtual ~FileSystem();
+  ~FileSystem() override;
 
   static const char* Type() { return "FileSystem"; }
   static const char* kDefaultName() { return "DefaultFileSystem"; }
-  virtual const char* Name() const = 0;
+  const char* Name() const override = 0;
 
   // Loading a file system by name (RocksDB's object registry): NotSupported.
   static Status Load(const std::string& value, std::shared_ptr<FileSystem>* result);
@@ -526,6 +526,14 @@ class FileSystemWrapper : public FileSystem {
 
   FileSystem* target() const { return target_.get(); }
   const char* Name() const override { return target_->Name(); }
+
+  // Makes the target FileSystem::Default() when none was given.
+  Status PrepareOptions(const ConfigOptions& options) override;
+  // The wrapper's options, then "target=<the target's>" unless the target is
+  // the default file system or the depth is shallow.
+  std::string SerializeOptions(const ConfigOptions& config_options,
+                               const std::string& header) const override;
+  const Customizable* Inner() const override { return target_.get(); }
 
   IOStatus NewSequentialFile(const std::string& f, const FileOptions& file_opts,
                              std::unique_ptr<FSSequentialFile>* r, IODebugContext* dbg) override {
@@ -915,6 +923,10 @@ class FSDirectoryWrapper : public FSDirectory {
   FSDirectory* target_;
 };
 
+// Writes data as the whole of fname through fs (synced if should_sync); on
+// failure the file is deleted.
+IOStatus WriteStringToFile(FileSystem* fs, const Slice& data, const std::string& fname,
+                           bool should_sync = false);
 // Reads fname whole into *data through fs.
 IOStatus ReadFileToString(FileSystem* fs, const std::string& fname, std::string* data);
 

@@ -8,5 +8,6 @@
 
 namespace rocksdb {
 using IOStatsContext = ::strata::IOStatsContext;
+using FileIOByTemperature = ::strata::FileIOByTemperature;
 using ::strata::get_iostats_context;
 }  // namespace rocksdb

@@ -44,6 +44,7 @@ class ColumnFamilyHandle;
 namespace rocksdb {
 
 class DB;
+struct ConfigOptions;
 using ColumnFamilyHandle = ::strata::ColumnFamilyHandle;
 
 // Delivered: Strata's structs (RocksDB's names and fields).
@@ -64,24 +65,48 @@ using CompactionJobInfo = ::strata::CompactionJobInfo;
 using MemTableInfo = ::strata::MemTableInfo;
 using ExternalFileIngestionInfo = ::strata::ExternalFileIngestionInfo;
 using BackgroundErrorRecoveryInfo = ::strata::BackgroundErrorRecoveryInfo;
+// Never filled by Strata (no blob files): FlushJobInfo's and
+// CompactionJobInfo's lists of them are empty.
+using BlobFileInfo = ::strata::BlobFileInfo;
+using BlobFileAdditionInfo = ::strata::BlobFileAdditionInfo;
+using BlobFileGarbageInfo = ::strata::BlobFileGarbageInfo;
 
 // ---- never delivered by Strata (declared for source compatibility) ----
 
 enum class BlobFileCreationReason { kFlush, kCompaction, kRecovery };
 
 struct BlobFileCreationBriefInfo : public FileCreationBriefInfo {
-  BlobFileCreationReason reason = BlobFileCreationReason::kFlush;
+  BlobFileCreationBriefInfo(const std::string& _db_name, const std::string& _cf_name,
+                            const std::string& _file_path, int _job_id,
+                            BlobFileCreationReason _reason)
+      : FileCreationBriefInfo(_db_name, _cf_name, _file_path, _job_id), reason(_reason) {}
+  BlobFileCreationReason reason;
 };
 
 struct BlobFileCreationInfo : public BlobFileCreationBriefInfo {
-  uint64_t total_blob_count = 0;
-  uint64_t total_blob_bytes = 0;
+  BlobFileCreationInfo(const std::string& _db_name, const std::string& _cf_name,
+                       const std::string& _file_path, int _job_id, BlobFileCreationReason _reason,
+                       uint64_t _total_blob_count, uint64_t _total_blob_bytes, Status _status,
+                       const std::string& _file_checksum,
+                       const std::string& _file_checksum_func_name)
+      : BlobFileCreationBriefInfo(_db_name, _cf_name, _file_path, _job_id, _reason),
+        total_blob_count(_total_blob_count),
+        total_blob_bytes(_total_blob_bytes),
+        status(_status),
+        file_checksum(_file_checksum),
+        file_checksum_func_name(_file_checksum_func_name) {}
+  uint64_t total_blob_count;
+  uint64_t total_blob_bytes;
+  Status status;
   std::string file_checksum;
   std::string file_checksum_func_name;
-  Status status;
 };
 
-struct BlobFileDeletionInfo : public FileDeletionInfo {};
+struct BlobFileDeletionInfo : public FileDeletionInfo {
+  BlobFileDeletionInfo(const std::string& _db_name, const std::string& _file_path, int _job_id,
+                       Status _status)
+      : FileDeletionInfo(_db_name, _file_path, _job_id, _status) {}
+};
 
 enum class FileOperationType {
   kRead,
@@ -113,9 +138,9 @@ struct FileOperationInfo {
   const SystemTimePoint& start_ts;
   Status status;
 
-  FileOperationInfo(FileOperationType t, const std::string& p, const StartTimePoint& start,
+  FileOperationInfo(const FileOperationType t, const std::string& p, const StartTimePoint& start,
                     const FinishTimePoint& finish, const Status& s,
-                    Temperature temp = Temperature::kUnknown)
+                    const Temperature temp = Temperature::kUnknown)
       : type(t),
         path(p),
         temperature(temp),
@@ -158,6 +183,14 @@ class EventListener {
  public:
   virtual ~EventListener() = default;
   static const char* Type() { return "EventListener"; }
+  // A listener by id: "" and "nullptr" give null; another id is made by
+  // options.registry (a program's registered factories; Strata registers
+  // none): NotSupported when unknown, unless
+  // options.ignore_unsupported_options (then OK, *result unchanged), as
+  // RocksDB's loader. An id with options ("id=X;a=b") is NotSupported
+  // (listeners are not Configurables here).
+  static Status CreateFromString(const ConfigOptions& options, const std::string& id,
+                                 std::shared_ptr<EventListener>* result);
   virtual const char* Name() const { return ""; }
 
   virtual void OnFlushCompleted(DB* /*db*/, const FlushJobInfo& /*flush_job_info*/) {}

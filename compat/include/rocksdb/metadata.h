@@ -14,5 +14,7 @@ using SstFileMetaData = ::strata::SstFileMetaData;
 using LiveFileMetaData = ::strata::LiveFileMetaData;
 using LevelMetaData = ::strata::LevelMetaData;
 using ColumnFamilyMetaData = ::strata::ColumnFamilyMetaData;
+using BlobMetaData = ::strata::BlobMetaData;
+using Temperature = ::strata::Temperature;
 using ExportImportFilesMetaData = ::strata::ExportImportFilesMetaData;
 }  // namespace rocksdb

@@ -22,8 +22,11 @@
 #include "rocksdb/advanced_options.h"
 #include "rocksdb/comparator.h"
 #include "rocksdb/compression_type.h"
+#include "rocksdb/customizable.h"
+#include "rocksdb/data_structure.h"
 #include "rocksdb/env.h"
 #include "rocksdb/file_checksum.h"
+#include "rocksdb/metadata.h"
 #include "rocksdb/rocksdb_namespace.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/statistics.h"
@@ -60,6 +63,10 @@ using WalFilter = ::strata::WalFilter;  // rocksdb/wal_filter.h
 class CompactionService;
 class SstPartitionerFactory;
 using ConcurrentTaskLimiter = ::strata::ConcurrentTaskLimiter;
+class InternalKeyComparator;  // RocksDB-internal; named only
+
+// DBOptions::checksum_handoff_file_types.
+using FileTypeSet = SmallEnumSet<FileType, FileType::kBlobFile>;
 
 enum class WALRecoveryMode : char {
   kTolerateCorruptedTailRecords = 0x00,
@@ -78,8 +85,17 @@ struct DbPath {
 struct Options;
 
 struct ColumnFamilyOptions : public AdvancedColumnFamilyOptions {
-  ColumnFamilyOptions() = default;
+  ColumnFamilyOptions();
   explicit ColumnFamilyOptions(const Options& options);
+
+  // Sets the fields whose default changed since RocksDB <major>.<minor> back
+  // to that release's defaults (RocksDB's list: compaction_pri before 5.19,
+  // the sizes and pending-compaction limits before 4.7,
+  // level0_stop_writes_trigger before 5.2). Strata accepts every value set.
+  ColumnFamilyOptions* OldDefaults(int rocksdb_major_version = 4, int rocksdb_minor_version = 6);
+  // Writes the options, one "Options.<name>: <value>" line each, to log at
+  // HEADER_LEVEL (null log: nothing).
+  void Dump(Logger* log) const;
 
   // Tuning presets, as RocksDB's: they set fields of this struct only.
   ColumnFamilyOptions* OptimizeForSmallDb(std::shared_ptr<Cache>* cache = nullptr);
@@ -101,9 +117,6 @@ struct ColumnFamilyOptions : public AdvancedColumnFamilyOptions {
   CompressionOptions compression_opts;
   int level0_file_num_compaction_trigger = 4;
   std::shared_ptr<const SliceTransform> prefix_extractor = nullptr;
-  // (An AdvancedColumnFamilyOptions field in RocksDB.) Advisory: a memtable
-  // insertion hint, no effect on results.
-  std::shared_ptr<const SliceTransform> memtable_insert_with_hint_prefix_extractor = nullptr;
   uint64_t max_bytes_for_level_base = 256 * 1048576;
   uint64_t snap_refresh_nanos = 0;  // advisory (deprecated in RocksDB)
   bool disable_auto_compactions = false;
@@ -117,9 +130,60 @@ enum class WalFilterDecision { kContinue };
 enum AccessHint { NONE, NORMAL, SEQUENTIAL, WILLNEED };
 enum class CacheTier : uint8_t { kVolatileTier = 0, kNonVolatileBlockTier = 0x01 };
 
+// RocksDB 7.8.3's remote compaction hook (DBOptions::compaction_service).
+// Strata has no remote compaction: Open refuses a non-null service (see
+// DBOptions::compaction_service); the class exists so a program's service
+// compiles.
+enum class CompactionServiceJobStatus : char {
+  kSuccess,
+  kFailure,
+  kUseLocal,
+};
+
+struct CompactionServiceJobInfo {
+  std::string db_name;
+  std::string db_id;
+  std::string db_session_id;
+  uint64_t job_id;  // unique within one DB session
+  Env::Priority priority;
+
+  CompactionServiceJobInfo(std::string db_name_, std::string db_id_, std::string db_session_id_,
+                           uint64_t job_id_, Env::Priority priority_)
+      : db_name(std::move(db_name_)),
+        db_id(std::move(db_id_)),
+        db_session_id(std::move(db_session_id_)),
+        job_id(job_id_),
+        priority(priority_) {}
+};
+
+class CompactionService : public Customizable {
+ public:
+  static const char* Type() { return "CompactionService"; }
+  const char* Name() const override = 0;
+  // Both answer kUseLocal unless overridden (RocksDB's defaults).
+  virtual CompactionServiceJobStatus StartV2(const CompactionServiceJobInfo& /*info*/,
+                                             const std::string& /*compaction_service_input*/) {
+    return CompactionServiceJobStatus::kUseLocal;
+  }
+  virtual CompactionServiceJobStatus WaitForCompleteV2(const CompactionServiceJobInfo& /*info*/,
+                                                       std::string* /*compaction_service_result*/) {
+    return CompactionServiceJobStatus::kUseLocal;
+  }
+  ~CompactionService() override = default;
+};
+
+// The db_host_id value that stands for the machine's host name.
+extern const char* kHostnameForDbHostId;
+
 struct DBOptions {
-  DBOptions() = default;
+  DBOptions();
   explicit DBOptions(const Options& options);
+  // RocksDB's old defaults of <major>.<minor>: max_file_opening_threads and
+  // table_cache_numshardbits before 4.7, delayed_write_rate before 5.6, and
+  // always max_open_files = 5000 and kTolerateCorruptedTailRecords.
+  DBOptions* OldDefaults(int rocksdb_major_version = 4, int rocksdb_minor_version = 6);
+  // As ColumnFamilyOptions::Dump, for the DB-wide options.
+  void Dump(Logger* log) const;
   // RocksDB names the hints inside DBOptions (DBOptions::SEQUENTIAL).
   using AccessHint = ::rocksdb::AccessHint;
   static constexpr AccessHint NONE = ::rocksdb::NONE;
@@ -219,8 +283,11 @@ struct DBOptions {
   bool best_efforts_recovery = false;                                           // refused when true
   int max_bgerror_resume_count = INT_MAX;
   uint64_t bgerror_resume_retry_interval = 1000000;
-  bool allow_data_in_errors = false;        // advisory (affects message texts only)
-  std::string db_host_id = "__hostname__";  // advisory
+  bool allow_data_in_errors = false;              // advisory (affects message texts only)
+  std::string db_host_id = kHostnameForDbHostId;  // advisory
+  // Refused when not empty: Strata's writers hand no checksums to the file
+  // system.
+  FileTypeSet checksum_handoff_file_types;
   std::shared_ptr<CompactionService> compaction_service = nullptr;      // refused when set
   CacheTier lowest_used_cache_tier = CacheTier::kNonVolatileBlockTier;  // advisory
   bool enforce_single_del_contracts = true;                             // advisory
@@ -231,9 +298,23 @@ struct Options : public DBOptions, public ColumnFamilyOptions {
   Options(const DBOptions& db_options, const ColumnFamilyOptions& cf_options)
       : DBOptions(db_options), ColumnFamilyOptions(cf_options) {}
 
+  Options* OldDefaults(int rocksdb_major_version = 4, int rocksdb_minor_version = 6);
+  // The DB options, then the family options (DumpCFOptions).
+  void Dump(Logger* log) const;
+  void DumpCFOptions(Logger* log) const;
   Options* PrepareForBulkLoad();
   Options* OptimizeForSmallDb();
+  // force_consistency_checks = false, as RocksDB's (advisory here).
+  Options* DisableExtraChecks();
 };
+
+// Makes the info log DB::Open would make for dbname with these options:
+// <db_log_dir or dbname>/LOG (with db_log_dir, "<dbname as a prefix>_LOG"),
+// an older one renamed to LOG.old.<micros>, at options.info_log_level.
+// Log rolling (max_log_file_size, log_file_time_to_roll) is NotSupported
+// here. The directory is created if missing.
+Status CreateLoggerFromOptions(const std::string& dbname, const DBOptions& options,
+                               std::shared_ptr<Logger>* logger);
 
 enum ReadTier {
   kReadAllTier = 0x0,
@@ -335,9 +416,13 @@ struct IngestExternalFileOptions {
 };
 
 struct CompactionOptions {
-  CompressionType compression = kSnappyCompression;
-  uint64_t output_file_size_limit = std::numeric_limits<uint64_t>::max();
-  uint32_t max_subcompactions = 0;
+  CompressionType compression;
+  uint64_t output_file_size_limit;
+  uint32_t max_subcompactions;
+  CompactionOptions()
+      : compression(kSnappyCompression),
+        output_file_size_limit(std::numeric_limits<uint64_t>::max()),
+        max_subcompactions(0) {}
 };
 
 struct SizeApproximationOptions {

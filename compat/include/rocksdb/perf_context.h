@@ -9,5 +9,6 @@
 
 namespace rocksdb {
 using PerfContext = ::strata::PerfContext;
+using PerfContextByLevel = ::strata::PerfContextByLevel;
 using ::strata::get_perf_context;
 }  // namespace rocksdb

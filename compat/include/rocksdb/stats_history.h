@@ -16,6 +16,8 @@
 
 namespace rocksdb {
 
+class DBImpl;  // RocksDB-internal; named only
+
 class StatsHistoryIterator {
  public:
   StatsHistoryIterator() {}

@@ -13,21 +13,22 @@
 #include <memory>
 #include <string>
 
+#include "rocksdb/customizable.h"
 #include "rocksdb/rocksdb_namespace.h"
 #include "rocksdb/status.h"
 
 namespace rocksdb {
 struct ConfigOptions;
 
-class SystemClock {
+class SystemClock : public Customizable {
  public:
-  virtual ~SystemClock() {}
+  ~SystemClock() override {}
 
   static const char* Type() { return "SystemClock"; }
   // Loading a clock by name (RocksDB's object registry): NotSupported.
   static Status CreateFromString(const ConfigOptions& options, const std::string& value,
                                  std::shared_ptr<SystemClock>* result);
-  virtual const char* Name() const = 0;
+  const char* Name() const override = 0;
   static const char* kDefaultName() { return "DefaultClock"; }
 
   // The process-wide real clock (Strata's); never destroyed.
@@ -60,6 +61,14 @@ class SystemClockWrapper : public SystemClock {
   void SleepForMicroseconds(int micros) override { return target_->SleepForMicroseconds(micros); }
   Status GetCurrentTime(int64_t* unix_time) override { return target_->GetCurrentTime(unix_time); }
   std::string TimeToString(uint64_t time) override { return target_->TimeToString(time); }
+
+  // Makes the target SystemClock::Default() when none was given.
+  Status PrepareOptions(const ConfigOptions& options) override;
+  // The wrapper's options, then "target=<the target's>" unless the target is
+  // the default clock or the depth is shallow.
+  std::string SerializeOptions(const ConfigOptions& config_options,
+                               const std::string& header) const override;
+  const Customizable* Inner() const override { return target_.get(); }
 
  protected:
   std::shared_ptr<SystemClock> target_;

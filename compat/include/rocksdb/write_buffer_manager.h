@@ -10,4 +10,16 @@
 
 namespace rocksdb {
 using WriteBufferManager = ::strata::WriteBufferManager;
+
+class CacheReservationManager;  // RocksDB-internal; named only
+
+// RocksDB's interface a writer blocked by a full WriteBufferManager (with
+// allow_stall) waits through. Strata's manager stalls writers itself and
+// takes no StallInterface: the class exists for source compatibility.
+class StallInterface {
+ public:
+  virtual ~StallInterface() {}
+  virtual void Block() = 0;
+  virtual void Signal() = 0;
+};
 }  // namespace rocksdb

@@ -8,7 +8,15 @@
 // are made when Strata has one of that name; env, info_log, listeners,
 // statistics and compaction filters are not in the file.
 //
-// Not offered: CheckOptionsCompatibility.
+// CheckOptionsCompatibility compares given options with the newest OPTIONS
+// file at config_options.sanity_level, as RocksDB's parser does: the
+// families' number and names always; at kSanityLevelLooselyCompatible (the
+// level of the form taking an Env) the comparator's, merge operator's and
+// table factory's names; at kSanityLevelExactMatch also every other
+// option Strata serializes (DB, family and block-based table options).
+// A mismatch is InvalidArgument naming the option
+// ("[RocksDBOptionsParser]: failed the verification on ..."); a mismatch
+// among the block-based table's own options is Corruption, as RocksDB's.
 // Thread-safety: stateless functions.
 #pragma once
 
@@ -40,6 +48,13 @@ Status LoadOptionsFromFile(const ConfigOptions& config_options,
                            const std::string& options_file_name, DBOptions* db_options,
                            std::vector<ColumnFamilyDescriptor>* cf_descs,
                            std::shared_ptr<Cache>* cache = {});
+Status CheckOptionsCompatibility(const std::string& dbpath, Env* env, const DBOptions& db_options,
+                                 const std::vector<ColumnFamilyDescriptor>& cf_descs,
+                                 bool ignore_unknown_options = false);
+Status CheckOptionsCompatibility(const ConfigOptions& config_options, const std::string& dbpath,
+                                 const DBOptions& db_options,
+                                 const std::vector<ColumnFamilyDescriptor>& cf_descs);
+
 // The newest OPTIONS file's name, without the directory.
 Status GetLatestOptionsFileName(const std::string& dbpath, Env* env,
                                 std::string* options_file_name);
