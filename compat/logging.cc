@@ -26,7 +26,7 @@ void LogAt(InfoLogLevel level, Logger* logger, const char* format, va_list ap) {
 
 void LogFlush(const std::shared_ptr<Logger>& info_log) { LogFlush(info_log.get()); }
 void LogFlush(Logger* info_log) {
-  if (info_log != nullptr) info_log->Flush().PermitUncheckedError();
+  if (info_log != nullptr) info_log->Flush();
 }
 
 void Log(const InfoLogLevel log_level, const std::shared_ptr<Logger>& info_log, const char* format,

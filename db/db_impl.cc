@@ -175,7 +175,7 @@ Status DBImpl::CloseImpl() {
   }
   if (info_log_ != nullptr) {
     Log(info_log_.get(), "DB closed");
-    info_log_->Flush().PermitUncheckedError();
+    info_log_->Flush();
   }
   if (s.ok()) s = flush_status;
   return s;

@@ -184,9 +184,9 @@ void AutoRollLogger::Logv(InfoLogLevel level, const char* format, va_list ap) {
   log_->Logv(level, format, ap);
 }
 
-Status AutoRollLogger::Flush() {
+void AutoRollLogger::Flush() {
   MutexLock l(&mu_);
-  return log_ == nullptr ? Status::OK() : log_->Flush();
+  if (log_ != nullptr) log_->Flush();
 }
 
 size_t AutoRollLogger::GetLogFileSize() const {

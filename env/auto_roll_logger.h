@@ -60,7 +60,7 @@ class AutoRollLogger final : public Logger {
   AutoRollLogger& operator=(const AutoRollLogger&) = delete;
 
   void Logv(InfoLogLevel level, const char* format, va_list ap) override EXCLUDES(mu_);
-  Status Flush() override EXCLUDES(mu_);
+  void Flush() override EXCLUDES(mu_);
   Status Close() override EXCLUDES(mu_);
   // The current LOG's size (bytes appended since it was opened); 0 once
   // closed.

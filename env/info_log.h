@@ -32,7 +32,7 @@ class InfoLog final : public Logger {
   InfoLog& operator=(const InfoLog&) = delete;
 
   void Logv(InfoLogLevel level, const char* format, va_list ap) override EXCLUDES(mu_);
-  Status Flush() override EXCLUDES(mu_);
+  void Flush() override EXCLUDES(mu_);
   Status Close() override EXCLUDES(mu_);
   // Bytes this logger has appended (what rolling by size measures).
   size_t GetLogFileSize() const override EXCLUDES(mu_);

@@ -169,7 +169,9 @@ class STRATA_EXPORT Logger {
   virtual void LogHeader(const char* format, va_list ap);
   // The log file's size in bytes, or kDoNotSupportGetLogFileSize.
   virtual size_t GetLogFileSize() const { return kDoNotSupportGetLogFileSize; }
-  virtual Status Flush() { return Status::OK(); }
+  // Pushes buffered lines to the file (RocksDB's signature: an info log's
+  // flush failure is not reported).
+  virtual void Flush() {}
   virtual Status Close() { return Status::OK(); }
   virtual InfoLogLevel GetInfoLogLevel() const { return level_; }
   virtual void SetInfoLogLevel(const InfoLogLevel log_level) { level_ = log_level; }

@@ -971,7 +971,7 @@ class LoggerWrapper : public Logger {
     target_->Logv(log_level, format, ap);
   }
   size_t GetLogFileSize() const override { return target_->GetLogFileSize(); }
-  Status Flush() override { return target_->Flush(); }
+  void Flush() override { target_->Flush(); }
   ::strata::InfoLogLevel GetInfoLogLevel() const override { return target_->GetInfoLogLevel(); }
   void SetInfoLogLevel(const ::strata::InfoLogLevel log_level) override {
     target_->SetInfoLogLevel(log_level);
