@@ -184,7 +184,7 @@ void Logger::Logv(const InfoLogLevel log_level, const char* format, va_list ap) 
     }
   }
   if (log_level >= InfoLogLevel::kWarn && log_level != InfoLogLevel::kHeader) {
-    Flush().PermitUncheckedError();
+    Flush();
   }
 }
 
