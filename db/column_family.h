@@ -370,7 +370,11 @@ class DBImpl;  // db/db_impl.h
 // default handle (db null) holds none.
 class ColumnFamilyHandleImpl final : public ColumnFamilyHandle {
  public:
-  ColumnFamilyHandleImpl(ColumnFamilyData* cfd, DBImpl* db) : cfd_(cfd), db_(db) {}
+  // db: the DB the handle releases its family to when deleted (null: none,
+  // as the DB's own default handle); owner: the DB it belongs to (GetDescriptor).
+  ColumnFamilyHandleImpl(ColumnFamilyData* cfd, DBImpl* db, DBImpl* owner)
+      : cfd_(cfd), db_(db), owner_(owner) {}
+  ColumnFamilyHandleImpl(ColumnFamilyData* cfd, DBImpl* db) : ColumnFamilyHandleImpl(cfd, db, db) {}
   ~ColumnFamilyHandleImpl() override;  // db/db_impl.cc
   const std::string& GetName() const override { return cfd_->name(); }
   uint32_t GetID() const override { return cfd_->id(); }
@@ -385,6 +389,7 @@ class ColumnFamilyHandleImpl final : public ColumnFamilyHandle {
  private:
   ColumnFamilyData* const cfd_;
   DBImpl* db_;
+  DBImpl* const owner_;
 };
 
 }  // namespace strata

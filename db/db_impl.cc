@@ -678,10 +678,10 @@ ColumnFamilyHandleImpl::~ColumnFamilyHandleImpl() {
 }
 
 Status ColumnFamilyHandleImpl::GetDescriptor(ColumnFamilyDescriptor* desc) {
-  if (db_ == nullptr) {
-    return Status::InvalidArgument("GetDescriptor: the handle's DB is gone", cfd_->name());
+  if (owner_ == nullptr) {
+    return Status::InvalidArgument("GetDescriptor: a handle of no DB", cfd_->name());
   }
-  *desc = ColumnFamilyDescriptor(cfd_->name(), ColumnFamilyOptions(db_->GetOptions(this)));
+  *desc = ColumnFamilyDescriptor(cfd_->name(), ColumnFamilyOptions(owner_->GetOptions(this)));
   return Status::OK();
 }
 

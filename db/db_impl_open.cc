@@ -475,7 +475,7 @@ Status DBImpl::Recover(const std::map<std::string, ColumnFamilyOptions>& by_name
   if (!s.ok()) return s;
   ColumnFamilySet* cfs = versions_->column_families();
   default_cfd_ = versions_->default_cfd();
-  default_cf_ = std::make_unique<ColumnFamilyHandleImpl>(default_cfd_, nullptr);
+  default_cf_ = std::make_unique<ColumnFamilyHandleImpl>(default_cfd_, nullptr, this);
   multi_cf_ = cfs->NumberOfColumnFamilies() > 1;
   write_targets_.families = cfs;
   // With paranoid_checks, every table the MANIFEST lists must be there, at

@@ -79,7 +79,7 @@ Status DBImpl::RecoverAsSecondary(const std::map<std::string, ColumnFamilyOption
   }
   ColumnFamilySet* cfs = versions_->column_families();
   default_cfd_ = versions_->default_cfd();
-  default_cf_ = std::make_unique<ColumnFamilyHandleImpl>(default_cfd_, nullptr);
+  default_cf_ = std::make_unique<ColumnFamilyHandleImpl>(default_cfd_, nullptr, this);
   multi_cf_ = cfs->NumberOfColumnFamilies() > 1;
   write_targets_.families = cfs;
   for (ColumnFamilyData* cfd : cfs->live()) {
