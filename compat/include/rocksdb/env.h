@@ -15,10 +15,10 @@
 //    RandomRWFile, Directory and FileLock classes. Logger is Strata's
 //    (strata::Logger), as elsewhere in this layer; it has RocksDB's members
 //    (the levelless Logv, LogHeader, GetLogFileSize, ...), and its levels
-//    compare with RocksDB's InfoLogLevel (the operators below). Its Flush
-//    returns a Status (RocksDB's returns void), and a subclass overriding
-//    Logv(level, ...) or SetInfoLogLevel spells the level type
-//    ::strata::InfoLogLevel (the values are RocksDB's).
+//    compare with RocksDB's InfoLogLevel (the operators below); its Flush
+//    returns void, as RocksDB's. A subclass overriding Logv(level, ...) or
+//    SetInfoLogLevel spells the level type ::strata::InfoLogLevel (the
+//    values are RocksDB's).
 //  - Env, FileSystem and SystemClock are Customizables, as in RocksDB; the
 //    wrappers serialize their target ("target=...").
 //  - LoadLibrary of Env::Default() opens a shared library (dlopen), as
