@@ -45,12 +45,16 @@ class CompatDBT : public Base {
       : Base(std::forward<BaseArgs>(base_args)...),
         owned_(std::move(db)),
         db_(owned_.get()),
-        db_options_(db_options) {}
+        db_options_(db_options) {
+    RememberDefaultHandle();
+  }
   // A view of a Strata database owned elsewhere (deleting the view leaves
   // it open): the DB under a TransactionDB, for GetBaseDB.
   struct Borrow {};
   CompatDBT(Borrow, ::strata::DB* db, const DBOptions& db_options)
-      : db_(db), db_options_(db_options) {}
+      : db_(db), db_options_(db_options) {
+    RememberDefaultHandle();
+  }
   ~CompatDBT() override {
     ForgetHandlesOf(this);
     owned_.reset();  // closes the Strata database (when owned)
@@ -61,6 +65,13 @@ class CompatDBT : public Base {
   void Adopt(std::unique_ptr<::strata::DB> db) {
     owned_ = std::move(db);
     db_ = owned_.get();
+    RememberDefaultHandle();
+  }
+  // The DB's own default handle, for GetDescriptor: once, not per
+  // DefaultColumnFamily call (DB::Put and the other default-family forms
+  // call it each time).
+  void RememberDefaultHandle() {
+    if (db_ != nullptr) RememberHandle(db_->DefaultColumnFamily(), this);
   }
 
   // Called while opening: the families and the options they were opened with.
@@ -476,11 +487,7 @@ class CompatDBT : public Base {
   Status GetDbSessionId(std::string& session_id) const override {
     return db_->GetDbSessionId(&session_id);
   }
-  ColumnFamilyHandle* DefaultColumnFamily() const override {
-    ColumnFamilyHandle* h = db_->DefaultColumnFamily();
-    RememberHandle(h, this);  // for GetDescriptor
-    return h;
-  }
+  ColumnFamilyHandle* DefaultColumnFamily() const override { return db_->DefaultColumnFamily(); }
   using DB::GetPropertiesOfAllTables;
   Status GetPropertiesOfAllTables(ColumnFamilyHandle* cf,
                                   TablePropertiesCollection* props) override {
