@@ -541,9 +541,9 @@ TEST_F(DBSecondaryTest, FollowsPrimaryInAnotherProcess) {
   }
   int fds[2];
   ASSERT_EQ(0, pipe(fds));
-  const int pid = test::SpawnSelf(
-      "DBSecondaryPrimaryProcess.Run",
-      {{kPrimaryEnv, dbname_}, {kPrimaryFdEnv, std::to_string(fds[1])}});
+  const int pid =
+      test::SpawnSelf("DBSecondaryPrimaryProcess.Run",
+                      {{kPrimaryEnv, dbname_}, {kPrimaryFdEnv, std::to_string(fds[1])}});
   ASSERT_GT(pid, 0);
   close(fds[1]);
   // Blocking until the primary has opened the DB.

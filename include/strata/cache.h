@@ -217,15 +217,14 @@ class STRATA_EXPORT Cache {
   // The secondary-cache forms (a helper carries the deleter; see
   // CacheItemHelper). Without a secondary tier they are the plain forms: a
   // null helper is InvalidArgument, as in RocksDB.
-  virtual Status Insert(const Slice& key, void* value, const CacheItemHelper* helper,
-                        size_t charge, Handle** handle = nullptr,
-                        Priority priority = Priority::kLow) {
+  virtual Status Insert(const Slice& key, void* value, const CacheItemHelper* helper, size_t charge,
+                        Handle** handle = nullptr, Priority priority = Priority::kLow) {
     if (helper == nullptr) return Status::InvalidArgument("Cache::Insert: null CacheItemHelper");
     return Insert(key, value, charge, helper->del_cb, handle, priority);
   }
   virtual Handle* Lookup(const Slice& key, const CacheItemHelper* /*helper_cb*/,
-                         const CreateCallback& /*create_cb*/, Priority /*priority*/,
-                         bool /*wait*/, Statistics* stats = nullptr) {
+                         const CreateCallback& /*create_cb*/, Priority /*priority*/, bool /*wait*/,
+                         Statistics* stats = nullptr) {
     return Lookup(key, stats);
   }
   // useful: RocksDB's hint for a secondary cache; unused here.
