@@ -112,13 +112,17 @@ void GenericRateLimiter::Request(const int64_t bytes_in, const Env::IOPriority p
       }
     } else {
       RefillBytesAndGrantRequestsLocked();
-      if (r.granted) {
-        // Hand the refill duty to a waiter still queued, if any.
-        for (int i = Env::IO_TOTAL - 1; i >= Env::IO_LOW; --i) {
-          if (!queue_[i].empty()) {
-            queue_[i].front()->cv.Signal();
-            break;
-          }
+    }
+    if (r.granted) {
+      // Hand the refill duty to a waiter still queued, if any. Also when
+      // this thread was the refill waiter and another thread's refill
+      // granted it while it slept: a thread that queued meanwhile saw the
+      // waiter's flag and waits on its own variable, and nothing else would
+      // wake it.
+      for (int i = Env::IO_TOTAL - 1; i >= Env::IO_LOW; --i) {
+        if (!queue_[i].empty()) {
+          queue_[i].front()->cv.Signal();
+          break;
         }
       }
     }

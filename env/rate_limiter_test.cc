@@ -2,7 +2,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -218,9 +220,20 @@ TEST(RateLimiterTest, FairnessLetsLowThroughSometimes) {
     ASSERT_EQ(rl->GetTotalBytesThrough(), through + 100000);
   }
   stop = true;
-  while (exited.load() < 2) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (exited.load() < 2 && std::chrono::steady_clock::now() < deadline) {
     clock->Advance(kPeriod);
     std::this_thread::yield();
+  }
+  // A thread left waiting with nobody to refill would hang the joins: fail
+  // instead, after letting it through with a refill of ample bytes.
+  EXPECT_EQ(exited.load(), 2) << "a request was left waiting with no refill waiter";
+  if (exited.load() < 2) {
+    rl->SetBytesPerSecond(100 * 1000000);
+    while (exited.load() < 2) {
+      clock->Advance(kPeriod);
+      rl->Request(1, Env::IO_USER, nullptr);
+    }
   }
   high.join();
   low.join();
@@ -234,6 +247,107 @@ TEST(RateLimiterTest, FairnessLetsLowThroughSometimes) {
   EXPECT_GT(low_grants, 2);
   EXPECT_LT(low_grants, kRounds / 3);
   EXPECT_GT(high_grants, kRounds / 2);
+}
+
+// A clock whose sleepers wake only when the test opens the gate (and time
+// has reached their wake-up), so a test can act between the time passing and
+// the sleeper taking the limiter's lock again.
+class GatedClock final : public SystemClock {
+ public:
+  const char* Name() const override { return "GatedClock"; }
+  uint64_t NowMicros() override {
+    std::lock_guard<std::mutex> l(mu_);
+    return now_us_;
+  }
+  uint64_t NowNanos() override { return NowMicros() * 1000; }
+  void SleepForMicroseconds(int micros) override {
+    std::unique_lock<std::mutex> l(mu_);
+    const uint64_t until = now_us_ + static_cast<uint64_t>(micros < 0 ? 0 : micros);
+    ++sleepers_;
+    cv_.notify_all();
+    // Bounded (liveness), and wakes to a time at least `until` as a sleep does.
+    cv_.wait_for(l, std::chrono::seconds(60), [&] { return open_ && now_us_ >= until; });
+    if (now_us_ < until) now_us_ = until;
+    --sleepers_;
+  }
+  Status GetCurrentTime(int64_t* unix_time) override {
+    *unix_time = static_cast<int64_t>(NowMicros() / 1000000);
+    return Status::OK();
+  }
+  void Advance(uint64_t micros) {
+    std::lock_guard<std::mutex> l(mu_);
+    now_us_ += micros;
+    cv_.notify_all();
+  }
+  void SetOpen(bool open) {
+    std::lock_guard<std::mutex> l(mu_);
+    open_ = open;
+    cv_.notify_all();
+  }
+  bool WaitForSleeper() {
+    std::unique_lock<std::mutex> l(mu_);
+    return cv_.wait_for(l, std::chrono::seconds(60), [&] { return sleepers_ > 0; });
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  uint64_t now_us_ = 1000000;
+  int sleepers_ = 0;
+  bool open_ = false;
+};
+
+// The refill waiter (A) is granted by a refill another thread (B) made while
+// A slept; B, finding A's sleep pending, waits on its own variable. A must
+// then hand the refill duty on, or B waits for ever once nobody else asks.
+TEST(RateLimiterTest, WaiterGrantedWhileAsleepHandsOnTheRefillDuty) {
+  auto clock = std::make_shared<GatedClock>();
+  // Fairness 100: the refill grants HIGH before LOW but 1 time in 100; the
+  // test passes either way, it only fails on a request left waiting.
+  std::shared_ptr<RateLimiter> rl =
+      NewGenericRateLimiter(1000000, kPeriod, 100, RateLimiter::Mode::kWritesOnly, false, clock);
+  rl->Request(100000, Env::IO_LOW, nullptr);  // the first refill's bytes
+  std::atomic<bool> a_done{false};
+  std::atomic<bool> b_done{false};
+  std::thread a([&] {
+    rl->Request(100000, Env::IO_HIGH, nullptr);
+    a_done = true;
+  });
+  ASSERT_TRUE(clock->WaitForSleeper());  // A sleeps until the next refill
+  clock->Advance(kPeriod);               // due, but A stays asleep: gate shut
+  std::thread b([&] {
+    rl->Request(100000, Env::IO_LOW, nullptr);
+    b_done = true;
+  });
+  // B's request is counted and refills in the same critical section; one of
+  // the two is still queued afterwards.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  int64_t pending = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    ASSERT_OK(rl->GetTotalPendingRequests(&pending));
+    if (rl->GetTotalRequests() == 3 && pending == 1) break;
+    std::this_thread::yield();
+  }
+  ASSERT_EQ(rl->GetTotalRequests(), 3);
+  // From here on time passes freely; nobody else asks for bytes.
+  clock->SetOpen(true);
+  const auto done_by = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!(a_done && b_done) && std::chrono::steady_clock::now() < done_by) {
+    clock->Advance(kPeriod);
+    std::this_thread::yield();
+  }
+  EXPECT_TRUE(a_done.load());
+  EXPECT_TRUE(b_done.load()) << "B was left waiting with no refill waiter";
+  if (!(a_done && b_done)) {
+    rl->SetBytesPerSecond(100 * 1000000);  // let it through so the joins end
+    while (!(a_done && b_done)) {
+      clock->Advance(kPeriod);
+      rl->Request(1, Env::IO_USER, nullptr);
+    }
+  }
+  a.join();
+  b.join();
+  EXPECT_EQ(rl->GetTotalBytesThrough(), 300000);
 }
 
 // Auto-tuning: no waits over 100 refills drops the rate to its floor (a
