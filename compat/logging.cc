@@ -14,12 +14,20 @@ namespace rocksdb {
 
 namespace {
 
-// Writes at `level` unless the logger is null or set to a higher level.
+// Writes at `level` unless the logger is null or set to a higher level; a
+// header line goes to LogHeader.
 void LogAt(InfoLogLevel level, Logger* logger, const char* format, va_list ap) {
-  if (logger == nullptr) return;
-  const auto strata_level = static_cast<::strata::InfoLogLevel>(level);
-  if (strata_level < logger->GetInfoLogLevel() && level != HEADER_LEVEL) return;
-  logger->Logv(strata_level, format, ap);
+  if (logger == nullptr || level < logger->GetInfoLogLevel()) return;
+  if (level == HEADER_LEVEL) {
+    logger->LogHeader(format, ap);
+  } else {
+    logger->Logv(level, format, ap);
+  }
+}
+
+// Header: to LogHeader whatever the logger's level (as RocksDB's).
+void HeaderAt(InfoLogLevel /*level*/, Logger* logger, const char* format, va_list ap) {
+  if (logger != nullptr) logger->LogHeader(format, ap);
 }
 
 }  // namespace
@@ -37,13 +45,6 @@ void Log(const InfoLogLevel log_level, const std::shared_ptr<Logger>& info_log, 
   va_end(ap);
 }
 
-void Log(const InfoLogLevel log_level, Logger* info_log, const char* format, ...) {
-  va_list ap;
-  va_start(ap, format);
-  LogAt(log_level, info_log, format, ap);
-  va_end(ap);
-}
-
 void Log(const std::shared_ptr<Logger>& info_log, const char* format, ...) {
   va_list ap;
   va_start(ap, format);
@@ -51,26 +52,26 @@ void Log(const std::shared_ptr<Logger>& info_log, const char* format, ...) {
   va_end(ap);
 }
 
-#define STRATA_COMPAT_LOG_AT(Name, LEVEL)                                       \
+#define STRATA_COMPAT_LOG_AT(Name, WRITE, LEVEL)                                \
   void Name(const std::shared_ptr<Logger>& info_log, const char* format, ...) { \
     va_list ap;                                                                 \
     va_start(ap, format);                                                       \
-    LogAt(LEVEL, info_log.get(), format, ap);                                   \
+    WRITE(LEVEL, info_log.get(), format, ap);                                   \
     va_end(ap);                                                                 \
   }                                                                             \
   void Name(Logger* info_log, const char* format, ...) {                        \
     va_list ap;                                                                 \
     va_start(ap, format);                                                       \
-    LogAt(LEVEL, info_log, format, ap);                                         \
+    WRITE(LEVEL, info_log, format, ap);                                         \
     va_end(ap);                                                                 \
   }
 
-STRATA_COMPAT_LOG_AT(Header, HEADER_LEVEL)
-STRATA_COMPAT_LOG_AT(Debug, DEBUG_LEVEL)
-STRATA_COMPAT_LOG_AT(Info, INFO_LEVEL)
-STRATA_COMPAT_LOG_AT(Warn, WARN_LEVEL)
-STRATA_COMPAT_LOG_AT(Error, ERROR_LEVEL)
-STRATA_COMPAT_LOG_AT(Fatal, FATAL_LEVEL)
+STRATA_COMPAT_LOG_AT(Header, HeaderAt, HEADER_LEVEL)
+STRATA_COMPAT_LOG_AT(Debug, LogAt, DEBUG_LEVEL)
+STRATA_COMPAT_LOG_AT(Info, LogAt, INFO_LEVEL)
+STRATA_COMPAT_LOG_AT(Warn, LogAt, WARN_LEVEL)
+STRATA_COMPAT_LOG_AT(Error, LogAt, ERROR_LEVEL)
+STRATA_COMPAT_LOG_AT(Fatal, LogAt, FATAL_LEVEL)
 
 #undef STRATA_COMPAT_LOG_AT
 

@@ -85,38 +85,10 @@ Status Refused(const char* name) {
   X(disable_auto_compactions)
 // clang-format on
 
-::strata::InfoLogLevel ConvertLogLevel(InfoLogLevel level) {
-  switch (level) {
-    case DEBUG_LEVEL:
-      return ::strata::InfoLogLevel::kDebug;
-    case INFO_LEVEL:
-      return ::strata::InfoLogLevel::kInfo;
-    case WARN_LEVEL:
-      return ::strata::InfoLogLevel::kWarn;
-    case ERROR_LEVEL:
-      return ::strata::InfoLogLevel::kError;
-    case FATAL_LEVEL:
-      return ::strata::InfoLogLevel::kFatal;
-    default:
-      return ::strata::InfoLogLevel::kHeader;
-  }
-}
-
-InfoLogLevel ConvertBackLogLevel(::strata::InfoLogLevel level) {
-  switch (level) {
-    case ::strata::InfoLogLevel::kDebug:
-      return DEBUG_LEVEL;
-    case ::strata::InfoLogLevel::kInfo:
-      return INFO_LEVEL;
-    case ::strata::InfoLogLevel::kWarn:
-      return WARN_LEVEL;
-    case ::strata::InfoLogLevel::kError:
-      return ERROR_LEVEL;
-    case ::strata::InfoLogLevel::kFatal:
-      return FATAL_LEVEL;
-    default:
-      return HEADER_LEVEL;
-  }
+// The engine's level is RocksDB's type; a value past HEADER_LEVEL (such as
+// NUM_INFO_LOG_LEVELS) logs what HEADER_LEVEL logs.
+InfoLogLevel ClampLogLevel(InfoLogLevel level) {
+  return level < NUM_INFO_LOG_LEVELS ? level : HEADER_LEVEL;
 }
 
 // A RocksDB listener as Strata's engine calls it: the strata::DB* of a
@@ -222,7 +194,7 @@ Status ConvertDBOptions(const DBOptions& in, ::strata::DBOptions* out,
   }
   o.sst_file_manager =
       in.sst_file_manager != nullptr ? in.sst_file_manager->strata_manager() : nullptr;
-  o.info_log_level = ConvertLogLevel(in.info_log_level);
+  o.info_log_level = ClampLogLevel(in.info_log_level);
   o.db_paths = ConvertPaths(in.db_paths);
   o.listeners.clear();
   // A target of its own only when there are listeners to wrap (this runs
@@ -448,7 +420,7 @@ void ConvertBackDBOptions(const ::strata::DBOptions& in, DBOptions* out) {
              o.sst_file_manager->strata_manager() != in.sst_file_manager) {
     o.sst_file_manager = std::make_shared<SstFileManager>(in.sst_file_manager);
   }
-  o.info_log_level = ConvertBackLogLevel(in.info_log_level);
+  o.info_log_level = in.info_log_level;
   o.db_paths = ConvertBackPaths(in.db_paths);
   o.wal_filter = in.wal_filter;
   o.file_checksum_gen_factory = in.file_checksum_gen_factory;

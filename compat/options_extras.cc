@@ -205,7 +205,7 @@ Status CreateLoggerFromOptions(const std::string& dbname, const DBOptions& optio
   env->RenameFile(fname, old_prefix + std::to_string(env->NowMicros())).PermitUncheckedError();
   s = env->NewLogger(fname, logger);
   if (*logger != nullptr) {
-    (*logger)->SetInfoLogLevel(static_cast<::strata::InfoLogLevel>(options.info_log_level));
+    (*logger)->SetInfoLogLevel(options.info_log_level);
   }
   return s;
 }

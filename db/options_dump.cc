@@ -97,6 +97,8 @@ const char* LogLevelName(InfoLogLevel level) {
       return "FATAL_LEVEL";
     case InfoLogLevel::kHeader:
       return "HEADER_LEVEL";
+    case InfoLogLevel::NUM_INFO_LOG_LEVELS:
+      return "NUM_INFO_LOG_LEVELS";
   }
   return "INFO_LEVEL";
 }

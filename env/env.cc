@@ -205,7 +205,11 @@ void Log(InfoLogLevel level, Logger* logger, const char* format, ...) {
   if (logger == nullptr || level < logger->GetInfoLogLevel()) return;
   va_list ap;
   va_start(ap, format);
-  logger->Logv(level, format, ap);
+  if (level == InfoLogLevel::kHeader) {
+    logger->LogHeader(format, ap);
+  } else {
+    logger->Logv(level, format, ap);
+  }
   va_end(ap);
 }
 

@@ -487,6 +487,29 @@ TEST(LogTest, LevelledLoggerGetsLevellessCallsAtInfo) {
   EXPECT_EQ("5:hdr", logger.lines.back());
 }
 
+// Log(kHeader, ...) goes to LogHeader (as RocksDB's Log does), below the
+// logger's level or not; other levels to Logv(level, ...).
+TEST(LogTest, HeaderLevelGoesToLogHeader) {
+  class HeaderCounting : public Logger {
+   public:
+    using Logger::Logv;
+    HeaderCounting() : Logger(InfoLogLevel::kFatal) {}
+    void Logv(const InfoLogLevel level, const char*, va_list) override { levels.push_back(level); }
+    void LogHeader(const char* format, va_list ap) override {
+      char buf[64];
+      vsnprintf(buf, sizeof(buf), format, ap);
+      headers.push_back(buf);
+    }
+    std::vector<InfoLogLevel> levels;
+    std::vector<std::string> headers;
+  } logger;
+  Log(InfoLogLevel::kHeader, &logger, "h%d", 1);
+  Log(InfoLogLevel::kError, &logger, "dropped");
+  Log(InfoLogLevel::kFatal, &logger, "f");
+  EXPECT_EQ(std::vector<std::string>({"h1"}), logger.headers);
+  EXPECT_EQ(std::vector<InfoLogLevel>({InfoLogLevel::kFatal}), logger.levels);
+}
+
 // Overrides neither Logv: every message is dropped (no endless recursion).
 class SilentLogger : public Logger {};
 
@@ -498,10 +521,19 @@ TEST(LogTest, LoggerOverridingNeitherLogvDropsMessages) {
   SUCCEED();
 }
 
-TEST(LogTest, LoggerTakesAnyLevelEnumAndIsVirtual) {
-  enum OtherLevels : unsigned char { kA = 0, kB, kC };
+TEST(LogTest, LevelsAreIntegersWithRocksDBsNamesAndTheLevelIsVirtual) {
+  // RocksDB's names are the same constants; a level indexes a table.
+  static_assert(InfoLogLevel::WARN_LEVEL == InfoLogLevel::kWarn);
+  static_assert(InfoLogLevel::HEADER_LEVEL == InfoLogLevel::kHeader);
+  static_assert(InfoLogLevel::NUM_INFO_LOG_LEVELS == 6);
+  static_assert(sizeof(InfoLogLevel) == 1);
+  const char* names[InfoLogLevel::NUM_INFO_LOG_LEVELS] = {};
+  for (int i = InfoLogLevel::DEBUG_LEVEL; i < InfoLogLevel::NUM_INFO_LOG_LEVELS; ++i) {
+    names[i] = "x";
+  }
+  EXPECT_STREQ("x", names[InfoLogLevel::kHeader]);
   LevellessLogger logger(InfoLogLevel::kInfo);
-  logger.SetInfoLogLevel(kC);  // any enumeration with Strata's values
+  logger.SetInfoLogLevel(InfoLogLevel::WARN_LEVEL);
   EXPECT_EQ(InfoLogLevel::kWarn, logger.GetInfoLogLevel());
   class Fixed : public LevellessLogger {
    public:

@@ -25,6 +25,7 @@ const char* LevelTag(InfoLogLevel level) {
       return "[FATAL] ";
     case InfoLogLevel::kInfo:
     case InfoLogLevel::kHeader:
+    case InfoLogLevel::NUM_INFO_LOG_LEVELS:
       break;
   }
   return "";

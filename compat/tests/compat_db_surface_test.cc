@@ -597,8 +597,8 @@ TEST_F(DBSurfaceTest, OtherTableFormatsRefused) {
 // RocksDB's info-log helpers: level filtering, Header always written.
 TEST_F(DBSurfaceTest, LogHelpers) {
   struct Capture : public Logger {
-    explicit Capture(InfoLogLevel level) : Logger(static_cast<::strata::InfoLogLevel>(level)) {}
-    void Logv(::strata::InfoLogLevel level, const char* format, va_list ap) override {
+    explicit Capture(InfoLogLevel level) : Logger(level) {}
+    void Logv(const InfoLogLevel level, const char* format, va_list ap) override {
       char buf[256];
       std::vsnprintf(buf, sizeof(buf), format, ap);
       lines.push_back(std::to_string(static_cast<int>(level)) + ":" + buf);

@@ -367,7 +367,7 @@ TEST_F(TxnSurfaceTest, BackupEngineMembers) {
 
   struct Lines : Logger {
     std::vector<std::string> lines;
-    void Logv(::strata::InfoLogLevel, const char* format, va_list ap) override {
+    void Logv(const InfoLogLevel, const char* format, va_list ap) override {
       char buf[512];
       vsnprintf(buf, sizeof(buf), format, ap);
       lines.emplace_back(buf);

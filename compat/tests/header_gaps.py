@@ -116,7 +116,30 @@ def norm_type(t):
     t = t.replace("unsignedlong", "uint64_t").replace("unsignedint", "uint32_t")
     t = re.sub(r"\bSequenceNumber\b", "u64", t)
     t = t.replace("uint64_t", "u64").replace("size_t", "u64")
-    return t
+    return drop_top_level_const(t)
+
+
+def drop_top_level_const(t):
+    """A by-value parameter's const is not part of a function's type:
+    void(constInfoLogLevel,...) and void(InfoLogLevel,...) are one."""
+    m = re.match(r"^(.*?)\((.*)\)(const)?$", t)
+    if not m:
+        return t
+    params, depth, cur = [], 0, ""
+    for ch in m.group(2):
+        if ch in "<(":
+            depth += 1
+        elif ch in ">)":
+            depth -= 1
+        if ch == "," and depth == 0:
+            params.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    params.append(cur)
+    params = [p[len("const"):] if p.startswith("const") and not re.search(r"[*&(]", p) else p
+              for p in params]
+    return "%s(%s)%s" % (m.group(1), ",".join(params), m.group(3) or "")
 
 
 class Model:

@@ -22,6 +22,8 @@ set(STRATA_COMPAT_PROGRAMS basic_crud column_families callbacks tuning pinnable_
 list(APPEND STRATA_COMPAT_PROGRAMS status_slice)
 list(APPEND STRATA_COMPAT_PROGRAMS plugins)
 list(APPEND STRATA_COMPAT_PROGRAMS txn_surface)
+# Loggers written with RocksDB's level type (compat/examples/logger.cc).
+list(APPEND STRATA_COMPAT_PROGRAMS logger)
 foreach(prog ${STRATA_COMPAT_PROGRAMS})
   set(src ${CMAKE_SOURCE_DIR}/compat/examples/${prog}.cc)
   if(NOT EXISTS ${src})

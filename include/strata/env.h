@@ -18,7 +18,6 @@
 #include <limits>
 #include <memory>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "strata/export.h"
@@ -130,14 +129,31 @@ class STRATA_EXPORT FileLock {
   virtual ~FileLock() = default;
 };
 
-enum class InfoLogLevel : unsigned char {
+// The info log's levels, least severe first. An unscoped enumeration in a
+// namespace of its own: its values convert to integers (a table indexed by
+// level works) while the names stay out of namespace strata (spell them
+// InfoLogLevel::kInfo). It carries RocksDB's names too, with the same
+// values (DEBUG_LEVEL ... HEADER_LEVEL, and NUM_INFO_LOG_LEVELS past the
+// last): the RocksDB layer's InfoLogLevel is this very type, so a logger
+// written against RocksDB's headers overrides Logger's methods unchanged.
+namespace info_log_level {
+enum InfoLogLevel : unsigned char {
   kDebug = 0,
   kInfo,
   kWarn,
   kError,
   kFatal,
   kHeader,
+  DEBUG_LEVEL = kDebug,
+  INFO_LEVEL = kInfo,
+  WARN_LEVEL = kWarn,
+  ERROR_LEVEL = kError,
+  FATAL_LEVEL = kFatal,
+  HEADER_LEVEL = kHeader,
+  NUM_INFO_LOG_LEVELS,
 };
+}  // namespace info_log_level
+using InfoLogLevel = info_log_level::InfoLogLevel;
 
 // The info log (the LOG file of a database). Thread-safe.
 //
@@ -155,11 +171,6 @@ class STRATA_EXPORT Logger {
   size_t kDoNotSupportGetLogFileSize = std::numeric_limits<size_t>::max();
 
   explicit Logger(const InfoLogLevel log_level = InfoLogLevel::kInfo) : level_(log_level) {}
-  // Any other enumeration with Strata's level values (the RocksDB layer's
-  // InfoLogLevel: DEBUG_LEVEL = kDebug ... HEADER_LEVEL = kHeader).
-  template <typename Level, typename = std::enable_if_t<std::is_enum_v<Level> &&
-                                                        !std::is_same_v<Level, InfoLogLevel>>>
-  explicit Logger(const Level log_level) : Logger(static_cast<InfoLogLevel>(log_level)) {}
   Logger(const Logger&) = delete;
   void operator=(const Logger&) = delete;
   virtual ~Logger() = default;
@@ -175,17 +186,13 @@ class STRATA_EXPORT Logger {
   virtual Status Close() { return Status::OK(); }
   virtual InfoLogLevel GetInfoLogLevel() const { return level_; }
   virtual void SetInfoLogLevel(const InfoLogLevel log_level) { level_ = log_level; }
-  template <typename Level, typename = std::enable_if_t<std::is_enum_v<Level> &&
-                                                        !std::is_same_v<Level, InfoLogLevel>>>
-  void SetInfoLogLevel(const Level log_level) {
-    SetInfoLogLevel(static_cast<InfoLogLevel>(log_level));
-  }
 
  private:
   InfoLogLevel level_;
 };
 
-// printf-style helpers; a null logger is allowed and ignored.
+// printf-style helpers; a null logger is allowed and ignored, and so is a
+// message below the logger's level. Log(kHeader, ...) goes to LogHeader.
 STRATA_EXPORT void Log(InfoLogLevel level, Logger* logger, const char* format, ...)
     __attribute__((format(printf, 3, 4)));
 STRATA_EXPORT void Log(Logger* logger, const char* format, ...)

@@ -14,11 +14,11 @@
 //  - File objects: RocksDB's SequentialFile, RandomAccessFile, WritableFile,
 //    RandomRWFile, Directory and FileLock classes. Logger is Strata's
 //    (strata::Logger), as elsewhere in this layer; it has RocksDB's members
-//    (the levelless Logv, LogHeader, GetLogFileSize, ...), and its levels
-//    compare with RocksDB's InfoLogLevel (the operators below); its Flush
-//    returns void, as RocksDB's. A subclass overriding Logv(level, ...) or
-//    SetInfoLogLevel spells the level type ::strata::InfoLogLevel (the
-//    values are RocksDB's).
+//    (the levelless Logv, LogHeader, GetLogFileSize, ...), and
+//    InfoLogLevel is Strata's own level type, an unscoped enumeration with
+//    RocksDB's names and values: a RocksDB logger subclass overriding
+//    Logv(const InfoLogLevel, ...), GetInfoLogLevel or SetInfoLogLevel
+//    compiles unchanged.
 //  - Env, FileSystem and SystemClock are Customizables, as in RocksDB; the
 //    wrappers serialize their target ("target=...").
 //  - LoadLibrary of Env::Default() opens a shared library (dlopen), as
@@ -92,38 +92,17 @@ const size_t kDefaultPageSize = 4 * 1024;
 // RocksDB's CPU priorities (same names and values).
 using CpuPriority = ::strata::CpuPriority;
 
-enum InfoLogLevel : unsigned char {
-  DEBUG_LEVEL = 0,
-  INFO_LEVEL,
-  WARN_LEVEL,
-  ERROR_LEVEL,
-  FATAL_LEVEL,
-  HEADER_LEVEL,
-  NUM_INFO_LOG_LEVELS,
-};
-
-}  // namespace rocksdb
-
-// A Strata level (a Logger's) against a RocksDB one, by value. (Declared in
-// namespace strata, where argument-dependent lookup finds them.)
-namespace strata {
-#define ROCKSDB_COMPAT_LEVEL_OP(op)                                              \
-  inline bool operator op(::strata::InfoLogLevel a, ::rocksdb::InfoLogLevel b) { \
-    return static_cast<unsigned char>(a) op static_cast<unsigned char>(b);       \
-  }                                                                              \
-  inline bool operator op(::rocksdb::InfoLogLevel a, ::strata::InfoLogLevel b) { \
-    return static_cast<unsigned char>(a) op static_cast<unsigned char>(b);       \
-  }
-ROCKSDB_COMPAT_LEVEL_OP(==)
-ROCKSDB_COMPAT_LEVEL_OP(!=)
-ROCKSDB_COMPAT_LEVEL_OP(<)
-ROCKSDB_COMPAT_LEVEL_OP(<=)
-ROCKSDB_COMPAT_LEVEL_OP(>)
-ROCKSDB_COMPAT_LEVEL_OP(>=)
-#undef ROCKSDB_COMPAT_LEVEL_OP
-}  // namespace strata
-
-namespace rocksdb {
+// RocksDB's unscoped enumeration, as Strata's (the same type: same values,
+// RocksDB's names among its constants), so Logger's level parameters are
+// RocksDB's InfoLogLevel.
+using InfoLogLevel = ::strata::InfoLogLevel;
+using ::strata::info_log_level::DEBUG_LEVEL;
+using ::strata::info_log_level::ERROR_LEVEL;
+using ::strata::info_log_level::FATAL_LEVEL;
+using ::strata::info_log_level::HEADER_LEVEL;
+using ::strata::info_log_level::INFO_LEVEL;
+using ::strata::info_log_level::NUM_INFO_LOG_LEVELS;
+using ::strata::info_log_level::WARN_LEVEL;
 
 // How a file is opened. The Env and FileSystem objects of this layer pass
 // use_mmap_*, use_direct_*, writable_file_max_buffer_size and
@@ -967,16 +946,15 @@ class LoggerWrapper : public Logger {
   Status Close() override { return target_->Close(); }
   void LogHeader(const char* format, va_list ap) override { target_->LogHeader(format, ap); }
   void Logv(const char* format, va_list ap) override { target_->Logv(format, ap); }
-  void Logv(const ::strata::InfoLogLevel log_level, const char* format, va_list ap) override {
+  void Logv(const InfoLogLevel log_level, const char* format, va_list ap) override {
     target_->Logv(log_level, format, ap);
   }
   size_t GetLogFileSize() const override { return target_->GetLogFileSize(); }
   void Flush() override { target_->Flush(); }
-  ::strata::InfoLogLevel GetInfoLogLevel() const override { return target_->GetInfoLogLevel(); }
-  void SetInfoLogLevel(const ::strata::InfoLogLevel log_level) override {
+  InfoLogLevel GetInfoLogLevel() const override { return target_->GetInfoLogLevel(); }
+  void SetInfoLogLevel(const InfoLogLevel log_level) override {
     target_->SetInfoLogLevel(log_level);
   }
-  using Logger::SetInfoLogLevel;
 
  private:
   Logger* target_;
@@ -987,15 +965,14 @@ class LoggerWrapper : public Logger {
 std::unique_ptr<Env> NewCompositeEnv(const std::shared_ptr<FileSystem>& fs);
 
 // Writing to an info log, RocksDB's helpers: a message below the logger's
-// GetInfoLogLevel() is dropped, a null logger ignored; Header writes at
-// HEADER_LEVEL. Log(Logger*, format, ...) is Strata's own (INFO_LEVEL), so
-// an unqualified call finds one function.
+// GetInfoLogLevel() is dropped, a null logger ignored; Header (and Log at
+// HEADER_LEVEL) goes to the logger's LogHeader. Log(level, Logger*, ...)
+// and Log(Logger*, format, ...) are Strata's own, so an unqualified call
+// finds one function.
 void LogFlush(const std::shared_ptr<Logger>& info_log);
 void LogFlush(Logger* info_log);
 void Log(const InfoLogLevel log_level, const std::shared_ptr<Logger>& info_log, const char* format,
          ...) __attribute__((format(printf, 3, 4)));
-void Log(const InfoLogLevel log_level, Logger* info_log, const char* format, ...)
-    __attribute__((format(printf, 3, 4)));
 void Log(const std::shared_ptr<Logger>& info_log, const char* format, ...)
     __attribute__((format(printf, 2, 3)));
 using ::strata::Log;
