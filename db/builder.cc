@@ -4,8 +4,8 @@
 #include <algorithm>
 
 #include "db/compaction/compaction_range_del_aggregator.h"
-#include "db/file_checksum_helper.h"
 #include "db/filename.h"
+#include "env/checksumming_writable_file.h"
 #include "env/paced_writable_file.h"
 #include "memtable/dynamic_bloom.h"
 #include "table/block_based_table_builder.h"

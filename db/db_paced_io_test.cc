@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "env/forwarding_writable_file.h"
 #include "env/sst_file_manager_impl.h"
 #include "strata/convenience.h"
 #include "strata/rate_limiter.h"
@@ -46,23 +47,16 @@ class RangeSyncCountingFS final : public test::ForwardingFileSystem {
     return s.size() >= suffix.size() &&
            s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
   }
-  class File final : public WritableFile {
+  class File final : public ForwardingWritableFile {
    public:
-    File(std::unique_ptr<WritableFile> base, std::atomic<int>* n) : base_(std::move(base)), n_(n) {}
-    Status Append(const Slice& d) override { return base_->Append(d); }
-    Status Flush() override { return base_->Flush(); }
-    Status Sync() override { return base_->Sync(); }
-    Status Fsync() override { return base_->Fsync(); }
-    Status Close() override { return base_->Close(); }
-    uint64_t GetFileSize() const override { return base_->GetFileSize(); }
-    Status Allocate(uint64_t o, uint64_t l) override { return base_->Allocate(o, l); }
+    File(std::unique_ptr<WritableFile> file, std::atomic<int>* n)
+        : ForwardingWritableFile(std::move(file)), n_(n) {}
     Status RangeSync(uint64_t o, uint64_t n) override {
       ++*n_;
-      return base_->RangeSync(o, n);
+      return base()->RangeSync(o, n);
     }
 
    private:
-    std::unique_ptr<WritableFile> base_;
     std::atomic<int>* n_;
   };
 };

@@ -1,43 +1,7 @@
 // Full-file checksum helpers (see the header).
 #include "db/file_checksum_helper.h"
 
-#include <utility>
-
 namespace strata {
-
-namespace {
-
-class ChecksummingWritableFile final : public WritableFile {
- public:
-  ChecksummingWritableFile(std::unique_ptr<WritableFile> base, FileChecksumGenerator* gen)
-      : base_(std::move(base)), gen_(gen) {}
-  Status Append(const Slice& data) override {
-    Status s = base_->Append(data);
-    // Only bytes the file took count; a failed append fails the file.
-    if (s.ok()) gen_->Update(data.data(), data.size());
-    return s;
-  }
-  Status Flush() override { return base_->Flush(); }
-  Status Sync() override { return base_->Sync(); }
-  Status Fsync() override { return base_->Fsync(); }
-  Status Close() override { return base_->Close(); }
-  uint64_t GetFileSize() const override { return base_->GetFileSize(); }
-  Status Allocate(uint64_t offset, uint64_t len) override { return base_->Allocate(offset, len); }
-  Status RangeSync(uint64_t offset, uint64_t nbytes) override {
-    return base_->RangeSync(offset, nbytes);
-  }
-
- private:
-  const std::unique_ptr<WritableFile> base_;
-  FileChecksumGenerator* const gen_;
-};
-
-}  // namespace
-
-std::unique_ptr<WritableFile> NewChecksummingWritableFile(std::unique_ptr<WritableFile> base,
-                                                          FileChecksumGenerator* gen) {
-  return std::make_unique<ChecksummingWritableFile>(std::move(base), gen);
-}
 
 Status GenerateFileChecksum(FileSystem* fs, const std::string& fname,
                             FileChecksumGenFactory* factory, const std::string& requested_func_name,

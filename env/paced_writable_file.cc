@@ -3,32 +3,34 @@
 
 #include <algorithm>
 
+#include "env/forwarding_writable_file.h"
+
 namespace strata {
 
 namespace {
 
-class PacedWritableFile final : public WritableFile {
+class PacedWritableFile final : public ForwardingWritableFile {
  public:
-  PacedWritableFile(std::unique_ptr<WritableFile> base, const PacedWriteOptions& o)
-      : base_(std::move(base)),
+  PacedWritableFile(std::unique_ptr<WritableFile> file, const PacedWriteOptions& o)
+      : ForwardingWritableFile(std::move(file)),
         limiter_(o.priority < Env::IO_TOTAL ? o.rate_limiter : nullptr),
         priority_(o.priority),
         stats_(o.statistics),
         bytes_per_sync_(o.bytes_per_sync),
         sync_on_append_(!o.range_sync_on_flush_only),
-        last_sync_end_(base_->GetFileSize()) {}
+        last_sync_end_(base()->GetFileSize()) {}
 
   Status Append(const Slice& data) override {
     Status s;
     if (limiter_ == nullptr) {
-      s = base_->Append(data);
+      s = base()->Append(data);
     } else {
       const char* p = data.data();
       size_t left = data.size();
       while (left > 0 && s.ok()) {
         const size_t n =
             limiter_->RequestToken(left, 0, priority_, stats_, RateLimiter::OpType::kWrite);
-        s = base_->Append(Slice(p, n));
+        s = base()->Append(Slice(p, n));
         p += n;
         left -= n;
       }
@@ -37,23 +39,15 @@ class PacedWritableFile final : public WritableFile {
     return s;
   }
   Status Flush() override {
-    Status s = base_->Flush();
+    Status s = base()->Flush();
     if (s.ok()) s = MaybeRangeSync();
     return s;
-  }
-  Status Sync() override { return base_->Sync(); }
-  Status Fsync() override { return base_->Fsync(); }
-  Status Close() override { return base_->Close(); }
-  uint64_t GetFileSize() const override { return base_->GetFileSize(); }
-  Status Allocate(uint64_t offset, uint64_t len) override { return base_->Allocate(offset, len); }
-  Status RangeSync(uint64_t offset, uint64_t nbytes) override {
-    return base_->RangeSync(offset, nbytes);
   }
 
  private:
   Status MaybeRangeSync() {
     if (bytes_per_sync_ == 0) return Status::OK();
-    const uint64_t size = base_->GetFileSize();
+    const uint64_t size = base()->GetFileSize();
     if (size <= kRangeSyncSkipNewestBytes) return Status::OK();
     uint64_t end = size - kRangeSyncSkipNewestBytes;
     end -= end % kRangeSyncAlignment;
@@ -61,13 +55,12 @@ class PacedWritableFile final : public WritableFile {
     // The range must have reached the file before it can be written back
     // (it is older than the newest megabyte, so usually it has: this flush
     // writes out at most the user-space buffer).
-    Status s = sync_on_append_ ? base_->Flush() : Status::OK();
-    if (s.ok()) s = base_->RangeSync(last_sync_end_, end - last_sync_end_);
+    Status s = sync_on_append_ ? base()->Flush() : Status::OK();
+    if (s.ok()) s = base()->RangeSync(last_sync_end_, end - last_sync_end_);
     last_sync_end_ = end;
     return s;
   }
 
-  const std::unique_ptr<WritableFile> base_;
   RateLimiter* const limiter_;
   const Env::IOPriority priority_;
   Statistics* const stats_;

@@ -12,6 +12,7 @@ strata_layer(env
     env/rate_limiter.cc
     env/paced_writable_file.cc
     env/sst_file_manager_impl.cc
+    env/checksumming_writable_file.cc
   DEPS util
 )
 strata_tests(env
@@ -24,4 +25,5 @@ strata_tests(env
   env/rate_limiter_test.cc
   env/paced_writable_file_test.cc
   env/sst_file_manager_test.cc
+  env/checksumming_writable_file_test.cc
 )

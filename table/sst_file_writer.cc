@@ -24,6 +24,7 @@
 #include <string>
 
 #include "base/dbformat.h"
+#include "env/checksumming_writable_file.h"
 #include "strata/file_checksum.h"
 #include "strata/merge_operator.h"
 #include "strata/table.h"
@@ -60,32 +61,6 @@ std::string PrintableKey(const Slice& key) {
   out.push_back('\'');
   return out;
 }
-
-// Feeds every byte the file takes to a checksum generator (a table file of
-// a DB gets the same from db/file_checksum_helper.h).
-class ChecksumFeedingFile final : public WritableFile {
- public:
-  ChecksumFeedingFile(std::unique_ptr<WritableFile> base, FileChecksumGenerator* gen)
-      : base_(std::move(base)), gen_(gen) {}
-  Status Append(const Slice& data) override {
-    Status s = base_->Append(data);
-    if (s.ok()) gen_->Update(data.data(), data.size());
-    return s;
-  }
-  Status Flush() override { return base_->Flush(); }
-  Status Sync() override { return base_->Sync(); }
-  Status Fsync() override { return base_->Fsync(); }
-  Status Close() override { return base_->Close(); }
-  uint64_t GetFileSize() const override { return base_->GetFileSize(); }
-  Status Allocate(uint64_t offset, uint64_t len) override { return base_->Allocate(offset, len); }
-  Status RangeSync(uint64_t offset, uint64_t nbytes) override {
-    return base_->RangeSync(offset, nbytes);
-  }
-
- private:
-  const std::unique_ptr<WritableFile> base_;
-  FileChecksumGenerator* const gen_;
-};
 
 }  // namespace
 
@@ -170,7 +145,7 @@ Status SstFileWriter::Open(const std::string& file_path) {
     context.file_name = file_path;
     r->checksum_gen = r->options.file_checksum_gen_factory->CreateFileChecksumGenerator(context);
     if (r->checksum_gen != nullptr) {
-      file = std::make_unique<ChecksumFeedingFile>(std::move(file), r->checksum_gen.get());
+      file = NewChecksummingWritableFile(std::move(file), r->checksum_gen.get());
     }
   }
 
