@@ -516,18 +516,7 @@ void ShardedClockCache::ApplyToAllEntries(
 
 std::string ShardedClockCache::GetPrintableOptions() const {
   // RocksDB's ShardedCache lines (its clock shards add none).
-  char buf[200];
-  std::string out;
-  snprintf(buf, sizeof(buf), "    capacity : %zu\n", GetCapacity());
-  out += buf;
-  snprintf(buf, sizeof(buf), "    num_shard_bits : %d\n", num_shard_bits_);
-  out += buf;
-  snprintf(buf, sizeof(buf), "    strict_capacity_limit : %d\n", HasStrictCapacityLimit() ? 1 : 0);
-  out += buf;
-  snprintf(buf, sizeof(buf), "    memory_allocator : %s\n",
-           memory_allocator() != nullptr ? memory_allocator()->Name() : "None");
-  out += buf;
-  return out;
+  return ShardedCachePrintableOptions(*this, num_shard_bits_);
 }
 
 bool ShardedClockCache::Release(Handle* handle, bool erase_if_last_ref) {

@@ -506,19 +506,26 @@ void ShardedLRUCache::ApplyToAllEntries(
   for (int i = 0; i < num_shards_; i++) shards_[i].ApplyToAllEntries(callback);
 }
 
-std::string ShardedLRUCache::GetPrintableOptions() const {
-  // RocksDB's layout (ShardedCache's lines, then the LRU shard's).
+std::string ShardedCachePrintableOptions(const Cache& cache, int num_shard_bits) {
   char buf[200];
   std::string out;
-  snprintf(buf, sizeof(buf), "    capacity : %zu\n", GetCapacity());
+  snprintf(buf, sizeof(buf), "    capacity : %zu\n", cache.GetCapacity());
   out += buf;
-  snprintf(buf, sizeof(buf), "    num_shard_bits : %d\n", num_shard_bits_);
+  snprintf(buf, sizeof(buf), "    num_shard_bits : %d\n", num_shard_bits);
   out += buf;
-  snprintf(buf, sizeof(buf), "    strict_capacity_limit : %d\n", HasStrictCapacityLimit() ? 1 : 0);
+  snprintf(buf, sizeof(buf), "    strict_capacity_limit : %d\n",
+           cache.HasStrictCapacityLimit() ? 1 : 0);
   out += buf;
   snprintf(buf, sizeof(buf), "    memory_allocator : %s\n",
-           memory_allocator() != nullptr ? memory_allocator()->Name() : "None");
+           cache.memory_allocator() != nullptr ? cache.memory_allocator()->Name() : "None");
   out += buf;
+  return out;
+}
+
+std::string ShardedLRUCache::GetPrintableOptions() const {
+  // RocksDB's layout (ShardedCache's lines, then the LRU shard's).
+  std::string out = ShardedCachePrintableOptions(*this, num_shard_bits_);
+  char buf[200];
   snprintf(buf, sizeof(buf), "    high_pri_pool_ratio: %.3lf\n", shards_[0].GetHighPriPoolRatio());
   out += buf;
   // Strata's LRU cache has no low-priority pool.

@@ -261,4 +261,8 @@ class ShardedLRUCache final : public Cache {
 // 2^6 shards.
 int GetDefaultCacheShardBits(size_t capacity);
 
+// The lines every sharded cache's GetPrintableOptions starts with (capacity,
+// shard bits, strict limit, allocator), in RocksDB's ShardedCache layout.
+std::string ShardedCachePrintableOptions(const Cache& cache, int num_shard_bits);
+
 }  // namespace strata
