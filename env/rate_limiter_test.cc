@@ -2,9 +2,7 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -249,59 +247,12 @@ TEST(RateLimiterTest, FairnessLetsLowThroughSometimes) {
   EXPECT_GT(high_grants, kRounds / 2);
 }
 
-// A clock whose sleepers wake only when the test opens the gate (and time
-// has reached their wake-up), so a test can act between the time passing and
-// the sleeper taking the limiter's lock again.
-class GatedClock final : public SystemClock {
- public:
-  const char* Name() const override { return "GatedClock"; }
-  uint64_t NowMicros() override {
-    std::lock_guard<std::mutex> l(mu_);
-    return now_us_;
-  }
-  uint64_t NowNanos() override { return NowMicros() * 1000; }
-  void SleepForMicroseconds(int micros) override {
-    std::unique_lock<std::mutex> l(mu_);
-    const uint64_t until = now_us_ + static_cast<uint64_t>(micros < 0 ? 0 : micros);
-    ++sleepers_;
-    cv_.notify_all();
-    // Bounded (liveness), and wakes to a time at least `until` as a sleep does.
-    cv_.wait_for(l, std::chrono::seconds(60), [&] { return open_ && now_us_ >= until; });
-    if (now_us_ < until) now_us_ = until;
-    --sleepers_;
-  }
-  Status GetCurrentTime(int64_t* unix_time) override {
-    *unix_time = static_cast<int64_t>(NowMicros() / 1000000);
-    return Status::OK();
-  }
-  void Advance(uint64_t micros) {
-    std::lock_guard<std::mutex> l(mu_);
-    now_us_ += micros;
-    cv_.notify_all();
-  }
-  void SetOpen(bool open) {
-    std::lock_guard<std::mutex> l(mu_);
-    open_ = open;
-    cv_.notify_all();
-  }
-  bool WaitForSleeper() {
-    std::unique_lock<std::mutex> l(mu_);
-    return cv_.wait_for(l, std::chrono::seconds(60), [&] { return sleepers_ > 0; });
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  uint64_t now_us_ = 1000000;
-  int sleepers_ = 0;
-  bool open_ = false;
-};
-
 // The refill waiter (A) is granted by a refill another thread (B) made while
 // A slept; B, finding A's sleep pending, waits on its own variable. A must
 // then hand the refill duty on, or B waits for ever once nobody else asks.
 TEST(RateLimiterTest, WaiterGrantedWhileAsleepHandsOnTheRefillDuty) {
-  auto clock = std::make_shared<GatedClock>();
+  auto clock = std::make_shared<ManualClock>(false);
+  clock->SetGateOpen(false);
   // Fairness 100: the refill grants HIGH before LOW but 1 time in 100; the
   // test passes either way, it only fails on a request left waiting.
   std::shared_ptr<RateLimiter> rl =
@@ -330,7 +281,7 @@ TEST(RateLimiterTest, WaiterGrantedWhileAsleepHandsOnTheRefillDuty) {
   }
   ASSERT_EQ(rl->GetTotalRequests(), 3);
   // From here on time passes freely; nobody else asks for bytes.
-  clock->SetOpen(true);
+  clock->SetGateOpen(true);
   const auto done_by = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (!(a_done && b_done) && std::chrono::steady_clock::now() < done_by) {
     clock->Advance(kPeriod);

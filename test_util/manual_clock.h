@@ -2,8 +2,9 @@
 // test advances. SleepForMicroseconds either moves the counter itself
 // (auto-advance, for one-threaded tests) or blocks until the test has
 // advanced the counter past the wake-up time (for tests that line threads up
-// before letting time pass). Used by the rate limiter and delete scheduler
-// tests, so their rates are checked without wall time.
+// before letting time pass) and, while the test keeps the gate shut, until
+// it opens it. Used by the rate limiter and delete scheduler tests, so their
+// rates are checked without wall time.
 //
 // Thread-safety: thread-safe.
 #pragma once
@@ -39,7 +40,8 @@ class ManualClock final : public SystemClock {
     cv_.notify_all();
     // A liveness bound, not a speed check: a test that never advances fails
     // instead of hanging.
-    cv_.wait_for(l, std::chrono::seconds(60), [&] { return now_us_ >= until || auto_advance_; });
+    cv_.wait_for(l, std::chrono::seconds(60),
+                 [&] { return (gate_open_ && now_us_ >= until) || auto_advance_; });
     if (now_us_ < until) now_us_ = until;
     --sleepers_;
   }
@@ -51,6 +53,14 @@ class ManualClock final : public SystemClock {
   void SetAutoAdvance(bool on) {
     std::lock_guard<std::mutex> l(mu_);
     auto_advance_ = on;
+    cv_.notify_all();
+  }
+  // While the gate is shut, sleepers stay asleep even once their time has
+  // come (a test acts between time passing and a sleeper waking); opening
+  // it wakes those that are due. Open unless shut.
+  void SetGateOpen(bool open) {
+    std::lock_guard<std::mutex> l(mu_);
+    gate_open_ = open;
     cv_.notify_all();
   }
   void Advance(uint64_t micros) {
@@ -70,6 +80,7 @@ class ManualClock final : public SystemClock {
 
  private:
   bool auto_advance_;
+  bool gate_open_ = true;
   std::mutex mu_;
   std::condition_variable cv_;
   uint64_t now_us_ = 1000000;
